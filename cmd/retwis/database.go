@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisserver"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// database is the Redis that `retwis serve` uses: an external server, a
+// redis-server child process, or, when redis-server is not installed, an
+// in-memory stand-in.
+type database struct {
+	client     rueidis.Client
+	memoryOnly bool
+	closers    []func() // run in reverse order by Close
+}
+
+// Close disconnects and stops whatever openDatabase started.
+func (d *database) Close() {
+	for i := len(d.closers) - 1; i >= 0; i-- {
+		d.closers[i]()
+	}
+}
+
+func openDatabase(ctx context.Context, cfg serveConfig, log *slog.Logger) (*database, error) {
+	d := &database{}
+	url := cfg.redisURL
+	if url == "" {
+		var err error
+		if url, err = d.startEmbedded(ctx, cfg.dataDir, log); err != nil {
+			d.Close()
+			return nil, err
+		}
+	}
+	c, err := connect(ctx, url, log)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	d.client = c
+	d.closers = append(d.closers, c.Close)
+	return d, nil
+}
+
+// startEmbedded runs redis-server with append-only persistence in dataDir,
+// listening on a private unix socket, or falls back to miniredis.
+func (d *database) startEmbedded(ctx context.Context, dataDir string, log *slog.Logger) (string, error) {
+	dir, err := filepath.Abs(dataDir)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("data directory: %w", err)
+	}
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return "", err
+	}
+	d.closers = append(d.closers, unlock)
+	sockDir, err := os.MkdirTemp("", "retwis-")
+	if err != nil {
+		return "", err
+	}
+	d.closers = append(d.closers, func() { os.RemoveAll(sockDir) })
+	srv, err := redisserver.Start(ctx, redisserver.Options{
+		Dir: dir, Socket: filepath.Join(sockDir, "redis.sock"), Persist: true,
+	})
+	if errors.Is(err, redisserver.ErrNotInstalled) {
+		return d.startMemory(log)
+	}
+	if err != nil {
+		return "", err
+	}
+	d.closers = append(d.closers, func() {
+		log.Info("stopping embedded redis-server")
+		srv.Stop()
+	})
+	log.Info("started embedded redis-server", "data_dir", dir, "socket", srv.Addr())
+	return srv.URL(), nil
+}
+
+// startMemory runs the in-process miniredis and says loudly, on start-up
+// and (through memoryOnly) on every page, that nothing will be kept.
+func (d *database) startMemory(log *slog.Logger) (string, error) {
+	m := miniredis.NewMiniRedis()
+	if err := m.Start(); err != nil {
+		return "", fmt.Errorf("in-memory Redis: %w", err)
+	}
+	d.closers = append(d.closers, m.Close)
+	d.memoryOnly = true
+	log.Warn("redis-server is not installed: using an IN-MEMORY database; ALL DATA IS LOST when retwis stops. " +
+		"Install redis-server (apt-get install redis-server) or pass --redis.")
+	return "redis://" + m.Addr(), nil
+}
+
+// lockDir takes an exclusive lock on dir so that two servers never run
+// Redis on the same files.
+func lockDir(dir string) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(dir, "retwis.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("data directory %s is in use by another retwis serve", dir)
+	}
+	return func() { f.Close() }, nil
+}
+
+// connect connects to Redis, waiting (with a growing delay) while it is
+// unreachable so that retwis can start before its database.
+func connect(ctx context.Context, url string, log *slog.Logger) (rueidis.Client, error) {
+	delay := 250 * time.Millisecond
+	for {
+		c, err := store.NewClient(url)
+		if err == nil {
+			return c, nil
+		}
+		if retwis.ErrorKind(err) == retwis.Invalid {
+			return nil, err
+		}
+		log.Warn("waiting for Redis", "err", err, "retry_in", delay)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("gave up waiting for Redis: %w", err)
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 10*time.Second)
+	}
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+// errUsage reports bad flags; the flag package has already said why.
+var errUsage = errors.New("usage")
+
+// newFlagSet returns a flag set for a subcommand that reports errors to stderr.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("retwis "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// env returns the value of an environment variable, or def when unset.
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+// envHelp appends the name of a flag's environment variable to its help.
+func envHelp(help, name string) string { return fmt.Sprintf("%s (env %s)", help, name) }
+
+// parseFlags parses args: -h gives flag.ErrHelp, bad flags errUsage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return errUsage
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/web"
+)
+
+// serveConfig is the configuration of `retwis serve`.
+type serveConfig struct {
+	addr     string // listen address
+	redisURL string // external Redis; empty runs an embedded one
+	dataDir  string // data of the embedded Redis
+	tlsCert  string // serve HTTPS with this certificate…
+	tlsKey   string // …and key
+}
+
+func (c *serveConfig) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.addr, "addr", env("RETWIS_ADDR", "127.0.0.1:8080"), envHelp("listen `address`", "RETWIS_ADDR"))
+	fs.StringVar(&c.redisURL, "redis", env("REDIS_URL", ""), envHelp(
+		"Redis `URL`: redis://[user:pass@]host:port[/db], rediss://… for TLS, unix:///path.sock; "+
+			"empty runs an embedded redis-server", "REDIS_URL"))
+	fs.StringVar(&c.dataDir, "data-dir", env("RETWIS_DATA_DIR", "./data"), envHelp("`directory` of the embedded Redis's data", "RETWIS_DATA_DIR"))
+	fs.StringVar(&c.tlsCert, "tls-cert", env("RETWIS_TLS_CERT", ""), envHelp("serve HTTPS with this certificate `file`", "RETWIS_TLS_CERT"))
+	fs.StringVar(&c.tlsKey, "tls-key", env("RETWIS_TLS_KEY", ""), envHelp("private key `file` for --tls-cert", "RETWIS_TLS_KEY"))
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg serveConfig
+	fs := newFlagSet("serve", stderr)
+	cfg.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if (cfg.tlsCert == "") != (cfg.tlsKey == "") {
+		return errors.New("--tls-cert and --tls-key go together")
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	return serve(ctx, cfg, log, nil)
+}
+
+// serve runs the web server until ctx is cancelled, then shuts down
+// gracefully. ready, if not nil, is called with the listening address.
+func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(addr string)) error {
+	db, err := openDatabase(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	st, err := store.New(db.client, store.Options{})
+	if err != nil {
+		return err
+	}
+	if err := st.Migrate(ctx, log); err != nil {
+		return err
+	}
+	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	return listenAndServe(ctx, srv, ln, cfg, log, ready)
+}
+
+// listenAndServe serves on ln until ctx is cancelled or serving fails,
+// then gives requests in flight ten seconds to finish.
+func listenAndServe(ctx context.Context, srv *http.Server, ln net.Listener, cfg serveConfig, log *slog.Logger, ready func(string)) error {
+	scheme := "http"
+	if cfg.tlsCert != "" {
+		scheme = "https"
+	}
+	log.Info("retwis is listening", "url", fmt.Sprintf("%s://%s/", scheme, ln.Addr()))
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	errc := make(chan error, 1)
+	go func() {
+		if cfg.tlsCert != "" {
+			errc <- srv.ServeTLS(ln, cfg.tlsCert, cfg.tlsKey)
+		} else {
+			errc <- srv.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}

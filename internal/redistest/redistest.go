@@ -1,0 +1,123 @@
+// Package redistest gives tests a real, empty Redis: a throwaway
+// redis-server (or local cluster) started in a temporary directory, or an
+// external one named by an environment variable.
+package redistest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis/internal/redisserver"
+)
+
+// Environment variables that point the tests at external servers instead.
+// Their data is flushed before every test: never point them at a database
+// you care about.
+const (
+	EnvURL     = "RETWIS_TEST_REDIS"   // a Redis URL, e.g. redis://127.0.0.1:6379/15
+	EnvCluster = "RETWIS_TEST_CLUSTER" // a cluster node, e.g. redis://127.0.0.1:7000
+)
+
+// Redis is a Redis server for one test.
+type Redis struct {
+	// URL is the server's address as a redis:// or unix:// URL.
+	URL    string
+	server *redisserver.Server // nil for an external server
+}
+
+// Start returns an empty Redis for t: a new redis-server listening on a
+// unix socket in a temporary directory, stopped when t ends, or the
+// server named by RETWIS_TEST_REDIS, flushed.
+func Start(t testing.TB) *Redis {
+	t.Helper()
+	if url := os.Getenv(EnvURL); url != "" {
+		flush(t, url)
+		return &Redis{URL: url}
+	}
+	// A short directory of our own: t.TempDir paths can exceed the
+	// ~100-byte limit of a unix socket path.
+	dir, err := os.MkdirTemp("", "rtw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	s, err := redisserver.Start(context.Background(), redisserver.Options{
+		Dir: dir, Socket: filepath.Join(dir, "redis.sock"),
+	})
+	if err != nil {
+		t.Fatalf("redistest: cannot start redis-server: %v\n"+
+			"The tests need a real redis-server on PATH (make test installs it), "+
+			"or %s set to a throwaway server.", err, EnvURL)
+	}
+	t.Cleanup(func() { s.Stop() })
+	return &Redis{URL: s.URL(), server: s}
+}
+
+// Stop stops the server, to test what happens when Redis goes away. It
+// skips the test when the server is external.
+func (r *Redis) Stop(t testing.TB) {
+	t.Helper()
+	if r.server == nil {
+		t.Skip("cannot stop an external Redis")
+	}
+	r.server.Stop()
+}
+
+// Restart starts a stopped server again on the same address.
+func (r *Redis) Restart(t testing.TB) {
+	t.Helper()
+	s, err := redisserver.Start(context.Background(), r.server.Options())
+	if err != nil {
+		t.Fatalf("redistest: restart: %v", err)
+	}
+	r.server = s
+	t.Cleanup(func() { s.Stop() })
+}
+
+// Cluster returns the URL of one node of an empty 3-master Redis Cluster:
+// a local one started for t, or the one named by RETWIS_TEST_CLUSTER,
+// flushed.
+func Cluster(t testing.TB) string {
+	t.Helper()
+	if url := os.Getenv(EnvCluster); url != "" {
+		flush(t, url)
+		return url
+	}
+	dir, err := os.MkdirTemp("", "rtwc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	c, err := redisserver.StartCluster(context.Background(), dir, 3)
+	if err != nil {
+		t.Fatalf("redistest: cannot start a local Redis Cluster: %v", err)
+	}
+	t.Cleanup(c.Stop)
+	return "redis://" + c.Addrs()[0]
+}
+
+// flush empties every master behind url.
+func flush(t testing.TB, url string) {
+	t.Helper()
+	opt, err := rueidis.ParseURL(url)
+	if err != nil {
+		t.Fatalf("redistest: %v", err)
+	}
+	opt.DisableCache = true
+	c, err := rueidis.NewClient(opt)
+	if err != nil {
+		t.Fatalf("redistest: connect to %s: %v", url, err)
+	}
+	defer c.Close()
+	for addr, node := range c.Nodes() {
+		err := node.Do(context.Background(), node.B().Flushall().Build()).Error()
+		if err != nil && !strings.Contains(err.Error(), "READONLY") {
+			t.Fatalf("redistest: flush %s: %v", addr, err)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package store
+
+import (
+	"context"
+	"crypto/subtle"
+	"fmt"
+	"strconv"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/password"
+)
+
+// account holds the fields of a user hash that authentication needs.
+type account struct {
+	username string
+	auth     string
+	hash     string // argon2id PHC string
+	legacy   string // plaintext password of an original-Retwis account
+}
+
+func (s *Store) account(ctx context.Context, uid int64) (account, error) {
+	vals, err := s.c.Do(ctx, s.c.B().Hmget().Key(keyUser(uid)).
+		Field("username", "auth", "password_hash", "password").Build()).ToArray()
+	if err != nil {
+		return account{}, s.wrap("read account", err)
+	}
+	str := func(i int) string { v, _ := vals[i].ToString(); return v }
+	return account{username: str(0), auth: str(1), hash: str(2), legacy: str(3)}, nil
+}
+
+// upgradeLegacy replaces a plaintext password with its hash, provided the
+// plaintext has not changed since it was checked.
+var upgradeLegacy = rueidis.NewLuaScript(`
+if redis.call('HGET', KEYS[1], 'password') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'password_hash', ARGV[2])
+redis.call('HDEL', KEYS[1], 'password')
+return 1`)
+
+// checkPassword verifies pass against the account. A legacy plaintext
+// password is compared in constant time and, when it matches, re-stored
+// hashed with the plaintext removed.
+func (s *Store) checkPassword(ctx context.Context, uid int64, acct account, pass string) (bool, error) {
+	switch {
+	case acct.hash != "":
+		ok, err := password.Verify(pass, acct.hash)
+		if err != nil {
+			return false, fmt.Errorf("store: user %d: %w", uid, err)
+		}
+		return ok, nil
+	case acct.legacy != "":
+		password.Verify(pass, s.dummy) // same cost as a hashed account
+		if subtle.ConstantTimeCompare([]byte(pass), []byte(acct.legacy)) != 1 {
+			return false, nil
+		}
+		hash, err := password.Hash(pass, s.opts.Password)
+		if err != nil {
+			return false, err
+		}
+		err = upgradeLegacy.Exec(ctx, s.c, []string{keyUser(uid)}, []string{acct.legacy, hash}).Error()
+		return true, s.wrap("upgrade legacy password", err)
+	}
+	password.Verify(pass, s.dummy)
+	return false, nil // no password at all: nobody can log in
+}
+
+// Authenticate maps an auth cookie to its user, as the tutorial's
+// isLoggedIn does: through the auths hash, double-checked (in constant
+// time) against the user's own auth field, which is the true secret.
+func (s *Store) Authenticate(ctx context.Context, secret string) (retwis.User, error) {
+	none := retwis.Errorf(retwis.Unauthorized, "Please log in.")
+	if secret == "" || len(secret) > 128 {
+		return retwis.User{}, none
+	}
+	v, err := s.c.Do(ctx, s.c.B().Hget().Key(keyAuths).Field(secret).Build()).ToString()
+	if rueidis.IsRedisNil(err) {
+		return retwis.User{}, none
+	}
+	if err != nil {
+		return retwis.User{}, s.wrap("authenticate", err)
+	}
+	uid, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return retwis.User{}, none
+	}
+	acct, err := s.account(ctx, uid)
+	if err != nil {
+		return retwis.User{}, err
+	}
+	if subtle.ConstantTimeCompare([]byte(acct.auth), []byte(secret)) != 1 {
+		return retwis.User{}, none
+	}
+	return retwis.User{ID: uid, Username: acct.username}, nil
+}
+
+// Logout rotates the user's auth secret, as the tutorial's logout.php
+// does, so every cookie holding the old one stops working.
+func (s *Store) Logout(ctx context.Context, uid int64) error {
+	acct, err := s.account(ctx, uid)
+	if err != nil {
+		return err
+	}
+	_, err = s.rotate(ctx, uid, acct.auth)
+	return err
+}
+
+// rotate gives the user a new secret and forgets the old one. The user
+// hash is written first: it is the true secret, so the old cookie is dead
+// from that moment even if the rest fails.
+func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, error) {
+	secret := newSecret()
+	b := s.c.B()
+	cmds := rueidis.Commands{
+		b.Hset().Key(keyUser(uid)).FieldValue().FieldValue("auth", secret).Build(),
+		b.Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build(),
+	}
+	if old != "" {
+		cmds = append(cmds, b.Hdel().Key(keyAuths).Field(old).Build())
+	}
+	if err := s.c.Do(ctx, cmds[0]).Error(); err != nil {
+		return "", s.wrap("rotate secret", err)
+	}
+	return secret, s.wrap("rotate secret", firstErr(s.c.DoMulti(ctx, cmds[1:]...)))
+}

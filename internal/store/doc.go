@@ -1,0 +1,39 @@
+// Package store keeps retwis's data in Redis. It is the only package that
+// knows Redis key names.
+//
+// The layout is the one of the Retwis tutorial, so a database written by
+// the original PHP Retwis works unchanged; the keys it lacks are marked
+// "retwis" below and are filled in for old databases by [Store.Migrate].
+//
+//	key                  type    contents
+//	-------------------  ------  ----------------------------------------------
+//	next_user_id         string  counter; INCR gives the next user id
+//	user:<id>            hash    username, auth (the current auth secret),
+//	                             password_hash (argon2id, PHC string);
+//	                             password (plaintext, only in accounts of the
+//	                             original Retwis until their first login)
+//	users                hash    username -> user id (exact case)
+//	{users}:folded       hash    lower-case username -> user id (retwis);
+//	                             the {users} hash tag puts it in the slot of
+//	                             "users", so one script claims a name in both
+//	auths                hash    auth secret -> user id
+//	users_by_time        zset    usernames scored by registration unix time
+//	followers:<id>       zset    ids of the users following <id>, scored by
+//	                             the unix time of the follow
+//	following:<id>       zset    ids of the users <id> follows, likewise
+//	next_post_id         string  counter; INCR gives the next post id
+//	post:<id>            hash    user_id, time (unix seconds), body
+//	posts:<id>           list    home timeline of user <id>: post ids,
+//	                             newest first (own posts and followed users')
+//	user_posts:<id>      zset    ids of the posts written by <id>, scored by
+//	                             post id (retwis; the profile page)
+//	timeline             list    global timeline: the newest 1000 post ids
+//	schema_version       string  layout version written by Migrate (retwis)
+//
+// Every command, script and transaction touches keys of one hash slot
+// only, so the same code runs on a single server and on Redis Cluster.
+// Operations that must change keys in several slots (registering, posting,
+// following) are ordered so that a crash half-way leaves nothing a reader
+// can trip over: a user becomes visible only once the name is claimed, and
+// a post id is pushed on timelines only after the post hash exists.
+package store

@@ -1,0 +1,227 @@
+package store_test
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/retwis/retwis"
+)
+
+func TestPostFanout(t *testing.T) {
+	f := newFixture(t)
+	alice, bob, carol, dave := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol"), f.register(t, "dave")
+	for _, follower := range []retwis.User{bob, carol} {
+		if err := f.st.Follow(f.ctx, follower.ID, alice.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := f.st.CreatePost(f.ctx, alice.ID, "  hello\r\nworld\n ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Body != "hello world" || f.do(t, "HGET", fmt.Sprint("post:", p.ID), "body") != "hello world" {
+		t.Fatalf("body = %q; newlines must become spaces and the text be trimmed", p.Body)
+	}
+	pid := fmt.Sprint(p.ID)
+	for _, u := range []retwis.User{alice, bob, carol} {
+		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", u.ID), "0", "-1"); !slices.Equal(got, []string{pid}) {
+			t.Errorf("home timeline of %s = %v; want [%s]", u.Username, got, pid)
+		}
+	}
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", dave.ID), "0", "-1"); len(got) != 0 {
+		t.Errorf("dave follows nobody but got %v", got)
+	}
+	if got := f.strs(t, "LRANGE", "timeline", "0", "-1"); !slices.Equal(got, []string{pid}) {
+		t.Errorf("global timeline = %v", got)
+	}
+
+	// Bob's own post is on his home and profile but not on alice's.
+	bp, _ := f.st.CreatePost(f.ctx, bob.ID, "bob here")
+	home, counts, err := f.st.HomeTimeline(f.ctx, bob.ID, 0, 10)
+	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{bp.ID, p.ID}) || counts.Following != 1 {
+		t.Fatalf("bob's home = %v %+v %v", postIDs(home.Posts), counts, err)
+	}
+	if home.Posts[1].Author != "alice" || home.Posts[1].Body != "hello world" {
+		t.Fatalf("post not hydrated: %+v", home.Posts[1])
+	}
+	prof, err := f.st.Profile(f.ctx, alice.ID, bob, 0, 10)
+	if err != nil || !slices.Equal(postIDs(prof.Page.Posts), []int64{bp.ID}) || prof.Followed {
+		t.Fatalf("bob's profile = %v followed=%v %v", postIDs(prof.Page.Posts), prof.Followed, err)
+	}
+	prof, _ = f.st.Profile(f.ctx, bob.ID, alice, 0, 10)
+	if !prof.Followed || prof.Counts.Followers != 2 || !slices.Equal(postIDs(prof.Page.Posts), []int64{p.ID}) {
+		t.Fatalf("alice's profile seen by bob = %+v", prof)
+	}
+}
+
+func TestPostInvalidWritesNothing(t *testing.T) {
+	f := newFixture(t)
+	u := f.register(t, "poster")
+	before := f.snapshot(t)
+	for _, text := range []string{"", "   ", "\n\r\n", strings.Repeat("é", 281), "bad \xff utf8", "nul\x00byte", strings.Repeat("x", 20000)} {
+		_, err := f.st.CreatePost(f.ctx, u.ID, text)
+		wantKind(t, err, retwis.Invalid)
+	}
+	f.assertUnchanged(t, before)
+	if _, err := f.st.CreatePost(f.ctx, u.ID, strings.Repeat("é", 280)); err != nil {
+		t.Fatalf("a post of exactly 280 code points was refused: %v", err)
+	}
+}
+
+func TestFollowRules(t *testing.T) {
+	f := newFixture(t)
+	a, b := f.register(t, "a"), f.register(t, "b")
+	before := f.snapshot(t)
+	wantKind(t, f.st.Follow(f.ctx, a.ID, a.ID), retwis.Invalid)
+	wantKind(t, f.st.Unfollow(f.ctx, a.ID, a.ID), retwis.Invalid)
+	f.assertUnchanged(t, before)
+
+	if err := f.st.Follow(f.ctx, a.ID, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	if f.do(t, "ZSCORE", "following:1", "2") == "" || f.do(t, "ZSCORE", "followers:2", "1") == "" {
+		t.Fatal("follow not recorded in both sorted sets")
+	}
+	if err := f.st.Follow(f.ctx, a.ID, b.ID); err != nil { // idempotent
+		t.Fatal(err)
+	}
+	if c, _ := f.st.Counts(f.ctx, b.ID); c.Followers != 1 {
+		t.Fatalf("counts after double follow = %+v", c)
+	}
+	if err := f.st.Unfollow(f.ctx, a.ID, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	if f.do(t, "EXISTS", "following:1") != "0" || f.do(t, "EXISTS", "followers:2") != "0" {
+		t.Fatal("unfollow left entries")
+	}
+}
+
+func TestGlobalTimelineCapped(t *testing.T) {
+	f := newFixture(t)
+	u := f.register(t, "prolific")
+	for i := range 1005 {
+		if _, err := f.st.CreatePost(f.ctx, u.ID, fmt.Sprint("post ", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := f.do(t, "LLEN", "timeline"); n != "1000" {
+		t.Fatalf("global timeline holds %s posts; want 1000", n)
+	}
+	if first := f.do(t, "LINDEX", "timeline", "0"); first != "1005" {
+		t.Fatalf("newest post on the global timeline is %s; want 1005", first)
+	}
+	posts, err := f.st.GlobalTimeline(f.ctx, 50)
+	if err != nil || len(posts) != 50 || posts[0].ID != 1005 || posts[49].ID != 956 {
+		t.Fatalf("GlobalTimeline(50) = %d posts, %v", len(posts), err)
+	}
+}
+
+func TestPagination(t *testing.T) {
+	f := newFixture(t)
+	u := f.register(t, "pager")
+	for i := range 25 {
+		f.st.CreatePost(f.ctx, u.ID, fmt.Sprint("post ", i+1))
+	}
+	for _, tc := range []struct {
+		start    int
+		first, n int64
+		more     bool
+	}{
+		{0, 25, 10, true}, {10, 15, 10, true}, {20, 5, 5, false}, {24, 1, 1, false}, {25, 0, 0, false}, {1000, 0, 0, false},
+	} {
+		t.Run(fmt.Sprint("start=", tc.start), func(t *testing.T) {
+			home, _, err := f.st.HomeTimeline(f.ctx, u.ID, tc.start, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prof, err := f.st.Profile(f.ctx, 0, u, tc.start, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []retwis.Page{home, prof.Page} {
+				if int64(len(p.Posts)) != tc.n || p.More != tc.more || (tc.n > 0 && p.Posts[0].ID != tc.first) {
+					t.Fatalf("page = %v more=%v; want %d posts from %d, more=%v", postIDs(p.Posts), p.More, tc.n, tc.first, tc.more)
+				}
+			}
+		})
+	}
+}
+
+// TestConstantRoundTrips proves pages cost the same number of round trips
+// whatever their size, and posting whatever the number of followers.
+func TestConstantRoundTrips(t *testing.T) {
+	f := newFixture(t)
+	authors := []retwis.User{f.register(t, "author1"), f.register(t, "author2"), f.register(t, "author3")}
+	reader := f.register(t, "reader")
+	calls := func(fn func()) int64 {
+		before := f.rc.calls.Load()
+		fn()
+		return f.rc.calls.Load() - before
+	}
+	post := func(a retwis.User) int64 {
+		return calls(func() {
+			if _, err := f.st.CreatePost(f.ctx, a.ID, "hi"); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	alone := post(authors[0])
+	for _, a := range authors {
+		f.st.Follow(f.ctx, reader.ID, a.ID)
+	}
+	for i := range 40 {
+		f.st.Follow(f.ctx, int64(100+i), authors[1].ID) // many followers
+	}
+	if popular := post(authors[1]); popular != alone {
+		t.Fatalf("posting with 41 followers took %d round trips, with none %d", popular, alone)
+	}
+	home := func() int64 {
+		return calls(func() { f.st.HomeTimeline(f.ctx, reader.ID, 0, 10) })
+	}
+	few := home()
+	for i := range 12 {
+		post(authors[i%3])
+	}
+	if many := home(); many != few {
+		t.Fatalf("home page of 10 posts by 3 authors took %d round trips, of 1 post %d", many, few)
+	}
+	if few > 3 {
+		t.Fatalf("home page took %d round trips; want at most 3", few)
+	}
+}
+
+// TestMigrateLegacyDatabase runs Migrate over data written the way the
+// original Retwis writes it and checks that the indexes it adds appear.
+func TestMigrateLegacyDatabase(t *testing.T) {
+	f := newFixture(t)
+	f.do(t, "DEL", "schema_version")
+	f.do(t, "HSET", "users", "Legacy", "7", "other", "8")
+	f.do(t, "HSET", "user:7", "username", "Legacy", "password", "secret99", "auth", "s7")
+	f.do(t, "HSET", "user:8", "username", "other", "password", "secret99", "auth", "s8")
+	f.do(t, "SET", "next_post_id", "3")
+	f.do(t, "HSET", "post:1", "user_id", "7", "time", "1401267618", "body", "old one")
+	f.do(t, "HSET", "post:3", "user_id", "7", "time", "1401267619", "body", "old three") // post 2 is gone
+	f.do(t, "LPUSH", "posts:7", "1", "2", "3")
+
+	if err := f.st.Migrate(f.ctx, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.strs(t, "ZREVRANGE", "user_posts:7", "0", "-1"); !slices.Equal(got, []string{"3", "1"}) {
+		t.Fatalf("user_posts:7 = %v", got)
+	}
+	u, err := f.st.UserByName(f.ctx, "LEGACY")
+	if err != nil || u.ID != 7 {
+		t.Fatalf("case-insensitive lookup after migration: %v, %v", u, err)
+	}
+	home, _, err := f.st.HomeTimeline(f.ctx, 7, 0, 10)
+	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{3, 1}) {
+		t.Fatalf("legacy home timeline = %v, %v (the missing post 2 must be skipped)", postIDs(home.Posts), err)
+	}
+	if f.do(t, "GET", "schema_version") != "1" {
+		t.Fatal("schema_version not recorded")
+	}
+}

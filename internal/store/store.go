@@ -1,0 +1,136 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/password"
+)
+
+// Options configure a Store.
+type Options struct {
+	// Password is the argon2id cost of new password hashes.
+	Password password.Params
+	// CacheTTL bounds how long immutable data (post hashes, usernames) is
+	// kept in the client-side cache; Redis invalidates it earlier if the
+	// key changes. Zero means one hour.
+	CacheTTL time.Duration
+}
+
+// Store reads and writes retwis's data in Redis.
+type Store struct {
+	c     rueidis.Client
+	opts  Options
+	dummy string // a password hash to verify against for unknown users
+}
+
+// NewClient connects to the Redis server (or cluster) at redisURL:
+// redis://[user:pass@]host:port[/db], rediss://… for TLS, or
+// unix:///path/to/socket. A cluster is detected by itself. Client-side
+// caching is used when the server supports it (RESP3 and CLIENT
+// TRACKING) and left off otherwise. A malformed URL is an Invalid error.
+func NewClient(redisURL string) (rueidis.Client, error) {
+	opt, err := rueidis.ParseURL(redisURL)
+	if err != nil {
+		return nil, &retwis.Error{Kind: retwis.Invalid, Err: err,
+			Message: fmt.Sprintf("bad Redis URL %q (want redis://host:port, rediss://… or unix:///path)", redactURL(redisURL))}
+	}
+	opt.ConnWriteTimeout = 5 * time.Second
+	c, err := rueidis.NewClient(opt)
+	if errors.Is(err, rueidis.ErrNoCache) {
+		opt.DisableCache = true
+		c, err = rueidis.NewClient(opt)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: connect to %s: %w", redactURL(redisURL), err)
+	}
+	return c, nil
+}
+
+// New returns a Store on client. The Store takes ownership of client and
+// closes it in Close.
+func New(client rueidis.Client, opts Options) (*Store, error) {
+	if opts.Password == (password.Params{}) {
+		opts.Password = password.Default
+	}
+	if opts.CacheTTL == 0 {
+		opts.CacheTTL = time.Hour
+	}
+	dummy, err := password.Hash("no such user", opts.Password)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	return &Store{c: client, opts: opts, dummy: dummy}, nil
+}
+
+// Close closes the Redis client.
+func (s *Store) Close() { s.c.Close() }
+
+// Ping checks that Redis answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.wrap("ping", s.c.Do(ctx, s.c.B().Ping().Build()).Error())
+}
+
+// wrap adds context to an error from Redis and classifies it: an error
+// reply is a bug (Internal); anything else — refused or dropped
+// connections, timeouts — means Redis is unavailable.
+func (s *Store) wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	replied := isReply(err)
+	err = fmt.Errorf("store: %s: %w", op, err)
+	if replied {
+		return err
+	}
+	return &retwis.Error{
+		Kind:    retwis.Unavailable,
+		Message: "The database is unavailable right now. Please try again in a moment.",
+		Err:     err,
+	}
+}
+
+// isReply reports whether err came from a reply of the server (an error
+// reply, a nil, or a reply of an unexpected type) rather than from failing
+// to reach it.
+func isReply(err error) bool {
+	_, ok := errors.AsType[*rueidis.RedisError](err)
+	return ok || rueidis.IsParseErr(err)
+}
+
+// firstErr returns the first error among the results of a pipeline.
+func firstErr(results []rueidis.RedisResult) error {
+	for _, r := range results {
+		if err := r.Error(); err != nil && !rueidis.IsRedisNil(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// newSecret returns a random, unguessable auth secret: 20 bytes from the
+// operating system's CSPRNG, hex-encoded like the original Retwis's.
+func newSecret() string {
+	b := make([]byte, 20)
+	rand.Read(b) // never fails (crypto/rand panics instead)
+	return hex.EncodeToString(b)
+}
+
+func id(n int64) string { return strconv.FormatInt(n, 10) }
+
+// redactURL hides the password of a Redis URL, for error messages and logs.
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return u.Redacted()
+	}
+	return "the Redis URL"
+}

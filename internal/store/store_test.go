@@ -1,0 +1,158 @@
+package store_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/password"
+	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// cheap password hashing keeps the tests fast; the algorithm is the same.
+var cheap = password.Params{Memory: 64, Time: 1, Threads: 1}
+
+// countingClient counts calls that go to Redis: each is one round trip
+// (a pipeline counts once), so tests can prove there is no N+1.
+type countingClient struct {
+	rueidis.Client
+	calls atomic.Int64
+}
+
+func (c *countingClient) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
+	c.calls.Add(1)
+	return c.Client.Do(ctx, cmd)
+}
+
+func (c *countingClient) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
+	c.calls.Add(1)
+	return c.Client.DoMulti(ctx, cmds...)
+}
+
+func (c *countingClient) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
+	c.calls.Add(1)
+	return c.Client.DoCache(ctx, cmd, ttl)
+}
+
+func (c *countingClient) DoMultiCache(ctx context.Context, cmds ...rueidis.CacheableTTL) []rueidis.RedisResult {
+	c.calls.Add(1)
+	return c.Client.DoMultiCache(ctx, cmds...)
+}
+
+type fixture struct {
+	st  *store.Store
+	rc  *countingClient // the store's client, counting
+	raw rueidis.Client  // a separate client for setting up and inspecting
+	ctx context.Context
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	return newFixtureAt(t, redistest.Start(t).URL)
+}
+
+func newFixtureAt(t *testing.T, url string) *fixture {
+	t.Helper()
+	c, err := store.NewClient(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := &countingClient{Client: c}
+	st, err := store.New(rc, store.Options{Password: cheap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	raw, err := store.NewClient(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(raw.Close)
+	if err := st.Migrate(t.Context(), slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{st: st, rc: rc, raw: raw, ctx: t.Context()}
+}
+
+func (f *fixture) register(t *testing.T, name string) retwis.User {
+	t.Helper()
+	u, _, err := f.st.Register(f.ctx, name, "password1")
+	if err != nil {
+		t.Fatalf("register %s: %v", name, err)
+	}
+	return u
+}
+
+// do runs a raw command and returns its reply as a string ("" for nil).
+func (f *fixture) do(t *testing.T, args ...string) string {
+	t.Helper()
+	msg, err := f.raw.Do(f.ctx, f.raw.B().Arbitrary(args...).Build()).ToMessage()
+	if rueidis.IsRedisNil(err) {
+		return ""
+	}
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	if msg.IsInt64() {
+		n, _ := msg.AsInt64()
+		return strconv.FormatInt(n, 10)
+	}
+	v, _ := msg.ToString()
+	return v
+}
+
+func (f *fixture) strs(t *testing.T, args ...string) []string {
+	t.Helper()
+	v, err := f.raw.Do(f.ctx, f.raw.B().Arbitrary(args...).Build()).AsStrSlice()
+	if err != nil {
+		t.Fatalf("%v: %v", args, err)
+	}
+	return v
+}
+
+// snapshot returns every key with its serialised value, to prove that an
+// operation wrote nothing.
+func (f *fixture) snapshot(t *testing.T) map[string]string {
+	t.Helper()
+	snap := map[string]string{}
+	for _, k := range f.strs(t, "KEYS", "*") {
+		snap[k] = f.do(t, "DUMP", k)
+	}
+	return snap
+}
+
+func (f *fixture) assertUnchanged(t *testing.T, before map[string]string) {
+	t.Helper()
+	after := f.snapshot(t)
+	if len(after) != len(before) {
+		t.Fatalf("keys changed: before %d, after %d", len(before), len(after))
+	}
+	for k, v := range before {
+		if after[k] != v {
+			t.Fatalf("key %s changed", k)
+		}
+	}
+}
+
+func postIDs(p []retwis.Post) []int64 {
+	ids := make([]int64, len(p))
+	for i := range p {
+		ids[i] = p[i].ID
+	}
+	return ids
+}
+
+func wantKind(t *testing.T, err error, kind retwis.Kind) {
+	t.Helper()
+	if got := retwis.ErrorKind(err); err == nil || got != kind {
+		t.Fatalf("error = %v (kind %v); want kind %v", err, got, kind)
+	}
+}

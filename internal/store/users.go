@@ -1,0 +1,208 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/password"
+)
+
+// claimName atomically claims a username in both name indexes, which share
+// a hash slot. It fails if the name is taken in either, case-insensitively
+// in the folded index and exactly in the tutorial's users hash.
+var claimName = rueidis.NewLuaScript(`
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+return 1`)
+
+var errNameTaken = retwis.Errorf(retwis.Conflict, "That username is already taken. Please choose another.")
+
+// Register creates an account and returns it with its auth secret.
+//
+// The name is claimed last, as the commit point: until then the new user
+// hash is unreachable, so a crash leaves only an orphan. A name that is
+// visibly taken is refused before anything is written; a sign-up that
+// loses a race for the same name removes what it wrote.
+func (s *Store) Register(ctx context.Context, username, pass string) (retwis.User, string, error) {
+	if err := retwis.ValidateUsername(username); err != nil {
+		return retwis.User{}, "", err
+	}
+	if err := retwis.ValidatePassword(pass, pass); err != nil {
+		return retwis.User{}, "", err
+	}
+	if _, err := s.lookupID(ctx, username); err == nil {
+		return retwis.User{}, "", errNameTaken
+	} else if retwis.ErrorKind(err) != retwis.NotFound {
+		return retwis.User{}, "", err
+	}
+	hash, err := password.Hash(pass, s.opts.Password)
+	if err != nil {
+		return retwis.User{}, "", err
+	}
+	uid, err := s.c.Do(ctx, s.c.B().Incr().Key(keyNextUserID).Build()).AsInt64()
+	if err != nil {
+		return retwis.User{}, "", s.wrap("register: next id", err)
+	}
+	secret := newSecret()
+	if err := s.writeUser(ctx, uid, username, hash, secret); err != nil {
+		return retwis.User{}, "", err
+	}
+	if err := s.claim(ctx, uid, username, secret); err != nil {
+		return retwis.User{}, "", err
+	}
+	return retwis.User{ID: uid, Username: username}, secret, nil
+}
+
+func (s *Store) writeUser(ctx context.Context, uid int64, username, hash, secret string) error {
+	b := s.c.B()
+	err := firstErr(s.c.DoMulti(ctx,
+		b.Hset().Key(keyUser(uid)).FieldValue().
+			FieldValue("username", username).FieldValue("auth", secret).
+			FieldValue("password_hash", hash).Build(),
+		b.Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build(),
+	))
+	return s.wrap("register: write user", err)
+}
+
+func (s *Store) claim(ctx context.Context, uid int64, username, secret string) error {
+	won, err := claimName.Exec(ctx, s.c, []string{keyUsers, keyUsersFolded},
+		[]string{username, retwis.FoldUsername(username), id(uid)}).AsInt64()
+	if err != nil {
+		return s.wrap("register: claim name", err)
+	}
+	b := s.c.B()
+	if won == 0 {
+		// Lost the race: undo, so the loser leaves nothing behind.
+		err := firstErr(s.c.DoMulti(ctx,
+			b.Hdel().Key(keyAuths).Field(secret).Build(),
+			b.Del().Key(keyUser(uid)).Build(),
+		))
+		if err != nil {
+			return s.wrap("register: undo", err)
+		}
+		return errNameTaken
+	}
+	now := float64(time.Now().Unix())
+	err = s.c.Do(ctx, b.Zadd().Key(keyUsersByTime).ScoreMember().ScoreMember(now, username).Build()).Error()
+	return s.wrap("register: users_by_time", err)
+}
+
+// lookupID resolves a username to a user id: exactly as typed first (the
+// tutorial's users hash), then ignoring case.
+func (s *Store) lookupID(ctx context.Context, username string) (int64, error) {
+	if username == "" || len(username) > 256 {
+		return 0, retwis.Errorf(retwis.NotFound, "No such user.")
+	}
+	b := s.c.B()
+	res := s.c.DoMulti(ctx,
+		b.Hget().Key(keyUsers).Field(username).Build(),
+		b.Hget().Key(keyUsersFolded).Field(retwis.FoldUsername(username)).Build(),
+	)
+	for _, r := range res {
+		v, err := r.ToString()
+		if rueidis.IsRedisNil(err) {
+			continue
+		}
+		if err != nil {
+			return 0, s.wrap("lookup user", err)
+		}
+		return strconv.ParseInt(v, 10, 64)
+	}
+	return 0, retwis.Errorf(retwis.NotFound, "There is no user called %q.", username)
+}
+
+// UserByName returns the user called username (matched ignoring case),
+// with the name as it was registered.
+func (s *Store) UserByName(ctx context.Context, username string) (retwis.User, error) {
+	uid, err := s.lookupID(ctx, username)
+	if err != nil {
+		return retwis.User{}, err
+	}
+	names, err := s.usernames(ctx, []int64{uid})
+	if err != nil {
+		return retwis.User{}, err
+	}
+	if names[uid] == "" {
+		return retwis.User{}, retwis.Errorf(retwis.NotFound, "There is no user called %q.", username)
+	}
+	return retwis.User{ID: uid, Username: names[uid]}, nil
+}
+
+// usernames resolves user ids to usernames in one round trip, from the
+// client-side cache where possible. Unknown ids are missing from the map.
+func (s *Store) usernames(ctx context.Context, uids []int64) (map[int64]string, error) {
+	names := make(map[int64]string, len(uids))
+	cmds := make([]rueidis.CacheableTTL, 0, len(uids))
+	var order []int64
+	for _, uid := range uids {
+		if _, seen := names[uid]; seen {
+			continue
+		}
+		names[uid] = ""
+		order = append(order, uid)
+		cmds = append(cmds, rueidis.CT(s.c.B().Hget().Key(keyUser(uid)).Field("username").Cache(), s.opts.CacheTTL))
+	}
+	for i, r := range s.c.DoMultiCache(ctx, cmds...) {
+		v, err := r.ToString()
+		if err != nil && !rueidis.IsRedisNil(err) {
+			return nil, s.wrap("usernames", err)
+		}
+		names[order[i]] = v
+	}
+	for uid, name := range names {
+		if name == "" {
+			delete(names, uid)
+		}
+	}
+	return names, nil
+}
+
+// LatestUsers returns the n most recently registered usernames, newest first.
+func (s *Store) LatestUsers(ctx context.Context, n int) ([]string, error) {
+	names, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(keyUsersByTime).Start(0).Stop(int64(n-1)).Build()).AsStrSlice()
+	return names, s.wrap("latest users", err)
+}
+
+// Login checks a username and password and returns the user and the auth
+// secret to send as a cookie. Unknown names and wrong passwords give the
+// same error, after the same amount of work.
+func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, string, error) {
+	wrong := retwis.Errorf(retwis.Unauthorized, "Wrong username or password.")
+	uid, err := s.lookupID(ctx, username)
+	if retwis.ErrorKind(err) == retwis.NotFound {
+		password.Verify(pass, s.dummy) // spend the time a real check takes
+		return retwis.User{}, "", wrong
+	}
+	if err != nil {
+		return retwis.User{}, "", err
+	}
+	acct, err := s.account(ctx, uid)
+	if err != nil {
+		return retwis.User{}, "", err
+	}
+	ok, err := s.checkPassword(ctx, uid, acct, pass)
+	if err != nil || !ok {
+		return retwis.User{}, "", orWrong(err, wrong)
+	}
+	secret := acct.auth
+	if secret == "" { // an account without a secret: give it one
+		if secret, err = s.rotate(ctx, uid, ""); err != nil {
+			return retwis.User{}, "", err
+		}
+	}
+	return retwis.User{ID: uid, Username: acct.username}, secret, nil
+}
+
+func orWrong(err, wrong error) error {
+	if err != nil {
+		return err
+	}
+	return wrong
+}

@@ -1,0 +1,210 @@
+package store_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/retwis/retwis"
+)
+
+func TestRegisterLoginLogout(t *testing.T) {
+	f := newFixture(t)
+	u, secret, err := f.st.Register(f.ctx, "Alice", "password1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.do(t, "HGET", "users", "Alice") != "1" || f.do(t, "HGET", "user:1", "username") != "Alice" {
+		t.Fatal("user not stored under the tutorial's keys")
+	}
+	if f.do(t, "HGET", "auths", secret) != "1" || f.do(t, "HGET", "user:1", "auth") != secret {
+		t.Fatal("auth secret not stored in auths and user:1")
+	}
+	if f.do(t, "HEXISTS", "user:1", "password") != "0" ||
+		!strings.HasPrefix(f.do(t, "HGET", "user:1", "password_hash"), "$argon2id$") {
+		t.Fatal("password not stored hashed")
+	}
+	if f.do(t, "ZSCORE", "users_by_time", "Alice") == "" {
+		t.Fatal("not in users_by_time")
+	}
+
+	got, err := f.st.Authenticate(f.ctx, secret)
+	if err != nil || got != u {
+		t.Fatalf("Authenticate = %v, %v; want %v", got, err, u)
+	}
+	for _, name := range []string{"Alice", "alice", "ALICE"} {
+		if _, s, err := f.st.Login(f.ctx, name, "password1"); err != nil || s != secret {
+			t.Fatalf("Login(%s) = %q, %v", name, s, err)
+		}
+	}
+
+	if err := f.st.Logout(f.ctx, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.st.Authenticate(f.ctx, secret)
+	wantKind(t, err, retwis.Unauthorized)
+	if f.do(t, "HEXISTS", "auths", secret) != "0" {
+		t.Fatal("old secret still in auths")
+	}
+	_, fresh, err := f.st.Login(f.ctx, "Alice", "password1")
+	if err != nil || fresh == secret {
+		t.Fatalf("login after logout: %q, %v", fresh, err)
+	}
+	if _, err := f.st.Authenticate(f.ctx, fresh); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoginFailures(t *testing.T) {
+	f := newFixture(t)
+	f.register(t, "bob")
+	var msgs []string
+	for _, tc := range []struct{ name, pass string }{
+		{"bob", "wrong password"}, {"nobody", "password1"}, {"", ""}, {"bob", ""},
+		{strings.Repeat("x", 300), "password1"},
+	} {
+		_, _, err := f.st.Login(f.ctx, tc.name, tc.pass)
+		wantKind(t, err, retwis.Unauthorized)
+		msgs = append(msgs, retwis.ErrorMessage(err))
+	}
+	for _, m := range msgs {
+		if m != msgs[0] {
+			t.Fatalf("login errors differ (%q vs %q): they reveal which part was wrong", m, msgs[0])
+		}
+	}
+}
+
+func TestAuthenticateRejects(t *testing.T) {
+	f := newFixture(t)
+	f.register(t, "carol")
+	f.do(t, "HSET", "auths", "stale", "1")              // an entry the user hash does not confirm
+	f.do(t, "HSET", "auths", "garbage", "not-a-number") // a damaged entry
+	for _, secret := range []string{"", "stale", "garbage", "unknown", strings.Repeat("a", 200)} {
+		_, err := f.st.Authenticate(f.ctx, secret)
+		wantKind(t, err, retwis.Unauthorized)
+	}
+}
+
+func TestRegisterInvalidWritesNothing(t *testing.T) {
+	f := newFixture(t)
+	f.register(t, "Taken")
+	before := f.snapshot(t)
+	for _, tc := range []struct {
+		name, user, pass string
+		kind             retwis.Kind
+	}{
+		{"empty name", "", "password1", retwis.Invalid},
+		{"too long", strings.Repeat("a", 33), "password1", retwis.Invalid},
+		{"space", "a b", "password1", retwis.Invalid},
+		{"script", "<script>", "password1", retwis.Invalid},
+		{"unicode", "ünï", "password1", retwis.Invalid},
+		{"short password", "newuser", "short", retwis.Invalid},
+		{"long password", "newuser", strings.Repeat("p", 129), retwis.Invalid},
+		{"invalid utf8 password", "newuser", "pass\xffword1", retwis.Invalid},
+		{"taken", "Taken", "password1", retwis.Conflict},
+		{"taken other case", "tAKEN", "password1", retwis.Conflict},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := f.st.Register(f.ctx, tc.user, tc.pass)
+			wantKind(t, err, tc.kind)
+			f.assertUnchanged(t, before)
+		})
+	}
+	if _, _, err := f.st.Register(f.ctx, strings.Repeat("a", 32), strings.Repeat("p", 128)); err != nil {
+		t.Fatalf("longest valid name and password refused: %v", err)
+	}
+}
+
+// TestRegisterRace signs up many variants of one name at once: exactly one
+// wins, and the losers leave nothing behind.
+func TestRegisterRace(t *testing.T) {
+	f := newFixture(t)
+	names := []string{"Racer", "racer", "RACER", "rAcEr"}
+	const n = 40
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() { _, _, errs[i] = f.st.Register(f.ctx, names[i%len(names)], "password1") })
+	}
+	wg.Wait()
+	wins := 0
+	for _, err := range errs {
+		if err == nil {
+			wins++
+		} else if retwis.ErrorKind(err) != retwis.Conflict {
+			t.Fatalf("unexpected error: %v", err)
+		}
+	}
+	if wins != 1 {
+		t.Fatalf("%d sign-ups won; want exactly 1", wins)
+	}
+	if users := f.strs(t, "KEYS", "user:*"); len(users) != 1 {
+		t.Fatalf("user hashes left: %v; want 1", users)
+	}
+	if n := f.do(t, "HLEN", "auths"); n != "1" {
+		t.Fatalf("auths has %s entries; want 1", n)
+	}
+	if n := f.do(t, "HLEN", "users"); n != "1" {
+		t.Fatalf("users has %s entries; want 1", n)
+	}
+}
+
+// TestLegacyAccount logs in to an account written by the original PHP
+// Retwis (plaintext password, no folded index) and checks the upgrade.
+func TestLegacyAccount(t *testing.T) {
+	f := newFixture(t)
+	f.do(t, "SET", "next_user_id", "1000")
+	f.do(t, "HSET", "user:1000", "username", "antirez", "password", "p1pp0pass", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
+	f.do(t, "HSET", "users", "antirez", "1000")
+	f.do(t, "HSET", "auths", "fea5e81ac8ca77622bed1c2132a021f9", "1000")
+
+	_, _, err := f.st.Login(f.ctx, "antirez", "wrong pass")
+	wantKind(t, err, retwis.Unauthorized)
+	if f.do(t, "HGET", "user:1000", "password") != "p1pp0pass" {
+		t.Fatal("a failed login touched the legacy password")
+	}
+	u, secret, err := f.st.Login(f.ctx, "antirez", "p1pp0pass")
+	if err != nil || u.ID != 1000 || secret != "fea5e81ac8ca77622bed1c2132a021f9" {
+		t.Fatalf("legacy login = %v %q %v", u, secret, err)
+	}
+	if f.do(t, "HEXISTS", "user:1000", "password") != "0" {
+		t.Fatal("plaintext password still stored after login")
+	}
+	if !strings.HasPrefix(f.do(t, "HGET", "user:1000", "password_hash"), "$argon2id$") {
+		t.Fatal("password not re-stored hashed")
+	}
+	if _, _, err := f.st.Login(f.ctx, "antirez", "p1pp0pass"); err != nil {
+		t.Fatalf("second login, against the hash: %v", err)
+	}
+	if _, err := f.st.Authenticate(f.ctx, secret); err != nil {
+		t.Fatalf("legacy cookie: %v", err)
+	}
+}
+
+func TestUserByName(t *testing.T) {
+	f := newFixture(t)
+	f.register(t, "Dave")
+	for _, name := range []string{"Dave", "dave", "DAVE"} {
+		u, err := f.st.UserByName(f.ctx, name)
+		if err != nil || u.Username != "Dave" {
+			t.Fatalf("UserByName(%s) = %v, %v", name, u, err)
+		}
+	}
+	for _, name := range []string{"nobody", "", strings.Repeat("z", 1000)} {
+		_, err := f.st.UserByName(f.ctx, name)
+		wantKind(t, err, retwis.NotFound)
+	}
+}
+
+func TestLatestUsers(t *testing.T) {
+	f := newFixture(t)
+	for i, name := range []string{"u1", "u2", "u3"} {
+		f.register(t, name)
+		// Registration times have one-second resolution: make them distinct.
+		f.do(t, "ZADD", "users_by_time", string(rune('1'+i)), name)
+	}
+	got, err := f.st.LatestUsers(f.ctx, 2)
+	if err != nil || strings.Join(got, ",") != "u3,u2" {
+		t.Fatalf("LatestUsers = %v, %v", got, err)
+	}
+}

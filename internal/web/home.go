@@ -1,0 +1,36 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis"
+)
+
+// home serves GET /: the home timeline of a logged-in user, or the
+// welcome page with the login and sign-up forms.
+func (s *Server) home(w http.ResponseWriter, r *http.Request) {
+	u, ok := viewerFrom(r)
+	if !ok {
+		s.render(w, http.StatusOK, "welcome", view{Title: "Welcome"})
+		return
+	}
+	start, err := pageStart(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.renderHome(w, r, u, start, http.StatusOK, view{})
+}
+
+// renderHome renders the home page of u from offset start; v carries a
+// form error and the draft to show again after a failed post.
+func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.User, start, status int, v view) {
+	page, counts, err := s.store.HomeTimeline(r.Context(), u.ID, start, PageSize)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v.Title, v.Viewer, v.Counts, v.Page = "Home", &u, counts, page
+	v.Newer, v.Older = pageLinks("/", page)
+	s.render(w, status, "home", v)
+}

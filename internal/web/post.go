@@ -1,0 +1,33 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis"
+)
+
+// post serves POST /post: publish a status update and go home. A refused
+// post shows the home page again with the reason and the text kept.
+func (s *Server) post(w http.ResponseWriter, r *http.Request) {
+	u, _ := viewerFrom(r)
+	status, err := parseForm(w, r)
+	if err == nil {
+		_, err = s.store.CreatePost(r.Context(), u.ID, r.PostFormValue("status"))
+	}
+	if err != nil {
+		if status == 0 {
+			status = statusOf(err)
+		}
+		if status >= 500 {
+			s.fail(w, r, err)
+			return
+		}
+		draft := r.PostFormValue("status")
+		if len(draft) > 4*retwis.MaxStatusLen {
+			draft = ""
+		}
+		s.renderHome(w, r, u, 0, status, view{Error: retwis.ErrorMessage(err), Draft: draft})
+		return
+	}
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}

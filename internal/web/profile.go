@@ -1,0 +1,33 @@
+package web
+
+import (
+	"net/http"
+)
+
+// profile serves GET /u/{username}: the user's own posts, follower counts
+// and, for a logged-in visitor, a Follow or Unfollow button.
+func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
+	start, err := pageStart(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	user, err := s.store.UserByName(r.Context(), r.PathValue("username"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v := view{Title: user.Username}
+	var viewerID int64
+	if u, ok := viewerFrom(r); ok {
+		v.Viewer, viewerID = &u, u.ID
+	}
+	if v.Profile, err = s.store.Profile(r.Context(), viewerID, user, start, PageSize); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v.Newer, v.Older = pageLinks(profilePath(user.Username), v.Profile.Page)
+	s.render(w, http.StatusOK, "profile", v)
+}
+
+func profilePath(username string) string { return "/u/" + username }

@@ -1,0 +1,43 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis"
+)
+
+// register serves POST /register: create the account, log it in, and go
+// home. A failed sign-up shows the welcome page again with the reason.
+func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	if status, err := parseForm(w, r); err != nil {
+		s.welcomeError(w, status, "", err)
+		return
+	}
+	name, pass := r.PostFormValue("username"), r.PostFormValue("password")
+	if err := retwis.ValidatePassword(pass, r.PostFormValue("password2")); err != nil {
+		s.welcomeError(w, 0, name, err)
+		return
+	}
+	_, secret, err := s.store.Register(r.Context(), name, pass)
+	if err != nil {
+		s.welcomeError(w, 0, name, err)
+		return
+	}
+	setAuthCookie(w, r, secret)
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// welcomeError shows the welcome page with what was wrong with a login or
+// sign-up form; status 0 means "from the error's kind".
+func (s *Server) welcomeError(w http.ResponseWriter, status int, name string, err error) {
+	if status == 0 {
+		status = statusOf(err)
+	}
+	if status >= 500 {
+		s.log.Error("account form failed", "status", status, "err", err)
+	}
+	if len(name) > 64 {
+		name = "" // don't echo back junk
+	}
+	s.render(w, status, "welcome", view{Title: "Welcome", Error: retwis.ErrorMessage(err), Username: name})
+}

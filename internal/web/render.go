@@ -1,0 +1,155 @@
+package web
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"time"
+
+	"github.com/retwis/retwis"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// pageNames are the templates that render a whole page; each is parsed
+// together with the layout and the shared partials.
+var pageNames = []string{"welcome", "home", "profile", "timeline", "error"}
+
+func parseTemplates() (map[string]*template.Template, error) {
+	base, err := template.New("").Funcs(template.FuncMap{"ago": ago}).
+		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
+	if err != nil {
+		return nil, fmt.Errorf("web: templates: %w", err)
+	}
+	pages := make(map[string]*template.Template, len(pageNames))
+	for _, name := range pageNames {
+		t, err := template.Must(base.Clone()).ParseFS(templateFiles, "templates/"+name+".html")
+		if err != nil {
+			return nil, fmt.Errorf("web: template %s: %w", name, err)
+		}
+		pages[name] = t
+	}
+	return pages, nil
+}
+
+func staticFiles() http.Handler {
+	sub, _ := fs.Sub(staticFS, "static")
+	files := http.StripPrefix("/static/", http.FileServerFS(sub))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		files.ServeHTTP(w, r)
+	})
+}
+
+// view is the data of every page: the common fields first, then those
+// of particular pages, left empty by the others.
+type view struct {
+	Title      string
+	Viewer     *retwis.User // nil when logged out
+	MemoryOnly bool
+	Error      string // what went wrong with the last form, if anything
+
+	Username string // the name typed into a failed login or sign-up form
+	Draft    string // the text of a post that could not be published
+	Counts   retwis.Counts
+	Page     retwis.Page
+	Profile  retwis.Profile
+	Posts    []retwis.Post
+	Users    []string
+	Newer    string // link to newer posts, if any
+	Older    string // link to older posts, if any
+}
+
+// render executes a page into a buffer first, so a template error never
+// leaves a half-written page behind a 200.
+func (s *Server) render(w http.ResponseWriter, status int, name string, v view) {
+	v.MemoryOnly = s.memoryOnly
+	var buf bytes.Buffer
+	if err := s.pages[name].ExecuteTemplate(&buf, "layout", v); err != nil {
+		s.log.Error("render", "template", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'")
+	if status >= 400 {
+		h.Set("Cache-Control", "no-store")
+	}
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// renderError shows the error page.
+func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	v := view{Title: http.StatusText(status), Error: msg}
+	if u, ok := viewerFrom(r); ok {
+		v.Viewer = &u
+	}
+	s.render(w, status, "error", v)
+}
+
+// fail answers a request whose operation failed: the error's kind decides
+// the status, its message is shown, and server-side faults are logged.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status := statusOf(err)
+	if status >= 500 {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
+	}
+	s.renderError(w, r, status, retwis.ErrorMessage(err))
+}
+
+// statusOf maps an error's kind to an HTTP status: the one place where
+// domain errors meet HTTP.
+func statusOf(err error) int {
+	switch retwis.ErrorKind(err) {
+	case retwis.Invalid:
+		return http.StatusBadRequest
+	case retwis.Conflict:
+		return http.StatusConflict
+	case retwis.NotFound:
+		return http.StatusNotFound
+	case retwis.Unauthorized:
+		return http.StatusUnauthorized
+	case retwis.Unavailable:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+// ago says how long ago t was, in words: "3 minutes ago".
+func ago(t time.Time) string {
+	return since(time.Since(t))
+}
+
+func since(d time.Duration) string {
+	units := []struct {
+		d    time.Duration
+		name string
+	}{
+		{365 * 24 * time.Hour, "year"}, {30 * 24 * time.Hour, "month"}, {7 * 24 * time.Hour, "week"},
+		{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"},
+	}
+	if d < 5*time.Second {
+		return "just now"
+	}
+	for _, u := range units {
+		if n := int64(d / u.d); n >= 1 {
+			if n == 1 {
+				return "1 " + u.name + " ago"
+			}
+			return fmt.Sprintf("%d %ss ago", n, u.name)
+		}
+	}
+	return "just now"
+}

@@ -1,0 +1,74 @@
+// Package web is retwis's HTML interface: one handler per file on a
+// standard library mux, html/template pages embedded in the binary, and
+// no JavaScript.
+package web
+
+import (
+	"html/template"
+	"log/slog"
+	"net/http"
+
+	"github.com/retwis/retwis/internal/store"
+)
+
+// PageSize is the number of posts on a page of the home or profile timeline.
+const PageSize = 10
+
+// Options configure a Server.
+type Options struct {
+	Store *store.Store
+	Log   *slog.Logger
+	// MemoryOnly shows a warning on every page that data is not persisted.
+	MemoryOnly bool
+}
+
+// Server serves retwis's pages. It keeps no state of its own between
+// requests (sessions live in Redis), so any number can run side by side.
+type Server struct {
+	store      *store.Store
+	log        *slog.Logger
+	memoryOnly bool
+	pages      map[string]*template.Template
+	handler    http.Handler
+}
+
+// New returns a Server; it fails only if the embedded templates are broken.
+func New(opts Options) (*Server, error) {
+	pages, err := parseTemplates()
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Server{store: opts.Store, log: log, memoryOnly: opts.MemoryOnly, pages: pages}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.withViewer(s.home))
+	mux.HandleFunc("POST /register", s.register)
+	mux.HandleFunc("POST /login", s.login)
+	mux.HandleFunc("POST /logout", s.requireLogin(s.logout))
+	mux.HandleFunc("POST /post", s.requireLogin(s.post))
+	mux.HandleFunc("GET /u/{username}", s.withViewer(s.profile))
+	mux.HandleFunc("POST /u/{username}/follow", s.requireLogin(s.follow))
+	mux.HandleFunc("POST /u/{username}/unfollow", s.requireLogin(s.unfollow))
+	mux.HandleFunc("GET /timeline", s.withViewer(s.timeline))
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.Handle("GET /static/", staticFiles())
+	mux.HandleFunc("/", s.notFound)
+
+	// Browsers say where a request comes from (Sec-Fetch-Site, Origin);
+	// cross-site state changes are refused. Clients that send neither
+	// header, such as curl, are not browsers and pass.
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
+	return s.logRequests(s.recoverPanics(s.limitBodies(cop.Handler(mux))))
+}

@@ -1,0 +1,46 @@
+// Package retwis is the domain of the retwis microblog: users, posts and
+// the rules their fields obey. Storage (internal/store) and the web
+// interface (internal/web) are adapters around these types; the wiring
+// lives in cmd/retwis.
+package retwis
+
+import "time"
+
+// User is a registered account.
+type User struct {
+	ID       int64
+	Username string
+}
+
+// Post is a status update. Posts are immutable once written.
+type Post struct {
+	ID       int64
+	AuthorID int64
+	Author   string // username of the author, resolved when the post is read
+	Time     time.Time
+	Body     string
+}
+
+// Counts summarises a user's social graph.
+type Counts struct {
+	Followers int64
+	Following int64
+}
+
+// Page is one page of posts from a timeline, newest first.
+type Page struct {
+	Posts []Post
+	// Start is the offset of the first post of this page in the timeline.
+	Start int
+	// More reports whether older posts follow this page.
+	More bool
+}
+
+// Profile is what a profile page shows about a user.
+type Profile struct {
+	User   User
+	Counts Counts
+	// Followed reports whether the viewer follows this user.
+	Followed bool
+	Page     Page
+}
