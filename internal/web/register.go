@@ -14,7 +14,11 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, pass := r.PostFormValue("username"), r.PostFormValue("password")
-	if err := retwis.ValidatePassword(pass, r.PostFormValue("password2")); err != nil {
+	err := retwis.ValidateUsername(name)
+	if err == nil {
+		err = retwis.ValidatePassword(pass, r.PostFormValue("password2"))
+	}
+	if err != nil {
 		s.welcomeError(w, 0, name, err)
 		return
 	}

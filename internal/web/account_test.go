@@ -1,0 +1,152 @@
+package web_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestWelcomeAndSignUp(t *testing.T) {
+	s := newSite(t)
+	b := s.browser()
+	expect(t, b.get("/"), 200, `action="/login"`, `action="/register"`, `name="password2"`)
+
+	r := b.post("/register", url.Values{"username": {"Alice"}, "password": {"password1"}, "password2": {"password1"}})
+	redirects(t, r, "/")
+	c := r.header.Get("Set-Cookie")
+	for _, attr := range []string{"auth=", "HttpOnly", "SameSite=Lax", "Path=/"} {
+		if !strings.Contains(c, attr) {
+			t.Fatalf("cookie %q lacks %s", c, attr)
+		}
+	}
+	if strings.Contains(c, "Secure") {
+		t.Fatalf("cookie %q is Secure over plain HTTP: it would never be sent back", c)
+	}
+	expect(t, b.get("/"), 200, "Hi, Alice", `action="/post"`, "0</strong> followers")
+}
+
+func TestSecureCookieOverTLS(t *testing.T) {
+	r := redistestStart(t)
+	s := newSiteAt(t, r, httptest.NewTLSServer)
+	res := s.browser().post("/register", url.Values{"username": {"tls"}, "password": {"password1"}, "password2": {"password1"}})
+	if c := res.header.Get("Set-Cookie"); !strings.Contains(c, "Secure") {
+		t.Fatalf("cookie over TLS is not Secure: %q", c)
+	}
+}
+
+func TestSignUpErrorsWriteNothing(t *testing.T) {
+	s := newSite(t)
+	s.browser().signUp("Taken")
+	before := s.snapshot()
+	for _, tc := range []struct {
+		name, body string
+		status     int
+		msg        string
+	}{
+		{"mismatch", "username=bob&password=password1&password2=password2", 400, "do not match"},
+		{"short password", "username=bob&password=short&password2=short", 400, "at least 8"},
+		{"long password", "username=bob&password=" + strings.Repeat("p", 129) + "&password2=" + strings.Repeat("p", 129), 400, "at most 128"},
+		{"empty name", "username=&password=password1&password2=password1", 400, "choose a username"},
+		{"bad name", "username=bo+b&password=password1&password2=password1", 400, "letters, digits"},
+		{"script name", "username=%3Cscript%3E&password=password1&password2=password1", 400, "letters, digits"},
+		{"long name", "username=" + strings.Repeat("b", 33) + "&password=password1&password2=password1", 400, "at most 32"},
+		{"taken", "username=Taken&password=password1&password2=password1", 409, "already taken"},
+		{"taken other case", "username=taken&password=password1&password2=password1", 409, "already taken"},
+		{"invalid utf-8", "username=b%FFb&password=password1&password2=password1", 400, "not valid UTF-8"},
+		{"missing fields", "", 400, "choose a username"},
+		{"oversized", "username=bob&password=" + strings.Repeat("x", 20000), 413, "too large"},
+		{"malformed", "username=%zz", 400, "could not be read"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := s.browser()
+			r := b.postRaw("/register", tc.body, nil)
+			expect(t, r, tc.status, tc.msg, `action="/register"`)
+			if b.cookie() != "" {
+				t.Fatal("a failed sign-up set a cookie")
+			}
+			s.assertUnchanged(before)
+		})
+	}
+}
+
+func TestLoginLogout(t *testing.T) {
+	s := newSite(t)
+	alice := s.browser()
+	alice.signUp("alice")
+	old := alice.cookie()
+
+	// Log out: the secret rotates, so a copy of the old cookie stops working.
+	redirects(t, alice.post("/logout", nil), "/")
+	if alice.cookie() != "" {
+		t.Fatal("logout did not clear the cookie")
+	}
+	thief := s.browser()
+	req, _ := http.NewRequest("GET", s.srv.URL+"/", nil)
+	req.AddCookie(&http.Cookie{Name: "auth", Value: old})
+	expect(t, thief.send(req), 200, `action="/login"`)
+	req, _ = http.NewRequest("POST", s.srv.URL+"/post", strings.NewReader("status=stolen"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(&http.Cookie{Name: "auth", Value: old})
+	redirects(t, thief.send(req), "/")
+	if n, _ := s.do("EXISTS", "next_post_id").AsInt64(); n != 0 {
+		t.Fatal("a post was written with a dead cookie")
+	}
+
+	wrong := alice.post("/login", url.Values{"username": {"alice"}, "password": {"wrong password"}})
+	unknown := alice.post("/login", url.Values{"username": {"nobody"}, "password": {"password1"}})
+	expect(t, wrong, 401, "Wrong username or password.")
+	expect(t, unknown, 401, "Wrong username or password.")
+	expect(t, alice.post("/login", url.Values{"username": {"alice"}}), 400, "both username and password")
+
+	redirects(t, alice.post("/login", url.Values{"username": {"ALICE"}, "password": {"password1"}}), "/")
+	if c := alice.cookie(); c == "" || c == old {
+		t.Fatalf("login after logout gave cookie %q (old %q)", c, old)
+	}
+	expect(t, alice.get("/"), 200, "Hi, alice")
+}
+
+// TestLegacyLogin logs in to an account written by the original Retwis.
+func TestLegacyLogin(t *testing.T) {
+	s := newSite(t)
+	s.do("HSET", "user:1000", "username", "antirez", "password", "p1pp0p1pp0", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
+	s.do("HSET", "users", "antirez", "1000")
+	s.do("HSET", "auths", "fea5e81ac8ca77622bed1c2132a021f9", "1000")
+	b := s.browser()
+	redirects(t, b.post("/login", url.Values{"username": {"antirez"}, "password": {"p1pp0p1pp0"}}), "/")
+	if b.cookie() != "fea5e81ac8ca77622bed1c2132a021f9" {
+		t.Fatalf("cookie = %q; want the account's auth secret", b.cookie())
+	}
+	if n, _ := s.do("HEXISTS", "user:1000", "password").AsInt64(); n != 0 {
+		t.Fatal("plaintext password kept after login")
+	}
+	expect(t, b.get("/"), 200, "Hi, antirez")
+}
+
+func TestLoginRequired(t *testing.T) {
+	s := newSite(t)
+	s.browser().signUp("target")
+	before := s.snapshot()
+	b := s.browser()
+	for _, path := range []string{"/post", "/logout", "/u/target/follow", "/u/target/unfollow"} {
+		redirects(t, b.post(path, url.Values{"status": {"hi"}}), "/")
+	}
+	s.assertUnchanged(before)
+}
+
+func TestCrossOriginRefused(t *testing.T) {
+	s := newSite(t)
+	b := s.browser()
+	b.signUp("victim")
+	before := s.snapshot()
+	for _, h := range []http.Header{
+		{"Sec-Fetch-Site": {"cross-site"}},
+		{"Origin": {"https://evil.example"}},
+	} {
+		expect(t, b.postRaw("/post", "status=pwned", h), 403, "another site")
+		expect(t, b.postRaw("/logout", "", h), 403)
+	}
+	s.assertUnchanged(before)
+	redirects(t, b.postRaw("/post", "status=mine", http.Header{"Sec-Fetch-Site": {"same-origin"}}), "/")
+}

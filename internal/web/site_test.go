@@ -1,0 +1,196 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis/internal/password"
+	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/web"
+)
+
+// site is a retwis web server on a real Redis, for one test.
+type site struct {
+	t     *testing.T
+	srv   *httptest.Server
+	redis *redistest.Redis // nil on a cluster
+	raw   rueidis.Client   // for setting up and inspecting data
+}
+
+func newSite(t *testing.T) *site {
+	r := redistest.Start(t)
+	s := newSiteAt(t, r.URL, httptest.NewServer)
+	s.redis = r
+	return s
+}
+
+func newSiteAt(t *testing.T, redisURL string, start func(http.Handler) *httptest.Server) *site {
+	t.Helper()
+	c, err := store.NewClient(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.New(c, store.Options{Password: password.Params{Memory: 64, Time: 1, Threads: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if err := st.Migrate(t.Context(), log); err != nil {
+		t.Fatal(err)
+	}
+	h, err := web.New(web.Options{Store: st, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := start(h)
+	t.Cleanup(srv.Close)
+	raw, err := store.NewClient(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(raw.Close)
+	return &site{t: t, srv: srv, raw: raw}
+}
+
+// do runs a raw Redis command.
+func (s *site) do(args ...string) rueidis.RedisResult {
+	return s.raw.Do(context.Background(), s.raw.B().Arbitrary(args...).Build())
+}
+
+// snapshot returns every key with its serialised value.
+func (s *site) snapshot() map[string]string {
+	s.t.Helper()
+	keys, err := s.do("KEYS", "*").AsStrSlice()
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	snap := map[string]string{}
+	for _, k := range keys {
+		snap[k], _ = s.do("DUMP", k).ToString()
+	}
+	return snap
+}
+
+func (s *site) assertUnchanged(before map[string]string) {
+	s.t.Helper()
+	after := s.snapshot()
+	if len(after) != len(before) {
+		s.t.Fatalf("the database changed: %d keys before, %d after", len(before), len(after))
+	}
+	for k, v := range before {
+		if after[k] != v {
+			s.t.Fatalf("the database changed: key %s", k)
+		}
+	}
+}
+
+// browser is an HTTP client with its own cookies that does not follow
+// redirects, so tests see each 303.
+type browser struct {
+	t    *testing.T
+	site *site
+	c    *http.Client
+}
+
+func (s *site) browser() *browser {
+	jar, _ := cookiejar.New(nil)
+	c := *s.srv.Client() // a copy: the server's client is shared
+	c.Jar = jar
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &browser{t: s.t, site: s, c: &c}
+}
+
+// response is what a request returned.
+type response struct {
+	status   int
+	location string
+	body     string
+	header   http.Header
+}
+
+func (b *browser) send(req *http.Request) response {
+	b.t.Helper()
+	res, err := b.c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return response{res.StatusCode, res.Header.Get("Location"), string(body), res.Header}
+}
+
+func (b *browser) get(path string) response {
+	b.t.Helper()
+	req, _ := http.NewRequest("GET", b.site.srv.URL+path, nil)
+	return b.send(req)
+}
+
+func (b *browser) post(path string, form url.Values) response {
+	b.t.Helper()
+	return b.postRaw(path, form.Encode(), nil)
+}
+
+func (b *browser) postRaw(path, body string, header http.Header) response {
+	b.t.Helper()
+	req, _ := http.NewRequest("POST", b.site.srv.URL+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	return b.send(req)
+}
+
+// cookie returns the browser's auth cookie value.
+func (b *browser) cookie() string {
+	u, _ := url.Parse(b.site.srv.URL)
+	for _, c := range b.c.Jar.Cookies(u) {
+		if c.Name == "auth" {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+// signUp registers name and expects success.
+func (b *browser) signUp(name string) {
+	b.t.Helper()
+	r := b.post("/register", url.Values{"username": {name}, "password": {"password1"}, "password2": {"password1"}})
+	if r.status != http.StatusSeeOther || r.location != "/" || b.cookie() == "" {
+		b.t.Fatalf("sign up %s: %d %q, cookie %q: %s", name, r.status, r.location, b.cookie(), r.body)
+	}
+}
+
+// expect checks a response's status and that its body holds every want.
+func expect(t *testing.T, r response, status int, want ...string) {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d; body:\n%s", r.status, status, r.body)
+	}
+	for _, w := range want {
+		if !strings.Contains(r.body, w) {
+			t.Fatalf("body lacks %q:\n%s", w, r.body)
+		}
+	}
+}
+
+// redirects checks for a 303 to location.
+func redirects(t *testing.T, r response, location string) {
+	t.Helper()
+	if r.status != http.StatusSeeOther || r.location != location {
+		t.Fatalf("got %d to %q, want 303 to %q; body:\n%s", r.status, r.location, location, r.body)
+	}
+}
+
+// redistestStart returns the URL of a fresh Redis.
+func redistestStart(t *testing.T) string { return redistest.Start(t).URL }
