@@ -47,7 +47,7 @@ func Start(t testing.TB) *Redis {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	s, err := redisserver.Start(context.Background(), redisserver.Options{
-		Dir: dir, Socket: filepath.Join(dir, "redis.sock"),
+		Dir: dir, Socket: filepath.Join(dir, "redis.sock"), Persist: true,
 	})
 	if err != nil {
 		t.Fatalf("redistest: cannot start redis-server: %v\n"+

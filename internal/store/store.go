@@ -45,6 +45,7 @@ func NewClient(redisURL string) (rueidis.Client, error) {
 			Message: fmt.Sprintf("bad Redis URL %q (want redis://host:port, rediss://… or unix:///path)", redactURL(redisURL))}
 	}
 	opt.ConnWriteTimeout = 5 * time.Second
+	opt.RetryDelay = retryDelay
 	c, err := rueidis.NewClient(opt)
 	if errors.Is(err, rueidis.ErrNoCache) {
 		opt.DisableCache = true
@@ -54,6 +55,17 @@ func NewClient(redisURL string) (rueidis.Client, error) {
 		return nil, fmt.Errorf("store: connect to %s: %w", redactURL(redisURL), err)
 	}
 	return c, nil
+}
+
+// retryDelay lets the client retry a read that failed on the network a
+// few times, to ride out a dropped connection, but no more: the default
+// retries until the request's deadline, which turns a Redis outage into
+// pages that hang for seconds instead of a prompt 503.
+func retryDelay(attempts int, _ rueidis.Completed, _ error) time.Duration {
+	if attempts >= 3 {
+		return -1
+	}
+	return time.Duration(20<<attempts) * time.Millisecond
 }
 
 // New returns a Store on client. The Store takes ownership of client and

@@ -156,3 +156,5 @@ func wantKind(t *testing.T, err error, kind retwis.Kind) {
 		t.Fatalf("error = %v (kind %v); want kind %v", err, got, kind)
 	}
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
