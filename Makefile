@@ -1,0 +1,26 @@
+# The two commands of the README: `make run` and `make test`.
+GO ?= go
+# The race detector needs cgo, hence a C compiler.
+RACE := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
+
+.PHONY: run test build redis vet
+
+## run: start retwis on http://127.0.0.1:8080 with an embedded redis-server
+run:
+	-@sh scripts/ensure-redis.sh || echo "redis-server could not be installed: retwis will keep its data in memory only" >&2
+	$(GO) run ./cmd/retwis serve
+
+## test: vet and run every test against real redis-server processes
+test: redis vet
+	$(GO) test $(RACE) -count=1 ./...
+
+## build: build the retwis binary
+build:
+	$(GO) build -o retwis ./cmd/retwis
+
+vet:
+	@test -z "$$(gofmt -l .)" || { echo "gofmt needed on:"; gofmt -l .; exit 1; }
+	$(GO) vet ./...
+
+redis:
+	@sh scripts/ensure-redis.sh

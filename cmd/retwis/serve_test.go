@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// startServe runs `retwis serve` with cfg in the background and returns
+// its base URL and a function that stops it and returns serve's error.
+func startServe(t *testing.T, cfg serveConfig) (string, func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan string, 1)
+	errc := make(chan error, 1)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	go func() { errc <- serve(ctx, cfg, log, func(a string) { addrc <- a }) }()
+	select {
+	case addr := <-addrc:
+		return "http://" + addr, func() error { cancel(); return <-errc }
+	case err := <-errc:
+		cancel()
+		t.Fatalf("serve: %v", err)
+	}
+	return "", nil
+}
+
+func TestServeEmbeddedPersists(t *testing.T) {
+	dir := t.TempDir()
+	cfg := serveConfig{addr: "127.0.0.1:0", dataDir: dir}
+	base, stop := startServe(t, cfg)
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	res, err := c.PostForm(base+"/register", url.Values{"username": {"kept"}, "password": {"password1"}, "password2": {"password1"}})
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("register: %v %v", res, err)
+	}
+	res.Body.Close()
+	c.PostForm(base+"/post", url.Values{"status": {"written before the restart"}})
+
+	// A second server on the same data directory is refused.
+	if err := serve(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil); err == nil ||
+		!strings.Contains(err.Error(), "in use") {
+		t.Fatalf("second serve on the same data dir: %v", err)
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("graceful shutdown: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "appendonlydir")); err != nil {
+		t.Fatalf("no append-only file in the data directory: %v", err)
+	}
+
+	base, stop = startServe(t, cfg)
+	defer stop()
+	res, err = c.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !bytes.Contains(body, []byte("Hi, kept")) || !bytes.Contains(body, []byte("written before the restart")) {
+		t.Fatalf("data did not survive a restart:\n%s", body)
+	}
+}
+
+func TestServeMemoryFallback(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // no redis-server to be found
+	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", dataDir: t.TempDir()})
+	defer stop()
+	res, err := http.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !bytes.Contains(body, []byte("memory only")) {
+		t.Fatalf("the in-memory fallback is not announced on the page:\n%s", body)
+	}
+}
+
+func TestServeBadRedisURL(t *testing.T) {
+	err := serve(t.Context(), serveConfig{addr: "127.0.0.1:0", redisURL: "http://nope"}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if err == nil || !strings.Contains(err.Error(), "bad Redis URL") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestRunUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		status int
+		out    string
+	}{
+		{nil, 0, "Commands:"},
+		{[]string{"help"}, 0, "serve"},
+		{[]string{"bogus"}, 2, `unknown command "bogus"`},
+		{[]string{"serve", "-h"}, 0, "-redis"},
+		{[]string{"serve", "--nope"}, 2, "flag provided but not defined"},
+		{[]string{"serve", "extra"}, 2, "unexpected argument"},
+		{[]string{"serve", "--tls-cert", "x"}, 1, "go together"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out bytes.Buffer
+			if got := run(t.Context(), tc.args, &out, &out); got != tc.status {
+				t.Fatalf("status %d, want %d; output:\n%s", got, tc.status, out.String())
+			}
+			if !strings.Contains(out.String(), tc.out) {
+				t.Fatalf("output lacks %q:\n%s", tc.out, out.String())
+			}
+		})
+	}
+}

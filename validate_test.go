@@ -1,0 +1,95 @@
+package retwis_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/retwis/retwis"
+)
+
+func TestValidateUsername(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{
+		{"a", true}, {"Alice_99", true}, {strings.Repeat("x", 32), true},
+		{"", false}, {strings.Repeat("x", 33), false}, {"a b", false}, {"a-b", false},
+		{"<script>", false}, {"ünï", false}, {"a\x00", false}, {"a.b", false},
+	} {
+		if err := retwis.ValidateUsername(tc.name); (err == nil) != tc.ok {
+			t.Errorf("ValidateUsername(%q) = %v; want ok=%v", tc.name, err, tc.ok)
+		} else if err != nil && retwis.ErrorKind(err) != retwis.Invalid {
+			t.Errorf("ValidateUsername(%q): kind %v", tc.name, retwis.ErrorKind(err))
+		}
+	}
+}
+
+func TestValidatePassword(t *testing.T) {
+	for _, tc := range []struct {
+		pw, confirm string
+		ok          bool
+	}{
+		{"12345678", "12345678", true},
+		{"ééééééée", "ééééééée", true}, // 8 characters, 16 bytes
+		{strings.Repeat("p", 128), strings.Repeat("p", 128), true},
+		{"1234567", "1234567", false},
+		{strings.Repeat("p", 129), strings.Repeat("p", 129), false},
+		{strings.Repeat("é", 65), strings.Repeat("é", 65), false}, // 130 bytes
+		{"12345678", "12345679", false},
+		{"1234567\xff", "1234567\xff", false},
+	} {
+		if err := retwis.ValidatePassword(tc.pw, tc.confirm); (err == nil) != tc.ok {
+			t.Errorf("ValidatePassword(%q, %q) = %v; want ok=%v", tc.pw, tc.confirm, err, tc.ok)
+		}
+	}
+}
+
+func TestNormalizeStatus(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"hello", "hello", true},
+		{"  line one\nline two\r\nthree\rfour  ", "line one line two three four", true},
+		{"tab\tkept", "tab\tkept", true},
+		{strings.Repeat("é", 280), strings.Repeat("é", 280), true},
+		{"<script>", "<script>", true}, // stored as typed; escaped when shown
+		{"", "", false}, {" \n ", "", false},
+		{strings.Repeat("é", 281), "", false},
+		{"bad\xffutf8", "", false}, {"nul\x00", "", false}, {"bell\a", "", false},
+		{strings.Repeat("x", 100000), "", false},
+	} {
+		got, err := retwis.NormalizeStatus(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("NormalizeStatus(%.20q) = %.20q, %v; want %.20q ok=%v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestErrorKinds(t *testing.T) {
+	err := fmt.Errorf("wrapped: %w", retwis.Errorf(retwis.Conflict, "taken"))
+	if retwis.ErrorKind(err) != retwis.Conflict || retwis.ErrorMessage(err) != "taken" {
+		t.Fatalf("kind %v, message %q", retwis.ErrorKind(err), retwis.ErrorMessage(err))
+	}
+	plain := errors.New("dial tcp: secret internals")
+	if retwis.ErrorKind(plain) != retwis.Internal || strings.Contains(retwis.ErrorMessage(plain), "secret") {
+		t.Fatal("an unclassified error must be Internal and must not leak its text")
+	}
+	cause := errors.New("cause")
+	e := &retwis.Error{Kind: retwis.Unavailable, Message: "down", Err: cause}
+	if !errors.Is(e, cause) || e.Error() != "down: cause" || retwis.Unavailable.String() != "unavailable" {
+		t.Fatalf("Error() = %q", e.Error())
+	}
+}
+
+func ExampleNormalizeStatus() {
+	body, err := retwis.NormalizeStatus("  Hello,\r\nRedis!  ")
+	fmt.Printf("%q %v\n", body, err)
+	_, err = retwis.NormalizeStatus("   ")
+	fmt.Println(retwis.ErrorKind(err), "-", err)
+	// Output:
+	// "Hello, Redis!" <nil>
+	// invalid - Please write something to post.
+}
