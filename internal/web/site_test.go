@@ -21,20 +21,20 @@ import (
 
 // site is a retwis web server on a real Redis, for one test.
 type site struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *httptest.Server
 	redis *redistest.Redis // nil on a cluster
 	raw   rueidis.Client   // for setting up and inspecting data
 }
 
-func newSite(t *testing.T) *site {
+func newSite(t testing.TB) *site {
 	r := redistest.Start(t)
 	s := newSiteAt(t, r.URL, httptest.NewServer)
 	s.redis = r
 	return s
 }
 
-func newSiteAt(t *testing.T, redisURL string, start func(http.Handler) *httptest.Server) *site {
+func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server) *site {
 	t.Helper()
 	c, err := store.NewClient(redisURL)
 	if err != nil {
@@ -98,7 +98,7 @@ func (s *site) assertUnchanged(before map[string]string) {
 // browser is an HTTP client with its own cookies that does not follow
 // redirects, so tests see each 303.
 type browser struct {
-	t    *testing.T
+	t    testing.TB
 	site *site
 	c    *http.Client
 }
@@ -172,7 +172,7 @@ func (b *browser) signUp(name string) {
 }
 
 // expect checks a response's status and that its body holds every want.
-func expect(t *testing.T, r response, status int, want ...string) {
+func expect(t testing.TB, r response, status int, want ...string) {
 	t.Helper()
 	if r.status != status {
 		t.Fatalf("status %d, want %d; body:\n%s", r.status, status, r.body)
@@ -185,7 +185,7 @@ func expect(t *testing.T, r response, status int, want ...string) {
 }
 
 // redirects checks for a 303 to location.
-func redirects(t *testing.T, r response, location string) {
+func redirects(t testing.TB, r response, location string) {
 	t.Helper()
 	if r.status != http.StatusSeeOther || r.location != location {
 		t.Fatalf("got %d to %q, want 303 to %q; body:\n%s", r.status, r.location, location, r.body)
@@ -193,4 +193,4 @@ func redirects(t *testing.T, r response, location string) {
 }
 
 // redistestStart returns the URL of a fresh Redis.
-func redistestStart(t *testing.T) string { return redistest.Start(t).URL }
+func redistestStart(t testing.TB) string { return redistest.Start(t).URL }

@@ -1,0 +1,64 @@
+package web_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"testing"
+)
+
+// BenchmarkPages measures whole requests over loopback HTTP against a real
+// redis-server, in parallel like real traffic. healthz (one PING) and a
+// static file are the baselines: compare ratios, not absolute figures.
+//
+//	go test ./internal/web -run '^$' -bench Pages -benchtime 3s -count 5
+func BenchmarkPages(b *testing.B) {
+	s := newSite(b)
+	reader := s.browser()
+	reader.signUp("reader")
+	for a := range 5 {
+		author := s.browser()
+		author.signUp(fmt.Sprint("author", a))
+		redirects(b, reader.post(fmt.Sprintf("/u/author%d/follow", a), nil), fmt.Sprintf("/u/author%d", a))
+		for i := range 10 {
+			author.post("/post", url.Values{"status": {fmt.Sprintf("post %d by author %d, of a realistic length for a status update", i, a)}})
+		}
+	}
+	cookie := &http.Cookie{Name: "auth", Value: reader.cookie()}
+	for _, path := range []string{"/healthz", "/static/style.css", "/", "/?start=20", "/u/author1", "/timeline"} {
+		b.Run(path, func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					req, _ := http.NewRequest("GET", s.srv.URL+path, nil)
+					req.AddCookie(cookie)
+					res, err := s.srv.Client().Do(req)
+					if err != nil || res.StatusCode != 200 {
+						b.Fatalf("%s: %v %v", path, res, err)
+					}
+					io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkPost measures posting with 100 followers (one pipelined fanout).
+//
+//	go test ./internal/web -run '^$' -bench Post -benchtime 3s
+func BenchmarkPost(b *testing.B) {
+	s := newSite(b)
+	author := s.browser()
+	author.signUp("author")
+	for i := range 100 {
+		s.do("ZADD", "followers:1", "1", fmt.Sprint(1000+i))
+	}
+	body := url.Values{"status": {"a status update of a realistic length, fanned out to a hundred followers"}}.Encode()
+	b.ResetTimer()
+	for b.Loop() {
+		if r := author.postRaw("/post", body, nil); r.status != http.StatusSeeOther {
+			b.Fatalf("post: %d %s", r.status, r.body)
+		}
+	}
+}
