@@ -23,7 +23,7 @@ var staticFS embed.FS
 var pageNames = []string{"welcome", "home", "profile", "timeline", "error"}
 
 func parseTemplates() (map[string]*template.Template, error) {
-	base, err := template.New("").Funcs(template.FuncMap{"ago": ago}).
+	base, err := template.New("").Funcs(template.FuncMap{"ago": ago, "plural": plural}).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)
@@ -125,6 +125,14 @@ func statusOf(err error) int {
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
+}
+
+// plural returns one when n is 1 and many otherwise.
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // ago says how long ago t was, in words: "3 minutes ago".

@@ -17,9 +17,9 @@ func TestFollowAndPost(t *testing.T) {
 
 	expect(t, bob.get("/u/alice"), 200, `action="/u/alice/follow"`, "0</strong> followers")
 	redirects(t, bob.post("/u/alice/follow", nil), "/u/alice")
-	expect(t, bob.get("/u/alice"), 200, `action="/u/alice/unfollow"`, "1</strong> followers")
+	expect(t, bob.get("/u/alice"), 200, `action="/u/alice/unfollow"`, "1</strong> follower ·")
 	expect(t, bob.get("/"), 200, "1</strong> following")
-	expect(t, alice.get("/"), 200, "1</strong> followers")
+	expect(t, alice.get("/"), 200, "1</strong> follower ·")
 	if strings.Contains(alice.get("/u/alice").body, "/follow") {
 		t.Fatal("a user is offered to follow themselves")
 	}
