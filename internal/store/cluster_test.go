@@ -1,10 +1,8 @@
 package store_test
 
 import (
-	"sync"
 	"testing"
 
-	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redistest"
 )
 
@@ -13,23 +11,7 @@ import (
 // different nodes.
 func TestClusterRegisterRace(t *testing.T) {
 	f := newFixtureAt(t, redistest.Cluster(t))
-	const n = 24
-	var wg sync.WaitGroup
-	errs := make([]error, n)
-	for i := range n {
-		name := []string{"Same", "same", "SAME"}[i%3]
-		wg.Go(func() { _, _, errs[i] = f.st.Register(f.ctx, name, "password1") })
-	}
-	wg.Wait()
-	wins := 0
-	for _, err := range errs {
-		if err == nil {
-			wins++
-		} else if retwis.ErrorKind(err) != retwis.Conflict {
-			t.Fatalf("unexpected error: %v", err)
-		}
-	}
-	if wins != 1 {
+	if wins := raceRegister(t, f, []string{"Same", "same", "SAME"}, 24); wins != 1 {
 		t.Fatalf("%d sign-ups won; want exactly 1", wins)
 	}
 	if n := f.do(t, "HLEN", "auths"); n != "1" {

@@ -117,10 +117,10 @@ func TestRegisterInvalidWritesNothing(t *testing.T) {
 
 // TestRegisterRace signs up many variants of one name at once: exactly one
 // wins, and the losers leave nothing behind.
-func TestRegisterRace(t *testing.T) {
-	f := newFixture(t)
-	names := []string{"Racer", "racer", "RACER", "rAcEr"}
-	const n = 40
+// raceRegister signs up n users at once, cycling through names, and
+// returns how many sign-ups succeeded; any error but Conflict fails t.
+func raceRegister(t *testing.T, f *fixture, names []string, n int) int {
+	t.Helper()
 	var wg sync.WaitGroup
 	errs := make([]error, n)
 	for i := range n {
@@ -135,7 +135,12 @@ func TestRegisterRace(t *testing.T) {
 			t.Fatalf("unexpected error: %v", err)
 		}
 	}
-	if wins != 1 {
+	return wins
+}
+
+func TestRegisterRace(t *testing.T) {
+	f := newFixture(t)
+	if wins := raceRegister(t, f, []string{"Racer", "racer", "RACER", "rAcEr"}, 40); wins != 1 {
 		t.Fatalf("%d sign-ups won; want exactly 1", wins)
 	}
 	if users := f.strs(t, "KEYS", "user:*"); len(users) != 1 {
