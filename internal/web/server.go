@@ -63,6 +63,11 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /timeline", s.withViewer(s.timeline))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /static/", staticFiles())
+	// The form routes answer only POST; someone who types one of them in,
+	// or reloads after a failed form, is sent home rather than shown a 404.
+	for _, path := range []string{"/register", "/login", "/logout", "/post"} {
+		mux.Handle("GET "+path, http.RedirectHandler("/", http.StatusSeeOther))
+	}
 	mux.HandleFunc("/", s.notFound)
 
 	// Browsers say where a request comes from (Sec-Fetch-Site, Origin);

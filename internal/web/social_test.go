@@ -193,4 +193,7 @@ func TestNotFound(t *testing.T) {
 	expect(t, b.get("/no/such/page"), 404, "nothing here")
 	expect(t, b.get("/static/nope.css"), 404)
 	expect(t, b.get("/static/style.css"), 200, "--accent")
+	for _, path := range []string{"/register", "/login", "/logout", "/post"} {
+		redirects(t, b.get(path), "/")
+	}
 }
