@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -83,9 +84,10 @@ func (d *database) startEmbedded(ctx context.Context, dataDir string, log *slog.
 	if err != nil {
 		return "", err
 	}
+	sv := supervise(srv, log)
 	d.closers = append(d.closers, func() {
 		log.Info("stopping embedded redis-server")
-		srv.Stop()
+		sv.Stop()
 	})
 	log.Info("started embedded redis-server", "data_dir", dir, "socket", srv.Addr())
 	return srv.URL(), nil
@@ -95,6 +97,10 @@ func (d *database) startEmbedded(ctx context.Context, dataDir string, log *slog.
 // and (through memoryOnly) on every page, that nothing will be kept.
 func (d *database) startMemory(log *slog.Logger) (string, error) {
 	m := miniredis.NewMiniRedis()
+	// It listens on a loopback TCP port: require a password so that other
+	// local users cannot read the sessions in it.
+	pass := rand.Text()
+	m.RequireAuth(pass)
 	if err := m.Start(); err != nil {
 		return "", fmt.Errorf("in-memory Redis: %w", err)
 	}
@@ -102,7 +108,7 @@ func (d *database) startMemory(log *slog.Logger) (string, error) {
 	d.memoryOnly = true
 	log.Warn("redis-server is not installed: using an IN-MEMORY database; ALL DATA IS LOST when retwis stops. " +
 		"Install redis-server (apt-get install redis-server) or pass --redis.")
-	return "redis://" + m.Addr(), nil
+	return "redis://:" + pass + "@" + m.Addr(), nil
 }
 
 // lockDir takes an exclusive lock on dir so that two servers never run

@@ -56,7 +56,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		return err
 	}
 	defer db.Close()
-	st, err := store.New(db.client, store.Options{})
+	st, err := store.New(db.client, store.Options{Log: log})
 	if err != nil {
 		return err
 	}

@@ -103,6 +103,12 @@ func (s *Server) Addr() string {
 	return net.JoinHostPort("127.0.0.1", strconv.Itoa(s.opts.Port))
 }
 
+// Done is closed when the server process has exited, for whatever reason.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+// Err returns how the process exited; valid once Done is closed.
+func (s *Server) Err() error { return s.err }
+
 // Options returns the options the server was started with, so that a
 // stopped server can be started again on the same address and data.
 func (s *Server) Options() Options { return s.opts }

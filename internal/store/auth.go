@@ -9,7 +9,6 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/password"
 )
 
 // account holds the fields of a user hash that authentication needs.
@@ -44,25 +43,27 @@ return 1`)
 func (s *Store) checkPassword(ctx context.Context, uid int64, acct account, pass string) (bool, error) {
 	switch {
 	case acct.hash != "":
-		ok, err := password.Verify(pass, acct.hash)
+		ok, err := s.verifyPassword(ctx, pass, acct.hash)
 		if err != nil {
 			return false, fmt.Errorf("store: user %d: %w", uid, err)
 		}
 		return ok, nil
 	case acct.legacy != "":
-		password.Verify(pass, s.dummy) // same cost as a hashed account
+		// Spend what a hashed account costs, then compare in constant time.
+		if _, err := s.verifyPassword(ctx, pass, ""); err != nil {
+			return false, err
+		}
 		if subtle.ConstantTimeCompare([]byte(pass), []byte(acct.legacy)) != 1 {
 			return false, nil
 		}
-		hash, err := password.Hash(pass, s.opts.Password)
+		hash, err := s.hashPassword(ctx, pass)
 		if err != nil {
 			return false, err
 		}
 		err = upgradeLegacy.Exec(ctx, s.c, []string{keyUser(uid)}, []string{acct.legacy, hash}).Error()
 		return true, s.wrap("upgrade legacy password", err)
 	}
-	password.Verify(pass, s.dummy)
-	return false, nil // no password at all: nobody can log in
+	return s.verifyPassword(ctx, pass, "") // no password at all: nobody can log in
 }
 
 // Authenticate maps an auth cookie to its user, as the tutorial's
@@ -105,21 +106,37 @@ func (s *Store) Logout(ctx context.Context, uid int64) error {
 	return err
 }
 
-// rotate gives the user a new secret and forgets the old one. The user
-// hash is written first: it is the true secret, so the old cookie is dead
-// from that moment even if the rest fails.
+// rotate gives the user a new secret and forgets the old one, in three
+// ordered steps because auths and user:<id> may be on different nodes:
+//  1. map the new secret in auths (harmless: nobody holds it yet);
+//  2. set it in the user hash, the true secret: the old cookie dies here,
+//     and the new one works, since step 1 is done;
+//  3. forget the old secret (only tidying: it no longer matches).
+//
+// A failure at any step leaves the user able to log in.
 func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, error) {
 	secret := newSecret()
 	b := s.c.B()
-	cmds := rueidis.Commands{
-		b.Hset().Key(keyUser(uid)).FieldValue().FieldValue("auth", secret).Build(),
+	steps := rueidis.Commands{
 		b.Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build(),
+		b.Hset().Key(keyUser(uid)).FieldValue().FieldValue("auth", secret).Build(),
 	}
 	if old != "" {
-		cmds = append(cmds, b.Hdel().Key(keyAuths).Field(old).Build())
+		steps = append(steps, b.Hdel().Key(keyAuths).Field(old).Build())
 	}
-	if err := s.c.Do(ctx, cmds[0]).Error(); err != nil {
-		return "", s.wrap("rotate secret", err)
+	for _, cmd := range steps {
+		if err := s.c.Do(ctx, cmd).Error(); err != nil {
+			return "", s.wrap("rotate secret", err)
+		}
 	}
-	return secret, s.wrap("rotate secret", firstErr(s.c.DoMulti(ctx, cmds[1:]...)))
+	return secret, nil
+}
+
+// mapSecret makes sure auths maps the user's secret to the user. The
+// tutorial calls auths "volatile": an interrupted script, or a database
+// repaired by hand, can lose the entry, and without it the cookie that
+// login hands out would never work.
+func (s *Store) mapSecret(ctx context.Context, uid int64, secret string) error {
+	err := s.c.Do(ctx, s.c.B().Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build()).Error()
+	return s.wrap("map auth secret", err)
 }

@@ -6,8 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
+	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -24,20 +27,26 @@ type Options struct {
 	// kept in the client-side cache; Redis invalidates it earlier if the
 	// key changes. Zero means one hour.
 	CacheTTL time.Duration
+	// Log receives problems that do not fail the operation at hand
+	// (slog.Default when nil).
+	Log *slog.Logger
 }
 
 // Store reads and writes retwis's data in Redis.
 type Store struct {
-	c     rueidis.Client
-	opts  Options
-	dummy string // a password hash to verify against for unknown users
+	c       rueidis.Client
+	opts    Options
+	log     *slog.Logger
+	dummy   string        // a password hash to verify against for unknown users
+	hashers chan struct{} // slots bounding concurrent password hashing
 }
 
 // NewClient connects to the Redis server (or cluster) at redisURL:
 // redis://[user:pass@]host:port[/db], rediss://… for TLS, or
 // unix:///path/to/socket. A cluster is detected by itself. Client-side
 // caching is used when the server supports it (RESP3 and CLIENT
-// TRACKING) and left off otherwise. A malformed URL is an Invalid error.
+// TRACKING) and left off otherwise. A malformed URL, or a server that
+// refuses the client (bad credentials), is an Invalid error.
 func NewClient(redisURL string) (rueidis.Client, error) {
 	opt, err := rueidis.ParseURL(redisURL)
 	if err != nil {
@@ -50,6 +59,12 @@ func NewClient(redisURL string) (rueidis.Client, error) {
 	if errors.Is(err, rueidis.ErrNoCache) {
 		opt.DisableCache = true
 		c, err = rueidis.NewClient(opt)
+	}
+	if err != nil && isReply(err) && !isTemporary(err) {
+		// The server answered and refused (wrong password, no such
+		// database): waiting will not change its mind.
+		return nil, &retwis.Error{Kind: retwis.Invalid, Err: err,
+			Message: fmt.Sprintf("Redis at %s refused the connection", redactURL(redisURL))}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: connect to %s: %w", redactURL(redisURL), err)
@@ -81,7 +96,12 @@ func New(client rueidis.Client, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return &Store{c: client, opts: opts, dummy: dummy}, nil
+	log := opts.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Store{c: client, opts: opts, log: log, dummy: dummy,
+		hashers: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
 }
 
 // Close closes the Redis client.
@@ -93,13 +113,14 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // wrap adds context to an error from Redis and classifies it: an error
-// reply is a bug (Internal); anything else — refused or dropped
-// connections, timeouts — means Redis is unavailable.
+// reply is a bug (Internal), unless it says the server is temporarily
+// unable to serve; anything else — refused or dropped connections,
+// timeouts — means Redis is unavailable.
 func (s *Store) wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	replied := isReply(err)
+	replied := isReply(err) && !isTemporary(err)
 	err = fmt.Errorf("store: %s: %w", op, err)
 	if replied {
 		return err
@@ -117,6 +138,25 @@ func (s *Store) wrap(op string, err error) error {
 func isReply(err error) bool {
 	_, ok := errors.AsType[*rueidis.RedisError](err)
 	return ok || rueidis.IsParseErr(err)
+}
+
+// isTemporary reports whether err is an error reply saying the server
+// cannot serve right now but will: loading its data after a restart, busy
+// with a script, failing over, or a cluster that is reconfiguring.
+func isTemporary(err error) bool {
+	re, ok := errors.AsType[*rueidis.RedisError](err)
+	if !ok {
+		return false
+	}
+	if re.IsLoading() || re.IsClusterDown() || re.IsTryAgain() {
+		return true
+	}
+	for _, prefix := range []string{"BUSY ", "MASTERDOWN ", "READONLY "} {
+		if strings.HasPrefix(re.Error(), prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstErr returns the first error among the results of a pipeline.

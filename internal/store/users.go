@@ -8,7 +8,6 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/password"
 )
 
 // claimName atomically claims a username in both name indexes, which share
@@ -42,7 +41,7 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 	} else if retwis.ErrorKind(err) != retwis.NotFound {
 		return retwis.User{}, "", err
 	}
-	hash, err := password.Hash(pass, s.opts.Password)
+	hash, err := s.hashPassword(ctx, pass)
 	if err != nil {
 		return retwis.User{}, "", err
 	}
@@ -89,9 +88,15 @@ func (s *Store) claim(ctx context.Context, uid int64, username, secret string) e
 		}
 		return errNameTaken
 	}
+	// The account exists from here on: failing now would tell the user to
+	// try again, and the retry would find the name taken. Being missing
+	// from the latest-users list is the lesser harm.
 	now := float64(time.Now().Unix())
 	err = s.c.Do(ctx, b.Zadd().Key(keyUsersByTime).ScoreMember().ScoreMember(now, username).Build()).Error()
-	return s.wrap("register: users_by_time", err)
+	if err != nil {
+		s.log.Warn("new user missing from users_by_time", "user", username, "err", err)
+	}
+	return nil
 }
 
 // lookupID resolves a username to a user id: exactly as typed first (the
@@ -177,7 +182,10 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	wrong := retwis.Errorf(retwis.Unauthorized, "Wrong username or password.")
 	uid, err := s.lookupID(ctx, username)
 	if retwis.ErrorKind(err) == retwis.NotFound {
-		password.Verify(pass, s.dummy) // spend the time a real check takes
+		// Spend the time a real check takes, so timing tells nothing.
+		if _, err := s.verifyPassword(ctx, pass, ""); err != nil {
+			return retwis.User{}, "", err
+		}
 		return retwis.User{}, "", wrong
 	}
 	if err != nil {
@@ -193,9 +201,12 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	}
 	secret := acct.auth
 	if secret == "" { // an account without a secret: give it one
-		if secret, err = s.rotate(ctx, uid, ""); err != nil {
-			return retwis.User{}, "", err
-		}
+		secret, err = s.rotate(ctx, uid, "")
+	} else {
+		err = s.mapSecret(ctx, uid, secret)
+	}
+	if err != nil {
+		return retwis.User{}, "", err
 	}
 	return retwis.User{ID: uid, Username: acct.username}, secret, nil
 }

@@ -2,7 +2,9 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -103,7 +105,10 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int,
 // the status, its message is shown, and server-side faults are logged.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status := statusOf(err)
-	if status >= 500 {
+	switch {
+	case errors.Is(err, context.Canceled):
+		s.log.Info("client went away", "method", r.Method, "path", r.URL.Path)
+	case status >= 500:
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
 	}
 	s.renderError(w, r, status, retwis.ErrorMessage(err))
