@@ -110,6 +110,7 @@ func listenAndServe(ctx context.Context, srv *http.Server, ln net.Listener, cfg 
 	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutCtx); err != nil {
+		srv.Close() // cut the stragglers before the database goes away
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil

@@ -5,9 +5,13 @@ package redistest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/redis/rueidis"
@@ -17,7 +21,7 @@ import (
 
 // Environment variables that point the tests at external servers instead.
 // Their data is flushed before every test: never point them at a database
-// you care about.
+// you care about. Test packages that share one take turns.
 const (
 	EnvURL     = "RETWIS_TEST_REDIS"   // a Redis URL, e.g. redis://127.0.0.1:6379/15
 	EnvCluster = "RETWIS_TEST_CLUSTER" // a cluster node, e.g. redis://127.0.0.1:7000
@@ -36,6 +40,7 @@ type Redis struct {
 func Start(t testing.TB) *Redis {
 	t.Helper()
 	if url := os.Getenv(EnvURL); url != "" {
+		lockExternal(t, url)
 		flush(t, url)
 		return &Redis{URL: url}
 	}
@@ -85,6 +90,7 @@ func (r *Redis) Restart(t testing.TB) {
 func Cluster(t testing.TB) string {
 	t.Helper()
 	if url := os.Getenv(EnvCluster); url != "" {
+		lockExternal(t, url)
 		flush(t, url)
 		return url
 	}
@@ -99,6 +105,29 @@ func Cluster(t testing.TB) string {
 	}
 	t.Cleanup(c.Stop)
 	return "redis://" + c.Addrs()[0]
+}
+
+// externalLocks holds, per external URL, a lock file taken by the first
+// test of this process to use it and kept until the process exits: go
+// test runs packages in parallel, and tests of two packages flushing the
+// same server would wipe each other's data.
+var externalLocks sync.Map
+
+func lockExternal(t testing.TB, url string) {
+	t.Helper()
+	if _, held := externalLocks.Load(url); held {
+		return
+	}
+	sum := sha256.Sum256([]byte(url))
+	path := filepath.Join(os.TempDir(), "retwis-test-"+hex.EncodeToString(sum[:8])+".lock")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatalf("redistest: lock %s: %v", url, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatalf("redistest: lock %s: %v", url, err)
+	}
+	externalLocks.Store(url, f) // never closed: the lock lasts as long as the process
 }
 
 // flush empties every master behind url.

@@ -32,8 +32,12 @@
 //
 // Every command, script and transaction touches keys of one hash slot
 // only, so the same code runs on a single server and on Redis Cluster.
-// Operations that must change keys in several slots (registering, posting,
-// following) are ordered so that a crash half-way leaves nothing a reader
-// can trip over: a user becomes visible only once the name is claimed, and
-// a post id is pushed on timelines only after the post hash exists.
+// Operations that change keys in several slots are ordered so that a
+// crash half-way leaves the data usable: a new user becomes visible only
+// once the name is claimed (a crash before leaves an unreachable user
+// hash); a post id is pushed on timelines only after the post hash exists;
+// an auth secret is mapped in auths before the user hash adopts it, and
+// login re-maps it, so a user can always log in; follows are written to
+// both sets idempotently, so repeating one repairs it. A crash during a
+// post's fanout can leave it on some followers' timelines only.
 package store

@@ -192,6 +192,17 @@ func TestConstantRoundTrips(t *testing.T) {
 	if few > 3 {
 		t.Fatalf("home page took %d round trips; want at most 3", few)
 	}
+	profile := calls(func() { f.st.Profile(f.ctx, reader.ID, authors[1], 0, 10) })
+	global := calls(func() { f.st.GlobalTimeline(f.ctx, 50) })
+	for i := range 30 {
+		post(authors[i%3])
+	}
+	if n := calls(func() { f.st.Profile(f.ctx, reader.ID, authors[1], 0, 10) }); n != profile || n > 3 {
+		t.Fatalf("a full profile page took %d round trips, a short one %d; want the same, at most 3", n, profile)
+	}
+	if n := calls(func() { f.st.GlobalTimeline(f.ctx, 50) }); n != global || n > 3 {
+		t.Fatalf("50 posts of the global timeline took %d round trips, fewer posts %d; want the same, at most 3", n, global)
+	}
 }
 
 // TestMigrateLegacyDatabase runs Migrate over data written the way the

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/store"
 )
 
 func TestRegisterLoginLogout(t *testing.T) {
@@ -58,6 +60,7 @@ func TestRegisterLoginLogout(t *testing.T) {
 func TestLoginFailures(t *testing.T) {
 	f := newFixture(t)
 	f.register(t, "bob")
+	before := f.snapshot(t)
 	var msgs []string
 	for _, tc := range []struct{ name, pass string }{
 		{"bob", "wrong password"}, {"nobody", "password1"}, {"", ""}, {"bob", ""},
@@ -67,11 +70,54 @@ func TestLoginFailures(t *testing.T) {
 		wantKind(t, err, retwis.Unauthorized)
 		msgs = append(msgs, retwis.ErrorMessage(err))
 	}
+	f.assertUnchanged(t, before)
 	for _, m := range msgs {
 		if m != msgs[0] {
 			t.Fatalf("login errors differ (%q vs %q): they reveal which part was wrong", m, msgs[0])
 		}
 	}
+}
+
+// TestLoginRepairsLostSecret loses the auths entry of a user's secret, as
+// an interrupted script can: logging in must still give a working cookie.
+func TestLoginRepairsLostSecret(t *testing.T) {
+	f := newFixture(t)
+	_, secret, _ := f.st.Register(f.ctx, "lost", "password1")
+	f.do(t, "HDEL", "auths", secret)
+	_, got, err := f.st.Login(f.ctx, "lost", "password1")
+	if err != nil || got != secret {
+		t.Fatalf("Login = %q, %v", got, err)
+	}
+	if _, err := f.st.Authenticate(f.ctx, got); err != nil {
+		t.Fatalf("the cookie from login does not work: %v", err)
+	}
+}
+
+func TestNewClientRefused(t *testing.T) {
+	r := redistest.Start(t)
+	path, ok := strings.CutPrefix(r.URL, "unix://")
+	if !ok {
+		t.Skip("needs the harness's own server")
+	}
+	c, err := store.NewClient(r.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Do(t.Context(), c.B().ConfigSet().ParameterValue().ParameterValue("requirepass", "right").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	// A wrong password is refused, and waiting would not help, so
+	// NewClient must say so at once rather than look like an outage.
+	_, err = store.NewClient("unix://:wrong@" + path)
+	wantKind(t, err, retwis.Invalid)
+	good, err := store.NewClient("unix://:right@" + path)
+	if err != nil {
+		t.Fatalf("the right password was refused: %v", err)
+	}
+	good.Close()
+	_, err = store.NewClient("http://localhost")
+	wantKind(t, err, retwis.Invalid)
 }
 
 func TestAuthenticateRejects(t *testing.T) {

@@ -3,6 +3,7 @@ package web_test
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 )
@@ -21,6 +22,11 @@ func TestRedisOutage(t *testing.T) {
 	expect(t, b.get("/"), 503, "database is unavailable")
 	expect(t, b.get("/timeline"), 503, "database is unavailable")
 	expect(t, s.browser().post("/login", url.Values{"username": {"survivor"}, "password": {"password1"}}), 503, "database is unavailable")
+	expect(t, b.post("/post", url.Values{"status": {"into the void"}}), 503, "database is unavailable")
+	expect(t, b.post("/u/survivor/follow", nil), 503, "database is unavailable")
+	if !strings.Contains(s.logs.String(), "level=ERROR") {
+		t.Fatal("the outage was not logged as an error")
+	}
 
 	s.redis.Restart(t)
 	// The client reconnects by itself; wait for it, without a fixed sleep.

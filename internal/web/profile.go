@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 )
 
 // profile serves GET /u/{username}: the user's own posts, follower counts
@@ -30,4 +31,6 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	s.render(w, http.StatusOK, "profile", v)
 }
 
-func profilePath(username string) string { return "/u/" + username }
+// profilePath returns the path of a user's profile. Names registered here
+// need no escaping, but the original Retwis accepted any name.
+func profilePath(username string) string { return "/u/" + url.PathEscape(username) }

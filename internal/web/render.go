@@ -25,7 +25,7 @@ var staticFS embed.FS
 var pageNames = []string{"welcome", "home", "profile", "timeline", "error"}
 
 func parseTemplates() (map[string]*template.Template, error) {
-	base, err := template.New("").Funcs(template.FuncMap{"ago": ago, "plural": plural}).
+	base, err := template.New("").Funcs(template.FuncMap{"ago": ago, "plural": plural, "profile": profilePath}).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/redis/rueidis"
@@ -25,6 +27,25 @@ type site struct {
 	srv   *httptest.Server
 	redis *redistest.Redis // nil on a cluster
 	raw   rueidis.Client   // for setting up and inspecting data
+	logs  *syncBuffer      // what the server logged
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func newSite(t testing.TB) *site {
@@ -45,7 +66,8 @@ func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
 	if err := st.Migrate(t.Context(), log); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +82,7 @@ func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest
 		t.Fatal(err)
 	}
 	t.Cleanup(raw.Close)
-	return &site{t: t, srv: srv, raw: raw}
+	return &site{t: t, srv: srv, raw: raw, logs: logs}
 }
 
 // do runs a raw Redis command.

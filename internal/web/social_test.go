@@ -3,8 +3,10 @@ package web_test
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestFollowAndPost is the tutorial's story: bob follows alice, alice
@@ -98,6 +100,9 @@ func TestEscaping(t *testing.T) {
 			t.Fatalf("%s renders markup from user data unescaped:\n%s", path, body)
 		}
 	}
+	// Its profile link is escaped as a path and leads to it.
+	expect(t, b.get("/timeline"), 200, `href="/u/%3Cscript%3Eevil%3C%2Fscript%3E"`)
+	expect(t, b.get("/u/%3Cscript%3Eevil%3C%2Fscript%3E"), 200, "<h1>&lt;script&gt;evil&lt;/script&gt;</h1>")
 	expect(t, b.get("/timeline"), 200, "&lt;script&gt;evil&lt;/script&gt;", "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;")
 }
 
@@ -183,6 +188,20 @@ func TestTimelinePage(t *testing.T) {
 	}
 	if !strings.Contains(body, `href="/u/user11"`) || strings.Contains(body, `href="/u/user1"`) {
 		t.Fatalf("latest users are not the 10 newest:\n%s", body)
+	}
+}
+
+// TestRequestLog checks the one log line per request.
+func TestRequestLog(t *testing.T) {
+	s := newSite(t)
+	s.browser().get("/u/nobody?start=3")
+	want := regexp.MustCompile(`level=INFO msg=request method=GET path=/u/nobody status=404 duration=[0-9.]+[µm]?s`)
+	deadline := time.Now().Add(5 * time.Second)
+	for !want.MatchString(s.logs.String()) { // logged just after the response
+		if time.Now().After(deadline) {
+			t.Fatalf("no request line matching %s in the log:\n%s", want, s.logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
