@@ -18,6 +18,7 @@ const (
 	NotFound                 // the thing asked for does not exist
 	Unauthorized             // wrong credentials or no valid session
 	Unavailable              // the database cannot be reached right now
+	Forbidden                // logged in, but not allowed to do this
 )
 
 var kindNames = [...]string{
@@ -27,6 +28,7 @@ var kindNames = [...]string{
 	NotFound:     "not found",
 	Unauthorized: "unauthorized",
 	Unavailable:  "unavailable",
+	Forbidden:    "forbidden",
 }
 
 // String returns the kind's name.

@@ -27,13 +27,20 @@ type Counts struct {
 	Following int64
 }
 
+// Cursor picks a page of a timeline. The zero Cursor is the newest page.
+// Pages are addressed by post id rather than by offset, so posts arriving
+// between two page loads neither repeat nor skip a post.
+type Cursor struct {
+	Before int64 // the page of posts just older than this post id
+	After  int64 // the page of posts just newer than this post id
+	Start  int   // the page at this offset from the newest (old ?start=N links)
+}
+
 // Page is one page of posts from a timeline, newest first.
 type Page struct {
 	Posts []Post
-	// Start is the offset of the first post of this page in the timeline.
-	Start int
-	// More reports whether older posts follow this page.
-	More bool
+	Newer bool // newer posts exist than the first on this page
+	Older bool // older posts exist than the last on this page
 }
 
 // Profile is what a profile page shows about a user.

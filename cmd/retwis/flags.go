@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"time"
 )
 
 // errUsage reports bad flags; the flag package has already said why.
@@ -22,6 +24,24 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 func env(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok {
 		return v
+	}
+	return def
+}
+
+// envInt returns an environment variable as an int, or def when unset or
+// not a number.
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return n
+	}
+	return def
+}
+
+// envDuration returns an environment variable as a duration ("720h"), or
+// def when unset or malformed.
+func envDuration(name string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(name)); err == nil {
+		return d
 	}
 	return def
 }

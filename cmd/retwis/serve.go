@@ -17,11 +17,12 @@ import (
 
 // serveConfig is the configuration of `retwis serve`.
 type serveConfig struct {
-	addr     string // listen address
-	redisURL string // external Redis; empty runs an embedded one
-	dataDir  string // data of the embedded Redis
-	tlsCert  string // serve HTTPS with this certificate…
-	tlsKey   string // …and key
+	addr      string        // listen address
+	redisURL  string        // external Redis; empty runs an embedded one
+	dataDir   string        // data of the embedded Redis
+	tlsCert   string        // serve HTTPS with this certificate…
+	tlsKey    string        // …and key
+	timelines store.Options // timeline tuning: HomeCap, CelebrityThreshold, InactiveAfter
 }
 
 func (c *serveConfig) register(fs *flag.FlagSet) {
@@ -32,6 +33,12 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.dataDir, "data-dir", env("RETWIS_DATA_DIR", "./data"), envHelp("`directory` of the embedded Redis's data", "RETWIS_DATA_DIR"))
 	fs.StringVar(&c.tlsCert, "tls-cert", env("RETWIS_TLS_CERT", ""), envHelp("serve HTTPS with this certificate `file`", "RETWIS_TLS_CERT"))
 	fs.StringVar(&c.tlsKey, "tls-key", env("RETWIS_TLS_KEY", ""), envHelp("private key `file` for --tls-cert", "RETWIS_TLS_KEY"))
+	fs.IntVar(&c.timelines.HomeCap, "home-cap", envInt("RETWIS_HOME_CAP", 800),
+		envHelp("post ids kept in each home timeline `list`; older pages merge the authors' indexes", "RETWIS_HOME_CAP"))
+	fs.Int64Var(&c.timelines.CelebrityThreshold, "celebrity-threshold", int64(envInt("RETWIS_CELEBRITY_THRESHOLD", 10_000)),
+		envHelp("authors with more `followers` are merged into timelines when read instead of fanned out", "RETWIS_CELEBRITY_THRESHOLD"))
+	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", envDuration("RETWIS_INACTIVE_AFTER", 30*24*time.Hour),
+		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -43,6 +50,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if (cfg.tlsCert == "") != (cfg.tlsKey == "") {
 		return errors.New("--tls-cert and --tls-key go together")
+	}
+	if cfg.timelines.HomeCap < 10 || cfg.timelines.CelebrityThreshold < 1 || cfg.timelines.InactiveAfter < time.Minute {
+		return errors.New("--home-cap must be at least 10, --celebrity-threshold at least 1, --inactive-after at least 1m")
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	return serve(ctx, cfg, log, nil)
@@ -56,13 +66,17 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		return err
 	}
 	defer db.Close()
-	st, err := store.New(db.client, store.Options{Log: log})
+	opts := cfg.timelines
+	opts.Log = log
+	st, err := store.New(db.client, opts)
 	if err != nil {
 		return err
 	}
 	if err := st.Migrate(ctx, log); err != nil {
 		return err
 	}
+	stopWorkers := startWorkers(st, log)
+	defer stopWorkers()
 	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly})
 	if err != nil {
 		return err

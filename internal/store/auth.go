@@ -17,16 +17,18 @@ type account struct {
 	auth     string
 	hash     string // argon2id PHC string
 	legacy   string // plaintext password of an original-Retwis account
+	seen     int64  // unix time the user was last seen; 0 if never recorded
 }
 
 func (s *Store) account(ctx context.Context, uid int64) (account, error) {
 	vals, err := s.c.Do(ctx, s.c.B().Hmget().Key(keyUser(uid)).
-		Field("username", "auth", "password_hash", "password").Build()).ToArray()
+		Field("username", "auth", "password_hash", "password", "seen").Build()).ToArray()
 	if err != nil {
 		return account{}, s.wrap("read account", err)
 	}
 	str := func(i int) string { v, _ := vals[i].ToString(); return v }
-	return account{username: str(0), auth: str(1), hash: str(2), legacy: str(3)}, nil
+	seen, _ := strconv.ParseInt(str(4), 10, 64)
+	return account{username: str(0), auth: str(1), hash: str(2), legacy: str(3), seen: seen}, nil
 }
 
 // upgradeLegacy replaces a plaintext password with its hash, provided the
@@ -68,7 +70,8 @@ func (s *Store) checkPassword(ctx context.Context, uid int64, acct account, pass
 
 // Authenticate maps an auth cookie to its user, as the tutorial's
 // isLoggedIn does: through the auths hash, double-checked (in constant
-// time) against the user's own auth field, which is the true secret.
+// time) against the user's own auth field, which is the true secret. It
+// also records that the user is active (see touch).
 func (s *Store) Authenticate(ctx context.Context, secret string) (retwis.User, error) {
 	none := retwis.Errorf(retwis.Unauthorized, "Please log in.")
 	if secret == "" || len(secret) > 128 {
@@ -91,6 +94,9 @@ func (s *Store) Authenticate(ctx context.Context, secret string) (retwis.User, e
 	}
 	if subtle.ConstantTimeCompare([]byte(acct.auth), []byte(secret)) != 1 {
 		return retwis.User{}, none
+	}
+	if err := s.touch(ctx, uid, acct.seen); err != nil {
+		return retwis.User{}, err
 	}
 	return retwis.User{ID: uid, Username: acct.username}, nil
 }

@@ -10,6 +10,11 @@ const (
 	keyNextPostID   = "next_post_id"
 	keyTimeline     = "timeline"
 	keySchema       = "schema_version"
+	keyCelebrities  = "celebrities"
+	keyDeliveries   = "deliveries"
+	keyProgress     = "delivery_progress"
+	keyLastSeen     = "last_seen"
+	deliveryGroup   = "deliverers"
 	globalTimelineN = 1000 // the global timeline keeps this many posts
 )
 

@@ -17,7 +17,9 @@ const schemaVersion = 1
 
 const migrateBatch = 1000
 
-// Migrate brings a database written by the original Retwis (or an older
+// Migrate prepares the database for this version of retwis; servers run
+// it at start-up. It creates the delivery queue, loads the Lua scripts,
+// and brings a database written by the original Retwis (or an older
 // retwis) up to the current layout: it indexes every username ignoring
 // case and every post under its author. It is idempotent and cheap once
 // done; several servers may run it at the same time.
@@ -25,6 +27,14 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 	v, err := s.c.Do(ctx, s.c.B().Get().Key(keySchema).Build()).AsInt64()
 	if err != nil && !rueidis.IsRedisNil(err) {
 		return s.wrap("migrate: version", err)
+	}
+	// Every start: the delivery queue must exist before the first post,
+	// and the pipelined scripts must be loaded on every node.
+	if err := s.ensureGroup(ctx); err != nil {
+		return err
+	}
+	if err := s.loadScripts(ctx); err != nil {
+		return err
 	}
 	if v >= schemaVersion {
 		return nil

@@ -10,10 +10,13 @@ import (
 	"github.com/retwis/retwis"
 )
 
-// CreatePost stores a status update by author and fans it out: onto the
-// home timeline of every follower and of the author, the author's own
-// posts, and the global timeline (capped). It costs three round trips
-// whatever the number of followers: the fanout is one pipeline.
+// CreatePost stores a status update and records its delivery, in three
+// round trips whatever the number of followers: the post hash; then, in
+// one pipeline, the author's own-post index and home timeline, the global
+// timeline, and a delivery job on the deliveries stream, which workers
+// (RunDelivery) carry out after the request has been answered. Authors
+// with more followers than the celebrity threshold get no delivery job:
+// their posts are merged into their followers' timelines when read.
 func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retwis.Post, error) {
 	body, err := retwis.NormalizeStatus(text)
 	if err != nil {
@@ -22,13 +25,13 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 	b := s.c.B()
 	first := s.c.DoMulti(ctx,
 		b.Incr().Key(keyNextPostID).Build(),
-		b.Zrange().Key(keyFollowers(author)).Min("0").Max("-1").Build(),
+		b.Zcard().Key(keyFollowers(author)).Build(),
 	)
 	pid, err := first[0].AsInt64()
 	if err != nil {
 		return retwis.Post{}, s.wrap("create post: next id", err)
 	}
-	followers, err := first[1].AsIntSlice()
+	followers, err := first[1].AsInt64()
 	if err != nil {
 		return retwis.Post{}, s.wrap("create post: followers", err)
 	}
@@ -43,28 +46,30 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 	if err != nil {
 		return retwis.Post{}, s.wrap("create post: write", err)
 	}
-	if err := s.fanout(ctx, pid, author, followers); err != nil {
-		return retwis.Post{}, err
+	res := s.pipeline(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, followers) })
+	if err := firstErr(res); err != nil {
+		return retwis.Post{}, s.wrap("create post: publish", err)
 	}
 	return retwis.Post{ID: pid, AuthorID: author, Time: now.Truncate(time.Second), Body: body}, nil
 }
 
-func (s *Store) fanout(ctx context.Context, pid, author int64, followers []int64) error {
+// publishCmds are the writes that make post pid visible; all are safe to
+// repeat (pipeline may resend them).
+func (s *Store) publishCmds(pid, author, followers int64) rueidis.Commands {
 	b := s.c.B()
 	p := id(pid)
-	cmds := make(rueidis.Commands, 0, len(followers)+4)
-	for _, f := range followers {
-		if f != author {
-			cmds = append(cmds, b.Lpush().Key(keyHome(f)).Element(p).Build())
-		}
-	}
-	cmds = append(cmds,
-		b.Lpush().Key(keyHome(author)).Element(p).Build(),
+	cmds := rueidis.Commands{
 		b.Zadd().Key(keyUserPosts(author)).ScoreMember().ScoreMember(float64(pid), p).Build(),
-		b.Lpush().Key(keyTimeline).Element(p).Build(),
-		b.Ltrim().Key(keyTimeline).Start(0).Stop(globalTimelineN-1).Build(),
-	)
-	return s.wrap("create post: fanout", firstErr(s.c.DoMulti(ctx, cmds...)))
+		pushID.cmd(s.c, []string{keyHome(author)}, p, strconv.Itoa(s.opts.HomeCap)),
+		pushID.cmd(s.c, []string{keyTimeline}, p, strconv.Itoa(globalTimelineN)),
+	}
+	switch {
+	case followers > s.opts.CelebrityThreshold:
+		cmds = append(cmds, b.Sadd().Key(keyCelebrities).Member(id(author)).Build())
+	case followers > 0:
+		cmds = append(cmds, s.jobCmd(jobDeliver, pid, author))
+	}
+	return cmds
 }
 
 // posts loads the posts with the given ids, in order, with their authors'
@@ -72,6 +77,9 @@ func (s *Store) fanout(ctx context.Context, pid, author int64, followers []int64
 // from the client-side cache when possible since posts never change.
 // Ids whose post is gone are skipped.
 func (s *Store) posts(ctx context.Context, pids []int64) ([]retwis.Post, error) {
+	if len(pids) == 0 {
+		return nil, nil
+	}
 	cmds := make([]rueidis.CacheableTTL, len(pids))
 	for i, pid := range pids {
 		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(keyPost(pid)).Field("user_id", "time", "body").Cache(), s.opts.CacheTTL)
@@ -117,4 +125,42 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		return p, false, nil
 	}
 	return retwis.Post{ID: pid, AuthorID: uid, Time: time.Unix(ts, 0), Body: f[2]}, true, nil
+}
+
+// Post returns one post with its author's name.
+func (s *Store) Post(ctx context.Context, pid int64) (retwis.Post, error) {
+	posts, err := s.posts(ctx, []int64{pid})
+	if err != nil {
+		return retwis.Post{}, err
+	}
+	if len(posts) == 0 {
+		return retwis.Post{}, retwis.Errorf(retwis.NotFound, "There is no post %d; it may have been deleted.", pid)
+	}
+	return posts[0], nil
+}
+
+// DeletePost deletes post pid, which must be by user uid. Deleting the
+// hash makes it vanish from every page at once: readers skip ids whose
+// post is gone, and the client-side caches of every server are
+// invalidated by Redis. The ids left in followers' timelines are removed
+// by a delivery worker afterwards.
+func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
+	p, err := s.Post(ctx, pid)
+	if err != nil {
+		return err
+	}
+	if p.AuthorID != uid {
+		return retwis.Errorf(retwis.Forbidden, "You can only delete your own posts.")
+	}
+	b := s.c.B()
+	if err := s.c.Do(ctx, b.Del().Key(keyPost(pid)).Build()).Error(); err != nil {
+		return s.wrap("delete post", err)
+	}
+	err = firstErr(s.c.DoMulti(ctx,
+		b.Zrem().Key(keyUserPosts(uid)).Member(id(pid)).Build(),
+		b.Lrem().Key(keyHome(uid)).Count(0).Element(id(pid)).Build(),
+		b.Lrem().Key(keyTimeline).Count(0).Element(id(pid)).Build(),
+		s.jobCmd(jobUndeliver, pid, uid),
+	))
+	return s.wrap("delete post: tidy", err)
 }

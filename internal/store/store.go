@@ -30,6 +30,38 @@ type Options struct {
 	// Log receives problems that do not fail the operation at hand
 	// (slog.Default when nil).
 	Log *slog.Logger
+	// HomeCap is how many post ids a home timeline list keeps (800 when
+	// zero); older posts are read from the authors' own-post indexes.
+	HomeCap int
+	// CelebrityThreshold is the follower count above which an author's
+	// posts are not fanned out on write but merged into followers' home
+	// timelines when read (10,000 when zero).
+	CelebrityThreshold int64
+	// InactiveAfter is how long a user may stay away before fanout skips
+	// them; their home timeline is rebuilt when they return (30 days when
+	// zero).
+	InactiveAfter time.Duration
+}
+
+func (o *Options) setDefaults() {
+	if o.Password == (password.Params{}) {
+		o.Password = password.Default
+	}
+	if o.CacheTTL == 0 {
+		o.CacheTTL = time.Hour
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.HomeCap == 0 {
+		o.HomeCap = 800
+	}
+	if o.CelebrityThreshold == 0 {
+		o.CelebrityThreshold = 10_000
+	}
+	if o.InactiveAfter == 0 {
+		o.InactiveAfter = 30 * 24 * time.Hour
+	}
 }
 
 // Store reads and writes retwis's data in Redis.
@@ -86,21 +118,12 @@ func retryDelay(attempts int, _ rueidis.Completed, _ error) time.Duration {
 // New returns a Store on client. The Store takes ownership of client and
 // closes it in Close.
 func New(client rueidis.Client, opts Options) (*Store, error) {
-	if opts.Password == (password.Params{}) {
-		opts.Password = password.Default
-	}
-	if opts.CacheTTL == 0 {
-		opts.CacheTTL = time.Hour
-	}
+	opts.setDefaults()
 	dummy, err := password.Hash("no such user", opts.Password)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	log := opts.Log
-	if log == nil {
-		log = slog.Default()
-	}
-	return &Store{c: client, opts: opts, log: log, dummy: dummy,
+	return &Store{c: client, opts: opts, log: opts.Log, dummy: dummy,
 		hashers: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
 }
 

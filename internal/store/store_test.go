@@ -79,7 +79,43 @@ func newFixtureAt(t *testing.T, url string) *fixture {
 	if err := st.Migrate(t.Context(), slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{st: st, rc: rc, raw: raw, ctx: t.Context()}
+	f := &fixture{st: st, rc: rc, raw: raw, ctx: t.Context()}
+	f.startWorker(t, url, store.Options{Password: cheap})
+	return f
+}
+
+// startWorker runs a delivery worker on its own client (so it does not
+// disturb round-trip counts) until the test ends.
+func (f *fixture) startWorker(t *testing.T, url string, opts store.Options) {
+	t.Helper()
+	c, err := store.NewClient(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	w, err := store.New(c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.RunDelivery(ctx, store.DeliveryOptions{Consumer: "test-worker", Block: 20 * time.Millisecond})
+	}()
+	t.Cleanup(func() { cancel(); <-done; w.Close() })
+}
+
+// drain waits until every delivery job has been carried out.
+func (f *fixture) drain(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for f.do(t, "XLEN", "deliveries") != "0" {
+		if time.Now().After(deadline) {
+			t.Fatal("delivery jobs were not carried out")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func (f *fixture) register(t *testing.T, name string) retwis.User {

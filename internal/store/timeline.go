@@ -1,54 +1,135 @@
 package store
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"strconv"
 
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
 )
 
-// HomeTimeline returns n posts of uid's home timeline from offset start,
-// with uid's follower counts: three round trips in all.
-func (s *Store) HomeTimeline(ctx context.Context, uid int64, start, n int) (retwis.Page, retwis.Counts, error) {
-	b := s.c.B()
-	res := s.c.DoMulti(ctx, append(s.countCmds(uid),
-		b.Lrange().Key(keyHome(uid)).Start(int64(start)).Stop(int64(start+n)).Build())...)
-	counts, err := s.parseCounts(res)
-	if err != nil {
-		return retwis.Page{}, counts, err
+// fetchFunc returns up to want post ids for cursor c, in descending order:
+// the ones just older than c.Before (or the newest, or at offset c.Start),
+// or the ones just newer than c.After.
+type fetchFunc func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error)
+
+// maxRounds bounds how often a page asks its source for more ids when some
+// of the posts it got were deleted meanwhile.
+const maxRounds = 4
+
+// collect builds a page of n posts from fetch. Deleted posts are skipped
+// and the next ones fill in, so pages stay full.
+func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, fetch fetchFunc) (retwis.Page, error) {
+	var posts []retwis.Post
+	cur, want := c, n+1 // one more than a page tells whether more follow
+	for range maxRounds {
+		ids, err := fetch(ctx, cur, want)
+		if err != nil {
+			return retwis.Page{}, err
+		}
+		found, err := s.posts(ctx, ids)
+		if err != nil {
+			return retwis.Page{}, err
+		}
+		if cur.After > 0 {
+			posts = append(found, posts...)
+		} else {
+			posts = append(posts, found...)
+		}
+		if len(ids) < want || len(posts) >= n+1 {
+			break
+		}
+		if cur.After > 0 {
+			cur = retwis.Cursor{After: ids[0]}
+		} else {
+			cur = retwis.Cursor{Before: ids[len(ids)-1]}
+		}
+		want = n + 1 - len(posts)
 	}
-	page, err := s.page(ctx, res[2], start, n)
-	return page, counts, err
+	return pageOf(posts, c, n), nil
 }
 
-// Profile returns the profile of uid as seen by viewer (0 when logged
-// out): n of uid's own posts from offset start, counts, and whether the
-// viewer follows uid. Three round trips.
-func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, start, n int) (retwis.Profile, error) {
+// pageOf cuts the n+1 posts gathered for cursor c down to a page of n and
+// says which neighbours exist.
+func pageOf(posts []retwis.Post, c retwis.Cursor, n int) retwis.Page {
+	if c.After > 0 {
+		p := retwis.Page{Newer: len(posts) > n, Older: true}
+		if p.Newer {
+			posts = posts[len(posts)-n:]
+		}
+		p.Posts = posts
+		return p
+	}
+	p := retwis.Page{Older: len(posts) > n, Newer: c.Before > 0 || c.Start > 0}
+	if p.Older {
+		posts = posts[:n]
+	}
+	p.Posts = posts
+	return p
+}
+
+// Profile returns the profile of user as seen by viewer (0 when logged
+// out): a page of the user's own posts, counts, and whether the viewer
+// follows the user. The own-post index is a sorted set, so a page costs
+// the same at any depth.
+func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c retwis.Cursor, n int) (retwis.Profile, error) {
 	b := s.c.B()
-	cmds := append(s.countCmds(user.ID),
-		b.Zrevrange().Key(keyUserPosts(user.ID)).Start(int64(start)).Stop(int64(start+n)).Build(),
-		b.Zscore().Key(keyFollowing(viewer)).Member(id(user.ID)).Build())
-	res := s.c.DoMulti(ctx, cmds...)
+	res := s.c.DoMulti(ctx, append(s.countCmds(user.ID),
+		b.Zscore().Key(keyFollowing(viewer)).Member(id(user.ID)).Build())...)
 	prof := retwis.Profile{User: user}
 	var err error
 	if prof.Counts, err = s.parseCounts(res); err != nil {
 		return prof, err
 	}
-	if err := res[3].Error(); err != nil && !rueidis.IsRedisNil(err) {
+	if err := res[2].Error(); err != nil && !rueidis.IsRedisNil(err) {
 		return prof, s.wrap("profile: following", err)
 	}
-	prof.Followed = res[3].Error() == nil
-	prof.Page, err = s.page(ctx, res[2], start, n)
+	prof.Followed = res[2].Error() == nil
+	prof.Page, err = s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+		ids, err := s.c.Do(ctx, s.indexCmd(user.ID, c, want)).AsIntSlice()
+		if c.After > 0 {
+			slices.Reverse(ids)
+		}
+		return ids, s.wrap("profile", err)
+	})
 	return prof, err
 }
 
-// GlobalTimeline returns the newest n posts of the global timeline.
-func (s *Store) GlobalTimeline(ctx context.Context, n int) ([]retwis.Post, error) {
-	r := s.c.Do(ctx, s.c.B().Lrange().Key(keyTimeline).Start(0).Stop(int64(n-1)).Build())
-	page, err := s.page(ctx, r, 0, n)
-	return page.Posts, err
+// indexCmd reads up to want ids of uid's own-post index for cursor c:
+// descending, except for c.After, where it is ascending from the cursor.
+func (s *Store) indexCmd(uid int64, c retwis.Cursor, want int) rueidis.Completed {
+	b := s.c.B()
+	key := keyUserPosts(uid)
+	switch {
+	case c.After > 0:
+		return b.Zrangebyscore().Key(key).Min("("+id(c.After)).Max("+inf").Limit(0, int64(want)).Build()
+	case c.Before > 0:
+		return b.Zrevrangebyscore().Key(key).Max("("+id(c.Before)).Min("-inf").Limit(0, int64(want)).Build()
+	}
+	return b.Zrevrange().Key(key).Start(int64(c.Start)).Stop(int64(c.Start + want - 1)).Build()
+}
+
+// listCmd reads up to want ids of a timeline list for cursor c. Lists
+// are kept in descending id order, so a cursor is found by position.
+func (s *Store) listCmd(key string, c retwis.Cursor, want, limit int) rueidis.Completed {
+	if c.Before == 0 && c.After == 0 {
+		return s.c.B().Lrange().Key(key).Start(int64(c.Start)).Stop(int64(c.Start + want - 1)).Build()
+	}
+	return pageIDs.cmd(s.c, []string{key}, id(c.Before), id(c.After), strconv.Itoa(want), strconv.Itoa(limit))
+}
+
+// GlobalTimeline returns a page of the global timeline.
+func (s *Store) GlobalTimeline(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
+	return s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+		res := s.pipeline(ctx, func() rueidis.Commands {
+			return rueidis.Commands{s.listCmd(keyTimeline, c, want, globalTimelineN)}
+		})
+		ids, err := res[0].AsIntSlice()
+		return ids, s.wrap("global timeline", err)
+	})
 }
 
 // Counts returns uid's follower and following counts.
@@ -73,17 +154,22 @@ func (s *Store) parseCounts(res []rueidis.RedisResult) (retwis.Counts, error) {
 	return retwis.Counts{Followers: followers, Following: following}, s.wrap("counts", err)
 }
 
-// page turns a reply listing up to n+1 post ids (the extra one tells
-// whether older posts follow) into a page of posts.
-func (s *Store) page(ctx context.Context, ids rueidis.RedisResult, start, n int) (retwis.Page, error) {
-	pids, err := ids.AsIntSlice()
-	if err != nil {
-		return retwis.Page{}, s.wrap("timeline", err)
+// mergeDesc merges id lists into one descending list without duplicates
+// and keeps want of them: the newest, or for an After cursor the ones
+// closest to it (the oldest).
+func mergeDesc(lists [][]int64, want int, after bool) []int64 {
+	var all []int64
+	for _, l := range lists {
+		all = append(all, l...)
 	}
-	page := retwis.Page{Start: start, More: len(pids) > n}
-	if page.More {
-		pids = pids[:n]
+	slices.SortFunc(all, func(a, b int64) int { return cmp.Compare(b, a) })
+	all = slices.Compact(all)
+	if len(all) > want {
+		if after {
+			all = all[len(all)-want:]
+		} else {
+			all = all[:want]
+		}
 	}
-	page.Posts, err = s.posts(ctx, pids)
-	return page, err
+	return all
 }

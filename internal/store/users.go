@@ -90,11 +90,13 @@ func (s *Store) claim(ctx context.Context, uid int64, username, secret string) e
 	}
 	// The account exists from here on: failing now would tell the user to
 	// try again, and the retry would find the name taken. Being missing
-	// from the latest-users list is the lesser harm.
-	now := float64(time.Now().Unix())
-	err = s.c.Do(ctx, b.Zadd().Key(keyUsersByTime).ScoreMember().ScoreMember(now, username).Build()).Error()
-	if err != nil {
-		s.log.Warn("new user missing from users_by_time", "user", username, "err", err)
+	// from the latest-users list (and counted active only from the first
+	// page view) is the lesser harm.
+	now := time.Now().Unix()
+	cmds := append(s.seenCmds(uid, now),
+		b.Zadd().Key(keyUsersByTime).ScoreMember().ScoreMember(float64(now), username).Build())
+	if err := firstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
+		s.log.Warn("new user not recorded in users_by_time and last_seen", "user", username, "err", err)
 	}
 	return nil
 }

@@ -14,18 +14,18 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusOK, "welcome", view{Title: "Welcome"})
 		return
 	}
-	start, err := pageStart(r)
+	c, err := pageCursor(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	s.renderHome(w, r, u, start, http.StatusOK, view{})
+	s.renderHome(w, r, u, c, http.StatusOK, view{})
 }
 
-// renderHome renders the home page of u from offset start; v carries a
-// form error and the draft to show again after a failed post.
-func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.User, start, status int, v view) {
-	page, counts, err := s.store.HomeTimeline(r.Context(), u.ID, start, PageSize)
+// renderHome renders the page of u's home timeline at cursor c; v carries
+// a form error and the draft to show again after a failed post.
+func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.User, c retwis.Cursor, status int, v view) {
+	page, counts, err := s.store.HomeTimeline(r.Context(), u.ID, c, PageSize)
 	if err != nil {
 		s.fail(w, r, err)
 		return

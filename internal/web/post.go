@@ -26,7 +26,7 @@ func (s *Server) post(w http.ResponseWriter, r *http.Request) {
 		if len(draft) > 4*retwis.MaxStatusLen {
 			draft = ""
 		}
-		s.renderHome(w, r, u, 0, status, view{Error: retwis.ErrorMessage(err), Draft: draft})
+		s.renderHome(w, r, u, retwis.Cursor{}, status, view{Error: retwis.ErrorMessage(err), Draft: draft})
 		return
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)

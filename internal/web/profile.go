@@ -8,7 +8,7 @@ import (
 // profile serves GET /u/{username}: the user's own posts, follower counts
 // and, for a logged-in visitor, a Follow or Unfollow button.
 func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
-	start, err := pageStart(r)
+	c, err := pageCursor(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -23,7 +23,7 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	if u, ok := viewerFrom(r); ok {
 		v.Viewer, viewerID = &u, u.ID
 	}
-	if v.Profile, err = s.store.Profile(r.Context(), viewerID, user, start, PageSize); err != nil {
+	if v.Profile, err = s.store.Profile(r.Context(), viewerID, user, c, PageSize); err != nil {
 		s.fail(w, r, err)
 		return
 	}

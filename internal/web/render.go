@@ -22,7 +22,7 @@ var staticFS embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "error"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "error"}
 
 func parseTemplates() (map[string]*template.Template, error) {
 	base, err := template.New("").Funcs(template.FuncMap{"ago": ago, "plural": plural, "profile": profilePath}).
@@ -63,7 +63,7 @@ type view struct {
 	Counts   retwis.Counts
 	Page     retwis.Page
 	Profile  retwis.Profile
-	Posts    []retwis.Post
+	Post     retwis.Post
 	Users    []string
 	Newer    string // link to newer posts, if any
 	Older    string // link to older posts, if any
@@ -128,6 +128,8 @@ func statusOf(err error) int {
 		return http.StatusUnauthorized
 	case retwis.Unavailable:
 		return http.StatusServiceUnavailable
+	case retwis.Forbidden:
+		return http.StatusForbidden
 	}
 	return http.StatusInternalServerError
 }

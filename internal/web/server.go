@@ -61,6 +61,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /u/{username}/follow", s.requireLogin(s.follow))
 	mux.HandleFunc("POST /u/{username}/unfollow", s.requireLogin(s.unfollow))
 	mux.HandleFunc("GET /timeline", s.withViewer(s.timeline))
+	mux.HandleFunc("GET /p/{id}", s.withViewer(s.permalink))
+	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.deletePost))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /static/", staticFiles())
 	// The form routes answer only POST; someone who types one of them in,

@@ -10,21 +10,26 @@ const (
 	timelineUsers = 10
 )
 
-// timeline serves GET /timeline: the latest posts of everybody and the
-// most recently registered users.
+// timeline serves GET /timeline: the latest posts of everybody (paged by
+// cursor through the newest 1000) and the most recently registered users.
 func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
+	c, err := pageCursor(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	v := view{Title: "Timeline"}
 	if u, ok := viewerFrom(r); ok {
 		v.Viewer = &u
 	}
-	var err error
 	if v.Users, err = s.store.LatestUsers(r.Context(), timelineUsers); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if v.Posts, err = s.store.GlobalTimeline(r.Context(), timelinePosts); err != nil {
+	if v.Page, err = s.store.GlobalTimeline(r.Context(), c, timelinePosts); err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	v.Newer, v.Older = pageLinks("/timeline", v.Page)
 	s.render(w, http.StatusOK, "timeline", v)
 }

@@ -1,0 +1,72 @@
+package loadtest_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"time"
+
+	"github.com/retwis/retwis/internal/loadtest"
+)
+
+func ExampleRun() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == "POST" {
+			http.Redirect(w, r, "/", http.StatusSeeOther) // not followed, and not an error
+			return
+		}
+		fmt.Fprint(w, "timeline")
+	}))
+	defer srv.Close()
+
+	res, err := loadtest.Run(context.Background(), loadtest.Options{
+		BaseURL:     srv.URL,
+		Connections: 4,
+		Duration:    100 * time.Millisecond,
+		Cookies:     []string{"secret-of-alice", "secret-of-bob"},
+		// Nine reads for every post.
+		Next: func(conn int, rng *rand.Rand) loadtest.Request {
+			if rng.IntN(10) == 0 {
+				return loadtest.Request{Method: "POST", Path: "/post", Form: url.Values{"status": {"hello"}}}
+			}
+			return loadtest.Request{Method: "GET", Path: "/"}
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// res.String() gives the full one-line report; its figures vary.
+	fmt.Println("requests sent:", res.Requests > 0)
+	fmt.Println("errors:", res.Errors)
+	// Output:
+	// requests sent: true
+	// errors: 0
+}
+
+func ExampleChart_WriteSVG() {
+	c := loadtest.Chart{
+		Title:  "Throughput by connections",
+		XLabel: "connections",
+		YLabel: "requests per second",
+		LogX:   true,
+		Series: []loadtest.Series{
+			{Name: "GET /", Points: []loadtest.Point{{1, 3100}, {10, 14200}, {100, 16800}}},
+			{Name: "POST /post", Points: []loadtest.Point{{1, 1900}, {10, 8100}, {100, 9300}}},
+		},
+	}
+	f, err := os.Create("throughput.svg")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := c.WriteSVG(f); err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatal(err)
+	}
+}

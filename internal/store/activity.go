@@ -1,0 +1,127 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// touch records that uid is active, at most once per resolution so that
+// busy users do not cost a write per request. A user returning after
+// InactiveAfter had fanout skip them, so their home timeline is rebuilt
+// first, before the page they asked for renders.
+func (s *Store) touch(ctx context.Context, uid, seen int64) error {
+	now := time.Now().Unix()
+	resolution := int64(min(time.Hour, s.opts.InactiveAfter/10) / time.Second)
+	if now-seen < resolution {
+		return nil
+	}
+	if seen > 0 && now-seen > int64(s.opts.InactiveAfter/time.Second) {
+		if err := s.RebuildHome(ctx, uid); err != nil {
+			return err
+		}
+	}
+	return s.wrap("mark seen", firstErr(s.c.DoMulti(ctx, s.seenCmds(uid, now)...)))
+}
+
+// seenCmds record that uid was seen at unix time now: in the user hash,
+// read with every authentication, and in last_seen, which fanout checks.
+func (s *Store) seenCmds(uid, now int64) rueidis.Commands {
+	b := s.c.B()
+	return rueidis.Commands{
+		b.Hset().Key(keyUser(uid)).FieldValue().FieldValue("seen", strconv.FormatInt(now, 10)).Build(),
+		b.Zadd().Key(keyLastSeen).ScoreMember().ScoreMember(float64(now), id(uid)).Build(),
+	}
+}
+
+// RebuildHome rebuilds uid's home timeline from the own-post indexes of
+// the users uid follows (and uid's own). Each author contributes their
+// newest posts, a share of the cap; where an author had more, the list
+// stops at the oldest post taken from them, so that it stays complete
+// down to its last entry, and older pages merge the indexes instead.
+func (s *Store) RebuildHome(ctx context.Context, uid int64) error {
+	authors, err := s.following(ctx, uid)
+	if err != nil {
+		return err
+	}
+	authors = append(authors, uid)
+	per := min(s.opts.HomeCap, max(20, 2*s.opts.HomeCap/len(authors)))
+	cmds := make(rueidis.Commands, len(authors))
+	for i, a := range authors {
+		cmds[i] = s.c.B().Zrevrange().Key(keyUserPosts(a)).Start(0).Stop(int64(per - 1)).Build()
+	}
+	var lists [][]int64
+	var floor int64
+	for _, r := range s.c.DoMulti(ctx, cmds...) {
+		ids, err := r.AsIntSlice()
+		if err != nil {
+			return s.wrap("rebuild home", err)
+		}
+		if len(ids) == per { // this author has more: below here we know nothing
+			floor = max(floor, ids[len(ids)-1])
+		}
+		lists = append(lists, ids)
+	}
+	return s.replaceHome(ctx, uid, mergeDesc(lists, s.opts.HomeCap, false), floor)
+}
+
+// replaceHome replaces uid's home timeline with ids (descending), keeping
+// none below floor.
+func (s *Store) replaceHome(ctx context.Context, uid int64, ids []int64, floor int64) error {
+	args := make([]string, 0, len(ids)+3)
+	args = append(args, strconv.Itoa(s.opts.HomeCap), "1", id(floor))
+	for _, p := range ids {
+		args = append(args, id(p))
+	}
+	return s.wrap("rebuild home", mergeIDs.exec(ctx, s.c, []string{keyHome(uid)}, args...).Error())
+}
+
+// backfill merges followee's newest posts into follower's home timeline.
+// If followee has more posts than fit, entries older than the oldest one
+// merged are dropped from the list, which keeps it complete; pages below
+// it read the own-post indexes.
+func (s *Store) backfill(ctx context.Context, follower, followee int64) error {
+	ids, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(keyUserPosts(followee)).
+		Start(0).Stop(int64(s.opts.HomeCap-1)).Build()).AsIntSlice()
+	if err != nil {
+		return s.wrap("follow: backfill", err)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	var floor int64
+	if len(ids) == s.opts.HomeCap {
+		floor = ids[len(ids)-1]
+	}
+	args := []string{strconv.Itoa(s.opts.HomeCap), "0", id(floor)}
+	for _, p := range ids {
+		args = append(args, id(p))
+	}
+	return s.wrap("follow: backfill", mergeIDs.exec(ctx, s.c, []string{keyHome(follower)}, args...).Error())
+}
+
+// removeAuthor takes followee's posts off follower's home timeline.
+func (s *Store) removeAuthor(ctx context.Context, follower, followee int64) error {
+	b := s.c.B()
+	home, err := s.c.Do(ctx, b.Lrange().Key(keyHome(follower)).Start(0).Stop(int64(s.opts.HomeCap-1)).Build()).AsStrSlice()
+	if err != nil || len(home) == 0 {
+		return s.wrap("unfollow: read timeline", err)
+	}
+	scores, err := s.c.Do(ctx, b.Zmscore().Key(keyUserPosts(followee)).Member(home...).Build()).ToArray()
+	if err != nil {
+		return s.wrap("unfollow: match posts", err)
+	}
+	var cmds rueidis.Commands
+	for i, sc := range scores {
+		if !sc.IsNil() {
+			cmds = append(cmds, b.Lrem().Key(keyHome(follower)).Count(0).Element(home[i]).Build())
+		}
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	return s.wrap("unfollow: remove posts", firstErr(s.c.DoMulti(ctx, slices.Clip(cmds)...)))
+}

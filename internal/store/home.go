@@ -1,0 +1,132 @@
+package store
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+)
+
+// HomeTimeline returns a page of uid's home timeline, with uid's counts.
+//
+// The page merges three sources, all read by cursor:
+//   - the capped list posts:<uid>, filled by fanout on write;
+//   - the own posts of followed celebrities, which are not fanned out;
+//   - once the page reaches below the list (deep pages, or a list that
+//     is short), the own-post indexes of everybody uid follows, so paging
+//     goes on to the beginning of history.
+//
+// The list is complete down to its oldest entry (backfills and rebuilds
+// keep it so), which is what makes the merge exact.
+func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, retwis.Counts, error) {
+	counts, err := s.Counts(ctx, uid)
+	if err != nil {
+		return retwis.Page{}, counts, err
+	}
+	page, err := s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+		return s.homeIDs(ctx, uid, c, want)
+	})
+	return page, counts, err
+}
+
+// homeIDs is the fetchFunc of a home timeline.
+func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want int) ([]int64, error) {
+	celebs, err := s.celebrities(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b := s.c.B()
+	res := s.pipeline(ctx, func() rueidis.Commands {
+		cmds := rueidis.Commands{
+			s.listCmd(keyHome(uid), c, want, s.opts.HomeCap),
+			b.Lindex().Key(keyHome(uid)).Index(-1).Build(),
+		}
+		if len(celebs) > 0 {
+			cmds = append(cmds, b.Zmscore().Key(keyFollowing(uid)).Member(celebs...).Build())
+		}
+		return cmds
+	})
+	listIDs, err := res[0].AsIntSlice()
+	if err != nil {
+		return nil, s.wrap("home timeline", err)
+	}
+	authors, err := followedCelebrities(res, celebs)
+	if err != nil {
+		return nil, s.wrap("home timeline: celebrities", err)
+	}
+	if c.Start == 0 && s.belowList(res[1], listIDs, c, want) {
+		// The page reaches past the list: read every followed author.
+		if authors, err = s.following(ctx, uid); err != nil {
+			return nil, err
+		}
+		authors = append(authors, uid)
+	}
+	if len(authors) == 0 {
+		return listIDs, nil
+	}
+	return s.mergeIndexes(ctx, listIDs, authors, c, want)
+}
+
+// belowList reports whether a page for cursor c needs posts older than
+// the list's oldest entry (tail).
+func (s *Store) belowList(tail rueidis.RedisResult, listIDs []int64, c retwis.Cursor, want int) bool {
+	if c.After == 0 {
+		return len(listIDs) < want
+	}
+	last, err := tail.AsInt64()
+	return err != nil || last > c.After
+}
+
+// followedCelebrities picks, from the ZMSCORE reply in res[2], the
+// celebrities the user follows.
+func followedCelebrities(res []rueidis.RedisResult, celebs []string) ([]int64, error) {
+	if len(celebs) == 0 {
+		return nil, nil
+	}
+	scores, err := res[2].ToArray()
+	if err != nil {
+		return nil, err
+	}
+	var out []int64
+	for i, sc := range scores {
+		if !sc.IsNil() {
+			uid, _ := strconv.ParseInt(celebs[i], 10, 64)
+			out = append(out, uid)
+		}
+	}
+	return out, nil
+}
+
+// mergeIndexes merges listIDs with the own-post indexes of authors, all
+// read for cursor c, into the want ids the page needs.
+func (s *Store) mergeIndexes(ctx context.Context, listIDs, authors []int64, c retwis.Cursor, want int) ([]int64, error) {
+	cmds := make(rueidis.Commands, len(authors))
+	for i, a := range authors {
+		cmds[i] = s.indexCmd(a, c, want)
+	}
+	lists := [][]int64{listIDs}
+	for _, r := range s.c.DoMulti(ctx, cmds...) {
+		ids, err := r.AsIntSlice()
+		if err != nil {
+			return nil, s.wrap("home timeline: indexes", err)
+		}
+		lists = append(lists, ids)
+	}
+	return mergeDesc(lists, want, c.After > 0), nil
+}
+
+// following returns the ids uid follows.
+func (s *Store) following(ctx context.Context, uid int64) ([]int64, error) {
+	ids, err := s.c.Do(ctx, s.c.B().Zrange().Key(keyFollowing(uid)).Min("0").Max("-1").Build()).AsIntSlice()
+	return ids, s.wrap("following", err)
+}
+
+// celebrities returns the ids of the authors whose posts are merged at
+// read time instead of fanned out, from the client-side cache: the set
+// changes rarely and Redis invalidates the copy when it does.
+func (s *Store) celebrities(ctx context.Context) ([]string, error) {
+	ids, err := s.c.DoCache(ctx, s.c.B().Smembers().Key(keyCelebrities).Cache(), s.opts.CacheTTL).AsStrSlice()
+	return ids, s.wrap("celebrities", err)
+}

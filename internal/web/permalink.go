@@ -1,0 +1,50 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/retwis/retwis"
+)
+
+// postID reads the {id} of a post path.
+func postID(r *http.Request) (int64, error) {
+	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, retwis.Errorf(retwis.NotFound, "There is no such post.")
+	}
+	return n, nil
+}
+
+// permalink serves GET /p/{id}: one post, with a delete button for its
+// author.
+func (s *Server) permalink(w http.ResponseWriter, r *http.Request) {
+	pid, err := postID(r)
+	var p retwis.Post
+	if err == nil {
+		p, err = s.store.Post(r.Context(), pid)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	v := view{Title: "Post by " + p.Author, Post: p}
+	if u, ok := viewerFrom(r); ok {
+		v.Viewer = &u
+	}
+	s.render(w, http.StatusOK, "post", v)
+}
+
+// deletePost serves POST /p/{id}/delete: the author deletes the post.
+func (s *Server) deletePost(w http.ResponseWriter, r *http.Request) {
+	u, _ := viewerFrom(r)
+	pid, err := postID(r)
+	if err == nil {
+		err = s.store.DeletePost(r.Context(), u.ID, pid)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, profilePath(u.Username), http.StatusSeeOther)
+}
