@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/redis/rueidis"
 
@@ -71,6 +72,7 @@ func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest
 	if err := st.Migrate(t.Context(), log); err != nil {
 		t.Fatal(err)
 	}
+	startWorker(t, redisURL, log)
 	h, err := web.New(web.Options{Store: st, Log: log})
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +85,41 @@ func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest
 	}
 	t.Cleanup(raw.Close)
 	return &site{t: t, srv: srv, raw: raw, logs: logs}
+}
+
+// startWorker runs a delivery worker, as every retwis server does, until
+// the test ends.
+func startWorker(t testing.TB, redisURL string, log *slog.Logger) {
+	c, err := store.NewClient(redisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := store.New(c, store.Options{Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.RunDelivery(ctx, store.DeliveryOptions{Consumer: "web-test", Block: 20 * time.Millisecond})
+	}()
+	t.Cleanup(func() { cancel(); <-done; w.Close() })
+}
+
+// drain waits until the delivery worker has carried out every job.
+func (s *site) drain() {
+	s.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if n, err := s.do("XLEN", "deliveries").AsInt64(); err == nil && n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatal("delivery jobs were not carried out")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // do runs a raw Redis command.
