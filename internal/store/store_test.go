@@ -61,12 +61,20 @@ func newFixture(t *testing.T) *fixture {
 
 func newFixtureAt(t *testing.T, url string) *fixture {
 	t.Helper()
+	return newFixtureWith(t, url, store.Options{}, true)
+}
+
+// newFixtureWith returns a fixture whose store has opts (with cheap
+// password hashing), and a background delivery worker if worker is set.
+func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *fixture {
+	t.Helper()
+	opts.Password = cheap
 	c, err := store.NewClient(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rc := &countingClient{Client: c}
-	st, err := store.New(rc, store.Options{Password: cheap})
+	st, err := store.New(rc, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +88,9 @@ func newFixtureAt(t *testing.T, url string) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{st: st, rc: rc, raw: raw, ctx: t.Context()}
-	f.startWorker(t, url, store.Options{Password: cheap})
+	if worker {
+		f.startWorker(t, url, opts)
+	}
 	return f
 }
 

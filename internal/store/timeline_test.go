@@ -1,0 +1,289 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// pageAll walks a timeline by Before cursors from the top and returns
+// every post id seen, calling between (if set) after each page.
+func pageAll(t *testing.T, read func(c retwis.Cursor) retwis.Page, between func()) []int64 {
+	t.Helper()
+	var seen []int64
+	c := retwis.Cursor{}
+	for range 1000 {
+		p := read(c)
+		seen = append(seen, postIDs(p.Posts)...)
+		if !p.Older {
+			return seen
+		}
+		c = retwis.Cursor{Before: p.Posts[len(p.Posts)-1].ID}
+		if between != nil {
+			between()
+		}
+	}
+	t.Fatal("paging did not end")
+	return nil
+}
+
+func descending(from, to int64) []int64 {
+	var out []int64
+	for i := from; i >= to; i-- {
+		out = append(out, i)
+	}
+	return out
+}
+
+func (f *fixture) home(t *testing.T, uid int64, n int) func(retwis.Cursor) retwis.Page {
+	return func(c retwis.Cursor) retwis.Page {
+		t.Helper()
+		p, _, err := f.st.HomeTimeline(f.ctx, uid, c, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
+// TestCursorPagingWhilePosting pages through a home timeline and a
+// profile while new posts keep arriving: no post repeats, none is skipped.
+func TestCursorPagingWhilePosting(t *testing.T) {
+	f := newFixture(t)
+	author, reader := f.register(t, "author"), f.register(t, "reader")
+	f.st.Follow(f.ctx, reader.ID, author.ID)
+	for i := range 35 {
+		f.st.CreatePost(f.ctx, author.ID, fmt.Sprint("before ", i))
+	}
+	f.drain(t)
+	interrupt := func() {
+		for range 3 {
+			f.st.CreatePost(f.ctx, author.ID, "arrived while paging")
+		}
+		f.drain(t)
+	}
+	if got := pageAll(t, f.home(t, reader.ID, 10), interrupt); !slices.Equal(got, descending(35, 1)) {
+		t.Fatalf("home paging saw %v", got)
+	}
+	profile := func(c retwis.Cursor) retwis.Page {
+		p, err := f.st.Profile(f.ctx, 0, author, c, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Page
+	}
+	last := int64(35 + 3*3) // posts from the three interruptions of the home paging
+	if got := pageAll(t, profile, interrupt); !slices.Equal(got, descending(last, 1)) {
+		t.Fatalf("profile paging saw %v", got)
+	}
+	// Newer pages: from the oldest page back up by After cursors.
+	p := f.home(t, reader.ID, 10)(retwis.Cursor{Before: 6})
+	up := f.home(t, reader.ID, 10)(retwis.Cursor{After: p.Posts[0].ID})
+	if !slices.Equal(postIDs(up.Posts), descending(15, 6)) || !up.Newer || !up.Older {
+		t.Fatalf("the page after post 5 is %v (newer=%v older=%v)", postIDs(up.Posts), up.Newer, up.Older)
+	}
+}
+
+// TestDeepHomePaging pages a home timeline far past its capped list: the
+// followed authors' own-post indexes carry it to the beginning.
+func TestDeepHomePaging(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{HomeCap: 20}, true)
+	reader := f.register(t, "reader")
+	var authors []retwis.User
+	for i := range 3 {
+		a := f.register(t, fmt.Sprint("author", i))
+		f.st.Follow(f.ctx, reader.ID, a.ID)
+		authors = append(authors, a)
+	}
+	stranger := f.register(t, "stranger")
+	var want []int64
+	for i := range 90 {
+		p, _ := f.st.CreatePost(f.ctx, authors[i%3].ID, fmt.Sprint("post ", i))
+		want = append(want, p.ID)
+		f.st.CreatePost(f.ctx, stranger.ID, "not followed")
+	}
+	own, _ := f.st.CreatePost(f.ctx, reader.ID, "my own")
+	want = append(want, own.ID)
+	f.drain(t)
+	if n := f.do(t, "LLEN", fmt.Sprint("posts:", reader.ID)); n != "20" {
+		t.Fatalf("the home list holds %s ids; want the cap, 20", n)
+	}
+	slices.Reverse(want)
+	if got := pageAll(t, f.home(t, reader.ID, 10), nil); !slices.Equal(got, want) {
+		t.Fatalf("deep paging saw %d posts %v;\nwant %d %v", len(got), got, len(want), want)
+	}
+}
+
+// TestCelebrityMergedAtRead: an author over the threshold is not fanned
+// out, yet followers see the posts; crossing back needs no migration.
+func TestCelebrityMergedAtRead(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 2}, true)
+	star := f.register(t, "star")
+	fans := []retwis.User{f.register(t, "fan1"), f.register(t, "fan2"), f.register(t, "fan3")}
+	early, _ := f.st.CreatePost(f.ctx, star.ID, "before fame")
+	for _, fan := range fans {
+		f.st.Follow(f.ctx, fan.ID, star.ID)
+	}
+	famous, _ := f.st.CreatePost(f.ctx, star.ID, "now famous")
+	if n := f.do(t, "XLEN", "deliveries"); n != "0" {
+		t.Fatalf("a celebrity's post queued %s delivery jobs; want none", n)
+	}
+	if f.do(t, "LINDEX", fmt.Sprint("posts:", fans[0].ID), "0") == fmt.Sprint(famous.ID) {
+		t.Fatal("a celebrity's post was fanned out")
+	}
+	mine, _ := f.st.CreatePost(f.ctx, fans[0].ID, "a fan's own post")
+	if got := pageAll(t, f.home(t, fans[0].ID, 2), nil); !slices.Equal(got, []int64{mine.ID, famous.ID, early.ID}) {
+		t.Fatalf("fan's home = %v; want own post, then the merged celebrity posts", got)
+	}
+	// Back under the threshold: fanned out again, the old posts still show.
+	f.st.Unfollow(f.ctx, fans[1].ID, star.ID)
+	f.st.Unfollow(f.ctx, fans[2].ID, star.ID)
+	later, _ := f.st.CreatePost(f.ctx, star.ID, "back to normal")
+	f.drain(t)
+	if f.do(t, "LINDEX", fmt.Sprint("posts:", fans[0].ID), "0") != fmt.Sprint(later.ID) {
+		t.Fatal("after dropping under the threshold, posts are not fanned out")
+	}
+	if got := pageAll(t, f.home(t, fans[0].ID, 10), nil); !slices.Equal(got, []int64{later.ID, mine.ID, famous.ID, early.ID}) {
+		t.Fatalf("fan's home = %v", got)
+	}
+	if got := pageAll(t, f.home(t, fans[1].ID, 10), nil); len(got) != 0 {
+		t.Fatalf("an ex-fan still sees %v", got)
+	}
+}
+
+// TestWorkerKilledMidDelivery stops a worker half-way through a job, as a
+// crash would; another worker claims the job and finishes it, and every
+// follower gets the post exactly once.
+func TestWorkerKilledMidDelivery(t *testing.T) {
+	url := redistest.Start(t).URL
+	f := newFixtureWith(t, url, store.Options{}, false)
+	author := f.register(t, "author")
+	for i := range 250 {
+		f.do(t, "ZADD", fmt.Sprint("followers:", author.ID), "1", strconv.Itoa(1000+i))
+	}
+	p, _ := f.st.CreatePost(f.ctx, author.ID, "must reach everybody once")
+
+	ctx, kill := context.WithCancel(context.Background())
+	err := f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "doomed", Batch: 50, Block: 20 * time.Millisecond,
+		Progress: func(pr store.DeliveryProgress) {
+			if pr.Done >= 100 {
+				kill()
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.do(t, "HLEN", "delivery_progress"); n != "1" {
+		t.Fatalf("no progress recorded for the interrupted job")
+	}
+	if n := f.do(t, "LLEN", "posts:1200"); n != "0" {
+		t.Fatalf("the doomed worker reached follower 200: the test did not interrupt it")
+	}
+
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "heir", Batch: 50, Block: 20 * time.Millisecond, ClaimIdle: 50 * time.Millisecond})
+	}()
+	f.drain(t)
+	stop()
+	<-done
+	for i := range 250 {
+		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", 1000+i), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+			t.Fatalf("follower %d holds %v; want the post exactly once", 1000+i, got)
+		}
+	}
+	if n := f.do(t, "HLEN", "delivery_progress"); n != "0" {
+		t.Fatal("progress of a finished job was not cleaned up")
+	}
+}
+
+func TestFollowBackfillAndUnfollow(t *testing.T) {
+	f := newFixture(t)
+	a, b := f.register(t, "a"), f.register(t, "b")
+	var ids []int64
+	for i := range 6 {
+		u := []retwis.User{a, b}[i%2]
+		p, _ := f.st.CreatePost(f.ctx, u.ID, fmt.Sprint("post ", i))
+		ids = append(ids, p.ID)
+	}
+	slices.Reverse(ids)
+	f.st.Follow(f.ctx, b.ID, a.ID)
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", b.ID), "0", "-1"); fmt.Sprint(got) != fmt.Sprint(ids) {
+		t.Fatalf("after following, b's timeline list = %v; want a's posts merged in order %v", got, ids)
+	}
+	f.st.Unfollow(f.ctx, b.ID, a.ID)
+	for _, p := range pageAll(t, f.home(t, b.ID, 10), nil) {
+		if p%2 == 1 { // a wrote the odd-numbered posts
+			t.Fatalf("after unfollowing, b's home still shows a's post %d", p)
+		}
+	}
+}
+
+// TestInactiveUserRebuilt: fanout skips a user away for longer than
+// InactiveAfter; when they come back their timeline is rebuilt before the
+// page renders.
+func TestInactiveUserRebuilt(t *testing.T) {
+	f := newFixture(t)
+	a := f.register(t, "active")
+	u, secret, _ := f.st.Register(f.ctx, "sleeper", "password1")
+	f.st.Follow(f.ctx, u.ID, a.ID)
+	away := strconv.FormatInt(time.Now().Add(-40*24*time.Hour).Unix(), 10)
+	f.do(t, "HSET", fmt.Sprint("user:", u.ID), "seen", away)
+	f.do(t, "ZADD", "last_seen", away, strconv.FormatInt(u.ID, 10))
+	p, _ := f.st.CreatePost(f.ctx, a.ID, "while you were away")
+	f.drain(t)
+	if n := f.do(t, "LLEN", fmt.Sprint("posts:", u.ID)); n != "0" {
+		t.Fatal("fanout delivered to an inactive user")
+	}
+	if _, err := f.st.Authenticate(f.ctx, secret); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", u.ID), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+		t.Fatalf("after returning, the timeline list is %v; want the missed post", got)
+	}
+	if f.do(t, "ZSCORE", "last_seen", strconv.FormatInt(u.ID, 10)) == away {
+		t.Fatal("the return was not recorded")
+	}
+}
+
+func TestDeletePost(t *testing.T) {
+	f := newFixture(t)
+	a, b := f.register(t, "author"), f.register(t, "reader")
+	f.st.Follow(f.ctx, b.ID, a.ID)
+	for i := range 12 {
+		f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", i+1))
+	}
+	f.drain(t)
+	wantKind(t, f.st.DeletePost(f.ctx, b.ID, 11), retwis.Forbidden)
+	wantKind(t, f.st.DeletePost(f.ctx, a.ID, 999), retwis.NotFound)
+	if err := f.st.DeletePost(f.ctx, a.ID, 11); err != nil {
+		t.Fatal(err)
+	}
+	// Gone from every page at once, and the next posts fill in.
+	page := f.home(t, b.ID, 10)(retwis.Cursor{})
+	if want := []int64{12, 10, 9, 8, 7, 6, 5, 4, 3, 2}; !slices.Equal(postIDs(page.Posts), want) || !page.Older {
+		t.Fatalf("reader's first page = %v; want %v", postIDs(page.Posts), want)
+	}
+	prof, _ := f.st.Profile(f.ctx, 0, a, retwis.Cursor{}, 10)
+	global, _ := f.st.GlobalTimeline(f.ctx, retwis.Cursor{}, 10)
+	for _, p := range []retwis.Page{prof.Page, global} {
+		if slices.Contains(postIDs(p.Posts), 11) || len(p.Posts) != 10 {
+			t.Fatalf("page after delete = %v", postIDs(p.Posts))
+		}
+	}
+	_, err := f.st.Post(f.ctx, 11)
+	wantKind(t, err, retwis.NotFound)
+	f.drain(t)
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", b.ID), "0", "-1"); slices.Contains(got, "11") {
+		t.Fatal("the deleted id was not taken off the follower's list")
+	}
+}
