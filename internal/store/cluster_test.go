@@ -1,9 +1,14 @@
 package store_test
 
 import (
+	"fmt"
+	"slices"
+	"strconv"
 	"testing"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/store"
 )
 
 // TestClusterRegisterRace runs the sign-up race on Redis Cluster, where
@@ -24,4 +29,38 @@ func TestClusterRegisterRace(t *testing.T) {
 	if got := f.do(t, "HGET", "user:"+itoa(u.ID), "username"); got != u.Username {
 		t.Fatalf("user hash holds %q; want %q", got, u.Username)
 	}
+}
+
+// TestClusterTimelines runs the timeline machinery on Redis Cluster:
+// scripts, the delivery stream, celebrity merges and deep paging all touch
+// one slot per command.
+func TestClusterTimelines(t *testing.T) {
+	f := newFixtureWith(t, redistest.Cluster(t), store.Options{HomeCap: 15, CelebrityThreshold: 3}, true)
+	reader := f.register(t, "reader")
+	star := f.register(t, "star")
+	writer := f.register(t, "writer")
+	f.st.Follow(f.ctx, reader.ID, writer.ID)
+	f.st.Follow(f.ctx, reader.ID, star.ID)
+	for i := range 4 {
+		f.do(t, "ZADD", fmt.Sprint("followers:", star.ID), "1", strconv.Itoa(5000+i))
+	}
+	var want []int64
+	for i := range 40 {
+		author := []retwis.User{writer, star}[i%2]
+		p, err := f.st.CreatePost(f.ctx, author.ID, fmt.Sprint("post ", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, p.ID)
+	}
+	f.drain(t)
+	if err := f.st.DeletePost(f.ctx, writer.ID, want[0]); err != nil {
+		t.Fatal(err)
+	}
+	want = want[1:]
+	slices.Reverse(want)
+	if got := pageAll(t, f.home(t, reader.ID, 10), nil); !slices.Equal(got, want) {
+		t.Fatalf("home paging on the cluster saw %v;\nwant %v", got, want)
+	}
+	f.drain(t)
 }

@@ -25,6 +25,7 @@ func BenchmarkPages(b *testing.B) {
 			author.post("/post", url.Values{"status": {fmt.Sprintf("post %d by author %d, of a realistic length for a status update", i, a)}})
 		}
 	}
+	s.drain()
 	cookie := &http.Cookie{Name: "auth", Value: reader.cookie()}
 	for _, path := range []string{"/healthz", "/static/style.css", "/", "/?start=20", "/u/author1", "/timeline"} {
 		b.Run(path, func(b *testing.B) {

@@ -1,12 +1,12 @@
 package web_test
 
 import (
-	"html"
-	"slices"
-	"strconv"
 	"fmt"
+	"html"
 	"net/url"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -237,4 +237,30 @@ func TestNotFound(t *testing.T) {
 	for _, path := range []string{"/register", "/login", "/logout", "/post"} {
 		redirects(t, b.get(path), "/")
 	}
+}
+
+func TestPermalinkAndDelete(t *testing.T) {
+	s := newSite(t)
+	author, other := s.browser(), s.browser()
+	author.signUp("author")
+	other.signUp("other")
+	redirects(t, author.post("/post", url.Values{"status": {"to be deleted"}}), "/")
+	expect(t, author.get("/"), 200, `href="/p/1"`)
+	expect(t, author.get("/p/1"), 200, "to be deleted", `action="/p/1/delete"`)
+	if strings.Contains(other.get("/p/1").body, "/delete") {
+		t.Fatal("somebody else is offered to delete the post")
+	}
+	expect(t, s.browser().get("/p/1"), 200, "to be deleted")
+	expect(t, other.post("/p/1/delete", nil), 403, "only delete your own posts")
+	redirects(t, s.browser().post("/p/1/delete", nil), "/")
+	redirects(t, author.post("/p/1/delete", nil), "/u/author")
+	for _, path := range []string{"/p/1", "/p/0", "/p/abc", "/p/99999999999999999999"} {
+		expect(t, author.get(path), 404)
+	}
+	for _, path := range []string{"/", "/u/author", "/timeline"} {
+		if strings.Contains(author.get(path).body, "to be deleted") {
+			t.Fatalf("%s still shows the deleted post", path)
+		}
+	}
+	expect(t, author.post("/p/1/delete", nil), 404)
 }
