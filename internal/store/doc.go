@@ -11,7 +11,8 @@
 //	user:<id>            hash    username, auth (the current auth secret),
 //	                             password_hash (argon2id, PHC string);
 //	                             password (plaintext, only in accounts of the
-//	                             original Retwis until their first login)
+//	                             original Retwis until their first login),
+//	                             seen (unix time last seen; retwis)
 //	users                hash    username -> user id (exact case)
 //	{users}:folded       hash    lower-case username -> user id (retwis);
 //	                             the {users} hash tag puts it in the slot of
@@ -23,11 +24,23 @@
 //	following:<id>       zset    ids of the users <id> follows, likewise
 //	next_post_id         string  counter; INCR gives the next post id
 //	post:<id>            hash    user_id, time (unix seconds), body
-//	posts:<id>           list    home timeline of user <id>: post ids,
-//	                             newest first (own posts and followed users')
+//	posts:<id>           list    home timeline of user <id>: post ids in
+//	                             descending order, no duplicates, capped
+//	                             (800 by default), complete down to its
+//	                             last entry (own posts and followed users')
 //	user_posts:<id>      zset    ids of the posts written by <id>, scored by
-//	                             post id (retwis; the profile page)
+//	                             post id (retwis; profiles, deep home pages)
 //	timeline             list    global timeline: the newest 1000 post ids
+//	celebrities          set     ids of authors who have had more followers
+//	                             than the threshold: merged into home
+//	                             timelines when read (retwis)
+//	deliveries           stream  delivery jobs: kind (deliver, undeliver),
+//	                             post, author; consumer group "deliverers"
+//	                             (retwis)
+//	delivery_progress    hash    stream entry id -> followers done (retwis)
+//	last_seen            zset    user ids scored by the unix time they were
+//	                             last seen, for skipping inactive users in
+//	                             fanout (retwis; also the user hash's seen)
 //	schema_version       string  layout version written by Migrate (retwis)
 //
 // Every command, script and transaction touches keys of one hash slot
