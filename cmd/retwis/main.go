@@ -3,6 +3,7 @@
 // Usage:
 //
 //	retwis serve [flags]   run the web server
+//	retwis bench [flags]   seed a synthetic network and measure a server
 //	retwis help [command]  show help
 //
 // Every flag can also be set through the environment variable named in
@@ -30,6 +31,7 @@ type command struct {
 
 var commands = []command{
 	{"serve", "run the web server", runServe},
+	{"bench", "seed a synthetic network and measure a running server", runBench},
 }
 
 func main() {

@@ -12,6 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/retwis/retwis/internal/store"
 )
 
 // startServe runs `retwis serve` with cfg in the background and returns
@@ -33,9 +36,14 @@ func startServe(t *testing.T, cfg serveConfig) (string, func() error) {
 	return "", nil
 }
 
+// defaultTimelines are the timeline settings the flags default to.
+func defaultTimelines() store.Options {
+	return store.Options{HomeCap: 800, CelebrityThreshold: 10_000, InactiveAfter: 30 * 24 * time.Hour}
+}
+
 func TestServeEmbeddedPersists(t *testing.T) {
 	dir := t.TempDir()
-	cfg := serveConfig{addr: "127.0.0.1:0", dataDir: dir}
+	cfg := serveConfig{addr: "127.0.0.1:0", dataDir: dir, timelines: defaultTimelines()}
 	base, stop := startServe(t, cfg)
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar}

@@ -38,34 +38,65 @@ func (s *Store) seenCmds(uid, now int64) rueidis.Commands {
 }
 
 // RebuildHome rebuilds uid's home timeline from the own-post indexes of
-// the users uid follows (and uid's own). Each author contributes their
-// newest posts, a share of the cap; where an author had more, the list
-// stops at the oldest post taken from them, so that it stays complete
-// down to its last entry, and older pages merge the indexes instead.
+// the users uid follows (and uid's own): exactly their newest HomeCap
+// posts.
 func (s *Store) RebuildHome(ctx context.Context, uid int64) error {
 	authors, err := s.following(ctx, uid)
 	if err != nil {
 		return err
 	}
-	authors = append(authors, uid)
-	per := min(s.opts.HomeCap, max(20, 2*s.opts.HomeCap/len(authors)))
-	cmds := make(rueidis.Commands, len(authors))
-	for i, a := range authors {
-		cmds[i] = s.c.B().Zrevrange().Key(keyUserPosts(a)).Start(0).Stop(int64(per - 1)).Build()
+	ids, err := s.newestOf(ctx, append(authors, uid), s.opts.HomeCap)
+	if err != nil {
+		return err
 	}
-	var lists [][]int64
-	var floor int64
-	for _, r := range s.c.DoMulti(ctx, cmds...) {
-		ids, err := r.AsIntSlice()
-		if err != nil {
-			return s.wrap("rebuild home", err)
-		}
-		if len(ids) == per { // this author has more: below here we know nothing
-			floor = max(floor, ids[len(ids)-1])
-		}
-		lists = append(lists, ids)
+	return s.replaceHome(ctx, uid, ids, 0)
+}
+
+// newestOf returns the n newest post ids written by any of authors. It
+// reads the authors' indexes in rounds: a small chunk from each, then
+// more only from authors whose chunk ran out while still newer than the
+// n-th newest id seen so far. Anything not read is older than that, so
+// the result is exact, and a user following thousands costs a few rounds
+// of small reads rather than thousands of full ones.
+func (s *Store) newestOf(ctx context.Context, authors []int64, n int) ([]int64, error) {
+	chunk := int64(max(20, 2*n/len(authors)))
+	fetched := make([][]int64, len(authors))
+	pending := make([]int, len(authors)) // authors to read from this round
+	for i := range pending {
+		pending[i] = i
 	}
-	return s.replaceHome(ctx, uid, mergeDesc(lists, s.opts.HomeCap, false), floor)
+	var best []int64
+	for len(pending) > 0 {
+		cmds := make(rueidis.Commands, len(pending))
+		for k, i := range pending {
+			upper := "+inf"
+			if f := fetched[i]; len(f) > 0 {
+				upper = "(" + id(f[len(f)-1])
+			}
+			cmds[k] = s.c.B().Zrevrangebyscore().Key(keyUserPosts(authors[i])).Max(upper).Min("-inf").Limit(0, chunk).Build()
+		}
+		var more []int
+		for k, r := range s.c.DoMulti(ctx, cmds...) {
+			ids, err := r.AsIntSlice()
+			if err != nil {
+				return nil, s.wrap("newest posts", err)
+			}
+			fetched[pending[k]] = append(fetched[pending[k]], ids...)
+			if int64(len(ids)) == chunk {
+				more = append(more, pending[k])
+			}
+		}
+		best = mergeDesc(fetched, n, false)
+		cutoff := int64(0)
+		if len(best) == n {
+			cutoff = best[n-1]
+		}
+		pending = slices.DeleteFunc(more, func(i int) bool {
+			f := fetched[i]
+			return f[len(f)-1] < cutoff
+		})
+	}
+	return best, nil
 }
 
 // replaceHome replaces uid's home timeline with ids (descending), keeping

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/retwis/retwis/internal/loadtest"
+)
+
+// Points of the growth curves.
+var (
+	followingSizes = []int{10, 100, 1_000, 10_000}
+	audienceSizes  = []int{1_000, 10_000, 100_000, 1_000_000}
+)
+
+// growthCurves measures how the home page grows with the number of
+// followed users and how delivery grows with the number of followers,
+// prints both and writes them as SVG charts into the curves directory.
+func (b *bench) growthCurves(ctx context.Context) error {
+	if err := os.MkdirAll(b.cfg.curves, 0o755); err != nil {
+		return err
+	}
+	home, err := b.homeCurve(ctx)
+	if err != nil {
+		return err
+	}
+	if err := writeChart(filepath.Join(b.cfg.curves, "home-latency.svg"), loadtest.Chart{
+		Title: "Home page latency by number of followed users", XLabel: "followed users", YLabel: "latency (ms)",
+		LogX: true, LogY: true, Series: home,
+	}); err != nil {
+		return err
+	}
+	delivery, err := b.deliveryCurve(ctx)
+	if err != nil {
+		return err
+	}
+	return writeChart(filepath.Join(b.cfg.curves, "delivery.svg"), loadtest.Chart{
+		Title: "Delivery of one post by number of followers", XLabel: "followers", YLabel: "milliseconds",
+		LogX: true, LogY: true, Series: delivery,
+	})
+}
+
+func writeChart(path string, c loadtest.Chart) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := c.WriteSVG(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// homeCurve signs up one user per size, makes them follow that many
+// seeded users, and loads their home page.
+func (b *bench) homeCurve(ctx context.Context) ([]loadtest.Series, error) {
+	p50 := loadtest.Series{Name: "home page p50"}
+	p99 := loadtest.Series{Name: "home page p99"}
+	deep := loadtest.Series{Name: "page past the cap, p50"}
+	b.printf("\nhome page by number of followed users (%d connections as that user, %s each)\n", b.cfg.connections, b.curveDuration())
+	b.printf("%-9s %10s %9s %9s %14s %7s\n", "follows", "req/s", "p50", "p99", "deep page p50", "errors")
+	for _, k := range followingSizes {
+		if k >= b.users() {
+			b.printf("%-9d skipped: needs more than %d seeded users\n", k, b.users())
+			continue
+		}
+		cookie, err := b.userFollowing(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		top, err := b.loadAs(ctx, cookie, "/")
+		if err != nil {
+			return nil, err
+		}
+		past, err := b.loadAs(ctx, cookie, "/?before=1000") // far below any list
+		if err != nil {
+			return nil, err
+		}
+		b.printf("%-9d %10.0f %9s %9s %14s %7d\n", k, top.RPS, msec(top.P50), msec(top.P99), msec(past.P50), top.Errors+past.Errors)
+		p50.Points = append(p50.Points, loadtest.Point{X: float64(k), Y: ms(top.P50)})
+		p99.Points = append(p99.Points, loadtest.Point{X: float64(k), Y: ms(top.P99)})
+		deep.Points = append(deep.Points, loadtest.Point{X: float64(k), Y: ms(past.P50)})
+	}
+	return []loadtest.Series{p50, p99, deep}, nil
+}
+
+// userFollowing signs up a new user who follows the first k seeded users
+// and returns its cookie.
+func (b *bench) userFollowing(ctx context.Context, k int) (string, error) {
+	name := fmt.Sprintf("follows%d_%d", k, time.Now().Unix()%100000)
+	u, _, err := b.st.Register(ctx, name, b.cfg.password)
+	if err != nil {
+		return "", err
+	}
+	ids := make([]int64, k)
+	for i := range ids {
+		ids[i] = int64(i + 1)
+	}
+	if err := b.st.FollowAll(ctx, u.ID, ids); err != nil {
+		return "", err
+	}
+	return loginAs(ctx, b.cfg.url, name, b.cfg.password)
+}
+
+func (b *bench) curveDuration() time.Duration { return min(b.cfg.duration, 5*time.Second) }
+
+// loadAs loads one path with every connection logged in as one user.
+func (b *bench) loadAs(ctx context.Context, cookie, path string) (loadtest.Result, error) {
+	return loadtest.Run(ctx, loadtest.Options{
+		BaseURL: b.cfg.url, Connections: b.cfg.connections, Duration: b.curveDuration(), Cookies: []string{cookie},
+		Next: func(int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: path} },
+	})
+}
+
+func ms(d time.Duration) float64 { return max(float64(d.Microseconds())/1000, 0.001) }
+
+func msec(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d.Microseconds())/1000) }

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/retwis/retwis/internal/loadtest"
+)
+
+// deliveryCurve gives one author per size that many (made-up) followers,
+// posts once as that author, and times the request and the delivery,
+// while the other connections keep posting to measure posting latency
+// during a large delivery.
+func (b *bench) deliveryCurve(ctx context.Context) ([]loadtest.Series, error) {
+	total := loadtest.Series{Name: "delivery to every follower"}
+	request := loadtest.Series{Name: "the posting request"}
+	others := loadtest.Series{Name: "other posts meanwhile, p99"}
+	b.printf("\ndelivery of one post by number of followers (the server's --celebrity-threshold must be higher)\n")
+	b.printf("%-9s %12s %12s %20s %7s\n", "followers", "post request", "delivery", "other posts p99", "errors")
+	for i, k := range audienceSizes {
+		if k > b.cfg.maxAudience {
+			break
+		}
+		cookie, uid, err := b.author(ctx, k, int64(i+1)*10_000_000)
+		if err != nil {
+			return nil, err
+		}
+		bg, stop := b.backgroundPosts(ctx)
+		start := time.Now()
+		if err := postAs(ctx, b.cfg.url, cookie); err != nil {
+			stop()
+			return nil, err
+		}
+		posted := time.Since(start)
+		celebrity, err := b.st.IsCelebrity(ctx, uid)
+		if err != nil {
+			stop()
+			return nil, err
+		}
+		if err := b.waitDelivered(ctx, uid, celebrity); err != nil {
+			stop()
+			return nil, err
+		}
+		delivered := time.Since(start)
+		stop()
+		r := <-bg
+		if celebrity {
+			b.printf("%-9d %12s %12s %20s %7d  (over the celebrity threshold: merged at read, not fanned out)\n",
+				k, msec(posted), "-", msec(r.P99), r.Errors)
+			continue
+		}
+		b.printf("%-9d %12s %12s %20s %7d\n", k, msec(posted), msec(delivered), msec(r.P99), r.Errors)
+		total.Points = append(total.Points, loadtest.Point{X: float64(k), Y: ms(delivered)})
+		request.Points = append(request.Points, loadtest.Point{X: float64(k), Y: ms(posted)})
+		others.Points = append(others.Points, loadtest.Point{X: float64(k), Y: ms(r.P99)})
+	}
+	return nonEmpty(total, request, others), nil
+}
+
+func nonEmpty(series ...loadtest.Series) []loadtest.Series {
+	var out []loadtest.Series
+	for _, s := range series {
+		if len(s.Points) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// author signs up an author with k made-up followers (ids from first on).
+func (b *bench) author(ctx context.Context, k int, first int64) (string, int64, error) {
+	name := fmt.Sprintf("audience%d_%d", k, time.Now().Unix()%100000)
+	u, _, err := b.st.Register(ctx, name, b.cfg.password)
+	if err != nil {
+		return "", 0, err
+	}
+	if err := b.st.AddFakeFollowers(ctx, u.ID, first, k); err != nil {
+		return "", 0, err
+	}
+	cookie, err := loginAs(ctx, b.cfg.url, name, b.cfg.password)
+	return cookie, u.ID, err
+}
+
+// backgroundPosts keeps the connections (as the seeded users) posting
+// until stop is called, then sends the result.
+func (b *bench) backgroundPosts(ctx context.Context) (<-chan loadtest.Result, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	out := make(chan loadtest.Result, 1)
+	go func() {
+		r, _ := loadtest.Run(ctx, loadtest.Options{
+			BaseURL: b.cfg.url, Connections: b.cfg.connections, Duration: time.Hour, Cookies: b.cookies,
+			Next: func(conn int, rng *rand.Rand) loadtest.Request { return postRequest(conn, rng) },
+		})
+		out <- r
+	}()
+	return out, cancel
+}
+
+// waitDelivered waits until the author's newest post has reached every
+// follower (at once for a celebrity, whose posts are not delivered).
+func (b *bench) waitDelivered(ctx context.Context, author int64, celebrity bool) error {
+	deadline := time.Now().Add(10 * time.Minute)
+	for !celebrity && time.Now().Before(deadline) {
+		done, err := b.st.DeliveryDone(ctx, author)
+		if err != nil || done {
+			return err
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if celebrity {
+		return nil
+	}
+	return fmt.Errorf("delivery did not finish within 10 minutes")
+}
+
+func postAs(ctx context.Context, base, cookie string) error {
+	form := url.Values{"status": {"one post to a very large audience"}}
+	req, err := http.NewRequestWithContext(ctx, "POST", base+"/post", strings.NewReader(form.Encode()))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(&http.Cookie{Name: "auth", Value: cookie})
+	res, err := noRedirects.Do(req)
+	if err != nil {
+		return err
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther {
+		return fmt.Errorf("post answered %s", res.Status)
+	}
+	return nil
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retwis/retwis/internal/loadtest"
+)
+
+// scenario is one kind of traffic: what a connection sends next.
+type scenario struct {
+	name string
+	next func(b *bench, conn int, rng *rand.Rand) loadtest.Request
+}
+
+var scenarioList = []scenario{
+	{"home", func(*bench, int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/"} }},
+	{"profile", func(b *bench, _ int, rng *rand.Rand) loadtest.Request {
+		return loadtest.Request{Path: "/u/user" + strconv.Itoa(1+rng.IntN(b.users()))}
+	}},
+	{"timeline", func(*bench, int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/timeline"} }},
+	{"post", func(_ *bench, conn int, rng *rand.Rand) loadtest.Request { return postRequest(conn, rng) }},
+	{"mixed", func(b *bench, conn int, rng *rand.Rand) loadtest.Request {
+		switch x := rng.IntN(100); {
+		case x < 70:
+			return loadtest.Request{Path: "/"}
+		case x < 85:
+			return loadtest.Request{Path: "/u/user" + strconv.Itoa(1+rng.IntN(b.users()))}
+		case x < 95:
+			return loadtest.Request{Path: "/timeline"}
+		}
+		return postRequest(conn, rng)
+	}},
+}
+
+func postRequest(conn int, rng *rand.Rand) loadtest.Request {
+	return loadtest.Request{Method: "POST", Path: "/post", Form: url.Values{
+		"status": {fmt.Sprintf("benchmark post %d from connection %d, of a realistic length for a status update", rng.IntN(1e9), conn)},
+	}}
+}
+
+// users is how many seeded users there are to visit and log in as.
+func (b *bench) users() int { return max(b.cfg.users, 1) }
+
+// scenarios runs the /healthz baseline and then each scenario, each for
+// the configured duration, and prints one table: ratios to the baseline
+// measured in the same run survive a noisy machine.
+func (b *bench) scenarios(ctx context.Context) error {
+	if err := b.login(ctx); err != nil {
+		return err
+	}
+	wanted := map[string]bool{}
+	for name := range strings.SplitSeq(b.cfg.scenarios, ",") {
+		wanted[strings.TrimSpace(name)] = true
+	}
+	baseline, err := b.load(ctx, func(int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/healthz"} }, b.cfg.duration)
+	if err != nil {
+		return err
+	}
+	b.printf("\n%d connections, %s per scenario, against %s\n", b.cfg.connections, b.cfg.duration, b.cfg.url)
+	b.printf("%-10s %10s %7s %9s %9s %9s %9s %7s\n", "scenario", "req/s", "ratio", "p50", "p90", "p99", "max", "errors")
+	b.row("baseline", baseline, baseline)
+	for _, sc := range scenarioList {
+		if !wanted[sc.name] {
+			continue
+		}
+		r, err := b.load(ctx, func(conn int, rng *rand.Rand) loadtest.Request { return sc.next(b, conn, rng) }, b.cfg.duration)
+		if err != nil {
+			return err
+		}
+		b.row(sc.name, r, baseline)
+	}
+	return nil
+}
+
+func (b *bench) row(name string, r, baseline loadtest.Result) {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d.Microseconds())/1000) }
+	b.printf("%-10s %10.0f %7.2f %9s %9s %9s %9s %7d\n", name, r.RPS, r.RPS/baseline.RPS,
+		ms(r.P50), ms(r.P90), ms(r.P99), ms(r.Max), r.Errors)
+	for _, e := range r.ErrorSamples {
+		b.printf("           error: %s\n", e)
+	}
+}
+
+func (b *bench) load(ctx context.Context, next func(int, *rand.Rand) loadtest.Request, d time.Duration) (loadtest.Result, error) {
+	return loadtest.Run(ctx, loadtest.Options{
+		BaseURL: b.cfg.url, Connections: b.cfg.connections, Duration: d, Cookies: b.cookies, Next: next,
+	})
+}
+
+// login logs one seeded user in per connection (user1, user2, …) and
+// checks that the cookie works, so that no scenario measures the welcome
+// page by mistake.
+func (b *bench) login(ctx context.Context) error {
+	b.cookies = b.cookies[:0]
+	for i := range b.cfg.connections {
+		name := "user" + strconv.Itoa(1+i%b.users())
+		cookie, err := loginAs(ctx, b.cfg.url, name, b.cfg.password)
+		if err != nil {
+			return fmt.Errorf("log in as %s (seed first with --seed, or check --password): %w", name, err)
+		}
+		b.cookies = append(b.cookies, cookie)
+	}
+	return nil
+}
+
+// noRedirects is an HTTP client that shows each redirect instead of
+// following it.
+var noRedirects = &http.Client{Timeout: 30 * time.Second,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// loginAs logs in and returns the auth cookie.
+func loginAs(ctx context.Context, base, name, password string) (string, error) {
+	form := url.Values{"username": {name}, "password": {password}}
+	req, err := http.NewRequestWithContext(ctx, "POST", base+"/login", strings.NewReader(form.Encode()))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, err := noRedirects.Do(req)
+	if err != nil {
+		return "", err
+	}
+	res.Body.Close()
+	for _, c := range res.Cookies() {
+		if c.Name == "auth" && c.Value != "" && res.StatusCode == http.StatusSeeOther {
+			return c.Value, nil
+		}
+	}
+	return "", fmt.Errorf("login answered %s", res.Status)
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/retwis/retwis/internal/redistest"
+)
+
+// TestBench seeds a small network into a real Redis, serves it, and runs
+// every scenario and the growth curves at a tiny scale: the figures are
+// not checked, but the report, the absence of errors and the charts are.
+func TestBench(t *testing.T) {
+	redis := redistest.Start(t)
+	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, timelines: defaultTimelines()})
+	defer stop()
+	dir := t.TempDir()
+	var out bytes.Buffer
+	status := run(t.Context(), []string{"bench", "--url", base, "--redis", redis.URL, "--seed",
+		"--users", "120", "--posts", "3000", "--follows", "8", "--connections", "4", "--duration", "300ms",
+		"--curves", dir, "--max-followers", "1000"}, &out, &out)
+	report := out.String()
+	if status != 0 {
+		t.Fatalf("bench exited %d:\n%s", status, report)
+	}
+	for _, want := range []string{"seeded in", "per timeline entry", "baseline", "home", "profile", "timeline", "post", "mixed",
+		"followed users", "delivery of one post"} {
+		if !strings.Contains(report, want) {
+			t.Fatalf("report lacks %q:\n%s", want, report)
+		}
+	}
+	rows := regexp.MustCompile(`(?m)^(baseline|home|profile|timeline|post|mixed) .* (\d+)$`).FindAllStringSubmatch(report, -1)
+	if len(rows) != 6 {
+		t.Fatalf("found %d scenario rows; want 6:\n%s", len(rows), report)
+	}
+	for _, r := range rows {
+		if r[2] != "0" {
+			t.Fatalf("scenario %s had %s errors:\n%s", r[1], r[2], report)
+		}
+	}
+	for _, name := range []string{"home-latency.svg", "delivery.svg"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || !bytes.Contains(b, []byte("<svg")) {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+}
