@@ -65,7 +65,7 @@ func (b *bench) homeCurve(ctx context.Context) ([]loadtest.Series, error) {
 	b.printf("\nhome page by number of followed users (%d connections as that user, %s each)\n", b.cfg.connections, b.curveDuration())
 	b.printf("%-9s %10s %9s %9s %14s %7s\n", "follows", "req/s", "p50", "p99", "deep page p50", "errors")
 	for _, k := range followingSizes {
-		if k >= b.users() {
+		if k > b.users() {
 			b.printf("%-9d skipped: needs more than %d seeded users\n", k, b.users())
 			continue
 		}

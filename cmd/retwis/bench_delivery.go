@@ -19,9 +19,17 @@ import (
 func (b *bench) deliveryCurve(ctx context.Context) ([]loadtest.Series, error) {
 	total := loadtest.Series{Name: "delivery to every follower"}
 	request := loadtest.Series{Name: "the posting request"}
-	others := loadtest.Series{Name: "other posts meanwhile, p99"}
-	b.printf("\ndelivery of one post by number of followers (the server's --celebrity-threshold must be higher)\n")
+	others := loadtest.Series{Name: "another user's posts meanwhile, p99"}
+	b.printf("\ndelivery of one post by number of followers, while another user posts on 4 connections\n")
+	b.printf("(for fanout beyond 10,000 followers, start the server with a higher --celebrity-threshold)\n")
 	b.printf("%-9s %12s %12s %20s %7s\n", "followers", "post request", "delivery", "other posts p99", "errors")
+	if err := b.waitIdle(ctx); err != nil {
+		return nil, err
+	}
+	bystander, _, err := b.author(ctx, 0, 0)
+	if err != nil {
+		return nil, err
+	}
 	for i, k := range audienceSizes {
 		if k > b.cfg.maxAudience {
 			break
@@ -30,7 +38,7 @@ func (b *bench) deliveryCurve(ctx context.Context) ([]loadtest.Series, error) {
 		if err != nil {
 			return nil, err
 		}
-		bg, stop := b.backgroundPosts(ctx)
+		bg, stop := b.backgroundPosts(ctx, bystander)
 		start := time.Now()
 		if err := postAs(ctx, b.cfg.url, cookie); err != nil {
 			stop()
@@ -86,19 +94,41 @@ func (b *bench) author(ctx context.Context, k int, first int64) (string, int64, 
 	return cookie, u.ID, err
 }
 
-// backgroundPosts keeps the connections (as the seeded users) posting
-// until stop is called, then sends the result.
-func (b *bench) backgroundPosts(ctx context.Context) (<-chan loadtest.Result, func()) {
+// backgroundPosts keeps a few connections posting as a user without
+// followers until stop is called, then sends the result: the latency of
+// posting while a large delivery runs, without adding delivery work that
+// would queue in front of the one being measured.
+func (b *bench) backgroundPosts(ctx context.Context, cookie string) (<-chan loadtest.Result, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	out := make(chan loadtest.Result, 1)
 	go func() {
 		r, _ := loadtest.Run(ctx, loadtest.Options{
-			BaseURL: b.cfg.url, Connections: b.cfg.connections, Duration: time.Hour, Cookies: b.cookies,
+			BaseURL: b.cfg.url, Connections: 4, Duration: time.Hour, Cookies: []string{cookie},
 			Next: func(conn int, rng *rand.Rand) loadtest.Request { return postRequest(conn, rng) },
 		})
 		out <- r
 	}()
 	return out, cancel
+}
+
+// waitIdle waits until the delivery workers have caught up with the
+// jobs earlier scenarios queued, so that the curve measures delivery, not
+// queueing.
+func (b *bench) waitIdle(ctx context.Context) error {
+	start := time.Now()
+	for {
+		n, err := b.st.DeliveryBacklog(ctx)
+		if err != nil || n == 0 {
+			if time.Since(start) > time.Second {
+				b.printf("(waited %s for earlier deliveries to finish)\n", time.Since(start).Round(time.Second))
+			}
+			return err
+		}
+		if time.Since(start) > 30*time.Minute {
+			return fmt.Errorf("%d delivery jobs still queued after 30 minutes", n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // waitDelivered waits until the author's newest post has reached every

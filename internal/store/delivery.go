@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -34,6 +35,10 @@ type DeliveryOptions struct {
 	ClaimIdle time.Duration
 	// Block is how long one read waits for new jobs (2s when zero).
 	Block time.Duration
+	// Parallel is how many jobs one worker carries out at once (8 when
+	// zero): jobs are bound by round trips, so overlapping them keeps
+	// Redis busy.
+	Parallel int
 	// Progress, if set, is called after each batch of a job.
 	Progress func(p DeliveryProgress)
 }
@@ -57,14 +62,18 @@ func (o *DeliveryOptions) setDefaults() {
 	if o.Block == 0 {
 		o.Block = 2 * time.Second
 	}
+	if o.Parallel == 0 {
+		o.Parallel = 8
+	}
 }
 
 // job is one entry of the deliveries stream.
 type job struct {
-	id     string
-	kind   string
-	post   int64
-	author int64
+	id      string
+	kind    string
+	post    int64
+	author  int64
+	claimed bool // taken over from another worker, which may have made progress
 }
 
 // RunDelivery carries out delivery jobs until ctx is cancelled. Every
@@ -85,6 +94,9 @@ func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
 		var err error
 		if time.Since(lastClaim) >= opts.ClaimIdle/2 {
 			jobs, err = s.claimJobs(ctx, opts)
+			for i := range jobs {
+				jobs[i].claimed = true
+			}
 			lastClaim = time.Now()
 		}
 		if err == nil && len(jobs) == 0 {
@@ -122,7 +134,7 @@ func (s *Store) ensureGroup(ctx context.Context) error {
 }
 
 func (s *Store) readJobs(ctx context.Context, opts DeliveryOptions) ([]job, error) {
-	res, err := s.c.Do(ctx, s.c.B().Xreadgroup().Group(deliveryGroup, opts.Consumer).Count(10).
+	res, err := s.c.Do(ctx, s.c.B().Xreadgroup().Group(deliveryGroup, opts.Consumer).Count(int64(2*opts.Parallel)).
 		Block(opts.Block.Milliseconds()).Streams().Key(keyDeliveries).Id(">").Build()).AsXRead()
 	if rueidis.IsRedisNil(err) {
 		return nil, nil // nothing new within Block
@@ -139,7 +151,7 @@ func (s *Store) readJobs(ctx context.Context, opts DeliveryOptions) ([]job, erro
 // claimJobs takes over jobs another worker has left idle for ClaimIdle.
 func (s *Store) claimJobs(ctx context.Context, opts DeliveryOptions) ([]job, error) {
 	arr, err := s.c.Do(ctx, s.c.B().Xautoclaim().Key(keyDeliveries).Group(deliveryGroup).Consumer(opts.Consumer).
-		MinIdleTime(strconv.FormatInt(opts.ClaimIdle.Milliseconds(), 10)).Start("0-0").Count(10).Build()).ToArray()
+		MinIdleTime(strconv.FormatInt(opts.ClaimIdle.Milliseconds(), 10)).Start("0-0").Count(int64(opts.Parallel)).Build()).ToArray()
 	if err != nil {
 		if strings.Contains(err.Error(), "NOGROUP") {
 			return nil, s.ensureGroup(ctx)
@@ -167,24 +179,42 @@ func parseJobs(entries []rueidis.XRangeEntry) []job {
 	return jobs
 }
 
+// runJobs carries out jobs, up to opts.Parallel at once, acknowledging
+// each when it is done. It returns the first error.
 func (s *Store) runJobs(ctx context.Context, jobs []job, opts DeliveryOptions) error {
+	sem := make(chan struct{}, opts.Parallel)
+	errs := make(chan error, len(jobs))
+	var wg sync.WaitGroup
 	for _, j := range jobs {
-		if j.post == 0 || j.author == 0 || (j.kind != jobDeliver && j.kind != jobUndeliver) {
-			s.log.Error("dropping a malformed delivery job", "job", j.id)
-		} else if err := s.runJob(ctx, j, opts); err != nil {
-			return fmt.Errorf("job %s: %w", j.id, err)
-		}
-		b := s.c.B()
-		err := firstErr(s.c.DoMulti(ctx,
-			b.Xack().Key(keyDeliveries).Group(deliveryGroup).Id(j.id).Build(),
-			b.Xdel().Key(keyDeliveries).Id(j.id).Build(),
-			b.Hdel().Key(keyProgress).Field(j.id).Build(),
-		))
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			errs <- s.runAndAck(ctx, j, opts)
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
 		if err != nil {
-			return s.wrap("delivery: acknowledge", err)
+			return err
 		}
 	}
 	return nil
+}
+
+func (s *Store) runAndAck(ctx context.Context, j job, opts DeliveryOptions) error {
+	if j.post == 0 || j.author == 0 || (j.kind != jobDeliver && j.kind != jobUndeliver) {
+		s.log.Error("dropping a malformed delivery job", "job", j.id)
+	} else if err := s.runJob(ctx, j, opts); err != nil {
+		return fmt.Errorf("job %s: %w", j.id, err)
+	}
+	b := s.c.B()
+	cmds := rueidis.Commands{
+		b.Xack().Key(keyDeliveries).Group(deliveryGroup).Id(j.id).Build(),
+		b.Xdel().Key(keyDeliveries).Id(j.id).Build(),
+		b.Hdel().Key(keyProgress).Field(j.id).Build(),
+	}
+	return s.wrap("delivery: acknowledge", firstErr(s.c.DoMulti(ctx, cmds...)))
 }
 
 // runJob walks the author's followers in batches from where the job got
@@ -193,9 +223,13 @@ func (s *Store) runJobs(ctx context.Context, jobs []job, opts DeliveryOptions) e
 // over does not start again from the beginning.
 func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
 	b := s.c.B()
-	done, err := s.c.Do(ctx, b.Hget().Key(keyProgress).Field(j.id).Build()).AsInt64()
-	if err != nil && !rueidis.IsRedisNil(err) {
-		return s.wrap("delivery: progress", err)
+	var done int64
+	if j.claimed { // only a job taken over can have progress to resume from
+		var err error
+		done, err = s.c.Do(ctx, b.Hget().Key(keyProgress).Field(j.id).Build()).AsInt64()
+		if err != nil && !rueidis.IsRedisNil(err) {
+			return s.wrap("delivery: progress", err)
+		}
 	}
 	p := DeliveryProgress{Job: j.id, Kind: j.kind, Post: j.post, Done: int(done)}
 	for {
@@ -213,12 +247,18 @@ func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
 		}
 		p.Done += len(followers)
 		p.Delivered += n
-		err = s.c.Do(ctx, b.Hset().Key(keyProgress).FieldValue().FieldValue(j.id, strconv.Itoa(p.Done)).Build()).Error()
-		if err != nil {
-			return s.wrap("delivery: progress", err)
+		last := len(followers) < opts.Batch // no progress worth recording then
+		if !last {
+			err := s.c.Do(ctx, b.Hset().Key(keyProgress).FieldValue().FieldValue(j.id, strconv.Itoa(p.Done)).Build()).Error()
+			if err != nil {
+				return s.wrap("delivery: progress", err)
+			}
 		}
 		if opts.Progress != nil {
 			opts.Progress(p)
+		}
+		if last {
+			return nil
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()

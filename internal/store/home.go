@@ -21,18 +21,19 @@ import (
 // The list is complete down to its oldest entry (backfills and rebuilds
 // keep it so), which is what makes the merge exact.
 func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, retwis.Counts, error) {
-	counts, err := s.Counts(ctx, uid)
-	if err != nil {
-		return retwis.Page{}, counts, err
-	}
+	var counts retwis.Counts
+	countsTo := &counts // the first fetch reads the counts in the same pipeline
 	page, err := s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
-		return s.homeIDs(ctx, uid, c, want)
+		ids, err := s.homeIDs(ctx, uid, c, want, countsTo)
+		countsTo = nil
+		return ids, err
 	})
 	return page, counts, err
 }
 
-// homeIDs is the fetchFunc of a home timeline.
-func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want int) ([]int64, error) {
+// homeIDs is the fetchFunc of a home timeline; if counts is not nil, it
+// also reads uid's counts into it.
+func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want int, counts *retwis.Counts) ([]int64, error) {
 	celebs, err := s.celebrities(ctx)
 	if err != nil {
 		return nil, err
@@ -46,8 +47,16 @@ func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want in
 		if len(celebs) > 0 {
 			cmds = append(cmds, b.Zmscore().Key(keyFollowing(uid)).Member(celebs...).Build())
 		}
+		if counts != nil {
+			cmds = append(cmds, s.countCmds(uid)...)
+		}
 		return cmds
 	})
+	if counts != nil {
+		if *counts, err = s.parseCounts(res[len(res)-2:]); err != nil {
+			return nil, err
+		}
+	}
 	listIDs, err := res[0].AsIntSlice()
 	if err != nil {
 		return nil, s.wrap("home timeline", err)

@@ -71,8 +71,10 @@ func (s *Store) pipeline(ctx context.Context, build func() rueidis.Commands) []r
 
 // pushID inserts one post id into a timeline list kept in descending id
 // order, without duplicates, capped at ARGV[2] entries. The usual case, a
-// new post newer than everything, is a push; an older one (a late
-// delivery) is put in its place. Delivering twice is harmless.
+// new post newer than everything, is a push; an older one (a late or
+// parallel delivery) is put in its place, found by scanning from the head
+// in growing chunks, since late posts are nearly always near the top.
+// Delivering twice is harmless.
 var pushID = newScript(`
 local id, cap = tonumber(ARGV[1]), tonumber(ARGV[2])
 local head = redis.call('LINDEX', KEYS[1], 0)
@@ -81,19 +83,27 @@ if not head or tonumber(head) < id then
   redis.call('LTRIM', KEYS[1], 0, cap - 1)
   return 1
 end
-local ids = redis.call('LRANGE', KEYS[1], 0, cap - 1)
-for _, v in ipairs(ids) do
-  local n = tonumber(v)
-  if n == id then return 0 end
-  if n < id then
-    redis.call('LINSERT', KEYS[1], 'BEFORE', v, ARGV[1])
-    redis.call('LTRIM', KEYS[1], 0, cap - 1)
-    return 1
+local start, size = 0, 16
+while start < cap do
+  local stop = math.min(start + size, cap) - 1
+  local ids = redis.call('LRANGE', KEYS[1], start, stop)
+  for _, v in ipairs(ids) do
+    local n = tonumber(v)
+    if n == id then return 0 end
+    if n < id then
+      redis.call('LINSERT', KEYS[1], 'BEFORE', v, ARGV[1])
+      redis.call('LTRIM', KEYS[1], 0, cap - 1)
+      return 1
+    end
   end
-end
-if #ids < cap then
-  redis.call('RPUSH', KEYS[1], ARGV[1])
-  return 1
+  if #ids < stop - start + 1 then
+    if start + #ids < cap then
+      redis.call('RPUSH', KEYS[1], ARGV[1])
+      return 1
+    end
+    return 0
+  end
+  start, size = stop + 1, size * 4
 end
 return 0`)
 

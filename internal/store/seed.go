@@ -146,8 +146,10 @@ func (w *seedWriter) flush() error {
 	return w.s.wrap("seed", err)
 }
 
-func (w *seedWriter) report(stage string, done, total int) {
-	if w.progress != nil {
+// report tells the progress callback how far a stage has got: every so
+// often (every, in items) and once at the end.
+func (w *seedWriter) report(stage string, done, total, every int) {
+	if w.progress != nil && (done == total || done%every == 0) {
 		w.progress(stage, done, total)
 	}
 }
@@ -172,15 +174,15 @@ func (w *seedWriter) users(o SeedOptions, hash string) error {
 				return err
 			}
 		}
-		if i%10_000 == 0 {
-			w.report("users", i, o.Users)
+		if i < o.Users {
+			w.report("users", i, o.Users, 10_000)
 		}
 	}
 	if err := w.add(b.Set().Key(keyNextUserID).Value(strconv.Itoa(o.Users)).Build()); err != nil {
 		return err
 	}
 	err := w.flush()
-	w.report("users", o.Users, o.Users)
+	w.report("users", o.Users, o.Users, 1)
 	return err
 }
 
@@ -200,12 +202,12 @@ func (w *seedWriter) follows(g *graph) (total, maxFollowers int, err error) {
 				return 0, 0, err
 			}
 		}
-		if (u+1)%10_000 == 0 {
-			w.report("follows", u+1, len(g.following))
+		if u+1 < len(g.following) {
+			w.report("follows", u+1, len(g.following), 10_000)
 		}
 	}
 	err = w.flush()
-	w.report("follows", len(g.following), len(g.following))
+	w.report("follows", len(g.following), len(g.following), 1)
 	return total, slices.Max(followers), err
 }
 
@@ -237,15 +239,15 @@ func (w *seedWriter) posts(o SeedOptions, g *graph) ([][]int64, error) {
 				return nil, err
 			}
 		}
-		if i%100_000 == 0 {
-			w.report("posts", i, o.Posts)
+		if i < o.Posts {
+			w.report("posts", i, o.Posts, 100_000)
 		}
 	}
 	if err := w.add(b.Set().Key(keyNextPostID).Value(strconv.Itoa(o.Posts)).Build()); err != nil {
 		return nil, err
 	}
 	err := w.flush()
-	w.report("posts", o.Posts, o.Posts)
+	w.report("posts", o.Posts, o.Posts, 1)
 	return byAuthor, err
 }
 
@@ -288,12 +290,12 @@ func (w *seedWriter) timelines(g *graph, byAuthor [][]int64) (int, error) {
 		if err := w.add(b.Rpush().Key(keyHome(uid)).Element(vals...).Build()); err != nil {
 			return 0, err
 		}
-		if (u+1)%10_000 == 0 {
-			w.report("timelines", u+1, len(g.following))
+		if u+1 < len(g.following) {
+			w.report("timelines", u+1, len(g.following), 10_000)
 		}
 	}
 	err := w.flush()
-	w.report("timelines", len(g.following), len(g.following))
+	w.report("timelines", len(g.following), len(g.following), 1)
 	return total, err
 }
 
@@ -406,4 +408,10 @@ func (s *Store) DeliveryDone(ctx context.Context, author int64) (bool, error) {
 		return false, nil
 	}
 	return head == post[0], s.wrap("delivery done", err)
+}
+
+// DeliveryBacklog returns how many delivery jobs are waiting or running.
+func (s *Store) DeliveryBacklog(ctx context.Context) (int64, error) {
+	n, err := s.c.Do(ctx, s.c.B().Xlen().Key(keyDeliveries).Build()).AsInt64()
+	return n, s.wrap("delivery backlog", err)
 }

@@ -193,7 +193,7 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	if err != nil {
 		return retwis.User{}, "", err
 	}
-	acct, err := s.account(ctx, uid)
+	acct, err := s.account(ctx, uid, false)
 	if err != nil {
 		return retwis.User{}, "", err
 	}
