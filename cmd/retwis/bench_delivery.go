@@ -19,7 +19,7 @@ import (
 func (b *bench) deliveryCurve(ctx context.Context) ([]loadtest.Series, error) {
 	total := loadtest.Series{Name: "delivery to every follower"}
 	request := loadtest.Series{Name: "the posting request"}
-	others := loadtest.Series{Name: "another user's posts meanwhile, p99"}
+	others := loadtest.Series{Name: "others' posts, p99"}
 	b.printf("\ndelivery of one post by number of followers, while another user posts on 4 connections\n")
 	b.printf("(for fanout beyond 10,000 followers, start the server with a higher --celebrity-threshold)\n")
 	b.printf("%-9s %12s %12s %20s %7s\n", "followers", "post request", "delivery", "other posts p99", "errors")
