@@ -1,0 +1,27 @@
+#!/bin/sh
+# Reproduces the issue-3 figures of docs/PERFORMANCE.md: two runs of
+# `retwis bench`, each on a freshly seeded database of 10,000 users and
+# 1,000,000 posts served by a fresh `retwis serve`: the scenario table at
+# 64 connections, then the growth curves (SVG into docs/charts).
+# Usage: scripts/bench-timelines.sh [connections]    (takes ~5 minutes)
+set -eu
+C=${1:-64}
+WORK=$(mktemp -d)
+go build -o "$WORK/retwis" ./cmd/retwis
+ADDR=127.0.0.1:18096
+for run in table curves; do
+	rm -rf "$WORK/data"
+	"$WORK/retwis" serve --addr $ADDR --data-dir "$WORK/data" --celebrity-threshold 2000000 2>"$WORK/serve.log" &
+	PID=$!
+	until curl -fs http://$ADDR/healthz >/dev/null; do sleep 0.2; done
+	SOCK=$(grep -o 'socket=[^ ]*' "$WORK/serve.log" | cut -d= -f2)
+	set -- --url http://$ADDR --redis "unix://$SOCK" --seed --users 10000 --posts 1000000 --follows 50 --connections "$C"
+	if [ $run = table ]; then
+		"$WORK/retwis" bench "$@" --duration 10s
+	else
+		"$WORK/retwis" bench "$@" --duration 5s --scenarios home --curves docs/charts
+	fi
+	kill -INT $PID
+	wait $PID || true
+done
+rm -rf "$WORK"
