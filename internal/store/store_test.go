@@ -15,6 +15,7 @@ import (
 	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/storetest"
 )
 
 // cheap password hashing keeps the tests fast; the algorithm is the same.
@@ -89,43 +90,15 @@ func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *
 	}
 	f := &fixture{st: st, rc: rc, raw: raw, ctx: t.Context()}
 	if worker {
-		f.startWorker(t, url, opts)
+		storetest.StartWorker(t, url, opts)
 	}
 	return f
-}
-
-// startWorker runs a delivery worker on its own client (so it does not
-// disturb round-trip counts) until the test ends.
-func (f *fixture) startWorker(t *testing.T, url string, opts store.Options) {
-	t.Helper()
-	c, err := store.NewClient(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	w, err := store.New(c, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		w.RunDelivery(ctx, store.DeliveryOptions{Consumer: "test-worker", Block: 20 * time.Millisecond})
-	}()
-	t.Cleanup(func() { cancel(); <-done; w.Close() })
 }
 
 // drain waits until every delivery job has been carried out.
 func (f *fixture) drain(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for f.do(t, "XLEN", "deliveries") != "0" {
-		if time.Now().After(deadline) {
-			t.Fatal("delivery jobs were not carried out")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	storetest.Drain(t, f.st)
 }
 
 func (f *fixture) register(t *testing.T, name string) retwis.User {

@@ -12,13 +12,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/storetest"
 	"github.com/retwis/retwis/internal/web"
 )
 
@@ -29,6 +29,7 @@ type site struct {
 	redis *redistest.Redis // nil on a cluster
 	raw   rueidis.Client   // for setting up and inspecting data
 	logs  *syncBuffer      // what the server logged
+	st    *store.Store     // the server's store
 }
 
 // syncBuffer is a bytes.Buffer safe for a logger and a test to share.
@@ -72,7 +73,7 @@ func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest
 	if err := st.Migrate(t.Context(), log); err != nil {
 		t.Fatal(err)
 	}
-	startWorker(t, redisURL, log)
+	storetest.StartWorker(t, redisURL, store.Options{})
 	h, err := web.New(web.Options{Store: st, Log: log})
 	if err != nil {
 		t.Fatal(err)
@@ -84,42 +85,13 @@ func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest
 		t.Fatal(err)
 	}
 	t.Cleanup(raw.Close)
-	return &site{t: t, srv: srv, raw: raw, logs: logs}
-}
-
-// startWorker runs a delivery worker, as every retwis server does, until
-// the test ends.
-func startWorker(t testing.TB, redisURL string, log *slog.Logger) {
-	c, err := store.NewClient(redisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := store.New(c, store.Options{Log: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		w.RunDelivery(ctx, store.DeliveryOptions{Consumer: "web-test", Block: 20 * time.Millisecond})
-	}()
-	t.Cleanup(func() { cancel(); <-done; w.Close() })
+	return &site{t: t, srv: srv, raw: raw, logs: logs, st: st}
 }
 
 // drain waits until the delivery worker has carried out every job.
 func (s *site) drain() {
 	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if n, err := s.do("XLEN", "deliveries").AsInt64(); err == nil && n == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatal("delivery jobs were not carried out")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	storetest.Drain(s.t, s.st)
 }
 
 // do runs a raw Redis command.
