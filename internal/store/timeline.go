@@ -132,11 +132,6 @@ func (s *Store) GlobalTimeline(ctx context.Context, c retwis.Cursor, n int) (ret
 	})
 }
 
-// Counts returns uid's follower and following counts.
-func (s *Store) Counts(ctx context.Context, uid int64) (retwis.Counts, error) {
-	return s.parseCounts(s.c.DoMulti(ctx, s.countCmds(uid)...))
-}
-
 func (s *Store) countCmds(uid int64) rueidis.Commands {
 	b := s.c.B()
 	return rueidis.Commands{
