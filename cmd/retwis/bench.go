@@ -98,8 +98,9 @@ func (b *bench) seed(ctx context.Context) error {
 	}
 	marks := map[string]int64{}
 	stats, err := b.st.Seed(ctx, store.SeedOptions{
-		Users: b.cfg.users, Posts: b.cfg.posts, AvgFollows: b.cfg.follows, Span: 30 * 24 * time.Hour,
-		Seed: 1, Password: b.cfg.password,
+		NetworkOptions: store.NetworkOptions{Users: b.cfg.users, Posts: b.cfg.posts, AvgFollows: b.cfg.follows,
+			Span: 30 * 24 * time.Hour, Seed: 1},
+		Password: b.cfg.password,
 		Progress: func(stage string, done, total int) {
 			b.printf("  %-9s %d/%d (%s)\n", stage, done, total, time.Since(start).Round(time.Millisecond))
 			if done == total {

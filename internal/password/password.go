@@ -38,15 +38,22 @@ var b64 = base64.RawStdEncoding
 // ErrMalformed reports a stored hash that is not an argon2id PHC string.
 var ErrMalformed = errors.New("password: malformed hash")
 
-// Hash returns the PHC-encoded argon2id hash of password under p.
+// Hash returns the PHC-encoded argon2id hash of password under p, with a
+// random salt.
 func Hash(password string, p Params) (string, error) {
 	salt := make([]byte, saltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", fmt.Errorf("password: salt: %w", err)
 	}
+	return HashSalt(password, salt, p), nil
+}
+
+// HashSalt is Hash with a given salt. A fixed salt gives a reproducible
+// hash, which generated test data wants; real accounts use Hash.
+func HashSalt(password string, salt []byte, p Params) string {
 	key := argon2.IDKey([]byte(password), salt, p.Time, p.Memory, p.Threads, keyLen)
 	return fmt.Sprintf("%sv=%d$m=%d,t=%d,p=%d$%s$%s", prefix, argon2.Version,
-		p.Memory, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+		p.Memory, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
 // Verify reports whether password matches the PHC-encoded hash. The

@@ -43,6 +43,36 @@ func (w *Writer) Command(args ...string) error {
 	return err
 }
 
+// CommandInts writes a command whose arguments after the key are
+// integers, encoding them without allocating strings: generated home
+// timelines hold hundreds of millions of them.
+func (w *Writer) CommandInts(name, key string, values []int64) error {
+	b := w.scratch[:0]
+	b = append(b, '*')
+	b = strconv.AppendInt(b, int64(2+len(values)), 10)
+	b = append(b, '\r', '\n')
+	for _, a := range [2]string{name, key} {
+		b = append(b, '$')
+		b = strconv.AppendInt(b, int64(len(a)), 10)
+		b = append(b, '\r', '\n')
+		b = append(b, a...)
+		b = append(b, '\r', '\n')
+	}
+	var digits [20]byte
+	for _, v := range values {
+		d := strconv.AppendInt(digits[:0], v, 10)
+		b = append(b, '$')
+		b = strconv.AppendInt(b, int64(len(d)), 10)
+		b = append(b, '\r', '\n')
+		b = append(b, d...)
+		b = append(b, '\r', '\n')
+	}
+	w.scratch = b
+	w.n++
+	_, err := w.w.Write(b)
+	return err
+}
+
 // Count returns how many commands have been written.
 func (w *Writer) Count() int64 { return w.n }
 

@@ -38,6 +38,18 @@ func TestWriter(t *testing.T) {
 	}
 }
 
+func TestCommandInts(t *testing.T) {
+	var a, b bytes.Buffer
+	wa, wb := resp.NewWriter(bufio.NewWriter(&a)), resp.NewWriter(bufio.NewWriter(&b))
+	wa.CommandInts("RPUSH", "posts:1", []int64{3, 20, -1, 1 << 40})
+	wb.Command("RPUSH", "posts:1", "3", "20", "-1", "1099511627776")
+	wa.Flush()
+	wb.Flush()
+	if a.String() != b.String() {
+		t.Fatalf("CommandInts wrote %q; want %q", a.String(), b.String())
+	}
+}
+
 func ExampleAppendCommand() {
 	fmt.Printf("%q\n", resp.AppendCommand(nil, "SET", "mykey", "Hello World!"))
 	// Output: "*3\r\n$3\r\nSET\r\n$5\r\nmykey\r\n$12\r\nHello World!\r\n"

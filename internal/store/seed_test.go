@@ -15,7 +15,8 @@ import (
 // they follow, logins work, and popularity is skewed.
 func TestSeed(t *testing.T) {
 	f := newFixture(t)
-	o := store.SeedOptions{Users: 300, Posts: 6000, AvgFollows: 10, Span: time.Hour, Seed: 7, Password: "seeded pw"}
+	o := store.SeedOptions{NetworkOptions: store.NetworkOptions{Users: 300, Posts: 6000, AvgFollows: 10, Span: time.Hour, Seed: 7},
+		Password: "seeded pw"}
 	stats, err := f.st.Seed(f.ctx, o)
 	if err != nil {
 		t.Fatal(err)

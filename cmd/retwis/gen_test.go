@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/retwis/retwis/internal/redistest"
+)
+
+func genOutput(t *testing.T, args ...string) []byte {
+	t.Helper()
+	var out, errs bytes.Buffer
+	if status := run(t.Context(), append([]string{"gen"}, args...), &out, &errs); status != 0 {
+		t.Fatalf("gen %v exited %d: %s", args, status, errs.String())
+	}
+	return out.Bytes()
+}
+
+func TestGenDeterministic(t *testing.T) {
+	small := []string{"--users", "50", "--follows", "5", "--posts", "400"}
+	a := sha256.Sum256(genOutput(t, append(small, "--seed", "7")...))
+	b := sha256.Sum256(genOutput(t, append(small, "--seed", "7")...))
+	c := sha256.Sum256(genOutput(t, append(small, "--seed", "8")...))
+	if a != b {
+		t.Fatal("the same seed gave different output")
+	}
+	if a == c {
+		t.Fatal("different seeds gave the same output")
+	}
+	var errs bytes.Buffer
+	for _, bad := range [][]string{{"--users", "1"}, {"--follows", "60", "--users", "50"}, {"--until", "yesterday"}, {"--posts", "-1"}} {
+		if status := run(t.Context(), append([]string{"gen"}, bad...), io.Discard, &errs); status == 0 {
+			t.Errorf("gen %v succeeded", bad)
+		}
+	}
+}
+
+// TestGenServed loads a generated network with redis-cli --pipe and
+// checks that retwis serves it: a user logs in with the documented
+// password and their home page shows the newest posts of the users they
+// follow, in order.
+func TestGenServed(t *testing.T) {
+	redis := redistest.Start(t)
+	data := genOutput(t, "--users", "200", "--follows", "10", "--posts", "5000", "--until", "now")
+	socket := strings.TrimPrefix(redis.URL, "unix://")
+	cli := exec.Command("redis-cli", "-s", socket, "--pipe")
+	cli.Stdin = bytes.NewReader(data)
+	if out, err := cli.CombinedOutput(); err != nil || !strings.Contains(string(out), "errors: 0") {
+		t.Fatalf("redis-cli --pipe: %v\n%s", err, out)
+	}
+	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL})
+	defer stop()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	res, err := c.PostForm(base+"/login", url.Values{"username": {"user17"}, "password": {"retwispass"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !bytes.Contains(body, []byte("Hi, user17")) {
+		t.Fatalf("a generated user cannot log in:\n%s", body)
+	}
+	got := regexp.MustCompile(`href="/p/(\d+)"`).FindAllStringSubmatch(string(body), -1)
+	want := newestFollowedPosts(t, socket, "17", 10)
+	if len(got) != len(want) {
+		t.Fatalf("home page shows %d posts; want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i][1] != want[i] {
+			t.Fatalf("home page post %d is %s; want %s (newest of user17 and those followed)", i, got[i][1], want[i])
+		}
+	}
+}
+
+// newestFollowedPosts asks Redis for the n newest posts by uid or anyone
+// uid follows.
+func newestFollowedPosts(t *testing.T, socket, uid string, n int) []string {
+	t.Helper()
+	cli := func(args ...string) []string {
+		out, err := exec.Command("redis-cli", append([]string{"-s", socket}, args...)...).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Fields(string(out))
+	}
+	authors := append(cli("ZRANGE", "following:"+uid, "0", "-1"), uid)
+	var all []int
+	for _, a := range authors {
+		for _, p := range cli("ZRANGE", "user_posts:"+a, "0", "-1") {
+			id, err := strconv.Atoi(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, id)
+		}
+	}
+	slices.Sort(all)
+	slices.Reverse(all)
+	var out []string
+	for _, id := range all[:min(n, len(all))] {
+		out = append(out, strconv.Itoa(id))
+	}
+	return out
+}

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// checkEmpty makes sure there are no users or posts yet (a server may
+// have created its delivery queue already).
+func (s *Store) checkEmpty(ctx context.Context) error {
+	b := s.c.B()
+	for _, r := range s.c.DoMulti(ctx,
+		b.Exists().Key(keyNextUserID).Build(), b.Exists().Key(keyNextPostID).Build(), b.Exists().Key(keyUsers).Build()) {
+		n, err := r.AsInt64()
+		if err != nil {
+			return s.wrap("seed", err)
+		}
+		if n > 0 {
+			return fmt.Errorf("store: seed: the database already holds users or posts; seed an empty one")
+		}
+	}
+	return nil
+}
+
+// AddFakeFollowers gives uid n followers with ids from first on, who need
+// not exist: enough to measure fanout to a large audience.
+func (s *Store) AddFakeFollowers(ctx context.Context, uid, first int64, n int) error {
+	out := &redisSink{s: s, ctx: ctx}
+	now := strconv.FormatInt(time.Now().Unix(), 10)
+	for i := range int64(n) {
+		if err := out.command("ZADD", keyFollowers(uid), now, id(first+i)); err != nil {
+			return err
+		}
+	}
+	return out.flush()
+}
+
+// FollowAll makes follower follow every one of followees, then rebuilds
+// follower's home timeline once (cheaper than a backfill per follow).
+func (s *Store) FollowAll(ctx context.Context, follower int64, followees []int64) error {
+	out := &redisSink{s: s, ctx: ctx}
+	now := strconv.FormatInt(time.Now().Unix(), 10)
+	for _, f := range followees {
+		if f == follower {
+			continue
+		}
+		if err := out.command("ZADD", keyFollowing(follower), now, id(f)); err != nil {
+			return err
+		}
+		if err := out.command("ZADD", keyFollowers(f), now, id(follower)); err != nil {
+			return err
+		}
+	}
+	if err := out.flush(); err != nil {
+		return err
+	}
+	return s.RebuildHome(ctx, follower)
+}
+
+// UsedMemory returns Redis's own count of the memory it uses (INFO
+// memory, used_memory), summed over the nodes of a cluster.
+func (s *Store) UsedMemory(ctx context.Context) (int64, error) {
+	var total int64
+	for _, node := range s.c.Nodes() {
+		info, err := node.Do(ctx, node.B().Info().Section("memory").Build()).ToString()
+		if err != nil {
+			return 0, s.wrap("used memory", err)
+		}
+		for line := range strings.SplitSeq(info, "\r\n") {
+			if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
+				n, _ := strconv.ParseInt(v, 10, 64)
+				total += n
+			}
+		}
+	}
+	return total, nil
+}
+
+// IsCelebrity reports whether uid's posts are merged at read time rather
+// than fanned out.
+func (s *Store) IsCelebrity(ctx context.Context, uid int64) (bool, error) {
+	n, err := s.c.Do(ctx, s.c.B().Sismember().Key(keyCelebrities).Member(id(uid)).Build()).AsBool()
+	return n, s.wrap("celebrity", err)
+}
+
+// DeliveryDone reports whether the newest post of author has reached the
+// author's last follower. Jobs walk followers in order, so once the last
+// one has it, every one has (but those skipped as inactive).
+func (s *Store) DeliveryDone(ctx context.Context, author int64) (bool, error) {
+	b := s.c.B()
+	res := s.c.DoMulti(ctx,
+		b.Zrevrange().Key(keyUserPosts(author)).Start(0).Stop(0).Build(),
+		b.Zrange().Key(keyFollowers(author)).Min("-1").Max("-1").Build())
+	post, err1 := res[0].AsIntSlice()
+	last, err2 := res[1].AsIntSlice()
+	if err := errors.Join(err1, err2); err != nil {
+		return false, s.wrap("delivery done", err)
+	}
+	if len(post) == 0 || len(last) == 0 {
+		return true, nil
+	}
+	head, err := s.c.Do(ctx, b.Lindex().Key(keyHome(last[0])).Index(0).Build()).AsInt64()
+	if rueidis.IsRedisNil(err) {
+		return false, nil
+	}
+	return head == post[0], s.wrap("delivery done", err)
+}
+
+// DeliveryBacklog returns how many delivery jobs are waiting or running.
+func (s *Store) DeliveryBacklog(ctx context.Context) (int64, error) {
+	n, err := s.c.Do(ctx, s.c.B().Xlen().Key(keyDeliveries).Build()).AsInt64()
+	return n, s.wrap("delivery backlog", err)
+}

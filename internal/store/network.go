@@ -1,0 +1,198 @@
+package store
+
+import (
+	"container/heap"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// NetworkOptions describe a synthetic social network. The same options
+// (Seed included) always give the same network.
+type NetworkOptions struct {
+	Users      int           // number of users, named user1, user2, …
+	Posts      int           // number of posts
+	AvgFollows int           // average number of accounts a user follows
+	Span       time.Duration // posts are spread over this long…
+	Until      time.Time     // …up to this time
+	Seed       uint64
+	Skew       float64 // Zipf exponent of popularity (> 1; 1.2 when zero)
+}
+
+func (o *NetworkOptions) check() error {
+	if o.Skew == 0 {
+		o.Skew = 1.2
+	}
+	switch {
+	case o.Users < 2:
+		return errorf("a network needs at least 2 users")
+	case o.Posts < 0 || o.AvgFollows < 0:
+		return errorf("posts and follows cannot be negative")
+	case o.AvgFollows >= o.Users:
+		return errorf("the average number of follows must be smaller than the number of users")
+	case o.Skew <= 1:
+		return errorf("the popularity skew must be greater than 1")
+	case o.Users > math.MaxInt32 || o.Posts > math.MaxInt32:
+		return errorf("at most %d users and posts", math.MaxInt32)
+	}
+	return nil
+}
+
+// network generates a social network. Popularity follows a power law: a
+// user's rank in a random permutation decides how likely others are to
+// follow them and how much they post. Who follows whom is recomputed from
+// the seed whenever it is needed, rather than stored, so memory grows with
+// users and posts (4 to 16 bytes each) but not with follows.
+type network struct {
+	o       NetworkOptions
+	perm    []int32   // popularity rank -> user index
+	cdf     []float64 // cumulative posting weight by user index
+	offsets []int32   // posts of user index i are pids[offsets[i]:offsets[i+1]]
+	pids    []int32   // ascending within each user
+}
+
+func newNetwork(o NetworkOptions) *network {
+	rng := rand.New(rand.NewPCG(o.Seed, 1))
+	n := &network{o: o, perm: make([]int32, o.Users), cdf: make([]float64, o.Users)}
+	weights := make([]float64, o.Users)
+	for rank, u := range rng.Perm(o.Users) {
+		n.perm[rank] = int32(u)
+		weights[u] = 1 / math.Pow(float64(rank+1), o.Skew)
+	}
+	sum := 0.0
+	for i, w := range weights {
+		sum += w
+		n.cdf[i] = sum
+	}
+	n.indexPosts()
+	return n
+}
+
+// indexPosts groups post ids by author: one pass counts, a second pass
+// (the same random sequence again) fills in.
+func (n *network) indexPosts() {
+	counts := make([]int32, n.o.Users+1)
+	authors := n.authors()
+	for range n.o.Posts {
+		counts[authors()+1]++
+	}
+	for i := 1; i <= n.o.Users; i++ {
+		counts[i] += counts[i-1]
+	}
+	n.offsets = counts
+	n.pids = make([]int32, n.o.Posts)
+	next := slices.Clone(counts[:n.o.Users])
+	authors = n.authors()
+	for pid := 1; pid <= n.o.Posts; pid++ {
+		a := authors()
+		n.pids[next[a]] = int32(pid)
+		next[a]++
+	}
+}
+
+// authors returns a function giving the author (user index) of post 1,
+// 2, 3, … in turn, drawn in proportion to popularity.
+func (n *network) authors() func() int {
+	rng := rand.New(rand.NewPCG(n.o.Seed, 2))
+	total := n.cdf[len(n.cdf)-1]
+	return func() int {
+		i, _ := slices.BinarySearch(n.cdf, rng.Float64()*total)
+		return min(i, len(n.cdf)-1)
+	}
+}
+
+// following returns the user ids user uid follows, always the same ones.
+func (n *network) following(uid int64) []int64 {
+	rng := rand.New(rand.NewPCG(n.o.Seed, 1_000_000+uint64(uid)))
+	k := min(n.o.Users-1, int(rng.ExpFloat64()*float64(n.o.AvgFollows)))
+	zipf := rand.NewZipf(rng, n.o.Skew, 1, uint64(n.o.Users-1))
+	out := make([]int64, 0, k)
+	for tries := 0; len(out) < k && tries < 4*k+10; tries++ {
+		f := int64(n.perm[zipf.Uint64()]) + 1
+		if f != uid && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// postTime returns when post pid was written: posts are spread evenly.
+func (n *network) postTime(pid int) int64 {
+	start := n.o.Until.Add(-n.o.Span).Unix()
+	return start + int64(float64(pid)/float64(max(n.o.Posts, 1))*n.o.Span.Seconds())
+}
+
+// seedWords make up the text of generated posts.
+var seedWords = strings.Fields(`the a redis timeline post today just shipped reading coffee ` +
+	`weekend code review deploy latency cache cluster stream lock index fast slow great ` +
+	`new old build test fixed broke learned love hate think why how when finally again`)
+
+// body returns the text of post pid: a few words, sometimes an @mention
+// of another user and a #hashtag.
+func (n *network) body(pid int) string {
+	rng := rand.New(rand.NewPCG(n.o.Seed, 1<<40+uint64(pid)))
+	words := make([]string, 4+rng.IntN(14))
+	for i := range words {
+		words[i] = seedWords[rng.IntN(len(seedWords))]
+	}
+	if rng.IntN(4) == 0 {
+		words[rng.IntN(len(words))] = "@user" + strconv.Itoa(1+rng.IntN(n.o.Users))
+	}
+	if rng.IntN(3) == 0 {
+		words = append(words, "#"+seedWords[rng.IntN(len(seedWords))])
+	}
+	return strings.Join(words, " ")
+}
+
+// home returns uid's home timeline: the newest n posts of uid and of the
+// users uid follows, newest first. It merges the authors' post arrays
+// from their ends with a heap, so a user costs O(n log authors) whatever
+// those authors have written.
+func (n *network) home(uid int64, limit int) []int64 {
+	h := make(postHeap, 0, 16)
+	push := func(author int64) {
+		own := n.pids[n.offsets[author-1]:n.offsets[author]]
+		if len(own) > 0 {
+			h = append(h, cursor{own, len(own) - 1})
+		}
+	}
+	push(uid)
+	for _, f := range n.following(uid) {
+		push(f)
+	}
+	heap.Init(&h)
+	out := make([]int64, 0, limit)
+	for len(out) < limit && len(h) > 0 {
+		c := &h[0]
+		out = append(out, int64(c.ids[c.at]))
+		if c.at--; c.at < 0 {
+			heap.Pop(&h)
+		} else {
+			heap.Fix(&h, 0)
+		}
+	}
+	return out
+}
+
+// cursor walks one author's ascending post ids from the end.
+type cursor struct {
+	ids []int32
+	at  int
+}
+
+// postHeap is a max-heap of cursors by their current id.
+type postHeap []cursor
+
+func (h postHeap) Len() int           { return len(h) }
+func (h postHeap) Less(i, j int) bool { return h[i].ids[h[i].at] > h[j].ids[h[j].at] }
+func (h postHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *postHeap) Push(x any)        { *h = append(*h, x.(cursor)) }
+func (h *postHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
