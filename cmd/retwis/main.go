@@ -5,6 +5,7 @@
 //	retwis serve [flags]   run the web server
 //	retwis bench [flags]   seed a synthetic network and measure a server
 //	retwis gen [flags]     write a synthetic network as Redis commands
+//	retwis import [flags]  convert real data into Redis commands
 //	retwis help [command]  show help
 //
 // Every flag can also be set through the environment variable named in
@@ -34,6 +35,7 @@ var commands = []command{
 	{"serve", "run the web server", runServe},
 	{"bench", "seed a synthetic network and measure a running server", runBench},
 	{"gen", "write a synthetic social network as Redis commands (RESP)", runGen},
+	{"import", "convert a real follow graph, users and posts into Redis commands (RESP)", runImport},
 }
 
 func main() {

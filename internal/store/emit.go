@@ -59,21 +59,12 @@ func (e *emitter) report(stage string, done, total, every int) {
 }
 
 func (e *emitter) users() error {
-	now := strconv.FormatInt(e.n.o.Until.Unix(), 10)
 	users := e.n.o.Users
+	until := e.n.o.Until.Unix()
 	for i := 1; i <= users; i++ {
-		uid, name := id(int64(i)), "user"+strconv.Itoa(i)
-		registered := strconv.FormatInt(e.n.o.Until.Unix()-int64(users-i), 10)
-		for _, cmd := range [][]string{
-			{"HSET", keyUser(int64(i)), "username", name, "password_hash", e.hash, "seen", now},
-			{"HSET", keyUsers, name, uid},
-			{"HSET", keyUsersFolded, name, uid},
-			{"ZADD", keyUsersByTime, registered, name},
-			{"ZADD", keyLastSeen, now, uid},
-		} {
-			if err := e.out.command(cmd...); err != nil {
-				return err
-			}
+		cmds := userCommands(int64(i), "user"+strconv.Itoa(i), e.hash, until-int64(users-i), until)
+		if err := writeAll(e.out, cmds); err != nil {
+			return err
 		}
 		e.report("users", i, users, 100_000)
 	}
@@ -81,24 +72,38 @@ func (e *emitter) users() error {
 	return nil
 }
 
+// userCommands write one user: the hash (with no auth secret: logging in
+// gives one), both name indexes, registration time and last seen.
+func userCommands(uid int64, name, hash string, registered, seen int64) [][]string {
+	u, at := id(uid), strconv.FormatInt(seen, 10)
+	return [][]string{
+		{"HSET", keyUser(uid), "username", name, "password_hash", hash, "seen", at},
+		{"HSET", keyUsers, name, u},
+		{"HSET", keyUsersFolded, retwis.FoldUsername(name), u},
+		{"ZADD", keyUsersByTime, strconv.FormatInt(registered, 10), name},
+		{"ZADD", keyLastSeen, at, u},
+	}
+}
+
+// writeAll sends commands to out in order.
+func writeAll(out sink, cmds [][]string) error {
+	for _, cmd := range cmds {
+		if err := out.command(cmd...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (e *emitter) follows() error {
 	users := e.n.o.Users
 	followers := make([]int32, users+1)
-	now := strconv.FormatInt(e.n.o.Until.Unix(), 10)
 	for u := int64(1); u <= int64(users); u++ {
 		fs := e.n.following(u)
-		if len(fs) == 0 {
-			continue
-		}
-		args := []string{"ZADD", keyFollowing(u)}
 		for _, f := range fs {
-			args = append(args, now, id(f))
 			followers[f]++
-			if err := e.out.command("ZADD", keyFollowers(f), now, id(u)); err != nil {
-				return err
-			}
 		}
-		if err := e.out.command(args...); err != nil {
+		if err := writeAll(e.out, followCommands(u, fs, e.n.o.Until.Unix())); err != nil {
 			return err
 		}
 		e.stats.Follows += len(fs)
@@ -111,23 +116,31 @@ func (e *emitter) follows() error {
 	return nil
 }
 
+// followCommands record that u follows every one of fs since time at.
+func followCommands(u int64, fs []int64, at int64) [][]string {
+	if len(fs) == 0 {
+		return nil
+	}
+	ts := strconv.FormatInt(at, 10)
+	following := []string{"ZADD", keyFollowing(u)}
+	cmds := make([][]string, 0, len(fs)+1)
+	for _, f := range fs {
+		following = append(following, ts, id(f))
+		cmds = append(cmds, []string{"ZADD", keyFollowers(f), ts, id(u)})
+	}
+	return append(cmds, following)
+}
+
 func (e *emitter) posts() error {
 	total := e.n.o.Posts
 	authors := e.n.authors()
 	for pid := 1; pid <= total; pid++ {
-		author := int64(authors()) + 1
-		p := id(int64(pid))
-		cmds := [][]string{
-			{"HSET", keyPost(int64(pid)), "user_id", id(author), "time", strconv.FormatInt(e.n.postTime(pid), 10), "body", e.n.body(pid)},
-			{"ZADD", keyUserPosts(author), p, p},
-		}
+		cmds := postCommands(int64(pid), int64(authors())+1, e.n.postTime(pid), e.n.body(pid))
 		if total-pid < globalTimelineN {
-			cmds = append(cmds, []string{"LPUSH", keyTimeline, p})
+			cmds = append(cmds, []string{"LPUSH", keyTimeline, id(int64(pid))})
 		}
-		for _, cmd := range cmds {
-			if err := e.out.command(cmd...); err != nil {
-				return err
-			}
+		if err := writeAll(e.out, cmds); err != nil {
+			return err
 		}
 		e.report("posts", pid, total, 1_000_000)
 	}
@@ -136,16 +149,23 @@ func (e *emitter) posts() error {
 	return nil
 }
 
+// postCommands write one post and index it under its author.
+func postCommands(pid, author, at int64, body string) [][]string {
+	p := id(pid)
+	return [][]string{
+		{"HSET", keyPost(pid), "user_id", id(author), "time", strconv.FormatInt(at, 10), "body", body},
+		{"ZADD", keyUserPosts(author), p, p},
+	}
+}
+
 // timelines writes every home timeline: the newest homeCap posts of the
 // user and of those they follow, which is complete down to its last entry.
 func (e *emitter) timelines() error {
 	users := e.n.o.Users
 	for u := int64(1); u <= int64(users); u++ {
-		ids := e.n.home(u, e.homeCap)
-		for start := 0; start < len(ids); start += 1000 {
-			if err := e.out.ints("RPUSH", keyHome(u), ids[start:min(start+1000, len(ids))]); err != nil {
-				return err
-			}
+		ids := homeOf(e.n, u, e.homeCap)
+		if err := writeHome(e.out, u, ids); err != nil {
+			return err
 		}
 		e.stats.TimelineEntries += len(ids)
 		e.report("timelines", int(u), users, 100_000)
@@ -153,15 +173,24 @@ func (e *emitter) timelines() error {
 	return nil
 }
 
-func (e *emitter) counters() error {
-	for _, cmd := range [][]string{
-		{"SET", keyNextUserID, strconv.Itoa(e.n.o.Users)},
-		{"SET", keyNextPostID, strconv.Itoa(e.n.o.Posts)},
-		{"SET", keySchema, strconv.Itoa(schemaVersion)},
-	} {
-		if err := e.out.command(cmd...); err != nil {
+// writeHome writes uid's home timeline, ids newest first.
+func writeHome(out sink, uid int64, ids []int64) error {
+	for start := 0; start < len(ids); start += 1000 {
+		if err := out.ints("RPUSH", keyHome(uid), ids[start:min(start+1000, len(ids))]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func (e *emitter) counters() error { return writeAll(e.out, counterCommands(e.n.o.Users, e.n.o.Posts)) }
+
+// counterCommands set the id counters past what was written, and mark the
+// layout as current so that servers need not migrate it.
+func counterCommands(users, posts int) [][]string {
+	return [][]string{
+		{"SET", keyNextUserID, strconv.Itoa(users)},
+		{"SET", keyNextPostID, strconv.Itoa(posts)},
+		{"SET", keySchema, strconv.Itoa(schemaVersion)},
+	}
 }

@@ -147,20 +147,28 @@ func (n *network) body(pid int) string {
 	return strings.Join(words, " ")
 }
 
-// home returns uid's home timeline: the newest n posts of uid and of the
-// users uid follows, newest first. It merges the authors' post arrays
-// from their ends with a heap, so a user costs O(n log authors) whatever
-// those authors have written.
-func (n *network) home(uid int64, limit int) []int64 {
+// postIndex gives each user's post ids in ascending order.
+type postIndex interface {
+	following(uid int64) []int64
+	postsBy(uid int64) []int32
+}
+
+// postsBy returns uid's post ids, ascending.
+func (n *network) postsBy(uid int64) []int32 { return n.pids[n.offsets[uid-1]:n.offsets[uid]] }
+
+// homeOf returns uid's home timeline in g: the newest limit posts of uid
+// and of the users uid follows, newest first. It merges the authors' post
+// arrays from their ends with a heap, so a user costs O(limit × log
+// authors) whatever those authors have written.
+func homeOf(g postIndex, uid int64, limit int) []int64 {
 	h := make(postHeap, 0, 16)
 	push := func(author int64) {
-		own := n.pids[n.offsets[author-1]:n.offsets[author]]
-		if len(own) > 0 {
+		if own := g.postsBy(author); len(own) > 0 {
 			h = append(h, cursor{own, len(own) - 1})
 		}
 	}
 	push(uid)
-	for _, f := range n.following(uid) {
+	for _, f := range g.following(uid) {
 		push(f)
 	}
 	heap.Init(&h)

@@ -1,0 +1,197 @@
+package store
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/password"
+	"github.com/retwis/retwis/internal/resp"
+)
+
+// ImportOptions name the real-world data to convert.
+type ImportOptions struct {
+	// Graph is a follow graph as a whitespace-separated edge list, one
+	// "follower followee" pair of numeric ids per line, # comments
+	// allowed: the format of the SNAP Twitter graphs.
+	Graph io.Reader
+	// Users, optional, gives usernames: CSV with a header naming the
+	// columns id and username (created, optional: unix seconds or RFC
+	// 3339), or JSON Lines with the same fields. Users of the graph
+	// without an entry are named u<id>.
+	Users       io.Reader
+	UsersFormat string // "csv" or "jsonl"
+	// Posts, optional, gives posts in chronological order: CSV with the
+	// columns user, time and body, or JSON Lines with the same fields.
+	// Their authors must appear in the graph or the users file.
+	Posts       io.Reader
+	PostsFormat string
+	Password    string    // every imported user's password
+	HomeCap     int       // entries per home timeline (800 when zero)
+	Now         time.Time // when the data counts as imported (seen, follow times)
+	// Skip, if set, is told of every line that was skipped, and why.
+	Skip func(file string, line int, reason string)
+}
+
+// ImportStats counts what Import wrote and skipped.
+type ImportStats struct {
+	Users, Follows, Posts, TimelineEntries int
+	Skipped                                int
+}
+
+// Import converts real-world data into a RESP stream in retwis's layout,
+// like Generate. External ids are mapped to user ids 1, 2, … in order of
+// first appearance; the whole follow graph is kept in memory (8 bytes an
+// edge, plus the id map) to build the home timelines.
+func Import(w *resp.Writer, o ImportOptions) (ImportStats, error) {
+	if o.Graph == nil {
+		return ImportStats{}, errorf("a follow graph is required")
+	}
+	if o.HomeCap == 0 {
+		o.HomeCap = 800
+	}
+	im := &importer{o: o, ids: map[int64]int64{}, folded: map[string]bool{}, out: respSink{w}}
+	if err := im.run(); err != nil {
+		return im.stats, err
+	}
+	return im.stats, w.Flush()
+}
+
+// importer holds the imported graph, in the shape homeOf reads.
+type importer struct {
+	o      ImportOptions
+	out    sink
+	stats  ImportStats
+	ids    map[int64]int64 // external id -> user id
+	names  []string        // user id - 1 -> username
+	times  []int64         // user id - 1 -> registration time
+	folded map[string]bool // names taken, ignoring case
+	follow [][]int64       // user id - 1 -> followed user ids
+	posts  [][]int32       // user id - 1 -> own post ids, ascending
+}
+
+func (im *importer) following(uid int64) []int64 { return im.follow[uid-1] }
+func (im *importer) postsBy(uid int64) []int32   { return im.posts[uid-1] }
+
+func (im *importer) skip(file string, line int, format string, args ...any) {
+	im.stats.Skipped++
+	if im.o.Skip != nil {
+		im.o.Skip(file, line, fmt.Sprintf(format, args...))
+	}
+}
+
+func (im *importer) run() error {
+	if im.o.Users != nil {
+		if err := readRecords(im.o.Users, im.o.UsersFormat, "users", []string{"id", "username"}, im.addUser, im.skip); err != nil {
+			return err
+		}
+	}
+	if err := im.readGraph(); err != nil {
+		return err
+	}
+	if err := im.writeUsers(); err != nil {
+		return err
+	}
+	if im.o.Posts != nil {
+		if err := im.writePosts(); err != nil {
+			return err
+		}
+	}
+	for u := int64(1); u <= int64(len(im.names)); u++ {
+		ids := homeOf(im, u, im.o.HomeCap)
+		if err := writeHome(im.out, u, ids); err != nil {
+			return err
+		}
+		im.stats.TimelineEntries += len(ids)
+	}
+	return writeAll(im.out, counterCommands(len(im.names), im.stats.Posts))
+}
+
+// user returns the user id of an external id, creating the user if new.
+func (im *importer) user(ext int64) int64 {
+	if uid, ok := im.ids[ext]; ok {
+		return uid
+	}
+	name := "u" + strconv.FormatInt(ext, 10)
+	for im.folded[retwis.FoldUsername(name)] { // taken by a name from the users file
+		name += "_"
+	}
+	return im.newUser(ext, name, im.o.Now.Unix())
+}
+
+func (im *importer) newUser(ext int64, name string, created int64) int64 {
+	im.names = append(im.names, name)
+	im.times = append(im.times, created)
+	im.follow = append(im.follow, nil)
+	im.posts = append(im.posts, nil)
+	im.folded[retwis.FoldUsername(name)] = true
+	uid := int64(len(im.names))
+	im.ids[ext] = uid
+	return uid
+}
+
+func (im *importer) writeUsers() error {
+	hash, err := password.Hash(im.o.Password, password.Default)
+	if err != nil {
+		return err
+	}
+	now := im.o.Now.Unix()
+	for i, name := range im.names {
+		uid := int64(i + 1)
+		if err := writeAll(im.out, userCommands(uid, name, hash, im.times[i], now)); err != nil {
+			return err
+		}
+		if err := writeAll(im.out, followCommands(uid, im.follow[i], now)); err != nil {
+			return err
+		}
+	}
+	im.stats.Users = len(im.names)
+	return nil
+}
+
+// writePosts streams the posts file: each post is written as it is read,
+// numbered in file order; the newest 1000 form the global timeline.
+func (im *importer) writePosts() error {
+	var last []int64 // the newest post ids, for the global timeline
+	err := readRecords(im.o.Posts, im.o.PostsFormat, "posts", []string{"user", "time", "body"}, func(line int, rec record) error {
+		ext, err := strconv.ParseInt(rec["user"], 10, 64)
+		if err != nil {
+			im.skip("posts", line, "user %q is not a number", rec["user"])
+			return nil
+		}
+		at, err := parseTime(rec["time"])
+		if err != nil {
+			im.skip("posts", line, "time %q is neither unix seconds nor RFC 3339", rec["time"])
+			return nil
+		}
+		body, err := retwis.NormalizeStatus(rec["body"])
+		if err != nil {
+			im.skip("posts", line, "body: %s", retwis.ErrorMessage(err))
+			return nil
+		}
+		author, known := im.ids[ext]
+		if !known { // users are written before posts: no new ones now
+			im.skip("posts", line, "user %d is in neither the graph nor the users file", ext)
+			return nil
+		}
+		im.stats.Posts++
+		pid := int64(im.stats.Posts)
+		im.posts[author-1] = append(im.posts[author-1], int32(pid))
+		last = append(last, pid)
+		if len(last) > globalTimelineN {
+			last = last[1:]
+		}
+		return writeAll(im.out, postCommands(pid, author, at, body))
+	}, im.skip)
+	if err != nil {
+		return err
+	}
+	for _, pid := range last {
+		if err := im.out.command("LPUSH", keyTimeline, id(pid)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
