@@ -34,6 +34,7 @@ type command struct {
 var commands = []command{
 	{"serve", "run the web server", runServe},
 	{"bench", "seed a synthetic network and measure a running server", runBench},
+	{"load", "send a stream of Redis commands (RESP) as fast as the server takes them", runLoad},
 	{"gen", "write a synthetic social network as Redis commands (RESP)", runGen},
 	{"import", "convert a real follow graph, users and posts into Redis commands (RESP)", runImport},
 }

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis/internal/resp"
+)
+
+// redisTarget is where a load connects and how it logs in.
+type redisTarget struct {
+	network  string // "tcp" or "unix"
+	addr     string // host:port, or the socket's path
+	tls      *tls.Config
+	user     string
+	password string
+	db       int
+	display  string // the URL without its password, for messages
+}
+
+// parseTarget reads a Redis URL the way `retwis serve` does (rueidis's
+// parser): redis://[user:pass@]host:port[/db], rediss://… for TLS,
+// unix://[user:pass@]/path.sock[?db=N].
+func parseTarget(raw string) (redisTarget, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the whole error would repeat the URL, password and all
+		}
+		return redisTarget{}, fmt.Errorf("bad Redis URL: %w", err)
+	}
+	opt, err := rueidis.ParseURL(raw)
+	if err != nil {
+		return redisTarget{}, fmt.Errorf("bad Redis URL %s: %w", u.Redacted(), err)
+	}
+	t := redisTarget{
+		network: "tcp", addr: opt.InitAddress[0], tls: opt.TLSConfig,
+		user: opt.Username, password: opt.Password, db: opt.SelectDB, display: u.Redacted(),
+	}
+	if u.Scheme == "unix" {
+		t.network = "unix"
+	}
+	return t, nil
+}
+
+// dial connects to addr and logs in, sending AUTH and SELECT when the URL
+// asks for them. Their replies are read here, before any command of the
+// input is sent, so they are not counted.
+func (t redisTarget) dial(ctx context.Context, network, addr string, timeout time.Duration) (net.Conn, error) {
+	d := net.Dialer{Timeout: timeout}
+	conn, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", t.display, err)
+	}
+	if t.tls != nil {
+		tc := tls.Client(conn, t.tls.Clone())
+		if err := tc.HandshakeContext(ctx); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("connect to %s: TLS: %w", t.display, err)
+		}
+		conn = tc
+	}
+	if err := t.login(conn, timeout); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("connect to %s: %w", t.display, err)
+	}
+	return conn, nil
+}
+
+func (t redisTarget) login(conn net.Conn, timeout time.Duration) error {
+	r := bufio.NewReader(conn)
+	if t.password != "" {
+		args := []string{"AUTH", t.password}
+		if t.user != "" {
+			args = []string{"AUTH", t.user, t.password}
+		}
+		if _, err := roundTrip(conn, r, timeout, args...); err != nil {
+			return fmt.Errorf("AUTH: %w", err)
+		}
+	}
+	if t.db != 0 {
+		if _, err := roundTrip(conn, r, timeout, "SELECT", fmt.Sprint(t.db)); err != nil {
+			return fmt.Errorf("SELECT %d: %w", t.db, err)
+		}
+	}
+	return nil
+}
+
+// roundTrip sends one command and reads its reply, for setting up a load:
+// the load itself never waits for a reply. An error reply is returned as
+// a resp.Error.
+func roundTrip(conn net.Conn, r *bufio.Reader, timeout time.Duration, args ...string) (any, error) {
+	if timeout > 0 {
+		conn.SetDeadline(time.Now().Add(timeout))
+		defer conn.SetDeadline(time.Time{})
+	}
+	if _, err := conn.Write(resp.AppendCommand(nil, args...)); err != nil {
+		return nil, err
+	}
+	return resp.ReadValue(r)
+}

@@ -1,0 +1,52 @@
+package resp
+
+import "bytes"
+
+// Slots is the number of hash slots of a Redis Cluster.
+const Slots = 16384
+
+// crcTable is CRC16-CCITT (XMODEM: polynomial 0x1021, initial value 0,
+// no reflection), the checksum Redis Cluster hashes keys with, one byte
+// at a time.
+var crcTable = func() (t [256]uint16) {
+	for i := range t {
+		c := uint16(i) << 8
+		for range 8 {
+			if c&0x8000 != 0 {
+				c = c<<1 ^ 0x1021
+			} else {
+				c <<= 1
+			}
+		}
+		t[i] = c
+	}
+	return t
+}()
+
+// CRC16 returns the CRC16-XMODEM checksum of b.
+func CRC16(b []byte) uint16 {
+	var c uint16
+	for _, x := range b {
+		c = c<<8 ^ crcTable[byte(c>>8)^x]
+	}
+	return c
+}
+
+// HashTag returns the part of key that Redis Cluster hashes: the bytes
+// between the first '{' and the first '}' after it when there are some,
+// else the whole key. So "{user1000}.following" and "{user1000}.followers"
+// share a slot, "foo{}{bar}" hashes whole, "foo{{bar}}zap" hashes "{bar".
+func HashTag(key []byte) []byte {
+	open := bytes.IndexByte(key, '{')
+	if open < 0 {
+		return key
+	}
+	end := bytes.IndexByte(key[open+1:], '}')
+	if end <= 0 {
+		return key
+	}
+	return key[open+1 : open+1+end]
+}
+
+// Slot returns the hash slot of key in a Redis Cluster.
+func Slot(key []byte) int { return int(CRC16(HashTag(key)) % Slots) }
