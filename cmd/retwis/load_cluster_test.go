@@ -78,19 +78,7 @@ func TestLoadCluster(t *testing.T) {
 // element, lands on the wrong master.
 func keyElsewhere(t *testing.T, url, script string) string {
 	t.Helper()
-	target, err := parseTarget(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := target.dial(context.Background(), "tcp", target.addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	m, err := readSlotMap(conn, "127.0.0.1", 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := testSlotMap(t, url)
 	if len(m.addrs) != 3 {
 		t.Fatalf("slot map of %d masters: %v", len(m.addrs), m.addrs)
 	}
@@ -190,6 +178,13 @@ func TestLoadClusterConnectionDrop(t *testing.T) {
 // key, from the cluster's slot map.
 func slotOwners(t *testing.T, url string) func(key string) string {
 	t.Helper()
+	m := testSlotMap(t, url)
+	return func(key string) string { return m.addrs[m.owner[resp.Slot([]byte(key))]] }
+}
+
+// testSlotMap reads the slot map of the cluster at url.
+func testSlotMap(t *testing.T, url string) *slotMap {
+	t.Helper()
 	target, err := parseTarget(url)
 	if err != nil {
 		t.Fatal(err)
@@ -203,5 +198,5 @@ func slotOwners(t *testing.T, url string) func(key string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func(key string) string { return m.addrs[m.owner[resp.Slot([]byte(key))]] }
+	return m
 }
