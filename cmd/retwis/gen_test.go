@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -53,11 +55,7 @@ func TestGenServed(t *testing.T) {
 	redis := redistest.Start(t)
 	data := genOutput(t, "--users", "200", "--follows", "10", "--posts", "5000", "--until", "now")
 	socket := strings.TrimPrefix(redis.URL, "unix://")
-	cli := exec.Command("redis-cli", "-s", socket, "--pipe")
-	cli.Stdin = bytes.NewReader(data)
-	if out, err := cli.CombinedOutput(); err != nil || !strings.Contains(string(out), "errors: 0") {
-		t.Fatalf("redis-cli --pipe: %v\n%s", err, out)
-	}
+	loadInto(t, redis.URL, data)
 	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL})
 	defer stop()
 	jar, _ := cookiejar.New(nil)
@@ -80,6 +78,19 @@ func TestGenServed(t *testing.T) {
 		if got[i][1] != want[i] {
 			t.Fatalf("home page post %d is %s; want %s (newest of user17 and those followed)", i, got[i][1], want[i])
 		}
+	}
+}
+
+// loadInto loads RESP data into the Redis at url with retwis load.
+func loadInto(t *testing.T, url string, data []byte) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "data.resp")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if status := run(t.Context(), []string{"load", "--redis", url, path}, &out, &out); status != 0 || !strings.Contains(out.String(), "errors: 0") {
+		t.Fatalf("retwis load exited %d:\n%s", status, out.String())
 	}
 }
 

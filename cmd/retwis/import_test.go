@@ -76,11 +76,7 @@ not json
 
 	redis := redistest.Start(t)
 	socket := strings.TrimPrefix(redis.URL, "unix://")
-	cli := exec.Command("redis-cli", "-s", socket, "--pipe")
-	cli.Stdin = &out
-	if res, err := cli.CombinedOutput(); err != nil || !strings.Contains(string(res), "errors: 0") {
-		t.Fatalf("redis-cli --pipe: %v\n%s", err, res)
-	}
+	loadInto(t, redis.URL, out.Bytes())
 	get := func(args ...string) []string {
 		res, err := exec.Command("redis-cli", append([]string{"-s", socket}, args...)...).Output()
 		if err != nil {
