@@ -20,6 +20,9 @@ import (
 	"time"
 )
 
+// ErrNil is returned by Command for a nil reply (a missing key).
+var ErrNil = errors.New("redisserver: nil reply")
+
 // ErrNotInstalled reports that no redis-server binary is on PATH.
 var ErrNotInstalled = errors.New("redis-server is not installed (on Debian: apt-get install redis-server)")
 
@@ -188,6 +191,9 @@ func readReply(r *bufio.Reader) (string, error) {
 		return "", errors.New(line[1:])
 	case '$':
 		n, err := strconv.Atoi(line[1:])
+		if n == -1 {
+			return "", ErrNil
+		}
 		if err != nil || n < 0 {
 			return "", fmt.Errorf("redisserver: bad bulk reply %q", line)
 		}

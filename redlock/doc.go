@@ -1,0 +1,41 @@
+// Package redlock implements the Redlock distributed lock over N
+// independent Redis masters, as specified in "Distributed Locks with
+// Redis" (redis.io), with fencing tokens.
+//
+// # The algorithm
+//
+// To acquire, a client sends SET name value NX PX ttl, with the same name
+// and a value of 20 random bytes, to every instance at once, each with a
+// small timeout. The lock is acquired when a majority (N/2+1) answered OK
+// and the time spent is less than the TTL; it is then valid for
+// TTL − elapsed − drift, where drift = TTL × 0.01 + 2 ms. Otherwise every
+// instance is unlocked at once (also those that seemed to fail) and the
+// client retries after a random delay, a bounded number of times.
+// Release deletes the key only where it still holds this client's value;
+// Extend resets its TTL the same way and counts only with a majority
+// within the validity. N = 1 is the single-instance lock.
+//
+// # Fencing tokens
+//
+// A lock can outlive its holder's belief in it (a GC pause, a stalled
+// network), so a resource that must never be written by two holders
+// should check a token that increases with each holder: Lock.Token.
+// Every instance keeps a counter next to the lock key ("{name}:fence").
+// Acquiring reads the counters of the instances it locked; the token is
+// T = 1 + the largest of them, and before the lock counts as acquired T
+// is written (as a maximum) to a majority of the instances it holds.
+//
+// Why tokens increase: a later holder B locked a majority of instances,
+// and any two majorities share an instance I. B could lock I only after
+// the earlier holder A's key there was gone, which happens after A
+// acquired, that is after A raised I's counter to T_A. So B reads at
+// least T_A at I, and T_B ≥ T_A + 1.
+//
+// Limits: counters never decrease only while instances keep their data.
+// An instance that restarts without persistence (or loses the last second
+// of an fsync-everysec append-only file in a crash) may come back with a
+// lower counter; tokens stay increasing only if such an instance stays
+// out until the locks of its time have expired (the delayed restart of
+// the specification), or if the shared instance of two majorities is
+// another one. And a token only protects a resource that checks it.
+package redlock

@@ -1,0 +1,247 @@
+package redlock
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// Lua scripts run on each instance. Each touches the lock key and its
+// fence key, which share a hash slot.
+var (
+	// acquireScript sets the lock if free and returns the fence counter,
+	// or -1 when the lock is held.
+	acquireScript = rueidis.NewLuaScript(`
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return tonumber(redis.call('GET', KEYS[2]) or '0')
+end
+return -1`)
+	// raiseScript raises the fence counter to ARGV[2], if this client
+	// still holds the lock.
+	raiseScript = rueidis.NewLuaScript(`
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if tonumber(redis.call('GET', KEYS[2]) or '0') < tonumber(ARGV[2]) then
+  redis.call('SET', KEYS[2], ARGV[2])
+end
+return 1`)
+	// releaseScript is the specification's compare-and-delete.
+	releaseScript = rueidis.NewLuaScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`)
+	// extendScript is compare-and-extend.
+	extendScript = rueidis.NewLuaScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0`)
+)
+
+// Lock is an acquired lock.
+type Lock struct {
+	c          *Client
+	name       string
+	value      string
+	token      int64
+	until      time.Time
+	extensions int
+}
+
+// Name returns the lock's name (its key on every instance).
+func (l *Lock) Name() string { return l.name }
+
+// Token returns the fencing token of this acquisition: larger than the
+// token of every earlier holder of the same lock (see the package doc).
+func (l *Lock) Token() int64 { return l.token }
+
+// Until returns the end of the lock's validity: the holder must finish
+// its work (or Extend) before then.
+func (l *Lock) Until() time.Time { return l.until }
+
+// reply is one instance's answer.
+type reply struct {
+	n   int64
+	err error
+}
+
+// onAll runs f on every instance at once, each within timeout, and
+// returns their answers in order.
+func (c *Client) onAll(ctx context.Context, timeout time.Duration, f func(context.Context, rueidis.Client) (int64, error)) []reply {
+	out := make([]reply, len(c.instances))
+	var wg sync.WaitGroup
+	for i, in := range c.instances {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(ctx, timeout)
+			defer cancel()
+			out[i].n, out[i].err = in.call(ctx, f)
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// call runs f on the instance. A connection broken since the last call
+// (the server restarted) fails its first command; the client then
+// reconnects, so a failure that is not a reply is tried once more within
+// the same deadline.
+func (in *instance) call(ctx context.Context, f func(context.Context, rueidis.Client) (int64, error)) (int64, error) {
+	var n int64
+	var err error
+	for try := 0; try < 2; try++ {
+		var cl rueidis.Client
+		if cl, err = in.get(ctx); err == nil {
+			if n, err = f(ctx, cl); err == nil {
+				return n, nil
+			}
+		}
+		if _, isReply := rueidis.IsRedisErr(err); isReply || ctx.Err() != nil {
+			return n, err
+		}
+	}
+	return n, err
+}
+
+// unreachable counts the instances that could not be reached at all:
+// refused or dropped connections. A timeout is not counted: a slow
+// instance is a failed attempt, worth retrying, not a dead one.
+func unreachable(replies []reply) int {
+	n := 0
+	for _, r := range replies {
+		if r.err == nil || errors.Is(r.err, context.DeadlineExceeded) {
+			continue
+		}
+		if _, isReply := rueidis.IsRedisErr(r.err); !isReply {
+			n++
+		}
+	}
+	return n
+}
+
+// Lock acquires the lock name for ttl, retrying after random delays as
+// Options say while ctx allows. It fails with ErrNotAcquired when the
+// lock stays held by someone else (or instances are too slow to answer),
+// at once with ErrQuorum when too many instances refuse connections for a
+// majority, or with ctx's error.
+func (c *Client) Lock(ctx context.Context, name string, ttl time.Duration) (*Lock, error) {
+	if ttl <= 0 {
+		return nil, errors.New("redlock: the TTL must be positive")
+	}
+	for try := 0; ; try++ {
+		l, err := c.try(ctx, name, ttl)
+		if err == nil || errors.Is(err, ErrQuorum) {
+			return l, err
+		}
+		if c.opts.Retries >= 0 && try >= c.opts.Retries {
+			return nil, err
+		}
+		d := c.opts.RetryDelay/2 + rand.N(c.opts.RetryDelay/2+1)
+		select {
+		case <-ctx.Done():
+			return nil, errors.Join(err, ctx.Err())
+		case <-time.After(d):
+		}
+	}
+}
+
+// try makes one attempt at the algorithm's steps 1–5, plus the fencing
+// round.
+func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	l := &Lock{c: c, name: name, value: newValue()}
+	keys := []string{name, fenceKey(name)}
+	timeout := c.instanceTimeout(ttl)
+	start := time.Now()
+	got := c.onAll(ctx, timeout, func(ctx context.Context, cl rueidis.Client) (int64, error) {
+		return acquireScript.Exec(ctx, cl, keys, []string{l.value, strconv.FormatInt(ttl.Milliseconds(), 10)}).AsInt64()
+	})
+	locked, highest := 0, int64(0)
+	for _, r := range got {
+		if r.err == nil && r.n >= 0 {
+			locked++
+			highest = max(highest, r.n)
+		}
+	}
+	if locked >= c.quorum() {
+		l.token = highest + 1
+		if c.fence(ctx, l, keys, timeout) >= c.quorum() {
+			if validity := ttl - time.Since(start) - c.drift(ttl); validity > 0 {
+				l.until = start.Add(ttl - c.drift(ttl))
+				return l, nil
+			}
+		}
+	}
+	l.release(context.WithoutCancel(ctx), timeout) // also where it seemed to fail
+	if unreachable(got) > len(c.instances)-c.quorum() {
+		return nil, ErrQuorum
+	}
+	return nil, ErrNotAcquired
+}
+
+// fence raises the fence counters to the lock's token and returns on how
+// many instances it succeeded.
+func (c *Client) fence(ctx context.Context, l *Lock, keys []string, timeout time.Duration) int {
+	ok := 0
+	for _, r := range c.onAll(ctx, timeout, func(ctx context.Context, cl rueidis.Client) (int64, error) {
+		return raiseScript.Exec(ctx, cl, keys, []string{l.value, strconv.FormatInt(l.token, 10)}).AsInt64()
+	}) {
+		if r.err == nil && r.n == 1 {
+			ok++
+		}
+	}
+	return ok
+}
+
+// Unlock releases the lock on every instance. It never removes another
+// holder's lock: only keys still holding this acquisition's value go. It
+// fails with ErrQuorum only when it could not reach a majority; where it
+// could not, the key expires by itself.
+func (l *Lock) Unlock(ctx context.Context) error {
+	replies := l.release(ctx, l.c.instanceTimeout(time.Until(l.until)))
+	if unreachable(replies) > len(l.c.instances)-l.c.quorum() {
+		return ErrQuorum
+	}
+	return nil
+}
+
+func (l *Lock) release(ctx context.Context, timeout time.Duration) []reply {
+	return l.c.onAll(ctx, max(timeout, 5*time.Millisecond), func(ctx context.Context, cl rueidis.Client) (int64, error) {
+		return releaseScript.Exec(ctx, cl, []string{l.name}, []string{l.value}).AsInt64()
+	})
+}
+
+// Extend makes the lock valid for ttl from now, if it can be extended on
+// a majority of instances within its current validity. Otherwise the lock
+// is lost (ErrLost); after MaxExtensions calls, Extend refuses
+// (ErrTooManyExtensions).
+func (l *Lock) Extend(ctx context.Context, ttl time.Duration) error {
+	if l.c.opts.MaxExtensions >= 0 && l.extensions >= l.c.opts.MaxExtensions {
+		return ErrTooManyExtensions
+	}
+	l.extensions++
+	start := time.Now()
+	if !start.Before(l.until) {
+		return ErrLost
+	}
+	ok := 0
+	for _, r := range l.c.onAll(ctx, l.c.instanceTimeout(ttl), func(ctx context.Context, cl rueidis.Client) (int64, error) {
+		return extendScript.Exec(ctx, cl, []string{l.name}, []string{l.value, strconv.FormatInt(ttl.Milliseconds(), 10)}).AsInt64()
+	}) {
+		if r.err == nil && r.n == 1 {
+			ok++
+		}
+	}
+	now := time.Now()
+	if ok < l.c.quorum() || !now.Before(l.until) || ttl-now.Sub(start)-l.c.drift(ttl) <= 0 {
+		return ErrLost
+	}
+	l.until = start.Add(ttl - l.c.drift(ttl))
+	return nil
+}

@@ -1,0 +1,183 @@
+package redlock
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// Errors of acquisition and extension. Use errors.Is.
+var (
+	// ErrNotAcquired: the lock is held by someone else.
+	ErrNotAcquired = errors.New("redlock: lock held by someone else")
+	// ErrQuorum: too many instances are unreachable for a majority.
+	ErrQuorum = errors.New("redlock: quorum unreachable: too many instances are down")
+	// ErrLost: the lock could not be extended on a majority within its
+	// validity; it must be considered lost.
+	ErrLost = errors.New("redlock: lock lost")
+	// ErrTooManyExtensions: the lock was extended MaxExtensions times.
+	ErrTooManyExtensions = errors.New("redlock: too many extensions")
+)
+
+// Options tune a Client. The zero value gives the specification's defaults.
+type Options struct {
+	// InstanceTimeout bounds each instance's answer: small next to the
+	// TTL, so a dead instance costs little. Zero: TTL/20, within 10–100 ms.
+	InstanceTimeout time.Duration
+	// DriftFactor and DriftMin make the clock-drift allowance
+	// TTL × DriftFactor + DriftMin (0.01 and 2 ms when zero).
+	DriftFactor float64
+	DriftMin    time.Duration
+	// Retries is how many times Lock tries again after failing (3 when
+	// zero; negative: until the context ends).
+	Retries int
+	// RetryDelay is the longest random delay between tries (200 ms when
+	// zero); each delay is drawn uniformly from [RetryDelay/2, RetryDelay].
+	RetryDelay time.Duration
+	// MaxExtensions limits Extend calls per acquisition (10 when zero;
+	// negative: no limit), as the specification asks for liveness.
+	MaxExtensions int
+}
+
+func (o *Options) setDefaults() {
+	if o.DriftFactor == 0 {
+		o.DriftFactor = 0.01
+	}
+	if o.DriftMin == 0 {
+		o.DriftMin = 2 * time.Millisecond
+	}
+	if o.Retries == 0 {
+		o.Retries = 3
+	}
+	if o.RetryDelay == 0 {
+		o.RetryDelay = 200 * time.Millisecond
+	}
+	if o.MaxExtensions == 0 {
+		o.MaxExtensions = 10
+	}
+}
+
+// Client acquires locks on a fixed set of independent Redis masters.
+type Client struct {
+	instances []*instance
+	opts      Options
+}
+
+// New returns a Client for the masters at urls (redis://, rediss:// or
+// unix://). Instances are connected lazily, so a client can start while
+// some are down.
+func New(urls []string, opts Options) (*Client, error) {
+	if len(urls) == 0 {
+		return nil, errors.New("redlock: no instances")
+	}
+	c := &Client{opts: opts}
+	c.opts.setDefaults()
+	for _, u := range urls {
+		o, err := rueidis.ParseURL(strings.TrimSpace(u))
+		if err != nil {
+			return nil, fmt.Errorf("redlock: instance %q: %w", u, err)
+		}
+		o.DisableCache = true
+		o.DisableRetry = true // a retry would outlast the instance timeout
+		c.instances = append(c.instances, &instance{opt: o})
+	}
+	return c, nil
+}
+
+// NewFromClients returns a Client on existing connections, one per
+// master; Close does not close them.
+func NewFromClients(clients []rueidis.Client, opts Options) (*Client, error) {
+	if len(clients) == 0 {
+		return nil, errors.New("redlock: no instances")
+	}
+	c := &Client{opts: opts}
+	c.opts.setDefaults()
+	for _, cl := range clients {
+		c.instances = append(c.instances, &instance{client: cl, borrowed: true})
+	}
+	return c, nil
+}
+
+// Close closes the connections the Client opened.
+func (c *Client) Close() {
+	for _, in := range c.instances {
+		in.close()
+	}
+}
+
+// quorum is the majority of the instances.
+func (c *Client) quorum() int { return len(c.instances)/2 + 1 }
+
+func (c *Client) instanceTimeout(ttl time.Duration) time.Duration {
+	if c.opts.InstanceTimeout > 0 {
+		return c.opts.InstanceTimeout
+	}
+	return min(100*time.Millisecond, max(10*time.Millisecond, ttl/20))
+}
+
+func (c *Client) drift(ttl time.Duration) time.Duration {
+	return time.Duration(float64(ttl)*c.opts.DriftFactor) + c.opts.DriftMin
+}
+
+// instance is one master, connected on first use.
+type instance struct {
+	opt      rueidis.ClientOption
+	mu       sync.Mutex
+	client   rueidis.Client
+	borrowed bool
+}
+
+// get returns the instance's client, connecting if needed within ctx.
+func (in *instance) get(ctx context.Context) (rueidis.Client, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.client != nil {
+		return in.client, nil
+	}
+	o := in.opt
+	if d, ok := ctx.Deadline(); ok {
+		o.Dialer.Timeout = time.Until(d)
+	}
+	cl, err := rueidis.NewClient(o)
+	if err != nil {
+		return nil, err
+	}
+	in.client = cl
+	return cl, nil
+}
+
+func (in *instance) close() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.client != nil && !in.borrowed {
+		in.client.Close()
+		in.client = nil
+	}
+}
+
+// newValue returns the random value of an acquisition: 20 bytes from
+// crypto/rand, hex-encoded so that it reads well in redis-cli.
+func newValue() string {
+	b := make([]byte, 20)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// fenceKey returns the key of the fencing counter of a lock, in the same
+// hash slot as the lock's key, so one script can touch both even when an
+// instance is a cluster.
+func fenceKey(name string) string {
+	if i := strings.IndexByte(name, '{'); i >= 0 {
+		if j := strings.IndexByte(name[i+1:], '}'); j > 0 {
+			return name + ":fence" // keeps the name's own hash tag first
+		}
+	}
+	return "{" + name + "}:fence"
+}

@@ -1,0 +1,263 @@
+package redlock_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis/redlock"
+)
+
+func newClient(t *testing.T, servers []*server, opts redlock.Options) *redlock.Client {
+	t.Helper()
+	c, err := redlock.New(urls(servers), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// interval is when one holder held the lock: from acquisition to the
+// earlier of its release and the end of its validity.
+type interval struct{ from, to time.Time }
+
+// TestMutualExclusion has many clients acquire one lock over and over;
+// a ledger of their holdings shows that no two ever overlap.
+func TestMutualExclusion(t *testing.T) {
+	servers := startServers(t, 5, false)
+	var (
+		mu     sync.Mutex
+		ledger []interval
+		wg     sync.WaitGroup
+	)
+	for g := range 8 {
+		c := newClient(t, servers, redlock.Options{Retries: -1, RetryDelay: 4 * time.Millisecond, InstanceTimeout: 100 * time.Millisecond})
+		wg.Go(func() {
+			for i := 0; i < 15; i++ {
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				l, err := c.Lock(ctx, "contended", time.Second)
+				cancel()
+				if err != nil {
+					t.Errorf("goroutine %d: %v", g, err)
+					return
+				}
+				from := time.Now()
+				time.Sleep(time.Duration(g%3) * time.Millisecond) // the work
+				to := time.Now()
+				if l.Until().Before(to) {
+					to = l.Until()
+				}
+				if err := l.Unlock(context.Background()); err != nil {
+					t.Errorf("unlock: %v", err)
+				}
+				mu.Lock()
+				ledger = append(ledger, interval{from, to})
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	sort.Slice(ledger, func(i, j int) bool { return ledger[i].from.Before(ledger[j].from) })
+	for i := 1; i < len(ledger); i++ {
+		if ledger[i].from.Before(ledger[i-1].to) {
+			t.Fatalf("holders %d and %d overlap: %v–%v and %v–%v", i-1, i,
+				ledger[i-1].from, ledger[i-1].to, ledger[i].from, ledger[i].to)
+		}
+	}
+	if len(ledger) != 8*15 {
+		t.Fatalf("%d acquisitions; want %d", len(ledger), 8*15)
+	}
+}
+
+// TestFaultTolerance kills instances: with 2 of 5 down locks are still
+// granted; with 3 down acquisition fails at once with the quorum error.
+func TestFaultTolerance(t *testing.T) {
+	servers := startServers(t, 5, false)
+	c := newClient(t, servers, redlock.Options{InstanceTimeout: 100 * time.Millisecond})
+	servers[0].crash()
+	servers[3].crash()
+	l, err := c.Lock(t.Context(), "tolerant", time.Second)
+	if err != nil {
+		t.Fatalf("with 2 of 5 down: %v", err)
+	}
+	l.Unlock(t.Context())
+	servers[4].crash()
+	start := time.Now()
+	_, err = c.Lock(t.Context(), "tolerant", time.Second)
+	if !errors.Is(err, redlock.ErrQuorum) {
+		t.Fatalf("with 3 of 5 down: %v; want ErrQuorum", err)
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Fatalf("the quorum error took %v: it must come at once, without retries", d)
+	}
+	servers[0].start()
+	if l, err = c.Lock(t.Context(), "tolerant", time.Second); err != nil {
+		t.Fatalf("after an instance came back: %v", err)
+	}
+	l.Unlock(t.Context())
+}
+
+// TestPausedInstance pauses one instance: acquisition waits for it no
+// longer than the per-instance timeout.
+func TestPausedInstance(t *testing.T) {
+	servers := startServers(t, 5, false)
+	c := newClient(t, servers, redlock.Options{InstanceTimeout: 50 * time.Millisecond})
+	if _, err := servers[2].do("CLIENT", "PAUSE", "3000", "ALL"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	l, err := c.Lock(t.Context(), "paused", 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 50*time.Millisecond+250*time.Millisecond {
+		t.Fatalf("acquisition took %v with one instance paused for 3s; want about the 50ms instance timeout", d)
+	}
+	l.Unlock(t.Context())
+}
+
+// TestRestartWithoutPersistence shows the specification's crash-recovery
+// problem and its remedy. A holds the lock on instances 0 and 1 (2 was
+// down). Instance 0 crashes and restarts empty at once: B then locks 0 and
+// 2, a majority, while A still holds it. With a delayed restart (0 stays
+// down for a TTL) B cannot get a majority until A's lock has expired.
+func TestRestartWithoutPersistence(t *testing.T) {
+	const ttl = 1500 * time.Millisecond
+	for _, delayed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("delayed=%v", delayed), func(t *testing.T) {
+			servers := startServers(t, 3, false)
+			a := newClient(t, servers, redlock.Options{Retries: 1})
+			b := newClient(t, servers, redlock.Options{Retries: -1, RetryDelay: 20 * time.Millisecond})
+			servers[2].crash()
+			la, err := a.Lock(t.Context(), "res", ttl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			servers[2].start()
+			servers[0].crash()
+			if delayed {
+				time.Sleep(ttl) // the remedy: stay out for a TTL
+			}
+			servers[0].start()
+			ctx, cancel := context.WithTimeout(t.Context(), 3*ttl)
+			defer cancel()
+			lb, err := b.Lock(ctx, "res", ttl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			overlap := time.Now().Before(la.Until())
+			if !delayed && !overlap {
+				t.Fatal("the immediate restart did not show the problem: B got the lock only after A's expired")
+			}
+			if delayed && overlap {
+				t.Fatalf("with a delayed restart B got the lock at %v, before A's expired at %v", time.Now(), la.Until())
+			}
+			lb.Unlock(t.Context())
+		})
+	}
+}
+
+// TestExpiry: the lock of a crashed holder becomes available after the
+// TTL; a late release does not delete the next holder's lock; extension
+// fails once a majority has expired.
+func TestExpiry(t *testing.T) {
+	servers := startServers(t, 5, false)
+	c := newClient(t, servers, redlock.Options{Retries: 1, RetryDelay: 10 * time.Millisecond, InstanceTimeout: 100 * time.Millisecond})
+	crashed, err := c.Lock(t.Context(), "exp", 300*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Lock(t.Context(), "exp", time.Second); !errors.Is(err, redlock.ErrNotAcquired) {
+		t.Fatalf("while held: %v; want ErrNotAcquired", err)
+	}
+	time.Sleep(time.Until(crashed.Until()) + 50*time.Millisecond)
+	next, err := c.Lock(t.Context(), "exp", 5*time.Second)
+	if err != nil {
+		t.Fatalf("after the TTL: %v", err)
+	}
+	if err := crashed.Unlock(t.Context()); err != nil { // the late release
+		t.Fatal(err)
+	}
+	for i, s := range servers {
+		if _, err := s.do("GET", "exp"); err != nil {
+			t.Fatalf("instance %d: the late release removed the next holder's lock (%v)", i, err)
+		}
+	}
+	if err := next.Extend(t.Context(), 5*time.Second); err != nil {
+		t.Fatalf("extend: %v", err)
+	}
+	for _, s := range servers[:3] { // a majority expires
+		s.do("DEL", "exp")
+	}
+	if err := next.Extend(t.Context(), 5*time.Second); !errors.Is(err, redlock.ErrLost) {
+		t.Fatalf("extend after a majority expired: %v; want ErrLost", err)
+	}
+}
+
+func TestExtensionsLimited(t *testing.T) {
+	servers := startServers(t, 1, false)
+	c := newClient(t, servers, redlock.Options{MaxExtensions: 2})
+	l, err := c.Lock(t.Context(), "limited", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := l.Extend(t.Context(), time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Extend(t.Context(), time.Second); !errors.Is(err, redlock.ErrTooManyExtensions) {
+		t.Fatalf("third extension: %v", err)
+	}
+}
+
+// TestFencingTokens: tokens strictly increase across successive holders,
+// while instances go down and come back (cleanly, with persistence) so
+// that successive majorities differ.
+func TestFencingTokens(t *testing.T) {
+	servers := startServers(t, 5, true)
+	c := newClient(t, servers, redlock.Options{InstanceTimeout: 100 * time.Millisecond})
+	var tokens []int64
+	for i := range 15 {
+		down := []*server{servers[i%5], servers[(i+2)%5]}
+		for _, s := range down {
+			s.stop()
+		}
+		l, err := c.Lock(t.Context(), "fenced", time.Second)
+		if err != nil {
+			t.Fatalf("acquisition %d: %v", i, err)
+		}
+		tokens = append(tokens, l.Token())
+		l.Unlock(t.Context())
+		for _, s := range down {
+			s.start()
+		}
+	}
+	for i := 1; i < len(tokens); i++ {
+		if tokens[i] <= tokens[i-1] {
+			t.Fatalf("tokens %v do not strictly increase", tokens)
+		}
+	}
+	if !slices.IsSorted(tokens) || tokens[0] != 1 {
+		t.Fatalf("tokens = %v", tokens)
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	if _, err := redlock.New(nil, redlock.Options{}); err == nil {
+		t.Fatal("New with no instances succeeded")
+	}
+	if _, err := redlock.New([]string{"http://x"}, redlock.Options{}); err == nil {
+		t.Fatal("New with a bad URL succeeded")
+	}
+	servers := startServers(t, 1, false)
+	if _, err := newClient(t, servers, redlock.Options{}).Lock(t.Context(), "x", 0); err == nil {
+		t.Fatal("a zero TTL was accepted")
+	}
+}
