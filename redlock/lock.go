@@ -149,6 +149,16 @@ func (c *Client) Lock(ctx context.Context, name string, ttl time.Duration) (*Loc
 	}
 }
 
+// TryLock makes a single attempt at acquiring the lock name for ttl,
+// without retrying: for work that any of several processes may do, where
+// a busy lock means that another is doing it.
+func (c *Client) TryLock(ctx context.Context, name string, ttl time.Duration) (*Lock, error) {
+	if ttl <= 0 {
+		return nil, errors.New("redlock: the TTL must be positive")
+	}
+	return c.try(ctx, name, ttl)
+}
+
 // try makes one attempt at the algorithm's steps 1–5, plus the fencing
 // round.
 func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock, error) {

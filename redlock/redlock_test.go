@@ -200,6 +200,20 @@ func TestExpiry(t *testing.T) {
 	}
 }
 
+func TestTryLock(t *testing.T) {
+	servers := startServers(t, 3, false)
+	c := newClient(t, servers, redlock.Options{RetryDelay: time.Hour})
+	l, err := c.TryLock(t.Context(), "once", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := c.TryLock(t.Context(), "once", time.Second); !errors.Is(err, redlock.ErrNotAcquired) || time.Since(start) > time.Second {
+		t.Fatalf("TryLock of a held lock: %v after %v; want ErrNotAcquired at once", err, time.Since(start))
+	}
+	l.Unlock(t.Context())
+}
+
 func TestExtensionsLimited(t *testing.T) {
 	servers := startServers(t, 1, false)
 	c := newClient(t, servers, redlock.Options{MaxExtensions: 2})

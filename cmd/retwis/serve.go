@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -9,10 +10,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
+
+	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/web"
+	"github.com/retwis/retwis/redlock"
 )
 
 // serveConfig is the configuration of `retwis serve`.
@@ -23,6 +28,10 @@ type serveConfig struct {
 	tlsCert   string        // serve HTTPS with this certificate…
 	tlsKey    string        // …and key
 	timelines store.Options // timeline tuning: HomeCap, CelebrityThreshold, InactiveAfter
+	// lockServers are the Redis masters of the maintenance lock; empty:
+	// the database itself (the single-instance lock).
+	lockServers   string
+	maintainEvery time.Duration
 }
 
 func (c *serveConfig) register(fs *flag.FlagSet) {
@@ -37,6 +46,10 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		envHelp("post ids kept in each home timeline `list`; older pages merge the authors' indexes", "RETWIS_HOME_CAP"))
 	fs.Int64Var(&c.timelines.CelebrityThreshold, "celebrity-threshold", int64(envInt("RETWIS_CELEBRITY_THRESHOLD", 10_000)),
 		envHelp("authors with more `followers` are merged into timelines when read instead of fanned out", "RETWIS_CELEBRITY_THRESHOLD"))
+	fs.StringVar(&c.lockServers, "lock-servers", env("RETWIS_LOCK_SERVERS", ""), envHelp(
+		"comma-separated Redis `URLs` for the maintenance lock (Redlock); empty: the database itself", "RETWIS_LOCK_SERVERS"))
+	fs.DurationVar(&c.maintainEvery, "maintenance-every", envDuration("RETWIS_MAINTENANCE_EVERY", 10*time.Second),
+		envHelp("how `often` one of the servers sharing a database does its upkeep", "RETWIS_MAINTENANCE_EVERY"))
 	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", envDuration("RETWIS_INACTIVE_AFTER", 30*24*time.Hour),
 		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
 }
@@ -75,7 +88,12 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	if err := st.Migrate(ctx, log); err != nil {
 		return err
 	}
-	stopWorkers := startWorkers(st, log)
+	locks, err := maintenanceLocks(cfg, db)
+	if err != nil {
+		return err
+	}
+	defer locks.Close()
+	stopWorkers := startWorkers(st, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), log)
 	defer stopWorkers()
 	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly})
 	if err != nil {
@@ -94,6 +112,15 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return listenAndServe(ctx, srv, ln, cfg, log, ready)
+}
+
+// maintenanceLocks returns the lock client for maintenance: the
+// configured lock servers, or the database's own connection.
+func maintenanceLocks(cfg serveConfig, db *database) (*redlock.Client, error) {
+	if cfg.lockServers != "" {
+		return redlock.New(strings.Split(cfg.lockServers, ","), redlock.Options{})
+	}
+	return redlock.NewFromClients([]rueidis.Client{db.client}, redlock.Options{})
 }
 
 // listenAndServe serves on ln until ctx is cancelled or serving fails,

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"time"
+
 	"context"
 	"fmt"
+	"github.com/retwis/retwis/redlock"
 	"log/slog"
 	"os"
 	"sync"
@@ -11,15 +14,19 @@ import (
 )
 
 // startWorkers runs the background work of a retwis server: delivering
-// posts to followers. It returns a function that stops the workers and
-// waits for them, so the database outlives them.
-func startWorkers(st *store.Store, log *slog.Logger) (stop func()) {
+// posts to followers, and the periodic maintenance, which the servers
+// sharing a database take turns at under the lock of locks. It returns a
+// function that stops the workers and waits for them, so the database
+// outlives them.
+func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Duration, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	host, _ := os.Hostname()
+	consumer := fmt.Sprintf("%s-%d", host, os.Getpid())
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		err := st.RunDelivery(ctx, store.DeliveryOptions{
-			Consumer: fmt.Sprintf("%s-%d", host, os.Getpid()),
+			Consumer:  consumer,
+			ClaimIdle: -1, // taking over stalled jobs is maintenance's job
 			Progress: func(p store.DeliveryProgress) {
 				if p.Done%100_000 == 0 {
 					log.Info("delivering", "post", p.Post, "kind", p.Kind, "followers_done", p.Done)
@@ -30,6 +37,7 @@ func startWorkers(st *store.Store, log *slog.Logger) (stop func()) {
 			log.Error("delivery worker stopped", "err", err)
 		}
 	})
+	wg.Go(func() { runMaintenance(ctx, st, locks, maintainEvery, consumer, log) })
 	return func() {
 		cancel()
 		wg.Wait()

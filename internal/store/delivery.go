@@ -31,7 +31,8 @@ type DeliveryOptions struct {
 	Batch int
 	// ClaimIdle is how long a job may sit unacknowledged with a worker
 	// before another takes it over: the first is presumed dead (30s when
-	// zero).
+	// zero). Negative: RunDelivery never takes jobs over, leaving that to
+	// Maintain, which servers run one at a time.
 	ClaimIdle time.Duration
 	// Block is how long one read waits for new jobs (2s when zero).
 	Block time.Duration
@@ -92,7 +93,7 @@ func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
 	for ctx.Err() == nil {
 		var jobs []job
 		var err error
-		if time.Since(lastClaim) >= opts.ClaimIdle/2 {
+		if opts.ClaimIdle > 0 && time.Since(lastClaim) >= opts.ClaimIdle/2 {
 			jobs, err = s.claimJobs(ctx, opts)
 			for i := range jobs {
 				jobs[i].claimed = true

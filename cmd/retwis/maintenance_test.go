@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/redlock"
+)
+
+// TestGuardedExclusive runs guarded work from several "servers" at once:
+// never more than one works at a time, and each gets turns.
+func TestGuardedExclusive(t *testing.T) {
+	redis := redistest.Start(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var active, most, runs atomic.Int32
+	var wg sync.WaitGroup
+	for range 4 {
+		locks, err := redlock.New([]string{redis.URL}, redlock.Options{InstanceTimeout: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer locks.Close()
+		wg.Go(func() {
+			for range 30 {
+				err := guarded(t.Context(), locks, "upkeep", time.Second, log, func(context.Context) error {
+					n := active.Add(1)
+					for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+					}
+					runs.Add(1)
+					time.Sleep(2 * time.Millisecond)
+					active.Add(-1)
+					return nil
+				})
+				if err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if most.Load() != 1 || runs.Load() == 0 {
+		t.Fatalf("at most %d ran at once, %d runs in all; want exactly one at a time", most.Load(), runs.Load())
+	}
+}
+
+// TestMaintenanceReclaimsStalledJob leaves a delivery job with a worker
+// that died long ago; a running server's maintenance takes it over and
+// finishes it.
+func TestMaintenanceReclaimsStalledJob(t *testing.T) {
+	redis := redistest.Start(t)
+	c, err := store.NewClient(redis.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.New(c, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Migrate(t.Context(), slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatal(err)
+	}
+	u, _, err := st.Register(t.Context(), "author", "password1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.AddFakeFollowers(t.Context(), u.ID, 900, 3)
+	p, err := st.CreatePost(t.Context(), u.ID, "stalled")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A worker "dead" read the job long ago and never finished it.
+	cmd := func(args ...string) {
+		if err := c.Do(t.Context(), c.B().Arbitrary(args...).Build()).Error(); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+	}
+	cmd("XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", "deliveries", ">")
+	ids, err := c.Do(t.Context(), c.B().Arbitrary("XRANGE", "deliveries", "-", "+").Build()).AsXRange()
+	if err != nil || len(ids) != 1 {
+		t.Fatalf("XRANGE: %v %v", ids, err)
+	}
+	cmd("XCLAIM", "deliveries", "deliverers", "dead", "0", ids[0].ID, "IDLE", "600000")
+
+	_, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, maintainEvery: 50 * time.Millisecond})
+	defer stop()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		head, _ := c.Do(t.Context(), c.B().Lindex().Key("posts:902").Index(0).Build()).ToString()
+		if head == strconv.FormatInt(p.ID, 10) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the stalled job was not reclaimed and finished")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
