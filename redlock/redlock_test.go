@@ -13,7 +13,7 @@ import (
 	"github.com/retwis/retwis/redlock"
 )
 
-func newClient(t *testing.T, servers []*server, opts redlock.Options) *redlock.Client {
+func newClient(t testing.TB, servers []*server, opts redlock.Options) *redlock.Client {
 	t.Helper()
 	c, err := redlock.New(urls(servers), opts)
 	if err != nil {

@@ -12,14 +12,14 @@ import (
 // server is one real redis-server of a test, which the test may kill and
 // start again.
 type server struct {
-	t    *testing.T
+	t    testing.TB
 	opts redisserver.Options
 	srv  *redisserver.Server
 }
 
 // startServers starts n independent redis-servers on unix sockets, with
 // or without append-only persistence.
-func startServers(t *testing.T, n int, persist bool) []*server {
+func startServers(t testing.TB, n int, persist bool) []*server {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "rl")
 	if err != nil {
