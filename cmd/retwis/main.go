@@ -6,6 +6,7 @@
 //	retwis bench [flags]   seed a synthetic network and measure a server
 //	retwis gen [flags]     write a synthetic network as Redis commands
 //	retwis import [flags]  convert real data into Redis commands
+//	retwis lock [flags]    run a command while holding a distributed lock
 //	retwis help [command]  show help
 //
 // Every flag can also be set through the environment variable named in
@@ -37,6 +38,7 @@ var commands = []command{
 	{"load", "send a stream of Redis commands (RESP) as fast as the server takes them", runLoad},
 	{"gen", "write a synthetic social network as Redis commands (RESP)", runGen},
 	{"import", "convert a real follow graph, users and posts into Redis commands (RESP)", runImport},
+	{"lock", "run a command while holding a distributed lock (Redlock)", runLock},
 }
 
 func main() {
@@ -61,11 +63,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := commands[i].run(ctx, args[1:], stdout, stderr); err != nil {
+		var exit exitError
 		switch {
 		case errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.Is(err, errUsage):
 			return 2
+		case errors.As(err, &exit): // a status of its own, e.g. retwis lock's
+			if exit.err != nil {
+				fmt.Fprintf(stderr, "retwis %s: %v\n", args[0], exit.err)
+			}
+			return exit.code
 		}
 		fmt.Fprintf(stderr, "retwis %s: %v\n", args[0], err)
 		return 1
