@@ -34,6 +34,12 @@ func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n 
 // homeIDs is the fetchFunc of a home timeline; if counts is not nil, it
 // also reads uid's counts into it.
 func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want int, counts *retwis.Counts) ([]int64, error) {
+	if c.Start > 0 {
+		// An offset means nothing to each source apart: take the top of
+		// the merged timeline (old links go only a few pages deep) and cut.
+		ids, err := s.homeIDs(ctx, uid, retwis.Cursor{}, c.Start+want, counts)
+		return ids[min(c.Start, len(ids)):], err
+	}
 	celebs, err := s.celebrities(ctx)
 	if err != nil {
 		return nil, err
@@ -65,7 +71,7 @@ func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want in
 	if err != nil {
 		return nil, s.wrap("home timeline: celebrities", err)
 	}
-	if c.Start == 0 && s.belowList(res[1], listIDs, c, want) {
+	if s.belowList(res[1], listIDs, c, want) {
 		// The page reaches past the list: read every followed author.
 		if authors, err = s.following(ctx, uid); err != nil {
 			return nil, err

@@ -287,3 +287,31 @@ func TestDeletePost(t *testing.T) {
 		t.Fatal("the deleted id was not taken off the follower's list")
 	}
 }
+
+// TestOffsetWithCelebrity: old ?start=N links page the merged timeline,
+// celebrity posts included, without repeating or skipping.
+func TestOffsetWithCelebrity(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 1}, true)
+	reader, star, friend := f.register(t, "reader"), f.register(t, "star"), f.register(t, "friend")
+	f.st.Follow(f.ctx, reader.ID, star.ID)
+	f.st.Follow(f.ctx, friend.ID, star.ID) // two followers: star is over the threshold
+	f.st.Follow(f.ctx, reader.ID, friend.ID)
+	var want []int64
+	for i := range 24 {
+		p, _ := f.st.CreatePost(f.ctx, []retwis.User{star, friend}[i%2].ID, fmt.Sprint("post ", i))
+		want = append(want, p.ID)
+	}
+	f.drain(t)
+	slices.Reverse(want)
+	var got []int64
+	for start := 0; start < 30; start += 10 {
+		p, _, err := f.st.HomeTimeline(f.ctx, reader.ID, retwis.Cursor{Start: start}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, postIDs(p.Posts)...)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("offset pages = %v;\nwant %v", got, want)
+	}
+}
