@@ -19,27 +19,33 @@ func (s *Store) touch(ctx context.Context, uid, seen int64) error {
 	if now-seen < resolution {
 		return nil
 	}
-	if seen > 0 && now-seen > int64(s.opts.InactiveAfter/time.Second) {
-		if err := s.RebuildHome(ctx, uid); err != nil {
-			return err
-		}
+	// Marked active first, so fanout stops skipping the user before the
+	// rebuild reads the authors' posts: a post published in between is
+	// then either read by the rebuild or delivered, never neither.
+	if err := s.wrap("mark seen", firstErr(s.c.DoMulti(ctx, s.seenCmds(uid, now)...))); err != nil {
+		return err
 	}
-	return s.wrap("mark seen", firstErr(s.c.DoMulti(ctx, s.seenCmds(uid, now)...)))
+	if seen > 0 && now-seen > int64(s.opts.InactiveAfter/time.Second) {
+		return s.RebuildHome(ctx, uid)
+	}
+	return nil
 }
 
-// seenCmds record that uid was seen at unix time now: in the user hash,
-// read with every authentication, and in last_seen, which fanout checks.
+// seenCmds record that uid was seen at unix time now: in last_seen,
+// which fanout checks, and in the user hash, read with every
+// authentication (last, so that a failure is retried at the next request).
 func (s *Store) seenCmds(uid, now int64) rueidis.Commands {
 	b := s.c.B()
 	return rueidis.Commands{
-		b.Hset().Key(keyUser(uid)).FieldValue().FieldValue("seen", strconv.FormatInt(now, 10)).Build(),
 		b.Zadd().Key(keyLastSeen).ScoreMember().ScoreMember(float64(now), id(uid)).Build(),
+		b.Hset().Key(keyUser(uid)).FieldValue().FieldValue("seen", strconv.FormatInt(now, 10)).Build(),
 	}
 }
 
 // RebuildHome rebuilds uid's home timeline from the own-post indexes of
-// the users uid follows (and uid's own): exactly their newest HomeCap
-// posts.
+// the users uid follows (and uid's own): their newest HomeCap posts are
+// merged into the list (not replacing it, so that a delivery made while
+// the indexes were read is kept).
 func (s *Store) RebuildHome(ctx context.Context, uid int64) error {
 	authors, err := s.following(ctx, uid)
 	if err != nil {

@@ -85,15 +85,17 @@ type job struct {
 // Delivering twice is harmless: timelines ignore ids they already hold.
 func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
 	opts.setDefaults()
-	if err := s.ensureGroup(ctx); err != nil {
-		return err
-	}
 	var lastClaim time.Time
+	ready := false // the consumer group exists
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		var jobs []job
 		var err error
-		if opts.ClaimIdle > 0 && time.Since(lastClaim) >= opts.ClaimIdle/2 {
+		if !ready { // retried with the backoff below while Redis is down
+			err = s.ensureGroup(ctx)
+			ready = err == nil
+		}
+		if err == nil && opts.ClaimIdle > 0 && time.Since(lastClaim) >= opts.ClaimIdle/2 {
 			jobs, err = s.claimJobs(ctx, opts)
 			for i := range jobs {
 				jobs[i].claimed = true

@@ -61,7 +61,10 @@ func (s *Store) pipeline(ctx context.Context, build func() rueidis.Commands) []r
 	for _, r := range res {
 		if err := r.Error(); err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT") {
 			if err := s.loadScripts(ctx); err != nil {
-				return []rueidis.RedisResult{rueidis.NewErrorResult(err)}
+				for i := range res { // one result per command, as callers index them
+					res[i] = rueidis.NewErrorResult(err)
+				}
+				return res
 			}
 			return s.c.DoMulti(ctx, build()...)
 		}
