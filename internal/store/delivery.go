@@ -216,6 +216,7 @@ func (s *Store) runAndAck(ctx context.Context, j job, opts DeliveryOptions) erro
 		b.Xack().Key(keyDeliveries).Group(deliveryGroup).Id(j.id).Build(),
 		b.Xdel().Key(keyDeliveries).Id(j.id).Build(),
 		b.Hdel().Key(keyProgress).Field(j.id).Build(),
+		b.Del().Key(keyJobFollowers(j.author, j.id)).Build(),
 	}
 	return s.wrap("delivery: acknowledge", firstErr(s.c.DoMulti(ctx, cmds...)))
 }
@@ -224,6 +225,27 @@ func (s *Store) runAndAck(ctx context.Context, j job, opts DeliveryOptions) erro
 // to, and pushes the post onto (or takes it off) their timelines. After
 // each batch it records how far it got, so a worker that takes the job
 // over does not start again from the beginning.
+
+// followerSource returns the key to walk the job's followers in. A job
+// of more than one batch walks a snapshot taken when it started: in the
+// live set, an unfollow shifts every later rank down by one, and the
+// walk, which goes by rank, would skip a follower. A worker taking the
+// job over finds the snapshot already there (COPY does not replace it).
+func (s *Store) followerSource(ctx context.Context, j job, opts DeliveryOptions) (string, error) {
+	b := s.c.B()
+	live, snap := keyFollowers(j.author), keyJobFollowers(j.author, j.id)
+	n, err := s.c.Do(ctx, b.Zcard().Key(live).Build()).AsInt64()
+	if err != nil {
+		return "", s.wrap("delivery: followers", err)
+	}
+	if n <= int64(opts.Batch) && !j.claimed {
+		return live, nil
+	}
+	if err := s.c.Do(ctx, b.Copy().Source(live).Destination(snap).Build()).Error(); err != nil {
+		return "", s.wrap("delivery: snapshot followers", err)
+	}
+	return snap, nil
+}
 func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
 	b := s.c.B()
 	var done int64
@@ -235,8 +257,12 @@ func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
 		}
 	}
 	p := DeliveryProgress{Job: j.id, Kind: j.kind, Post: j.post, Done: int(done)}
+	src, err := s.followerSource(ctx, j, opts)
+	if err != nil {
+		return err
+	}
 	for {
-		followers, err := s.c.Do(ctx, b.Zrange().Key(keyFollowers(j.author)).
+		followers, err := s.c.Do(ctx, b.Zrange().Key(src).
 			Min(strconv.Itoa(p.Done)).Max(strconv.Itoa(p.Done+opts.Batch-1)).Build()).AsIntSlice()
 		if err != nil {
 			return s.wrap("delivery: followers", err)

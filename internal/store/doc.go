@@ -38,6 +38,10 @@
 //	                             post, author; consumer group "deliverers"
 //	                             (retwis)
 //	delivery_progress    hash    stream entry id -> followers done (retwis)
+//	{followers:<id>}:job:<entry>
+//	                     zset    snapshot of followers:<id> that a delivery
+//	                             job of more than one batch walks; deleted
+//	                             when the job is done (retwis)
 //	last_seen            zset    user ids scored by the unix time they were
 //	                             last seen, for skipping inactive users in
 //	                             fanout (retwis; also the user hash's seen)

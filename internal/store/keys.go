@@ -24,3 +24,10 @@ func keyFollowing(uid int64) string { return "following:" + id(uid) }
 func keyPost(pid int64) string      { return "post:" + id(pid) }
 func keyHome(uid int64) string      { return "posts:" + id(uid) }
 func keyUserPosts(uid int64) string { return "user_posts:" + id(uid) }
+
+// keyJobFollowers is the snapshot of uid's followers that delivery job
+// walks. Its hash tag puts it in the slot of followers:<uid>, so that
+// COPY can make it.
+func keyJobFollowers(uid int64, job string) string {
+	return "{" + keyFollowers(uid) + "}:job:" + job
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -313,5 +314,39 @@ func TestOffsetWithCelebrity(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("offset pages = %v;\nwant %v", got, want)
+	}
+}
+
+// TestDeliveryUnfollowMidJob: followers who unfollow while a large
+// delivery is under way must not make it skip anyone else.
+func TestDeliveryUnfollowMidJob(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
+	author := f.register(t, "author")
+	for i := range 25 {
+		f.do(t, "ZADD", fmt.Sprint("followers:", author.ID), strconv.Itoa(i), strconv.Itoa(100+i))
+	}
+	p, _ := f.st.CreatePost(f.ctx, author.ID, "to all who followed")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var once sync.Once
+	go func() {
+		defer close(done)
+		f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "w", Batch: 10, Block: 10 * time.Millisecond,
+			Progress: func(store.DeliveryProgress) {
+				once.Do(func() { // after the first batch, two early followers leave
+					f.do(t, "ZREM", fmt.Sprint("followers:", author.ID), "100", "101")
+				})
+			}})
+	}()
+	f.drain(t)
+	cancel()
+	<-done
+	for i := 2; i < 25; i++ {
+		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", 100+i), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+			t.Fatalf("follower %d got %v: skipped because others unfollowed mid-delivery", 100+i, got)
+		}
+	}
+	if keys := f.strs(t, "KEYS", "{followers:*}:job:*"); len(keys) != 0 {
+		t.Fatalf("follower snapshots left behind: %v", keys)
 	}
 }
