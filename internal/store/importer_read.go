@@ -47,7 +47,6 @@ func readCSV(r io.Reader, file string, required []string, add func(int, record) 
 	}
 	for {
 		row, err := cr.Read()
-		line, _ := cr.FieldPos(0)
 		if err == io.EOF {
 			return nil
 		}
@@ -59,6 +58,7 @@ func readCSV(r io.Reader, file string, required []string, add func(int, record) 
 			}
 			return fmt.Errorf("%s: %w", file, err)
 		}
+		line, _ := cr.FieldPos(0)
 		rec := record{}
 		for i, col := range header {
 			if i < len(row) {
@@ -79,8 +79,12 @@ func readJSONL(r io.Reader, file string, add func(int, record) error, skip func(
 		if text == "" {
 			continue
 		}
+		// Numbers are kept as written: ids like Twitter's exceed what a
+		// float64 holds exactly.
+		dec := json.NewDecoder(strings.NewReader(text))
+		dec.UseNumber()
 		var raw map[string]any
-		if err := json.Unmarshal([]byte(text), &raw); err != nil {
+		if err := dec.Decode(&raw); err != nil {
 			skip(file, line, "not a JSON object: %v", err)
 			continue
 		}
@@ -89,8 +93,8 @@ func readJSONL(r io.Reader, file string, add func(int, record) error, skip func(
 			switch v := v.(type) {
 			case string:
 				rec[k] = v
-			case float64:
-				rec[k] = strconv.FormatFloat(v, 'f', -1, 64)
+			case json.Number:
+				rec[k] = v.String()
 			}
 		}
 		if err := add(line, rec); err != nil {
