@@ -43,7 +43,8 @@ end
 return 0`)
 )
 
-// Lock is an acquired lock.
+// Lock is an acquired lock. Its methods are not safe for concurrent use:
+// extend it from one goroutine, and release it after that one is done.
 type Lock struct {
 	c          *Client
 	name       string

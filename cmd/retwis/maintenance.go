@@ -54,8 +54,10 @@ func guarded(ctx context.Context, locks *redlock.Client, name string, ttl time.D
 	}
 	defer l.Unlock(context.WithoutCancel(ctx))
 	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	extender := make(chan struct{})
+	defer func() { cancel(); <-extender }() // before Unlock: a Lock is not for concurrent use
 	go func() {
+		defer close(extender)
 		tick := time.NewTicker(ttl / 3)
 		defer tick.Stop()
 		for {
@@ -64,7 +66,9 @@ func guarded(ctx context.Context, locks *redlock.Client, name string, ttl time.D
 				return
 			case <-tick.C:
 				if err := l.Extend(wctx, ttl); err != nil {
-					log.Warn("lost the lock; stopping the work it guards", "lock", name, "err", err)
+					if wctx.Err() == nil {
+						log.Warn("could not keep the lock; stopping the work it guards", "lock", name, "err", err)
+					}
 					cancel()
 					return
 				}

@@ -104,3 +104,27 @@ func TestMaintenanceReclaimsStalledJob(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestGuardedLongWork: work that outlasts many extensions of its lock is
+// not cut off, and unlocking waits for the extender (run with -race).
+func TestGuardedLongWork(t *testing.T) {
+	redis := redistest.Start(t)
+	locks, err := redlock.New([]string{redis.URL}, redlock.Options{MaxExtensions: -1, InstanceTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locks.Close()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	cut := false
+	err = guarded(t.Context(), locks, "long", 300*time.Millisecond, log, func(ctx context.Context) error {
+		select {
+		case <-ctx.Done(): // 15 extensions' worth
+			cut = true
+		case <-time.After(1500 * time.Millisecond):
+		}
+		return nil
+	})
+	if err != nil || cut {
+		t.Fatalf("long work: err %v, cut off %v", err, cut)
+	}
+}

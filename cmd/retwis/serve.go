@@ -117,10 +117,14 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 // maintenanceLocks returns the lock client for maintenance: the
 // configured lock servers, or the database's own connection.
 func maintenanceLocks(cfg serveConfig, db *database) (*redlock.Client, error) {
+	// Maintenance extends its lock for as long as the work takes (a
+	// backlog after an outage can take minutes); liveness comes from the
+	// work ending, not from a cap on extensions.
+	opts := redlock.Options{MaxExtensions: -1}
 	if cfg.lockServers != "" {
-		return redlock.New(strings.Split(cfg.lockServers, ","), redlock.Options{})
+		return redlock.New(strings.Split(cfg.lockServers, ","), opts)
 	}
-	return redlock.NewFromClients([]rueidis.Client{db.client}, redlock.Options{})
+	return redlock.NewFromClients([]rueidis.Client{db.client}, opts)
 }
 
 // listenAndServe serves on ln until ctx is cancelled or serving fails,
