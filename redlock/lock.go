@@ -135,8 +135,8 @@ func (c *Client) Lock(ctx context.Context, name string, ttl time.Duration) (*Loc
 	}
 	for try := 0; ; try++ {
 		l, err := c.try(ctx, name, ttl)
-		if err == nil || errors.Is(err, ErrQuorum) {
-			return l, err
+		if err == nil || !errors.Is(err, ErrNotAcquired) {
+			return l, err // only a busy lock is worth another try
 		}
 		if c.opts.Retries >= 0 && try >= c.opts.Retries {
 			return nil, err
@@ -166,8 +166,12 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	fence, err := fenceKey(name)
+	if err != nil {
+		return nil, err
+	}
 	l := &Lock{c: c, name: name, value: newValue()}
-	keys := []string{name, fenceKey(name)}
+	keys := []string{name, fence}
 	timeout := c.instanceTimeout(ttl)
 	start := time.Now()
 	got := c.onAll(ctx, timeout, func(ctx context.Context, cl rueidis.Client) (int64, error) {

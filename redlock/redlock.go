@@ -171,13 +171,21 @@ func newValue() string {
 }
 
 // fenceKey returns the key of the fencing counter of a lock, in the same
-// hash slot as the lock's key, so one script can touch both even when an
-// instance is a cluster.
-func fenceKey(name string) string {
+// hash slot as the lock's key, so that one script can touch both even
+// when an instance is a cluster. A name with a {hash tag} keeps it; a
+// name without one is hashed whole, and wrapping it in braces hashes the
+// same bytes, unless it contains '}', which such a name may not.
+func fenceKey(name string) (string, error) {
 	if i := strings.IndexByte(name, '{'); i >= 0 {
 		if j := strings.IndexByte(name[i+1:], '}'); j > 0 {
-			return name + ":fence" // keeps the name's own hash tag first
+			return name + ":fence", nil
 		}
 	}
-	return "{" + name + "}:fence"
+	if strings.ContainsRune(name, '}') {
+		return "", fmt.Errorf("redlock: lock name %q: a '}' is allowed only in a {hash tag}", name)
+	}
+	if name == "" {
+		return "", errors.New("redlock: empty lock name")
+	}
+	return "{" + name + "}:fence", nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/redlock"
 )
 
@@ -273,5 +274,30 @@ func TestBadArguments(t *testing.T) {
 	servers := startServers(t, 1, false)
 	if _, err := newClient(t, servers, redlock.Options{}).Lock(t.Context(), "x", 0); err == nil {
 		t.Fatal("a zero TTL was accepted")
+	}
+}
+
+// TestNamesOnCluster uses a Redis Cluster as one instance: the lock key
+// and its fence key must share a hash slot for every name accepted, and
+// names that cannot are refused clearly.
+func TestNamesOnCluster(t *testing.T) {
+	c, err := redlock.New([]string{redistest.Cluster(t)}, redlock.Options{InstanceTimeout: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, name := range []string{"nightly", "a{b", "{user1000}.report", "x{tag}y{z}", "with space", "ünï"} {
+		l, err := c.Lock(t.Context(), name, time.Second)
+		if err != nil {
+			t.Fatalf("lock %q on a cluster: %v", name, err)
+		}
+		if err := l.Unlock(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"a}b", "x{}", "{}x", ""} {
+		if _, err := c.Lock(t.Context(), name, time.Second); err == nil || errors.Is(err, redlock.ErrNotAcquired) {
+			t.Fatalf("lock %q: %v; want a clear refusal", name, err)
+		}
 	}
 }
