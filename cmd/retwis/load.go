@@ -52,7 +52,8 @@ func (c *loadConfig) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.cluster, "cluster", false,
 		"route each command to the master of the hash slot of its second element (argv[1]), taken as its key; "+
 			"automatic when the server is a cluster node")
-	fs.Int64Var(&c.skip, "skip", 0, "check but do not send the first `N` commands, to resume a load that broke off")
+	fs.Int64Var(&c.skip, "skip", 0, "check but do not send the first `N` commands, to resume a load that broke off "+
+		"(commands after N may have run already: SET, HSET and ZADD repeat harmlessly, but list pushes and INCR apply twice)")
 	fs.DurationVar(&c.timeout, "timeout", envDuration("RETWIS_LOAD_TIMEOUT", 30*time.Second), envHelp(
 		"give up when the server takes no data, or sends no reply after the last command, for this `long`; 0 waits forever",
 		"RETWIS_LOAD_TIMEOUT"))
