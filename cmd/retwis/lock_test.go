@@ -17,6 +17,7 @@ import (
 
 	"github.com/retwis/retwis/internal/redisserver"
 	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/syncbuf"
 	"github.com/retwis/retwis/redlock"
 )
 
@@ -66,30 +67,11 @@ func holdLock(t *testing.T, servers []*redisserver.Server, name string) {
 	}
 }
 
-// syncBuffer is a buffer that retwis lock and the command it runs can
-// write to at the same time, as they do to a terminal.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // runLockCmd runs `retwis lock args...` in this process and returns its
 // status and output (stdout and stderr together).
 func runLockCmd(t *testing.T, args ...string) (int, string) {
 	t.Helper()
-	var out syncBuffer
+	var out syncbuf.Buffer
 	status := run(t.Context(), append([]string{"lock"}, args...), &out, &out)
 	return status, out.String()
 }
@@ -377,7 +359,7 @@ func TestLockProcesses(t *testing.T) {
 			// decides how it ends.
 			cmd := exec.Command(bin, "lock", "--servers", serverList(servers), "job", "--", "sh", "-c",
 				"trap 'echo signal > "+got+"; exit 7' INT TERM; echo $$ > "+pidFile+"; while :; do sleep 0.05; done")
-			var out syncBuffer
+			var out syncbuf.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -10,7 +9,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/redis/rueidis"
@@ -19,6 +17,7 @@ import (
 	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/storetest"
+	"github.com/retwis/retwis/internal/syncbuf"
 	"github.com/retwis/retwis/internal/web"
 )
 
@@ -28,26 +27,8 @@ type site struct {
 	srv   *httptest.Server
 	redis *redistest.Redis // nil on a cluster
 	raw   rueidis.Client   // for setting up and inspecting data
-	logs  *syncBuffer      // what the server logged
+	logs  *syncbuf.Buffer  // what the server logged
 	st    *store.Store     // the server's store
-}
-
-// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func newSite(t testing.TB) *site {
@@ -68,7 +49,7 @@ func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	if err := st.Migrate(t.Context(), log); err != nil {
 		t.Fatal(err)
