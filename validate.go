@@ -37,8 +37,22 @@ func isNameByte(c byte) bool {
 }
 
 // FoldUsername returns the form of a username used to enforce uniqueness
-// regardless of case.
-func FoldUsername(name string) string { return strings.ToLower(name) }
+// regardless of case. Only ASCII letters are folded: the username
+// alphabet is ASCII, and Unicode case mapping would fold characters
+// outside it into real names (the Kelvin sign into "k", "İ" into "i").
+func FoldUsername(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// IsUsernameShaped reports whether name uses only the username alphabet
+// and length, so that it could belong to an account created by retwis.
+func IsUsernameShaped(name string) bool { return ValidateUsername(name) == nil }
 
 // ValidatePassword checks a new password and its confirmation.
 func ValidatePassword(password, confirmation string) error {
@@ -70,7 +84,7 @@ func NormalizeStatus(text string) (string, error) {
 	text = strings.TrimSpace(text)
 	n := utf8.RuneCountInString(text)
 	switch {
-	case n == 0:
+	case n == 0 || !strings.ContainsFunc(text, isVisible):
 		return "", Errorf(Invalid, "Please write something to post.")
 	case n > MaxStatusLen:
 		return "", Errorf(Invalid, "Posts are at most %d characters long (this one has %d).", MaxStatusLen, n)
@@ -81,3 +95,10 @@ func NormalizeStatus(text string) (string, error) {
 }
 
 func isForbiddenControl(r rune) bool { return r != '\t' && unicode.IsControl(r) }
+
+// isVisible reports whether r shows as something on the page: a letter,
+// digit, punctuation or symbol. Spaces, format characters (zero-width
+// spaces and joiners, direction marks) and lone combining marks do not.
+func isVisible(r rune) bool {
+	return unicode.In(r, unicode.L, unicode.N, unicode.P, unicode.S)
+}

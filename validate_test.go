@@ -60,10 +60,34 @@ func TestNormalizeStatus(t *testing.T) {
 		{strings.Repeat("é", 281), "", false},
 		{"bad\xffutf8", "", false}, {"nul\x00", "", false}, {"bell\a", "", false},
 		{strings.Repeat("x", 100000), "", false},
+		// Invisible characters alone are not a post.
+		{"\u200b\u200b\u200b", "", false}, {"\u200d \ufeff\u2060", "", false},
+		{"\u200e\u200f", "", false}, {"\u0301\u0301", "", false},
+		{"\u200bhi\u200b", "\u200bhi\u200b", true}, {"🙂", "🙂", true}, {"…", "…", true},
 	} {
 		got, err := retwis.NormalizeStatus(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("NormalizeStatus(%.20q) = %.20q, %v; want %.20q ok=%v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestFoldUsername(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		shaped   bool
+	}{
+		{"Alice_1", "alice_1", true},
+		{"alİce", "al\u0130ce", false}, // not folded into "alice"
+		{"\u212aelvin", "\u212aelvin", false}, // the Kelvin sign is not a "k"
+		{"ALICE", "alice", true},
+		{"", "", false},
+	} {
+		if got := retwis.FoldUsername(tc.in); got != tc.want {
+			t.Errorf("FoldUsername(%q) = %q; want %q", tc.in, got, tc.want)
+		}
+		if got := retwis.IsUsernameShaped(tc.in); got != tc.shaped {
+			t.Errorf("IsUsernameShaped(%q) = %v; want %v", tc.in, got, tc.shaped)
 		}
 	}
 }

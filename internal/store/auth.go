@@ -12,27 +12,29 @@ import (
 	"github.com/retwis/retwis"
 )
 
-// account holds the fields of a user hash that authentication needs.
 // authCacheTTL bounds how long authentication data stays in the
 // client-side cache, on top of Redis's invalidation.
 const authCacheTTL = time.Minute
 
+// account holds the fields of a user hash that authentication and
+// activity tracking need.
 type account struct {
 	username string
 	auth     string
 	hash     string // argon2id PHC string
 	legacy   string // plaintext password of an original-Retwis account
 	seen     int64  // unix time the user was last seen; 0 if never recorded
+	rebuild  bool   // the home timeline awaits a rebuild
 }
 
 // account reads the fields of a user hash that authentication needs.
 // With cached, the copy in the client-side cache will do: Redis
 // invalidates it as soon as the hash changes (a logout, say).
 func (s *Store) account(ctx context.Context, uid int64, cached bool) (account, error) {
-	cmd := s.c.B().Hmget().Key(keyUser(uid)).Field("username", "auth", "password_hash", "password", "seen")
+	cmd := s.c.B().Hmget().Key(keyUser(uid)).Field(fieldUsername, fieldAuth, fieldPasswordHash, fieldPassword, fieldSeen, fieldRebuild)
 	var r rueidis.RedisResult
 	if cached {
-		r = s.c.DoCache(ctx, cmd.Cache(), authCacheTTL)
+		r = s.cached(ctx, cmd.Cache(), authCacheTTL)
 	} else {
 		r = s.c.Do(ctx, cmd.Build())
 	}
@@ -42,16 +44,8 @@ func (s *Store) account(ctx context.Context, uid int64, cached bool) (account, e
 	}
 	str := func(i int) string { v, _ := vals[i].ToString(); return v }
 	seen, _ := strconv.ParseInt(str(4), 10, 64)
-	return account{username: str(0), auth: str(1), hash: str(2), legacy: str(3), seen: seen}, nil
+	return account{username: str(0), auth: str(1), hash: str(2), legacy: str(3), seen: seen, rebuild: str(5) != ""}, nil
 }
-
-// upgradeLegacy replaces a plaintext password with its hash, provided the
-// plaintext has not changed since it was checked.
-var upgradeLegacy = rueidis.NewLuaScript(`
-if redis.call('HGET', KEYS[1], 'password') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'password_hash', ARGV[2])
-redis.call('HDEL', KEYS[1], 'password')
-return 1`)
 
 // checkPassword verifies pass against the account. A legacy plaintext
 // password is compared in constant time and, when it matches, re-stored
@@ -76,7 +70,7 @@ func (s *Store) checkPassword(ctx context.Context, uid int64, acct account, pass
 		if err != nil {
 			return false, err
 		}
-		err = upgradeLegacy.Exec(ctx, s.c, []string{keyUser(uid)}, []string{acct.legacy, hash}).Error()
+		err = upgradeLegacy.exec(ctx, s.c, []string{keyUser(uid)}, acct.legacy, hash).Error()
 		return true, s.wrap("upgrade legacy password", err)
 	}
 	return s.verifyPassword(ctx, pass, "") // no password at all: nobody can log in
@@ -85,7 +79,8 @@ func (s *Store) checkPassword(ctx context.Context, uid int64, acct account, pass
 // Authenticate maps an auth cookie to its user, as the tutorial's
 // isLoggedIn does: through the auths hash, double-checked (in constant
 // time) against the user's own auth field, which is the true secret. It
-// also records that the user is active (see touch).
+// writes nothing: reading the home timeline is what records that a user
+// is active (see markSeen).
 //
 // Both reads come from the client-side cache when warm, so a page view
 // costs no round trip for authentication. Redis tracks the cached keys
@@ -97,7 +92,7 @@ func (s *Store) Authenticate(ctx context.Context, secret string) (retwis.User, e
 	if secret == "" || len(secret) > 128 {
 		return retwis.User{}, none
 	}
-	v, err := s.c.DoCache(ctx, s.c.B().Hget().Key(keyAuths).Field(secret).Cache(), authCacheTTL).ToString()
+	v, err := s.cached(ctx, s.c.B().Hget().Key(keyAuths).Field(secret).Cache(), authCacheTTL).ToString()
 	if rueidis.IsRedisNil(err) {
 		return retwis.User{}, none
 	}
@@ -115,9 +110,6 @@ func (s *Store) Authenticate(ctx context.Context, secret string) (retwis.User, e
 	if subtle.ConstantTimeCompare([]byte(acct.auth), []byte(secret)) != 1 {
 		return retwis.User{}, none
 	}
-	if err := s.touch(ctx, uid, acct.seen); err != nil {
-		return retwis.User{}, err
-	}
 	return retwis.User{ID: uid, Username: acct.username}, nil
 }
 
@@ -128,7 +120,8 @@ func (s *Store) Logout(ctx context.Context, uid int64) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.rotate(ctx, uid, acct.auth)
+	// Once started, the rotation completes even if the client goes away.
+	_, err = s.rotate(context.WithoutCancel(ctx), uid, acct.auth)
 	return err
 }
 
@@ -145,7 +138,7 @@ func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, erro
 	b := s.c.B()
 	steps := rueidis.Commands{
 		b.Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build(),
-		b.Hset().Key(keyUser(uid)).FieldValue().FieldValue("auth", secret).Build(),
+		b.Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldAuth, secret).Build(),
 	}
 	if old != "" {
 		steps = append(steps, b.Hdel().Key(keyAuths).Field(old).Build())

@@ -15,12 +15,14 @@ import (
 const (
 	jobDeliver   = "deliver"   // push a post onto its author's followers' timelines
 	jobUndeliver = "undeliver" // take a deleted post off them
+	jobCelebrate = "celebrate" // note in every follower's set that the author is a celebrity
 )
 
-// jobCmd returns the XADD that records a delivery job.
+// jobCmd returns the XADD that records a delivery job; pid is 0 for a
+// celebrate job.
 func (s *Store) jobCmd(kind string, pid, author int64) rueidis.Completed {
 	return s.c.B().Xadd().Key(keyDeliveries).Id("*").FieldValue().
-		FieldValue("kind", kind).FieldValue("post", id(pid)).FieldValue("author", id(author)).Build()
+		FieldValue(jobKind, kind).FieldValue(jobPost, id(pid)).FieldValue(jobAuthor, id(author)).Build()
 }
 
 // DeliveryOptions configure a delivery worker.
@@ -174,9 +176,9 @@ func (s *Store) claimJobs(ctx context.Context, opts DeliveryOptions) ([]job, err
 func parseJobs(entries []rueidis.XRangeEntry) []job {
 	jobs := make([]job, 0, len(entries))
 	for _, e := range entries {
-		j := job{id: e.ID, kind: e.FieldValues["kind"]}
-		j.post, _ = strconv.ParseInt(e.FieldValues["post"], 10, 64)
-		j.author, _ = strconv.ParseInt(e.FieldValues["author"], 10, 64)
+		j := job{id: e.ID, kind: e.FieldValues[jobKind]}
+		j.post, _ = strconv.ParseInt(e.FieldValues[jobPost], 10, 64)
+		j.author, _ = strconv.ParseInt(e.FieldValues[jobAuthor], 10, 64)
 		jobs = append(jobs, j)
 	}
 	return jobs
@@ -206,7 +208,7 @@ func (s *Store) runJobs(ctx context.Context, jobs []job, opts DeliveryOptions) e
 }
 
 func (s *Store) runAndAck(ctx context.Context, j job, opts DeliveryOptions) error {
-	if j.post == 0 || j.author == 0 || (j.kind != jobDeliver && j.kind != jobUndeliver) {
+	if !j.valid() {
 		s.log.Error("dropping a malformed delivery job", "job", j.id)
 	} else if err := s.runJob(ctx, j, opts); err != nil {
 		return fmt.Errorf("job %s: %w", j.id, err)
@@ -217,14 +219,21 @@ func (s *Store) runAndAck(ctx context.Context, j job, opts DeliveryOptions) erro
 		b.Xdel().Key(keyDeliveries).Id(j.id).Build(),
 		b.Hdel().Key(keyProgress).Field(j.id).Build(),
 		b.Del().Key(keyJobFollowers(j.author, j.id)).Build(),
+		b.Hdel().Key(keySnapshots).Field(j.id).Build(),
 	}
 	return s.wrap("delivery: acknowledge", firstErr(s.c.DoMulti(ctx, cmds...)))
 }
 
-// runJob walks the author's followers in batches from where the job got
-// to, and pushes the post onto (or takes it off) their timelines. After
-// each batch it records how far it got, so a worker that takes the job
-// over does not start again from the beginning.
+// valid reports whether a job read from the stream makes sense.
+func (j job) valid() bool {
+	switch j.kind {
+	case jobDeliver, jobUndeliver:
+		return j.post > 0 && j.author > 0
+	case jobCelebrate:
+		return j.author > 0
+	}
+	return false
+}
 
 // followerSource returns the key to walk the job's followers in. A job
 // of more than one batch walks a snapshot taken when it started: in the
@@ -241,11 +250,24 @@ func (s *Store) followerSource(ctx context.Context, j job, opts DeliveryOptions)
 	if n <= int64(opts.Batch) && !j.claimed {
 		return live, nil
 	}
+	// The snapshot is registered first, so that maintenance can remove
+	// it if the job vanishes without its worker cleaning up.
+	err = s.c.Do(ctx, b.Hset().Key(keySnapshots).FieldValue().FieldValue(j.id, id(j.author)).Build()).Error()
+	if err != nil {
+		return "", s.wrap("delivery: register snapshot", err)
+	}
 	if err := s.c.Do(ctx, b.Copy().Source(live).Destination(snap).Build()).Error(); err != nil {
 		return "", s.wrap("delivery: snapshot followers", err)
 	}
 	return snap, nil
 }
+
+// runJob walks the author's followers in batches from where the job got
+// to, and pushes the post onto (or takes it off) their timelines. After
+// each batch of a long job it records how far it got, so a worker that
+// takes the job over does not start again from the beginning, and
+// renews its claim on the job, so that no other worker takes over a job
+// that is slow but alive.
 func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
 	b := s.c.B()
 	var done int64
@@ -262,10 +284,9 @@ func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
 		return err
 	}
 	for {
-		followers, err := s.c.Do(ctx, b.Zrange().Key(src).
-			Min(strconv.Itoa(p.Done)).Max(strconv.Itoa(p.Done+opts.Batch-1)).Build()).AsIntSlice()
-		if err != nil {
-			return s.wrap("delivery: followers", err)
+		followers, gone, err := s.nextFollowers(ctx, j, src, p.Done, opts.Batch)
+		if err != nil || gone {
+			return err // a post deleted before its delivery: nothing to do
 		}
 		if len(followers) == 0 {
 			return nil
@@ -278,7 +299,9 @@ func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
 		p.Delivered += n
 		last := len(followers) < opts.Batch // no progress worth recording then
 		if !last {
-			err := s.c.Do(ctx, b.Hset().Key(keyProgress).FieldValue().FieldValue(j.id, strconv.Itoa(p.Done)).Build()).Error()
+			err := firstErr(s.c.DoMulti(ctx,
+				b.Hset().Key(keyProgress).FieldValue().FieldValue(j.id, strconv.Itoa(p.Done)).Build(),
+				b.Xclaim().Key(keyDeliveries).Group(deliveryGroup).Consumer(opts.Consumer).MinIdleTime("0").Id(j.id).Justid().Build()))
 			if err != nil {
 				return s.wrap("delivery: progress", err)
 			}
@@ -295,9 +318,36 @@ func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
 	}
 }
 
-// deliverBatch pushes the job's post onto (or takes it off) the timelines
-// of those followers who are active, in one pipeline, and returns how
-// many it pushed to.
+// nextFollowers reads the batch of followers from rank done on, and, for
+// a deliver job, whether the post is gone (deleted before or while it
+// was delivered), in one round trip.
+func (s *Store) nextFollowers(ctx context.Context, j job, src string, done, batch int) ([]int64, bool, error) {
+	b := s.c.B()
+	cmds := rueidis.Commands{b.Zrange().Key(src).Min(strconv.Itoa(done)).Max(strconv.Itoa(done + batch - 1)).Build()}
+	if j.kind == jobDeliver {
+		cmds = append(cmds, b.Exists().Key(keyPost(j.post)).Build())
+	}
+	res := s.c.DoMulti(ctx, cmds...)
+	followers, err := res[0].AsIntSlice()
+	if err != nil {
+		return nil, false, s.wrap("delivery: followers", err)
+	}
+	if j.kind != jobDeliver {
+		return followers, false, nil
+	}
+	n, err := res[1].AsInt64()
+	return followers, n == 0, s.wrap("delivery: post exists", err)
+}
+
+// deliverBatch carries out the job for a batch of followers, in one
+// pipeline, and returns how many it pushed to: it pushes the post onto
+// the timelines of those who are active, takes it off, or records the
+// author among their followed celebrities.
+//
+// A post deleted while it was pushed could come back through this
+// batch (its undeliver job may have passed these followers already), so
+// after pushing, the post is looked for again, and if it is gone the
+// batch is undone.
 func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int, error) {
 	if j.kind == jobDeliver {
 		var err error
@@ -308,19 +358,42 @@ func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int
 	if len(followers) == 0 {
 		return 0, nil
 	}
-	p, capacity := id(j.post), strconv.Itoa(s.opts.HomeCap)
+	if err := s.batchCmds(ctx, j.kind, j, followers); err != nil {
+		return 0, err
+	}
+	if j.kind != jobDeliver {
+		return len(followers), nil
+	}
+	n, err := s.c.Do(ctx, s.c.B().Exists().Key(keyPost(j.post)).Build()).AsInt64()
+	if err != nil {
+		return 0, s.wrap("delivery: post exists", err)
+	}
+	if n == 0 {
+		return 0, s.batchCmds(ctx, jobUndeliver, j, followers)
+	}
+	return len(followers), nil
+}
+
+// batchCmds sends, in one pipeline, what a job of the given kind does to
+// each of followers.
+func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []int64) error {
+	p, capacity, author := id(j.post), strconv.Itoa(s.opts.HomeCap), id(j.author)
 	res := s.pipeline(ctx, func() rueidis.Commands {
+		b := s.c.B()
 		cmds := make(rueidis.Commands, len(followers))
 		for i, f := range followers {
-			if j.kind == jobDeliver {
+			switch kind {
+			case jobDeliver:
 				cmds[i] = pushID.cmd(s.c, []string{keyHome(f)}, p, capacity)
-			} else {
-				cmds[i] = s.c.B().Lrem().Key(keyHome(f)).Count(0).Element(p).Build()
+			case jobUndeliver:
+				cmds[i] = b.Lrem().Key(keyHome(f)).Count(0).Element(p).Build()
+			default:
+				cmds[i] = b.Sadd().Key(keyFollowedCelebrities(f)).Member(author).Build()
 			}
 		}
 		return cmds
 	})
-	return len(followers), s.wrap("delivery: push", firstErr(res))
+	return s.wrap("delivery: "+kind, firstErr(res))
 }
 
 // active returns those of uids who have been seen within InactiveAfter;

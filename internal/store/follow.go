@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis"
 )
 
@@ -12,11 +14,14 @@ import (
 // into follower's home timeline, in order. Following again only refreshes
 // the time. The two sets may live on different cluster nodes, so they are
 // written in one pipeline rather than one transaction; every step is
-// idempotent, so a retry repairs a half-done follow.
+// idempotent, so a retry repairs a half-done follow. Once begun it
+// completes even if the client goes away.
 func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if follower == followee {
 		return retwis.Errorf(retwis.Invalid, "You cannot follow yourself.")
 	}
+	ctx, cancel := detach(ctx)
+	defer cancel()
 	now := float64(time.Now().Unix())
 	b := s.c.B()
 	err := firstErr(s.c.DoMulti(ctx,
@@ -26,7 +31,7 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if err != nil {
 		return s.wrap("follow", err)
 	}
-	return s.backfill(ctx, follower, followee)
+	return s.settleFollow(ctx, follower, followee)
 }
 
 // Unfollow undoes Follow and takes followee's posts off follower's home
@@ -35,6 +40,8 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	if follower == followee {
 		return retwis.Errorf(retwis.Invalid, "You cannot unfollow yourself.")
 	}
+	ctx, cancel := detach(ctx)
+	defer cancel()
 	b := s.c.B()
 	err := firstErr(s.c.DoMulti(ctx,
 		b.Zrem().Key(keyFollowing(follower)).Member(id(followee)).Build(),
@@ -42,6 +49,77 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	))
 	if err != nil {
 		return s.wrap("unfollow", err)
+	}
+	return s.settleFollow(ctx, follower, followee)
+}
+
+// maxSettle bounds how often settleFollow goes round; each round that
+// does not settle means another follow or unfollow of the same pair ran
+// in between, and that one settles the pair in turn.
+const maxSettle = 5
+
+// settleFollow brings follower's home timeline and set of followed
+// celebrities in line with whether follower now follows followee:
+// backfilled or emptied of followee's posts. It reads the relation again
+// afterwards and goes round until it has not changed, so that of several
+// overlapping follows and unfollows of the same pair (a double click, two
+// tabs), the last to finish leaves the timeline matching the relation.
+func (s *Store) settleFollow(ctx context.Context, follower, followee int64) error {
+	following, err := s.follows(ctx, follower, followee)
+	for range maxSettle {
+		if err != nil {
+			return err
+		}
+		if following {
+			err = s.addFollowee(ctx, follower, followee)
+		} else {
+			err = s.removeFollowee(ctx, follower, followee)
+		}
+		if err != nil {
+			return err
+		}
+		var now bool
+		if now, err = s.follows(ctx, follower, followee); err == nil && now == following {
+			return nil
+		}
+		following = now
+	}
+	return err
+}
+
+// follows reports whether follower follows followee.
+func (s *Store) follows(ctx context.Context, follower, followee int64) (bool, error) {
+	err := s.c.Do(ctx, s.c.B().Zscore().Key(keyFollowing(follower)).Member(id(followee)).Build()).Error()
+	if rueidis.IsRedisNil(err) {
+		return false, nil
+	}
+	return err == nil, s.wrap("follows", err)
+}
+
+// addFollowee backfills followee's posts into follower's home timeline,
+// or, for a celebrity, whose posts are merged when read, records it among
+// follower's followed celebrities.
+func (s *Store) addFollowee(ctx context.Context, follower, followee int64) error {
+	b := s.c.B()
+	celeb, err := s.c.Do(ctx, b.Sismember().Key(keyCelebrities).Member(id(followee)).Build()).AsBool()
+	if err != nil {
+		return s.wrap("follow: celebrity", err)
+	}
+	if celeb {
+		err := s.c.Do(ctx, b.Sadd().Key(keyFollowedCelebrities(follower)).Member(id(followee)).Build()).Error()
+		if err != nil {
+			return s.wrap("follow: celebrity", err)
+		}
+	}
+	return s.backfill(ctx, follower, followee)
+}
+
+// removeFollowee takes followee off follower's followed celebrities and
+// followee's posts off follower's home timeline.
+func (s *Store) removeFollowee(ctx context.Context, follower, followee int64) error {
+	err := s.c.Do(ctx, s.c.B().Srem().Key(keyFollowedCelebrities(follower)).Member(id(followee)).Build()).Error()
+	if err != nil {
+		return s.wrap("unfollow: celebrity", err)
 	}
 	return s.removeAuthor(ctx, follower, followee)
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/redis/rueidis"
 
@@ -20,7 +19,13 @@ import (
 //
 // The list is complete down to its oldest entry (backfills and rebuilds
 // keep it so), which is what makes the merge exact.
+//
+// Reading the home timeline records that uid is active, and first
+// rebuilds it if uid returns from a long absence (see markSeen).
 func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, retwis.Counts, error) {
+	if err := s.markSeen(ctx, uid); err != nil {
+		return retwis.Page{}, retwis.Counts{}, err
+	}
 	var counts retwis.Counts
 	countsTo := &counts // the first fetch reads the counts in the same pipeline
 	page, err := s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
@@ -34,13 +39,7 @@ func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n 
 // homeIDs is the fetchFunc of a home timeline; if counts is not nil, it
 // also reads uid's counts into it.
 func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want int, counts *retwis.Counts) ([]int64, error) {
-	if c.Start > 0 {
-		// An offset means nothing to each source apart: take the top of
-		// the merged timeline (old links go only a few pages deep) and cut.
-		ids, err := s.homeIDs(ctx, uid, retwis.Cursor{}, c.Start+want, counts)
-		return ids[min(c.Start, len(ids)):], err
-	}
-	celebs, err := s.celebrities(ctx)
+	authors, err := s.followedCelebrities(ctx, uid)
 	if err != nil {
 		return nil, err
 	}
@@ -49,9 +48,6 @@ func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want in
 		cmds := rueidis.Commands{
 			s.listCmd(keyHome(uid), c, want, s.opts.HomeCap),
 			b.Lindex().Key(keyHome(uid)).Index(-1).Build(),
-		}
-		if len(celebs) > 0 {
-			cmds = append(cmds, b.Zmscore().Key(keyFollowing(uid)).Member(celebs...).Build())
 		}
 		if counts != nil {
 			cmds = append(cmds, s.countCmds(uid)...)
@@ -66,10 +62,6 @@ func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want in
 	listIDs, err := res[0].AsIntSlice()
 	if err != nil {
 		return nil, s.wrap("home timeline", err)
-	}
-	authors, err := followedCelebrities(res, celebs)
-	if err != nil {
-		return nil, s.wrap("home timeline: celebrities", err)
 	}
 	if s.belowList(res[1], listIDs, c, want) {
 		// The page reaches past the list: read every followed author.
@@ -92,26 +84,6 @@ func (s *Store) belowList(tail rueidis.RedisResult, listIDs []int64, c retwis.Cu
 	}
 	last, err := tail.AsInt64()
 	return err != nil || last > c.After
-}
-
-// followedCelebrities picks, from the ZMSCORE reply in res[2], the
-// celebrities the user follows.
-func followedCelebrities(res []rueidis.RedisResult, celebs []string) ([]int64, error) {
-	if len(celebs) == 0 {
-		return nil, nil
-	}
-	scores, err := res[2].ToArray()
-	if err != nil {
-		return nil, err
-	}
-	var out []int64
-	for i, sc := range scores {
-		if !sc.IsNil() {
-			uid, _ := strconv.ParseInt(celebs[i], 10, 64)
-			out = append(out, uid)
-		}
-	}
-	return out, nil
 }
 
 // mergeIndexes merges listIDs with the own-post indexes of authors, all
@@ -138,10 +110,11 @@ func (s *Store) following(ctx context.Context, uid int64) ([]int64, error) {
 	return ids, s.wrap("following", err)
 }
 
-// celebrities returns the ids of the authors whose posts are merged at
-// read time instead of fanned out, from the client-side cache: the set
-// changes rarely and Redis invalidates the copy when it does.
-func (s *Store) celebrities(ctx context.Context) ([]string, error) {
-	ids, err := s.c.DoCache(ctx, s.c.B().Smembers().Key(keyCelebrities).Cache(), s.opts.CacheTTL).AsStrSlice()
-	return ids, s.wrap("celebrities", err)
+// followedCelebrities returns the celebrities uid follows, whose posts
+// are merged at read time instead of fanned out, from the client-side
+// cache: the set changes rarely, and Redis invalidates the copy when it
+// does.
+func (s *Store) followedCelebrities(ctx context.Context, uid int64) ([]int64, error) {
+	ids, err := s.cached(ctx, s.c.B().Smembers().Key(keyFollowedCelebrities(uid)).Cache(), s.opts.CacheTTL).AsIntSlice()
+	return ids, s.wrap("followed celebrities", err)
 }

@@ -13,9 +13,41 @@ const (
 	keyCelebrities  = "celebrities"
 	keyDeliveries   = "deliveries"
 	keyProgress     = "delivery_progress"
+	keySnapshots    = "delivery_snapshots"
 	keyLastSeen     = "last_seen"
 	deliveryGroup   = "deliverers"
 	globalTimelineN = 1000 // the global timeline keeps this many posts
+)
+
+// MaintenanceLock is the name of the distributed lock under which one
+// server at a time does the database's upkeep (Maintain). Redlock keeps
+// it in the keys "retwis:maintenance" and "{retwis:maintenance}:fence"
+// of the lock servers (doc.go).
+const MaintenanceLock = "retwis:maintenance"
+
+// Fields of the user hash user:<id>.
+const (
+	fieldUsername     = "username"
+	fieldAuth         = "auth"          // the current auth secret
+	fieldPasswordHash = "password_hash" // argon2id, PHC string
+	fieldPassword     = "password"      // plaintext, original-Retwis accounts only
+	fieldSeen         = "seen"          // unix time last seen
+	fieldRebuild      = "rebuild"       // "1" while the home timeline awaits a rebuild
+)
+
+// Fields of the post hash post:<id>.
+const (
+	fieldUserID = "user_id"
+	fieldTime   = "time"
+	fieldBody   = "body"
+	fieldFanout = "fanout" // "0" for a post that was not fanned out (a celebrity's)
+)
+
+// Fields of a delivery job on the deliveries stream.
+const (
+	jobKind   = "kind"
+	jobPost   = "post"
+	jobAuthor = "author"
 )
 
 func keyUser(uid int64) string      { return "user:" + id(uid) }
@@ -24,6 +56,10 @@ func keyFollowing(uid int64) string { return "following:" + id(uid) }
 func keyPost(pid int64) string      { return "post:" + id(pid) }
 func keyHome(uid int64) string      { return "posts:" + id(uid) }
 func keyUserPosts(uid int64) string { return "user_posts:" + id(uid) }
+
+// keyFollowedCelebrities holds the celebrities uid follows, whose posts
+// the home timeline merges when read.
+func keyFollowedCelebrities(uid int64) string { return "celebrities_followed:" + id(uid) }
 
 // keyJobFollowers is the snapshot of uid's followers that delivery job
 // walks. Its hash tag puts it in the slot of followers:<uid>, so that

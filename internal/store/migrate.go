@@ -12,8 +12,8 @@ import (
 
 // schemaVersion is the layout version this package writes. Version 1 adds
 // the folded username index and the own-post indexes to the tutorial's
-// layout.
-const schemaVersion = 1
+// layout; version 2 the per-user sets of followed celebrities.
+const schemaVersion = 2
 
 const migrateBatch = 1000
 
@@ -40,10 +40,15 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 		return nil
 	}
 	log.Info("migrating database layout", "from", v, "to", schemaVersion)
-	if err := s.indexUsernames(ctx, log); err != nil {
-		return err
+	if v < 1 {
+		if err := s.indexUsernames(ctx, log); err != nil {
+			return err
+		}
+		if err := s.indexUserPosts(ctx, log); err != nil {
+			return err
+		}
 	}
-	if err := s.indexUserPosts(ctx, log); err != nil {
+	if err := s.celebrateAll(ctx, log); err != nil {
 		return err
 	}
 	err = s.c.Do(ctx, s.c.B().Set().Key(keySchema).Value(strconv.Itoa(schemaVersion)).Build()).Error()
@@ -93,17 +98,21 @@ func (s *Store) indexUserPosts(ctx context.Context, log *slog.Logger) error {
 		hi := min(lo+migrateBatch-1, last)
 		cmds := make(rueidis.Commands, 0, hi-lo+1)
 		for pid := lo; pid <= hi; pid++ {
-			cmds = append(cmds, b.Hget().Key(keyPost(pid)).Field("user_id").Build())
+			cmds = append(cmds, b.Hget().Key(keyPost(pid)).Field(fieldUserID).Build())
 		}
 		var adds rueidis.Commands
 		for i, r := range s.c.DoMulti(ctx, cmds...) {
+			pid := lo + int64(i)
 			uid, err := r.AsInt64()
-			if isReply(err) {
-				continue // no such post (or a damaged one): nothing to index
-			} else if err != nil {
+			switch {
+			case rueidis.IsRedisNil(err):
+				continue // no such post: nothing to index
+			case isDamage(err):
+				log.Error("migrate: skipping a damaged post", "post", pid, "err", err)
+				continue
+			case err != nil:
 				return s.wrap("migrate: read posts", err)
 			}
-			pid := lo + int64(i)
 			adds = append(adds, b.Zadd().Key(keyUserPosts(uid)).ScoreMember().ScoreMember(float64(pid), id(pid)).Build())
 		}
 		if err := firstErr(s.c.DoMulti(ctx, adds...)); err != nil {
@@ -113,5 +122,23 @@ func (s *Store) indexUserPosts(ctx context.Context, log *slog.Logger) error {
 			log.Info("indexed posts", "done", hi, "of", last)
 		}
 	}
+	return nil
+}
+
+// celebrateAll records a job for every celebrity, which notes it in
+// each of its followers' sets of followed celebrities (version 2).
+func (s *Store) celebrateAll(ctx context.Context, log *slog.Logger) error {
+	celebs, err := s.c.Do(ctx, s.c.B().Smembers().Key(keyCelebrities).Build()).AsIntSlice()
+	if err != nil {
+		return s.wrap("migrate: celebrities", err)
+	}
+	cmds := make(rueidis.Commands, len(celebs))
+	for i, c := range celebs {
+		cmds[i] = s.jobCmd(jobCelebrate, 0, c)
+	}
+	if err := firstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
+		return s.wrap("migrate: celebrities", err)
+	}
+	log.Info("recorded followed celebrities", "celebrities", len(celebs))
 	return nil
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -11,51 +12,70 @@ import (
 )
 
 // CreatePost stores a status update and records its delivery, in three
-// round trips whatever the number of followers: the post hash; then, in
-// one pipeline, the author's own-post index and home timeline, the global
-// timeline, and a delivery job on the deliveries stream, which workers
-// (RunDelivery) carry out after the request has been answered. Authors
-// with more followers than the celebrity threshold get no delivery job:
-// their posts are merged into their followers' timelines when read.
+// round trips whatever the number of followers: the id, the follower
+// count and whether the author is known as a celebrity; the post hash;
+// then, in one pipeline, the author's own-post index and home timeline,
+// the global timeline, and a delivery job on the deliveries stream,
+// which workers (RunDelivery) carry out after the request has been
+// answered. Authors with more followers than the celebrity threshold get
+// no delivery job: their posts are merged into their followers' home
+// timelines when read.
+//
+// Publishing is complete or invisible: if a write fails, what was
+// written is taken back before the error is returned, so that neither a
+// half-published post nor, when the user tries again, a duplicate
+// remains. Once begun it completes even if the client goes away.
 func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retwis.Post, error) {
 	body, err := retwis.NormalizeStatus(text)
 	if err != nil {
 		return retwis.Post{}, err
 	}
+	ctx, cancel := detach(ctx)
+	defer cancel()
 	b := s.c.B()
 	first := s.c.DoMulti(ctx,
 		b.Incr().Key(keyNextPostID).Build(),
 		b.Zcard().Key(keyFollowers(author)).Build(),
+		b.Sismember().Key(keyCelebrities).Member(id(author)).Build(),
 	)
 	pid, err := first[0].AsInt64()
 	if err != nil {
 		return retwis.Post{}, s.wrap("create post: next id", err)
 	}
-	followers, err := first[1].AsInt64()
-	if err != nil {
+	followers, err1 := first[1].AsInt64()
+	known, err2 := first[2].AsBool()
+	if err := errors.Join(err1, err2); err != nil {
 		return retwis.Post{}, s.wrap("create post: followers", err)
 	}
+	celebrity := followers > s.opts.CelebrityThreshold
 	now := time.Now()
 	// The hash goes first, on its own, so that no timeline ever holds the
 	// id of a post that cannot be read (pipelines to different cluster
 	// nodes are not ordered).
-	err = s.c.Do(ctx, b.Hset().Key(keyPost(pid)).FieldValue().
-		FieldValue("user_id", id(author)).
-		FieldValue("time", strconv.FormatInt(now.Unix(), 10)).
-		FieldValue("body", body).Build()).Error()
-	if err != nil {
+	hash := b.Hset().Key(keyPost(pid)).FieldValue().
+		FieldValue(fieldUserID, id(author)).
+		FieldValue(fieldTime, strconv.FormatInt(now.Unix(), 10)).
+		FieldValue(fieldBody, body)
+	if celebrity {
+		hash = hash.FieldValue(fieldFanout, "0")
+	}
+	if err := s.c.Do(ctx, hash.Build()).Error(); err != nil {
+		s.unpublish(ctx, pid, author)
 		return retwis.Post{}, s.wrap("create post: write", err)
 	}
-	res := s.pipeline(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, followers) })
+	res := s.pipeline(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, followers, celebrity && !known) })
 	if err := firstErr(res); err != nil {
+		s.unpublish(ctx, pid, author)
 		return retwis.Post{}, s.wrap("create post: publish", err)
 	}
 	return retwis.Post{ID: pid, AuthorID: author, Time: now.Truncate(time.Second), Body: body}, nil
 }
 
 // publishCmds are the writes that make post pid visible; all are safe to
-// repeat (pipeline may resend them).
-func (s *Store) publishCmds(pid, author, followers int64) rueidis.Commands {
+// repeat (pipeline may resend them). An author who has just become a
+// celebrity is recorded as one, and a job notes it in every follower's
+// set of followed celebrities.
+func (s *Store) publishCmds(pid, author, followers int64, newCelebrity bool) rueidis.Commands {
 	b := s.c.B()
 	p := id(pid)
 	cmds := rueidis.Commands{
@@ -65,11 +85,34 @@ func (s *Store) publishCmds(pid, author, followers int64) rueidis.Commands {
 	}
 	switch {
 	case followers > s.opts.CelebrityThreshold:
-		cmds = append(cmds, b.Sadd().Key(keyCelebrities).Member(id(author)).Build())
+		if newCelebrity {
+			cmds = append(cmds, b.Sadd().Key(keyCelebrities).Member(id(author)).Build(),
+				s.jobCmd(jobCelebrate, 0, author))
+		}
 	case followers > 0:
 		cmds = append(cmds, s.jobCmd(jobDeliver, pid, author))
 	}
 	return cmds
+}
+
+// unpublish takes back what a failed CreatePost may have written, hash
+// last: a delivery job already recorded finds no post and does nothing.
+// If that fails too, the post is logged, as only by hand can it go.
+func (s *Store) unpublish(ctx context.Context, pid, author int64) {
+	b := s.c.B()
+	p := id(pid)
+	err := firstErr(s.c.DoMulti(ctx,
+		b.Zrem().Key(keyUserPosts(author)).Member(p).Build(),
+		b.Lrem().Key(keyHome(author)).Count(0).Element(p).Build(),
+		b.Lrem().Key(keyTimeline).Count(0).Element(p).Build(),
+	))
+	if err == nil {
+		err = s.c.Do(ctx, b.Del().Key(keyPost(pid)).Build()).Error()
+	}
+	if err != nil {
+		s.log.Error("a post that failed to publish could not be taken back; delete it by hand",
+			"post", pid, "author", author, "err", err)
+	}
 }
 
 // posts loads the posts with the given ids, in order, with their authors'
@@ -82,12 +125,16 @@ func (s *Store) posts(ctx context.Context, pids []int64) ([]retwis.Post, error) 
 	}
 	cmds := make([]rueidis.CacheableTTL, len(pids))
 	for i, pid := range pids {
-		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(keyPost(pid)).Field("user_id", "time", "body").Cache(), s.opts.CacheTTL)
+		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(keyPost(pid)).Field(fieldUserID, fieldTime, fieldBody).Cache(), s.opts.CacheTTL)
 	}
 	posts := make([]retwis.Post, 0, len(pids))
 	authors := make([]int64, 0, len(pids))
-	for i, r := range s.c.DoMultiCache(ctx, cmds...) {
+	for i, r := range s.cachedMulti(ctx, cmds...) {
 		p, ok, err := parsePost(pids[i], r)
+		if isDamage(err) { // not a hash: shown as missing
+			s.log.Error("skipping a damaged post", "post", pids[i], "err", err)
+			continue
+		}
 		if err != nil {
 			return nil, s.wrap("read posts", err)
 		}
@@ -143,7 +190,8 @@ func (s *Store) Post(ctx context.Context, pid int64) (retwis.Post, error) {
 // hash makes it vanish from every page at once: readers skip ids whose
 // post is gone, and the client-side caches of every server are
 // invalidated by Redis. The ids left in followers' timelines are removed
-// by a delivery worker afterwards.
+// by a delivery worker afterwards, unless the post was never fanned out
+// (a celebrity's). Once begun it completes even if the client goes away.
 func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	p, err := s.Post(ctx, pid)
 	if err != nil {
@@ -152,15 +200,23 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	if p.AuthorID != uid {
 		return retwis.Errorf(retwis.Forbidden, "You can only delete your own posts.")
 	}
+	ctx, cancel := detach(ctx)
+	defer cancel()
 	b := s.c.B()
+	fanout, err := s.c.Do(ctx, b.Hget().Key(keyPost(pid)).Field(fieldFanout).Build()).ToString()
+	if err != nil && !rueidis.IsRedisNil(err) {
+		return s.wrap("delete post", err)
+	}
 	if err := s.c.Do(ctx, b.Del().Key(keyPost(pid)).Build()).Error(); err != nil {
 		return s.wrap("delete post", err)
 	}
-	err = firstErr(s.c.DoMulti(ctx,
+	cmds := rueidis.Commands{
 		b.Zrem().Key(keyUserPosts(uid)).Member(id(pid)).Build(),
 		b.Lrem().Key(keyHome(uid)).Count(0).Element(id(pid)).Build(),
 		b.Lrem().Key(keyTimeline).Count(0).Element(id(pid)).Build(),
-		s.jobCmd(jobUndeliver, pid, uid),
-	))
-	return s.wrap("delete post: tidy", err)
+	}
+	if fanout != "0" {
+		cmds = append(cmds, s.jobCmd(jobUndeliver, pid, uid))
+	}
+	return s.wrap("delete post: tidy", firstErr(s.c.DoMulti(ctx, cmds...)))
 }

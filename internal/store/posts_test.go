@@ -260,7 +260,7 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{3, 1}) {
 		t.Fatalf("legacy home timeline = %v, %v (the missing post 2 must be skipped)", postIDs(home.Posts), err)
 	}
-	if f.do(t, "GET", "schema_version") != "1" {
+	if f.do(t, "GET", "schema_version") != "2" {
 		t.Fatal("schema_version not recorded")
 	}
 }

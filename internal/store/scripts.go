@@ -110,17 +110,17 @@ while start < cap do
 end
 return 0`)
 
-// mergeIDs merges post ids (ARGV[4…], in descending order) into a
+// mergeIDs merges post ids (ARGV[3…], in descending order) into a
 // timeline list, keeping it in descending order without duplicates and
-// capped at ARGV[1] entries. With ARGV[2] = "1" the list is replaced
-// instead. Ids below ARGV[3] (0 for none) are dropped: beneath that floor
-// the merged sources are incomplete, and a list must be complete down to
-// its oldest entry. Used to backfill on follow and to rebuild a timeline.
+// capped at ARGV[1] entries. Ids below ARGV[2] (0 for none) are dropped:
+// beneath that floor the merged sources are incomplete, and a list must
+// be complete down to its oldest entry. Used to backfill on follow and to
+// rebuild a timeline; what the list holds is kept, so a delivery made
+// while the ids were read is not lost.
 var mergeIDs = newScript(`
-local cap, floor = tonumber(ARGV[1]), tonumber(ARGV[3])
-local cur = {}
-if ARGV[2] ~= '1' then cur = redis.call('LRANGE', KEYS[1], 0, cap - 1) end
-local out, i, j = {}, 1, 4
+local cap, floor = tonumber(ARGV[1]), tonumber(ARGV[2])
+local cur = redis.call('LRANGE', KEYS[1], 0, cap - 1)
+local out, i, j = {}, 1, 3
 while #out < cap and (i <= #cur or j <= #ARGV) do
   local a, b = tonumber(cur[i]), tonumber(ARGV[j])
   local v
@@ -165,3 +165,22 @@ if before > 0 then
   return out
 end
 return redis.call('LRANGE', KEYS[1], 0, n - 1)`)
+
+// claimName atomically claims a username in both name indexes, which share
+// a hash slot. It fails if the name is taken in either, case-insensitively
+// in the folded index and exactly in the tutorial's users hash.
+var claimName = newScript(`
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+return 1`)
+
+// upgradeLegacy replaces a plaintext password with its hash, provided the
+// plaintext has not changed since it was checked.
+var upgradeLegacy = newScript(`
+if redis.call('HGET', KEYS[1], 'password') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'password_hash', ARGV[2])
+redis.call('HDEL', KEYS[1], 'password')
+return 1`)

@@ -135,32 +135,58 @@ func (s *Store) Ping(ctx context.Context) error {
 	return s.wrap("ping", s.c.Do(ctx, s.c.B().Ping().Build()).Error())
 }
 
-// wrap adds context to an error from Redis and classifies it: an error
-// reply is a bug (Internal), unless it says the server is temporarily
-// unable to serve; anything else — refused or dropped connections,
-// timeouts — means Redis is unavailable.
+// wrap adds context to an error from Redis and classifies it:
+//   - the caller's context was cancelled (the client went away): Canceled;
+//   - Redis is full (maxmemory with noeviction): Unavailable, "storage
+//     full", worth retrying later;
+//   - Redis cannot serve right now (loading, failing over, busy) or
+//     cannot be reached at all (refused or dropped connections,
+//     timeouts): Unavailable;
+//   - anything else is an error reply or data that does not parse, a bug
+//     or damaged data, never an outage: Internal.
 func (s *Store) wrap(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	replied := isReply(err) && !isTemporary(err)
-	err = fmt.Errorf("store: %s: %w", op, err)
-	if replied {
-		return err
+	wrapped := fmt.Errorf("store: %s: %w", op, err)
+	switch {
+	case retwis.ErrorKind(err) != retwis.Internal:
+		return wrapped // classified already, by a nested call
+	case errors.Is(err, context.Canceled):
+		return &retwis.Error{Kind: retwis.Canceled, Message: "The request was cancelled.", Err: wrapped}
+	case isFull(err):
+		return &retwis.Error{Kind: retwis.Unavailable, Err: wrapped,
+			Message: "The server's storage is full, so nothing can be saved right now. Please try again later."}
+	case isTemporary(err) || !isReply(err):
+		return &retwis.Error{Kind: retwis.Unavailable, Err: wrapped,
+			Message: "The database is unavailable right now. Please try again in a moment."}
 	}
-	return &retwis.Error{
-		Kind:    retwis.Unavailable,
-		Message: "The database is unavailable right now. Please try again in a moment.",
-		Err:     err,
-	}
+	return wrapped
 }
 
 // isReply reports whether err came from a reply of the server (an error
-// reply, a nil, or a reply of an unexpected type) rather than from failing
-// to reach it.
+// reply, a nil, a reply of an unexpected type, or a value that does not
+// parse as what it should hold) rather than from failing to reach it.
 func isReply(err error) bool {
-	_, ok := errors.AsType[*rueidis.RedisError](err)
-	return ok || rueidis.IsParseErr(err)
+	if _, ok := errors.AsType[*rueidis.RedisError](err); ok || rueidis.IsParseErr(err) {
+		return true
+	}
+	_, ok := errors.AsType[*strconv.NumError](err)
+	return ok
+}
+
+// isDamage reports whether err says that data is not what it should be
+// (the wrong type, a value that does not parse), as opposed to Redis
+// being unreachable, busy or full.
+func isDamage(err error) bool {
+	return err != nil && isReply(err) && !isTemporary(err) && !isFull(err) && !rueidis.IsRedisNil(err)
+}
+
+// isFull reports whether err is Redis refusing a write because it reached
+// its memory limit.
+func isFull(err error) bool {
+	re, ok := errors.AsType[*rueidis.RedisError](err)
+	return ok && strings.HasPrefix(re.Error(), "OOM ")
 }
 
 // isTemporary reports whether err is an error reply saying the server
@@ -190,6 +216,17 @@ func firstErr(results []rueidis.RedisResult) error {
 		}
 	}
 	return nil
+}
+
+// writeTimeout bounds writes that go on after their request was
+// cancelled (see detach).
+const writeTimeout = 10 * time.Second
+
+// detach returns a context for writes that must complete once begun,
+// whether or not the client that asked for them is still there: it keeps
+// ctx's values but not its cancellation, and has a deadline of its own.
+func detach(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
 }
 
 // newSecret returns a random, unguessable auth secret: 20 bytes from the

@@ -10,17 +10,6 @@ import (
 	"github.com/retwis/retwis"
 )
 
-// claimName atomically claims a username in both name indexes, which share
-// a hash slot. It fails if the name is taken in either, case-insensitively
-// in the folded index and exactly in the tutorial's users hash.
-var claimName = rueidis.NewLuaScript(`
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then
-  return 0
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-return 1`)
-
 var errNameTaken = retwis.Errorf(retwis.Conflict, "That username is already taken. Please choose another.")
 
 // Register creates an account and returns it with its auth secret.
@@ -45,6 +34,10 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 	if err != nil {
 		return retwis.User{}, "", err
 	}
+	// From the first write on, the sign-up completes (or undoes itself)
+	// even if the client goes away, so that it leaves no orphans.
+	ctx, cancel := detach(ctx)
+	defer cancel()
 	uid, err := s.c.Do(ctx, s.c.B().Incr().Key(keyNextUserID).Build()).AsInt64()
 	if err != nil {
 		return retwis.User{}, "", s.wrap("register: next id", err)
@@ -63,16 +56,16 @@ func (s *Store) writeUser(ctx context.Context, uid int64, username, hash, secret
 	b := s.c.B()
 	err := firstErr(s.c.DoMulti(ctx,
 		b.Hset().Key(keyUser(uid)).FieldValue().
-			FieldValue("username", username).FieldValue("auth", secret).
-			FieldValue("password_hash", hash).Build(),
+			FieldValue(fieldUsername, username).FieldValue(fieldAuth, secret).
+			FieldValue(fieldPasswordHash, hash).Build(),
 		b.Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build(),
 	))
 	return s.wrap("register: write user", err)
 }
 
 func (s *Store) claim(ctx context.Context, uid int64, username, secret string) error {
-	won, err := claimName.Exec(ctx, s.c, []string{keyUsers, keyUsersFolded},
-		[]string{username, retwis.FoldUsername(username), id(uid)}).AsInt64()
+	won, err := claimName.exec(ctx, s.c, []string{keyUsers, keyUsersFolded},
+		username, retwis.FoldUsername(username), id(uid)).AsInt64()
 	if err != nil {
 		return s.wrap("register: claim name", err)
 	}
@@ -93,7 +86,7 @@ func (s *Store) claim(ctx context.Context, uid int64, username, secret string) e
 	// from the latest-users list (and counted active only from the first
 	// page view) is the lesser harm.
 	now := time.Now().Unix()
-	cmds := append(s.seenCmds(uid, now),
+	cmds := append(s.seenCmds(uid, now, false),
 		b.Zadd().Key(keyUsersByTime).ScoreMember().ScoreMember(float64(now), username).Build())
 	if err := firstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
 		s.log.Warn("new user not recorded in users_by_time and last_seen", "user", username, "err", err)
@@ -102,16 +95,19 @@ func (s *Store) claim(ctx context.Context, uid int64, username, secret string) e
 }
 
 // lookupID resolves a username to a user id: exactly as typed first (the
-// tutorial's users hash), then ignoring case.
+// tutorial's users hash, which also holds names of the original Retwis
+// outside today's alphabet), then ignoring case, for names within the
+// alphabet only.
 func (s *Store) lookupID(ctx context.Context, username string) (int64, error) {
 	if username == "" || len(username) > 256 {
 		return 0, retwis.Errorf(retwis.NotFound, "No such user.")
 	}
 	b := s.c.B()
-	res := s.c.DoMulti(ctx,
-		b.Hget().Key(keyUsers).Field(username).Build(),
-		b.Hget().Key(keyUsersFolded).Field(retwis.FoldUsername(username)).Build(),
-	)
+	cmds := rueidis.Commands{b.Hget().Key(keyUsers).Field(username).Build()}
+	if retwis.IsUsernameShaped(username) {
+		cmds = append(cmds, b.Hget().Key(keyUsersFolded).Field(retwis.FoldUsername(username)).Build())
+	}
+	res := s.c.DoMulti(ctx, cmds...)
 	for _, r := range res {
 		v, err := r.ToString()
 		if rueidis.IsRedisNil(err) {
@@ -154,9 +150,9 @@ func (s *Store) usernames(ctx context.Context, uids []int64) (map[int64]string, 
 		}
 		names[uid] = ""
 		order = append(order, uid)
-		cmds = append(cmds, rueidis.CT(s.c.B().Hget().Key(keyUser(uid)).Field("username").Cache(), s.opts.CacheTTL))
+		cmds = append(cmds, rueidis.CT(s.c.B().Hget().Key(keyUser(uid)).Field(fieldUsername).Cache(), s.opts.CacheTTL))
 	}
-	for i, r := range s.c.DoMultiCache(ctx, cmds...) {
+	for i, r := range s.cachedMulti(ctx, cmds...) {
 		v, err := r.ToString()
 		if err != nil && !rueidis.IsRedisNil(err) {
 			return nil, s.wrap("usernames", err)
@@ -182,6 +178,9 @@ func (s *Store) LatestUsers(ctx context.Context, n int) ([]string, error) {
 // same error, after the same amount of work.
 func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, string, error) {
 	wrong := retwis.Errorf(retwis.Unauthorized, "Wrong username or password.")
+	if len(pass) > retwis.MaxPasswordBytes {
+		return retwis.User{}, "", wrong // not a password we could have accepted: no hashing
+	}
 	uid, err := s.lookupID(ctx, username)
 	if retwis.ErrorKind(err) == retwis.NotFound {
 		// Spend the time a real check takes, so timing tells nothing.
@@ -201,6 +200,8 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	if err != nil || !ok {
 		return retwis.User{}, "", orWrong(err, wrong)
 	}
+	ctx, cancel := detach(ctx) // the writes below complete even if the client goes away
+	defer cancel()
 	secret := acct.auth
 	if secret == "" { // an account without a secret: give it one
 		secret, err = s.rotate(ctx, uid, "")

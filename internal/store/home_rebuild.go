@@ -9,36 +9,52 @@ import (
 	"github.com/redis/rueidis"
 )
 
-// touch records that uid is active, at most once per resolution so that
-// busy users do not cost a write per request. A user returning after
-// InactiveAfter had fanout skip them, so their home timeline is rebuilt
-// first, before the page they asked for renders.
-func (s *Store) touch(ctx context.Context, uid, seen int64) error {
-	now := time.Now().Unix()
-	resolution := int64(min(time.Hour, s.opts.InactiveAfter/10) / time.Second)
-	if now-seen < resolution {
-		return nil
-	}
-	// Marked active first, so fanout stops skipping the user before the
-	// rebuild reads the authors' posts: a post published in between is
-	// then either read by the rebuild or delivered, never neither.
-	if err := s.wrap("mark seen", firstErr(s.c.DoMulti(ctx, s.seenCmds(uid, now)...))); err != nil {
+// markSeen records that uid, who is reading their home timeline, is
+// active: at most once per resolution, so that busy users do not cost a
+// write per page. A user returning after InactiveAfter had fanout skip
+// them, so their home timeline is rebuilt before the page renders. The
+// need for a rebuild is recorded in the user hash in the same write as
+// the time seen, and cleared only once a rebuild has succeeded: a failed
+// rebuild is tried again at the next page.
+func (s *Store) markSeen(ctx context.Context, uid int64) error {
+	acct, err := s.account(ctx, uid, true)
+	if err != nil {
 		return err
 	}
-	if seen > 0 && now-seen > int64(s.opts.InactiveAfter/time.Second) {
-		return s.RebuildHome(ctx, uid)
+	now := time.Now().Unix()
+	resolution := int64(min(time.Hour, s.opts.InactiveAfter/10) / time.Second)
+	returning := acct.seen > 0 && now-acct.seen > int64(s.opts.InactiveAfter/time.Second)
+	if now-acct.seen >= resolution {
+		// Marked active first, so fanout stops skipping the user before
+		// the rebuild reads the authors' posts: a post published in
+		// between is then either read by the rebuild or delivered.
+		err := firstErr(s.c.DoMulti(ctx, s.seenCmds(uid, now, returning)...))
+		if err != nil {
+			return s.wrap("mark seen", err)
+		}
 	}
-	return nil
+	if !returning && !acct.rebuild {
+		return nil
+	}
+	if err := s.RebuildHome(ctx, uid); err != nil {
+		return err
+	}
+	err = s.c.Do(ctx, s.c.B().Hdel().Key(keyUser(uid)).Field(fieldRebuild).Build()).Error()
+	return s.wrap("mark seen: rebuilt", err)
 }
 
 // seenCmds record that uid was seen at unix time now: in last_seen,
-// which fanout checks, and in the user hash, read with every
-// authentication (last, so that a failure is retried at the next request).
-func (s *Store) seenCmds(uid, now int64) rueidis.Commands {
+// which fanout checks, and in the user hash, with the need for a rebuild
+// when the user returns from inactivity.
+func (s *Store) seenCmds(uid, now int64, rebuild bool) rueidis.Commands {
 	b := s.c.B()
+	user := b.Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldSeen, strconv.FormatInt(now, 10))
+	if rebuild {
+		user = user.FieldValue(fieldRebuild, "1")
+	}
 	return rueidis.Commands{
 		b.Zadd().Key(keyLastSeen).ScoreMember().ScoreMember(float64(now), id(uid)).Build(),
-		b.Hset().Key(keyUser(uid)).FieldValue().FieldValue("seen", strconv.FormatInt(now, 10)).Build(),
+		user.Build(),
 	}
 }
 
@@ -55,7 +71,14 @@ func (s *Store) RebuildHome(ctx context.Context, uid int64) error {
 	if err != nil {
 		return err
 	}
-	return s.replaceHome(ctx, uid, ids, 0)
+	// ids are exactly the newest HomeCap posts of the authors; below the
+	// oldest of them the list may lack posts (it missed the user's
+	// absence), so nothing older is kept.
+	var floor int64
+	if len(ids) == s.opts.HomeCap {
+		floor = ids[len(ids)-1]
+	}
+	return s.mergeHome(ctx, uid, ids, floor, "rebuild home")
 }
 
 // newestOf returns the n newest post ids written by any of authors. It
@@ -105,15 +128,18 @@ func (s *Store) newestOf(ctx context.Context, authors []int64, n int) ([]int64, 
 	return best, nil
 }
 
-// replaceHome replaces uid's home timeline with ids (descending), keeping
-// none below floor.
-func (s *Store) replaceHome(ctx context.Context, uid int64, ids []int64, floor int64) error {
-	args := make([]string, 0, len(ids)+3)
-	args = append(args, strconv.Itoa(s.opts.HomeCap), "1", id(floor))
+// mergeHome merges ids (descending) into uid's home timeline, keeping
+// none below floor (0: keep all).
+func (s *Store) mergeHome(ctx context.Context, uid int64, ids []int64, floor int64, op string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	args := make([]string, 0, len(ids)+2)
+	args = append(args, strconv.Itoa(s.opts.HomeCap), id(floor))
 	for _, p := range ids {
 		args = append(args, id(p))
 	}
-	return s.wrap("rebuild home", mergeIDs.exec(ctx, s.c, []string{keyHome(uid)}, args...).Error())
+	return s.wrap(op, mergeIDs.exec(ctx, s.c, []string{keyHome(uid)}, args...).Error())
 }
 
 // backfill merges followee's newest posts into follower's home timeline.
@@ -126,18 +152,11 @@ func (s *Store) backfill(ctx context.Context, follower, followee int64) error {
 	if err != nil {
 		return s.wrap("follow: backfill", err)
 	}
-	if len(ids) == 0 {
-		return nil
-	}
 	var floor int64
 	if len(ids) == s.opts.HomeCap {
 		floor = ids[len(ids)-1]
 	}
-	args := []string{strconv.Itoa(s.opts.HomeCap), "0", id(floor)}
-	for _, p := range ids {
-		args = append(args, id(p))
-	}
-	return s.wrap("follow: backfill", mergeIDs.exec(ctx, s.c, []string{keyHome(follower)}, args...).Error())
+	return s.mergeHome(ctx, follower, ids, floor, "follow: backfill")
 }
 
 // removeAuthor takes followee's posts off follower's home timeline.
