@@ -78,7 +78,7 @@ func TestFoldUsername(t *testing.T) {
 		shaped   bool
 	}{
 		{"Alice_1", "alice_1", true},
-		{"alİce", "al\u0130ce", false}, // not folded into "alice"
+		{"alİce", "al\u0130ce", false},        // not folded into "alice"
 		{"\u212aelvin", "\u212aelvin", false}, // the Kelvin sign is not a "k"
 		{"ALICE", "alice", true},
 		{"", "", false},
