@@ -2,13 +2,14 @@ package store_test
 
 import (
 	"fmt"
-	"io"
-	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/store"
 )
 
 func TestPostFanout(t *testing.T) {
@@ -246,7 +247,7 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	f.do(t, "HSET", "post:3", "user_id", "7", "time", "1401267619", "body", "old three") // post 2 is gone
 	f.do(t, "LPUSH", "posts:7", "1", "2", "3")
 
-	if err := f.st.Migrate(f.ctx, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if err := f.st.Migrate(f.ctx, quiet); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.strs(t, "ZREVRANGE", "user_posts:7", "0", "-1"); !slices.Equal(got, []string{"3", "1"}) {
@@ -262,5 +263,127 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	}
 	if f.do(t, "GET", "schema_version") != "2" {
 		t.Fatal("schema_version not recorded")
+	}
+}
+
+// limitedURL returns url with the credentials of a new Redis user that
+// may do everything but the given commands.
+func (f *fixture) limitedURL(t *testing.T, url string, denied ...string) string {
+	t.Helper()
+	rules := []string{"ACL", "SETUSER", "limited", "on", ">limitedpw", "~*", "&*", "+@all"}
+	for _, c := range denied {
+		rules = append(rules, "-"+c)
+	}
+	f.do(t, rules...)
+	return strings.Replace(url, "://", "://limited:limitedpw@", 1)
+}
+
+// TestPublishCompleteOrInvisible makes the last step of posting fail (the
+// delivery job cannot be recorded): the post must not be left half
+// published, and trying again gives exactly one post.
+func TestPublishCompleteOrInvisible(t *testing.T) {
+	r := redistest.Start(t)
+	f := newFixtureAt(t, r.URL)
+	author, fan := f.register(t, "author"), f.register(t, "fan")
+	f.st.Follow(f.ctx, fan.ID, author.ID)
+	c, err := store.NewClient(f.limitedURL(t, r.URL, "xadd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	limited, err := store.New(c, store.Options{Password: cheap, Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer limited.Close()
+	before := f.snapshot(t)
+	if _, err := limited.CreatePost(f.ctx, author.ID, "will fail"); err == nil {
+		t.Fatal("posting without XADD succeeded")
+	}
+	delete(before, "next_post_id") // the one thing that may change: ids are not reused
+	after := f.snapshot(t)
+	delete(after, "next_post_id")
+	if len(after) != len(before) {
+		t.Fatalf("a failed post left keys behind: %d keys before, %d after", len(before), len(after))
+	}
+	for k, v := range before {
+		if after[k] != v {
+			t.Fatalf("a failed post changed %s", k)
+		}
+	}
+	if _, err := f.st.CreatePost(f.ctx, author.ID, "will work"); err != nil {
+		t.Fatal(err)
+	}
+	prof, _ := f.st.Profile(f.ctx, 0, author, retwis.Cursor{}, 10)
+	if len(prof.Page.Posts) != 1 {
+		t.Fatalf("after a retry the profile shows %d posts; want 1", len(prof.Page.Posts))
+	}
+}
+
+// TestDamagedDataIsNoOutage damages a post hash in two ways: the
+// migration skips it and the server starts, and pages skip it, rather
+// than reporting the database as unavailable.
+func TestDamagedDataIsNoOutage(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
+	u := f.register(t, "writer")
+	p1, _ := f.st.CreatePost(f.ctx, u.ID, "fine")
+	p2, _ := f.st.CreatePost(f.ctx, u.ID, "to be damaged")
+	p3, _ := f.st.CreatePost(f.ctx, u.ID, "also fine")
+	f.do(t, "HSET", fmt.Sprint("post:", p2.ID), "user_id", "not a number")
+	f.do(t, "SET", "post:77", "not a hash")
+	f.do(t, "SET", "next_post_id", "100")
+	f.do(t, "DEL", "schema_version")
+	if err := f.st.Migrate(f.ctx, quiet); err != nil {
+		t.Fatalf("migration over damaged posts: %v", err)
+	}
+	f.do(t, "LPUSH", "timeline", "77")
+	page, err := f.st.GlobalTimeline(f.ctx, retwis.Cursor{}, 10)
+	if err != nil || !slices.Equal(postIDs(page.Posts), []int64{p3.ID, p1.ID}) {
+		t.Fatalf("global timeline over damaged posts = %v, %v; want the sound ones", postIDs(page.Posts), err)
+	}
+	f.do(t, "SET", fmt.Sprint("followers:", u.ID), "damaged")
+	_, err = f.st.Profile(f.ctx, 0, u, retwis.Cursor{}, 10)
+	if k := retwis.ErrorKind(err); k != retwis.Internal {
+		t.Fatalf("a damaged key gives %v (%v); want an internal error, not an outage", k, err)
+	}
+}
+
+// TestFullRedis fills Redis to its memory limit: pages still read, and
+// writes fail as "storage full" (retryable) without writing anything.
+func TestFullRedis(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
+	u := f.register(t, "reader")
+	p, _ := f.st.CreatePost(f.ctx, u.ID, "written before the flood")
+	_, secret, _ := f.st.Login(f.ctx, "reader", "password1")
+	info := f.do(t, "INFO", "memory")
+	var mem int64
+	for line := range strings.SplitSeq(info, "\r\n") {
+		if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
+			mem, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	f.do(t, "CONFIG", "SET", "maxmemory-policy", "noeviction")
+	f.do(t, "CONFIG", "SET", "maxmemory", strconv.FormatInt(mem+1<<20, 10))
+	for i := 0; ; i++ {
+		err := f.raw.Do(f.ctx, f.raw.B().Set().Key(fmt.Sprint("ballast:", i)).Value(strings.Repeat("x", 10000)).Build()).Error()
+		if err != nil {
+			break
+		}
+	}
+	if _, err := f.st.Authenticate(f.ctx, secret); err != nil {
+		t.Fatalf("authenticate on a full Redis: %v", err)
+	}
+	page, _, err := f.st.HomeTimeline(f.ctx, u.ID, retwis.Cursor{}, 10)
+	if err != nil || len(page.Posts) != 1 || page.Posts[0].ID != p.ID {
+		t.Fatalf("home on a full Redis = %v, %v", postIDs(page.Posts), err)
+	}
+	if _, err := f.st.Profile(f.ctx, 0, u, retwis.Cursor{}, 10); err != nil {
+		t.Fatalf("profile on a full Redis: %v", err)
+	}
+	_, err = f.st.CreatePost(f.ctx, u.ID, "no room")
+	if retwis.ErrorKind(err) != retwis.Unavailable || !strings.Contains(retwis.ErrorMessage(err), "full") {
+		t.Fatalf("posting on a full Redis: %v (kind %v); want unavailable, storage full", err, retwis.ErrorKind(err))
+	}
+	if n := f.do(t, "ZCARD", fmt.Sprint("user_posts:", u.ID)); n != "1" {
+		t.Fatalf("a refused post was indexed (%s posts)", n)
 	}
 }

@@ -18,6 +18,9 @@ import (
 	"github.com/retwis/retwis/internal/store/storetest"
 )
 
+// quiet discards the log of a store under test.
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
 // cheap password hashing keeps the tests fast; the algorithm is the same.
 var cheap = password.Params{Memory: 64, Time: 1, Threads: 1}
 
@@ -70,6 +73,9 @@ func newFixtureAt(t *testing.T, url string) *fixture {
 func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *fixture {
 	t.Helper()
 	opts.Password = cheap
+	if opts.Log == nil {
+		opts.Log = quiet
+	}
 	c, err := store.NewClient(url)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +91,7 @@ func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *
 		t.Fatal(err)
 	}
 	t.Cleanup(raw.Close)
-	if err := st.Migrate(t.Context(), slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+	if err := st.Migrate(t.Context(), quiet); err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{st: st, rc: rc, raw: raw, ctx: t.Context()}

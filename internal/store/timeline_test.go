@@ -330,3 +330,119 @@ func TestDeliveryUnfollowMidJob(t *testing.T) {
 		t.Fatalf("follower snapshots left behind: %v", keys)
 	}
 }
+
+// makeAway marks u as last seen 40 days ago, so fanout skips them.
+func (f *fixture) makeAway(t *testing.T, u retwis.User) {
+	t.Helper()
+	away := strconv.FormatInt(time.Now().Add(-40*24*time.Hour).Unix(), 10)
+	f.do(t, "HSET", fmt.Sprint("user:", u.ID), "seen", away)
+	f.do(t, "ZADD", "last_seen", away, strconv.FormatInt(u.ID, 10))
+}
+
+// TestFailedRebuildRetried makes the rebuild of a returning user's home
+// timeline fail (their following set is damaged): the page fails, and
+// once the damage is repaired the next page rebuilds and shows the posts
+// from the absence.
+func TestFailedRebuildRetried(t *testing.T) {
+	f := newFixture(t)
+	a, u := f.register(t, "active"), f.register(t, "sleeper")
+	f.st.Follow(f.ctx, u.ID, a.ID)
+	f.makeAway(t, u)
+	p, _ := f.st.CreatePost(f.ctx, a.ID, "while you were away")
+	f.drain(t)
+	following := fmt.Sprint("following:", u.ID)
+	saved := f.do(t, "DUMP", following)
+	f.do(t, "DEL", following)
+	f.do(t, "SET", following, "damaged")
+	if _, _, err := f.st.HomeTimeline(f.ctx, u.ID, retwis.Cursor{}, 10); err == nil {
+		t.Fatal("the rebuild cannot have succeeded")
+	}
+	f.do(t, "DEL", following)
+	f.do(t, "RESTORE", following, "0", saved)
+	page, _, err := f.st.HomeTimeline(f.ctx, u.ID, retwis.Cursor{}, 10)
+	if err != nil || !slices.Equal(postIDs(page.Posts), []int64{p.ID}) {
+		t.Fatalf("the next page = %v, %v; want the post from the absence", postIDs(page.Posts), err)
+	}
+	if f.do(t, "HGET", fmt.Sprint("user:", u.ID), "rebuild") != "" {
+		t.Fatal("the pending rebuild was not cleared")
+	}
+}
+
+// TestRebuildKeepsDeliveries rebuilds a timeline that holds a post the
+// authors' indexes do not show yet (delivered while the rebuild read
+// them): the rebuild merges, so the post stays.
+func TestRebuildKeepsDeliveries(t *testing.T) {
+	f := newFixture(t)
+	a, u := f.register(t, "author"), f.register(t, "reader")
+	f.st.Follow(f.ctx, u.ID, a.ID)
+	old, _ := f.st.CreatePost(f.ctx, a.ID, "indexed")
+	f.drain(t)
+	f.do(t, "HSET", "post:9999", "user_id", fmt.Sprint(a.ID), "time", "1", "body", "in flight")
+	f.do(t, "LPUSH", fmt.Sprint("posts:", u.ID), "9999")
+	if err := f.st.RebuildHome(f.ctx, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", u.ID), "0", "-1"); !slices.Equal(got, []string{"9999", fmt.Sprint(old.ID)}) {
+		t.Fatalf("after the rebuild the list is %v; want the delivery kept", got)
+	}
+}
+
+// TestFollowUnfollowSettle runs overlapping follows and unfollows of the
+// same pair, as a double click or two tabs make: whatever the relation
+// ends as, the home timeline agrees with it.
+func TestFollowUnfollowSettle(t *testing.T) {
+	f := newFixture(t)
+	a, u := f.register(t, "author"), f.register(t, "clicker")
+	for i := range 5 {
+		f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", i))
+	}
+	for round := range 30 {
+		var wg sync.WaitGroup
+		for i := range 4 {
+			wg.Go(func() {
+				if (i+round)%2 == 0 {
+					f.st.Follow(f.ctx, u.ID, a.ID)
+				} else {
+					f.st.Unfollow(f.ctx, u.ID, a.ID)
+				}
+			})
+		}
+		wg.Wait()
+		follows := f.do(t, "ZSCORE", fmt.Sprint("following:", u.ID), fmt.Sprint(a.ID)) != ""
+		n := len(f.strs(t, "LRANGE", fmt.Sprint("posts:", u.ID), "0", "-1"))
+		if follows != (n == 5) || (!follows && n != 0) {
+			t.Fatalf("round %d: following=%v but the home timeline holds %d of the 5 posts", round, follows, n)
+		}
+	}
+}
+
+// TestFollowedCelebritiesPerUser checks that each user's set of followed
+// celebrities follows the relation: filled by the job when an author
+// becomes a celebrity, and by follows and unfollows afterwards.
+func TestFollowedCelebritiesPerUser(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 1}, true)
+	star, fan1, fan2, late := f.register(t, "star"), f.register(t, "fan1"), f.register(t, "fan2"), f.register(t, "late")
+	f.st.Follow(f.ctx, fan1.ID, star.ID)
+	f.st.Follow(f.ctx, fan2.ID, star.ID)
+	f.st.CreatePost(f.ctx, star.ID, "famous now")
+	f.drain(t)
+	set := func(u retwis.User) []string { return f.strs(t, "SMEMBERS", fmt.Sprint("celebrities_followed:", u.ID)) }
+	want := []string{fmt.Sprint(star.ID)}
+	if !slices.Equal(set(fan1), want) || !slices.Equal(set(fan2), want) {
+		t.Fatalf("after the star's rise: %v %v", set(fan1), set(fan2))
+	}
+	f.st.Follow(f.ctx, late.ID, star.ID)
+	f.st.Unfollow(f.ctx, fan2.ID, star.ID)
+	if !slices.Equal(set(late), want) || len(set(fan2)) != 0 {
+		t.Fatalf("after a follow and an unfollow: %v %v", set(late), set(fan2))
+	}
+	// 50 other celebrities nobody here follows cost this user nothing.
+	for i := range 50 {
+		f.do(t, "SADD", "celebrities", fmt.Sprint(5000+i))
+	}
+	p, _ := f.st.CreatePost(f.ctx, star.ID, "merged when read")
+	page, _, err := f.st.HomeTimeline(f.ctx, late.ID, retwis.Cursor{}, 1)
+	if err != nil || len(page.Posts) != 1 || page.Posts[0].ID != p.ID {
+		t.Fatalf("late fan's home = %v, %v", postIDs(page.Posts), err)
+	}
+}

@@ -1,9 +1,14 @@
 package store_test
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+
+	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redistest"
@@ -257,5 +262,86 @@ func TestLatestUsers(t *testing.T) {
 	got, err := f.st.LatestUsers(f.ctx, 2)
 	if err != nil || strings.Join(got, ",") != "u3,u2" {
 		t.Fatalf("LatestUsers = %v, %v", got, err)
+	}
+}
+
+// TestLookupFoldsASCIIOnly looks names up with characters that Unicode
+// case mapping would fold into real names: they find nobody.
+func TestLookupFoldsASCIIOnly(t *testing.T) {
+	f := newFixture(t)
+	f.register(t, "alice")
+	f.register(t, "kelvin")
+	for _, name := range []string{"alİce", "al\u0130ce", "\u212aelvin", "ALİCE"} {
+		if u, err := f.st.UserByName(f.ctx, name); retwis.ErrorKind(err) != retwis.NotFound {
+			t.Errorf("UserByName(%q) = %v, %v; want not found", name, u, err)
+		}
+		if _, _, err := f.st.Login(f.ctx, name, "password1"); retwis.ErrorKind(err) != retwis.Unauthorized {
+			t.Errorf("Login(%q): %v; want wrong username or password", name, err)
+		}
+	}
+	if u, err := f.st.UserByName(f.ctx, "ALICE"); err != nil || u.Username != "alice" {
+		t.Fatalf("ASCII case is still ignored: %v, %v", u, err)
+	}
+}
+
+// cancellingClient cancels a context at the n-th call that reaches
+// Redis, as a client that disconnects mid-request does.
+type cancellingClient struct {
+	rueidis.Client
+	n      int64
+	calls  atomic.Int64
+	cancel context.CancelFunc
+}
+
+func (c *cancellingClient) tick() {
+	if c.calls.Add(1) == c.n {
+		c.cancel()
+	}
+}
+
+func (c *cancellingClient) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
+	c.tick()
+	return c.Client.Do(ctx, cmd)
+}
+
+func (c *cancellingClient) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
+	c.tick()
+	return c.Client.DoMulti(ctx, cmds...)
+}
+
+// TestRegisterCancelled cancels a sign-up at every step: each either
+// creates a complete account or writes nothing, and a cancellation is
+// never reported as an outage.
+func TestRegisterCancelled(t *testing.T) {
+	r := redistest.Start(t)
+	f := newFixtureAt(t, r.URL)
+	for n := int64(1); n <= 8; n++ {
+		c, err := store.NewClient(r.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(f.ctx)
+		cc := &cancellingClient{Client: c, n: n, cancel: cancel}
+		st, err := store.New(cc, store.Options{Password: cheap, Log: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprint("leaver", n)
+		_, _, err = st.Register(ctx, name, "password1")
+		if k := retwis.ErrorKind(err); err != nil && k != retwis.Canceled {
+			t.Errorf("step %d: %v (kind %v); want success or canceled", n, err, k)
+		}
+		st.Close()
+		_, loginErr := f.st.UserByName(f.ctx, name)
+		if (err == nil) != (loginErr == nil) {
+			t.Errorf("step %d: register said %v, but the name lookup says %v", n, err, loginErr)
+		}
+		if err != nil {
+			for _, k := range f.strs(t, "KEYS", "user:*") {
+				if f.do(t, "HGET", k, "username") == name {
+					t.Errorf("step %d: a cancelled sign-up left %s behind", n, k)
+				}
+			}
+		}
 	}
 }

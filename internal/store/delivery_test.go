@@ -1,0 +1,127 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// runWorker runs a delivery worker with opts until the test ends.
+func runWorker(t *testing.T, st *store.Store, opts store.DeliveryOptions) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { st.RunDelivery(ctx, opts) })
+	t.Cleanup(func() { cancel(); wg.Wait() })
+}
+
+// TestSlowJobNotTakenOver runs a job whose batches take a while, for
+// longer in all than the claim idle time, next to a worker that takes
+// over idle jobs: the job's own worker renews its claim after each
+// batch, so nobody else runs it.
+func TestSlowJobNotTakenOver(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
+	author := f.register(t, "slow")
+	for i := range 6 {
+		f.do(t, "ZADD", fmt.Sprint("followers:", author.ID), "1", fmt.Sprint(500+i))
+	}
+	var mine, taken atomic.Int64
+	started := make(chan struct{})
+	runWorker(t, f.st, store.DeliveryOptions{Consumer: "slow", Batch: 1, ClaimIdle: -1, Block: 20 * time.Millisecond,
+		Progress: func(store.DeliveryProgress) {
+			if mine.Add(1) == 1 {
+				close(started)
+			}
+			time.Sleep(150 * time.Millisecond)
+		}})
+	f.st.CreatePost(f.ctx, author.ID, "slow but alive")
+	<-started // the job is the slow worker's; now a worker that takes over idle jobs comes
+	runWorker(t, f.st, store.DeliveryOptions{Consumer: "eager", Batch: 1, ClaimIdle: 400 * time.Millisecond, Block: 20 * time.Millisecond,
+		Progress: func(store.DeliveryProgress) { taken.Add(1) }})
+	f.drain(t)
+	if taken.Load() != 0 || mine.Load() != 6 {
+		t.Fatalf("the job's worker did %d batches and another worker %d; want 6 and 0", mine.Load(), taken.Load())
+	}
+}
+
+// TestOrphanSnapshotRemoved kills a worker half-way through a job of
+// several batches, whose follower snapshot it made; the job then
+// vanishes from the stream (as when its record is lost). Maintenance
+// removes the snapshot and its registration.
+func TestOrphanSnapshotRemoved(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
+	author := f.register(t, "author")
+	for i := range 10 {
+		f.do(t, "ZADD", fmt.Sprint("followers:", author.ID), "1", fmt.Sprint(700+i))
+	}
+	f.st.CreatePost(f.ctx, author.ID, "interrupted")
+	ctx, kill := context.WithCancel(context.Background())
+	f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "doomed", Batch: 2, Block: 20 * time.Millisecond,
+		Progress: func(store.DeliveryProgress) { kill() }})
+	snaps := f.strs(t, "KEYS", "{followers:*}:job:*")
+	if len(snaps) != 1 {
+		t.Fatalf("snapshots = %v; want the interrupted job's", snaps)
+	}
+	job := snaps[0][strings.LastIndex(snaps[0], ":")+1:]
+	f.do(t, "XDEL", "deliveries", job)
+	rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left := f.strs(t, "KEYS", "{followers:*}:job:*"); len(left) != 0 || f.do(t, "HLEN", "delivery_snapshots") != "0" {
+		t.Fatalf("after maintenance: snapshots %v, registrations %s", left, f.do(t, "HLEN", "delivery_snapshots"))
+	}
+	if rep.Orphans != 2 { // the progress record and the snapshot
+		t.Fatalf("maintenance removed %d orphans; want 2", rep.Orphans)
+	}
+}
+
+// TestDeletedPostNotDelivered runs the delivery of a post after its
+// deletion, as when the undeliver job overtakes the deliver job: the post
+// must not come back into anyone's timeline.
+func TestDeletedPostNotDelivered(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
+	author, fan := f.register(t, "author"), f.register(t, "fan")
+	f.st.Follow(f.ctx, fan.ID, author.ID)
+	p, _ := f.st.CreatePost(f.ctx, author.ID, "regretted")
+	if err := f.st.DeletePost(f.ctx, author.ID, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	// Undeliver first, then deliver: the order the jobs may run in when
+	// workers run them in parallel.
+	jobs := f.strs(t, "XRANGE", "deliveries", "-", "+")
+	if len(jobs) != 2 {
+		t.Fatalf("jobs = %v; want deliver and undeliver", jobs)
+	}
+	f.do(t, "XADD", "deliveries", "*", "kind", "deliver", "post", fmt.Sprint(p.ID), "author", fmt.Sprint(author.ID))
+	runWorker(t, f.st, store.DeliveryOptions{Consumer: "w", Parallel: 1, Block: 20 * time.Millisecond})
+	f.drain(t)
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", fan.ID), "0", "-1"); slices.Contains(got, fmt.Sprint(p.ID)) {
+		t.Fatalf("the deleted post came back into the fan's timeline: %v", got)
+	}
+}
+
+// TestCelebrityPostDeletionWalksNobody deletes a post that was never
+// fanned out: no job walks the author's followers for it.
+func TestCelebrityPostDeletionWalksNobody(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 2}, false)
+	star := f.register(t, "star")
+	for i := range 3 {
+		f.do(t, "ZADD", fmt.Sprint("followers:", star.ID), "1", fmt.Sprint(900+i))
+	}
+	p, _ := f.st.CreatePost(f.ctx, star.ID, "famous words")
+	f.do(t, "DEL", "deliveries") // the job noting the new celebrity
+	if err := f.st.DeletePost(f.ctx, star.ID, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.do(t, "XLEN", "deliveries"); n != "0" {
+		t.Fatalf("deleting a celebrity's post queued %s jobs; want none", n)
+	}
+}
