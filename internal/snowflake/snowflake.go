@@ -114,14 +114,14 @@ func (g *Generator) id() int64 {
 	return g.ms<<(WorkerBits+SeqBits) | g.w<<SeqBits | g.seq
 }
 
-// Time returns the time an id was made, to the millisecond. Ids below
-// the epoch (from a counter) give the zero time.
+// Time returns the time an id was made, to the millisecond. Ids that a
+// counter handed out (below 2^32, 17 minutes into the epoch) give the
+// zero time.
 func Time(id int64) time.Time {
-	ms := id >> (WorkerBits + SeqBits)
-	if ms <= 0 {
+	if id < 1<<32 {
 		return time.Time{}
 	}
-	return time.UnixMilli(ms + EpochMillis)
+	return time.UnixMilli(id>>(WorkerBits+SeqBits) + EpochMillis)
 }
 
 // Worker returns the worker number of an id.
