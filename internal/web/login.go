@@ -18,11 +18,6 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, 0, name, retwis.Errorf(retwis.Invalid, "You need to enter both username and password to log in."))
 		return
 	}
-	if len(pass) > retwis.MaxPasswordBytes {
-		// Not a password we could have accepted; don't spend time hashing it.
-		s.welcomeError(w, 0, name, retwis.Errorf(retwis.Unauthorized, "Wrong username or password."))
-		return
-	}
 	_, secret, err := s.store.Login(r.Context(), name, pass)
 	if err != nil {
 		s.welcomeError(w, 0, name, err)

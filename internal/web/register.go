@@ -8,18 +8,16 @@ import (
 
 // register serves POST /register: create the account, log it in, and go
 // home. A failed sign-up shows the welcome page again with the reason.
+// The form's own matter, the confirmation, is checked here; the rules of
+// usernames and passwords are the store's, which every interface reaches.
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	if status, err := parseForm(w, r); err != nil {
 		s.welcomeError(w, status, "", err)
 		return
 	}
 	name, pass := r.PostFormValue("username"), r.PostFormValue("password")
-	err := retwis.ValidateUsername(name)
-	if err == nil {
-		err = retwis.ValidatePassword(pass, r.PostFormValue("password2"))
-	}
-	if err != nil {
-		s.welcomeError(w, 0, name, err)
+	if pass != r.PostFormValue("password2") {
+		s.welcomeError(w, 0, name, retwis.Errorf(retwis.Invalid, "The two passwords do not match."))
 		return
 	}
 	_, secret, err := s.store.Register(r.Context(), name, pass)
