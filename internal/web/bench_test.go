@@ -26,7 +26,7 @@ func BenchmarkPages(b *testing.B) {
 		}
 	}
 	s.drain()
-	cookie := &http.Cookie{Name: "auth", Value: reader.cookie()}
+	cookie := authCookie(reader.cookie())
 	for _, path := range []string{"/healthz", "/static/style.css", "/", "/?start=20", "/u/author1", "/timeline"} {
 		b.Run(path, func(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {

@@ -7,10 +7,11 @@ import (
 	"github.com/retwis/retwis"
 )
 
-const (
-	cookieName   = "auth"
-	cookieMaxAge = 365 * 24 * 60 * 60 // a year, as in the original Retwis
-)
+// CookieName is the name of the cookie that holds the auth secret, as in
+// the original Retwis.
+const CookieName = "auth"
+
+const cookieMaxAge = 365 * 24 * 60 * 60 // a year, as in the original Retwis
 
 type viewerKey struct{}
 
@@ -25,7 +26,7 @@ func viewerFrom(r *http.Request) (retwis.User, bool) {
 // cookie that no longer works (the user logged out elsewhere) is cleared.
 func (s *Server) withViewer(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		c, err := r.Cookie(cookieName)
+		c, err := r.Cookie(CookieName)
 		if err != nil {
 			next(w, r)
 			return
@@ -55,16 +56,17 @@ func (s *Server) requireLogin(next http.HandlerFunc) http.HandlerFunc {
 	})
 }
 
+// setAuthCookie sends secret as the auth cookie; an empty secret clears it.
 func setAuthCookie(w http.ResponseWriter, r *http.Request, secret string) {
+	maxAge := cookieMaxAge
+	if secret == "" {
+		maxAge = -1
+	}
 	http.SetCookie(w, &http.Cookie{
-		Name: cookieName, Value: secret, Path: "/", MaxAge: cookieMaxAge,
+		Name: CookieName, Value: secret, Path: "/", MaxAge: maxAge,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
 	})
 }
 
-func clearAuthCookie(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{
-		Name: cookieName, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
-	})
-}
+// clearAuthCookie tells the browser to forget its auth cookie.
+func clearAuthCookie(w http.ResponseWriter, r *http.Request) { setAuthCookie(w, r, "") }
