@@ -6,7 +6,7 @@ import (
 )
 
 // Kind classifies an error so that every adapter can react to it the same
-// way; the web package maps each kind to an HTTP status in one place.
+// way; internal/middleware maps each kind to an HTTP status in one place.
 type Kind int
 
 // The kinds of error. The zero value is Internal, so an error nobody
@@ -19,6 +19,7 @@ const (
 	Unauthorized             // wrong credentials or no valid session
 	Unavailable              // the database cannot be reached right now
 	Forbidden                // logged in, but not allowed to do this
+	Canceled                 // the request was cancelled by its client; nothing was written
 )
 
 var kindNames = [...]string{
@@ -29,6 +30,7 @@ var kindNames = [...]string{
 	Unauthorized: "unauthorized",
 	Unavailable:  "unavailable",
 	Forbidden:    "forbidden",
+	Canceled:     "canceled",
 }
 
 // String returns the kind's name.

@@ -3,6 +3,8 @@ package web
 import (
 	"net/http"
 	"net/url"
+
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // profile serves GET /u/{username}: the user's own posts, follower counts
@@ -10,21 +12,21 @@ import (
 func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	c, err := pageCursor(r)
 	if err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	user, err := s.store.UserByName(r.Context(), r.PathValue("username"))
 	if err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	v := view{Title: user.Username}
 	var viewerID int64
-	if u, ok := viewerFrom(r); ok {
+	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer, viewerID = &u, u.ID
 	}
 	if v.Profile, err = s.store.Profile(r.Context(), viewerID, user, c, PageSize); err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	v.Newer, v.Older = pageLinks(profilePath(user.Username), v.Profile.Page)

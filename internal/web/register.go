@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // register serves POST /register: create the account, log it in, and go
@@ -12,17 +13,17 @@ import (
 // usernames and passwords are the store's, which every interface reaches.
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	if status, err := parseForm(w, r); err != nil {
-		s.welcomeError(w, status, "", err)
+		s.welcomeError(w, r, status, "", err)
 		return
 	}
 	name, pass := r.PostFormValue("username"), r.PostFormValue("password")
 	if pass != r.PostFormValue("password2") {
-		s.welcomeError(w, 0, name, retwis.Errorf(retwis.Invalid, "The two passwords do not match."))
+		s.welcomeError(w, r, 0, name, retwis.Errorf(retwis.Invalid, "The two passwords do not match."))
 		return
 	}
 	_, secret, err := s.store.Register(r.Context(), name, pass)
 	if err != nil {
-		s.welcomeError(w, 0, name, err)
+		s.welcomeError(w, r, 0, name, err)
 		return
 	}
 	setAuthCookie(w, r, secret)
@@ -31,13 +32,11 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 
 // welcomeError shows the welcome page with what was wrong with a login or
 // sign-up form; status 0 means "from the error's kind".
-func (s *Server) welcomeError(w http.ResponseWriter, status int, name string, err error) {
+func (s *Server) welcomeError(w http.ResponseWriter, r *http.Request, status int, name string, err error) {
 	if status == 0 {
-		status = statusOf(err)
+		status = middleware.StatusOf(err)
 	}
-	if status >= 500 {
-		s.log.Error("account form failed", "status", status, "err", err)
-	}
+	s.mw.LogFailure(r, status, err)
 	if len(name) > 64 {
 		name = "" // don't echo back junk
 	}

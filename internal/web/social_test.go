@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestFollowAndPost is the tutorial's story: bob follows alice, alice
@@ -210,20 +209,6 @@ func TestTimelinePage(t *testing.T) {
 	}
 	if !strings.Contains(body, `href="/u/user11"`) || strings.Contains(body, `href="/u/user1"`) {
 		t.Fatalf("latest users are not the 10 newest:\n%s", body)
-	}
-}
-
-// TestRequestLog checks the one log line per request.
-func TestRequestLog(t *testing.T) {
-	s := newSite(t)
-	s.browser().get("/u/nobody?start=3")
-	want := regexp.MustCompile(`level=INFO msg=request method=GET path=/u/nobody status=404 duration=[0-9.]+[µm]?s`)
-	deadline := time.Now().Add(5 * time.Second)
-	for !want.MatchString(s.logs.String()) { // logged just after the response
-		if time.Now().After(deadline) {
-			t.Fatalf("no request line matching %s in the log:\n%s", want, s.logs.String())
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -2,6 +2,8 @@ package web
 
 import (
 	"net/http"
+
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // Sizes of the global timeline page.
@@ -15,19 +17,19 @@ const (
 func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
 	c, err := pageCursor(r)
 	if err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	v := view{Title: "Timeline"}
-	if u, ok := viewerFrom(r); ok {
+	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
 	}
 	if v.Users, err = s.store.LatestUsers(r.Context(), timelineUsers); err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	if v.Page, err = s.store.GlobalTimeline(r.Context(), c, timelinePosts); err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	v.Newer, v.Older = pageLinks("/timeline", v.Page)
