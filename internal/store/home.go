@@ -34,12 +34,6 @@ func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n 
 // homeIDs is the fetchFunc of a home timeline; if counts is not nil, it
 // also reads uid's counts into it.
 func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want int, counts *retwis.Counts) ([]int64, error) {
-	if c.Start > 0 {
-		// An offset means nothing to each source apart: take the top of
-		// the merged timeline (old links go only a few pages deep) and cut.
-		ids, err := s.homeIDs(ctx, uid, retwis.Cursor{}, c.Start+want, counts)
-		return ids[min(c.Start, len(ids)):], err
-	}
 	celebs, err := s.celebrities(ctx)
 	if err != nil {
 		return nil, err

@@ -27,7 +27,8 @@ func BenchmarkPages(b *testing.B) {
 	}
 	s.drain()
 	cookie := authCookie(reader.cookie())
-	for _, path := range []string{"/healthz", "/static/style.css", "/", "/?start=20", "/u/author1", "/timeline"} {
+	third := linkOf(reader.get(linkOf(reader.get("/").body, "Older »")).body, "Older »")
+	for _, path := range []string{"/healthz", "/static/style.css", "/", third, "/u/author1", "/timeline"} {
 		b.Run(path, func(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/retwis/retwis"
@@ -15,9 +16,11 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusOK, "welcome", view{Title: "Welcome"})
 		return
 	}
-	c, err := pageCursor(r)
-	if err != nil {
-		s.mw.Fail(w, r, err)
+	c, ok := s.pageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
+		p, _, err := s.store.HomeTimeline(ctx, u.ID, c, n)
+		return p, err
+	})
+	if !ok {
 		return
 	}
 	s.renderHome(w, r, u, c, http.StatusOK, view{})

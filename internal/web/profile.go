@@ -1,23 +1,27 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 )
 
 // profile serves GET /u/{username}: the user's own posts, follower counts
 // and, for a logged-in visitor, a Follow or Unfollow button.
 func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
-	c, err := pageCursor(r)
+	user, err := s.store.UserByName(r.Context(), r.PathValue("username"))
 	if err != nil {
 		s.mw.Fail(w, r, err)
 		return
 	}
-	user, err := s.store.UserByName(r.Context(), r.PathValue("username"))
-	if err != nil {
-		s.mw.Fail(w, r, err)
+	c, ok := s.pageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
+		p, err := s.store.Profile(ctx, 0, user, c, n)
+		return p.Page, err
+	})
+	if !ok {
 		return
 	}
 	v := view{Title: user.Username}

@@ -15,15 +15,15 @@ const (
 // timeline serves GET /timeline: the latest posts of everybody (paged by
 // cursor through the newest 1000) and the most recently registered users.
 func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
-	c, err := pageCursor(r)
-	if err != nil {
-		s.mw.Fail(w, r, err)
+	c, ok := s.pageCursor(w, r, s.store.GlobalTimeline)
+	if !ok {
 		return
 	}
 	v := view{Title: "Timeline"}
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
 	}
+	var err error
 	if v.Users, err = s.store.LatestUsers(r.Context(), timelineUsers); err != nil {
 		s.mw.Fail(w, r, err)
 		return
