@@ -35,17 +35,3 @@ func (s *Server) permalink(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, http.StatusOK, "post", v)
 }
-
-// deletePost serves POST /p/{id}/delete: the author deletes the post.
-func (s *Server) deletePost(w http.ResponseWriter, r *http.Request) {
-	u, _ := middleware.ViewerFrom(r.Context())
-	pid, err := postID(r)
-	if err == nil {
-		err = s.store.DeletePost(r.Context(), u.ID, pid)
-	}
-	if err != nil {
-		s.mw.Fail(w, r, err)
-		return
-	}
-	http.Redirect(w, r, profilePath(u.Username), http.StatusSeeOther)
-}

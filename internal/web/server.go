@@ -68,7 +68,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /register", s.register)
 	mux.HandleFunc("POST /login", s.login)
 	mux.HandleFunc("POST /logout", s.requireLogin(s.logout))
-	mux.HandleFunc("POST /post", s.requireLogin(s.post))
+	mux.HandleFunc("POST /post", s.requireLogin(s.createPost))
 	mux.HandleFunc("GET /u/{username}", s.mw.Viewer(s.profile))
 	mux.HandleFunc("POST /u/{username}/follow", s.requireLogin(s.follow))
 	mux.HandleFunc("POST /u/{username}/unfollow", s.requireLogin(s.unfollow))

@@ -7,9 +7,9 @@ import (
 	"github.com/retwis/retwis/internal/middleware"
 )
 
-// post serves POST /post: publish a status update and go home. A refused
-// post shows the home page again with the reason and the text kept.
-func (s *Server) post(w http.ResponseWriter, r *http.Request) {
+// createPost serves POST /post: publish a status update and go home. A
+// refused post shows the home page again with the reason and the text kept.
+func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	status, err := parseForm(w, r)
 	if err == nil {
