@@ -1,6 +1,8 @@
 // Package web is retwis's HTML interface: one handler per file on a
 // standard library mux, html/template pages embedded in the binary, and
-// no JavaScript.
+// no JavaScript. The plumbing it shares with other interfaces (the viewer,
+// error statuses, request logging and limits) is internal/middleware's;
+// what is its own is the cookie, the forms and how pages look.
 package web
 
 import (
