@@ -6,7 +6,7 @@ import (
 )
 
 // Kind classifies an error so that every adapter can react to it the same
-// way; the web package maps each kind to an HTTP status in one place.
+// way; internal/middleware maps each kind to an HTTP status in one place.
 type Kind int
 
 // The kinds of error. The zero value is Internal, so an error nobody

@@ -33,7 +33,6 @@ type Counts struct {
 type Cursor struct {
 	Before int64 // the page of posts just older than this post id
 	After  int64 // the page of posts just newer than this post id
-	Start  int   // the page at this offset from the newest (old ?start=N links)
 }
 
 // Page is one page of posts from a timeline, newest first.

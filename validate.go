@@ -54,8 +54,10 @@ func FoldUsername(name string) string {
 // and length, so that it could belong to an account created by retwis.
 func IsUsernameShaped(name string) bool { return ValidateUsername(name) == nil }
 
-// ValidatePassword checks a new password and its confirmation.
-func ValidatePassword(password, confirmation string) error {
+// ValidatePassword checks a new password: valid UTF-8, at least 8
+// characters and at most 128 bytes. Whether the user typed it twice alike
+// is a matter of the form, not of the domain.
+func ValidatePassword(password string) error {
 	switch {
 	case !utf8.ValidString(password):
 		return Errorf(Invalid, "Passwords must be valid UTF-8 text.")
@@ -63,8 +65,6 @@ func ValidatePassword(password, confirmation string) error {
 		return Errorf(Invalid, "Passwords must be at least %d characters long.", MinPasswordLen)
 	case len(password) > MaxPasswordBytes:
 		return Errorf(Invalid, "Passwords must be at most %d bytes long.", MaxPasswordBytes)
-	case password != confirmation:
-		return Errorf(Invalid, "The two passwords do not match.")
 	}
 	return nil
 }

@@ -12,7 +12,9 @@
 //	                             password_hash (argon2id, PHC string);
 //	                             password (plaintext, only in accounts of the
 //	                             original Retwis until their first login),
-//	                             seen (unix time last seen; retwis)
+//	                             seen (unix time last seen; retwis),
+//	                             rebuild ("1" while the home timeline awaits
+//	                             a rebuild after a long absence; retwis)
 //	users                hash    username -> user id (exact case)
 //	{users}:folded       hash    lower-case username -> user id (retwis);
 //	                             the {users} hash tag puts it in the slot of
@@ -23,7 +25,9 @@
 //	                             the unix time of the follow
 //	following:<id>       zset    ids of the users <id> follows, likewise
 //	next_post_id         string  counter; INCR gives the next post id
-//	post:<id>            hash    user_id, time (unix seconds), body
+//	post:<id>            hash    user_id, time (unix seconds), body;
+//	                             fanout ("0" for a post not fanned out, a
+//	                             celebrity's; retwis)
 //	posts:<id>           list    home timeline of user <id>: post ids in
 //	                             descending order, no duplicates, capped
 //	                             (800 by default), complete down to its
@@ -32,12 +36,18 @@
 //	                             post id (retwis; profiles, deep home pages)
 //	timeline             list    global timeline: the newest 1000 post ids
 //	celebrities          set     ids of authors who have had more followers
-//	                             than the threshold: merged into home
-//	                             timelines when read (retwis)
-//	deliveries           stream  delivery jobs: kind (deliver, undeliver),
-//	                             post, author; consumer group "deliverers"
-//	                             (retwis)
+//	                             than the threshold: not fanned out (retwis)
+//	celebrities_followed:<id>
+//	                     set     the celebrities <id> follows, whose posts
+//	                             the home timeline merges when read (retwis)
+//	deliveries           stream  delivery jobs: kind (deliver, undeliver,
+//	                             celebrate), post, author; consumer group
+//	                             "deliverers" (retwis)
 //	delivery_progress    hash    stream entry id -> followers done (retwis)
+//	delivery_snapshots   hash    stream entry id -> author id, for each job
+//	                             that made a snapshot below, so that
+//	                             maintenance can remove the snapshots of
+//	                             jobs that vanished (retwis)
 //	{followers:<id>}:job:<entry>
 //	                     zset    snapshot of followers:<id> that a delivery
 //	                             job of more than one batch walks; deleted
@@ -46,6 +56,11 @@
 //	                             last seen, for skipping inactive users in
 //	                             fanout (retwis; also the user hash's seen)
 //	schema_version       string  layout version written by Migrate (retwis)
+//	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
+//	                             Redlock key on the lock servers (the
+//	                             database itself unless --lock-servers)
+//	{retwis:maintenance}:fence
+//	                     string  its fencing counter (retwis)
 //
 // Every command, script and transaction touches keys of one hash slot
 // only, so the same code runs on a single server and on Redis Cluster.
@@ -55,6 +70,8 @@
 // hash); a post id is pushed on timelines only after the post hash exists;
 // an auth secret is mapped in auths before the user hash adopts it, and
 // login re-maps it, so a user can always log in; follows are written to
-// both sets idempotently, so repeating one repairs it. A crash during a
-// post's fanout can leave it on some followers' timelines only.
+// both sets idempotently, so repeating one repairs it. A post is
+// published completely or taken back. Fanout is a durable job on the
+// deliveries stream: a crash mid-delivery leaves the job to another
+// worker, which resumes it.
 package store

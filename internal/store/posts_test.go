@@ -139,41 +139,6 @@ func TestGlobalTimelineCapped(t *testing.T) {
 	}
 }
 
-// TestOffsetPagination keeps old ?start=N links working on the first
-// pages of the home timeline and the profile.
-func TestOffsetPagination(t *testing.T) {
-	f := newFixture(t)
-	u := f.register(t, "pager")
-	for i := range 25 {
-		f.st.CreatePost(f.ctx, u.ID, fmt.Sprint("post ", i+1))
-	}
-	for _, tc := range []struct {
-		start       int
-		first, n    int64
-		newer, more bool
-	}{
-		{0, 25, 10, false, true}, {10, 15, 10, true, true}, {20, 5, 5, true, false}, {24, 1, 1, true, false}, {25, 0, 0, true, false},
-	} {
-		t.Run(fmt.Sprint("start=", tc.start), func(t *testing.T) {
-			c := retwis.Cursor{Start: tc.start}
-			home, _, err := f.st.HomeTimeline(f.ctx, u.ID, c, 10)
-			if err != nil {
-				t.Fatal(err)
-			}
-			prof, err := f.st.Profile(f.ctx, 0, u, c, 10)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range []retwis.Page{home, prof.Page} {
-				if int64(len(p.Posts)) != tc.n || p.Older != tc.more || p.Newer != tc.newer || (tc.n > 0 && p.Posts[0].ID != tc.first) {
-					t.Fatalf("page = %v newer=%v older=%v; want %d posts from %d, newer=%v older=%v",
-						postIDs(p.Posts), p.Newer, p.Older, tc.n, tc.first, tc.newer, tc.more)
-				}
-			}
-		})
-	}
-}
-
 // TestConstantRoundTrips proves pages cost the same number of round trips
 // whatever their size, and posting whatever the number of followers.
 func TestConstantRoundTrips(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 )
 
 // fetchFunc returns up to want post ids for cursor c, in descending order:
-// the ones just older than c.Before (or the newest, or at offset c.Start),
-// or the ones just newer than c.After.
+// the ones just older than c.Before (or the newest), or the ones just
+// newer than c.After.
 type fetchFunc func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error)
 
 // maxRounds bounds how often a page asks its source for more ids when some
@@ -63,7 +63,7 @@ func pageOf(posts []retwis.Post, c retwis.Cursor, n int) retwis.Page {
 		p.Posts = posts
 		return p
 	}
-	p := retwis.Page{Older: len(posts) > n, Newer: c.Before > 0 || c.Start > 0}
+	p := retwis.Page{Older: len(posts) > n, Newer: c.Before > 0}
 	if p.Older {
 		posts = posts[:n]
 	}
@@ -109,14 +109,14 @@ func (s *Store) indexCmd(uid int64, c retwis.Cursor, want int) rueidis.Completed
 	case c.Before > 0:
 		return b.Zrevrangebyscore().Key(key).Max("("+id(c.Before)).Min("-inf").Limit(0, int64(want)).Build()
 	}
-	return b.Zrevrange().Key(key).Start(int64(c.Start)).Stop(int64(c.Start + want - 1)).Build()
+	return b.Zrevrange().Key(key).Start(0).Stop(int64(want - 1)).Build()
 }
 
 // listCmd reads up to want ids of a timeline list for cursor c. Lists
 // are kept in descending id order, so a cursor is found by position.
 func (s *Store) listCmd(key string, c retwis.Cursor, want, limit int) rueidis.Completed {
 	if c.Before == 0 && c.After == 0 {
-		return s.c.B().Lrange().Key(key).Start(int64(c.Start)).Stop(int64(c.Start + want - 1)).Build()
+		return s.c.B().Lrange().Key(key).Start(0).Stop(int64(want - 1)).Build()
 	}
 	return pageIDs.cmd(s.c, []string{key}, id(c.Before), id(c.After), strconv.Itoa(want), strconv.Itoa(limit))
 }

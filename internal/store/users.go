@@ -22,7 +22,7 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 	if err := retwis.ValidateUsername(username); err != nil {
 		return retwis.User{}, "", err
 	}
-	if err := retwis.ValidatePassword(pass, pass); err != nil {
+	if err := retwis.ValidatePassword(pass); err != nil {
 		return retwis.User{}, "", err
 	}
 	if _, err := s.lookupID(ctx, username); err == nil {

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/retwis/retwis/internal/web"
 )
 
 func TestWelcomeAndSignUp(t *testing.T) {
@@ -16,7 +18,7 @@ func TestWelcomeAndSignUp(t *testing.T) {
 	r := b.post("/register", url.Values{"username": {"Alice"}, "password": {"password1"}, "password2": {"password1"}})
 	redirects(t, r, "/")
 	c := r.header.Get("Set-Cookie")
-	for _, attr := range []string{"auth=", "HttpOnly", "SameSite=Lax", "Path=/"} {
+	for _, attr := range []string{web.CookieName + "=", "HttpOnly", "SameSite=Lax", "Path=/"} {
 		if !strings.Contains(c, attr) {
 			t.Fatalf("cookie %q lacks %s", c, attr)
 		}
@@ -84,11 +86,11 @@ func TestLoginLogout(t *testing.T) {
 	}
 	thief := s.browser()
 	req, _ := http.NewRequest("GET", s.srv.URL+"/", nil)
-	req.AddCookie(&http.Cookie{Name: "auth", Value: old})
+	req.AddCookie(authCookie(old))
 	expect(t, thief.send(req), 200, `action="/login"`)
 	req, _ = http.NewRequest("POST", s.srv.URL+"/post", strings.NewReader("status=stolen"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(&http.Cookie{Name: "auth", Value: old})
+	req.AddCookie(authCookie(old))
 	redirects(t, thief.send(req), "/")
 	if n, _ := s.do("EXISTS", "next_post_id").AsInt64(); n != 0 {
 		t.Fatal("a post was written with a dead cookie")

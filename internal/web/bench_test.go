@@ -26,8 +26,9 @@ func BenchmarkPages(b *testing.B) {
 		}
 	}
 	s.drain()
-	cookie := &http.Cookie{Name: "auth", Value: reader.cookie()}
-	for _, path := range []string{"/healthz", "/static/style.css", "/", "/?start=20", "/u/author1", "/timeline"} {
+	cookie := authCookie(reader.cookie())
+	third := linkOf(reader.get(linkOf(reader.get("/").body, "Older »")).body, "Older »")
+	for _, path := range []string{"/healthz", "/static/style.css", "/", third, "/u/author1", "/timeline"} {
 		b.Run(path, func(b *testing.B) {
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {

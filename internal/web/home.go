@@ -1,22 +1,26 @@
 package web
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // home serves GET /: the home timeline of a logged-in user, or the
 // welcome page with the login and sign-up forms.
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
-	u, ok := viewerFrom(r)
+	u, ok := middleware.ViewerFrom(r.Context())
 	if !ok {
 		s.render(w, http.StatusOK, "welcome", view{Title: "Welcome"})
 		return
 	}
-	c, err := pageCursor(r)
-	if err != nil {
-		s.fail(w, r, err)
+	c, ok := s.pageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
+		p, _, err := s.store.HomeTimeline(ctx, u.ID, c, n)
+		return p, err
+	})
+	if !ok {
 		return
 	}
 	s.renderHome(w, r, u, c, http.StatusOK, view{})
@@ -27,7 +31,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.User, c retwis.Cursor, status int, v view) {
 	page, counts, err := s.store.HomeTimeline(r.Context(), u.ID, c, PageSize)
 	if err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	v.Title, v.Viewer, v.Counts, v.Page = "Home", &u, counts, page

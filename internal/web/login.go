@@ -10,22 +10,17 @@ import (
 // secret as the cookie.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	if status, err := parseForm(w, r); err != nil {
-		s.welcomeError(w, status, "", err)
+		s.welcomeError(w, r, status, "", err)
 		return
 	}
 	name, pass := r.PostFormValue("username"), r.PostFormValue("password")
 	if name == "" || pass == "" {
-		s.welcomeError(w, 0, name, retwis.Errorf(retwis.Invalid, "You need to enter both username and password to log in."))
-		return
-	}
-	if len(pass) > retwis.MaxPasswordBytes {
-		// Not a password we could have accepted; don't spend time hashing it.
-		s.welcomeError(w, 0, name, retwis.Errorf(retwis.Unauthorized, "Wrong username or password."))
+		s.welcomeError(w, r, 0, name, retwis.Errorf(retwis.Invalid, "You need to enter both username and password to log in."))
 		return
 	}
 	_, secret, err := s.store.Login(r.Context(), name, pass)
 	if err != nil {
-		s.welcomeError(w, 0, name, err)
+		s.welcomeError(w, r, 0, name, err)
 		return
 	}
 	setAuthCookie(w, r, secret)

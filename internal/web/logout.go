@@ -1,13 +1,17 @@
 package web
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/retwis/retwis/internal/middleware"
+)
 
 // logout serves POST /logout: rotate the auth secret, so that every copy
 // of the old cookie stops working, and clear the cookie.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
-	u, _ := viewerFrom(r)
+	u, _ := middleware.ViewerFrom(r.Context())
 	if err := s.store.Logout(r.Context(), u.ID); err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	clearAuthCookie(w, r)

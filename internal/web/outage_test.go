@@ -1,8 +1,10 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -39,4 +41,32 @@ func TestRedisOutage(t *testing.T) {
 	}
 	redirects(t, b.post("/post", url.Values{"status": {"still here"}}), "/")
 	expect(t, b.get("/"), 200, "Hi, survivor", "still here")
+}
+
+// TestClientWentAway lets a visitor give up while Redis is paused: the
+// request is logged with status 499 and nothing is logged as an error,
+// although the store saw its wait for Redis cut short.
+func TestClientWentAway(t *testing.T) {
+	s := newSite(t)
+	if err := s.do("CLIENT", "PAUSE", "1000", "ALL").Error(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", s.srv.URL+"/timeline", nil)
+	if res, err := s.srv.Client().Do(req); err == nil {
+		res.Body.Close()
+		t.Fatalf("the request was answered (%d) while Redis was paused", res.StatusCode)
+	}
+	want := regexp.MustCompile(`level=INFO msg=request method=GET path=/timeline status=499 duration=[0-9.]+[µm]?s`)
+	deadline := time.Now().Add(5 * time.Second)
+	for !want.MatchString(s.logs.String()) { // logged once the handler gives up
+		if time.Now().After(deadline) {
+			t.Fatalf("no request line matching %s in the log:\n%s", want, s.logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if strings.Contains(s.logs.String(), "level=ERROR") {
+		t.Fatalf("a visitor who went away was logged as an error:\n%s", s.logs.String())
+	}
 }

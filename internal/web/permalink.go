@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // postID reads the {id} of a post path.
@@ -25,26 +26,12 @@ func (s *Server) permalink(w http.ResponseWriter, r *http.Request) {
 		p, err = s.store.Post(r.Context(), pid)
 	}
 	if err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	v := view{Title: "Post by " + p.Author, Post: p}
-	if u, ok := viewerFrom(r); ok {
+	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
 	}
 	s.render(w, http.StatusOK, "post", v)
-}
-
-// deletePost serves POST /p/{id}/delete: the author deletes the post.
-func (s *Server) deletePost(w http.ResponseWriter, r *http.Request) {
-	u, _ := viewerFrom(r)
-	pid, err := postID(r)
-	if err == nil {
-		err = s.store.DeletePost(r.Context(), u.ID, pid)
-	}
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	http.Redirect(w, r, profilePath(u.Username), http.StatusSeeOther)
 }

@@ -1,30 +1,36 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // profile serves GET /u/{username}: the user's own posts, follower counts
 // and, for a logged-in visitor, a Follow or Unfollow button.
 func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
-	c, err := pageCursor(r)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
 	user, err := s.store.UserByName(r.Context(), r.PathValue("username"))
 	if err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
+		return
+	}
+	c, ok := s.pageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
+		p, err := s.store.Profile(ctx, 0, user, c, n)
+		return p.Page, err
+	})
+	if !ok {
 		return
 	}
 	v := view{Title: user.Username}
 	var viewerID int64
-	if u, ok := viewerFrom(r); ok {
+	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer, viewerID = &u, u.ID
 	}
 	if v.Profile, err = s.store.Profile(r.Context(), viewerID, user, c, PageSize); err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	v.Newer, v.Older = pageLinks(profilePath(user.Username), v.Profile.Page)

@@ -8,40 +8,23 @@ import (
 
 // register serves POST /register: create the account, log it in, and go
 // home. A failed sign-up shows the welcome page again with the reason.
+// The form's own matter, the confirmation, is checked here; the rules of
+// usernames and passwords are the store's, which every interface reaches.
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	if status, err := parseForm(w, r); err != nil {
-		s.welcomeError(w, status, "", err)
+		s.welcomeError(w, r, status, "", err)
 		return
 	}
 	name, pass := r.PostFormValue("username"), r.PostFormValue("password")
-	err := retwis.ValidateUsername(name)
-	if err == nil {
-		err = retwis.ValidatePassword(pass, r.PostFormValue("password2"))
-	}
-	if err != nil {
-		s.welcomeError(w, 0, name, err)
+	if pass != r.PostFormValue("password2") {
+		s.welcomeError(w, r, 0, name, retwis.Errorf(retwis.Invalid, "The two passwords do not match."))
 		return
 	}
 	_, secret, err := s.store.Register(r.Context(), name, pass)
 	if err != nil {
-		s.welcomeError(w, 0, name, err)
+		s.welcomeError(w, r, 0, name, err)
 		return
 	}
 	setAuthCookie(w, r, secret)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
-}
-
-// welcomeError shows the welcome page with what was wrong with a login or
-// sign-up form; status 0 means "from the error's kind".
-func (s *Server) welcomeError(w http.ResponseWriter, status int, name string, err error) {
-	if status == 0 {
-		status = statusOf(err)
-	}
-	if status >= 500 {
-		s.log.Error("account form failed", "status", status, "err", err)
-	}
-	if len(name) > 64 {
-		name = "" // don't echo back junk
-	}
-	s.render(w, status, "welcome", view{Title: "Welcome", Error: retwis.ErrorMessage(err), Username: name})
 }

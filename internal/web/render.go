@@ -2,9 +2,7 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"embed"
-	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 //go:embed templates/*.html
@@ -95,43 +94,10 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, v view) 
 // renderError shows the error page.
 func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	v := view{Title: http.StatusText(status), Error: msg}
-	if u, ok := viewerFrom(r); ok {
+	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
 	}
 	s.render(w, status, "error", v)
-}
-
-// fail answers a request whose operation failed: the error's kind decides
-// the status, its message is shown, and server-side faults are logged.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	status := statusOf(err)
-	switch {
-	case errors.Is(err, context.Canceled):
-		s.log.Info("client went away", "method", r.Method, "path", r.URL.Path)
-	case status >= 500:
-		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
-	}
-	s.renderError(w, r, status, retwis.ErrorMessage(err))
-}
-
-// statusOf maps an error's kind to an HTTP status: the one place where
-// domain errors meet HTTP.
-func statusOf(err error) int {
-	switch retwis.ErrorKind(err) {
-	case retwis.Invalid:
-		return http.StatusBadRequest
-	case retwis.Conflict:
-		return http.StatusConflict
-	case retwis.NotFound:
-		return http.StatusNotFound
-	case retwis.Unauthorized:
-		return http.StatusUnauthorized
-	case retwis.Unavailable:
-		return http.StatusServiceUnavailable
-	case retwis.Forbidden:
-		return http.StatusForbidden
-	}
-	return http.StatusInternalServerError
 }
 
 // plural returns one when n is 1 and many otherwise.

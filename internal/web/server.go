@@ -1,18 +1,27 @@
 // Package web is retwis's HTML interface: one handler per file on a
 // standard library mux, html/template pages embedded in the binary, and
-// no JavaScript.
+// no JavaScript. The plumbing it shares with other interfaces (the viewer,
+// error statuses, request logging and limits) is internal/middleware's;
+// what is its own is the cookie, the forms and how pages look.
 package web
 
 import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"time"
 
+	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 )
 
 // PageSize is the number of posts on a page of the home or profile timeline.
 const PageSize = 10
+
+const (
+	maxBodyBytes   = 16 << 10 // forms are small; anything bigger is refused with 413
+	requestTimeout = 10 * time.Second
+)
 
 // Options configure a Server.
 type Options struct {
@@ -29,6 +38,7 @@ type Server struct {
 	log        *slog.Logger
 	memoryOnly bool
 	pages      map[string]*template.Template
+	mw         *middleware.Stack
 	handler    http.Handler
 }
 
@@ -43,6 +53,10 @@ func New(opts Options) (*Server, error) {
 		log = slog.Default()
 	}
 	s := &Server{store: opts.Store, log: log, memoryOnly: opts.MemoryOnly, pages: pages}
+	s.mw = middleware.New(middleware.Options{
+		Log: log, RenderError: s.renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
+		Auth: opts.Store, Credential: cookieSecret, Refused: clearAuthCookie,
+	})
 	s.handler = s.routes()
 	return s, nil
 }
@@ -52,16 +66,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", s.withViewer(s.home))
+	mux.HandleFunc("GET /{$}", s.mw.Viewer(s.home))
 	mux.HandleFunc("POST /register", s.register)
 	mux.HandleFunc("POST /login", s.login)
 	mux.HandleFunc("POST /logout", s.requireLogin(s.logout))
-	mux.HandleFunc("POST /post", s.requireLogin(s.post))
-	mux.HandleFunc("GET /u/{username}", s.withViewer(s.profile))
+	mux.HandleFunc("POST /post", s.requireLogin(s.createPost))
+	mux.HandleFunc("GET /u/{username}", s.mw.Viewer(s.profile))
 	mux.HandleFunc("POST /u/{username}/follow", s.requireLogin(s.follow))
 	mux.HandleFunc("POST /u/{username}/unfollow", s.requireLogin(s.unfollow))
-	mux.HandleFunc("GET /timeline", s.withViewer(s.timeline))
-	mux.HandleFunc("GET /p/{id}", s.withViewer(s.permalink))
+	mux.HandleFunc("GET /timeline", s.mw.Viewer(s.timeline))
+	mux.HandleFunc("GET /p/{id}", s.mw.Viewer(s.permalink))
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.deletePost))
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /static/", staticFiles())
@@ -77,5 +91,5 @@ func (s *Server) routes() http.Handler {
 	// header, such as curl, are not browsers and pass.
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
-	return s.logRequests(s.recoverPanics(s.limitBodies(cop.Handler(mux))))
+	return s.mw.Wrap(cop.Handler(mux))
 }

@@ -167,11 +167,16 @@ func (b *browser) postRaw(path, body string, header http.Header) response {
 func (b *browser) cookie() string {
 	u, _ := url.Parse(b.site.srv.URL)
 	for _, c := range b.c.Jar.Cookies(u) {
-		if c.Name == "auth" {
+		if c.Name == web.CookieName {
 			return c.Value
 		}
 	}
 	return ""
+}
+
+// authCookie returns an auth cookie holding secret, for sending by hand.
+func authCookie(secret string) *http.Cookie {
+	return &http.Cookie{Name: web.CookieName, Value: secret}
 }
 
 // signUp registers name and expects success.

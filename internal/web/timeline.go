@@ -2,6 +2,8 @@ package web
 
 import (
 	"net/http"
+
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // Sizes of the global timeline page.
@@ -13,21 +15,21 @@ const (
 // timeline serves GET /timeline: the latest posts of everybody (paged by
 // cursor through the newest 1000) and the most recently registered users.
 func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
-	c, err := pageCursor(r)
-	if err != nil {
-		s.fail(w, r, err)
+	c, ok := s.pageCursor(w, r, s.store.GlobalTimeline)
+	if !ok {
 		return
 	}
 	v := view{Title: "Timeline"}
-	if u, ok := viewerFrom(r); ok {
+	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
 	}
+	var err error
 	if v.Users, err = s.store.LatestUsers(r.Context(), timelineUsers); err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	if v.Page, err = s.store.GlobalTimeline(r.Context(), c, timelinePosts); err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	v.Newer, v.Older = pageLinks("/timeline", v.Page)

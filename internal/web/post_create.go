@@ -4,22 +4,23 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
-// post serves POST /post: publish a status update and go home. A refused
-// post shows the home page again with the reason and the text kept.
-func (s *Server) post(w http.ResponseWriter, r *http.Request) {
-	u, _ := viewerFrom(r)
+// createPost serves POST /post: publish a status update and go home. A
+// refused post shows the home page again with the reason and the text kept.
+func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
+	u, _ := middleware.ViewerFrom(r.Context())
 	status, err := parseForm(w, r)
 	if err == nil {
 		_, err = s.store.CreatePost(r.Context(), u.ID, r.PostFormValue("status"))
 	}
 	if err != nil {
 		if status == 0 {
-			status = statusOf(err)
+			status = middleware.StatusOf(err)
 		}
 		if status >= 500 {
-			s.fail(w, r, err)
+			s.mw.Fail(w, r, err)
 			return
 		}
 		draft := r.PostFormValue("status")

@@ -1,0 +1,63 @@
+package middleware
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/retwis/retwis"
+)
+
+// StatusOf maps an error's kind to an HTTP status: the one place where
+// domain errors meet HTTP.
+func StatusOf(err error) int {
+	switch retwis.ErrorKind(err) {
+	case retwis.Invalid:
+		return http.StatusBadRequest
+	case retwis.Conflict:
+		return http.StatusConflict
+	case retwis.NotFound:
+		return http.StatusNotFound
+	case retwis.Unauthorized:
+		return http.StatusUnauthorized
+	case retwis.Unavailable:
+		return http.StatusServiceUnavailable
+	case retwis.Forbidden:
+		return http.StatusForbidden
+	case retwis.Canceled:
+		// Nobody is left to read it; 499 is not a standard status.
+		return http.StatusBadRequest
+	}
+	return http.StatusInternalServerError
+}
+
+// Fail answers a request whose operation failed: the error's kind decides
+// the status, its message is rendered, and the failure is logged as
+// [Stack.LogFailure] says.
+func (s *Stack) Fail(w http.ResponseWriter, r *http.Request, err error) {
+	status := StatusOf(err)
+	s.LogFailure(r, status, err)
+	s.opts.RenderError(w, r, status, retwis.ErrorMessage(err))
+}
+
+// LogFailure logs a request that failed with err and is answered with
+// status, for handlers that render the failure themselves (a form shown
+// again with its error). A client that went away is no error and is
+// logged at Debug (its request line says 499); a server-side fault
+// (status 500 and up, such as an unavailable database) at Error; the
+// user's own mistakes not at all.
+func (s *Stack) LogFailure(r *http.Request, status int, err error) {
+	switch {
+	case clientWentAway(err):
+		s.log.Debug("client went away", "method", r.Method, "path", r.URL.Path, "err", err)
+	case status >= http.StatusInternalServerError:
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
+	}
+}
+
+// clientWentAway reports whether err says that the request was cancelled
+// by its client: a Canceled error, or a cancelled context however it was
+// wrapped (the store reports a lost wait as Unavailable).
+func clientWentAway(err error) bool {
+	return retwis.ErrorKind(err) == retwis.Canceled || errors.Is(err, context.Canceled)
+}

@@ -1,0 +1,52 @@
+package middleware
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// StatusClientClosed is the status logged, never sent, for a request
+// whose client went away before the answer: nginx's 499.
+const StatusClientClosed = 499
+
+// statusRecorder remembers the status a handler wrote, for the log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+// WriteHeader records the first status written.
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+// Write records the implicit 200 of a body written without a status.
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// logRequests writes one log line per request. A request whose client
+// went away is logged with StatusClientClosed, at Info like the others.
+func (s *Stack) logRequests(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		status := rec.status
+		switch {
+		case r.Context().Err() == context.Canceled:
+			status = StatusClientClosed
+		case status == 0:
+			status = http.StatusOK // what net/http sends for an empty answer
+		}
+		s.log.Info("request", "method", r.Method, "path", r.URL.Path,
+			"status", status, "duration", time.Since(start))
+	})
+}

@@ -1,0 +1,57 @@
+package middleware
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// ErrorRenderer writes an error response in an interface's own format,
+// with the given status and a message fit to show a user.
+type ErrorRenderer func(w http.ResponseWriter, r *http.Request, status int, message string)
+
+// Options configure a Stack.
+type Options struct {
+	// Log receives the request lines and the failures; nil means
+	// slog.Default().
+	Log *slog.Logger
+	// RenderError writes every error response the Stack answers. Required.
+	RenderError ErrorRenderer
+	// MaxBodyBytes caps every request body; reading past it fails with
+	// *http.MaxBytesError. Zero means no cap.
+	MaxBodyBytes int64
+	// Timeout bounds each request through its context. Zero means none.
+	Timeout time.Duration
+
+	// Auth resolves the credential that Credential extracts from a request
+	// to its viewer, for the handlers wrapped by [Stack.Viewer].
+	Auth       Authenticator
+	Credential Credential
+	// Refused, if not nil, is called for a request whose credential Auth
+	// refused (kind Unauthorized), before the request goes on without a
+	// viewer: the HTML interface clears its stale cookie there.
+	Refused func(w http.ResponseWriter, r *http.Request)
+}
+
+// Stack is the middleware of one HTTP interface. It keeps no state
+// between requests.
+type Stack struct {
+	opts Options
+	log  *slog.Logger
+}
+
+// New returns the Stack configured by opts.
+func New(opts Options) *Stack {
+	log := opts.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Stack{opts: opts, log: log}
+}
+
+// Wrap returns next behind the middleware every request passes: the
+// request log line, the deadline, panic recovery and the body cap, in
+// this order from the outside in.
+func (s *Stack) Wrap(next http.Handler) http.Handler {
+	return s.logRequests(s.limitTime(s.recoverPanics(s.limitBodies(next))))
+}

@@ -1,0 +1,201 @@
+package middleware_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/syncbuf"
+)
+
+// handler is a handler under test, given the Stack in front of it.
+type handler func(st *middleware.Stack, w http.ResponseWriter, r *http.Request)
+
+// server is a Stack in front of one handler, on real HTTP.
+type server struct {
+	t    *testing.T
+	srv  *httptest.Server
+	logs *syncbuf.Buffer
+}
+
+// newServer serves h behind a Stack configured by opts, whose errors are
+// rendered as "<status> <message>" in plain text and whose log is kept.
+func newServer(t *testing.T, opts middleware.Options, h handler) *server {
+	logs := &syncbuf.Buffer{}
+	opts.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	opts.RenderError = func(w http.ResponseWriter, r *http.Request, status int, msg string) {
+		w.WriteHeader(status)
+		fmt.Fprintf(w, "%d %s", status, msg)
+	}
+	st := middleware.New(opts)
+	srv := httptest.NewServer(st.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h(st, w, r)
+	})))
+	t.Cleanup(srv.Close)
+	return &server{t: t, srv: srv, logs: logs}
+}
+
+// do sends a request with body (if not "") and the given headers.
+func (s *server) do(ctx context.Context, method, path, body string, header http.Header) (*http.Response, error) {
+	req, _ := http.NewRequestWithContext(ctx, method, s.srv.URL+path, strings.NewReader(body))
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	return s.srv.Client().Do(req)
+}
+
+// get requests path and returns the status and body.
+func (s *server) get(path string, header http.Header) (int, string) {
+	s.t.Helper()
+	res, err := s.do(s.t.Context(), "GET", path, "", header)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(body)
+}
+
+// waitLog waits for a log line matching re: request lines are written
+// just after the response.
+func (s *server) waitLog(re string) {
+	s.t.Helper()
+	want := regexp.MustCompile(re)
+	deadline := time.Now().Add(5 * time.Second)
+	for !want.MatchString(s.logs.String()) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("no log line matching %s in:\n%s", re, s.logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// failWith is a handler that fails with err.
+func failWith(err error) handler {
+	return func(st *middleware.Stack, w http.ResponseWriter, r *http.Request) { st.Fail(w, r, err) }
+}
+
+func TestRequestLog(t *testing.T) {
+	s := newServer(t, middleware.Options{}, func(st *middleware.Stack, w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/missing":
+			st.Fail(w, r, retwis.Errorf(retwis.NotFound, "No such thing."))
+		case "/canceled":
+			st.Fail(w, r, retwis.Errorf(retwis.Canceled, "Cancelled."))
+		}
+	})
+	if status, body := s.get("/missing?x=1", nil); status != 404 || body != "404 No such thing." {
+		t.Fatalf("got %d %q", status, body)
+	}
+	s.waitLog(`level=INFO msg=request method=GET path=/missing status=404 duration=[0-9.]+[µmn]?s\n`)
+	s.get("/empty", nil)
+	s.waitLog(`level=INFO msg=request method=GET path=/empty status=200 `)
+	if status, _ := s.get("/canceled", nil); status != 400 {
+		t.Fatalf("a Canceled error answered %d", status)
+	}
+	s.waitLog(`level=DEBUG msg="client went away" method=GET path=/canceled`)
+	if strings.Contains(s.logs.String(), "level=ERROR") {
+		t.Fatalf("a client's mistake was logged as an error:\n%s", s.logs.String())
+	}
+}
+
+// TestClientWentAway checks that a request whose client gave up is no
+// error in the log, even when the store reports its lost wait as an
+// unavailable database.
+func TestClientWentAway(t *testing.T) {
+	started := make(chan struct{})
+	s := newServer(t, middleware.Options{}, func(st *middleware.Stack, w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-r.Context().Done()
+		st.Fail(w, r, &retwis.Error{Kind: retwis.Unavailable, Message: "The database is unavailable right now.",
+			Err: fmt.Errorf("store: home timeline: %w", r.Context().Err())})
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		<-started
+		cancel()
+	}()
+	if _, err := s.do(ctx, "GET", "/slow", "", nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("the request was not cancelled: %v", err)
+	}
+	s.waitLog(`level=INFO msg=request method=GET path=/slow status=499 `)
+	s.waitLog(`level=DEBUG msg="client went away" method=GET path=/slow`)
+	if strings.Contains(s.logs.String(), "level=ERROR") || strings.Contains(s.logs.String(), "level=WARN") {
+		t.Fatalf("a client that went away was logged as a failure:\n%s", s.logs.String())
+	}
+}
+
+func TestOutageLoggedAsError(t *testing.T) {
+	s := newServer(t, middleware.Options{}, failWith(&retwis.Error{Kind: retwis.Unavailable,
+		Message: "The database is unavailable right now.", Err: errors.New("dial unix: connection refused")}))
+	if status, body := s.get("/", nil); status != 503 || body != "503 The database is unavailable right now." {
+		t.Fatalf("got %d %q", status, body)
+	}
+	s.waitLog(`level=ERROR msg="request failed" method=GET path=/ status=503 err=.*connection refused`)
+}
+
+func TestRecoverPanics(t *testing.T) {
+	s := newServer(t, middleware.Options{}, func(st *middleware.Stack, w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/boom" {
+			panic("boom")
+		}
+	})
+	if status, body := s.get("/boom", nil); status != 500 || body != "500 Something went wrong on our side." {
+		t.Fatalf("got %d %q", status, body)
+	}
+	s.waitLog(`level=ERROR msg=panic method=GET path=/boom panic=boom`)
+	s.waitLog(`msg=request method=GET path=/boom status=500 `)
+	if status, _ := s.get("/", nil); status != 200 {
+		t.Fatalf("the server does not answer after a panic: %d", status)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	s := newServer(t, middleware.Options{MaxBodyBytes: 10, Timeout: time.Minute},
+		func(st *middleware.Stack, w http.ResponseWriter, r *http.Request) {
+			deadline, ok := r.Context().Deadline()
+			if !ok || time.Until(deadline) > time.Minute {
+				t.Errorf("the request's deadline is %v (set %v); want within a minute", deadline, ok)
+			}
+			_, err := io.ReadAll(r.Body)
+			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+				w.WriteHeader(http.StatusRequestEntityTooLarge)
+			}
+		})
+	for body, want := range map[string]int{"0123456789": 200, "0123456789x": 413} {
+		res, err := s.do(t.Context(), "POST", "/", body, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("a body of %d bytes: %d; want %d", len(body), res.StatusCode, want)
+		}
+	}
+}
+
+func TestNoLimits(t *testing.T) {
+	s := newServer(t, middleware.Options{}, func(st *middleware.Stack, w http.ResponseWriter, r *http.Request) {
+		if _, ok := r.Context().Deadline(); ok {
+			t.Error("a deadline without a Timeout")
+		}
+		if b, err := io.ReadAll(r.Body); err != nil || len(b) != 100000 {
+			t.Errorf("read %d bytes, %v", len(b), err)
+		}
+	})
+	res, err := s.do(t.Context(), "POST", "/", strings.Repeat("x", 100000), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+}

@@ -1,0 +1,117 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/retwis/retwis"
+)
+
+// maxStart bounds ?start=N. An old link is translated by reading the N
+// posts above its page, so deeper offsets are refused rather than read;
+// deeper pages are reached by the Older links.
+const maxStart = 200
+
+// pageReader reads the page of n posts at cursor c of one timeline.
+type pageReader func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error)
+
+// pageQuery is what the query of a paged timeline asks for.
+type pageQuery struct {
+	cursor retwis.Cursor
+	start  int  // the offset of an old ?start=N link, at least 0
+	old    bool // the query is such a link
+}
+
+// pageCursor returns the cursor of the page a request asks for with
+// ?before=<post id> or ?after=<post id>. It answers the request itself,
+// and returns false, when the query is invalid or an old ?start=N link
+// of the original Retwis, which it redirects to the cursor page holding
+// the same posts; read reads that timeline.
+func (s *Server) pageCursor(w http.ResponseWriter, r *http.Request, read pageReader) (retwis.Cursor, bool) {
+	q, err := parsePageQuery(r.URL.Query())
+	switch {
+	case err != nil:
+		s.mw.Fail(w, r, err)
+	case q.old:
+		s.redirectStart(w, r, q.start, read)
+	default:
+		return q.cursor, true
+	}
+	return retwis.Cursor{}, false
+}
+
+// parsePageQuery reads ?before=, ?after= or ?start=, at most one of them.
+func parsePageQuery(v url.Values) (pageQuery, error) {
+	var q pageQuery
+	set := 0
+	for _, f := range []struct {
+		name string
+		dst  *int64
+	}{{"before", &q.cursor.Before}, {"after", &q.cursor.After}} {
+		if s := v.Get(f.name); s != "" {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || n <= 0 {
+				return q, retwis.Errorf(retwis.Invalid, "?%s must be a post number.", f.name)
+			}
+			*f.dst = n
+			set++
+		}
+	}
+	if s := v.Get("start"); s != "" {
+		n, err := strconv.Atoi(s) // out of range, n is the largest int of its sign
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return q, retwis.Errorf(retwis.Invalid, "The page offset ?start= must be a whole number.")
+		}
+		if n > maxStart {
+			return q, retwis.Errorf(retwis.Invalid, "Old page links reach at most %d posts deep. Please use the Older links to go further.", maxStart)
+		}
+		q.start, q.old = max(n, 0), true
+		set++
+	}
+	if set > 1 {
+		return q, retwis.Errorf(retwis.Invalid, "Use only one of ?before, ?after and ?start.")
+	}
+	return q, nil
+}
+
+// redirectStart answers an old ?start=n link with a permanent redirect to
+// the same path at ?before=<id of the n-th post>, whose page holds the
+// posts the link showed; the n posts are read through the cursor API.
+// With n = 0, or fewer than n posts, it redirects to the first page.
+func (s *Server) redirectStart(w http.ResponseWriter, r *http.Request, n int, read pageReader) {
+	target := r.URL.EscapedPath()
+	if n > 0 {
+		p, err := read(r.Context(), retwis.Cursor{}, n)
+		if err != nil {
+			s.mw.Fail(w, r, err)
+			return
+		}
+		if len(p.Posts) == n {
+			target += "?before=" + strconv.FormatInt(p.Posts[n-1].ID, 10)
+		}
+	}
+	// Where an offset lands depends on when it is asked (and, at home, by
+	// whom): the link moved for good, but this answer must not be kept.
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, target, http.StatusMovedPermanently)
+}
+
+// pageLinks returns the links to the newer and older neighbours of a page.
+func pageLinks(base string, p retwis.Page) (newer, older string) {
+	if len(p.Posts) == 0 {
+		if p.Newer {
+			newer = base // an empty page past the end: back to the start
+		}
+		return newer, ""
+	}
+	if p.Newer {
+		newer = base + "?after=" + strconv.FormatInt(p.Posts[0].ID, 10)
+	}
+	if p.Older {
+		older = base + "?before=" + strconv.FormatInt(p.Posts[len(p.Posts)-1].ID, 10)
+	}
+	return newer, older
+}

@@ -1,0 +1,21 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis/internal/middleware"
+)
+
+// deletePost serves POST /p/{id}/delete: the author deletes the post.
+func (s *Server) deletePost(w http.ResponseWriter, r *http.Request) {
+	u, _ := middleware.ViewerFrom(r.Context())
+	pid, err := postID(r)
+	if err == nil {
+		err = s.store.DeletePost(r.Context(), u.ID, pid)
+	}
+	if err != nil {
+		s.mw.Fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, profilePath(u.Username), http.StatusSeeOther)
+}
