@@ -44,15 +44,7 @@ func lockCommand(cfg lockConfig, l *redlock.Lock, stdin io.Reader, stdout, stder
 	cmd.Env = append(os.Environ(),
 		cfg.tokenEnv+"="+strconv.FormatInt(l.Token(), 10),
 		"RETWIS_LOCK_NAME="+cfg.name)
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		// A group of its own, so that stopping the command reaches the
-		// processes it started (a shell script's children) too.
-		Setpgid: true,
-		// Should retwis lock die without stopping the command (SIGKILL, the
-		// OOM killer), nobody would extend the lock, and the command would
-		// go on unprotected once it expired.
-		Pdeathsig: syscall.SIGTERM,
-	}
+	cmd.SysProcAttr = commandProcAttr()
 	return cmd
 }
 

@@ -59,9 +59,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("redisserver: %w", err)
 	}
 	cmd := exec.Command(bin, opts.args()...)
-	// Take the server down with us if we die without cleaning up, so a
-	// crashed parent never leaves an orphan holding the data directory.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("redisserver: start: %w", err)
 	}
