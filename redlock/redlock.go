@@ -91,6 +91,23 @@ func New(urls []string, opts Options) (*Client, error) {
 	return c, nil
 }
 
+// ParseServers splits a comma-separated list of instance URLs, as a flag
+// or an environment variable gives it, for New: spaces around the URLs
+// are trimmed and empty entries dropped, so that a trailing comma does no
+// harm. It fails when no URL is left.
+func ParseServers(list string) ([]string, error) {
+	var urls []string
+	for u := range strings.SplitSeq(list, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			urls = append(urls, u)
+		}
+	}
+	if len(urls) == 0 {
+		return nil, fmt.Errorf("redlock: no URL in the server list %q", list)
+	}
+	return urls, nil
+}
+
 // NewFromClients returns a Client on existing connections, one per
 // master; Close does not close them.
 func NewFromClients(clients []rueidis.Client, opts Options) (*Client, error) {

@@ -301,3 +301,22 @@ func TestNamesOnCluster(t *testing.T) {
 		}
 	}
 }
+
+func TestParseServers(t *testing.T) {
+	for _, tc := range []struct {
+		list string
+		want []string // nil: an error
+	}{
+		{"redis://a:6379", []string{"redis://a:6379"}},
+		{"redis://a:6379,redis://b:6379", []string{"redis://a:6379", "redis://b:6379"}},
+		{"redis://a:6379,", []string{"redis://a:6379"}},
+		{" redis://a:6379 , ,unix:///tmp/r.sock ", []string{"redis://a:6379", "unix:///tmp/r.sock"}},
+		{"", nil},
+		{" , ,", nil},
+	} {
+		got, err := redlock.ParseServers(tc.list)
+		if (err != nil) != (tc.want == nil) || !slices.Equal(got, tc.want) {
+			t.Errorf("ParseServers(%q) = %q, %v; want %q", tc.list, got, err, tc.want)
+		}
+	}
+}

@@ -93,6 +93,7 @@ Flags:
 // lockConfig is the configuration of `retwis lock`.
 type lockConfig struct {
 	servers       string        // comma-separated URLs of the Redis masters
+	urls          []string      // servers, parsed
 	ttl           time.Duration // validity of the lock and of each extension
 	wait          time.Duration // how long to wait for a holder to release; 0 does not wait
 	grace         time.Duration // between SIGTERM and SIGKILL when the lock is lost
@@ -148,9 +149,11 @@ func parseLockArgs(fs *flag.FlagSet, args []string, cfg *lockConfig) error {
 		return lockUsageError(fs, "want NAME -- COMMAND [ARGS...] after the flags, got %q", rest)
 	}
 	cfg.name, cfg.command = rest[0], rest[2:]
+	urls, err := redlock.ParseServers(cfg.servers)
+	cfg.urls = urls
 	switch {
-	case len(lockServerURLs(cfg.servers)) == 0:
-		return lockUsageError(fs, "--servers: no URL")
+	case err != nil:
+		return lockUsageError(fs, "--servers: %v", err)
 	case cfg.ttl <= 0:
 		return lockUsageError(fs, "--ttl must be positive")
 	case cfg.wait < 0 || cfg.grace < 0:
@@ -166,18 +169,6 @@ func parseLockArgs(fs *flag.FlagSet, args []string, cfg *lockConfig) error {
 func lockUsageError(fs *flag.FlagSet, format string, args ...any) error {
 	fmt.Fprintf(fs.Output(), "%s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
 	return errUsage
-}
-
-// lockServerURLs splits a comma-separated list, dropping empty entries so
-// that a trailing comma does no harm.
-func lockServerURLs(list string) []string {
-	var urls []string
-	for u := range strings.SplitSeq(list, ",") {
-		if u = strings.TrimSpace(u); u != "" {
-			urls = append(urls, u)
-		}
-	}
-	return urls
 }
 
 // redlockOptions returns the client options for cfg. Extensions are not
@@ -203,7 +194,7 @@ func lockAndRun(ctx context.Context, cfg lockConfig, stdin io.Reader, stdout, st
 	if _, err := exec.LookPath(cfg.command[0]); err != nil {
 		return err
 	}
-	client, err := redlock.New(lockServerURLs(cfg.servers), cfg.redlockOptions())
+	client, err := redlock.New(cfg.urls, cfg.redlockOptions())
 	if err != nil {
 		return err
 	}

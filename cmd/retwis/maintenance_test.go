@@ -128,3 +128,22 @@ func TestGuardedLongWork(t *testing.T) {
 		t.Fatalf("long work: err %v, cut off %v", err, cut)
 	}
 }
+
+// TestMaintenanceLockServers: --lock-servers takes a list with a trailing
+// comma, and refuses one with no URL.
+func TestMaintenanceLockServers(t *testing.T) {
+	redis := redistest.Start(t)
+	locks, err := maintenanceLocks(serveConfig{lockServers: redis.URL + ","}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locks.Close()
+	l, err := locks.TryLock(t.Context(), "upkeep", time.Second)
+	if err != nil {
+		t.Fatalf("lock on %q: %v", redis.URL+",", err)
+	}
+	l.Unlock(t.Context())
+	if _, err := maintenanceLocks(serveConfig{lockServers: " , "}, nil); err == nil {
+		t.Fatal("a --lock-servers list with no URL was accepted")
+	}
+}
