@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bufio"
@@ -13,7 +13,7 @@ import (
 
 // isCluster asks a server whether it is a node of a Redis Cluster. A
 // server that will not say (INFO refused by an ACL) is taken for a single
-// one; --cluster overrides.
+// one; Options.Cluster overrides.
 func isCluster(conn net.Conn, timeout time.Duration) bool {
 	v, err := resp.RoundTrip(conn, bufio.NewReader(conn), timeout, "INFO", "cluster")
 	info, _ := v.(string)
