@@ -13,7 +13,10 @@
 // client retries after a random delay, a bounded number of times.
 // Release deletes the key only where it still holds this client's value;
 // Extend resets its TTL the same way and counts only with a majority
-// within the validity. N = 1 is the single-instance lock.
+// within the validity. A failed extension (ErrExtendFailed) leaves the
+// lock valid until its Until; the lock is lost (ErrLost) once that has
+// passed, or once so many instances no longer hold it that no majority
+// can. N = 1 is the single-instance lock.
 //
 // # Fencing tokens
 //

@@ -19,9 +19,14 @@ var (
 	ErrNotAcquired = errors.New("redlock: lock held by someone else")
 	// ErrQuorum: too many instances are unreachable for a majority.
 	ErrQuorum = errors.New("redlock: quorum unreachable: too many instances are down")
-	// ErrLost: the lock could not be extended on a majority within its
-	// validity; it must be considered lost.
+	// ErrLost: the lock is no longer held: its validity has ended, or so
+	// many instances no longer hold it that it can never again be held on
+	// a majority. Stop the work it guards: another holder may start it.
 	ErrLost = errors.New("redlock: lock lost")
+	// ErrExtendFailed: an extension did not reach a majority in time
+	// (instances slow, or down), but the lock is still valid until its
+	// Until: try again before then.
+	ErrExtendFailed = errors.New("redlock: extension failed; the lock is valid until it expires")
 	// ErrTooManyExtensions: the lock was extended MaxExtensions times.
 	ErrTooManyExtensions = errors.New("redlock: too many extensions")
 )
@@ -41,8 +46,9 @@ type Options struct {
 	// RetryDelay is the longest random delay between tries (200 ms when
 	// zero); each delay is drawn uniformly from [RetryDelay/2, RetryDelay].
 	RetryDelay time.Duration
-	// MaxExtensions limits Extend calls per acquisition (10 when zero;
-	// negative: no limit), as the specification asks for liveness.
+	// MaxExtensions limits the successful Extend calls per acquisition (10
+	// when zero; negative: no limit), as the specification asks for
+	// liveness. Failed attempts do not count.
 	MaxExtensions int
 }
 
