@@ -18,6 +18,16 @@
 // passed, or once so many instances no longer hold it that no majority
 // can. N = 1 is the single-instance lock.
 //
+// # Running work under a lock
+//
+// Lock.Hold runs a function while keeping a lock: it extends the lock
+// every TTL/3, tries failed extensions again while the lock is valid, and
+// cancels the function's context, with a cause wrapping ErrLost, when the
+// lock is lost; it returns once the function has, so that the lock can be
+// released. Client.Do takes a lock with a single try, holds it while a
+// function runs and releases it: for periodic work that any of several
+// processes may do, where ErrNotAcquired means that another is doing it.
+//
 // # Fencing tokens
 //
 // A lock can outlive its holder's belief in it (a GC pause, a stalled

@@ -8,10 +8,11 @@ package main
 // one more try after 100–200 ms (see redlockOptions).
 //
 // The lock is taken with --ttl and extended by that much every ttl/3 while
-// the command runs. A failed extension is tried again as long as the lock
-// is still valid; once its validity has ended without an extension, the
-// lock is lost and the command is stopped: SIGTERM to its process group,
-// SIGKILL after --grace. The command may thus run up to --grace past the
+// the command runs (redlock's Lock.Hold). A failed extension is tried
+// again as long as the lock is still valid; once its validity has ended
+// without an extension, or a majority of the servers no longer hold it,
+// the lock is lost and the command is stopped: SIGTERM to its process
+// group, SIGKILL after --grace. The command may thus run up to --grace past the
 // end of the lock, at the same time as a new holder; a resource that must
 // never see two holders should check the fencing token the command gets in
 // its environment.
@@ -171,18 +172,22 @@ func lockUsageError(fs *flag.FlagSet, format string, args ...any) error {
 	return errUsage
 }
 
-// redlockOptions returns the client options for cfg. Extensions are not
-// limited there: lockAndRun counts them itself, since redlock takes a
-// zero MaxExtensions (and a zero Retries) for "the default".
+// redlockOptions returns the client options for cfg. redlock takes a
+// zero MaxExtensions (and a zero Retries) for "the default": keepLock
+// keeps --max-extensions 0 itself.
 func (c *lockConfig) redlockOptions() redlock.Options {
+	opts := redlock.Options{Retries: -1, MaxExtensions: c.maxExtensions} // Retries: until --wait ends
+	if c.maxExtensions < 0 {
+		opts.MaxExtensions = -1
+	}
 	if c.wait == 0 {
 		// Retries cannot be zero: the least is one more try after a random
 		// delay, which also keeps a split vote between processes started at
 		// the same moment (each took some servers, none a majority) from
 		// leaving the lock to none of them.
-		return redlock.Options{Retries: 1, MaxExtensions: -1}
+		opts.Retries = 1
 	}
-	return redlock.Options{Retries: -1, MaxExtensions: -1} // until --wait ends
+	return opts
 }
 
 // lockAndRun takes the lock, runs the command under it and releases it.
@@ -216,11 +221,13 @@ func lockAndRun(ctx context.Context, cfg lockConfig, stdin io.Reader, stdout, st
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	lost, waitErr := superviseLocked(ctx, cmd, l, cfg, sigs, stderr)
-	if lost {
-		return exitError{code: exitLost} // superviseLocked said why
+	err = keepLock(ctx, l, cfg, func(ctx context.Context) error {
+		return superviseCommand(ctx, cmd, cfg, sigs, stderr)
+	})
+	if errors.Is(err, redlock.ErrLost) {
+		return exitError{code: exitLost} // superviseCommand said why
 	}
-	return commandResult(cmd, waitErr)
+	return commandResult(cmd, err)
 }
 
 // acquireLock takes the lock within --wait and turns failures into the exit

@@ -229,8 +229,9 @@ func TestLockLost(t *testing.T) {
 		steal bool // delete the lock on two servers of three once the command runs
 		want  string
 	}{
-		{"stolen", []string{"--ttl", "600ms"}, true, "not extended on a majority of the servers within its validity"},
-		{"extensions used up", []string{"--ttl", "300ms", "--max-extensions", "2"}, false, "expired after 2 extensions"},
+		{"stolen", []string{"--ttl", "600ms"}, true, "redlock: lock lost: 2 of 3 instances no longer hold it"},
+		{"extensions used up", []string{"--ttl", "300ms", "--max-extensions", "2"}, false, "redlock: lock lost: it expired after 2 extensions"},
+		{"no extensions", []string{"--ttl", "300ms", "--max-extensions", "0"}, false, "redlock: lock lost: it expired after 0 extensions"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			servers := startLockServers(t, 3)
