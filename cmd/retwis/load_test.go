@@ -96,7 +96,7 @@ func TestLoadStdin(t *testing.T) {
 // TestLoadOutput checks what retwis load prints of the report of a load:
 // the error replies and the counts on stdout; the summary, a note on a
 // --skip past the end, and how to resume a load that broke off (here on
-// a QUIT) on stderr.
+// a command that never replies, past --timeout) on stderr.
 func TestLoadOutput(t *testing.T) {
 	redis := redistest.Start(t)
 	for _, tc := range []struct {
@@ -113,13 +113,15 @@ func TestLoadOutput(t *testing.T) {
 		{"skip past the end", [][]string{{"SET", "a", "1"}, {"SET", "b", "2"}}, []string{"--skip", "3"}, 0,
 			"errors: 0, replies: 0\n",
 			[]string{"sent 0 commands (0.0 MB) after skipping 2 in ", "note: the input has only 2 commands: --skip 3 skipped them all\n"}},
-		{"broke off", [][]string{{"SET", "a", "1"}, {"SET", "b", "2"}, {"QUIT"}, {"SET", "c", "3"}}, nil, 1,
-			"errors: 0, replies: 3\n",
-			[]string{"sent 4 commands (", "retwis load: load broke off: ", " closed the connection\n" +
-				"3 commands acknowledged (every one from 1 to 3 got a reply): resume with --skip 3\n"}},
-		{"broke off after a skip", [][]string{{"SET", "a", "1"}, {"QUIT"}, {"SET", "c", "3"}}, []string{"--skip", "1"}, 1,
-			"errors: 0, replies: 1\n",
-			[]string{"after skipping 1", "2 commands acknowledged (every one from 1 to 2 got a reply or was skipped): resume with --skip 2\n"}},
+		{"broke off", [][]string{{"SET", "a", "1"}, {"SET", "b", "2"}, {"BLPOP", "nothing", "0"}, {"SET", "c", "3"}},
+			[]string{"--timeout", "300ms"}, 1, "errors: 0, replies: 2\n",
+			[]string{"sent 4 commands (", "retwis load: load broke off: ", "no reply for 300ms after the last command was sent",
+				"\n2 commands acknowledged (every one from 1 to 2 got a reply): resume with --skip 2\n"}},
+		{"broke off after a skip", [][]string{{"SET", "a", "1"}, {"BLPOP", "nothing", "0"}, {"SET", "c", "3"}},
+			[]string{"--skip", "1", "--timeout", "300ms"}, 1, "errors: 0, replies: 0\n",
+			[]string{"after skipping 1", "\n1 commands acknowledged (every one from 1 to 1 got a reply or was skipped): resume with --skip 1\n"}},
+		{"broke off at once", [][]string{{"BLPOP", "nothing", "0"}}, []string{"--timeout", "300ms"}, 1, "errors: 0, replies: 0\n",
+			[]string{"\nno command was acknowledged: load again from the start\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status, stdout, stderr := runLoadCmd(t, encode(tc.cmds...), append([]string{"--redis", redis.URL}, tc.args...)...)
