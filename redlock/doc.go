@@ -13,7 +13,20 @@
 // client retries after a random delay, a bounded number of times.
 // Release deletes the key only where it still holds this client's value;
 // Extend resets its TTL the same way and counts only with a majority
-// within the validity. N = 1 is the single-instance lock.
+// within the validity. A failed extension (ErrExtendFailed) leaves the
+// lock valid until its Until; the lock is lost (ErrLost) once that has
+// passed, or once so many instances no longer hold it that no majority
+// can. N = 1 is the single-instance lock.
+//
+// # Running work under a lock
+//
+// Lock.Hold runs a function while keeping a lock: it extends the lock
+// every TTL/3, tries failed extensions again while the lock is valid, and
+// cancels the function's context, with a cause wrapping ErrLost, when the
+// lock is lost; it returns once the function has, so that the lock can be
+// released. Client.Do takes a lock with a single try, holds it while a
+// function runs and releases it: for periodic work that any of several
+// processes may do, where ErrNotAcquired means that another is doing it.
 //
 // # Fencing tokens
 //

@@ -36,3 +36,20 @@ func ExampleClient_Lock() {
 	defer l.Unlock(context.Background())
 	fmt.Printf("holding the lock until %v with token %d\n", l.Until(), l.Token())
 }
+
+// ExampleClient_Do runs a periodic job on whichever of several processes
+// gets the lock first; the job's context ends if the lock is lost.
+func ExampleClient_Do() {
+	locks, err := redlock.New([]string{"redis://127.0.0.1:6379"}, redlock.Options{MaxExtensions: -1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer locks.Close()
+	err = locks.Do(context.Background(), "hourly-cleanup", 30*time.Second, func(ctx context.Context) error {
+		return nil // the work, which stops when ctx ends
+	})
+	if err != nil && !errors.Is(err, redlock.ErrNotAcquired) {
+		fmt.Println(err)
+	}
+}

@@ -3,6 +3,7 @@ package redlock
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -233,30 +234,43 @@ func (l *Lock) release(ctx context.Context, timeout time.Duration) []reply {
 }
 
 // Extend makes the lock valid for ttl from now, if it can be extended on
-// a majority of instances within its current validity. Otherwise the lock
-// is lost (ErrLost); after MaxExtensions calls, Extend refuses
-// (ErrTooManyExtensions).
+// a majority of instances within its current validity. It fails with
+// ErrLost when the lock is no longer held (its validity has ended, or too
+// many instances no longer hold it for a majority), with ErrExtendFailed
+// when this attempt failed but the lock stays valid until Until, and
+// with ErrTooManyExtensions after MaxExtensions successful calls.
 func (l *Lock) Extend(ctx context.Context, ttl time.Duration) error {
 	if l.c.opts.MaxExtensions >= 0 && l.extensions >= l.c.opts.MaxExtensions {
 		return ErrTooManyExtensions
 	}
-	l.extensions++
 	start := time.Now()
 	if !start.Before(l.until) {
-		return ErrLost
+		return fmt.Errorf("%w: its validity ended", ErrLost)
 	}
-	ok := 0
+	ok, gone := 0, 0
 	for _, r := range l.c.onAll(ctx, l.c.instanceTimeout(ttl), func(ctx context.Context, cl rueidis.Client) (int64, error) {
 		return extendScript.Exec(ctx, cl, []string{l.name}, []string{l.value, strconv.FormatInt(ttl.Milliseconds(), 10)}).AsInt64()
 	}) {
-		if r.err == nil && r.n == 1 {
+		switch {
+		case r.err == nil && r.n == 1:
 			ok++
+		case r.err == nil:
+			gone++ // the key has expired there, or holds another value
 		}
 	}
+	n, quorum := len(l.c.instances), l.c.quorum()
 	now := time.Now()
-	if ok < l.c.quorum() || !now.Before(l.until) || ttl-now.Sub(start)-l.c.drift(ttl) <= 0 {
-		return ErrLost
+	switch {
+	case gone > n-quorum:
+		return fmt.Errorf("%w: %d of %d instances no longer hold it", ErrLost, gone, n)
+	case !now.Before(l.until):
+		return fmt.Errorf("%w: its validity ended during the extension", ErrLost)
+	case ok < quorum:
+		return fmt.Errorf("%w: extended on %d of %d instances, %d needed", ErrExtendFailed, ok, n, quorum)
+	case ttl-now.Sub(start)-l.c.drift(ttl) <= 0:
+		return fmt.Errorf("%w: the extension took longer than its TTL", ErrExtendFailed)
 	}
+	l.extensions++
 	l.until = start.Add(ttl - l.c.drift(ttl))
 	return nil
 }

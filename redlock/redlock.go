@@ -19,9 +19,14 @@ var (
 	ErrNotAcquired = errors.New("redlock: lock held by someone else")
 	// ErrQuorum: too many instances are unreachable for a majority.
 	ErrQuorum = errors.New("redlock: quorum unreachable: too many instances are down")
-	// ErrLost: the lock could not be extended on a majority within its
-	// validity; it must be considered lost.
+	// ErrLost: the lock is no longer held: its validity has ended, or so
+	// many instances no longer hold it that it can never again be held on
+	// a majority. Stop the work it guards: another holder may start it.
 	ErrLost = errors.New("redlock: lock lost")
+	// ErrExtendFailed: an extension did not reach a majority in time
+	// (instances slow, or down), but the lock is still valid until its
+	// Until: try again before then.
+	ErrExtendFailed = errors.New("redlock: extension failed; the lock is valid until it expires")
 	// ErrTooManyExtensions: the lock was extended MaxExtensions times.
 	ErrTooManyExtensions = errors.New("redlock: too many extensions")
 )
@@ -41,8 +46,9 @@ type Options struct {
 	// RetryDelay is the longest random delay between tries (200 ms when
 	// zero); each delay is drawn uniformly from [RetryDelay/2, RetryDelay].
 	RetryDelay time.Duration
-	// MaxExtensions limits Extend calls per acquisition (10 when zero;
-	// negative: no limit), as the specification asks for liveness.
+	// MaxExtensions limits the successful Extend calls per acquisition (10
+	// when zero; negative: no limit), as the specification asks for
+	// liveness. Failed attempts do not count.
 	MaxExtensions int
 }
 
@@ -89,6 +95,23 @@ func New(urls []string, opts Options) (*Client, error) {
 		c.instances = append(c.instances, &instance{opt: o})
 	}
 	return c, nil
+}
+
+// ParseServers splits a comma-separated list of instance URLs, as a flag
+// or an environment variable gives it, for New: spaces around the URLs
+// are trimmed and empty entries dropped, so that a trailing comma does no
+// harm. It fails when no URL is left.
+func ParseServers(list string) ([]string, error) {
+	var urls []string
+	for u := range strings.SplitSeq(list, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			urls = append(urls, u)
+		}
+	}
+	if len(urls) == 0 {
+		return nil, fmt.Errorf("redlock: no URL in the server list %q", list)
+	}
+	return urls, nil
 }
 
 // NewFromClients returns a Client on existing connections, one per

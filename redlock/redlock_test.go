@@ -177,7 +177,9 @@ func TestExpiry(t *testing.T) {
 	if _, err := c.Lock(t.Context(), "exp", time.Second); !errors.Is(err, redlock.ErrNotAcquired) {
 		t.Fatalf("while held: %v; want ErrNotAcquired", err)
 	}
-	time.Sleep(time.Until(crashed.Until()) + 50*time.Millisecond)
+	// The client-side validity ends before the servers expire the key
+	// (by the drift allowance): wait for the servers.
+	waitExpired(t, servers, "exp")
 	next, err := c.Lock(t.Context(), "exp", 5*time.Second)
 	if err != nil {
 		t.Fatalf("after the TTL: %v", err)
@@ -198,6 +200,60 @@ func TestExpiry(t *testing.T) {
 	}
 	if err := next.Extend(t.Context(), 5*time.Second); !errors.Is(err, redlock.ErrLost) {
 		t.Fatalf("extend after a majority expired: %v; want ErrLost", err)
+	}
+}
+
+// waitExpired waits until key has expired on every server.
+func waitExpired(t *testing.T, servers []*server, key string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for i, s := range servers {
+		for {
+			n, err := s.do("EXISTS", key)
+			if err == nil && n == "0" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("instance %d: %s has not expired: %s, %v", i, key, n, err)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// TestExtendFailedThenLost: with a majority of instances down, an
+// extension fails but the lock stays valid (ErrExtendFailed); when they
+// come back without the key, or once its validity has passed, it is lost.
+func TestExtendFailedThenLost(t *testing.T) {
+	for _, comeBack := range []bool{true, false} {
+		t.Run(fmt.Sprintf("come back=%v", comeBack), func(t *testing.T) {
+			servers := startServers(t, 5, false)
+			c := newClient(t, servers, redlock.Options{InstanceTimeout: 100 * time.Millisecond})
+			l, err := c.Lock(t.Context(), "shaky", 2*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range servers[:3] {
+				s.crash()
+			}
+			until := l.Until()
+			if err := l.Extend(t.Context(), 2*time.Second); !errors.Is(err, redlock.ErrExtendFailed) || errors.Is(err, redlock.ErrLost) {
+				t.Fatalf("extend with 3 of 5 down: %v; want ErrExtendFailed", err)
+			}
+			if !l.Until().Equal(until) || time.Now().After(until) {
+				t.Fatalf("a failed extension moved the validity from %v to %v", until, l.Until())
+			}
+			if comeBack {
+				for _, s := range servers[:3] {
+					s.start() // empty: no persistence
+				}
+			} else {
+				time.Sleep(time.Until(until))
+			}
+			if err := l.Extend(t.Context(), 2*time.Second); !errors.Is(err, redlock.ErrLost) {
+				t.Fatalf("extend: %v; want ErrLost", err)
+			}
+		})
 	}
 }
 
@@ -298,6 +354,25 @@ func TestNamesOnCluster(t *testing.T) {
 	for _, name := range []string{"a}b", "x{}", "{}x", ""} {
 		if _, err := c.Lock(t.Context(), name, time.Second); err == nil || errors.Is(err, redlock.ErrNotAcquired) {
 			t.Fatalf("lock %q: %v; want a clear refusal", name, err)
+		}
+	}
+}
+
+func TestParseServers(t *testing.T) {
+	for _, tc := range []struct {
+		list string
+		want []string // nil: an error
+	}{
+		{"redis://a:6379", []string{"redis://a:6379"}},
+		{"redis://a:6379,redis://b:6379", []string{"redis://a:6379", "redis://b:6379"}},
+		{"redis://a:6379,", []string{"redis://a:6379"}},
+		{" redis://a:6379 , ,unix:///tmp/r.sock ", []string{"redis://a:6379", "unix:///tmp/r.sock"}},
+		{"", nil},
+		{" , ,", nil},
+	} {
+		got, err := redlock.ParseServers(tc.list)
+		if (err != nil) != (tc.want == nil) || !slices.Equal(got, tc.want) {
+			t.Errorf("ParseServers(%q) = %q, %v; want %q", tc.list, got, err, tc.want)
 		}
 	}
 }

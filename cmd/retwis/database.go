@@ -84,7 +84,7 @@ func (d *database) startEmbedded(ctx context.Context, dataDir string, log *slog.
 	if err != nil {
 		return "", err
 	}
-	sv := supervise(srv, log)
+	sv := redisserver.Supervise(srv, log)
 	d.closers = append(d.closers, func() {
 		log.Info("stopping embedded redis-server")
 		sv.Stop()

@@ -1,20 +1,10 @@
 package main
 
-// retwis load is redis-cli --pipe done better: it streams a file of RESP
-// commands to Redis, one goroutine writing while another reads the
-// replies, and ends with an ECHO of random bytes whose reply tells that
-// every reply is in. It also knows which command each reply answers, so
-// that it can name the commands that failed, route commands to the right
-// master of a cluster, and say how far a broken load got.
-//
-// Routing on a cluster uses the second element of each command (argv[1])
-// as its key, which is right for SET, HSET, LPUSH, INCR and most
-// commands that a bulk load sends; commands with no second element (PING)
-// go to the first master. Live resharding is not supported: a MOVED or
-// ASK reply counts as an error.
+// retwis load streams a file of Redis commands (RESP) into Redis with
+// package load, and prints what it did: the error replies and the counts
+// on stdout, a summary on stderr, and how to resume a load that broke off.
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -23,18 +13,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/retwis/retwis/internal/resp"
-)
-
-// Sizes of the buffers of a load: memory stays flat whatever the size of
-// the input, plus the largest single command.
-const (
-	inputBuffer   = 1 << 20   // bytes read from the input at a time
-	chunkSize     = 256 << 10 // bytes of commands written to a connection at a time
-	replyBuffer   = 256 << 10 // bytes of replies read at a time
-	maxBatch      = 1 << 14   // commands in one chunk, at most
-	maxInFlight   = 1 << 20   // commands sent and not yet answered, per connection
-	maxShownError = 100       // error replies printed; later ones are only counted
+	"github.com/retwis/retwis/load"
 )
 
 // loadConfig is the configuration of `retwis load`.
@@ -44,6 +23,12 @@ type loadConfig struct {
 	skip     int64         // commands of the input to check but not send
 	timeout  time.Duration // give up when the server takes no data, or sends no reply at the end, this long
 	input    string        // file name; "-" is stdin
+}
+
+// options returns the options of the load of c, which writes the error
+// replies to stdout and its progress line to stderr.
+func (c *loadConfig) options(stdout, stderr io.Writer) load.Options {
+	return load.Options{URL: c.redisURL, Cluster: c.cluster, Skip: c.skip, Timeout: c.timeout, Errors: stdout, Progress: stderr}
 }
 
 func (c *loadConfig) register(fs *flag.FlagSet) {
@@ -89,7 +74,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		defer f.Close()
 		in = f
 	}
-	return load(ctx, cfg, in, stdout, stderr)
+	return runLoadInput(ctx, cfg, in, stdout, stderr)
 }
 
 // parseLoadFlags parses flags that may come before or after the one
@@ -117,77 +102,35 @@ func parseLoadFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	return operands, nil
 }
 
-// load sends the commands read from in to the Redis of cfg, prints the
-// error replies and the counts to stdout and a summary to stderr. It
-// returns an error when any command failed, the input was bad, or the
-// load broke off.
-func load(ctx context.Context, cfg loadConfig, in io.Reader, stdout, stderr io.Writer) error {
-	target, err := parseTarget(cfg.redisURL)
-	if err != nil {
-		return err
+// runLoadInput sends the commands read from in to the Redis of cfg and
+// prints what the load did: the error replies and the counts to stdout,
+// a summary to stderr. It returns an error when any command failed, the
+// input was bad, or the load broke off, which then says how to resume.
+func runLoadInput(ctx context.Context, cfg loadConfig, in io.Reader, stdout, stderr io.Writer) error {
+	rep, err := load.Run(ctx, cfg.options(stdout, stderr), in)
+	if rep.Servers == 0 {
+		return err // it never started
 	}
-	prog := newProgress(stderr)
-	l, err := newLoader(ctx, cfg, target, &errorLog{out: stdout, prog: prog})
-	if err != nil {
-		return err
+	fmt.Fprintf(stdout, "errors: %d, replies: %d\n", rep.Errors, rep.Replies)
+	fmt.Fprintln(stderr, rep)
+	switch {
+	case errors.Is(err, load.ErrBrokeOff):
+		return fmt.Errorf("%w\n%s", err, resumeHint(rep))
+	case err == nil && rep.Skipped < cfg.skip:
+		fmt.Fprintf(stderr, "note: the input has only %d commands: --skip %d skipped them all\n", rep.Skipped, cfg.skip)
 	}
-	defer l.close()
-	stopAbort := context.AfterFunc(ctx, func() { l.abort(fmt.Errorf("interrupted: %w", context.Cause(ctx))) })
-	start := time.Now()
-	stopProgress := prog.start(l)
-	inputErr := l.feed(in)
-	l.finish()
-	stopAbort() // a load that is over cannot be interrupted any more
-	stopProgress()
-	return l.report(start, inputErr, stdout, prog)
+	return err
 }
 
-// feed reads commands from in and hands each to its pipe until the input
-// ends or is bad, or a pipe fails. It returns the input's error, naming
-// the command at fault.
-func (l *loader) feed(in io.Reader) error {
-	sc := resp.NewScanner(bufio.NewReaderSize(flushingReader{in, l}, inputBuffer))
-	var n, bytes int64 // published to the progress line in batches
-	defer func() { l.publish(n, bytes) }()
-	for !l.failed.Load() {
-		cmd, err := sc.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			if l.failed.Load() || errors.Is(err, errPipeFailed) {
-				return nil // a flush before the read found a failed pipe, which report explains
-			}
-			return fmt.Errorf("input: %w (command %d: it and all after it were not sent)", err, l.placed+1)
-		}
-		if l.placed < l.cfg.skip {
-			l.placed++
-			continue
-		}
-		if err := l.pipeFor(cmd).add(l.placed+1, cmd.Raw); err != nil {
-			return nil // the pipe failed; finish reports it
-		}
-		l.placed++
-		n, bytes = n+1, bytes+int64(len(cmd.Raw))
-		if n == 1024 {
-			l.publish(n, bytes)
-			n, bytes = 0, 0
-		}
+// resumeHint says how far a load that broke off got, and how to resume it.
+func resumeHint(rep load.Report) string {
+	if rep.Acknowledged == 0 {
+		return "no command was acknowledged: load again from the start"
 	}
-	return nil
-}
-
-// flushingReader reads the input for the Scanner, first sending the
-// commands already scanned: whenever the Scanner needs more input, which
-// may take a while on a pipe, nothing waits in a half-filled chunk.
-type flushingReader struct {
-	r io.Reader
-	l *loader
-}
-
-func (f flushingReader) Read(p []byte) (int, error) {
-	if err := f.l.flushAll(); err != nil {
-		return 0, err
+	how := "got a reply"
+	if rep.Skipped > 0 {
+		how = "got a reply or was skipped"
 	}
-	return f.r.Read(p)
+	return fmt.Sprintf("%d commands acknowledged (every one from 1 to %d %s): resume with --skip %d",
+		rep.Acknowledged, rep.Acknowledged, how, rep.Acknowledged)
 }

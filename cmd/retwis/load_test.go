@@ -3,21 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
-
-	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/resp"
@@ -45,319 +34,108 @@ func runLoadCmd(t testing.TB, input []byte, args ...string) (status int, stdout,
 	return status, out.String(), errOut.String()
 }
 
-// newTestClient connects a rueidis client, of a cluster when url is a
-// cluster node, to check what a load did.
-func newTestClient(t testing.TB, url string) rueidis.Client {
-	t.Helper()
-	opt, err := rueidis.ParseURL(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt.DisableCache = true
-	c, err := rueidis.NewClient(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c
-}
-
-// get returns the value of key, and false when it does not exist.
-func get(t testing.TB, c rueidis.Client, key string) (string, bool) {
-	t.Helper()
-	v, err := c.Do(context.Background(), c.B().Get().Key(key).Build()).ToString()
-	if rueidis.IsRedisNil(err) {
-		return "", false
-	}
-	if err != nil {
-		t.Fatalf("GET %q: %v", key, err)
-	}
-	return v, true
-}
-
-// FuzzRoundTrip loads SET commands with arbitrary values and keys into a
-// real Redis and reads them back: the load must be binary safe.
-func FuzzRoundTrip(f *testing.F) {
-	redis := redistest.Start(f)
-	c := newTestClient(f, redis.URL)
-	big := make([]byte, 1<<20)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range big {
-		big[i] = byte(rng.Uint32())
-	}
-	for _, seed := range [][]byte{
-		{}, []byte("\r\n"), []byte("\r"), []byte("\n"), {0}, []byte("a\x00b\r\nc"),
-		[]byte("\xff\xfe\xc3\x28"), []byte("*1\r\n$4\r\nPING\r\n"), []byte("$-1\r\n"), []byte("-ERR fake\r\n"), big,
-	} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, value []byte) {
-		// The value is also a key, so that binary keys are routed and kept too.
-		input := encode([]string{"SET", "k", string(value)}, []string{"SET", "key:" + string(value), "v"})
-		var out, errOut bytes.Buffer
-		cfg := loadConfig{redisURL: redis.URL, timeout: time.Minute}
-		if err := load(context.Background(), cfg, bytes.NewReader(input), &out, &errOut); err != nil {
-			t.Fatalf("load: %v\n%s%s", err, out.String(), errOut.String())
-		}
-		if out.String() != "errors: 0, replies: 2\n" {
-			t.Fatalf("output %q", out.String())
-		}
-		if got, _ := get(t, c, "k"); got != string(value) {
-			t.Fatalf("GET k = %d bytes; want %d: not the bytes loaded", len(got), len(value))
-		}
-		if got, ok := get(t, c, "key:"+string(value)); !ok || got != "v" {
-			t.Fatalf("GET of the binary key = %q, %v", got, ok)
-		}
-	})
-}
-
-func TestLoadErrorsAttributed(t *testing.T) {
+func TestLoadUsage(t *testing.T) {
 	redis := redistest.Start(t)
-	manyErrors := [][]string{{"SET", "s", "v"}}
-	for range 250 {
-		manyErrors = append(manyErrors, []string{"LPUSH", "s", "x"})
-	}
+	file := filepath.Join(t.TempDir(), "in.resp")
+	os.WriteFile(file, encode([]string{"SET", "k", "v"}), 0o600)
 	for _, tc := range []struct {
 		name    string
-		cmds    [][]string
-		want    []string // lines of stdout
-		wantErr string
+		args    []string
+		status  int
+		want    string // in stdout or stderr
+		notWant string
 	}{
-		{"commands 3 and 7", [][]string{
-			{"SET", "s", "v"}, {"SET", "t", "v"}, {"LPUSH", "s", "x"}, {"INCR", "n"}, {"INCR", "n"},
-			{"INCR", "n"}, {"LPUSH", "t", "x"}, {"SET", "a", "b"}, {"GET", "a"}, {"PING"},
-		}, []string{
-			"command 3: WRONGTYPE Operation against a key holding the wrong kind of value",
-			"command 7: WRONGTYPE Operation against a key holding the wrong kind of value",
-			"errors: 2, replies: 10",
-		}, "retwis load: 2 of 10 commands failed"},
-		{"only the first 100 shown", manyErrors, nil, "retwis load: 250 of 251 commands failed"},
+		{"flags after the file", []string{file, "--redis", redis.URL}, 0, "errors: 0, replies: 1", ""},
+		{"help", []string{"-h"}, 0, "Usage: retwis load [flags] [FILE|-]", ""},
+		{"two inputs", []string{"a", "b"}, 2, `one input at most, got ["a" "b"]`, ""},
+		{"negative skip", []string{"--skip", "-1", file}, 2, "--skip cannot be negative", ""},
+		{"unknown flag", []string{"--nope"}, 2, "flag provided but not defined: -nope", ""},
+		{"missing file", []string{"--redis", redis.URL, "/nonexistent.resp"}, 1, "no such file or directory", ""},
+		{"bad URL scheme", []string{"--redis", "http://x", file}, 1, "invalid URL scheme: http", ""},
+		{"no server", []string{"--redis", "redis://u:hunter2@127.0.0.1:1", file}, 1,
+			"connect to redis://u:xxxxx@127.0.0.1:1: dial tcp 127.0.0.1:1: connect: connection refused", "hunter2"},
+		{"--cluster on a single server", []string{"--cluster", "--redis", redis.URL, file}, 1,
+			"CLUSTER SLOTS: ERR This instance has cluster support disabled", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, stdout, stderr := runLoadCmd(t, encode(tc.cmds...), "--redis", redis.URL)
-			if status != 1 || !strings.Contains(stderr, tc.wantErr) {
-				t.Fatalf("status %d, stderr %q; want 1 and %q", status, stderr, tc.wantErr)
-			}
-			lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-			if tc.want != nil && !slices.Equal(lines, tc.want) {
-				t.Fatalf("stdout:\n%s\nwant:\n%s", stdout, strings.Join(tc.want, "\n"))
-			}
-			if tc.want == nil && (len(lines) != 102 || lines[0] != "command 2: WRONGTYPE Operation against a key holding the wrong kind of value" ||
-				!strings.HasPrefix(lines[99], "command 101: ") || lines[100] != "… and 150 more errors, not shown" ||
-				lines[101] != "errors: 250, replies: 251") {
-				t.Fatalf("stdout:\n%s", stdout)
-			}
-		})
-	}
-	if n, _ := get(t, newTestClient(t, redis.URL), "n"); n != "3" {
-		t.Fatalf("n = %q: the commands between the errors did not all run", n)
-	}
-}
-
-// TestLoadBadInput loads inputs that go bad after five good commands: the
-// five are applied, nothing after the bad bytes is, and the message gives
-// the offset of the bad byte.
-func TestLoadBadInput(t *testing.T) {
-	var good [][]string
-	for i := range 5 {
-		good = append(good, []string{"SET", "before:" + strconv.Itoa(i), "v"})
-	}
-	prefix := encode(good...)
-	after := encode([]string{"SET", "after", "v"})
-	for _, tc := range []struct {
-		name  string
-		input []byte
-		want  string
-	}{
-		{"garbage between commands", concat(prefix, []byte("x"), after),
-			fmt.Sprintf("input: byte %d: expected '*', got 'x' (command 6: it and all after it were not sent)", len(prefix))},
-		{"bad argument header", concat(prefix, []byte("*3\r\n$3\r\nSET\r\nx5\r\nafter\r\n$1\r\nv\r\n"), after),
-			fmt.Sprintf("input: byte %d: expected '$', got 'x'", len(prefix)+13)},
-		{"argument longer than its length", concat(prefix, []byte("*3\r\n$3\r\nSET\r\n$2\r\nafter\r\n$1\r\nv\r\n"), after),
-			fmt.Sprintf("input: byte %d: expected CRLF after the 2 bytes of argument 2, got 't'", len(prefix)+19)},
-		{"truncated", concat(prefix, after[:len(after)-3]),
-			fmt.Sprintf("input: truncated command at byte %d (the input ends at byte %d)", len(prefix), len(prefix)+len(after)-3)},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			redis := redistest.Start(t)
-			status, stdout, stderr := runLoadCmd(t, tc.input, "--redis", redis.URL)
-			if status != 1 || !strings.Contains(stderr, tc.want) {
-				t.Fatalf("status %d, stderr:\n%s\nwant 1 and %q", status, stderr, tc.want)
-			}
-			if stdout != "errors: 0, replies: 5\n" {
-				t.Fatalf("stdout %q; want the replies of the five good commands", stdout)
-			}
-			c := newTestClient(t, redis.URL)
-			for i := range 5 {
-				if _, ok := get(t, c, "before:"+strconv.Itoa(i)); !ok {
-					t.Fatalf("before:%d is missing", i)
-				}
-			}
-			if _, ok := get(t, c, "after"); ok {
-				t.Fatal("a command after the bad bytes was applied")
+			var out bytes.Buffer
+			status := run(t.Context(), append([]string{"load"}, tc.args...), &out, &out)
+			if status != tc.status || !strings.Contains(out.String(), tc.want) ||
+				tc.notWant != "" && strings.Contains(out.String(), tc.notWant) {
+				t.Fatalf("status %d, output:\n%s\nwant %d and %q", status, out.String(), tc.status, tc.want)
 			}
 		})
 	}
 }
 
-func concat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
-
-// TestLoadSlowReplies puts commands that reply late (a blocking pop that
-// times out, a slow script) among many quick ones: every reply must be
-// waited for and counted, the sentinel's included in none.
-func TestLoadSlowReplies(t *testing.T) {
+// TestLoadStdin reads the commands from standard input, with no file
+// argument and with "-".
+func TestLoadStdin(t *testing.T) {
 	redis := redistest.Start(t)
-	var cmds [][]string
-	for i := range 1000 {
-		cmds = append(cmds, []string{"SET", "early:" + strconv.Itoa(i), "v"})
-	}
-	cmds = append(cmds, []string{"BLPOP", "nothing", "0.2"},
-		[]string{"EVAL", "local i = 0 while i < 3000000 do i = i + 1 end return i", "0"})
-	for i := range 20_000 {
-		cmds = append(cmds, []string{"SET", "late:" + strconv.Itoa(i), "v"})
-	}
-	start := time.Now()
-	status, stdout, stderr := runLoadCmd(t, encode(cmds...), "--redis", redis.URL)
-	if status != 0 || stdout != "errors: 0, replies: 21002\n" {
-		t.Fatalf("status %d, stdout %q, stderr %q", status, stdout, stderr)
-	}
-	if time.Since(start) < 200*time.Millisecond {
-		t.Fatal("the load did not wait for the blocking pop")
-	}
-	if !strings.Contains(stderr, "sent 21002 commands") {
-		t.Fatalf("stderr lacks the summary: %q", stderr)
-	}
-	c := newTestClient(t, redis.URL)
-	if n, err := c.Do(context.Background(), c.B().Dbsize().Build()).AsInt64(); err != nil || n != 21_000 {
-		t.Fatalf("DBSIZE = %d, %v; want 21000", n, err)
-	}
-}
-
-// TestLoadSkip resumes a load of counter increments: the skipped commands
-// must not run, the others exactly once.
-func TestLoadSkip(t *testing.T) {
-	var cmds [][]string
-	for i := 1; i <= 10; i++ {
-		cmds = append(cmds, []string{"INCR", "c" + strconv.Itoa(i)})
-	}
-	for _, tc := range []struct {
-		skip    int
-		stdout  string
-		applied int // commands from this number on ran
-		note    string
-	}{
-		{0, "errors: 0, replies: 10\n", 1, ""},
-		{5, "errors: 0, replies: 5\n", 6, ""},
-		{10, "errors: 0, replies: 0\n", 11, ""},
-		{12, "errors: 0, replies: 0\n", 11, "note: the input has only 10 commands: --skip 12 skipped them all"},
-	} {
-		t.Run(strconv.Itoa(tc.skip), func(t *testing.T) {
-			redis := redistest.Start(t)
-			status, stdout, stderr := runLoadCmd(t, encode(cmds...), "--redis", redis.URL, "--skip", strconv.Itoa(tc.skip))
-			if status != 0 || stdout != tc.stdout || !strings.Contains(stderr, tc.note) {
-				t.Fatalf("status %d, stdout %q, stderr %q", status, stdout, stderr)
-			}
-			c := newTestClient(t, redis.URL)
-			for i := 1; i <= 10; i++ {
-				v, _ := get(t, c, "c"+strconv.Itoa(i))
-				if want := map[bool]string{true: "1", false: ""}[i >= tc.applied]; v != want {
-					t.Fatalf("c%d = %q; want %q", i, v, want)
-				}
-			}
-		})
-	}
-}
-
-// TestLoadConnectionDrop stops the server in the middle of a load: the
-// load must fail and say how many commands were acknowledged, and every
-// one of those must be in the server once it is back.
-func TestLoadConnectionDrop(t *testing.T) {
-	redis := redistest.Start(t)
-	var out bytes.Buffer
-	acked := loadUntilStopped(t, redis.URL, &out, func() { redis.Stop(t) })
-	if want := fmt.Sprintf("errors: 0, replies: %d\n", acked); out.String() != want {
-		t.Fatalf("stdout %q; want %q", out.String(), want)
-	}
-	redis.Restart(t)
-	c := newTestClient(t, redis.URL)
-	n, err := c.Do(context.Background(), c.B().Dbsize().Build()).AsInt64()
-	if err != nil || n < int64(acked) {
-		t.Fatalf("DBSIZE = %d, %v after a restart; want at least the %d acknowledged", n, err, acked)
-	}
-	for i := 1; i <= acked; i += max(1, acked/100) {
-		if _, ok := get(t, c, "drop:"+strconv.Itoa(i)); !ok {
-			t.Fatalf("drop:%d was acknowledged but is not in Redis", i)
+	for _, args := range [][]string{{"--redis", redis.URL}, {"--redis", redis.URL, "-"}} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if _, ok := get(t, c, "drop:"+strconv.Itoa(acked)); !ok {
-		t.Fatalf("drop:%d was acknowledged but is not in Redis", acked)
-	}
-}
-
-// loadUntilStopped loads an endless stream of "SET drop:N v" into url,
-// calls stop once the load is well under way, and returns the number of
-// commands the load then reports as acknowledged.
-func loadUntilStopped(t *testing.T, url string, stdout io.Writer, stop func()) int {
-	t.Helper()
-	in, feed := io.Pipe()
-	defer in.Close() // ends the feeder
-	var count atomic.Int64
-	go func() {
-		var buf []byte
-		for i := 1; ; i += 1000 {
-			buf = buf[:0]
-			for j := i; j < i+1000; j++ {
-				buf = resp.AppendCommand(buf, "SET", "drop:"+strconv.Itoa(j), "v")
-			}
-			if _, err := feed.Write(buf); err != nil {
-				return // the load is over
-			}
-			count.Store(int64(i + 999))
-		}
-	}()
-	done := make(chan error, 1)
-	go func() {
-		done <- load(context.Background(), loadConfig{redisURL: url, timeout: 10 * time.Second}, in, stdout, io.Discard)
-	}()
-	for count.Load() < 300_000 { // megabytes in: well under way
-		time.Sleep(time.Millisecond)
-	}
-	stop()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the load did not notice that the server went away")
-	}
-	re := regexp.MustCompile(`\n(\d+) commands acknowledged \(every one from 1 to (\d+) got a reply\): resume with --skip (\d+)$`)
-	m := re.FindStringSubmatch(fmt.Sprint(err))
-	if err == nil || errors.Is(err, errUsage) || m == nil || m[1] != m[2] || m[1] != m[3] {
-		t.Fatalf("load error: %v", err)
-	}
-	acked, _ := strconv.Atoi(m[1])
-	if acked < 1 || int64(acked) > count.Load() {
-		t.Fatalf("%d commands acknowledged, of %d fed", acked, count.Load())
-	}
-	t.Logf("%v", err)
-	return acked
-}
-
-// BenchmarkLoad loads 200,000 SET commands into a real server per
-// iteration.
-func BenchmarkLoad(b *testing.B) {
-	redis := redistest.Start(b)
-	const n = 200_000
-	var input []byte
-	for i := range n {
-		input = resp.AppendCommand(input, "SET", "key:"+strconv.Itoa(i), "value:"+strconv.Itoa(i))
-	}
-	b.SetBytes(int64(len(input)))
-	cfg := loadConfig{redisURL: redis.URL, timeout: time.Minute}
-	for b.Loop() {
+		go func() {
+			w.Write(encode([]string{"INCR", "n"}, []string{"INCR", "n"}))
+			w.Close()
+		}()
+		stdin := os.Stdin
+		os.Stdin = r
 		var out bytes.Buffer
-		if err := load(context.Background(), cfg, bytes.NewReader(input), &out, io.Discard); err != nil {
-			b.Fatalf("%v: %s", err, out.String())
+		status := run(t.Context(), append([]string{"load"}, args...), &out, &out)
+		os.Stdin = stdin
+		r.Close()
+		if status != 0 || !strings.Contains(out.String(), "errors: 0, replies: 2") {
+			t.Fatalf("%q: status %d, output:\n%s", args, status, out.String())
 		}
 	}
-	b.ReportMetric(float64(b.N)*n/b.Elapsed().Seconds(), "commands/s")
+}
+
+// TestLoadOutput checks what retwis load prints of the report of a load:
+// the error replies and the counts on stdout; the summary, a note on a
+// --skip past the end, and how to resume a load that broke off (here on
+// a command that never replies, past --timeout) on stderr.
+func TestLoadOutput(t *testing.T) {
+	redis := redistest.Start(t)
+	for _, tc := range []struct {
+		name   string
+		cmds   [][]string
+		args   []string
+		status int
+		stdout string
+		stderr []string // in order
+	}{
+		{"error replies", [][]string{{"SET", "s", "v"}, {"LPUSH", "s", "x"}}, nil, 1,
+			"command 2: WRONGTYPE Operation against a key holding the wrong kind of value\nerrors: 1, replies: 2\n",
+			[]string{"sent 2 commands (", "retwis load: 1 of 2 commands failed\n"}},
+		{"skip past the end", [][]string{{"SET", "a", "1"}, {"SET", "b", "2"}}, []string{"--skip", "3"}, 0,
+			"errors: 0, replies: 0\n",
+			[]string{"sent 0 commands (0.0 MB) after skipping 2 in ", "note: the input has only 2 commands: --skip 3 skipped them all\n"}},
+		{"broke off", [][]string{{"SET", "a", "1"}, {"SET", "b", "2"}, {"BLPOP", "nothing", "0"}, {"SET", "c", "3"}},
+			[]string{"--timeout", "300ms"}, 1, "errors: 0, replies: 2\n",
+			[]string{"sent 4 commands (", "retwis load: load broke off: ", "no reply for 300ms after the last command was sent",
+				"\n2 commands acknowledged (every one from 1 to 2 got a reply): resume with --skip 2\n"}},
+		{"broke off after a skip", [][]string{{"SET", "a", "1"}, {"BLPOP", "nothing", "0"}, {"SET", "c", "3"}},
+			[]string{"--skip", "1", "--timeout", "300ms"}, 1, "errors: 0, replies: 0\n",
+			[]string{"after skipping 1", "\n1 commands acknowledged (every one from 1 to 1 got a reply or was skipped): resume with --skip 1\n"}},
+		{"broke off at once", [][]string{{"BLPOP", "nothing", "0"}}, []string{"--timeout", "300ms"}, 1, "errors: 0, replies: 0\n",
+			[]string{"\nno command was acknowledged: load again from the start\n"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, stdout, stderr := runLoadCmd(t, encode(tc.cmds...), append([]string{"--redis", redis.URL}, tc.args...)...)
+			rest := stderr
+			for _, want := range tc.stderr {
+				i := strings.Index(rest, want)
+				if i < 0 {
+					t.Fatalf("stderr:\n%s\nlacks %q (in order)", stderr, want)
+				}
+				rest = rest[i+len(want):]
+			}
+			if status != tc.status || stdout != tc.stdout {
+				t.Fatalf("status %d, stdout:\n%s\nwant %d and:\n%s", status, stdout, tc.status, tc.stdout)
+			}
+		})
+	}
 }

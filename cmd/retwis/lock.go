@@ -8,10 +8,11 @@ package main
 // one more try after 100–200 ms (see redlockOptions).
 //
 // The lock is taken with --ttl and extended by that much every ttl/3 while
-// the command runs. A failed extension is tried again as long as the lock
-// is still valid; once its validity has ended without an extension, the
-// lock is lost and the command is stopped: SIGTERM to its process group,
-// SIGKILL after --grace. The command may thus run up to --grace past the
+// the command runs (redlock's Lock.Hold). A failed extension is tried
+// again as long as the lock is still valid; once its validity has ended
+// without an extension, or a majority of the servers no longer hold it,
+// the lock is lost and the command is stopped: SIGTERM to its process
+// group, SIGKILL after --grace. The command may thus run up to --grace past the
 // end of the lock, at the same time as a new holder; a resource that must
 // never see two holders should check the fencing token the command gets in
 // its environment.
@@ -93,6 +94,7 @@ Flags:
 // lockConfig is the configuration of `retwis lock`.
 type lockConfig struct {
 	servers       string        // comma-separated URLs of the Redis masters
+	urls          []string      // servers, parsed
 	ttl           time.Duration // validity of the lock and of each extension
 	wait          time.Duration // how long to wait for a holder to release; 0 does not wait
 	grace         time.Duration // between SIGTERM and SIGKILL when the lock is lost
@@ -148,9 +150,11 @@ func parseLockArgs(fs *flag.FlagSet, args []string, cfg *lockConfig) error {
 		return lockUsageError(fs, "want NAME -- COMMAND [ARGS...] after the flags, got %q", rest)
 	}
 	cfg.name, cfg.command = rest[0], rest[2:]
+	urls, err := redlock.ParseServers(cfg.servers)
+	cfg.urls = urls
 	switch {
-	case len(lockServerURLs(cfg.servers)) == 0:
-		return lockUsageError(fs, "--servers: no URL")
+	case err != nil:
+		return lockUsageError(fs, "--servers: %v", err)
 	case cfg.ttl <= 0:
 		return lockUsageError(fs, "--ttl must be positive")
 	case cfg.wait < 0 || cfg.grace < 0:
@@ -168,30 +172,22 @@ func lockUsageError(fs *flag.FlagSet, format string, args ...any) error {
 	return errUsage
 }
 
-// lockServerURLs splits a comma-separated list, dropping empty entries so
-// that a trailing comma does no harm.
-func lockServerURLs(list string) []string {
-	var urls []string
-	for u := range strings.SplitSeq(list, ",") {
-		if u = strings.TrimSpace(u); u != "" {
-			urls = append(urls, u)
-		}
-	}
-	return urls
-}
-
-// redlockOptions returns the client options for cfg. Extensions are not
-// limited there: lockAndRun counts them itself, since redlock takes a
-// zero MaxExtensions (and a zero Retries) for "the default".
+// redlockOptions returns the client options for cfg. redlock takes a
+// zero MaxExtensions (and a zero Retries) for "the default": keepLock
+// keeps --max-extensions 0 itself.
 func (c *lockConfig) redlockOptions() redlock.Options {
+	opts := redlock.Options{Retries: -1, MaxExtensions: c.maxExtensions} // Retries: until --wait ends
+	if c.maxExtensions < 0 {
+		opts.MaxExtensions = -1
+	}
 	if c.wait == 0 {
 		// Retries cannot be zero: the least is one more try after a random
 		// delay, which also keeps a split vote between processes started at
 		// the same moment (each took some servers, none a majority) from
 		// leaving the lock to none of them.
-		return redlock.Options{Retries: 1, MaxExtensions: -1}
+		opts.Retries = 1
 	}
-	return redlock.Options{Retries: -1, MaxExtensions: -1} // until --wait ends
+	return opts
 }
 
 // lockAndRun takes the lock, runs the command under it and releases it.
@@ -203,7 +199,7 @@ func lockAndRun(ctx context.Context, cfg lockConfig, stdin io.Reader, stdout, st
 	if _, err := exec.LookPath(cfg.command[0]); err != nil {
 		return err
 	}
-	client, err := redlock.New(lockServerURLs(cfg.servers), cfg.redlockOptions())
+	client, err := redlock.New(cfg.urls, cfg.redlockOptions())
 	if err != nil {
 		return err
 	}
@@ -225,11 +221,13 @@ func lockAndRun(ctx context.Context, cfg lockConfig, stdin io.Reader, stdout, st
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	lost, waitErr := superviseLocked(ctx, cmd, l, cfg, sigs, stderr)
-	if lost {
-		return exitError{code: exitLost} // superviseLocked said why
+	err = keepLock(ctx, l, cfg, func(ctx context.Context) error {
+		return superviseCommand(ctx, cmd, cfg, sigs, stderr)
+	})
+	if errors.Is(err, redlock.ErrLost) {
+		return exitError{code: exitLost} // superviseCommand said why
 	}
-	return commandResult(cmd, waitErr)
+	return commandResult(cmd, err)
 }
 
 // acquireLock takes the lock within --wait and turns failures into the exit

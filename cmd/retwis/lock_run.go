@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -44,84 +45,56 @@ func lockCommand(cfg lockConfig, l *redlock.Lock, stdin io.Reader, stdout, stder
 	cmd.Env = append(os.Environ(),
 		cfg.tokenEnv+"="+strconv.FormatInt(l.Token(), 10),
 		"RETWIS_LOCK_NAME="+cfg.name)
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		// A group of its own, so that stopping the command reaches the
-		// processes it started (a shell script's children) too.
-		Setpgid: true,
-		// Should retwis lock die without stopping the command (SIGKILL, the
-		// OOM killer), nobody would extend the lock, and the command would
-		// go on unprotected once it expired.
-		Pdeathsig: syscall.SIGTERM,
-	}
+	cmd.SysProcAttr = commandProcAttr()
 	return cmd
 }
 
-// superviseLocked keeps the lock while the started cmd runs: it extends the
-// lock, forwards signals to the command's process group, and stops the
-// command when the lock is lost. It returns when the command has exited,
-// with whether the lock was lost and the error of cmd.Wait.
-func superviseLocked(ctx context.Context, cmd *exec.Cmd, l *redlock.Lock, cfg lockConfig, sigs <-chan os.Signal, stderr io.Writer) (lost bool, waitErr error) {
-	exited := make(chan struct{})
-	go func() { waitErr = cmd.Wait(); close(exited) }()
+// keepLock runs work while keeping l (redlock's Hold), or with
+// --max-extensions 0, without extending it: work's context then ends when
+// the lock expires. Either way the cause of the end wraps redlock.ErrLost,
+// and so does the error returned.
+func keepLock(ctx context.Context, l *redlock.Lock, cfg lockConfig, work func(context.Context) error) error {
+	if cfg.maxExtensions != 0 {
+		return l.Hold(ctx, cfg.ttl, work)
+	}
+	expired := fmt.Errorf("%w: it expired after 0 extensions, the --max-extensions", redlock.ErrLost)
+	wctx, cancel := context.WithDeadlineCause(ctx, l.Until(), expired)
+	defer cancel()
+	err := work(wctx)
+	if context.Cause(wctx) == expired {
+		return errors.Join(expired, err)
+	}
+	return err
+}
+
+// superviseCommand waits for the started cmd, forwarding signals to its
+// process group, and stops it when ctx ends (the lock is lost): SIGTERM,
+// then SIGKILL after --grace. It returns the error of cmd.Wait.
+func superviseCommand(ctx context.Context, cmd *exec.Cmd, cfg lockConfig, sigs <-chan os.Signal, stderr io.Writer) error {
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
 	group := -cmd.Process.Pid
-	k := lockKeeper{lock: l, ttl: cfg.ttl, max: cfg.maxExtensions}
-	extend := time.NewTimer(cfg.ttl / 3)
-	defer extend.Stop()
+	lost := ctx.Done()        // nil once seen
 	var kill <-chan time.Time // the end of the grace period, once lost
 	for {
 		select {
-		case <-exited:
-			if lost {
+		case err := <-exited:
+			if kill != nil {
 				syscall.Kill(group, syscall.SIGKILL) // what is left of it ran under the lock too
 			}
-			return lost, waitErr
+			return err
 		case s := <-sigs:
 			syscall.Kill(group, s.(syscall.Signal))
 		case <-kill:
 			syscall.Kill(group, syscall.SIGKILL)
-		case <-extend.C:
-			next, err := k.keep(ctx)
-			if err == nil {
-				extend.Reset(next)
-				continue
-			}
-			lost = true
-			fmt.Fprintf(stderr, "retwis lock: lost lock %q (%v): stopping the command (SIGTERM now, SIGKILL after %s)\n", l.Name(), err, cfg.grace)
+		case <-lost:
+			lost = nil
+			fmt.Fprintf(stderr, "retwis lock: lost lock %q (%v): stopping the command (SIGTERM now, SIGKILL after %s)\n",
+				cfg.name, context.Cause(ctx), cfg.grace)
 			syscall.Kill(group, syscall.SIGTERM)
 			kill = time.After(cfg.grace)
 		}
 	}
-}
-
-// lockKeeper extends a lock, at most max times when max is not negative.
-type lockKeeper struct {
-	lock     *redlock.Lock
-	ttl      time.Duration
-	max      int
-	extended int // successful extensions so far
-}
-
-// keep extends the lock and returns when to call it again, or an error
-// when the lock is lost: its validity ended without an extension.
-func (k *lockKeeper) keep(ctx context.Context) (time.Duration, error) {
-	if k.max >= 0 && k.extended >= k.max {
-		if left := time.Until(k.lock.Until()); left > 0 {
-			return left, nil // let it run out
-		}
-		return 0, fmt.Errorf("expired after %d extensions, the --max-extensions", k.extended)
-	}
-	err := k.lock.Extend(ctx, k.ttl)
-	if err == nil {
-		k.extended++
-		return k.ttl / 3, nil
-	}
-	// The lock stays valid until Until even if this extension failed (a
-	// majority slow for a moment): try again until then. Past Until,
-	// Extend fails at once with ErrLost.
-	if left := time.Until(k.lock.Until()); left > 0 {
-		return min(left, k.ttl/10), nil
-	}
-	return 0, fmt.Errorf("not extended on a majority of the servers within its validity: %w", err)
 }
 
 // commandResult turns how the command ended into retwis lock's result:

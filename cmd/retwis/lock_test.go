@@ -57,7 +57,11 @@ func serverList(servers []*redisserver.Server) string {
 // holdLock takes the lock name on servers for a minute, as another holder.
 func holdLock(t *testing.T, servers []*redisserver.Server, name string) {
 	t.Helper()
-	c, err := redlock.New(lockServerURLs(serverList(servers)), redlock.Options{})
+	var urls []string
+	for _, s := range servers {
+		urls = append(urls, s.URL())
+	}
+	c, err := redlock.New(urls, redlock.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +113,7 @@ func TestLockUsage(t *testing.T) {
 		{"unknown flag", []string{"--nope", "job", "--", "true"}, 2, "flag provided but not defined: -nope"},
 		{"zero TTL", []string{"--ttl", "0s", "job", "--", "true"}, 2, "--ttl must be positive"},
 		{"negative wait", []string{"--wait", "-1s", "job", "--", "true"}, 2, "--wait and --grace cannot be negative"},
-		{"no servers", []string{"--servers", " , ", "job", "--", "true"}, 2, "--servers: no URL"},
+		{"no servers", []string{"--servers", " , ", "job", "--", "true"}, 2, "--servers: redlock: no URL in the server list"},
 		{"bad token variable", []string{"--token-env", "A=B", "job", "--", "true"}, 2, `--token-env: "A=B" is not a variable name`},
 		{"command not found", []string{"--servers", redis.URL, "job", "--", "retwis-no-such-command"}, 1,
 			`retwis lock: exec: "retwis-no-such-command": executable file not found in $PATH`},
@@ -225,8 +229,9 @@ func TestLockLost(t *testing.T) {
 		steal bool // delete the lock on two servers of three once the command runs
 		want  string
 	}{
-		{"stolen", []string{"--ttl", "600ms"}, true, "not extended on a majority of the servers within its validity"},
-		{"extensions used up", []string{"--ttl", "300ms", "--max-extensions", "2"}, false, "expired after 2 extensions"},
+		{"stolen", []string{"--ttl", "600ms"}, true, "redlock: lock lost: 2 of 3 instances no longer hold it"},
+		{"extensions used up", []string{"--ttl", "300ms", "--max-extensions", "2"}, false, "redlock: lock lost: it expired after 2 extensions"},
+		{"no extensions", []string{"--ttl", "300ms", "--max-extensions", "0"}, false, "redlock: lock lost: it expired after 0 extensions"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			servers := startLockServers(t, 3)

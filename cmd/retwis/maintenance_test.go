@@ -1,55 +1,15 @@
 package main
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/redlock"
 )
-
-// TestGuardedExclusive runs guarded work from several "servers" at once:
-// never more than one works at a time, and each gets turns.
-func TestGuardedExclusive(t *testing.T) {
-	redis := redistest.Start(t)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	var active, most, runs atomic.Int32
-	var wg sync.WaitGroup
-	for range 4 {
-		locks, err := redlock.New([]string{redis.URL}, redlock.Options{InstanceTimeout: 100 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer locks.Close()
-		wg.Go(func() {
-			for range 30 {
-				err := guarded(t.Context(), locks, "upkeep", time.Second, log, func(context.Context) error {
-					n := active.Add(1)
-					for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
-					}
-					runs.Add(1)
-					time.Sleep(2 * time.Millisecond)
-					active.Add(-1)
-					return nil
-				})
-				if err != nil {
-					t.Error(err)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if most.Load() != 1 || runs.Load() == 0 {
-		t.Fatalf("at most %d ran at once, %d runs in all; want exactly one at a time", most.Load(), runs.Load())
-	}
-}
 
 // TestMaintenanceReclaimsStalledJob leaves a delivery job with a worker
 // that died long ago; a running server's maintenance takes it over and
@@ -105,26 +65,21 @@ func TestMaintenanceReclaimsStalledJob(t *testing.T) {
 	}
 }
 
-// TestGuardedLongWork: work that outlasts many extensions of its lock is
-// not cut off, and unlocking waits for the extender (run with -race).
-func TestGuardedLongWork(t *testing.T) {
+// TestMaintenanceLockServers: --lock-servers takes a list with a trailing
+// comma, and refuses one with no URL.
+func TestMaintenanceLockServers(t *testing.T) {
 	redis := redistest.Start(t)
-	locks, err := redlock.New([]string{redis.URL}, redlock.Options{MaxExtensions: -1, InstanceTimeout: 100 * time.Millisecond})
+	locks, err := maintenanceLocks(serveConfig{lockServers: redis.URL + ","}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer locks.Close()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cut := false
-	err = guarded(t.Context(), locks, "long", 300*time.Millisecond, log, func(ctx context.Context) error {
-		select {
-		case <-ctx.Done(): // 15 extensions' worth
-			cut = true
-		case <-time.After(1500 * time.Millisecond):
-		}
-		return nil
-	})
-	if err != nil || cut {
-		t.Fatalf("long work: err %v, cut off %v", err, cut)
+	l, err := locks.TryLock(t.Context(), "upkeep", time.Second)
+	if err != nil {
+		t.Fatalf("lock on %q: %v", redis.URL+",", err)
+	}
+	l.Unlock(t.Context())
+	if _, err := maintenanceLocks(serveConfig{lockServers: " , "}, nil); err == nil {
+		t.Fatal("a --lock-servers list with no URL was accepted")
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -122,7 +121,11 @@ func maintenanceLocks(cfg serveConfig, db *database) (*redlock.Client, error) {
 	// work ending, not from a cap on extensions.
 	opts := redlock.Options{MaxExtensions: -1}
 	if cfg.lockServers != "" {
-		return redlock.New(strings.Split(cfg.lockServers, ","), opts)
+		urls, err := redlock.ParseServers(cfg.lockServers)
+		if err != nil {
+			return nil, fmt.Errorf("--lock-servers: %w", err)
+		}
+		return redlock.New(urls, opts)
 	}
 	return redlock.NewFromClients([]rueidis.Client{db.client}, opts)
 }

@@ -5,11 +5,9 @@ package redisserver
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -18,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/retwis/retwis/internal/resp"
 )
 
 // ErrNil is returned by Command for a nil reply (a missing key).
@@ -59,9 +59,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("redisserver: %w", err)
 	}
 	cmd := exec.Command(bin, opts.args()...)
-	// Take the server down with us if we die without cleaning up, so a
-	// crashed parent never leaves an orphan holding the data directory.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("redisserver: start: %w", err)
 	}
@@ -152,58 +150,32 @@ func (s *Server) logTail() string {
 }
 
 // Command sends one command on a fresh connection and returns the reply
-// of a simple, integer or bulk string. It is meant for administration
+// of a simple, integer or bulk string; an error reply is returned as a
+// resp.Error, a nil reply as ErrNil. It is meant for administration
 // (readiness, cluster set-up), not for the application's traffic.
 func (s *Server) Command(ctx context.Context, args ...string) (string, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, s.network(), s.Addr())
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("redisserver: %w", err)
 	}
 	defer conn.Close()
 	if deadline, ok := ctx.Deadline(); ok {
 		conn.SetDeadline(deadline)
 	}
-	var req bytes.Buffer
-	fmt.Fprintf(&req, "*%d\r\n", len(args))
-	for _, a := range args {
-		fmt.Fprintf(&req, "$%d\r\n%s\r\n", len(a), a)
-	}
-	if _, err := conn.Write(req.Bytes()); err != nil {
-		return "", err
-	}
-	return readReply(bufio.NewReader(conn))
-}
-
-func readReply(r *bufio.Reader) (string, error) {
-	line, err := r.ReadString('\n')
+	v, err := resp.RoundTrip(conn, bufio.NewReader(conn), 0, args...)
 	if err != nil {
 		return "", err
 	}
-	line = strings.TrimSuffix(line, "\r\n")
-	if line == "" {
-		return "", errors.New("redisserver: empty reply")
+	switch v := v.(type) {
+	case nil:
+		return "", ErrNil
+	case string:
+		return v, nil
+	case int64:
+		return strconv.FormatInt(v, 10), nil
 	}
-	switch line[0] {
-	case '+', ':':
-		return line[1:], nil
-	case '-':
-		return "", errors.New(line[1:])
-	case '$':
-		n, err := strconv.Atoi(line[1:])
-		if n == -1 {
-			return "", ErrNil
-		}
-		if err != nil || n < 0 {
-			return "", fmt.Errorf("redisserver: bad bulk reply %q", line)
-		}
-		buf := make([]byte, n+2)
-		if _, err := io.ReadFull(r, buf); err != nil {
-			return "", err
-		}
-		return string(buf[:n]), nil
-	}
-	return "", fmt.Errorf("redisserver: unexpected reply %q", line)
+	return "", fmt.Errorf("redisserver: unexpected reply %v", v)
 }
 
 // Stop shuts the server down (SIGTERM lets it flush its append-only file)

@@ -1,11 +1,13 @@
 package redisserver_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/retwis/retwis/internal/redisserver"
+	"github.com/retwis/retwis/internal/resp"
 )
 
 func TestStartStopRestart(t *testing.T) {
@@ -34,8 +36,14 @@ func TestStartStopRestart(t *testing.T) {
 	if v, err := s.Command(t.Context(), "GET", "k"); err != nil || v != "kept\r\nacross restarts" {
 		t.Fatalf("GET after restart = %q, %v; want the value back (append-only persistence)", v, err)
 	}
-	if _, err := s.Command(t.Context(), "NOSUCHCOMMAND"); err == nil {
-		t.Fatal("an error reply was not returned as an error")
+	if _, err := s.Command(t.Context(), "NOSUCHCOMMAND"); !errors.As(err, new(resp.Error)) {
+		t.Fatalf("an error reply was returned as %v; want a resp.Error", err)
+	}
+	if _, err := s.Command(t.Context(), "GET", "missing"); err != redisserver.ErrNil {
+		t.Fatalf("GET of a missing key: %v; want ErrNil", err)
+	}
+	if n, err := s.Command(t.Context(), "INCR", "n"); err != nil || n != "1" {
+		t.Fatalf("INCR = %q, %v; want the integer as a string", n, err)
 	}
 }
 

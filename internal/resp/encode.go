@@ -1,6 +1,7 @@
 // Package resp speaks the Redis serialization protocol (RESP) at the byte
 // level, for bulk loading: encoding commands, scanning a stream of them,
-// and reading replies.
+// and reading replies; and the one small request/reply client of the
+// module (RoundTrip), for set-up and administration commands.
 package resp
 
 import (

@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bufio"
@@ -83,28 +83,14 @@ func (t redisTarget) login(conn net.Conn, timeout time.Duration) error {
 		if t.user != "" {
 			args = []string{"AUTH", t.user, t.password}
 		}
-		if _, err := roundTrip(conn, r, timeout, args...); err != nil {
+		if _, err := resp.RoundTrip(conn, r, timeout, args...); err != nil {
 			return fmt.Errorf("AUTH: %w", err)
 		}
 	}
 	if t.db != 0 {
-		if _, err := roundTrip(conn, r, timeout, "SELECT", fmt.Sprint(t.db)); err != nil {
+		if _, err := resp.RoundTrip(conn, r, timeout, "SELECT", fmt.Sprint(t.db)); err != nil {
 			return fmt.Errorf("SELECT %d: %w", t.db, err)
 		}
 	}
 	return nil
-}
-
-// roundTrip sends one command and reads its reply, for setting up a load:
-// the load itself never waits for a reply. An error reply is returned as
-// a resp.Error.
-func roundTrip(conn net.Conn, r *bufio.Reader, timeout time.Duration, args ...string) (any, error) {
-	if timeout > 0 {
-		conn.SetDeadline(time.Now().Add(timeout))
-		defer conn.SetDeadline(time.Time{})
-	}
-	if _, err := conn.Write(resp.AppendCommand(nil, args...)); err != nil {
-		return nil, err
-	}
-	return resp.ReadValue(r)
 }

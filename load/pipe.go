@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bufio"
@@ -216,14 +216,14 @@ func (p *pipe) writeLoop() {
 		}
 	}
 	// Everything is written: from now on the server owes replies, and a
-	// silence of --timeout means it will not send them.
+	// silence of the timeout means it will not send them.
 	p.final.Store(true)
 	if p.timeout > 0 {
 		p.conn.SetReadDeadline(time.Now().Add(p.timeout))
 	}
 }
 
-// write writes b in pieces of at most a megabyte, so that --timeout is
+// write writes b in pieces of at most a megabyte, so that the timeout is
 // how long the server may take no data at all, not how long a huge
 // command may take to send.
 func (p *pipe) write(b []byte) error {
@@ -234,7 +234,7 @@ func (p *pipe) write(b []byte) error {
 		}
 		if _, err := p.conn.Write(b[:n]); err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
-				return fmt.Errorf("%s: the server took no data for %s (--timeout)", p.addr, p.timeout)
+				return fmt.Errorf("%s: the server took no data for %s (the timeout)", p.addr, p.timeout)
 			}
 			return fmt.Errorf("connection to %s lost (write: %w)", p.addr, netCause(err))
 		}
@@ -280,7 +280,7 @@ func (p *pipe) readLoop() {
 
 func (p *pipe) readError(err error) error {
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return fmt.Errorf("%s: no reply for %s after the last command was sent (--timeout)", p.addr, p.timeout)
+		return fmt.Errorf("%s: no reply for %s after the last command was sent (the timeout)", p.addr, p.timeout)
 	}
 	if err == io.EOF {
 		return fmt.Errorf("%s closed the connection", p.addr)

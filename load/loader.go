@@ -1,23 +1,21 @@
-package main
+package load
 
 import (
 	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"runtime"
 	"sync/atomic"
 	"time"
 
 	"github.com/retwis/retwis/internal/resp"
 )
 
-// loader is one run of `retwis load`: its pipes, one per server or per
+// loader is one load: its pipes, one per server or per
 // cluster master, and what has been read of the input.
 type loader struct {
-	cfg    loadConfig
+	opts   Options
 	pipes  []*pipe
 	slots  []uint16 // index of the pipe serving each hash slot; nil for a single server
 	errs   *errorLog
@@ -29,17 +27,17 @@ type loader struct {
 
 // newLoader connects to the server of target, or to every master of its
 // cluster, and starts the pipes.
-func newLoader(ctx context.Context, cfg loadConfig, target redisTarget, errs *errorLog) (*loader, error) {
+func newLoader(ctx context.Context, opts Options, target redisTarget, errs *errorLog) (*loader, error) {
 	sentinel := make([]byte, 20)
 	rand.Read(sentinel)
-	first, err := target.dial(ctx, target.network, target.addr, cfg.timeout)
+	first, err := target.dial(ctx, target.network, target.addr, opts.Timeout)
 	if err != nil {
 		return nil, err
 	}
-	l := &loader{cfg: cfg, errs: errs}
+	l := &loader{opts: opts, errs: errs}
 	onFail := func() { l.failed.Store(true) }
-	if !cfg.cluster && !isCluster(first, cfg.timeout) {
-		l.pipes = []*pipe{newPipe(target.addr, first, cfg.timeout, errs, sentinel, onFail)}
+	if !opts.Cluster && !isCluster(first, opts.Timeout) {
+		l.pipes = []*pipe{newPipe(target.addr, first, opts.Timeout, errs, sentinel, onFail)}
 		l.start()
 		return l, nil
 	}
@@ -48,29 +46,25 @@ func newLoader(ctx context.Context, cfg loadConfig, target redisTarget, errs *er
 		return nil, fmt.Errorf("%s: a cluster has only database 0", target.display)
 	}
 	host, _, _ := net.SplitHostPort(target.addr)
-	m, err := readSlotMap(first, host, cfg.timeout)
+	m, err := readSlotMap(first, host, opts.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", target.display, err)
 	}
 	for _, addr := range m.addrs {
-		conn, err := target.dial(ctx, "tcp", addr, cfg.timeout)
+		conn, err := target.dial(ctx, "tcp", addr, opts.Timeout)
 		if err != nil {
 			l.close()
 			return nil, fmt.Errorf("cluster master %s: %w", addr, err)
 		}
-		l.pipes = append(l.pipes, newPipe(addr, conn, cfg.timeout, errs, sentinel, onFail))
+		l.pipes = append(l.pipes, newPipe(addr, conn, opts.Timeout, errs, sentinel, onFail))
 	}
 	l.slots = m.owner
 	l.start()
 	return l, nil
 }
 
-// start starts the pipes. A load is bound by the servers' CPU, not ours:
-// the loader keeps to one processor per pipe, so that on a machine shared
-// with Redis it does not take cycles from the server it is feeding
-// (measured: a 10M-command load ran up to 10% faster than with every core).
+// start starts the pipes.
 func (l *loader) start() {
-	runtime.GOMAXPROCS(max(1, min(runtime.NumCPU(), len(l.pipes))))
 	for _, p := range l.pipes {
 		p.start()
 	}
@@ -125,7 +119,7 @@ func (l *loader) finish() {
 	}
 }
 
-// abort stops every pipe at once (on Ctrl-C).
+// abort stops every pipe at once (when the context of the load ends).
 func (l *loader) abort(err error) {
 	for _, p := range l.pipes {
 		p.fail(err)
@@ -139,7 +133,7 @@ func (l *loader) close() {
 }
 
 // acknowledged returns N such that commands 1 to N of the input all got
-// a reply (or were skipped): a load that broke off resumes with --skip N.
+// a reply (or were skipped): a load that broke off resumes with Options.Skip = N.
 // Commands after N may have run, or not.
 func (l *loader) acknowledged() int64 {
 	acked := l.placed
@@ -151,44 +145,30 @@ func (l *loader) acknowledged() int64 {
 	return acked
 }
 
-// resumeHint says how far a load that broke off got, and how to resume it.
-func (l *loader) resumeHint() string {
-	acked := l.acknowledged()
-	if acked == 0 {
-		return "no command was acknowledged: load again from the start"
-	}
-	how := "got a reply"
-	if l.cfg.skip > 0 {
-		how = "got a reply or was skipped"
-	}
-	return fmt.Sprintf("%d commands acknowledged (every one from 1 to %d %s): resume with --skip %d", acked, acked, how, acked)
-}
-
-// report prints the counts and the summary, and returns what went wrong,
-// worst first: a load that broke off, bad input, failed commands.
-func (l *loader) report(start time.Time, inputErr error, stdout io.Writer, prog *progress) error {
-	elapsed := time.Since(start)
+// report returns the counts of a load that is over.
+func (l *loader) report(elapsed time.Duration) Report {
 	replies, errs := l.replies()
 	l.errs.finish()
-	fmt.Fprintf(stdout, "errors: %d, replies: %d\n", errs, replies)
-	prog.summary(elapsed, l.sentCmds.Load(), l.sentBytes.Load(), l.cfg.skip)
-	var broken error
+	return Report{
+		Servers: len(l.pipes), Sent: l.sentCmds.Load(), Bytes: l.sentBytes.Load(),
+		Replies: replies, Errors: errs, Skipped: min(l.placed, l.opts.Skip),
+		Acknowledged: l.acknowledged(), Duration: elapsed,
+	}
+}
+
+// outcome returns what went wrong with a load that is over, worst first: a
+// load that broke off, bad input, failed commands.
+func (l *loader) outcome(rep Report, inputErr error) error {
 	for _, p := range l.pipes {
 		if err := p.failure(); err != nil {
-			broken = err
-			break
+			return errors.Join(fmt.Errorf("%w: %w", ErrBrokeOff, err), inputErr)
 		}
 	}
-	switch {
-	case broken != nil:
-		return errors.Join(fmt.Errorf("load broke off: %w\n%s", broken, l.resumeHint()), inputErr)
-	case inputErr != nil:
+	if inputErr != nil {
 		return inputErr
-	case errs > 0:
-		return fmt.Errorf("%d of %d commands failed", errs, replies)
 	}
-	if l.placed < l.cfg.skip {
-		prog.note(fmt.Sprintf("the input has only %d commands: --skip %d skipped them all", l.placed, l.cfg.skip))
+	if rep.Errors > 0 {
+		return fmt.Errorf("%d of %d commands failed", rep.Errors, rep.Replies)
 	}
 	return nil
 }

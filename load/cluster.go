@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"bufio"
@@ -13,9 +13,9 @@ import (
 
 // isCluster asks a server whether it is a node of a Redis Cluster. A
 // server that will not say (INFO refused by an ACL) is taken for a single
-// one; --cluster overrides.
+// one; Options.Cluster overrides.
 func isCluster(conn net.Conn, timeout time.Duration) bool {
-	v, err := roundTrip(conn, bufio.NewReader(conn), timeout, "INFO", "cluster")
+	v, err := resp.RoundTrip(conn, bufio.NewReader(conn), timeout, "INFO", "cluster")
 	info, _ := v.(string)
 	return err == nil && strings.Contains(info, "cluster_enabled:1")
 }
@@ -32,7 +32,7 @@ type slotMap struct {
 // load connected to. Every slot must be served: a load into a cluster
 // that is not whole would fail halfway.
 func readSlotMap(conn net.Conn, host string, timeout time.Duration) (*slotMap, error) {
-	v, err := roundTrip(conn, bufio.NewReader(conn), timeout, "CLUSTER", "SLOTS")
+	v, err := resp.RoundTrip(conn, bufio.NewReader(conn), timeout, "CLUSTER", "SLOTS")
 	if err != nil {
 		return nil, fmt.Errorf("CLUSTER SLOTS: %w", err)
 	}

@@ -1,34 +1,38 @@
-package main
+package redisserver
 
 import (
 	"context"
 	"log/slog"
 	"sync"
 	"time"
-
-	"github.com/retwis/retwis/internal/redisserver"
 )
 
-// supervisor keeps the embedded redis-server running: if it dies, it is
-// started again on the same socket and data directory, and the web server
-// recovers by itself as it does from any Redis outage.
-type supervisor struct {
+// Supervisor keeps a redis-server running: if it dies, it is started
+// again with the same options (address and data directory), so that its
+// clients recover as they do from any Redis outage. It is how `retwis
+// serve` keeps its embedded database.
+type Supervisor struct {
 	log    *slog.Logger
 	cancel context.CancelFunc
 	done   chan struct{} // closed when watch returns
 
 	mu  sync.Mutex
-	srv *redisserver.Server // the current process
+	srv *Server // the current process
 }
 
-func supervise(srv *redisserver.Server, log *slog.Logger) *supervisor {
+// Supervise watches srv and, whenever the process exits, starts it again,
+// backing off while restarts fail, until Stop. It logs exits and restarts
+// to log.
+func Supervise(srv *Server, log *slog.Logger) *Supervisor {
 	ctx, cancel := context.WithCancel(context.Background())
-	sv := &supervisor{log: log, cancel: cancel, done: make(chan struct{}), srv: srv}
+	sv := &Supervisor{log: log, cancel: cancel, done: make(chan struct{}), srv: srv}
 	go sv.watch(ctx)
 	return sv
 }
 
-func (sv *supervisor) current() *redisserver.Server {
+// Server returns the server process last started: the running one, unless
+// it has just exited.
+func (sv *Supervisor) Server() *Server {
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
 	return sv.srv
@@ -36,12 +40,12 @@ func (sv *supervisor) current() *redisserver.Server {
 
 // watch waits for the server to exit and restarts it, backing off while
 // restarts fail.
-func (sv *supervisor) watch(ctx context.Context) {
+func (sv *Supervisor) watch(ctx context.Context) {
 	defer close(sv.done)
 	const minDelay, maxDelay = 100 * time.Millisecond, 10 * time.Second
 	delay := minDelay
 	for {
-		cur := sv.current()
+		cur := sv.Server()
 		select {
 		case <-ctx.Done():
 			return
@@ -53,7 +57,7 @@ func (sv *supervisor) watch(ctx context.Context) {
 			return
 		case <-time.After(delay):
 		}
-		next, err := redisserver.Start(ctx, cur.Options())
+		next, err := Start(ctx, cur.Options())
 		if err != nil {
 			sv.log.Error("restarting embedded redis-server failed", "err", err)
 			delay = min(2*delay, maxDelay)
@@ -67,9 +71,9 @@ func (sv *supervisor) watch(ctx context.Context) {
 	}
 }
 
-// Stop ends supervision and stops the server.
-func (sv *supervisor) Stop() {
+// Stop ends supervision and stops the server, waiting for it to exit.
+func (sv *Supervisor) Stop() {
 	sv.cancel()
 	<-sv.done
-	sv.current().Stop()
+	sv.Server().Stop()
 }

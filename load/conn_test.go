@@ -1,7 +1,6 @@
-package main
+package load
 
 import (
-	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -9,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"net"
 	"net/url"
@@ -24,68 +24,6 @@ import (
 	"github.com/retwis/retwis/internal/redisserver"
 	"github.com/retwis/retwis/internal/redistest"
 )
-
-func TestLoadUsage(t *testing.T) {
-	redis := redistest.Start(t)
-	file := filepath.Join(t.TempDir(), "in.resp")
-	os.WriteFile(file, encode([]string{"SET", "k", "v"}), 0o600)
-	for _, tc := range []struct {
-		name    string
-		args    []string
-		status  int
-		want    string // in stdout or stderr
-		notWant string
-	}{
-		{"flags after the file", []string{file, "--redis", redis.URL}, 0, "errors: 0, replies: 1", ""},
-		{"help", []string{"-h"}, 0, "Usage: retwis load [flags] [FILE|-]", ""},
-		{"two inputs", []string{"a", "b"}, 2, `one input at most, got ["a" "b"]`, ""},
-		{"negative skip", []string{"--skip", "-1", file}, 2, "--skip cannot be negative", ""},
-		{"unknown flag", []string{"--nope"}, 2, "flag provided but not defined: -nope", ""},
-		{"missing file", []string{"--redis", redis.URL, "/nonexistent.resp"}, 1, "no such file or directory", ""},
-		{"bad URL scheme", []string{"--redis", "http://x", file}, 1, "invalid URL scheme: http", ""},
-		{"no server", []string{"--redis", "redis://u:hunter2@127.0.0.1:1", file}, 1,
-			"connect to redis://u:xxxxx@127.0.0.1:1: dial tcp 127.0.0.1:1: connect: connection refused", "hunter2"},
-		{"--cluster on a single server", []string{"--cluster", "--redis", redis.URL, file}, 1,
-			"CLUSTER SLOTS: ERR This instance has cluster support disabled", ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var out bytes.Buffer
-			status := run(t.Context(), append([]string{"load"}, tc.args...), &out, &out)
-			if status != tc.status || !strings.Contains(out.String(), tc.want) ||
-				tc.notWant != "" && strings.Contains(out.String(), tc.notWant) {
-				t.Fatalf("status %d, output:\n%s\nwant %d and %q", status, out.String(), tc.status, tc.want)
-			}
-		})
-	}
-}
-
-// TestLoadStdin reads the commands from standard input, with no file
-// argument and with "-".
-func TestLoadStdin(t *testing.T) {
-	redis := redistest.Start(t)
-	for i, args := range [][]string{{"--redis", redis.URL}, {"--redis", redis.URL, "-"}} {
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		go func() {
-			w.Write(encode([]string{"INCR", "n"}, []string{"INCR", "n"}))
-			w.Close()
-		}()
-		stdin := os.Stdin
-		os.Stdin = r
-		var out bytes.Buffer
-		status := run(t.Context(), append([]string{"load"}, args...), &out, &out)
-		os.Stdin = stdin
-		r.Close()
-		if status != 0 || !strings.Contains(out.String(), "errors: 0, replies: 2") {
-			t.Fatalf("%q: status %d, output:\n%s", args, status, out.String())
-		}
-		if n, _ := get(t, newTestClient(t, redis.URL), "n"); n != strconv.Itoa(2*(i+1)) {
-			t.Fatalf("n = %s after %d loads", n, i+1)
-		}
-	}
-}
 
 // TestLoadLogin loads through URLs that need AUTH (a password, or an ACL
 // user and password) and SELECT: their replies must not be counted, and
@@ -117,11 +55,11 @@ func TestLoadLogin(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			target := withLogin(t, redis.URL, tc.user, tc.pass, tc.db)
-			status, stdout, stderr := runLoadCmd(t, encode([]string{"SET", "k", tc.name}), "--redis", target)
-			if !strings.Contains(stdout+stderr, tc.want) || (status == 0) != strings.Contains(tc.want, "errors: 0") {
-				t.Fatalf("status %d, output:\n%s%s\nwant %q", status, stdout, stderr, tc.want)
+			rep, _, err := loadInput(t, encode([]string{"SET", "k", tc.name}), Options{URL: target})
+			if got := summary(rep, err); !strings.Contains(got, tc.want) || (err == nil) != strings.Contains(tc.want, "errors: 0") {
+				t.Fatalf("%s; want %q", got, tc.want)
 			}
-			if status != 0 {
+			if err != nil {
 				return
 			}
 			c := newTestClient(t, withLogin(t, redis.URL, "", "secret", tc.db))
@@ -130,6 +68,12 @@ func TestLoadLogin(t *testing.T) {
 			}
 		})
 	}
+}
+
+// summary gives the counts of a load and its error, for comparing with
+// what a test expects.
+func summary(rep Report, err error) string {
+	return fmt.Sprintf("errors: %d, replies: %d; %v", rep.Errors, rep.Replies, err)
 }
 
 // withLogin adds a user, password and database to a Redis URL.
@@ -168,13 +112,11 @@ func TestLoadTLS(t *testing.T) {
 	input := encode([]string{"SET", "k", "over TLS"})
 	base := "rediss://127.0.0.1:" + strconv.Itoa(secure)
 
-	status, _, stderr := runLoadCmd(t, input, "--redis", base)
-	if status != 1 || !strings.Contains(stderr, "TLS: tls: failed to verify certificate") {
-		t.Fatalf("a self-signed certificate was accepted: status %d, %s", status, stderr)
+	if _, _, err := loadInput(t, input, Options{URL: base}); err == nil || !strings.Contains(err.Error(), "TLS: tls: failed to verify certificate") {
+		t.Fatalf("a self-signed certificate was accepted: %v", err)
 	}
-	status, stdout, stderr := runLoadCmd(t, input, "--redis", base+"?skip_verify=true")
-	if status != 0 || stdout != "errors: 0, replies: 1\n" {
-		t.Fatalf("status %d, output:\n%s%s", status, stdout, stderr)
+	if rep, _, err := loadInput(t, input, Options{URL: base + "?skip_verify=true"}); err != nil || rep.Replies != 1 || rep.Errors != 0 {
+		t.Fatalf("%s", summary(rep, err))
 	}
 	if v, _ := get(t, newTestClient(t, srv.URL()), "k"); v != "over TLS" {
 		t.Fatalf("k = %q", v)

@@ -1,9 +1,8 @@
-package main
+package load
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -46,14 +45,14 @@ func TestLoadCluster(t *testing.T) {
 		[]string{"HSET", "key:2500", "f", "v"}, []string{"PING"}, []string{"SET", "last", "v"})
 	want["last"] = "v"
 
-	status, stdout, stderr := runLoadCmd(t, encode(cmds...), "--redis", url)
-	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	if status != 1 || len(lines) != 4 || !strings.Contains(stderr, "3 of 3305 commands failed") {
-		t.Fatalf("status %d\nstdout:\n%s\nstderr:\n%s", status, stdout, stderr)
+	rep, errs, err := loadInput(t, encode(cmds...), Options{URL: url})
+	lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+	if rep.Servers != 3 || rep.Replies != 3305 || len(lines) != 3 || err == nil || err.Error() != "3 of 3305 commands failed" {
+		t.Fatalf("%v, %+v, error replies:\n%s", err, rep, errs)
 	}
 	// Replies from different masters interleave: the errors come in any order.
-	slices.Sort(lines[:3])
-	for i, prefix := range []string{"command 3301: WRONGTYPE ", "command 3302: MOVED ", "command 3303: WRONGTYPE ", "errors: 3, replies: 3305"} {
+	slices.Sort(lines)
+	for i, prefix := range []string{"command 3301: WRONGTYPE ", "command 3302: MOVED ", "command 3303: WRONGTYPE "} {
 		if !strings.HasPrefix(lines[i], prefix) {
 			t.Fatalf("line %d = %q; want it to start with %q", i+1, lines[i], prefix)
 		}
@@ -105,19 +104,19 @@ func TestLoadClusterErrorsInOrder(t *testing.T) {
 		cmds = append(cmds, []string{"INCR", "n" + strconv.Itoa(i)}, []string{"LPUSH", "s" + strconv.Itoa(i), "x"})
 		want = append(want, fmt.Sprintf("command %d: WRONGTYPE Operation against a key holding the wrong kind of value", len(cmds)))
 	}
-	status, stdout, _ := runLoadCmd(t, encode(cmds...), "--redis", url, "--cluster")
-	got := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	if status != 1 || len(got) != 31 || got[30] != "errors: 30, replies: 90" {
-		t.Fatalf("status %d, stdout:\n%s", status, stdout)
+	rep, errs, err := loadInput(t, encode(cmds...), Options{URL: url, Cluster: true})
+	got := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+	if err == nil || len(got) != 30 || rep.Errors != 30 || rep.Replies != 90 {
+		t.Fatalf("%v, %+v, error replies:\n%s", err, rep, errs)
 	}
 	// Replies of different masters interleave: compare as sets.
 	seen := map[string]bool{}
-	for _, l := range got[:30] {
+	for _, l := range got {
 		seen[l] = true
 	}
 	for _, w := range want {
 		if !seen[w] {
-			t.Fatalf("missing %q in:\n%s", w, stdout)
+			t.Fatalf("missing %q in:\n%s", w, errs)
 		}
 	}
 }
@@ -140,7 +139,7 @@ func TestLoadClusterConnectionDrop(t *testing.T) {
 	url := "redis://" + cluster.Addrs()[0]
 	owner := slotOwners(t, url)
 	dead := cluster.Addrs()[1]
-	acked := loadUntilStopped(t, url, io.Discard, func() { cluster.Nodes[1].Stop() })
+	acked := int(loadUntilStopped(t, url, func() { cluster.Nodes[1].Stop() }).Acknowledged)
 
 	clients := map[string]rueidis.Client{}
 	for _, addr := range cluster.Addrs() {

@@ -1,0 +1,77 @@
+package redisserver_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis/internal/redisserver"
+)
+
+// TestSupervise kills a supervised redis-server twice: each time it is
+// started again on the same socket with its data, and after Stop no
+// server is left.
+func TestSupervise(t *testing.T) {
+	dir, err := os.MkdirTemp("", "rtsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	srv, err := redisserver.Start(t.Context(), redisserver.Options{Dir: dir, Socket: filepath.Join(dir, "r.sock"), Persist: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := redisserver.Supervise(srv, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	stopped := false
+	defer func() {
+		if !stopped {
+			sv.Stop()
+		}
+	}()
+	if _, err := srv.Command(t.Context(), "SET", "k", "kept"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		pid := processID(t, srv)
+		sv.Server().Kill() // as a crash would; the supervisor sees it exit
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			// A Server's address outlives its process: srv reaches the new one.
+			if v, err := srv.Command(t.Context(), "GET", "k"); err == nil && v == "kept" && processID(t, srv) != pid {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the killed redis-server was not started again with its data")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	sv.Stop()
+	stopped = true
+	if _, err := srv.Command(t.Context(), "PING"); err == nil {
+		t.Fatal("a redis-server still answers after Stop")
+	}
+}
+
+// processID returns the process id of the server answering at srv's
+// address, or "" if none does.
+func processID(t *testing.T, srv *redisserver.Server) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	info, err := srv.Command(ctx, "INFO", "server")
+	if err != nil {
+		return ""
+	}
+	for line := range strings.SplitSeq(info, "\r\n") {
+		if id, ok := strings.CutPrefix(line, "process_id:"); ok {
+			return id
+		}
+	}
+	return ""
+}
