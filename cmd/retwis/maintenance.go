@@ -10,10 +10,9 @@ import (
 	"github.com/retwis/retwis/redlock"
 )
 
-const (
-	maintenanceLock = "retwis:maintenance"
-	maintenanceTTL  = 30 * time.Second
-)
+// maintenanceTTL is the validity of the maintenance lock, extended while
+// the upkeep runs.
+const maintenanceTTL = 30 * time.Second
 
 // runMaintenance does the periodic upkeep of the database every interval
 // until ctx ends. Every `retwis serve` runs it, and a distributed lock
@@ -28,10 +27,10 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 		case <-tick.C:
 		}
 		// A held lock means another server is doing the upkeep.
-		err := locks.Do(ctx, maintenanceLock, maintenanceTTL, func(ctx context.Context) error {
+		err := locks.Do(ctx, store.MaintenanceLock, maintenanceTTL, func(ctx context.Context) error {
 			rep, err := st.Maintain(ctx, store.DeliveryOptions{Consumer: consumer})
 			if rep.Reclaimed > 0 || rep.Orphans > 0 {
-				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphan_progress", rep.Orphans)
+				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans)
 			}
 			return err
 		})

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"time"
-
 	"context"
 	"fmt"
-	"github.com/retwis/retwis/redlock"
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/redlock"
 )
 
 // startWorkers runs the background work of a retwis server: delivering
