@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"time"
+	"strings"
 )
 
 // errUsage reports bad flags; the flag package has already said why.
@@ -28,34 +27,68 @@ func env(name, def string) string {
 	return def
 }
 
-// envInt returns an environment variable as an int, or def when unset or
-// not a number.
-func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
-		return n
-	}
-	return def
+// envMarker introduces, at the end of a flag's help text, the environment
+// variables that set its default (envHelp). The help text is the one
+// place that binds a flag to its variables, so what the help says is
+// what is read.
+const envMarker = " (env "
+
+// envHelp appends to a flag's help the environment variables that set
+// its default; the first one set counts.
+func envHelp(help string, names ...string) string {
+	return help + envMarker + strings.Join(names, " or ") + ")"
 }
 
-// envDuration returns an environment variable as a duration ("720h"), or
-// def when unset or malformed.
-func envDuration(name string, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(os.Getenv(name)); err == nil {
-		return d
+// envNames returns the environment variables named in a flag's help.
+func envNames(usage string) []string {
+	i := strings.LastIndex(usage, envMarker)
+	if i < 0 || !strings.HasSuffix(usage, ")") {
+		return nil
 	}
-	return def
+	return strings.Split(usage[i+len(envMarker):len(usage)-1], " or ")
 }
 
-// envHelp appends the name of a flag's environment variable to its help.
-func envHelp(help, name string) string { return fmt.Sprintf("%s (env %s)", help, name) }
+// applyEnv sets each flag of fs whose help names an environment variable
+// that is set to that variable's value, parsed by the flag itself: a
+// malformed value (RETWIS_HOME_CAP=80O) is refused with the variable's
+// name rather than replaced by the default.
+func applyEnv(fs *flag.FlagSet) error {
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		for _, name := range envNames(f.Usage) {
+			v, ok := os.LookupEnv(name)
+			if !ok {
+				continue
+			}
+			if err := fs.Set(f.Name, v); err != nil {
+				errs = append(errs, fmt.Errorf("environment variable %s=%q (for --%s): %v", name, v, f.Name, err))
+			}
+			return
+		}
+	})
+	return errors.Join(errs...)
+}
 
-// parseFlags parses args: -h gives flag.ErrHelp, bad flags errUsage.
-func parseFlags(fs *flag.FlagSet, args []string) error {
+// parseArgs applies the environment, then parses args: -h gives
+// flag.ErrHelp, bad flags or environment variables errUsage.
+func parseArgs(fs *flag.FlagSet, args []string) error {
+	if err := applyEnv(fs); err != nil {
+		fmt.Fprintf(fs.Output(), "%s: %v\n", fs.Name(), err)
+		return errUsage
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
 		}
 		return errUsage
+	}
+	return nil
+}
+
+// parseFlags parses args, which must hold only flags.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := parseArgs(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(fs.Output(), "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))

@@ -32,14 +32,14 @@ func (c *loadConfig) options(stdout, stderr io.Writer) load.Options {
 }
 
 func (c *loadConfig) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.redisURL, "redis", env("REDIS_URL", "redis://127.0.0.1:6379"), envHelp(
+	fs.StringVar(&c.redisURL, "redis", "redis://127.0.0.1:6379", envHelp(
 		"Redis `URL`: redis://[user:pass@]host:port[/db], rediss://… for TLS, unix:///path.sock", "REDIS_URL"))
 	fs.BoolVar(&c.cluster, "cluster", false,
 		"route each command to the master of the hash slot of its second element (argv[1]), taken as its key; "+
 			"automatic when the server is a cluster node")
 	fs.Int64Var(&c.skip, "skip", 0, "check but do not send the first `N` commands, to resume a load that broke off "+
 		"(commands after N may have run already: SET, HSET and ZADD repeat harmlessly, but list pushes and INCR apply twice)")
-	fs.DurationVar(&c.timeout, "timeout", envDuration("RETWIS_LOAD_TIMEOUT", 30*time.Second), envHelp(
+	fs.DurationVar(&c.timeout, "timeout", 30*time.Second, envHelp(
 		"give up when the server takes no data, or sends no reply after the last command, for this `long`; 0 waits forever",
 		"RETWIS_LOAD_TIMEOUT"))
 }
@@ -82,6 +82,10 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // naturally. It returns the operands.
 func parseLoadFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var operands []string
+	if err := applyEnv(fs); err != nil {
+		fmt.Fprintf(fs.Output(), "%s: %v\n", fs.Name(), err)
+		return nil, errUsage
+	}
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {

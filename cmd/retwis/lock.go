@@ -105,19 +105,19 @@ type lockConfig struct {
 }
 
 func (c *lockConfig) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.servers, "servers", env("RETWIS_LOCK_SERVERS", env("REDIS_URL", "redis://127.0.0.1:6379")), envHelp(
-		"comma-separated `URLs` of independent Redis masters (redis://, rediss://, unix://); "+
-			"default $REDIS_URL, else redis://127.0.0.1:6379", "RETWIS_LOCK_SERVERS"))
-	fs.DurationVar(&c.ttl, "ttl", envDuration("RETWIS_LOCK_TTL", 10*time.Second), envHelp(
+	fs.StringVar(&c.servers, "servers", "redis://127.0.0.1:6379", envHelp(
+		"comma-separated `URLs` of independent Redis masters (redis://, rediss://, unix://)",
+		"RETWIS_LOCK_SERVERS", "REDIS_URL"))
+	fs.DurationVar(&c.ttl, "ttl", 10*time.Second, envHelp(
 		"the lock expires this `long` after its holder stops extending it; it is extended every ttl/3", "RETWIS_LOCK_TTL"))
-	fs.DurationVar(&c.wait, "wait", envDuration("RETWIS_LOCK_WAIT", 0), envHelp(
+	fs.DurationVar(&c.wait, "wait", 0, envHelp(
 		"wait this `long` for the lock to be free; 0 does not wait for a holder", "RETWIS_LOCK_WAIT"))
-	fs.DurationVar(&c.grace, "grace", envDuration("RETWIS_LOCK_GRACE", 5*time.Second), envHelp(
+	fs.DurationVar(&c.grace, "grace", 5*time.Second, envHelp(
 		"when the lock is lost, give the command this `long` after SIGTERM before SIGKILL", "RETWIS_LOCK_GRACE"))
-	fs.IntVar(&c.maxExtensions, "max-extensions", envInt("RETWIS_LOCK_MAX_EXTENSIONS", -1), envHelp(
+	fs.IntVar(&c.maxExtensions, "max-extensions", -1, envHelp(
 		"extend the lock at most `N` times, then stop the command when it expires; "+
 			"negative: no limit, and a hung command keeps the lock", "RETWIS_LOCK_MAX_EXTENSIONS"))
-	fs.StringVar(&c.tokenEnv, "token-env", env("RETWIS_LOCK_TOKEN_ENV", "RETWIS_LOCK_TOKEN"), envHelp(
+	fs.StringVar(&c.tokenEnv, "token-env", "RETWIS_LOCK_TOKEN", envHelp(
 		"pass the fencing token to the command in this environment `variable`", "RETWIS_LOCK_TOKEN_ENV"))
 }
 
@@ -139,11 +139,8 @@ func runLock(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // is required: without it, a flag put after NAME would be taken for the
 // command.
 func parseLockArgs(fs *flag.FlagSet, args []string, cfg *lockConfig) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
+	if err := parseArgs(fs, args); err != nil {
+		return err
 	}
 	rest := fs.Args()
 	if len(rest) < 3 || rest[1] != "--" || rest[0] == "" {

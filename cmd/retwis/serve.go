@@ -34,23 +34,40 @@ type serveConfig struct {
 }
 
 func (c *serveConfig) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.addr, "addr", env("RETWIS_ADDR", "127.0.0.1:8080"), envHelp("listen `address`", "RETWIS_ADDR"))
-	fs.StringVar(&c.redisURL, "redis", env("REDIS_URL", ""), envHelp(
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", envHelp("listen `address`", "RETWIS_ADDR"))
+	fs.StringVar(&c.redisURL, "redis", "", envHelp(
 		"Redis `URL`: redis://[user:pass@]host:port[/db], rediss://… for TLS, unix:///path.sock; "+
 			"empty runs an embedded redis-server", "REDIS_URL"))
-	fs.StringVar(&c.dataDir, "data-dir", env("RETWIS_DATA_DIR", "./data"), envHelp("`directory` of the embedded Redis's data", "RETWIS_DATA_DIR"))
-	fs.StringVar(&c.tlsCert, "tls-cert", env("RETWIS_TLS_CERT", ""), envHelp("serve HTTPS with this certificate `file`", "RETWIS_TLS_CERT"))
-	fs.StringVar(&c.tlsKey, "tls-key", env("RETWIS_TLS_KEY", ""), envHelp("private key `file` for --tls-cert", "RETWIS_TLS_KEY"))
-	fs.IntVar(&c.timelines.HomeCap, "home-cap", envInt("RETWIS_HOME_CAP", 800),
+	fs.StringVar(&c.dataDir, "data-dir", "./data", envHelp("`directory` of the embedded Redis's data", "RETWIS_DATA_DIR"))
+	fs.StringVar(&c.tlsCert, "tls-cert", "", envHelp("serve HTTPS with this certificate `file`", "RETWIS_TLS_CERT"))
+	fs.StringVar(&c.tlsKey, "tls-key", "", envHelp("private key `file` for --tls-cert", "RETWIS_TLS_KEY"))
+	fs.IntVar(&c.timelines.HomeCap, "home-cap", store.DefaultHomeCap,
 		envHelp("post ids kept in each home timeline `list`; older pages merge the authors' indexes", "RETWIS_HOME_CAP"))
-	fs.Int64Var(&c.timelines.CelebrityThreshold, "celebrity-threshold", int64(envInt("RETWIS_CELEBRITY_THRESHOLD", 10_000)),
+	fs.Int64Var(&c.timelines.CelebrityThreshold, "celebrity-threshold", 10_000,
 		envHelp("authors with more `followers` are merged into timelines when read instead of fanned out", "RETWIS_CELEBRITY_THRESHOLD"))
-	fs.StringVar(&c.lockServers, "lock-servers", env("RETWIS_LOCK_SERVERS", ""), envHelp(
+	fs.StringVar(&c.lockServers, "lock-servers", "", envHelp(
 		"comma-separated Redis `URLs` for the maintenance lock (Redlock); empty: the database itself", "RETWIS_LOCK_SERVERS"))
-	fs.DurationVar(&c.maintainEvery, "maintenance-every", envDuration("RETWIS_MAINTENANCE_EVERY", 10*time.Second),
+	fs.DurationVar(&c.maintainEvery, "maintenance-every", 10*time.Second,
 		envHelp("how `often` one of the servers sharing a database does its upkeep", "RETWIS_MAINTENANCE_EVERY"))
-	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", envDuration("RETWIS_INACTIVE_AFTER", 30*24*time.Hour),
+	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", 30*24*time.Hour,
 		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
+}
+
+// check refuses values the flags parse but the server cannot work with.
+func (c *serveConfig) check() error {
+	switch {
+	case (c.tlsCert == "") != (c.tlsKey == ""):
+		return errors.New("--tls-cert and --tls-key go together")
+	case c.timelines.HomeCap < 10:
+		return errors.New("--home-cap must be at least 10")
+	case c.timelines.CelebrityThreshold < 1:
+		return errors.New("--celebrity-threshold must be at least 1")
+	case c.timelines.InactiveAfter < time.Minute:
+		return errors.New("--inactive-after must be at least 1m")
+	case c.maintainEvery < time.Second:
+		return errors.New("--maintenance-every must be at least 1s")
+	}
+	return nil
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -60,11 +77,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if (cfg.tlsCert == "") != (cfg.tlsKey == "") {
-		return errors.New("--tls-cert and --tls-key go together")
-	}
-	if cfg.timelines.HomeCap < 10 || cfg.timelines.CelebrityThreshold < 1 || cfg.timelines.InactiveAfter < time.Minute {
-		return errors.New("--home-cap must be at least 10, --celebrity-threshold at least 1, --inactive-after at least 1m")
+	if err := cfg.check(); err != nil {
+		fmt.Fprintf(stderr, "retwis serve: %v\n", err)
+		return errUsage
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	return serve(ctx, cfg, log, nil)
@@ -92,7 +107,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		return err
 	}
 	defer locks.Close()
-	stopWorkers := startWorkers(st, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), log)
+	stopWorkers := startWorkers(st, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), log) // zero: the default
 	defer stopWorkers()
 	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly})
 	if err != nil {

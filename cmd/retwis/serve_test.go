@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/syncbuf"
 )
 
 // startServe runs `retwis serve` with cfg in the background and returns
@@ -124,5 +126,53 @@ func TestRunUsage(t *testing.T) {
 				t.Fatalf("output lacks %q:\n%s", tc.out, out.String())
 			}
 		})
+	}
+}
+
+// TestServeRefusesBadSettings runs `retwis serve` with settings that
+// parse but make no sense, or malformed environment variables: it
+// refuses to start, naming the flag or variable, and starts nothing.
+func TestServeRefusesBadSettings(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--maintenance-every", "-1s"}, nil, "--maintenance-every"},
+		{[]string{"--home-cap", "5"}, nil, "--home-cap"},
+		{nil, map[string]string{"RETWIS_HOME_CAP": "80O"}, "RETWIS_HOME_CAP"},
+		{nil, map[string]string{"RETWIS_INACTIVE_AFTER": "30 days"}, "RETWIS_INACTIVE_AFTER"},
+		{nil, map[string]string{"RETWIS_MAINTENANCE_EVERY": "-1s"}, "--maintenance-every"},
+	} {
+		t.Run(strings.Join(tc.args, " ")+fmt.Sprint(tc.env), func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			var stderr syncbuf.Buffer
+			args := append([]string{"serve", "--addr", "127.0.0.1:0", "--redis", "redis://127.0.0.1:1"}, tc.args...)
+			if code := run(t.Context(), args, io.Discard, &stderr); code != 2 {
+				t.Fatalf("exit status %d; want 2 (usage)", code)
+			}
+			if !strings.Contains(stderr.String(), tc.want) {
+				t.Fatalf("the message does not name %s: %s", tc.want, stderr.String())
+			}
+		})
+	}
+}
+
+// TestEnvironmentSetsDefaults checks that a well-formed environment
+// variable sets its flag's default, and that the flag wins over it.
+func TestEnvironmentSetsDefaults(t *testing.T) {
+	t.Setenv("RETWIS_HOME_CAP", "123")
+	t.Setenv("RETWIS_INACTIVE_AFTER", "48h")
+	var cfg serveConfig
+	fs := newFlagSet("serve", io.Discard)
+	cfg.register(fs)
+	if err := parseFlags(fs, []string{"--inactive-after", "72h"}); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.timelines.HomeCap != 123 || cfg.timelines.InactiveAfter != 72*time.Hour {
+		t.Fatalf("home cap %d, inactive after %s; want 123 from the environment and 72h from the flag",
+			cfg.timelines.HomeCap, cfg.timelines.InactiveAfter)
 	}
 }

@@ -19,6 +19,10 @@ import (
 	"github.com/retwis/retwis/internal/password"
 )
 
+// DefaultHomeCap is how many post ids a home timeline list keeps unless
+// Options.HomeCap says otherwise.
+const DefaultHomeCap = 800
+
 // Options configure a Store.
 type Options struct {
 	// Password is the argon2id cost of new password hashes.
@@ -30,8 +34,9 @@ type Options struct {
 	// Log receives problems that do not fail the operation at hand
 	// (slog.Default when nil).
 	Log *slog.Logger
-	// HomeCap is how many post ids a home timeline list keeps (800 when
-	// zero); older posts are read from the authors' own-post indexes.
+	// HomeCap is how many post ids a home timeline list keeps
+	// (DefaultHomeCap when zero); older posts are read from the authors'
+	// own-post indexes.
 	HomeCap int
 	// CelebrityThreshold is the follower count above which an author's
 	// posts are not fanned out on write but merged into followers' home
@@ -54,7 +59,7 @@ func (o *Options) setDefaults() {
 		o.Log = slog.Default()
 	}
 	if o.HomeCap == 0 {
-		o.HomeCap = 800
+		o.HomeCap = DefaultHomeCap
 	}
 	if o.CelebrityThreshold == 0 {
 		o.CelebrityThreshold = 10_000
