@@ -13,8 +13,8 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisserver"
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/resp"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // TestLoadCluster loads keys spread over every slot, and hash-tagged

@@ -22,7 +22,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisserver"
-	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // TestLoadLogin loads through URLs that need AUTH (a password, or an ACL

@@ -16,8 +16,8 @@ import (
 
 	"github.com/redis/rueidis"
 
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/resp"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // encode returns commands in RESP, one after the other.

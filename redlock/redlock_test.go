@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/redlock"
 )
 

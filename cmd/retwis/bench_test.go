@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // TestBench seeds a small network into a real Redis, serves it, and runs

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 func genOutput(t *testing.T, args ...string) []byte {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 func writeFile(t *testing.T, dir, name, content string) string {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/resp"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // encode returns commands in RESP, one after the other.

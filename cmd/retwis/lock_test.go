@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/redisserver"
-	"github.com/retwis/retwis/internal/redistest"
-	"github.com/retwis/retwis/internal/syncbuf"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/syncbuf"
 	"github.com/retwis/retwis/redlock"
 )
 

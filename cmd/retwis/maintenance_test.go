@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // TestMaintenanceReclaimsStalledJob leaves a delivery job with a worker

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/syncbuf"
+	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
 // startServe runs `retwis serve` with cfg in the background and returns

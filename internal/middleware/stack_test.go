@@ -15,7 +15,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/syncbuf"
+	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
 // handler is a handler under test, given the Stack in front of it.

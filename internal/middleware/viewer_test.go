@@ -9,8 +9,8 @@ import (
 
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/password"
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // bearer is a Credential as an API would have it: a bearer token.

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/resp"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 const sentinel = "0123456789abcdefghij"

@@ -7,8 +7,8 @@ import (
 
 	"github.com/redis/rueidis"
 
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/resp"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 func TestSlot(t *testing.T) {

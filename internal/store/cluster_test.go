@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // TestClusterRegisterRace runs the sign-up race on Redis Cluster, where

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // runWorker runs a delivery worker with opts until the test ends.

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 func TestPostFanout(t *testing.T) {

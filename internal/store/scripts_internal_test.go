@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // TestPushIDOrder pushes ids in random order, each several times, past

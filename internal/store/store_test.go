@@ -13,9 +13,9 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/password"
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/store/storetest"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // quiet discards the log of a store under test.

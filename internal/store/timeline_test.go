@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // pageAll walks a timeline by Before cursors from the top and returns

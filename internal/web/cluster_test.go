@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retwis/retwis/internal/redistest"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // TestClusterEndToEnd runs the whole web flow against a local 3-master

@@ -14,10 +14,10 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/password"
-	"github.com/retwis/retwis/internal/redistest"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/store/storetest"
-	"github.com/retwis/retwis/internal/syncbuf"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
+	"github.com/retwis/retwis/internal/testkit/syncbuf"
 	"github.com/retwis/retwis/internal/web"
 )
 

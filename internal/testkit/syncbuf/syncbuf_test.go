@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/retwis/retwis/internal/syncbuf"
+	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
 func TestConcurrentWrites(t *testing.T) {
