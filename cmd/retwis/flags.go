@@ -19,14 +19,6 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// env returns the value of an environment variable, or def when unset.
-func env(name, def string) string {
-	if v, ok := os.LookupEnv(name); ok {
-		return v
-	}
-	return def
-}
-
 // envMarker introduces, at the end of a flag's help text, the environment
 // variables that set its default (envHelp). The help text is the one
 // place that binds a flag to its variables, so what the help says is
@@ -95,4 +87,11 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return errUsage
 	}
 	return nil
+}
+
+// usageError says what is wrong with the arguments, as the flag package
+// does, and returns errUsage.
+func usageError(fs *flag.FlagSet, format string, args ...any) error {
+	fmt.Fprintf(fs.Output(), "%s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
+	return errUsage
 }

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/retwis/retwis/internal/dataset"
 	"github.com/retwis/retwis/internal/resp"
 	"github.com/retwis/retwis/internal/store"
 )
@@ -18,8 +20,8 @@ import (
 var genDefaultUntil = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var o store.GenerateOptions
-	var out, until string
+	var o dataset.GenerateOptions
+	var out, until, pass string
 	fs := newFlagSet("gen", stderr)
 	fs.IntVar(&o.Users, "users", 1000, "`number` of users (user1, user2, …)")
 	fs.IntVar(&o.AvgFollows, "follows", 20, "average `number` of accounts a user follows")
@@ -27,8 +29,8 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Uint64Var(&o.Seed, "seed", 1, "random `seed`: the same seed gives the same output")
 	fs.DurationVar(&o.Span, "span", 30*24*time.Hour, "posts are spread over this `long`…")
 	fs.StringVar(&until, "until", genDefaultUntil.Format(time.RFC3339), "…up to this `time` (RFC 3339, or \"now\")")
-	fs.StringVar(&o.Password, "password", "retwispass", "`password` of every generated user")
-	fs.IntVar(&o.HomeCap, "home-cap", 800, "entries per home timeline, as the server's --home-cap")
+	fs.StringVar(&pass, "password", "retwispass", "`password` of every generated user")
+	fs.IntVar(&o.HomeCap, "home-cap", store.DefaultHomeCap, "entries per home timeline, as the server's --home-cap")
 	fs.StringVar(&out, "out", "-", "output `file` (- for standard output)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -40,7 +42,8 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if o.Span <= 0 || o.HomeCap < 10 {
 		return errors.New("--span must be positive and --home-cap at least 10")
 	}
-	w, closeOut, err := openOutput(out, stdout)
+	o.PasswordHash = dataset.SeededHash(pass, o.Seed)
+	w, err := openOutput(out, stdout)
 	if err != nil {
 		return err
 	}
@@ -48,12 +51,9 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	o.Progress = func(stage string, done, total int) {
 		fmt.Fprintf(stderr, "gen: %-9s %d/%d (%s)\n", stage, done, total, time.Since(start).Round(time.Millisecond))
 	}
-	rw := resp.NewWriter(w)
-	stats, err := store.Generate(rw, o)
-	if err == nil {
-		err = closeOut()
-	}
-	if err != nil {
+	rw := resp.NewWriter(w.Writer)
+	stats, err := dataset.Generate(ctx, store.NewRESPWriter(rw), o)
+	if err = w.finish(err); err != nil {
 		return fmt.Errorf("gen: %w", err)
 	}
 	fmt.Fprintf(stderr, "gen: %d users, %d follows (most followed: %d), %d posts, %d timeline entries: %d commands in %s\n",
@@ -72,17 +72,50 @@ func parseUntil(s string) (time.Time, error) {
 	return t, nil
 }
 
-// openOutput opens name for writing (- is stdout) behind a large buffer;
-// closeOut flushes and closes it.
-func openOutput(name string, stdout io.Writer) (*bufio.Writer, func() error, error) {
+// output is where gen and import write: standard output, or a file that
+// appears under its name only once it is complete.
+type output struct {
+	*bufio.Writer
+	file *os.File // nil for standard output
+	name string   // the final name of file
+}
+
+// openOutput opens name for writing (- is standard output) behind a large
+// buffer. A file is written under a temporary name in the same directory
+// and renamed into place by finish, so that a failed or interrupted run
+// never leaves a partial file that looks complete.
+func openOutput(name string, stdout io.Writer) (*output, error) {
 	if name == "-" {
-		w := bufio.NewWriterSize(stdout, 1<<20)
-		return w, w.Flush, nil
+		return &output{Writer: bufio.NewWriterSize(stdout, 1<<20)}, nil
 	}
-	f, err := os.Create(name)
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	return w, func() error { return errors.Join(w.Flush(), f.Close()) }, nil
+	return &output{Writer: bufio.NewWriterSize(f, 1<<20), file: f, name: name}, nil
+}
+
+// finish completes the output after a run that ended with err: on
+// success it flushes, and moves a file into place; on failure it removes
+// the file.
+func (o *output) finish(err error) error {
+	if err == nil {
+		err = o.Flush()
+	}
+	if o.file == nil {
+		return err
+	}
+	if err == nil {
+		err = o.file.Sync()
+	}
+	if cerr := o.file.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(o.file.Name(), o.name)
+	}
+	if err != nil {
+		os.Remove(o.file.Name())
+	}
+	return err
 }

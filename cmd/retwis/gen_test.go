@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"io"
 	"net/http"
@@ -123,4 +124,43 @@ func newestFollowedPosts(t *testing.T, socket, uid string, n int) []string {
 		out = append(out, strconv.Itoa(id))
 	}
 	return out
+}
+
+// TestGenOutputAllOrNothing checks that --out FILE appears only when gen
+// or import has finished: an interrupted run (Ctrl-C) or a failed one
+// leaves neither the file nor a temporary one behind, and a complete run
+// leaves exactly the file.
+func TestGenOutputAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	graph := filepath.Join(dir, "graph.txt")
+	if err := os.WriteFile(graph, []byte("1 2\n2 3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(t.Context())
+	cancel()
+	for _, tc := range []struct {
+		ctx  context.Context
+		args []string
+	}{
+		{cancelled, []string{"gen", "--users", "5000", "--posts", "5000", "--out", filepath.Join(dir, "gen.resp")}},
+		{cancelled, []string{"import", "--graph", graph, "--out", filepath.Join(dir, "import.resp")}},
+		{t.Context(), []string{"import", "--graph", graph, "--posts", filepath.Join(dir, "missing.csv"), "--out", filepath.Join(dir, "failed.resp")}},
+	} {
+		if status := run(tc.ctx, tc.args, io.Discard, io.Discard); status == 0 {
+			t.Fatalf("%v succeeded", tc.args)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("interrupted or failed runs left files: %v", entries)
+	}
+	out := filepath.Join(dir, "done.resp")
+	if status := run(t.Context(), []string{"gen", "--users", "20", "--follows", "5", "--posts", "50", "--out", out}, io.Discard, io.Discard); status != 0 {
+		t.Fatalf("gen exited %d", status)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Fatalf("a complete run left %v; want the graph and the output", entries)
+	}
+	if b, err := os.ReadFile(out); err != nil || !bytes.HasPrefix(b, []byte("*")) {
+		t.Fatalf("the output is not RESP: %v", err)
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retwis/retwis/internal/dataset"
+	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/resp"
 	"github.com/retwis/retwis/internal/store"
 )
@@ -19,16 +21,16 @@ import (
 const maxSkipReports = 100
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var graph, users, posts, out, usersFormat, postsFormat string
-	o := store.ImportOptions{Now: time.Now()}
+	var graph, users, posts, out, usersFormat, postsFormat, pass string
+	o := dataset.ImportOptions{Now: time.Now()}
 	fs := newFlagSet("import", stderr)
 	fs.StringVar(&graph, "graph", "", "follow graph `file`: \"follower followee\" per line, # comments (.gz read as gzip)")
 	fs.StringVar(&users, "users", "", "optional users `file`: CSV (id,username[,created]) or JSON Lines")
 	fs.StringVar(&posts, "posts", "", "optional posts `file`, oldest first: CSV (user,time,body) or JSON Lines")
 	fs.StringVar(&usersFormat, "users-format", "", "csv or jsonl (default: from the file name)")
 	fs.StringVar(&postsFormat, "posts-format", "", "csv or jsonl (default: from the file name)")
-	fs.StringVar(&o.Password, "password", "retwispass", "`password` of every imported user")
-	fs.IntVar(&o.HomeCap, "home-cap", 800, "entries per home timeline, as the server's --home-cap")
+	fs.StringVar(&pass, "password", "retwispass", "`password` of every imported user")
+	fs.IntVar(&o.HomeCap, "home-cap", store.DefaultHomeCap, "entries per home timeline, as the server's --home-cap")
 	fs.StringVar(&out, "out", "-", "output `file` (- for standard output)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -36,6 +38,14 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if graph == "" {
 		return errors.New("--graph is required")
 	}
+	if o.HomeCap < 10 {
+		return errors.New("--home-cap must be at least 10")
+	}
+	hash, err := password.Hash(pass, password.Default)
+	if err != nil {
+		return err
+	}
+	o.PasswordHash = hash
 	var closers []io.Closer
 	defer func() {
 		for _, c := range closers {
@@ -67,11 +77,11 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	o.UsersFormat, o.PostsFormat = usersFormat, postsFormat
-	return importTo(o, out, stdout, stderr)
+	return importTo(ctx, o, out, stdout, stderr)
 }
 
-func importTo(o store.ImportOptions, out string, stdout, stderr io.Writer) error {
-	w, closeOut, err := openOutput(out, stdout)
+func importTo(ctx context.Context, o dataset.ImportOptions, out string, stdout, stderr io.Writer) error {
+	w, err := openOutput(out, stdout)
 	if err != nil {
 		return err
 	}
@@ -82,11 +92,8 @@ func importTo(o store.ImportOptions, out string, stdout, stderr io.Writer) error
 		}
 	}
 	start := time.Now()
-	stats, err := store.Import(resp.NewWriter(w), o)
-	if err == nil {
-		err = closeOut()
-	}
-	if err != nil {
+	stats, err := dataset.Import(ctx, store.NewRESPWriter(resp.NewWriter(w.Writer)), o)
+	if err = w.finish(err); err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	if reported > maxSkipReports {

@@ -144,29 +144,22 @@ func parseLockArgs(fs *flag.FlagSet, args []string, cfg *lockConfig) error {
 	}
 	rest := fs.Args()
 	if len(rest) < 3 || rest[1] != "--" || rest[0] == "" {
-		return lockUsageError(fs, "want NAME -- COMMAND [ARGS...] after the flags, got %q", rest)
+		return usageError(fs, "want NAME -- COMMAND [ARGS...] after the flags, got %q", rest)
 	}
 	cfg.name, cfg.command = rest[0], rest[2:]
 	urls, err := redlock.ParseServers(cfg.servers)
 	cfg.urls = urls
 	switch {
 	case err != nil:
-		return lockUsageError(fs, "--servers: %v", err)
+		return usageError(fs, "--servers: %v", err)
 	case cfg.ttl <= 0:
-		return lockUsageError(fs, "--ttl must be positive")
+		return usageError(fs, "--ttl must be positive")
 	case cfg.wait < 0 || cfg.grace < 0:
-		return lockUsageError(fs, "--wait and --grace cannot be negative")
+		return usageError(fs, "--wait and --grace cannot be negative")
 	case cfg.tokenEnv == "" || strings.ContainsAny(cfg.tokenEnv, "=\x00"):
-		return lockUsageError(fs, "--token-env: %q is not a variable name", cfg.tokenEnv)
+		return usageError(fs, "--token-env: %q is not a variable name", cfg.tokenEnv)
 	}
 	return nil
-}
-
-// lockUsageError says what is wrong with the arguments, as the flag
-// package does, and returns errUsage.
-func lockUsageError(fs *flag.FlagSet, format string, args ...any) error {
-	fmt.Fprintf(fs.Output(), "%s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
-	return errUsage
 }
 
 // redlockOptions returns the client options for cfg. redlock takes a

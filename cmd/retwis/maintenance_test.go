@@ -32,7 +32,12 @@ func TestMaintenanceReclaimsStalledJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.AddFakeFollowers(t.Context(), u.ID, 900, 3)
+	for f := range int64(3) {
+		cmd := c.B().Zadd().Key("followers:"+strconv.FormatInt(u.ID, 10)).ScoreMember().ScoreMember(1, strconv.FormatInt(900+f, 10)).Build()
+		if err := c.Do(t.Context(), cmd).Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	p, err := st.CreatePost(t.Context(), u.ID, "stalled")
 	if err != nil {
 		t.Fatal(err)

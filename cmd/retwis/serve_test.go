@@ -115,7 +115,9 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"serve", "-h"}, 0, "-redis"},
 		{[]string{"serve", "--nope"}, 2, "flag provided but not defined"},
 		{[]string{"serve", "extra"}, 2, "unexpected argument"},
-		{[]string{"serve", "--tls-cert", "x"}, 1, "go together"},
+		{[]string{"serve", "--tls-cert", "x"}, 2, "go together"},
+		{[]string{"bench", "--redis", "redis://127.0.0.1:1", "--scenarios", "home,nope"}, 2, `unknown scenario "nope"`},
+		{[]string{"bench", "--redis", "redis://127.0.0.1:1", "--curves", "/proc/no/such/dir"}, 2, "curves directory"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out bytes.Buffer

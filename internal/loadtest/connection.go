@@ -59,7 +59,7 @@ func newConnection(id int, opts *Options) *connection {
 		latency: newHistogram(),
 	}
 	if n := len(opts.Cookies); n > 0 {
-		c.cookie = &http.Cookie{Name: "auth", Value: opts.Cookies[id%n]}
+		c.cookie = &http.Cookie{Name: opts.CookieName, Value: opts.Cookies[id%n]}
 	}
 	return c
 }

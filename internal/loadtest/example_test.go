@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"time"
 
 	"github.com/retwis/retwis/internal/loadtest"
@@ -29,6 +28,7 @@ func ExampleRun() {
 		Connections: 4,
 		Duration:    100 * time.Millisecond,
 		Cookies:     []string{"secret-of-alice", "secret-of-bob"},
+		CookieName:  "auth",
 		// Nine reads for every post.
 		Next: func(conn int, rng *rand.Rand) loadtest.Request {
 			if rng.IntN(10) == 0 {
@@ -46,27 +46,4 @@ func ExampleRun() {
 	// Output:
 	// requests sent: true
 	// errors: 0
-}
-
-func ExampleChart_WriteSVG() {
-	c := loadtest.Chart{
-		Title:  "Throughput by connections",
-		XLabel: "connections",
-		YLabel: "requests per second",
-		LogX:   true,
-		Series: []loadtest.Series{
-			{Name: "GET /", Points: []loadtest.Point{{1, 3100}, {10, 14200}, {100, 16800}}},
-			{Name: "POST /post", Points: []loadtest.Point{{1, 1900}, {10, 8100}, {100, 9300}}},
-		},
-	}
-	f, err := os.Create("throughput.svg")
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := c.WriteSVG(f); err != nil {
-		log.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		log.Fatal(err)
-	}
 }

@@ -1,5 +1,5 @@
-// Package loadtest drives an HTTP server with simulated users and draws
-// the results as SVG line charts; it backs `retwis bench`.
+// Package loadtest drives an HTTP server with simulated users; it backs
+// `retwis bench`.
 //
 // Run opens a fixed number of keep-alive connections, each sending one
 // request at a time (a closed-loop load generator, like wrk), and reports
@@ -37,9 +37,11 @@ type Options struct {
 	// it ends are allowed to finish, so that a run does not end with a
 	// burst of artificial errors.
 	Duration time.Duration
-	// Cookies, if not empty, are values of the "auth" cookie: connection i
-	// sends Cookies[i%len(Cookies)], so that it acts as one logged-in user.
-	Cookies []string
+	// Cookies, if not empty, are values of the cookie CookieName:
+	// connection i sends Cookies[i%len(Cookies)], so that it acts as one
+	// logged-in user.
+	Cookies    []string
+	CookieName string
 	// Next returns what connection conn sends next. It is called from
 	// conn's goroutine only, so it may keep per-connection state without
 	// locking. rng belongs to conn and is seeded from conn alone, so a
@@ -113,6 +115,8 @@ func (o *Options) validate() error {
 		return errors.New("loadtest: duration must be positive")
 	case o.Next == nil:
 		return errors.New("loadtest: Next is nil")
+	case len(o.Cookies) > 0 && o.CookieName == "":
+		return errors.New("loadtest: Cookies need a CookieName")
 	case o.Timeout < 0:
 		return errors.New("loadtest: timeout must not be negative")
 	}

@@ -118,7 +118,7 @@ func TestRunCookies(t *testing.T) {
 	var mu sync.Mutex
 	remotes := make(map[string]map[string]bool) // auth cookie -> remote addresses
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := r.Cookie("auth")
+		c, err := r.Cookie("session")
 		if err != nil {
 			http.Error(w, "no cookie", http.StatusForbidden)
 			return
@@ -130,7 +130,7 @@ func TestRunCookies(t *testing.T) {
 		}
 		remotes[c.Value][r.RemoteAddr] = true
 	})
-	res := run(t, h, loadtest.Options{Connections: 3, Cookies: []string{"alice", "bob"}})
+	res := run(t, h, loadtest.Options{Connections: 3, Cookies: []string{"alice", "bob"}, CookieName: "session"})
 	if res.Errors != 0 {
 		t.Fatalf("%d errors: %q", res.Errors, res.ErrorSamples)
 	}

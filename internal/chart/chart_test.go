@@ -1,4 +1,4 @@
-package loadtest_test
+package chart_test
 
 import (
 	"bytes"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retwis/retwis/internal/loadtest"
+	"github.com/retwis/retwis/internal/chart"
 )
 
 // svgElements parses svg as XML and counts its elements by name, and
@@ -39,10 +39,10 @@ func svgElements(t *testing.T, svg []byte) (map[string]int, string) {
 }
 
 func TestChartWriteSVG(t *testing.T) {
-	series := []loadtest.Series{
-		{Name: `<script>alert("x")</script>`, Points: []loadtest.Point{{1, 100}, {10, 900}, {100, 4000}}},
-		{Name: "Tom & Jerry's", Points: []loadtest.Point{{2, 0.5}, {20, 7}}},
-		{Name: "single", Points: []loadtest.Point{{50, 50}}},
+	series := []chart.Series{
+		{Name: `<script>alert("x")</script>`, Points: []chart.Point{{1, 100}, {10, 900}, {100, 4000}}},
+		{Name: "Tom & Jerry's", Points: []chart.Point{{2, 0.5}, {20, 7}}},
+		{Name: "single", Points: []chart.Point{{50, 50}}},
 	}
 	tests := []struct {
 		name       string
@@ -55,7 +55,7 @@ func TestChartWriteSVG(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := loadtest.Chart{
+			c := chart.Chart{
 				Title: "Throughput <by> connections", XLabel: "connections", YLabel: "req/s",
 				LogX: tt.logX, LogY: tt.logY, Series: series,
 			}
@@ -81,9 +81,9 @@ func TestChartWriteSVG(t *testing.T) {
 }
 
 func TestChartDistinctColours(t *testing.T) {
-	var c loadtest.Chart
+	var c chart.Chart
 	for i := range 15 {
-		c.Series = append(c.Series, loadtest.Series{Name: string(rune('a' + i)), Points: []loadtest.Point{{float64(i), 1}}})
+		c.Series = append(c.Series, chart.Series{Name: string(rune('a' + i)), Points: []chart.Point{{float64(i), 1}}})
 	}
 	var buf bytes.Buffer
 	if err := c.WriteSVG(&buf); err != nil {
@@ -113,17 +113,17 @@ func TestChartDistinctColours(t *testing.T) {
 }
 
 func TestChartRejectsBadData(t *testing.T) {
-	points := func(ps ...loadtest.Point) []loadtest.Series { return []loadtest.Series{{Name: "s", Points: ps}} }
+	points := func(ps ...chart.Point) []chart.Series { return []chart.Series{{Name: "s", Points: ps}} }
 	tests := []struct {
 		name  string
-		chart loadtest.Chart
+		chart chart.Chart
 	}{
-		{"no series", loadtest.Chart{}},
-		{"empty series", loadtest.Chart{Series: []loadtest.Series{{Name: "empty"}}}},
-		{"zero on log x", loadtest.Chart{LogX: true, Series: points(loadtest.Point{0, 1})}},
-		{"negative on log y", loadtest.Chart{LogY: true, Series: points(loadtest.Point{1, -1})}},
-		{"NaN", loadtest.Chart{Series: points(loadtest.Point{math.NaN(), 1})}},
-		{"infinity", loadtest.Chart{Series: points(loadtest.Point{1, math.Inf(1)})}},
+		{"no series", chart.Chart{}},
+		{"empty series", chart.Chart{Series: []chart.Series{{Name: "empty"}}}},
+		{"zero on log x", chart.Chart{LogX: true, Series: points(chart.Point{0, 1})}},
+		{"negative on log y", chart.Chart{LogY: true, Series: points(chart.Point{1, -1})}},
+		{"NaN", chart.Chart{Series: points(chart.Point{math.NaN(), 1})}},
+		{"infinity", chart.Chart{Series: points(chart.Point{1, math.Inf(1)})}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

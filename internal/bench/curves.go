@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/retwis/retwis/internal/chart"
 	"github.com/retwis/retwis/internal/loadtest"
+	"github.com/retwis/retwis/internal/web"
 )
 
 // Points of the growth curves.
@@ -21,14 +23,11 @@ var (
 // followed users and how delivery grows with the number of followers,
 // prints both and writes them as SVG charts into the curves directory.
 func (b *bench) growthCurves(ctx context.Context) error {
-	if err := os.MkdirAll(b.cfg.curves, 0o755); err != nil {
-		return err
-	}
 	home, err := b.homeCurve(ctx)
 	if err != nil {
 		return err
 	}
-	if err := writeChart(filepath.Join(b.cfg.curves, "home-latency.svg"), loadtest.Chart{
+	if err := writeChart(filepath.Join(b.opts.Curves, "home-latency.svg"), chart.Chart{
 		Title: "Home page latency by number of followed users", XLabel: "followed users", YLabel: "latency (ms)",
 		LogX: true, LogY: true, Series: home,
 	}); err != nil {
@@ -38,13 +37,14 @@ func (b *bench) growthCurves(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeChart(filepath.Join(b.cfg.curves, "delivery.svg"), loadtest.Chart{
+	return writeChart(filepath.Join(b.opts.Curves, "delivery.svg"), chart.Chart{
 		Title: "Delivery of one post by number of followers", XLabel: "followers", YLabel: "milliseconds",
 		LogX: true, LogY: true, Series: delivery,
 	})
 }
 
-func writeChart(path string, c loadtest.Chart) error {
+// writeChart writes c as SVG into the file path.
+func writeChart(path string, c chart.Chart) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -58,11 +58,11 @@ func writeChart(path string, c loadtest.Chart) error {
 
 // homeCurve signs up one user per size, makes them follow that many
 // seeded users, and loads their home page.
-func (b *bench) homeCurve(ctx context.Context) ([]loadtest.Series, error) {
-	p50 := loadtest.Series{Name: "home page p50"}
-	p99 := loadtest.Series{Name: "home page p99"}
-	deep := loadtest.Series{Name: "page past the cap, p50"}
-	b.printf("\nhome page by number of followed users (%d connections as that user, %s each)\n", b.cfg.connections, b.curveDuration())
+func (b *bench) homeCurve(ctx context.Context) ([]chart.Series, error) {
+	p50 := chart.Series{Name: "home page p50"}
+	p99 := chart.Series{Name: "home page p99"}
+	deep := chart.Series{Name: "page past the cap, p50"}
+	b.printf("\nhome page by number of followed users (%d connections as that user, %s each)\n", b.opts.Connections, b.curveDuration())
 	b.printf("%-9s %10s %9s %9s %14s %7s\n", "follows", "req/s", "p50", "p99", "deep page p50", "errors")
 	for _, k := range followingSizes {
 		if k > b.users() {
@@ -82,18 +82,18 @@ func (b *bench) homeCurve(ctx context.Context) ([]loadtest.Series, error) {
 			return nil, err
 		}
 		b.printf("%-9d %10.0f %9s %9s %14s %7d\n", k, top.RPS, msec(top.P50), msec(top.P99), msec(past.P50), top.Errors+past.Errors)
-		p50.Points = append(p50.Points, loadtest.Point{X: float64(k), Y: ms(top.P50)})
-		p99.Points = append(p99.Points, loadtest.Point{X: float64(k), Y: ms(top.P99)})
-		deep.Points = append(deep.Points, loadtest.Point{X: float64(k), Y: ms(past.P50)})
+		p50.Points = append(p50.Points, chart.Point{X: float64(k), Y: ms(top.P50)})
+		p99.Points = append(p99.Points, chart.Point{X: float64(k), Y: ms(top.P99)})
+		deep.Points = append(deep.Points, chart.Point{X: float64(k), Y: ms(past.P50)})
 	}
-	return []loadtest.Series{p50, p99, deep}, nil
+	return []chart.Series{p50, p99, deep}, nil
 }
 
 // userFollowing signs up a new user who follows the first k seeded users
 // and returns its cookie.
 func (b *bench) userFollowing(ctx context.Context, k int) (string, error) {
-	name := fmt.Sprintf("follows%d_%d", k, time.Now().Unix()%100000)
-	u, _, err := b.st.Register(ctx, name, b.cfg.password)
+	name := uniqueName(fmt.Sprint("follows", k))
+	u, _, err := b.st.Register(ctx, name, b.opts.Password)
 	if err != nil {
 		return "", err
 	}
@@ -101,18 +101,26 @@ func (b *bench) userFollowing(ctx context.Context, k int) (string, error) {
 	for i := range ids {
 		ids[i] = int64(i + 1)
 	}
-	if err := b.st.FollowAll(ctx, u.ID, ids); err != nil {
+	// One bulk write and one rebuild, cheaper than a backfill per follow.
+	w := b.st.BulkWriter(ctx)
+	if err := w.Follows(u.ID, ids, time.Now().Unix()); err != nil {
 		return "", err
 	}
-	return loginAs(ctx, b.cfg.url, name, b.cfg.password)
+	if err := w.Flush(); err != nil {
+		return "", err
+	}
+	if err := b.st.RebuildHome(ctx, u.ID); err != nil {
+		return "", err
+	}
+	return loginAs(ctx, b.opts.URL, name, b.opts.Password)
 }
 
-func (b *bench) curveDuration() time.Duration { return min(b.cfg.duration, 5*time.Second) }
+func (b *bench) curveDuration() time.Duration { return min(b.opts.Duration, 5*time.Second) }
 
 // loadAs loads one path with every connection logged in as one user.
 func (b *bench) loadAs(ctx context.Context, cookie, path string) (loadtest.Result, error) {
 	return loadtest.Run(ctx, loadtest.Options{
-		BaseURL: b.cfg.url, Connections: b.cfg.connections, Duration: b.curveDuration(), Cookies: []string{cookie},
+		BaseURL: b.opts.URL, Connections: b.opts.Connections, Duration: b.curveDuration(), Cookies: []string{cookie}, CookieName: web.CookieName,
 		Next: func(int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: path} },
 	})
 }

@@ -1,4 +1,6 @@
-package loadtest
+// Package chart draws line charts as standalone SVG, with linear or
+// logarithmic axes: the growth curves of `retwis bench`.
+package chart
 
 import (
 	"bytes"

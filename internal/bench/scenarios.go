@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -6,11 +6,13 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/retwis/retwis/internal/loadtest"
+	"github.com/retwis/retwis/internal/web"
 )
 
 // scenario is one kind of traffic: what a connection sends next.
@@ -46,7 +48,7 @@ func postRequest(conn int, rng *rand.Rand) loadtest.Request {
 }
 
 // users is how many seeded users there are to visit and log in as.
-func (b *bench) users() int { return max(b.cfg.users, 1) }
+func (b *bench) users() int { return max(b.opts.Users, 1) }
 
 // scenarios runs the /healthz baseline and then each scenario, each for
 // the configured duration, and prints one table: ratios to the baseline
@@ -55,22 +57,18 @@ func (b *bench) scenarios(ctx context.Context) error {
 	if err := b.login(ctx); err != nil {
 		return err
 	}
-	wanted := map[string]bool{}
-	for name := range strings.SplitSeq(b.cfg.scenarios, ",") {
-		wanted[strings.TrimSpace(name)] = true
-	}
-	baseline, err := b.load(ctx, func(int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/healthz"} }, b.cfg.duration)
+	baseline, err := b.load(ctx, func(int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/healthz"} }, b.opts.Duration)
 	if err != nil {
 		return err
 	}
-	b.printf("\n%d connections, %s per scenario, against %s\n", b.cfg.connections, b.cfg.duration, b.cfg.url)
+	b.printf("\n%d connections, %s per scenario, against %s\n", b.opts.Connections, b.opts.Duration, b.opts.URL)
 	b.printf("%-10s %10s %7s %9s %9s %9s %9s %7s\n", "scenario", "req/s", "ratio", "p50", "p90", "p99", "max", "errors")
 	b.row("baseline", baseline, baseline)
 	for _, sc := range scenarioList {
-		if !wanted[sc.name] {
+		if !slices.Contains(b.opts.Scenarios, sc.name) {
 			continue
 		}
-		r, err := b.load(ctx, func(conn int, rng *rand.Rand) loadtest.Request { return sc.next(b, conn, rng) }, b.cfg.duration)
+		r, err := b.load(ctx, func(conn int, rng *rand.Rand) loadtest.Request { return sc.next(b, conn, rng) }, b.opts.Duration)
 		if err != nil {
 			return err
 		}
@@ -90,7 +88,7 @@ func (b *bench) row(name string, r, baseline loadtest.Result) {
 
 func (b *bench) load(ctx context.Context, next func(int, *rand.Rand) loadtest.Request, d time.Duration) (loadtest.Result, error) {
 	return loadtest.Run(ctx, loadtest.Options{
-		BaseURL: b.cfg.url, Connections: b.cfg.connections, Duration: d, Cookies: b.cookies, Next: next,
+		BaseURL: b.opts.URL, Connections: b.opts.Connections, Duration: d, Cookies: b.cookies, CookieName: web.CookieName, Next: next,
 	})
 }
 
@@ -99,9 +97,9 @@ func (b *bench) load(ctx context.Context, next func(int, *rand.Rand) loadtest.Re
 // page by mistake.
 func (b *bench) login(ctx context.Context) error {
 	b.cookies = b.cookies[:0]
-	for i := range b.cfg.connections {
+	for i := range b.opts.Connections {
 		name := "user" + strconv.Itoa(1+i%b.users())
-		cookie, err := loginAs(ctx, b.cfg.url, name, b.cfg.password)
+		cookie, err := loginAs(ctx, b.opts.URL, name, b.opts.Password)
 		if err != nil {
 			return fmt.Errorf("log in as %s (seed first with --seed, or check --password): %w", name, err)
 		}
@@ -129,7 +127,7 @@ func loginAs(ctx context.Context, base, name, password string) (string, error) {
 	}
 	res.Body.Close()
 	for _, c := range res.Cookies() {
-		if c.Name == "auth" && c.Value != "" && res.StatusCode == http.StatusSeeOther {
+		if c.Name == web.CookieName && c.Value != "" && res.StatusCode == http.StatusSeeOther {
 			return c.Value, nil
 		}
 	}

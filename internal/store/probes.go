@@ -3,64 +3,30 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/redis/rueidis"
 )
 
-// checkEmpty makes sure there are no users or posts yet (a server may
-// have created its delivery queue already).
-func (s *Store) checkEmpty(ctx context.Context) error {
+// Read-only probes of the database, for benchmarks and operations. They
+// answer questions about the data's state; none of them writes.
+
+// IsEmpty reports whether the database holds no users and no posts yet
+// (a server may have created its delivery queue already).
+func (s *Store) IsEmpty(ctx context.Context) (bool, error) {
 	b := s.c.B()
 	for _, r := range s.c.DoMulti(ctx,
 		b.Exists().Key(keyNextUserID).Build(), b.Exists().Key(keyNextPostID).Build(), b.Exists().Key(keyUsers).Build()) {
 		n, err := r.AsInt64()
 		if err != nil {
-			return s.wrap("seed", err)
+			return false, s.wrap("is empty", err)
 		}
 		if n > 0 {
-			return fmt.Errorf("store: seed: the database already holds users or posts; seed an empty one")
+			return false, nil
 		}
 	}
-	return nil
-}
-
-// AddFakeFollowers gives uid n followers with ids from first on, who need
-// not exist: enough to measure fanout to a large audience.
-func (s *Store) AddFakeFollowers(ctx context.Context, uid, first int64, n int) error {
-	out := &redisSink{s: s, ctx: ctx}
-	now := strconv.FormatInt(time.Now().Unix(), 10)
-	for i := range int64(n) {
-		if err := out.command("ZADD", keyFollowers(uid), now, id(first+i)); err != nil {
-			return err
-		}
-	}
-	return out.flush()
-}
-
-// FollowAll makes follower follow every one of followees, then rebuilds
-// follower's home timeline once (cheaper than a backfill per follow).
-func (s *Store) FollowAll(ctx context.Context, follower int64, followees []int64) error {
-	out := &redisSink{s: s, ctx: ctx}
-	now := strconv.FormatInt(time.Now().Unix(), 10)
-	for _, f := range followees {
-		if f == follower {
-			continue
-		}
-		if err := out.command("ZADD", keyFollowing(follower), now, id(f)); err != nil {
-			return err
-		}
-		if err := out.command("ZADD", keyFollowers(f), now, id(follower)); err != nil {
-			return err
-		}
-	}
-	if err := out.flush(); err != nil {
-		return err
-	}
-	return s.RebuildHome(ctx, follower)
+	return true, nil
 }
 
 // UsedMemory returns Redis's own count of the memory it uses (INFO

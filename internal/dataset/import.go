@@ -1,14 +1,13 @@
-package store
+package dataset
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
 	"time"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/password"
-	"github.com/retwis/retwis/internal/resp"
 )
 
 // ImportOptions name the real-world data to convert.
@@ -26,44 +25,45 @@ type ImportOptions struct {
 	// Posts, optional, gives posts in chronological order: CSV with the
 	// columns user, time and body, or JSON Lines with the same fields.
 	// Their authors must appear in the graph or the users file.
-	Posts       io.Reader
-	PostsFormat string
-	Password    string    // every imported user's password
-	HomeCap     int       // entries per home timeline (800 when zero)
-	Now         time.Time // when the data counts as imported (seen, follow times)
+	Posts        io.Reader
+	PostsFormat  string
+	PasswordHash string    // every imported user's password hash
+	HomeCap      int       // entries per home timeline, as the server's; required
+	Now          time.Time // when the data counts as imported (seen, follow times)
 	// Skip, if set, is told of every line that was skipped, and why.
 	Skip func(file string, line int, reason string)
 }
 
-// ImportStats counts what Import wrote and skipped.
-type ImportStats struct {
-	Users, Follows, Posts, TimelineEntries int
-	Skipped                                int
-}
-
-// Import converts real-world data into a RESP stream in retwis's layout,
-// like Generate. External ids are mapped to user ids 1, 2, … in order of
+// Import converts real-world data into records written to w, like
+// Generate. External ids are mapped to user ids 1, 2, … in order of
 // first appearance; the whole follow graph is kept in memory (8 bytes an
-// edge, plus the id map) to build the home timelines.
-func Import(w *resp.Writer, o ImportOptions) (ImportStats, error) {
-	if o.Graph == nil {
-		return ImportStats{}, errorf("a follow graph is required")
+// edge, plus the id map) to build the home timelines. It stops when ctx
+// is cancelled.
+func Import(ctx context.Context, w Writer, o ImportOptions) (Stats, error) {
+	switch {
+	case o.Graph == nil:
+		return Stats{}, errorf("a follow graph is required")
+	case o.HomeCap < 1:
+		return Stats{}, errorf("the home timeline cap must be positive")
+	case o.PasswordHash == "":
+		return Stats{}, errorf("a password hash is required")
 	}
-	if o.HomeCap == 0 {
-		o.HomeCap = 800
+	im := &importer{ctx: ctx, o: o, ids: map[int64]int64{}, folded: map[string]bool{}, out: w}
+	if err := ctx.Err(); err != nil {
+		return Stats{}, err
 	}
-	im := &importer{o: o, ids: map[int64]int64{}, folded: map[string]bool{}, out: respSink{w}}
 	if err := im.run(); err != nil {
 		return im.stats, err
 	}
-	return im.stats, w.Flush()
+	return im.stats, w.Finish(int64(len(im.names)), int64(im.stats.Posts))
 }
 
 // importer holds the imported graph, in the shape homeOf reads.
 type importer struct {
+	ctx    context.Context
 	o      ImportOptions
-	out    sink
-	stats  ImportStats
+	out    Writer
+	stats  Stats
 	ids    map[int64]int64 // external id -> user id
 	names  []string        // user id - 1 -> username
 	times  []int64         // user id - 1 -> registration time
@@ -100,13 +100,24 @@ func (im *importer) run() error {
 		}
 	}
 	for u := int64(1); u <= int64(len(im.names)); u++ {
+		if err := im.checkpoint(int(u)); err != nil {
+			return err
+		}
 		ids := homeOf(im, u, im.o.HomeCap)
-		if err := writeHome(im.out, u, ids); err != nil {
+		if err := im.out.Home(u, ids); err != nil {
 			return err
 		}
 		im.stats.TimelineEntries += len(ids)
 	}
-	return writeAll(im.out, counterCommands(len(im.names), im.stats.Posts))
+	return nil
+}
+
+// checkpoint checks for cancellation every thousand items.
+func (im *importer) checkpoint(done int) error {
+	if done%1000 == 0 {
+		return im.ctx.Err()
+	}
+	return nil
 }
 
 // user returns the user id of an external id, creating the user if new.
@@ -133,17 +144,21 @@ func (im *importer) newUser(ext int64, name string, created int64) int64 {
 }
 
 func (im *importer) writeUsers() error {
-	hash, err := password.Hash(im.o.Password, password.Default)
-	if err != nil {
-		return err
-	}
 	now := im.o.Now.Unix()
 	for i, name := range im.names {
-		uid := int64(i + 1)
-		if err := writeAll(im.out, userCommands(uid, name, hash, im.times[i], now)); err != nil {
+		u := User{ID: int64(i + 1), Name: name, PasswordHash: im.o.PasswordHash, Registered: im.times[i], Seen: now}
+		if err := im.out.User(u); err != nil {
 			return err
 		}
-		if err := writeAll(im.out, followCommands(uid, im.follow[i], now)); err != nil {
+		if err := im.checkpoint(i + 1); err != nil {
+			return err
+		}
+	}
+	for i, fs := range im.follow {
+		if len(fs) == 0 {
+			continue
+		}
+		if err := im.out.Follows(int64(i+1), fs, now); err != nil {
 			return err
 		}
 	}
@@ -152,10 +167,9 @@ func (im *importer) writeUsers() error {
 }
 
 // writePosts streams the posts file: each post is written as it is read,
-// numbered in file order; the newest 1000 form the global timeline.
+// numbered in file order.
 func (im *importer) writePosts() error {
-	var last []int64 // the newest post ids, for the global timeline
-	err := readRecords(im.o.Posts, im.o.PostsFormat, "posts", []string{"user", "time", "body"}, func(line int, rec record) error {
+	return readRecords(im.o.Posts, im.o.PostsFormat, "posts", []string{"user", "time", "body"}, func(line int, rec record) error {
 		ext, err := strconv.ParseInt(rec["user"], 10, 64)
 		if err != nil {
 			im.skip("posts", line, "user %q is not a number", rec["user"])
@@ -179,19 +193,9 @@ func (im *importer) writePosts() error {
 		im.stats.Posts++
 		pid := int64(im.stats.Posts)
 		im.posts[author-1] = append(im.posts[author-1], int32(pid))
-		last = append(last, pid)
-		if len(last) > globalTimelineN {
-			last = last[1:]
-		}
-		return writeAll(im.out, postCommands(pid, author, at, body))
-	}, im.skip)
-	if err != nil {
-		return err
-	}
-	for _, pid := range last {
-		if err := im.out.command("LPUSH", keyTimeline, id(pid)); err != nil {
+		if err := im.checkpoint(im.stats.Posts); err != nil {
 			return err
 		}
-	}
-	return nil
+		return im.out.Post(Post{ID: pid, Author: author, Time: at, Body: body})
+	}, im.skip)
 }

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -9,17 +9,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retwis/retwis/internal/chart"
 	"github.com/retwis/retwis/internal/loadtest"
+	"github.com/retwis/retwis/internal/web"
 )
 
 // deliveryCurve gives one author per size that many (made-up) followers,
 // posts once as that author, and times the request and the delivery,
 // while the other connections keep posting to measure posting latency
 // during a large delivery.
-func (b *bench) deliveryCurve(ctx context.Context) ([]loadtest.Series, error) {
-	total := loadtest.Series{Name: "delivery to every follower"}
-	request := loadtest.Series{Name: "the posting request"}
-	others := loadtest.Series{Name: "others' posts, p99"}
+func (b *bench) deliveryCurve(ctx context.Context) ([]chart.Series, error) {
+	total := chart.Series{Name: "delivery to every follower"}
+	request := chart.Series{Name: "the posting request"}
+	others := chart.Series{Name: "others' posts, p99"}
 	b.printf("\ndelivery of one post by number of followers, while another user posts on 4 connections\n")
 	b.printf("(for fanout beyond 10,000 followers, start the server with a higher --celebrity-threshold)\n")
 	b.printf("%-9s %12s %12s %20s %7s\n", "followers", "post request", "delivery", "other posts p99", "errors")
@@ -31,7 +33,7 @@ func (b *bench) deliveryCurve(ctx context.Context) ([]loadtest.Series, error) {
 		return nil, err
 	}
 	for i, k := range audienceSizes {
-		if k > b.cfg.maxAudience {
+		if k > b.opts.MaxAudience {
 			break
 		}
 		cookie, uid, err := b.author(ctx, k, int64(i+1)*10_000_000)
@@ -40,7 +42,7 @@ func (b *bench) deliveryCurve(ctx context.Context) ([]loadtest.Series, error) {
 		}
 		bg, stop := b.backgroundPosts(ctx, bystander)
 		start := time.Now()
-		if err := postAs(ctx, b.cfg.url, cookie); err != nil {
+		if err := postAs(ctx, b.opts.URL, cookie); err != nil {
 			stop()
 			return nil, err
 		}
@@ -63,15 +65,15 @@ func (b *bench) deliveryCurve(ctx context.Context) ([]loadtest.Series, error) {
 			continue
 		}
 		b.printf("%-9d %12s %12s %20s %7d\n", k, msec(posted), msec(delivered), msec(r.P99), r.Errors)
-		total.Points = append(total.Points, loadtest.Point{X: float64(k), Y: ms(delivered)})
-		request.Points = append(request.Points, loadtest.Point{X: float64(k), Y: ms(posted)})
-		others.Points = append(others.Points, loadtest.Point{X: float64(k), Y: ms(r.P99)})
+		total.Points = append(total.Points, chart.Point{X: float64(k), Y: ms(delivered)})
+		request.Points = append(request.Points, chart.Point{X: float64(k), Y: ms(posted)})
+		others.Points = append(others.Points, chart.Point{X: float64(k), Y: ms(r.P99)})
 	}
 	return nonEmpty(total, request, others), nil
 }
 
-func nonEmpty(series ...loadtest.Series) []loadtest.Series {
-	var out []loadtest.Series
+func nonEmpty(series ...chart.Series) []chart.Series {
+	var out []chart.Series
 	for _, s := range series {
 		if len(s.Points) > 0 {
 			out = append(out, s)
@@ -82,15 +84,22 @@ func nonEmpty(series ...loadtest.Series) []loadtest.Series {
 
 // author signs up an author with k made-up followers (ids from first on).
 func (b *bench) author(ctx context.Context, k int, first int64) (string, int64, error) {
-	name := fmt.Sprintf("audience%d_%d", k, time.Now().Unix()%100000)
-	u, _, err := b.st.Register(ctx, name, b.cfg.password)
+	name := uniqueName(fmt.Sprint("audience", k))
+	u, _, err := b.st.Register(ctx, name, b.opts.Password)
 	if err != nil {
 		return "", 0, err
 	}
-	if err := b.st.AddFakeFollowers(ctx, u.ID, first, k); err != nil {
+	w := b.st.BulkWriter(ctx)
+	now := time.Now().Unix()
+	for i := range int64(k) {
+		if err := w.Follows(first+i, []int64{u.ID}, now); err != nil {
+			return "", 0, err
+		}
+	}
+	if err := w.Flush(); err != nil {
 		return "", 0, err
 	}
-	cookie, err := loginAs(ctx, b.cfg.url, name, b.cfg.password)
+	cookie, err := loginAs(ctx, b.opts.URL, name, b.opts.Password)
 	return cookie, u.ID, err
 }
 
@@ -103,7 +112,7 @@ func (b *bench) backgroundPosts(ctx context.Context, cookie string) (<-chan load
 	out := make(chan loadtest.Result, 1)
 	go func() {
 		r, _ := loadtest.Run(ctx, loadtest.Options{
-			BaseURL: b.cfg.url, Connections: 4, Duration: time.Hour, Cookies: []string{cookie},
+			BaseURL: b.opts.URL, Connections: 4, Duration: time.Hour, Cookies: []string{cookie}, CookieName: web.CookieName,
 			Next: func(conn int, rng *rand.Rand) loadtest.Request { return postRequest(conn, rng) },
 		})
 		out <- r
@@ -155,7 +164,7 @@ func postAs(ctx context.Context, base, cookie string) error {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(&http.Cookie{Name: "auth", Value: cookie})
+	req.AddCookie(&http.Cookie{Name: web.CookieName, Value: cookie})
 	res, err := noRedirects.Do(req)
 	if err != nil {
 		return err

@@ -1,0 +1,166 @@
+package dataset
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"strconv"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/password"
+)
+
+// GenerateOptions describe the synthetic network Generate writes.
+type GenerateOptions struct {
+	NetworkOptions
+	// PasswordHash is every user's password hash (see SeededHash for one
+	// that is the same on every run).
+	PasswordHash string
+	// HomeCap is how many entries each home timeline keeps, as the
+	// server's; required.
+	HomeCap int
+	// Progress, if set, is told now and then how far a stage has got.
+	Progress func(stage string, done, total int)
+}
+
+// SeededHash hashes pass with a salt made from seed, so that generating
+// the same network twice gives the same bytes.
+func SeededHash(pass string, seed uint64) string {
+	salt := binary.BigEndian.AppendUint64([]byte("retwisgen"), seed)
+	return password.HashSalt(pass, salt, password.Default)
+}
+
+// Generate writes a synthetic network (see NetworkOptions) to w,
+// consistent in every index: each home timeline is the newest HomeCap
+// posts of the user and of those they follow. The same options always
+// give the same records. It stops when ctx is cancelled.
+func Generate(ctx context.Context, w Writer, o GenerateOptions) (Stats, error) {
+	if err := o.check(); err != nil {
+		return Stats{}, err
+	}
+	switch {
+	case o.Until.IsZero():
+		return Stats{}, errorf("the end of the posting period (Until) must be given")
+	case o.HomeCap < 1:
+		return Stats{}, errorf("the home timeline cap must be positive")
+	case o.PasswordHash == "":
+		return Stats{}, errorf("a password hash is required")
+	}
+	if err := ctx.Err(); err != nil {
+		return Stats{}, err
+	}
+	g := &generator{ctx: ctx, n: newNetwork(o.NetworkOptions), w: w, o: o}
+	for _, stage := range []func() error{g.users, g.follows, g.posts, g.timelines} {
+		if err := stage(); err != nil {
+			return g.stats, err
+		}
+	}
+	return g.stats, w.Finish(int64(o.Users), int64(o.Posts))
+}
+
+// generator writes one network.
+type generator struct {
+	ctx   context.Context
+	n     *network
+	w     Writer
+	o     GenerateOptions
+	stats Stats
+}
+
+func errorf(format string, args ...any) error {
+	return &retwis.Error{Kind: retwis.Invalid, Message: fmt.Sprintf(format, args...)}
+}
+
+// step is called after each item of a stage: every thousand items it
+// checks for cancellation, and every so often (and at the end) it
+// reports progress, after flushing so that the report measures what was
+// really written.
+func (g *generator) step(stage string, done, total, every int) error {
+	if done%1000 == 0 {
+		if err := g.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if g.o.Progress == nil || (done != total && done%every != 0) {
+		return nil
+	}
+	if err := g.w.Flush(); err != nil {
+		return err
+	}
+	g.o.Progress(stage, done, total)
+	return nil
+}
+
+func (g *generator) users() error {
+	users := g.o.Users
+	until := g.o.Until.Unix()
+	for i := 1; i <= users; i++ {
+		u := User{ID: int64(i), Name: "user" + strconv.Itoa(i), PasswordHash: g.o.PasswordHash,
+			Registered: until - int64(users-i), Seen: until}
+		if err := g.w.User(u); err != nil {
+			return err
+		}
+		if err := g.step("users", i, users, 100_000); err != nil {
+			return err
+		}
+	}
+	g.stats.Users = users
+	return nil
+}
+
+func (g *generator) follows() error {
+	users := g.o.Users
+	followers := make([]int32, users+1)
+	for u := int64(1); u <= int64(users); u++ {
+		fs := g.n.following(u)
+		for _, f := range fs {
+			followers[f]++
+		}
+		if len(fs) > 0 {
+			if err := g.w.Follows(u, fs, g.o.Until.Unix()); err != nil {
+				return err
+			}
+		}
+		g.stats.Follows += len(fs)
+		if err := g.step("follows", int(u), users, 100_000); err != nil {
+			return err
+		}
+	}
+	for _, n := range followers {
+		g.stats.MaxFollowers = max(g.stats.MaxFollowers, int(n))
+	}
+	return nil
+}
+
+func (g *generator) posts() error {
+	total := g.o.Posts
+	authors := g.n.authors()
+	for pid := 1; pid <= total; pid++ {
+		p := Post{ID: int64(pid), Author: int64(authors()) + 1, Time: g.n.postTime(pid), Body: g.n.body(pid)}
+		if err := g.w.Post(p); err != nil {
+			return err
+		}
+		if err := g.step("posts", pid, total, 1_000_000); err != nil {
+			return err
+		}
+	}
+	g.stats.Posts = total
+	return nil
+}
+
+// timelines writes every home timeline: the newest HomeCap posts of the
+// user and of those they follow, which is complete down to its last entry.
+func (g *generator) timelines() error {
+	users := g.o.Users
+	for u := int64(1); u <= int64(users); u++ {
+		ids := homeOf(g.n, u, g.o.HomeCap)
+		if err := g.w.Home(u, ids); err != nil {
+			return err
+		}
+		g.stats.TimelineEntries += len(ids)
+		if err := g.step("timelines", int(u), users, 100_000); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package store
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/dataset"
+	"github.com/retwis/retwis/internal/resp"
+)
+
+// BulkWriter writes whole datasets (internal/dataset's records) in
+// retwis's layout, consistent in every index, so that a server serves
+// them at once. It is the one place that knows what a user, a follow or a
+// post writes in bulk: `retwis gen` and `retwis import` write it as a
+// RESP stream (NewRESPWriter), `retwis bench --seed` straight into a
+// database (Store.BulkWriter). Users get no auth secret: logging in
+// gives them one. It is not safe for concurrent use.
+type BulkWriter struct {
+	out    sink
+	recent []int64 // ids of the newest posts, oldest first: the global timeline
+}
+
+var _ dataset.Writer = (*BulkWriter)(nil)
+
+// sink receives commands whose key is their second element, so that the
+// RESP stream can be routed by slot.
+type sink interface {
+	command(args ...string) error
+	ints(name, key string, values []int64) error // a command whose arguments are integers
+	flush() error
+}
+
+// NewRESPWriter returns a BulkWriter that writes RESP to w, for `retwis
+// load` or `redis-cli --pipe`.
+func NewRESPWriter(w *resp.Writer) *BulkWriter { return &BulkWriter{out: respSink{w}} }
+
+// BulkWriter returns a BulkWriter into the store's database, sending
+// commands in large pipelines.
+func (s *Store) BulkWriter(ctx context.Context) *BulkWriter {
+	return &BulkWriter{out: &redisSink{s: s, ctx: ctx}}
+}
+
+// User writes one user: the hash, both name indexes, the registration
+// time and the time last seen.
+func (w *BulkWriter) User(u dataset.User) error {
+	uid, at := id(u.ID), strconv.FormatInt(u.Seen, 10)
+	return w.all([][]string{
+		{"HSET", keyUser(u.ID), fieldUsername, u.Name, fieldPasswordHash, u.PasswordHash, fieldSeen, at},
+		{"HSET", keyUsers, u.Name, uid},
+		{"HSET", keyUsersFolded, retwis.FoldUsername(u.Name), uid},
+		{"ZADD", keyUsersByTime, strconv.FormatInt(u.Registered, 10), u.Name},
+		{"ZADD", keyLastSeen, at, uid},
+	})
+}
+
+// Follows records that follower follows each of followees since at, in
+// both sorted sets.
+func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error {
+	if len(followees) == 0 {
+		return nil
+	}
+	ts := strconv.FormatInt(at, 10)
+	following := []string{"ZADD", keyFollowing(follower)}
+	cmds := make([][]string, 0, len(followees)+1)
+	for _, f := range followees {
+		following = append(following, ts, id(f))
+		cmds = append(cmds, []string{"ZADD", keyFollowers(f), ts, id(follower)})
+	}
+	return w.all(append(cmds, following))
+}
+
+// Post writes one post and indexes it under its author; the newest
+// posts form the global timeline, written by Finish.
+func (w *BulkWriter) Post(p dataset.Post) error {
+	pid := id(p.ID)
+	w.recent = append(w.recent, p.ID)
+	if len(w.recent) > 2*globalTimelineN {
+		w.recent = append(w.recent[:0], w.recent[len(w.recent)-globalTimelineN:]...)
+	}
+	return w.all([][]string{
+		{"HSET", keyPost(p.ID), fieldUserID, id(p.Author), fieldTime, strconv.FormatInt(p.Time, 10), fieldBody, p.Body},
+		{"ZADD", keyUserPosts(p.Author), pid, pid},
+	})
+}
+
+// Home writes uid's home timeline, ids newest first.
+func (w *BulkWriter) Home(uid int64, ids []int64) error {
+	for start := 0; start < len(ids); start += 1000 {
+		if err := w.out.ints("RPUSH", keyHome(uid), ids[start:min(start+1000, len(ids))]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Finish writes the global timeline, sets the id counters past what was
+// written and marks the layout as current, so that servers need not
+// migrate it; then it flushes.
+func (w *BulkWriter) Finish(users, posts int64) error {
+	if recent := w.recent[max(0, len(w.recent)-globalTimelineN):]; len(recent) > 0 {
+		if err := w.out.ints("LPUSH", keyTimeline, recent); err != nil {
+			return err
+		}
+	}
+	err := w.all([][]string{
+		{"SET", keyNextUserID, id(users)},
+		{"SET", keyNextPostID, id(posts)},
+		{"SET", keySchema, strconv.Itoa(schemaVersion)},
+	})
+	if err != nil {
+		return err
+	}
+	return w.out.flush()
+}
+
+// Flush sends what is buffered.
+func (w *BulkWriter) Flush() error { return w.out.flush() }
+
+func (w *BulkWriter) all(cmds [][]string) error {
+	for _, cmd := range cmds {
+		if err := w.out.command(cmd...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// respSink writes commands as RESP.
+type respSink struct{ w *resp.Writer }
+
+func (r respSink) command(args ...string) error { return r.w.Command(args...) }
+func (r respSink) flush() error                 { return r.w.Flush() }
+func (r respSink) ints(name, key string, values []int64) error {
+	return r.w.CommandInts(name, key, values)
+}
+
+// redisSink sends commands to Redis in pipelines of bulkPipeline.
+type redisSink struct {
+	s    *Store
+	ctx  context.Context
+	cmds rueidis.Commands
+}
+
+const bulkPipeline = 5000
+
+func (r *redisSink) command(args ...string) error {
+	r.cmds = append(r.cmds, r.s.c.B().Arbitrary(args[0]).Keys(args[1]).Args(args[2:]...).Build())
+	if len(r.cmds) >= bulkPipeline {
+		return r.flush()
+	}
+	return nil
+}
+
+func (r *redisSink) ints(name, key string, values []int64) error {
+	args := make([]string, len(values)+2)
+	args[0], args[1] = name, key
+	for i, v := range values {
+		args[i+2] = id(v)
+	}
+	return r.command(args...)
+}
+
+func (r *redisSink) flush() error {
+	if len(r.cmds) == 0 {
+		return nil
+	}
+	err := firstErr(r.s.c.DoMulti(r.ctx, r.cmds...))
+	r.cmds = r.cmds[:0]
+	return r.s.wrap("bulk write", err)
+}
