@@ -45,7 +45,7 @@ func TestLoadCluster(t *testing.T) {
 		[]string{"HSET", "key:2500", "f", "v"}, []string{"PING"}, []string{"SET", "last", "v"})
 	want["last"] = "v"
 
-	rep, errs, err := loadInput(t, encode(cmds...), Options{URL: url})
+	rep, errs, err := loadInput(t, resp.Commands(cmds...), Options{URL: url})
 	lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
 	if rep.Servers != 3 || rep.Replies != 3305 || len(lines) != 3 || err == nil || err.Error() != "3 of 3305 commands failed" {
 		t.Fatalf("%v, %+v, error replies:\n%s", err, rep, errs)
@@ -104,7 +104,7 @@ func TestLoadClusterErrorsInOrder(t *testing.T) {
 		cmds = append(cmds, []string{"INCR", "n" + strconv.Itoa(i)}, []string{"LPUSH", "s" + strconv.Itoa(i), "x"})
 		want = append(want, fmt.Sprintf("command %d: WRONGTYPE Operation against a key holding the wrong kind of value", len(cmds)))
 	}
-	rep, errs, err := loadInput(t, encode(cmds...), Options{URL: url, Cluster: true})
+	rep, errs, err := loadInput(t, resp.Commands(cmds...), Options{URL: url, Cluster: true})
 	got := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
 	if err == nil || len(got) != 30 || rep.Errors != 30 || rep.Replies != 90 {
 		t.Fatalf("%v, %+v, error replies:\n%s", err, rep, errs)

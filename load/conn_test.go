@@ -22,6 +22,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisserver"
+	"github.com/retwis/retwis/internal/resp"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
@@ -55,7 +56,7 @@ func TestLoadLogin(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			target := withLogin(t, redis.URL, tc.user, tc.pass, tc.db)
-			rep, _, err := loadInput(t, encode([]string{"SET", "k", tc.name}), Options{URL: target})
+			rep, _, err := loadInput(t, resp.Commands([]string{"SET", "k", tc.name}), Options{URL: target})
 			if got := summary(rep, err); !strings.Contains(got, tc.want) || (err == nil) != strings.Contains(tc.want, "errors: 0") {
 				t.Fatalf("%s; want %q", got, tc.want)
 			}
@@ -109,7 +110,7 @@ func TestLoadTLS(t *testing.T) {
 		t.Fatalf("redis-server with TLS: %v", err)
 	}
 	t.Cleanup(func() { srv.Stop() })
-	input := encode([]string{"SET", "k", "over TLS"})
+	input := resp.Commands([]string{"SET", "k", "over TLS"})
 	base := "rediss://127.0.0.1:" + strconv.Itoa(secure)
 
 	if _, _, err := loadInput(t, input, Options{URL: base}); err == nil || !strings.Contains(err.Error(), "TLS: tls: failed to verify certificate") {

@@ -20,15 +20,6 @@ import (
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
-// encode returns commands in RESP, one after the other.
-func encode(cmds ...[]string) []byte {
-	var b []byte
-	for _, c := range cmds {
-		b = resp.AppendCommand(b, c...)
-	}
-	return b
-}
-
 // loadInput loads input into the Redis of opts (within a minute unless
 // opts say otherwise) and returns the report, the error replies written
 // and the error.
@@ -91,7 +82,7 @@ func FuzzRoundTrip(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, value []byte) {
 		// The value is also a key, so that binary keys are routed and kept too.
-		input := encode([]string{"SET", "k", string(value)}, []string{"SET", "key:" + string(value), "v"})
+		input := resp.Commands([]string{"SET", "k", string(value)}, []string{"SET", "key:" + string(value), "v"})
 		rep, errs, err := loadInput(t, input, Options{URL: redis.URL})
 		if err != nil || rep.Replies != 2 || rep.Errors != 0 {
 			t.Fatalf("load: %v, %+v\n%s", err, rep, errs)
@@ -128,7 +119,7 @@ func TestLoadErrorsAttributed(t *testing.T) {
 		{"only the first 100 shown", manyErrors, nil, 251, "250 of 251 commands failed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, errs, err := loadInput(t, encode(tc.cmds...), Options{URL: redis.URL})
+			rep, errs, err := loadInput(t, resp.Commands(tc.cmds...), Options{URL: redis.URL})
 			if err == nil || err.Error() != tc.wantErr || rep.Replies != tc.replies {
 				t.Fatalf("%v, %+v; want %q and %d replies", err, rep, tc.wantErr, tc.replies)
 			}
@@ -155,8 +146,8 @@ func TestLoadBadInput(t *testing.T) {
 	for i := range 5 {
 		good = append(good, []string{"SET", "before:" + strconv.Itoa(i), "v"})
 	}
-	prefix := encode(good...)
-	after := encode([]string{"SET", "after", "v"})
+	prefix := resp.Commands(good...)
+	after := resp.Commands([]string{"SET", "after", "v"})
 	for _, tc := range []struct {
 		name  string
 		input []byte
@@ -210,7 +201,7 @@ func TestLoadSlowReplies(t *testing.T) {
 		cmds = append(cmds, []string{"SET", "late:" + strconv.Itoa(i), "v"})
 	}
 	start := time.Now()
-	rep, _, err := loadInput(t, encode(cmds...), Options{URL: redis.URL})
+	rep, _, err := loadInput(t, resp.Commands(cmds...), Options{URL: redis.URL})
 	if err != nil || rep.Replies != 21002 || rep.Errors != 0 || rep.Sent != 21002 {
 		t.Fatalf("%v, %+v", err, rep)
 	}
@@ -245,7 +236,7 @@ func TestLoadSkip(t *testing.T) {
 	} {
 		t.Run(strconv.FormatInt(tc.skip, 10), func(t *testing.T) {
 			redis := redistest.Start(t)
-			rep, _, err := loadInput(t, encode(cmds...), Options{URL: redis.URL, Skip: tc.skip})
+			rep, _, err := loadInput(t, resp.Commands(cmds...), Options{URL: redis.URL, Skip: tc.skip})
 			if err != nil || rep.Replies != tc.replies || rep.Skipped != min(tc.skip, 10) || rep.Acknowledged != 10 {
 				t.Fatalf("%v, %+v", err, rep)
 			}

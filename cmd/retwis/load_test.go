@@ -12,15 +12,6 @@ import (
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
-// encode returns commands in RESP, one after the other.
-func encode(cmds ...[]string) []byte {
-	var b []byte
-	for _, c := range cmds {
-		b = resp.AppendCommand(b, c...)
-	}
-	return b
-}
-
 // runLoadCmd runs `retwis load args… FILE` on input written to a file and
 // returns its exit status and output.
 func runLoadCmd(t testing.TB, input []byte, args ...string) (status int, stdout, stderr string) {
@@ -37,7 +28,7 @@ func runLoadCmd(t testing.TB, input []byte, args ...string) (status int, stdout,
 func TestLoadUsage(t *testing.T) {
 	redis := redistest.Start(t)
 	file := filepath.Join(t.TempDir(), "in.resp")
-	os.WriteFile(file, encode([]string{"SET", "k", "v"}), 0o600)
+	os.WriteFile(file, resp.Commands([]string{"SET", "k", "v"}), 0o600)
 	for _, tc := range []struct {
 		name    string
 		args    []string
@@ -78,7 +69,7 @@ func TestLoadStdin(t *testing.T) {
 			t.Fatal(err)
 		}
 		go func() {
-			w.Write(encode([]string{"INCR", "n"}, []string{"INCR", "n"}))
+			w.Write(resp.Commands([]string{"INCR", "n"}, []string{"INCR", "n"}))
 			w.Close()
 		}()
 		stdin := os.Stdin
@@ -124,7 +115,7 @@ func TestLoadOutput(t *testing.T) {
 			[]string{"\nno command was acknowledged: load again from the start\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, stdout, stderr := runLoadCmd(t, encode(tc.cmds...), append([]string{"--redis", redis.URL}, tc.args...)...)
+			status, stdout, stderr := runLoadCmd(t, resp.Commands(tc.cmds...), append([]string{"--redis", redis.URL}, tc.args...)...)
 			rest := stderr
 			for _, want := range tc.stderr {
 				i := strings.Index(rest, want)

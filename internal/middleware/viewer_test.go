@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // bearer is a Credential as an API would have it: a bearer token.
@@ -25,15 +25,7 @@ func bearer(r *http.Request) string {
 // Viewer sees the user the token belongs to, or nobody.
 func TestViewer(t *testing.T) {
 	redis := redistest.Start(t)
-	c, err := store.NewClient(redis.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.New(c, store.Options{Password: password.Params{Memory: 64, Time: 1, Threads: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	st := storetest.Open(t, redis.URL, store.Options{})
 	_, secret, err := st.Register(t.Context(), "alice", "password1")
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,16 @@ import (
 	"strconv"
 )
 
+// Commands returns the RESP encoding of cmds, one after the other: a
+// pipeline, as `retwis load` reads it.
+func Commands(cmds ...[]string) []byte {
+	var b []byte
+	for _, c := range cmds {
+		b = AppendCommand(b, c...)
+	}
+	return b
+}
+
 // AppendCommand appends the RESP encoding of a command (an array of bulk
 // strings) to buf and returns the extended buffer. Arguments are binary
 // safe: any bytes, including CR, LF and NUL, are sent as they are.

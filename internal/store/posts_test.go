@@ -10,6 +10,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 func TestPostFanout(t *testing.T) {
@@ -255,7 +256,7 @@ func TestPublishCompleteOrInvisible(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	limited, err := store.New(c, store.Options{Password: cheap, Log: quiet})
+	limited, err := store.New(c, store.Options{Password: storetest.Cheap, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

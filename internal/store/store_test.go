@@ -12,7 +12,6 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -20,9 +19,6 @@ import (
 
 // quiet discards the log of a store under test.
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
-
-// cheap password hashing keeps the tests fast; the algorithm is the same.
-var cheap = password.Params{Memory: 64, Time: 1, Threads: 1}
 
 // countingClient counts calls that go to Redis: each is one round trip
 // (a pipeline counts once), so tests can prove there is no N+1.
@@ -68,11 +64,11 @@ func newFixtureAt(t *testing.T, url string) *fixture {
 	return newFixtureWith(t, url, store.Options{}, true)
 }
 
-// newFixtureWith returns a fixture whose store has opts (with cheap
+// newFixtureWith returns a fixture whose store has opts (with storetest.Cheap
 // password hashing), and a background delivery worker if worker is set.
 func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *fixture {
 	t.Helper()
-	opts.Password = cheap
+	opts.Password = storetest.Cheap
 	if opts.Log == nil {
 		opts.Log = quiet
 	}

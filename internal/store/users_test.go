@@ -13,6 +13,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 func TestRegisterLoginLogout(t *testing.T) {
@@ -322,7 +323,7 @@ func TestRegisterCancelled(t *testing.T) {
 		}
 		ctx, cancel := context.WithCancel(f.ctx)
 		cc := &cancellingClient{Client: c, n: n, cancel: cancel}
-		st, err := store.New(cc, store.Options{Password: cheap, Log: quiet})
+		st, err := store.New(cc, store.Options{Password: storetest.Cheap, Log: quiet})
 		if err != nil {
 			t.Fatal(err)
 		}

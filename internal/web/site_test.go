@@ -13,7 +13,6 @@ import (
 
 	"github.com/redis/rueidis"
 
-	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -40,15 +39,7 @@ func newSite(t testing.TB) *site {
 
 func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server) *site {
 	t.Helper()
-	c, err := store.NewClient(redisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.New(c, store.Options{Password: password.Params{Memory: 64, Time: 1, Threads: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	st := storetest.Open(t, redisURL, store.Options{})
 	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	if err := st.Migrate(t.Context(), log); err != nil {

@@ -1,5 +1,6 @@
-// Package storetest runs retwis's background work in tests: a delivery
-// worker like the one every `retwis serve` runs, and a way to wait for it.
+// Package storetest gives tests a store on a real Redis and runs
+// retwis's background work in tests: a delivery worker like the one
+// every `retwis serve` runs, and a way to wait for it.
 package storetest
 
 import (
@@ -9,30 +10,51 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/store"
 )
+
+// Cheap is a password hashing cost that keeps tests fast; the algorithm
+// is the same.
+var Cheap = password.Params{Memory: 64, Time: 1, Threads: 1}
+
+// Open returns a Store on the Redis at url, closed when the test ends.
+// Unless opts say otherwise, it hashes passwords cheaply and logs
+// nowhere.
+func Open(t testing.TB, url string, opts store.Options) *store.Store {
+	t.Helper()
+	if opts.Password == (password.Params{}) {
+		opts.Password = Cheap
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	c, err := store.NewClient(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.New(c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return st
+}
 
 // StartWorker runs a delivery worker against the Redis at url, with its
 // own client (so that it does not disturb what a test counts), until the
 // test ends.
 func StartWorker(t testing.TB, url string, opts store.Options) {
 	t.Helper()
-	c, err := store.NewClient(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	w, err := store.New(c, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts.Log = nil
+	w := Open(t, url, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		w.RunDelivery(ctx, store.DeliveryOptions{Consumer: "test-worker", Block: 20 * time.Millisecond})
 	}()
-	t.Cleanup(func() { cancel(); <-done; w.Close() })
+	t.Cleanup(func() { cancel(); <-done })
 }
 
 // Drain waits until every queued delivery job has been carried out.
