@@ -74,7 +74,7 @@ func TestMaintenanceReclaimsStalledJob(t *testing.T) {
 // comma, and refuses one with no URL.
 func TestMaintenanceLockServers(t *testing.T) {
 	redis := redistest.Start(t)
-	locks, err := maintenanceLocks(serveConfig{lockServers: redis.URL + ","}, nil)
+	locks, err := serverLocks(serveConfig{lockServers: redis.URL + ","}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestMaintenanceLockServers(t *testing.T) {
 		t.Fatalf("lock on %q: %v", redis.URL+",", err)
 	}
 	l.Unlock(t.Context())
-	if _, err := maintenanceLocks(serveConfig{lockServers: " , "}, nil); err == nil {
+	if _, err := serverLocks(serveConfig{lockServers: " , "}, nil); err == nil {
 		t.Fatal("a --lock-servers list with no URL was accepted")
 	}
 }

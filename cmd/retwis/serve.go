@@ -14,6 +14,7 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/web"
 	"github.com/retwis/retwis/redlock"
@@ -93,8 +94,19 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		return err
 	}
 	defer db.Close()
+	locks, err := serverLocks(cfg, db)
+	if err != nil {
+		return err
+	}
+	defer locks.Close()
+	ids := snowflake.NewLeased()
+	stopLease, err := snowflake.Lease(ctx, locks, store.WorkerLock, idLeaseTTL, ids, log)
+	if err != nil {
+		return err
+	}
+	defer stopLease()
 	opts := cfg.timelines
-	opts.Log = log
+	opts.Log, opts.IDs = log, ids
 	st, err := store.New(db.client, opts)
 	if err != nil {
 		return err
@@ -102,11 +114,6 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	if err := st.Migrate(ctx, log); err != nil {
 		return err
 	}
-	locks, err := maintenanceLocks(cfg, db)
-	if err != nil {
-		return err
-	}
-	defer locks.Close()
 	stopWorkers := startWorkers(st, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), log) // zero: the default
 	defer stopWorkers()
 	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly})
@@ -128,12 +135,18 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	return listenAndServe(ctx, srv, ln, cfg, log, ready)
 }
 
-// maintenanceLocks returns the lock client for maintenance: the
-// configured lock servers, or the database's own connection.
-func maintenanceLocks(cfg serveConfig, db *database) (*redlock.Client, error) {
-	// Maintenance extends its lock for as long as the work takes (a
-	// backlog after an outage can take minutes); liveness comes from the
-	// work ending, not from a cap on extensions.
+// idLeaseTTL is the validity of a server's lease on its id worker
+// number, extended every third of it: a server that dies frees its
+// number after this long.
+const idLeaseTTL = 10 * time.Second
+
+// serverLocks returns the lock client for the server's distributed locks
+// (maintenance, the lease on its id worker number): the configured lock
+// servers, or the database's own connection.
+func serverLocks(cfg serveConfig, db *database) (*redlock.Client, error) {
+	// Locks are extended for as long as their holder needs them (a
+	// maintenance backlog after an outage can take minutes); liveness
+	// comes from the holder, not from a cap on extensions.
 	opts := redlock.Options{MaxExtensions: -1}
 	if cfg.lockServers != "" {
 		urls, err := redlock.ParseServers(cfg.lockServers)

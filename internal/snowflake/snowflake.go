@@ -56,10 +56,16 @@ type Generator struct {
 }
 
 // New returns a generator for worker number w (0 ≤ w < Workers) whose
-// lease does not end.
+// lease does not end: for a process that is the only one making ids.
 func New(w int) (*Generator, error) {
 	g := &Generator{now: time.Now}
 	return g, g.SetWorker(w, time.Time{})
+}
+
+// NewLeased returns a generator that makes no ids until Lease gives it a
+// worker number.
+func NewLeased() *Generator {
+	return &Generator{now: time.Now, end: time.Unix(0, 0)}
 }
 
 // SetWorker switches the generator to worker number w, leased until end

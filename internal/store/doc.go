@@ -7,7 +7,9 @@
 //
 //	key                  type    contents
 //	-------------------  ------  ----------------------------------------------
-//	next_user_id         string  counter; INCR gives the next user id
+//	next_user_id         string  counter; INCR gives the next user id to
+//	                             tools that have no id generator (servers
+//	                             make time-ordered ids, internal/snowflake)
 //	user:<id>            hash    username, auth (the current auth secret),
 //	                             password_hash (argon2id, PHC string);
 //	                             password (plaintext, only in accounts of the
@@ -24,7 +26,7 @@
 //	followers:<id>       zset    ids of the users following <id>, scored by
 //	                             the unix time of the follow
 //	following:<id>       zset    ids of the users <id> follows, likewise
-//	next_post_id         string  counter; INCR gives the next post id
+//	next_post_id         string  counter; likewise for post ids
 //	post:<id>            hash    user_id, time (unix seconds), body;
 //	                             fanout ("0" for a post not fanned out, a
 //	                             celebrity's; retwis)
@@ -61,6 +63,9 @@
 //	                             database itself unless --lock-servers)
 //	{retwis:maintenance}:fence
 //	                     string  its fencing counter (retwis)
+//	retwis:worker:<n>    string  the lease of id worker number n (0–63) to
+//	                             one server, a Redlock key like the above,
+//	                             with its {retwis:worker:<n>}:fence (retwis)
 //
 // Every command, script and transaction touches keys of one hash slot
 // only, so the same code runs on a single server and on Redis Cluster.
@@ -69,7 +74,9 @@
 // once the name is claimed (a crash before leaves an unreachable user
 // hash); a post id is pushed on timelines only after the post hash exists;
 // an auth secret is mapped in auths before the user hash adopts it, and
-// login re-maps it, so a user can always log in; follows are written to
+// login re-maps it, so a user can always log in; user and post hashes
+// are created only if absent, so an id handed out twice (a counter
+// rolled back by a failover) never overwrites what exists; follows are written to
 // both sets idempotently, so repeating one repairs it. A post is
 // published completely or taken back. Fanout is a durable job on the
 // deliveries stream: a crash mid-delivery leaves the job to another

@@ -1,5 +1,7 @@
 package store
 
+import "strconv"
+
 // Key names, in one place; doc.go documents each.
 const (
 	keyNextUserID   = "next_user_id"
@@ -24,6 +26,12 @@ const (
 // it in the keys "retwis:maintenance" and "{retwis:maintenance}:fence"
 // of the lock servers (doc.go).
 const MaintenanceLock = "retwis:maintenance"
+
+// WorkerLock is the name of the distributed lock that leases id worker
+// number n to one server (see internal/snowflake): the keys
+// "retwis:worker:<n>" and "{retwis:worker:<n>}:fence" of the lock
+// servers.
+func WorkerLock(n int) string { return "retwis:worker:" + strconv.Itoa(n) }
 
 // Fields of the user hash user:<id>.
 const (

@@ -32,36 +32,21 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 	}
 	ctx, cancel := detach(ctx)
 	defer cancel()
-	b := s.c.B()
-	first := s.c.DoMulti(ctx,
-		b.Incr().Key(keyNextPostID).Build(),
-		b.Zcard().Key(keyFollowers(author)).Build(),
-		b.Sismember().Key(keyCelebrities).Member(id(author)).Build(),
-	)
-	pid, err := first[0].AsInt64()
+	followers, known, pid, err := s.postingState(ctx, author)
 	if err != nil {
-		return retwis.Post{}, s.wrap("create post: next id", err)
-	}
-	followers, err1 := first[1].AsInt64()
-	known, err2 := first[2].AsBool()
-	if err := errors.Join(err1, err2); err != nil {
-		return retwis.Post{}, s.wrap("create post: followers", err)
+		return retwis.Post{}, err
 	}
 	celebrity := followers > s.opts.CelebrityThreshold
 	now := time.Now()
 	// The hash goes first, on its own, so that no timeline ever holds the
 	// id of a post that cannot be read (pipelines to different cluster
 	// nodes are not ordered).
-	hash := b.Hset().Key(keyPost(pid)).FieldValue().
-		FieldValue(fieldUserID, id(author)).
-		FieldValue(fieldTime, strconv.FormatInt(now.Unix(), 10)).
-		FieldValue(fieldBody, body)
+	fields := []string{fieldUserID, id(author), fieldTime, strconv.FormatInt(now.Unix(), 10), fieldBody, body}
 	if celebrity {
-		hash = hash.FieldValue(fieldFanout, "0")
+		fields = append(fields, fieldFanout, "0")
 	}
-	if err := s.c.Do(ctx, hash.Build()).Error(); err != nil {
-		s.unpublish(ctx, pid, author)
-		return retwis.Post{}, s.wrap("create post: write", err)
+	if pid, err = s.createHash(ctx, pid, keyNextPostID, keyPost, fields...); err != nil {
+		return retwis.Post{}, err
 	}
 	res := s.pipeline(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, followers, celebrity && !known) })
 	if err := firstErr(res); err != nil {
@@ -69,6 +54,31 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 		return retwis.Post{}, s.wrap("create post: publish", err)
 	}
 	return retwis.Post{ID: pid, AuthorID: author, Time: now.Truncate(time.Second), Body: body}, nil
+}
+
+// postingState reads, in one round trip, how many followers author has
+// and whether author is known as a celebrity; with the tutorial's counter
+// (no id generator) it takes the post's id in the same round trip.
+func (s *Store) postingState(ctx context.Context, author int64) (followers int64, celebrity bool, pid int64, err error) {
+	b := s.c.B()
+	cmds := rueidis.Commands{
+		b.Zcard().Key(keyFollowers(author)).Build(),
+		b.Sismember().Key(keyCelebrities).Member(id(author)).Build(),
+	}
+	if s.opts.IDs == nil {
+		cmds = append(cmds, b.Incr().Key(keyNextPostID).Build())
+	}
+	res := s.c.DoMulti(ctx, cmds...)
+	followers, err1 := res[0].AsInt64()
+	celebrity, err2 := res[1].AsBool()
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, false, 0, s.wrap("create post: followers", err)
+	}
+	if s.opts.IDs == nil {
+		pid, err = res[2].AsInt64()
+		return followers, celebrity, pid, s.wrap("create post: next id", err)
+	}
+	return followers, celebrity, 0, nil
 }
 
 // publishCmds are the writes that make post pid visible; all are safe to

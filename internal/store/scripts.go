@@ -184,3 +184,10 @@ if redis.call('HGET', KEYS[1], 'password') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'password_hash', ARGV[2])
 redis.call('HDEL', KEYS[1], 'password')
 return 1`)
+
+// createIfAbsent writes the hash KEYS[1] with the field-value pairs of
+// ARGV, unless the key exists: then it writes nothing and returns 0.
+var createIfAbsent = newScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1`)

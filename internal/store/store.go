@@ -17,6 +17,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/password"
+	"github.com/retwis/retwis/internal/snowflake"
 )
 
 // DefaultHomeCap is how many post ids a home timeline list keeps unless
@@ -46,6 +47,13 @@ type Options struct {
 	// them; their home timeline is rebuilt when they return (30 days when
 	// zero).
 	InactiveAfter time.Duration
+	// IDs makes the ids of new users and posts. Servers give every store
+	// a generator with a leased worker number, so that no id is ever
+	// handed out twice, even when a Redis failover loses the last writes.
+	// Nil: the tutorial's counters (next_user_id, next_post_id), for tools
+	// and single-server use; a failover can roll those back, and writes
+	// then refuse the reused ids rather than overwrite.
+	IDs *snowflake.Generator
 }
 
 func (o *Options) setDefaults() {

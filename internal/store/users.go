@@ -38,12 +38,9 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 	// even if the client goes away, so that it leaves no orphans.
 	ctx, cancel := detach(ctx)
 	defer cancel()
-	uid, err := s.c.Do(ctx, s.c.B().Incr().Key(keyNextUserID).Build()).AsInt64()
-	if err != nil {
-		return retwis.User{}, "", s.wrap("register: next id", err)
-	}
 	secret := newSecret()
-	if err := s.writeUser(ctx, uid, username, hash, secret); err != nil {
+	uid, err := s.writeUser(ctx, username, hash, secret)
+	if err != nil {
 		return retwis.User{}, "", err
 	}
 	if err := s.claim(ctx, uid, username, secret); err != nil {
@@ -52,15 +49,16 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 	return retwis.User{ID: uid, Username: username}, secret, nil
 }
 
-func (s *Store) writeUser(ctx context.Context, uid int64, username, hash, secret string) error {
-	b := s.c.B()
-	err := firstErr(s.c.DoMulti(ctx,
-		b.Hset().Key(keyUser(uid)).FieldValue().
-			FieldValue(fieldUsername, username).FieldValue(fieldAuth, secret).
-			FieldValue(fieldPasswordHash, hash).Build(),
-		b.Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build(),
-	))
-	return s.wrap("register: write user", err)
+// writeUser creates the user hash under a new id, then maps the secret
+// to it in auths, and returns the id.
+func (s *Store) writeUser(ctx context.Context, username, hash, secret string) (int64, error) {
+	uid, err := s.createHash(ctx, 0, keyNextUserID, keyUser,
+		fieldUsername, username, fieldAuth, secret, fieldPasswordHash, hash)
+	if err != nil {
+		return 0, err
+	}
+	err = s.c.Do(ctx, s.c.B().Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build()).Error()
+	return uid, s.wrap("register: map auth secret", err)
 }
 
 func (s *Store) claim(ctx context.Context, uid int64, username, secret string) error {

@@ -1,0 +1,125 @@
+package snowflake_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis/internal/snowflake"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/redlock"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+func workerLock(n int) string { return fmt.Sprint("test:worker:", n) }
+
+// locks returns a Redlock client on one real Redis, and a plain client
+// to meddle with its keys.
+func locks(t *testing.T) (*redlock.Client, rueidis.Client) {
+	url := redistest.Start(t).URL
+	l, err := redlock.New([]string{url}, redlock.Options{MaxExtensions: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(l.Close)
+	opt, _ := rueidis.ParseURL(url)
+	opt.DisableCache = true
+	raw, err := rueidis.NewClient(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(raw.Close)
+	return l, raw
+}
+
+// TestLeaseDistinct leases a number for many generators at once: each
+// gets its own, and ids never repeat across them.
+func TestLeaseDistinct(t *testing.T) {
+	l, _ := locks(t)
+	seen := map[int]bool{}
+	ids := map[int64]bool{}
+	for range 10 {
+		g := snowflake.NewLeased()
+		if _, err := g.Next(t.Context()); !errors.Is(err, snowflake.ErrNoLease) {
+			t.Fatalf("an unleased generator made an id: %v", err)
+		}
+		stop, err := snowflake.Lease(t.Context(), l, workerLock, 2*time.Second, g, quiet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stop)
+		id, err := g.Next(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := snowflake.Worker(id); seen[w] {
+			t.Fatalf("worker number %d leased twice", w)
+		} else {
+			seen[w] = true
+		}
+		for range 100 {
+			id, _ := g.Next(t.Context())
+			if ids[id] {
+				t.Fatalf("id %d made twice", id)
+			}
+			ids[id] = true
+		}
+	}
+}
+
+// TestLeaseAllTaken fills every worker number: the next lease fails
+// with a clear error instead of sharing one.
+func TestLeaseAllTaken(t *testing.T) {
+	l, raw := locks(t)
+	for n := range snowflake.Workers {
+		if err := raw.Do(t.Context(), raw.B().Set().Key(workerLock(n)).Value("someone").Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if _, err := snowflake.Lease(ctx, l, workerLock, time.Second, snowflake.NewLeased(), quiet); err == nil {
+		t.Fatal("a 65th generator got a worker number")
+	}
+}
+
+// TestLeaseLost takes a generator's lock from under it: it stops making
+// ids with that number before anyone else could use it, and leases
+// another.
+func TestLeaseLost(t *testing.T) {
+	l, raw := locks(t)
+	g := snowflake.NewLeased()
+	ttl := 600 * time.Millisecond
+	stop, err := snowflake.Lease(t.Context(), l, workerLock, ttl, g, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	first, _ := g.Next(t.Context())
+	w := snowflake.Worker(first)
+	// Someone else now holds w (as after the lock's key was lost).
+	if err := raw.Do(t.Context(), raw.B().Set().Key(workerLock(w)).Value("thief").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		id, err := g.Next(t.Context())
+		if err == nil && snowflake.Worker(id) != w {
+			return // a new number
+		}
+		if err == nil && time.Now().After(deadline) {
+			t.Fatalf("still making ids with the stolen number %d", w)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no new number: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,60 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/snowflake"
+)
+
+// maxIDTries bounds how often a write takes a new id because the one it
+// got was in use already.
+const maxIDTries = 5
+
+// newID returns a new user or post id: from the id generator when the
+// store has one (Options.IDs), which needs no round trip; else from the
+// tutorial's counter, which costs one.
+func (s *Store) newID(ctx context.Context, counter string) (int64, error) {
+	if s.opts.IDs == nil {
+		n, err := s.c.Do(ctx, s.c.B().Incr().Key(counter).Build()).AsInt64()
+		return n, s.wrap("next id", err)
+	}
+	n, err := s.opts.IDs.Next(ctx)
+	if errors.Is(err, snowflake.ErrNoLease) {
+		return 0, &retwis.Error{Kind: retwis.Unavailable, Err: err,
+			Message: "The server cannot number new posts and accounts right now. Please try again in a moment."}
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: next id: %w", err)
+	}
+	return n, nil
+}
+
+// createHash writes the hash key(n) with fields, n being a new id, and
+// returns n. It never overwrites: should the key exist, the id has been
+// handed out before (a counter that lost its last increments in a
+// failover, or a clock that went back), so it is logged and another id
+// is taken. first, if not zero, is an id already taken for this write.
+func (s *Store) createHash(ctx context.Context, first int64, counter string, key func(int64) string, fields ...string) (int64, error) {
+	n := first
+	for range maxIDTries {
+		if n == 0 {
+			var err error
+			if n, err = s.newID(ctx, counter); err != nil {
+				return 0, err
+			}
+		}
+		created, err := createIfAbsent.exec(ctx, s.c, []string{key(n)}, fields...).AsInt64()
+		if err != nil {
+			return 0, s.wrap("create "+key(n), err)
+		}
+		if created == 1 {
+			return n, nil
+		}
+		s.log.Error("an id was handed out twice; the existing record is kept and another id taken", "key", key(n))
+		n = 0
+	}
+	return 0, fmt.Errorf("store: %d ids in a row were in use already (%s)", maxIDTries, counter)
+}
