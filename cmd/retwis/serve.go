@@ -50,6 +50,11 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"comma-separated Redis `URLs` for the maintenance lock (Redlock); empty: the database itself", "RETWIS_LOCK_SERVERS"))
 	fs.DurationVar(&c.maintainEvery, "maintenance-every", 10*time.Second,
 		envHelp("how `often` one of the servers sharing a database does its upkeep", "RETWIS_MAINTENANCE_EVERY"))
+	fs.IntVar(&c.timelines.WaitReplicas, "wait-replicas", -1, envHelp(
+		"acknowledge a new account, post or session only once this `many` replicas have it (WAIT); "+
+			"-1: one if every master has a replica, else none", "RETWIS_WAIT_REPLICAS"))
+	fs.DurationVar(&c.timelines.WaitTimeout, "wait-timeout", time.Second, envHelp(
+		"how `long` a write waits for its replicas before it is acknowledged all the same", "RETWIS_WAIT_TIMEOUT"))
 	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", 30*24*time.Hour,
 		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
 }
@@ -67,6 +72,10 @@ func (c *serveConfig) check() error {
 		return errors.New("--inactive-after must be at least 1m")
 	case c.maintainEvery < time.Second:
 		return errors.New("--maintenance-every must be at least 1s")
+	case c.timelines.WaitReplicas < -1:
+		return errors.New("--wait-replicas must be -1 (automatic), 0 or more")
+	case c.timelines.WaitTimeout < time.Millisecond:
+		return errors.New("--wait-timeout must be at least 1ms")
 	}
 	return nil
 }
@@ -107,6 +116,11 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	defer stopLease()
 	opts := cfg.timelines
 	opts.Log, opts.IDs = log, ids
+	if opts.WaitReplicas < 0 { // automatic: decided once, from the topology at start
+		if opts.WaitReplicas, err = replicasToWaitFor(ctx, db.client, log); err != nil {
+			return err
+		}
+	}
 	st, err := store.New(db.client, opts)
 	if err != nil {
 		return err
@@ -114,6 +128,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	if err := st.Migrate(ctx, log); err != nil {
 		return err
 	}
+
 	stopWorkers := startWorkers(st, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), log) // zero: the default
 	defer stopWorkers()
 	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly})
@@ -133,6 +148,18 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return listenAndServe(ctx, srv, ln, cfg, log, ready)
+}
+
+// replicasToWaitFor returns 1 if every master has a replica, else 0.
+func replicasToWaitFor(ctx context.Context, client rueidis.Client, log *slog.Logger) (int, error) {
+	n, err := store.FewestReplicas(ctx, client)
+	if err != nil {
+		return 0, err
+	}
+	if n == 0 {
+		log.Warn("a Redis master has no replica: writes are acknowledged once the master has them (see --wait-replicas)")
+	}
+	return min(n, 1), nil
 }
 
 // idLeaseTTL is the validity of a server's lease on its id worker

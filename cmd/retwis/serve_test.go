@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
@@ -176,5 +177,26 @@ func TestEnvironmentSetsDefaults(t *testing.T) {
 	if cfg.timelines.HomeCap != 123 || cfg.timelines.InactiveAfter != 72*time.Hour {
 		t.Fatalf("home cap %d, inactive after %s; want 123 from the environment and 72h from the flag",
 			cfg.timelines.HomeCap, cfg.timelines.InactiveAfter)
+	}
+}
+
+// TestReplicasToWaitFor decides, from the topology, whether writes wait
+// for a replica: yes behind a master with one, no on a lone server.
+func TestReplicasToWaitFor(t *testing.T) {
+	master, _ := redistest.Replicated(t)
+	lone := redistest.Start(t)
+	for _, tc := range []struct {
+		url  string
+		want int
+	}{{master.URL, 1}, {lone.URL, 0}} {
+		c, err := store.NewClient(tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := replicasToWaitFor(t.Context(), c, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		c.Close()
+		if err != nil || n != tc.want {
+			t.Errorf("%s: %d, %v; want %d", tc.url, n, err, tc.want)
+		}
 	}
 }

@@ -196,6 +196,14 @@ func (s *Server) Stop() error {
 	return nil
 }
 
+// Pause freezes the server (SIGSTOP), as a stalled virtual machine or a
+// network split looks to its clients: connections stay open and nothing
+// answers. Resume undoes it.
+func (s *Server) Pause() error { return s.cmd.Process.Signal(syscall.SIGSTOP) }
+
+// Resume lets a paused server go on (SIGCONT).
+func (s *Server) Resume() error { return s.cmd.Process.Signal(syscall.SIGCONT) }
+
 // Kill stops the server at once, without letting it save anything, as a
 // crash would.
 func (s *Server) Kill() {

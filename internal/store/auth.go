@@ -143,12 +143,20 @@ func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, erro
 	if old != "" {
 		steps = append(steps, b.Hdel().Key(keyAuths).Field(old).Build())
 	}
-	for _, cmd := range steps {
-		if err := s.c.Do(ctx, cmd).Error(); err != nil {
+	for i, cmd := range steps {
+		res := s.replicated(ctx, func() rueidis.Commands { return rueidis.Commands{cmd} }, keysOfSteps[i](uid))
+		if err := res[0].Error(); err != nil {
 			return "", s.wrap("rotate secret", err)
 		}
 	}
 	return secret, nil
+}
+
+// keysOfSteps are the keys each step of rotate writes.
+var keysOfSteps = [...]func(uid int64) string{
+	func(int64) string { return keyAuths },
+	keyUser,
+	func(int64) string { return keyAuths },
 }
 
 // mapSecret makes sure auths maps the user's secret to the user. The
@@ -156,6 +164,8 @@ func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, erro
 // repaired by hand, can lose the entry, and without it the cookie that
 // login hands out would never work.
 func (s *Store) mapSecret(ctx context.Context, uid int64, secret string) error {
-	err := s.c.Do(ctx, s.c.B().Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build()).Error()
-	return s.wrap("map auth secret", err)
+	res := s.replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{s.c.B().Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build()}
+	}, keyAuths)
+	return s.wrap("map auth secret", res[0].Error())
 }

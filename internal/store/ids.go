@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/snowflake"
 )
@@ -46,14 +48,18 @@ func (s *Store) createHash(ctx context.Context, first int64, counter string, key
 				return 0, err
 			}
 		}
-		created, err := createIfAbsent.exec(ctx, s.c, []string{key(n)}, fields...).AsInt64()
+		k := key(n)
+		res := s.replicated(ctx, func() rueidis.Commands {
+			return rueidis.Commands{createIfAbsent.cmd(s.c, []string{k}, fields...)}
+		}, k)
+		created, err := res[0].AsInt64()
 		if err != nil {
-			return 0, s.wrap("create "+key(n), err)
+			return 0, s.wrap("create "+k, err)
 		}
 		if created == 1 {
 			return n, nil
 		}
-		s.log.Error("an id was handed out twice; the existing record is kept and another id taken", "key", key(n))
+		s.log.Error("an id was handed out twice; the existing record is kept and another id taken", "key", k)
 		n = 0
 	}
 	return 0, fmt.Errorf("store: %d ids in a row were in use already (%s)", maxIDTries, counter)

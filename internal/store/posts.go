@@ -48,7 +48,8 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 	if pid, err = s.createHash(ctx, pid, keyNextPostID, keyPost, fields...); err != nil {
 		return retwis.Post{}, err
 	}
-	res := s.pipeline(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, followers, celebrity && !known) })
+	res := s.replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, followers, celebrity && !known) },
+		keyUserPosts(author), keyHome(author), keyTimeline, keyDeliveries)
 	if err := firstErr(res); err != nil {
 		s.unpublish(ctx, pid, author)
 		return retwis.Post{}, s.wrap("create post: publish", err)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -82,4 +83,29 @@ func (s *Store) DeliveryDone(ctx context.Context, author int64) (bool, error) {
 func (s *Store) DeliveryBacklog(ctx context.Context) (int64, error) {
 	n, err := s.c.Do(ctx, s.c.B().Xlen().Key(keyDeliveries).Build()).AsInt64()
 	return n, s.wrap("delivery backlog", err)
+}
+
+// FewestReplicas returns the smallest number of replicas connected to any
+// master that client reaches: how many replicas every write can wait for
+// (Options.WaitReplicas).
+func FewestReplicas(ctx context.Context, client rueidis.Client) (int, error) {
+	fewest := -1
+	for addr, node := range client.Nodes() {
+		info, err := node.Do(ctx, node.B().Info().Section("replication").Build()).ToString()
+		if err != nil {
+			return 0, fmt.Errorf("store: replication info of %s: %w", addr, err)
+		}
+		if !strings.Contains(info, "role:master") {
+			continue
+		}
+		for line := range strings.SplitSeq(info, "\r\n") {
+			if v, ok := strings.CutPrefix(line, "connected_slaves:"); ok {
+				n, _ := strconv.Atoi(v)
+				if fewest < 0 || n < fewest {
+					fewest = n
+				}
+			}
+		}
+	}
+	return max(fewest, 0), nil
 }

@@ -33,8 +33,9 @@ func (sc *script) cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 	return c.B().Evalsha().Sha1(sc.sha).Numkeys(int64(len(keys))).Key(keys...).Arg(args...).Build()
 }
 
-// allScripts are loaded on every node by loadScripts.
-var allScripts = []*script{pushID, mergeIDs, pageIDs}
+// allScripts are loaded on every node by loadScripts, so that any of
+// them can be sent in a pipeline.
+var allScripts = []*script{pushID, mergeIDs, pageIDs, claimName, upgradeLegacy, createIfAbsent}
 
 // loadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.

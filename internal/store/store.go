@@ -54,6 +54,11 @@ type Options struct {
 	// and single-server use; a failover can roll those back, and writes
 	// then refuse the reused ids rather than overwrite.
 	IDs *snowflake.Generator
+	// WaitReplicas is how many replicas must have a new account, post or
+	// session before it is acknowledged (Redis's WAIT); zero does not
+	// wait. WaitTimeout bounds each wait (one second when zero).
+	WaitReplicas int
+	WaitTimeout  time.Duration
 }
 
 func (o *Options) setDefaults() {
@@ -71,6 +76,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.CelebrityThreshold == 0 {
 		o.CelebrityThreshold = 10_000
+	}
+	if o.WaitTimeout == 0 {
+		o.WaitTimeout = time.Second
 	}
 	if o.InactiveAfter == 0 {
 		o.InactiveAfter = 30 * 24 * time.Hour

@@ -57,13 +57,15 @@ func (s *Store) writeUser(ctx context.Context, username, hash, secret string) (i
 	if err != nil {
 		return 0, err
 	}
-	err = s.c.Do(ctx, s.c.B().Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build()).Error()
-	return uid, s.wrap("register: map auth secret", err)
+	return uid, s.mapSecret(ctx, uid, secret)
 }
 
 func (s *Store) claim(ctx context.Context, uid int64, username, secret string) error {
-	won, err := claimName.exec(ctx, s.c, []string{keyUsers, keyUsersFolded},
-		username, retwis.FoldUsername(username), id(uid)).AsInt64()
+	res := s.replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{claimName.cmd(s.c, []string{keyUsers, keyUsersFolded},
+			username, retwis.FoldUsername(username), id(uid))}
+	}, keyUsers)
+	won, err := res[0].AsInt64()
 	if err != nil {
 		return s.wrap("register: claim name", err)
 	}

@@ -7,12 +7,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/redis/rueidis"
 
@@ -82,6 +84,73 @@ func (r *Redis) Restart(t testing.TB) {
 	}
 	r.server = s
 	t.Cleanup(func() { s.Stop() })
+}
+
+// Replicated returns a new master and its replica, both on TCP ports of
+// 127.0.0.1, the replica in sync before it returns. It skips the test
+// when RETWIS_TEST_REDIS names an external server.
+func Replicated(t testing.TB) (master, replica *Redis) {
+	t.Helper()
+	if os.Getenv(EnvURL) != "" {
+		t.Skip("replication tests start servers of their own")
+	}
+	dir, err := os.MkdirTemp("", "rtwr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	start := func(name string, args ...string) *Redis {
+		port, err := freePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := redisserver.Start(context.Background(), redisserver.Options{
+			Dir: filepath.Join(dir, name), Port: port, Args: args})
+		if err != nil {
+			t.Fatalf("redistest: start %s: %v", name, err)
+		}
+		t.Cleanup(func() { s.Resume(); s.Stop() })
+		return &Redis{URL: s.URL(), server: s}
+	}
+	master = start("master", "--repl-diskless-sync-delay", "0")
+	host, port, _ := net.SplitHostPort(master.server.Addr())
+	replica = start("replica", "--replicaof", host, port)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		info, err := replica.server.Command(context.Background(), "INFO", "replication")
+		if err == nil && strings.Contains(info, "master_link_status:up") {
+			return master, replica
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("redistest: the replica did not sync: %v %s", err, info)
+		}
+	}
+}
+
+// freePort returns a TCP port of 127.0.0.1 that was free a moment ago.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Pause freezes the server (SIGSTOP) until Resume: it keeps its
+// connections and answers nothing, as a stalled machine does.
+func (r *Redis) Pause(t testing.TB) {
+	t.Helper()
+	if err := r.server.Pause(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Resume lets a paused server go on.
+func (r *Redis) Resume(t testing.TB) {
+	t.Helper()
+	if err := r.server.Resume(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // Cluster returns the URL of one node of an empty 3-master Redis Cluster:

@@ -1,0 +1,69 @@
+package store_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
+)
+
+// TestWritesWaitForReplicas pauses the replica of the store's master: a
+// new account and a new post are not acknowledged until the replica has
+// them, and once it resumes, it has them the moment they are.
+func TestWritesWaitForReplicas(t *testing.T) {
+	master, replica := redistest.Replicated(t)
+	f := newFixtureWith(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: 10 * time.Second}, false)
+	onReplica := storetest.Open(t, replica.URL, store.Options{}) // reads only: a replica refuses writes
+	author := f.register(t, "author")
+
+	replica.Pause(t)
+	type result struct {
+		id  int64
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		p, err := f.st.CreatePost(f.ctx, author.ID, "replicated before acknowledged")
+		done <- result{p.ID, err}
+	}()
+	select {
+	case r := <-done:
+		t.Fatalf("the post was acknowledged while the replica was paused: %+v", r)
+	case <-time.After(500 * time.Millisecond):
+	}
+	replica.Resume(t)
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if got, err := onReplica.Post(f.ctx, r.id); err != nil || got.AuthorID != author.ID {
+		t.Fatalf("the replica lacks the acknowledged post: %+v, %v", got, err)
+	}
+	prof, err := onReplica.Profile(f.ctx, 0, author, retwis.Cursor{}, 10)
+	if err != nil || len(prof.Page.Posts) != 1 {
+		t.Fatalf("the replica lacks the acknowledged post's index entry: %v, %v", postIDs(prof.Page.Posts), err)
+	}
+	if _, err := onReplica.UserByName(f.ctx, "author"); err != nil {
+		t.Fatalf("the replica lacks the acknowledged account: %v", err)
+	}
+}
+
+// TestWaitTimesOut bounds the wait: with the replica gone, a post is
+// acknowledged after the wait's timeout.
+func TestWaitTimesOut(t *testing.T) {
+	master, replica := redistest.Replicated(t)
+	f := newFixtureWith(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: 200 * time.Millisecond}, false)
+	author := f.register(t, "author")
+	replica.Pause(t)
+	defer replica.Resume(t)
+	start := time.Now()
+	if _, err := f.st.CreatePost(f.ctx, author.ID, "the replica is down"); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 200*time.Millisecond || d > 5*time.Second {
+		t.Fatalf("posting took %s; want the wait's 200ms timeout and then an answer", d)
+	}
+}
