@@ -57,6 +57,10 @@
 //	last_seen            zset    user ids scored by the unix time they were
 //	                             last seen, for skipping inactive users in
 //	                             fanout (retwis; also the user hash's seen)
+//	idempotency:<id>:<key>
+//	                     string  the post id user <id> published with an
+//	                             idempotency key ("0" while publishing),
+//	                             kept for a day (retwis)
 //	schema_version       string  layout version written by Migrate (retwis)
 //	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
 //	                             Redlock key on the lock servers (the

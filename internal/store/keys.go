@@ -65,6 +65,10 @@ func keyPost(pid int64) string      { return "post:" + id(pid) }
 func keyHome(uid int64) string      { return "posts:" + id(uid) }
 func keyUserPosts(uid int64) string { return "user_posts:" + id(uid) }
 
+// keyIdempotency remembers, for a day, the post author published with an
+// idempotency key.
+func keyIdempotency(author int64, key string) string { return "idempotency:" + id(author) + ":" + key }
+
 // keyFollowedCelebrities holds the celebrities uid follows, whose posts
 // the home timeline merges when read.
 func keyFollowedCelebrities(uid int64) string { return "celebrities_followed:" + id(uid) }

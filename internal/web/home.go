@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"crypto/rand"
 	"net/http"
 
 	"github.com/retwis/retwis"
@@ -35,6 +36,7 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.Use
 		return
 	}
 	v.Title, v.Viewer, v.Counts, v.Page = "Home", &u, counts, page
+	v.PostKey = rand.Text()
 	v.Newer, v.Older = pageLinks("/", page)
 	s.render(w, status, "home", v)
 }

@@ -9,11 +9,13 @@ import (
 
 // createPost serves POST /post: publish a status update and go home. A
 // refused post shows the home page again with the reason and the text kept.
+// The form's idempotency key makes a resent form (a reload after a lost
+// answer) publish once.
 func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	status, err := parseForm(w, r)
 	if err == nil {
-		_, err = s.store.CreatePost(r.Context(), u.ID, r.PostFormValue("status"))
+		_, err = s.store.CreatePostOnce(r.Context(), u.ID, r.PostFormValue("status"), r.PostFormValue("idempotency_key"))
 	}
 	if err != nil {
 		if status == 0 {

@@ -59,13 +59,16 @@ type view struct {
 
 	Username string // the name typed into a failed login or sign-up form
 	Draft    string // the text of a post that could not be published
-	Counts   retwis.Counts
-	Page     retwis.Page
-	Profile  retwis.Profile
-	Post     retwis.Post
-	Users    []string
-	Newer    string // link to newer posts, if any
-	Older    string // link to older posts, if any
+	// PostKey is the idempotency key of the compose form: new for every
+	// form, so that only a resent form repeats it.
+	PostKey string
+	Counts  retwis.Counts
+	Page    retwis.Page
+	Profile retwis.Profile
+	Post    retwis.Post
+	Users   []string
+	Newer   string // link to newer posts, if any
+	Older   string // link to older posts, if any
 }
 
 // render executes a page into a buffer first, so a template error never

@@ -323,3 +323,26 @@ func TestPermalinkAndDelete(t *testing.T) {
 	}
 	expect(t, author.post("/p/1/delete", nil), 404)
 }
+
+// TestResentPostFormPublishesOnce sends the compose form twice with its
+// idempotency key, as a browser does when its user resends a form whose
+// answer was lost: one post appears. A fresh form publishes again.
+func TestResentPostFormPublishesOnce(t *testing.T) {
+	s := newSite(t)
+	alice := s.browser()
+	alice.signUp("alice")
+	key := regexp.MustCompile(`name="idempotency_key" value="([A-Z0-9]+)"`).FindStringSubmatch(alice.get("/").body)
+	if key == nil {
+		t.Fatal("the compose form has no idempotency key")
+	}
+	form := url.Values{"status": {"said once"}, "idempotency_key": {key[1]}}
+	redirects(t, alice.post("/post", form), "/")
+	redirects(t, alice.post("/post", form), "/")
+	if n := strings.Count(alice.get("/u/alice").body, "said once"); n != 1 {
+		t.Fatalf("the resent form published %d posts; want 1", n)
+	}
+	next := regexp.MustCompile(`name="idempotency_key" value="([A-Z0-9]+)"`).FindStringSubmatch(alice.get("/").body)
+	if next == nil || next[1] == key[1] {
+		t.Fatal("a new form must carry a new key")
+	}
+}

@@ -1,0 +1,81 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+)
+
+// idempotencyTTL is how long a post's idempotency key is remembered.
+const idempotencyTTL = 24 * time.Hour
+
+// maxIdempotencyKey bounds the length of an idempotency key.
+const maxIdempotencyKey = 128
+
+// inFlight marks an idempotency key whose post is being published.
+const inFlight = "0"
+
+// CreatePostOnce publishes a post like CreatePost, unless author already
+// published one with the same idempotency key in the last day: then it
+// returns that post and writes nothing. A client that did not hear the
+// answer to a post (a timeout, a dropped connection, a 503) sends it again
+// with the same key and gets one post, not two. An empty key is no key.
+func (s *Store) CreatePostOnce(ctx context.Context, author int64, text, key string) (retwis.Post, error) {
+	if key == "" {
+		return s.CreatePost(ctx, author, text)
+	}
+	if err := checkIdempotencyKey(key); err != nil {
+		return retwis.Post{}, err
+	}
+	k := keyIdempotency(author, key)
+	b := s.c.B()
+	claimed, err := s.c.Do(ctx, b.Set().Key(k).Value(inFlight).Nx().Ex(idempotencyTTL).Build()).AsBool()
+	if err != nil && !rueidis.IsRedisNil(err) {
+		return retwis.Post{}, s.wrap("idempotency key", err)
+	}
+	if !claimed {
+		return s.earlierPost(ctx, k)
+	}
+	ctx, cancel := detach(ctx)
+	defer cancel()
+	p, err := s.CreatePost(ctx, author, text)
+	if err != nil {
+		s.c.Do(ctx, b.Del().Key(k).Build()) // the retry may publish it
+		return p, err
+	}
+	err = s.c.Do(ctx, b.Set().Key(k).Value(id(p.ID)).Ex(idempotencyTTL).Build()).Error()
+	return p, s.wrap("idempotency key", err)
+}
+
+// earlierPost returns the post an idempotency key was used for.
+func (s *Store) earlierPost(ctx context.Context, k string) (retwis.Post, error) {
+	v, err := s.c.Do(ctx, s.c.B().Get().Key(k).Build()).ToString()
+	if rueidis.IsRedisNil(err) || v == inFlight {
+		return retwis.Post{}, retwis.Errorf(retwis.Conflict, "This post is being published already.")
+	}
+	if err != nil {
+		return retwis.Post{}, s.wrap("idempotency key", err)
+	}
+	pid, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return retwis.Post{}, s.wrap("idempotency key", err)
+	}
+	return s.Post(ctx, pid)
+}
+
+// checkIdempotencyKey accepts 1–128 printable ASCII characters.
+func checkIdempotencyKey(key string) error {
+	if len(key) > maxIdempotencyKey {
+		return retwis.Errorf(retwis.Invalid, "An idempotency key is at most %d characters long.", maxIdempotencyKey)
+	}
+	for i := range len(key) {
+		if key[i] < ' ' || key[i] > '~' {
+			return retwis.Errorf(retwis.Invalid, "An idempotency key is made of printable ASCII characters.")
+		}
+	}
+	return nil
+}
