@@ -151,11 +151,6 @@ func New(client rueidis.Client, opts Options) (*Store, error) {
 // Close closes the Redis client.
 func (s *Store) Close() { s.c.Close() }
 
-// Ping checks that Redis answers.
-func (s *Store) Ping(ctx context.Context) error {
-	return s.wrap("ping", s.c.Do(ctx, s.c.B().Ping().Build()).Error())
-}
-
 // wrap adds context to an error from Redis and classifies it:
 //   - the caller's context was cancelled (the client went away): Canceled;
 //   - Redis is full (maxmemory with noeviction): Unavailable, "storage

@@ -77,7 +77,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /timeline", s.mw.Viewer(s.timeline))
 	mux.HandleFunc("GET /p/{id}", s.mw.Viewer(s.permalink))
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.deletePost))
+	mux.HandleFunc("GET /livez", s.livez)
 	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /static/", staticFiles())
 	// The form routes answer only POST; someone who types one of them in,
 	// or reloads after a failed form, is sent home rather than shown a 404.

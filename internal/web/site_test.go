@@ -39,9 +39,9 @@ func newSite(t testing.TB) *site {
 
 func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server) *site {
 	t.Helper()
-	st := storetest.Open(t, redisURL, store.Options{})
 	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
+	st := storetest.Open(t, redisURL, store.Options{Log: log})
 	if err := st.Migrate(t.Context(), log); err != nil {
 		t.Fatal(err)
 	}
