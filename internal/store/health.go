@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -22,14 +23,56 @@ type nodeState struct {
 	evicts  bool   // maxmemory-policy evicts keys, so Redis never refuses writes for memory
 }
 
-// nodes asks every node the client knows about itself, concurrently.
+// masters returns the masters of the database: on a cluster, those of
+// the cluster's own view (CLUSTER NODES, asked of the first node that
+// answers), which leaves out seed addresses that are not, or no longer,
+// part of it; on a single server, that server. A master the client has
+// no connection to maps to nil.
+func (s *Store) masters(ctx context.Context) map[string]rueidis.Client {
+	known := s.c.Nodes()
+	if s.standalone.Load() {
+		return known
+	}
+	addrs := make([]string, 0, len(known))
+	for addr := range known {
+		addrs = append(addrs, addr)
+	}
+	sort.Strings(addrs)
+	for _, addr := range addrs {
+		node := known[addr]
+		v, err := node.Do(ctx, node.B().ClusterNodes().Build()).ToString()
+		if err != nil && strings.Contains(err.Error(), "cluster support disabled") {
+			s.standalone.Store(true) // a single server (and perhaps its replicas)
+			return known
+		}
+		if err != nil {
+			continue
+		}
+		out := map[string]rueidis.Client{}
+		for line := range strings.SplitSeq(strings.TrimSpace(v), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 3 || !strings.Contains(f[2], "master") || strings.Contains(f[2], "noaddr") {
+				continue
+			}
+			master, _, _ := strings.Cut(f[1], "@")
+			out[master] = known[master]
+		}
+		return out
+	}
+	return known // nobody answers: report them all
+}
+
+// nodes asks every master about itself, concurrently.
 func (s *Store) nodes(ctx context.Context) []nodeState {
 	var mu sync.Mutex
 	var out []nodeState
 	var wg sync.WaitGroup
-	for addr, node := range s.c.Nodes() {
+	for addr, node := range s.masters(ctx) {
 		wg.Go(func() {
-			st := probeNode(ctx, addr, node)
+			st := nodeState{addr: addr, err: errNotConnected}
+			if node != nil {
+				st = probeNode(ctx, addr, node)
+			}
 			mu.Lock()
 			out = append(out, st)
 			mu.Unlock()
@@ -39,6 +82,9 @@ func (s *Store) nodes(ctx context.Context) []nodeState {
 	sort.Slice(out, func(i, j int) bool { return out[i].addr < out[j].addr })
 	return out
 }
+
+// errNotConnected reports a master the client has no connection to.
+var errNotConnected = errors.New("not connected")
 
 // probeNode reads a node's role, memory and cluster state in one round
 // trip.
@@ -82,16 +128,20 @@ func probeNode(ctx context.Context, addr string, node rueidis.Client) nodeState 
 	return st
 }
 
-// Health checks that every Redis node answers a PING, all at once: the
-// database can serve. It returns an Unavailable error naming a node that
-// does not.
+// Health checks that every Redis master answers a PING, all at once:
+// the database can serve. It returns an Unavailable error naming a
+// master that does not.
 func (s *Store) Health(ctx context.Context) error {
 	var mu sync.Mutex
 	var failed error
 	var wg sync.WaitGroup
-	for addr, node := range s.c.Nodes() {
+	for addr, node := range s.masters(ctx) {
 		wg.Go(func() {
-			if err := node.Do(ctx, node.B().Ping().Build()).Error(); err != nil {
+			err := errNotConnected
+			if node != nil {
+				err = node.Do(ctx, node.B().Ping().Build()).Error()
+			}
+			if err != nil {
 				mu.Lock()
 				failed = s.wrap("health of "+addr, err)
 				mu.Unlock()

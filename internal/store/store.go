@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -92,21 +93,31 @@ type Store struct {
 	log     *slog.Logger
 	dummy   string        // a password hash to verify against for unknown users
 	hashers chan struct{} // slots bounding concurrent password hashing
+	// standalone is set once Redis is known to be a single server, not a
+	// cluster, so that health checks need not ask again.
+	standalone atomic.Bool
 }
 
 // NewClient connects to the Redis server (or cluster) at redisURL:
 // redis://[user:pass@]host:port[/db], rediss://… for TLS, or
-// unix:///path/to/socket. A cluster is detected by itself. Client-side
+// unix:///path/to/socket. For a cluster, several seed nodes may be
+// given, redis://a:7000,b:7000,c:7000: the client starts as soon as any
+// of them answers, and finds the other nodes by itself. Client-side
 // caching is used when the server supports it (RESP3 and CLIENT
 // TRACKING) and left off otherwise. A malformed URL, or a server that
 // refuses the client (bad credentials), is an Invalid error.
+//
+// A node that stops answering (a frozen machine, a network split) fails
+// the commands sent to it within about a second, rather than holding
+// them until the request's deadline.
 func NewClient(redisURL string) (rueidis.Client, error) {
-	opt, err := rueidis.ParseURL(redisURL)
+	opt, err := rueidis.ParseURL(seedsAsQuery(redisURL))
 	if err != nil {
 		return nil, &retwis.Error{Kind: retwis.Invalid, Err: err,
 			Message: fmt.Sprintf("bad Redis URL %q (want redis://host:port, rediss://… or unix:///path)", redactURL(redisURL))}
 	}
-	opt.ConnWriteTimeout = 5 * time.Second
+	opt.ConnWriteTimeout = nodeTimeout
+	opt.Dialer.Timeout = nodeTimeout
 	opt.RetryDelay = retryDelay
 	c, err := rueidis.NewClient(opt)
 	if errors.Is(err, rueidis.ErrNoCache) {
@@ -123,6 +134,38 @@ func NewClient(redisURL string) (rueidis.Client, error) {
 		return nil, fmt.Errorf("store: connect to %s: %w", redactURL(redisURL), err)
 	}
 	return c, nil
+}
+
+// nodeTimeout is how long a Redis node may take to accept a connection
+// or to answer a command before it is taken for gone.
+const nodeTimeout = time.Second
+
+// seedsAsQuery rewrites redis://a:1,b:2/0 into the form the client
+// library reads, redis://a:1/0?addr=b:2.
+func seedsAsQuery(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok || scheme == "unix" {
+		return raw
+	}
+	end := strings.IndexAny(rest, "/?")
+	if end < 0 {
+		end = len(rest)
+	}
+	authority, tail := rest[:end], rest[end:]
+	at := strings.LastIndex(authority, "@")
+	hosts := strings.Split(authority[at+1:], ",")
+	if len(hosts) < 2 {
+		return raw
+	}
+	sep := "?"
+	if strings.Contains(tail, "?") {
+		sep = "&"
+	}
+	for _, h := range hosts[1:] {
+		tail += sep + "addr=" + url.QueryEscape(h)
+		sep = "&"
+	}
+	return scheme + "://" + authority[:at+1] + hosts[0] + tail
 }
 
 // retryDelay lets the client retry a read that failed on the network a
