@@ -17,7 +17,8 @@ const maintenanceTTL = 30 * time.Second
 // runMaintenance does the periodic upkeep of the database every interval
 // until ctx ends. Every `retwis serve` runs it, and a distributed lock
 // makes sure that only one of them works at a time.
-func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client, every time.Duration, consumer string, log *slog.Logger) {
+func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client, every time.Duration,
+	opts store.DeliveryOptions, log *slog.Logger) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
@@ -28,9 +29,10 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 		}
 		// A held lock means another server is doing the upkeep.
 		err := locks.Do(ctx, store.MaintenanceLock, maintenanceTTL, func(ctx context.Context) error {
-			rep, err := st.Maintain(ctx, store.DeliveryOptions{Consumer: consumer})
-			if rep.Reclaimed > 0 || rep.Orphans > 0 {
-				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans)
+			rep, err := st.Maintain(ctx, opts)
+			if rep != (store.MaintenanceReport{}) {
+				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,
+					"gone_workers_removed", rep.Consumers)
 			}
 			return err
 		})

@@ -32,7 +32,16 @@ type serveConfig struct {
 	// the database itself (the single-instance lock).
 	lockServers   string
 	maintainEvery time.Duration
+	role          string                // what this server runs: all, web or worker
+	delivery      store.DeliveryOptions // Batch, Parallel and ClaimIdle of the delivery workers
 }
+
+// Roles of a server.
+const (
+	roleAll    = "all"    // pages and delivery
+	roleWeb    = "web"    // pages only: posts are delivered by worker servers
+	roleWorker = "worker" // delivery and maintenance, and the probes on --addr
+)
 
 func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", envHelp("listen `address`", "RETWIS_ADDR"))
@@ -55,6 +64,15 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 			"-1: one if every master has a replica, else none", "RETWIS_WAIT_REPLICAS"))
 	fs.DurationVar(&c.timelines.WaitTimeout, "wait-timeout", time.Second, envHelp(
 		"how `long` a write waits for its replicas before it is acknowledged all the same", "RETWIS_WAIT_TIMEOUT"))
+	fs.StringVar(&c.role, "role", roleAll, envHelp(
+		"what this server `runs`: all (pages and delivery), web (pages only) or worker (delivery and upkeep, probes on --addr)", "RETWIS_ROLE"))
+	fs.IntVar(&c.delivery.Batch, "delivery-batch", 1000, envHelp(
+		"followers a delivery job reaches per pipeline (`count`)", "RETWIS_DELIVERY_BATCH"))
+	fs.IntVar(&c.delivery.Parallel, "delivery-parallel", 8, envHelp(
+		"delivery jobs one server carries out at once (`count`)", "RETWIS_DELIVERY_PARALLEL"))
+	fs.DurationVar(&c.delivery.ClaimIdle, "delivery-claim-idle", 30*time.Second, envHelp(
+		"how `long` a delivery job may sit idle with a worker before upkeep takes it over (the worker is presumed dead)",
+		"RETWIS_DELIVERY_CLAIM_IDLE"))
 	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", 30*24*time.Hour,
 		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
 }
@@ -72,6 +90,12 @@ func (c *serveConfig) check() error {
 		return errors.New("--inactive-after must be at least 1m")
 	case c.maintainEvery < time.Second:
 		return errors.New("--maintenance-every must be at least 1s")
+	case c.role != roleAll && c.role != roleWeb && c.role != roleWorker:
+		return fmt.Errorf("--role must be all, web or worker, not %q", c.role)
+	case c.delivery.Batch < 1 || c.delivery.Parallel < 1:
+		return errors.New("--delivery-batch and --delivery-parallel must be at least 1")
+	case c.delivery.ClaimIdle < time.Second:
+		return errors.New("--delivery-claim-idle must be at least 1s")
 	case c.timelines.WaitReplicas < -1:
 		return errors.New("--wait-replicas must be -1 (automatic), 0 or more")
 	case c.timelines.WaitTimeout < time.Millisecond:
@@ -129,9 +153,11 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		return err
 	}
 
-	stopWorkers := startWorkers(st, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), log) // zero: the default
-	defer stopWorkers()
-	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly})
+	if cfg.role != roleWeb {
+		stopWorkers := startWorkers(st, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, log) // zero: the default
+		defer stopWorkers()                                                                                  // after the HTTP server: it drains jobs in flight
+	}
+	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly, ProbesOnly: cfg.role == roleWorker})
 	if err != nil {
 		return err
 	}

@@ -15,28 +15,31 @@ import (
 // startWorkers runs the background work of a retwis server: delivering
 // posts to followers, and the periodic maintenance, which the servers
 // sharing a database take turns at under the lock of locks. It returns a
-// function that stops the workers and waits for them, so the database
-// outlives them.
-func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Duration, log *slog.Logger) (stop func()) {
+// function that stops the workers and waits for them (delivery jobs in
+// flight are given time to finish), so the database outlives them.
+func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Duration, delivery store.DeliveryOptions,
+	log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	host, _ := os.Hostname()
 	consumer := fmt.Sprintf("%s-%d", host, os.Getpid())
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		err := st.RunDelivery(ctx, store.DeliveryOptions{
-			Consumer:  consumer,
-			ClaimIdle: -1, // taking over stalled jobs is maintenance's job
-			Progress: func(p store.DeliveryProgress) {
-				if p.Done%100_000 == 0 {
-					log.Info("delivering", "post", p.Post, "kind", p.Kind, "followers_done", p.Done)
-				}
-			},
-		})
+		opts := delivery
+		opts.Consumer = consumer
+		opts.ClaimIdle = -1 // taking over stalled jobs is maintenance's job
+		opts.Progress = func(p store.DeliveryProgress) {
+			if p.Done%100_000 == 0 {
+				log.Info("delivering", "post", p.Post, "kind", p.Kind, "followers_done", p.Done)
+			}
+		}
+		err := st.RunDelivery(ctx, opts)
 		if err != nil {
 			log.Error("delivery worker stopped", "err", err)
 		}
 	})
-	wg.Go(func() { runMaintenance(ctx, st, locks, maintainEvery, consumer, log) })
+	upkeep := delivery
+	upkeep.Consumer = consumer
+	wg.Go(func() { runMaintenance(ctx, st, locks, maintainEvery, upkeep, log) })
 	return func() {
 		cancel()
 		wg.Wait()

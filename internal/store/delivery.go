@@ -44,6 +44,14 @@ type DeliveryOptions struct {
 	Parallel int
 	// Progress, if set, is called after each batch of a job.
 	Progress func(p DeliveryProgress)
+	// Drain is how long jobs in flight when RunDelivery's context ends
+	// may go on to finish them (10s when zero; negative: they stop at
+	// once, as if the worker died): a server stopped by SIGTERM hands
+	// over no half-done work unless a job is that long.
+	Drain time.Duration
+	// GoneAfter is how long a worker with nothing pending may stay idle
+	// before Maintain removes it from the consumer group (1h when zero).
+	GoneAfter time.Duration
 }
 
 // DeliveryProgress reports how far a delivery job has got.
@@ -68,6 +76,12 @@ func (o *DeliveryOptions) setDefaults() {
 	if o.Parallel == 0 {
 		o.Parallel = 8
 	}
+	if o.Drain == 0 {
+		o.Drain = 10 * time.Second
+	}
+	if o.GoneAfter == 0 {
+		o.GoneAfter = time.Hour
+	}
 }
 
 // job is one entry of the deliveries stream.
@@ -85,10 +99,20 @@ type job struct {
 // job pending, and another worker claims it once it has been idle for
 // ClaimIdle and finishes it, resuming from the recorded progress.
 // Delivering twice is harmless: timelines ignore ids they already hold.
+//
+// A job that fails (Redis went away) is tried again by the same worker,
+// after a backoff that starts at 100ms and doubles up to 5s, rather than
+// waiting to be claimed. When ctx ends, the jobs in flight are given
+// opts.Drain to finish.
 func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
 	opts.setDefaults()
+	jobCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopJobs()
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(max(opts.Drain, 0), stopJobs) })
+	defer stop()
 	var lastClaim time.Time
 	ready := false // the consumer group exists
+	retry := false // this worker has failed jobs of its own pending
 	backoff := 100 * time.Millisecond
 	for ctx.Err() == nil {
 		var jobs []job
@@ -97,21 +121,23 @@ func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
 			err = s.ensureGroup(ctx)
 			ready = err == nil
 		}
-		if err == nil && opts.ClaimIdle > 0 && time.Since(lastClaim) >= opts.ClaimIdle/2 {
+		if err == nil && retry {
+			jobs, err = s.ownJobs(ctx, opts)
+			retry = err != nil
+		}
+		if err == nil && len(jobs) == 0 && opts.ClaimIdle > 0 && time.Since(lastClaim) >= opts.ClaimIdle/2 {
 			jobs, err = s.claimJobs(ctx, opts)
-			for i := range jobs {
-				jobs[i].claimed = true
-			}
 			lastClaim = time.Now()
 		}
 		if err == nil && len(jobs) == 0 {
-			jobs, err = s.readJobs(ctx, opts)
+			jobs, err = s.readJobs(ctx, opts, ">")
 		}
 		if err == nil {
-			err = s.runJobs(ctx, jobs, opts)
+			err = s.runJobs(jobCtx, jobs, opts)
 		}
 		if err != nil && ctx.Err() == nil {
 			s.log.Warn("delivery worker", "err", err, "retry_in", backoff)
+			retry = true
 			sleep(ctx, backoff)
 			backoff = min(2*backoff, 5*time.Second)
 			continue
@@ -119,6 +145,16 @@ func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
 		backoff = 100 * time.Millisecond
 	}
 	return nil
+}
+
+// ownJobs returns the jobs this worker read and has not finished (those
+// that failed), taken up again where they got to.
+func (s *Store) ownJobs(ctx context.Context, opts DeliveryOptions) ([]job, error) {
+	jobs, err := s.readJobs(ctx, opts, "0")
+	for i := range jobs {
+		jobs[i].claimed = true // it may have made progress
+	}
+	return jobs, err
 }
 
 func sleep(ctx context.Context, d time.Duration) {
@@ -138,9 +174,11 @@ func (s *Store) ensureGroup(ctx context.Context) error {
 	return nil
 }
 
-func (s *Store) readJobs(ctx context.Context, opts DeliveryOptions) ([]job, error) {
+// readJobs reads jobs for this worker: new ones (from ">"), or those it
+// has pending (from "0").
+func (s *Store) readJobs(ctx context.Context, opts DeliveryOptions, from string) ([]job, error) {
 	res, err := s.c.Do(ctx, s.c.B().Xreadgroup().Group(deliveryGroup, opts.Consumer).Count(int64(2*opts.Parallel)).
-		Block(opts.Block.Milliseconds()).Streams().Key(keyDeliveries).Id(">").Build()).AsXRead()
+		Block(opts.Block.Milliseconds()).Streams().Key(keyDeliveries).Id(from).Build()).AsXRead()
 	if rueidis.IsRedisNil(err) {
 		return nil, nil // nothing new within Block
 	}
@@ -170,7 +208,11 @@ func (s *Store) claimJobs(ctx context.Context, opts DeliveryOptions) ([]job, err
 	if err != nil {
 		return nil, s.wrap("delivery: claim", err)
 	}
-	return parseJobs(entries), nil
+	jobs := parseJobs(entries)
+	for i := range jobs {
+		jobs[i].claimed = true // taken over from another worker, which may have made progress
+	}
+	return jobs, nil
 }
 
 func parseJobs(entries []rueidis.XRangeEntry) []job {

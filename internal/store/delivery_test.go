@@ -63,7 +63,7 @@ func TestOrphanSnapshotRemoved(t *testing.T) {
 	}
 	f.st.CreatePost(f.ctx, author.ID, "interrupted")
 	ctx, kill := context.WithCancel(context.Background())
-	f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "doomed", Batch: 2, Block: 20 * time.Millisecond,
+	f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "doomed", Drain: -1, Batch: 2, Block: 20 * time.Millisecond,
 		Progress: func(store.DeliveryProgress) { kill() }})
 	snaps := f.strs(t, "KEYS", "{followers:*}:job:*")
 	if len(snaps) != 1 {
@@ -124,4 +124,83 @@ func TestCelebrityPostDeletionWalksNobody(t *testing.T) {
 	if n := f.do(t, "XLEN", "deliveries"); n != "0" {
 		t.Fatalf("deleting a celebrity's post queued %s jobs; want none", n)
 	}
+}
+
+// TestStoppedWorkerDrains stops a worker in the middle of a job of
+// several batches: it finishes the job before it returns, so nothing is
+// left for another worker to take over.
+func TestStoppedWorkerDrains(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
+	author := f.register(t, "author")
+	for i := range 10 {
+		f.do(t, "ZADD", fmt.Sprint("followers:", author.ID), "1", fmt.Sprint(600+i))
+	}
+	p, _ := f.st.CreatePost(f.ctx, author.ID, "finish what you started")
+	ctx, stop := context.WithCancel(context.Background())
+	f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "stopping", Batch: 2, Block: 20 * time.Millisecond,
+		Progress: func(store.DeliveryProgress) { stop() }})
+	if n := f.do(t, "XLEN", "deliveries"); n != "0" {
+		t.Fatalf("%s jobs left behind by a worker that was stopped", n)
+	}
+	if got := f.strs(t, "LRANGE", "posts:609", "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+		t.Fatalf("the last follower holds %v", got)
+	}
+}
+
+// TestFailedJobRetried makes a job fail (a follower's timeline is
+// damaged) on a worker that takes over nobody's jobs: once the damage is
+// repaired, the same worker tries again within seconds, instead of
+// leaving the job to be claimed.
+func TestFailedJobRetried(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
+	author, fan := f.register(t, "author"), f.register(t, "fan")
+	f.st.Follow(f.ctx, fan.ID, author.ID)
+	home := fmt.Sprint("posts:", fan.ID)
+	f.do(t, "SET", home, "damaged")
+	runWorker(t, f.st, store.DeliveryOptions{Consumer: "w", ClaimIdle: -1, Block: 20 * time.Millisecond})
+	p, _ := f.st.CreatePost(f.ctx, author.ID, "delivered at the second try")
+	time.Sleep(300 * time.Millisecond)
+	if n := f.do(t, "XLEN", "deliveries"); n != "1" {
+		t.Fatalf("the failing job is gone (%s jobs)", n)
+	}
+	f.do(t, "DEL", home)
+	f.drain(t)
+	if got := f.strs(t, "LRANGE", home, "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+		t.Fatalf("the fan holds %v", got)
+	}
+}
+
+// TestGoneConsumersRemoved leaves two workers in the group: one with
+// nothing pending, idle long enough, is removed; one with a job pending
+// stays until its job is taken over.
+func TestGoneConsumersRemoved(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
+	author, fan := f.register(t, "author"), f.register(t, "fan")
+	f.st.Follow(f.ctx, fan.ID, author.ID)
+	f.do(t, "XGROUP", "CREATECONSUMER", "deliveries", "deliverers", "ghost")
+	f.st.CreatePost(f.ctx, author.ID, "pending with a dead worker")
+	f.do(t, "XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", "deliveries", ">")
+	time.Sleep(100 * time.Millisecond)
+	rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", GoneAfter: 50 * time.Millisecond, ClaimIdle: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := consumerNames(t, f)
+	if rep.Consumers != 1 || slices.Contains(names, "ghost") || !slices.Contains(names, "dead") {
+		t.Fatalf("removed %d; the group now has %v; want ghost gone and dead kept", rep.Consumers, names)
+	}
+}
+
+// consumerNames lists the delivery group's consumers.
+func consumerNames(t *testing.T, f *fixture) []string {
+	infos, err := f.raw.Do(f.ctx, f.raw.B().XinfoConsumers().Key("deliveries").Group("deliverers").Build()).ToArray()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, info := range infos {
+		m, _ := info.AsStrMap()
+		names = append(names, m["name"])
+	}
+	return names
 }

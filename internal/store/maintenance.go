@@ -3,12 +3,14 @@ package store
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/redis/rueidis"
 )
 
 // MaintenanceReport says what Maintain did.
 type MaintenanceReport struct {
+	Consumers int // delivery workers gone for good (nothing pending, idle GoneAfter), removed from the group
 	Reclaimed int // stalled delivery jobs taken over and finished
 	Orphans   int // progress records and follower snapshots of jobs that no longer exist, removed
 }
@@ -29,15 +31,17 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 		if len(jobs) == 0 {
 			break
 		}
-		for i := range jobs {
-			jobs[i].claimed = true
-		}
 		if err := s.runJobs(ctx, jobs, opts); err != nil {
 			return rep, err
 		}
 		rep.Reclaimed += len(jobs)
 	}
-	n, err := s.removeOrphans(ctx, keyProgress, nil)
+	n, err := s.removeGoneConsumers(ctx, opts.Consumer, opts.GoneAfter)
+	rep.Consumers = n
+	if err != nil {
+		return rep, err
+	}
+	n, err = s.removeOrphans(ctx, keyProgress, nil)
 	rep.Orphans += n
 	if err != nil {
 		return rep, err
@@ -87,4 +91,38 @@ func (s *Store) removeOrphans(ctx context.Context, key string, tidy func(job, va
 			return removed, nil
 		}
 	}
+}
+
+// removeGoneConsumers deletes from the consumer group the workers that
+// have nothing pending and have not read for goneAfter: servers that
+// stopped or were replaced, each of which would otherwise stay in the
+// group for ever. Jobs a dead worker left pending are claimed first (by
+// Maintain), so it is removed at a later round. self is never removed.
+func (s *Store) removeGoneConsumers(ctx context.Context, self string, goneAfter time.Duration) (int, error) {
+	b := s.c.B()
+	infos, err := s.c.Do(ctx, b.XinfoConsumers().Key(keyDeliveries).Group(deliveryGroup).Build()).ToArray()
+	if err != nil {
+		return 0, s.wrap("maintenance: consumers", err)
+	}
+	removed := 0
+	for _, info := range infos {
+		m, err := info.AsMap()
+		if err != nil {
+			return removed, s.wrap("maintenance: consumers", err)
+		}
+		nameMsg, pendingMsg, idleMsg := m["name"], m["pending"], m["idle"]
+		name, _ := nameMsg.ToString()
+		pending, _ := pendingMsg.AsInt64()
+		idle, _ := idleMsg.AsInt64()
+		if name == self || pending > 0 || time.Duration(idle)*time.Millisecond < goneAfter {
+			continue
+		}
+		err = s.c.Do(ctx, b.XgroupDelconsumer().Key(keyDeliveries).Group(deliveryGroup).Consumername(name).Build()).Error()
+		if err != nil {
+			return removed, s.wrap("maintenance: remove consumer", err)
+		}
+		s.log.Info("removed a delivery worker gone for good", "consumer", name, "idle", time.Duration(idle)*time.Millisecond)
+		removed++
+	}
+	return removed, nil
 }

@@ -173,7 +173,7 @@ func TestWorkerKilledMidDelivery(t *testing.T) {
 	p, _ := f.st.CreatePost(f.ctx, author.ID, "must reach everybody once")
 
 	ctx, kill := context.WithCancel(context.Background())
-	err := f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "doomed", Batch: 50, Block: 20 * time.Millisecond,
+	err := f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "doomed", Drain: -1, Batch: 50, Block: 20 * time.Millisecond,
 		Progress: func(pr store.DeliveryProgress) {
 			if pr.Done >= 100 {
 				kill()

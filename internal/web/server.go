@@ -29,6 +29,9 @@ type Options struct {
 	Log   *slog.Logger
 	// MemoryOnly shows a warning on every page that data is not persisted.
 	MemoryOnly bool
+	// ProbesOnly serves the probes (/livez, /healthz, /readyz) and
+	// nothing else: a server that only delivers posts.
+	ProbesOnly bool
 }
 
 // Server serves retwis's pages. It keeps no state of its own between
@@ -57,15 +60,32 @@ func New(opts Options) (*Server, error) {
 		Log: log, RenderError: s.renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
 		Auth: opts.Store, Credential: cookieSecret, Refused: clearAuthCookie,
 	})
-	s.handler = s.routes()
+	s.handler = s.routes(opts.ProbesOnly)
 	return s, nil
 }
 
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-func (s *Server) routes() http.Handler {
+func (s *Server) routes(probesOnly bool) http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /livez", s.livez)
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /readyz", s.readyz)
+	mux.HandleFunc("/", s.notFound)
+	if !probesOnly {
+		s.pageRoutes(mux)
+	}
+	// Browsers say where a request comes from (Sec-Fetch-Site, Origin);
+	// cross-site state changes are refused. Clients that send neither
+	// header, such as curl, are not browsers and pass.
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
+	return s.mw.Wrap(cop.Handler(mux))
+}
+
+// pageRoutes registers the pages and forms on mux.
+func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", s.mw.Viewer(s.home))
 	mux.HandleFunc("POST /register", s.register)
 	mux.HandleFunc("POST /login", s.login)
@@ -77,21 +97,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /timeline", s.mw.Viewer(s.timeline))
 	mux.HandleFunc("GET /p/{id}", s.mw.Viewer(s.permalink))
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.deletePost))
-	mux.HandleFunc("GET /livez", s.livez)
-	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.Handle("GET /static/", staticFiles())
 	// The form routes answer only POST; someone who types one of them in,
 	// or reloads after a failed form, is sent home rather than shown a 404.
 	for _, path := range []string{"/register", "/login", "/logout", "/post"} {
 		mux.Handle("GET "+path, http.RedirectHandler("/", http.StatusSeeOther))
 	}
-	mux.HandleFunc("/", s.notFound)
-
-	// Browsers say where a request comes from (Sec-Fetch-Site, Origin);
-	// cross-site state changes are refused. Clients that send neither
-	// header, such as curl, are not browsers and pass.
-	cop := http.NewCrossOriginProtection()
-	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
-	return s.mw.Wrap(cop.Handler(mux))
 }
