@@ -32,6 +32,7 @@ type serveConfig struct {
 	// the database itself (the single-instance lock).
 	lockServers   string
 	maintainEvery time.Duration
+	secureCookies bool                  // the auth cookie is Secure although served over plain HTTP (TLS ends at a proxy)
 	role          string                // what this server runs: all, web or worker
 	delivery      store.DeliveryOptions // Batch, Parallel and ClaimIdle of the delivery workers
 }
@@ -64,6 +65,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 			"-1: one if every master has a replica, else none", "RETWIS_WAIT_REPLICAS"))
 	fs.DurationVar(&c.timelines.WaitTimeout, "wait-timeout", time.Second, envHelp(
 		"how `long` a write waits for its replicas before it is acknowledged all the same", "RETWIS_WAIT_TIMEOUT"))
+	fs.BoolVar(&c.secureCookies, "secure-cookies", false, envHelp(
+		"mark the auth cookie Secure although retwis serves plain HTTP: for a proxy that terminates TLS", "RETWIS_SECURE_COOKIES"))
 	fs.StringVar(&c.role, "role", roleAll, envHelp(
 		"what this server `runs`: all (pages and delivery), web (pages only) or worker (delivery and upkeep, probes on --addr)", "RETWIS_ROLE"))
 	fs.IntVar(&c.delivery.Batch, "delivery-batch", 1000, envHelp(
@@ -157,7 +160,8 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		stopWorkers := startWorkers(st, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, log) // zero: the default
 		defer stopWorkers()                                                                                  // after the HTTP server: it drains jobs in flight
 	}
-	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly, ProbesOnly: cfg.role == roleWorker})
+	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly,
+		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker})
 	if err != nil {
 		return err
 	}

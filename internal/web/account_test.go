@@ -38,6 +38,17 @@ func TestSecureCookieOverTLS(t *testing.T) {
 	}
 }
 
+// TestSecureCookiesBehindProxy runs the server as behind a proxy that
+// terminates TLS: plain HTTP reaches it, and the cookie is Secure all
+// the same.
+func TestSecureCookiesBehindProxy(t *testing.T) {
+	s := newSiteWith(t, redistestStart(t), httptest.NewServer, web.Options{SecureCookies: true})
+	res := s.browser().post("/register", url.Values{"username": {"proxied"}, "password": {"password1"}, "password2": {"password1"}})
+	if c := res.header.Get("Set-Cookie"); !strings.Contains(c, "Secure") {
+		t.Fatalf("cookie with SecureCookies is not Secure: %q", c)
+	}
+}
+
 func TestSignUpErrorsWriteNothing(t *testing.T) {
 	s := newSite(t)
 	s.browser().signUp("Taken")

@@ -23,6 +23,6 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}
-	setAuthCookie(w, r, secret)
+	s.setAuthCookie(w, r, secret)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

@@ -14,6 +14,6 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 		s.mw.Fail(w, r, err)
 		return
 	}
-	clearAuthCookie(w, r)
+	s.clearAuthCookie(w, r)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

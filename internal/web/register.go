@@ -25,6 +25,6 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}
-	setAuthCookie(w, r, secret)
+	s.setAuthCookie(w, r, secret)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

@@ -29,6 +29,10 @@ type Options struct {
 	Log   *slog.Logger
 	// MemoryOnly shows a warning on every page that data is not persisted.
 	MemoryOnly bool
+	// SecureCookies marks the auth cookie Secure on every request, for a
+	// server behind a proxy that terminates TLS (requests served over TLS
+	// by the server itself get it anyway).
+	SecureCookies bool
 	// ProbesOnly serves the probes (/livez, /healthz, /readyz) and
 	// nothing else: a server that only delivers posts.
 	ProbesOnly bool
@@ -40,6 +44,7 @@ type Server struct {
 	store      *store.Store
 	log        *slog.Logger
 	memoryOnly bool
+	secure     bool // the auth cookie is always Secure
 	pages      map[string]*template.Template
 	mw         *middleware.Stack
 	handler    http.Handler
@@ -55,10 +60,10 @@ func New(opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{store: opts.Store, log: log, memoryOnly: opts.MemoryOnly, pages: pages}
+	s := &Server{store: opts.Store, log: log, memoryOnly: opts.MemoryOnly, secure: opts.SecureCookies, pages: pages}
 	s.mw = middleware.New(middleware.Options{
 		Log: log, RenderError: s.renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
-		Auth: opts.Store, Credential: cookieSecret, Refused: clearAuthCookie,
+		Auth: opts.Store, Credential: cookieSecret, Refused: s.clearAuthCookie,
 	})
 	s.handler = s.routes(opts.ProbesOnly)
 	return s, nil

@@ -34,16 +34,17 @@ func (s *Server) requireLogin(next http.HandlerFunc) http.HandlerFunc {
 }
 
 // setAuthCookie sends secret as the auth cookie; an empty secret clears it.
-func setAuthCookie(w http.ResponseWriter, r *http.Request, secret string) {
+// The cookie is Secure over TLS, and always with Options.SecureCookies.
+func (s *Server) setAuthCookie(w http.ResponseWriter, r *http.Request, secret string) {
 	maxAge := cookieMaxAge
 	if secret == "" {
 		maxAge = -1
 	}
 	http.SetCookie(w, &http.Cookie{
 		Name: CookieName, Value: secret, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure || r.TLS != nil,
 	})
 }
 
 // clearAuthCookie tells the browser to forget its auth cookie.
-func clearAuthCookie(w http.ResponseWriter, r *http.Request) { setAuthCookie(w, r, "") }
+func (s *Server) clearAuthCookie(w http.ResponseWriter, r *http.Request) { s.setAuthCookie(w, r, "") }

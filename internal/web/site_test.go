@@ -38,6 +38,12 @@ func newSite(t testing.TB) *site {
 }
 
 func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server) *site {
+	return newSiteWith(t, redisURL, start, web.Options{})
+}
+
+// newSiteWith is newSiteAt with server options (the store and the log are
+// the site's).
+func newSiteWith(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server, opts web.Options) *site {
 	t.Helper()
 	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
@@ -46,7 +52,8 @@ func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest
 		t.Fatal(err)
 	}
 	storetest.StartWorker(t, redisURL, store.Options{})
-	h, err := web.New(web.Options{Store: st, Log: log})
+	opts.Store, opts.Log = st, log
+	h, err := web.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
