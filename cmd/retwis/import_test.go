@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 func writeFile(t *testing.T, dir, name, content string) string {
@@ -85,8 +87,8 @@ not json
 		return strings.Fields(string(res))
 	}
 	// alice is user 1 (first in the users file), Bob 2, u30 the graph's 30 → 3.
-	if got := get("HGET", "users", "Bob"); !slices.Equal(got, []string{"2"}) {
-		t.Fatalf("Bob's id = %v", got)
+	if bob, err := storetest.Open(t, redis.URL, store.Options{}).UserByName(t.Context(), "Bob"); err != nil || bob.ID != 2 {
+		t.Fatalf("Bob = %v, %v; want user 2", bob, err)
 	}
 	if got := get("ZRANGE", "following:1", "0", "-1"); !slices.Equal(got, []string{"2", "3"}) {
 		t.Fatalf("alice follows %v; want Bob and u30 (the duplicate edge once)", got)

@@ -5,12 +5,14 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // user is a browser with its own cookies.
@@ -67,7 +69,11 @@ func TestRoles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	bobID, _ := db.Do(t.Context(), db.B().Hget().Key("users").Field("bob").Build()).ToString()
+	bobUser, err := storetest.Open(t, redis.URL, store.Options{}).UserByName(t.Context(), "bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bobID := strconv.FormatInt(bobUser.ID, 10)
 	delivered := func() bool {
 		n, _ := db.Do(t.Context(), db.B().Llen().Key("posts:"+bobID).Build()).AsInt64()
 		return n > 0

@@ -92,7 +92,7 @@ func (s *Store) Authenticate(ctx context.Context, secret string) (retwis.User, e
 	if secret == "" || len(secret) > 128 {
 		return retwis.User{}, none
 	}
-	v, err := s.cached(ctx, s.c.B().Hget().Key(keyAuths).Field(secret).Cache(), authCacheTTL).ToString()
+	v, err := s.cached(ctx, s.c.B().Hget().Key(keyAuths(secret)).Field(secret).Cache(), authCacheTTL).ToString()
 	if rueidis.IsRedisNil(err) {
 		return retwis.User{}, none
 	}
@@ -126,8 +126,10 @@ func (s *Store) Logout(ctx context.Context, uid int64) error {
 }
 
 // rotate gives the user a new secret and forgets the old one, in three
-// ordered steps because auths and user:<id> may be on different nodes:
-//  1. map the new secret in auths (harmless: nobody holds it yet);
+// ordered steps because the auths shards and user:<id> may be on
+// different nodes:
+//  1. map the new secret in its auths shard (harmless: nobody holds it
+//     yet);
 //  2. set it in the user hash, the true secret: the old cookie dies here,
 //     and the new one works, since step 1 is done;
 //  3. forget the old secret (only tidying: it no longer matches).
@@ -136,15 +138,19 @@ func (s *Store) Logout(ctx context.Context, uid int64) error {
 func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, error) {
 	secret := newSecret()
 	b := s.c.B()
-	steps := rueidis.Commands{
-		b.Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build(),
-		b.Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldAuth, secret).Build(),
+	type step struct {
+		key string
+		cmd rueidis.Completed
+	}
+	steps := []step{
+		{keyAuths(secret), b.Hset().Key(keyAuths(secret)).FieldValue().FieldValue(secret, id(uid)).Build()},
+		{keyUser(uid), b.Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldAuth, secret).Build()},
 	}
 	if old != "" {
-		steps = append(steps, b.Hdel().Key(keyAuths).Field(old).Build())
+		steps = append(steps, step{keyAuths(old), b.Hdel().Key(keyAuths(old)).Field(old).Build()})
 	}
-	for i, cmd := range steps {
-		res := s.replicated(ctx, func() rueidis.Commands { return rueidis.Commands{cmd} }, keysOfSteps[i](uid))
+	for _, st := range steps {
+		res := s.replicated(ctx, func() rueidis.Commands { return rueidis.Commands{st.cmd} }, st.key)
 		if err := res[0].Error(); err != nil {
 			return "", s.wrap("rotate secret", err)
 		}
@@ -152,20 +158,13 @@ func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, erro
 	return secret, nil
 }
 
-// keysOfSteps are the keys each step of rotate writes.
-var keysOfSteps = [...]func(uid int64) string{
-	func(int64) string { return keyAuths },
-	keyUser,
-	func(int64) string { return keyAuths },
-}
-
-// mapSecret makes sure auths maps the user's secret to the user. The
-// tutorial calls auths "volatile": an interrupted script, or a database
+// mapSecret makes sure the auths shard of the user's secret maps it to
+// the user. The tutorial calls auths "volatile": an interrupted script, or a database
 // repaired by hand, can lose the entry, and without it the cookie that
 // login hands out would never work.
 func (s *Store) mapSecret(ctx context.Context, uid int64, secret string) error {
 	res := s.replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{s.c.B().Hset().Key(keyAuths).FieldValue().FieldValue(secret, id(uid)).Build()}
-	}, keyAuths)
+		return rueidis.Commands{s.c.B().Hset().Key(keyAuths(secret)).FieldValue().FieldValue(secret, id(uid)).Build()}
+	}, keyAuths(secret))
 	return s.wrap("map auth secret", res[0].Error())
 }

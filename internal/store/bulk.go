@@ -43,16 +43,15 @@ func (s *Store) BulkWriter(ctx context.Context) *BulkWriter {
 	return &BulkWriter{out: &redisSink{s: s, ctx: ctx}}
 }
 
-// User writes one user: the hash, both name indexes, the registration
-// time and the time last seen.
+// User writes one user: the hash (with the time last seen), both name
+// indexes and the registration time.
 func (w *BulkWriter) User(u dataset.User) error {
 	uid, at := id(u.ID), strconv.FormatInt(u.Seen, 10)
 	return w.all([][]string{
 		{"HSET", keyUser(u.ID), fieldUsername, u.Name, fieldPasswordHash, u.PasswordHash, fieldSeen, at},
-		{"HSET", keyUsers, u.Name, uid},
-		{"HSET", keyUsersFolded, retwis.FoldUsername(u.Name), uid},
+		{"HSET", keyNames(u.Name), u.Name, uid},
+		{"HSET", keyNamesFolded(u.Name), retwis.FoldUsername(u.Name), uid},
 		{"ZADD", keyUsersByTime, strconv.FormatInt(u.Registered, 10), u.Name},
-		{"ZADD", keyLastSeen, at, uid},
 	})
 }
 

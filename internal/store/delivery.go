@@ -438,21 +438,22 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 	return s.wrap("delivery: "+kind, firstErr(res))
 }
 
-// active returns those of uids who have been seen within InactiveAfter;
-// users never seen by this version of retwis count as active.
+// active returns those of uids who have been seen within InactiveAfter,
+// reading the time each was last seen from their user hash, in one
+// pipeline; users never seen by this version of retwis count as active.
 func (s *Store) active(ctx context.Context, uids []int64) ([]int64, error) {
-	members := make([]string, len(uids))
+	cmds := make(rueidis.Commands, len(uids))
 	for i, u := range uids {
-		members[i] = id(u)
+		cmds[i] = s.c.B().Hget().Key(keyUser(u)).Field(fieldSeen).Build()
 	}
-	scores, err := s.c.Do(ctx, s.c.B().Zmscore().Key(keyLastSeen).Member(members...).Build()).ToArray()
-	if err != nil {
-		return nil, s.wrap("delivery: last seen", err)
-	}
-	horizon := float64(time.Now().Add(-s.opts.InactiveAfter).Unix())
+	horizon := time.Now().Add(-s.opts.InactiveAfter).Unix()
 	out := uids[:0:0]
-	for i, sc := range scores {
-		if seen, err := sc.AsFloat64(); err != nil || seen >= horizon {
+	for i, r := range s.c.DoMulti(ctx, cmds...) {
+		seen, err := r.AsInt64()
+		if err != nil && !rueidis.IsRedisNil(err) && !isDamage(err) {
+			return nil, s.wrap("delivery: last seen", err)
+		}
+		if err != nil || seen >= horizon {
 			out = append(out, uids[i])
 		}
 	}

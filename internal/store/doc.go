@@ -1,9 +1,14 @@
 // Package store keeps retwis's data in Redis. It is the only package that
 // knows Redis key names.
 //
-// The layout is the one of the Retwis tutorial, so a database written by
-// the original PHP Retwis works unchanged; the keys it lacks are marked
-// "retwis" below and are filled in for old databases by [Store.Migrate].
+// The layout grew from the one of the Retwis tutorial: its keys are kept
+// where they scale (user:<id>, followers:<id>, posts:<id>, post:<id>…),
+// and those that every request shared (users, auths) are spread over 256
+// shards, each in a hash slot of its own, so that on Redis Cluster no
+// master holds a key every request needs. [Store.Migrate] brings a
+// database of the original PHP Retwis (or an older retwis) to this
+// layout once, on first start; retwis owns it from then on. Keys the
+// tutorial lacks are marked "retwis".
 //
 //	key                  type    contents
 //	-------------------  ------  ----------------------------------------------
@@ -14,14 +19,22 @@
 //	                             password_hash (argon2id, PHC string);
 //	                             password (plaintext, only in accounts of the
 //	                             original Retwis until their first login),
-//	                             seen (unix time last seen; retwis),
-//	                             rebuild ("1" while the home timeline awaits
-//	                             a rebuild after a long absence; retwis)
-//	users                hash    username -> user id (exact case)
-//	{users}:folded       hash    lower-case username -> user id (retwis);
-//	                             the {users} hash tag puts it in the slot of
-//	                             "users", so one script claims a name in both
-//	auths                hash    auth secret -> user id
+//	                             seen (unix time last seen, which fanout
+//	                             checks; retwis), rebuild ("1" while the
+//	                             home timeline awaits a rebuild after a long
+//	                             absence; retwis), celebrity ("1" once the
+//	                             user has had more followers than the
+//	                             threshold: not fanned out; retwis)
+//	users:{<shard>}      hash    username -> user id (exact case), for the
+//	                             names whose folded form falls in the shard
+//	                             (FNV-1a mod 256, two hex digits); the
+//	                             tutorial's users hash, spread (retwis)
+//	users:{<shard>}:folded
+//	                     hash    lower-case username -> user id, in the slot
+//	                             of its shard, so one script claims a name
+//	                             in both (retwis)
+//	auths:{<shard>}      hash    auth secret -> user id, for the secrets of
+//	                             the shard; the tutorial's auths, spread
 //	users_by_time        zset    usernames scored by registration unix time
 //	followers:<id>       zset    ids of the users following <id>, scored by
 //	                             the unix time of the follow
@@ -37,8 +50,6 @@
 //	user_posts:<id>      zset    ids of the posts written by <id>, scored by
 //	                             post id (retwis; profiles, deep home pages)
 //	timeline             list    global timeline: the newest 1000 post ids
-//	celebrities          set     ids of authors who have had more followers
-//	                             than the threshold: not fanned out (retwis)
 //	celebrities_followed:<id>
 //	                     set     the celebrities <id> follows, whose posts
 //	                             the home timeline merges when read (retwis)
@@ -54,9 +65,6 @@
 //	                     zset    snapshot of followers:<id> that a delivery
 //	                             job of more than one batch walks; deleted
 //	                             when the job is done (retwis)
-//	last_seen            zset    user ids scored by the unix time they were
-//	                             last seen, for skipping inactive users in
-//	                             fanout (retwis; also the user hash's seen)
 //	idempotency:<id>:<key>
 //	                     string  the post id user <id> published with an
 //	                             idempotency key ("0" while publishing),

@@ -101,9 +101,9 @@ func (s *Store) follows(ctx context.Context, follower, followee int64) (bool, er
 // follower's followed celebrities.
 func (s *Store) addFollowee(ctx context.Context, follower, followee int64) error {
 	b := s.c.B()
-	celeb, err := s.c.Do(ctx, b.Sismember().Key(keyCelebrities).Member(id(followee)).Build()).AsBool()
+	celeb, err := s.isCelebrity(ctx, followee)
 	if err != nil {
-		return s.wrap("follow: celebrity", err)
+		return err
 	}
 	if celeb {
 		err := s.c.Do(ctx, b.Sadd().Key(keyFollowedCelebrities(follower)).Member(id(followee)).Build()).Error()
@@ -122,4 +122,14 @@ func (s *Store) removeFollowee(ctx context.Context, follower, followee int64) er
 		return s.wrap("unfollow: celebrity", err)
 	}
 	return s.removeAuthor(ctx, follower, followee)
+}
+
+// isCelebrity reports whether uid's posts are merged at read time rather
+// than fanned out (the user hash's celebrity flag).
+func (s *Store) isCelebrity(ctx context.Context, uid int64) (bool, error) {
+	v, err := s.c.Do(ctx, s.c.B().Hget().Key(keyUser(uid)).Field(fieldCelebrity).Build()).ToString()
+	if rueidis.IsRedisNil(err) {
+		return false, nil
+	}
+	return v == "1", s.wrap("celebrity", err)
 }

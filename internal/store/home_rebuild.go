@@ -43,19 +43,15 @@ func (s *Store) markSeen(ctx context.Context, uid int64) error {
 	return s.wrap("mark seen: rebuilt", err)
 }
 
-// seenCmds record that uid was seen at unix time now: in last_seen,
-// which fanout checks, and in the user hash, with the need for a rebuild
-// when the user returns from inactivity.
+// seenCmds record, in the user hash (which fanout checks), that uid was
+// seen at unix time now, with the need for a rebuild when the user
+// returns from inactivity.
 func (s *Store) seenCmds(uid, now int64, rebuild bool) rueidis.Commands {
-	b := s.c.B()
-	user := b.Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldSeen, strconv.FormatInt(now, 10))
+	user := s.c.B().Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldSeen, strconv.FormatInt(now, 10))
 	if rebuild {
 		user = user.FieldValue(fieldRebuild, "1")
 	}
-	return rueidis.Commands{
-		b.Zadd().Key(keyLastSeen).ScoreMember().ScoreMember(float64(now), id(uid)).Build(),
-		user.Build(),
-	}
+	return rueidis.Commands{user.Build()}
 }
 
 // RebuildHome rebuilds uid's home timeline from the own-post indexes of

@@ -1,22 +1,23 @@
 package store
 
-import "strconv"
+import (
+	"fmt"
+	"hash/fnv"
+	"strconv"
+
+	"github.com/retwis/retwis"
+)
 
 // Key names, in one place; doc.go documents each.
 const (
 	keyNextUserID   = "next_user_id"
-	keyUsers        = "users"
-	keyUsersFolded  = "{users}:folded"
-	keyAuths        = "auths"
 	keyUsersByTime  = "users_by_time"
 	keyNextPostID   = "next_post_id"
 	keyTimeline     = "timeline"
 	keySchema       = "schema_version"
-	keyCelebrities  = "celebrities"
 	keyDeliveries   = "deliveries"
 	keyProgress     = "delivery_progress"
 	keySnapshots    = "delivery_snapshots"
-	keyLastSeen     = "last_seen"
 	deliveryGroup   = "deliverers"
 	globalTimelineN = 1000 // the global timeline keeps this many posts
 )
@@ -41,7 +42,45 @@ const (
 	fieldPassword     = "password"      // plaintext, original-Retwis accounts only
 	fieldSeen         = "seen"          // unix time last seen
 	fieldRebuild      = "rebuild"       // "1" while the home timeline awaits a rebuild
+	fieldCelebrity    = "celebrity"     // "1" once the user has had more followers than the threshold
 )
+
+// Keys of the tutorial's layout that version 3 spread over shards or
+// folded into user hashes; Migrate moves their contents and removes them.
+const (
+	legacyUsers       = "users"
+	legacyUsersFolded = "{users}:folded"
+	legacyAuths       = "auths"
+	legacyLastSeen    = "last_seen"
+	legacyCelebrities = "celebrities"
+)
+
+// shards is how many pieces the indexes that every request would
+// otherwise share (auth secrets, usernames) are cut into, each in a hash
+// slot of its own, so that on a cluster they spread over the masters and
+// no master holds a key that every request needs.
+const shards = 256
+
+// shardOf returns the shard of s, as two hex digits.
+func shardOf(s string) string {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return fmt.Sprintf("%02x", h.Sum32()%shards)
+}
+
+// keyAuths is the shard of the auth secrets (secret -> user id) that
+// holds secret.
+func keyAuths(secret string) string { return "auths:{" + shardOf(secret) + "}" }
+
+// keyNames is the shard of the username index (username, exact case ->
+// user id) that holds name; keyNamesFolded, in the same slot, maps the
+// name folded to lower case, for case-insensitive uniqueness. Both are
+// chosen by the folded name, so every spelling of a name meets in one
+// shard.
+func keyNames(name string) string { return "users:{" + shardOf(retwis.FoldUsername(name)) + "}" }
+
+// keyNamesFolded is the folded twin of keyNames.
+func keyNamesFolded(name string) string { return keyNames(name) + ":folded" }
 
 // Fields of the post hash post:<id>.
 const (

@@ -11,18 +11,21 @@ import (
 )
 
 // schemaVersion is the layout version this package writes. Version 1 adds
-// the folded username index and the own-post indexes to the tutorial's
-// layout; version 2 the per-user sets of followed celebrities.
-const schemaVersion = 2
+// the own-post indexes to the tutorial's layout; version 2 the per-user
+// sets of followed celebrities; version 3 spreads the indexes that every
+// request shared (names, auth secrets) over shards, and folds the
+// last-seen times and the celebrities into the user hashes.
+const schemaVersion = 3
 
 const migrateBatch = 1000
 
 // Migrate prepares the database for this version of retwis; servers run
 // it at start-up. It creates the delivery queue, loads the Lua scripts,
 // and brings a database written by the original Retwis (or an older
-// retwis) up to the current layout: it indexes every username ignoring
-// case and every post under its author. It is idempotent and cheap once
-// done; several servers may run it at the same time.
+// retwis) up to the current layout, once: from then on retwis owns the
+// layout, and a PHP Retwis must no longer write to it. It is idempotent
+// and cheap once done; several servers may run it at the same time, but
+// servers of an older version must be stopped first.
 func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 	v, err := s.c.Do(ctx, s.c.B().Get().Key(keySchema).Build()).AsInt64()
 	if err != nil && !rueidis.IsRedisNil(err) {
@@ -40,47 +43,137 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 		return nil
 	}
 	log.Info("migrating database layout", "from", v, "to", schemaVersion)
-	if v < 1 {
-		if err := s.indexUsernames(ctx, log); err != nil {
-			return err
-		}
-		if err := s.indexUserPosts(ctx, log); err != nil {
-			return err
-		}
+	steps := []struct {
+		before int64 // the step is for databases older than this version
+		run    func(context.Context, *slog.Logger) error
+	}{
+		{1, s.indexUserPosts},
+		{2, s.celebrateAll},
+		{3, s.shardNames},
+		{3, s.shardAuths},
+		{3, s.foldIntoUsers},
 	}
-	if err := s.celebrateAll(ctx, log); err != nil {
-		return err
+	for _, st := range steps {
+		if v < st.before {
+			if err := st.run(ctx, log); err != nil {
+				return err
+			}
+		}
 	}
 	err = s.c.Do(ctx, s.c.B().Set().Key(keySchema).Value(strconv.Itoa(schemaVersion)).Build()).Error()
 	return s.wrap("migrate: version", err)
 }
 
-// indexUsernames adds every name of the users hash to the folded index.
-// When the original Retwis let two names differ only in case, the first
-// one seen keeps the folded entry; the other still logs in by exact name.
-func (s *Store) indexUsernames(ctx context.Context, log *slog.Logger) error {
-	b := s.c.B()
+// scanHash walks the hash key with HSCAN and sends, for each batch, the
+// commands each field and value give, in one pipeline. It returns how
+// many fields it walked.
+func (s *Store) scanHash(ctx context.Context, key string, cmds func(field, value string) rueidis.Commands) (int, error) {
+	return s.scanPairs(ctx, key, func(cursor uint64) rueidis.Completed {
+		return s.c.B().Hscan().Key(key).Cursor(cursor).Count(migrateBatch).Build()
+	}, cmds)
+}
+
+// scanSortedSet walks the sorted set key with ZSCAN, as scanHash does,
+// giving each member and its score.
+func (s *Store) scanSortedSet(ctx context.Context, key string, cmds func(member, score string) rueidis.Commands) (int, error) {
+	return s.scanPairs(ctx, key, func(cursor uint64) rueidis.Completed {
+		return s.c.B().Zscan().Key(key).Cursor(cursor).Count(migrateBatch).Build()
+	}, cmds)
+}
+
+// scanPairs walks key with the scan command that scan builds for a
+// cursor, whose replies are flat lists of pairs.
+func (s *Store) scanPairs(ctx context.Context, key string, scan func(cursor uint64) rueidis.Completed,
+	cmds func(a, b string) rueidis.Commands) (int, error) {
 	var cursor uint64
 	n := 0
 	for {
-		e, err := s.c.Do(ctx, b.Hscan().Key(keyUsers).Cursor(cursor).Count(migrateBatch).Build()).AsScanEntry()
+		e, err := s.c.Do(ctx, scan(cursor)).AsScanEntry()
 		if err != nil {
-			return s.wrap("migrate: scan users", err)
+			return n, s.wrap("migrate: scan "+key, err)
 		}
-		cmds := make(rueidis.Commands, 0, len(e.Elements)/2)
+		var batch rueidis.Commands
 		for i := 0; i+1 < len(e.Elements); i += 2 {
-			name, uid := e.Elements[i], e.Elements[i+1]
-			cmds = append(cmds, b.Hsetnx().Key(keyUsersFolded).Field(retwis.FoldUsername(name)).Value(uid).Build())
+			batch = append(batch, cmds(e.Elements[i], e.Elements[i+1])...)
 		}
-		if err := firstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
-			return s.wrap("migrate: index users", err)
+		if err := firstErr(s.c.DoMulti(ctx, batch...)); err != nil {
+			return n, s.wrap("migrate: "+key, err)
 		}
-		n += len(cmds)
+		n += len(e.Elements) / 2
 		if cursor = e.Cursor; cursor == 0 {
-			log.Info("indexed usernames", "users", n)
-			return nil
+			return n, nil
 		}
 	}
+}
+
+// shardNames moves the name indexes into their shards: the tutorial's
+// users hash (exact names), and the folded index of retwis before
+// version 3. Where the original Retwis let two names differ only in
+// case, the folded entry already made keeps its owner, else the first
+// name seen; the other still logs in by its exact name.
+func (s *Store) shardNames(ctx context.Context, log *slog.Logger) error {
+	b := s.c.B()
+	if _, err := s.scanHash(ctx, legacyUsersFolded, func(folded, uid string) rueidis.Commands {
+		return rueidis.Commands{b.Hsetnx().Key(keyNamesFolded(folded)).Field(folded).Value(uid).Build()}
+	}); err != nil {
+		return err
+	}
+	n, err := s.scanHash(ctx, legacyUsers, func(name, uid string) rueidis.Commands {
+		return rueidis.Commands{
+			b.Hset().Key(keyNames(name)).FieldValue().FieldValue(name, uid).Build(),
+			b.Hsetnx().Key(keyNamesFolded(name)).Field(retwis.FoldUsername(name)).Value(uid).Build(),
+		}
+	})
+	if err != nil {
+		return err
+	}
+	log.Info("spread the username index over shards", "users", n)
+	return s.wrap("migrate: remove the old name indexes",
+		firstErr(s.c.DoMulti(ctx, b.Del().Key(legacyUsers).Build(), b.Del().Key(legacyUsersFolded).Build())))
+}
+
+// shardAuths moves the auth secrets into their shards.
+func (s *Store) shardAuths(ctx context.Context, log *slog.Logger) error {
+	b := s.c.B()
+	n, err := s.scanHash(ctx, legacyAuths, func(secret, uid string) rueidis.Commands {
+		return rueidis.Commands{b.Hset().Key(keyAuths(secret)).FieldValue().FieldValue(secret, uid).Build()}
+	})
+	if err != nil {
+		return err
+	}
+	log.Info("spread the auth secrets over shards", "secrets", n)
+	return s.wrap("migrate: remove the old auths", s.c.Do(ctx, b.Del().Key(legacyAuths).Build()).Error())
+}
+
+// foldIntoUsers moves the last-seen times (where the user hash lacks
+// one) and the celebrity flags into the user hashes.
+func (s *Store) foldIntoUsers(ctx context.Context, log *slog.Logger) error {
+	b := s.c.B()
+	seen, err := s.scanSortedSet(ctx, legacyLastSeen, func(member, score string) rueidis.Commands {
+		uid, err1 := strconv.ParseInt(member, 10, 64)
+		at, err2 := strconv.ParseFloat(score, 64)
+		if err1 != nil || err2 != nil {
+			return nil // not a user id: nothing to move
+		}
+		return rueidis.Commands{b.Hsetnx().Key(keyUser(uid)).Field(fieldSeen).Value(strconv.FormatInt(int64(at), 10)).Build()}
+	})
+	if err != nil {
+		return err
+	}
+	celebs, err := s.c.Do(ctx, b.Smembers().Key(legacyCelebrities).Build()).AsIntSlice()
+	if err != nil {
+		return s.wrap("migrate: celebrities", err)
+	}
+	cmds := make(rueidis.Commands, 0, len(celebs)+2)
+	for _, c := range celebs {
+		cmds = append(cmds, b.Hset().Key(keyUser(c)).FieldValue().FieldValue(fieldCelebrity, "1").Build())
+	}
+	cmds = append(cmds, b.Del().Key(legacyLastSeen).Build(), b.Del().Key(legacyCelebrities).Build())
+	if err := firstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
+		return s.wrap("migrate: fold into user hashes", err)
+	}
+	log.Info("moved last-seen times and celebrity flags into the user hashes", "seen", seen, "celebrities", len(celebs))
+	return nil
 }
 
 // indexUserPosts walks every post id ever issued, in batches, and adds
@@ -128,7 +221,7 @@ func (s *Store) indexUserPosts(ctx context.Context, log *slog.Logger) error {
 // celebrateAll records a job for every celebrity, which notes it in
 // each of its followers' sets of followed celebrities (version 2).
 func (s *Store) celebrateAll(ctx context.Context, log *slog.Logger) error {
-	celebs, err := s.c.Do(ctx, s.c.B().Smembers().Key(keyCelebrities).Build()).AsIntSlice()
+	celebs, err := s.c.Do(ctx, s.c.B().Smembers().Key(legacyCelebrities).Build()).AsIntSlice()
 	if err != nil {
 		return s.wrap("migrate: celebrities", err)
 	}

@@ -64,14 +64,18 @@ func (s *Store) postingState(ctx context.Context, author int64) (followers int64
 	b := s.c.B()
 	cmds := rueidis.Commands{
 		b.Zcard().Key(keyFollowers(author)).Build(),
-		b.Sismember().Key(keyCelebrities).Member(id(author)).Build(),
+		b.Hget().Key(keyUser(author)).Field(fieldCelebrity).Build(),
 	}
 	if s.opts.IDs == nil {
 		cmds = append(cmds, b.Incr().Key(keyNextPostID).Build())
 	}
 	res := s.c.DoMulti(ctx, cmds...)
 	followers, err1 := res[0].AsInt64()
-	celebrity, err2 := res[1].AsBool()
+	flag, err2 := res[1].ToString()
+	if rueidis.IsRedisNil(err2) {
+		err2 = nil
+	}
+	celebrity = flag == "1"
 	if err := errors.Join(err1, err2); err != nil {
 		return 0, false, 0, s.wrap("create post: followers", err)
 	}
@@ -97,7 +101,7 @@ func (s *Store) publishCmds(pid, author, followers int64, newCelebrity bool) rue
 	switch {
 	case followers > s.opts.CelebrityThreshold:
 		if newCelebrity {
-			cmds = append(cmds, b.Sadd().Key(keyCelebrities).Member(id(author)).Build(),
+			cmds = append(cmds, b.Hset().Key(keyUser(author)).FieldValue().FieldValue(fieldCelebrity, "1").Build(),
 				s.jobCmd(jobCelebrate, 0, author))
 		}
 	case followers > 0:

@@ -201,13 +201,18 @@ func TestConstantRoundTrips(t *testing.T) {
 }
 
 // TestMigrateLegacyDatabase runs Migrate over data written the way the
-// original Retwis writes it and checks that the indexes it adds appear.
+// original Retwis writes it, plus the keys of retwis before version 3,
+// and checks that the indexes it adds appear, that the indexes every
+// request shared are spread over shards, and that nothing old remains.
 func TestMigrateLegacyDatabase(t *testing.T) {
 	f := newFixture(t)
 	f.do(t, "DEL", "schema_version")
 	f.do(t, "HSET", "users", "Legacy", "7", "other", "8")
+	f.do(t, "HSET", "auths", "s7", "7", "s8", "8")
 	f.do(t, "HSET", "user:7", "username", "Legacy", "password", "secret99", "auth", "s7")
 	f.do(t, "HSET", "user:8", "username", "other", "password", "secret99", "auth", "s8")
+	f.do(t, "ZADD", "last_seen", "1401267700", "8")
+	f.do(t, "SADD", "celebrities", "8")
 	f.do(t, "SET", "next_post_id", "3")
 	f.do(t, "HSET", "post:1", "user_id", "7", "time", "1401267618", "body", "old one")
 	f.do(t, "HSET", "post:3", "user_id", "7", "time", "1401267619", "body", "old three") // post 2 is gone
@@ -227,8 +232,19 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{3, 1}) {
 		t.Fatalf("legacy home timeline = %v, %v (the missing post 2 must be skipped)", postIDs(home.Posts), err)
 	}
-	if f.do(t, "GET", "schema_version") != "2" {
+	if f.do(t, "GET", "schema_version") != "3" {
 		t.Fatal("schema_version not recorded")
+	}
+	if u, err := f.st.Authenticate(f.ctx, "s8"); err != nil || u.ID != 8 {
+		t.Fatalf("a legacy cookie after migration: %v, %v", u, err)
+	}
+	if f.do(t, "HGET", "user:8", "seen") != "1401267700" || f.do(t, "HGET", "user:8", "celebrity") != "1" {
+		t.Fatal("last-seen times and celebrities not moved into the user hashes")
+	}
+	for _, old := range []string{"users", "auths", "last_seen", "celebrities"} {
+		if f.do(t, "EXISTS", old) != "0" {
+			t.Fatalf("the old key %s is left", old)
+		}
 	}
 }
 

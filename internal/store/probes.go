@@ -18,7 +18,7 @@ import (
 func (s *Store) IsEmpty(ctx context.Context) (bool, error) {
 	b := s.c.B()
 	for _, r := range s.c.DoMulti(ctx,
-		b.Exists().Key(keyNextUserID).Build(), b.Exists().Key(keyNextPostID).Build(), b.Exists().Key(keyUsers).Build()) {
+		b.Exists().Key(keyNextUserID).Build(), b.Exists().Key(keyNextPostID).Build(), b.Exists().Key(keyUsersByTime).Build()) {
 		n, err := r.AsInt64()
 		if err != nil {
 			return false, s.wrap("is empty", err)
@@ -51,10 +51,7 @@ func (s *Store) UsedMemory(ctx context.Context) (int64, error) {
 
 // IsCelebrity reports whether uid's posts are merged at read time rather
 // than fanned out.
-func (s *Store) IsCelebrity(ctx context.Context, uid int64) (bool, error) {
-	n, err := s.c.Do(ctx, s.c.B().Sismember().Key(keyCelebrities).Member(id(uid)).Build()).AsBool()
-	return n, s.wrap("celebrity", err)
-}
+func (s *Store) IsCelebrity(ctx context.Context, uid int64) (bool, error) { return s.isCelebrity(ctx, uid) }
 
 // DeliveryDone reports whether the newest post of author has reached the
 // author's last follower. Jobs walk followers in order, so once the last

@@ -179,3 +179,24 @@ func wantKind(t *testing.T, err error, kind retwis.Kind) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// entries counts the entries of every hash whose key matches pattern,
+// on every master.
+func (f *fixture) entries(t *testing.T, pattern string) int {
+	t.Helper()
+	n := 0
+	for _, node := range f.raw.Nodes() {
+		keys, err := node.Do(f.ctx, node.B().Keys().Pattern(pattern).Build()).AsStrSlice()
+		if err != nil {
+			continue // a replica, or a node that is down
+		}
+		for _, k := range keys {
+			l, err := node.Do(f.ctx, node.B().Hlen().Key(k).Build()).AsInt64()
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += int(l)
+		}
+	}
+	return n
+}

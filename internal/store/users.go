@@ -62,9 +62,9 @@ func (s *Store) writeUser(ctx context.Context, username, hash, secret string) (i
 
 func (s *Store) claim(ctx context.Context, uid int64, username, secret string) error {
 	res := s.replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{claimName.cmd(s.c, []string{keyUsers, keyUsersFolded},
+		return rueidis.Commands{claimName.cmd(s.c, []string{keyNames(username), keyNamesFolded(username)},
 			username, retwis.FoldUsername(username), id(uid))}
-	}, keyUsers)
+	}, keyNames(username))
 	won, err := res[0].AsInt64()
 	if err != nil {
 		return s.wrap("register: claim name", err)
@@ -73,7 +73,7 @@ func (s *Store) claim(ctx context.Context, uid int64, username, secret string) e
 	if won == 0 {
 		// Lost the race: undo, so the loser leaves nothing behind.
 		err := firstErr(s.c.DoMulti(ctx,
-			b.Hdel().Key(keyAuths).Field(secret).Build(),
+			b.Hdel().Key(keyAuths(secret)).Field(secret).Build(),
 			b.Del().Key(keyUser(uid)).Build(),
 		))
 		if err != nil {
@@ -103,9 +103,9 @@ func (s *Store) lookupID(ctx context.Context, username string) (int64, error) {
 		return 0, retwis.Errorf(retwis.NotFound, "No such user.")
 	}
 	b := s.c.B()
-	cmds := rueidis.Commands{b.Hget().Key(keyUsers).Field(username).Build()}
+	cmds := rueidis.Commands{b.Hget().Key(keyNames(username)).Field(username).Build()}
 	if retwis.IsUsernameShaped(username) {
-		cmds = append(cmds, b.Hget().Key(keyUsersFolded).Field(retwis.FoldUsername(username)).Build())
+		cmds = append(cmds, b.Hget().Key(keyNamesFolded(username)).Field(retwis.FoldUsername(username)).Build())
 	}
 	res := s.c.DoMulti(ctx, cmds...)
 	for _, r := range res {

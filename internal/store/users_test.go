@@ -22,11 +22,12 @@ func TestRegisterLoginLogout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.do(t, "HGET", "users", "Alice") != "1" || f.do(t, "HGET", "user:1", "username") != "Alice" {
-		t.Fatal("user not stored under the tutorial's keys")
+	if f.do(t, "HGET", store.KeyNames("Alice"), "Alice") != "1" || f.do(t, "HGET", store.KeyNamesFolded("Alice"), "alice") != "1" ||
+		f.do(t, "HGET", "user:1", "username") != "Alice" {
+		t.Fatal("user not stored under its keys")
 	}
-	if f.do(t, "HGET", "auths", secret) != "1" || f.do(t, "HGET", "user:1", "auth") != secret {
-		t.Fatal("auth secret not stored in auths and user:1")
+	if f.do(t, "HGET", store.KeyAuths(secret), secret) != "1" || f.do(t, "HGET", "user:1", "auth") != secret {
+		t.Fatal("auth secret not stored in its auths shard and user:1")
 	}
 	if f.do(t, "HEXISTS", "user:1", "password") != "0" ||
 		!strings.HasPrefix(f.do(t, "HGET", "user:1", "password_hash"), "$argon2id$") {
@@ -198,11 +199,11 @@ func TestRegisterRace(t *testing.T) {
 	if users := f.strs(t, "KEYS", "user:*"); len(users) != 1 {
 		t.Fatalf("user hashes left: %v; want 1", users)
 	}
-	if n := f.do(t, "HLEN", "auths"); n != "1" {
-		t.Fatalf("auths has %s entries; want 1", n)
+	if n := f.entries(t, "auths:*"); n != 1 {
+		t.Fatalf("the auths shards have %d entries; want 1", n)
 	}
-	if n := f.do(t, "HLEN", "users"); n != "1" {
-		t.Fatalf("users has %s entries; want 1", n)
+	if n := f.entries(t, "users:*"); n != 2 { // the exact name and the folded one
+		t.Fatalf("the name shards have %d entries; want 2", n)
 	}
 }
 
@@ -214,6 +215,10 @@ func TestLegacyAccount(t *testing.T) {
 	f.do(t, "HSET", "user:1000", "username", "antirez", "password", "p1pp0pass", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
 	f.do(t, "HSET", "users", "antirez", "1000")
 	f.do(t, "HSET", "auths", "fea5e81ac8ca77622bed1c2132a021f9", "1000")
+	f.do(t, "DEL", "schema_version") // as a database of the original Retwis
+	if err := f.st.Migrate(f.ctx, quiet); err != nil {
+		t.Fatal(err)
+	}
 
 	_, _, err := f.st.Login(f.ctx, "antirez", "wrong pass")
 	wantKind(t, err, retwis.Unauthorized)

@@ -126,6 +126,7 @@ func TestLegacyLogin(t *testing.T) {
 	s.do("HSET", "user:1000", "username", "antirez", "password", "p1pp0p1pp0", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
 	s.do("HSET", "users", "antirez", "1000")
 	s.do("HSET", "auths", "fea5e81ac8ca77622bed1c2132a021f9", "1000")
+	s.remigrate()
 	b := s.browser()
 	redirects(t, b.post("/login", url.Values{"username": {"antirez"}, "password": {"p1pp0p1pp0"}}), "/")
 	if b.cookie() != "fea5e81ac8ca77622bed1c2132a021f9" {

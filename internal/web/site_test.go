@@ -74,6 +74,16 @@ func (s *site) drain() {
 }
 
 // do runs a raw Redis command.
+// remigrate migrates the database again, after a test wrote keys the way
+// the original Retwis does.
+func (s *site) remigrate() {
+	s.t.Helper()
+	s.do("DEL", "schema_version")
+	if err := s.st.Migrate(context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
 func (s *site) do(args ...string) rueidis.RedisResult {
 	return s.raw.Do(context.Background(), s.raw.B().Arbitrary(args...).Build())
 }

@@ -99,6 +99,7 @@ func TestEscaping(t *testing.T) {
 	s.do("HSET", "post:500", "user_id", "99", "time", "1401267618", "body", "legacy <i>post</i>")
 	s.do("LPUSH", "timeline", "500")
 	s.do("ZADD", "users_by_time", "1", "<script>evil</script>")
+	s.remigrate()
 	for _, path := range []string{"/", "/u/html", "/timeline"} {
 		body := b.get(path).body
 		if strings.Contains(body, "<script>") || strings.Contains(body, "<b>bold") || strings.Contains(body, "<i>post") {
