@@ -51,7 +51,9 @@ func (s *Store) UsedMemory(ctx context.Context) (int64, error) {
 
 // IsCelebrity reports whether uid's posts are merged at read time rather
 // than fanned out.
-func (s *Store) IsCelebrity(ctx context.Context, uid int64) (bool, error) { return s.isCelebrity(ctx, uid) }
+func (s *Store) IsCelebrity(ctx context.Context, uid int64) (bool, error) {
+	return s.isCelebrity(ctx, uid)
+}
 
 // DeliveryDone reports whether the newest post of author has reached the
 // author's last follower. Jobs walk followers in order, so once the last
