@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
@@ -48,12 +50,13 @@ func TestMaintenanceReclaimsStalledJob(t *testing.T) {
 			t.Fatalf("%v: %v", args, err)
 		}
 	}
-	cmd("XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", "deliveries", ">")
-	ids, err := c.Do(t.Context(), c.B().Arbitrary("XRANGE", "deliveries", "-", "+").Build()).AsXRange()
+	stream := jobStream(t, c)
+	cmd("XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", stream, ">")
+	ids, err := c.Do(t.Context(), c.B().Arbitrary("XRANGE").Keys(stream).Args("-", "+").Build()).AsXRange()
 	if err != nil || len(ids) != 1 {
 		t.Fatalf("XRANGE: %v %v", ids, err)
 	}
-	cmd("XCLAIM", "deliveries", "deliverers", "dead", "0", ids[0].ID, "IDLE", "600000")
+	cmd("XCLAIM", stream, "deliverers", "dead", "0", ids[0].ID, "IDLE", "600000")
 
 	_, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, maintainEvery: 50 * time.Millisecond})
 	defer stop()
@@ -87,4 +90,21 @@ func TestMaintenanceLockServers(t *testing.T) {
 	if _, err := serverLocks(serveConfig{lockServers: " , "}, nil); err == nil {
 		t.Fatal("a --lock-servers list with no URL was accepted")
 	}
+}
+
+// jobStream returns the shard of the delivery queue that holds the one
+// job queued.
+func jobStream(t *testing.T, c rueidis.Client) string {
+	t.Helper()
+	keys, err := c.Do(t.Context(), c.B().Keys().Pattern("deliveries:*").Build()).AsStrSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if n, err := c.Do(t.Context(), c.B().Xlen().Key(k).Build()).AsInt64(); err == nil && n == 1 {
+			return k
+		}
+	}
+	t.Fatalf("no shard of the queue holds the job: %v", keys)
+	return ""
 }

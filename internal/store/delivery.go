@@ -18,10 +18,10 @@ const (
 	jobCelebrate = "celebrate" // note in every follower's set that the author is a celebrity
 )
 
-// jobCmd returns the XADD that records a delivery job; pid is 0 for a
-// celebrate job.
+// jobCmd returns the XADD that records a delivery job on the author's
+// queue; pid is 0 for a celebrate job.
 func (s *Store) jobCmd(kind string, pid, author int64) rueidis.Completed {
-	return s.c.B().Xadd().Key(keyDeliveries).Id("*").FieldValue().
+	return s.c.B().Xadd().Key(queueOf(author).stream).Id("*").FieldValue().
 		FieldValue(jobKind, kind).FieldValue(jobPost, id(pid)).FieldValue(jobAuthor, id(author)).Build()
 }
 
@@ -86,7 +86,8 @@ func (o *DeliveryOptions) setDefaults() {
 
 // job is one entry of the deliveries stream.
 type job struct {
-	id      string
+	q       queue // the shard of the queue it is on
+	id      string // its entry id there
 	kind    string
 	post    int64
 	author  int64
@@ -94,11 +95,13 @@ type job struct {
 }
 
 // RunDelivery carries out delivery jobs until ctx is cancelled. Every
-// `retwis serve` runs one; they share the work through a consumer group.
-// A job is acknowledged only when done, so a worker that dies leaves its
-// job pending, and another worker claims it once it has been idle for
-// ClaimIdle and finishes it, resuming from the recorded progress.
-// Delivering twice is harmless: timelines ignore ids they already hold.
+// `retwis serve` runs one; they share the work through a consumer group
+// on each shard of the queue, which the worker reads concurrently, doing
+// up to opts.Parallel jobs at once in all. A job is acknowledged only
+// when done, so a worker that dies leaves its job pending, and another
+// worker claims it once it has been idle for ClaimIdle and finishes it,
+// resuming from the recorded progress. Delivering twice is harmless:
+// timelines ignore ids they already hold.
 //
 // A job that fails (Redis went away) is tried again by the same worker,
 // after a backoff that starts at 100ms and doubles up to 5s, rather than
@@ -110,6 +113,18 @@ func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
 	defer stopJobs()
 	stop := context.AfterFunc(ctx, func() { time.AfterFunc(max(opts.Drain, 0), stopJobs) })
 	defer stop()
+	slots := make(chan struct{}, opts.Parallel) // shared by the shards
+	var wg sync.WaitGroup
+	for n := range queueShards {
+		wg.Go(func() { s.runQueue(ctx, jobCtx, queueN(n), opts, slots) })
+	}
+	wg.Wait()
+	return nil
+}
+
+// runQueue carries out the jobs of one shard of the queue until ctx is
+// cancelled; jobs run under jobCtx, taking a slot each.
+func (s *Store) runQueue(ctx, jobCtx context.Context, q queue, opts DeliveryOptions, slots chan struct{}) {
 	var lastClaim time.Time
 	ready := false // the consumer group exists
 	retry := false // this worker has failed jobs of its own pending
@@ -118,25 +133,25 @@ func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
 		var jobs []job
 		var err error
 		if !ready { // retried with the backoff below while Redis is down
-			err = s.ensureGroup(ctx)
+			err = s.ensureGroup(ctx, q)
 			ready = err == nil
 		}
 		if err == nil && retry {
-			jobs, err = s.ownJobs(ctx, opts)
+			jobs, err = s.ownJobs(ctx, q, opts)
 			retry = err != nil
 		}
 		if err == nil && len(jobs) == 0 && opts.ClaimIdle > 0 && time.Since(lastClaim) >= opts.ClaimIdle/2 {
-			jobs, err = s.claimJobs(ctx, opts)
+			jobs, err = s.claimJobs(ctx, q, opts)
 			lastClaim = time.Now()
 		}
 		if err == nil && len(jobs) == 0 {
-			jobs, err = s.readJobs(ctx, opts, ">")
+			jobs, err = s.readJobs(ctx, q, opts, ">")
 		}
 		if err == nil {
-			err = s.runJobs(jobCtx, jobs, opts)
+			err = s.runJobs(jobCtx, jobs, opts, slots)
 		}
 		if err != nil && ctx.Err() == nil {
-			s.log.Warn("delivery worker", "err", err, "retry_in", backoff)
+			s.log.Warn("delivery worker", "queue", q.stream, "err", err, "retry_in", backoff)
 			retry = true
 			sleep(ctx, backoff)
 			backoff = min(2*backoff, 5*time.Second)
@@ -144,13 +159,12 @@ func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
 		}
 		backoff = 100 * time.Millisecond
 	}
-	return nil
 }
 
 // ownJobs returns the jobs this worker read and has not finished (those
 // that failed), taken up again where they got to.
-func (s *Store) ownJobs(ctx context.Context, opts DeliveryOptions) ([]job, error) {
-	jobs, err := s.readJobs(ctx, opts, "0")
+func (s *Store) ownJobs(ctx context.Context, q queue, opts DeliveryOptions) ([]job, error) {
+	jobs, err := s.readJobs(ctx, q, opts, "0")
 	for i := range jobs {
 		jobs[i].claimed = true // it may have made progress
 	}
@@ -164,10 +178,11 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// ensureGroup creates the consumer group (and the stream) if missing. It
-// starts at the beginning, so jobs recorded before any worker ran are done.
-func (s *Store) ensureGroup(ctx context.Context) error {
-	err := s.c.Do(ctx, s.c.B().XgroupCreate().Key(keyDeliveries).Group(deliveryGroup).Id("0").Mkstream().Build()).Error()
+// ensureGroup creates the consumer group (and the stream) of a shard of
+// the queue if missing. It starts at the beginning, so jobs recorded
+// before any worker ran are done.
+func (s *Store) ensureGroup(ctx context.Context, q queue) error {
+	err := s.c.Do(ctx, s.c.B().XgroupCreate().Key(q.stream).Group(deliveryGroup).Id("0").Mkstream().Build()).Error()
 	if err != nil && !rueidis.IsRedisBusyGroup(err) {
 		return s.wrap("delivery: create group", err)
 	}
@@ -176,28 +191,29 @@ func (s *Store) ensureGroup(ctx context.Context) error {
 
 // readJobs reads jobs for this worker: new ones (from ">"), or those it
 // has pending (from "0").
-func (s *Store) readJobs(ctx context.Context, opts DeliveryOptions, from string) ([]job, error) {
-	res, err := s.c.Do(ctx, s.c.B().Xreadgroup().Group(deliveryGroup, opts.Consumer).Count(int64(2*opts.Parallel)).
-		Block(opts.Block.Milliseconds()).Streams().Key(keyDeliveries).Id(from).Build()).AsXRead()
+func (s *Store) readJobs(ctx context.Context, q queue, opts DeliveryOptions, from string) ([]job, error) {
+	res, err := s.c.Do(ctx, s.c.B().Xreadgroup().Group(deliveryGroup, opts.Consumer).Count(int64(opts.Parallel)).
+		Block(opts.Block.Milliseconds()).Streams().Key(q.stream).Id(from).Build()).AsXRead()
 	if rueidis.IsRedisNil(err) {
 		return nil, nil // nothing new within Block
 	}
 	if err != nil {
 		if strings.Contains(err.Error(), "NOGROUP") { // the stream was deleted (FLUSHALL)
-			return nil, s.ensureGroup(ctx)
+			return nil, s.ensureGroup(ctx, q)
 		}
 		return nil, s.wrap("delivery: read", err)
 	}
-	return parseJobs(res[keyDeliveries]), nil
+	return parseJobs(q, res[q.stream]), nil
 }
 
-// claimJobs takes over jobs another worker has left idle for ClaimIdle.
-func (s *Store) claimJobs(ctx context.Context, opts DeliveryOptions) ([]job, error) {
-	arr, err := s.c.Do(ctx, s.c.B().Xautoclaim().Key(keyDeliveries).Group(deliveryGroup).Consumer(opts.Consumer).
+// claimJobs takes over jobs of a shard of the queue that another worker
+// has left idle for ClaimIdle.
+func (s *Store) claimJobs(ctx context.Context, q queue, opts DeliveryOptions) ([]job, error) {
+	arr, err := s.c.Do(ctx, s.c.B().Xautoclaim().Key(q.stream).Group(deliveryGroup).Consumer(opts.Consumer).
 		MinIdleTime(strconv.FormatInt(opts.ClaimIdle.Milliseconds(), 10)).Start("0-0").Count(int64(opts.Parallel)).Build()).ToArray()
 	if err != nil {
 		if strings.Contains(err.Error(), "NOGROUP") {
-			return nil, s.ensureGroup(ctx)
+			return nil, s.ensureGroup(ctx, q)
 		}
 		return nil, s.wrap("delivery: claim", err)
 	}
@@ -208,17 +224,18 @@ func (s *Store) claimJobs(ctx context.Context, opts DeliveryOptions) ([]job, err
 	if err != nil {
 		return nil, s.wrap("delivery: claim", err)
 	}
-	jobs := parseJobs(entries)
+	jobs := parseJobs(q, entries)
 	for i := range jobs {
 		jobs[i].claimed = true // taken over from another worker, which may have made progress
 	}
 	return jobs, nil
 }
 
-func parseJobs(entries []rueidis.XRangeEntry) []job {
+// parseJobs reads the jobs of entries of shard q of the queue.
+func parseJobs(q queue, entries []rueidis.XRangeEntry) []job {
 	jobs := make([]job, 0, len(entries))
 	for _, e := range entries {
-		j := job{id: e.ID, kind: e.FieldValues[jobKind]}
+		j := job{q: q, id: e.ID, kind: e.FieldValues[jobKind]}
 		j.post, _ = strconv.ParseInt(e.FieldValues[jobPost], 10, 64)
 		j.author, _ = strconv.ParseInt(e.FieldValues[jobAuthor], 10, 64)
 		jobs = append(jobs, j)
@@ -226,16 +243,15 @@ func parseJobs(entries []rueidis.XRangeEntry) []job {
 	return jobs
 }
 
-// runJobs carries out jobs, up to opts.Parallel at once, acknowledging
-// each when it is done. It returns the first error.
-func (s *Store) runJobs(ctx context.Context, jobs []job, opts DeliveryOptions) error {
-	sem := make(chan struct{}, opts.Parallel)
+// runJobs carries out jobs, each taking one of slots while it runs,
+// acknowledging each when it is done. It returns the first error.
+func (s *Store) runJobs(ctx context.Context, jobs []job, opts DeliveryOptions, slots chan struct{}) error {
 	errs := make(chan error, len(jobs))
 	var wg sync.WaitGroup
 	for _, j := range jobs {
-		sem <- struct{}{}
+		slots <- struct{}{}
 		wg.Go(func() {
-			defer func() { <-sem }()
+			defer func() { <-slots }()
 			errs <- s.runAndAck(ctx, j, opts)
 		})
 	}
@@ -257,11 +273,11 @@ func (s *Store) runAndAck(ctx context.Context, j job, opts DeliveryOptions) erro
 	}
 	b := s.c.B()
 	cmds := rueidis.Commands{
-		b.Xack().Key(keyDeliveries).Group(deliveryGroup).Id(j.id).Build(),
-		b.Xdel().Key(keyDeliveries).Id(j.id).Build(),
-		b.Hdel().Key(keyProgress).Field(j.id).Build(),
+		b.Xack().Key(j.q.stream).Group(deliveryGroup).Id(j.id).Build(),
+		b.Xdel().Key(j.q.stream).Id(j.id).Build(),
+		b.Hdel().Key(j.q.progress).Field(j.id).Build(),
 		b.Del().Key(keyJobFollowers(j.author, j.id)).Build(),
-		b.Hdel().Key(keySnapshots).Field(j.id).Build(),
+		b.Hdel().Key(j.q.snapshots).Field(j.id).Build(),
 	}
 	return s.wrap("delivery: acknowledge", firstErr(s.c.DoMulti(ctx, cmds...)))
 }
@@ -294,7 +310,7 @@ func (s *Store) followerSource(ctx context.Context, j job, opts DeliveryOptions)
 	}
 	// The snapshot is registered first, so that maintenance can remove
 	// it if the job vanishes without its worker cleaning up.
-	err = s.c.Do(ctx, b.Hset().Key(keySnapshots).FieldValue().FieldValue(j.id, id(j.author)).Build()).Error()
+	err = s.c.Do(ctx, b.Hset().Key(j.q.snapshots).FieldValue().FieldValue(j.id, id(j.author)).Build()).Error()
 	if err != nil {
 		return "", s.wrap("delivery: register snapshot", err)
 	}
@@ -315,7 +331,7 @@ func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
 	var done int64
 	if j.claimed { // only a job taken over can have progress to resume from
 		var err error
-		done, err = s.c.Do(ctx, b.Hget().Key(keyProgress).Field(j.id).Build()).AsInt64()
+		done, err = s.c.Do(ctx, b.Hget().Key(j.q.progress).Field(j.id).Build()).AsInt64()
 		if err != nil && !rueidis.IsRedisNil(err) {
 			return s.wrap("delivery: progress", err)
 		}
@@ -342,8 +358,8 @@ func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
 		last := len(followers) < opts.Batch // no progress worth recording then
 		if !last {
 			err := firstErr(s.c.DoMulti(ctx,
-				b.Hset().Key(keyProgress).FieldValue().FieldValue(j.id, strconv.Itoa(p.Done)).Build(),
-				b.Xclaim().Key(keyDeliveries).Group(deliveryGroup).Consumer(opts.Consumer).MinIdleTime("0").Id(j.id).Justid().Build()))
+				b.Hset().Key(j.q.progress).FieldValue().FieldValue(j.id, strconv.Itoa(p.Done)).Build(),
+				b.Xclaim().Key(j.q.stream).Group(deliveryGroup).Consumer(opts.Consumer).MinIdleTime("0").Id(j.id).Justid().Build()))
 			if err != nil {
 				return s.wrap("delivery: progress", err)
 			}

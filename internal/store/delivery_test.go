@@ -70,13 +70,13 @@ func TestOrphanSnapshotRemoved(t *testing.T) {
 		t.Fatalf("snapshots = %v; want the interrupted job's", snaps)
 	}
 	job := snaps[0][strings.LastIndex(snaps[0], ":")+1:]
-	f.do(t, "XDEL", "deliveries", job)
+	f.do(t, "XDEL", store.KeyQueue(author.ID), job)
 	rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if left := f.strs(t, "KEYS", "{followers:*}:job:*"); len(left) != 0 || f.do(t, "HLEN", "delivery_snapshots") != "0" {
-		t.Fatalf("after maintenance: snapshots %v, registrations %s", left, f.do(t, "HLEN", "delivery_snapshots"))
+	if left := f.strs(t, "KEYS", "{followers:*}:job:*"); len(left) != 0 || f.do(t, "HLEN", store.KeySnapshots(author.ID)) != "0" {
+		t.Fatalf("after maintenance: snapshots %v, registrations %s", left, f.do(t, "HLEN", store.KeySnapshots(author.ID)))
 	}
 	if rep.Orphans != 2 { // the progress record and the snapshot
 		t.Fatalf("maintenance removed %d orphans; want 2", rep.Orphans)
@@ -96,11 +96,10 @@ func TestDeletedPostNotDelivered(t *testing.T) {
 	}
 	// Undeliver first, then deliver: the order the jobs may run in when
 	// workers run them in parallel.
-	jobs := f.strs(t, "XRANGE", "deliveries", "-", "+")
-	if len(jobs) != 2 {
+	if jobs := f.do(t, "XLEN", store.KeyQueue(author.ID)); jobs != "2" {
 		t.Fatalf("jobs = %v; want deliver and undeliver", jobs)
 	}
-	f.do(t, "XADD", "deliveries", "*", "kind", "deliver", "post", fmt.Sprint(p.ID), "author", fmt.Sprint(author.ID))
+	f.do(t, "XADD", store.KeyQueue(author.ID), "*", "kind", "deliver", "post", fmt.Sprint(p.ID), "author", fmt.Sprint(author.ID))
 	runWorker(t, f.st, store.DeliveryOptions{Consumer: "w", Parallel: 1, Block: 20 * time.Millisecond})
 	f.drain(t)
 	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", fan.ID), "0", "-1"); slices.Contains(got, fmt.Sprint(p.ID)) {
@@ -117,11 +116,11 @@ func TestCelebrityPostDeletionWalksNobody(t *testing.T) {
 		f.do(t, "ZADD", fmt.Sprint("followers:", star.ID), "1", fmt.Sprint(900+i))
 	}
 	p, _ := f.st.CreatePost(f.ctx, star.ID, "famous words")
-	f.do(t, "DEL", "deliveries") // the job noting the new celebrity
+	f.do(t, "XTRIM", store.KeyQueue(star.ID), "MAXLEN", "0") // the job noting the new celebrity
 	if err := f.st.DeletePost(f.ctx, star.ID, p.ID); err != nil {
 		t.Fatal(err)
 	}
-	if n := f.do(t, "XLEN", "deliveries"); n != "0" {
+	if n := f.do(t, "XLEN", store.KeyQueue(star.ID)); n != "0" {
 		t.Fatalf("deleting a celebrity's post queued %s jobs; want none", n)
 	}
 }
@@ -139,7 +138,7 @@ func TestStoppedWorkerDrains(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "stopping", Batch: 2, Block: 20 * time.Millisecond,
 		Progress: func(store.DeliveryProgress) { stop() }})
-	if n := f.do(t, "XLEN", "deliveries"); n != "0" {
+	if n := f.do(t, "XLEN", store.KeyQueue(author.ID)); n != "0" {
 		t.Fatalf("%s jobs left behind by a worker that was stopped", n)
 	}
 	if got := f.strs(t, "LRANGE", "posts:609", "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
@@ -160,7 +159,7 @@ func TestFailedJobRetried(t *testing.T) {
 	runWorker(t, f.st, store.DeliveryOptions{Consumer: "w", ClaimIdle: -1, Block: 20 * time.Millisecond})
 	p, _ := f.st.CreatePost(f.ctx, author.ID, "delivered at the second try")
 	time.Sleep(300 * time.Millisecond)
-	if n := f.do(t, "XLEN", "deliveries"); n != "1" {
+	if n := f.do(t, "XLEN", store.KeyQueue(author.ID)); n != "1" {
 		t.Fatalf("the failing job is gone (%s jobs)", n)
 	}
 	f.do(t, "DEL", home)
@@ -177,23 +176,24 @@ func TestGoneConsumersRemoved(t *testing.T) {
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
 	f.st.Follow(f.ctx, fan.ID, author.ID)
-	f.do(t, "XGROUP", "CREATECONSUMER", "deliveries", "deliverers", "ghost")
+	q := store.KeyQueue(author.ID)
+	f.do(t, "XGROUP", "CREATECONSUMER", q, "deliverers", "ghost")
 	f.st.CreatePost(f.ctx, author.ID, "pending with a dead worker")
-	f.do(t, "XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", "deliveries", ">")
+	f.do(t, "XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", q, ">")
 	time.Sleep(100 * time.Millisecond)
 	rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", GoneAfter: 50 * time.Millisecond, ClaimIdle: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := consumerNames(t, f)
+	names := consumerNames(t, f, q)
 	if rep.Consumers != 1 || slices.Contains(names, "ghost") || !slices.Contains(names, "dead") {
 		t.Fatalf("removed %d; the group now has %v; want ghost gone and dead kept", rep.Consumers, names)
 	}
 }
 
-// consumerNames lists the delivery group's consumers.
-func consumerNames(t *testing.T, f *fixture) []string {
-	infos, err := f.raw.Do(f.ctx, f.raw.B().XinfoConsumers().Key("deliveries").Group("deliverers").Build()).ToArray()
+// consumerNames lists the consumers of the delivery group on stream.
+func consumerNames(t *testing.T, f *fixture, stream string) []string {
+	infos, err := f.raw.Do(f.ctx, f.raw.B().XinfoConsumers().Key(stream).Group("deliverers").Build()).ToArray()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,11 @@
 // The layout grew from the one of the Retwis tutorial: its keys are kept
 // where they scale (user:<id>, followers:<id>, posts:<id>, post:<id>…),
 // and those that every request shared (users, auths) are spread over 256
-// shards, each in a hash slot of its own, so that on Redis Cluster no
-// master holds a key every request needs. [Store.Migrate] brings a
+// shards, and the delivery queue over 16, each in a hash slot of its own,
+// so that on Redis Cluster no master holds a key every request needs. The
+// global timeline stays one list (every post pushes onto it: one cheap
+// command, which a cluster's master for that slot takes with the rest of
+// its share), and so does users_by_time (written only at sign-up). [Store.Migrate] brings a
 // database of the original PHP Retwis (or an older retwis) to this
 // layout once, on first start; retwis owns it from then on. Keys the
 // tutorial lacks are marked "retwis".
@@ -53,14 +56,19 @@
 //	celebrities_followed:<id>
 //	                     set     the celebrities <id> follows, whose posts
 //	                             the home timeline merges when read (retwis)
-//	deliveries           stream  delivery jobs: kind (deliver, undeliver,
-//	                             celebrate), post, author; consumer group
-//	                             "deliverers" (retwis)
-//	delivery_progress    hash    stream entry id -> followers done (retwis)
-//	delivery_snapshots   hash    stream entry id -> author id, for each job
-//	                             that made a snapshot below, so that
-//	                             maintenance can remove the snapshots of
-//	                             jobs that vanished (retwis)
+//	deliveries:{<n>}     stream  shard n (00–0f) of the delivery queue, which
+//	                             takes the jobs of the authors whose id falls
+//	                             in it (FNV-1a mod 16): kind (deliver,
+//	                             undeliver, celebrate), post, author;
+//	                             consumer group "deliverers" (retwis)
+//	deliveries:{<n>}:progress
+//	                     hash    entry id -> followers done, for long jobs
+//	                             (retwis)
+//	deliveries:{<n>}:snapshots
+//	                     hash    entry id -> author id, for each job that
+//	                             made a snapshot below, so that maintenance
+//	                             can remove the snapshots of jobs that
+//	                             vanished (retwis)
 //	{followers:<id>}:job:<entry>
 //	                     zset    snapshot of followers:<id> that a delivery
 //	                             job of more than one batch walks; deleted

@@ -15,9 +15,6 @@ const (
 	keyNextPostID   = "next_post_id"
 	keyTimeline     = "timeline"
 	keySchema       = "schema_version"
-	keyDeliveries   = "deliveries"
-	keyProgress     = "delivery_progress"
-	keySnapshots    = "delivery_snapshots"
 	deliveryGroup   = "deliverers"
 	globalTimelineN = 1000 // the global timeline keeps this many posts
 )
@@ -53,7 +50,34 @@ const (
 	legacyAuths       = "auths"
 	legacyLastSeen    = "last_seen"
 	legacyCelebrities = "celebrities"
+	legacyDeliveries  = "deliveries"
+	legacyProgress    = "delivery_progress"
+	legacySnapshots   = "delivery_snapshots"
 )
+
+// queueShards is how many streams the delivery queue is cut into, each
+// in a hash slot of its own with the records of its jobs; an author's
+// jobs all go to one of them.
+const queueShards = 16
+
+// queue is one shard of the delivery queue: the stream of jobs with its
+// consumer group, the progress of its long jobs and the registry of its
+// follower snapshots.
+type queue struct{ stream, progress, snapshots string }
+
+// queueN returns shard n of the delivery queue.
+func queueN(n int) queue {
+	stream := fmt.Sprintf("deliveries:{%02x}", n)
+	return queue{stream: stream, progress: stream + ":progress", snapshots: stream + ":snapshots"}
+}
+
+// queueOf returns the shard of the delivery queue that takes author's
+// jobs.
+func queueOf(author int64) queue {
+	h := fnv.New32a()
+	h.Write([]byte(id(author)))
+	return queueN(int(h.Sum32() % queueShards))
+}
 
 // shards is how many pieces the indexes that every request would
 // otherwise share (auth secrets, usernames) are cut into, each in a hash

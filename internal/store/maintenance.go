@@ -15,51 +15,65 @@ type MaintenanceReport struct {
 	Orphans   int // progress records and follower snapshots of jobs that no longer exist, removed
 }
 
-// Maintain does the periodic upkeep of the delivery queue: it takes over
-// jobs that a dead worker left idle for opts.ClaimIdle and finishes them,
-// and removes progress records and follower snapshots whose job is gone. It is safe but wasteful
-// for several servers to run it at once, so `retwis serve` runs it under a
+// Maintain does the periodic upkeep of the delivery queue, shard by
+// shard: it takes over jobs that a dead worker left idle for
+// opts.ClaimIdle and finishes them, removes workers gone for good from
+// the consumer groups, and removes progress records and follower
+// snapshots whose job is gone. It is safe but wasteful for several
+// servers to run it at once, so `retwis serve` runs it under a
 // distributed lock.
 func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (MaintenanceReport, error) {
 	opts.setDefaults()
 	var rep MaintenanceReport
-	for ctx.Err() == nil {
-		jobs, err := s.claimJobs(ctx, opts)
-		if err != nil {
+	for n := range queueShards {
+		if err := s.maintainQueue(ctx, queueN(n), opts, &rep); err != nil {
 			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+// maintainQueue does the upkeep of one shard of the queue, adding what
+// it did to rep.
+func (s *Store) maintainQueue(ctx context.Context, q queue, opts DeliveryOptions, rep *MaintenanceReport) error {
+	slots := make(chan struct{}, opts.Parallel)
+	for ctx.Err() == nil {
+		jobs, err := s.claimJobs(ctx, q, opts)
+		if err != nil {
+			return err
 		}
 		if len(jobs) == 0 {
 			break
 		}
-		if err := s.runJobs(ctx, jobs, opts); err != nil {
-			return rep, err
+		if err := s.runJobs(ctx, jobs, opts, slots); err != nil {
+			return err
 		}
 		rep.Reclaimed += len(jobs)
 	}
-	n, err := s.removeGoneConsumers(ctx, opts.Consumer, opts.GoneAfter)
-	rep.Consumers = n
+	n, err := s.removeGoneConsumers(ctx, q, opts.Consumer, opts.GoneAfter)
+	rep.Consumers += n
 	if err != nil {
-		return rep, err
+		return err
 	}
-	n, err = s.removeOrphans(ctx, keyProgress, nil)
+	n, err = s.removeOrphans(ctx, q, q.progress, nil)
 	rep.Orphans += n
 	if err != nil {
-		return rep, err
+		return err
 	}
-	n, err = s.removeOrphans(ctx, keySnapshots, func(job, author string) rueidis.Completed {
+	n, err = s.removeOrphans(ctx, q, q.snapshots, func(job, author string) rueidis.Completed {
 		uid, _ := strconv.ParseInt(author, 10, 64)
 		return s.c.B().Del().Key(keyJobFollowers(uid, job)).Build()
 	})
 	rep.Orphans += n
-	return rep, err
+	return err
 }
 
-// removeOrphans deletes the fields of the hash key (delivery_progress
-// or delivery_snapshots, both keyed by job) whose job is no longer in the
+// removeOrphans deletes the fields of the hash key (the progress or the
+// snapshots of shard q, both keyed by job) whose job is no longer in q's
 // stream: a worker that dies between acknowledging a job and tidying up
 // leaves them behind. tidy, if set, gives a command that removes what
 // the field stands for (the snapshot itself), run before the field goes.
-func (s *Store) removeOrphans(ctx context.Context, key string, tidy func(job, value string) rueidis.Completed) (int, error) {
+func (s *Store) removeOrphans(ctx context.Context, q queue, key string, tidy func(job, value string) rueidis.Completed) (int, error) {
 	b := s.c.B()
 	removed := 0
 	var cursor uint64
@@ -70,7 +84,7 @@ func (s *Store) removeOrphans(ctx context.Context, key string, tidy func(job, va
 		}
 		for i := 0; i+1 < len(e.Elements); i += 2 {
 			job := e.Elements[i]
-			entries, err := s.c.Do(ctx, b.Xrange().Key(keyDeliveries).Start(job).End(job).Build()).AsXRange()
+			entries, err := s.c.Do(ctx, b.Xrange().Key(q.stream).Start(job).End(job).Build()).AsXRange()
 			if err != nil && !rueidis.IsRedisNil(err) {
 				return removed, s.wrap("maintenance: check job", err)
 			}
@@ -98,9 +112,9 @@ func (s *Store) removeOrphans(ctx context.Context, key string, tidy func(job, va
 // stopped or were replaced, each of which would otherwise stay in the
 // group for ever. Jobs a dead worker left pending are claimed first (by
 // Maintain), so it is removed at a later round. self is never removed.
-func (s *Store) removeGoneConsumers(ctx context.Context, self string, goneAfter time.Duration) (int, error) {
+func (s *Store) removeGoneConsumers(ctx context.Context, q queue, self string, goneAfter time.Duration) (int, error) {
 	b := s.c.B()
-	infos, err := s.c.Do(ctx, b.XinfoConsumers().Key(keyDeliveries).Group(deliveryGroup).Build()).ToArray()
+	infos, err := s.c.Do(ctx, b.XinfoConsumers().Key(q.stream).Group(deliveryGroup).Build()).ToArray()
 	if err != nil {
 		return 0, s.wrap("maintenance: consumers", err)
 	}
@@ -117,7 +131,7 @@ func (s *Store) removeGoneConsumers(ctx context.Context, self string, goneAfter 
 		if name == self || pending > 0 || time.Duration(idle)*time.Millisecond < goneAfter {
 			continue
 		}
-		err = s.c.Do(ctx, b.XgroupDelconsumer().Key(keyDeliveries).Group(deliveryGroup).Consumername(name).Build()).Error()
+		err = s.c.Do(ctx, b.XgroupDelconsumer().Key(q.stream).Group(deliveryGroup).Consumername(name).Build()).Error()
 		if err != nil {
 			return removed, s.wrap("maintenance: remove consumer", err)
 		}

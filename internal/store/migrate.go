@@ -13,8 +13,8 @@ import (
 // schemaVersion is the layout version this package writes. Version 1 adds
 // the own-post indexes to the tutorial's layout; version 2 the per-user
 // sets of followed celebrities; version 3 spreads the indexes that every
-// request shared (names, auth secrets) over shards, and folds the
-// last-seen times and the celebrities into the user hashes.
+// request shared (names, auth secrets, the delivery queue) over shards,
+// and folds the last-seen times and the celebrities into the user hashes.
 const schemaVersion = 3
 
 const migrateBatch = 1000
@@ -33,8 +33,10 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 	}
 	// Every start: the delivery queue must exist before the first post,
 	// and the pipelined scripts must be loaded on every node.
-	if err := s.ensureGroup(ctx); err != nil {
-		return err
+	for n := range queueShards {
+		if err := s.ensureGroup(ctx, queueN(n)); err != nil {
+			return err
+		}
 	}
 	if err := s.loadScripts(ctx); err != nil {
 		return err
@@ -52,6 +54,7 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 		{3, s.shardNames},
 		{3, s.shardAuths},
 		{3, s.foldIntoUsers},
+		{3, s.shardQueue},
 	}
 	for _, st := range steps {
 		if v < st.before {
@@ -233,5 +236,48 @@ func (s *Store) celebrateAll(ctx context.Context, log *slog.Logger) error {
 		return s.wrap("migrate: celebrities", err)
 	}
 	log.Info("recorded followed celebrities", "celebrities", len(celebs))
+	return nil
+}
+
+// shardQueue moves the jobs of the single delivery stream of retwis
+// before version 3 onto the shards of the queue, each to its author's.
+// Jobs that were running start again from their beginning (delivering
+// twice is harmless); the old progress records and follower snapshots
+// go.
+func (s *Store) shardQueue(ctx context.Context, log *slog.Logger) error {
+	b := s.c.B()
+	moved := 0
+	for start := "-"; ; {
+		entries, err := s.c.Do(ctx, b.Xrange().Key(legacyDeliveries).Start(start).End("+").Count(migrateBatch).Build()).AsXRange()
+		if err != nil && !rueidis.IsRedisNil(err) {
+			return s.wrap("migrate: read the old delivery stream", err)
+		}
+		cmds := make(rueidis.Commands, 0, len(entries))
+		for _, j := range parseJobs(queue{}, entries) {
+			if j.valid() {
+				cmds = append(cmds, s.jobCmd(j.kind, j.post, j.author))
+			}
+		}
+		if err := firstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
+			return s.wrap("migrate: move delivery jobs", err)
+		}
+		moved += len(cmds)
+		if len(entries) < migrateBatch {
+			break
+		}
+		start = "(" + entries[len(entries)-1].ID
+	}
+	if _, err := s.scanHash(ctx, legacySnapshots, func(job, author string) rueidis.Commands {
+		uid, _ := strconv.ParseInt(author, 10, 64)
+		return rueidis.Commands{b.Del().Key(keyJobFollowers(uid, job)).Build()}
+	}); err != nil {
+		return err
+	}
+	err := firstErr(s.c.DoMulti(ctx, b.Del().Key(legacyDeliveries).Build(),
+		b.Del().Key(legacyProgress).Build(), b.Del().Key(legacySnapshots).Build()))
+	if err != nil {
+		return s.wrap("migrate: remove the old delivery stream", err)
+	}
+	log.Info("moved delivery jobs onto the shards of the queue", "jobs", moved)
 	return nil
 }

@@ -49,7 +49,7 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 		return retwis.Post{}, err
 	}
 	res := s.replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, followers, celebrity && !known) },
-		keyUserPosts(author), keyHome(author), keyTimeline, keyDeliveries)
+		keyUserPosts(author), keyHome(author), keyTimeline, queueOf(author).stream)
 	if err := firstErr(res); err != nil {
 		s.unpublish(ctx, pid, author)
 		return retwis.Post{}, s.wrap("create post: publish", err)

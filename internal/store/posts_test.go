@@ -213,6 +213,9 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	f.do(t, "HSET", "user:8", "username", "other", "password", "secret99", "auth", "s8")
 	f.do(t, "ZADD", "last_seen", "1401267700", "8")
 	f.do(t, "SADD", "celebrities", "8")
+	f.do(t, "ZADD", "followers:7", "1", "8") // other follows Legacy, and a job of the old queue is pending
+	f.do(t, "XADD", "deliveries", "*", "kind", "deliver", "post", "3", "author", "7")
+	f.do(t, "HSET", "delivery_progress", "1-1", "500")
 	f.do(t, "SET", "next_post_id", "3")
 	f.do(t, "HSET", "post:1", "user_id", "7", "time", "1401267618", "body", "old one")
 	f.do(t, "HSET", "post:3", "user_id", "7", "time", "1401267619", "body", "old three") // post 2 is gone
@@ -241,7 +244,11 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if f.do(t, "HGET", "user:8", "seen") != "1401267700" || f.do(t, "HGET", "user:8", "celebrity") != "1" {
 		t.Fatal("last-seen times and celebrities not moved into the user hashes")
 	}
-	for _, old := range []string{"users", "auths", "last_seen", "celebrities"} {
+	f.drain(t)
+	if got := f.strs(t, "LRANGE", "posts:8", "0", "-1"); !slices.Equal(got, []string{"3"}) {
+		t.Fatalf("the job of the old queue was not carried out: posts:8 = %v", got)
+	}
+	for _, old := range []string{"users", "auths", "last_seen", "celebrities", "deliveries", "delivery_progress"} {
 		if f.do(t, "EXISTS", old) != "0" {
 			t.Fatalf("the old key %s is left", old)
 		}

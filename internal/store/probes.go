@@ -78,10 +78,22 @@ func (s *Store) DeliveryDone(ctx context.Context, author int64) (bool, error) {
 	return head == post[0], s.wrap("delivery done", err)
 }
 
-// DeliveryBacklog returns how many delivery jobs are waiting or running.
+// DeliveryBacklog returns how many delivery jobs are waiting or running,
+// on every shard of the queue.
 func (s *Store) DeliveryBacklog(ctx context.Context) (int64, error) {
-	n, err := s.c.Do(ctx, s.c.B().Xlen().Key(keyDeliveries).Build()).AsInt64()
-	return n, s.wrap("delivery backlog", err)
+	cmds := make(rueidis.Commands, queueShards)
+	for n := range cmds {
+		cmds[n] = s.c.B().Xlen().Key(queueN(n).stream).Build()
+	}
+	var total int64
+	for _, r := range s.c.DoMulti(ctx, cmds...) {
+		n, err := r.AsInt64()
+		if err != nil {
+			return 0, s.wrap("delivery backlog", err)
+		}
+		total += n
+	}
+	return total, nil
 }
 
 // FewestReplicas returns the smallest number of replicas connected to any
