@@ -86,7 +86,7 @@ func (o *DeliveryOptions) setDefaults() {
 
 // job is one entry of the deliveries stream.
 type job struct {
-	q       queue // the shard of the queue it is on
+	q       queue  // the shard of the queue it is on
 	id      string // its entry id there
 	kind    string
 	post    int64

@@ -213,7 +213,7 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	f.do(t, "HSET", "user:8", "username", "other", "password", "secret99", "auth", "s8")
 	f.do(t, "ZADD", "last_seen", "1401267700", "8")
 	f.do(t, "SADD", "celebrities", "8")
-	f.do(t, "ZADD", "followers:7", "1", "8") // other follows Legacy, and a job of the old queue is pending
+	f.do(t, "ZADD", "followers:7", "1", "9") // user 9 follows Legacy, and a job of the old queue is pending
 	f.do(t, "XADD", "deliveries", "*", "kind", "deliver", "post", "3", "author", "7")
 	f.do(t, "HSET", "delivery_progress", "1-1", "500")
 	f.do(t, "SET", "next_post_id", "3")
@@ -245,8 +245,8 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 		t.Fatal("last-seen times and celebrities not moved into the user hashes")
 	}
 	f.drain(t)
-	if got := f.strs(t, "LRANGE", "posts:8", "0", "-1"); !slices.Equal(got, []string{"3"}) {
-		t.Fatalf("the job of the old queue was not carried out: posts:8 = %v", got)
+	if got := f.strs(t, "LRANGE", "posts:9", "0", "-1"); !slices.Equal(got, []string{"3"}) {
+		t.Fatalf("the job of the old queue was not carried out: posts:9 = %v", got)
 	}
 	for _, old := range []string{"users", "auths", "last_seen", "celebrities", "deliveries", "delivery_progress"} {
 		if f.do(t, "EXISTS", old) != "0" {
