@@ -6,28 +6,49 @@ import (
 	"net"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// Cluster is a local Redis Cluster of masters without replicas, for tests
-// and benchmarks of cluster behaviour.
+// Cluster is a local Redis Cluster, for tests and benchmarks of cluster
+// behaviour.
 type Cluster struct {
 	Nodes []*Server
+}
+
+// ClusterOptions describe a local cluster.
+type ClusterOptions struct {
+	Dir      string // the nodes' data directories go here
+	Masters  int
+	Replicas int // per master
+	// NodeTimeout is the cluster-node-timeout: how long a master may be
+	// unreachable before its replica takes over (2s when zero).
+	NodeTimeout time.Duration
 }
 
 // StartCluster starts masters redis-server processes in cluster mode under
 // dir, joins them with `redis-cli --cluster create` and waits until every
 // node reports cluster_state:ok.
 func StartCluster(ctx context.Context, dir string, masters int) (*Cluster, error) {
+	return StartClusterWith(ctx, ClusterOptions{Dir: dir, Masters: masters})
+}
+
+// StartClusterWith starts the cluster o describes, and waits until every
+// node reports cluster_state:ok and every replica is in sync. Replicas
+// take over at any replication lag (cluster-replica-validity-factor 0).
+func StartClusterWith(ctx context.Context, o ClusterOptions) (*Cluster, error) {
 	cli, err := exec.LookPath("redis-cli")
 	if err != nil {
 		return nil, fmt.Errorf("redisserver: redis-cli is not installed (on Debian it comes with redis-server)")
 	}
+	if o.NodeTimeout == 0 {
+		o.NodeTimeout = 2 * time.Second
+	}
 	c := &Cluster{}
-	for i := range masters {
-		s, err := startClusterNode(ctx, filepath.Join(dir, "node"+strconv.Itoa(i)))
+	for i := range o.Masters * (1 + o.Replicas) {
+		s, err := startClusterNode(ctx, filepath.Join(o.Dir, "node"+strconv.Itoa(i)), o.NodeTimeout)
 		if err != nil {
 			c.Stop()
 			return nil, err
@@ -35,7 +56,7 @@ func StartCluster(ctx context.Context, dir string, masters int) (*Cluster, error
 		c.Nodes = append(c.Nodes, s)
 	}
 	args := append([]string{"--cluster", "create"}, c.Addrs()...)
-	args = append(args, "--cluster-replicas", "0", "--cluster-yes")
+	args = append(args, "--cluster-replicas", strconv.Itoa(o.Replicas), "--cluster-yes")
 	if out, err := exec.CommandContext(ctx, cli, args...).CombinedOutput(); err != nil {
 		c.Stop()
 		return nil, fmt.Errorf("redisserver: redis-cli --cluster create: %v: %s", err, out)
@@ -50,7 +71,7 @@ func StartCluster(ctx context.Context, dir string, masters int) (*Cluster, error
 // startClusterNode starts one node on a free port. The cluster bus uses
 // port+10000, which must be free too; a port taken between probing and
 // binding makes the start fail, so it is retried on another port.
-func startClusterNode(ctx context.Context, dir string) (*Server, error) {
+func startClusterNode(ctx context.Context, dir string, timeout time.Duration) (*Server, error) {
 	var lastErr error
 	for range 5 {
 		port, err := freeClusterPort()
@@ -59,7 +80,8 @@ func startClusterNode(ctx context.Context, dir string) (*Server, error) {
 		}
 		s, err := Start(ctx, Options{Dir: dir, Port: port, Args: []string{
 			"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-			"--cluster-node-timeout", "2000",
+			"--cluster-node-timeout", strconv.FormatInt(timeout.Milliseconds(), 10),
+			"--cluster-replica-validity-factor", "0", "--repl-diskless-sync-delay", "0",
 		}})
 		if err == nil {
 			return s, nil
@@ -111,8 +133,54 @@ func (c *Cluster) allOK(ctx context.Context) bool {
 		if err != nil || !strings.Contains(info, "cluster_state:ok") {
 			return false
 		}
+		repl, err := s.Command(ctx, "INFO", "replication")
+		if err != nil || (strings.Contains(repl, "role:slave") && !strings.Contains(repl, "master_link_status:up")) {
+			return false
+		}
 	}
 	return true
+}
+
+// Masters returns the nodes that are masters now (a failover changes
+// them), asking every node but those in skip (dead or paused ones, which
+// would not answer).
+func (c *Cluster) Masters(ctx context.Context, skip ...*Server) []*Server {
+	var out []*Server
+	for _, s := range c.Nodes {
+		if slices.Contains(skip, s) {
+			continue
+		}
+		if info, err := s.Command(ctx, "INFO", "replication"); err == nil && strings.Contains(info, "role:master") {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// WaitFailover waits until the cluster serves every slot again without
+// the nodes in skip (dead or paused): as many masters among the others
+// as masters, and every one of the others reporting cluster_state:ok.
+func (c *Cluster) WaitFailover(ctx context.Context, masters int, skip ...*Server) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		ok := len(c.Masters(ctx, skip...)) == masters
+		for _, s := range c.Nodes {
+			if !ok || slices.Contains(skip, s) {
+				continue
+			}
+			info, err := s.Command(ctx, "CLUSTER", "INFO")
+			ok = err == nil && strings.Contains(info, "cluster_state:ok")
+		}
+		if ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("redisserver: cluster not ok again: %w", ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // Addrs returns the host:port of every node.

@@ -140,17 +140,21 @@ func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, erro
 	b := s.c.B()
 	type step struct {
 		key string
-		cmd rueidis.Completed
+		cmd func() rueidis.Completed // built anew if the pipeline is sent again
 	}
 	steps := []step{
-		{keyAuths(secret), b.Hset().Key(keyAuths(secret)).FieldValue().FieldValue(secret, id(uid)).Build()},
-		{keyUser(uid), b.Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldAuth, secret).Build()},
+		{keyAuths(secret), func() rueidis.Completed {
+			return b.Hset().Key(keyAuths(secret)).FieldValue().FieldValue(secret, id(uid)).Build()
+		}},
+		{keyUser(uid), func() rueidis.Completed {
+			return b.Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldAuth, secret).Build()
+		}},
 	}
 	if old != "" {
-		steps = append(steps, step{keyAuths(old), b.Hdel().Key(keyAuths(old)).Field(old).Build()})
+		steps = append(steps, step{keyAuths(old), func() rueidis.Completed { return b.Hdel().Key(keyAuths(old)).Field(old).Build() }})
 	}
 	for _, st := range steps {
-		res := s.replicated(ctx, func() rueidis.Commands { return rueidis.Commands{st.cmd} }, st.key)
+		res := s.replicated(ctx, func() rueidis.Commands { return rueidis.Commands{st.cmd()} }, st.key)
 		if err := res[0].Error(); err != nil {
 			return "", s.wrap("rotate secret", err)
 		}

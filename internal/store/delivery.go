@@ -25,6 +25,9 @@ func (s *Store) jobCmd(kind string, pid, author int64) rueidis.Completed {
 		FieldValue(jobKind, kind).FieldValue(jobPost, id(pid)).FieldValue(jobAuthor, id(author)).Build()
 }
 
+// maxBlock is the longest a read of the delivery queue waits for jobs.
+const maxBlock = 2 * time.Second
+
 // DeliveryOptions configure a delivery worker.
 type DeliveryOptions struct {
 	// Consumer names this worker in the consumer group; unique per process.
@@ -36,7 +39,8 @@ type DeliveryOptions struct {
 	// zero). Negative: RunDelivery never takes jobs over, leaving that to
 	// Maintain, which servers run one at a time.
 	ClaimIdle time.Duration
-	// Block is how long one read waits for new jobs (2s when zero).
+	// Block is how long one read waits for new jobs (2s when zero, at
+	// most maxBlock).
 	Block time.Duration
 	// Parallel is how many jobs one worker carries out at once (8 when
 	// zero): jobs are bound by round trips, so overlapping them keeps
@@ -73,6 +77,7 @@ func (o *DeliveryOptions) setDefaults() {
 	if o.Block == 0 {
 		o.Block = 2 * time.Second
 	}
+	o.Block = min(o.Block, maxBlock)
 	if o.Parallel == 0 {
 		o.Parallel = 8
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 
 	"github.com/redis/rueidis"
 )
@@ -13,10 +14,13 @@ import (
 // on the same connection; commands with a WAIT go out together on a
 // connection of their own, so each WAIT covers the writes to its node.
 //
-// A WAIT that times out with fewer replicas than asked is logged, and the
-// write stands: it is on the master, and is lost only if the master fails
-// before its replicas catch up (docs/OPERATIONS.md says which Redis
-// settings close that gap). It returns the results of build's commands.
+// A WAIT that times out with fewer replicas than asked fails the write:
+// each command's result becomes errNotReplicated, which callers treat as
+// an outage (the request answers 503 and takes back what it can). The
+// write is then on the master alone, which may be a master that a
+// failover has already replaced and whose writes are about to be
+// discarded: acknowledging it would lose it. It returns the results of
+// build's commands.
 func (s *Store) replicated(ctx context.Context, build func() rueidis.Commands, keys ...string) []rueidis.RedisResult {
 	if s.opts.WaitReplicas <= 0 {
 		return s.pipeline(ctx, build)
@@ -35,10 +39,18 @@ func (s *Store) replicated(ctx context.Context, build func() rueidis.Commands, k
 	if firstErr(res[:n]) == nil {
 		for i, r := range res[n:] {
 			if acks, err := r.AsInt64(); err != nil || acks < int64(s.opts.WaitReplicas) {
-				s.log.Warn("a write was acknowledged before enough replicas had it",
-					"key", keys[i], "replicas", acks, "wanted", s.opts.WaitReplicas, "err", err)
+				s.log.Warn("a write was not replicated in time; it fails", "key", keys[i],
+					"replicas", acks, "wanted", s.opts.WaitReplicas, "timeout", s.opts.WaitTimeout, "err", err)
+				for j := range res[:n] {
+					res[j] = rueidis.NewErrorResult(errNotReplicated)
+				}
+				break
 			}
 		}
 	}
 	return res[:n]
 }
+
+// errNotReplicated reports a write that its replicas did not confirm in
+// time.
+var errNotReplicated = errors.New("the write was not replicated in time")

@@ -51,19 +51,24 @@ func TestWritesWaitForReplicas(t *testing.T) {
 	}
 }
 
-// TestWaitTimesOut bounds the wait: with the replica gone, a post is
-// acknowledged after the wait's timeout.
+// TestWaitTimesOut bounds the wait: with the replica gone, a post fails
+// after the wait's timeout, as an outage, and is not published: on a
+// master that a failover replaced, it would be lost.
 func TestWaitTimesOut(t *testing.T) {
 	master, replica := redistest.Replicated(t)
-	f := newFixtureWith(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: 200 * time.Millisecond}, false)
+	f := newFixtureWith(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: time.Second}, false)
 	author := f.register(t, "author")
 	replica.Pause(t)
 	defer replica.Resume(t)
 	start := time.Now()
-	if _, err := f.st.CreatePost(f.ctx, author.ID, "the replica is down"); err != nil {
-		t.Fatal(err)
+	_, err := f.st.CreatePost(f.ctx, author.ID, "the replica is down")
+	if retwis.ErrorKind(err) != retwis.Unavailable {
+		t.Fatalf("posting without a replica: %v; want unavailable", err)
 	}
-	if d := time.Since(start); d < 200*time.Millisecond || d > 5*time.Second {
-		t.Fatalf("posting took %s; want the wait's 200ms timeout and then an answer", d)
+	if d := time.Since(start); d < time.Second || d > 6*time.Second {
+		t.Fatalf("posting took %s; want the wait's 1s timeout and then an answer", d)
+	}
+	if prof, err := f.st.Profile(f.ctx, 0, author, retwis.Cursor{}, 10); err != nil || len(prof.Page.Posts) != 0 {
+		t.Fatalf("the failed post shows: %v, %v", postIDs(prof.Page.Posts), err)
 	}
 }

@@ -35,7 +35,7 @@ func (sc *script) cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
-var allScripts = []*script{pushID, mergeIDs, pageIDs, claimName, upgradeLegacy, createIfAbsent}
+var allScripts = []*script{pushID, mergeIDs, pageIDs, claimName, unclaimName, upgradeLegacy, createIfAbsent}
 
 // loadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.
@@ -176,6 +176,13 @@ if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[2]
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+return 1`)
+
+// unclaimName takes back a claim of claimName, if it is still the user
+// ARGV[3]'s.
+var unclaimName = newScript(`
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[3] then redis.call('HDEL', KEYS[1], ARGV[1]) end
+if redis.call('HGET', KEYS[2], ARGV[2]) == ARGV[3] then redis.call('HDEL', KEYS[2], ARGV[2]) end
 return 1`)
 
 // upgradeLegacy replaces a plaintext password with its hash, provided the

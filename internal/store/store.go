@@ -187,7 +187,8 @@ func New(client rueidis.Client, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	return &Store{c: client, opts: opts, log: opts.Log, dummy: dummy,
+	block := max(opts.WaitTimeout, maxBlock)
+	return &Store{c: deadlineClient{Client: client, block: block}, opts: opts, log: opts.Log, dummy: dummy,
 		hashers: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
 }
 

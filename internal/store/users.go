@@ -66,18 +66,26 @@ func (s *Store) claim(ctx context.Context, uid int64, username, secret string) e
 			username, retwis.FoldUsername(username), id(uid))}
 	}, keyNames(username))
 	won, err := res[0].AsInt64()
-	if err != nil {
-		return s.wrap("register: claim name", err)
-	}
 	b := s.c.B()
-	if won == 0 {
-		// Lost the race: undo, so the loser leaves nothing behind.
-		err := firstErr(s.c.DoMulti(ctx,
-			b.Hdel().Key(keyAuths(secret)).Field(secret).Build(),
-			b.Del().Key(keyUser(uid)).Build(),
-		))
+	if err != nil || won == 0 {
+		// Lost the race, or the claim may stand on a master alone: undo,
+		// so that the failed sign-up leaves nothing behind.
+		undo := func() rueidis.Commands { // built anew if the pipeline is sent again
+			cmds := rueidis.Commands{
+				b.Hdel().Key(keyAuths(secret)).Field(secret).Build(),
+				b.Del().Key(keyUser(uid)).Build(),
+			}
+			if err != nil {
+				cmds = append(cmds, unclaimName.cmd(s.c, []string{keyNames(username), keyNamesFolded(username)},
+					username, retwis.FoldUsername(username), id(uid)))
+			}
+			return cmds
+		}
+		if uerr := firstErr(s.pipeline(ctx, undo)); uerr != nil {
+			s.log.Warn("a failed sign-up could not be taken back", "user", username, "err", uerr)
+		}
 		if err != nil {
-			return s.wrap("register: undo", err)
+			return s.wrap("register: claim name", err)
 		}
 		return errNameTaken
 	}
@@ -89,7 +97,7 @@ func (s *Store) claim(ctx context.Context, uid int64, username, secret string) e
 	cmds := append(s.seenCmds(uid, now, false),
 		b.Zadd().Key(keyUsersByTime).ScoreMember().ScoreMember(float64(now), username).Build())
 	if err := firstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
-		s.log.Warn("new user not recorded in users_by_time and last_seen", "user", username, "err", err)
+		s.log.Warn("new user not recorded in users_by_time and as seen", "user", username, "err", err)
 	}
 	return nil
 }

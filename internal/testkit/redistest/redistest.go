@@ -176,6 +176,35 @@ func Cluster(t testing.TB) string {
 	return "redis://" + c.Addrs()[0]
 }
 
+// ReplicatedCluster starts a local cluster of 3 masters with a replica
+// each and a short node timeout (500ms), so that a master's failure is
+// noticed and its replica promoted within about a second; the test
+// controls the nodes. It skips the test when RETWIS_TEST_CLUSTER names an
+// external cluster.
+func ReplicatedCluster(t testing.TB) *redisserver.Cluster {
+	t.Helper()
+	if os.Getenv(EnvCluster) != "" {
+		t.Skip("failover tests start clusters of their own")
+	}
+	dir, err := os.MkdirTemp("", "rtwf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	c, err := redisserver.StartClusterWith(context.Background(), redisserver.ClusterOptions{
+		Dir: dir, Masters: 3, Replicas: 1, NodeTimeout: 500 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("redistest: cannot start a replicated cluster: %v", err)
+	}
+	t.Cleanup(func() {
+		for _, n := range c.Nodes {
+			n.Resume()
+		}
+		c.Stop()
+	})
+	return c
+}
+
 // externalLocks holds, per external URL, a lock file taken by the first
 // test of this process to use it and kept until the process exits: go
 // test runs packages in parallel, and tests of two packages flushing the
