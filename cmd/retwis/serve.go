@@ -33,6 +33,7 @@ type serveConfig struct {
 	lockServers   string
 	maintainEvery time.Duration
 	secureCookies bool                  // the auth cookie is Secure although served over plain HTTP (TLS ends at a proxy)
+	metricsAddr   string                // where /metrics listens; empty: nowhere
 	role          string                // what this server runs: all, web or worker
 	delivery      store.DeliveryOptions // Batch, Parallel and ClaimIdle of the delivery workers
 }
@@ -67,6 +68,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"how `long` a write waits for its replicas before it is acknowledged all the same", "RETWIS_WAIT_TIMEOUT"))
 	fs.BoolVar(&c.secureCookies, "secure-cookies", false, envHelp(
 		"mark the auth cookie Secure although retwis serves plain HTTP: for a proxy that terminates TLS", "RETWIS_SECURE_COOKIES"))
+	fs.StringVar(&c.metricsAddr, "metrics-addr", "127.0.0.1:9464", envHelp(
+		"serve Prometheus metrics at /metrics on this `address`, apart from the pages; empty: none", "RETWIS_METRICS_ADDR"))
 	fs.StringVar(&c.role, "role", roleAll, envHelp(
 		"what this server `runs`: all (pages and delivery), web (pages only) or worker (delivery and upkeep, probes on --addr)", "RETWIS_ROLE"))
 	fs.IntVar(&c.delivery.Batch, "delivery-batch", 1000, envHelp(
@@ -141,8 +144,9 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		return err
 	}
 	defer stopLease()
+	reg := newRegistry()
 	opts := cfg.timelines
-	opts.Log, opts.IDs = log, ids
+	opts.Log, opts.IDs, opts.Metrics = log, ids, reg
 	if opts.WaitReplicas < 0 { // automatic: decided once, from the topology at start
 		if opts.WaitReplicas, err = replicasToWaitFor(ctx, db.client, log); err != nil {
 			return err
@@ -161,9 +165,16 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		defer stopWorkers()                                                                                  // after the HTTP server: it drains jobs in flight
 	}
 	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly,
-		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker})
+		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker, Metrics: reg})
 	if err != nil {
 		return err
+	}
+	if cfg.metricsAddr != "" {
+		stopMetrics, err := serveMetrics(cfg.metricsAddr, reg, log)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {

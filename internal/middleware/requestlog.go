@@ -32,12 +32,14 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 	return r.ResponseWriter.Write(b)
 }
 
-// logRequests writes one log line per request. A request whose client
-// went away is logged with StatusClientClosed, at Info like the others.
+// logRequests writes one log line per request, and counts it in the
+// metrics. A request whose client went away is logged with
+// StatusClientClosed, at Info like the others.
 func (s *Stack) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
+		r, route := withRoute(r)
 		next.ServeHTTP(rec, r)
 		status := rec.status
 		switch {
@@ -46,7 +48,10 @@ func (s *Stack) logRequests(next http.Handler) http.Handler {
 		case status == 0:
 			status = http.StatusOK // what net/http sends for an empty answer
 		}
-		s.log.Info("request", "method", r.Method, "path", r.URL.Path,
-			"status", status, "duration", time.Since(start))
+		d := time.Since(start)
+		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", status, "duration", d)
+		if s.metrics != nil {
+			s.metrics.observe(*route, status, d)
+		}
 	})
 }

@@ -2,8 +2,11 @@ package middleware
 
 import (
 	"log/slog"
+
 	"net/http"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // ErrorRenderer writes an error response in an interface's own format,
@@ -27,6 +30,9 @@ type Options struct {
 	// to its viewer, for the handlers wrapped by [Stack.Viewer].
 	Auth       Authenticator
 	Credential Credential
+	// Metrics, if not nil, receives the request metrics
+	// (retwis_http_requests_total, retwis_http_request_duration_seconds).
+	Metrics prometheus.Registerer
 	// Refused, if not nil, is called for a request whose credential Auth
 	// refused (kind Unauthorized), before the request goes on without a
 	// viewer: the HTML interface clears its stale cookie there.
@@ -36,8 +42,9 @@ type Options struct {
 // Stack is the middleware of one HTTP interface. It keeps no state
 // between requests.
 type Stack struct {
-	opts Options
-	log  *slog.Logger
+	opts    Options
+	log     *slog.Logger
+	metrics *httpMetrics // nil without Options.Metrics
 }
 
 // New returns the Stack configured by opts.
@@ -46,12 +53,16 @@ func New(opts Options) *Stack {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Stack{opts: opts, log: log}
+	s := &Stack{opts: opts, log: log}
+	if opts.Metrics != nil {
+		s.metrics = newHTTPMetrics(opts.Metrics)
+	}
+	return s
 }
 
 // Wrap returns next behind the middleware every request passes: the
-// request log line, the deadline, panic recovery and the body cap, in
-// this order from the outside in.
+// request log line and metrics, the deadline, panic recovery and the
+// body cap, in this order from the outside in.
 func (s *Stack) Wrap(next http.Handler) http.Handler {
-	return s.logRequests(s.limitTime(s.recoverPanics(s.limitBodies(next))))
+	return s.logRequests(s.limitTime(s.recoverPanics(s.limitBodies(noteRoute(next)))))
 }

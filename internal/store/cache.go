@@ -16,6 +16,7 @@ func (s *Store) cachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) [
 	res := s.c.DoMultiCache(ctx, cmds...)
 	var full []int
 	for i, r := range res {
+		s.metrics.cacheRead(r.IsCacheHit())
 		if isFull(r.Error()) {
 			full = append(full, i)
 		}

@@ -18,7 +18,8 @@ const commandTimeout = time.Second
 // wraps, and block plus commandTimeout to blocking commands.
 type deadlineClient struct {
 	rueidis.Client
-	block time.Duration // the longest a blocking command of the store asks to wait
+	block   time.Duration // the longest a blocking command of the store asks to wait
+	metrics *metrics      // times each call; nil records nothing
 }
 
 func (c deadlineClient) bounded(ctx context.Context, blocking bool) (context.Context, context.CancelFunc) {
@@ -31,6 +32,7 @@ func (c deadlineClient) bounded(ctx context.Context, blocking bool) (context.Con
 func (c deadlineClient) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
 	ctx, cancel := c.bounded(ctx, cmd.IsBlock())
 	defer cancel()
+	defer c.metrics.call("do", time.Now())
 	return c.Client.Do(ctx, cmd)
 }
 
@@ -41,17 +43,20 @@ func (c deadlineClient) DoMulti(ctx context.Context, cmds ...rueidis.Completed) 
 	}
 	ctx, cancel := c.bounded(ctx, blocking)
 	defer cancel()
+	defer c.metrics.call("pipeline", time.Now())
 	return c.Client.DoMulti(ctx, cmds...)
 }
 
 func (c deadlineClient) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
 	ctx, cancel := c.bounded(ctx, false)
 	defer cancel()
+	defer c.metrics.call("cached", time.Now())
 	return c.Client.DoCache(ctx, cmd, ttl)
 }
 
 func (c deadlineClient) DoMultiCache(ctx context.Context, cmds ...rueidis.CacheableTTL) []rueidis.RedisResult {
 	ctx, cancel := c.bounded(ctx, false)
 	defer cancel()
+	defer c.metrics.call("cached_pipeline", time.Now())
 	return c.Client.DoMultiCache(ctx, cmds...)
 }

@@ -274,6 +274,7 @@ func (s *Store) runAndAck(ctx context.Context, j job, opts DeliveryOptions) erro
 	if !j.valid() {
 		s.log.Error("dropping a malformed delivery job", "job", j.id)
 	} else if err := s.runJob(ctx, j, opts); err != nil {
+		s.metrics.job(j, err)
 		return fmt.Errorf("job %s: %w", j.id, err)
 	}
 	b := s.c.B()
@@ -284,7 +285,11 @@ func (s *Store) runAndAck(ctx context.Context, j job, opts DeliveryOptions) erro
 		b.Del().Key(keyJobFollowers(j.author, j.id)).Build(),
 		b.Hdel().Key(j.q.snapshots).Field(j.id).Build(),
 	}
-	return s.wrap("delivery: acknowledge", firstErr(s.c.DoMulti(ctx, cmds...)))
+	err := s.wrap("delivery: acknowledge", firstErr(s.c.DoMulti(ctx, cmds...)))
+	if j.valid() {
+		s.metrics.job(j, err)
+	}
+	return err
 }
 
 // valid reports whether a job read from the stream makes sense.

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
@@ -60,6 +61,10 @@ type Options struct {
 	// wait. WaitTimeout bounds each wait (one second when zero).
 	WaitReplicas int
 	WaitTimeout  time.Duration
+	// Metrics, if not nil, receives the store's metrics: Redis call
+	// latency and errors, client-side cache hits, delivery jobs, their
+	// backlog and delay, and the password-hashing queue.
+	Metrics prometheus.Registerer
 }
 
 func (o *Options) setDefaults() {
@@ -96,6 +101,7 @@ type Store struct {
 	// standalone is set once Redis is known to be a single server, not a
 	// cluster, so that health checks need not ask again.
 	standalone atomic.Bool
+	metrics    *metrics // nil without Options.Metrics
 }
 
 // NewClient connects to the Redis server (or cluster) at redisURL:
@@ -187,9 +193,12 @@ func New(client rueidis.Client, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	block := max(opts.WaitTimeout, maxBlock)
-	return &Store{c: deadlineClient{Client: client, block: block}, opts: opts, log: opts.Log, dummy: dummy,
-		hashers: make(chan struct{}, runtime.GOMAXPROCS(0))}, nil
+	s := &Store{opts: opts, log: opts.Log, dummy: dummy, hashers: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	if opts.Metrics != nil {
+		s.metrics = newMetrics(opts.Metrics, s)
+	}
+	s.c = deadlineClient{Client: client, block: max(opts.WaitTimeout, maxBlock), metrics: s.metrics}
+	return s, nil
 }
 
 // Close closes the Redis client.
@@ -213,14 +222,18 @@ func (s *Store) wrap(op string, err error) error {
 	case retwis.ErrorKind(err) != retwis.Internal:
 		return wrapped // classified already, by a nested call
 	case errors.Is(err, context.Canceled):
+		s.metrics.failed("canceled")
 		return &retwis.Error{Kind: retwis.Canceled, Message: "The request was cancelled.", Err: wrapped}
 	case isFull(err):
+		s.metrics.failed("full")
 		return &retwis.Error{Kind: retwis.Unavailable, Err: wrapped,
 			Message: "The server's storage is full, so nothing can be saved right now. Please try again later."}
 	case isTemporary(err) || !isReply(err):
+		s.metrics.failed("unavailable")
 		return &retwis.Error{Kind: retwis.Unavailable, Err: wrapped,
 			Message: "The database is unavailable right now. Please try again in a moment."}
 	}
+	s.metrics.failed("internal")
 	return wrapped
 }
 

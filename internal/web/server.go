@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 )
@@ -33,6 +35,8 @@ type Options struct {
 	// server behind a proxy that terminates TLS (requests served over TLS
 	// by the server itself get it anyway).
 	SecureCookies bool
+	// Metrics, if not nil, receives the request metrics.
+	Metrics prometheus.Registerer
 	// ProbesOnly serves the probes (/livez, /healthz, /readyz) and
 	// nothing else: a server that only delivers posts.
 	ProbesOnly bool
@@ -63,7 +67,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{store: opts.Store, log: log, memoryOnly: opts.MemoryOnly, secure: opts.SecureCookies, pages: pages}
 	s.mw = middleware.New(middleware.Options{
 		Log: log, RenderError: s.renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
-		Auth: opts.Store, Credential: cookieSecret, Refused: s.clearAuthCookie,
+		Auth: opts.Store, Credential: cookieSecret, Refused: s.clearAuthCookie, Metrics: opts.Metrics,
 	})
 	s.handler = s.routes(opts.ProbesOnly)
 	return s, nil

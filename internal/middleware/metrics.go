@@ -1,0 +1,62 @@
+package middleware
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// httpMetrics count and time requests by route (the mux pattern that
+// served them, never the raw path, so that the series stay few) and
+// status.
+type httpMetrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
+	m := &httpMetrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "retwis_http_requests_total", Help: "HTTP requests by route and status.",
+		}, []string{"route", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "retwis_http_request_duration_seconds", Help: "HTTP request latency by route.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
+		}, []string{"route"}),
+	}
+	reg.MustRegister(m.requests, m.duration)
+	return m
+}
+
+// routeKey holds, in a request's context, where the innermost handler
+// notes the route that served it.
+type routeKey struct{}
+
+// noteRoute records r's route (set by the mux) for the metrics of the
+// request, after next has run.
+func noteRoute(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r)
+		if p, ok := r.Context().Value(routeKey{}).(*string); ok {
+			*p = r.Pattern
+		}
+	})
+}
+
+// observe counts a finished request.
+func (m *httpMetrics) observe(route string, status int, d time.Duration) {
+	if route == "" {
+		route = "unmatched"
+	}
+	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+	m.duration.WithLabelValues(route).Observe(d.Seconds())
+}
+
+// withRoute gives the request a place for its route.
+func withRoute(r *http.Request) (*http.Request, *string) {
+	p := new(string)
+	return r.WithContext(context.WithValue(r.Context(), routeKey{}, p)), p
+}

@@ -1,0 +1,135 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/retwis/retwis/internal/snowflake"
+)
+
+// metrics are the store's Prometheus metrics; a nil *metrics records
+// nothing.
+type metrics struct {
+	calls     *prometheus.HistogramVec // retwis_redis_call_duration_seconds{call}
+	errors    *prometheus.CounterVec   // retwis_redis_errors_total{kind}
+	cache     *prometheus.CounterVec   // retwis_cache_reads_total{result}
+	jobs      *prometheus.CounterVec   // retwis_delivery_jobs_total{kind,outcome}
+	delivered prometheus.Histogram     // retwis_delivery_delay_seconds
+}
+
+// newMetrics registers the store's metrics with reg, the gauges reading
+// s when scraped.
+func newMetrics(reg prometheus.Registerer, s *Store) *metrics {
+	m := &metrics{
+		calls: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "retwis_redis_call_duration_seconds", Help: "Latency of calls to Redis (a pipeline is one call), by kind of call.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 16),
+		}, []string{"call"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "retwis_redis_errors_total", Help: "Errors of Redis operations, by kind: unavailable, full, canceled, internal.",
+		}, []string{"kind"}),
+		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "retwis_cache_reads_total", Help: "Reads through the client-side cache, by result: hit or miss.",
+		}, []string{"result"}),
+		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "retwis_delivery_jobs_total", Help: "Delivery jobs carried out, by kind and outcome (done, failed).",
+		}, []string{"kind", "outcome"}),
+		delivered: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "retwis_delivery_delay_seconds", Help: "Time from a post to its delivery to the last of its followers.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 2, 18),
+		}),
+	}
+	reg.MustRegister(m.calls, m.errors, m.cache, m.jobs, m.delivered,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "retwis_delivery_backlog", Help: "Delivery jobs queued or running, on every shard of the queue (-1: unknown).",
+		}, func() float64 {
+			return s.gauge(func(ctx context.Context) (float64, error) { n, err := s.DeliveryBacklog(ctx); return float64(n), err })
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "retwis_delivery_oldest_pending_seconds", Help: "Age of the oldest delivery job read by a worker and not done (-1: unknown).",
+		}, func() float64 { return s.gauge(s.oldestPending) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "retwis_password_hashes_in_progress", Help: "Password hashes being computed; at most one per core, the rest wait.",
+		}, func() float64 { return float64(len(s.hashers)) }),
+	)
+	return m
+}
+
+// gauge reads a value from Redis for a scrape, within a second; -1 when
+// it cannot be read.
+func (s *Store) gauge(read func(ctx context.Context) (float64, error)) float64 {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	v, err := read(ctx)
+	if err != nil {
+		return -1
+	}
+	return v
+}
+
+// oldestPending returns the age in seconds of the oldest delivery job that
+// a worker read and has not finished, on any shard (0 for none).
+func (s *Store) oldestPending(ctx context.Context) (float64, error) {
+	var oldest int64
+	for n := range queueShards {
+		arr, err := s.c.Do(ctx, s.c.B().Xpending().Key(queueN(n).stream).Group(deliveryGroup).Build()).ToArray()
+		if err != nil || len(arr) < 2 {
+			return 0, err
+		}
+		first, err := arr[1].ToString()
+		if err != nil { // no pending entries: a nil
+			continue
+		}
+		ms, _ := strconv.ParseInt(strings.SplitN(first, "-", 2)[0], 10, 64)
+		if oldest == 0 || ms < oldest {
+			oldest = ms
+		}
+	}
+	if oldest == 0 {
+		return 0, nil
+	}
+	return time.Since(time.UnixMilli(oldest)).Seconds(), nil
+}
+
+func (m *metrics) call(name string, start time.Time) {
+	if m != nil {
+		m.calls.WithLabelValues(name).Observe(time.Since(start).Seconds())
+	}
+}
+
+func (m *metrics) failed(kind string) {
+	if m != nil {
+		m.errors.WithLabelValues(kind).Inc()
+	}
+}
+
+func (m *metrics) cacheRead(hit bool) {
+	if m == nil {
+		return
+	}
+	if hit {
+		m.cache.WithLabelValues("hit").Inc()
+	} else {
+		m.cache.WithLabelValues("miss").Inc()
+	}
+}
+
+// job counts a finished job; for a delivered post with a generated id,
+// it also records how long the post took to reach every follower.
+func (m *metrics) job(j job, err error) {
+	if m == nil {
+		return
+	}
+	outcome := "done"
+	if err != nil {
+		outcome = "failed"
+	}
+	m.jobs.WithLabelValues(j.kind, outcome).Inc()
+	if at := snowflake.Time(j.post); err == nil && j.kind == jobDeliver && !at.IsZero() {
+		m.delivered.Observe(time.Since(at).Seconds())
+	}
+}
