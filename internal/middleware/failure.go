@@ -48,16 +48,18 @@ func (s *Stack) Fail(w http.ResponseWriter, r *http.Request, err error) {
 // user's own mistakes not at all.
 func (s *Stack) LogFailure(r *http.Request, status int, err error) {
 	switch {
-	case clientWentAway(err):
+	case clientWentAway(r, err):
 		s.log.Debug("client went away", "method", r.Method, "path", r.URL.Path, "err", err)
 	case status >= http.StatusInternalServerError:
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
 	}
 }
 
-// clientWentAway reports whether err says that the request was cancelled
-// by its client: a Canceled error, or a cancelled context however it was
-// wrapped (the store reports a lost wait as Unavailable).
-func clientWentAway(err error) bool {
-	return retwis.ErrorKind(err) == retwis.Canceled || errors.Is(err, context.Canceled)
+// clientWentAway reports whether the request failed because its client
+// went away: its context is cancelled, or err says so (a Canceled error,
+// or a cancelled context however it was wrapped). An error that merely
+// happened meanwhile (a command's own deadline) does not count then.
+func clientWentAway(r *http.Request, err error) bool {
+	return errors.Is(r.Context().Err(), context.Canceled) ||
+		retwis.ErrorKind(err) == retwis.Canceled || errors.Is(err, context.Canceled)
 }
