@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/retwis/retwis"
 )
@@ -44,14 +45,18 @@ func (s *Stack) Fail(w http.ResponseWriter, r *http.Request, err error) {
 // status, for handlers that render the failure themselves (a form shown
 // again with its error). A client that went away is no error and is
 // logged at Debug (its request line says 499); a server-side fault
-// (status 500 and up, such as an unavailable database) at Error; the
+// (status 500 and up, such as an unavailable database) at Error, at
+// most one line a second, saying how many failures it leaves out; the
 // user's own mistakes not at all.
 func (s *Stack) LogFailure(r *http.Request, status int, err error) {
 	switch {
 	case clientWentAway(r, err):
 		s.log.Debug("client went away", "method", r.Method, "path", r.URL.Path, "err", err)
 	case status >= http.StatusInternalServerError:
-		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
+		if ok, left := s.errorLog.allow(time.Now()); ok {
+			s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", status, "err", err,
+				"failures_not_logged", left)
+		}
 	}
 }
 

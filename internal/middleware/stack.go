@@ -42,9 +42,10 @@ type Options struct {
 // Stack is the middleware of one HTTP interface. It keeps no state
 // between requests.
 type Stack struct {
-	opts    Options
-	log     *slog.Logger
-	metrics *httpMetrics // nil without Options.Metrics
+	opts     Options
+	log      *slog.Logger
+	metrics  *httpMetrics // nil without Options.Metrics
+	errorLog logLimiter   // paces the error lines of failed requests
 }
 
 // New returns the Stack configured by opts.

@@ -29,6 +29,9 @@ func TestRedisOutage(t *testing.T) {
 	if !strings.Contains(s.logs.String(), "level=ERROR") {
 		t.Fatal("the outage was not logged as an error")
 	}
+	if n := strings.Count(s.logs.String(), `msg="request failed"`); n >= 6 {
+		t.Fatalf("6 failed requests gave %d error lines: the outage is logged once per request, not paced", n)
+	}
 
 	s.redis.Restart(t)
 	// The client reconnects by itself; wait for it, without a fixed sleep.
