@@ -1,0 +1,76 @@
+package store_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/snowflake"
+	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
+)
+
+// BenchmarkTopologies posts (to 20 followers, delivery queued) and reads
+// a home page of 10 posts, 16 goroutines at once, on one Redis, on one
+// Redis with a replica and WAIT, on a 3-master cluster, and on a
+// 3-master cluster with replicas and WAIT, so that the cost of the
+// cluster and of waiting for replicas shows in one run:
+//
+//	go test ./internal/store -run '^$' -bench Topologies -benchtime 3s -count 3
+func BenchmarkTopologies(b *testing.B) {
+	for _, top := range []struct {
+		name string
+		url  func(b *testing.B) string
+		wait int
+	}{
+		{"single", func(b *testing.B) string { return redistest.Start(b).URL }, 0},
+		{"single+replica+WAIT", func(b *testing.B) string { m, _ := redistest.Replicated(b); return m.URL }, 1},
+		{"cluster3", func(b *testing.B) string { return redistest.Cluster(b) }, 0},
+		{"cluster3+replicas+WAIT", func(b *testing.B) string {
+			return "redis://" + strings.Join(redistest.ReplicatedCluster(b).Addrs(), ",")
+		}, 1},
+	} {
+		b.Run(top.name, func(b *testing.B) {
+			gen, _ := snowflake.New(2)
+			st := storetest.Open(b, top.url(b), store.Options{IDs: gen, WaitReplicas: top.wait})
+			if err := st.Migrate(b.Context(), quiet); err != nil {
+				b.Fatal(err)
+			}
+			author, _, err := st.Register(b.Context(), "author", "password1")
+			if err != nil {
+				b.Fatal(err)
+			}
+			readers := make([]retwis.User, 20)
+			for i := range readers {
+				if readers[i], _, err = st.Register(b.Context(), fmt.Sprint("reader", i), "password1"); err != nil {
+					b.Fatal(err)
+				}
+				st.Follow(b.Context(), readers[i].ID, author.ID)
+			}
+			b.Run("post", func(b *testing.B) {
+				b.SetParallelism(8) // 16 goroutines on 2 cores
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						if _, err := st.CreatePost(b.Context(), author.ID, "a status update of a realistic length"); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			})
+			b.Run("home", func(b *testing.B) {
+				b.SetParallelism(8)
+				b.RunParallel(func(pb *testing.PB) {
+					for i := 0; pb.Next(); i++ {
+						if _, _, err := st.HomeTimeline(b.Context(), readers[i%len(readers)].ID, retwis.Cursor{}, 10); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			})
+		})
+	}
+}
