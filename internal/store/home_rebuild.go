@@ -15,8 +15,18 @@ import (
 // them, so their home timeline is rebuilt before the page renders. The
 // need for a rebuild is recorded in the user hash in the same write as
 // the time seen, and cleared only once a rebuild has succeeded: a failed
-// rebuild is tried again at the next page.
-func (s *Store) markSeen(ctx context.Context, uid int64) error {
+// rebuild is tried again at the next page. None of this is what the page
+// is for, so a failure is logged and the page goes on with the timeline
+// as it is (a Redis that is full still serves pages).
+func (s *Store) markSeen(ctx context.Context, uid int64) {
+	if err := s.trackActivity(ctx, uid); err != nil && ctx.Err() == nil {
+		s.log.Warn("could not record a visit or rebuild the home timeline; trying again at the next page",
+			"user", uid, "err", err)
+	}
+}
+
+// trackActivity does the work of markSeen.
+func (s *Store) trackActivity(ctx context.Context, uid int64) error {
 	acct, err := s.account(ctx, uid, true)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
@@ -343,6 +344,8 @@ func TestFullRedis(t *testing.T) {
 	u := f.register(t, "reader")
 	p, _ := f.st.CreatePost(f.ctx, u.ID, "written before the flood")
 	_, secret, _ := f.st.Login(f.ctx, "reader", "password1")
+	// Seen two hours ago: the next home page would record the visit.
+	f.do(t, "HSET", fmt.Sprint("user:", u.ID), "seen", strconv.FormatInt(time.Now().Add(-2*time.Hour).Unix(), 10))
 	info := f.do(t, "INFO", "memory")
 	var mem int64
 	for line := range strings.SplitSeq(info, "\r\n") {
