@@ -50,8 +50,11 @@ func (s *Store) masters(ctx context.Context) map[string]rueidis.Client {
 		}
 		out := map[string]rueidis.Client{}
 		for line := range strings.SplitSeq(strings.TrimSpace(v), "\n") {
+			// id addr flags master ping pong epoch link slots…: a master
+			// that serves slots, failed or not yet; one the cluster has
+			// given up on (flag "fail") lost its slots to its replica.
 			f := strings.Fields(line)
-			if len(f) < 3 || !strings.Contains(f[2], "master") || strings.Contains(f[2], "noaddr") {
+			if len(f) < 9 || !strings.Contains(f[2], "master") || strings.Contains(f[2], "noaddr") {
 				continue
 			}
 			master, _, _ := strings.Cut(f[1], "@")

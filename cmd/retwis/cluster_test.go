@@ -1,0 +1,47 @@
+package main
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis/internal/testkit/redistest"
+)
+
+// TestServeOnReplicatedCluster starts a server on a cluster with a dead
+// first seed node, then kills a master: /readyz says so until the replica
+// has taken over, and the server serves pages again without a restart.
+func TestServeOnReplicatedCluster(t *testing.T) {
+	c := redistest.ReplicatedCluster(t)
+	seeds := "redis://127.0.0.1:1," + strings.Join(c.Addrs(), ",")
+	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: seeds})
+	defer stop()
+	alice := newUser(t, base)
+	alice.signUp("alice")
+	alice.post("/post", map[string][]string{"status": {"before the failover"}})
+	if status, body := alice.get("/readyz"); status != http.StatusOK {
+		t.Fatalf("/readyz with a dead seed outside the cluster: %d %s", status, body)
+	}
+	masters := c.Masters(t.Context())
+	victim := masters[0]
+	victim.Kill()
+	sawDown := false
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		status, body := alice.get("/readyz")
+		if status != http.StatusOK {
+			sawDown = true
+			if !strings.Contains(body, "does not answer") && !strings.Contains(body, "cluster state") {
+				t.Fatalf("/readyz during the failover says: %s", body)
+			}
+		} else if sawDown {
+			break // the replica took over
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz never reported the failover, or never recovered (saw it down: %v)", sawDown)
+		}
+	}
+	if status, body := alice.get("/"); status != http.StatusOK || !strings.Contains(body, "before the failover") {
+		t.Fatalf("home after the failover: %d", status)
+	}
+}
