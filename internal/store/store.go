@@ -122,6 +122,9 @@ func NewClient(redisURL string) (rueidis.Client, error) {
 		return nil, &retwis.Error{Kind: retwis.Invalid, Err: err,
 			Message: fmt.Sprintf("bad Redis URL %q (want redis://host:port, rediss://… or unix:///path)", redactURL(redisURL))}
 	}
+	// Ask a cluster for its topology every few seconds, not only when a
+	// reply says it changed, so that nodes that joined are found.
+	opt.ClusterOption.ShardsRefreshInterval = topologyRefresh
 	opt.ConnWriteTimeout = nodeTimeout
 	opt.Dialer.Timeout = nodeTimeout
 	opt.RetryDelay = retryDelay
@@ -141,6 +144,9 @@ func NewClient(redisURL string) (rueidis.Client, error) {
 	}
 	return c, nil
 }
+
+// topologyRefresh is how often a cluster client reads the topology.
+const topologyRefresh = 5 * time.Second
 
 // nodeTimeout is how long a Redis node may take to accept a connection
 // or to answer a command before it is taken for gone.
