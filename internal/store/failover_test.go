@@ -24,7 +24,8 @@ type ledger struct {
 	t        *testing.T
 	accounts map[string]int64 // name -> user id
 	posts    map[int64]ackedPost
-	ok, fail atomic.Int64 // requests during the fault
+	ok, fail atomic.Int64 // writes (sign-ups, posts) during the fault
+	reads    [2]atomic.Int64 // home pages during the fault: succeeded, failed
 	fault    atomic.Bool
 	masters  int
 }
@@ -65,11 +66,20 @@ func (l *ledger) post(pid, author int64, body string) {
 	l.posts[pid] = ackedPost{author, body}
 }
 
-// work signs up and posts until ctx ends, as a user of worker w, and
-// records what was acknowledged.
+// work signs up, posts and reads home pages until ctx ends, as a user of
+// worker w, and records what was acknowledged.
 func (l *ledger) work(ctx context.Context, st *store.Store, w int) {
 	var mine []int64
 	for n := 0; ctx.Err() == nil; n++ {
+		if n%2 == 1 && len(mine) > 0 { // as many page views as writes
+			_, _, err := st.HomeTimeline(ctx, mine[n%len(mine)], retwis.Cursor{}, 10)
+			if l.fault.Load() && err == nil {
+				l.reads[0].Add(1)
+			} else if l.fault.Load() {
+				l.reads[1].Add(1)
+			}
+			continue
+		}
 		if n%3 == 0 || len(mine) == 0 {
 			name := fmt.Sprintf("w%d_%d", w, n)
 			u, _, err := st.Register(ctx, name, "pw-"+name)
@@ -139,8 +149,10 @@ func TestFailoverLosesNothing(t *testing.T) {
 			stop()
 			wg.Wait()
 			ok, failed := l.ok.Load(), l.fail.Load()
-			t.Logf("%s: the replica took over after %s; during the fault %d requests succeeded and %d failed (%.0f%%)",
-				fault, promoted.Round(time.Millisecond), ok, failed, 100*float64(ok)/float64(max(ok+failed, 1)))
+			rok, rfailed := l.reads[0].Load(), l.reads[1].Load()
+			t.Logf("%s: the replica took over after %s; during the fault %d of %d writes succeeded (%.0f%%), %d of %d home pages (%.0f%%)",
+				fault, promoted.Round(time.Millisecond), ok, ok+failed, 100*float64(ok)/float64(max(ok+failed, 1)),
+				rok, rok+rfailed, 100*float64(rok)/float64(max(rok+rfailed, 1)))
 			l.verify(t, url, c)
 		})
 	}
