@@ -24,7 +24,7 @@ type ledger struct {
 	t        *testing.T
 	accounts map[string]int64 // name -> user id
 	posts    map[int64]ackedPost
-	ok, fail atomic.Int64 // writes (sign-ups, posts) during the fault
+	ok, fail atomic.Int64    // writes (sign-ups, posts) during the fault
 	reads    [2]atomic.Int64 // home pages during the fault: succeeded, failed
 	fault    atomic.Bool
 	masters  int
