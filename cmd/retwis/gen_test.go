@@ -106,10 +106,10 @@ func newestFollowedPosts(t *testing.T, socket, uid string, n int) []string {
 		}
 		return strings.Fields(string(out))
 	}
-	authors := append(cli("ZRANGE", "following:"+uid, "0", "-1"), uid)
+	authors := append(cli("ZRANGE", "following:{"+uid+"}", "0", "-1"), uid)
 	var all []int
 	for _, a := range authors {
-		for _, p := range cli("ZRANGE", "user_posts:"+a, "0", "-1") {
+		for _, p := range cli("ZRANGE", "user_posts:{"+a+"}", "0", "-1") {
 			id, err := strconv.Atoi(p)
 			if err != nil {
 				t.Fatal(err)

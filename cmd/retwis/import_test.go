@@ -90,10 +90,10 @@ not json
 	if bob, err := storetest.Open(t, redis.URL, store.Options{}).UserByName(t.Context(), "Bob"); err != nil || bob.ID != 2 {
 		t.Fatalf("Bob = %v, %v; want user 2", bob, err)
 	}
-	if got := get("ZRANGE", "following:1", "0", "-1"); !slices.Equal(got, []string{"2", "3"}) {
+	if got := get("ZRANGE", "following:{1}", "0", "-1"); !slices.Equal(got, []string{"2", "3"}) {
 		t.Fatalf("alice follows %v; want Bob and u30 (the duplicate edge once)", got)
 	}
-	if got := get("LRANGE", "posts:1", "0", "-1"); !slices.Equal(got, []string{"3", "2", "1"}) {
+	if got := get("LRANGE", "posts:{1}", "0", "-1"); !slices.Equal(got, []string{"3", "2", "1"}) {
 		t.Fatalf("alice's home timeline = %v; want her post, u30's and Bob's, newest first", got)
 	}
 	if got := get("LRANGE", "timeline", "0", "-1"); !slices.Equal(got, []string{"3", "2", "1"}) {

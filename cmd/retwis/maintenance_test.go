@@ -35,7 +35,7 @@ func TestMaintenanceReclaimsStalledJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	for f := range int64(3) {
-		cmd := c.B().Zadd().Key("followers:"+strconv.FormatInt(u.ID, 10)).ScoreMember().ScoreMember(1, strconv.FormatInt(900+f, 10)).Build()
+		cmd := c.B().Zadd().Key("followers:{"+strconv.FormatInt(u.ID, 10)+"}").ScoreMember().ScoreMember(1, strconv.FormatInt(900+f, 10)).Build()
 		if err := c.Do(t.Context(), cmd).Error(); err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func TestMaintenanceReclaimsStalledJob(t *testing.T) {
 	defer stop()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		head, _ := c.Do(t.Context(), c.B().Lindex().Key("posts:902").Index(0).Build()).ToString()
+		head, _ := c.Do(t.Context(), c.B().Lindex().Key("posts:{902}").Index(0).Build()).ToString()
 		if head == strconv.FormatInt(p.ID, 10) {
 			break
 		}

@@ -36,7 +36,7 @@ func TestRoles(t *testing.T) {
 	}
 	bobID := strconv.FormatInt(bobUser.ID, 10)
 	delivered := func() bool {
-		n, _ := db.Do(t.Context(), db.B().Llen().Key("posts:"+bobID).Build()).AsInt64()
+		n, _ := db.Do(t.Context(), db.B().Llen().Key("posts:{"+bobID+"}").Build()).AsInt64()
 		return n > 0
 	}
 	time.Sleep(200 * time.Millisecond)

@@ -127,10 +127,10 @@ func (f *fixture) contents(t *testing.T, key string) []string {
 // newestOfFollowed returns every post by uid or someone uid follows,
 // newest first, read straight from the indexes.
 func (f *fixture) newestOfFollowed(t *testing.T, uid int64) []int64 {
-	authors := append(f.strs(t, "ZRANGE", "following:"+itoa(uid), "0", "-1"), itoa(uid))
+	authors := append(f.strs(t, "ZRANGE", "following:{"+itoa(uid)+"}", "0", "-1"), itoa(uid))
 	var all []int64
 	for _, a := range authors {
-		for _, p := range f.strs(t, "ZRANGE", "user_posts:"+a, "0", "-1") {
+		for _, p := range f.strs(t, "ZRANGE", "user_posts:{"+a+"}", "0", "-1") {
 			n, _ := strconv.ParseInt(p, 10, 64)
 			all = append(all, n)
 		}

@@ -38,7 +38,7 @@ func TestClusterRegisterRace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := f.do(t, "HGET", "user:"+itoa(u.ID), "username"); got != u.Username {
+	if got := f.do(t, "HGET", "user:{"+itoa(u.ID)+"}", "username"); got != u.Username {
 		t.Fatalf("user hash holds %q; want %q", got, u.Username)
 	}
 }
@@ -54,7 +54,7 @@ func TestClusterTimelines(t *testing.T) {
 	f.st.Follow(f.ctx, reader.ID, writer.ID)
 	f.st.Follow(f.ctx, reader.ID, star.ID)
 	for i := range 4 {
-		f.do(t, "ZADD", fmt.Sprint("followers:", star.ID), "1", strconv.Itoa(5000+i))
+		f.do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", strconv.Itoa(5000+i))
 	}
 	var want []int64
 	for i := range 40 {

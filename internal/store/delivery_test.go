@@ -30,7 +30,7 @@ func TestSlowJobNotTakenOver(t *testing.T) {
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author := f.register(t, "slow")
 	for i := range 6 {
-		f.do(t, "ZADD", fmt.Sprint("followers:", author.ID), "1", fmt.Sprint(500+i))
+		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(500+i))
 	}
 	var mine, taken atomic.Int64
 	started := make(chan struct{})
@@ -59,13 +59,13 @@ func TestOrphanSnapshotRemoved(t *testing.T) {
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author := f.register(t, "author")
 	for i := range 10 {
-		f.do(t, "ZADD", fmt.Sprint("followers:", author.ID), "1", fmt.Sprint(700+i))
+		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(700+i))
 	}
 	f.st.CreatePost(f.ctx, author.ID, "interrupted")
 	ctx, kill := context.WithCancel(context.Background())
 	f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "doomed", Drain: -1, Batch: 2, Block: 20 * time.Millisecond,
 		Progress: func(store.DeliveryProgress) { kill() }})
-	snaps := f.strs(t, "KEYS", "{followers:*}:job:*")
+	snaps := f.strs(t, "KEYS", "followers:{*}:job:*")
 	if len(snaps) != 1 {
 		t.Fatalf("snapshots = %v; want the interrupted job's", snaps)
 	}
@@ -75,7 +75,7 @@ func TestOrphanSnapshotRemoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if left := f.strs(t, "KEYS", "{followers:*}:job:*"); len(left) != 0 || f.do(t, "HLEN", store.KeySnapshots(author.ID)) != "0" {
+	if left := f.strs(t, "KEYS", "followers:{*}:job:*"); len(left) != 0 || f.do(t, "HLEN", store.KeySnapshots(author.ID)) != "0" {
 		t.Fatalf("after maintenance: snapshots %v, registrations %s", left, f.do(t, "HLEN", store.KeySnapshots(author.ID)))
 	}
 	if rep.Orphans != 2 { // the progress record and the snapshot
@@ -102,7 +102,7 @@ func TestDeletedPostNotDelivered(t *testing.T) {
 	f.do(t, "XADD", store.KeyQueue(author.ID), "*", "kind", "deliver", "post", fmt.Sprint(p.ID), "author", fmt.Sprint(author.ID))
 	runWorker(t, f.st, store.DeliveryOptions{Consumer: "w", Parallel: 1, Block: 20 * time.Millisecond})
 	f.drain(t)
-	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", fan.ID), "0", "-1"); slices.Contains(got, fmt.Sprint(p.ID)) {
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", fan.ID, "}"), "0", "-1"); slices.Contains(got, fmt.Sprint(p.ID)) {
 		t.Fatalf("the deleted post came back into the fan's timeline: %v", got)
 	}
 }
@@ -113,7 +113,7 @@ func TestCelebrityPostDeletionWalksNobody(t *testing.T) {
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 2}, false)
 	star := f.register(t, "star")
 	for i := range 3 {
-		f.do(t, "ZADD", fmt.Sprint("followers:", star.ID), "1", fmt.Sprint(900+i))
+		f.do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", fmt.Sprint(900+i))
 	}
 	p, _ := f.st.CreatePost(f.ctx, star.ID, "famous words")
 	f.do(t, "XTRIM", store.KeyQueue(star.ID), "MAXLEN", "0") // the job noting the new celebrity
@@ -132,7 +132,7 @@ func TestStoppedWorkerDrains(t *testing.T) {
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author := f.register(t, "author")
 	for i := range 10 {
-		f.do(t, "ZADD", fmt.Sprint("followers:", author.ID), "1", fmt.Sprint(600+i))
+		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(600+i))
 	}
 	p, _ := f.st.CreatePost(f.ctx, author.ID, "finish what you started")
 	ctx, stop := context.WithCancel(context.Background())
@@ -141,7 +141,7 @@ func TestStoppedWorkerDrains(t *testing.T) {
 	if n := f.do(t, "XLEN", store.KeyQueue(author.ID)); n != "0" {
 		t.Fatalf("%s jobs left behind by a worker that was stopped", n)
 	}
-	if got := f.strs(t, "LRANGE", "posts:609", "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+	if got := f.strs(t, "LRANGE", "posts:{609}", "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
 		t.Fatalf("the last follower holds %v", got)
 	}
 }
@@ -154,7 +154,7 @@ func TestFailedJobRetried(t *testing.T) {
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
 	f.st.Follow(f.ctx, fan.ID, author.ID)
-	home := fmt.Sprint("posts:", fan.ID)
+	home := fmt.Sprint("posts:{", fan.ID, "}")
 	f.do(t, "SET", home, "damaged")
 	runWorker(t, f.st, store.DeliveryOptions{Consumer: "w", ClaimIdle: -1, Block: 20 * time.Millisecond})
 	p, _ := f.st.CreatePost(f.ctx, author.ID, "delivered at the second try")

@@ -1,24 +1,25 @@
 // Package store keeps retwis's data in Redis. It is the only package that
 // knows Redis key names.
 //
-// The layout grew from the one of the Retwis tutorial: its keys are kept
-// where they scale (user:<id>, followers:<id>, posts:<id>, post:<id>…),
-// and those that every request shared (users, auths) are spread over 256
-// shards, and the delivery queue over 16, each in a hash slot of its own,
-// so that on Redis Cluster no master holds a key every request needs. The
-// global timeline stays one list (every post pushes onto it: one cheap
-// command, which a cluster's master for that slot takes with the rest of
-// its share), and so does users_by_time (written only at sign-up). [Store.Migrate] brings a
-// database of the original PHP Retwis (or an older retwis) to this
-// layout once, on first start; retwis owns it from then on. Keys the
-// tutorial lacks are marked "retwis".
+// The layout grew from the one of the Retwis tutorial. Its keys are kept
+// where they scale, each user's with the user id as hash tag
+// (user:{<id>}, posts:{<id>}…), so that all of a user's keys share one
+// slot and a request about one user touches one master; the keys that
+// every request shared (users, auths) are spread over 256 shards, and the
+// delivery queue over 16, each in a slot of its own, so that on Redis
+// Cluster no master holds a key every request needs. The global timeline
+// stays one list (every post pushes onto it: one cheap command for the
+// master of its slot), and so does users_by_time (written only at
+// sign-up). [Store.Migrate] brings a database of the original PHP Retwis
+// (or an older retwis) to this layout once, on first start; retwis owns
+// it from then on. Keys the tutorial lacks are marked "retwis".
 //
 //	key                  type    contents
 //	-------------------  ------  ----------------------------------------------
 //	next_user_id         string  counter; INCR gives the next user id to
 //	                             tools that have no id generator (servers
 //	                             make time-ordered ids, internal/snowflake)
-//	user:<id>            hash    username, auth (the current auth secret),
+//	user:{<id>}          hash    username, auth (the current auth secret),
 //	                             password_hash (argon2id, PHC string);
 //	                             password (plaintext, only in accounts of the
 //	                             original Retwis until their first login),
@@ -39,21 +40,21 @@
 //	auths:{<shard>}      hash    auth secret -> user id, for the secrets of
 //	                             the shard; the tutorial's auths, spread
 //	users_by_time        zset    usernames scored by registration unix time
-//	followers:<id>       zset    ids of the users following <id>, scored by
+//	followers:{<id>}     zset    ids of the users following <id>, scored by
 //	                             the unix time of the follow
-//	following:<id>       zset    ids of the users <id> follows, likewise
+//	following:{<id>}     zset    ids of the users <id> follows, likewise
 //	next_post_id         string  counter; likewise for post ids
 //	post:<id>            hash    user_id, time (unix seconds), body;
 //	                             fanout ("0" for a post not fanned out, a
 //	                             celebrity's; retwis)
-//	posts:<id>           list    home timeline of user <id>: post ids in
+//	posts:{<id>}         list    home timeline of user <id>: post ids in
 //	                             descending order, no duplicates, capped
 //	                             (800 by default), complete down to its
 //	                             last entry (own posts and followed users')
-//	user_posts:<id>      zset    ids of the posts written by <id>, scored by
+//	user_posts:{<id>}    zset    ids of the posts written by <id>, scored by
 //	                             post id (retwis; profiles, deep home pages)
 //	timeline             list    global timeline: the newest 1000 post ids
-//	celebrities_followed:<id>
+//	celebrities_followed:{<id>}
 //	                     set     the celebrities <id> follows, whose posts
 //	                             the home timeline merges when read (retwis)
 //	deliveries:{<n>}     stream  shard n (00–0f) of the delivery queue, which
@@ -69,11 +70,11 @@
 //	                             made a snapshot below, so that maintenance
 //	                             can remove the snapshots of jobs that
 //	                             vanished (retwis)
-//	{followers:<id>}:job:<entry>
-//	                     zset    snapshot of followers:<id> that a delivery
+//	followers:{<id>}:job:<entry>
+//	                     zset    snapshot of followers:{<id>} that a delivery
 //	                             job of more than one batch walks; deleted
 //	                             when the job is done (retwis)
-//	idempotency:<id>:<key>
+//	idempotency:{<id>}:<key>
 //	                     string  the post id user <id> published with an
 //	                             idempotency key ("0" while publishing),
 //	                             kept for a day (retwis)

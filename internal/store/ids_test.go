@@ -71,7 +71,7 @@ func TestGeneratedIDs(t *testing.T) {
 		}
 		posts = append(posts, p.ID)
 	}
-	if score := f.do(t, "ZSCORE", fmt.Sprint("user_posts:", newbie.ID), fmt.Sprint(posts[2])); score != fmt.Sprint(posts[2]) {
+	if score := f.do(t, "ZSCORE", fmt.Sprint("user_posts:{", newbie.ID, "}"), fmt.Sprint(posts[2])); score != fmt.Sprint(posts[2]) {
 		t.Fatalf("post id %d is scored %s: not exact", posts[2], score)
 	}
 	want := []int64{posts[2], posts[1], posts[0], oldPost.ID}

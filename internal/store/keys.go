@@ -31,7 +31,7 @@ const MaintenanceLock = "retwis:maintenance"
 // servers.
 func WorkerLock(n int) string { return "retwis:worker:" + strconv.Itoa(n) }
 
-// Fields of the user hash user:<id>.
+// Fields of the user hash user:{<id>}.
 const (
 	fieldUsername     = "username"
 	fieldAuth         = "auth"          // the current auth secret
@@ -121,24 +121,38 @@ const (
 	jobAuthor = "author"
 )
 
-func keyUser(uid int64) string      { return "user:" + id(uid) }
-func keyFollowers(uid int64) string { return "followers:" + id(uid) }
-func keyFollowing(uid int64) string { return "following:" + id(uid) }
+// A user's keys carry the user id as their hash tag, so that all of them
+// live in one slot: a request about one user touches one master, and a
+// cluster loses the users of a failed master only, not a share of every
+// user's keys.
+func keyUser(uid int64) string      { return "user:" + tag(uid) }
+func keyFollowers(uid int64) string { return "followers:" + tag(uid) }
+func keyFollowing(uid int64) string { return "following:" + tag(uid) }
+func keyHome(uid int64) string      { return "posts:" + tag(uid) }
+func keyUserPosts(uid int64) string { return "user_posts:" + tag(uid) }
 func keyPost(pid int64) string      { return "post:" + id(pid) }
-func keyHome(uid int64) string      { return "posts:" + id(uid) }
-func keyUserPosts(uid int64) string { return "user_posts:" + id(uid) }
+
+// tag returns the hash tag of user uid's keys.
+func tag(uid int64) string { return "{" + id(uid) + "}" }
+
+// userKeyPrefixes are the prefixes of the per-user keys, which layouts
+// before version 3 wrote without a hash tag (user:<id>); Migrate moves
+// them.
+var userKeyPrefixes = []string{"user:", "followers:", "following:", "posts:", "user_posts:", "celebrities_followed:"}
 
 // keyIdempotency remembers, for a day, the post author published with an
 // idempotency key.
-func keyIdempotency(author int64, key string) string { return "idempotency:" + id(author) + ":" + key }
+func keyIdempotency(author int64, key string) string { return "idempotency:" + tag(author) + ":" + key }
 
 // keyFollowedCelebrities holds the celebrities uid follows, whose posts
 // the home timeline merges when read.
-func keyFollowedCelebrities(uid int64) string { return "celebrities_followed:" + id(uid) }
+func keyFollowedCelebrities(uid int64) string { return "celebrities_followed:" + tag(uid) }
 
 // keyJobFollowers is the snapshot of uid's followers that delivery job
-// walks. Its hash tag puts it in the slot of followers:<uid>, so that
-// COPY can make it.
-func keyJobFollowers(uid int64, job string) string {
-	return "{" + keyFollowers(uid) + "}:job:" + job
+// walks, in the slot of uid's followers, so that COPY can make it.
+func keyJobFollowers(uid int64, job string) string { return keyFollowers(uid) + ":job:" + job }
+
+// legacyJobFollowers is keyJobFollowers before version 3.
+func legacyJobFollowers(uid int64, job string) string {
+	return "{followers:" + id(uid) + "}:job:" + job
 }

@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 
 	"github.com/redis/rueidis"
 
@@ -14,7 +16,8 @@ import (
 // the own-post indexes to the tutorial's layout; version 2 the per-user
 // sets of followed celebrities; version 3 spreads the indexes that every
 // request shared (names, auth secrets, the delivery queue) over shards,
-// and folds the last-seen times and the celebrities into the user hashes.
+// folds the last-seen times and the celebrities into the user hashes,
+// and tags each user's keys with the user id, so that they share a slot.
 const schemaVersion = 3
 
 const migrateBatch = 1000
@@ -51,6 +54,7 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 	}{
 		{1, s.indexUserPosts},
 		{2, s.celebrateAll},
+		{3, s.tagUserKeys},
 		{3, s.shardNames},
 		{3, s.shardAuths},
 		{3, s.foldIntoUsers},
@@ -269,7 +273,7 @@ func (s *Store) shardQueue(ctx context.Context, log *slog.Logger) error {
 	}
 	if _, err := s.scanHash(ctx, legacySnapshots, func(job, author string) rueidis.Commands {
 		uid, _ := strconv.ParseInt(author, 10, 64)
-		return rueidis.Commands{b.Del().Key(keyJobFollowers(uid, job)).Build()}
+		return rueidis.Commands{b.Del().Key(legacyJobFollowers(uid, job)).Build()}
 	}); err != nil {
 		return err
 	}
@@ -280,4 +284,89 @@ func (s *Store) shardQueue(ctx context.Context, log *slog.Logger) error {
 	}
 	log.Info("moved delivery jobs onto the shards of the queue", "jobs", moved)
 	return nil
+}
+
+// tagUserKeys moves every per-user key of the layouts before version 3
+// (user:<id>, posts:<id>…) to its name with the user id as hash tag
+// (user:{<id>}), master by master: DUMP, RESTORE under the new name
+// (unless that exists already: a server that migrated first), DEL.
+func (s *Store) tagUserKeys(ctx context.Context, log *slog.Logger) error {
+	moved := 0
+	for addr, node := range s.masters(ctx) {
+		if node == nil {
+			return s.wrap("migrate: tag user keys", fmt.Errorf("master %s: %w", addr, errNotConnected))
+		}
+		for _, prefix := range userKeyPrefixes {
+			n, err := s.tagKeysOn(ctx, node, prefix)
+			moved += n
+			if err != nil {
+				return err
+			}
+		}
+	}
+	log.Info("gave each user's keys the user id as hash tag", "keys", moved)
+	return nil
+}
+
+// tagKeysOn moves the untagged keys of node whose name is prefix and a
+// user id.
+func (s *Store) tagKeysOn(ctx context.Context, node rueidis.Client, prefix string) (int, error) {
+	moved := 0
+	var cursor uint64
+	for {
+		e, err := node.Do(ctx, node.B().Scan().Cursor(cursor).Match(prefix+"*").Count(migrateBatch).Build()).AsScanEntry()
+		if err != nil {
+			return moved, s.wrap("migrate: scan "+prefix, err)
+		}
+		var olds []string
+		for _, k := range e.Elements {
+			if uid, err := strconv.ParseInt(strings.TrimPrefix(k, prefix), 10, 64); err == nil && uid > 0 {
+				olds = append(olds, k)
+			}
+		}
+		n, err := s.moveKeys(ctx, olds, func(old string) string {
+			return prefix + "{" + strings.TrimPrefix(old, prefix) + "}"
+		})
+		moved += n
+		if err != nil {
+			return moved, err
+		}
+		if cursor = e.Cursor; cursor == 0 {
+			return moved, nil
+		}
+	}
+}
+
+// moveKeys renames olds to rename(old), across slots: DUMP, RESTORE,
+// DEL, each step one pipeline.
+func (s *Store) moveKeys(ctx context.Context, olds []string, rename func(string) string) (int, error) {
+	if len(olds) == 0 {
+		return 0, nil
+	}
+	b := s.c.B()
+	dumps := make(rueidis.Commands, len(olds))
+	for i, k := range olds {
+		dumps[i] = b.Dump().Key(k).Build()
+	}
+	restores := make(rueidis.Commands, 0, len(olds))
+	for i, r := range s.c.DoMulti(ctx, dumps...) {
+		payload, err := r.ToString()
+		if rueidis.IsRedisNil(err) {
+			continue // gone meanwhile
+		}
+		if err != nil {
+			return 0, s.wrap("migrate: dump "+olds[i], err)
+		}
+		restores = append(restores, b.Restore().Key(rename(olds[i])).Ttl(0).SerializedValue(payload).Build())
+	}
+	for _, r := range s.c.DoMulti(ctx, restores...) {
+		if err := r.Error(); err != nil && !strings.HasPrefix(err.Error(), "BUSYKEY") {
+			return 0, s.wrap("migrate: restore", err)
+		}
+	}
+	dels := make(rueidis.Commands, len(olds))
+	for i, k := range olds {
+		dels[i] = b.Del().Key(k).Build()
+	}
+	return len(olds), s.wrap("migrate: remove old keys", firstErr(s.c.DoMulti(ctx, dels...)))
 }

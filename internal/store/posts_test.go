@@ -32,11 +32,11 @@ func TestPostFanout(t *testing.T) {
 	}
 	pid := fmt.Sprint(p.ID)
 	for _, u := range []retwis.User{alice, bob, carol} {
-		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", u.ID), "0", "-1"); !slices.Equal(got, []string{pid}) {
+		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", u.ID, "}"), "0", "-1"); !slices.Equal(got, []string{pid}) {
 			t.Errorf("home timeline of %s = %v; want [%s]", u.Username, got, pid)
 		}
 	}
-	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", dave.ID), "0", "-1"); len(got) != 0 {
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", dave.ID, "}"), "0", "-1"); len(got) != 0 {
 		t.Errorf("dave follows nobody but got %v", got)
 	}
 	if got := f.strs(t, "LRANGE", "timeline", "0", "-1"); !slices.Equal(got, []string{pid}) {
@@ -88,19 +88,19 @@ func TestFollowRules(t *testing.T) {
 	if err := f.st.Follow(f.ctx, a.ID, b.ID); err != nil {
 		t.Fatal(err)
 	}
-	if f.do(t, "ZSCORE", "following:1", "2") == "" || f.do(t, "ZSCORE", "followers:2", "1") == "" {
+	if f.do(t, "ZSCORE", "following:{1}", "2") == "" || f.do(t, "ZSCORE", "followers:{2}", "1") == "" {
 		t.Fatal("follow not recorded in both sorted sets")
 	}
 	if err := f.st.Follow(f.ctx, a.ID, b.ID); err != nil { // idempotent
 		t.Fatal(err)
 	}
-	if n := f.do(t, "ZCARD", "followers:2"); n != "1" {
+	if n := f.do(t, "ZCARD", "followers:{2}"); n != "1" {
 		t.Fatalf("%s followers after a double follow; want 1", n)
 	}
 	if err := f.st.Unfollow(f.ctx, a.ID, b.ID); err != nil {
 		t.Fatal(err)
 	}
-	if f.do(t, "EXISTS", "following:1") != "0" || f.do(t, "EXISTS", "followers:2") != "0" {
+	if f.do(t, "EXISTS", "following:{1}") != "0" || f.do(t, "EXISTS", "followers:{2}") != "0" {
 		t.Fatal("unfollow left entries")
 	}
 }
@@ -225,7 +225,7 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if err := f.st.Migrate(f.ctx, quiet); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.strs(t, "ZREVRANGE", "user_posts:7", "0", "-1"); !slices.Equal(got, []string{"3", "1"}) {
+	if got := f.strs(t, "ZREVRANGE", "user_posts:{7}", "0", "-1"); !slices.Equal(got, []string{"3", "1"}) {
 		t.Fatalf("user_posts:7 = %v", got)
 	}
 	u, err := f.st.UserByName(f.ctx, "LEGACY")
@@ -242,14 +242,15 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if u, err := f.st.Authenticate(f.ctx, "s8"); err != nil || u.ID != 8 {
 		t.Fatalf("a legacy cookie after migration: %v, %v", u, err)
 	}
-	if f.do(t, "HGET", "user:8", "seen") != "1401267700" || f.do(t, "HGET", "user:8", "celebrity") != "1" {
+	if f.do(t, "HGET", "user:{8}", "seen") != "1401267700" || f.do(t, "HGET", "user:{8}", "celebrity") != "1" {
 		t.Fatal("last-seen times and celebrities not moved into the user hashes")
 	}
 	f.drain(t)
-	if got := f.strs(t, "LRANGE", "posts:9", "0", "-1"); !slices.Equal(got, []string{"3"}) {
+	if got := f.strs(t, "LRANGE", "posts:{9}", "0", "-1"); !slices.Equal(got, []string{"3"}) {
 		t.Fatalf("the job of the old queue was not carried out: posts:9 = %v", got)
 	}
-	for _, old := range []string{"users", "auths", "last_seen", "celebrities", "deliveries", "delivery_progress"} {
+	for _, old := range []string{"users", "auths", "last_seen", "celebrities", "deliveries", "delivery_progress",
+		"user:7", "user:8", "posts:7", "followers:7"} { // the per-user keys now carry the user id as hash tag
 		if f.do(t, "EXISTS", old) != "0" {
 			t.Fatalf("the old key %s is left", old)
 		}
@@ -330,7 +331,7 @@ func TestDamagedDataIsNoOutage(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(page.Posts), []int64{p3.ID, p1.ID}) {
 		t.Fatalf("global timeline over damaged posts = %v, %v; want the sound ones", postIDs(page.Posts), err)
 	}
-	f.do(t, "SET", fmt.Sprint("followers:", u.ID), "damaged")
+	f.do(t, "SET", fmt.Sprint("followers:{", u.ID, "}"), "damaged")
 	_, err = f.st.Profile(f.ctx, 0, u, retwis.Cursor{}, 10)
 	if k := retwis.ErrorKind(err); k != retwis.Internal {
 		t.Fatalf("a damaged key gives %v (%v); want an internal error, not an outage", k, err)
@@ -345,7 +346,7 @@ func TestFullRedis(t *testing.T) {
 	p, _ := f.st.CreatePost(f.ctx, u.ID, "written before the flood")
 	_, secret, _ := f.st.Login(f.ctx, "reader", "password1")
 	// Seen two hours ago: the next home page would record the visit.
-	f.do(t, "HSET", fmt.Sprint("user:", u.ID), "seen", strconv.FormatInt(time.Now().Add(-2*time.Hour).Unix(), 10))
+	f.do(t, "HSET", fmt.Sprint("user:{", u.ID, "}"), "seen", strconv.FormatInt(time.Now().Add(-2*time.Hour).Unix(), 10))
 	info := f.do(t, "INFO", "memory")
 	var mem int64
 	for line := range strings.SplitSeq(info, "\r\n") {
@@ -375,7 +376,7 @@ func TestFullRedis(t *testing.T) {
 	if retwis.ErrorKind(err) != retwis.Unavailable || !strings.Contains(retwis.ErrorMessage(err), "full") {
 		t.Fatalf("posting on a full Redis: %v (kind %v); want unavailable, storage full", err, retwis.ErrorKind(err))
 	}
-	if n := f.do(t, "ZCARD", fmt.Sprint("user_posts:", u.ID)); n != "1" {
+	if n := f.do(t, "ZCARD", fmt.Sprint("user_posts:{", u.ID, "}")); n != "1" {
 		t.Fatalf("a refused post was indexed (%s posts)", n)
 	}
 }

@@ -20,7 +20,7 @@ func TestPushIDOrder(t *testing.T) {
 	const capacity = 50
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round, n := range []int{10, 50, 300} {
-		key := "posts:" + strconv.Itoa(round)
+		key := "posts:{" + strconv.Itoa(round) + "}"
 		var ids []int
 		for i := 1; i <= n; i++ {
 			ids = append(ids, i, i, i)

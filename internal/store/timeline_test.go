@@ -113,7 +113,7 @@ func TestDeepHomePaging(t *testing.T) {
 	own, _ := f.st.CreatePost(f.ctx, reader.ID, "my own")
 	want = append(want, own.ID)
 	f.drain(t)
-	if n := f.do(t, "LLEN", fmt.Sprint("posts:", reader.ID)); n != "20" {
+	if n := f.do(t, "LLEN", fmt.Sprint("posts:{", reader.ID, "}")); n != "20" {
 		t.Fatalf("the home list holds %s ids; want the cap, 20", n)
 	}
 	slices.Reverse(want)
@@ -143,7 +143,7 @@ func TestCelebrityMergedAtRead(t *testing.T) {
 		}
 	}
 	f.drain(t) // the job that notes the new celebrity in its fans' sets
-	if f.do(t, "LINDEX", fmt.Sprint("posts:", fans[0].ID), "0") == fmt.Sprint(famous.ID) {
+	if f.do(t, "LINDEX", fmt.Sprint("posts:{", fans[0].ID, "}"), "0") == fmt.Sprint(famous.ID) {
 		t.Fatal("a celebrity's post was fanned out")
 	}
 	mine, _ := f.st.CreatePost(f.ctx, fans[0].ID, "a fan's own post")
@@ -155,7 +155,7 @@ func TestCelebrityMergedAtRead(t *testing.T) {
 	f.st.Unfollow(f.ctx, fans[2].ID, star.ID)
 	later, _ := f.st.CreatePost(f.ctx, star.ID, "back to normal")
 	f.drain(t)
-	if f.do(t, "LINDEX", fmt.Sprint("posts:", fans[0].ID), "0") != fmt.Sprint(later.ID) {
+	if f.do(t, "LINDEX", fmt.Sprint("posts:{", fans[0].ID, "}"), "0") != fmt.Sprint(later.ID) {
 		t.Fatal("after dropping under the threshold, posts are not fanned out")
 	}
 	if got := pageAll(t, f.home(t, fans[0].ID, 10), nil); !slices.Equal(got, []int64{later.ID, mine.ID, famous.ID, early.ID}) {
@@ -174,7 +174,7 @@ func TestWorkerKilledMidDelivery(t *testing.T) {
 	f := newFixtureWith(t, url, store.Options{}, false)
 	author := f.register(t, "author")
 	for i := range 250 {
-		f.do(t, "ZADD", fmt.Sprint("followers:", author.ID), "1", strconv.Itoa(1000+i))
+		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", strconv.Itoa(1000+i))
 	}
 	p, _ := f.st.CreatePost(f.ctx, author.ID, "must reach everybody once")
 
@@ -191,7 +191,7 @@ func TestWorkerKilledMidDelivery(t *testing.T) {
 	if n := f.do(t, "HLEN", store.KeyProgress(author.ID)); n != "1" {
 		t.Fatalf("no progress recorded for the interrupted job")
 	}
-	if n := f.do(t, "LLEN", "posts:1200"); n != "0" {
+	if n := f.do(t, "LLEN", "posts:{1200}"); n != "0" {
 		t.Fatalf("the doomed worker reached follower 200: the test did not interrupt it")
 	}
 
@@ -205,7 +205,7 @@ func TestWorkerKilledMidDelivery(t *testing.T) {
 	stop()
 	<-done
 	for i := range 250 {
-		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", 1000+i), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", 1000+i, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
 			t.Fatalf("follower %d holds %v; want the post exactly once", 1000+i, got)
 		}
 	}
@@ -225,7 +225,7 @@ func TestFollowBackfillAndUnfollow(t *testing.T) {
 	}
 	slices.Reverse(ids)
 	f.st.Follow(f.ctx, b.ID, a.ID)
-	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", b.ID), "0", "-1"); fmt.Sprint(got) != fmt.Sprint(ids) {
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", b.ID, "}"), "0", "-1"); fmt.Sprint(got) != fmt.Sprint(ids) {
 		t.Fatalf("after following, b's timeline list = %v; want a's posts merged in order %v", got, ids)
 	}
 	f.st.Unfollow(f.ctx, b.ID, a.ID)
@@ -245,10 +245,10 @@ func TestInactiveUserRebuilt(t *testing.T) {
 	u, secret, _ := f.st.Register(f.ctx, "sleeper", "password1")
 	f.st.Follow(f.ctx, u.ID, a.ID)
 	away := strconv.FormatInt(time.Now().Add(-40*24*time.Hour).Unix(), 10)
-	f.do(t, "HSET", fmt.Sprint("user:", u.ID), "seen", away)
+	f.do(t, "HSET", fmt.Sprint("user:{", u.ID, "}"), "seen", away)
 	p, _ := f.st.CreatePost(f.ctx, a.ID, "while you were away")
 	f.drain(t)
-	if n := f.do(t, "LLEN", fmt.Sprint("posts:", u.ID)); n != "0" {
+	if n := f.do(t, "LLEN", fmt.Sprint("posts:{", u.ID, "}")); n != "0" {
 		t.Fatal("fanout delivered to an inactive user")
 	}
 	before := f.snapshot(t)
@@ -259,10 +259,10 @@ func TestInactiveUserRebuilt(t *testing.T) {
 	if _, _, err := f.st.HomeTimeline(f.ctx, u.ID, retwis.Cursor{}, 10); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", u.ID), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", u.ID, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
 		t.Fatalf("after returning, the timeline list is %v; want the missed post", got)
 	}
-	if f.do(t, "HGET", fmt.Sprint("user:", u.ID), "seen") == away {
+	if f.do(t, "HGET", fmt.Sprint("user:{", u.ID, "}"), "seen") == away {
 		t.Fatal("the return was not recorded")
 	}
 }
@@ -295,7 +295,7 @@ func TestDeletePost(t *testing.T) {
 	_, err := f.st.Post(f.ctx, 11)
 	wantKind(t, err, retwis.NotFound)
 	f.drain(t)
-	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", b.ID), "0", "-1"); slices.Contains(got, "11") {
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", b.ID, "}"), "0", "-1"); slices.Contains(got, "11") {
 		t.Fatal("the deleted id was not taken off the follower's list")
 	}
 }
@@ -308,7 +308,7 @@ func TestDeliveryUnfollowMidJob(t *testing.T) {
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author := f.register(t, "author")
 	for i := range 25 {
-		f.do(t, "ZADD", fmt.Sprint("followers:", author.ID), strconv.Itoa(i), strconv.Itoa(100+i))
+		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), strconv.Itoa(i), strconv.Itoa(100+i))
 	}
 	p, _ := f.st.CreatePost(f.ctx, author.ID, "to all who followed")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -319,7 +319,7 @@ func TestDeliveryUnfollowMidJob(t *testing.T) {
 		f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "w", Batch: 10, Block: 10 * time.Millisecond,
 			Progress: func(store.DeliveryProgress) {
 				once.Do(func() { // after the first batch, two early followers leave
-					f.do(t, "ZREM", fmt.Sprint("followers:", author.ID), "100", "101")
+					f.do(t, "ZREM", fmt.Sprint("followers:{", author.ID, "}"), "100", "101")
 				})
 			}})
 	}()
@@ -327,11 +327,11 @@ func TestDeliveryUnfollowMidJob(t *testing.T) {
 	cancel()
 	<-done
 	for i := 2; i < 25; i++ {
-		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", 100+i), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", 100+i, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
 			t.Fatalf("follower %d got %v: skipped because others unfollowed mid-delivery", 100+i, got)
 		}
 	}
-	if keys := f.strs(t, "KEYS", "{followers:*}:job:*"); len(keys) != 0 {
+	if keys := f.strs(t, "KEYS", "followers:{*}:job:*"); len(keys) != 0 {
 		t.Fatalf("follower snapshots left behind: %v", keys)
 	}
 }
@@ -340,7 +340,7 @@ func TestDeliveryUnfollowMidJob(t *testing.T) {
 func (f *fixture) makeAway(t *testing.T, u retwis.User) {
 	t.Helper()
 	away := strconv.FormatInt(time.Now().Add(-40*24*time.Hour).Unix(), 10)
-	f.do(t, "HSET", fmt.Sprint("user:", u.ID), "seen", away)
+	f.do(t, "HSET", fmt.Sprint("user:{", u.ID, "}"), "seen", away)
 }
 
 // TestFailedRebuildRetried makes the rebuild of a returning user's home
@@ -354,12 +354,12 @@ func TestFailedRebuildRetried(t *testing.T) {
 	f.makeAway(t, u)
 	p, _ := f.st.CreatePost(f.ctx, a.ID, "while you were away")
 	f.drain(t)
-	following := fmt.Sprint("following:", u.ID)
+	following := fmt.Sprint("following:{", u.ID, "}")
 	saved := f.do(t, "DUMP", following)
 	f.do(t, "DEL", following)
 	f.do(t, "SET", following, "damaged")
 	f.st.HomeTimeline(f.ctx, u.ID, retwis.Cursor{}, 10) // the rebuild fails; the page goes on
-	if f.do(t, "HGET", fmt.Sprint("user:", u.ID), "rebuild") != "1" {
+	if f.do(t, "HGET", fmt.Sprint("user:{", u.ID, "}"), "rebuild") != "1" {
 		t.Fatal("the failed rebuild is not marked as still to do")
 	}
 	f.do(t, "DEL", following)
@@ -368,7 +368,7 @@ func TestFailedRebuildRetried(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(page.Posts), []int64{p.ID}) {
 		t.Fatalf("the next page = %v, %v; want the post from the absence", postIDs(page.Posts), err)
 	}
-	if f.do(t, "HGET", fmt.Sprint("user:", u.ID), "rebuild") != "" {
+	if f.do(t, "HGET", fmt.Sprint("user:{", u.ID, "}"), "rebuild") != "" {
 		t.Fatal("the pending rebuild was not cleared")
 	}
 }
@@ -383,11 +383,11 @@ func TestRebuildKeepsDeliveries(t *testing.T) {
 	old, _ := f.st.CreatePost(f.ctx, a.ID, "indexed")
 	f.drain(t)
 	f.do(t, "HSET", "post:9999", "user_id", fmt.Sprint(a.ID), "time", "1", "body", "in flight")
-	f.do(t, "LPUSH", fmt.Sprint("posts:", u.ID), "9999")
+	f.do(t, "LPUSH", fmt.Sprint("posts:{", u.ID, "}"), "9999")
 	if err := f.st.RebuildHome(f.ctx, u.ID); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:", u.ID), "0", "-1"); !slices.Equal(got, []string{"9999", fmt.Sprint(old.ID)}) {
+	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", u.ID, "}"), "0", "-1"); !slices.Equal(got, []string{"9999", fmt.Sprint(old.ID)}) {
 		t.Fatalf("after the rebuild the list is %v; want the delivery kept", got)
 	}
 }
@@ -413,8 +413,8 @@ func TestFollowUnfollowSettle(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		follows := f.do(t, "ZSCORE", fmt.Sprint("following:", u.ID), fmt.Sprint(a.ID)) != ""
-		n := len(f.strs(t, "LRANGE", fmt.Sprint("posts:", u.ID), "0", "-1"))
+		follows := f.do(t, "ZSCORE", fmt.Sprint("following:{", u.ID, "}"), fmt.Sprint(a.ID)) != ""
+		n := len(f.strs(t, "LRANGE", fmt.Sprint("posts:{", u.ID, "}"), "0", "-1"))
 		if follows != (n == 5) || (!follows && n != 0) {
 			t.Fatalf("round %d: following=%v but the home timeline holds %d of the 5 posts", round, follows, n)
 		}
@@ -431,7 +431,9 @@ func TestFollowedCelebritiesPerUser(t *testing.T) {
 	f.st.Follow(f.ctx, fan2.ID, star.ID)
 	f.st.CreatePost(f.ctx, star.ID, "famous now")
 	f.drain(t)
-	set := func(u retwis.User) []string { return f.strs(t, "SMEMBERS", fmt.Sprint("celebrities_followed:", u.ID)) }
+	set := func(u retwis.User) []string {
+		return f.strs(t, "SMEMBERS", fmt.Sprint("celebrities_followed:{", u.ID, "}"))
+	}
 	want := []string{fmt.Sprint(star.ID)}
 	if !slices.Equal(set(fan1), want) || !slices.Equal(set(fan2), want) {
 		t.Fatalf("after the star's rise: %v %v", set(fan1), set(fan2))
@@ -443,7 +445,7 @@ func TestFollowedCelebritiesPerUser(t *testing.T) {
 	}
 	// 50 other celebrities nobody here follows cost this user nothing.
 	for i := range 50 {
-		f.do(t, "HSET", fmt.Sprint("user:", 5000+i), "celebrity", "1")
+		f.do(t, "HSET", fmt.Sprint("user:{", 5000+i, "}"), "celebrity", "1")
 	}
 	p, _ := f.st.CreatePost(f.ctx, star.ID, "merged when read")
 	page, _, err := f.st.HomeTimeline(f.ctx, late.ID, retwis.Cursor{}, 1)

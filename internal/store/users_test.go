@@ -23,14 +23,14 @@ func TestRegisterLoginLogout(t *testing.T) {
 		t.Fatal(err)
 	}
 	if f.do(t, "HGET", store.KeyNames("Alice"), "Alice") != "1" || f.do(t, "HGET", store.KeyNamesFolded("Alice"), "alice") != "1" ||
-		f.do(t, "HGET", "user:1", "username") != "Alice" {
+		f.do(t, "HGET", "user:{1}", "username") != "Alice" {
 		t.Fatal("user not stored under its keys")
 	}
-	if f.do(t, "HGET", store.KeyAuths(secret), secret) != "1" || f.do(t, "HGET", "user:1", "auth") != secret {
+	if f.do(t, "HGET", store.KeyAuths(secret), secret) != "1" || f.do(t, "HGET", "user:{1}", "auth") != secret {
 		t.Fatal("auth secret not stored in its auths shard and user:1")
 	}
-	if f.do(t, "HEXISTS", "user:1", "password") != "0" ||
-		!strings.HasPrefix(f.do(t, "HGET", "user:1", "password_hash"), "$argon2id$") {
+	if f.do(t, "HEXISTS", "user:{1}", "password") != "0" ||
+		!strings.HasPrefix(f.do(t, "HGET", "user:{1}", "password_hash"), "$argon2id$") {
 		t.Fatal("password not stored hashed")
 	}
 	if f.do(t, "ZSCORE", "users_by_time", "Alice") == "" {
@@ -196,7 +196,7 @@ func TestRegisterRace(t *testing.T) {
 	if wins := raceRegister(t, f, []string{"Racer", "racer", "RACER", "rAcEr"}, 40); wins != 1 {
 		t.Fatalf("%d sign-ups won; want exactly 1", wins)
 	}
-	if users := f.strs(t, "KEYS", "user:*"); len(users) != 1 {
+	if users := f.strs(t, "KEYS", "user:{*}"); len(users) != 1 {
 		t.Fatalf("user hashes left: %v; want 1", users)
 	}
 	if n := f.entries(t, "auths:*"); n != 1 {
@@ -222,17 +222,17 @@ func TestLegacyAccount(t *testing.T) {
 
 	_, _, err := f.st.Login(f.ctx, "antirez", "wrong pass")
 	wantKind(t, err, retwis.Unauthorized)
-	if f.do(t, "HGET", "user:1000", "password") != "p1pp0pass" {
+	if f.do(t, "HGET", "user:{1000}", "password") != "p1pp0pass" {
 		t.Fatal("a failed login touched the legacy password")
 	}
 	u, secret, err := f.st.Login(f.ctx, "antirez", "p1pp0pass")
 	if err != nil || u.ID != 1000 || secret != "fea5e81ac8ca77622bed1c2132a021f9" {
 		t.Fatalf("legacy login = %v %q %v", u, secret, err)
 	}
-	if f.do(t, "HEXISTS", "user:1000", "password") != "0" {
+	if f.do(t, "HEXISTS", "user:{1000}", "password") != "0" {
 		t.Fatal("plaintext password still stored after login")
 	}
-	if !strings.HasPrefix(f.do(t, "HGET", "user:1000", "password_hash"), "$argon2id$") {
+	if !strings.HasPrefix(f.do(t, "HGET", "user:{1000}", "password_hash"), "$argon2id$") {
 		t.Fatal("password not re-stored hashed")
 	}
 	if _, _, err := f.st.Login(f.ctx, "antirez", "p1pp0pass"); err != nil {
@@ -343,7 +343,7 @@ func TestRegisterCancelled(t *testing.T) {
 			t.Errorf("step %d: register said %v, but the name lookup says %v", n, err, loginErr)
 		}
 		if err != nil {
-			for _, k := range f.strs(t, "KEYS", "user:*") {
+			for _, k := range f.strs(t, "KEYS", "user:{*}") {
 				if f.do(t, "HGET", k, "username") == name {
 					t.Errorf("step %d: a cancelled sign-up left %s behind", n, k)
 				}

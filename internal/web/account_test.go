@@ -132,7 +132,7 @@ func TestLegacyLogin(t *testing.T) {
 	if b.cookie() != "fea5e81ac8ca77622bed1c2132a021f9" {
 		t.Fatalf("cookie = %q; want the account's auth secret", b.cookie())
 	}
-	if n, _ := s.do("HEXISTS", "user:1000", "password").AsInt64(); n != 0 {
+	if n, _ := s.do("HEXISTS", "user:{1000}", "password").AsInt64(); n != 0 {
 		t.Fatal("plaintext password kept after login")
 	}
 	expect(t, b.get("/"), 200, "Hi, antirez")
