@@ -154,6 +154,7 @@ func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, erro
 		steps = append(steps, step{keyAuths(old), func() rueidis.Completed { return b.Hdel().Key(keyAuths(old)).Field(old).Build() }})
 	}
 	for _, st := range steps {
+		s.written.add(st.key)
 		res := s.replicated(ctx, func() rueidis.Commands { return rueidis.Commands{st.cmd()} }, st.key)
 		if err := res[0].Error(); err != nil {
 			return "", s.wrap("rotate secret", err)

@@ -12,7 +12,14 @@ import (
 // MULTI/EXEC), which a Redis at its memory limit refuses like a write;
 // those reads are sent again uncached, so that pages keep working on a
 // full Redis while writes fail.
+//
+// Keys this server changed a moment ago are read uncached (see written),
+// so that a server reads its own writes.
 func (s *Store) cachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) []rueidis.RedisResult {
+	fresh := s.written.recent(func(i int) string { return cmds[i].Cmd.Commands()[1] }, len(cmds))
+	if fresh != nil {
+		return s.cachedAround(ctx, cmds, fresh)
+	}
 	res := s.c.DoMultiCache(ctx, cmds...)
 	var full []int
 	for i, r := range res {
@@ -30,6 +37,34 @@ func (s *Store) cachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) [
 	}
 	for k, r := range s.c.DoMulti(ctx, plain...) {
 		res[full[k]] = r
+	}
+	return res
+}
+
+// cachedAround reads cmds with those marked in uncached sent as plain
+// commands and the others through the cache.
+func (s *Store) cachedAround(ctx context.Context, cmds []rueidis.CacheableTTL, uncached []bool) []rueidis.RedisResult {
+	var plain rueidis.Commands
+	var rest []rueidis.CacheableTTL
+	for i, c := range cmds {
+		if uncached[i] {
+			plain = append(plain, s.uncached(c.Cmd))
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	pres := s.c.DoMulti(ctx, plain...)
+	var cres []rueidis.RedisResult
+	if len(rest) > 0 {
+		cres = s.cachedMulti(ctx, rest...)
+	}
+	res := make([]rueidis.RedisResult, len(cmds))
+	for i := range cmds {
+		if uncached[i] {
+			res[i], pres = pres[0], pres[1:]
+		} else {
+			res[i], cres = cres[0], cres[1:]
+		}
 	}
 	return res
 }

@@ -106,6 +106,7 @@ func (s *Store) addFollowee(ctx context.Context, follower, followee int64) error
 		return err
 	}
 	if celeb {
+		s.written.add(keyFollowedCelebrities(follower))
 		err := s.c.Do(ctx, b.Sadd().Key(keyFollowedCelebrities(follower)).Member(id(followee)).Build()).Error()
 		if err != nil {
 			return s.wrap("follow: celebrity", err)
@@ -117,6 +118,7 @@ func (s *Store) addFollowee(ctx context.Context, follower, followee int64) error
 // removeFollowee takes followee off follower's followed celebrities and
 // followee's posts off follower's home timeline.
 func (s *Store) removeFollowee(ctx context.Context, follower, followee int64) error {
+	s.written.add(keyFollowedCelebrities(follower))
 	err := s.c.Do(ctx, s.c.B().Srem().Key(keyFollowedCelebrities(follower)).Member(id(followee)).Build()).Error()
 	if err != nil {
 		return s.wrap("unfollow: celebrity", err)

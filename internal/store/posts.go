@@ -222,6 +222,7 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	if err != nil && !rueidis.IsRedisNil(err) {
 		return s.wrap("delete post", err)
 	}
+	s.written.add(keyPost(pid))
 	if err := s.c.Do(ctx, b.Del().Key(keyPost(pid)).Build()).Error(); err != nil {
 		return s.wrap("delete post", err)
 	}

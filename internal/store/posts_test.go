@@ -380,3 +380,51 @@ func TestFullRedis(t *testing.T) {
 		t.Fatalf("a refused post was indexed (%s posts)", n)
 	}
 }
+
+// TestReadsOwnWrites reads what a server has just changed, as the page
+// after a deletion or a logout does: the client-side cache must not hand
+// back the old copy while Redis's invalidation is still on its way.
+func TestReadsOwnWrites(t *testing.T) {
+	f := newFixture(t)
+	u := f.register(t, "alice")
+	for i := range 200 {
+		p, err := f.st.CreatePost(f.ctx, u.ID, fmt.Sprint("post ", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // the second read is served from the cache
+			if _, err := f.st.Post(f.ctx, p.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := f.st.DeletePost(f.ctx, u.ID, p.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.st.Post(f.ctx, p.ID); retwis.ErrorKind(err) != retwis.NotFound {
+			t.Fatalf("round %d: the deleted post is still read: %v", i, err)
+		}
+	}
+	login := func() string {
+		t.Helper()
+		_, secret, err := f.st.Login(f.ctx, "alice", "password1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return secret
+	}
+	secret := login()
+	for i := range 100 {
+		for range 2 {
+			if _, err := f.st.Authenticate(f.ctx, secret); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := f.st.Logout(f.ctx, u.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.st.Authenticate(f.ctx, secret); retwis.ErrorKind(err) != retwis.Unauthorized {
+			t.Fatalf("round %d: the secret still works after logout: %v", i, err)
+		}
+		secret = login()
+	}
+}

@@ -102,6 +102,7 @@ type Store struct {
 	// cluster, so that health checks need not ask again.
 	standalone atomic.Bool
 	metrics    *metrics // nil without Options.Metrics
+	written    written  // cached keys this server changed a moment ago
 }
 
 // NewClient connects to the Redis server (or cluster) at redisURL:

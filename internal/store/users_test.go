@@ -52,7 +52,7 @@ func TestRegisterLoginLogout(t *testing.T) {
 	}
 	_, err = f.st.Authenticate(f.ctx, secret)
 	wantKind(t, err, retwis.Unauthorized)
-	if f.do(t, "HEXISTS", "auths", secret) != "0" {
+	if f.do(t, "HEXISTS", store.KeyAuths(secret), secret) != "0" {
 		t.Fatal("old secret still in auths")
 	}
 	_, fresh, err := f.st.Login(f.ctx, "Alice", "password1")
