@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/bench"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 )
 
@@ -53,7 +54,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := cfg.Check(); err != nil {
 		return usageError(fs, "%v", err)
 	}
-	c, err := store.NewClient(cfg.redisURL)
+	c, err := redisconn.Dial(cfg.redisURL)
 	if err != nil {
 		return err
 	}

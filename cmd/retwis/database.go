@@ -15,8 +15,8 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/redisserver"
-	"github.com/retwis/retwis/internal/store"
 )
 
 // database is the Redis that `retwis serve` uses: an external server, a
@@ -130,7 +130,7 @@ func lockDir(dir string) (func(), error) {
 func connect(ctx context.Context, url string, log *slog.Logger) (rueidis.Client, error) {
 	delay := 250 * time.Millisecond
 	for {
-		c, err := store.NewClient(url)
+		c, err := redisconn.Dial(url)
 		if err == nil {
 			return c, nil
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
@@ -18,7 +19,7 @@ import (
 // finishes it.
 func TestMaintenanceReclaimsStalledJob(t *testing.T) {
 	redis := redistest.Start(t)
-	c, err := store.NewClient(redis.URL)
+	c, err := redisconn.Dial(redis.URL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -25,7 +26,7 @@ func TestRoles(t *testing.T) {
 	bob.signUp("bob")
 	bob.post("/u/alice/follow", nil)
 	alice.post("/post", url.Values{"status": {"delivered by the worker"}})
-	db, err := store.NewClient(redis.URL)
+	db, err := redisconn.Dial(redis.URL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/web"
@@ -193,7 +194,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 
 // replicasToWaitFor returns 1 if every master has a replica, else 0.
 func replicasToWaitFor(ctx context.Context, client rueidis.Client, log *slog.Logger) (int, error) {
-	n, err := store.FewestReplicas(ctx, client)
+	n, err := redisconn.FewestReplicas(ctx, client)
 	if err != nil {
 		return 0, err
 	}

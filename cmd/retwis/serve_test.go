@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
@@ -189,7 +190,7 @@ func TestReplicasToWaitFor(t *testing.T) {
 		url  string
 		want int
 	}{{master.URL, 1}, {lone.URL, 0}} {
-		c, err := store.NewClient(tc.url)
+		c, err := redisconn.Dial(tc.url)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/dataset"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/resp"
 )
 
@@ -166,7 +167,7 @@ func (r *redisSink) flush() error {
 	if len(r.cmds) == 0 {
 		return nil
 	}
-	err := firstErr(r.s.c.DoMulti(r.ctx, r.cmds...))
+	err := redisconn.FirstErr(r.s.c.DoMulti(r.ctx, r.cmds...))
 	r.cmds = r.cmds[:0]
 	return r.s.wrap("bulk write", err)
 }

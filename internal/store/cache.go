@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/retwis/retwis/internal/redisconn"
 )
 
 // cachedMulti reads cmds through the client-side cache. Cached reads go
@@ -24,7 +25,7 @@ func (s *Store) cachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) [
 	var full []int
 	for i, r := range res {
 		s.metrics.cacheRead(r.IsCacheHit())
-		if isFull(r.Error()) {
+		if redisconn.IsFull(r.Error()) {
 			full = append(full, i)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
@@ -19,7 +20,7 @@ import (
 func TestClusterRegisterRace(t *testing.T) {
 	url := redistest.Cluster(t)
 	f := newFixtureAt(t, "redis://127.0.0.1:1,"+strings.TrimPrefix(url, "redis://"))
-	raw, err := store.NewClient(url) // the test's own commands need no dead seed
+	raw, err := redisconn.Dial(url) // the test's own commands need no dead seed
 	if err != nil {
 		t.Fatal(err)
 	}

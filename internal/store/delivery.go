@@ -2,13 +2,13 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis/internal/jobqueue"
+	"github.com/retwis/retwis/internal/redisconn"
 )
 
 // Kinds of delivery job on the deliveries stream.
@@ -89,14 +89,21 @@ func (o *DeliveryOptions) setDefaults() {
 	}
 }
 
-// job is one entry of the deliveries stream.
+// job is one delivery job: an entry of a shard of the queue.
 type job struct {
-	q       queue  // the shard of the queue it is on
-	id      string // its entry id there
-	kind    string
-	post    int64
-	author  int64
-	claimed bool // taken over from another worker, which may have made progress
+	jobqueue.Job
+	q      queue // the shard of the queue it is on
+	kind   string
+	post   int64
+	author int64
+}
+
+// parseJob reads a delivery job from its queue entry.
+func parseJob(qj jobqueue.Job) job {
+	j := job{Job: qj, q: queueAt(qj.Stream), kind: qj.Fields[jobKind]}
+	j.post, _ = strconv.ParseInt(qj.Fields[jobPost], 10, 64)
+	j.author, _ = strconv.ParseInt(qj.Fields[jobAuthor], 10, 64)
+	return j
 }
 
 // RunDelivery carries out delivery jobs until ctx is cancelled. Every
@@ -114,182 +121,47 @@ type job struct {
 // opts.Drain to finish.
 func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
 	opts.setDefaults()
-	jobCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopJobs()
-	stop := context.AfterFunc(ctx, func() { time.AfterFunc(max(opts.Drain, 0), stopJobs) })
-	defer stop()
-	slots := make(chan struct{}, opts.Parallel) // shared by the shards
-	var wg sync.WaitGroup
-	for n := range queueShards {
-		wg.Go(func() { s.runQueue(ctx, jobCtx, queueN(n), opts, slots) })
-	}
-	wg.Wait()
+	s.deliveryQueue(opts).Run(ctx)
 	return nil
 }
 
-// runQueue carries out the jobs of one shard of the queue until ctx is
-// cancelled; jobs run under jobCtx, taking a slot each.
-func (s *Store) runQueue(ctx, jobCtx context.Context, q queue, opts DeliveryOptions, slots chan struct{}) {
-	var lastClaim time.Time
-	ready := false // the consumer group exists
-	retry := false // this worker has failed jobs of its own pending
-	backoff := 100 * time.Millisecond
-	for ctx.Err() == nil {
-		var jobs []job
-		var err error
-		if !ready { // retried with the backoff below while Redis is down
-			err = s.ensureGroup(ctx, q)
-			ready = err == nil
-		}
-		if err == nil && retry {
-			jobs, err = s.ownJobs(ctx, q, opts)
-			retry = err != nil
-		}
-		if err == nil && len(jobs) == 0 && opts.ClaimIdle > 0 && time.Since(lastClaim) >= opts.ClaimIdle/2 {
-			jobs, err = s.claimJobs(ctx, q, opts)
-			lastClaim = time.Now()
-		}
-		if err == nil && len(jobs) == 0 {
-			jobs, err = s.readJobs(ctx, q, opts, ">")
-		}
-		if err == nil {
-			err = s.runJobs(jobCtx, jobs, opts, slots)
-		}
-		if err != nil && ctx.Err() == nil {
-			s.log.Warn("delivery worker", "queue", q.stream, "err", err, "retry_in", backoff)
-			retry = true
-			sleep(ctx, backoff)
-			backoff = min(2*backoff, 5*time.Second)
-			continue
-		}
-		backoff = 100 * time.Millisecond
+// deliveryQueue returns a worker's handle on the shards of the delivery
+// queue.
+func (s *Store) deliveryQueue(opts DeliveryOptions) *jobqueue.Queue {
+	streams := make([]string, queueShards)
+	for n := range streams {
+		streams[n] = queueN(n).stream
 	}
+	var q *jobqueue.Queue
+	q = jobqueue.New(s.c, jobqueue.Options{
+		Streams: streams, Group: deliveryGroup, Consumer: opts.Consumer,
+		ClaimIdle: opts.ClaimIdle, Block: opts.Block, Parallel: opts.Parallel, Drain: opts.Drain, Log: s.log,
+		Handle: func(ctx context.Context, qj jobqueue.Job) error { return s.handleJob(ctx, q, parseJob(qj), opts) },
+		Tidy:   s.tidyJob,
+	})
+	return q
 }
 
-// ownJobs returns the jobs this worker read and has not finished (those
-// that failed), taken up again where they got to.
-func (s *Store) ownJobs(ctx context.Context, q queue, opts DeliveryOptions) ([]job, error) {
-	jobs, err := s.readJobs(ctx, q, opts, "0")
-	for i := range jobs {
-		jobs[i].claimed = true // it may have made progress
-	}
-	return jobs, err
-}
-
-func sleep(ctx context.Context, d time.Duration) {
-	select {
-	case <-ctx.Done():
-	case <-time.After(d):
-	}
-}
-
-// ensureGroup creates the consumer group (and the stream) of a shard of
-// the queue if missing. It starts at the beginning, so jobs recorded
-// before any worker ran are done.
-func (s *Store) ensureGroup(ctx context.Context, q queue) error {
-	err := s.c.Do(ctx, s.c.B().XgroupCreate().Key(q.stream).Group(deliveryGroup).Id("0").Mkstream().Build()).Error()
-	if err != nil && !rueidis.IsRedisBusyGroup(err) {
-		return s.wrap("delivery: create group", err)
-	}
-	return nil
-}
-
-// readJobs reads jobs for this worker: new ones (from ">"), or those it
-// has pending (from "0").
-func (s *Store) readJobs(ctx context.Context, q queue, opts DeliveryOptions, from string) ([]job, error) {
-	res, err := s.c.Do(ctx, s.c.B().Xreadgroup().Group(deliveryGroup, opts.Consumer).Count(int64(opts.Parallel)).
-		Block(opts.Block.Milliseconds()).Streams().Key(q.stream).Id(from).Build()).AsXRead()
-	if rueidis.IsRedisNil(err) {
-		return nil, nil // nothing new within Block
-	}
-	if err != nil {
-		if strings.Contains(err.Error(), "NOGROUP") { // the stream was deleted (FLUSHALL)
-			return nil, s.ensureGroup(ctx, q)
-		}
-		return nil, s.wrap("delivery: read", err)
-	}
-	return parseJobs(q, res[q.stream]), nil
-}
-
-// claimJobs takes over jobs of a shard of the queue that another worker
-// has left idle for ClaimIdle.
-func (s *Store) claimJobs(ctx context.Context, q queue, opts DeliveryOptions) ([]job, error) {
-	arr, err := s.c.Do(ctx, s.c.B().Xautoclaim().Key(q.stream).Group(deliveryGroup).Consumer(opts.Consumer).
-		MinIdleTime(strconv.FormatInt(opts.ClaimIdle.Milliseconds(), 10)).Start("0-0").Count(int64(opts.Parallel)).Build()).ToArray()
-	if err != nil {
-		if strings.Contains(err.Error(), "NOGROUP") {
-			return nil, s.ensureGroup(ctx, q)
-		}
-		return nil, s.wrap("delivery: claim", err)
-	}
-	if len(arr) < 2 {
-		return nil, nil
-	}
-	entries, err := arr[1].AsXRange()
-	if err != nil {
-		return nil, s.wrap("delivery: claim", err)
-	}
-	jobs := parseJobs(q, entries)
-	for i := range jobs {
-		jobs[i].claimed = true // taken over from another worker, which may have made progress
-	}
-	return jobs, nil
-}
-
-// parseJobs reads the jobs of entries of shard q of the queue.
-func parseJobs(q queue, entries []rueidis.XRangeEntry) []job {
-	jobs := make([]job, 0, len(entries))
-	for _, e := range entries {
-		j := job{q: q, id: e.ID, kind: e.FieldValues[jobKind]}
-		j.post, _ = strconv.ParseInt(e.FieldValues[jobPost], 10, 64)
-		j.author, _ = strconv.ParseInt(e.FieldValues[jobAuthor], 10, 64)
-		jobs = append(jobs, j)
-	}
-	return jobs
-}
-
-// runJobs carries out jobs, each taking one of slots while it runs,
-// acknowledging each when it is done. It returns the first error.
-func (s *Store) runJobs(ctx context.Context, jobs []job, opts DeliveryOptions, slots chan struct{}) error {
-	errs := make(chan error, len(jobs))
-	var wg sync.WaitGroup
-	for _, j := range jobs {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			errs <- s.runAndAck(ctx, j, opts)
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (s *Store) runAndAck(ctx context.Context, j job, opts DeliveryOptions) error {
+// handleJob carries out a delivery job; a malformed one is dropped.
+func (s *Store) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts DeliveryOptions) error {
 	if !j.valid() {
-		s.log.Error("dropping a malformed delivery job", "job", j.id)
-	} else if err := s.runJob(ctx, j, opts); err != nil {
-		s.metrics.job(j, err)
-		return fmt.Errorf("job %s: %w", j.id, err)
+		s.log.Error("dropping a malformed delivery job", "job", j.ID)
+		return nil
 	}
-	b := s.c.B()
-	cmds := rueidis.Commands{
-		b.Xack().Key(j.q.stream).Group(deliveryGroup).Id(j.id).Build(),
-		b.Xdel().Key(j.q.stream).Id(j.id).Build(),
-		b.Hdel().Key(j.q.progress).Field(j.id).Build(),
-		b.Del().Key(keyJobFollowers(j.author, j.id)).Build(),
-		b.Hdel().Key(j.q.snapshots).Field(j.id).Build(),
+	err := s.runJob(ctx, q, j, opts)
+	s.metrics.job(j, err)
+	return s.wrap("delivery", err)
+}
+
+// tidyJob returns the commands that remove a finished job's progress
+// record and follower snapshot, sent with its acknowledgement.
+func (s *Store) tidyJob(qj jobqueue.Job) rueidis.Commands {
+	j, b := parseJob(qj), s.c.B()
+	return rueidis.Commands{
+		b.Hdel().Key(j.q.progress).Field(j.ID).Build(),
+		b.Del().Key(keyJobFollowers(j.author, j.ID)).Build(),
+		b.Hdel().Key(j.q.snapshots).Field(j.ID).Build(),
 	}
-	err := s.wrap("delivery: acknowledge", firstErr(s.c.DoMulti(ctx, cmds...)))
-	if j.valid() {
-		s.metrics.job(j, err)
-	}
-	return err
 }
 
 // valid reports whether a job read from the stream makes sense.
@@ -310,17 +182,17 @@ func (j job) valid() bool {
 // job over finds the snapshot already there (COPY does not replace it).
 func (s *Store) followerSource(ctx context.Context, j job, opts DeliveryOptions) (string, error) {
 	b := s.c.B()
-	live, snap := keyFollowers(j.author), keyJobFollowers(j.author, j.id)
+	live, snap := keyFollowers(j.author), keyJobFollowers(j.author, j.ID)
 	n, err := s.c.Do(ctx, b.Zcard().Key(live).Build()).AsInt64()
 	if err != nil {
 		return "", s.wrap("delivery: followers", err)
 	}
-	if n <= int64(opts.Batch) && !j.claimed {
+	if n <= int64(opts.Batch) && !j.Resumed {
 		return live, nil
 	}
 	// The snapshot is registered first, so that maintenance can remove
 	// it if the job vanishes without its worker cleaning up.
-	err = s.c.Do(ctx, b.Hset().Key(j.q.snapshots).FieldValue().FieldValue(j.id, id(j.author)).Build()).Error()
+	err = s.c.Do(ctx, b.Hset().Key(j.q.snapshots).FieldValue().FieldValue(j.ID, id(j.author)).Build()).Error()
 	if err != nil {
 		return "", s.wrap("delivery: register snapshot", err)
 	}
@@ -336,17 +208,17 @@ func (s *Store) followerSource(ctx context.Context, j job, opts DeliveryOptions)
 // takes the job over does not start again from the beginning, and
 // renews its claim on the job, so that no other worker takes over a job
 // that is slow but alive.
-func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
+func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts DeliveryOptions) error {
 	b := s.c.B()
 	var done int64
-	if j.claimed { // only a job taken over can have progress to resume from
+	if j.Resumed { // only a job taken over can have progress to resume from
 		var err error
-		done, err = s.c.Do(ctx, b.Hget().Key(j.q.progress).Field(j.id).Build()).AsInt64()
+		done, err = s.c.Do(ctx, b.Hget().Key(j.q.progress).Field(j.ID).Build()).AsInt64()
 		if err != nil && !rueidis.IsRedisNil(err) {
 			return s.wrap("delivery: progress", err)
 		}
 	}
-	p := DeliveryProgress{Job: j.id, Kind: j.kind, Post: j.post, Done: int(done)}
+	p := DeliveryProgress{Job: j.ID, Kind: j.kind, Post: j.post, Done: int(done)}
 	src, err := s.followerSource(ctx, j, opts)
 	if err != nil {
 		return err
@@ -367,9 +239,9 @@ func (s *Store) runJob(ctx context.Context, j job, opts DeliveryOptions) error {
 		p.Delivered += n
 		last := len(followers) < opts.Batch // no progress worth recording then
 		if !last {
-			err := firstErr(s.c.DoMulti(ctx,
-				b.Hset().Key(j.q.progress).FieldValue().FieldValue(j.id, strconv.Itoa(p.Done)).Build(),
-				b.Xclaim().Key(j.q.stream).Group(deliveryGroup).Consumer(opts.Consumer).MinIdleTime("0").Id(j.id).Justid().Build()))
+			err := redisconn.FirstErr(s.c.DoMulti(ctx,
+				b.Hset().Key(j.q.progress).FieldValue().FieldValue(j.ID, strconv.Itoa(p.Done)).Build(),
+				q.Touch(j.Job)))
 			if err != nil {
 				return s.wrap("delivery: progress", err)
 			}
@@ -461,7 +333,7 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 		}
 		return cmds
 	})
-	return s.wrap("delivery: "+kind, firstErr(res))
+	return s.wrap("delivery: "+kind, redisconn.FirstErr(res))
 }
 
 // active returns those of uids who have been seen within InactiveAfter,
@@ -476,7 +348,7 @@ func (s *Store) active(ctx context.Context, uids []int64) ([]int64, error) {
 	out := uids[:0:0]
 	for i, r := range s.c.DoMulti(ctx, cmds...) {
 		seen, err := r.AsInt64()
-		if err != nil && !rueidis.IsRedisNil(err) && !isDamage(err) {
+		if err != nil && !rueidis.IsRedisNil(err) && !redisconn.IsDamage(err) {
 			return nil, s.wrap("delivery: last seen", err)
 		}
 		if err != nil || seen >= horizon {

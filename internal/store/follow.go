@@ -7,6 +7,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 )
 
 // Follow makes follower follow followee, recording the time in both
@@ -24,7 +25,7 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	defer cancel()
 	now := float64(time.Now().Unix())
 	b := s.c.B()
-	err := firstErr(s.c.DoMulti(ctx,
+	err := redisconn.FirstErr(s.c.DoMulti(ctx,
 		b.Zadd().Key(keyFollowing(follower)).ScoreMember().ScoreMember(now, id(followee)).Build(),
 		b.Zadd().Key(keyFollowers(followee)).ScoreMember().ScoreMember(now, id(follower)).Build(),
 	))
@@ -43,7 +44,7 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	b := s.c.B()
-	err := firstErr(s.c.DoMulti(ctx,
+	err := redisconn.FirstErr(s.c.DoMulti(ctx,
 		b.Zrem().Key(keyFollowing(follower)).Member(id(followee)).Build(),
 		b.Zrem().Key(keyFollowers(followee)).Member(id(follower)).Build(),
 	))

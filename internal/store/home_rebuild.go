@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/retwis/retwis/internal/redisconn"
 )
 
 // markSeen records that uid, who is reading their home timeline, is
@@ -38,7 +39,7 @@ func (s *Store) trackActivity(ctx context.Context, uid int64) error {
 		// Marked active first, so fanout stops skipping the user before
 		// the rebuild reads the authors' posts: a post published in
 		// between is then either read by the rebuild or delivered.
-		err := firstErr(s.c.DoMulti(ctx, s.seenCmds(uid, now, returning)...))
+		err := redisconn.FirstErr(s.c.DoMulti(ctx, s.seenCmds(uid, now, returning)...))
 		if err != nil {
 			return s.wrap("mark seen", err)
 		}
@@ -185,5 +186,5 @@ func (s *Store) removeAuthor(ctx context.Context, follower, followee int64) erro
 	if len(cmds) == 0 {
 		return nil
 	}
-	return s.wrap("unfollow: remove posts", firstErr(s.c.DoMulti(ctx, slices.Clip(cmds)...)))
+	return s.wrap("unfollow: remove posts", redisconn.FirstErr(s.c.DoMulti(ctx, slices.Clip(cmds)...)))
 }

@@ -66,8 +66,10 @@ const queueShards = 16
 type queue struct{ stream, progress, snapshots string }
 
 // queueN returns shard n of the delivery queue.
-func queueN(n int) queue {
-	stream := fmt.Sprintf("deliveries:{%02x}", n)
+func queueN(n int) queue { return queueAt(fmt.Sprintf("deliveries:{%02x}", n)) }
+
+// queueAt returns the shard of the delivery queue whose stream is stream.
+func queueAt(stream string) queue {
 	return queue{stream: stream, progress: stream + ":progress", snapshots: stream + ":snapshots"}
 }
 

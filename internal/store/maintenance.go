@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"strconv"
-	"time"
 
 	"github.com/redis/rueidis"
 )
@@ -25,37 +24,26 @@ type MaintenanceReport struct {
 func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (MaintenanceReport, error) {
 	opts.setDefaults()
 	var rep MaintenanceReport
+	q := s.deliveryQueue(opts)
+	var err error
+	if rep.Reclaimed, err = q.Reclaim(ctx, opts.ClaimIdle); err != nil {
+		return rep, s.wrap("maintenance: reclaim jobs", err)
+	}
+	if rep.Consumers, err = q.RemoveGone(ctx, opts.GoneAfter); err != nil {
+		return rep, s.wrap("maintenance: remove gone workers", err)
+	}
 	for n := range queueShards {
-		if err := s.maintainQueue(ctx, queueN(n), opts, &rep); err != nil {
+		if err := s.removeShardOrphans(ctx, queueN(n), &rep); err != nil {
 			return rep, err
 		}
 	}
 	return rep, nil
 }
 
-// maintainQueue does the upkeep of one shard of the queue, adding what
-// it did to rep.
-func (s *Store) maintainQueue(ctx context.Context, q queue, opts DeliveryOptions, rep *MaintenanceReport) error {
-	slots := make(chan struct{}, opts.Parallel)
-	for ctx.Err() == nil {
-		jobs, err := s.claimJobs(ctx, q, opts)
-		if err != nil {
-			return err
-		}
-		if len(jobs) == 0 {
-			break
-		}
-		if err := s.runJobs(ctx, jobs, opts, slots); err != nil {
-			return err
-		}
-		rep.Reclaimed += len(jobs)
-	}
-	n, err := s.removeGoneConsumers(ctx, q, opts.Consumer, opts.GoneAfter)
-	rep.Consumers += n
-	if err != nil {
-		return err
-	}
-	n, err = s.removeOrphans(ctx, q, q.progress, nil)
+// removeShardOrphans removes the progress records and follower snapshots
+// of shard q of the queue whose job is gone, adding them to rep.
+func (s *Store) removeShardOrphans(ctx context.Context, q queue, rep *MaintenanceReport) error {
+	n, err := s.removeOrphans(ctx, q, q.progress, nil)
 	rep.Orphans += n
 	if err != nil {
 		return err
@@ -105,38 +93,4 @@ func (s *Store) removeOrphans(ctx context.Context, q queue, key string, tidy fun
 			return removed, nil
 		}
 	}
-}
-
-// removeGoneConsumers deletes from the consumer group the workers that
-// have nothing pending and have not read for goneAfter: servers that
-// stopped or were replaced, each of which would otherwise stay in the
-// group for ever. Jobs a dead worker left pending are claimed first (by
-// Maintain), so it is removed at a later round. self is never removed.
-func (s *Store) removeGoneConsumers(ctx context.Context, q queue, self string, goneAfter time.Duration) (int, error) {
-	b := s.c.B()
-	infos, err := s.c.Do(ctx, b.XinfoConsumers().Key(q.stream).Group(deliveryGroup).Build()).ToArray()
-	if err != nil {
-		return 0, s.wrap("maintenance: consumers", err)
-	}
-	removed := 0
-	for _, info := range infos {
-		m, err := info.AsMap()
-		if err != nil {
-			return removed, s.wrap("maintenance: consumers", err)
-		}
-		nameMsg, pendingMsg, idleMsg := m["name"], m["pending"], m["idle"]
-		name, _ := nameMsg.ToString()
-		pending, _ := pendingMsg.AsInt64()
-		idle, _ := idleMsg.AsInt64()
-		if name == self || pending > 0 || time.Duration(idle)*time.Millisecond < goneAfter {
-			continue
-		}
-		err = s.c.Do(ctx, b.XgroupDelconsumer().Key(q.stream).Group(deliveryGroup).Consumername(name).Build()).Error()
-		if err != nil {
-			return removed, s.wrap("maintenance: remove consumer", err)
-		}
-		s.log.Info("removed a delivery worker gone for good", "consumer", name, "idle", time.Duration(idle)*time.Millisecond)
-		removed++
-	}
-	return removed, nil
 }

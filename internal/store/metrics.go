@@ -54,7 +54,7 @@ func newMetrics(reg prometheus.Registerer, s *Store) *metrics {
 		}, func() float64 { return s.gauge(s.oldestPending) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "retwis_password_hashes_in_progress", Help: "Password hashes being computed; at most one per core, the rest wait.",
-		}, func() float64 { return float64(len(s.hashers)) }),
+		}, func() float64 { return float64(s.hasher.InProgress()) }),
 	)
 	return m
 }

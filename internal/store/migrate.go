@@ -10,6 +10,8 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/jobqueue"
+	"github.com/retwis/retwis/internal/redisconn"
 )
 
 // schemaVersion is the layout version this package writes. Version 1 adds
@@ -36,9 +38,10 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 	}
 	// Every start: the delivery queue must exist before the first post,
 	// and the pipelined scripts must be loaded on every node.
+	q := s.deliveryQueue(DeliveryOptions{})
 	for n := range queueShards {
-		if err := s.ensureGroup(ctx, queueN(n)); err != nil {
-			return err
+		if err := q.EnsureGroup(ctx, queueN(n).stream); err != nil {
+			return s.wrap("migrate: delivery queue", err)
 		}
 	}
 	if err := s.loadScripts(ctx); err != nil {
@@ -103,7 +106,7 @@ func (s *Store) scanPairs(ctx context.Context, key string, scan func(cursor uint
 		for i := 0; i+1 < len(e.Elements); i += 2 {
 			batch = append(batch, cmds(e.Elements[i], e.Elements[i+1])...)
 		}
-		if err := firstErr(s.c.DoMulti(ctx, batch...)); err != nil {
+		if err := redisconn.FirstErr(s.c.DoMulti(ctx, batch...)); err != nil {
 			return n, s.wrap("migrate: "+key, err)
 		}
 		n += len(e.Elements) / 2
@@ -136,7 +139,7 @@ func (s *Store) shardNames(ctx context.Context, log *slog.Logger) error {
 	}
 	log.Info("spread the username index over shards", "users", n)
 	return s.wrap("migrate: remove the old name indexes",
-		firstErr(s.c.DoMulti(ctx, b.Del().Key(legacyUsers).Build(), b.Del().Key(legacyUsersFolded).Build())))
+		redisconn.FirstErr(s.c.DoMulti(ctx, b.Del().Key(legacyUsers).Build(), b.Del().Key(legacyUsersFolded).Build())))
 }
 
 // shardAuths moves the auth secrets into their shards.
@@ -176,7 +179,7 @@ func (s *Store) foldIntoUsers(ctx context.Context, log *slog.Logger) error {
 		cmds = append(cmds, b.Hset().Key(keyUser(c)).FieldValue().FieldValue(fieldCelebrity, "1").Build())
 	}
 	cmds = append(cmds, b.Del().Key(legacyLastSeen).Build(), b.Del().Key(legacyCelebrities).Build())
-	if err := firstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
+	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
 		return s.wrap("migrate: fold into user hashes", err)
 	}
 	log.Info("moved last-seen times and celebrity flags into the user hashes", "seen", seen, "celebrities", len(celebs))
@@ -207,7 +210,7 @@ func (s *Store) indexUserPosts(ctx context.Context, log *slog.Logger) error {
 			switch {
 			case rueidis.IsRedisNil(err):
 				continue // no such post: nothing to index
-			case isDamage(err):
+			case redisconn.IsDamage(err):
 				log.Error("migrate: skipping a damaged post", "post", pid, "err", err)
 				continue
 			case err != nil:
@@ -215,7 +218,7 @@ func (s *Store) indexUserPosts(ctx context.Context, log *slog.Logger) error {
 			}
 			adds = append(adds, b.Zadd().Key(keyUserPosts(uid)).ScoreMember().ScoreMember(float64(pid), id(pid)).Build())
 		}
-		if err := firstErr(s.c.DoMulti(ctx, adds...)); err != nil {
+		if err := redisconn.FirstErr(s.c.DoMulti(ctx, adds...)); err != nil {
 			return s.wrap("migrate: index posts", err)
 		}
 		if hi == last || (hi/migrateBatch)%100 == 0 {
@@ -236,7 +239,7 @@ func (s *Store) celebrateAll(ctx context.Context, log *slog.Logger) error {
 	for i, c := range celebs {
 		cmds[i] = s.jobCmd(jobCelebrate, 0, c)
 	}
-	if err := firstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
+	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
 		return s.wrap("migrate: celebrities", err)
 	}
 	log.Info("recorded followed celebrities", "celebrities", len(celebs))
@@ -257,12 +260,13 @@ func (s *Store) shardQueue(ctx context.Context, log *slog.Logger) error {
 			return s.wrap("migrate: read the old delivery stream", err)
 		}
 		cmds := make(rueidis.Commands, 0, len(entries))
-		for _, j := range parseJobs(queue{}, entries) {
+		for _, qj := range jobqueue.Parse(legacyDeliveries, entries, false) {
+			j := parseJob(qj)
 			if j.valid() {
 				cmds = append(cmds, s.jobCmd(j.kind, j.post, j.author))
 			}
 		}
-		if err := firstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
+		if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
 			return s.wrap("migrate: move delivery jobs", err)
 		}
 		moved += len(cmds)
@@ -277,7 +281,7 @@ func (s *Store) shardQueue(ctx context.Context, log *slog.Logger) error {
 	}); err != nil {
 		return err
 	}
-	err := firstErr(s.c.DoMulti(ctx, b.Del().Key(legacyDeliveries).Build(),
+	err := redisconn.FirstErr(s.c.DoMulti(ctx, b.Del().Key(legacyDeliveries).Build(),
 		b.Del().Key(legacyProgress).Build(), b.Del().Key(legacySnapshots).Build()))
 	if err != nil {
 		return s.wrap("migrate: remove the old delivery stream", err)
@@ -292,9 +296,9 @@ func (s *Store) shardQueue(ctx context.Context, log *slog.Logger) error {
 // (unless that exists already: a server that migrated first), DEL.
 func (s *Store) tagUserKeys(ctx context.Context, log *slog.Logger) error {
 	moved := 0
-	for addr, node := range s.masters(ctx) {
+	for addr, node := range s.nodes.Masters(ctx) {
 		if node == nil {
-			return s.wrap("migrate: tag user keys", fmt.Errorf("master %s: %w", addr, errNotConnected))
+			return s.wrap("migrate: tag user keys", fmt.Errorf("master %s: %w", addr, redisconn.ErrNotConnected))
 		}
 		for _, prefix := range userKeyPrefixes {
 			n, err := s.tagKeysOn(ctx, node, prefix)
@@ -368,5 +372,5 @@ func (s *Store) moveKeys(ctx context.Context, olds []string, rename func(string)
 	for i, k := range olds {
 		dels[i] = b.Del().Key(k).Build()
 	}
-	return len(olds), s.wrap("migrate: remove old keys", firstErr(s.c.DoMulti(ctx, dels...)))
+	return len(olds), s.wrap("migrate: remove old keys", redisconn.FirstErr(s.c.DoMulti(ctx, dels...)))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 )
 
 // CreatePost stores a status update and records its delivery, in three
@@ -50,7 +51,7 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 	}
 	res := s.replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, followers, celebrity && !known) },
 		keyUserPosts(author), keyHome(author), keyTimeline, queueOf(author).stream)
-	if err := firstErr(res); err != nil {
+	if err := redisconn.FirstErr(res); err != nil {
 		s.unpublish(ctx, pid, author)
 		return retwis.Post{}, s.wrap("create post: publish", err)
 	}
@@ -116,7 +117,7 @@ func (s *Store) publishCmds(pid, author, followers int64, newCelebrity bool) rue
 func (s *Store) unpublish(ctx context.Context, pid, author int64) {
 	b := s.c.B()
 	p := id(pid)
-	err := firstErr(s.c.DoMulti(ctx,
+	err := redisconn.FirstErr(s.c.DoMulti(ctx,
 		b.Zrem().Key(keyUserPosts(author)).Member(p).Build(),
 		b.Lrem().Key(keyHome(author)).Count(0).Element(p).Build(),
 		b.Lrem().Key(keyTimeline).Count(0).Element(p).Build(),
@@ -146,7 +147,7 @@ func (s *Store) posts(ctx context.Context, pids []int64) ([]retwis.Post, error) 
 	authors := make([]int64, 0, len(pids))
 	for i, r := range s.cachedMulti(ctx, cmds...) {
 		p, ok, err := parsePost(pids[i], r)
-		if isDamage(err) { // not a hash: shown as missing
+		if redisconn.IsDamage(err) { // not a hash: shown as missing
 			s.log.Error("skipping a damaged post", "post", pids[i], "err", err)
 			continue
 		}
@@ -234,5 +235,5 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	if fanout != "0" {
 		cmds = append(cmds, s.jobCmd(jobUndeliver, pid, uid))
 	}
-	return s.wrap("delete post: tidy", firstErr(s.c.DoMulti(ctx, cmds...)))
+	return s.wrap("delete post: tidy", redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)))
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -277,7 +278,7 @@ func TestPublishCompleteOrInvisible(t *testing.T) {
 	f := newFixtureAt(t, r.URL)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
 	f.st.Follow(f.ctx, fan.ID, author.ID)
-	c, err := store.NewClient(f.limitedURL(t, r.URL, "xadd"))
+	c, err := redisconn.Dial(f.limitedURL(t, r.URL, "xadd"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -94,29 +93,4 @@ func (s *Store) DeliveryBacklog(ctx context.Context) (int64, error) {
 		total += n
 	}
 	return total, nil
-}
-
-// FewestReplicas returns the smallest number of replicas connected to any
-// master that client reaches: how many replicas every write can wait for
-// (Options.WaitReplicas).
-func FewestReplicas(ctx context.Context, client rueidis.Client) (int, error) {
-	fewest := -1
-	for addr, node := range client.Nodes() {
-		info, err := node.Do(ctx, node.B().Info().Section("replication").Build()).ToString()
-		if err != nil {
-			return 0, fmt.Errorf("store: replication info of %s: %w", addr, err)
-		}
-		if !strings.Contains(info, "role:master") {
-			continue
-		}
-		for line := range strings.SplitSeq(info, "\r\n") {
-			if v, ok := strings.CutPrefix(line, "connected_slaves:"); ok {
-				n, _ := strconv.Atoi(v)
-				if fewest < 0 || n < fewest {
-					fewest = n
-				}
-			}
-		}
-	}
-	return max(fewest, 0), nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/redis/rueidis"
+	"github.com/retwis/retwis/internal/redisconn"
 )
 
 // replicated sends the commands build returns as one pipeline (see
@@ -36,7 +37,7 @@ func (s *Store) replicated(ctx context.Context, build func() rueidis.Commands, k
 		}
 		return cmds
 	})
-	if firstErr(res[:n]) == nil {
+	if redisconn.FirstErr(res[:n]) == nil {
 		for i, r := range res[n:] {
 			if acks, err := r.AsInt64(); err != nil || acks < int64(s.opts.WaitReplicas) {
 				s.log.Warn("a write was not replicated in time; it fails", "key", keys[i],

@@ -6,13 +6,14 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // TestPushIDOrder pushes ids in random order, each several times, past
 // the cap: the list always ends up as the newest ids, descending, once.
 func TestPushIDOrder(t *testing.T) {
-	c, err := NewClient(redistest.Start(t).URL)
+	c, err := redisconn.Dial(redistest.Start(t).URL)
 	if err != nil {
 		t.Fatal(err)
 	}

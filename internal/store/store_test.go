@@ -12,6 +12,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -72,7 +73,7 @@ func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *
 	if opts.Log == nil {
 		opts.Log = quiet
 	}
-	c, err := store.NewClient(url)
+	c, err := redisconn.Dial(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	raw, err := store.NewClient(url)
+	raw, err := redisconn.Dial(url)
 	if err != nil {
 		t.Fatal(err)
 	}

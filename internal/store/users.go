@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 )
 
 var errNameTaken = retwis.Errorf(retwis.Conflict, "That username is already taken. Please choose another.")
@@ -81,7 +82,7 @@ func (s *Store) claim(ctx context.Context, uid int64, username, secret string) e
 			}
 			return cmds
 		}
-		if uerr := firstErr(s.pipeline(ctx, undo)); uerr != nil {
+		if uerr := redisconn.FirstErr(s.pipeline(ctx, undo)); uerr != nil {
 			s.log.Warn("a failed sign-up could not be taken back", "user", username, "err", uerr)
 		}
 		if err != nil {
@@ -96,7 +97,7 @@ func (s *Store) claim(ctx context.Context, uid int64, username, secret string) e
 	now := time.Now().Unix()
 	cmds := append(s.seenCmds(uid, now, false),
 		b.Zadd().Key(keyUsersByTime).ScoreMember().ScoreMember(float64(now), username).Build())
-	if err := firstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
+	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
 		s.log.Warn("new user not recorded in users_by_time and as seen", "user", username, "err", err)
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -98,33 +99,6 @@ func TestLoginRepairsLostSecret(t *testing.T) {
 	if _, err := f.st.Authenticate(f.ctx, got); err != nil {
 		t.Fatalf("the cookie from login does not work: %v", err)
 	}
-}
-
-func TestNewClientRefused(t *testing.T) {
-	r := redistest.Start(t)
-	path, ok := strings.CutPrefix(r.URL, "unix://")
-	if !ok {
-		t.Skip("needs the harness's own server")
-	}
-	c, err := store.NewClient(r.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Do(t.Context(), c.B().ConfigSet().ParameterValue().ParameterValue("requirepass", "right").Build()).Error(); err != nil {
-		t.Fatal(err)
-	}
-	// A wrong password is refused, and waiting would not help, so
-	// NewClient must say so at once rather than look like an outage.
-	_, err = store.NewClient("unix://:wrong@" + path)
-	wantKind(t, err, retwis.Invalid)
-	good, err := store.NewClient("unix://:right@" + path)
-	if err != nil {
-		t.Fatalf("the right password was refused: %v", err)
-	}
-	good.Close()
-	_, err = store.NewClient("http://localhost")
-	wantKind(t, err, retwis.Invalid)
 }
 
 func TestAuthenticateRejects(t *testing.T) {
@@ -322,7 +296,7 @@ func TestRegisterCancelled(t *testing.T) {
 	r := redistest.Start(t)
 	f := newFixtureAt(t, r.URL)
 	for n := int64(1); n <= 8; n++ {
-		c, err := store.NewClient(r.URL)
+		c, err := redisconn.Dial(r.URL)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -59,7 +60,7 @@ func newSiteWith(t testing.TB, redisURL string, start func(http.Handler) *httpte
 	}
 	srv := start(h)
 	t.Cleanup(srv.Close)
-	raw, err := store.NewClient(redisURL)
+	raw, err := redisconn.Dial(redisURL)
 	if err != nil {
 		t.Fatal(err)
 	}

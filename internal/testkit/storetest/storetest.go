@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/password"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 )
 
@@ -29,7 +30,7 @@ func Open(t testing.TB, url string, opts store.Options) *store.Store {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	c, err := store.NewClient(url)
+	c, err := redisconn.Dial(url)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,152 @@
+package jobqueue_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis/internal/jobqueue"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+)
+
+var streams = []string{"jobs:{a}", "jobs:{b}"}
+
+func dial(t *testing.T) rueidis.Client {
+	t.Helper()
+	c, err := redisconn.Dial(redistest.Start(t).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+func add(t *testing.T, c rueidis.Client, stream, name string) {
+	t.Helper()
+	if err := c.Do(t.Context(), c.B().Xadd().Key(stream).Id("*").FieldValue().FieldValue("name", name).Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// log records what handlers did, safely from many goroutines.
+type log struct {
+	mu   sync.Mutex
+	runs map[string][]bool // job name → Resumed at each run
+}
+
+func (l *log) record(j jobqueue.Job) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.runs[j.Fields["name"]] = append(l.runs[j.Fields["name"]], j.Resumed)
+	return len(l.runs[j.Fields["name"]])
+}
+
+func (l *log) get(name string) []bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]bool(nil), l.runs[name]...)
+}
+
+// TestRunRetriesAndTidies runs jobs on two streams: each succeeds once
+// and is gone from its stream, with the commands of Tidy sent; a job that
+// fails is tried again, marked Resumed, until it succeeds.
+func TestRunRetriesAndTidies(t *testing.T) {
+	c := dial(t)
+	l := &log{runs: map[string][]bool{}}
+	q := jobqueue.New(c, jobqueue.Options{
+		Streams: streams, Group: "g", Consumer: "w1", Block: 20 * time.Millisecond, Parallel: 2,
+		Handle: func(ctx context.Context, j jobqueue.Job) error {
+			if n := l.record(j); j.Fields["name"] == "flaky" && n < 3 {
+				return errors.New("not yet")
+			}
+			return nil
+		},
+		Tidy: func(j jobqueue.Job) rueidis.Commands {
+			return rueidis.Commands{c.B().Sadd().Key("tidied:{" + j.Stream + "}").Member(j.Fields["name"]).Build()}
+		},
+	})
+	for _, s := range streams {
+		if err := q.EnsureGroup(t.Context(), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(t, c, streams[0], "one")
+	add(t, c, streams[1], "two")
+	add(t, c, streams[1], "flaky")
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { q.Run(ctx); close(done) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(l.get("flaky")) < 3 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if got := l.get("flaky"); fmt.Sprint(got) != "[false true true]" {
+		t.Errorf("the failing job ran %v (Resumed at each run); want [false true true]", got)
+	}
+	for _, name := range []string{"one", "two"} {
+		if got := l.get(name); fmt.Sprint(got) != "[false]" {
+			t.Errorf("job %s ran %v; want once, fresh", name, got)
+		}
+	}
+	for _, s := range streams {
+		if n, _ := c.Do(t.Context(), c.B().Xlen().Key(s).Build()).AsInt64(); n != 0 {
+			t.Errorf("%s still holds %d jobs", s, n)
+		}
+	}
+	if got, _ := c.Do(t.Context(), c.B().Smembers().Key("tidied:{"+streams[1]+"}").Build()).AsStrSlice(); len(got) != 2 {
+		t.Errorf("tidied on %s: %v; want two and flaky", streams[1], got)
+	}
+}
+
+// TestReclaimAndRemoveGone leaves a job pending with a worker that died:
+// Reclaim carries it out (Resumed); RemoveGone then removes the dead
+// worker, never the live one.
+func TestReclaimAndRemoveGone(t *testing.T) {
+	c := dial(t)
+	opts := jobqueue.Options{Streams: streams[:1], Group: "g", Block: 10 * time.Millisecond,
+		Handle: func(context.Context, jobqueue.Job) error { return nil }}
+	dead := opts
+	dead.Consumer = "dead"
+	dead.Handle = func(ctx context.Context, j jobqueue.Job) error { <-ctx.Done(); return ctx.Err() }
+	dq := jobqueue.New(c, dead)
+	if err := dq.EnsureGroup(t.Context(), streams[0]); err != nil {
+		t.Fatal(err)
+	}
+	add(t, c, streams[0], "stuck")
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+	dq.Run(ctx) // reads the job, then dies with it (Drain 0)
+	cancel()
+
+	var got []jobqueue.Job
+	live := opts
+	live.Consumer = "live"
+	live.Handle = func(_ context.Context, j jobqueue.Job) error { got = append(got, j); return nil }
+	q := jobqueue.New(c, live)
+	n, err := q.Reclaim(t.Context(), time.Hour)
+	if err != nil || n != 0 {
+		t.Fatalf("Reclaim of jobs idle an hour = %d, %v; want none", n, err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if n, err := q.Reclaim(t.Context(), 10*time.Millisecond); err != nil || n != 1 || len(got) != 1 || !got[0].Resumed {
+		t.Fatalf("Reclaim = %d, %v, ran %+v; want the stuck job, resumed", n, err, got)
+	}
+	if err := q.EnsureGroup(t.Context(), streams[0]); err != nil { // idempotent
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if n, err := q.RemoveGone(t.Context(), 10*time.Millisecond); err != nil || n != 1 {
+		t.Fatalf("RemoveGone = %d, %v; want the dead worker", n, err)
+	}
+	infos, err := c.Do(t.Context(), c.B().XinfoConsumers().Key(streams[0]).Group("g").Build()).ToArray()
+	if err != nil || len(infos) != 1 {
+		t.Fatalf("consumers left: %d, %v; want the live one", len(infos), err)
+	}
+}

@@ -1,0 +1,108 @@
+package redisconn
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+)
+
+// TopologyRefresh is how often a cluster client reads the topology.
+const TopologyRefresh = 5 * time.Second
+
+// NodeTimeout is how long a Redis node may take to accept a connection
+// or to answer a command before it is taken for gone.
+const NodeTimeout = time.Second
+
+// Dial connects to the Redis server (or cluster) at redisURL:
+// redis://[user:pass@]host:port[/db], rediss://… for TLS, or
+// unix:///path/to/socket. For a cluster, several seed nodes may be
+// given, redis://a:7000,b:7000,c:7000: the client starts as soon as any
+// of them answers, and finds the other nodes by itself. Client-side
+// caching is used when the server supports it (RESP3 and CLIENT
+// TRACKING) and left off otherwise. A malformed URL, or a server that
+// refuses the client (bad credentials), is an Invalid error.
+//
+// A node that stops answering (a frozen machine, a network split) fails
+// the commands sent to it within about NodeTimeout, rather than holding
+// them until the request's deadline.
+func Dial(redisURL string) (rueidis.Client, error) {
+	opt, err := rueidis.ParseURL(seedsAsQuery(redisURL))
+	if err != nil {
+		return nil, &retwis.Error{Kind: retwis.Invalid, Err: err,
+			Message: fmt.Sprintf("bad Redis URL %q (want redis://host:port, rediss://… or unix:///path)", Redact(redisURL))}
+	}
+	// Ask a cluster for its topology every few seconds, not only when a
+	// reply says it changed, so that nodes that joined are found.
+	opt.ClusterOption.ShardsRefreshInterval = TopologyRefresh
+	opt.ConnWriteTimeout = NodeTimeout
+	opt.Dialer.Timeout = NodeTimeout
+	opt.RetryDelay = retryDelay
+	c, err := rueidis.NewClient(opt)
+	if errors.Is(err, rueidis.ErrNoCache) {
+		opt.DisableCache = true
+		c, err = rueidis.NewClient(opt)
+	}
+	if err != nil && IsReply(err) && !IsTemporary(err) {
+		// The server answered and refused (wrong password, no such
+		// database): waiting will not change its mind.
+		return nil, &retwis.Error{Kind: retwis.Invalid, Err: err,
+			Message: fmt.Sprintf("Redis at %s refused the connection", Redact(redisURL))}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("redisconn: connect to %s: %w", Redact(redisURL), err)
+	}
+	return c, nil
+}
+
+// seedsAsQuery rewrites redis://a:1,b:2/0 into the form the client
+// library reads, redis://a:1/0?addr=b:2.
+func seedsAsQuery(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok || scheme == "unix" {
+		return raw
+	}
+	end := strings.IndexAny(rest, "/?")
+	if end < 0 {
+		end = len(rest)
+	}
+	authority, tail := rest[:end], rest[end:]
+	at := strings.LastIndex(authority, "@")
+	hosts := strings.Split(authority[at+1:], ",")
+	if len(hosts) < 2 {
+		return raw
+	}
+	sep := "?"
+	if strings.Contains(tail, "?") {
+		sep = "&"
+	}
+	for _, h := range hosts[1:] {
+		tail += sep + "addr=" + url.QueryEscape(h)
+		sep = "&"
+	}
+	return scheme + "://" + authority[:at+1] + hosts[0] + tail
+}
+
+// retryDelay lets the client retry a read that failed on the network a
+// few times, to ride out a dropped connection, but no more: the default
+// retries until the request's deadline, which turns a Redis outage into
+// pages that hang for seconds instead of a prompt 503.
+func retryDelay(attempts int, _ rueidis.Completed, _ error) time.Duration {
+	if attempts >= 3 {
+		return -1
+	}
+	return time.Duration(20<<attempts) * time.Millisecond
+}
+
+// Redact hides the password of a Redis URL, for error messages and logs.
+func Redact(s string) string {
+	if u, err := url.Parse(s); err == nil {
+		return u.Redacted()
+	}
+	return "the Redis URL"
+}

@@ -1,0 +1,193 @@
+package redisconn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/redis/rueidis"
+)
+
+// Nodes finds and probes the nodes of the database a client reaches.
+type Nodes struct {
+	c rueidis.Client
+	// standalone is set once Redis is known to be a single server, not a
+	// cluster, so that it need not be asked again.
+	standalone atomic.Bool
+}
+
+// NewNodes returns a Nodes for the database client reaches.
+func NewNodes(client rueidis.Client) *Nodes { return &Nodes{c: client} }
+
+// NodeState is what a probe learns of one Redis node.
+type NodeState struct {
+	Addr    string
+	Err     error // the node did not answer
+	Master  bool
+	Cluster string // cluster_state, for a cluster node
+	Used    int64  // used_memory
+	Limit   int64  // maxmemory; 0 for none
+	Evicts  bool   // maxmemory-policy evicts keys, so Redis never refuses writes for memory
+}
+
+// Masters returns the masters of the database: on a cluster, those of
+// the cluster's own view (CLUSTER NODES, asked of the first node that
+// answers), which leaves out seed addresses that are not, or no longer,
+// part of it; on a single server, that server. A master the client has
+// no connection to maps to nil.
+func (n *Nodes) Masters(ctx context.Context) map[string]rueidis.Client {
+	known := n.c.Nodes()
+	if n.standalone.Load() {
+		return known
+	}
+	addrs := make([]string, 0, len(known))
+	for addr := range known {
+		addrs = append(addrs, addr)
+	}
+	sort.Strings(addrs)
+	for _, addr := range addrs {
+		node := known[addr]
+		v, err := node.Do(ctx, node.B().ClusterNodes().Build()).ToString()
+		if err != nil && strings.Contains(err.Error(), "cluster support disabled") {
+			n.standalone.Store(true) // a single server (and perhaps its replicas)
+			return known
+		}
+		if err != nil {
+			continue
+		}
+		out := map[string]rueidis.Client{}
+		for line := range strings.SplitSeq(strings.TrimSpace(v), "\n") {
+			// id addr flags master ping pong epoch link slots…: a master
+			// that serves slots, failed or not yet; one the cluster has
+			// given up on (flag "fail") lost its slots to its replica.
+			f := strings.Fields(line)
+			if len(f) < 9 || !strings.Contains(f[2], "master") || strings.Contains(f[2], "noaddr") {
+				continue
+			}
+			master, _, _ := strings.Cut(f[1], "@")
+			out[master] = known[master]
+		}
+		return out
+	}
+	return known // nobody answers: report them all
+}
+
+// Probe asks every master about itself, concurrently, and returns what
+// they said ordered by address.
+func (n *Nodes) Probe(ctx context.Context) []NodeState {
+	var mu sync.Mutex
+	var out []NodeState
+	var wg sync.WaitGroup
+	for addr, node := range n.Masters(ctx) {
+		wg.Go(func() {
+			st := NodeState{Addr: addr, Err: ErrNotConnected}
+			if node != nil {
+				st = probeNode(ctx, addr, node)
+			}
+			mu.Lock()
+			out = append(out, st)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
+	return out
+}
+
+// ErrNotConnected reports a master the client has no connection to.
+var ErrNotConnected = errors.New("not connected")
+
+// probeNode reads a node's role, memory and cluster state in one round
+// trip.
+func probeNode(ctx context.Context, addr string, node rueidis.Client) NodeState {
+	st := NodeState{Addr: addr}
+	res := node.DoMulti(ctx,
+		node.B().Info().Section("replication").Build(),
+		node.B().Info().Section("memory").Build(),
+		node.B().Info().Section("cluster").Build(),
+	)
+	var info strings.Builder
+	for _, r := range res {
+		v, err := r.ToString()
+		if err != nil {
+			st.Err = err
+			return st
+		}
+		info.WriteString(v)
+	}
+	field := func(name string) string {
+		for line := range strings.SplitSeq(info.String(), "\r\n") {
+			if v, ok := strings.CutPrefix(line, name+":"); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	st.Master = field("role") == "master"
+	st.Used, _ = strconv.ParseInt(field("used_memory"), 10, 64)
+	st.Limit, _ = strconv.ParseInt(field("maxmemory"), 10, 64)
+	st.Evicts = !strings.HasPrefix(field("maxmemory_policy"), "noeviction")
+	if field("cluster_enabled") == "1" {
+		if v, err := node.Do(ctx, node.B().ClusterInfo().Build()).ToString(); err == nil {
+			for line := range strings.SplitSeq(v, "\r\n") {
+				if state, ok := strings.CutPrefix(line, "cluster_state:"); ok {
+					st.Cluster = state
+				}
+			}
+		}
+	}
+	return st
+}
+
+// Ping checks that every master answers a PING, all at once. It returns
+// the error of a master that does not, naming it.
+func (n *Nodes) Ping(ctx context.Context) error {
+	var mu sync.Mutex
+	var failed error
+	var wg sync.WaitGroup
+	for addr, node := range n.Masters(ctx) {
+		wg.Go(func() {
+			err := ErrNotConnected
+			if node != nil {
+				err = node.Do(ctx, node.B().Ping().Build()).Error()
+			}
+			if err != nil {
+				mu.Lock()
+				failed = fmt.Errorf("master %s: %w", addr, err)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return failed
+}
+
+// FewestReplicas returns the smallest number of replicas connected to any
+// master that client reaches: how many replicas every write can wait for
+// (store.Options.WaitReplicas).
+func FewestReplicas(ctx context.Context, client rueidis.Client) (int, error) {
+	fewest := -1
+	for addr, node := range client.Nodes() {
+		info, err := node.Do(ctx, node.B().Info().Section("replication").Build()).ToString()
+		if err != nil {
+			return 0, fmt.Errorf("redisconn: replication info of %s: %w", addr, err)
+		}
+		if !strings.Contains(info, "role:master") {
+			continue
+		}
+		for line := range strings.SplitSeq(info, "\r\n") {
+			if v, ok := strings.CutPrefix(line, "connected_slaves:"); ok {
+				n, _ := strconv.Atoi(v)
+				if fewest < 0 || n < fewest {
+					fewest = n
+				}
+			}
+		}
+	}
+	return max(fewest, 0), nil
+}
