@@ -40,6 +40,10 @@ type Page struct {
 	Posts []Post
 	Newer bool // newer posts exist than the first on this page
 	Older bool // older posts exist than the last on this page
+	// Missing counts the posts left out because they cannot be read right
+	// now (the database node holding them is failing over): the page
+	// shows the rest, and says so.
+	Missing int
 }
 
 // Profile is what a profile page shows about a user.

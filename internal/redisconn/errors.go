@@ -1,6 +1,7 @@
 package redisconn
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"strings"
@@ -50,6 +51,15 @@ func IsTemporary(err error) bool {
 		}
 	}
 	return false
+}
+
+// IsOutage reports whether err says that the node a command went to
+// cannot be reached or cannot serve right now (refused, timed out,
+// loading, failing over): what another node holds may still be read. A
+// full Redis and a cancelled request are not outages.
+func IsOutage(err error) bool {
+	return err != nil && !errors.Is(err, context.Canceled) && !IsFull(err) &&
+		(IsTemporary(err) || !IsReply(err))
 }
 
 // FirstErr returns the first error among the results of a pipeline; a nil

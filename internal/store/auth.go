@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -76,32 +77,38 @@ func (s *Store) checkPassword(ctx context.Context, uid int64, acct account, pass
 	return s.verifyPassword(ctx, pass, "") // no password at all: nobody can log in
 }
 
-// Authenticate maps an auth cookie to its user, as the tutorial's
-// isLoggedIn does: through the auths hash, double-checked (in constant
-// time) against the user's own auth field, which is the true secret. It
-// writes nothing: reading the home timeline is what records that a user
-// is active (see markSeen).
+// Authenticate maps a session token (the auth cookie) to its user. A
+// token is "<user id>:<secret>": the user hash alone answers, its auth
+// field compared in constant time with the secret, so authentication
+// reads one slot of a cluster, the user's own, and a failed master stops
+// only the sessions of the users it holds. A token without the id (a
+// cookie of the tutorial's Retwis, or of retwis before layout 3's
+// sessions) is mapped to its user through the auths shards first, as the
+// tutorial's isLoggedIn does. It writes nothing: reading the home
+// timeline is what records that a user is active (see markSeen).
 //
-// Both reads come from the client-side cache when warm, so a page view
+// The reads come from the client-side cache when warm, so a page view
 // costs no round trip for authentication. Redis tracks the cached keys
 // and invalidates them when they change: a logout (which rewrites the
 // user's auth field) ends the old cookie on this server at once, and on
 // other servers as soon as the invalidation reaches them.
-func (s *Store) Authenticate(ctx context.Context, secret string) (retwis.User, error) {
+func (s *Store) Authenticate(ctx context.Context, token string) (retwis.User, error) {
 	none := retwis.Errorf(retwis.Unauthorized, "Please log in.")
-	if secret == "" || len(secret) > 128 {
+	if token == "" || len(token) > 128 {
 		return retwis.User{}, none
 	}
-	v, err := s.cached(ctx, s.c.B().Hget().Key(keyAuths(secret)).Field(secret).Cache(), authCacheTTL).ToString()
-	if rueidis.IsRedisNil(err) {
-		return retwis.User{}, none
-	}
-	if err != nil {
-		return retwis.User{}, s.wrap("authenticate", err)
-	}
-	uid, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return retwis.User{}, none
+	uid, secret, ok := parseToken(token)
+	if !ok {
+		v, err := s.cached(ctx, s.c.B().Hget().Key(keyAuths(token)).Field(token).Cache(), authCacheTTL).ToString()
+		if rueidis.IsRedisNil(err) {
+			return retwis.User{}, none
+		}
+		if err != nil {
+			return retwis.User{}, s.wrap("authenticate", err)
+		}
+		if uid, err = strconv.ParseInt(v, 10, 64); err != nil {
+			return retwis.User{}, none
+		}
 	}
 	acct, err := s.account(ctx, uid, true)
 	if err != nil {
@@ -111,6 +118,23 @@ func (s *Store) Authenticate(ctx context.Context, secret string) (retwis.User, e
 		return retwis.User{}, none
 	}
 	return retwis.User{ID: uid, Username: acct.username}, nil
+}
+
+// sessionToken returns the token a user with secret logs in with.
+func sessionToken(uid int64, secret string) string { return id(uid) + ":" + secret }
+
+// parseToken splits a session token into the user id and the secret. ok
+// is false for a token without the id, whose whole is the secret.
+func parseToken(token string) (uid int64, secret string, ok bool) {
+	prefix, secret, found := strings.Cut(token, ":")
+	if !found {
+		return 0, token, false
+	}
+	uid, err := strconv.ParseInt(prefix, 10, 64)
+	if err != nil || uid <= 0 || secret == "" {
+		return 0, token, false
+	}
+	return uid, secret, true
 }
 
 // Logout rotates the user's auth secret, as the tutorial's logout.php
@@ -125,51 +149,26 @@ func (s *Store) Logout(ctx context.Context, uid int64) error {
 	return err
 }
 
-// rotate gives the user a new secret and forgets the old one, in three
-// ordered steps because the auths shards and user:<id> may be on
-// different nodes:
-//  1. map the new secret in its auths shard (harmless: nobody holds it
-//     yet);
-//  2. set it in the user hash, the true secret: the old cookie dies here,
-//     and the new one works, since step 1 is done;
-//  3. forget the old secret (only tidying: it no longer matches).
-//
-// A failure at any step leaves the user able to log in.
+// rotate gives the user a new secret, in the user hash: every cookie
+// holding the old one dies there. A secret of the tutorial's kind (the
+// token without the user id) is then forgot in its auths shard too; that
+// is only tidying, since it no longer matches the user hash, so a failure
+// there is logged and the rotation stands.
 func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, error) {
 	secret := newSecret()
 	b := s.c.B()
-	type step struct {
-		key string
-		cmd func() rueidis.Completed // built anew if the pipeline is sent again
-	}
-	steps := []step{
-		{keyAuths(secret), func() rueidis.Completed {
-			return b.Hset().Key(keyAuths(secret)).FieldValue().FieldValue(secret, id(uid)).Build()
-		}},
-		{keyUser(uid), func() rueidis.Completed {
-			return b.Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldAuth, secret).Build()
-		}},
+	s.written.add(keyUser(uid))
+	res := s.replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{b.Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldAuth, secret).Build()}
+	}, keyUser(uid))
+	if err := res[0].Error(); err != nil {
+		return "", s.wrap("rotate secret", err)
 	}
 	if old != "" {
-		steps = append(steps, step{keyAuths(old), func() rueidis.Completed { return b.Hdel().Key(keyAuths(old)).Field(old).Build() }})
-	}
-	for _, st := range steps {
-		s.written.add(st.key)
-		res := s.replicated(ctx, func() rueidis.Commands { return rueidis.Commands{st.cmd()} }, st.key)
-		if err := res[0].Error(); err != nil {
-			return "", s.wrap("rotate secret", err)
+		s.written.add(keyAuths(old))
+		if err := s.c.Do(ctx, b.Hdel().Key(keyAuths(old)).Field(old).Build()).Error(); err != nil {
+			s.log.Warn("an old auth secret stays in its auths shard (it no longer matches)", "user", uid, "err", err)
 		}
 	}
 	return secret, nil
-}
-
-// mapSecret makes sure the auths shard of the user's secret maps it to
-// the user. The tutorial calls auths "volatile": an interrupted script, or a database
-// repaired by hand, can lose the entry, and without it the cookie that
-// login hands out would never work.
-func (s *Store) mapSecret(ctx context.Context, uid int64, secret string) error {
-	res := s.replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{s.c.B().Hset().Key(keyAuths(secret)).FieldValue().FieldValue(secret, id(uid)).Build()}
-	}, keyAuths(secret))
-	return s.wrap("map auth secret", res[0].Error())
 }

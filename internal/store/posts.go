@@ -134,39 +134,51 @@ func (s *Store) unpublish(ctx context.Context, pid, author int64) {
 // posts loads the posts with the given ids, in order, with their authors'
 // names, in two round trips (post hashes, then usernames), both served
 // from the client-side cache when possible since posts never change.
-// Ids whose post is gone are skipped.
-func (s *Store) posts(ctx context.Context, pids []int64) ([]retwis.Post, error) {
+// Ids whose post is gone are skipped; so are those whose post or author
+// cannot be read right now (its node is failing over), which missing
+// counts, so that a page shows what the rest of the cluster holds.
+func (s *Store) posts(ctx context.Context, pids []int64) (posts []retwis.Post, missing int, err error) {
 	if len(pids) == 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
 	cmds := make([]rueidis.CacheableTTL, len(pids))
 	for i, pid := range pids {
 		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(keyPost(pid)).Field(fieldUserID, fieldTime, fieldBody).Cache(), s.opts.CacheTTL)
 	}
-	posts := make([]retwis.Post, 0, len(pids))
+	posts = make([]retwis.Post, 0, len(pids))
 	authors := make([]int64, 0, len(pids))
 	for i, r := range s.cachedMulti(ctx, cmds...) {
+		if redisconn.IsOutage(r.Error()) {
+			missing++
+			continue
+		}
 		p, ok, err := parsePost(pids[i], r)
 		if redisconn.IsDamage(err) { // not a hash: shown as missing
 			s.log.Error("skipping a damaged post", "post", pids[i], "err", err)
 			continue
 		}
 		if err != nil {
-			return nil, s.wrap("read posts", err)
+			return nil, 0, s.wrap("read posts", err)
 		}
 		if ok {
 			posts = append(posts, p)
 			authors = append(authors, p.AuthorID)
 		}
 	}
-	names, err := s.usernames(ctx, authors)
+	names, unread, err := s.readNames(ctx, authors)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	for i := range posts {
-		posts[i].Author = names[posts[i].AuthorID]
+	named := posts[:0]
+	for _, p := range posts {
+		if unread[p.AuthorID] {
+			missing++
+			continue
+		}
+		p.Author = names[p.AuthorID]
+		named = append(named, p)
 	}
-	return posts, nil
+	return named, missing, nil
 }
 
 // parsePost decodes the reply to HMGET post:<id> user_id time body. ok is
@@ -192,9 +204,12 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 
 // Post returns one post with its author's name.
 func (s *Store) Post(ctx context.Context, pid int64) (retwis.Post, error) {
-	posts, err := s.posts(ctx, []int64{pid})
+	posts, missing, err := s.posts(ctx, []int64{pid})
 	if err != nil {
 		return retwis.Post{}, err
+	}
+	if missing > 0 {
+		return retwis.Post{}, retwis.Errorf(retwis.Unavailable, "This post cannot be read right now. Please try again in a moment.")
 	}
 	if len(posts) == 0 {
 		return retwis.Post{}, retwis.Errorf(retwis.NotFound, "There is no post %d; it may have been deleted.", pid)

@@ -21,25 +21,29 @@ type fetchFunc func(ctx context.Context, c retwis.Cursor, want int) ([]int64, er
 const maxRounds = 4
 
 // collect builds a page of n posts from fetch. Deleted posts are skipped
-// and the next ones fill in, so pages stay full.
+// and the next ones fill in, so pages stay full. Posts that cannot be
+// read right now are counted in the page's Missing, and not filled in:
+// asking a failing node again would only make the page slower.
 func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, fetch fetchFunc) (retwis.Page, error) {
 	var posts []retwis.Post
+	missing := 0
 	cur, want := c, n+1 // one more than a page tells whether more follow
 	for range maxRounds {
 		ids, err := fetch(ctx, cur, want)
 		if err != nil {
 			return retwis.Page{}, err
 		}
-		found, err := s.posts(ctx, ids)
+		found, unread, err := s.posts(ctx, ids)
 		if err != nil {
 			return retwis.Page{}, err
 		}
+		missing += unread
 		if cur.After > 0 {
 			posts = append(found, posts...)
 		} else {
 			posts = append(posts, found...)
 		}
-		if len(ids) < want || len(posts) >= n+1 {
+		if len(ids) < want || len(posts) >= n+1 || missing > 0 {
 			break
 		}
 		if cur.After > 0 {
@@ -49,7 +53,9 @@ func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, fetch fetch
 		}
 		want = n + 1 - len(posts)
 	}
-	return pageOf(posts, c, n), nil
+	p := pageOf(posts, c, n)
+	p.Missing = missing
+	return p, nil
 }
 
 // pageOf cuts the n+1 posts gathered for cursor c down to a page of n and

@@ -13,7 +13,8 @@ import (
 
 var errNameTaken = retwis.Errorf(retwis.Conflict, "That username is already taken. Please choose another.")
 
-// Register creates an account and returns it with its auth secret.
+// Register creates an account and returns it with its session token
+// (the auth cookie: see Authenticate).
 //
 // The name is claimed last, as the commit point: until then the new user
 // hash is unreachable, so a crash leaves only an orphan. A name that is
@@ -44,24 +45,23 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 	if err != nil {
 		return retwis.User{}, "", err
 	}
-	if err := s.claim(ctx, uid, username, secret); err != nil {
+	if err := s.claim(ctx, uid, username); err != nil {
 		return retwis.User{}, "", err
 	}
-	return retwis.User{ID: uid, Username: username}, secret, nil
+	return retwis.User{ID: uid, Username: username}, sessionToken(uid, secret), nil
 }
 
-// writeUser creates the user hash under a new id, then maps the secret
-// to it in auths, and returns the id.
+// writeUser creates the user hash under a new id and returns the id.
 func (s *Store) writeUser(ctx context.Context, username, hash, secret string) (int64, error) {
 	uid, err := s.createHash(ctx, 0, keyNextUserID, keyUser,
 		fieldUsername, username, fieldAuth, secret, fieldPasswordHash, hash)
 	if err != nil {
 		return 0, err
 	}
-	return uid, s.mapSecret(ctx, uid, secret)
+	return uid, nil
 }
 
-func (s *Store) claim(ctx context.Context, uid int64, username, secret string) error {
+func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 	res := s.replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{claimName.cmd(s.c, []string{keyNames(username), keyNamesFolded(username)},
 			username, retwis.FoldUsername(username), id(uid))}
@@ -72,10 +72,7 @@ func (s *Store) claim(ctx context.Context, uid int64, username, secret string) e
 		// Lost the race, or the claim may stand on a master alone: undo,
 		// so that the failed sign-up leaves nothing behind.
 		undo := func() rueidis.Commands { // built anew if the pipeline is sent again
-			cmds := rueidis.Commands{
-				b.Hdel().Key(keyAuths(secret)).Field(secret).Build(),
-				b.Del().Key(keyUser(uid)).Build(),
-			}
+			cmds := rueidis.Commands{b.Del().Key(keyUser(uid)).Build()}
 			if err != nil {
 				cmds = append(cmds, unclaimName.cmd(s.c, []string{keyNames(username), keyNamesFolded(username)},
 					username, retwis.FoldUsername(username), id(uid)))
@@ -150,7 +147,18 @@ func (s *Store) UserByName(ctx context.Context, username string) (retwis.User, e
 // usernames resolves user ids to usernames in one round trip, from the
 // client-side cache where possible. Unknown ids are missing from the map.
 func (s *Store) usernames(ctx context.Context, uids []int64) (map[int64]string, error) {
-	names := make(map[int64]string, len(uids))
+	names, unread, err := s.readNames(ctx, uids)
+	if err == nil && len(unread) > 0 {
+		err = retwis.Errorf(retwis.Unavailable, "The database is unavailable right now. Please try again in a moment.")
+	}
+	return names, err
+}
+
+// readNames is usernames for a page: the ids whose user hash cannot be
+// read right now (its node is failing over) are in unread rather than an
+// error, so that the page can show the rest.
+func (s *Store) readNames(ctx context.Context, uids []int64) (names map[int64]string, unread map[int64]bool, err error) {
+	names = make(map[int64]string, len(uids))
 	cmds := make([]rueidis.CacheableTTL, 0, len(uids))
 	var order []int64
 	for _, uid := range uids {
@@ -163,8 +171,14 @@ func (s *Store) usernames(ctx context.Context, uids []int64) (map[int64]string, 
 	}
 	for i, r := range s.cachedMulti(ctx, cmds...) {
 		v, err := r.ToString()
-		if err != nil && !rueidis.IsRedisNil(err) {
-			return nil, s.wrap("usernames", err)
+		switch {
+		case redisconn.IsOutage(err):
+			if unread == nil {
+				unread = map[int64]bool{}
+			}
+			unread[order[i]] = true
+		case err != nil && !rueidis.IsRedisNil(err):
+			return nil, nil, s.wrap("usernames", err)
 		}
 		names[order[i]] = v
 	}
@@ -173,7 +187,7 @@ func (s *Store) usernames(ctx context.Context, uids []int64) (map[int64]string, 
 			delete(names, uid)
 		}
 	}
-	return names, nil
+	return names, unread, nil
 }
 
 // LatestUsers returns the n most recently registered usernames, newest first.
@@ -182,8 +196,8 @@ func (s *Store) LatestUsers(ctx context.Context, n int) ([]string, error) {
 	return names, s.wrap("latest users", err)
 }
 
-// Login checks a username and password and returns the user and the auth
-// secret to send as a cookie. Unknown names and wrong passwords give the
+// Login checks a username and password and returns the user and the
+// session token to send as a cookie (see Authenticate). Unknown names and wrong passwords give the
 // same error, after the same amount of work.
 func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, string, error) {
 	wrong := retwis.Errorf(retwis.Unauthorized, "Wrong username or password.")
@@ -213,14 +227,11 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	defer cancel()
 	secret := acct.auth
 	if secret == "" { // an account without a secret: give it one
-		secret, err = s.rotate(ctx, uid, "")
-	} else {
-		err = s.mapSecret(ctx, uid, secret)
+		if secret, err = s.rotate(ctx, uid, ""); err != nil {
+			return retwis.User{}, "", err
+		}
 	}
-	if err != nil {
-		return retwis.User{}, "", err
-	}
-	return retwis.User{ID: uid, Username: acct.username}, secret, nil
+	return retwis.User{ID: uid, Username: acct.username}, sessionToken(uid, secret), nil
 }
 
 func orWrong(err, wrong error) error {

@@ -27,8 +27,11 @@ func TestRegisterLoginLogout(t *testing.T) {
 		f.do(t, "HGET", "user:{1}", "username") != "Alice" {
 		t.Fatal("user not stored under its keys")
 	}
-	if f.do(t, "HGET", store.KeyAuths(secret), secret) != "1" || f.do(t, "HGET", "user:{1}", "auth") != secret {
-		t.Fatal("auth secret not stored in its auths shard and user:1")
+	if !strings.HasPrefix(secret, "1:") || f.do(t, "HGET", "user:{1}", "auth") != strings.TrimPrefix(secret, "1:") {
+		t.Fatalf("session token %q is not the user id and the secret of user:{1}", secret)
+	}
+	if n := f.entries(t, "auths:*"); n != 0 {
+		t.Fatalf("the auths shards have %d entries; a token carries its user id and needs none", n)
 	}
 	if f.do(t, "HEXISTS", "user:{1}", "password") != "0" ||
 		!strings.HasPrefix(f.do(t, "HGET", "user:{1}", "password_hash"), "$argon2id$") {
@@ -53,9 +56,6 @@ func TestRegisterLoginLogout(t *testing.T) {
 	}
 	_, err = f.st.Authenticate(f.ctx, secret)
 	wantKind(t, err, retwis.Unauthorized)
-	if f.do(t, "HEXISTS", store.KeyAuths(secret), secret) != "0" {
-		t.Fatal("old secret still in auths")
-	}
 	_, fresh, err := f.st.Login(f.ctx, "Alice", "password1")
 	if err != nil || fresh == secret {
 		t.Fatalf("login after logout: %q, %v", fresh, err)
@@ -86,29 +86,27 @@ func TestLoginFailures(t *testing.T) {
 	}
 }
 
-// TestLoginRepairsLostSecret loses the auths entry of a user's secret, as
-// an interrupted script can: logging in must still give a working cookie.
-func TestLoginRepairsLostSecret(t *testing.T) {
-	f := newFixture(t)
-	_, secret, _ := f.st.Register(f.ctx, "lost", "password1")
-	f.do(t, "HDEL", "auths", secret)
-	_, got, err := f.st.Login(f.ctx, "lost", "password1")
-	if err != nil || got != secret {
-		t.Fatalf("Login = %q, %v", got, err)
-	}
-	if _, err := f.st.Authenticate(f.ctx, got); err != nil {
-		t.Fatalf("the cookie from login does not work: %v", err)
-	}
-}
-
 func TestAuthenticateRejects(t *testing.T) {
 	f := newFixture(t)
-	f.register(t, "carol")
-	f.do(t, "HSET", "auths", "stale", "1")              // an entry the user hash does not confirm
-	f.do(t, "HSET", "auths", "garbage", "not-a-number") // a damaged entry
-	for _, secret := range []string{"", "stale", "garbage", "unknown", strings.Repeat("a", 200)} {
-		_, err := f.st.Authenticate(f.ctx, secret)
-		wantKind(t, err, retwis.Unauthorized)
+	carol, token, err := f.st.Register(f.ctx, "carol", "password1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dave := f.register(t, "dave")
+	_, secret, _ := strings.Cut(token, ":")
+	f.do(t, "HSET", store.KeyAuths("stale"), "stale", itoa(carol.ID))     // an entry the user hash does not confirm
+	f.do(t, "HSET", store.KeyAuths("garbage"), "garbage", "not-a-number") // a damaged entry
+	for _, bad := range []string{"", "stale", "garbage", "unknown", strings.Repeat("a", 200),
+		itoa(dave.ID) + ":" + secret, // carol's secret with dave's id
+		itoa(carol.ID) + ":", ":" + secret, "0:" + secret, "-1:" + secret, itoa(carol.ID) + ":" + secret + "x",
+		secret, // the secret alone: no auths entry maps it
+	} {
+		if _, err := f.st.Authenticate(f.ctx, bad); retwis.ErrorKind(err) != retwis.Unauthorized {
+			t.Errorf("Authenticate(%q) = %v; want Unauthorized", bad, err)
+		}
+	}
+	if u, err := f.st.Authenticate(f.ctx, token); err != nil || u != carol {
+		t.Fatalf("Authenticate(carol's token) = %v, %v", u, err)
 	}
 }
 
@@ -173,9 +171,6 @@ func TestRegisterRace(t *testing.T) {
 	if users := f.strs(t, "KEYS", "user:{*}"); len(users) != 1 {
 		t.Fatalf("user hashes left: %v; want 1", users)
 	}
-	if n := f.entries(t, "auths:*"); n != 1 {
-		t.Fatalf("the auths shards have %d entries; want 1", n)
-	}
 	if n := f.entries(t, "users:*"); n != 2 { // the exact name and the folded one
 		t.Fatalf("the name shards have %d entries; want 2", n)
 	}
@@ -200,7 +195,7 @@ func TestLegacyAccount(t *testing.T) {
 		t.Fatal("a failed login touched the legacy password")
 	}
 	u, secret, err := f.st.Login(f.ctx, "antirez", "p1pp0pass")
-	if err != nil || u.ID != 1000 || secret != "fea5e81ac8ca77622bed1c2132a021f9" {
+	if err != nil || u.ID != 1000 || secret != "1000:fea5e81ac8ca77622bed1c2132a021f9" {
 		t.Fatalf("legacy login = %v %q %v", u, secret, err)
 	}
 	if f.do(t, "HEXISTS", "user:{1000}", "password") != "0" {
@@ -212,8 +207,10 @@ func TestLegacyAccount(t *testing.T) {
 	if _, _, err := f.st.Login(f.ctx, "antirez", "p1pp0pass"); err != nil {
 		t.Fatalf("second login, against the hash: %v", err)
 	}
-	if _, err := f.st.Authenticate(f.ctx, secret); err != nil {
-		t.Fatalf("legacy cookie: %v", err)
+	for _, cookie := range []string{secret, "fea5e81ac8ca77622bed1c2132a021f9"} { // retwis's, the PHP Retwis's
+		if u, err := f.st.Authenticate(f.ctx, cookie); err != nil || u.ID != 1000 {
+			t.Fatalf("cookie %q: %v, %v", cookie, u, err)
+		}
 	}
 }
 

@@ -129,8 +129,8 @@ func TestLegacyLogin(t *testing.T) {
 	s.remigrate()
 	b := s.browser()
 	redirects(t, b.post("/login", url.Values{"username": {"antirez"}, "password": {"p1pp0p1pp0"}}), "/")
-	if b.cookie() != "fea5e81ac8ca77622bed1c2132a021f9" {
-		t.Fatalf("cookie = %q; want the account's auth secret", b.cookie())
+	if b.cookie() != "1000:fea5e81ac8ca77622bed1c2132a021f9" {
+		t.Fatalf("cookie = %q; want the user id and the account's auth secret", b.cookie())
 	}
 	if n, _ := s.do("HEXISTS", "user:{1000}", "password").AsInt64(); n != 0 {
 		t.Fatal("plaintext password kept after login")
