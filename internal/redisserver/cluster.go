@@ -82,6 +82,9 @@ func startClusterNode(ctx context.Context, dir string, timeout time.Duration) (*
 			"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
 			"--cluster-node-timeout", strconv.FormatInt(timeout.Milliseconds(), 10),
 			"--cluster-replica-validity-factor", "0", "--repl-diskless-sync-delay", "0",
+			// The other masters keep serving while a failed one's slots
+			// wait for its replica (the default stops the whole cluster).
+			"--cluster-require-full-coverage", "no",
 		}})
 		if err == nil {
 			return s, nil
@@ -181,6 +184,24 @@ func (c *Cluster) WaitFailover(ctx context.Context, masters int, skip ...*Server
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// Restart starts node s again after it died, on its address and with
+// its cluster identity (nodes.conf), as a supervisor would: a master
+// that was failed over rejoins as a replica of its successor. It waits
+// until every node is ok again, replicas in sync, and returns the new
+// process, which takes s's place among c.Nodes.
+func (c *Cluster) Restart(ctx context.Context, s *Server) (*Server, error) {
+	next, err := Start(ctx, s.Options())
+	if err != nil {
+		return nil, err
+	}
+	for i, n := range c.Nodes {
+		if n == s {
+			c.Nodes[i] = next
+		}
+	}
+	return next, c.waitOK(ctx)
 }
 
 // Addrs returns the host:port of every node.

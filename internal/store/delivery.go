@@ -11,20 +11,6 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 )
 
-// Kinds of delivery job on the deliveries stream.
-const (
-	jobDeliver   = "deliver"   // push a post onto its author's followers' timelines
-	jobUndeliver = "undeliver" // take a deleted post off them
-	jobCelebrate = "celebrate" // note in every follower's set that the author is a celebrity
-)
-
-// jobCmd returns the XADD that records a delivery job on the author's
-// queue; pid is 0 for a celebrate job.
-func (s *Store) jobCmd(kind string, pid, author int64) rueidis.Completed {
-	return s.c.B().Xadd().Key(queueOf(author).stream).Id("*").FieldValue().
-		FieldValue(jobKind, kind).FieldValue(jobPost, id(pid)).FieldValue(jobAuthor, id(author)).Build()
-}
-
 // maxBlock is the longest a read of the delivery queue waits for jobs.
 const maxBlock = 2 * time.Second
 
@@ -218,6 +204,12 @@ func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Deliv
 			return s.wrap("delivery: progress", err)
 		}
 	}
+	if j.kind == jobDeliver && done == 0 {
+		fanout, err := s.publishGlobally(ctx, j)
+		if err != nil || !fanout {
+			return err
+		}
+	}
 	p := DeliveryProgress{Job: j.ID, Kind: j.kind, Post: j.post, Done: int(done)}
 	src, err := s.followerSource(ctx, j, opts)
 	if err != nil {
@@ -256,6 +248,30 @@ func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Deliv
 			return ctx.Err()
 		}
 	}
+}
+
+// publishGlobally makes sure a deliver job's post is on the global
+// timeline (CreatePost pushed it there unless that node was failing
+// over), and reports whether the post is to be fanned out: not if it is
+// gone, nor if it is a celebrity's. A post deleted while it was pushed
+// is taken off again: its deletion may have swept the timeline first.
+func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err error) {
+	if err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{s.globalPushCmd(j.post)}
+	}, keyTimeline)); err != nil {
+		return false, s.wrap("delivery: global timeline", err)
+	}
+	b := s.c.B()
+	vals, err := s.c.Do(ctx, b.Hmget().Key(keyPost(j.post)).Field(fieldUserID, fieldFanout).Build()).ToArray()
+	if err != nil {
+		return false, s.wrap("delivery: read post", err)
+	}
+	if _, err := vals[0].ToString(); err != nil { // gone
+		err := s.c.Do(ctx, b.Lrem().Key(keyTimeline).Count(0).Element(id(j.post)).Build()).Error()
+		return false, s.wrap("delivery: global timeline", err)
+	}
+	flag, _ := vals[1].ToString()
+	return flag != "0", nil
 }
 
 // nextFollowers reads the batch of followers from rank done on, and, for
@@ -315,10 +331,21 @@ func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int
 }
 
 // batchCmds sends, in one pipeline, what a job of the given kind does to
-// each of followers.
+// each of followers. Deliveries wait for replicas as Options.WaitReplicas
+// asks (one WAIT per slot written), so that a job is done only once what
+// it delivered would survive a failover; an undelivered post id or a
+// celebrity noted that a failover loses is harmless (readers skip ids
+// whose post is gone, and a celebrity is noted again at its next post).
 func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []int64) error {
 	p, capacity, author := id(j.post), strconv.Itoa(s.opts.HomeCap), id(j.author)
-	res := s.pipeline(ctx, func() rueidis.Commands {
+	var written []string
+	if kind == jobDeliver {
+		written = make([]string, len(followers))
+		for i, f := range followers {
+			written[i] = keyHome(f)
+		}
+	}
+	res := s.replicated(ctx, func() rueidis.Commands {
 		b := s.c.B()
 		cmds := make(rueidis.Commands, len(followers))
 		for i, f := range followers {
@@ -332,7 +359,7 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 			}
 		}
 		return cmds
-	})
+	}, written...)
 	return s.wrap("delivery: "+kind, redisconn.FirstErr(res))
 }
 

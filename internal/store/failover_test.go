@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/redisserver"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
@@ -18,16 +20,43 @@ import (
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
-// ledger records what the store acknowledged during a failover test.
+// ledger records what the store acknowledged during a failover test,
+// and how many requests succeeded while the fault lasted.
 type ledger struct {
 	mu       sync.Mutex
 	t        *testing.T
 	accounts map[string]int64 // name -> user id
+	sessions []session        // the users signed up, to act as
+	watcher  int64            // a user who follows every user who signs up…
+	watched  map[int64]bool   // … that is, whose follow was acknowledged
 	posts    map[int64]ackedPost
-	ok, fail atomic.Int64    // writes (sign-ups, posts) during the fault
-	reads    [2]atomic.Int64 // home pages during the fault: succeeded, failed
-	fault    atomic.Bool
-	masters  int
+	// During the fault: sign-ups, and logged-in requests (a home page or a
+	// post, each authenticated by its session token), succeeded or failed.
+	signups, pages, posting tally
+	fault                   atomic.Bool
+	masters                 int
+}
+
+// tally counts requests that succeeded and failed.
+type tally struct{ ok, failed atomic.Int64 }
+
+func (t *tally) add(err error) {
+	if err == nil {
+		t.ok.Add(1)
+	} else {
+		t.failed.Add(1)
+	}
+}
+
+func (t *tally) String() string {
+	ok, all := t.ok.Load(), t.ok.Load()+t.failed.Load()
+	return fmt.Sprintf("%d of %d (%.0f%%)", ok, all, 100*float64(ok)/float64(max(all, 1)))
+}
+
+// loggedIn returns the share of logged-in requests that succeeded.
+func (l *ledger) loggedIn() (ok, all int64) {
+	ok = l.pages.ok.Load() + l.posting.ok.Load()
+	return ok, ok + l.pages.failed.Load() + l.posting.failed.Load()
 }
 
 type ackedPost struct {
@@ -35,26 +64,22 @@ type ackedPost struct {
 	body   string
 }
 
-func (l *ledger) count(err error) {
-	if !l.fault.Load() {
-		return
-	}
-	if err == nil {
-		l.ok.Add(1)
-	} else {
-		l.fail.Add(1)
-	}
+// session is a user a worker signed up, with its session token.
+type session struct {
+	uid   int64
+	token string
 }
 
-func (l *ledger) account(name string, uid int64) {
+func (l *ledger) account(name string, me session) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for other, id := range l.accounts {
-		if id == uid {
-			l.t.Errorf("user id %d issued to %s and %s", uid, other, name)
+		if id == me.uid {
+			l.t.Errorf("user id %d issued to %s and %s", me.uid, other, name)
 		}
 	}
-	l.accounts[name] = uid
+	l.accounts[name] = me.uid
+	l.sessions = append(l.sessions, me)
 }
 
 func (l *ledger) post(pid, author int64, body string) {
@@ -66,46 +91,103 @@ func (l *ledger) post(pid, author int64, body string) {
 	l.posts[pid] = ackedPost{author, body}
 }
 
-// work signs up, posts and reads home pages until ctx ends, as a user of
-// worker w, and records what was acknowledged.
-func (l *ledger) work(ctx context.Context, st *store.Store, w int) {
-	var mine []int64
-	for n := 0; ctx.Err() == nil; n++ {
-		if n%2 == 1 && len(mine) > 0 { // as many page views as writes
-			_, _, err := st.HomeTimeline(ctx, mine[n%len(mine)], retwis.Cursor{}, 10)
-			if l.fault.Load() && err == nil {
-				l.reads[0].Add(1)
-			} else if l.fault.Load() {
-				l.reads[1].Add(1)
-			}
-			continue
+// run sends requests as many independent users do, one every 4ms
+// whatever became of the earlier ones (a request stuck on a frozen node
+// does not hold the others back), until ctx ends. A third are sign-ups;
+// the others are logged in: home pages and posts, each authenticated by
+// its session token.
+func (l *ledger) run(ctx context.Context, st *store.Store) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	tick := time.NewTicker(4 * time.Millisecond)
+	defer tick.Stop()
+	slots := make(chan struct{}, 256) // bounds the requests in flight
+	for n := 0; ; n++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
 		}
-		if n%3 == 0 || len(mine) == 0 {
-			name := fmt.Sprintf("w%d_%d", w, n)
-			u, _, err := st.Register(ctx, name, "pw-"+name)
-			l.count(err)
-			if err == nil {
-				l.account(name, u.ID)
-				mine = append(mine, u.ID)
-			}
-			continue
-		}
-		author := mine[n%len(mine)]
-		body := fmt.Sprintf("post %d of worker %d", n, w)
-		p, err := st.CreatePost(ctx, author, body)
-		l.count(err)
-		if err == nil {
-			l.post(p.ID, author, body)
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			l.request(ctx, st, n)
+		})
+	}
+}
+
+// request sends the nth request of run and records its outcome, if it
+// started during the fault, and what it acknowledged.
+func (l *ledger) request(ctx context.Context, st *store.Store, n int) {
+	during := l.fault.Load()
+	count := func(t *tally, err error) {
+		if during && ctx.Err() == nil {
+			t.add(err)
 		}
 	}
+	me, ok := l.someone(n)
+	if n%3 == 0 || !ok {
+		name := fmt.Sprintf("u%d", n)
+		u, token, err := st.Register(ctx, name, "password-"+name)
+		if err == nil {
+			// Before the user can post: every post of a watched user must
+			// reach the watcher's home timeline.
+			if err := st.Follow(ctx, l.watcher, u.ID); err == nil {
+				l.watch(u.ID)
+			}
+			l.account(name, session{u.ID, token})
+		}
+		count(&l.signups, err)
+		return
+	}
+	u, err := st.Authenticate(ctx, me.token)
+	if err == nil && u.ID != me.uid {
+		l.t.Errorf("the token of user %d authenticates user %d", me.uid, u.ID)
+	}
+	if n%3 == 1 {
+		if err == nil {
+			_, _, err = st.HomeTimeline(ctx, me.uid, retwis.Cursor{}, 10)
+		}
+		count(&l.pages, err)
+		return
+	}
+	body := fmt.Sprintf("post %d", n)
+	var p retwis.Post
+	if err == nil {
+		p, err = st.CreatePost(ctx, me.uid, body)
+	}
+	count(&l.posting, err)
+	if err == nil {
+		l.post(p.ID, me.uid, body)
+	}
+}
+
+// watch records that the watcher follows uid.
+func (l *ledger) watch(uid int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.watched[uid] = true
+}
+
+// someone returns one of the users signed up so far, chosen by n.
+func (l *ledger) someone(n int) (session, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.sessions) == 0 {
+		return session{}, false
+	}
+	return l.sessions[n%len(l.sessions)], true
 }
 
 // TestFailoverLosesNothing runs sign-ups and posts on a 3-master cluster
 // with replicas while a master is killed (SIGKILL) or frozen (SIGSTOP,
 // then resumed after its replica took over): every acknowledged account
 // logs in with its own password to its own id, every acknowledged post is
-// intact, with its author, on its author's profile, and no id is issued
-// twice. It logs the share of requests that succeeded during the fault.
+// intact, with its author, on its author's profile, on the global
+// timeline and delivered to a follower, and no id is issued twice. At
+// least 60% of logged-in requests must succeed during the fault (a
+// master holds a third of the users: their requests fail, the others'
+// go on); it logs the shares.
 func TestFailoverLosesNothing(t *testing.T) {
 	for _, fault := range []string{"kill", "pause"} {
 		t.Run(fault, func(t *testing.T) {
@@ -115,16 +197,20 @@ func TestFailoverLosesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st := storetest.Open(t, url, store.Options{IDs: gen, WaitReplicas: 1, WaitTimeout: 2 * time.Second})
+			opts := store.Options{IDs: gen, WaitReplicas: 1, WaitTimeout: 2 * time.Second, HomeCap: 100_000}
+			st := storetest.Open(t, url, opts)
 			if err := st.Migrate(t.Context(), quiet); err != nil {
 				t.Fatal(err)
 			}
-			l := &ledger{t: t, accounts: map[string]int64{}, posts: map[int64]ackedPost{}}
-			ctx, stop := context.WithCancel(t.Context())
-			var wg sync.WaitGroup
-			for w := range 6 {
-				wg.Go(func() { l.work(ctx, st, w) })
+			storetest.StartWorker(t, url, opts)
+			watcher, _, err := st.Register(t.Context(), "watcher", "password-watcher")
+			if err != nil {
+				t.Fatal(err)
 			}
+			l := &ledger{t: t, accounts: map[string]int64{}, posts: map[int64]ackedPost{}, watcher: watcher.ID, watched: map[int64]bool{}}
+			ctx, stop := context.WithCancel(t.Context())
+			done := make(chan struct{})
+			go func() { l.run(ctx, st); close(done) }()
 			time.Sleep(time.Second)
 			masters := c.Masters(t.Context())
 			victim := masters[0]
@@ -143,16 +229,21 @@ func TestFailoverLosesNothing(t *testing.T) {
 			l.fault.Store(false)
 			if fault == "pause" {
 				victim.Resume() // it comes back as a replica of its successor
+			} else if _, err := c.Restart(t.Context(), victim); err != nil {
+				// Until the node is back as a replica, its successor has
+				// none, and writes to it fail: they wait for a replica.
+				t.Fatal(err)
 			}
 			time.Sleep(time.Second)
 			l.masters = len(masters)
 			stop()
-			wg.Wait()
-			ok, failed := l.ok.Load(), l.fail.Load()
-			rok, rfailed := l.reads[0].Load(), l.reads[1].Load()
-			t.Logf("%s: the replica took over after %s; during the fault %d of %d writes succeeded (%.0f%%), %d of %d home pages (%.0f%%)",
-				fault, promoted.Round(time.Millisecond), ok, ok+failed, 100*float64(ok)/float64(max(ok+failed, 1)),
-				rok, rok+rfailed, 100*float64(rok)/float64(max(rok+rfailed, 1)))
+			<-done
+			ok, all := l.loggedIn()
+			t.Logf("%s: the replica took over after %s; during the fault %d of %d logged-in requests succeeded (%.0f%%): home pages %s, posts %s; sign-ups %s",
+				fault, promoted.Round(time.Millisecond), ok, all, 100*float64(ok)/float64(max(all, 1)), &l.pages, &l.posting, &l.signups)
+			if all < 50 || float64(ok) < 0.6*float64(all) {
+				t.Errorf("%d of %d logged-in requests succeeded during the fault; want at least 60%% of at least 50", ok, all)
+			}
 			l.verify(t, url, c)
 		})
 	}
@@ -168,7 +259,7 @@ func (l *ledger) verify(t *testing.T, url string, c *redisserver.Cluster) {
 		t.Fatalf("only %d accounts and %d posts acknowledged: the workload did not run", len(l.accounts), len(l.posts))
 	}
 	for name, uid := range l.accounts {
-		u, _, err := st.Login(t.Context(), name, "pw-"+name)
+		u, _, err := st.Login(t.Context(), name, "password-"+name)
 		if err != nil || u.ID != uid {
 			t.Errorf("acknowledged account %s (id %d): login gives %v, %v", name, uid, u, err)
 		}
@@ -193,6 +284,51 @@ func (l *ledger) verify(t *testing.T, url string, c *redisserver.Cluster) {
 				t.Errorf("acknowledged post %d is missing from its author's profile", pid)
 			}
 		}
+	}
+	l.verifyDelivered(t, url, st)
+}
+
+// verifyDelivered checks, once every delivery job is done, that every
+// acknowledged post of a watched user is on the watcher's home timeline,
+// and every acknowledged post is on the global timeline (unless older
+// than all the capped list holds).
+func (l *ledger) verifyDelivered(t *testing.T, url string, st *store.Store) {
+	storetest.Drain(t, st)
+	raw, err := redisconn.Dial(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	list := func(key string) map[int64]bool {
+		ids, err := raw.Do(t.Context(), raw.B().Lrange().Key(key).Start(0).Stop(-1).Build()).AsIntSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := map[int64]bool{}
+		for _, id := range ids {
+			set[id] = true
+		}
+		return set
+	}
+	home, global := list(fmt.Sprintf("posts:{%d}", l.watcher)), list("timeline")
+	oldest := int64(0)
+	if len(global) >= 1000 {
+		oldest = slices.Min(slices.Collect(maps.Keys(global)))
+	}
+	delivered := 0
+	for pid, p := range l.posts {
+		if l.watched[p.author] {
+			delivered++
+			if !home[pid] {
+				t.Errorf("acknowledged post %d of watched user %d was not delivered to the watcher", pid, p.author)
+			}
+		}
+		if pid >= oldest && !global[pid] {
+			t.Errorf("acknowledged post %d is missing from the global timeline", pid)
+		}
+	}
+	if delivered < 10 {
+		t.Fatalf("only %d posts of watched users: the follows did not run", delivered)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 )
 
@@ -38,9 +39,11 @@ func (s *Store) newID(ctx context.Context, counter string) (int64, error) {
 // returns n. It never overwrites: should the key exist, the id has been
 // handed out before (a counter that lost its last increments in a
 // failover, or a clock that went back), so it is logged and another id
-// is taken. first, if not zero, is an id already taken for this write.
+// is taken. So is one whose key's node cannot be reached. first, if not
+// zero, is an id already taken for this write.
 func (s *Store) createHash(ctx context.Context, first int64, counter string, key func(int64) string, fields ...string) (int64, error) {
 	n := first
+	var lastOutage error
 	for range maxIDTries {
 		if n == 0 {
 			var err error
@@ -53,6 +56,15 @@ func (s *Store) createHash(ctx context.Context, first int64, counter string, key
 			return rueidis.Commands{createIfAbsent.cmd(s.c, []string{k}, fields...)}
 		}, k)
 		created, err := res[0].AsInt64()
+		if redisconn.IsOutage(err) && ctx.Err() == nil {
+			// The node of this key cannot be reached (it is failing
+			// over): another id puts the record in another slot, most
+			// likely on a master that works. Should the write have been
+			// applied without an answer, the record stays unreachable
+			// (nothing refers to it).
+			lastOutage, n = err, 0
+			continue
+		}
 		if err != nil {
 			return 0, s.wrap("create "+k, err)
 		}
@@ -61,6 +73,9 @@ func (s *Store) createHash(ctx context.Context, first int64, counter string, key
 		}
 		s.log.Error("an id was handed out twice; the existing record is kept and another id taken", "key", k)
 		n = 0
+	}
+	if lastOutage != nil {
+		return 0, s.wrap("create a record", lastOutage)
 	}
 	return 0, fmt.Errorf("store: %d ids in a row were in use already (%s)", maxIDTries, counter)
 }

@@ -74,11 +74,14 @@ func queueAt(stream string) queue {
 }
 
 // queueOf returns the shard of the delivery queue that takes author's
-// jobs.
-func queueOf(author int64) queue {
+// jobs (unless its node is failing over: see Store.enqueue).
+func queueOf(author int64) queue { return queueN(queueIndex(author)) }
+
+// queueIndex returns the number of the shard queueOf returns.
+func queueIndex(author int64) int {
 	h := fnv.New32a()
 	h.Write([]byte(id(author)))
-	return queueN(int(h.Sum32() % queueShards))
+	return int(h.Sum32() % queueShards)
 }
 
 // shards is how many pieces the indexes that every request would

@@ -237,7 +237,7 @@ func (s *Store) celebrateAll(ctx context.Context, log *slog.Logger) error {
 	}
 	cmds := make(rueidis.Commands, len(celebs))
 	for i, c := range celebs {
-		cmds[i] = s.jobCmd(jobCelebrate, 0, c)
+		cmds[i] = s.jobCmd(queueOf(c), jobCelebrate, 0, c)
 	}
 	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
 		return s.wrap("migrate: celebrities", err)
@@ -263,7 +263,7 @@ func (s *Store) shardQueue(ctx context.Context, log *slog.Logger) error {
 		for _, qj := range jobqueue.Parse(legacyDeliveries, entries, false) {
 			j := parseJob(qj)
 			if j.valid() {
-				cmds = append(cmds, s.jobCmd(j.kind, j.post, j.author))
+				cmds = append(cmds, s.jobCmd(queueOf(j.author), j.kind, j.post, j.author))
 			}
 		}
 		if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -15,12 +16,19 @@ import (
 // CreatePost stores a status update and records its delivery, in three
 // round trips whatever the number of followers: the id, the follower
 // count and whether the author is known as a celebrity; the post hash;
-// then, in one pipeline, the author's own-post index and home timeline,
-// the global timeline, and a delivery job on the deliveries stream,
-// which workers (RunDelivery) carry out after the request has been
-// answered. Authors with more followers than the celebrity threshold get
-// no delivery job: their posts are merged into their followers' home
-// timelines when read.
+// then, at once, the author's own-post index and home timeline, the
+// global timeline, and a delivery job on a shard of the deliveries
+// queue, which workers (RunDelivery) carry out after the request has
+// been answered. The job fans the post out to the followers (unless the
+// author is above the celebrity threshold: then followers' home
+// timelines merge the author's posts when read) and makes sure the post
+// is on the global timeline.
+//
+// Only the post hash, the author's own slot and one shard of the queue
+// must be written: a new id is taken if the post hash's node cannot be
+// reached, the job goes to another shard if its shard's node cannot, and
+// a failed push on the global timeline is left to the job. So a master
+// failing over stops only the posts of the authors it holds.
 //
 // Publishing is complete or invisible: if a write fails, what was
 // written is taken back before the error is returned, so that neither a
@@ -38,6 +46,7 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 		return retwis.Post{}, err
 	}
 	celebrity := followers > s.opts.CelebrityThreshold
+	newCelebrity := celebrity && !known
 	now := time.Now()
 	// The hash goes first, on its own, so that no timeline ever holds the
 	// id of a post that cannot be read (pipelines to different cluster
@@ -49,9 +58,21 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 	if pid, err = s.createHash(ctx, pid, keyNextPostID, keyPost, fields...); err != nil {
 		return retwis.Post{}, err
 	}
-	res := s.replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, followers, celebrity && !known) },
-		keyUserPosts(author), keyHome(author), keyTimeline, queueOf(author).stream)
-	if err := redisconn.FirstErr(res); err != nil {
+	var jobErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		jobErr = s.enqueue(ctx, author, func(q queue) rueidis.Commands {
+			cmds := rueidis.Commands{s.jobCmd(q, jobDeliver, pid, author)}
+			if newCelebrity {
+				cmds = append(cmds, s.jobCmd(q, jobCelebrate, 0, author))
+			}
+			return cmds
+		})
+	})
+	res := s.replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity) },
+		keyUserPosts(author), keyHome(author))
+	wg.Wait()
+	if err := errors.Join(redisconn.FirstErr(res[:len(res)-1]), jobErr); err != nil {
 		s.unpublish(ctx, pid, author)
 		return retwis.Post{}, s.wrap("create post: publish", err)
 	}
@@ -87,28 +108,27 @@ func (s *Store) postingState(ctx context.Context, author int64) (followers int64
 	return followers, celebrity, 0, nil
 }
 
-// publishCmds are the writes that make post pid visible; all are safe to
-// repeat (pipeline may resend them). An author who has just become a
-// celebrity is recorded as one, and a job notes it in every follower's
-// set of followed celebrities.
-func (s *Store) publishCmds(pid, author, followers int64, newCelebrity bool) rueidis.Commands {
+// publishCmds are the writes that make post pid visible, besides its
+// delivery job; all are safe to repeat (pipeline may resend them). The
+// push on the global timeline comes last: it is the one whose failure
+// the delivery job makes up for. An author who has just become a
+// celebrity is recorded as one.
+func (s *Store) publishCmds(pid, author int64, newCelebrity bool) rueidis.Commands {
 	b := s.c.B()
 	p := id(pid)
 	cmds := rueidis.Commands{
 		b.Zadd().Key(keyUserPosts(author)).ScoreMember().ScoreMember(float64(pid), p).Build(),
 		pushID.cmd(s.c, []string{keyHome(author)}, p, strconv.Itoa(s.opts.HomeCap)),
-		pushID.cmd(s.c, []string{keyTimeline}, p, strconv.Itoa(globalTimelineN)),
 	}
-	switch {
-	case followers > s.opts.CelebrityThreshold:
-		if newCelebrity {
-			cmds = append(cmds, b.Hset().Key(keyUser(author)).FieldValue().FieldValue(fieldCelebrity, "1").Build(),
-				s.jobCmd(jobCelebrate, 0, author))
-		}
-	case followers > 0:
-		cmds = append(cmds, s.jobCmd(jobDeliver, pid, author))
+	if newCelebrity {
+		cmds = append(cmds, b.Hset().Key(keyUser(author)).FieldValue().FieldValue(fieldCelebrity, "1").Build())
 	}
-	return cmds
+	return append(cmds, s.globalPushCmd(pid))
+}
+
+// globalPushCmd puts post pid on the global timeline.
+func (s *Store) globalPushCmd(pid int64) rueidis.Completed {
+	return pushID.cmd(s.c, []string{keyTimeline}, id(pid), strconv.Itoa(globalTimelineN))
 }
 
 // unpublish takes back what a failed CreatePost may have written, hash
@@ -222,7 +242,8 @@ func (s *Store) Post(ctx context.Context, pid int64) (retwis.Post, error) {
 // post is gone, and the client-side caches of every server are
 // invalidated by Redis. The ids left in followers' timelines are removed
 // by a delivery worker afterwards, unless the post was never fanned out
-// (a celebrity's). Once begun it completes even if the client goes away.
+// (a celebrity's). Once begun it completes even if the client goes away;
+// it has succeeded once the hash is gone.
 func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	p, err := s.Post(ctx, pid)
 	if err != nil {
@@ -242,13 +263,20 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	if err := s.c.Do(ctx, b.Del().Key(keyPost(pid)).Build()).Error(); err != nil {
 		return s.wrap("delete post", err)
 	}
-	cmds := rueidis.Commands{
+	// The post is gone from here on: readers skip ids whose hash is
+	// missing, so what follows only reclaims space, and a failure is
+	// logged rather than reported.
+	err = redisconn.FirstErr(s.c.DoMulti(ctx,
 		b.Zrem().Key(keyUserPosts(uid)).Member(id(pid)).Build(),
 		b.Lrem().Key(keyHome(uid)).Count(0).Element(id(pid)).Build(),
-		b.Lrem().Key(keyTimeline).Count(0).Element(id(pid)).Build(),
-	}
+		b.Lrem().Key(keyTimeline).Count(0).Element(id(pid)).Build()))
 	if fanout != "0" {
-		cmds = append(cmds, s.jobCmd(jobUndeliver, pid, uid))
+		err = errors.Join(err, s.enqueue(ctx, uid, func(q queue) rueidis.Commands {
+			return rueidis.Commands{s.jobCmd(q, jobUndeliver, pid, uid)}
+		}))
 	}
-	return s.wrap("delete post: tidy", redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)))
+	if err != nil {
+		s.log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
+	}
+	return nil
 }

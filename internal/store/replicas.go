@@ -27,20 +27,27 @@ func (s *Store) replicated(ctx context.Context, build func() rueidis.Commands, k
 		return s.pipeline(ctx, build)
 	}
 	n := 0
+	var waited []string // a key of each slot waited for
 	res := s.pipeline(ctx, func() rueidis.Commands {
 		cmds := build()
 		n = len(cmds)
 		b := s.c.B()
+		waited = waited[:0]
+		slots := make(map[uint16]bool, len(keys))
 		for _, k := range keys {
-			cmds = append(cmds, b.Wait().Numreplicas(int64(s.opts.WaitReplicas)).
-				Timeout(s.opts.WaitTimeout.Milliseconds()).Build().SetSlot(k))
+			w := b.Wait().Numreplicas(int64(s.opts.WaitReplicas)).Timeout(s.opts.WaitTimeout.Milliseconds()).Build().SetSlot(k)
+			if !slots[w.Slot()] { // one WAIT per slot covers every key of it
+				slots[w.Slot()] = true
+				cmds = append(cmds, w)
+				waited = append(waited, k)
+			}
 		}
 		return cmds
 	})
 	if redisconn.FirstErr(res[:n]) == nil {
 		for i, r := range res[n:] {
 			if acks, err := r.AsInt64(); err != nil || acks < int64(s.opts.WaitReplicas) {
-				s.log.Warn("a write was not replicated in time; it fails", "key", keys[i],
+				s.log.Warn("a write was not replicated in time; it fails", "key", waited[i],
 					"replicas", acks, "wanted", s.opts.WaitReplicas, "timeout", s.opts.WaitTimeout, "err", err)
 				for j := range res[:n] {
 					res[j] = rueidis.NewErrorResult(errNotReplicated)

@@ -98,6 +98,7 @@ type Store struct {
 	nodes   *redisconn.Nodes // the masters, for health checks and scans
 	metrics *metrics         // nil without Options.Metrics
 	written written          // cached keys this server changed a moment ago
+	outages shardOutages     // shards of the delivery queue that failed a moment ago
 }
 
 // New returns a Store on client. The Store takes ownership of client and
