@@ -6,16 +6,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // TestServeOnReplicatedCluster starts a server on a cluster with a dead
 // first seed node, then kills a master: /readyz says so until the replica
 // has taken over, and the server serves pages again without a restart.
+// It reads post hashes and usernames from the replicas (--replica-reads).
 func TestServeOnReplicatedCluster(t *testing.T) {
 	c := redistest.ReplicatedCluster(t)
 	seeds := "redis://127.0.0.1:1," + strings.Join(c.Addrs(), ",")
-	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: seeds})
+	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: seeds, timelines: store.Options{ReplicaReads: true}})
 	defer stop()
 	alice := newUser(t, base)
 	alice.signUp("alice")

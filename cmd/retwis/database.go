@@ -17,6 +17,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/redisserver"
+	"github.com/retwis/retwis/internal/store"
 )
 
 // database is the Redis that `retwis serve` uses: an external server, a
@@ -45,7 +46,11 @@ func openDatabase(ctx context.Context, cfg serveConfig, log *slog.Logger) (*data
 			return nil, err
 		}
 	}
-	c, err := connect(ctx, url, log)
+	var opts redisconn.Options
+	if cfg.timelines.ReplicaReads {
+		opts.ReadFromReplica = store.ReadFromReplica
+	}
+	c, err := connect(ctx, url, opts, log)
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -127,10 +132,10 @@ func lockDir(dir string) (func(), error) {
 
 // connect connects to Redis, waiting (with a growing delay) while it is
 // unreachable so that retwis can start before its database.
-func connect(ctx context.Context, url string, log *slog.Logger) (rueidis.Client, error) {
+func connect(ctx context.Context, url string, opts redisconn.Options, log *slog.Logger) (rueidis.Client, error) {
 	delay := 250 * time.Millisecond
 	for {
-		c, err := redisconn.Dial(url)
+		c, err := redisconn.DialWith(url, opts)
 		if err == nil {
 			return c, nil
 		}

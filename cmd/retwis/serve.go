@@ -66,7 +66,10 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"acknowledge a new account, post or session only once this `many` replicas have it (WAIT); "+
 			"-1: one if every master has a replica, else none", "RETWIS_WAIT_REPLICAS"))
 	fs.DurationVar(&c.timelines.WaitTimeout, "wait-timeout", time.Second, envHelp(
-		"how `long` a write waits for its replicas before it is acknowledged all the same", "RETWIS_WAIT_TIMEOUT"))
+		"how `long` a write waits for its replicas; one they do not confirm in time fails and is taken back", "RETWIS_WAIT_TIMEOUT"))
+	fs.BoolVar(&c.timelines.ReplicaReads, "replica-reads", false, envHelp(
+		"on a cluster, read post hashes and usernames from replicas (what a replica lacks yet is read from the master)",
+		"RETWIS_REPLICA_READS"))
 	fs.BoolVar(&c.secureCookies, "secure-cookies", false, envHelp(
 		"mark the auth cookie Secure although retwis serves plain HTTP: for a proxy that terminates TLS", "RETWIS_SECURE_COOKIES"))
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "127.0.0.1:9464", envHelp(

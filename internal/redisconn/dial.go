@@ -1,9 +1,12 @@
 package redisconn
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +22,17 @@ const TopologyRefresh = 5 * time.Second
 // or to answer a command before it is taken for gone.
 const NodeTimeout = time.Second
 
+// Options configure a client beyond what its URL says.
+type Options struct {
+	// ReadFromReplica, if set, picks the read commands that a cluster
+	// client sends to a replica of the key's master rather than to the
+	// master (to a master that has no replica, still). Replicas lag
+	// behind their master: pick reads of data that never changes once
+	// written, and read from the master what a replica does not hold
+	// yet. A single server ignores it.
+	ReadFromReplica func(cmd rueidis.Completed) bool
+}
+
 // Dial connects to the Redis server (or cluster) at redisURL:
 // redis://[user:pass@]host:port[/db], rediss://… for TLS, or
 // unix:///path/to/socket. For a cluster, several seed nodes may be
@@ -31,7 +45,10 @@ const NodeTimeout = time.Second
 // A node that stops answering (a frozen machine, a network split) fails
 // the commands sent to it within about NodeTimeout, rather than holding
 // them until the request's deadline.
-func Dial(redisURL string) (rueidis.Client, error) {
+func Dial(redisURL string) (rueidis.Client, error) { return DialWith(redisURL, Options{}) }
+
+// DialWith is Dial with options.
+func DialWith(redisURL string, o Options) (rueidis.Client, error) {
 	opt, err := rueidis.ParseURL(seedsAsQuery(redisURL))
 	if err != nil {
 		return nil, &retwis.Error{Kind: retwis.Invalid, Err: err,
@@ -43,6 +60,16 @@ func Dial(redisURL string) (rueidis.Client, error) {
 	opt.ConnWriteTimeout = NodeTimeout
 	opt.Dialer.Timeout = NodeTimeout
 	opt.RetryDelay = retryDelay
+	if o.ReadFromReplica != nil {
+		masters, err := mastersOf(redisURL)
+		if err != nil {
+			return nil, err
+		}
+		if masters != nil { // a cluster
+			opt.InitAddress = masters
+			opt.SendToReplicas = o.ReadFromReplica
+		}
+	}
 	c, err := rueidis.NewClient(opt)
 	if errors.Is(err, rueidis.ErrNoCache) {
 		opt.DisableCache = true
@@ -58,6 +85,28 @@ func Dial(redisURL string) (rueidis.Client, error) {
 		return nil, fmt.Errorf("redisconn: connect to %s: %w", Redact(redisURL), err)
 	}
 	return c, nil
+}
+
+// mastersOf returns the addresses of the masters of the cluster at
+// redisURL, or nil for a single server. A client that reads from replicas
+// must be seeded with masters only: the client library keeps the first
+// connection it made to each seed, and one made to a replica before the
+// library knew it for one is not in read-only mode, so the replica
+// redirects every read to its master.
+func mastersOf(redisURL string) ([]string, error) {
+	c, err := Dial(redisURL)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	nodes := NewNodes(c)
+	masters := nodes.Masters(ctx)
+	if nodes.standalone.Load() {
+		return nil, nil
+	}
+	return slices.Sorted(maps.Keys(masters)), nil
 }
 
 // seedsAsQuery rewrites redis://a:1,b:2/0 into the form the client

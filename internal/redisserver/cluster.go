@@ -85,6 +85,9 @@ func startClusterNode(ctx context.Context, dir string, timeout time.Duration) (*
 			// The other masters keep serving while a failed one's slots
 			// wait for its replica (the default stops the whole cluster).
 			"--cluster-require-full-coverage", "no",
+			// Replicas show their offset soon (clients list a replica
+			// only once it has replicated something).
+			"--repl-ping-replica-period", "1",
 		}})
 		if err == nil {
 			return s, nil
@@ -131,6 +134,7 @@ func (c *Cluster) waitOK(ctx context.Context) error {
 }
 
 func (c *Cluster) allOK(ctx context.Context) bool {
+	replicas := 0
 	for _, s := range c.Nodes {
 		info, err := s.Command(ctx, "CLUSTER", "INFO")
 		if err != nil || !strings.Contains(info, "cluster_state:ok") {
@@ -138,6 +142,17 @@ func (c *Cluster) allOK(ctx context.Context) bool {
 		}
 		repl, err := s.Command(ctx, "INFO", "replication")
 		if err != nil || (strings.Contains(repl, "role:slave") && !strings.Contains(repl, "master_link_status:up")) {
+			return false
+		}
+		if strings.Contains(repl, "role:slave") {
+			replicas++
+		}
+	}
+	// Every node knows every replica (gossip has converged), so that a
+	// client reading the topology from any node finds them all.
+	for _, s := range c.Nodes {
+		nodes, err := s.Command(ctx, "CLUSTER", "NODES")
+		if err != nil || strings.Count(nodes, " slave ")+strings.Count(nodes, ",slave ") != replicas {
 			return false
 		}
 	}

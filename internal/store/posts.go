@@ -165,9 +165,16 @@ func (s *Store) posts(ctx context.Context, pids []int64) (posts []retwis.Post, m
 	for i, pid := range pids {
 		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(keyPost(pid)).Field(fieldUserID, fieldTime, fieldBody).Cache(), s.opts.CacheTTL)
 	}
+	res := s.cachedMulti(ctx, cmds...)
+	s.fromMaster(ctx, res, func(r rueidis.RedisResult) bool {
+		_, ok, err := parsePost(0, r)
+		return err == nil && !ok
+	}, func(i int) rueidis.Completed {
+		return s.c.B().Hmget().Key(keyPost(pids[i])).Field(fieldUserID, fieldTime, fieldBody, fieldFanout).Build()
+	})
 	posts = make([]retwis.Post, 0, len(pids))
 	authors := make([]int64, 0, len(pids))
-	for i, r := range s.cachedMulti(ctx, cmds...) {
+	for i, r := range res {
 		if redisconn.IsOutage(r.Error()) {
 			missing++
 			continue
@@ -201,8 +208,9 @@ func (s *Store) posts(ctx context.Context, pids []int64) (posts []retwis.Post, m
 	return named, missing, nil
 }
 
-// parsePost decodes the reply to HMGET post:<id> user_id time body. ok is
-// false for a post that does not exist or is damaged.
+// parsePost decodes the reply to HMGET post:<id> user_id time body (and
+// any further fields). ok is false for a post that does not exist or is
+// damaged.
 func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err error) {
 	vals, err := r.ToArray()
 	if err != nil {

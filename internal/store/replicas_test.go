@@ -1,10 +1,15 @@
 package store_test
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/redis/rueidis"
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -70,5 +75,102 @@ func TestWaitTimesOut(t *testing.T) {
 	}
 	if prof, err := f.st.Profile(f.ctx, 0, author, retwis.Cursor{}, 10); err != nil || len(prof.Page.Posts) != 0 {
 		t.Fatalf("the failed post shows: %v, %v", postIDs(prof.Page.Posts), err)
+	}
+}
+
+// TestReplicaReads reads post hashes and usernames from the replicas of a
+// cluster: a post read the moment it is written (which its replica may
+// not hold yet) is found on the master, and the replicas answer reads.
+func TestReplicaReads(t *testing.T) {
+	c := redistest.ReplicatedCluster(t)
+	url := "redis://" + strings.Join(c.Addrs(), ",") // replicas among the seeds
+	// Redis 7.0 lists a replica in CLUSTER SLOTS only once it has
+	// replicated something (its masters ping it every second here), and
+	// nodes learn that by gossip: dial until the client finds them all.
+	var client rueidis.Client
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		var err error
+		if client, err = redisconn.DialWith(url, redisconn.Options{ReadFromReplica: store.ReadFromReplica}); err != nil {
+			t.Fatal(err)
+		}
+		if len(client.Nodes()) == len(c.Nodes) {
+			break
+		}
+		client.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("the client never saw the replicas")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	st, err := store.New(client, store.Options{Password: storetest.Cheap, Log: quiet, ReplicaReads: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.Migrate(t.Context(), quiet); err != nil {
+		t.Fatal(err)
+	}
+	author, _, err := st.Register(t.Context(), "author", "password1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replicaReads := func() int64 {
+		var n int64
+		for _, node := range c.Nodes {
+			if info, _ := node.Command(t.Context(), "INFO", "replication"); !strings.Contains(info, "role:slave") {
+				continue
+			}
+			stats, err := node.Command(t.Context(), "INFO", "commandstats")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for line := range strings.SplitSeq(stats, "\r\n") {
+				for _, cmd := range []string{"cmdstat_hmget:calls=", "cmdstat_hget:calls="} {
+					if v, ok := strings.CutPrefix(line, cmd); ok {
+						calls, _ := strconv.ParseInt(strings.Split(v, ",")[0], 10, 64)
+						n += calls
+					}
+				}
+			}
+		}
+		return n
+	}
+	before := replicaReads()
+	for i := range 30 {
+		p, err := st.CreatePost(t.Context(), author.ID, fmt.Sprint("post ", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := st.Post(t.Context(), p.ID) // at once: the replica may lag
+		if err != nil || got.Body != p.Body || got.Author != "author" {
+			t.Fatalf("post %d read at once: %+v, %v", p.ID, got, err)
+		}
+	}
+	if replicaReads() == before {
+		t.Fatal("no read went to a replica")
+	}
+}
+
+func TestReadFromReplica(t *testing.T) {
+	c, err := redisconn.Dial(redistest.Start(t).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, tc := range []struct {
+		cmd  []string
+		want bool
+	}{
+		{[]string{"HMGET", "post:7", "user_id", "time", "body"}, true},
+		{[]string{"HMGET", "post:7", "user_id", "time", "body", "fanout"}, false}, // the master re-read
+		{[]string{"HGET", "user:{7}", "username"}, true},
+		{[]string{"HMGET", "user:{7}", "username"}, false}, // the master re-read
+		{[]string{"HGET", "user:{7}", "auth"}, false},
+		{[]string{"LRANGE", "posts:{7}", "0", "9"}, false},
+	} {
+		if got := store.ReadFromReplica(c.B().Arbitrary(tc.cmd...).Build()); got != tc.want {
+			t.Errorf("ReadFromReplica(%v) = %v; want %v", tc.cmd, got, tc.want)
+		}
 	}
 }

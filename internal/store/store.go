@@ -59,6 +59,10 @@ type Options struct {
 	// wait. WaitTimeout bounds each wait (one second when zero).
 	WaitReplicas int
 	WaitTimeout  time.Duration
+	// ReplicaReads says that the client sends some reads to replicas
+	// (ReadFromReplica): post hashes and usernames a replica does not hold
+	// yet are then read again from the master.
+	ReplicaReads bool
 	// Metrics, if not nil, receives the store's metrics: Redis call
 	// latency and errors, client-side cache hits, delivery jobs, their
 	// backlog and delay, and the password-hashing queue.

@@ -169,8 +169,13 @@ func (s *Store) readNames(ctx context.Context, uids []int64) (names map[int64]st
 		order = append(order, uid)
 		cmds = append(cmds, rueidis.CT(s.c.B().Hget().Key(keyUser(uid)).Field(fieldUsername).Cache(), s.opts.CacheTTL))
 	}
-	for i, r := range s.cachedMulti(ctx, cmds...) {
-		v, err := r.ToString()
+	res := s.cachedMulti(ctx, cmds...)
+	s.fromMaster(ctx, res, func(r rueidis.RedisResult) bool { return rueidis.IsRedisNil(r.Error()) },
+		func(i int) rueidis.Completed {
+			return s.c.B().Hmget().Key(keyUser(order[i])).Field(fieldUsername).Build()
+		})
+	for i, r := range res {
+		v, err := nameOf(r)
 		switch {
 		case redisconn.IsOutage(err):
 			if unread == nil {
@@ -188,6 +193,15 @@ func (s *Store) readNames(ctx context.Context, uids []int64) (names map[int64]st
 		}
 	}
 	return names, unread, nil
+}
+
+// nameOf reads a username from the reply to HGET user:{<id>} username,
+// or to HMGET user:{<id>} username (a re-read from the master).
+func nameOf(r rueidis.RedisResult) (string, error) {
+	if vals, err := r.ToArray(); err == nil && len(vals) == 1 {
+		return vals[0].ToString()
+	}
+	return r.ToString()
 }
 
 // LatestUsers returns the n most recently registered usernames, newest first.

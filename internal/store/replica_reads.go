@@ -1,0 +1,51 @@
+package store
+
+import (
+	"context"
+	"strings"
+
+	"github.com/redis/rueidis"
+)
+
+// ReadFromReplica reports whether cmd is one of the store's reads that a
+// replica may answer (Options.ReplicaReads): the reads of data that
+// never changes once written, a post hash (HMGET post:<id> user_id time
+// body) and a username (HGET user:{<id>} username). Give it to
+// redisconn.DialWith. What a lagging replica does not hold yet, the
+// store reads again from the master with commands this refuses: HMGET
+// post:<id> with one more field (fanout), HMGET user:{<id>} username.
+func ReadFromReplica(cmd rueidis.Completed) bool {
+	c := cmd.Commands()
+	switch {
+	case len(c) == 5 && c[0] == "HMGET" && strings.HasPrefix(c[1], "post:"):
+		return true
+	case len(c) == 3 && c[0] == "HGET" && strings.HasPrefix(c[1], "user:{") && c[2] == fieldUsername:
+		return true
+	}
+	return false
+}
+
+// fromMaster re-reads, when reads may come from replicas, what a replica
+// did not hold: res[i] is replaced by the reply to master(i) wherever
+// absent(res[i]) (a post or user created a moment ago, which the replica
+// has not received yet).
+func (s *Store) fromMaster(ctx context.Context, res []rueidis.RedisResult,
+	absent func(rueidis.RedisResult) bool, master func(i int) rueidis.Completed) {
+	if !s.opts.ReplicaReads {
+		return
+	}
+	var idx []int
+	var cmds rueidis.Commands
+	for i, r := range res {
+		if absent(r) {
+			idx = append(idx, i)
+			cmds = append(cmds, master(i))
+		}
+	}
+	if len(cmds) == 0 {
+		return
+	}
+	for k, r := range s.c.DoMulti(ctx, cmds...) {
+		res[idx[k]] = r
+	}
+}
