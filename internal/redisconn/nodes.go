@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/redis/rueidis"
 )
@@ -33,6 +34,11 @@ type NodeState struct {
 	Used    int64  // used_memory
 	Limit   int64  // maxmemory; 0 for none
 	Evicts  bool   // maxmemory-policy evicts keys, so Redis never refuses writes for memory
+	// RTT is how long the probe's round trip took.
+	RTT time.Duration
+	// Errors counts the error replies the node has sent since it started,
+	// by prefix (MOVED, ASK, TRYAGAIN, CLUSTERDOWN, OOM…): INFO errorstats.
+	Errors map[string]int64
 }
 
 // Masters returns the masters of the database: on a cluster, those of
@@ -106,11 +112,14 @@ var ErrNotConnected = errors.New("not connected")
 // trip.
 func probeNode(ctx context.Context, addr string, node rueidis.Client) NodeState {
 	st := NodeState{Addr: addr}
+	start := time.Now()
 	res := node.DoMulti(ctx,
 		node.B().Info().Section("replication").Build(),
 		node.B().Info().Section("memory").Build(),
 		node.B().Info().Section("cluster").Build(),
+		node.B().Info().Section("errorstats").Build(),
 	)
+	st.RTT = time.Since(start)
 	var info strings.Builder
 	for _, r := range res {
 		v, err := r.ToString()
@@ -132,6 +141,7 @@ func probeNode(ctx context.Context, addr string, node rueidis.Client) NodeState 
 	st.Used, _ = strconv.ParseInt(field("used_memory"), 10, 64)
 	st.Limit, _ = strconv.ParseInt(field("maxmemory"), 10, 64)
 	st.Evicts = !strings.HasPrefix(field("maxmemory_policy"), "noeviction")
+	st.Errors = errorStats(info.String())
 	if field("cluster_enabled") == "1" {
 		if v, err := node.Do(ctx, node.B().ClusterInfo().Build()).ToString(); err == nil {
 			for line := range strings.SplitSeq(v, "\r\n") {
@@ -142,6 +152,22 @@ func probeNode(ctx context.Context, addr string, node rueidis.Client) NodeState 
 		}
 	}
 	return st
+}
+
+// errorStats reads the errorstat_<PREFIX>:count=<n> lines of INFO.
+func errorStats(info string) map[string]int64 {
+	out := map[string]int64{}
+	for line := range strings.SplitSeq(info, "\r\n") {
+		rest, ok := strings.CutPrefix(line, "errorstat_")
+		if !ok {
+			continue
+		}
+		prefix, count, ok := strings.Cut(rest, ":count=")
+		if n, err := strconv.ParseInt(count, 10, 64); ok && err == nil {
+			out[prefix] = n
+		}
+	}
+	return out
 }
 
 // Ping checks that every master answers a PING, all at once. It returns

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 )
 
@@ -43,7 +44,7 @@ func newMetrics(reg prometheus.Registerer, s *Store) *metrics {
 			Buckets: prometheus.ExponentialBuckets(0.001, 2, 18),
 		}),
 	}
-	reg.MustRegister(m.calls, m.errors, m.cache, m.jobs, m.delivered,
+	reg.MustRegister(m.calls, m.errors, m.cache, m.jobs, m.delivered, redisconn.NewCollector(s.nodes),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "retwis_delivery_backlog", Help: "Delivery jobs queued or running, on every shard of the queue (-1: unknown).",
 		}, func() float64 {
