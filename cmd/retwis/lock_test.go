@@ -175,7 +175,9 @@ func TestLockExitStatus(t *testing.T) {
 }
 
 // TestLockExtends runs a command for more than three TTLs: the lock must
-// be on every server all the while, and gone once the command is done.
+// be held all the while (on a majority of the servers, as Redlock
+// defines it: one server may miss a write or an extension), and gone
+// from every server once the command is done.
 func TestLockExtends(t *testing.T) {
 	servers := startLockServers(t, 3)
 	dir := t.TempDir()
@@ -191,6 +193,7 @@ func TestLockExtends(t *testing.T) {
 	}()
 	waitForFile(t, started)
 	checks := 0
+	var failure string
 	for running := true; running; {
 		// The order matters: a key found missing is a failure only if the
 		// command had not finished before the look.
@@ -200,15 +203,23 @@ func TestLockExtends(t *testing.T) {
 		}
 		_, err := os.Stat(finished)
 		running = err != nil
-		for i, ttl := range ttls {
-			if n, _ := strconv.Atoi(ttl); n <= 0 && running {
-				t.Fatalf("after %d checks, PTTL of the lock on server %d is %s while the command runs", checks, i, ttl)
+		held := 0
+		for _, ttl := range ttls {
+			if n, _ := strconv.Atoi(ttl); n > 0 {
+				held++
 			}
+		}
+		if running && held <= len(servers)/2 {
+			failure = fmt.Sprintf("after %d checks, the lock is on %d of %d servers (PTTL %v) while the command runs", checks, held, len(servers), ttls)
+			break
 		}
 		checks++
 		time.Sleep(50 * time.Millisecond)
 	}
-	<-done
+	<-done // the command's goroutine reports to t: it must end first
+	if failure != "" {
+		t.Fatal(failure)
+	}
 	if checks < 20 {
 		t.Errorf("only %d checks while the command ran", checks)
 	}

@@ -135,6 +135,13 @@ func (s *Store) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts De
 		return nil
 	}
 	err := s.runJob(ctx, q, j, opts)
+	if err == nil && j.kind == jobDeliver {
+		// Marked before the job is acknowledged: a post with neither its
+		// job nor the mark lost its job (see redeliverVanished).
+		err = redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+			return rueidis.Commands{setIfExists.cmd(s.c, []string{keyPost(j.post)}, fieldDelivered, "1")}
+		}))
+	}
 	s.metrics.job(j, err)
 	return s.wrap("delivery", err)
 }

@@ -4,14 +4,17 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // runWorker runs a delivery worker with opts until the test ends.
@@ -203,4 +206,38 @@ func consumerNames(t *testing.T, f *fixture, stream string) []string {
 		names = append(names, m["name"])
 	}
 	return names
+}
+
+// TestVanishedJobRedelivered loses a post's delivery job, as a failover
+// that discards a master's last writes can: maintenance finds the post
+// (on the global timeline, not marked delivered, no job queued) and
+// delivers it. A post whose job is still queued is left to its job.
+func TestVanishedJobRedelivered(t *testing.T) {
+	r := redistest.Start(t)
+	f := newFixtureWith(t, r.URL, store.Options{}, false)
+	author, fan := f.register(t, "author"), f.register(t, "fan")
+	f.st.Follow(f.ctx, fan.ID, author.ID)
+	lost, _ := f.st.CreatePost(f.ctx, author.ID, "its job is lost")
+	f.do(t, "XTRIM", store.KeyQueue(author.ID), "MAXLEN", "0")
+	queued, _ := f.st.CreatePost(f.ctx, author.ID, "its job waits")
+	old := strconv.FormatInt(time.Now().Add(-2*time.Minute).Unix(), 10)
+	for _, p := range []retwis.Post{lost, queued} {
+		f.do(t, "HSET", fmt.Sprint("post:", p.ID), "time", old)
+	}
+	rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
+	if err != nil || rep.Redelivered != 1 {
+		t.Fatalf("maintenance redelivered %d posts (%v); want 1", rep.Redelivered, err)
+	}
+	storetest.StartWorker(t, r.URL, store.Options{})
+	f.drain(t)
+	home := f.strs(t, "LRANGE", fmt.Sprint("posts:{", fan.ID, "}"), "0", "-1")
+	if !slices.Equal(home, []string{itoa(queued.ID), itoa(lost.ID)}) {
+		t.Fatalf("the fan's home timeline = %v; want both posts", home)
+	}
+	if f.do(t, "HGET", fmt.Sprint("post:", lost.ID), "delivered") != "1" {
+		t.Fatal("the delivered post is not marked")
+	}
+	if rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour}); err != nil || rep.Redelivered != 0 {
+		t.Fatalf("the next round redelivered %d posts (%v); want none", rep.Redelivered, err)
+	}
 }

@@ -113,10 +113,11 @@ func keyNamesFolded(name string) string { return keyNames(name) + ":folded" }
 
 // Fields of the post hash post:<id>.
 const (
-	fieldUserID = "user_id"
-	fieldTime   = "time"
-	fieldBody   = "body"
-	fieldFanout = "fanout" // "0" for a post that was not fanned out (a celebrity's)
+	fieldUserID    = "user_id"
+	fieldTime      = "time"
+	fieldBody      = "body"
+	fieldFanout    = "fanout"    // "0" for a post that was not fanned out (a celebrity's)
+	fieldDelivered = "delivered" // "1" once its delivery job is done
 )
 
 // Fields of a delivery job on the deliveries stream.

@@ -12,13 +12,16 @@ type MaintenanceReport struct {
 	Consumers int // delivery workers gone for good (nothing pending, idle GoneAfter), removed from the group
 	Reclaimed int // stalled delivery jobs taken over and finished
 	Orphans   int // progress records and follower snapshots of jobs that no longer exist, removed
+	// Redelivered counts recent posts whose delivery job had vanished,
+	// given a new one.
+	Redelivered int
 }
 
 // Maintain does the periodic upkeep of the delivery queue, shard by
 // shard: it takes over jobs that a dead worker left idle for
 // opts.ClaimIdle and finishes them, removes workers gone for good from
-// the consumer groups, and removes progress records and follower
-// snapshots whose job is gone. It is safe but wasteful for several
+// the consumer groups, removes progress records and follower snapshots
+// whose job is gone, and gives recent posts whose job vanished a new one. It is safe but wasteful for several
 // servers to run it at once, so `retwis serve` runs it under a
 // distributed lock.
 func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (MaintenanceReport, error) {
@@ -37,7 +40,8 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 			return rep, err
 		}
 	}
-	return rep, nil
+	rep.Redelivered, err = s.redeliverVanished(ctx)
+	return rep, err
 }
 
 // removeShardOrphans removes the progress records and follower snapshots

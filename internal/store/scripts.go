@@ -48,7 +48,7 @@ func (sc *script) cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
-var allScripts = []*script{pushID, mergeIDs, pageIDs, claimName, unclaimName, upgradeLegacy, createIfAbsent}
+var allScripts = []*script{pushID, mergeIDs, pageIDs, claimName, unclaimName, upgradeLegacy, createIfAbsent, setIfExists}
 
 // loadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.
@@ -125,3 +125,7 @@ var upgradeLegacy = newScript("upgrade_legacy.lua")
 // createIfAbsent writes the hash KEYS[1] with the field-value pairs of
 // ARGV, unless the key exists: then it writes nothing and returns 0.
 var createIfAbsent = newScript("create_if_absent.lua")
+
+// setIfExists sets field ARGV[1] of the hash KEYS[1] to ARGV[2], unless
+// the key does not exist: it never brings back a deleted record.
+var setIfExists = newScript("set_if_exists.lua")

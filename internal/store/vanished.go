@@ -1,0 +1,99 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// Bounds of the search for posts whose delivery job vanished.
+const (
+	// vanishedRecent is how many of the newest posts of the global
+	// timeline are looked at.
+	vanishedRecent = 200
+	// vanishedGrace is how old a post must be: a younger one may be
+	// between its push on the global timeline and its job.
+	vanishedGrace = time.Minute
+	// vanishedHorizon is how old a post may be: older ones were looked at
+	// by earlier rounds (or predate the delivered mark).
+	vanishedHorizon = time.Hour
+	// vanishedQueueMax is how many queued jobs the search reads at most;
+	// with more, it waits for a quieter round.
+	vanishedQueueMax = 5000
+)
+
+// redeliverVanished finds posts whose delivery job vanished (lost with a
+// master whose last writes a failover discarded, or deleted by hand) and
+// records a new job for each; it returns how many. A deliver job marks
+// its post delivered before it is acknowledged, so a post of the global
+// timeline posted between vanishedGrace and vanishedHorizon ago, not
+// marked, with no job on any shard of the queue, has lost its job.
+// Delivering again is harmless: timelines ignore ids they hold. While the
+// queue holds more than vanishedQueueMax jobs, it does nothing.
+func (s *Store) redeliverVanished(ctx context.Context) (int, error) {
+	queued, ok, err := s.queuedPosts(ctx)
+	if err != nil || !ok {
+		return 0, err
+	}
+	pids, err := s.c.Do(ctx, s.c.B().Lrange().Key(keyTimeline).Start(0).Stop(vanishedRecent-1).Build()).AsIntSlice()
+	if err != nil {
+		return 0, s.wrap("maintenance: global timeline", err)
+	}
+	cmds := make(rueidis.Commands, len(pids))
+	for i, pid := range pids {
+		cmds[i] = s.c.B().Hmget().Key(keyPost(pid)).Field(fieldUserID, fieldTime, fieldDelivered).Build()
+	}
+	now := time.Now()
+	found := 0
+	for i, r := range s.c.DoMulti(ctx, cmds...) {
+		vals, err := r.ToArray()
+		if err != nil {
+			return found, s.wrap("maintenance: read posts", err)
+		}
+		author, err1 := vals[0].AsInt64()
+		ts, err2 := vals[1].AsInt64()
+		if _, err := vals[2].ToString(); err == nil || err1 != nil || err2 != nil || queued[pids[i]] {
+			continue // delivered, gone, damaged or queued
+		}
+		if age := now.Sub(time.Unix(ts, 0)); age < vanishedGrace || age > vanishedHorizon {
+			continue
+		}
+		pid := pids[i]
+		if err := s.enqueue(ctx, author, func(q queue) rueidis.Commands {
+			return rueidis.Commands{s.jobCmd(q, jobDeliver, pid, author)}
+		}); err != nil {
+			return found, err
+		}
+		s.log.Warn("a post's delivery job had vanished; it is delivered again", "post", pid, "author", author)
+		found++
+	}
+	return found, nil
+}
+
+// queuedPosts returns the posts that have a job on some shard of the
+// delivery queue (waiting or running); ok is false, and nothing read,
+// when the queue holds more than vanishedQueueMax jobs.
+func (s *Store) queuedPosts(ctx context.Context) (posts map[int64]bool, ok bool, err error) {
+	n, err := s.DeliveryBacklog(ctx)
+	if err != nil || n > vanishedQueueMax {
+		return nil, false, err
+	}
+	cmds := make(rueidis.Commands, queueShards)
+	for i := range cmds {
+		cmds[i] = s.c.B().Xrange().Key(queueN(i).stream).Start("-").End("+").Build()
+	}
+	posts = map[int64]bool{}
+	for _, r := range s.c.DoMulti(ctx, cmds...) {
+		entries, err := r.AsXRange()
+		if err != nil {
+			return nil, false, s.wrap("maintenance: read the queue", err)
+		}
+		for _, e := range entries {
+			pid, _ := strconv.ParseInt(e.FieldValues[jobPost], 10, 64)
+			posts[pid] = true
+		}
+	}
+	return posts, true, nil
+}
