@@ -7,10 +7,13 @@
 // slot and a request about one user touches one master; the keys that
 // every request shared (users, auths) are spread over 256 shards, and the
 // delivery queue over 16, each in a slot of its own, so that on Redis
-// Cluster no master holds a key every request needs. The global timeline
-// stays one list (every post pushes onto it: one cheap command for the
-// master of its slot), and so does users_by_time (written only at
-// sign-up). [Store.Migrate] brings a database of the original PHP Retwis
+// Cluster no master holds a key every request needs. A session token (the
+// auth cookie) is "<user id>:<secret>", so that authentication reads the
+// user hash alone; the auths shards serve the cookies of the tutorial's
+// kind (the bare secret) issued before. The global timeline stays one
+// list (every post pushes onto it: one cheap command for the master of
+// its slot; a push that fails is made up for by the post's delivery job),
+// and so does users_by_time (written only at sign-up). [Store.Migrate] brings a database of the original PHP Retwis
 // (or an older retwis) to this layout once, on first start; retwis owns
 // it from then on. Keys the tutorial lacks are marked "retwis".
 //
@@ -38,7 +41,9 @@
 //	                             of its shard, so one script claims a name
 //	                             in both (retwis)
 //	auths:{<shard>}      hash    auth secret -> user id, for the secrets of
-//	                             the shard; the tutorial's auths, spread
+//	                             the shard; the tutorial's auths, spread,
+//	                             for the cookies of its kind (new sessions
+//	                             carry the user id and are not mapped)
 //	users_by_time        zset    usernames scored by registration unix time
 //	followers:{<id>}     zset    ids of the users following <id>, scored by
 //	                             the unix time of the follow
@@ -46,7 +51,8 @@
 //	next_post_id         string  counter; likewise for post ids
 //	post:<id>            hash    user_id, time (unix seconds), body;
 //	                             fanout ("0" for a post not fanned out, a
-//	                             celebrity's; retwis)
+//	                             celebrity's; retwis), delivered ("1" once
+//	                             its delivery job is done; retwis)
 //	posts:{<id>}         list    home timeline of user <id>: post ids in
 //	                             descending order, no duplicates, capped
 //	                             (800 by default), complete down to its
@@ -59,9 +65,12 @@
 //	                             the home timeline merges when read (retwis)
 //	deliveries:{<n>}     stream  shard n (00–0f) of the delivery queue, which
 //	                             takes the jobs of the authors whose id falls
-//	                             in it (FNV-1a mod 16): kind (deliver,
-//	                             undeliver, celebrate), post, author;
-//	                             consumer group "deliverers" (retwis)
+//	                             in it (FNV-1a mod 16), or of any author
+//	                             when that shard's master cannot be
+//	                             reached: kind (deliver, undeliver,
+//	                             celebrate), post, author; every post has
+//	                             a deliver job; consumer group
+//	                             "deliverers" (retwis)
 //	deliveries:{<n>}:progress
 //	                     hash    entry id -> followers done, for long jobs
 //	                             (retwis)
@@ -94,8 +103,8 @@
 // crash half-way leaves the data usable: a new user becomes visible only
 // once the name is claimed (a crash before leaves an unreachable user
 // hash); a post id is pushed on timelines only after the post hash exists;
-// an auth secret is mapped in auths before the user hash adopts it, and
-// login re-maps it, so a user can always log in; user and post hashes
+// a session lives in the user hash alone (a logout rotates its secret
+// there), so a user can always log in; user and post hashes
 // are created only if absent, so an id handed out twice (a counter
 // rolled back by a failover) never overwrites what exists; follows are written to
 // both sets idempotently, so repeating one repairs it. A post is
