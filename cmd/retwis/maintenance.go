@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/redlock"
 )
 
@@ -28,7 +29,7 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 		case <-tick.C:
 		}
 		// A held lock means another server is doing the upkeep.
-		err := locks.Do(ctx, store.MaintenanceLock, maintenanceTTL, func(ctx context.Context) error {
+		err := locks.Do(ctx, schema.MaintenanceLock, maintenanceTTL, func(ctx context.Context) error {
 			rep, err := st.Maintain(ctx, opts)
 			if rep != (store.MaintenanceReport{}) {
 				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,

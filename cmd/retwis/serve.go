@@ -17,6 +17,7 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/web"
 	"github.com/retwis/retwis/redlock"
 )
@@ -143,7 +144,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	defer locks.Close()
 	ids := snowflake.NewLeased()
-	stopLease, err := snowflake.Lease(ctx, locks, store.WorkerLock, idLeaseTTL, ids, log)
+	stopLease, err := snowflake.Lease(ctx, locks, schema.WorkerLock, idLeaseTTL, ids, log)
 	if err != nil {
 		return err
 	}

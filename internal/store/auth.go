@@ -11,6 +11,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // authCacheTTL bounds how long authentication data stays in the
@@ -32,7 +33,7 @@ type account struct {
 // With cached, the copy in the client-side cache will do: Redis
 // invalidates it as soon as the hash changes (a logout, say).
 func (s *Store) account(ctx context.Context, uid int64, cached bool) (account, error) {
-	cmd := s.c.B().Hmget().Key(keyUser(uid)).Field(fieldUsername, fieldAuth, fieldPasswordHash, fieldPassword, fieldSeen, fieldRebuild)
+	cmd := s.c.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldAuth, schema.FieldPasswordHash, schema.FieldPassword, schema.FieldSeen, schema.FieldRebuild)
 	var r rueidis.RedisResult
 	if cached {
 		r = s.cached(ctx, cmd.Cache(), authCacheTTL)
@@ -71,7 +72,7 @@ func (s *Store) checkPassword(ctx context.Context, uid int64, acct account, pass
 		if err != nil {
 			return false, err
 		}
-		err = upgradeLegacy.exec(ctx, s.c, []string{keyUser(uid)}, acct.legacy, hash).Error()
+		err = upgradeLegacy.exec(ctx, s.c, []string{schema.User(uid)}, acct.legacy, hash, schema.FieldPassword, schema.FieldPasswordHash).Error()
 		return true, s.wrap("upgrade legacy password", err)
 	}
 	return s.verifyPassword(ctx, pass, "") // no password at all: nobody can log in
@@ -99,7 +100,7 @@ func (s *Store) Authenticate(ctx context.Context, token string) (retwis.User, er
 	}
 	uid, secret, ok := parseToken(token)
 	if !ok {
-		v, err := s.cached(ctx, s.c.B().Hget().Key(keyAuths(token)).Field(token).Cache(), authCacheTTL).ToString()
+		v, err := s.cached(ctx, s.c.B().Hget().Key(schema.Auths(token)).Field(token).Cache(), authCacheTTL).ToString()
 		if rueidis.IsRedisNil(err) {
 			return retwis.User{}, none
 		}
@@ -157,16 +158,16 @@ func (s *Store) Logout(ctx context.Context, uid int64) error {
 func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, error) {
 	secret := newSecret()
 	b := s.c.B()
-	s.written.add(keyUser(uid))
+	s.written.add(schema.User(uid))
 	res := s.replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{b.Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldAuth, secret).Build()}
-	}, keyUser(uid))
+		return rueidis.Commands{b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldAuth, secret).Build()}
+	}, schema.User(uid))
 	if err := res[0].Error(); err != nil {
 		return "", s.wrap("rotate secret", err)
 	}
 	if old != "" {
-		s.written.add(keyAuths(old))
-		if err := s.c.Do(ctx, b.Hdel().Key(keyAuths(old)).Field(old).Build()).Error(); err != nil {
+		s.written.add(schema.Auths(old))
+		if err := s.c.Do(ctx, b.Hdel().Key(schema.Auths(old)).Field(old).Build()).Error(); err != nil {
 			s.log.Warn("an old auth secret stays in its auths shard (it no longer matches)", "user", uid, "err", err)
 		}
 	}

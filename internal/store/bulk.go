@@ -10,6 +10,7 @@ import (
 	"github.com/retwis/retwis/internal/dataset"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/resp"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // BulkWriter writes whole datasets (internal/dataset's records) in
@@ -49,10 +50,10 @@ func (s *Store) BulkWriter(ctx context.Context) *BulkWriter {
 func (w *BulkWriter) User(u dataset.User) error {
 	uid, at := id(u.ID), strconv.FormatInt(u.Seen, 10)
 	return w.all([][]string{
-		{"HSET", keyUser(u.ID), fieldUsername, u.Name, fieldPasswordHash, u.PasswordHash, fieldSeen, at},
-		{"HSET", keyNames(u.Name), u.Name, uid},
-		{"HSET", keyNamesFolded(u.Name), retwis.FoldUsername(u.Name), uid},
-		{"ZADD", keyUsersByTime, strconv.FormatInt(u.Registered, 10), u.Name},
+		{"HSET", schema.User(u.ID), schema.FieldUsername, u.Name, schema.FieldPasswordHash, u.PasswordHash, schema.FieldSeen, at},
+		{"HSET", schema.Names(u.Name), u.Name, uid},
+		{"HSET", schema.NamesFolded(u.Name), retwis.FoldUsername(u.Name), uid},
+		{"ZADD", schema.UsersByTime, strconv.FormatInt(u.Registered, 10), u.Name},
 	})
 }
 
@@ -63,11 +64,11 @@ func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error 
 		return nil
 	}
 	ts := strconv.FormatInt(at, 10)
-	following := []string{"ZADD", keyFollowing(follower)}
+	following := []string{"ZADD", schema.Following(follower)}
 	cmds := make([][]string, 0, len(followees)+1)
 	for _, f := range followees {
 		following = append(following, ts, id(f))
-		cmds = append(cmds, []string{"ZADD", keyFollowers(f), ts, id(follower)})
+		cmds = append(cmds, []string{"ZADD", schema.Followers(f), ts, id(follower)})
 	}
 	return w.all(append(cmds, following))
 }
@@ -77,19 +78,19 @@ func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error 
 func (w *BulkWriter) Post(p dataset.Post) error {
 	pid := id(p.ID)
 	w.recent = append(w.recent, p.ID)
-	if len(w.recent) > 2*globalTimelineN {
-		w.recent = append(w.recent[:0], w.recent[len(w.recent)-globalTimelineN:]...)
+	if len(w.recent) > 2*schema.TimelineCap {
+		w.recent = append(w.recent[:0], w.recent[len(w.recent)-schema.TimelineCap:]...)
 	}
 	return w.all([][]string{
-		{"HSET", keyPost(p.ID), fieldUserID, id(p.Author), fieldTime, strconv.FormatInt(p.Time, 10), fieldBody, p.Body},
-		{"ZADD", keyUserPosts(p.Author), pid, pid},
+		{"HSET", schema.Post(p.ID), schema.FieldUserID, id(p.Author), schema.FieldTime, strconv.FormatInt(p.Time, 10), schema.FieldBody, p.Body},
+		{"ZADD", schema.UserPosts(p.Author), pid, pid},
 	})
 }
 
 // Home writes uid's home timeline, ids newest first.
 func (w *BulkWriter) Home(uid int64, ids []int64) error {
 	for start := 0; start < len(ids); start += 1000 {
-		if err := w.out.ints("RPUSH", keyHome(uid), ids[start:min(start+1000, len(ids))]); err != nil {
+		if err := w.out.ints("RPUSH", schema.Home(uid), ids[start:min(start+1000, len(ids))]); err != nil {
 			return err
 		}
 	}
@@ -100,15 +101,15 @@ func (w *BulkWriter) Home(uid int64, ids []int64) error {
 // written and marks the layout as current, so that servers need not
 // migrate it; then it flushes.
 func (w *BulkWriter) Finish(users, posts int64) error {
-	if recent := w.recent[max(0, len(w.recent)-globalTimelineN):]; len(recent) > 0 {
-		if err := w.out.ints("LPUSH", keyTimeline, recent); err != nil {
+	if recent := w.recent[max(0, len(w.recent)-schema.TimelineCap):]; len(recent) > 0 {
+		if err := w.out.ints("LPUSH", schema.Timeline, recent); err != nil {
 			return err
 		}
 	}
 	err := w.all([][]string{
-		{"SET", keyNextUserID, id(users)},
-		{"SET", keyNextPostID, id(posts)},
-		{"SET", keySchema, strconv.Itoa(schemaVersion)},
+		{"SET", schema.NextUserID, id(users)},
+		{"SET", schema.NextPostID, id(posts)},
+		{"SET", schema.VersionKey, strconv.Itoa(schema.Version)},
 	})
 	if err != nil {
 		return err

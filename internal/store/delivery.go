@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis/internal/jobqueue"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // maxBlock is the longest a read of the delivery queue waits for jobs.
@@ -78,7 +79,7 @@ func (o *DeliveryOptions) setDefaults() {
 // job is one delivery job: an entry of a shard of the queue.
 type job struct {
 	jobqueue.Job
-	q      queue // the shard of the queue it is on
+	q      schema.Queue // the shard of the queue it is on
 	kind   string
 	post   int64
 	author int64
@@ -86,9 +87,9 @@ type job struct {
 
 // parseJob reads a delivery job from its queue entry.
 func parseJob(qj jobqueue.Job) job {
-	j := job{Job: qj, q: queueAt(qj.Stream), kind: qj.Fields[jobKind]}
-	j.post, _ = strconv.ParseInt(qj.Fields[jobPost], 10, 64)
-	j.author, _ = strconv.ParseInt(qj.Fields[jobAuthor], 10, 64)
+	j := job{Job: qj, q: schema.QueueAt(qj.Stream), kind: qj.Fields[schema.JobKind]}
+	j.post, _ = strconv.ParseInt(qj.Fields[schema.JobPost], 10, 64)
+	j.author, _ = strconv.ParseInt(qj.Fields[schema.JobAuthor], 10, 64)
 	return j
 }
 
@@ -114,13 +115,13 @@ func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
 // deliveryQueue returns a worker's handle on the shards of the delivery
 // queue.
 func (s *Store) deliveryQueue(opts DeliveryOptions) *jobqueue.Queue {
-	streams := make([]string, queueShards)
+	streams := make([]string, schema.QueueShards)
 	for n := range streams {
-		streams[n] = queueN(n).stream
+		streams[n] = schema.QueueN(n).Stream
 	}
 	var q *jobqueue.Queue
 	q = jobqueue.New(s.c, jobqueue.Options{
-		Streams: streams, Group: deliveryGroup, Consumer: opts.Consumer,
+		Streams: streams, Group: schema.DeliveryGroup, Consumer: opts.Consumer,
 		ClaimIdle: opts.ClaimIdle, Block: opts.Block, Parallel: opts.Parallel, Drain: opts.Drain, Log: s.log,
 		Handle: func(ctx context.Context, qj jobqueue.Job) error { return s.handleJob(ctx, q, parseJob(qj), opts) },
 		Tidy:   s.tidyJob,
@@ -135,11 +136,11 @@ func (s *Store) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts De
 		return nil
 	}
 	err := s.runJob(ctx, q, j, opts)
-	if err == nil && j.kind == jobDeliver {
+	if err == nil && j.kind == schema.JobDeliver {
 		// Marked before the job is acknowledged: a post with neither its
 		// job nor the mark lost its job (see redeliverVanished).
 		err = redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
-			return rueidis.Commands{setIfExists.cmd(s.c, []string{keyPost(j.post)}, fieldDelivered, "1")}
+			return rueidis.Commands{setIfExists.cmd(s.c, []string{schema.Post(j.post)}, schema.FieldDelivered, "1")}
 		}))
 	}
 	s.metrics.job(j, err)
@@ -151,22 +152,14 @@ func (s *Store) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts De
 func (s *Store) tidyJob(qj jobqueue.Job) rueidis.Commands {
 	j, b := parseJob(qj), s.c.B()
 	return rueidis.Commands{
-		b.Hdel().Key(j.q.progress).Field(j.ID).Build(),
-		b.Del().Key(keyJobFollowers(j.author, j.ID)).Build(),
-		b.Hdel().Key(j.q.snapshots).Field(j.ID).Build(),
+		b.Hdel().Key(j.q.Progress).Field(j.ID).Build(),
+		b.Del().Key(schema.JobFollowers(j.author, j.ID)).Build(),
+		b.Hdel().Key(j.q.Snapshots).Field(j.ID).Build(),
 	}
 }
 
 // valid reports whether a job read from the stream makes sense.
-func (j job) valid() bool {
-	switch j.kind {
-	case jobDeliver, jobUndeliver:
-		return j.post > 0 && j.author > 0
-	case jobCelebrate:
-		return j.author > 0
-	}
-	return false
-}
+func (j job) valid() bool { return schema.JobValid(j.kind, j.post, j.author) }
 
 // followerSource returns the key to walk the job's followers in. A job
 // of more than one batch walks a snapshot taken when it started: in the
@@ -175,7 +168,7 @@ func (j job) valid() bool {
 // job over finds the snapshot already there (COPY does not replace it).
 func (s *Store) followerSource(ctx context.Context, j job, opts DeliveryOptions) (string, error) {
 	b := s.c.B()
-	live, snap := keyFollowers(j.author), keyJobFollowers(j.author, j.ID)
+	live, snap := schema.Followers(j.author), schema.JobFollowers(j.author, j.ID)
 	n, err := s.c.Do(ctx, b.Zcard().Key(live).Build()).AsInt64()
 	if err != nil {
 		return "", s.wrap("delivery: followers", err)
@@ -185,7 +178,7 @@ func (s *Store) followerSource(ctx context.Context, j job, opts DeliveryOptions)
 	}
 	// The snapshot is registered first, so that maintenance can remove
 	// it if the job vanishes without its worker cleaning up.
-	err = s.c.Do(ctx, b.Hset().Key(j.q.snapshots).FieldValue().FieldValue(j.ID, id(j.author)).Build()).Error()
+	err = s.c.Do(ctx, b.Hset().Key(j.q.Snapshots).FieldValue().FieldValue(j.ID, id(j.author)).Build()).Error()
 	if err != nil {
 		return "", s.wrap("delivery: register snapshot", err)
 	}
@@ -206,12 +199,12 @@ func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Deliv
 	var done int64
 	if j.Resumed { // only a job taken over can have progress to resume from
 		var err error
-		done, err = s.c.Do(ctx, b.Hget().Key(j.q.progress).Field(j.ID).Build()).AsInt64()
+		done, err = s.c.Do(ctx, b.Hget().Key(j.q.Progress).Field(j.ID).Build()).AsInt64()
 		if err != nil && !rueidis.IsRedisNil(err) {
 			return s.wrap("delivery: progress", err)
 		}
 	}
-	if j.kind == jobDeliver && done == 0 {
+	if j.kind == schema.JobDeliver && done == 0 {
 		fanout, err := s.publishGlobally(ctx, j)
 		if err != nil || !fanout {
 			return err
@@ -239,7 +232,7 @@ func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Deliv
 		last := len(followers) < opts.Batch // no progress worth recording then
 		if !last {
 			err := redisconn.FirstErr(s.c.DoMulti(ctx,
-				b.Hset().Key(j.q.progress).FieldValue().FieldValue(j.ID, strconv.Itoa(p.Done)).Build(),
+				b.Hset().Key(j.q.Progress).FieldValue().FieldValue(j.ID, strconv.Itoa(p.Done)).Build(),
 				q.Touch(j.Job)))
 			if err != nil {
 				return s.wrap("delivery: progress", err)
@@ -265,16 +258,16 @@ func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Deliv
 func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err error) {
 	if err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{s.globalPushCmd(j.post)}
-	}, keyTimeline)); err != nil {
+	}, schema.Timeline)); err != nil {
 		return false, s.wrap("delivery: global timeline", err)
 	}
 	b := s.c.B()
-	vals, err := s.c.Do(ctx, b.Hmget().Key(keyPost(j.post)).Field(fieldUserID, fieldFanout).Build()).ToArray()
+	vals, err := s.c.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(schema.FieldUserID, schema.FieldFanout).Build()).ToArray()
 	if err != nil {
 		return false, s.wrap("delivery: read post", err)
 	}
 	if _, err := vals[0].ToString(); err != nil { // gone
-		err := s.c.Do(ctx, b.Lrem().Key(keyTimeline).Count(0).Element(id(j.post)).Build()).Error()
+		err := s.c.Do(ctx, b.Lrem().Key(schema.Timeline).Count(0).Element(id(j.post)).Build()).Error()
 		return false, s.wrap("delivery: global timeline", err)
 	}
 	flag, _ := vals[1].ToString()
@@ -287,15 +280,15 @@ func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err er
 func (s *Store) nextFollowers(ctx context.Context, j job, src string, done, batch int) ([]int64, bool, error) {
 	b := s.c.B()
 	cmds := rueidis.Commands{b.Zrange().Key(src).Min(strconv.Itoa(done)).Max(strconv.Itoa(done + batch - 1)).Build()}
-	if j.kind == jobDeliver {
-		cmds = append(cmds, b.Exists().Key(keyPost(j.post)).Build())
+	if j.kind == schema.JobDeliver {
+		cmds = append(cmds, b.Exists().Key(schema.Post(j.post)).Build())
 	}
 	res := s.c.DoMulti(ctx, cmds...)
 	followers, err := res[0].AsIntSlice()
 	if err != nil {
 		return nil, false, s.wrap("delivery: followers", err)
 	}
-	if j.kind != jobDeliver {
+	if j.kind != schema.JobDeliver {
 		return followers, false, nil
 	}
 	n, err := res[1].AsInt64()
@@ -312,7 +305,7 @@ func (s *Store) nextFollowers(ctx context.Context, j job, src string, done, batc
 // after pushing, the post is looked for again, and if it is gone the
 // batch is undone.
 func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int, error) {
-	if j.kind == jobDeliver {
+	if j.kind == schema.JobDeliver {
 		var err error
 		if followers, err = s.active(ctx, followers); err != nil {
 			return 0, err
@@ -324,15 +317,15 @@ func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int
 	if err := s.batchCmds(ctx, j.kind, j, followers); err != nil {
 		return 0, err
 	}
-	if j.kind != jobDeliver {
+	if j.kind != schema.JobDeliver {
 		return len(followers), nil
 	}
-	n, err := s.c.Do(ctx, s.c.B().Exists().Key(keyPost(j.post)).Build()).AsInt64()
+	n, err := s.c.Do(ctx, s.c.B().Exists().Key(schema.Post(j.post)).Build()).AsInt64()
 	if err != nil {
 		return 0, s.wrap("delivery: post exists", err)
 	}
 	if n == 0 {
-		return 0, s.batchCmds(ctx, jobUndeliver, j, followers)
+		return 0, s.batchCmds(ctx, schema.JobUndeliver, j, followers)
 	}
 	return len(followers), nil
 }
@@ -346,10 +339,10 @@ func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int
 func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []int64) error {
 	p, capacity, author := id(j.post), strconv.Itoa(s.opts.HomeCap), id(j.author)
 	var written []string
-	if kind == jobDeliver {
+	if kind == schema.JobDeliver {
 		written = make([]string, len(followers))
 		for i, f := range followers {
-			written[i] = keyHome(f)
+			written[i] = schema.Home(f)
 		}
 	}
 	res := s.replicated(ctx, func() rueidis.Commands {
@@ -357,12 +350,12 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 		cmds := make(rueidis.Commands, len(followers))
 		for i, f := range followers {
 			switch kind {
-			case jobDeliver:
-				cmds[i] = pushID.cmd(s.c, []string{keyHome(f)}, p, capacity)
-			case jobUndeliver:
-				cmds[i] = b.Lrem().Key(keyHome(f)).Count(0).Element(p).Build()
+			case schema.JobDeliver:
+				cmds[i] = pushID.cmd(s.c, []string{schema.Home(f)}, p, capacity)
+			case schema.JobUndeliver:
+				cmds[i] = b.Lrem().Key(schema.Home(f)).Count(0).Element(p).Build()
 			default:
-				cmds[i] = b.Sadd().Key(keyFollowedCelebrities(f)).Member(author).Build()
+				cmds[i] = b.Sadd().Key(schema.FollowedCelebrities(f)).Member(author).Build()
 			}
 		}
 		return cmds
@@ -376,7 +369,7 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 func (s *Store) active(ctx context.Context, uids []int64) ([]int64, error) {
 	cmds := make(rueidis.Commands, len(uids))
 	for i, u := range uids {
-		cmds[i] = s.c.B().Hget().Key(keyUser(u)).Field(fieldSeen).Build()
+		cmds[i] = s.c.B().Hget().Key(schema.User(u)).Field(schema.FieldSeen).Build()
 	}
 	horizon := time.Now().Add(-s.opts.InactiveAfter).Unix()
 	out := uids[:0:0]

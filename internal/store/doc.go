@@ -1,101 +1,11 @@
-// Package store keeps retwis's data in Redis. It is the only package that
-// knows Redis key names.
+// Package store keeps retwis's data in Redis: accounts, sessions, posts,
+// follows, timelines, their delivery, upkeep and migration. Domain rules
+// are checked here, so every interface (HTML, API, CLI) gets the same.
 //
-// The layout grew from the one of the Retwis tutorial. Its keys are kept
-// where they scale, each user's with the user id as hash tag
-// (user:{<id>}, posts:{<id>}…), so that all of a user's keys share one
-// slot and a request about one user touches one master; the keys that
-// every request shared (users, auths) are spread over 256 shards, and the
-// delivery queue over 16, each in a slot of its own, so that on Redis
-// Cluster no master holds a key every request needs. A session token (the
-// auth cookie) is "<user id>:<secret>", so that authentication reads the
-// user hash alone; the auths shards serve the cookies of the tutorial's
-// kind (the bare secret) issued before. The global timeline stays one
-// list (every post pushes onto it: one cheap command for the master of
-// its slot; a push that fails is made up for by the post's delivery job),
-// and so does users_by_time (written only at sign-up). [Store.Migrate] brings a database of the original PHP Retwis
-// (or an older retwis) to this layout once, on first start; retwis owns
-// it from then on. Keys the tutorial lacks are marked "retwis".
-//
-//	key                  type    contents
-//	-------------------  ------  ----------------------------------------------
-//	next_user_id         string  counter; INCR gives the next user id to
-//	                             tools that have no id generator (servers
-//	                             make time-ordered ids, internal/snowflake)
-//	user:{<id>}          hash    username, auth (the current auth secret),
-//	                             password_hash (argon2id, PHC string);
-//	                             password (plaintext, only in accounts of the
-//	                             original Retwis until their first login),
-//	                             seen (unix time last seen, which fanout
-//	                             checks; retwis), rebuild ("1" while the
-//	                             home timeline awaits a rebuild after a long
-//	                             absence; retwis), celebrity ("1" once the
-//	                             user has had more followers than the
-//	                             threshold: not fanned out; retwis)
-//	users:{<shard>}      hash    username -> user id (exact case), for the
-//	                             names whose folded form falls in the shard
-//	                             (FNV-1a mod 256, two hex digits); the
-//	                             tutorial's users hash, spread (retwis)
-//	users:{<shard>}:folded
-//	                     hash    lower-case username -> user id, in the slot
-//	                             of its shard, so one script claims a name
-//	                             in both (retwis)
-//	auths:{<shard>}      hash    auth secret -> user id, for the secrets of
-//	                             the shard; the tutorial's auths, spread,
-//	                             for the cookies of its kind (new sessions
-//	                             carry the user id and are not mapped)
-//	users_by_time        zset    usernames scored by registration unix time
-//	followers:{<id>}     zset    ids of the users following <id>, scored by
-//	                             the unix time of the follow
-//	following:{<id>}     zset    ids of the users <id> follows, likewise
-//	next_post_id         string  counter; likewise for post ids
-//	post:<id>            hash    user_id, time (unix seconds), body;
-//	                             fanout ("0" for a post not fanned out, a
-//	                             celebrity's; retwis), delivered ("1" once
-//	                             its delivery job is done; retwis)
-//	posts:{<id>}         list    home timeline of user <id>: post ids in
-//	                             descending order, no duplicates, capped
-//	                             (800 by default), complete down to its
-//	                             last entry (own posts and followed users')
-//	user_posts:{<id>}    zset    ids of the posts written by <id>, scored by
-//	                             post id (retwis; profiles, deep home pages)
-//	timeline             list    global timeline: the newest 1000 post ids
-//	celebrities_followed:{<id>}
-//	                     set     the celebrities <id> follows, whose posts
-//	                             the home timeline merges when read (retwis)
-//	deliveries:{<n>}     stream  shard n (00–0f) of the delivery queue, which
-//	                             takes the jobs of the authors whose id falls
-//	                             in it (FNV-1a mod 16), or of any author
-//	                             when that shard's master cannot be
-//	                             reached: kind (deliver, undeliver,
-//	                             celebrate), post, author; every post has
-//	                             a deliver job; consumer group
-//	                             "deliverers" (retwis)
-//	deliveries:{<n>}:progress
-//	                     hash    entry id -> followers done, for long jobs
-//	                             (retwis)
-//	deliveries:{<n>}:snapshots
-//	                     hash    entry id -> author id, for each job that
-//	                             made a snapshot below, so that maintenance
-//	                             can remove the snapshots of jobs that
-//	                             vanished (retwis)
-//	followers:{<id>}:job:<entry>
-//	                     zset    snapshot of followers:{<id>} that a delivery
-//	                             job of more than one batch walks; deleted
-//	                             when the job is done (retwis)
-//	idempotency:{<id>}:<key>
-//	                     string  the post id user <id> published with an
-//	                             idempotency key ("0" while publishing),
-//	                             kept for a day (retwis)
-//	schema_version       string  layout version written by Migrate (retwis)
-//	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
-//	                             Redlock key on the lock servers (the
-//	                             database itself unless --lock-servers)
-//	{retwis:maintenance}:fence
-//	                     string  its fencing counter (retwis)
-//	retwis:worker:<n>    string  the lease of id worker number n (0–63) to
-//	                             one server, a Redlock key like the above,
-//	                             with its {retwis:worker:<n>}:fence (retwis)
+// The Redis layout (every key and field, with the complete key table) is
+// in package schema, the only package that spells a key; store composes
+// engines that know no key names of their own (internal/jobqueue for the
+// delivery queue, internal/redisconn for the connection).
 //
 // Every command, script and transaction touches keys of one hash slot
 // only, so the same code runs on a single server and on Redis Cluster.

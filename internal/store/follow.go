@@ -8,6 +8,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // Follow makes follower follow followee, recording the time in both
@@ -26,8 +27,8 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	now := float64(time.Now().Unix())
 	b := s.c.B()
 	err := redisconn.FirstErr(s.c.DoMulti(ctx,
-		b.Zadd().Key(keyFollowing(follower)).ScoreMember().ScoreMember(now, id(followee)).Build(),
-		b.Zadd().Key(keyFollowers(followee)).ScoreMember().ScoreMember(now, id(follower)).Build(),
+		b.Zadd().Key(schema.Following(follower)).ScoreMember().ScoreMember(now, id(followee)).Build(),
+		b.Zadd().Key(schema.Followers(followee)).ScoreMember().ScoreMember(now, id(follower)).Build(),
 	))
 	if err != nil {
 		return s.wrap("follow", err)
@@ -45,8 +46,8 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	defer cancel()
 	b := s.c.B()
 	err := redisconn.FirstErr(s.c.DoMulti(ctx,
-		b.Zrem().Key(keyFollowing(follower)).Member(id(followee)).Build(),
-		b.Zrem().Key(keyFollowers(followee)).Member(id(follower)).Build(),
+		b.Zrem().Key(schema.Following(follower)).Member(id(followee)).Build(),
+		b.Zrem().Key(schema.Followers(followee)).Member(id(follower)).Build(),
 	))
 	if err != nil {
 		return s.wrap("unfollow", err)
@@ -90,7 +91,7 @@ func (s *Store) settleFollow(ctx context.Context, follower, followee int64) erro
 
 // follows reports whether follower follows followee.
 func (s *Store) follows(ctx context.Context, follower, followee int64) (bool, error) {
-	err := s.c.Do(ctx, s.c.B().Zscore().Key(keyFollowing(follower)).Member(id(followee)).Build()).Error()
+	err := s.c.Do(ctx, s.c.B().Zscore().Key(schema.Following(follower)).Member(id(followee)).Build()).Error()
 	if rueidis.IsRedisNil(err) {
 		return false, nil
 	}
@@ -107,8 +108,8 @@ func (s *Store) addFollowee(ctx context.Context, follower, followee int64) error
 		return err
 	}
 	if celeb {
-		s.written.add(keyFollowedCelebrities(follower))
-		err := s.c.Do(ctx, b.Sadd().Key(keyFollowedCelebrities(follower)).Member(id(followee)).Build()).Error()
+		s.written.add(schema.FollowedCelebrities(follower))
+		err := s.c.Do(ctx, b.Sadd().Key(schema.FollowedCelebrities(follower)).Member(id(followee)).Build()).Error()
 		if err != nil {
 			return s.wrap("follow: celebrity", err)
 		}
@@ -119,8 +120,8 @@ func (s *Store) addFollowee(ctx context.Context, follower, followee int64) error
 // removeFollowee takes followee off follower's followed celebrities and
 // followee's posts off follower's home timeline.
 func (s *Store) removeFollowee(ctx context.Context, follower, followee int64) error {
-	s.written.add(keyFollowedCelebrities(follower))
-	err := s.c.Do(ctx, s.c.B().Srem().Key(keyFollowedCelebrities(follower)).Member(id(followee)).Build()).Error()
+	s.written.add(schema.FollowedCelebrities(follower))
+	err := s.c.Do(ctx, s.c.B().Srem().Key(schema.FollowedCelebrities(follower)).Member(id(followee)).Build()).Error()
 	if err != nil {
 		return s.wrap("unfollow: celebrity", err)
 	}
@@ -130,7 +131,7 @@ func (s *Store) removeFollowee(ctx context.Context, follower, followee int64) er
 // isCelebrity reports whether uid's posts are merged at read time rather
 // than fanned out (the user hash's celebrity flag).
 func (s *Store) isCelebrity(ctx context.Context, uid int64) (bool, error) {
-	v, err := s.c.Do(ctx, s.c.B().Hget().Key(keyUser(uid)).Field(fieldCelebrity).Build()).ToString()
+	v, err := s.c.Do(ctx, s.c.B().Hget().Key(schema.User(uid)).Field(schema.FieldCelebrity).Build()).ToString()
 	if rueidis.IsRedisNil(err) {
 		return false, nil
 	}

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // Health checks that every Redis master answers a PING, all at once:
@@ -32,7 +34,7 @@ func (s *Store) Readiness(ctx context.Context) []string {
 	if len(problems) > 0 {
 		return problems
 	}
-	n, err := s.c.Do(ctx, s.c.B().Exists().Key(keySchema).Build()).AsInt64()
+	n, err := s.c.Do(ctx, s.c.B().Exists().Key(schema.VersionKey).Build()).AsInt64()
 	switch {
 	case err != nil:
 		problems = append(problems, fmt.Sprintf("reading the layout version: %v", err))

@@ -6,6 +6,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // HomeTimeline returns a page of uid's home timeline, with uid's counts.
@@ -44,8 +45,8 @@ func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want in
 	b := s.c.B()
 	res := s.pipeline(ctx, func() rueidis.Commands {
 		cmds := rueidis.Commands{
-			s.listCmd(keyHome(uid), c, want, s.opts.HomeCap),
-			b.Lindex().Key(keyHome(uid)).Index(-1).Build(),
+			s.listCmd(schema.Home(uid), c, want, s.opts.HomeCap),
+			b.Lindex().Key(schema.Home(uid)).Index(-1).Build(),
 		}
 		if counts != nil {
 			cmds = append(cmds, s.countCmds(uid)...)
@@ -104,7 +105,7 @@ func (s *Store) mergeIndexes(ctx context.Context, listIDs, authors []int64, c re
 
 // following returns the ids uid follows.
 func (s *Store) following(ctx context.Context, uid int64) ([]int64, error) {
-	ids, err := s.c.Do(ctx, s.c.B().Zrange().Key(keyFollowing(uid)).Min("0").Max("-1").Build()).AsIntSlice()
+	ids, err := s.c.Do(ctx, s.c.B().Zrange().Key(schema.Following(uid)).Min("0").Max("-1").Build()).AsIntSlice()
 	return ids, s.wrap("following", err)
 }
 
@@ -113,6 +114,6 @@ func (s *Store) following(ctx context.Context, uid int64) ([]int64, error) {
 // cache: the set changes rarely, and Redis invalidates the copy when it
 // does.
 func (s *Store) followedCelebrities(ctx context.Context, uid int64) ([]int64, error) {
-	ids, err := s.cached(ctx, s.c.B().Smembers().Key(keyFollowedCelebrities(uid)).Cache(), s.opts.CacheTTL).AsIntSlice()
+	ids, err := s.cached(ctx, s.c.B().Smembers().Key(schema.FollowedCelebrities(uid)).Cache(), s.opts.CacheTTL).AsIntSlice()
 	return ids, s.wrap("followed celebrities", err)
 }

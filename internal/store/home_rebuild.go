@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // markSeen records that uid, who is reading their home timeline, is
@@ -50,7 +51,7 @@ func (s *Store) trackActivity(ctx context.Context, uid int64) error {
 	if err := s.RebuildHome(ctx, uid); err != nil {
 		return err
 	}
-	err = s.c.Do(ctx, s.c.B().Hdel().Key(keyUser(uid)).Field(fieldRebuild).Build()).Error()
+	err = s.c.Do(ctx, s.c.B().Hdel().Key(schema.User(uid)).Field(schema.FieldRebuild).Build()).Error()
 	return s.wrap("mark seen: rebuilt", err)
 }
 
@@ -58,9 +59,9 @@ func (s *Store) trackActivity(ctx context.Context, uid int64) error {
 // seen at unix time now, with the need for a rebuild when the user
 // returns from inactivity.
 func (s *Store) seenCmds(uid, now int64, rebuild bool) rueidis.Commands {
-	user := s.c.B().Hset().Key(keyUser(uid)).FieldValue().FieldValue(fieldSeen, strconv.FormatInt(now, 10))
+	user := s.c.B().Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldSeen, strconv.FormatInt(now, 10))
 	if rebuild {
-		user = user.FieldValue(fieldRebuild, "1")
+		user = user.FieldValue(schema.FieldRebuild, "1")
 	}
 	return rueidis.Commands{user.Build()}
 }
@@ -109,7 +110,7 @@ func (s *Store) newestOf(ctx context.Context, authors []int64, n int) ([]int64, 
 			if f := fetched[i]; len(f) > 0 {
 				upper = "(" + id(f[len(f)-1])
 			}
-			cmds[k] = s.c.B().Zrevrangebyscore().Key(keyUserPosts(authors[i])).Max(upper).Min("-inf").Limit(0, chunk).Build()
+			cmds[k] = s.c.B().Zrevrangebyscore().Key(schema.UserPosts(authors[i])).Max(upper).Min("-inf").Limit(0, chunk).Build()
 		}
 		var more []int
 		for k, r := range s.c.DoMulti(ctx, cmds...) {
@@ -146,7 +147,7 @@ func (s *Store) mergeHome(ctx context.Context, uid int64, ids []int64, floor int
 	for _, p := range ids {
 		args = append(args, id(p))
 	}
-	return s.wrap(op, mergeIDs.exec(ctx, s.c, []string{keyHome(uid)}, args...).Error())
+	return s.wrap(op, mergeIDs.exec(ctx, s.c, []string{schema.Home(uid)}, args...).Error())
 }
 
 // backfill merges followee's newest posts into follower's home timeline.
@@ -154,7 +155,7 @@ func (s *Store) mergeHome(ctx context.Context, uid int64, ids []int64, floor int
 // merged are dropped from the list, which keeps it complete; pages below
 // it read the own-post indexes.
 func (s *Store) backfill(ctx context.Context, follower, followee int64) error {
-	ids, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(keyUserPosts(followee)).
+	ids, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(schema.UserPosts(followee)).
 		Start(0).Stop(int64(s.opts.HomeCap-1)).Build()).AsIntSlice()
 	if err != nil {
 		return s.wrap("follow: backfill", err)
@@ -169,18 +170,18 @@ func (s *Store) backfill(ctx context.Context, follower, followee int64) error {
 // removeAuthor takes followee's posts off follower's home timeline.
 func (s *Store) removeAuthor(ctx context.Context, follower, followee int64) error {
 	b := s.c.B()
-	home, err := s.c.Do(ctx, b.Lrange().Key(keyHome(follower)).Start(0).Stop(int64(s.opts.HomeCap-1)).Build()).AsStrSlice()
+	home, err := s.c.Do(ctx, b.Lrange().Key(schema.Home(follower)).Start(0).Stop(int64(s.opts.HomeCap-1)).Build()).AsStrSlice()
 	if err != nil || len(home) == 0 {
 		return s.wrap("unfollow: read timeline", err)
 	}
-	scores, err := s.c.Do(ctx, b.Zmscore().Key(keyUserPosts(followee)).Member(home...).Build()).ToArray()
+	scores, err := s.c.Do(ctx, b.Zmscore().Key(schema.UserPosts(followee)).Member(home...).Build()).ToArray()
 	if err != nil {
 		return s.wrap("unfollow: match posts", err)
 	}
 	var cmds rueidis.Commands
 	for i, sc := range scores {
 		if !sc.IsNil() {
-			cmds = append(cmds, b.Lrem().Key(keyHome(follower)).Count(0).Element(home[i]).Build())
+			cmds = append(cmds, b.Lrem().Key(schema.Home(follower)).Count(0).Element(home[i]).Build())
 		}
 	}
 	if len(cmds) == 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // idempotencyTTL is how long a post's idempotency key is remembered.
@@ -31,7 +32,7 @@ func (s *Store) CreatePostOnce(ctx context.Context, author int64, text, key stri
 	if err := checkIdempotencyKey(key); err != nil {
 		return retwis.Post{}, err
 	}
-	k := keyIdempotency(author, key)
+	k := schema.Idempotency(author, key)
 	b := s.c.B()
 	claimed, err := s.c.Do(ctx, b.Set().Key(k).Value(inFlight).Nx().Ex(idempotencyTTL).Build()).AsBool()
 	if err != nil && !rueidis.IsRedisNil(err) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/redis/rueidis"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // MaintenanceReport says what Maintain did.
@@ -35,8 +36,8 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 	if rep.Consumers, err = q.RemoveGone(ctx, opts.GoneAfter); err != nil {
 		return rep, s.wrap("maintenance: remove gone workers", err)
 	}
-	for n := range queueShards {
-		if err := s.removeShardOrphans(ctx, queueN(n), &rep); err != nil {
+	for n := range schema.QueueShards {
+		if err := s.removeShardOrphans(ctx, schema.QueueN(n), &rep); err != nil {
 			return rep, err
 		}
 	}
@@ -46,15 +47,15 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 
 // removeShardOrphans removes the progress records and follower snapshots
 // of shard q of the queue whose job is gone, adding them to rep.
-func (s *Store) removeShardOrphans(ctx context.Context, q queue, rep *MaintenanceReport) error {
-	n, err := s.removeOrphans(ctx, q, q.progress, nil)
+func (s *Store) removeShardOrphans(ctx context.Context, q schema.Queue, rep *MaintenanceReport) error {
+	n, err := s.removeOrphans(ctx, q, q.Progress, nil)
 	rep.Orphans += n
 	if err != nil {
 		return err
 	}
-	n, err = s.removeOrphans(ctx, q, q.snapshots, func(job, author string) rueidis.Completed {
+	n, err = s.removeOrphans(ctx, q, q.Snapshots, func(job, author string) rueidis.Completed {
 		uid, _ := strconv.ParseInt(author, 10, 64)
-		return s.c.B().Del().Key(keyJobFollowers(uid, job)).Build()
+		return s.c.B().Del().Key(schema.JobFollowers(uid, job)).Build()
 	})
 	rep.Orphans += n
 	return err
@@ -65,7 +66,7 @@ func (s *Store) removeShardOrphans(ctx context.Context, q queue, rep *Maintenanc
 // stream: a worker that dies between acknowledging a job and tidying up
 // leaves them behind. tidy, if set, gives a command that removes what
 // the field stands for (the snapshot itself), run before the field goes.
-func (s *Store) removeOrphans(ctx context.Context, q queue, key string, tidy func(job, value string) rueidis.Completed) (int, error) {
+func (s *Store) removeOrphans(ctx context.Context, q schema.Queue, key string, tidy func(job, value string) rueidis.Completed) (int, error) {
 	b := s.c.B()
 	removed := 0
 	var cursor uint64
@@ -76,7 +77,7 @@ func (s *Store) removeOrphans(ctx context.Context, q queue, key string, tidy fun
 		}
 		for i := 0; i+1 < len(e.Elements); i += 2 {
 			job := e.Elements[i]
-			entries, err := s.c.Do(ctx, b.Xrange().Key(q.stream).Start(job).End(job).Build()).AsXRange()
+			entries, err := s.c.Do(ctx, b.Xrange().Key(q.Stream).Start(job).End(job).Build()).AsXRange()
 			if err != nil && !rueidis.IsRedisNil(err) {
 				return removed, s.wrap("maintenance: check job", err)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // metrics are the store's Prometheus metrics; a nil *metrics records
@@ -46,7 +47,7 @@ func newMetrics(reg prometheus.Registerer, s *Store) *metrics {
 	}
 	reg.MustRegister(m.calls, m.errors, m.cache, m.jobs, m.delivered, redisconn.NewCollector(s.nodes),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "retwis_delivery_backlog", Help: "Delivery jobs queued or running, on every shard of the queue (-1: unknown).",
+			Name: "retwis_delivery_backlog", Help: "Delivery jobs queued or running, on every shard of the schema.Queue (-1: unknown).",
 		}, func() float64 {
 			return s.gauge(func(ctx context.Context) (float64, error) { n, err := s.DeliveryBacklog(ctx); return float64(n), err })
 		}),
@@ -76,8 +77,8 @@ func (s *Store) gauge(read func(ctx context.Context) (float64, error)) float64 {
 // a worker read and has not finished, on any shard (0 for none).
 func (s *Store) oldestPending(ctx context.Context) (float64, error) {
 	var oldest int64
-	for n := range queueShards {
-		arr, err := s.c.Do(ctx, s.c.B().Xpending().Key(queueN(n).stream).Group(deliveryGroup).Build()).ToArray()
+	for n := range schema.QueueShards {
+		arr, err := s.c.Do(ctx, s.c.B().Xpending().Key(schema.QueueN(n).Stream).Group(schema.DeliveryGroup).Build()).ToArray()
 		if err != nil || len(arr) < 2 {
 			return 0, err
 		}
@@ -130,7 +131,7 @@ func (m *metrics) job(j job, err error) {
 		outcome = "failed"
 	}
 	m.jobs.WithLabelValues(j.kind, outcome).Inc()
-	if at := snowflake.Time(j.post); err == nil && j.kind == jobDeliver && !at.IsZero() {
+	if at := snowflake.Time(j.post); err == nil && j.kind == schema.JobDeliver && !at.IsZero() {
 		m.delivered.Observe(time.Since(at).Seconds())
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // CreatePost stores a status update and records its delivery, in three
@@ -51,26 +52,26 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 	// The hash goes first, on its own, so that no timeline ever holds the
 	// id of a post that cannot be read (pipelines to different cluster
 	// nodes are not ordered).
-	fields := []string{fieldUserID, id(author), fieldTime, strconv.FormatInt(now.Unix(), 10), fieldBody, body}
+	fields := []string{schema.FieldUserID, id(author), schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, body}
 	if celebrity {
-		fields = append(fields, fieldFanout, "0")
+		fields = append(fields, schema.FieldFanout, "0")
 	}
-	if pid, err = s.createHash(ctx, pid, keyNextPostID, keyPost, fields...); err != nil {
+	if pid, err = s.createHash(ctx, pid, schema.NextPostID, schema.Post, fields...); err != nil {
 		return retwis.Post{}, err
 	}
 	var jobErr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		jobErr = s.enqueue(ctx, author, func(q queue) rueidis.Commands {
-			cmds := rueidis.Commands{s.jobCmd(q, jobDeliver, pid, author)}
+		jobErr = s.enqueue(ctx, author, func(q schema.Queue) rueidis.Commands {
+			cmds := rueidis.Commands{s.jobCmd(q, schema.JobDeliver, pid, author)}
 			if newCelebrity {
-				cmds = append(cmds, s.jobCmd(q, jobCelebrate, 0, author))
+				cmds = append(cmds, s.jobCmd(q, schema.JobCelebrate, 0, author))
 			}
 			return cmds
 		})
 	})
 	res := s.replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity) },
-		keyUserPosts(author), keyHome(author))
+		schema.UserPosts(author), schema.Home(author))
 	wg.Wait()
 	if err := errors.Join(redisconn.FirstErr(res[:len(res)-1]), jobErr); err != nil {
 		s.unpublish(ctx, pid, author)
@@ -85,11 +86,11 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 func (s *Store) postingState(ctx context.Context, author int64) (followers int64, celebrity bool, pid int64, err error) {
 	b := s.c.B()
 	cmds := rueidis.Commands{
-		b.Zcard().Key(keyFollowers(author)).Build(),
-		b.Hget().Key(keyUser(author)).Field(fieldCelebrity).Build(),
+		b.Zcard().Key(schema.Followers(author)).Build(),
+		b.Hget().Key(schema.User(author)).Field(schema.FieldCelebrity).Build(),
 	}
 	if s.opts.IDs == nil {
-		cmds = append(cmds, b.Incr().Key(keyNextPostID).Build())
+		cmds = append(cmds, b.Incr().Key(schema.NextPostID).Build())
 	}
 	res := s.c.DoMulti(ctx, cmds...)
 	followers, err1 := res[0].AsInt64()
@@ -117,18 +118,18 @@ func (s *Store) publishCmds(pid, author int64, newCelebrity bool) rueidis.Comman
 	b := s.c.B()
 	p := id(pid)
 	cmds := rueidis.Commands{
-		b.Zadd().Key(keyUserPosts(author)).ScoreMember().ScoreMember(float64(pid), p).Build(),
-		pushID.cmd(s.c, []string{keyHome(author)}, p, strconv.Itoa(s.opts.HomeCap)),
+		b.Zadd().Key(schema.UserPosts(author)).ScoreMember().ScoreMember(float64(pid), p).Build(),
+		pushID.cmd(s.c, []string{schema.Home(author)}, p, strconv.Itoa(s.opts.HomeCap)),
 	}
 	if newCelebrity {
-		cmds = append(cmds, b.Hset().Key(keyUser(author)).FieldValue().FieldValue(fieldCelebrity, "1").Build())
+		cmds = append(cmds, b.Hset().Key(schema.User(author)).FieldValue().FieldValue(schema.FieldCelebrity, "1").Build())
 	}
 	return append(cmds, s.globalPushCmd(pid))
 }
 
 // globalPushCmd puts post pid on the global timeline.
 func (s *Store) globalPushCmd(pid int64) rueidis.Completed {
-	return pushID.cmd(s.c, []string{keyTimeline}, id(pid), strconv.Itoa(globalTimelineN))
+	return pushID.cmd(s.c, []string{schema.Timeline}, id(pid), strconv.Itoa(schema.TimelineCap))
 }
 
 // unpublish takes back what a failed CreatePost may have written, hash
@@ -138,12 +139,12 @@ func (s *Store) unpublish(ctx context.Context, pid, author int64) {
 	b := s.c.B()
 	p := id(pid)
 	err := redisconn.FirstErr(s.c.DoMulti(ctx,
-		b.Zrem().Key(keyUserPosts(author)).Member(p).Build(),
-		b.Lrem().Key(keyHome(author)).Count(0).Element(p).Build(),
-		b.Lrem().Key(keyTimeline).Count(0).Element(p).Build(),
+		b.Zrem().Key(schema.UserPosts(author)).Member(p).Build(),
+		b.Lrem().Key(schema.Home(author)).Count(0).Element(p).Build(),
+		b.Lrem().Key(schema.Timeline).Count(0).Element(p).Build(),
 	))
 	if err == nil {
-		err = s.c.Do(ctx, b.Del().Key(keyPost(pid)).Build()).Error()
+		err = s.c.Do(ctx, b.Del().Key(schema.Post(pid)).Build()).Error()
 	}
 	if err != nil {
 		s.log.Error("a post that failed to publish could not be taken back; delete it by hand",
@@ -163,14 +164,14 @@ func (s *Store) posts(ctx context.Context, pids []int64) (posts []retwis.Post, m
 	}
 	cmds := make([]rueidis.CacheableTTL, len(pids))
 	for i, pid := range pids {
-		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(keyPost(pid)).Field(fieldUserID, fieldTime, fieldBody).Cache(), s.opts.CacheTTL)
+		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(schema.Post(pid)).Field(schema.FieldUserID, schema.FieldTime, schema.FieldBody).Cache(), s.opts.CacheTTL)
 	}
 	res := s.cachedMulti(ctx, cmds...)
 	s.fromMaster(ctx, res, func(r rueidis.RedisResult) bool {
 		_, ok, err := parsePost(0, r)
 		return err == nil && !ok
 	}, func(i int) rueidis.Completed {
-		return s.c.B().Hmget().Key(keyPost(pids[i])).Field(fieldUserID, fieldTime, fieldBody, fieldFanout).Build()
+		return s.c.B().Hmget().Key(schema.Post(pids[i])).Field(schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldFanout).Build()
 	})
 	posts = make([]retwis.Post, 0, len(pids))
 	authors := make([]int64, 0, len(pids))
@@ -263,24 +264,24 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	b := s.c.B()
-	fanout, err := s.c.Do(ctx, b.Hget().Key(keyPost(pid)).Field(fieldFanout).Build()).ToString()
+	fanout, err := s.c.Do(ctx, b.Hget().Key(schema.Post(pid)).Field(schema.FieldFanout).Build()).ToString()
 	if err != nil && !rueidis.IsRedisNil(err) {
 		return s.wrap("delete post", err)
 	}
-	s.written.add(keyPost(pid))
-	if err := s.c.Do(ctx, b.Del().Key(keyPost(pid)).Build()).Error(); err != nil {
+	s.written.add(schema.Post(pid))
+	if err := s.c.Do(ctx, b.Del().Key(schema.Post(pid)).Build()).Error(); err != nil {
 		return s.wrap("delete post", err)
 	}
 	// The post is gone from here on: readers skip ids whose hash is
 	// missing, so what follows only reclaims space, and a failure is
 	// logged rather than reported.
 	err = redisconn.FirstErr(s.c.DoMulti(ctx,
-		b.Zrem().Key(keyUserPosts(uid)).Member(id(pid)).Build(),
-		b.Lrem().Key(keyHome(uid)).Count(0).Element(id(pid)).Build(),
-		b.Lrem().Key(keyTimeline).Count(0).Element(id(pid)).Build()))
+		b.Zrem().Key(schema.UserPosts(uid)).Member(id(pid)).Build(),
+		b.Lrem().Key(schema.Home(uid)).Count(0).Element(id(pid)).Build(),
+		b.Lrem().Key(schema.Timeline).Count(0).Element(id(pid)).Build()))
 	if fanout != "0" {
-		err = errors.Join(err, s.enqueue(ctx, uid, func(q queue) rueidis.Commands {
-			return rueidis.Commands{s.jobCmd(q, jobUndeliver, pid, uid)}
+		err = errors.Join(err, s.enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
+			return rueidis.Commands{s.jobCmd(q, schema.JobUndeliver, pid, uid)}
 		}))
 	}
 	if err != nil {

@@ -248,7 +248,7 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	}
 	f.drain(t)
 	if got := f.strs(t, "LRANGE", "posts:{9}", "0", "-1"); !slices.Equal(got, []string{"3"}) {
-		t.Fatalf("the job of the old queue was not carried out: posts:9 = %v", got)
+		t.Fatalf("the job of the old schema.Queue was not carried out: posts:9 = %v", got)
 	}
 	for _, old := range []string{"users", "auths", "last_seen", "celebrities", "deliveries", "delivery_progress",
 		"user:7", "user:8", "posts:7", "followers:7"} { // the per-user keys now carry the user id as hash tag

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // Read-only probes of the database, for benchmarks and operations. They
@@ -17,7 +18,7 @@ import (
 func (s *Store) IsEmpty(ctx context.Context) (bool, error) {
 	b := s.c.B()
 	for _, r := range s.c.DoMulti(ctx,
-		b.Exists().Key(keyNextUserID).Build(), b.Exists().Key(keyNextPostID).Build(), b.Exists().Key(keyUsersByTime).Build()) {
+		b.Exists().Key(schema.NextUserID).Build(), b.Exists().Key(schema.NextPostID).Build(), b.Exists().Key(schema.UsersByTime).Build()) {
 		n, err := r.AsInt64()
 		if err != nil {
 			return false, s.wrap("is empty", err)
@@ -60,8 +61,8 @@ func (s *Store) IsCelebrity(ctx context.Context, uid int64) (bool, error) {
 func (s *Store) DeliveryDone(ctx context.Context, author int64) (bool, error) {
 	b := s.c.B()
 	res := s.c.DoMulti(ctx,
-		b.Zrevrange().Key(keyUserPosts(author)).Start(0).Stop(0).Build(),
-		b.Zrange().Key(keyFollowers(author)).Min("-1").Max("-1").Build())
+		b.Zrevrange().Key(schema.UserPosts(author)).Start(0).Stop(0).Build(),
+		b.Zrange().Key(schema.Followers(author)).Min("-1").Max("-1").Build())
 	post, err1 := res[0].AsIntSlice()
 	last, err2 := res[1].AsIntSlice()
 	if err := errors.Join(err1, err2); err != nil {
@@ -70,7 +71,7 @@ func (s *Store) DeliveryDone(ctx context.Context, author int64) (bool, error) {
 	if len(post) == 0 || len(last) == 0 {
 		return true, nil
 	}
-	head, err := s.c.Do(ctx, b.Lindex().Key(keyHome(last[0])).Index(0).Build()).AsInt64()
+	head, err := s.c.Do(ctx, b.Lindex().Key(schema.Home(last[0])).Index(0).Build()).AsInt64()
 	if rueidis.IsRedisNil(err) {
 		return false, nil
 	}
@@ -80,9 +81,9 @@ func (s *Store) DeliveryDone(ctx context.Context, author int64) (bool, error) {
 // DeliveryBacklog returns how many delivery jobs are waiting or running,
 // on every shard of the queue.
 func (s *Store) DeliveryBacklog(ctx context.Context) (int64, error) {
-	cmds := make(rueidis.Commands, queueShards)
+	cmds := make(rueidis.Commands, schema.QueueShards)
 	for n := range cmds {
-		cmds[n] = s.c.B().Xlen().Key(queueN(n).stream).Build()
+		cmds[n] = s.c.B().Xlen().Key(schema.QueueN(n).Stream).Build()
 	}
 	var total int64
 	for _, r := range s.c.DoMulti(ctx, cmds...) {

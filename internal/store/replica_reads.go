@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // ReadFromReplica reports whether cmd is one of the store's reads that a
@@ -19,7 +20,7 @@ func ReadFromReplica(cmd rueidis.Completed) bool {
 	switch {
 	case len(c) == 5 && c[0] == "HMGET" && strings.HasPrefix(c[1], "post:"):
 		return true
-	case len(c) == 3 && c[0] == "HGET" && strings.HasPrefix(c[1], "user:{") && c[2] == fieldUsername:
+	case len(c) == 3 && c[0] == "HGET" && strings.HasPrefix(c[1], "user:{") && c[2] == schema.FieldUsername:
 		return true
 	}
 	return false

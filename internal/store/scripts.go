@@ -118,8 +118,9 @@ var claimName = newScript("claim_name.lua")
 // ARGV[3]'s.
 var unclaimName = newScript("unclaim_name.lua")
 
-// upgradeLegacy replaces a plaintext password with its hash, provided the
-// plaintext has not changed since it was checked.
+// upgradeLegacy replaces a plaintext password (ARGV[1], in field ARGV[3]
+// of the user hash KEYS[1]) with its hash (ARGV[2], in field ARGV[4]),
+// provided the plaintext has not changed since it was checked.
 var upgradeLegacy = newScript("upgrade_legacy.lua")
 
 // createIfAbsent writes the hash KEYS[1] with the field-value pairs of

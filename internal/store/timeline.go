@@ -9,6 +9,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // fetchFunc returns up to want post ids for cursor c, in descending order:
@@ -84,7 +85,7 @@ func pageOf(posts []retwis.Post, c retwis.Cursor, n int) retwis.Page {
 func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c retwis.Cursor, n int) (retwis.Profile, error) {
 	b := s.c.B()
 	res := s.c.DoMulti(ctx, append(s.countCmds(user.ID),
-		b.Zscore().Key(keyFollowing(viewer)).Member(id(user.ID)).Build())...)
+		b.Zscore().Key(schema.Following(viewer)).Member(id(user.ID)).Build())...)
 	prof := retwis.Profile{User: user}
 	var err error
 	if prof.Counts, err = s.parseCounts(res); err != nil {
@@ -108,7 +109,7 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 // descending, except for c.After, where it is ascending from the cursor.
 func (s *Store) indexCmd(uid int64, c retwis.Cursor, want int) rueidis.Completed {
 	b := s.c.B()
-	key := keyUserPosts(uid)
+	key := schema.UserPosts(uid)
 	switch {
 	case c.After > 0:
 		return b.Zrangebyscore().Key(key).Min("("+id(c.After)).Max("+inf").Limit(0, int64(want)).Build()
@@ -131,7 +132,7 @@ func (s *Store) listCmd(key string, c retwis.Cursor, want, limit int) rueidis.Co
 func (s *Store) GlobalTimeline(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
 	return s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		res := s.pipeline(ctx, func() rueidis.Commands {
-			return rueidis.Commands{s.listCmd(keyTimeline, c, want, globalTimelineN)}
+			return rueidis.Commands{s.listCmd(schema.Timeline, c, want, schema.TimelineCap)}
 		})
 		ids, err := res[0].AsIntSlice()
 		return ids, s.wrap("global timeline", err)
@@ -141,8 +142,8 @@ func (s *Store) GlobalTimeline(ctx context.Context, c retwis.Cursor, n int) (ret
 func (s *Store) countCmds(uid int64) rueidis.Commands {
 	b := s.c.B()
 	return rueidis.Commands{
-		b.Zcard().Key(keyFollowers(uid)).Build(),
-		b.Zcard().Key(keyFollowing(uid)).Build(),
+		b.Zcard().Key(schema.Followers(uid)).Build(),
+		b.Zcard().Key(schema.Following(uid)).Build(),
 	}
 }
 

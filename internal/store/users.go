@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 var errNameTaken = retwis.Errorf(retwis.Conflict, "That username is already taken. Please choose another.")
@@ -53,8 +54,8 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 
 // writeUser creates the user hash under a new id and returns the id.
 func (s *Store) writeUser(ctx context.Context, username, hash, secret string) (int64, error) {
-	uid, err := s.createHash(ctx, 0, keyNextUserID, keyUser,
-		fieldUsername, username, fieldAuth, secret, fieldPasswordHash, hash)
+	uid, err := s.createHash(ctx, 0, schema.NextUserID, schema.User,
+		schema.FieldUsername, username, schema.FieldAuth, secret, schema.FieldPasswordHash, hash)
 	if err != nil {
 		return 0, err
 	}
@@ -63,18 +64,18 @@ func (s *Store) writeUser(ctx context.Context, username, hash, secret string) (i
 
 func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 	res := s.replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{claimName.cmd(s.c, []string{keyNames(username), keyNamesFolded(username)},
+		return rueidis.Commands{claimName.cmd(s.c, []string{schema.Names(username), schema.NamesFolded(username)},
 			username, retwis.FoldUsername(username), id(uid))}
-	}, keyNames(username))
+	}, schema.Names(username))
 	won, err := res[0].AsInt64()
 	b := s.c.B()
 	if err != nil || won == 0 {
 		// Lost the race, or the claim may stand on a master alone: undo,
 		// so that the failed sign-up leaves nothing behind.
 		undo := func() rueidis.Commands { // built anew if the pipeline is sent again
-			cmds := rueidis.Commands{b.Del().Key(keyUser(uid)).Build()}
+			cmds := rueidis.Commands{b.Del().Key(schema.User(uid)).Build()}
 			if err != nil {
-				cmds = append(cmds, unclaimName.cmd(s.c, []string{keyNames(username), keyNamesFolded(username)},
+				cmds = append(cmds, unclaimName.cmd(s.c, []string{schema.Names(username), schema.NamesFolded(username)},
 					username, retwis.FoldUsername(username), id(uid)))
 			}
 			return cmds
@@ -93,7 +94,7 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 	// page view) is the lesser harm.
 	now := time.Now().Unix()
 	cmds := append(s.seenCmds(uid, now, false),
-		b.Zadd().Key(keyUsersByTime).ScoreMember().ScoreMember(float64(now), username).Build())
+		b.Zadd().Key(schema.UsersByTime).ScoreMember().ScoreMember(float64(now), username).Build())
 	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
 		s.log.Warn("new user not recorded in users_by_time and as seen", "user", username, "err", err)
 	}
@@ -109,9 +110,9 @@ func (s *Store) lookupID(ctx context.Context, username string) (int64, error) {
 		return 0, retwis.Errorf(retwis.NotFound, "No such user.")
 	}
 	b := s.c.B()
-	cmds := rueidis.Commands{b.Hget().Key(keyNames(username)).Field(username).Build()}
+	cmds := rueidis.Commands{b.Hget().Key(schema.Names(username)).Field(username).Build()}
 	if retwis.IsUsernameShaped(username) {
-		cmds = append(cmds, b.Hget().Key(keyNamesFolded(username)).Field(retwis.FoldUsername(username)).Build())
+		cmds = append(cmds, b.Hget().Key(schema.NamesFolded(username)).Field(retwis.FoldUsername(username)).Build())
 	}
 	res := s.c.DoMulti(ctx, cmds...)
 	for _, r := range res {
@@ -167,12 +168,12 @@ func (s *Store) readNames(ctx context.Context, uids []int64) (names map[int64]st
 		}
 		names[uid] = ""
 		order = append(order, uid)
-		cmds = append(cmds, rueidis.CT(s.c.B().Hget().Key(keyUser(uid)).Field(fieldUsername).Cache(), s.opts.CacheTTL))
+		cmds = append(cmds, rueidis.CT(s.c.B().Hget().Key(schema.User(uid)).Field(schema.FieldUsername).Cache(), s.opts.CacheTTL))
 	}
 	res := s.cachedMulti(ctx, cmds...)
 	s.fromMaster(ctx, res, func(r rueidis.RedisResult) bool { return rueidis.IsRedisNil(r.Error()) },
 		func(i int) rueidis.Completed {
-			return s.c.B().Hmget().Key(keyUser(order[i])).Field(fieldUsername).Build()
+			return s.c.B().Hmget().Key(schema.User(order[i])).Field(schema.FieldUsername).Build()
 		})
 	for i, r := range res {
 		v, err := nameOf(r)
@@ -206,7 +207,7 @@ func nameOf(r rueidis.RedisResult) (string, error) {
 
 // LatestUsers returns the n most recently registered usernames, newest first.
 func (s *Store) LatestUsers(ctx context.Context, n int) ([]string, error) {
-	names, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(keyUsersByTime).Start(0).Stop(int64(n-1)).Build()).AsStrSlice()
+	names, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(schema.UsersByTime).Start(0).Stop(int64(n-1)).Build()).AsStrSlice()
 	return names, s.wrap("latest users", err)
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // Bounds of the search for posts whose delivery job vanished.
@@ -37,13 +38,13 @@ func (s *Store) redeliverVanished(ctx context.Context) (int, error) {
 	if err != nil || !ok {
 		return 0, err
 	}
-	pids, err := s.c.Do(ctx, s.c.B().Lrange().Key(keyTimeline).Start(0).Stop(vanishedRecent-1).Build()).AsIntSlice()
+	pids, err := s.c.Do(ctx, s.c.B().Lrange().Key(schema.Timeline).Start(0).Stop(vanishedRecent-1).Build()).AsIntSlice()
 	if err != nil {
 		return 0, s.wrap("maintenance: global timeline", err)
 	}
 	cmds := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.c.B().Hmget().Key(keyPost(pid)).Field(fieldUserID, fieldTime, fieldDelivered).Build()
+		cmds[i] = s.c.B().Hmget().Key(schema.Post(pid)).Field(schema.FieldUserID, schema.FieldTime, schema.FieldDelivered).Build()
 	}
 	now := time.Now()
 	found := 0
@@ -61,8 +62,8 @@ func (s *Store) redeliverVanished(ctx context.Context) (int, error) {
 			continue
 		}
 		pid := pids[i]
-		if err := s.enqueue(ctx, author, func(q queue) rueidis.Commands {
-			return rueidis.Commands{s.jobCmd(q, jobDeliver, pid, author)}
+		if err := s.enqueue(ctx, author, func(q schema.Queue) rueidis.Commands {
+			return rueidis.Commands{s.jobCmd(q, schema.JobDeliver, pid, author)}
 		}); err != nil {
 			return found, err
 		}
@@ -80,9 +81,9 @@ func (s *Store) queuedPosts(ctx context.Context) (posts map[int64]bool, ok bool,
 	if err != nil || n > vanishedQueueMax {
 		return nil, false, err
 	}
-	cmds := make(rueidis.Commands, queueShards)
+	cmds := make(rueidis.Commands, schema.QueueShards)
 	for i := range cmds {
-		cmds[i] = s.c.B().Xrange().Key(queueN(i).stream).Start("-").End("+").Build()
+		cmds[i] = s.c.B().Xrange().Key(schema.QueueN(i).Stream).Start("-").End("+").Build()
 	}
 	posts = map[int64]bool{}
 	for _, r := range s.c.DoMulti(ctx, cmds...) {
@@ -91,7 +92,7 @@ func (s *Store) queuedPosts(ctx context.Context) (posts map[int64]bool, ok bool,
 			return nil, false, s.wrap("maintenance: read the queue", err)
 		}
 		for _, e := range entries {
-			pid, _ := strconv.ParseInt(e.FieldValues[jobPost], 10, 64)
+			pid, _ := strconv.ParseInt(e.FieldValues[schema.JobPost], 10, 64)
 			posts[pid] = true
 		}
 	}

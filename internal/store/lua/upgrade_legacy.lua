@@ -1,4 +1,4 @@
-if redis.call('HGET', KEYS[1], 'password') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'password_hash', ARGV[2])
-redis.call('HDEL', KEYS[1], 'password')
+if redis.call('HGET', KEYS[1], ARGV[3]) ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[4], ARGV[2])
+redis.call('HDEL', KEYS[1], ARGV[3])
 return 1
