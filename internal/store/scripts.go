@@ -3,7 +3,7 @@ package store
 import (
 	"context"
 	"crypto/sha1"
-	"embed"
+	_ "embed" // scripts.lua
 	"encoding/hex"
 	"strings"
 
@@ -19,19 +19,20 @@ type script struct {
 	sha string
 }
 
-// luaFiles holds the scripts' source, one file each.
+// luaSource holds every script, each in a section of scripts.lua that
+// begins with a line "--- <name>".
 //
-//go:embed lua/*.lua
-var luaFiles embed.FS
+//go:embed scripts.lua
+var luaSource string
 
-// newScript returns the script of lua/<name>.
+// newScript returns the script of the section name of scripts.lua.
 func newScript(name string) *script {
-	b, err := luaFiles.ReadFile("lua/" + name)
-	if err != nil {
-		panic(err) // the file is embedded at build time: only a typo gets here
+	_, rest, ok := strings.Cut(luaSource, "\n--- "+name+"\n")
+	if !ok {
+		panic("store: no script " + name + " in scripts.lua") // embedded at build time: only a typo gets here
 	}
-	src := string(b)
-	sum := sha1.Sum(b)
+	src, _, _ := strings.Cut(rest, "\n--- ")
+	sum := sha1.Sum([]byte(src))
 	return &script{lua: rueidis.NewLuaScript(src), src: src, sha: hex.EncodeToString(sum[:])}
 }
 
@@ -92,7 +93,7 @@ func (s *Store) pipeline(ctx context.Context, build func() rueidis.Commands) []r
 // parallel delivery) is put in its place, found by scanning from the head
 // in growing chunks, since late posts are nearly always near the top.
 // Delivering twice is harmless.
-var pushID = newScript("push_id.lua")
+var pushID = newScript("push_id")
 
 // mergeIDs merges post ids (ARGV[3…], in descending order) into a
 // timeline list, keeping it in descending order without duplicates and
@@ -101,32 +102,32 @@ var pushID = newScript("push_id.lua")
 // be complete down to its oldest entry. Used to backfill on follow and to
 // rebuild a timeline; what the list holds is kept, so a delivery made
 // while the ids were read is not lost.
-var mergeIDs = newScript("merge_ids.lua")
+var mergeIDs = newScript("merge_ids")
 
 // pageIDs reads up to ARGV[3] ids from a timeline list in descending
 // order: those older than ARGV[1] (a cursor, 0 for none) or, with ARGV[2]
 // set, the ones just newer than ARGV[2]. It looks at no more than ARGV[4]
 // entries, so its cost is bounded by the cap, not by the page's depth.
-var pageIDs = newScript("page_ids.lua")
+var pageIDs = newScript("page_ids")
 
 // claimName atomically claims a username in both name indexes, which share
 // a hash slot. It fails if the name is taken in either, case-insensitively
 // in the folded index and exactly in the tutorial's users hash.
-var claimName = newScript("claim_name.lua")
+var claimName = newScript("claim_name")
 
 // unclaimName takes back a claim of claimName, if it is still the user
 // ARGV[3]'s.
-var unclaimName = newScript("unclaim_name.lua")
+var unclaimName = newScript("unclaim_name")
 
 // upgradeLegacy replaces a plaintext password (ARGV[1], in field ARGV[3]
 // of the user hash KEYS[1]) with its hash (ARGV[2], in field ARGV[4]),
 // provided the plaintext has not changed since it was checked.
-var upgradeLegacy = newScript("upgrade_legacy.lua")
+var upgradeLegacy = newScript("upgrade_legacy")
 
 // createIfAbsent writes the hash KEYS[1] with the field-value pairs of
 // ARGV, unless the key exists: then it writes nothing and returns 0.
-var createIfAbsent = newScript("create_if_absent.lua")
+var createIfAbsent = newScript("create_if_absent")
 
 // setIfExists sets field ARGV[1] of the hash KEYS[1] to ARGV[2], unless
 // the key does not exist: it never brings back a deleted record.
-var setIfExists = newScript("set_if_exists.lua")
+var setIfExists = newScript("set_if_exists")

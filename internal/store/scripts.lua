@@ -1,0 +1,110 @@
+-- The Lua scripts of package store, one section each, introduced by a
+-- line "--- <name>"; scripts.go documents what each does. Each touches
+-- only the keys it is given, all of one hash slot, and takes field names
+-- as arguments (package schema spells them).
+
+--- push_id
+local id, cap = tonumber(ARGV[1]), tonumber(ARGV[2])
+local head = redis.call('LINDEX', KEYS[1], 0)
+if not head or tonumber(head) < id then
+  redis.call('LPUSH', KEYS[1], ARGV[1])
+  redis.call('LTRIM', KEYS[1], 0, cap - 1)
+  return 1
+end
+local start, size = 0, 16
+while start < cap do
+  local stop = math.min(start + size, cap) - 1
+  local ids = redis.call('LRANGE', KEYS[1], start, stop)
+  for _, v in ipairs(ids) do
+    local n = tonumber(v)
+    if n == id then return 0 end
+    if n < id then
+      redis.call('LINSERT', KEYS[1], 'BEFORE', v, ARGV[1])
+      redis.call('LTRIM', KEYS[1], 0, cap - 1)
+      return 1
+    end
+  end
+  if #ids < stop - start + 1 then
+    if start + #ids < cap then
+      redis.call('RPUSH', KEYS[1], ARGV[1])
+      return 1
+    end
+    return 0
+  end
+  start, size = stop + 1, size * 4
+end
+return 0
+
+--- merge_ids
+local cap, floor = tonumber(ARGV[1]), tonumber(ARGV[2])
+local cur = redis.call('LRANGE', KEYS[1], 0, cap - 1)
+local out, i, j = {}, 1, 3
+while #out < cap and (i <= #cur or j <= #ARGV) do
+  local a, b = tonumber(cur[i]), tonumber(ARGV[j])
+  local v
+  if b == nil or (a ~= nil and a > b) then v = cur[i]; i = i + 1
+  elseif a == nil or b > a then v = ARGV[j]; j = j + 1
+  else v = cur[i]; i = i + 1; j = j + 1 end
+  if tonumber(v) < floor then break end
+  if #out == 0 or tonumber(out[#out]) ~= tonumber(v) then out[#out + 1] = v end
+end
+redis.call('DEL', KEYS[1])
+for k = 1, #out, 1000 do
+  redis.call('RPUSH', KEYS[1], unpack(out, k, math.min(k + 999, #out)))
+end
+return #out
+
+--- page_ids
+local before, after, n, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+if after > 0 then
+  local ids = redis.call('LRANGE', KEYS[1], 0, limit - 1)
+  local k = 0
+  for i, v in ipairs(ids) do
+    if tonumber(v) > after then k = i else break end
+  end
+  local out = {}
+  for i = math.max(1, k - n + 1), k do out[#out + 1] = ids[i] end
+  return out
+end
+if before > 0 then
+  local pos = redis.call('LPOS', KEYS[1], ARGV[1], 'MAXLEN', limit)
+  if pos then return redis.call('LRANGE', KEYS[1], pos + 1, pos + n) end
+  local out = {}
+  for _, v in ipairs(redis.call('LRANGE', KEYS[1], 0, limit - 1)) do
+    if tonumber(v) < before then
+      out[#out + 1] = v
+      if #out == n then break end
+    end
+  end
+  return out
+end
+return redis.call('LRANGE', KEYS[1], 0, n - 1)
+
+--- claim_name
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+return 1
+
+--- unclaim_name
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[3] then redis.call('HDEL', KEYS[1], ARGV[1]) end
+if redis.call('HGET', KEYS[2], ARGV[2]) == ARGV[3] then redis.call('HDEL', KEYS[2], ARGV[2]) end
+return 1
+
+--- upgrade_legacy
+if redis.call('HGET', KEYS[1], ARGV[3]) ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[4], ARGV[2])
+redis.call('HDEL', KEYS[1], ARGV[3])
+return 1
+
+--- create_if_absent
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+
+--- set_if_exists
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
