@@ -61,7 +61,7 @@ func StartClusterWith(ctx context.Context, o ClusterOptions) (*Cluster, error) {
 		c.Stop()
 		return nil, fmt.Errorf("redisserver: redis-cli --cluster create: %v: %s", err, out)
 	}
-	if err := c.waitOK(ctx); err != nil {
+	if err := c.WaitOK(ctx); err != nil {
 		c.Stop()
 		return nil, err
 	}
@@ -118,7 +118,9 @@ func freeClusterPort() (int, error) {
 	return 0, fmt.Errorf("redisserver: no free port pair for a cluster node")
 }
 
-func (c *Cluster) waitOK(ctx context.Context) error {
+// WaitOK waits until every node reports the cluster ok, every replica is
+// in sync with its master, and every node knows every replica.
+func (c *Cluster) WaitOK(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	for {
@@ -216,7 +218,7 @@ func (c *Cluster) Restart(ctx context.Context, s *Server) (*Server, error) {
 			c.Nodes[i] = next
 		}
 	}
-	return next, c.waitOK(ctx)
+	return next, c.WaitOK(ctx)
 }
 
 // Addrs returns the host:port of every node.

@@ -15,9 +15,10 @@ import (
 // sorted sets as the tutorial does, and backfills followee's recent posts
 // into follower's home timeline, in order. Following again only refreshes
 // the time. The two sets may live on different cluster nodes, so they are
-// written in one pipeline rather than one transaction; every step is
-// idempotent, so a retry repairs a half-done follow. Once begun it
-// completes even if the client goes away.
+// written in one pipeline rather than one transaction, acknowledged once
+// replicated (Options.WaitReplicas); every step is idempotent, so a retry
+// repairs a half-done follow. Once begun it completes even if the client
+// goes away.
 func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if follower == followee {
 		return retwis.Errorf(retwis.Invalid, "You cannot follow yourself.")
@@ -26,10 +27,12 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	defer cancel()
 	now := float64(time.Now().Unix())
 	b := s.c.B()
-	err := redisconn.FirstErr(s.c.DoMulti(ctx,
-		b.Zadd().Key(schema.Following(follower)).ScoreMember().ScoreMember(now, id(followee)).Build(),
-		b.Zadd().Key(schema.Followers(followee)).ScoreMember().ScoreMember(now, id(follower)).Build(),
-	))
+	err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{
+			b.Zadd().Key(schema.Following(follower)).ScoreMember().ScoreMember(now, id(followee)).Build(),
+			b.Zadd().Key(schema.Followers(followee)).ScoreMember().ScoreMember(now, id(follower)).Build(),
+		}
+	}, schema.Following(follower), schema.Followers(followee)))
 	if err != nil {
 		return s.wrap("follow", err)
 	}
@@ -45,10 +48,12 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	b := s.c.B()
-	err := redisconn.FirstErr(s.c.DoMulti(ctx,
-		b.Zrem().Key(schema.Following(follower)).Member(id(followee)).Build(),
-		b.Zrem().Key(schema.Followers(followee)).Member(id(follower)).Build(),
-	))
+	err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{
+			b.Zrem().Key(schema.Following(follower)).Member(id(followee)).Build(),
+			b.Zrem().Key(schema.Followers(followee)).Member(id(follower)).Build(),
+		}
+	}, schema.Following(follower), schema.Followers(followee)))
 	if err != nil {
 		return s.wrap("unfollow", err)
 	}
