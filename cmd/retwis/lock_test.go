@@ -240,9 +240,11 @@ func TestLockLost(t *testing.T) {
 		steal bool // delete the lock on two servers of three once the command runs
 		want  string
 	}{
-		{"stolen", []string{"--ttl", "600ms"}, true, "redlock: lock lost: 2 of 3 instances no longer hold it"},
-		{"extensions used up", []string{"--ttl", "300ms", "--max-extensions", "2"}, false, "redlock: lock lost: it expired after 2 extensions"},
-		{"no extensions", []string{"--ttl", "300ms", "--max-extensions", "0"}, false, "redlock: lock lost: it expired after 0 extensions"},
+		// Two stolen: the third may have expired too by the time the
+		// loss is noticed, on a loaded machine.
+		{"stolen", []string{"--ttl", "600ms"}, true, " of 3 instances no longer hold it"},
+		{"extensions used up", []string{"--ttl", "300ms", "--max-extensions", "2"}, false, "it expired after 2 extensions"},
+		{"no extensions", []string{"--ttl", "300ms", "--max-extensions", "0"}, false, "it expired after 0 extensions"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			servers := startLockServers(t, 3)
@@ -271,7 +273,8 @@ func TestLockLost(t *testing.T) {
 			}
 			select {
 			case r := <-done:
-				if r.status != exitLost || !strings.Contains(r.out, `retwis lock: lost lock "job" (`+tc.want) {
+				if r.status != exitLost || !strings.Contains(r.out, `retwis lock: lost lock "job" (redlock: lock lost: `) ||
+					!strings.Contains(r.out, tc.want) {
 					t.Fatalf("status %d, output:\n%s\nwant %d and %q", r.status, r.out, exitLost, tc.want)
 				}
 			case <-time.After(5 * time.Second):
