@@ -53,7 +53,10 @@ func StartWorker(t testing.TB, url string, opts store.Options) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		w.RunDelivery(ctx, store.DeliveryOptions{Consumer: "test-worker", Block: 20 * time.Millisecond})
+		// A short claim idle: a job whose acknowledgement a failover lost
+		// stays pending with this worker, which takes it up again after
+		// the claim idle (30s by default, longer than tests wait).
+		w.RunDelivery(ctx, store.DeliveryOptions{Consumer: "test-worker", Block: 20 * time.Millisecond, ClaimIdle: 2 * time.Second})
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 }
