@@ -1,8 +1,7 @@
 #!/bin/sh
 # Measures page throughput of a freshly started `retwis serve` with wrk:
-# the logged-in home page, a profile and the global timeline, next to two
-# baselines in the same run: /livez (a static route: no Redis, no
-# template) and /healthz (one Redis PING).
+# the logged-in home page, a profile and the global timeline, each next to
+# the /healthz baseline (one Redis PING) in the same run.
 # Usage: scripts/bench-pages.sh [connections] [seconds]
 set -eu
 command -v wrk >/dev/null || { echo "bench-pages: wrk is needed (apt-get install wrk)" >&2; exit 1; }
@@ -26,7 +25,7 @@ for a in 1 2 3 4 5; do
 		form "$S" /post "status=post $i by author $a, of a realistic length for a status update"
 	done
 done
-for path in /livez /healthz / /u/author1 /timeline; do
+for path in /healthz / /u/author1 /timeline; do
 	printf '%-12s ' "$path"
 	wrk -t2 -c"$C" -d"${D}s" --latency -H "Cookie: auth=$READER" "http://$ADDR$path" |
 		awk '/Requests\/sec/ {rps=$2} /^ +50%/ {p50=$2} /^ +99%/ {p99=$2} /Non-2xx|Socket errors/ {err=err $0}

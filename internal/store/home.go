@@ -42,7 +42,17 @@ func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want in
 	if err != nil {
 		return nil, err
 	}
-	res := s.homeReads(ctx, uid, c, want, counts != nil)
+	b := s.c.B()
+	res := s.pipeline(ctx, func() rueidis.Commands {
+		cmds := rueidis.Commands{
+			s.listCmd(schema.Home(uid), c, want, s.opts.HomeCap),
+			b.Lindex().Key(schema.Home(uid)).Index(-1).Build(),
+		}
+		if counts != nil {
+			cmds = append(cmds, s.countCmds(uid)...)
+		}
+		return cmds
+	})
 	if counts != nil {
 		if *counts, err = s.parseCounts(res[len(res)-2:]); err != nil {
 			return nil, err
@@ -63,32 +73,6 @@ func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want in
 		return listIDs, nil
 	}
 	return s.mergeIndexes(ctx, listIDs, authors, c, want)
-}
-
-// homeReads reads, in one round trip, the ids of uid's home list for
-// cursor c, the list's oldest entry, and with counts uid's counts. A
-// first page comes from the client-side cache when warm: Redis
-// invalidates the cached list when a delivery changes it.
-func (s *Store) homeReads(ctx context.Context, uid int64, c retwis.Cursor, want int, counts bool) []rueidis.RedisResult {
-	b := s.c.B()
-	home := schema.Home(uid)
-	if c == (retwis.Cursor{}) {
-		cmds := []rueidis.CacheableTTL{
-			rueidis.CT(b.Lrange().Key(home).Start(0).Stop(int64(want-1)).Cache(), s.opts.CacheTTL),
-			rueidis.CT(b.Lindex().Key(home).Index(-1).Cache(), s.opts.CacheTTL),
-		}
-		if counts {
-			cmds = append(cmds, s.cachedCountCmds(uid)...)
-		}
-		return s.cachedMulti(ctx, cmds...)
-	}
-	return s.pipeline(ctx, func() rueidis.Commands {
-		cmds := rueidis.Commands{s.listCmd(home, c, want, s.opts.HomeCap), b.Lindex().Key(home).Index(-1).Build()}
-		if counts {
-			cmds = append(cmds, s.countCmds(uid)...)
-		}
-		return cmds
-	})
 }
 
 // belowList reports whether a page for cursor c needs posts older than

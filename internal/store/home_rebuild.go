@@ -71,7 +71,6 @@ func (s *Store) seenCmds(uid, now int64, rebuild bool) rueidis.Commands {
 // merged into the list (not replacing it, so that a delivery made while
 // the indexes were read is kept).
 func (s *Store) RebuildHome(ctx context.Context, uid int64) error {
-	s.written.add(schema.Home(uid)) // the page that asked for it reads it next
 	authors, err := s.following(ctx, uid)
 	if err != nil {
 		return err

@@ -59,7 +59,6 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 	if pid, err = s.createHash(ctx, pid, schema.NextPostID, schema.Post, fields...); err != nil {
 		return retwis.Post{}, err
 	}
-	s.written.add(schema.Home(author), schema.UserPosts(author)) // the next page shows the post
 	var jobErr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -269,7 +268,7 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	if err != nil && !rueidis.IsRedisNil(err) {
 		return s.wrap("delete post", err)
 	}
-	s.written.add(schema.Post(pid), schema.Home(uid), schema.UserPosts(uid))
+	s.written.add(schema.Post(pid))
 	if err := s.c.Do(ctx, b.Del().Key(schema.Post(pid)).Build()).Error(); err != nil {
 		return s.wrap("delete post", err)
 	}

@@ -84,8 +84,8 @@ func pageOf(posts []retwis.Post, c retwis.Cursor, n int) retwis.Page {
 // the same at any depth.
 func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c retwis.Cursor, n int) (retwis.Profile, error) {
 	b := s.c.B()
-	res := s.cachedMulti(ctx, append(s.cachedCountCmds(user.ID),
-		rueidis.CT(b.Zscore().Key(schema.Following(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL))...)
+	res := s.c.DoMulti(ctx, append(s.countCmds(user.ID),
+		b.Zscore().Key(schema.Following(viewer)).Member(id(user.ID)).Build())...)
 	prof := retwis.Profile{User: user}
 	var err error
 	if prof.Counts, err = s.parseCounts(res); err != nil {
@@ -96,14 +96,7 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 	}
 	prof.Followed = res[2].Error() == nil
 	prof.Page, err = s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
-		var ids []int64
-		var err error
-		if c == (retwis.Cursor{}) { // a first page: from the cache when warm
-			cmd := s.c.B().Zrevrange().Key(schema.UserPosts(user.ID)).Start(0).Stop(int64(want - 1)).Cache()
-			ids, err = s.cached(ctx, cmd, s.opts.CacheTTL).AsIntSlice()
-		} else {
-			ids, err = s.c.Do(ctx, s.indexCmd(user.ID, c, want)).AsIntSlice()
-		}
+		ids, err := s.c.Do(ctx, s.indexCmd(user.ID, c, want)).AsIntSlice()
 		if c.After > 0 {
 			slices.Reverse(ids)
 		}
@@ -138,11 +131,6 @@ func (s *Store) listCmd(key string, c retwis.Cursor, want, limit int) rueidis.Co
 // GlobalTimeline returns a page of the global timeline.
 func (s *Store) GlobalTimeline(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
 	return s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
-		if c == (retwis.Cursor{}) { // a first page: from the cache when warm
-			cmd := s.c.B().Lrange().Key(schema.Timeline).Start(0).Stop(int64(want - 1)).Cache()
-			ids, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsIntSlice()
-			return ids, s.wrap("global timeline", err)
-		}
 		res := s.pipeline(ctx, func() rueidis.Commands {
 			return rueidis.Commands{s.listCmd(schema.Timeline, c, want, schema.TimelineCap)}
 		})
@@ -151,16 +139,6 @@ func (s *Store) GlobalTimeline(ctx context.Context, c retwis.Cursor, n int) (ret
 	})
 }
 
-// cachedCountCmds read uid's counts through the client-side cache.
-func (s *Store) cachedCountCmds(uid int64) []rueidis.CacheableTTL {
-	b := s.c.B()
-	return []rueidis.CacheableTTL{
-		rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Zcard().Key(schema.Following(uid)).Cache(), s.opts.CacheTTL),
-	}
-}
-
-// countCmds read uid's counts.
 func (s *Store) countCmds(uid int64) rueidis.Commands {
 	b := s.c.B()
 	return rueidis.Commands{

@@ -205,11 +205,9 @@ func nameOf(r rueidis.RedisResult) (string, error) {
 	return r.ToString()
 }
 
-// LatestUsers returns the n most recently registered usernames, newest
-// first, from the client-side cache when warm.
+// LatestUsers returns the n most recently registered usernames, newest first.
 func (s *Store) LatestUsers(ctx context.Context, n int) ([]string, error) {
-	cmd := s.c.B().Zrevrange().Key(schema.UsersByTime).Start(0).Stop(int64(n - 1)).Cache()
-	names, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsStrSlice()
+	names, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(schema.UsersByTime).Start(0).Stop(int64(n-1)).Build()).AsStrSlice()
 	return names, s.wrap("latest users", err)
 }
 
