@@ -50,5 +50,7 @@
 // lower counter; tokens stay increasing only if such an instance stays
 // out until the locks of its time have expired (the delayed restart of
 // the specification), or if the shared instance of two majorities is
-// another one. And a token only protects a resource that checks it.
+// another one. And a token only protects a resource that checks it; a
+// client whose resources do not check tokens can skip the fencing round
+// (Options.NoFencing) and acquire in one round trip.
 package redlock

@@ -59,7 +59,8 @@ type Lock struct {
 func (l *Lock) Name() string { return l.name }
 
 // Token returns the fencing token of this acquisition: larger than the
-// token of every earlier holder of the same lock (see the package doc).
+// token of every earlier holder of the same lock (see the package doc);
+// 0 for a client with Options.NoFencing.
 func (l *Lock) Token() int64 { return l.token }
 
 // Until returns the end of the lock's validity: the holder must finish
@@ -76,14 +77,17 @@ type reply struct {
 // returns their answers in order.
 func (c *Client) onAll(ctx context.Context, timeout time.Duration, f func(context.Context, rueidis.Client) (int64, error)) []reply {
 	out := make([]reply, len(c.instances))
-	var wg sync.WaitGroup
-	for i, in := range c.instances {
-		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(ctx, timeout)
-			defer cancel()
-			out[i].n, out[i].err = in.call(ctx, f)
-		})
+	ask := func(i int) {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		out[i].n, out[i].err = c.instances[i].call(ctx, f)
 	}
+	var wg sync.WaitGroup
+	last := len(c.instances) - 1
+	for i := range last {
+		wg.Go(func() { ask(i) })
+	}
+	ask(last) // in this goroutine: one instance needs no other
 	wg.Wait()
 	return out
 }
@@ -176,6 +180,13 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 	timeout := c.instanceTimeout(ttl)
 	start := time.Now()
 	got := c.onAll(ctx, timeout, func(ctx context.Context, cl rueidis.Client) (int64, error) {
+		if c.opts.NoFencing { // no counter to read: a plain SET NX
+			err := cl.Do(ctx, cl.B().Set().Key(name).Value(l.value).Nx().Px(ttl).Build()).Error()
+			if rueidis.IsRedisNil(err) {
+				return -1, nil // held by another
+			}
+			return 0, err
+		}
 		return acquireScript.Exec(ctx, cl, keys, []string{l.value, strconv.FormatInt(ttl.Milliseconds(), 10)}).AsInt64()
 	})
 	locked, highest := 0, int64(0)
@@ -186,8 +197,10 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 		}
 	}
 	if locked >= c.quorum() {
-		l.token = highest + 1
-		if c.fence(ctx, l, keys, timeout) >= c.quorum() {
+		if !c.opts.NoFencing {
+			l.token = highest + 1
+		}
+		if c.opts.NoFencing || c.fence(ctx, l, keys, timeout) >= c.quorum() {
 			if validity := ttl - time.Since(start) - c.drift(ttl); validity > 0 {
 				l.until = start.Add(ttl - c.drift(ttl))
 				return l, nil

@@ -50,6 +50,10 @@ type Options struct {
 	// when zero; negative: no limit), as the specification asks for
 	// liveness. Failed attempts do not count.
 	MaxExtensions int
+	// NoFencing skips the fencing round: locks carry no token (Lock.Token
+	// returns 0), and acquiring costs one round trip less. For work whose
+	// resources do not check tokens.
+	NoFencing bool
 }
 
 func (o *Options) setDefaults() {

@@ -378,3 +378,33 @@ func TestParseServers(t *testing.T) {
 		}
 	}
 }
+
+// TestNoFencing: a client without fencing still excludes others, its
+// locks carry no token, and it writes no fence counter.
+func TestNoFencing(t *testing.T) {
+	servers := startServers(t, 3, false)
+	plain := newClient(t, servers, redlock.Options{NoFencing: true})
+	other := newClient(t, servers, redlock.Options{})
+	l, err := plain.Lock(t.Context(), "unfenced", 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Token() != 0 {
+		t.Errorf("token %d; want 0 without fencing", l.Token())
+	}
+	if _, err := other.TryLock(t.Context(), "unfenced", time.Second); !errors.Is(err, redlock.ErrNotAcquired) {
+		t.Fatalf("another client got the held lock: %v", err)
+	}
+	for i, s := range servers {
+		if v, err := s.do("EXISTS", "{unfenced}:fence"); err != nil || v != "0" {
+			t.Errorf("server %d: EXISTS {unfenced}:fence = %v, %v; want 0", i, v, err)
+		}
+	}
+	if err := l.Unlock(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	fenced, err := other.Lock(t.Context(), "unfenced", time.Second)
+	if err != nil || fenced.Token() != 1 {
+		t.Fatalf("a fencing client after it: token %d, %v; want 1", fenced.Token(), err)
+	}
+}
