@@ -43,7 +43,7 @@ func BenchmarkCompare(b *testing.B) {
 				_, err := m.UnlockContext(ctx)
 				return err
 			},
-			"redlock": redlockOp(b, urls, redlock.Options{}),
+			"redlock":         redlockOp(b, urls, redlock.Options{}),
 			"redlock-nofence": redlockOp(b, urls, redlock.Options{NoFencing: true}),
 		}
 		for _, name := range []string{"redsync", "redlock", "redlock-nofence"} {
