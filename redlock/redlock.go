@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -127,7 +128,9 @@ func NewFromClients(clients []rueidis.Client, opts Options) (*Client, error) {
 	c := &Client{opts: opts}
 	c.opts.setDefaults()
 	for _, cl := range clients {
-		c.instances = append(c.instances, &instance{client: cl, borrowed: true})
+		in := &instance{client: cl, borrowed: true}
+		in.ready.Store(&connected{cl})
+		c.instances = append(c.instances, in)
 	}
 	return c, nil
 }
@@ -156,13 +159,20 @@ func (c *Client) drift(ttl time.Duration) time.Duration {
 // instance is one master, connected on first use.
 type instance struct {
 	opt      rueidis.ClientOption
-	mu       sync.Mutex
+	ready    atomic.Pointer[connected] // the client once connected: read without the lock
+	mu       sync.Mutex                // guards connecting and closing
 	client   rueidis.Client
 	borrowed bool
 }
 
+// connected holds an instance's client.
+type connected struct{ rueidis.Client }
+
 // get returns the instance's client, connecting if needed within ctx.
 func (in *instance) get(ctx context.Context) (rueidis.Client, error) {
+	if c := in.ready.Load(); c != nil {
+		return c.Client, nil
+	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.client != nil {
@@ -177,6 +187,7 @@ func (in *instance) get(ctx context.Context) (rueidis.Client, error) {
 		return nil, err
 	}
 	in.client = cl
+	in.ready.Store(&connected{cl})
 	return cl, nil
 }
 
@@ -184,6 +195,7 @@ func (in *instance) close() {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.client != nil && !in.borrowed {
+		in.ready.Store(nil)
 		in.client.Close()
 		in.client = nil
 	}
