@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/schema"
 )

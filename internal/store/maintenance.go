@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis/internal/store/schema"
 )
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis/internal/store/schema"
 )
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis/internal/store/schema"
 )
 

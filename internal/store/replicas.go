@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis/internal/redisconn"
 )
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis/internal/redisconn"
 )
 

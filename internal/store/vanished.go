@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
