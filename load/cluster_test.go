@@ -188,7 +188,7 @@ func testSlotMap(t *testing.T, url string) *slotMap {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := target.dial(context.Background(), "tcp", target.addr, 5*time.Second)
+	conn, err := target.dial(context.Background(), "tcp", target.addrs[0], 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,4 +198,22 @@ func testSlotMap(t *testing.T, url string) *slotMap {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestLoadClusterSeeds loads into a cluster named by several seed nodes,
+// the first of them dead: the first that answers is used.
+func TestLoadClusterSeeds(t *testing.T) {
+	url := redistest.Cluster(t)
+	seeds := "redis://127.0.0.1:1," + strings.TrimPrefix(url, "redis://")
+	var cmds [][]string
+	for i := range 500 {
+		cmds = append(cmds, []string{"SET", "seeded:" + strconv.Itoa(i), "v"})
+	}
+	rep, errs, err := loadInput(t, resp.Commands(cmds...), Options{URL: seeds})
+	if err != nil || rep.Servers != 3 || rep.Replies != 500 {
+		t.Fatalf("%v, %+v, error replies:\n%s", err, rep, errs)
+	}
+	if _, err := parseTarget("redis://a:1,b:2,c:3/0"); err != nil {
+		t.Fatalf("seed list refused: %v", err)
+	}
 }

@@ -12,13 +12,14 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/resp"
 )
 
 // redisTarget is where a load connects and how it logs in.
 type redisTarget struct {
-	network  string // "tcp" or "unix"
-	addr     string // host:port, or the socket's path
+	network  string   // "tcp" or "unix"
+	addrs    []string // host:port of each seed node, or the socket's path
 	tls      *tls.Config
 	user     string
 	password string
@@ -28,8 +29,10 @@ type redisTarget struct {
 
 // parseTarget reads a Redis URL the way `retwis serve` does (rueidis's
 // parser): redis://[user:pass@]host:port[/db], rediss://… for TLS,
-// unix://[user:pass@]/path.sock[?db=N].
+// unix://[user:pass@]/path.sock[?db=N]; a cluster's seed nodes may be
+// several, redis://a:7000,b:7000.
 func parseTarget(raw string) (redisTarget, error) {
+	raw = redisconn.SeedsAsQuery(raw)
 	u, err := url.Parse(raw)
 	if err != nil {
 		var ue *url.Error
@@ -43,13 +46,26 @@ func parseTarget(raw string) (redisTarget, error) {
 		return redisTarget{}, fmt.Errorf("bad Redis URL %s: %w", u.Redacted(), err)
 	}
 	t := redisTarget{
-		network: "tcp", addr: opt.InitAddress[0], tls: opt.TLSConfig,
+		network: "tcp", addrs: opt.InitAddress, tls: opt.TLSConfig,
 		user: opt.Username, password: opt.Password, db: opt.SelectDB, display: u.Redacted(),
 	}
 	if u.Scheme == "unix" {
 		t.network = "unix"
 	}
 	return t, nil
+}
+
+// dialSeed connects to the first seed node that answers, and returns the
+// connection and the node's address.
+func (t redisTarget) dialSeed(ctx context.Context, timeout time.Duration) (net.Conn, string, error) {
+	var err error
+	for _, addr := range t.addrs {
+		var conn net.Conn
+		if conn, err = t.dial(ctx, t.network, addr, timeout); err == nil {
+			return conn, addr, nil
+		}
+	}
+	return nil, "", err
 }
 
 // dial connects to addr and logs in, sending AUTH and SELECT when the URL

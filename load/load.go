@@ -31,7 +31,8 @@ type Options struct {
 	// URL is the Redis to load: redis://[user:pass@]host:port[/db],
 	// rediss://… for TLS, unix://[user:pass@]/path.sock[?db=N], read as
 	// rueidis reads it. A cluster node is found to be one, and the load
-	// spread over the cluster's masters.
+	// spread over the cluster's masters; a cluster's seed nodes may be
+	// several (redis://a:7000,b:7000), the first that answers is used.
 	URL string
 	// Cluster routes each command to the master of the hash slot of its
 	// second element even if the server does not say it is a cluster.

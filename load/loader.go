@@ -30,14 +30,14 @@ type loader struct {
 func newLoader(ctx context.Context, opts Options, target redisTarget, errs *errorLog) (*loader, error) {
 	sentinel := make([]byte, 20)
 	rand.Read(sentinel)
-	first, err := target.dial(ctx, target.network, target.addr, opts.Timeout)
+	first, seed, err := target.dialSeed(ctx, opts.Timeout)
 	if err != nil {
 		return nil, err
 	}
 	l := &loader{opts: opts, errs: errs}
 	onFail := func() { l.failed.Store(true) }
 	if !opts.Cluster && !isCluster(first, opts.Timeout) {
-		l.pipes = []*pipe{newPipe(target.addr, first, opts.Timeout, errs, sentinel, onFail)}
+		l.pipes = []*pipe{newPipe(seed, first, opts.Timeout, errs, sentinel, onFail)}
 		l.start()
 		return l, nil
 	}
@@ -45,7 +45,7 @@ func newLoader(ctx context.Context, opts Options, target redisTarget, errs *erro
 	if target.db != 0 {
 		return nil, fmt.Errorf("%s: a cluster has only database 0", target.display)
 	}
-	host, _, _ := net.SplitHostPort(target.addr)
+	host, _, _ := net.SplitHostPort(seed)
 	m, err := readSlotMap(first, host, opts.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", target.display, err)

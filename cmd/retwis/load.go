@@ -33,7 +33,8 @@ func (c *loadConfig) options(stdout, stderr io.Writer) load.Options {
 
 func (c *loadConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.redisURL, "redis", "redis://127.0.0.1:6379", envHelp(
-		"Redis `URL`: redis://[user:pass@]host:port[/db], rediss://… for TLS, unix:///path.sock", "REDIS_URL"))
+		"Redis `URL`: redis://[user:pass@]host:port[/db], rediss://… for TLS, unix:///path.sock; "+
+			"a cluster's seed nodes may be several, redis://a:7000,b:7000", "REDIS_URL"))
 	fs.BoolVar(&c.cluster, "cluster", false,
 		"route each command to the master of the hash slot of its second element (argv[1]), taken as its key; "+
 			"automatic when the server is a cluster node")

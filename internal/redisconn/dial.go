@@ -49,7 +49,7 @@ func Dial(redisURL string) (rueidis.Client, error) { return DialWith(redisURL, O
 
 // DialWith is Dial with options.
 func DialWith(redisURL string, o Options) (rueidis.Client, error) {
-	opt, err := rueidis.ParseURL(seedsAsQuery(redisURL))
+	opt, err := rueidis.ParseURL(SeedsAsQuery(redisURL))
 	if err != nil {
 		return nil, &retwis.Error{Kind: retwis.Invalid, Err: err,
 			Message: fmt.Sprintf("bad Redis URL %q (want redis://host:port, rediss://… or unix:///path)", Redact(redisURL))}
@@ -109,9 +109,10 @@ func mastersOf(redisURL string) ([]string, error) {
 	return slices.Sorted(maps.Keys(masters)), nil
 }
 
-// seedsAsQuery rewrites redis://a:1,b:2/0 into the form the client
-// library reads, redis://a:1/0?addr=b:2.
-func seedsAsQuery(raw string) string {
+// SeedsAsQuery rewrites a URL with several seed nodes,
+// redis://a:1,b:2/0, into the form the client library reads,
+// redis://a:1/0?addr=b:2. Other URLs are returned as they are.
+func SeedsAsQuery(raw string) string {
 	scheme, rest, ok := strings.Cut(raw, "://")
 	if !ok || scheme == "unix" {
 		return raw

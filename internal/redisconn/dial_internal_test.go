@@ -10,8 +10,8 @@ func TestSeedsAsQuery(t *testing.T) {
 		{"rediss://a:1,b:2?dial_timeout=1s", "rediss://a:1?dial_timeout=1s&addr=b%3A2"},
 		{"unix:///tmp/a,b.sock", "unix:///tmp/a,b.sock"},
 	} {
-		if got := seedsAsQuery(tc.in); got != tc.want {
-			t.Errorf("seedsAsQuery(%q) = %q; want %q", tc.in, got, tc.want)
+		if got := SeedsAsQuery(tc.in); got != tc.want {
+			t.Errorf("SeedsAsQuery(%q) = %q; want %q", tc.in, got, tc.want)
 		}
 	}
 }
