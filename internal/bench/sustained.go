@@ -1,0 +1,113 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/loadtest"
+)
+
+// sustainedReport is what the sustained-posting scenario measured.
+type sustainedReport struct {
+	posting   loadtest.Result
+	accepted  int64         // posts accepted (requests without an error)
+	audience  float64       // mean followers of the posting users
+	peak      int64         // the delivery backlog's peak, in jobs
+	atStop    int64         // jobs queued when posting stopped
+	drain     time.Duration // from the end of posting until the backlog was empty
+	delivered time.Duration // from the start of posting until the backlog was empty
+}
+
+// sustained posts from every connection for the scenario duration, each
+// as its own user (so with the seeded network's follower distribution),
+// and then waits for the delivery backlog to empty. What matters is posts
+// reaching followers, not requests accepted: it reports both rates, the
+// backlog's peak, and the rate at which timeline entries (a post times
+// its author's followers) were written while the backlog drained.
+func (b *bench) sustained(ctx context.Context) error {
+	if err := b.waitIdle(ctx); err != nil {
+		return err
+	}
+	rep, err := b.measureSustained(ctx)
+	if err != nil {
+		return err
+	}
+	entries := float64(rep.accepted) * rep.audience
+	drained := float64(rep.atStop) * rep.audience
+	b.printf("\nsustained posting: %d connections for %s, each as its own user (%.1f followers on average)\n",
+		b.opts.Connections, b.opts.Duration, rep.audience)
+	b.printf("%-28s %12.0f/s  (%d posts, %d errors, p99 %s)\n", "posts accepted", rep.posting.RPS, rep.accepted,
+		rep.posting.Errors, rep.posting.P99.Round(time.Millisecond))
+	b.printf("%-28s %12.0f/s  (all delivered %s after the first post)\n", "posts fully delivered",
+		float64(rep.accepted)/rep.delivered.Seconds(), rep.delivered.Round(time.Millisecond))
+	b.printf("%-28s %12d jobs (%d when posting stopped)\n", "backlog peak", rep.peak, rep.atStop)
+	b.printf("%-28s %12.0f/s  (about %.0f entries over the whole run)\n", "timeline entries written",
+		entries/rep.delivered.Seconds(), entries)
+	if rep.atStop > 0 {
+		b.printf("%-28s %12.0f/s  (the backlog left when posting stopped, drained in %s)\n", "  … while draining",
+			drained/rep.drain.Seconds(), rep.drain.Round(time.Millisecond))
+	}
+	return nil
+}
+
+// measureSustained does the posting and the waiting of sustained.
+func (b *bench) measureSustained(ctx context.Context) (sustainedReport, error) {
+	var rep sustainedReport
+	var err error
+	if rep.audience, err = b.postingAudience(ctx); err != nil {
+		return rep, err
+	}
+	var peak atomic.Int64
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for sampleCtx.Err() == nil {
+			if n, err := b.st.DeliveryBacklog(sampleCtx); err == nil && n > peak.Load() {
+				peak.Store(n)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	start := time.Now()
+	rep.posting, err = b.load(ctx, func(conn int, rng *rand.Rand) loadtest.Request { return postRequest(conn, rng) }, b.opts.Duration)
+	stopSampling()
+	<-sampled
+	if err != nil {
+		return rep, err
+	}
+	rep.accepted = rep.posting.Requests - rep.posting.Errors
+	stopped := time.Now()
+	if rep.atStop, err = b.st.DeliveryBacklog(ctx); err != nil {
+		return rep, err
+	}
+	if err := b.waitIdle(ctx); err != nil {
+		return rep, err
+	}
+	rep.drain, rep.delivered = time.Since(stopped), time.Since(start)
+	rep.peak = max(peak.Load(), rep.atStop)
+	return rep, nil
+}
+
+// postingAudience returns the mean follower count of the users the
+// connections post as.
+func (b *bench) postingAudience(ctx context.Context) (float64, error) {
+	var total int64
+	for i := range b.opts.Connections {
+		u, err := b.st.UserByName(ctx, "user"+strconv.Itoa(1+i%b.users()))
+		if err != nil {
+			return 0, fmt.Errorf("sustained posting: %w", err)
+		}
+		prof, err := b.st.Profile(ctx, 0, u, retwis.Cursor{}, 1)
+		if err != nil {
+			return 0, fmt.Errorf("sustained posting: %w", err)
+		}
+		total += prof.Counts.Followers
+	}
+	return float64(total) / float64(b.opts.Connections), nil
+}
