@@ -1,0 +1,29 @@
+#!/bin/sh
+# Sustained posting, delivered: seeds a network into a fresh redis-server,
+# runs `retwis bench --scenarios sustained` against a fresh `retwis serve`,
+# and measures in the same run Redis's own pipelined write rate on this
+# machine (LPUSH with a pipeline of 16, as redis-benchmark measures it),
+# the physical limit that delivery's timeline entries per second compare
+# with.
+# Usage: scripts/bench-sustained.sh [connections] [seconds] [users] [follows] [posts]
+set -eu
+C=${1:-64}
+D=${2:-10}
+USERS=${3:-1000}
+FOLLOWS=${4:-50}
+POSTS=${5:-20000}
+WORK=$(mktemp -d)
+PORT=16391
+ADDR=127.0.0.1:18092
+go build -o "$WORK/retwis" ./cmd/retwis
+redis-server --port $PORT --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --dir "$WORK" >/dev/null
+until redis-cli -p $PORT ping >/dev/null 2>&1; do sleep 0.1; done
+"$WORK/retwis" serve --addr $ADDR --redis redis://127.0.0.1:$PORT --metrics-addr '' 2>/dev/null &
+PID=$!
+trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; redis-cli -p $PORT shutdown nosave >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+until curl -fs http://$ADDR/healthz >/dev/null; do sleep 0.1; done
+"$WORK/retwis" bench --url http://$ADDR --redis redis://127.0.0.1:$PORT --seed --users "$USERS" --follows "$FOLLOWS" \
+	--posts "$POSTS" --connections "$C" --duration "${D}s" --scenarios sustained
+echo
+echo "physical limit, same Redis, same run:"
+redis-benchmark -p $PORT -t lpush -P 16 -c 50 -n 2000000 -q 2>/dev/null | tr '\r' '\n' | grep -v '^$' | tail -1
