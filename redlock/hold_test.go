@@ -87,7 +87,7 @@ func TestDoLost(t *testing.T) {
 			for _, s := range servers[:2] {
 				s.do("DEL", "job")
 			}
-		}, "2 of 3 instances no longer hold it"},
+		}, " of 3 instances no longer hold it"}, // 2, or 3 if the third expired meanwhile on a loaded machine
 		{"expired", 1, redlock.Options{MaxExtensions: -1, InstanceTimeout: 100 * time.Millisecond}, func(servers []*server) {
 			servers[0].do("CLIENT", "PAUSE", "2000", "ALL")
 		}, "its validity ended"},
