@@ -139,19 +139,19 @@ func TestLockExitStatus(t *testing.T) {
 		args     []string
 		status   int
 		want     string // in the output
-		min, max time.Duration
+		min, max time.Duration // bounds of the run time (max: well under any wait the case must not do, with room for a loaded machine)
 	}{
 		{name: "command succeeds", args: []string{"job", "--", "sh", "-c", "echo ran"}, status: 0, want: "ran\n"},
 		{name: "command's own status", args: []string{"job", "--", "sh", "-c", "exit 3"}, status: 3},
 		{name: "command killed by a signal", args: []string{"job", "--", "sh", "-c", "kill -KILL $$"}, status: 128 + 9,
 			want: "retwis lock: sh: killed by signal 9 (killed)"},
 		{name: "held, --wait 0", hold: true, args: []string{"job", "--", "true"}, status: exitNotAcquired,
-			want: `retwis lock: lock "job" not acquired: held by someone else`, max: time.Second},
+			want: `retwis lock: lock "job" not acquired: held by someone else`, max: 3 * time.Second},
 		{name: "held, --wait 300ms", hold: true, args: []string{"--wait", "300ms", "job", "--", "true"}, status: exitNotAcquired,
-			want: `retwis lock: lock "job" not acquired within 300ms: held by someone else`, min: 300 * time.Millisecond, max: 1500 * time.Millisecond},
+			want: `retwis lock: lock "job" not acquired within 300ms: held by someone else`, min: 300 * time.Millisecond, max: 3 * time.Second},
 		{name: "1 of 3 servers down", down: 1, args: []string{"job", "--", "true"}, status: 0},
 		{name: "2 of 3 servers down", down: 2, args: []string{"--wait", "10s", "job", "--", "true"}, status: exitUnavailable,
-			want: `retwis lock: lock "job": redlock: quorum unreachable`, max: time.Second},
+			want: `retwis lock: lock "job": redlock: quorum unreachable`, max: 3 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			servers := startLockServers(t, 3)
@@ -243,8 +243,10 @@ func TestLockLost(t *testing.T) {
 		// Two stolen: the third may have expired too by the time the
 		// loss is noticed, on a loaded machine.
 		{"stolen", []string{"--ttl", "600ms"}, true, " of 3 instances no longer hold it"},
-		{"extensions used up", []string{"--ttl", "300ms", "--max-extensions", "2"}, false, "it expired after 2 extensions"},
-		{"no extensions", []string{"--ttl", "300ms", "--max-extensions", "0"}, false, "it expired after 0 extensions"},
+		// TTLs long enough for the command to start on a loaded machine
+		// before the lock runs out.
+		{"extensions used up", []string{"--ttl", "1s", "--max-extensions", "2"}, false, "it expired after 2 extensions"},
+		{"no extensions", []string{"--ttl", "1s", "--max-extensions", "0"}, false, "it expired after 0 extensions"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			servers := startLockServers(t, 3)
