@@ -138,7 +138,7 @@ func TestLockExitStatus(t *testing.T) {
 		down     int  // servers stopped before
 		args     []string
 		status   int
-		want     string // in the output
+		want     string        // in the output
 		min, max time.Duration // bounds of the run time (max: well under any wait the case must not do, with room for a loaded machine)
 	}{
 		{name: "command succeeds", args: []string{"job", "--", "sh", "-c", "echo ran"}, status: 0, want: "ran\n"},
