@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -15,12 +16,13 @@ import (
 // sustainedReport is what the sustained-posting scenario measured.
 type sustainedReport struct {
 	posting   loadtest.Result
-	accepted  int64         // posts accepted (requests without an error)
-	audience  float64       // mean followers of the posting users
-	peak      int64         // the delivery backlog's peak, in jobs
-	atStop    int64         // jobs queued when posting stopped
-	drain     time.Duration // from the end of posting until the backlog was empty
-	delivered time.Duration // from the start of posting until the backlog was empty
+	accepted  int64           // posts accepted (requests without an error)
+	audience  float64         // mean followers of the posting users
+	peak      int64           // the delivery backlog's peak, in jobs
+	atStop    int64           // jobs queued when posting stopped
+	drain     time.Duration   // from the end of posting until the backlog was empty
+	delivered time.Duration   // from the start of posting until the backlog was empty
+	delays    []time.Duration // of each post, from made to delivered to its last follower, sorted
 }
 
 // sustained posts from every connection for the scenario duration, each
@@ -48,6 +50,10 @@ func (b *bench) sustained(ctx context.Context) error {
 	b.printf("%-28s %12d jobs (%d when posting stopped)\n", "backlog peak", rep.peak, rep.atStop)
 	b.printf("%-28s %12.0f/s  (about %.0f entries over the whole run)\n", "timeline entries written",
 		entries/rep.delivered.Seconds(), entries)
+	if n := len(rep.delays); n > 0 {
+		b.printf("%-28s %12s p50, %s p99  (%d posts)\n", "post to its last follower",
+			rep.delays[n/2].Round(time.Millisecond), rep.delays[n*99/100].Round(time.Millisecond), n)
+	}
 	if rep.atStop > 0 {
 		b.printf("%-28s %12.0f/s  (the backlog left when posting stopped, drained in %s)\n", "  … while draining",
 			drained/rep.drain.Seconds(), rep.drain.Round(time.Millisecond))
@@ -59,7 +65,11 @@ func (b *bench) sustained(ctx context.Context) error {
 func (b *bench) measureSustained(ctx context.Context) (sustainedReport, error) {
 	var rep sustainedReport
 	var err error
-	if rep.audience, err = b.postingAudience(ctx); err != nil {
+	authors, err := b.postingUsers(ctx)
+	if err != nil {
+		return rep, err
+	}
+	if rep.audience, err = b.audience(ctx, authors); err != nil {
 		return rep, err
 	}
 	var peak atomic.Int64
@@ -91,23 +101,39 @@ func (b *bench) measureSustained(ctx context.Context) (sustainedReport, error) {
 	}
 	rep.drain, rep.delivered = time.Since(stopped), time.Since(start)
 	rep.peak = max(peak.Load(), rep.atStop)
+	ids := make([]int64, len(authors))
+	for i, u := range authors {
+		ids[i] = u.ID
+	}
+	if rep.delays, err = b.st.DeliveryDelays(ctx, ids, start); err != nil {
+		return rep, err
+	}
+	slices.Sort(rep.delays)
 	return rep, nil
 }
 
-// postingAudience returns the mean follower count of the users the
-// connections post as.
-func (b *bench) postingAudience(ctx context.Context) (float64, error) {
-	var total int64
-	for i := range b.opts.Connections {
-		u, err := b.st.UserByName(ctx, "user"+strconv.Itoa(1+i%b.users()))
+// postingUsers returns the distinct users the connections post as.
+func (b *bench) postingUsers(ctx context.Context) ([]retwis.User, error) {
+	var users []retwis.User
+	for i := range min(b.opts.Connections, b.users()) {
+		u, err := b.st.UserByName(ctx, "user"+strconv.Itoa(1+i))
 		if err != nil {
-			return 0, fmt.Errorf("sustained posting: %w", err)
+			return nil, fmt.Errorf("sustained posting: %w", err)
 		}
+		users = append(users, u)
+	}
+	return users, nil
+}
+
+// audience returns the mean follower count of users.
+func (b *bench) audience(ctx context.Context, users []retwis.User) (float64, error) {
+	var total int64
+	for _, u := range users {
 		prof, err := b.st.Profile(ctx, 0, u, retwis.Cursor{}, 1)
 		if err != nil {
 			return 0, fmt.Errorf("sustained posting: %w", err)
 		}
 		total += prof.Counts.Followers
 	}
-	return float64(total) / float64(b.opts.Connections), nil
+	return float64(total) / float64(len(users)), nil
 }

@@ -140,7 +140,8 @@ func (s *Store) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts De
 		// Marked before the job is acknowledged: a post with neither its
 		// job nor the mark lost its job (see redeliverVanished).
 		err = redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
-			return rueidis.Commands{setIfExists.cmd(s.c, []string{schema.Post(j.post)}, schema.FieldDelivered, "1")}
+			now := strconv.FormatInt(time.Now().UnixMilli(), 10)
+			return rueidis.Commands{setIfExists.cmd(s.c, []string{schema.Post(j.post)}, schema.FieldDelivered, now)}
 		}))
 	}
 	s.metrics.job(j, err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -234,10 +235,42 @@ func TestVanishedJobRedelivered(t *testing.T) {
 	if !slices.Equal(home, []string{itoa(queued.ID), itoa(lost.ID)}) {
 		t.Fatalf("the fan's home timeline = %v; want both posts", home)
 	}
-	if f.do(t, "HGET", fmt.Sprint("post:", lost.ID), "delivered") != "1" {
-		t.Fatal("the delivered post is not marked")
+	if ms, _ := strconv.ParseInt(f.do(t, "HGET", fmt.Sprint("post:", lost.ID), "delivered"), 10, 64); time.Since(time.UnixMilli(ms)) > time.Minute {
+		t.Fatal("the delivered post is not marked with the time of its delivery")
 	}
 	if rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour}); err != nil || rep.Redelivered != 0 {
 		t.Fatalf("the next round redelivered %d posts (%v); want none", rep.Redelivered, err)
+	}
+}
+
+// TestDeliveryDelays: a delivered post's delay, from its id's time to its
+// job's end, is read back; one made before since is left out.
+func TestDeliveryDelays(t *testing.T) {
+	gen, err := snowflake.New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{IDs: gen}, true)
+	author, fan := f.register(t, "author"), f.register(t, "fan")
+	f.st.Follow(f.ctx, fan.ID, author.ID)
+	if _, err := f.st.CreatePost(f.ctx, author.ID, "before"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond)
+	since := time.Now()
+	for range 3 {
+		if _, err := f.st.CreatePost(f.ctx, author.ID, "measured"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.drain(t)
+	delays, err := f.st.DeliveryDelays(f.ctx, []int64{author.ID}, since)
+	if err != nil || len(delays) != 3 {
+		t.Fatalf("delays %v, %v; want the 3 posts made since", delays, err)
+	}
+	for _, d := range delays {
+		if d < 0 || d > 10*time.Second {
+			t.Errorf("delay %s; want the few milliseconds the worker took", d)
+		}
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -95,4 +97,33 @@ func (s *Store) DeliveryBacklog(ctx context.Context) (int64, error) {
 		total += n
 	}
 	return total, nil
+}
+
+// DeliveryDelays returns, for the posts of authors made since since, how
+// long each took from being made to being delivered to its last
+// follower (its delivery job done), in one pipeline per author. Posts
+// not delivered yet, and those without a time-ordered id, are left out.
+func (s *Store) DeliveryDelays(ctx context.Context, authors []int64, since time.Time) ([]time.Duration, error) {
+	b := s.c.B()
+	var delays []time.Duration
+	for _, a := range authors {
+		pids, err := s.c.Do(ctx, b.Zrangebyscore().Key(schema.UserPosts(a)).
+			Min(strconv.FormatInt(snowflake.First(since), 10)).Max("+inf").Build()).AsIntSlice()
+		if err != nil {
+			return nil, s.wrap("delivery delays", err)
+		}
+		cmds := make(rueidis.Commands, len(pids))
+		for i, pid := range pids {
+			cmds[i] = b.Hget().Key(schema.Post(pid)).Field(schema.FieldDelivered).Build()
+		}
+		for i, r := range s.c.DoMulti(ctx, cmds...) {
+			ms, err := r.AsInt64()
+			made := snowflake.Time(pids[i])
+			if err != nil || made.IsZero() {
+				continue
+			}
+			delays = append(delays, time.UnixMilli(ms).Sub(made))
+		}
+	}
+	return delays, nil
 }

@@ -53,8 +53,8 @@
 //	next_post_id         string  counter; likewise for post ids
 //	post:<id>            hash    user_id, time (unix seconds), body;
 //	                             fanout ("0" for a post not fanned out, a
-//	                             celebrity's; retwis), delivered ("1" once
-//	                             its delivery job is done; retwis)
+//	                             celebrity's; retwis), delivered (unix ms
+//	                             when its delivery job was done; retwis)
 //	posts:{<id>}         list    home timeline of user <id>: post ids in
 //	                             descending order, no duplicates, capped
 //	                             (800 by default), complete down to its

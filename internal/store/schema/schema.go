@@ -107,7 +107,7 @@ const (
 	FieldTime      = "time"
 	FieldBody      = "body"
 	FieldFanout    = "fanout"    // "0" for a post that was not fanned out (a celebrity's)
-	FieldDelivered = "delivered" // "1" once its delivery job is done
+	FieldDelivered = "delivered" // when its delivery job was done, unix milliseconds
 )
 
 // Fields of a delivery job on the deliveries stream.
