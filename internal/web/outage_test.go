@@ -35,8 +35,8 @@ func TestRedisOutage(t *testing.T) {
 
 	s.redis.Restart(t)
 	// The client reconnects by itself; wait for it, without a fixed sleep.
-	// A connection the restart closed fails the first write sent on it
-	// (writes are not sent twice: they may not be safe to repeat), so
+	// A connection the restart closed fails the first command sent on it
+	// (retwis does not resend: not every write is safe to repeat), so
 	// service is back when a page and a post both go through.
 	back := time.Now()
 	for b.get("/").status != http.StatusOK || b.post("/post", url.Values{"status": {"still here"}}).status != http.StatusSeeOther {
