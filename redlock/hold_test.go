@@ -79,19 +79,20 @@ func TestDoLost(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		n     int
+		ttl   time.Duration // long enough to acquire on a loaded machine
 		opts  redlock.Options
 		cause func(servers []*server) // done to the servers once the work runs
 		want  string
 	}{
-		{"stolen", 3, redlock.Options{MaxExtensions: -1, InstanceTimeout: 100 * time.Millisecond}, func(servers []*server) {
+		{"stolen", 3, time.Second, redlock.Options{MaxExtensions: -1, InstanceTimeout: 100 * time.Millisecond}, func(servers []*server) {
 			for _, s := range servers[:2] {
 				s.do("DEL", "job")
 			}
 		}, " of 3 instances no longer hold it"}, // 2, or 3 if the third expired meanwhile on a loaded machine
-		{"expired", 1, redlock.Options{MaxExtensions: -1, InstanceTimeout: 100 * time.Millisecond}, func(servers []*server) {
+		{"expired", 1, 300 * time.Millisecond, redlock.Options{MaxExtensions: -1, InstanceTimeout: 100 * time.Millisecond}, func(servers []*server) {
 			servers[0].do("CLIENT", "PAUSE", "2000", "ALL")
 		}, "its validity ended"},
-		{"extensions used up", 3, redlock.Options{MaxExtensions: 2, InstanceTimeout: 100 * time.Millisecond}, func([]*server) {}, "it expired after 2 extensions"},
+		{"extensions used up", 3, 600 * time.Millisecond, redlock.Options{MaxExtensions: 2, InstanceTimeout: 100 * time.Millisecond}, func([]*server) {}, "it expired after 2 extensions"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			servers := startServers(t, tc.n, false)
@@ -99,7 +100,7 @@ func TestDoLost(t *testing.T) {
 			var cause error
 			returned := false
 			start := time.Now()
-			err := c.Do(t.Context(), "job", 300*time.Millisecond, func(ctx context.Context) error {
+			err := c.Do(t.Context(), "job", tc.ttl, func(ctx context.Context) error {
 				tc.cause(servers)
 				select {
 				case <-ctx.Done():

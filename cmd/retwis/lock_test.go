@@ -242,7 +242,7 @@ func TestLockLost(t *testing.T) {
 	}{
 		// Two stolen: the third may have expired too by the time the
 		// loss is noticed, on a loaded machine.
-		{"stolen", []string{"--ttl", "600ms"}, true, " of 3 instances no longer hold it"},
+		{"stolen", []string{"--ttl", "1s"}, true, " of 3 instances no longer hold it"},
 		// TTLs long enough for the command to start on a loaded machine
 		// before the lock runs out.
 		{"extensions used up", []string{"--ttl", "1s", "--max-extensions", "2"}, false, "it expired after 2 extensions"},
