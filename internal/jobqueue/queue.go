@@ -171,7 +171,7 @@ func (q *Queue) read(ctx context.Context, stream, from string) ([]Job, error) {
 		}
 		return nil, fmt.Errorf("jobqueue: read %s: %w", stream, err)
 	}
-	return Parse(stream, res[stream], from == "0"), nil
+	return parse(stream, res[stream], from == "0"), nil
 }
 
 // claim takes over up to Parallel jobs of stream that another worker has
@@ -192,12 +192,12 @@ func (q *Queue) claim(ctx context.Context, stream string, idle time.Duration) ([
 	if err != nil {
 		return nil, fmt.Errorf("jobqueue: claim on %s: %w", stream, err)
 	}
-	return Parse(stream, entries, true), nil
+	return parse(stream, entries, true), nil
 }
 
-// Parse returns the jobs that entries of stream hold; resumed marks them
+// parse returns the jobs that entries of stream hold; resumed marks them
 // Resumed.
-func Parse(stream string, entries []rueidis.XRangeEntry, resumed bool) []Job {
+func parse(stream string, entries []rueidis.XRangeEntry, resumed bool) []Job {
 	jobs := make([]Job, 0, len(entries))
 	for _, e := range entries {
 		jobs = append(jobs, Job{Stream: stream, ID: e.ID, Fields: e.FieldValues, Resumed: resumed})

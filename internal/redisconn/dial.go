@@ -52,7 +52,7 @@ func DialWith(redisURL string, o Options) (rueidis.Client, error) {
 	opt, err := rueidis.ParseURL(SeedsAsQuery(redisURL))
 	if err != nil {
 		return nil, &retwis.Error{Kind: retwis.Invalid, Err: err,
-			Message: fmt.Sprintf("bad Redis URL %q (want redis://host:port, rediss://… or unix:///path)", Redact(redisURL))}
+			Message: fmt.Sprintf("bad Redis URL %q (want redis://host:port, rediss://… or unix:///path)", redact(redisURL))}
 	}
 	// Ask a cluster for its topology every few seconds, not only when a
 	// reply says it changed, so that nodes that joined are found.
@@ -79,10 +79,10 @@ func DialWith(redisURL string, o Options) (rueidis.Client, error) {
 		// The server answered and refused (wrong password, no such
 		// database): waiting will not change its mind.
 		return nil, &retwis.Error{Kind: retwis.Invalid, Err: err,
-			Message: fmt.Sprintf("Redis at %s refused the connection", Redact(redisURL))}
+			Message: fmt.Sprintf("Redis at %s refused the connection", redact(redisURL))}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("redisconn: connect to %s: %w", Redact(redisURL), err)
+		return nil, fmt.Errorf("redisconn: connect to %s: %w", redact(redisURL), err)
 	}
 	return c, nil
 }
@@ -149,8 +149,8 @@ func retryDelay(attempts int, _ rueidis.Completed, _ error) time.Duration {
 	return time.Duration(20<<attempts) * time.Millisecond
 }
 
-// Redact hides the password of a Redis URL, for error messages and logs.
-func Redact(s string) string {
+// redact hides the password of a Redis URL, for error messages and logs.
+func redact(s string) string {
 	if u, err := url.Parse(s); err == nil {
 		return u.Redacted()
 	}
