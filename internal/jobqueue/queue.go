@@ -43,20 +43,26 @@ type Options struct {
 	Streams  []string
 	Group    string
 	Consumer string
-	// Handle carries out a job. A nil error acknowledges it; an error
-	// leaves it pending, to be tried again.
-	Handle func(ctx context.Context, j Job) error
-	// Tidy, if set, returns commands sent with the acknowledgement of a
-	// job (records of its progress to delete, say).
-	Tidy func(j Job) rueidis.Commands
+	// Handle carries out the jobs of one read: at most Batch, all of one
+	// stream. A nil error acknowledges them all; an error leaves them all
+	// pending, to be tried again, so a job must be safe to repeat.
+	Handle func(ctx context.Context, jobs []Job) error
+	// Tidy, if set, returns commands sent with the acknowledgement of
+	// jobs (records of their progress to delete, say).
+	Tidy func(jobs []Job) rueidis.Commands
+	// Batch is how many jobs one read takes at most, and so how many one
+	// call of Handle gets (1 when zero): a handler that does the work of
+	// many jobs at once can then do it in fewer round trips and Redis
+	// calls. Under a light load a read returns the one job there is.
+	Batch int
 	// ClaimIdle is how long a job may sit unacknowledged with a worker
 	// before Run takes it over: that worker is presumed dead. Zero or
 	// negative: Run never takes jobs over, leaving that to Reclaim.
 	ClaimIdle time.Duration
 	// Block is how long one read waits for new jobs.
 	Block time.Duration
-	// Parallel is how many jobs one worker carries out at once, over all
-	// the streams (at least one).
+	// Parallel is how many batches of jobs one worker carries out at
+	// once, over all the streams (at least one).
 	Parallel int
 	// Drain is how long the jobs in flight when Run's context ends may go
 	// on to finish them; zero or negative: they stop at once.
@@ -75,6 +81,7 @@ type Queue struct {
 // New returns a Queue reading through client.
 func New(client rueidis.Client, opts Options) *Queue {
 	opts.Parallel = max(opts.Parallel, 1)
+	opts.Batch = max(opts.Batch, 1)
 	log := opts.Log
 	if log == nil {
 		log = slog.Default()
@@ -83,7 +90,7 @@ func New(client rueidis.Client, opts Options) *Queue {
 }
 
 // Run carries out jobs until ctx is cancelled, reading every stream
-// concurrently and running up to Parallel jobs at once in all. A job
+// concurrently and running up to Parallel batches at once in all. A job
 // that fails is tried again by this worker, after a backoff that starts
 // at 100ms and doubles up to 5s. When ctx ends, the jobs in flight are
 // given Drain to finish.
@@ -101,7 +108,7 @@ func (q *Queue) Run(ctx context.Context) {
 }
 
 // runStream carries out the jobs of one stream until ctx is cancelled;
-// jobs run under jobCtx, taking a slot each.
+// jobs run under jobCtx, each batch taking one of slots.
 func (q *Queue) runStream(ctx, jobCtx context.Context, stream string, slots chan struct{}) {
 	var lastClaim time.Time
 	ready := false // the consumer group exists
@@ -126,7 +133,7 @@ func (q *Queue) runStream(ctx, jobCtx context.Context, stream string, slots chan
 			jobs, err = q.read(ctx, stream, ">")
 		}
 		if err == nil {
-			err = q.runJobs(jobCtx, jobs, slots)
+			err = q.runBatch(jobCtx, jobs, slots)
 		}
 		if err != nil && ctx.Err() == nil {
 			q.log.Warn("job queue worker", "stream", stream, "err", err, "retry_in", backoff)
@@ -160,7 +167,7 @@ func (q *Queue) EnsureGroup(ctx context.Context, stream string) error {
 // read reads jobs for this worker: new ones (from ">"), or those it has
 // pending (from "0"), which are marked Resumed.
 func (q *Queue) read(ctx context.Context, stream, from string) ([]Job, error) {
-	res, err := q.c.Do(ctx, q.c.B().Xreadgroup().Group(q.opts.Group, q.opts.Consumer).Count(int64(q.opts.Parallel)).
+	res, err := q.c.Do(ctx, q.c.B().Xreadgroup().Group(q.opts.Group, q.opts.Consumer).Count(int64(q.opts.Batch)).
 		Block(q.opts.Block.Milliseconds()).Streams().Key(stream).Id(from).Build()).AsXRead()
 	if rueidis.IsRedisNil(err) {
 		return nil, nil // nothing new within Block
@@ -174,11 +181,11 @@ func (q *Queue) read(ctx context.Context, stream, from string) ([]Job, error) {
 	return parse(stream, res[stream], from == "0"), nil
 }
 
-// claim takes over up to Parallel jobs of stream that another worker has
+// claim takes over up to Batch jobs of stream that another worker has
 // left idle for at least idle.
 func (q *Queue) claim(ctx context.Context, stream string, idle time.Duration) ([]Job, error) {
 	arr, err := q.c.Do(ctx, q.c.B().Xautoclaim().Key(stream).Group(q.opts.Group).Consumer(q.opts.Consumer).
-		MinIdleTime(strconv.FormatInt(idle.Milliseconds(), 10)).Start("0-0").Count(int64(q.opts.Parallel)).Build()).ToArray()
+		MinIdleTime(strconv.FormatInt(idle.Milliseconds(), 10)).Start("0-0").Count(int64(q.opts.Batch)).Build()).ToArray()
 	if err != nil {
 		if strings.Contains(err.Error(), "NOGROUP") {
 			return nil, q.EnsureGroup(ctx, stream)
@@ -205,45 +212,34 @@ func parse(stream string, entries []rueidis.XRangeEntry, resumed bool) []Job {
 	return jobs
 }
 
-// runJobs carries out jobs, each taking one of slots while it runs,
-// acknowledging each when it is done. It returns the first error.
-func (q *Queue) runJobs(ctx context.Context, jobs []Job, slots chan struct{}) error {
-	errs := make(chan error, len(jobs))
-	var wg sync.WaitGroup
-	for _, j := range jobs {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			errs <- q.runAndAck(ctx, j)
-		})
+// runBatch carries out jobs, all of one stream, taking one of slots
+// while they run, and if that succeeded acknowledges and deletes them,
+// with whatever Tidy adds, in one pipeline.
+func (q *Queue) runBatch(ctx context.Context, jobs []Job, slots chan struct{}) error {
+	if len(jobs) == 0 {
+		return nil
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return err
-		}
+	slots <- struct{}{}
+	defer func() { <-slots }()
+	if err := q.opts.Handle(ctx, jobs); err != nil {
+		return fmt.Errorf("jobs %s (%d): %w", jobs[0].ID, len(jobs), err)
 	}
-	return nil
-}
-
-// runAndAck handles j and, if that succeeded, acknowledges and deletes
-// it, with whatever Tidy adds, in one pipeline.
-func (q *Queue) runAndAck(ctx context.Context, j Job) error {
-	if err := q.opts.Handle(ctx, j); err != nil {
-		return fmt.Errorf("job %s: %w", j.ID, err)
+	ids := make([]string, len(jobs))
+	for i, j := range jobs {
+		ids[i] = j.ID
 	}
 	b := q.c.B()
+	stream := jobs[0].Stream
 	cmds := rueidis.Commands{
-		b.Xack().Key(j.Stream).Group(q.opts.Group).Id(j.ID).Build(),
-		b.Xdel().Key(j.Stream).Id(j.ID).Build(),
+		b.Xack().Key(stream).Group(q.opts.Group).Id(ids...).Build(),
+		b.Xdel().Key(stream).Id(ids...).Build(),
 	}
 	if q.opts.Tidy != nil {
-		cmds = append(cmds, q.opts.Tidy(j)...)
+		cmds = append(cmds, q.opts.Tidy(jobs)...)
 	}
 	for _, r := range q.c.DoMulti(ctx, cmds...) {
 		if err := r.Error(); err != nil {
-			return fmt.Errorf("jobqueue: acknowledge job %s: %w", j.ID, err)
+			return fmt.Errorf("jobqueue: acknowledge jobs %s (%d): %w", jobs[0].ID, len(jobs), err)
 		}
 	}
 	return nil

@@ -61,14 +61,15 @@ func TestRunRetriesAndTidies(t *testing.T) {
 	l := &log{runs: map[string][]bool{}}
 	q := jobqueue.New(c, jobqueue.Options{
 		Streams: streams, Group: "g", Consumer: "w1", Block: 20 * time.Millisecond, Parallel: 2,
-		Handle: func(ctx context.Context, j jobqueue.Job) error {
+		Handle: func(ctx context.Context, jobs []jobqueue.Job) error {
+			j := jobs[0] // Batch 1
 			if n := l.record(j); j.Fields["name"] == "flaky" && n < 3 {
 				return errors.New("not yet")
 			}
 			return nil
 		},
-		Tidy: func(j jobqueue.Job) rueidis.Commands {
-			return rueidis.Commands{c.B().Sadd().Key("tidied:{" + j.Stream + "}").Member(j.Fields["name"]).Build()}
+		Tidy: func(jobs []jobqueue.Job) rueidis.Commands {
+			return rueidis.Commands{c.B().Sadd().Key("tidied:{" + jobs[0].Stream + "}").Member(jobs[0].Fields["name"]).Build()}
 		},
 	})
 	for _, s := range streams {
@@ -112,10 +113,10 @@ func TestRunRetriesAndTidies(t *testing.T) {
 func TestReclaimAndRemoveGone(t *testing.T) {
 	c := dial(t)
 	opts := jobqueue.Options{Streams: streams[:1], Group: "g", Block: 10 * time.Millisecond,
-		Handle: func(context.Context, jobqueue.Job) error { return nil }}
+		Handle: func(context.Context, []jobqueue.Job) error { return nil }}
 	dead := opts
 	dead.Consumer = "dead"
-	dead.Handle = func(ctx context.Context, j jobqueue.Job) error { <-ctx.Done(); return ctx.Err() }
+	dead.Handle = func(ctx context.Context, _ []jobqueue.Job) error { <-ctx.Done(); return ctx.Err() }
 	dq := jobqueue.New(c, dead)
 	if err := dq.EnsureGroup(t.Context(), streams[0]); err != nil {
 		t.Fatal(err)
@@ -128,7 +129,7 @@ func TestReclaimAndRemoveGone(t *testing.T) {
 	var got []jobqueue.Job
 	live := opts
 	live.Consumer = "live"
-	live.Handle = func(_ context.Context, j jobqueue.Job) error { got = append(got, j); return nil }
+	live.Handle = func(_ context.Context, jobs []jobqueue.Job) error { got = append(got, jobs...); return nil }
 	q := jobqueue.New(c, live)
 	n, err := q.Reclaim(t.Context(), time.Hour)
 	if err != nil || n != 0 {
@@ -148,5 +149,58 @@ func TestReclaimAndRemoveGone(t *testing.T) {
 	infos, err := c.Do(t.Context(), c.B().XinfoConsumers().Key(streams[0]).Group("g").Build()).ToArray()
 	if err != nil || len(infos) != 1 {
 		t.Fatalf("consumers left: %d, %v; want the live one", len(infos), err)
+	}
+}
+
+// TestBatch records jobs before a worker runs: with Batch 8, a read
+// hands them to one call of Handle together (up to 8), and a batch that
+// fails is handed over again whole, marked Resumed, until it succeeds;
+// then every job is gone.
+func TestBatch(t *testing.T) {
+	c := dial(t)
+	var mu sync.Mutex
+	var calls [][]string
+	fail := true
+	q := jobqueue.New(c, jobqueue.Options{
+		Streams: streams[:1], Group: "g", Consumer: "w", Block: 20 * time.Millisecond, Batch: 8,
+		Handle: func(ctx context.Context, jobs []jobqueue.Job) error {
+			mu.Lock()
+			defer mu.Unlock()
+			var names []string
+			for _, j := range jobs {
+				names = append(names, fmt.Sprint(j.Fields["name"], "/", j.Resumed))
+			}
+			calls = append(calls, names)
+			if fail {
+				fail = false
+				return errors.New("once")
+			}
+			return nil
+		},
+	})
+	if err := q.EnsureGroup(t.Context(), streams[0]); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		add(t, c, streams[0], fmt.Sprint(i))
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { q.Run(ctx); close(done) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if n, _ := c.Do(t.Context(), c.B().Xlen().Key(streams[0]).Build()).AsInt64(); n == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	want := "[[0/false 1/false 2/false 3/false 4/false 5/false 6/false 7/false] " +
+		"[0/true 1/true 2/true 3/true 4/true 5/true 6/true 7/true] [8/false 9/false]]"
+	if fmt.Sprint(calls) != want {
+		t.Errorf("Handle got %v; want %v", calls, want)
 	}
 }

@@ -22,7 +22,7 @@ func (q *Queue) Reclaim(ctx context.Context, idle time.Duration) (int, error) {
 			if len(jobs) == 0 {
 				break
 			}
-			if err := q.runJobs(ctx, jobs, slots); err != nil {
+			if err := q.runBatch(ctx, jobs, slots); err != nil {
 				return done, err
 			}
 			done += len(jobs)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -19,8 +20,14 @@ const maxBlock = 2 * time.Second
 type DeliveryOptions struct {
 	// Consumer names this worker in the consumer group; unique per process.
 	Consumer string
-	// Batch is how many followers one pipeline delivers to (1000 when zero).
+	// Batch is how many followers one pipeline delivers to (1000 when
+	// zero). A post to at most Batch followers is delivered with the
+	// other such posts of the same read, together (see deliverTogether).
 	Batch int
+	// Jobs is how many jobs a worker reads from a shard of the queue at
+	// once (256 when zero): under a backlog, the posts of a read are
+	// delivered together, each follower's new posts in one script call.
+	Jobs int
 	// ClaimIdle is how long a job may sit unacknowledged with a worker
 	// before another takes it over: the first is presumed dead (30s when
 	// zero). Negative: RunDelivery never takes jobs over, leaving that to
@@ -29,9 +36,9 @@ type DeliveryOptions struct {
 	// Block is how long one read waits for new jobs (2s when zero, at
 	// most maxBlock).
 	Block time.Duration
-	// Parallel is how many jobs one worker carries out at once (8 when
-	// zero): jobs are bound by round trips, so overlapping them keeps
-	// Redis busy.
+	// Parallel is how many reads of jobs one worker carries out at once
+	// (8 when zero): jobs are bound by round trips, so overlapping them
+	// keeps Redis busy.
 	Parallel int
 	// Progress, if set, is called after each batch of a job.
 	Progress func(p DeliveryProgress)
@@ -57,6 +64,9 @@ type DeliveryProgress struct {
 func (o *DeliveryOptions) setDefaults() {
 	if o.Batch == 0 {
 		o.Batch = 1000
+	}
+	if o.Jobs == 0 {
+		o.Jobs = 256
 	}
 	if o.ClaimIdle == 0 {
 		o.ClaimIdle = 30 * time.Second
@@ -123,18 +133,39 @@ func (s *Store) deliveryQueue(opts DeliveryOptions) *jobqueue.Queue {
 	q = jobqueue.New(s.c, jobqueue.Options{
 		Streams: streams, Group: schema.DeliveryGroup, Consumer: opts.Consumer,
 		ClaimIdle: opts.ClaimIdle, Block: opts.Block, Parallel: opts.Parallel, Drain: opts.Drain, Log: s.log,
-		Handle: func(ctx context.Context, qj jobqueue.Job) error { return s.handleJob(ctx, q, parseJob(qj), opts) },
-		Tidy:   s.tidyJob,
+		Batch:  opts.Jobs,
+		Handle: func(ctx context.Context, jobs []jobqueue.Job) error { return s.handleJobs(ctx, q, jobs, opts) },
+		Tidy:   s.tidyJobs,
 	})
 	return q
 }
 
-// handleJob carries out a delivery job; a malformed one is dropped.
-func (s *Store) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts DeliveryOptions) error {
-	if !j.valid() {
-		s.log.Error("dropping a malformed delivery job", "job", j.ID)
-		return nil
+// handleJobs carries out the delivery jobs of one read of a shard: fresh
+// deliver jobs to at most opts.Batch followers together, the others
+// (long, resumed, undeliver or celebrate jobs) one by one. A malformed
+// job is dropped.
+func (s *Store) handleJobs(ctx context.Context, q *jobqueue.Queue, qjobs []jobqueue.Job, opts DeliveryOptions) error {
+	var together, alone []job
+	for _, qj := range qjobs {
+		switch j := parseJob(qj); {
+		case !j.valid():
+			s.log.Error("dropping a malformed delivery job", "job", j.ID)
+		case j.together():
+			together = append(together, j)
+		default:
+			alone = append(alone, j)
+		}
 	}
+	long, err := s.deliverTogether(ctx, together, opts)
+	errs := []error{err}
+	for _, j := range append(alone, long...) {
+		errs = append(errs, s.handleJob(ctx, q, j, opts))
+	}
+	return errors.Join(errs...)
+}
+
+// handleJob carries out one delivery job.
+func (s *Store) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts DeliveryOptions) error {
 	err := s.runJob(ctx, q, j, opts)
 	if err == nil && j.kind == schema.JobDeliver {
 		// Marked before the job is acknowledged: a post with neither its
@@ -148,19 +179,29 @@ func (s *Store) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts De
 	return s.wrap("delivery", err)
 }
 
-// tidyJob returns the commands that remove a finished job's progress
-// record and follower snapshot, sent with its acknowledgement.
-func (s *Store) tidyJob(qj jobqueue.Job) rueidis.Commands {
-	j, b := parseJob(qj), s.c.B()
-	return rueidis.Commands{
-		b.Hdel().Key(j.q.Progress).Field(j.ID).Build(),
-		b.Del().Key(schema.JobFollowers(j.author, j.ID)).Build(),
-		b.Hdel().Key(j.q.Snapshots).Field(j.ID).Build(),
+// tidyJobs returns the commands that remove finished jobs' progress
+// records and follower snapshots, sent with their acknowledgement.
+func (s *Store) tidyJobs(qjobs []jobqueue.Job) rueidis.Commands {
+	b := s.c.B()
+	cmds := make(rueidis.Commands, 0, len(qjobs)+2)
+	ids := make([]string, len(qjobs))
+	for i, qj := range qjobs {
+		j := parseJob(qj)
+		cmds = append(cmds, b.Del().Key(schema.JobFollowers(j.author, j.ID)).Build())
+		ids[i] = j.ID
 	}
+	q := schema.QueueAt(qjobs[0].Stream)
+	return append(cmds,
+		b.Hdel().Key(q.Progress).Field(ids...).Build(),
+		b.Hdel().Key(q.Snapshots).Field(ids...).Build())
 }
 
 // valid reports whether a job read from the stream makes sense.
 func (j job) valid() bool { return schema.JobValid(j.kind, j.post, j.author) }
+
+// together reports whether the job is one that handleJobs delivers
+// together with others (if its author has few followers).
+func (j job) together() bool { return j.kind == schema.JobDeliver && !j.Resumed }
 
 // followerSource returns the key to walk the job's followers in. A job
 // of more than one batch walks a snapshot taken when it started: in the
@@ -338,7 +379,7 @@ func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int
 // celebrity noted that a failover loses is harmless (readers skip ids
 // whose post is gone, and a celebrity is noted again at its next post).
 func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []int64) error {
-	p, capacity, author := id(j.post), strconv.Itoa(s.opts.HomeCap), id(j.author)
+	p, author := id(j.post), id(j.author)
 	var written []string
 	if kind == schema.JobDeliver {
 		written = make([]string, len(followers))
@@ -352,7 +393,7 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 		for i, f := range followers {
 			switch kind {
 			case schema.JobDeliver:
-				cmds[i] = pushID.cmd(s.c, []string{schema.Home(f)}, p, capacity)
+				cmds[i] = pushIDsCmd(s.c, schema.Home(f), s.opts.HomeCap, j.post)
 			case schema.JobUndeliver:
 				cmds[i] = b.Lrem().Key(schema.Home(f)).Count(0).Element(p).Build()
 			default:
@@ -366,15 +407,17 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 
 // active returns those of uids who have been seen within InactiveAfter,
 // reading the time each was last seen from their user hash, in one
-// pipeline; users never seen by this version of retwis count as active.
+// pipeline, through the client-side cache (a user's seen field changes
+// at most a few times an hour, and Redis invalidates the copy when it
+// does); users never seen by this version of retwis count as active.
 func (s *Store) active(ctx context.Context, uids []int64) ([]int64, error) {
-	cmds := make(rueidis.Commands, len(uids))
+	cmds := make([]rueidis.CacheableTTL, len(uids))
 	for i, u := range uids {
-		cmds[i] = s.c.B().Hget().Key(schema.User(u)).Field(schema.FieldSeen).Build()
+		cmds[i] = rueidis.CT(s.c.B().Hget().Key(schema.User(u)).Field(schema.FieldSeen).Cache(), s.opts.CacheTTL)
 	}
 	horizon := time.Now().Add(-s.opts.InactiveAfter).Unix()
 	out := uids[:0:0]
-	for i, r := range s.c.DoMulti(ctx, cmds...) {
+	for i, r := range s.cachedMulti(ctx, cmds...) {
 		seen, err := r.AsInt64()
 		if err != nil && !rueidis.IsRedisNil(err) && !redisconn.IsDamage(err) {
 			return nil, s.wrap("delivery: last seen", err)

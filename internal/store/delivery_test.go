@@ -274,3 +274,89 @@ func TestDeliveryDelays(t *testing.T) {
 		}
 	}
 }
+
+// TestBacklogDeliveredTogether queues a backlog before any worker runs:
+// posts of six authors, one of whom has more followers than a batch and
+// one a celebrity, some posts deleted before their delivery, and a
+// follower's list already holding the newest posts (so the rest arrive
+// late). A worker reading many jobs at once then leaves every follower's
+// home timeline with exactly the live posts of the authors followed,
+// newest first, once each, and the global timeline without the deleted
+// posts.
+func TestBacklogDeliveredTogether(t *testing.T) {
+	gen, _ := snowflake.New(3)
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{IDs: gen, CelebrityThreshold: 5}, false)
+	authors := make([]retwis.User, 6)
+	for i := range authors {
+		authors[i] = f.register(t, fmt.Sprint("author", i))
+	}
+	readers := make([]retwis.User, 5)
+	follows := map[int64][]int64{} // reader -> authors
+	for i := range readers {
+		readers[i] = f.register(t, fmt.Sprint("reader", i))
+		for k, a := range authors[:5] { // author5 is followed by nobody; author0 by all five
+			if (i+k)%2 == 0 || k == 0 {
+				if err := f.st.Follow(f.ctx, readers[i].ID, a.ID); err != nil {
+					t.Fatal(err)
+				}
+				follows[readers[i].ID] = append(follows[readers[i].ID], a.ID)
+			}
+		}
+	}
+	star := authors[4]
+	for i := range 6 {
+		f.do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", fmt.Sprint(900+i))
+	}
+	var posts []retwis.Post
+	for i := range 120 {
+		p, err := f.st.CreatePost(f.ctx, authors[(i*7)%len(authors)].ID, fmt.Sprint("post ", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		posts = append(posts, p)
+	}
+	deleted := map[int64]bool{}
+	for i, p := range posts {
+		if i%11 == 3 {
+			if err := f.st.DeletePost(f.ctx, p.AuthorID, p.ID); err != nil {
+				t.Fatal(err)
+			}
+			deleted[p.ID] = true
+		}
+	}
+	want := func(r retwis.User) []int64 {
+		ids := []int64{}
+		for i := len(posts) - 1; i >= 0; i-- {
+			if p := posts[i]; !deleted[p.ID] && slices.Contains(follows[r.ID], p.AuthorID) {
+				ids = append(ids, p.ID)
+			}
+		}
+		return ids
+	}
+	var newest []string
+	for _, p := range want(readers[1])[:10] {
+		newest = append([]string{fmt.Sprint(p)}, newest...)
+	}
+	f.do(t, append([]string{"LPUSH", fmt.Sprint("posts:{", readers[1].ID, "}")}, newest...)...)
+	runWorker(t, f.st, store.DeliveryOptions{Consumer: "w", Jobs: 64, Batch: 4, Block: 20 * time.Millisecond})
+	f.drain(t)
+	for _, r := range readers {
+		if got := pageAll(t, f.home(t, r.ID, 7), nil); !slices.Equal(got, want(r)) {
+			t.Errorf("%s's home timeline = %v; want %v", r.Username, got, want(r))
+		}
+		var fanned []string // the list: all but the celebrity's posts
+		for _, p := range want(r) {
+			if !slices.ContainsFunc(posts, func(q retwis.Post) bool { return q.ID == p && q.AuthorID == star.ID }) {
+				fanned = append(fanned, fmt.Sprint(p))
+			}
+		}
+		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", r.ID, "}"), "0", "-1"); !slices.Equal(got, fanned) {
+			t.Errorf("%s's home list = %v; want %v", r.Username, got, fanned)
+		}
+	}
+	for _, s := range f.strs(t, "LRANGE", "timeline", "0", "-1") {
+		if p, _ := strconv.ParseInt(s, 10, 64); deleted[p] {
+			t.Errorf("the global timeline holds deleted post %d", p)
+		}
+	}
+}

@@ -119,7 +119,7 @@ func (s *Store) publishCmds(pid, author int64, newCelebrity bool) rueidis.Comman
 	p := id(pid)
 	cmds := rueidis.Commands{
 		b.Zadd().Key(schema.UserPosts(author)).ScoreMember().ScoreMember(float64(pid), p).Build(),
-		pushID.cmd(s.c, []string{schema.Home(author)}, p, strconv.Itoa(s.opts.HomeCap)),
+		pushIDsCmd(s.c, schema.Home(author), s.opts.HomeCap, pid),
 	}
 	if newCelebrity {
 		cmds = append(cmds, b.Hset().Key(schema.User(author)).FieldValue().FieldValue(schema.FieldCelebrity, "1").Build())
@@ -127,9 +127,9 @@ func (s *Store) publishCmds(pid, author int64, newCelebrity bool) rueidis.Comman
 	return append(cmds, s.globalPushCmd(pid))
 }
 
-// globalPushCmd puts post pid on the global timeline.
-func (s *Store) globalPushCmd(pid int64) rueidis.Completed {
-	return pushID.cmd(s.c, []string{schema.Timeline}, id(pid), strconv.Itoa(schema.TimelineCap))
+// globalPushCmd puts posts pids on the global timeline.
+func (s *Store) globalPushCmd(pids ...int64) rueidis.Completed {
+	return pushIDsCmd(s.c, schema.Timeline, schema.TimelineCap, pids...)
 }
 
 // unpublish takes back what a failed CreatePost may have written, hash

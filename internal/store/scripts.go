@@ -5,6 +5,8 @@ import (
 	"crypto/sha1"
 	_ "embed" // scripts.lua
 	"encoding/hex"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/redis/rueidis"
@@ -50,7 +52,7 @@ func (sc *script) cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
-var allScripts = []*script{pushID, mergeIDs, pageIDs, claimName, unclaimName, upgradeLegacy, createIfAbsent, setIfExists}
+var allScripts = []*script{pushIDs, mergeIDs, pageIDs, claimName, unclaimName, upgradeLegacy, createIfAbsent, setIfExists}
 
 // loadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.
@@ -88,13 +90,35 @@ func (s *Store) pipeline(ctx context.Context, build func() rueidis.Commands) []r
 	return res
 }
 
-// pushID inserts one post id into a timeline list kept in descending id
-// order, without duplicates, capped at ARGV[2] entries. The usual case, a
-// new post newer than everything, is a push; an older one (a late or
-// parallel delivery) is put in its place, found by scanning from the head
-// in growing chunks, since late posts are nearly always near the top.
-// Delivering twice is harmless.
-var pushID = newScript("push_id")
+// pushIDs inserts post ids (ARGV[2…], ascending and distinct) into a
+// timeline list kept in descending id order, without duplicates, capped
+// at ARGV[1] entries, and returns the list's length. The usual case, ids
+// newer than everything, is one push. An older id (a late or parallel
+// delivery) is put in its place, found by galloping from the head and
+// then bisecting with LINDEX, so it costs a few reads however deep it
+// goes, and nothing is copied into Lua. Delivering twice is harmless.
+// Build calls with pushIDsCmd.
+var pushIDs = newScript("push_ids")
+
+// pushIDsCmd returns the pushIDs call that inserts ids (any order,
+// repeats allowed) into the timeline list key capped at capacity.
+func pushIDsCmd(c rueidis.Client, key string, capacity int, ids ...int64) rueidis.Completed {
+	return pushIDs.cmd(c, []string{key}, pushIDsArgs(capacity, ids)...)
+}
+
+// pushIDsArgs returns the arguments of pushIDs: capacity, then ids
+// sorted and without repeats.
+func pushIDsArgs(capacity int, ids []int64) []string {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	args := make([]string, 0, len(sorted)+1)
+	args = append(args, strconv.Itoa(capacity))
+	for _, p := range sorted {
+		args = append(args, id(p))
+	}
+	return args
+}
 
 // mergeIDs merges post ids (ARGV[3…], in descending order) into a
 // timeline list, keeping it in descending order without duplicates and

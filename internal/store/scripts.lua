@@ -3,37 +3,33 @@
 -- only the keys it is given, all of one hash slot, and takes field names
 -- as arguments (package schema spells them).
 
---- push_id
-local id, cap = tonumber(ARGV[1]), tonumber(ARGV[2])
-local head = redis.call('LINDEX', KEYS[1], 0)
-if not head or tonumber(head) < id then
-  redis.call('LPUSH', KEYS[1], ARGV[1])
-  redis.call('LTRIM', KEYS[1], 0, cap - 1)
-  return 1
-end
-local start, size = 0, 16
-while start < cap do
-  local stop = math.min(start + size, cap) - 1
-  local ids = redis.call('LRANGE', KEYS[1], start, stop)
-  for _, v in ipairs(ids) do
-    local n = tonumber(v)
-    if n == id then return 0 end
-    if n < id then
-      redis.call('LINSERT', KEYS[1], 'BEFORE', v, ARGV[1])
-      redis.call('LTRIM', KEYS[1], 0, cap - 1)
-      return 1
-    end
+--- push_ids
+local key, cap, n = KEYS[1], tonumber(ARGV[1]), #ARGV
+local function at(i) return tonumber(redis.call('LINDEX', key, i)) end
+local head = at(0)
+local top = 2 -- the first of ARGV's ascending ids above the head
+while top <= n and head and tonumber(ARGV[top]) <= head do top = top + 1 end
+local len = top > 2 and redis.call('LLEN', key) or 0
+for k = 2, top - 1 do
+  -- a late id: find the first index whose id is not above it, galloping
+  -- from the head (late ids are nearly always near it), then bisecting
+  local id = tonumber(ARGV[k])
+  local lo, hi = 0, 1
+  while hi < len and at(hi) > id do lo, hi = hi, math.min(2 * hi, len) end
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if at(mid) > id then lo = mid + 1 else hi = mid end
   end
-  if #ids < stop - start + 1 then
-    if start + #ids < cap then
-      redis.call('RPUSH', KEYS[1], ARGV[1])
-      return 1
-    end
-    return 0
+  if lo < len then
+    local v = redis.call('LINDEX', key, lo)
+    if tonumber(v) ~= id then len = redis.call('LINSERT', key, 'BEFORE', v, ARGV[k]) end
+  elseif len < cap then
+    len = redis.call('RPUSH', key, ARGV[k])
   end
-  start, size = stop + 1, size * 4
 end
-return 0
+if top <= n then len = redis.call('LPUSH', key, unpack(ARGV, top, n)) end
+if len > cap then redis.call('LTRIM', key, 0, cap - 1) end
+return math.min(len, cap)
 
 --- merge_ids
 local cap, floor = tonumber(ARGV[1]), tonumber(ARGV[2])
