@@ -51,13 +51,15 @@ func TestDoExclusive(t *testing.T) {
 // (run with -race: unlocking waits for the extender).
 func TestDoLongWork(t *testing.T) {
 	servers := startServers(t, 3, false)
-	c := newClient(t, servers, redlock.Options{MaxExtensions: -1, InstanceTimeout: 100 * time.Millisecond})
+	// A TTL and instance timeout a loaded machine acquires within (a TTL
+	// spent acquiring is not acquired).
+	c := newClient(t, servers, redlock.Options{MaxExtensions: -1, InstanceTimeout: 250 * time.Millisecond})
 	failed := errors.New("the work's own error")
-	err := c.Do(t.Context(), "long", 300*time.Millisecond, func(ctx context.Context) error {
+	err := c.Do(t.Context(), "long", time.Second, func(ctx context.Context) error {
 		select {
-		case <-ctx.Done(): // 15 extensions' worth
+		case <-ctx.Done():
 			return context.Cause(ctx)
-		case <-time.After(1500 * time.Millisecond):
+		case <-time.After(3 * time.Second): // 9 extensions' worth
 			return failed
 		}
 	})
