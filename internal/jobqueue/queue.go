@@ -43,17 +43,19 @@ type Options struct {
 	Streams  []string
 	Group    string
 	Consumer string
-	// Handle carries out the jobs of one read: at most Batch, all of one
-	// stream. A nil error acknowledges them all; an error leaves them all
-	// pending, to be tried again, so a job must be safe to repeat.
+	// Handle carries out the jobs of one or more reads (at most Batch of
+	// each stream, see Run). A nil error acknowledges them all; an error
+	// leaves them all pending, to be tried again, so a job must be safe
+	// to repeat.
 	Handle func(ctx context.Context, jobs []Job) error
 	// Tidy, if set, returns commands sent with the acknowledgement of
-	// jobs (records of their progress to delete, say).
+	// jobs, all of one stream (records of their progress to delete, say).
 	Tidy func(jobs []Job) rueidis.Commands
-	// Batch is how many jobs one read takes at most, and so how many one
-	// call of Handle gets (1 when zero): a handler that does the work of
-	// many jobs at once can then do it in fewer round trips and Redis
-	// calls. Under a light load a read returns the one job there is.
+	// Batch is how many jobs one read of a stream takes at most (1 when
+	// zero); one call of Handle gets up to Batch of each stream: a
+	// handler that does the work of many jobs at once can then do it in
+	// fewer round trips and Redis calls. Under a light load a read
+	// returns the one job there is.
 	Batch int
 	// ClaimIdle is how long a job may sit unacknowledged with a worker
 	// before Run takes it over: that worker is presumed dead. Zero or
@@ -61,8 +63,8 @@ type Options struct {
 	ClaimIdle time.Duration
 	// Block is how long one read waits for new jobs.
 	Block time.Duration
-	// Parallel is how many batches of jobs one worker carries out at
-	// once, over all the streams (at least one).
+	// Parallel is how many calls of Handle one worker makes at once
+	// (at least one).
 	Parallel int
 	// Drain is how long the jobs in flight when Run's context ends may go
 	// on to finish them; zero or negative: they stop at once.
@@ -90,27 +92,40 @@ func New(client rueidis.Client, opts Options) *Queue {
 }
 
 // Run carries out jobs until ctx is cancelled, reading every stream
-// concurrently and running up to Parallel batches at once in all. A job
-// that fails is tried again by this worker, after a backoff that starts
-// at 100ms and doubles up to 5s. When ctx ends, the jobs in flight are
-// given Drain to finish.
+// concurrently, and hands them to Handle in groups (see gather): under a
+// backlog a group holds the oldest jobs of every stream, and successive
+// groups follow each other in the order the jobs were queued, so that
+// work done in that order (such as pushing onto timelines) stays in it.
+// Up to Parallel groups run at once. A job that fails is tried again by
+// this worker, after a backoff that starts at 100ms and doubles up to
+// 5s. When ctx ends, the jobs in flight are given Drain to finish.
 func (q *Queue) Run(ctx context.Context) {
 	jobCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopJobs()
 	stop := context.AfterFunc(ctx, func() { time.AfterFunc(max(q.opts.Drain, 0), stopJobs) })
 	defer stop()
-	slots := make(chan struct{}, q.opts.Parallel) // shared by the streams
-	var wg sync.WaitGroup
-	for _, stream := range q.opts.Streams {
-		wg.Go(func() { q.runStream(ctx, jobCtx, stream, slots) })
+	reads, groups := make(chan read), make(chan []read)
+	var runners, readers sync.WaitGroup
+	for range q.opts.Parallel {
+		runners.Go(func() { q.runGroups(jobCtx, groups) })
 	}
-	wg.Wait()
+	gathered := make(chan struct{})
+	go func() { q.gather(reads, groups); close(groups); close(gathered) }()
+	for _, stream := range q.opts.Streams {
+		readers.Go(func() { q.runStream(ctx, stream, reads) })
+	}
+	readers.Wait()
+	close(reads)
+	<-gathered
+	runners.Wait()
 }
 
-// runStream carries out the jobs of one stream until ctx is cancelled;
-// jobs run under jobCtx, each batch taking one of slots.
-func (q *Queue) runStream(ctx, jobCtx context.Context, stream string, slots chan struct{}) {
+// runStream reads the jobs of one stream until ctx is cancelled, and
+// hands them over to be run, waiting until they are done before reading
+// again; jobs handed back for later (see split) go with the next read.
+func (q *Queue) runStream(ctx context.Context, stream string, reads chan<- read) {
 	var lastClaim time.Time
+	var left []Job
 	ready := false // the consumer group exists
 	retry := false // this worker has failed jobs of its own pending
 	backoff := 100 * time.Millisecond
@@ -122,7 +137,7 @@ func (q *Queue) runStream(ctx, jobCtx context.Context, stream string, slots chan
 			ready = err == nil
 		}
 		if err == nil && retry {
-			jobs, err = q.read(ctx, stream, "0") // its own pending jobs
+			jobs, err = q.read(ctx, stream, "0", q.opts.Batch, false) // its own pending jobs
 			retry = err != nil
 		}
 		if err == nil && len(jobs) == 0 && q.opts.ClaimIdle > 0 && time.Since(lastClaim) >= q.opts.ClaimIdle/2 {
@@ -130,14 +145,25 @@ func (q *Queue) runStream(ctx, jobCtx context.Context, stream string, slots chan
 			lastClaim = time.Now()
 		}
 		if err == nil && len(jobs) == 0 {
-			jobs, err = q.read(ctx, stream, ">")
+			if n := q.opts.Batch - len(left); n > 0 {
+				jobs, err = q.read(ctx, stream, ">", n, len(left) == 0)
+			}
+			if err == nil {
+				jobs, left = append(left, jobs...), nil
+			}
 		}
-		if err == nil {
-			err = q.runBatch(jobCtx, jobs, slots)
+		if err == nil && len(jobs) > 0 {
+			done := make(chan result, 1)
+			select {
+			case reads <- read{stream: stream, jobs: jobs, done: done}:
+				res := <-done
+				err, left = res.err, res.left
+			case <-ctx.Done(): // the jobs stay pending, for another worker
+			}
 		}
 		if err != nil && ctx.Err() == nil {
 			q.log.Warn("job queue worker", "stream", stream, "err", err, "retry_in", backoff)
-			retry = true
+			retry, left = true, nil // what was left is pending: read again from "0"
 			sleep(ctx, backoff)
 			backoff = min(2*backoff, 5*time.Second)
 			continue
@@ -164,13 +190,20 @@ func (q *Queue) EnsureGroup(ctx context.Context, stream string) error {
 	return nil
 }
 
-// read reads jobs for this worker: new ones (from ">"), or those it has
-// pending (from "0"), which are marked Resumed.
-func (q *Queue) read(ctx context.Context, stream, from string) ([]Job, error) {
-	res, err := q.c.Do(ctx, q.c.B().Xreadgroup().Group(q.opts.Group, q.opts.Consumer).Count(int64(q.opts.Batch)).
-		Block(q.opts.Block.Milliseconds()).Streams().Key(stream).Id(from).Build()).AsXRead()
+// read reads up to count jobs for this worker, waiting up to Block for
+// them if block is set: new ones (from ">"), or those it has pending
+// (from "0"), which are marked Resumed.
+func (q *Queue) read(ctx context.Context, stream, from string, count int, block bool) ([]Job, error) {
+	cmd := q.c.B().Xreadgroup().Group(q.opts.Group, q.opts.Consumer).Count(int64(count))
+	var res map[string][]rueidis.XRangeEntry
+	var err error
+	if block {
+		res, err = q.c.Do(ctx, cmd.Block(q.opts.Block.Milliseconds()).Streams().Key(stream).Id(from).Build()).AsXRead()
+	} else {
+		res, err = q.c.Do(ctx, cmd.Streams().Key(stream).Id(from).Build()).AsXRead()
+	}
 	if rueidis.IsRedisNil(err) {
-		return nil, nil // nothing new within Block
+		return nil, nil // nothing new
 	}
 	if err != nil {
 		if strings.Contains(err.Error(), "NOGROUP") { // the stream was deleted (FLUSHALL)
@@ -212,30 +245,35 @@ func parse(stream string, entries []rueidis.XRangeEntry, resumed bool) []Job {
 	return jobs
 }
 
-// runBatch carries out jobs, all of one stream, taking one of slots
-// while they run, and if that succeeded acknowledges and deletes them,
-// with whatever Tidy adds, in one pipeline.
-func (q *Queue) runBatch(ctx context.Context, jobs []Job, slots chan struct{}) error {
+// runJobs carries out jobs, of one stream or several, and if that
+// succeeded acknowledges and deletes them, with whatever Tidy adds for
+// each stream's, in one pipeline.
+func (q *Queue) runJobs(ctx context.Context, jobs []Job) error {
 	if len(jobs) == 0 {
 		return nil
 	}
-	slots <- struct{}{}
-	defer func() { <-slots }()
 	if err := q.opts.Handle(ctx, jobs); err != nil {
 		return fmt.Errorf("jobs %s (%d): %w", jobs[0].ID, len(jobs), err)
 	}
-	ids := make([]string, len(jobs))
-	for i, j := range jobs {
-		ids[i] = j.ID
-	}
+	var cmds rueidis.Commands
 	b := q.c.B()
-	stream := jobs[0].Stream
-	cmds := rueidis.Commands{
-		b.Xack().Key(stream).Group(q.opts.Group).Id(ids...).Build(),
-		b.Xdel().Key(stream).Id(ids...).Build(),
-	}
-	if q.opts.Tidy != nil {
-		cmds = append(cmds, q.opts.Tidy(jobs)...)
+	for _, stream := range q.opts.Streams {
+		var ids []string
+		var mine []Job
+		for _, j := range jobs {
+			if j.Stream == stream {
+				ids, mine = append(ids, j.ID), append(mine, j)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		cmds = append(cmds,
+			b.Xack().Key(stream).Group(q.opts.Group).Id(ids...).Build(),
+			b.Xdel().Key(stream).Id(ids...).Build())
+		if q.opts.Tidy != nil {
+			cmds = append(cmds, q.opts.Tidy(mine)...)
+		}
 	}
 	for _, r := range q.c.DoMulti(ctx, cmds...) {
 		if err := r.Error(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -202,5 +203,73 @@ func TestBatch(t *testing.T) {
 		"[0/true 1/true 2/true 3/true 4/true 5/true 6/true 7/true] [8/false 9/false]]"
 	if fmt.Sprint(calls) != want {
 		t.Errorf("Handle got %v; want %v", calls, want)
+	}
+}
+
+// TestGroupsInQueueOrder queues jobs on three streams, interleaved,
+// before a worker runs: with one Handle at a time and reads of 4, every
+// call holds the oldest jobs of several streams, and the calls, one
+// after the other, take the jobs in the order they were queued across
+// the streams, each once (within a call, the jobs are done together).
+func TestGroupsInQueueOrder(t *testing.T) {
+	c := dial(t)
+	three := []string{"jobs:{a}", "jobs:{b}", "jobs:{c}"}
+	var mu sync.Mutex
+	var order []string // job names, in the order Handle got them
+	mixed := 0         // calls with jobs of more than one stream
+	q := jobqueue.New(c, jobqueue.Options{
+		Streams: three, Group: "g", Consumer: "w", Block: 20 * time.Millisecond, Batch: 4, Parallel: 1,
+		Handle: func(ctx context.Context, jobs []jobqueue.Job) error {
+			mu.Lock()
+			defer mu.Unlock()
+			seen := map[string]bool{}
+			var call []string
+			for _, j := range jobs {
+				call = append(call, j.Fields["name"])
+				seen[j.Stream] = true
+			}
+			slices.Sort(call) // a call's jobs are done together
+			order = append(order, call...)
+			if len(seen) > 1 {
+				mixed++
+			}
+			return nil
+		},
+	})
+	var want []string
+	for _, s := range three {
+		if err := q.EnsureGroup(t.Context(), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := time.Now().UnixMilli()
+	for i := range 45 { // a millisecond apart: ids of different streams compare by their time only
+		name := fmt.Sprintf("%02d", i)
+		xadd := c.B().Xadd().Key(three[(i*i+i/3)%3]).Id(fmt.Sprint(base+int64(i), "-1")) // uneven runs on each stream
+		if err := c.Do(t.Context(), xadd.FieldValue().FieldValue("name", name).Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, name)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { q.Run(ctx); close(done) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		n := len(order)
+		mu.Unlock()
+		if n >= len(want) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(order) != fmt.Sprint(want) || mixed == 0 {
+		t.Errorf("Handle got the jobs in the order %v (%d calls of several streams); want %v, some calls of several streams",
+			order, mixed, want)
 	}
 }

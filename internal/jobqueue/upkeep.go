@@ -11,7 +11,6 @@ import (
 // many it did. Run by one server at a time, it finishes the work of dead
 // workers when Run does not (ClaimIdle ≤ 0).
 func (q *Queue) Reclaim(ctx context.Context, idle time.Duration) (int, error) {
-	slots := make(chan struct{}, q.opts.Parallel)
 	done := 0
 	for _, stream := range q.opts.Streams {
 		for ctx.Err() == nil {
@@ -22,7 +21,7 @@ func (q *Queue) Reclaim(ctx context.Context, idle time.Duration) (int, error) {
 			if len(jobs) == 0 {
 				break
 			}
-			if err := q.runBatch(ctx, jobs, slots); err != nil {
+			if err := q.runJobs(ctx, jobs); err != nil {
 				return done, err
 			}
 			done += len(jobs)

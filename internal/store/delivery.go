@@ -22,11 +22,14 @@ type DeliveryOptions struct {
 	Consumer string
 	// Batch is how many followers one pipeline delivers to (1000 when
 	// zero). A post to at most Batch followers is delivered with the
-	// other such posts of the same read, together (see deliverTogether).
+	// other such posts handed over with it, together (see
+	// deliverTogether).
 	Batch int
 	// Jobs is how many jobs a worker reads from a shard of the queue at
-	// once (256 when zero): under a backlog, the posts of a read are
-	// delivered together, each follower's new posts in one script call.
+	// once (256 when zero): under a backlog, the oldest jobs of every
+	// shard are handed over at once, in the order they were queued, and
+	// their posts delivered together, each follower's new posts in one
+	// script call.
 	Jobs int
 	// ClaimIdle is how long a job may sit unacknowledged with a worker
 	// before another takes it over: the first is presumed dead (30s when
@@ -36,7 +39,7 @@ type DeliveryOptions struct {
 	// Block is how long one read waits for new jobs (2s when zero, at
 	// most maxBlock).
 	Block time.Duration
-	// Parallel is how many reads of jobs one worker carries out at once
+	// Parallel is how many groups of jobs one worker carries out at once
 	// (8 when zero): jobs are bound by round trips, so overlapping them
 	// keeps Redis busy.
 	Parallel int
@@ -140,7 +143,8 @@ func (s *Store) deliveryQueue(opts DeliveryOptions) *jobqueue.Queue {
 	return q
 }
 
-// handleJobs carries out the delivery jobs of one read of a shard: fresh
+// handleJobs carries out the delivery jobs the queue hands over at once
+// (the oldest of every busy shard, see jobqueue.Queue.Run): fresh
 // deliver jobs to at most opts.Batch followers together, the others
 // (long, resumed, undeliver or celebrate jobs) one by one. A malformed
 // job is dropped.
