@@ -96,8 +96,11 @@ func (s *Store) pipeline(ctx context.Context, build func() rueidis.Commands) []r
 // newer than everything, is one push. An older id (a late or parallel
 // delivery) is put in its place, found by galloping from the head and
 // then bisecting with LINDEX, so it costs a few reads however deep it
-// goes, and nothing is copied into Lua. Delivering twice is harmless.
-// Build calls with pushIDsCmd.
+// goes. With more than two late ids, the entries above the oldest are
+// read once, merged with the ids and put back, so a follower's share of
+// a backlog costs one pass over the top of the list rather than a
+// search per id. Delivering twice is harmless. Build calls with
+// pushIDsCmd.
 var pushIDs = newScript("push_ids")
 
 // pushIDsCmd returns the pushIDs call that inserts ids (any order,

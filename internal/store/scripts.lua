@@ -6,28 +6,58 @@
 --- push_ids
 local key, cap, n = KEYS[1], tonumber(ARGV[1]), #ARGV
 local function at(i) return tonumber(redis.call('LINDEX', key, i)) end
-local head = at(0)
-local top = 2 -- the first of ARGV's ascending ids above the head
-while top <= n and head and tonumber(ARGV[top]) <= head do top = top + 1 end
-local len = top > 2 and redis.call('LLEN', key) or 0
-for k = 2, top - 1 do
-  -- a late id: find the first index whose id is not above it, galloping
-  -- from the head (late ids are nearly always near it), then bisecting
-  local id = tonumber(ARGV[k])
+-- place returns the index of the first entry not above id (len if
+-- none), galloping from the head (late ids are nearly always near it),
+-- then bisecting
+local function place(id, len)
   local lo, hi = 0, 1
   while hi < len and at(hi) > id do lo, hi = hi, math.min(2 * hi, len) end
   while lo < hi do
     local mid = math.floor((lo + hi) / 2)
     if at(mid) > id then lo = mid + 1 else hi = mid end
   end
-  if lo < len then
-    local v = redis.call('LINDEX', key, lo)
-    if tonumber(v) ~= id then len = redis.call('LINSERT', key, 'BEFORE', v, ARGV[k]) end
-  elseif len < cap then
-    len = redis.call('RPUSH', key, ARGV[k])
-  end
+  return lo
 end
-if top <= n then len = redis.call('LPUSH', key, unpack(ARGV, top, n)) end
+local head = at(0)
+local top = 2 -- the first of ARGV's ascending ids above the head
+while top <= n and head and tonumber(ARGV[top]) <= head do top = top + 1 end
+local len = 0
+if top > 4 then
+  -- several late ids: merge all the ids with the entries above the
+  -- oldest of them, read at once, and put the merged run back on top
+  len = redis.call('LLEN', key)
+  local low = tonumber(ARGV[2])
+  local depth = place(low, len)
+  local from = 2
+  if depth < len and at(depth) == low then from = 3 end
+  local prefix = depth > 0 and redis.call('LRANGE', key, 0, depth - 1) or {}
+  local nums = {}
+  for i = 1, #prefix do nums[i] = tonumber(prefix[i]) end
+  local asc, i, j = {}, #prefix, from -- both read from their oldest
+  while i >= 1 or j <= n do
+    local a, b = nums[i], j <= n and tonumber(ARGV[j]) or nil
+    if b == nil or (a ~= nil and a < b) then asc[#asc + 1] = prefix[i]; i = i - 1
+    elseif a == nil or b < a then asc[#asc + 1] = ARGV[j]; j = j + 1
+    else asc[#asc + 1] = prefix[i]; i = i - 1; j = j + 1 end
+  end
+  redis.call('LTRIM', key, depth, -1)
+  for k = 1, #asc, 1000 do
+    len = redis.call('LPUSH', key, unpack(asc, k, math.min(k + 999, #asc)))
+  end
+else
+  if top > 2 then len = redis.call('LLEN', key) end
+  for k = 2, top - 1 do -- a late id or two, each put in its place
+    local id = tonumber(ARGV[k])
+    local lo = place(id, len)
+    if lo < len then
+      local v = redis.call('LINDEX', key, lo)
+      if tonumber(v) ~= id then len = redis.call('LINSERT', key, 'BEFORE', v, ARGV[k]) end
+    elseif len < cap then
+      len = redis.call('RPUSH', key, ARGV[k])
+    end
+  end
+  if top <= n then len = redis.call('LPUSH', key, unpack(ARGV, top, n)) end
+end
 if len > cap then redis.call('LTRIM', key, 0, cap - 1) end
 return math.min(len, cap)
 

@@ -30,7 +30,9 @@ func BenchmarkPushIDs(b *testing.B) {
 	for _, bc := range []struct {
 		name         string
 		depth, group int
-	}{{"in-order", 0, 1}, {"late-1", 1, 1}, {"late-10", 10, 1}, {"late-100", 100, 1}, {"late-799", 799, 1}, {"in-order-16", 0, 16}} {
+	}{{"in-order", 0, 1}, {"late-1", 1, 1}, {"late-10", 10, 1}, {"late-100", 100, 1}, {"late-799", 799, 1},
+		{"in-order-16", 0, 16}, {"late-10-16", 10, 16}, {"late-100-16", 100, 16}, {"late-799-16", 799, 16},
+		{"in-order-200", 0, 200}, {"late-10-200", 10, 200}, {"late-100-200", 100, 200}} {
 		b.Run(bc.name, func(b *testing.B) {
 			key := "posts:{bench}"
 			base := make([]string, capacity) // ascending, for LPUSH
