@@ -5,7 +5,11 @@
 # machine (LPUSH with a pipeline of 16, as redis-benchmark measures it),
 # the physical limit that delivery's timeline entries per second compare
 # with.
-# Usage: scripts/bench-sustained.sh [connections] [seconds] [users] [follows] [posts]
+#
+# With BACKLOG=1 the server runs pages only (--role web), so the posts
+# pile up as a backlog of delivery jobs, and a worker (--role worker)
+# starts when posting stops: the drain rate is then a worker's alone.
+# Usage: [BACKLOG=1] scripts/bench-sustained.sh [connections] [seconds] [users] [follows] [posts]
 set -eu
 C=${1:-64}
 D=${2:-10}
@@ -18,12 +22,24 @@ ADDR=127.0.0.1:18092
 go build -o "$WORK/retwis" ./cmd/retwis
 redis-server --port $PORT --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --dir "$WORK" >/dev/null
 until redis-cli -p $PORT ping >/dev/null 2>&1; do sleep 0.1; done
-"$WORK/retwis" serve --addr $ADDR --redis redis://127.0.0.1:$PORT --metrics-addr '' 2>/dev/null &
+ROLE=all
+[ -n "${BACKLOG:-}" ] && ROLE=web
+"$WORK/retwis" serve --role $ROLE --addr $ADDR --redis redis://127.0.0.1:$PORT --metrics-addr '' 2>/dev/null &
 PID=$!
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; redis-cli -p $PORT shutdown nosave >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+trap 'kill $PID $(cat "$WORK/worker.pid" 2>/dev/null) 2>/dev/null; wait; redis-cli -p $PORT shutdown nosave >/dev/null 2>&1; rm -rf "$WORK"' EXIT
 until curl -fs http://$ADDR/healthz >/dev/null; do sleep 0.1; done
 "$WORK/retwis" bench --url http://$ADDR --redis redis://127.0.0.1:$PORT --seed --users "$USERS" --follows "$FOLLOWS" \
-	--posts "$POSTS" --connections "$C" --duration "${D}s" --scenarios sustained
+	--posts "$POSTS" --connections "$C" --duration "${D}s" --scenarios sustained |
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+		case $line in "posting stopped"*)
+			if [ -n "${BACKLOG:-}" ]; then
+				"$WORK/retwis" serve --role worker --addr 127.0.0.1:18093 --redis redis://127.0.0.1:$PORT \
+					--metrics-addr '' 2>/dev/null &
+				echo $! >"$WORK/worker.pid"
+			fi
+		esac
+	done
 echo
 echo "physical limit, same Redis, same run:"
 redis-benchmark -p $PORT -t lpush -P 16 -c 50 -n 2000000 -q 2>/dev/null | tr '\r' '\n' | grep -v '^$' | tail -1

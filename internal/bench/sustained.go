@@ -96,6 +96,7 @@ func (b *bench) measureSustained(ctx context.Context) (sustainedReport, error) {
 	if rep.atStop, err = b.st.DeliveryBacklog(ctx); err != nil {
 		return rep, err
 	}
+	b.printf("posting stopped: %d delivery jobs queued; waiting until they are done\n", rep.atStop)
 	if err := b.waitIdle(ctx); err != nil {
 		return rep, err
 	}
