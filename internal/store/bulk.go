@@ -74,7 +74,10 @@ func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error 
 }
 
 // Post writes one post and indexes it under its author; the newest
-// posts form the global timeline, written by Finish.
+// posts form the global timeline, written by Finish. The post is marked
+// delivered (at the time it was made): the dataset's home timelines hold
+// it already, and maintenance must not take a recent post without the
+// mark for one whose delivery job vanished.
 func (w *BulkWriter) Post(p dataset.Post) error {
 	pid := id(p.ID)
 	w.recent = append(w.recent, p.ID)
@@ -82,7 +85,8 @@ func (w *BulkWriter) Post(p dataset.Post) error {
 		w.recent = append(w.recent[:0], w.recent[len(w.recent)-schema.TimelineCap:]...)
 	}
 	return w.all([][]string{
-		{"HSET", schema.Post(p.ID), schema.FieldUserID, id(p.Author), schema.FieldTime, strconv.FormatInt(p.Time, 10), schema.FieldBody, p.Body},
+		{"HSET", schema.Post(p.ID), schema.FieldUserID, id(p.Author), schema.FieldTime, strconv.FormatInt(p.Time, 10), schema.FieldBody, p.Body,
+			schema.FieldDelivered, strconv.FormatInt(p.Time*1000, 10)},
 		{"ZADD", schema.UserPosts(p.Author), pid, pid},
 	})
 }

@@ -63,6 +63,24 @@ func TestBulkWriterLive(t *testing.T) {
 	}
 }
 
+// TestBulkPostsNotRedelivered writes a network whose newest posts are
+// minutes old: they are complete in every home timeline, so maintenance
+// takes none of them for a post whose delivery job vanished (it would
+// deliver them all again, and benchmarks on a seeded network would
+// measure that churn).
+func TestBulkPostsNotRedelivered(t *testing.T) {
+	f := newFixture(t)
+	opts := network(dataset.SeededHash("pw", 7))
+	opts.Until = time.Now().Add(-5 * time.Minute)
+	if _, err := dataset.Generate(f.ctx, f.st.BulkWriter(f.ctx), opts); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
+	if err != nil || rep.Redelivered != 0 {
+		t.Fatalf("maintenance redelivered %d generated posts (%v); want none", rep.Redelivered, err)
+	}
+}
+
 // TestBulkWriterSinksAgree writes the same network through both sinks,
 // a RESP stream loaded with package load and the live database, and
 // checks that the two databases are identical key by key.
