@@ -1,8 +1,9 @@
 // Package bench measures a running retwis server: it seeds a synthetic
 // network into the server's database, drives each scenario (home,
-// profile, global timeline, posting, a mix) next to a /healthz baseline
-// measured in the same run, and measures growth curves, written as SVG
-// charts. It is the engine of `retwis bench`.
+// profile, global timeline, posting, a mix) next to a static baseline (a
+// file of the server's) and /healthz measured in the same run, and
+// measures growth curves, written as SVG charts. It is the engine of
+// `retwis bench`.
 package bench
 
 import (
