@@ -23,12 +23,20 @@ var staticFS embed.FS
 // together with the layout and the shared partials.
 var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "error"}
 
+// fragmentCapacity is how many rendered posts a server keeps.
+const fragmentCapacity = 50_000
+
+// parseTemplates parses the pages. They render posts through a cache of
+// fragments (see fragments), made with their "post" template.
 func parseTemplates() (map[string]*template.Template, error) {
-	base, err := template.New("").Funcs(template.FuncMap{"ago": ago, "plural": plural, "profile": profilePath}).
+	frags := newFragments(nil, fragmentCapacity)
+	postHTML := func(p retwis.Post) (template.HTML, error) { return frags.HTML(p, time.Now()) }
+	base, err := template.New("").Funcs(template.FuncMap{"postHTML": postHTML, "plural": plural, "profile": profilePath}).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)
 	}
+	frags.tmpl = base
 	pages := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
 		t, err := template.Must(base.Clone()).ParseFS(templateFiles, "templates/"+name+".html")
@@ -111,11 +119,8 @@ func plural(n int64, one, many string) string {
 	return many
 }
 
-// ago says how long ago t was, in words: "3 minutes ago".
-func ago(t time.Time) string {
-	return since(time.Since(t))
-}
-
+// since says how long ago something was, d ago, in words: "3 minutes
+// ago".
 func since(d time.Duration) string {
 	units := []struct {
 		d    time.Duration

@@ -1,0 +1,102 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/retwis/retwis"
+)
+
+// agoMarker stands for a post's relative time while its fragment is
+// rendered. It may occur in a post's body too, but the time comes after
+// the body, so the fragment is split at its last occurrence.
+const agoMarker = "\ue000ago\ue000"
+
+// fragment is a post rendered once: its HTML before and after the
+// relative time ("posted 3 minutes ago"), the one part that changes.
+type fragment struct {
+	author     string // the name it was rendered with
+	head, tail string
+}
+
+// fragments renders posts and keeps what it rendered: posts never change
+// (a deleted one is no longer read), so a timeline page pieces its posts
+// together from strings instead of executing their template again. It
+// keeps the capacity most recently rendered posts, and is safe for
+// concurrent use.
+type fragments struct {
+	tmpl     *template.Template // with the "post" template
+	capacity int
+
+	cache sync.Map // post id → fragment
+	mu    sync.Mutex
+	ring  []int64 // ids in the order they were added, for eviction
+	next  int     // the slot of ring to fill next
+}
+
+// newFragments returns a cache of up to capacity rendered posts, made
+// with the "post" template of tmpl.
+func newFragments(tmpl *template.Template, capacity int) *fragments {
+	return &fragments{tmpl: tmpl, capacity: capacity}
+}
+
+// postView is what the "post" template renders: the post and the words
+// that say how long ago it was made.
+type postView struct {
+	retwis.Post
+	Ago string
+}
+
+// HTML returns the HTML of p as of now.
+func (f *fragments) HTML(p retwis.Post, now time.Time) (template.HTML, error) {
+	fr, err := f.get(p)
+	if err != nil {
+		return "", err
+	}
+	ago := template.HTMLEscapeString(since(now.Sub(p.Time)))
+	return template.HTML(fr.head + ago + fr.tail), nil
+}
+
+// get returns the fragment of p, rendering it if need be.
+func (f *fragments) get(p retwis.Post) (fragment, error) {
+	if v, ok := f.cache.Load(p.ID); ok {
+		if fr := v.(fragment); fr.author == p.Author {
+			return fr, nil
+		}
+	}
+	var buf bytes.Buffer
+	if err := f.tmpl.ExecuteTemplate(&buf, "post", postView{Post: p, Ago: agoMarker}); err != nil {
+		return fragment{}, fmt.Errorf("web: render post %d: %w", p.ID, err)
+	}
+	html := buf.String()
+	at := strings.LastIndex(html, agoMarker)
+	if at < 0 {
+		return fragment{}, fmt.Errorf("web: render post %d: the post template shows no relative time", p.ID)
+	}
+	fr := fragment{author: p.Author, head: html[:at], tail: html[at+len(agoMarker):]}
+	f.add(p.ID, fr)
+	return fr, nil
+}
+
+// add keeps fr, evicting the oldest fragment when full.
+func (f *fragments) add(id int64, fr fragment) {
+	if f.capacity <= 0 {
+		return
+	}
+	if _, loaded := f.cache.Swap(id, fr); loaded {
+		return // rendered again (a renamed author): it keeps its slot
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.ring) < f.capacity {
+		f.ring = append(f.ring, id)
+		return
+	}
+	f.cache.Delete(f.ring[f.next])
+	f.ring[f.next] = id
+	f.next = (f.next + 1) % f.capacity
+}

@@ -1,0 +1,97 @@
+package web
+
+import (
+	"fmt"
+	"html/template"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis"
+)
+
+// TestFragments renders posts through the cache: each comes out as the
+// post template renders it (escaped, with the time as of now), the
+// second time from the cache, again when its author's name changed, and
+// the cache keeps no more than its capacity, evicting the oldest.
+func TestFragments(t *testing.T) {
+	pages, err := parseTemplates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := pages["post"]
+	f := newFragments(tmpl, 3)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	direct := func(p retwis.Post) string {
+		var b strings.Builder
+		if err := tmpl.ExecuteTemplate(&b, "post", postView{Post: p, Ago: since(now.Sub(p.Time))}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name string
+		p    retwis.Post
+	}{
+		{"plain", retwis.Post{ID: 1, AuthorID: 7, Author: "alice", Time: now.Add(-3 * time.Minute), Body: "hello"}},
+		{"markup in the body", retwis.Post{ID: 2, AuthorID: 7, Author: "alice", Time: now.Add(-2 * time.Hour), Body: `<script>alert("x")</script> & "quotes"`}},
+		{"the marker in the body", retwis.Post{ID: 3, AuthorID: 8, Author: "bob", Time: now, Body: "look: " + agoMarker + " here"}},
+		{"an odd name", retwis.Post{ID: 4, AuthorID: 9, Author: "a b/c?d", Time: now.Add(-time.Hour), Body: "x"}},
+	} {
+		for round := range 2 { // rendered, then from the cache
+			got, err := f.HTML(tc.p, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := direct(tc.p); string(got) != want {
+				t.Errorf("%s, round %d: fragments give\n%s\nthe template\n%s", tc.name, round, got, want)
+			}
+			if strings.Contains(string(got), "<script>") {
+				t.Errorf("%s: unescaped markup in %s", tc.name, got)
+			}
+		}
+	}
+	renamed := retwis.Post{ID: 1, AuthorID: 7, Author: "alicia", Time: now.Add(-3 * time.Minute), Body: "hello"}
+	if got, _ := f.HTML(renamed, now); !strings.Contains(string(got), "alicia") {
+		t.Errorf("after the author's name changed: %s", got)
+	}
+	n := 0
+	f.cache.Range(func(any, any) bool { n++; return true })
+	if n != 3 || len(f.ring) != 3 {
+		t.Errorf("the cache holds %d fragments (%d in its ring); want its capacity, 3", n, len(f.ring))
+	}
+	for id, want := range map[int64]bool{1: true, 2: false, 3: true, 4: true} { // 1 came back, evicting 2
+		if _, ok := f.cache.Load(id); ok != want {
+			t.Errorf("post %d cached: %v; want %v", id, ok, want)
+		}
+	}
+}
+
+// BenchmarkPostHTML compares a post from the fragment cache with the
+// post template executed each time.
+func BenchmarkPostHTML(b *testing.B) {
+	pages, err := parseTemplates()
+	if err != nil {
+		b.Fatal(err)
+	}
+	tmpl := pages["post"]
+	now := time.Now()
+	p := retwis.Post{ID: 42, AuthorID: 7, Author: "alice", Time: now.Add(-time.Hour),
+		Body: "a status update of a realistic length, with an ampersand & a <tag> to escape"}
+	b.Run("template", func(b *testing.B) {
+		for b.Loop() {
+			var sb strings.Builder
+			if err := tmpl.ExecuteTemplate(&sb, "post", postView{Post: p, Ago: since(now.Sub(p.Time))}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("fragments", func(b *testing.B) {
+		f := newFragments(tmpl, 10)
+		var out template.HTML
+		for b.Loop() {
+			out, _ = f.HTML(p, now)
+		}
+		_ = fmt.Sprint(len(out))
+	})
+}
