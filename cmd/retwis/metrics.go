@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -22,7 +23,9 @@ func newRegistry() *prometheus.Registry {
 }
 
 // serveMetrics serves reg at /metrics on addr, apart from the pages, so
-// that the metrics can stay on a private address. stop closes it.
+// that the metrics can stay on a private address, and the Go profiler at
+// /debug/pprof/ (the profiles that docs/PERFORMANCE.md explains come
+// from a server under load). stop closes it.
 func serveMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -30,6 +33,9 @@ func serveMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (stop
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

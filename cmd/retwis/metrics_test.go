@@ -14,8 +14,8 @@ import (
 
 // TestMetrics runs a server with its metrics on a separate address and
 // checks that requests, Redis calls, the cache, delivery and the
-// password-hashing queue show in them, and that the pages do not serve
-// them.
+// password-hashing queue show in them, that the profiler is served
+// beside them, and that the pages serve neither.
 func TestMetrics(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -65,5 +65,17 @@ func TestMetrics(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("the metrics lack %s", want)
 		}
+	}
+	res, err := http.Get("http://" + addr + "/debug/pprof/goroutine?debug=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(b), "goroutine profile:") {
+		t.Errorf("the metrics address serves no goroutine profile: %s %.200s", res.Status, b)
+	}
+	if status, _ := bob.get("/debug/pprof/"); status != http.StatusNotFound {
+		t.Errorf("the pages serve the profiler (%d)", status)
 	}
 }
