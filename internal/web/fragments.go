@@ -51,14 +51,20 @@ type postView struct {
 	Ago string
 }
 
-// HTML returns the HTML of p as of now.
-func (f *fragments) HTML(p retwis.Post, now time.Time) (template.HTML, error) {
-	fr, err := f.get(p)
-	if err != nil {
-		return "", err
+// HTML returns the HTML of posts, one after the other, as of now.
+func (f *fragments) HTML(posts []retwis.Post, now time.Time) (template.HTML, error) {
+	var b strings.Builder
+	for _, p := range posts {
+		fr, err := f.get(p)
+		if err != nil {
+			return "", err
+		}
+		b.Grow(len(fr.head) + len(fr.tail) + 20)
+		b.WriteString(fr.head)
+		b.WriteString(template.HTMLEscapeString(since(now.Sub(p.Time))))
+		b.WriteString(fr.tail)
 	}
-	ago := template.HTMLEscapeString(since(now.Sub(p.Time)))
-	return template.HTML(fr.head + ago + fr.tail), nil
+	return template.HTML(b.String()), nil
 }
 
 // get returns the fragment of p, rendering it if need be.

@@ -39,7 +39,7 @@ func TestFragments(t *testing.T) {
 		{"an odd name", retwis.Post{ID: 4, AuthorID: 9, Author: "a b/c?d", Time: now.Add(-time.Hour), Body: "x"}},
 	} {
 		for round := range 2 { // rendered, then from the cache
-			got, err := f.HTML(tc.p, now)
+			got, err := f.HTML([]retwis.Post{tc.p}, now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,8 +51,12 @@ func TestFragments(t *testing.T) {
 			}
 		}
 	}
+	two := []retwis.Post{{ID: 5, Author: "carol", Time: now, Body: "one"}, {ID: 6, Author: "dave", Time: now, Body: "two"}}
+	if got, _ := f.HTML(two, now); string(got) != direct(two[0])+direct(two[1]) {
+		t.Errorf("two posts give %s; want each in turn", got)
+	}
 	renamed := retwis.Post{ID: 1, AuthorID: 7, Author: "alicia", Time: now.Add(-3 * time.Minute), Body: "hello"}
-	if got, _ := f.HTML(renamed, now); !strings.Contains(string(got), "alicia") {
+	if got, _ := f.HTML([]retwis.Post{renamed}, now); !strings.Contains(string(got), "alicia") {
 		t.Errorf("after the author's name changed: %s", got)
 	}
 	n := 0
@@ -60,7 +64,7 @@ func TestFragments(t *testing.T) {
 	if n != 3 || len(f.ring) != 3 {
 		t.Errorf("the cache holds %d fragments (%d in its ring); want its capacity, 3", n, len(f.ring))
 	}
-	for id, want := range map[int64]bool{1: true, 2: false, 3: true, 4: true} { // 1 came back, evicting 2
+	for id, want := range map[int64]bool{1: true, 4: false, 5: true, 6: true} { // 1 came back, evicting the oldest
 		if _, ok := f.cache.Load(id); ok != want {
 			t.Errorf("post %d cached: %v; want %v", id, ok, want)
 		}
@@ -90,7 +94,7 @@ func BenchmarkPostHTML(b *testing.B) {
 		f := newFragments(tmpl, 10)
 		var out template.HTML
 		for b.Loop() {
-			out, _ = f.HTML(p, now)
+			out, _ = f.HTML([]retwis.Post{p}, now)
 		}
 		_ = fmt.Sprint(len(out))
 	})

@@ -30,8 +30,10 @@ const fragmentCapacity = 50_000
 // fragments (see fragments), made with their "post" template.
 func parseTemplates() (map[string]*template.Template, error) {
 	frags := newFragments(nil, fragmentCapacity)
-	postHTML := func(p retwis.Post) (template.HTML, error) { return frags.HTML(p, time.Now()) }
-	base, err := template.New("").Funcs(template.FuncMap{"postHTML": postHTML, "plural": plural, "profile": profilePath}).
+	postsHTML := func(posts []retwis.Post) (template.HTML, error) { return frags.HTML(posts, time.Now()) }
+	posts := func(p ...retwis.Post) []retwis.Post { return p }
+	funcs := template.FuncMap{"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": profilePath}
+	base, err := template.New("").Funcs(funcs).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)
