@@ -2,6 +2,7 @@ package jobqueue
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -87,17 +88,22 @@ func covers(group []read, busy map[string]bool) bool {
 }
 
 // runGroups runs the groups it receives until groups is closed: the jobs
-// split leaves for now, then the outcome to every read's reader.
+// split leaves for now, then the outcome to every read's reader: the
+// error of one of its jobs that failed, if any (the reader then reads
+// what it has pending again), else the jobs it takes back.
 func (q *Queue) runGroups(ctx context.Context, groups <-chan []read) {
 	for group := range groups {
 		now, left := q.split(group)
-		err := q.runJobs(ctx, now)
+		failed := q.runJobs(ctx, now)
 		for i, r := range group {
-			if err != nil {
-				r.done <- result{err: err}
-			} else {
-				r.done <- result{left: left[i]}
+			res := result{left: left[i]}
+			for _, j := range r.jobs {
+				if err := failed[j.Ref()]; err != nil {
+					res = result{err: fmt.Errorf("job %s: %w", j.ID, err)}
+					break
+				}
 			}
+			r.done <- res
 		}
 	}
 }

@@ -14,9 +14,13 @@
 package jobqueue
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,8 +48,9 @@ type Options struct {
 	Group    string
 	Consumer string
 	// Handle carries out the jobs of one or more reads (at most Batch of
-	// each stream, see Run). A nil error acknowledges them all; an error
-	// leaves them all pending, to be tried again, so a job must be safe
+	// each stream, see Run). A nil error acknowledges them all; a
+	// JobErrors all but those it names; any other error leaves them all
+	// pending. A job left pending is tried again, so a job must be safe
 	// to repeat.
 	Handle func(ctx context.Context, jobs []Job) error
 	// Tidy, if set, returns commands sent with the acknowledgement of
@@ -245,15 +250,65 @@ func parse(stream string, entries []rueidis.XRangeEntry, resumed bool) []Job {
 	return jobs
 }
 
-// runJobs carries out jobs, of one stream or several, and if that
-// succeeded acknowledges and deletes them, with whatever Tidy adds for
-// each stream's, in one pipeline.
-func (q *Queue) runJobs(ctx context.Context, jobs []Job) error {
+// JobRef names a job: its entry id counts within its stream only.
+type JobRef struct{ Stream, ID string }
+
+// Ref returns j's name.
+func (j Job) Ref() JobRef { return JobRef{j.Stream, j.ID} }
+
+// JobErrors is an error Handle may return to say which of its jobs
+// failed: the others succeeded and are acknowledged, so that a job that
+// keeps failing holds back no other.
+type JobErrors map[JobRef]error
+
+func (e JobErrors) Error() string {
+	refs := slices.SortedFunc(maps.Keys(e), func(a, b JobRef) int {
+		return cmp.Or(cmp.Compare(a.Stream, b.Stream), cmp.Compare(a.ID, b.ID))
+	})
+	if len(refs) == 0 {
+		return "no job failed"
+	}
+	return fmt.Sprintf("%d jobs failed, %s %s first: %v", len(refs), refs[0].Stream, refs[0].ID, e[refs[0]])
+}
+
+// runJobs carries out jobs, of one stream or several, acknowledges and
+// deletes those that succeeded, with whatever Tidy adds for each
+// stream's, in one pipeline, and returns the errors of those that did
+// not (nil when all succeeded).
+func (q *Queue) runJobs(ctx context.Context, jobs []Job) JobErrors {
 	if len(jobs) == 0 {
 		return nil
 	}
-	if err := q.opts.Handle(ctx, jobs); err != nil {
-		return fmt.Errorf("jobs %s (%d): %w", jobs[0].ID, len(jobs), err)
+	var failed JobErrors
+	switch err := q.opts.Handle(ctx, jobs); {
+	case errors.As(err, &failed):
+	case err != nil:
+		failed = JobErrors{}
+		for _, j := range jobs {
+			failed[j.Ref()] = err
+		}
+		return failed
+	}
+	done := slices.DeleteFunc(slices.Clone(jobs), func(j Job) bool { return failed[j.Ref()] != nil })
+	if err := q.acknowledge(ctx, done); err != nil {
+		if failed == nil {
+			failed = JobErrors{}
+		}
+		for _, j := range done {
+			failed[j.Ref()] = err
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return failed
+}
+
+// acknowledge acknowledges and deletes jobs that succeeded, with
+// whatever Tidy adds for each stream's, in one pipeline.
+func (q *Queue) acknowledge(ctx context.Context, jobs []Job) error {
+	if len(jobs) == 0 {
+		return nil
 	}
 	var cmds rueidis.Commands
 	b := q.c.B()

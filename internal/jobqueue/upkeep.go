@@ -21,8 +21,8 @@ func (q *Queue) Reclaim(ctx context.Context, idle time.Duration) (int, error) {
 			if len(jobs) == 0 {
 				break
 			}
-			if err := q.runJobs(ctx, jobs); err != nil {
-				return done, err
+			if failed := q.runJobs(ctx, jobs); failed != nil {
+				return done + len(jobs) - len(failed), failed
 			}
 			done += len(jobs)
 		}
