@@ -28,6 +28,7 @@ func (c *benchConfig) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.Follows, "follows", 50, "average `number` of accounts a seeded user follows")
 	fs.IntVar(&c.HomeCap, "home-cap", store.DefaultHomeCap,
 		envHelp("entries per seeded home timeline `list`, as the server's --home-cap", "RETWIS_HOME_CAP"))
+	fs.IntVar(&c.Archive, "archive", 1000, "older `entries` per seeded home timeline, kept below its list in its archive")
 	fs.IntVar(&c.Connections, "connections", 64, "concurrent `connections`, each logged in as a different user")
 	fs.DurationVar(&c.Duration, "duration", 10*time.Second, "how `long` to run each scenario")
 	fs.StringVar(&c.scenarios, "scenarios", strings.Join(bench.Scenarios(), ","), "comma-separated `list` of scenarios")

@@ -30,7 +30,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.DurationVar(&o.Span, "span", 30*24*time.Hour, "posts are spread over this `long`…")
 	fs.StringVar(&until, "until", genDefaultUntil.Format(time.RFC3339), "…up to this `time` (RFC 3339, or \"now\")")
 	fs.StringVar(&pass, "password", "retwispass", "`password` of every generated user")
-	fs.IntVar(&o.HomeCap, "home-cap", store.DefaultHomeCap, "entries per home timeline, as the server's --home-cap")
+	registerTimelines(fs, &o.Timelines)
 	fs.StringVar(&out, "out", "-", "output `file` (- for standard output)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -39,8 +39,11 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if o.Until, err = parseUntil(until); err != nil {
 		return err
 	}
-	if o.Span <= 0 || o.HomeCap < 10 {
-		return errors.New("--span must be positive and --home-cap at least 10")
+	if o.Span <= 0 {
+		return errors.New("--span must be positive")
+	}
+	if err := checkTimelines(o.Timelines); err != nil {
+		return err
 	}
 	o.PasswordHash = dataset.SeededHash(pass, o.Seed)
 	w, err := openOutput(out, stdout)
@@ -56,8 +59,9 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err = w.finish(err); err != nil {
 		return fmt.Errorf("gen: %w", err)
 	}
-	fmt.Fprintf(stderr, "gen: %d users, %d follows (most followed: %d), %d posts, %d timeline entries: %d commands in %s\n",
-		stats.Users, stats.Follows, stats.MaxFollowers, stats.Posts, stats.TimelineEntries, rw.Count(), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stderr, "gen: %d users, %d follows (most followed: %d), %d posts, %d timeline entries (%d more archived): %d commands in %s\n",
+		stats.Users, stats.Follows, stats.MaxFollowers, stats.Posts, stats.TimelineEntries, stats.ArchivedEntries, rw.Count(),
+		time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -30,7 +30,7 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&usersFormat, "users-format", "", "csv or jsonl (default: from the file name)")
 	fs.StringVar(&postsFormat, "posts-format", "", "csv or jsonl (default: from the file name)")
 	fs.StringVar(&pass, "password", "retwispass", "`password` of every imported user")
-	fs.IntVar(&o.HomeCap, "home-cap", store.DefaultHomeCap, "entries per home timeline, as the server's --home-cap")
+	registerTimelines(fs, &o.Timelines)
 	fs.StringVar(&out, "out", "-", "output `file` (- for standard output)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -38,8 +38,8 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if graph == "" {
 		return errors.New("--graph is required")
 	}
-	if o.HomeCap < 10 {
-		return errors.New("--home-cap must be at least 10")
+	if err := checkTimelines(o.Timelines); err != nil {
+		return err
 	}
 	hash, err := password.Hash(pass, password.Default)
 	if err != nil {
@@ -99,8 +99,8 @@ func importTo(ctx context.Context, o dataset.ImportOptions, out string, stdout, 
 	if reported > maxSkipReports {
 		fmt.Fprintf(stderr, "import: … and %d more skipped lines\n", reported-maxSkipReports)
 	}
-	fmt.Fprintf(stderr, "import: %d users, %d follows, %d posts, %d timeline entries imported; %d lines skipped (%s)\n",
-		stats.Users, stats.Follows, stats.Posts, stats.TimelineEntries, stats.Skipped, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stderr, "import: %d users, %d follows, %d posts, %d timeline entries (%d more archived) imported; %d lines skipped (%s)\n",
+		stats.Users, stats.Follows, stats.Posts, stats.TimelineEntries, stats.ArchivedEntries, stats.Skipped, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,7 +28,8 @@ type Options struct {
 	Users       int           // … of this many users
 	Posts       int           // … and posts
 	Follows     int           // … and average follows per user
-	HomeCap     int           // … with home timelines this long, as the server's --home-cap
+	HomeCap     int           // … with home timeline lists this long, as the server's --home-cap
+	Archive     int           // … and this many older entries in each timeline's archive
 	Password    string        // password of the seeded users, user1 … userN
 	Connections int           // concurrent connections, each its own user
 	Duration    time.Duration // per scenario
@@ -57,6 +59,8 @@ func (o *Options) Check() error {
 		return errors.New("seeding needs at least 2 users, and no negative posts or follows")
 	case o.Seed && o.HomeCap < 10:
 		return errors.New("the home timeline cap must be at least 10")
+	case o.Seed && o.Archive < 0:
+		return errors.New("the archive depth cannot be negative")
 	}
 	for _, name := range o.Scenarios {
 		if !slices.Contains(Scenarios(), name) {
@@ -88,7 +92,7 @@ func Run(ctx context.Context, st *store.Store, opts Options, out io.Writer) erro
 	if err := opts.Check(); err != nil {
 		return err
 	}
-	b := &bench{opts: opts, st: st, out: out}
+	b := &bench{opts: opts, st: st, out: out, zipfs: make([]*rand.Zipf, opts.Connections)}
 	if opts.Seed {
 		if err := b.seed(ctx); err != nil {
 			return err
@@ -108,7 +112,8 @@ type bench struct {
 	opts    Options
 	st      *store.Store
 	out     io.Writer
-	cookies []string // one logged-in user per connection
+	cookies []string     // one logged-in user per connection
+	zipfs   []*rand.Zipf // per connection, for popularUser
 }
 
 func (b *bench) printf(format string, args ...any) { fmt.Fprintf(b.out, format, args...) }

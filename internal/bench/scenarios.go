@@ -26,8 +26,8 @@ type scenario struct {
 
 var scenarioList = []scenario{
 	{name: "home", next: func(*bench, int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/"} }},
-	{name: "profile", next: func(b *bench, _ int, rng *rand.Rand) loadtest.Request {
-		return loadtest.Request{Path: "/u/user" + strconv.Itoa(1+rng.IntN(b.users()))}
+	{name: "profile", next: func(b *bench, conn int, rng *rand.Rand) loadtest.Request {
+		return loadtest.Request{Path: "/u/user" + strconv.Itoa(b.popularUser(conn, rng))}
 	}},
 	{name: "timeline", next: func(*bench, int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/timeline"} }},
 	{name: "post", next: func(_ *bench, conn int, rng *rand.Rand) loadtest.Request { return postRequest(conn, rng) }},
@@ -36,7 +36,7 @@ var scenarioList = []scenario{
 		case x < 70:
 			return loadtest.Request{Path: "/"}
 		case x < 85:
-			return loadtest.Request{Path: "/u/user" + strconv.Itoa(1+rng.IntN(b.users()))}
+			return loadtest.Request{Path: "/u/user" + strconv.Itoa(b.popularUser(conn, rng))}
 		case x < 95:
 			return loadtest.Request{Path: "/timeline"}
 		}
@@ -54,15 +54,31 @@ func postRequest(conn int, rng *rand.Rand) loadtest.Request {
 // users is how many seeded users there are to visit and log in as.
 func (b *bench) users() int { return max(b.opts.Users, 1) }
 
+// popularUser returns the number of a seeded user whose profile
+// connection conn visits next: by a Zipf law over the users (s = 1.1),
+// as visits to profiles are on real sites, user1 most often.
+func (b *bench) popularUser(conn int, rng *rand.Rand) int {
+	z := b.zipfs[conn]
+	if z == nil { // each connection has its own, used from its goroutine only
+		z = rand.NewZipf(rng, 1.1, 1, uint64(b.users()-1))
+		b.zipfs[conn] = z
+	}
+	return 1 + int(z.Uint64())
+}
+
+// warmUp is how long a scenario runs before it is measured, so that what
+// is measured is a server in its steady state (its caches filled).
+func (b *bench) warmUp() time.Duration { return min(2*time.Second, b.opts.Duration/4) }
+
 // baselinePath is the static route every scenario is compared with: a
 // file of the server's own, which needs no Redis, so that the ratio says
 // what a page costs on top of serving anything at all.
 const baselinePath = "/static/style.css"
 
 // scenarios runs the static baseline, /healthz (one Redis round trip),
-// and then each scenario, each for the configured duration, and prints
-// one table: ratios to the baseline measured in the same run survive a
-// noisy machine.
+// and then each scenario, each for the configured duration after a
+// warm-up, and prints one table: ratios to the baseline measured in the
+// same run survive a noisy machine.
 func (b *bench) scenarios(ctx context.Context) error {
 	if err := b.login(ctx); err != nil {
 		return err
@@ -84,7 +100,11 @@ func (b *bench) scenarios(ctx context.Context) error {
 		if !slices.Contains(b.opts.Scenarios, sc.name) || sc.run != nil {
 			continue
 		}
-		r, err := b.load(ctx, func(conn int, rng *rand.Rand) loadtest.Request { return sc.next(b, conn, rng) }, b.opts.Duration)
+		next := func(conn int, rng *rand.Rand) loadtest.Request { return sc.next(b, conn, rng) }
+		if _, err := b.load(ctx, next, b.warmUp()); err != nil {
+			return err
+		}
+		r, err := b.load(ctx, next, b.opts.Duration)
 		if err != nil {
 			return err
 		}
@@ -109,6 +129,7 @@ func (b *bench) row(name string, r, baseline loadtest.Result) {
 	}
 }
 
+// load runs one load of next for d from every connection.
 func (b *bench) load(ctx context.Context, next func(int, *rand.Rand) loadtest.Request, d time.Duration) (loadtest.Result, error) {
 	return loadtest.Run(ctx, loadtest.Options{
 		BaseURL: b.opts.URL, Connections: b.opts.Connections, Duration: d, Cookies: b.cookies, CookieName: web.CookieName, Next: next,

@@ -35,7 +35,7 @@ func (b *bench) seed(ctx context.Context) error {
 		NetworkOptions: dataset.NetworkOptions{Users: b.opts.Users, Posts: b.opts.Posts, AvgFollows: b.opts.Follows,
 			Span: 30 * 24 * time.Hour, Until: time.Now(), Seed: 1},
 		PasswordHash: hash,
-		HomeCap:      b.opts.HomeCap,
+		Timelines:    dataset.Timelines{HomeCap: b.opts.HomeCap, Archive: b.opts.Archive},
 		Progress: func(stage string, done, total int) {
 			b.printf("  %-9s %d/%d (%s)\n", stage, done, total, time.Since(start).Round(time.Millisecond))
 			if done == total {
@@ -46,8 +46,9 @@ func (b *bench) seed(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	b.printf("seeded in %s: %d users, %d follows (most followed: %d followers), %d posts, %d timeline entries\n",
-		time.Since(start).Round(time.Millisecond), stats.Users, stats.Follows, stats.MaxFollowers, stats.Posts, stats.TimelineEntries)
+	b.printf("seeded in %s: %d users, %d follows (most followed: %d followers), %d posts, %d timeline entries (%d more archived)\n",
+		time.Since(start).Round(time.Millisecond), stats.Users, stats.Follows, stats.MaxFollowers, stats.Posts, stats.TimelineEntries,
+		stats.ArchivedEntries)
 	per := func(stage, prev string, n int) string {
 		base := mem0
 		if prev != "" {
@@ -55,8 +56,12 @@ func (b *bench) seed(ctx context.Context) error {
 		}
 		return fmt.Sprintf("%.0f B", float64(marks[stage]-base)/float64(max(n, 1)))
 	}
-	b.printf("memory (Redis used_memory): per user %s, per follow %s, per post %s, per timeline entry %s\n",
+	b.printf("memory (Redis used_memory): per user %s, per follow %s, per post %s, per timeline entry %s",
 		per("users", "", stats.Users), per("follows", "users", stats.Follows),
 		per("posts", "follows", stats.Posts), per("timelines", "posts", stats.TimelineEntries))
+	if stats.ArchivedEntries > 0 {
+		b.printf(", per archived entry %s", per("archives", "timelines", stats.ArchivedEntries))
+	}
+	b.printf("\n")
 	return nil
 }

@@ -16,9 +16,7 @@ type GenerateOptions struct {
 	// PasswordHash is every user's password hash (see SeededHash for one
 	// that is the same on every run).
 	PasswordHash string
-	// HomeCap is how many entries each home timeline keeps, as the
-	// server's; required.
-	HomeCap int
+	Timelines
 	// Progress, if set, is told now and then how far a stage has got.
 	Progress func(stage string, done, total int)
 }
@@ -32,7 +30,8 @@ func SeededHash(pass string, seed uint64) string {
 
 // Generate writes a synthetic network (see NetworkOptions) to w,
 // consistent in every index: each home timeline is the newest HomeCap
-// posts of the user and of those they follow. The same options always
+// posts of the user and of those they follow, and its archive the
+// Archive posts before them. The same options always
 // give the same records. It stops when ctx is cancelled.
 func Generate(ctx context.Context, w Writer, o GenerateOptions) (Stats, error) {
 	if err := o.check(); err != nil {
@@ -41,16 +40,17 @@ func Generate(ctx context.Context, w Writer, o GenerateOptions) (Stats, error) {
 	switch {
 	case o.Until.IsZero():
 		return Stats{}, errorf("the end of the posting period (Until) must be given")
-	case o.HomeCap < 1:
-		return Stats{}, errorf("the home timeline cap must be positive")
 	case o.PasswordHash == "":
 		return Stats{}, errorf("a password hash is required")
+	}
+	if err := o.Timelines.checkDepth(); err != nil {
+		return Stats{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return Stats{}, err
 	}
 	g := &generator{ctx: ctx, n: newNetwork(o.NetworkOptions), w: w, o: o}
-	for _, stage := range []func() error{g.users, g.follows, g.posts, g.timelines} {
+	for _, stage := range []func() error{g.users, g.follows, g.posts, g.timelines, g.archives} {
 		if err := stage(); err != nil {
 			return g.stats, err
 		}
@@ -95,7 +95,7 @@ func (g *generator) users() error {
 	users := g.o.Users
 	until := g.o.Until.Unix()
 	for i := 1; i <= users; i++ {
-		u := User{ID: int64(i), Name: "user" + strconv.Itoa(i), PasswordHash: g.o.PasswordHash,
+		u := User{ID: int64(i), Name: userName(int64(i)), PasswordHash: g.o.PasswordHash,
 			Registered: until - int64(users-i), Seen: until}
 		if err := g.w.User(u); err != nil {
 			return err
@@ -132,11 +132,15 @@ func (g *generator) follows() error {
 	return nil
 }
 
+// userName is the username of generated user uid.
+func userName(uid int64) string { return "user" + strconv.FormatInt(uid, 10) }
+
 func (g *generator) posts() error {
 	total := g.o.Posts
 	authors := g.n.authors()
 	for pid := 1; pid <= total; pid++ {
-		p := Post{ID: int64(pid), Author: int64(authors()) + 1, Time: g.n.postTime(pid), Body: g.n.body(pid)}
+		author := int64(authors()) + 1
+		p := Post{ID: int64(pid), Author: author, AuthorName: userName(author), Time: g.n.postTime(pid), Body: g.n.body(pid)}
 		if err := g.w.Post(p); err != nil {
 			return err
 		}
@@ -148,17 +152,29 @@ func (g *generator) posts() error {
 	return nil
 }
 
-// timelines writes every home timeline: the newest HomeCap posts of the
-// user and of those they follow, which is complete down to its last entry.
+// timelines writes every home timeline list: the newest HomeCap posts
+// of the user and of those they follow.
 func (g *generator) timelines() error {
+	return g.eachUser("timelines", g.o.Timelines.writeList)
+}
+
+// archives writes every home timeline's archive: the Archive posts
+// before its list.
+func (g *generator) archives() error {
+	if g.o.Archive == 0 {
+		return nil
+	}
+	return g.eachUser("archives", g.o.Timelines.writeArchive)
+}
+
+// eachUser writes, stage by stage, what write writes of every user.
+func (g *generator) eachUser(stage string, write func(Writer, postIndex, int64, *Stats) error) error {
 	users := g.o.Users
 	for u := int64(1); u <= int64(users); u++ {
-		ids := homeOf(g.n, u, g.o.HomeCap)
-		if err := g.w.Home(u, ids); err != nil {
+		if err := write(g.w, g.n, u, &g.stats); err != nil {
 			return err
 		}
-		g.stats.TimelineEntries += len(ids)
-		if err := g.step("timelines", int(u), users, 100_000); err != nil {
+		if err := g.step(stage, int(u), users, 100_000); err != nil {
 			return err
 		}
 	}

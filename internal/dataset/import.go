@@ -28,8 +28,8 @@ type ImportOptions struct {
 	Posts        io.Reader
 	PostsFormat  string
 	PasswordHash string    // every imported user's password hash
-	HomeCap      int       // entries per home timeline, as the server's; required
 	Now          time.Time // when the data counts as imported (seen, follow times)
+	Timelines
 	// Skip, if set, is told of every line that was skipped, and why.
 	Skip func(file string, line int, reason string)
 }
@@ -43,10 +43,11 @@ func Import(ctx context.Context, w Writer, o ImportOptions) (Stats, error) {
 	switch {
 	case o.Graph == nil:
 		return Stats{}, errorf("a follow graph is required")
-	case o.HomeCap < 1:
-		return Stats{}, errorf("the home timeline cap must be positive")
 	case o.PasswordHash == "":
 		return Stats{}, errorf("a password hash is required")
+	}
+	if err := o.Timelines.checkDepth(); err != nil {
+		return Stats{}, err
 	}
 	im := &importer{ctx: ctx, o: o, ids: map[int64]int64{}, folded: map[string]bool{}, out: w}
 	if err := ctx.Err(); err != nil {
@@ -99,15 +100,15 @@ func (im *importer) run() error {
 			return err
 		}
 	}
-	for u := int64(1); u <= int64(len(im.names)); u++ {
-		if err := im.checkpoint(int(u)); err != nil {
-			return err
+	for _, write := range []func(Writer, postIndex, int64, *Stats) error{im.o.Timelines.writeList, im.o.Timelines.writeArchive} {
+		for u := int64(1); u <= int64(len(im.names)); u++ {
+			if err := im.checkpoint(int(u)); err != nil {
+				return err
+			}
+			if err := write(im.out, im, u, &im.stats); err != nil {
+				return err
+			}
 		}
-		ids := homeOf(im, u, im.o.HomeCap)
-		if err := im.out.Home(u, ids); err != nil {
-			return err
-		}
-		im.stats.TimelineEntries += len(ids)
 	}
 	return nil
 }
@@ -196,6 +197,6 @@ func (im *importer) writePosts() error {
 		if err := im.checkpoint(im.stats.Posts); err != nil {
 			return err
 		}
-		return im.out.Post(Post{ID: pid, Author: author, Time: at, Body: body})
+		return im.out.Post(Post{ID: pid, Author: author, AuthorName: im.names[author-1], Time: at, Body: body})
 	}, im.skip)
 }

@@ -24,7 +24,7 @@ func TestImportEdgeCases(t *testing.T) {
 		Posts:        strings.NewReader("user,time,body\na\"b,1,x\n1500000000000000002,1401267618,hello\n"),
 		PostsFormat:  "csv",
 		PasswordHash: "$argon2id$test",
-		HomeCap:      800,
+		Timelines:    dataset.Timelines{HomeCap: 800},
 		Now:          time.Unix(1401267618, 0),
 		Skip:         func(file string, line int, reason string) { skipped = append(skipped, file+": "+reason) },
 	})

@@ -19,25 +19,29 @@ type User struct {
 
 // Post is one post of a dataset.
 type Post struct {
-	ID     int64
-	Author int64
-	Time   int64 // unix seconds
-	Body   string
+	ID         int64
+	Author     int64
+	AuthorName string // the author's username
+	Time       int64  // unix seconds
+	Body       string
 }
 
 // Writer receives a dataset, in this order: every user; the follows;
-// the posts, in ascending ids; every home timeline; then Finish. Flush
-// makes what was written so far durable (progress reports call it, so
-// that they measure what was really written).
+// the posts, in ascending ids; every home timeline; every archive, if
+// any; then Finish. Flush makes what was written so far durable
+// (progress reports call it, so that they measure what was really
+// written).
 type Writer interface {
 	User(u User) error
 	// Follows records that follower follows each of followees since the
 	// unix time at.
 	Follows(follower int64, followees []int64, at int64) error
 	Post(p Post) error
-	// Home writes uid's home timeline: post ids, newest first, complete
-	// down to the last.
+	// Home writes uid's home timeline list: post ids, newest first.
 	Home(uid int64, ids []int64) error
+	// Archive writes the older entries of uid's home timeline, those
+	// below its list: post ids, newest first.
+	Archive(uid int64, ids []int64) error
 	// Finish records that users and posts (the highest ids) exist, and
 	// flushes.
 	Finish(users, posts int64) error
@@ -47,6 +51,50 @@ type Writer interface {
 // Stats says what was written.
 type Stats struct {
 	Users, Follows, Posts, TimelineEntries int
+	ArchivedEntries                        int // timeline entries below the lists
 	MaxFollowers                           int // followers of the most followed user (Generate)
 	Skipped                                int // input lines skipped (Import)
+}
+
+// Timelines says how deep the home timelines of a dataset go.
+type Timelines struct {
+	// HomeCap is how many entries each home timeline list keeps, as the
+	// server's --home-cap; required.
+	HomeCap int
+	// Archive is how many older entries each home timeline keeps below
+	// its list, in its archive (0: none; its timeline then begins at the
+	// end of its list, as a server's does that has archived nothing).
+	Archive int
+}
+
+func (t Timelines) checkDepth() error {
+	switch {
+	case t.HomeCap < 1:
+		return errorf("the home timeline cap must be positive")
+	case t.Archive < 0:
+		return errorf("the archive depth cannot be negative")
+	}
+	return nil
+}
+
+// writeList writes the list of uid's home timeline from g, and counts
+// its entries in stats.
+func (t Timelines) writeList(w Writer, g postIndex, uid int64, stats *Stats) error {
+	ids := homeOf(g, uid, t.HomeCap)
+	stats.TimelineEntries += len(ids)
+	return w.Home(uid, ids)
+}
+
+// writeArchive writes the archive of uid's home timeline from g, if it
+// has one, and counts its entries in stats.
+func (t Timelines) writeArchive(w Writer, g postIndex, uid int64, stats *Stats) error {
+	if t.Archive == 0 {
+		return nil
+	}
+	ids := homeOf(g, uid, t.HomeCap+t.Archive)
+	if len(ids) <= t.HomeCap {
+		return nil
+	}
+	stats.ArchivedEntries += len(ids) - t.HomeCap
+	return w.Archive(uid, ids[t.HomeCap:])
 }

@@ -22,6 +22,7 @@ import (
 // gives them one. It is not safe for concurrent use.
 type BulkWriter struct {
 	out    sink
+	chunk  int     // entries per chunk of an archive
 	recent []int64 // ids of the newest posts, oldest first: the global timeline
 }
 
@@ -36,13 +37,16 @@ type sink interface {
 }
 
 // NewRESPWriter returns a BulkWriter that writes RESP to w, for `retwis
-// load` or `redis-cli --pipe`.
-func NewRESPWriter(w *resp.Writer) *BulkWriter { return &BulkWriter{out: respSink{w}} }
+// load` or `redis-cli --pipe`, with archives in chunks of the default
+// size.
+func NewRESPWriter(w *resp.Writer) *BulkWriter {
+	return &BulkWriter{out: respSink{w}, chunk: DefaultArchiveChunk}
+}
 
 // BulkWriter returns a BulkWriter into the store's database, sending
 // commands in large pipelines.
 func (s *Store) BulkWriter(ctx context.Context) *BulkWriter {
-	return &BulkWriter{out: &redisSink{s: s, ctx: ctx}}
+	return &BulkWriter{out: &redisSink{s: s, ctx: ctx}, chunk: s.opts.ArchiveChunk}
 }
 
 // User writes one user: the hash (with the time last seen), both name
@@ -85,7 +89,8 @@ func (w *BulkWriter) Post(p dataset.Post) error {
 		w.recent = append(w.recent[:0], w.recent[len(w.recent)-schema.TimelineCap:]...)
 	}
 	return w.all([][]string{
-		{"HSET", schema.Post(p.ID), schema.FieldUserID, id(p.Author), schema.FieldTime, strconv.FormatInt(p.Time, 10), schema.FieldBody, p.Body,
+		{"HSET", schema.Post(p.ID), schema.FieldUserID, id(p.Author), schema.FieldAuthor, p.AuthorName,
+			schema.FieldTime, strconv.FormatInt(p.Time, 10), schema.FieldBody, p.Body,
 			schema.FieldDelivered, strconv.FormatInt(p.Time*1000, 10)},
 		{"ZADD", schema.UserPosts(p.Author), pid, pid},
 	})
@@ -99,6 +104,27 @@ func (w *BulkWriter) Home(uid int64, ids []int64) error {
 		}
 	}
 	return nil
+}
+
+// Archive writes the archive of uid's home timeline: ids, newest first,
+// all older than its list, in chunks as a server makes them, full but
+// for the oldest. The chunks are numbered from the oldest, 0, up, so
+// that the server's next chunk follows the newest.
+func (w *BulkWriter) Archive(uid int64, ids []int64) error {
+	chunks := (len(ids) + w.chunk - 1) / w.chunk
+	index := []string{"ZADD", schema.Archive(uid)}
+	for k := range chunks {
+		part := ids[k*w.chunk : min((k+1)*w.chunk, len(ids))]
+		n := int64(chunks - 1 - k)
+		if err := w.out.ints("RPUSH", schema.ArchiveChunk(uid, n), part); err != nil {
+			return err
+		}
+		index = append(index, id(part[len(part)-1]), id(n))
+	}
+	if chunks == 0 {
+		return nil
+	}
+	return w.out.command(index...)
 }
 
 // Finish writes the global timeline, sets the id counters past what was

@@ -16,21 +16,26 @@ import (
 	"github.com/retwis/retwis/load"
 )
 
-// network is the small synthetic network the bulk tests write.
+// network is the small synthetic network the bulk tests write: home
+// timeline lists of 100 entries and up to 1,000 more in their archives.
 func network(hash string) dataset.GenerateOptions {
 	return dataset.GenerateOptions{
 		NetworkOptions: dataset.NetworkOptions{Users: 300, Posts: 6000, AvgFollows: 10, Span: time.Hour,
 			Until: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), Seed: 7},
-		PasswordHash: hash, HomeCap: store.DefaultHomeCap,
+		PasswordHash: hash, Timelines: dataset.Timelines{HomeCap: 100, Archive: 1000},
 	}
 }
 
+// bulkOptions are the options of a store serving network.
+var bulkOptions = store.Options{HomeCap: 100}
+
 // TestBulkWriterLive writes a synthetic network straight into a database
-// and checks that it is consistent: a user's home timeline is exactly the
-// newest posts of the user and those they follow, logins work, and
-// popularity is skewed.
+// and checks that it is consistent: a user's home timeline, through its
+// list and its archive, is exactly the newest posts of the user and
+// those they follow (1,100 of them when there are more), logins work,
+// and popularity is skewed.
 func TestBulkWriterLive(t *testing.T) {
-	f := newFixture(t)
+	f := newFixtureWith(t, redistest.Start(t).URL, bulkOptions, false)
 	hash := dataset.SeededHash("seeded pw", 7)
 	stats, err := dataset.Generate(f.ctx, f.st.BulkWriter(f.ctx), network(hash))
 	if err != nil {
@@ -45,11 +50,15 @@ func TestBulkWriterLive(t *testing.T) {
 	if empty, err := f.st.IsEmpty(f.ctx); err != nil || empty {
 		t.Fatalf("IsEmpty after writing = %v, %v", empty, err)
 	}
+	if stats.ArchivedEntries == 0 {
+		t.Fatal("nothing was archived")
+	}
 	for _, uid := range []int64{1, 150, 300} {
 		got := pageAll(t, f.home(t, uid, 50), nil)
 		want := f.newestOfFollowed(t, uid)
+		want = want[:min(len(want), 1100)]
 		if !slices.Equal(got, want) {
-			t.Fatalf("user %d: home timeline has %d posts, the authors' indexes %d", uid, len(got), len(want))
+			t.Fatalf("user %d: home timeline has %d posts; want the %d newest of the authors'", uid, len(got), len(want))
 		}
 	}
 	if _, _, err := f.st.Login(f.ctx, "user42", "seeded pw"); err != nil {
@@ -69,7 +78,7 @@ func TestBulkWriterLive(t *testing.T) {
 // deliver them all again, and benchmarks on a seeded network would
 // measure that churn).
 func TestBulkPostsNotRedelivered(t *testing.T) {
-	f := newFixture(t)
+	f := newFixtureWith(t, redistest.Start(t).URL, bulkOptions, false)
 	opts := network(dataset.SeededHash("pw", 7))
 	opts.Until = time.Now().Add(-5 * time.Minute)
 	if _, err := dataset.Generate(f.ctx, f.st.BulkWriter(f.ctx), opts); err != nil {
@@ -86,7 +95,7 @@ func TestBulkPostsNotRedelivered(t *testing.T) {
 // checks that the two databases are identical key by key.
 func TestBulkWriterSinksAgree(t *testing.T) {
 	hash := dataset.SeededHash("pw", 7)
-	live := newFixture(t)
+	live := newFixtureWith(t, redistest.Start(t).URL, bulkOptions, false)
 	if _, err := dataset.Generate(live.ctx, live.st.BulkWriter(live.ctx), network(hash)); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +108,7 @@ func TestBulkWriterSinksAgree(t *testing.T) {
 	if _, err := load.Run(t.Context(), load.Options{URL: other.URL}, &stream); err != nil {
 		t.Fatal(err)
 	}
-	loaded := newFixtureWith(t, other.URL, store.Options{}, false)
+	loaded := newFixtureWith(t, other.URL, bulkOptions, false)
 	a, b := live.strs(t, "KEYS", "*"), loaded.strs(t, "KEYS", "*")
 	if len(a) != len(b) {
 		t.Fatalf("the live database has %d keys, the loaded stream %d", len(a), len(b))

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"time"
 
@@ -147,7 +146,8 @@ func (s *Store) deliveryQueue(opts DeliveryOptions) *jobqueue.Queue {
 // (the oldest of every busy shard, see jobqueue.Queue.Run): fresh
 // deliver jobs to at most opts.Batch followers together, the others
 // (long, resumed, undeliver or celebrate jobs) one by one. A malformed
-// job is dropped.
+// job is dropped. It names the jobs that failed (jobqueue.JobErrors), so
+// that the others are acknowledged.
 func (s *Store) handleJobs(ctx context.Context, q *jobqueue.Queue, qjobs []jobqueue.Job, opts DeliveryOptions) error {
 	var together, alone []job
 	for _, qj := range qjobs {
@@ -160,12 +160,22 @@ func (s *Store) handleJobs(ctx context.Context, q *jobqueue.Queue, qjobs []jobqu
 			alone = append(alone, j)
 		}
 	}
+	failed := jobqueue.JobErrors{}
 	long, err := s.deliverTogether(ctx, together, opts)
-	errs := []error{err}
-	for _, j := range append(alone, long...) {
-		errs = append(errs, s.handleJob(ctx, q, j, opts))
+	if err != nil {
+		for _, j := range together {
+			failed[j.Ref()] = err
+		}
 	}
-	return errors.Join(errs...)
+	for _, j := range append(alone, long...) {
+		if err := s.handleJob(ctx, q, j, opts); err != nil {
+			failed[j.Ref()] = err
+		}
+	}
+	if len(failed) > 0 {
+		return failed
+	}
+	return nil
 }
 
 // handleJob carries out one delivery job.
@@ -397,7 +407,7 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 		for i, f := range followers {
 			switch kind {
 			case schema.JobDeliver:
-				cmds[i] = pushIDsCmd(s.c, schema.Home(f), s.opts.HomeCap, j.post)
+				cmds[i] = s.pushHomeCmd(f, j.post)
 			case schema.JobUndeliver:
 				cmds[i] = b.Lrem().Key(schema.Home(f)).Count(0).Element(p).Build()
 			default:

@@ -156,7 +156,7 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 		res := s.replicated(ctx, func() rueidis.Commands {
 			cmds := make(rueidis.Commands, len(chunk))
 			for i, f := range chunk {
-				cmds[i] = pushIDsCmd(s.c, homes[i], s.opts.HomeCap, inbox[f]...)
+				cmds[i] = s.pushHomeCmd(f, inbox[f]...)
 			}
 			return cmds
 		}, homes...)

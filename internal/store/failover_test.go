@@ -341,6 +341,13 @@ func (l *ledger) verifyDelivered(t *testing.T, url string, st *store.Store) {
 		return set
 	}
 	home, global := list(fmt.Sprintf("posts:{%d}", l.watcher)), list("timeline")
+	chunks, err := raw.Do(t.Context(), raw.B().Zrange().Key(fmt.Sprintf("archive:{%d}", l.watcher)).Min("0").Max("-1").Build()).AsStrSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range chunks { // the watcher's archive, if the list overflowed
+		maps.Copy(home, list(fmt.Sprintf("archive:{%d}:%s", l.watcher, n)))
+	}
 	oldest := int64(0)
 	if len(global) >= 1000 {
 		oldest = slices.Min(slices.Collect(maps.Keys(global)))

@@ -25,6 +25,7 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	}
 	ctx, cancel := detach(ctx)
 	defer cancel()
+	s.written.add(schema.Following(follower), schema.Followers(followee), schema.Home(follower))
 	now := float64(time.Now().Unix())
 	b := s.c.B()
 	err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
@@ -47,6 +48,7 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	}
 	ctx, cancel := detach(ctx)
 	defer cancel()
+	s.written.add(schema.Following(follower), schema.Followers(followee), schema.Home(follower))
 	b := s.c.B()
 	err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{

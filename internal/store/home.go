@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/redis/rueidis"
 
@@ -11,94 +12,153 @@ import (
 
 // HomeTimeline returns a page of uid's home timeline, with uid's counts.
 //
-// The page merges three sources, all read by cursor:
-//   - the capped list posts:<uid>, filled by fanout on write;
-//   - the own posts of followed celebrities, which are not fanned out;
-//   - once the page reaches below the list (deep pages, or a list that
-//     is short), the own-post indexes of everybody uid follows, so paging
-//     goes on to the beginning of history.
+// The page merges two sources, both read by cursor:
+//   - uid's timeline: the list posts:{uid}, filled by fanout on write,
+//     and below it the archive of its older entries, kept in chunks;
+//   - the own posts of followed celebrities, which are not fanned out.
 //
-// The list is complete down to its oldest entry (backfills and rebuilds
-// keep it so), which is what makes the merge exact.
+// A first page is read through the client-side cache (the list, the
+// counts, the followed celebrities), so a warm one makes no round trip
+// to Redis: Redis invalidates the copies when a delivery, a post or a
+// follow changes them. Any other page costs one script call, bisections
+// and ranges of one list or chunk, whatever its depth and however many
+// users uid follows. Posts read from the archive whose author uid no
+// longer follows are left out (unfollowing takes them off the list only).
 //
 // Reading the home timeline records that uid is active, and first
 // rebuilds it if uid returns from a long absence (see markSeen).
 func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, retwis.Counts, error) {
 	s.markSeen(ctx, uid)
 	var counts retwis.Counts
-	countsTo := &counts // the first fetch reads the counts in the same pipeline
+	countsTo := &counts // the first fetch reads the counts too
+	archived := false   // the last fetch read from the archive
 	page, err := s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
-		ids, err := s.homeIDs(ctx, uid, c, want, countsTo)
-		countsTo = nil
+		ids, fromArchive, err := s.homeIDs(ctx, uid, c, want, countsTo)
+		countsTo, archived = nil, fromArchive
 		return ids, err
+	}, func(ctx context.Context, posts []retwis.Post) ([]retwis.Post, error) {
+		if !archived {
+			return posts, nil
+		}
+		return s.followedOnly(ctx, uid, posts)
 	})
 	return page, counts, err
 }
 
 // homeIDs is the fetchFunc of a home timeline; if counts is not nil, it
-// also reads uid's counts into it.
-func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want int, counts *retwis.Counts) ([]int64, error) {
-	authors, err := s.followedCelebrities(ctx, uid)
-	if err != nil {
-		return nil, err
-	}
+// also reads uid's counts into it. It reports whether any of the ids
+// came from the archive.
+func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want int, counts *retwis.Counts) ([]int64, bool, error) {
 	b := s.c.B()
-	res := s.pipeline(ctx, func() rueidis.Commands {
-		cmds := rueidis.Commands{
-			s.listCmd(schema.Home(uid), c, want, s.opts.HomeCap),
-			b.Lindex().Key(schema.Home(uid)).Index(-1).Build(),
-		}
-		if counts != nil {
-			cmds = append(cmds, s.countCmds(uid)...)
-		}
-		return cmds
-	})
+	first := c == (retwis.Cursor{})
+	reads := []rueidis.CacheableTTL{rueidis.CT(b.Smembers().Key(schema.FollowedCelebrities(uid)).Cache(), s.opts.CacheTTL)}
+	if first {
+		reads = append(reads, rueidis.CT(b.Lrange().Key(schema.Home(uid)).Start(0).Stop(int64(want-1)).Cache(), s.opts.CacheTTL))
+	}
+	if counts != nil {
+		reads = append(reads, s.countCmds(uid)...)
+	}
+	res := s.cachedMulti(ctx, reads...)
+	celebrities, err := res[0].AsIntSlice()
+	if err != nil {
+		return nil, false, s.wrap("followed celebrities", err)
+	}
 	if counts != nil {
 		if *counts, err = s.parseCounts(res[len(res)-2:]); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	listIDs, err := res[0].AsIntSlice()
+	var ids []int64
+	fromArchive := false
+	if first {
+		if ids, err = res[1].AsIntSlice(); err != nil {
+			return nil, false, s.wrap("home timeline", err)
+		}
+	}
+	if !first || len(ids) < want { // a deeper page, or a short list: the archive may follow
+		if ids, fromArchive, err = s.page(ctx, []string{schema.Home(uid), schema.Archive(uid)}, schema.ArchivePrefix(uid), c, want); err != nil {
+			return nil, false, s.wrap("home timeline", err)
+		}
+	}
+	if len(celebrities) == 0 {
+		return ids, fromArchive, nil
+	}
+	ids, err = s.mergeIndexes(ctx, ids, celebrities, c, want)
+	return ids, fromArchive, err
+}
+
+// page reads up to want ids of a timeline for cursor c with pageIDs:
+// keys are its list and, for a home timeline, its archive index, whose
+// chunks' names start with prefix. It reports whether any came from the
+// archive.
+func (s *Store) page(ctx context.Context, keys []string, prefix string, c retwis.Cursor, want int) ([]int64, bool, error) {
+	res := s.pipeline(ctx, func() rueidis.Commands {
+		return rueidis.Commands{pageIDs.cmd(s.c, keys, prefix, id(c.Before), id(c.After), strconv.Itoa(want))}
+	})
+	vals, err := res[0].ToArray()
 	if err != nil {
-		return nil, s.wrap("home timeline", err)
+		return nil, false, err
 	}
-	if s.belowList(res[1], listIDs, c, want) {
-		// The page reaches past the list: read every followed author.
-		if authors, err = s.following(ctx, uid); err != nil {
-			return nil, err
+	if len(vals) != 2 {
+		return nil, false, errScriptReply
+	}
+	archived, err := vals[0].AsInt64()
+	if err != nil {
+		return nil, false, err
+	}
+	ids, err := vals[1].AsIntSlice()
+	return ids, archived > 0, err
+}
+
+// followedOnly returns posts without those whose author uid does not
+// follow (uid's own stay), reading uid's following set through the
+// client-side cache.
+func (s *Store) followedOnly(ctx context.Context, uid int64, posts []retwis.Post) ([]retwis.Post, error) {
+	var authors []string
+	seen := map[int64]bool{uid: true}
+	for _, p := range posts {
+		if !seen[p.AuthorID] {
+			seen[p.AuthorID] = true
+			authors = append(authors, id(p.AuthorID))
 		}
-		authors = append(authors, uid)
 	}
 	if len(authors) == 0 {
-		return listIDs, nil
+		return posts, nil
 	}
-	return s.mergeIndexes(ctx, listIDs, authors, c, want)
+	scores, err := s.cached(ctx, s.c.B().Zmscore().Key(schema.Following(uid)).Member(authors...).Cache(), s.opts.CacheTTL).ToArray()
+	if err != nil {
+		return nil, s.wrap("home timeline: followed authors", err)
+	}
+	followed := map[int64]bool{uid: true}
+	for i, sc := range scores {
+		if !sc.IsNil() {
+			a, _ := strconv.ParseInt(authors[i], 10, 64)
+			followed[a] = true
+		}
+	}
+	kept := posts[:0]
+	for _, p := range posts {
+		if followed[p.AuthorID] {
+			kept = append(kept, p)
+		}
+	}
+	return kept, nil
 }
 
-// belowList reports whether a page for cursor c needs posts older than
-// the list's oldest entry (tail).
-func (s *Store) belowList(tail rueidis.RedisResult, listIDs []int64, c retwis.Cursor, want int) bool {
-	if c.After == 0 {
-		return len(listIDs) < want
-	}
-	last, err := tail.AsInt64()
-	return err != nil || last > c.After
-}
-
-// mergeIndexes merges listIDs with the own-post indexes of authors, all
+// mergeIndexes merges ids with the own-post indexes of authors, all
 // read for cursor c, into the want ids the page needs.
-func (s *Store) mergeIndexes(ctx context.Context, listIDs, authors []int64, c retwis.Cursor, want int) ([]int64, error) {
+func (s *Store) mergeIndexes(ctx context.Context, ids, authors []int64, c retwis.Cursor, want int) ([]int64, error) {
 	cmds := make(rueidis.Commands, len(authors))
 	for i, a := range authors {
 		cmds[i] = s.indexCmd(a, c, want)
 	}
-	lists := [][]int64{listIDs}
+	lists := [][]int64{ids}
 	for _, r := range s.c.DoMulti(ctx, cmds...) {
-		ids, err := r.AsIntSlice()
+		l, err := r.AsIntSlice()
 		if err != nil {
 			return nil, s.wrap("home timeline: indexes", err)
 		}
-		lists = append(lists, ids)
+		lists = append(lists, l)
 	}
 	return mergeDesc(lists, want, c.After > 0), nil
 }
@@ -107,13 +167,4 @@ func (s *Store) mergeIndexes(ctx context.Context, listIDs, authors []int64, c re
 func (s *Store) following(ctx context.Context, uid int64) ([]int64, error) {
 	ids, err := s.c.Do(ctx, s.c.B().Zrange().Key(schema.Following(uid)).Min("0").Max("-1").Build()).AsIntSlice()
 	return ids, s.wrap("following", err)
-}
-
-// followedCelebrities returns the celebrities uid follows, whose posts
-// are merged at read time instead of fanned out, from the client-side
-// cache: the set changes rarely, and Redis invalidates the copy when it
-// does.
-func (s *Store) followedCelebrities(ctx context.Context, uid int64) ([]int64, error) {
-	ids, err := s.cached(ctx, s.c.B().Smembers().Key(schema.FollowedCelebrities(uid)).Cache(), s.opts.CacheTTL).AsIntSlice()
-	return ids, s.wrap("followed celebrities", err)
 }

@@ -70,8 +70,10 @@ func (s *Store) seenCmds(uid, now int64, rebuild bool) rueidis.Commands {
 // RebuildHome rebuilds uid's home timeline from the own-post indexes of
 // the users uid follows (and uid's own): their newest HomeCap posts are
 // merged into the list (not replacing it, so that a delivery made while
-// the indexes were read is kept).
+// the indexes were read is kept, and what the timeline held before the
+// absence stays below them).
 func (s *Store) RebuildHome(ctx context.Context, uid int64) error {
+	s.written.add(schema.Home(uid)) // the page that asked for it reads it next
 	authors, err := s.following(ctx, uid)
 	if err != nil {
 		return err
@@ -80,14 +82,7 @@ func (s *Store) RebuildHome(ctx context.Context, uid int64) error {
 	if err != nil {
 		return err
 	}
-	// ids are exactly the newest HomeCap posts of the authors; below the
-	// oldest of them the list may lack posts (it missed the user's
-	// absence), so nothing older is kept.
-	var floor int64
-	if len(ids) == s.opts.HomeCap {
-		floor = ids[len(ids)-1]
-	}
-	return s.mergeHome(ctx, uid, ids, floor, "rebuild home")
+	return s.mergeHome(ctx, uid, ids, "rebuild home")
 }
 
 // newestOf returns the n newest post ids written by any of authors. It
@@ -137,41 +132,38 @@ func (s *Store) newestOf(ctx context.Context, authors []int64, n int) ([]int64, 
 	return best, nil
 }
 
-// mergeHome merges ids (descending) into uid's home timeline, keeping
-// none below floor (0: keep all).
-func (s *Store) mergeHome(ctx context.Context, uid int64, ids []int64, floor int64, op string) error {
+// mergeHome merges ids (descending) into uid's home timeline.
+func (s *Store) mergeHome(ctx context.Context, uid int64, ids []int64, op string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	args := make([]string, 0, len(ids)+2)
-	args = append(args, strconv.Itoa(s.opts.HomeCap), id(floor))
+	args := make([]string, 0, len(ids)+3)
+	args = append(args, strconv.Itoa(s.opts.HomeCap), strconv.Itoa(s.opts.ArchiveChunk), schema.ArchivePrefix(uid))
 	for _, p := range ids {
 		args = append(args, id(p))
 	}
-	return s.wrap(op, mergeIDs.exec(ctx, s.c, []string{schema.Home(uid)}, args...).Error())
+	return s.wrap(op, mergeIDs.exec(ctx, s.c, []string{schema.Home(uid), schema.Archive(uid)}, args...).Error())
 }
 
-// backfill merges followee's newest posts into follower's home timeline.
-// If followee has more posts than fit, entries older than the oldest one
-// merged are dropped from the list, which keeps it complete; pages below
-// it read the own-post indexes.
+// backfill merges followee's newest posts (as many as a list keeps) into
+// follower's home timeline; those older than the timeline's list, once
+// it has an archive, are left out.
 func (s *Store) backfill(ctx context.Context, follower, followee int64) error {
 	ids, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(schema.UserPosts(followee)).
 		Start(0).Stop(int64(s.opts.HomeCap-1)).Build()).AsIntSlice()
 	if err != nil {
 		return s.wrap("follow: backfill", err)
 	}
-	var floor int64
-	if len(ids) == s.opts.HomeCap {
-		floor = ids[len(ids)-1]
-	}
-	return s.mergeHome(ctx, follower, ids, floor, "follow: backfill")
+	return s.mergeHome(ctx, follower, ids, "follow: backfill")
 }
 
-// removeAuthor takes followee's posts off follower's home timeline.
+// removeAuthor takes followee's posts off follower's home timeline list.
+// The archive keeps them: pages read from it leave out the posts of
+// authors no longer followed (see HomeTimeline), which costs less than
+// walking an archive of any size at every unfollow.
 func (s *Store) removeAuthor(ctx context.Context, follower, followee int64) error {
 	b := s.c.B()
-	home, err := s.c.Do(ctx, b.Lrange().Key(schema.Home(follower)).Start(0).Stop(int64(s.opts.HomeCap-1)).Build()).AsStrSlice()
+	home, err := s.c.Do(ctx, b.Lrange().Key(schema.Home(follower)).Start(0).Stop(-1).Build()).AsStrSlice()
 	if err != nil || len(home) == 0 {
 		return s.wrap("unfollow: read timeline", err)
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -42,7 +43,7 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 	}
 	ctx, cancel := detach(ctx)
 	defer cancel()
-	followers, known, pid, err := s.postingState(ctx, author)
+	followers, known, name, pid, err := s.postingState(ctx, author)
 	if err != nil {
 		return retwis.Post{}, err
 	}
@@ -52,13 +53,15 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 	// The hash goes first, on its own, so that no timeline ever holds the
 	// id of a post that cannot be read (pipelines to different cluster
 	// nodes are not ordered).
-	fields := []string{schema.FieldUserID, id(author), schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, body}
+	fields := []string{schema.FieldUserID, id(author), schema.FieldAuthor, name,
+		schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, body}
 	if celebrity {
 		fields = append(fields, schema.FieldFanout, "0")
 	}
 	if pid, err = s.createHash(ctx, pid, schema.NextPostID, schema.Post, fields...); err != nil {
 		return retwis.Post{}, err
 	}
+	s.written.add(schema.Home(author), schema.UserPosts(author)) // the next page shows the post
 	var jobErr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -77,36 +80,41 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 		s.unpublish(ctx, pid, author)
 		return retwis.Post{}, s.wrap("create post: publish", err)
 	}
-	return retwis.Post{ID: pid, AuthorID: author, Time: now.Truncate(time.Second), Body: body}, nil
+	return retwis.Post{ID: pid, AuthorID: author, Author: name, Time: now.Truncate(time.Second), Body: body}, nil
 }
 
-// postingState reads, in one round trip, how many followers author has
-// and whether author is known as a celebrity; with the tutorial's counter
-// (no id generator) it takes the post's id in the same round trip.
-func (s *Store) postingState(ctx context.Context, author int64) (followers int64, celebrity bool, pid int64, err error) {
+// postingState reads, in one round trip, how many followers author has,
+// whether author is known as a celebrity, and author's username (which
+// the post keeps, so that readers need not look it up); with the
+// tutorial's counter (no id generator) it takes the post's id in the same
+// round trip.
+func (s *Store) postingState(ctx context.Context, author int64) (followers int64, celebrity bool, name string, pid int64, err error) {
 	b := s.c.B()
 	cmds := rueidis.Commands{
 		b.Zcard().Key(schema.Followers(author)).Build(),
-		b.Hget().Key(schema.User(author)).Field(schema.FieldCelebrity).Build(),
+		b.Hmget().Key(schema.User(author)).Field(schema.FieldCelebrity, schema.FieldUsername).Build(),
 	}
 	if s.opts.IDs == nil {
 		cmds = append(cmds, b.Incr().Key(schema.NextPostID).Build())
 	}
 	res := s.c.DoMulti(ctx, cmds...)
-	followers, err1 := res[0].AsInt64()
-	flag, err2 := res[1].ToString()
-	if rueidis.IsRedisNil(err2) {
-		err2 = nil
+	followers, err = res[0].AsInt64()
+	if err != nil {
+		return 0, false, "", 0, s.wrap("create post: followers", err)
 	}
-	celebrity = flag == "1"
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, false, 0, s.wrap("create post: followers", err)
+	user, err := res[1].ToArray()
+	if err != nil {
+		return 0, false, "", 0, s.wrap("create post: author", err)
+	}
+	flag, _ := user[0].ToString()
+	if name, err = user[1].ToString(); err != nil {
+		return 0, false, "", 0, retwis.Errorf(retwis.NotFound, "There is no such user.")
 	}
 	if s.opts.IDs == nil {
 		pid, err = res[2].AsInt64()
-		return followers, celebrity, pid, s.wrap("create post: next id", err)
+		return followers, flag == "1", name, pid, s.wrap("create post: next id", err)
 	}
-	return followers, celebrity, 0, nil
+	return followers, flag == "1", name, 0, nil
 }
 
 // publishCmds are the writes that make post pid visible, besides its
@@ -119,7 +127,7 @@ func (s *Store) publishCmds(pid, author int64, newCelebrity bool) rueidis.Comman
 	p := id(pid)
 	cmds := rueidis.Commands{
 		b.Zadd().Key(schema.UserPosts(author)).ScoreMember().ScoreMember(float64(pid), p).Build(),
-		pushIDsCmd(s.c, schema.Home(author), s.opts.HomeCap, pid),
+		s.pushHomeCmd(author, pid),
 	}
 	if newCelebrity {
 		cmds = append(cmds, b.Hset().Key(schema.User(author)).FieldValue().FieldValue(schema.FieldCelebrity, "1").Build())
@@ -129,7 +137,7 @@ func (s *Store) publishCmds(pid, author int64, newCelebrity bool) rueidis.Comman
 
 // globalPushCmd puts posts pids on the global timeline.
 func (s *Store) globalPushCmd(pids ...int64) rueidis.Completed {
-	return pushIDsCmd(s.c, schema.Timeline, schema.TimelineCap, pids...)
+	return pushGlobalCmd(s.c, pids...)
 }
 
 // unpublish takes back what a failed CreatePost may have written, hash
@@ -153,25 +161,30 @@ func (s *Store) unpublish(ctx context.Context, pid, author int64) {
 }
 
 // posts loads the posts with the given ids, in order, with their authors'
-// names, in two round trips (post hashes, then usernames), both served
-// from the client-side cache when possible since posts never change.
-// Ids whose post is gone are skipped; so are those whose post or author
-// cannot be read right now (its node is failing over), which missing
-// counts, so that a page shows what the rest of the cluster holds.
-func (s *Store) posts(ctx context.Context, pids []int64) (posts []retwis.Post, missing int, err error) {
+// names, in one round trip, served from the client-side cache when
+// possible since posts never change. A post keeps its author's name;
+// for posts from before they did, the names are read in a second round
+// trip, unless their authors are among known (a profile's posts are all
+// its user's). Ids whose post is gone are skipped; so are those whose post or
+// author cannot be read right now (its node is failing over), which
+// missing counts, so that a page shows what the rest of the cluster
+// holds.
+func (s *Store) posts(ctx context.Context, pids []int64, known ...retwis.User) (posts []retwis.Post, missing int, err error) {
 	if len(pids) == 0 {
 		return nil, 0, nil
 	}
 	cmds := make([]rueidis.CacheableTTL, len(pids))
 	for i, pid := range pids {
-		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(schema.Post(pid)).Field(schema.FieldUserID, schema.FieldTime, schema.FieldBody).Cache(), s.opts.CacheTTL)
+		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(schema.Post(pid)).
+			Field(schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldAuthor).Cache(), s.opts.CacheTTL)
 	}
 	res := s.cachedMulti(ctx, cmds...)
 	s.fromMaster(ctx, res, func(r rueidis.RedisResult) bool {
 		_, ok, err := parsePost(0, r)
 		return err == nil && !ok
 	}, func(i int) rueidis.Completed {
-		return s.c.B().Hmget().Key(schema.Post(pids[i])).Field(schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldFanout).Build()
+		return s.c.B().Hmget().Key(schema.Post(pids[i])).
+			Field(schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldAuthor, schema.FieldFanout).Build()
 	})
 	posts = make([]retwis.Post, 0, len(pids))
 	authors := make([]int64, 0, len(pids))
@@ -188,10 +201,19 @@ func (s *Store) posts(ctx context.Context, pids []int64) (posts []retwis.Post, m
 		if err != nil {
 			return nil, 0, s.wrap("read posts", err)
 		}
-		if ok {
-			posts = append(posts, p)
+		if !ok {
+			continue
+		}
+		if i := slices.IndexFunc(known, func(u retwis.User) bool { return u.ID == p.AuthorID }); i >= 0 {
+			p.Author = known[i].Username
+		}
+		if p.Author == "" { // a post from before posts kept their author's name
 			authors = append(authors, p.AuthorID)
 		}
+		posts = append(posts, p)
+	}
+	if len(authors) == 0 {
+		return posts, missing, nil
 	}
 	names, unread, err := s.readNames(ctx, authors)
 	if err != nil {
@@ -199,19 +221,21 @@ func (s *Store) posts(ctx context.Context, pids []int64) (posts []retwis.Post, m
 	}
 	named := posts[:0]
 	for _, p := range posts {
-		if unread[p.AuthorID] {
-			missing++
-			continue
+		if p.Author == "" {
+			if unread[p.AuthorID] {
+				missing++
+				continue
+			}
+			p.Author = names[p.AuthorID]
 		}
-		p.Author = names[p.AuthorID]
 		named = append(named, p)
 	}
 	return named, missing, nil
 }
 
-// parsePost decodes the reply to HMGET post:<id> user_id time body (and
-// any further fields). ok is false for a post that does not exist or is
-// damaged.
+// parsePost decodes the reply to HMGET post:<id> user_id time body
+// username; the username may be missing (a post from before posts kept
+// it). ok is false for a post that does not exist or is damaged.
 func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err error) {
 	vals, err := r.ToArray()
 	if err != nil {
@@ -228,7 +252,11 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 	if err1 != nil || err2 != nil {
 		return p, false, nil
 	}
-	return retwis.Post{ID: pid, AuthorID: uid, Time: time.Unix(ts, 0), Body: f[2]}, true, nil
+	p = retwis.Post{ID: pid, AuthorID: uid, Time: time.Unix(ts, 0), Body: f[2]}
+	if len(vals) > 3 {
+		p.Author, _ = vals[3].ToString()
+	}
+	return p, true, nil
 }
 
 // Post returns one post with its author's name.
@@ -268,7 +296,7 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	if err != nil && !rueidis.IsRedisNil(err) {
 		return s.wrap("delete post", err)
 	}
-	s.written.add(schema.Post(pid))
+	s.written.add(schema.Post(pid), schema.Home(uid), schema.UserPosts(uid))
 	if err := s.c.Do(ctx, b.Del().Key(schema.Post(pid)).Build()).Error(); err != nil {
 		return s.wrap("delete post", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	_ "embed" // scripts.lua
 	"encoding/hex"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // script is a Lua script that can also be sent inside a pipeline as
@@ -23,20 +25,47 @@ type script struct {
 }
 
 // luaSource holds every script, each in a section of scripts.lua that
-// begins with a line "--- <name>".
+// begins with a line "--- <name>", or "--- <name> lib <lib>" for a script
+// that uses the helpers of the section "--- lib <lib>".
 //
 //go:embed scripts.lua
 var luaSource string
 
-// newScript returns the script of the section name of scripts.lua.
+// newScript returns the script of the section name of scripts.lua,
+// after the helpers it names.
 func newScript(name string) *script {
-	_, rest, ok := strings.Cut(luaSource, "\n--- "+name+"\n")
-	if !ok {
-		panic("store: no script " + name + " in scripts.lua") // embedded at build time: only a typo gets here
+	var src string
+	for header, body := range luaSections() {
+		script, lib, hasLib := strings.Cut(header, " lib ")
+		if script != name {
+			continue
+		}
+		if hasLib {
+			helpers, ok := luaSections()["lib "+lib]
+			if !ok {
+				panic("store: no helpers " + lib + " in scripts.lua") // embedded at build time: only a typo gets here
+			}
+			body = helpers + body
+		}
+		src = body
 	}
-	src, _, _ := strings.Cut(rest, "\n--- ")
+	if src == "" {
+		panic("store: no script " + name + " in scripts.lua")
+	}
 	sum := sha1.Sum([]byte(src))
 	return &script{lua: rueidis.NewLuaScript(src), src: src, sha: hex.EncodeToString(sum[:])}
+}
+
+// luaSections returns the sections of scripts.lua by their header (what
+// follows "--- ").
+func luaSections() map[string]string {
+	sections := map[string]string{}
+	parts := strings.Split(luaSource, "\n--- ")
+	for _, part := range parts[1:] {
+		header, body, _ := strings.Cut(part, "\n")
+		sections[header] = body
+	}
+	return sections
 }
 
 // exec runs the script once (EVALSHA, falling back to EVAL).
@@ -90,52 +119,65 @@ func (s *Store) pipeline(ctx context.Context, build func() rueidis.Commands) []r
 	return res
 }
 
-// pushIDs inserts post ids (ARGV[2…], ascending and distinct) into a
-// timeline list kept in descending id order, without duplicates, capped
-// at ARGV[1] entries, and returns the list's length. The usual case, ids
+// errScriptReply is a script's reply of an unexpected shape.
+var errScriptReply = errors.New("store: a script replied in an unexpected shape")
+
+// pushIDs inserts post ids into a timeline, kept in descending id order
+// without repeats, and returns its list's length. The usual case, ids
 // newer than everything, is one push. An older id (a late or parallel
 // delivery) is put in its place, found by galloping from the head and
 // then bisecting with LINDEX, so it costs a few reads however deep it
-// goes. With more than two late ids, the entries above the oldest are
+// goes; with more than two late ids, the entries above the oldest are
 // read once, merged with the ids and put back, so a follower's share of
 // a backlog costs one pass over the top of the list rather than a
-// search per id. Delivering twice is harmless. Build calls with
-// pushIDsCmd.
+// search per id. An id older than the list's tail goes to the archive's
+// chunk that covers it. Delivering twice is harmless. Build calls with
+// pushHomeCmd and pushGlobalCmd.
 var pushIDs = newScript("push_ids")
 
-// pushIDsCmd returns the pushIDs call that inserts ids (any order,
-// repeats allowed) into the timeline list key capped at capacity.
-func pushIDsCmd(c rueidis.Client, key string, capacity int, ids ...int64) rueidis.Completed {
-	return pushIDs.cmd(c, []string{key}, pushIDsArgs(capacity, ids)...)
+// pushHomeCmd returns the pushIDs call that inserts ids (any order,
+// repeats allowed) into uid's home timeline, archiving what passes
+// Options.HomeCap.
+func (s *Store) pushHomeCmd(uid int64, ids ...int64) rueidis.Completed {
+	return pushIDs.cmd(s.c, []string{schema.Home(uid), schema.Archive(uid)},
+		pushIDsArgs(s.opts.HomeCap, s.opts.ArchiveChunk, schema.ArchivePrefix(uid), ids)...)
 }
 
-// pushIDsArgs returns the arguments of pushIDs: capacity, then ids
-// sorted and without repeats.
-func pushIDsArgs(capacity int, ids []int64) []string {
+// pushGlobalCmd returns the pushIDs call that inserts ids into the
+// global timeline, which keeps its newest TimelineCap entries.
+func pushGlobalCmd(c rueidis.Client, ids ...int64) rueidis.Completed {
+	return pushIDs.cmd(c, []string{schema.Timeline}, pushIDsArgs(schema.TimelineCap, 0, "", ids)...)
+}
+
+// pushIDsArgs returns the arguments of pushIDs: capacity, chunk, the
+// prefix of chunk keys, then ids sorted and without repeats.
+func pushIDsArgs(capacity, chunk int, prefix string, ids []int64) []string {
 	sorted := slices.Clone(ids)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
-	args := make([]string, 0, len(sorted)+1)
-	args = append(args, strconv.Itoa(capacity))
+	args := make([]string, 0, len(sorted)+3)
+	args = append(args, strconv.Itoa(capacity), strconv.Itoa(chunk), prefix)
 	for _, p := range sorted {
 		args = append(args, id(p))
 	}
 	return args
 }
 
-// mergeIDs merges post ids (ARGV[3…], in descending order) into a
-// timeline list, keeping it in descending order without duplicates and
-// capped at ARGV[1] entries. Ids below ARGV[2] (0 for none) are dropped:
-// beneath that floor the merged sources are incomplete, and a list must
-// be complete down to its oldest entry. Used to backfill on follow and to
-// rebuild a timeline; what the list holds is kept, so a delivery made
-// while the ids were read is not lost.
+// mergeIDs merges post ids (ARGV[4…], in descending order) into a home
+// timeline, keeping it in descending order without repeats, and moves
+// what passes its capacity to the archive. Ids older than the list's
+// tail are left out once the archive holds entries: they predate what
+// the timeline holds. Used to backfill on follow and to rebuild a
+// timeline; what the list holds is kept, so a delivery made while the
+// ids were read is not lost.
 var mergeIDs = newScript("merge_ids")
 
-// pageIDs reads up to ARGV[3] ids from a timeline list in descending
-// order: those older than ARGV[1] (a cursor, 0 for none) or, with ARGV[2]
-// set, the ones just newer than ARGV[2]. It looks at no more than ARGV[4]
-// entries, so its cost is bounded by the cap, not by the page's depth.
+// pageIDs reads a page of up to n ids, newest first, from a timeline:
+// those older than a cursor, those newer than another, or the newest,
+// going on from the list into the archive (when it is given one), and
+// reports how many of them came from the archive. Every step is a
+// bisection or a range of one list, so a page costs the same at any
+// depth.
 var pageIDs = newScript("page_ids")
 
 // claimName atomically claims a username in both name indexes, which share

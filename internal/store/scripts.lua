@@ -1,71 +1,170 @@
 -- The Lua scripts of package store, one section each, introduced by a
 -- line "--- <name>"; scripts.go documents what each does. Each touches
--- only the keys it is given, all of one hash slot, and takes field names
--- as arguments (package schema spells them).
+-- only the keys it is given, all of one hash slot, and takes key
+-- prefixes and field names as arguments (package schema spells them).
+-- A section named "lib <name>" holds helpers that scripts.go puts in
+-- front of the scripts that use them.
 
---- push_ids
-local key, cap, n = KEYS[1], tonumber(ARGV[1]), #ARGV
-local function at(i) return tonumber(redis.call('LINDEX', key, i)) end
--- place returns the index of the first entry not above id (len if
--- none), galloping from the head (late ids are nearly always near it),
--- then bisecting
-local function place(id, len)
+--- lib timeline
+-- A timeline is a list of post ids, newest first, without repeats. A
+-- home timeline keeps at least `keep` entries in its list; older ones
+-- move, `chunk` at a time, to its archive: a sorted set (the index) of
+-- chunk numbers scored by the oldest id of each chunk, every chunk a
+-- list like the timeline's, named by a prefix and its number. Every id
+-- of the archive is older than every id of the list, and the chunks
+-- follow each other in id order, so the list and the chunks, newest
+-- first, are one descending sequence.
+local function at(key, i) return tonumber(redis.call('LINDEX', key, i)) end
+
+-- place returns the index of the first entry of key not above id (len
+-- if none), galloping from the head (late ids are nearly always near
+-- it), then bisecting.
+local function place(key, id, len)
   local lo, hi = 0, 1
-  while hi < len and at(hi) > id do lo, hi = hi, math.min(2 * hi, len) end
+  while hi < len and at(key, hi) > id do lo, hi = hi, math.min(2 * hi, len) end
   while lo < hi do
     local mid = math.floor((lo + hi) / 2)
-    if at(mid) > id then lo = mid + 1 else hi = mid end
+    if at(key, mid) > id then lo = mid + 1 else hi = mid end
   end
   return lo
 end
-local head = at(0)
-local top = 2 -- the first of ARGV's ascending ids above the head
+
+-- below returns the index of the first entry of key below id (len if
+-- none), bisecting.
+local function below(key, id, len)
+  local lo, hi = 0, len
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if at(key, mid) >= id then lo = mid + 1 else hi = mid end
+  end
+  return lo
+end
+
+-- insert puts id into the descending list key of length len, in its
+-- place, unless it is there; it returns the new length.
+local function insert(key, id, len)
+  local i = place(key, id, len)
+  if i == len then return redis.call('RPUSH', key, id) end
+  local v = redis.call('LINDEX', key, i)
+  if tonumber(v) == id then return len end
+  return redis.call('LINSERT', key, 'BEFORE', v, id)
+end
+
+-- newestChunk returns the number of the archive's newest chunk, or nil.
+local function newestChunk(idx)
+  local top = redis.call('ZREVRANGE', idx, 0, 0)
+  return top[1]
+end
+
+-- archive moves entries off the tail of list (of length len), chunk at
+-- a time, into new chunks of the archive, while the list holds more than
+-- keep + chunk; it returns the list's new length.
+local function archive(list, idx, prefix, keep, chunk, len)
+  while len > keep + chunk do
+    local moved = redis.call('LRANGE', list, -chunk, -1)
+    local n = newestChunk(idx)
+    n = n and tonumber(n) + 1 or 0
+    for k = 1, #moved, 1000 do
+      redis.call('RPUSH', prefix .. n, unpack(moved, k, math.min(k + 999, #moved)))
+    end
+    redis.call('ZADD', idx, moved[#moved], n)
+    redis.call('LTRIM', list, 0, -chunk - 1)
+    len = len - chunk
+  end
+  return len
+end
+
+-- archived puts id, older than the list's tail, where it belongs: at the
+-- list's tail when it is newer than the whole archive, else into the
+-- chunk that covers it. An id older than the archive's oldest chunk is
+-- dropped: it predates this timeline. It returns the list's new length.
+local function archived(list, idx, prefix, id, len)
+  local n = newestChunk(idx)
+  if not n or id > at(prefix .. n, 0) then return redis.call('RPUSH', list, id) end
+  local c = redis.call('ZREVRANGEBYSCORE', idx, id, '-inf', 'LIMIT', 0, 1)[1]
+  if c then
+    local key = prefix .. c
+    insert(key, id, redis.call('LLEN', key))
+  end
+  return len
+end
+
+--- push_ids lib timeline
+-- KEYS[1]: the list; KEYS[2], for a home timeline: its archive index.
+-- ARGV: keep, chunk (0: none; then the list is cut at keep), the chunk
+-- key prefix, then the ids, ascending.
+local list, idx = KEYS[1], KEYS[2]
+local keep, chunk, prefix, n = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], #ARGV
+local first = 4
+local head = at(list, 0)
+local top = first -- the first of ARGV's ids above the head
 while top <= n and head and tonumber(ARGV[top]) <= head do top = top + 1 end
 local len = 0
-if top > 4 then
-  -- several late ids: merge all the ids with the entries above the
-  -- oldest of them, read at once, and put the merged run back on top
-  len = redis.call('LLEN', key)
-  local low = tonumber(ARGV[2])
-  local depth = place(low, len)
-  local from = 2
-  if depth < len and at(depth) == low then from = 3 end
-  local prefix = depth > 0 and redis.call('LRANGE', key, 0, depth - 1) or {}
-  local nums = {}
-  for i = 1, #prefix do nums[i] = tonumber(prefix[i]) end
-  local asc, i, j = {}, #prefix, from -- both read from their oldest
-  while i >= 1 or j <= n do
-    local a, b = nums[i], j <= n and tonumber(ARGV[j]) or nil
-    if b == nil or (a ~= nil and a < b) then asc[#asc + 1] = prefix[i]; i = i - 1
-    elseif a == nil or b < a then asc[#asc + 1] = ARGV[j]; j = j + 1
-    else asc[#asc + 1] = prefix[i]; i = i - 1; j = j + 1 end
-  end
-  redis.call('LTRIM', key, depth, -1)
-  for k = 1, #asc, 1000 do
-    len = redis.call('LPUSH', key, unpack(asc, k, math.min(k + 999, #asc)))
-  end
-else
-  if top > 2 then len = redis.call('LLEN', key) end
-  for k = 2, top - 1 do -- a late id or two, each put in its place
+if top > first then
+  -- late ids: those below the list's tail go to its end or the archive,
+  -- the others into the list
+  len = redis.call('LLEN', list)
+  local tail = at(list, -1)
+  local low = first -- the first late id not below the tail
+  while low < top and tonumber(ARGV[low]) < tail do low = low + 1 end
+  for k = low - 1, first, -1 do -- the newest first, so that pushes at the tail keep the order
     local id = tonumber(ARGV[k])
-    local lo = place(id, len)
-    if lo < len then
-      local v = redis.call('LINDEX', key, lo)
-      if tonumber(v) ~= id then len = redis.call('LINSERT', key, 'BEFORE', v, ARGV[k]) end
-    elseif len < cap then
-      len = redis.call('RPUSH', key, ARGV[k])
+    if chunk > 0 then
+      len = archived(list, idx, prefix, id, len)
+    elseif len < keep then
+      len = redis.call('RPUSH', list, ARGV[k])
     end
   end
-  if top <= n then len = redis.call('LPUSH', key, unpack(ARGV, top, n)) end
+  if top - low > 2 then
+    -- several late ids: merge them with the entries above the oldest of
+    -- them, read at once, and put the merged run back on top
+    local oldest = tonumber(ARGV[low])
+    local depth = place(list, oldest, len)
+    local from = low
+    if depth < len and at(list, depth) == oldest then from = low + 1 end
+    local above = depth > 0 and redis.call('LRANGE', list, 0, depth - 1) or {}
+    local nums = {}
+    for i = 1, #above do nums[i] = tonumber(above[i]) end
+    local asc, i, j = {}, #above, from -- both read from their oldest
+    while i >= 1 or j < top do
+      local a, b = nums[i], j < top and tonumber(ARGV[j]) or nil
+      if b == nil or (a ~= nil and a < b) then asc[#asc + 1] = above[i]; i = i - 1
+      elseif a == nil or b < a then asc[#asc + 1] = ARGV[j]; j = j + 1
+      else asc[#asc + 1] = above[i]; i = i - 1; j = j + 1 end
+    end
+    redis.call('LTRIM', list, depth, -1)
+    for k = 1, #asc, 1000 do
+      len = redis.call('LPUSH', list, unpack(asc, k, math.min(k + 999, #asc)))
+    end
+  else
+    for k = low, top - 1 do -- a late id or two, each put in its place
+      len = insert(list, tonumber(ARGV[k]), len)
+    end
+  end
 end
-if len > cap then redis.call('LTRIM', key, 0, cap - 1) end
-return math.min(len, cap)
+if top <= n then
+  for k = top, n, 1000 do
+    len = redis.call('LPUSH', list, unpack(ARGV, k, math.min(k + 999, n)))
+  end
+end
+if chunk > 0 then
+  len = archive(list, idx, prefix, keep, chunk, len)
+elseif len > keep then
+  redis.call('LTRIM', list, 0, keep - 1)
+  len = keep
+end
+return len
 
---- merge_ids
-local cap, floor = tonumber(ARGV[1]), tonumber(ARGV[2])
-local cur = redis.call('LRANGE', KEYS[1], 0, cap - 1)
-local out, i, j = {}, 1, 3
-while #out < cap and (i <= #cur or j <= #ARGV) do
+--- merge_ids lib timeline
+-- KEYS[1]: a home timeline list; KEYS[2]: its archive index. ARGV: keep,
+-- chunk, the chunk key prefix, then the ids, descending.
+local list, idx = KEYS[1], KEYS[2]
+local keep, chunk, prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local cur = redis.call('LRANGE', list, 0, -1)
+local floor = 0
+if #cur > 0 and redis.call('EXISTS', idx) == 1 then floor = tonumber(cur[#cur]) end
+local out, i, j = {}, 1, 4
+while i <= #cur or j <= #ARGV do
   local a, b = tonumber(cur[i]), tonumber(ARGV[j])
   local v
   if b == nil or (a ~= nil and a > b) then v = cur[i]; i = i + 1
@@ -74,37 +173,90 @@ while #out < cap and (i <= #cur or j <= #ARGV) do
   if tonumber(v) < floor then break end
   if #out == 0 or tonumber(out[#out]) ~= tonumber(v) then out[#out + 1] = v end
 end
-redis.call('DEL', KEYS[1])
+redis.call('DEL', list)
 for k = 1, #out, 1000 do
-  redis.call('RPUSH', KEYS[1], unpack(out, k, math.min(k + 999, #out)))
+  redis.call('RPUSH', list, unpack(out, k, math.min(k + 999, #out)))
 end
-return #out
+return archive(list, idx, prefix, keep, chunk, #out)
 
---- page_ids
-local before, after, n, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-if after > 0 then
-  local ids = redis.call('LRANGE', KEYS[1], 0, limit - 1)
-  local k = 0
-  for i, v in ipairs(ids) do
-    if tonumber(v) > after then k = i else break end
+--- page_ids lib timeline
+-- KEYS[1]: the list; KEYS[2], for a home timeline: its archive index.
+-- ARGV: the chunk key prefix, before, after (a cursor, 0 for none), n.
+-- It returns how many of the ids came from the archive, and up to n
+-- ids, newest first: those just older than before, those just newer
+-- than after, or the newest. Each step is a bisection or a range of a
+-- list, so a page costs the same at any depth.
+local list, idx, prefix = KEYS[1], KEYS[2], ARGV[1]
+local before, after, n = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local len = redis.call('LLEN', list)
+local tail = len > 0 and at(list, -1) or nil
+local out, fromArchive = {}, 0
+-- chunks returns the archive's chunk numbers newer (asc) or older than
+-- the chunk scored score, nearest first (all of them for a nil score).
+local function chunks(score, asc)
+  if not idx then return {} end
+  if asc then
+    return redis.call('ZRANGEBYSCORE', idx, score and '(' .. score or '-inf', '+inf', 'LIMIT', 0, n + 1)
   end
-  local out = {}
-  for i = math.max(1, k - n + 1), k do out[#out + 1] = ids[i] end
-  return out
+  return redis.call('ZREVRANGEBYSCORE', idx, score and '(' .. score or '+inf', '-inf', 'LIMIT', 0, n + 1)
 end
-if before > 0 then
-  local pos = redis.call('LPOS', KEYS[1], ARGV[1], 'MAXLEN', limit)
-  if pos then return redis.call('LRANGE', KEYS[1], pos + 1, pos + n) end
-  local out = {}
-  for _, v in ipairs(redis.call('LRANGE', KEYS[1], 0, limit - 1)) do
-    if tonumber(v) < before then
-      out[#out + 1] = v
-      if #out == n then break end
+if after > 0 then
+  -- gathered nearest first, so oldest first
+  local function take(key, upto, archive) -- the entries of key above index upto
+    local from = math.max(0, upto - (n - #out))
+    if upto > from then
+      local ids = redis.call('LRANGE', key, from, upto - 1)
+      for i = #ids, 1, -1 do out[#out + 1] = ids[i] end
+      if archive then fromArchive = fromArchive + #ids end
     end
   end
-  return out
+  if not idx or (tail and after >= tail) then
+    take(list, place(list, after, len), false)
+  else
+    local c = redis.call('ZREVRANGEBYSCORE', idx, after, '-inf', 'LIMIT', 0, 1, 'WITHSCORES')
+    local score
+    if c[1] then
+      local key = prefix .. c[1]
+      take(key, place(key, after, redis.call('LLEN', key)), true)
+      score = c[2]
+    end
+    for _, m in ipairs(chunks(score, true)) do
+      if #out >= n then break end
+      local key = prefix .. m
+      take(key, redis.call('LLEN', key), true)
+    end
+    if #out < n then take(list, len, false) end
+  end
+  local desc = {}
+  for i = #out, 1, -1 do desc[#desc + 1] = out[i] end
+  return {fromArchive, desc}
 end
-return redis.call('LRANGE', KEYS[1], 0, n - 1)
+-- from the first entry below before (the newest without a cursor)
+local function take(key, from, archive)
+  local ids = redis.call('LRANGE', key, from, from + n - #out - 1)
+  for _, v in ipairs(ids) do out[#out + 1] = v end
+  if archive then fromArchive = fromArchive + #ids end
+end
+local score, more = nil, idx ~= nil
+if before == 0 or (tail and before > tail) then
+  take(list, before == 0 and 0 or below(list, before, len), false)
+elseif idx then
+  local c = redis.call('ZREVRANGEBYSCORE', idx, '(' .. before, '-inf', 'LIMIT', 0, 1, 'WITHSCORES')
+  if c[1] then
+    local key = prefix .. c[1]
+    take(key, below(key, before, redis.call('LLEN', key)), true)
+    score = c[2]
+  else
+    more = false -- nothing older
+  end
+end
+if more and #out < n then
+  for _, m in ipairs(chunks(score, false)) do
+    if #out >= n then break end
+    take(prefix .. m, 0, true)
+  end
+end
+return {fromArchive, out}
 
 --- claim_name
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then

@@ -12,10 +12,10 @@ import (
 )
 
 // BenchmarkPushIDs measures what Redis spends delivering post ids into
-// a full home list (800 entries), by where an id lands: on top (in
-// order, the usual case), or below depth newer entries (a late
-// delivery), one id per call or 16 in-order ids per call (a backlog
-// delivered together). Besides ns/op, it reports Redis's own CPU time
+// a full home timeline (800 entries in its list, with an archive), by
+// where an id lands: on top (in order, the usual case), or below depth
+// newer entries (a late delivery), one id per call or several per call
+// (a backlog delivered together). Besides ns/op, it reports Redis's own CPU time
 // per id delivered (from INFO commandstats), the figure that bounds
 // delivery throughput:
 //
@@ -34,14 +34,14 @@ func BenchmarkPushIDs(b *testing.B) {
 		{"in-order-16", 0, 16}, {"late-10-16", 10, 16}, {"late-100-16", 100, 16}, {"late-799-16", 799, 16},
 		{"in-order-200", 0, 200}, {"late-10-200", 10, 200}, {"late-100-200", 100, 200}} {
 		b.Run(bc.name, func(b *testing.B) {
-			key := "posts:{bench}"
+			key, idx, prefix := "posts:{bench}", "archive:{bench}", "archive:{bench}:"
 			base := make([]string, capacity) // ascending, for LPUSH
 			for i := range base {
 				base[i] = strconv.Itoa((i + 1) * spacing)
 			}
 			ctx := b.Context()
 			if err := redisconn.FirstErr(c.DoMulti(ctx,
-				c.B().Del().Key(key).Build(),
+				c.B().Flushall().Build(), // the list, the index and the chunks
 				c.B().Lpush().Key(key).Element(base...).Build(),
 				c.B().ScriptLoad().Script(pushIDs.src).Build(),
 				c.B().ConfigResetstat().Build())); err != nil {
@@ -65,7 +65,7 @@ func BenchmarkPushIDs(b *testing.B) {
 					for g := range ids {
 						ids[g] = next(k*bc.group + g)
 					}
-					cmds = append(cmds, pushIDs.cmd(c, []string{key}, pushIDsArgs(capacity, ids)...))
+					cmds = append(cmds, pushIDs.cmd(c, []string{key, idx}, pushIDsArgs(capacity, DefaultArchiveChunk, prefix, ids)...))
 				}
 				if err := redisconn.FirstErr(c.DoMulti(ctx, cmds...)); err != nil {
 					b.Fatal(err)

@@ -24,6 +24,10 @@ import (
 // Options.HomeCap says otherwise.
 const DefaultHomeCap = 800
 
+// DefaultArchiveChunk is how many entries of a home timeline move to its
+// archive at a time unless Options.ArchiveChunk says otherwise.
+const DefaultArchiveChunk = 200
+
 // Options configure a Store.
 type Options struct {
 	// Password is the argon2id cost of new password hashes.
@@ -35,10 +39,12 @@ type Options struct {
 	// Log receives problems that do not fail the operation at hand
 	// (slog.Default when nil).
 	Log *slog.Logger
-	// HomeCap is how many post ids a home timeline list keeps
-	// (DefaultHomeCap when zero); older posts are read from the authors'
-	// own-post indexes.
-	HomeCap int
+	// HomeCap is how many post ids a home timeline list keeps at least
+	// (DefaultHomeCap when zero). Once it holds ArchiveChunk more, the
+	// oldest ArchiveChunk move to the timeline's archive, as one chunk
+	// (DefaultArchiveChunk when zero): deep pages read the archive.
+	HomeCap      int
+	ArchiveChunk int
 	// CelebrityThreshold is the follower count above which an author's
 	// posts are not fanned out on write but merged into followers' home
 	// timelines when read (10,000 when zero).
@@ -81,6 +87,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.HomeCap == 0 {
 		o.HomeCap = DefaultHomeCap
+	}
+	if o.ArchiveChunk == 0 {
+		o.ArchiveChunk = DefaultArchiveChunk
 	}
 	if o.CelebrityThreshold == 0 {
 		o.CelebrityThreshold = 10_000

@@ -38,14 +38,25 @@ func (c *countingClient) DoMulti(ctx context.Context, cmds ...rueidis.Completed)
 	return c.Client.DoMulti(ctx, cmds...)
 }
 
+// DoCache counts a round trip unless the client-side cache answered.
 func (c *countingClient) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
-	c.calls.Add(1)
-	return c.Client.DoCache(ctx, cmd, ttl)
+	r := c.Client.DoCache(ctx, cmd, ttl)
+	if !r.IsCacheHit() {
+		c.calls.Add(1)
+	}
+	return r
 }
 
+// DoMultiCache counts a round trip unless the cache answered every read.
 func (c *countingClient) DoMultiCache(ctx context.Context, cmds ...rueidis.CacheableTTL) []rueidis.RedisResult {
-	c.calls.Add(1)
-	return c.Client.DoMultiCache(ctx, cmds...)
+	res := c.Client.DoMultiCache(ctx, cmds...)
+	for _, r := range res {
+		if !r.IsCacheHit() {
+			c.calls.Add(1)
+			break
+		}
+	}
+	return res
 }
 
 type fixture struct {

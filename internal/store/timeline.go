@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"slices"
-	"strconv"
 
 	"github.com/redis/rueidis"
 
@@ -17,15 +16,21 @@ import (
 // newer than c.After.
 type fetchFunc func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error)
 
+// keepFunc returns the posts of the last fetch that a page shows (nil:
+// all of them).
+type keepFunc func(ctx context.Context, posts []retwis.Post) ([]retwis.Post, error)
+
 // maxRounds bounds how often a page asks its source for more ids when some
 // of the posts it got were deleted meanwhile.
 const maxRounds = 4
 
-// collect builds a page of n posts from fetch. Deleted posts are skipped
-// and the next ones fill in, so pages stay full. Posts that cannot be
-// read right now are counted in the page's Missing, and not filled in:
-// asking a failing node again would only make the page slower.
-func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, fetch fetchFunc) (retwis.Page, error) {
+// collect builds a page of n posts from fetch, whose authors' names are
+// read unless known. Deleted posts, and those keep leaves out, are
+// skipped and the next ones fill in, so pages stay full. Posts that
+// cannot be read right now are counted in the page's Missing, and not
+// filled in: asking a failing node again would only make the page
+// slower.
+func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, fetch fetchFunc, keep keepFunc, known ...retwis.User) (retwis.Page, error) {
 	var posts []retwis.Post
 	missing := 0
 	cur, want := c, n+1 // one more than a page tells whether more follow
@@ -34,7 +39,10 @@ func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, fetch fetch
 		if err != nil {
 			return retwis.Page{}, err
 		}
-		found, unread, err := s.posts(ctx, ids)
+		found, unread, err := s.posts(ctx, ids, known...)
+		if err == nil && keep != nil {
+			found, err = keep(ctx, found)
+		}
 		if err != nil {
 			return retwis.Page{}, err
 		}
@@ -81,11 +89,18 @@ func pageOf(posts []retwis.Post, c retwis.Cursor, n int) retwis.Page {
 // Profile returns the profile of user as seen by viewer (0 when logged
 // out): a page of the user's own posts, counts, and whether the viewer
 // follows the user. The own-post index is a sorted set, so a page costs
-// the same at any depth.
+// the same at any depth. A first page is read through the client-side
+// cache, in one call with the counts and the follow state, so a warm one
+// makes no round trip.
 func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c retwis.Cursor, n int) (retwis.Profile, error) {
 	b := s.c.B()
-	res := s.c.DoMulti(ctx, append(s.countCmds(user.ID),
-		b.Zscore().Key(schema.Following(viewer)).Member(id(user.ID)).Build())...)
+	reads := append(s.countCmds(user.ID),
+		rueidis.CT(b.Zscore().Key(schema.Following(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL))
+	first := c == (retwis.Cursor{})
+	if first {
+		reads = append(reads, rueidis.CT(b.Zrevrange().Key(schema.UserPosts(user.ID)).Start(0).Stop(int64(n)).Cache(), s.opts.CacheTTL))
+	}
+	res := s.cachedMulti(ctx, reads...)
 	prof := retwis.Profile{User: user}
 	var err error
 	if prof.Counts, err = s.parseCounts(res); err != nil {
@@ -96,12 +111,17 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 	}
 	prof.Followed = res[2].Error() == nil
 	prof.Page, err = s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+		if first { // the first fetch: read above, n+1 ids
+			first = false
+			ids, err := res[3].AsIntSlice()
+			return ids, s.wrap("profile", err)
+		}
 		ids, err := s.c.Do(ctx, s.indexCmd(user.ID, c, want)).AsIntSlice()
 		if c.After > 0 {
 			slices.Reverse(ids)
 		}
 		return ids, s.wrap("profile", err)
-	})
+	}, nil, user)
 	return prof, err
 }
 
@@ -119,34 +139,30 @@ func (s *Store) indexCmd(uid int64, c retwis.Cursor, want int) rueidis.Completed
 	return b.Zrevrange().Key(key).Start(0).Stop(int64(want - 1)).Build()
 }
 
-// listCmd reads up to want ids of a timeline list for cursor c. Lists
-// are kept in descending id order, so a cursor is found by position.
-func (s *Store) listCmd(key string, c retwis.Cursor, want, limit int) rueidis.Completed {
-	if c.Before == 0 && c.After == 0 {
-		return s.c.B().Lrange().Key(key).Start(0).Stop(int64(want - 1)).Build()
-	}
-	return pageIDs.cmd(s.c, []string{key}, id(c.Before), id(c.After), strconv.Itoa(want), strconv.Itoa(limit))
-}
-
-// GlobalTimeline returns a page of the global timeline.
+// GlobalTimeline returns a page of the global timeline. A first page is
+// read through the client-side cache, so a warm one makes no round trip.
 func (s *Store) GlobalTimeline(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
 	return s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
-		res := s.pipeline(ctx, func() rueidis.Commands {
-			return rueidis.Commands{s.listCmd(schema.Timeline, c, want, schema.TimelineCap)}
-		})
-		ids, err := res[0].AsIntSlice()
+		if c == (retwis.Cursor{}) {
+			cmd := s.c.B().Lrange().Key(schema.Timeline).Start(0).Stop(int64(want - 1)).Cache()
+			ids, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsIntSlice()
+			return ids, s.wrap("global timeline", err)
+		}
+		ids, _, err := s.page(ctx, []string{schema.Timeline}, "", c, want)
 		return ids, s.wrap("global timeline", err)
-	})
+	}, nil)
 }
 
-func (s *Store) countCmds(uid int64) rueidis.Commands {
+// countCmds read uid's counts through the client-side cache.
+func (s *Store) countCmds(uid int64) []rueidis.CacheableTTL {
 	b := s.c.B()
-	return rueidis.Commands{
-		b.Zcard().Key(schema.Followers(uid)).Build(),
-		b.Zcard().Key(schema.Following(uid)).Build(),
+	return []rueidis.CacheableTTL{
+		rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.opts.CacheTTL),
+		rueidis.CT(b.Zcard().Key(schema.Following(uid)).Cache(), s.opts.CacheTTL),
 	}
 }
 
+// parseCounts reads the replies to countCmds.
 func (s *Store) parseCounts(res []rueidis.RedisResult) (retwis.Counts, error) {
 	followers, err := res[0].AsInt64()
 	if err != nil {

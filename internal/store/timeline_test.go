@@ -92,10 +92,12 @@ func TestCursorPagingWhilePosting(t *testing.T) {
 	}
 }
 
-// TestDeepHomePaging pages a home timeline far past its capped list: the
-// followed authors' own-post indexes carry it to the beginning.
+// TestDeepHomePaging pages a home timeline far past its list, through
+// its archive, to its beginning; then, after an unfollow and a deletion,
+// the archived posts of the author no longer followed and the deleted
+// post are left out (the list no longer holds them either).
 func TestDeepHomePaging(t *testing.T) {
-	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{HomeCap: 20}, true)
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{HomeCap: 20, ArchiveChunk: 10}, true)
 	reader := f.register(t, "reader")
 	var authors []retwis.User
 	for i := range 3 {
@@ -104,21 +106,42 @@ func TestDeepHomePaging(t *testing.T) {
 		authors = append(authors, a)
 	}
 	stranger := f.register(t, "stranger")
-	var want []int64
+	var posts []retwis.Post
 	for i := range 90 {
 		p, _ := f.st.CreatePost(f.ctx, authors[i%3].ID, fmt.Sprint("post ", i))
-		want = append(want, p.ID)
+		posts = append(posts, p)
 		f.st.CreatePost(f.ctx, stranger.ID, "not followed")
 	}
 	own, _ := f.st.CreatePost(f.ctx, reader.ID, "my own")
-	want = append(want, own.ID)
+	posts = append(posts, own)
 	f.drain(t)
-	if n := f.do(t, "LLEN", fmt.Sprint("posts:{", reader.ID, "}")); n != "20" {
-		t.Fatalf("the home list holds %s ids; want the cap, 20", n)
+	list, _ := strconv.Atoi(f.do(t, "LLEN", fmt.Sprint("posts:{", reader.ID, "}")))
+	if chunks := f.do(t, "ZCARD", fmt.Sprint("archive:{", reader.ID, "}")); list < 20 || list > 30 || chunks == "0" {
+		t.Fatalf("the home list holds %d ids, the archive %s chunks; want 20 to 30, and some", list, chunks)
 	}
-	slices.Reverse(want)
-	if got := pageAll(t, f.home(t, reader.ID, 10), nil); !slices.Equal(got, want) {
-		t.Fatalf("deep paging saw %d posts %v;\nwant %d %v", len(got), got, len(want), want)
+	want := func(skip func(retwis.Post) bool) []int64 {
+		var ids []int64
+		for i := len(posts) - 1; i >= 0; i-- {
+			if !skip(posts[i]) {
+				ids = append(ids, posts[i].ID)
+			}
+		}
+		return ids
+	}
+	if got, all := pageAll(t, f.home(t, reader.ID, 7), nil), want(func(retwis.Post) bool { return false }); !slices.Equal(got, all) {
+		t.Fatalf("deep paging saw %d posts %v;\nwant %d %v", len(got), got, len(all), all)
+	}
+	if err := f.st.Unfollow(f.ctx, reader.ID, authors[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	gone := posts[4] // author1's, in the archive
+	if err := f.st.DeletePost(f.ctx, gone.AuthorID, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.drain(t)
+	left := want(func(p retwis.Post) bool { return p.AuthorID == authors[0].ID || p.ID == gone.ID })
+	if got := pageAll(t, f.home(t, reader.ID, 7), nil); !slices.Equal(got, left) {
+		t.Fatalf("after unfollowing author0 and deleting a post, deep paging saw %d posts %v;\nwant %d %v", len(got), got, len(left), left)
 	}
 }
 
@@ -227,6 +250,49 @@ func TestFollowBackfillAndUnfollow(t *testing.T) {
 		if p%2 == 1 { // a wrote the odd-numbered posts
 			t.Fatalf("after unfollowing, b's home still shows a's post %d", p)
 		}
+	}
+}
+
+// TestBackfillAboveArchive: following someone merges their posts that
+// are newer than the follower's timeline list, once the timeline has an
+// archive; their older posts predate what the timeline holds and stay
+// out, so the timeline stays in order from its list into its archive.
+func TestBackfillAboveArchive(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{HomeCap: 5, ArchiveChunk: 3}, true)
+	reader, friend, newcomer := f.register(t, "reader"), f.register(t, "friend"), f.register(t, "newcomer")
+	f.st.Follow(f.ctx, reader.ID, friend.ID)
+	var mine []int64 // the newcomer's, oldest first
+	var all []int64  // what the reader's timeline should hold, oldest first
+	for i := range 20 {
+		if i%4 == 0 {
+			p, _ := f.st.CreatePost(f.ctx, newcomer.ID, fmt.Sprint("newcomer ", i))
+			mine = append(mine, p.ID)
+		}
+		p, _ := f.st.CreatePost(f.ctx, friend.ID, fmt.Sprint("friend ", i))
+		all = append(all, p.ID)
+	}
+	f.drain(t)
+	tail, _ := strconv.ParseInt(f.do(t, "LINDEX", fmt.Sprint("posts:{", reader.ID, "}"), "-1"), 10, 64)
+	if f.do(t, "ZCARD", fmt.Sprint("archive:{", reader.ID, "}")) == "0" {
+		t.Fatal("the reader's timeline has no archive")
+	}
+	if err := f.st.Follow(f.ctx, reader.ID, newcomer.ID); err != nil {
+		t.Fatal(err)
+	}
+	merged := 0
+	for _, p := range mine {
+		if p > tail {
+			all = append(all, p)
+			merged++
+		}
+	}
+	if merged == 0 || merged == len(mine) {
+		t.Fatalf("%d of the newcomer's %d posts are above the list; the test wants some above and some below", merged, len(mine))
+	}
+	slices.Sort(all)
+	slices.Reverse(all)
+	if got := pageAll(t, f.home(t, reader.ID, 4), nil); !slices.Equal(got, all) {
+		t.Fatalf("after following the newcomer, the reader's timeline is %v; want %v (the newcomer's posts above %d)", got, all, tail)
 	}
 }
 

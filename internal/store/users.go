@@ -62,7 +62,10 @@ func (s *Store) writeUser(ctx context.Context, username, hash, secret string) (i
 	return uid, nil
 }
 
+// claim records username as uid's in both name indexes, unless another
+// user has it.
 func (s *Store) claim(ctx context.Context, uid int64, username string) error {
+	s.written.add(schema.Names(username), schema.NamesFolded(username), schema.UsersByTime) // pages follow at once
 	res := s.replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{claimName.cmd(s.c, []string{schema.Names(username), schema.NamesFolded(username)},
 			username, retwis.FoldUsername(username), id(uid))}
@@ -104,17 +107,18 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 // lookupID resolves a username to a user id: exactly as typed first (the
 // tutorial's users hash, which also holds names of the original Retwis
 // outside today's alphabet), then ignoring case, for names within the
-// alphabet only.
+// alphabet only. It reads through the client-side cache: Redis
+// invalidates the copy of a shard of the index when a sign-up changes it.
 func (s *Store) lookupID(ctx context.Context, username string) (int64, error) {
 	if username == "" || len(username) > 256 {
 		return 0, retwis.Errorf(retwis.NotFound, "No such user.")
 	}
 	b := s.c.B()
-	cmds := rueidis.Commands{b.Hget().Key(schema.Names(username)).Field(username).Build()}
+	cmds := []rueidis.CacheableTTL{rueidis.CT(b.Hget().Key(schema.Names(username)).Field(username).Cache(), s.opts.CacheTTL)}
 	if retwis.IsUsernameShaped(username) {
-		cmds = append(cmds, b.Hget().Key(schema.NamesFolded(username)).Field(retwis.FoldUsername(username)).Build())
+		cmds = append(cmds, rueidis.CT(b.Hget().Key(schema.NamesFolded(username)).Field(retwis.FoldUsername(username)).Cache(), s.opts.CacheTTL))
 	}
-	res := s.c.DoMulti(ctx, cmds...)
+	res := s.cachedMulti(ctx, cmds...)
 	for _, r := range res {
 		v, err := r.ToString()
 		if rueidis.IsRedisNil(err) {
@@ -199,15 +203,21 @@ func (s *Store) readNames(ctx context.Context, uids []int64) (names map[int64]st
 // nameOf reads a username from the reply to HGET user:{<id>} username,
 // or to HMGET user:{<id>} username (a re-read from the master).
 func nameOf(r rueidis.RedisResult) (string, error) {
-	if vals, err := r.ToArray(); err == nil && len(vals) == 1 {
+	m, err := r.ToMessage()
+	if err != nil {
+		return "", err
+	}
+	if vals, err := m.ToArray(); m.IsArray() && err == nil && len(vals) == 1 {
 		return vals[0].ToString()
 	}
-	return r.ToString()
+	return m.ToString()
 }
 
-// LatestUsers returns the n most recently registered usernames, newest first.
+// LatestUsers returns the n most recently registered usernames, newest
+// first, from the client-side cache when warm.
 func (s *Store) LatestUsers(ctx context.Context, n int) ([]string, error) {
-	names, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(schema.UsersByTime).Start(0).Stop(int64(n-1)).Build()).AsStrSlice()
+	cmd := s.c.B().Zrevrange().Key(schema.UsersByTime).Start(0).Stop(int64(n - 1)).Cache()
+	names, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsStrSlice()
 	return names, s.wrap("latest users", err)
 }
 

@@ -15,9 +15,13 @@
 // kind (the bare secret) issued before. The global timeline stays one
 // list (every post pushes onto it: one cheap command for the master of
 // its slot; a push that fails is made up for by the post's delivery job),
-// and so does users_by_time (written only at sign-up). store.Store.Migrate brings a database of the original PHP Retwis
-// (or an older retwis) to this layout once, on first start; retwis owns
-// it from then on. Keys the tutorial lacks are marked "retwis".
+// and so does users_by_time (written only at sign-up). A home timeline
+// keeps its older entries in an archive of chunks, as the timeline
+// design notes do, in the user's slot: a page at any depth reads one
+// list or chunk or two. store.Store.Migrate brings a database of the
+// original PHP Retwis (or an older retwis) to this layout once, on first
+// start; retwis owns it from then on. Keys the tutorial lacks are marked
+// "retwis".
 //
 //	key                  type    contents
 //	-------------------  ------  ----------------------------------------------
@@ -52,15 +56,27 @@
 //	following:{<id>}     zset    ids of the users <id> follows, likewise
 //	next_post_id         string  counter; likewise for post ids
 //	post:<id>            hash    user_id, time (unix seconds), body;
+//	                             username (the author's, copied when posted,
+//	                             so that pages need not look it up; retwis),
 //	                             fanout ("0" for a post not fanned out, a
 //	                             celebrity's; retwis), delivered (unix ms
 //	                             when its delivery job was done; retwis)
 //	posts:{<id>}         list    home timeline of user <id>: post ids in
-//	                             descending order, no duplicates, capped
-//	                             (800 by default), complete down to its
-//	                             last entry (own posts and followed users')
+//	                             descending order, no duplicates (own posts
+//	                             and followed users'); it keeps at least
+//	                             the cap (800 by default) and moves its
+//	                             oldest 200 to the archive once it holds
+//	                             200 more
+//	archive:{<id>}       zset    the archive of that timeline's older
+//	                             entries: chunk numbers (0, 1, … from the
+//	                             oldest), each scored by the oldest post id
+//	                             of its chunk (retwis; the design notes'
+//	                             list of lists)
+//	archive:{<id>}:<n>   list    chunk n of the archive: post ids in
+//	                             descending order, all older than the list's
+//	                             and than chunk n+1's (retwis)
 //	user_posts:{<id>}    zset    ids of the posts written by <id>, scored by
-//	                             post id (retwis; profiles, deep home pages)
+//	                             post id (retwis; profiles, follow backfill)
 //	timeline             list    global timeline: the newest 1000 post ids
 //	celebrities_followed:{<id>}
 //	                     set     the celebrities <id> follows, whose posts

@@ -106,6 +106,7 @@ const (
 	FieldUserID    = "user_id"
 	FieldTime      = "time"
 	FieldBody      = "body"
+	FieldAuthor    = "username"  // the author's username, copied when posted (usernames never change)
 	FieldFanout    = "fanout"    // "0" for a post that was not fanned out (a celebrity's)
 	FieldDelivered = "delivered" // when its delivery job was done, unix milliseconds
 )
@@ -133,6 +134,19 @@ func Following(uid int64) string { return "following:" + tag(uid) }
 
 // Home is the home timeline list of uid (the tutorial's posts:<id>).
 func Home(uid int64) string { return "posts:" + tag(uid) }
+
+// Archive is the index of the archive of uid's home timeline: a sorted
+// set of chunk numbers, each scored by the oldest post id in its chunk.
+func Archive(uid int64) string { return "archive:" + tag(uid) }
+
+// ArchivePrefix is the prefix of the names of the chunks of uid's
+// archive: chunk n is the list ArchivePrefix(uid) + n (the Lua scripts
+// name chunks so).
+func ArchivePrefix(uid int64) string { return Archive(uid) + ":" }
+
+// ArchiveChunk is chunk n of the archive of uid's home timeline: a list
+// of post ids, newest first.
+func ArchiveChunk(uid, n int64) string { return ArchivePrefix(uid) + id(n) }
 
 // UserPosts is the sorted set of the posts uid wrote.
 func UserPosts(uid int64) string { return "user_posts:" + tag(uid) }
