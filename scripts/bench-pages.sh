@@ -1,7 +1,8 @@
 #!/bin/sh
 # Measures page throughput of a freshly started `retwis serve` with wrk:
-# the logged-in home page, a profile and the global timeline, each next to
-# the /healthz baseline (one Redis PING) in the same run.
+# the logged-in home page, a profile and the global timeline, next to two
+# baselines in the same run: /static/style.css (a static file: no Redis,
+# no template) and /healthz (one Redis PING).
 # Usage: scripts/bench-pages.sh [connections] [seconds]
 set -eu
 command -v wrk >/dev/null || { echo "bench-pages: wrk is needed (apt-get install wrk)" >&2; exit 1; }
@@ -25,8 +26,8 @@ for a in 1 2 3 4 5; do
 		form "$S" /post "status=post $i by author $a, of a realistic length for a status update"
 	done
 done
-for path in /healthz / /u/author1 /timeline; do
-	printf '%-12s ' "$path"
+for path in /static/style.css /healthz / /u/author1 /timeline; do
+	printf '%-18s ' "$path"
 	wrk -t2 -c"$C" -d"${D}s" --latency -H "Cookie: auth=$READER" "http://$ADDR$path" |
 		awk '/Requests\/sec/ {rps=$2} /^ +50%/ {p50=$2} /^ +99%/ {p99=$2} /Non-2xx|Socket errors/ {err=err $0}
 			END {printf "%10s req/s  p50 %8s  p99 %8s  %s\n", rps, p50, p99, (err == "" ? "no errors" : err)}'

@@ -53,15 +53,21 @@ type postView struct {
 
 // HTML returns the HTML of posts, one after the other, as of now.
 func (f *fragments) HTML(posts []retwis.Post, now time.Time) (template.HTML, error) {
-	var b strings.Builder
-	for _, p := range posts {
+	frs := make([]fragment, len(posts))
+	size := 0
+	for i, p := range posts {
 		fr, err := f.get(p)
 		if err != nil {
 			return "", err
 		}
-		b.Grow(len(fr.head) + len(fr.tail) + 20)
+		frs[i] = fr
+		size += len(fr.head) + len(fr.tail) + 20 // "posted 11 months ago"
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i, fr := range frs {
 		b.WriteString(fr.head)
-		b.WriteString(template.HTMLEscapeString(since(now.Sub(p.Time))))
+		b.WriteString(template.HTMLEscapeString(since(now.Sub(posts[i].Time))))
 		b.WriteString(fr.tail)
 	}
 	return template.HTML(b.String()), nil

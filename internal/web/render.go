@@ -85,8 +85,13 @@ type view struct {
 // leaves a half-written page behind a 200.
 func (s *Server) render(w http.ResponseWriter, status int, name string, v view) {
 	v.MemoryOnly = s.memoryOnly
-	var buf bytes.Buffer
-	if err := s.pages[name].ExecuteTemplate(&buf, "layout", v); err != nil {
+	buf, _ := s.buffers.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	buf.Reset()
+	defer s.buffers.Put(buf)
+	if err := s.pages[name].ExecuteTemplate(buf, "layout", v); err != nil {
 		s.log.Error("render", "template", name, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return

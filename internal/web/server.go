@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -50,8 +51,11 @@ type Server struct {
 	memoryOnly bool
 	secure     bool // the auth cookie is always Secure
 	pages      map[string]*template.Template
-	mw         *middleware.Stack
-	handler    http.Handler
+	// buffers hold pages being rendered: a page is tens of kilobytes,
+	// which a fresh buffer would reach by growing (and copying) often.
+	buffers sync.Pool
+	mw      *middleware.Stack
+	handler http.Handler
 }
 
 // New returns a Server; it fails only if the embedded templates are broken.
