@@ -100,9 +100,35 @@ local head = at(list, 0)
 local top = first -- the first of ARGV's ids above the head
 while top <= n and head and tonumber(ARGV[top]) <= head do top = top + 1 end
 local len = 0
-if top > first then
-  -- late ids: those below the list's tail go to its end or the archive,
-  -- the others into the list
+local oldest = tonumber(ARGV[first])
+local newest = top > first and redis.call('LRANGE', list, 0, 15) or {}
+if top > first and tonumber(newest[#newest]) <= oldest then
+  -- late ids, all among the newest entries: the usual case, a delivery
+  -- overtaken by a few others. One goes in before the first entry not
+  -- above it; several are merged with the entries above the oldest of
+  -- them and put back on top.
+  local depth = 0 -- the entries above the oldest late id
+  while depth < #newest and tonumber(newest[depth + 1]) > oldest do depth = depth + 1 end
+  if top - first == 1 then
+    if tonumber(newest[depth + 1]) ~= oldest then
+      len = redis.call('LINSERT', list, 'BEFORE', newest[depth + 1], ARGV[first])
+    end
+  else
+    local asc, i, j = {}, depth, first -- both read from their oldest
+    if tonumber(newest[depth + 1]) == oldest then j = first + 1 end -- there already
+    while i >= 1 or j < top do
+      local a, b = tonumber(newest[i]), j < top and tonumber(ARGV[j]) or nil
+      if b == nil or (a ~= nil and a < b) then asc[#asc + 1] = newest[i]; i = i - 1
+      elseif a == nil or b < a then asc[#asc + 1] = ARGV[j]; j = j + 1
+      else asc[#asc + 1] = newest[i]; i = i - 1; j = j + 1 end
+    end
+    if depth > 0 then redis.call('LTRIM', list, depth, -1) end
+    len = redis.call('LPUSH', list, unpack(asc)) -- at most 16 entries and the late ids of one call
+  end
+  if len == 0 and top > n then len = redis.call('LLEN', list) end
+elseif top > first then
+  -- late ids further down: those below the list's tail go to its end or
+  -- the archive, the others into the list
   len = redis.call('LLEN', list)
   local tail = at(list, -1)
   local low = first -- the first late id not below the tail
