@@ -25,6 +25,8 @@ import (
 // in-memory stand-in.
 type database struct {
 	client     rueidis.Client
+	url        string            // to connect to it
+	opts       redisconn.Options // likewise
 	memoryOnly bool
 	closers    []func() // run in reverse order by Close
 }
@@ -55,7 +57,7 @@ func openDatabase(ctx context.Context, cfg serveConfig, log *slog.Logger) (*data
 		d.Close()
 		return nil, err
 	}
-	d.client = c
+	d.client, d.url, d.opts = c, url, opts
 	d.closers = append(d.closers, c.Close)
 	return d, nil
 }

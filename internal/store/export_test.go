@@ -18,4 +18,4 @@ func KeySnapshots(author int64) string { return schema.QueueOf(author).Snapshots
 
 // ForgetWrites makes the store forget which cached keys it changed a
 // moment ago, as five seconds later, so that tests see warm reads.
-func (s *Store) ForgetWrites() { s.written = written{} }
+func (s *Store) ForgetWrites() { *s.written = written{} }

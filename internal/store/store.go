@@ -110,8 +110,8 @@ type Store struct {
 	hasher  *password.Hasher // at most one password hash per core at once
 	nodes   *redisconn.Nodes // the masters, for health checks and scans
 	metrics *metrics         // nil without Options.Metrics
-	written written          // cached keys this server changed a moment ago
-	outages shardOutages     // shards of the delivery queue that failed a moment ago
+	written *written         // cached keys this server changed a moment ago
+	outages *shardOutages    // shards of the delivery queue that failed a moment ago
 }
 
 // New returns a Store on client. The Store takes ownership of client and
@@ -122,14 +122,36 @@ func New(client rueidis.Client, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &Store{opts: opts, log: opts.Log, hasher: hasher, nodes: redisconn.NewNodes(client)}
-	var observe redisconn.Observer
+	s := &Store{opts: opts, log: opts.Log, hasher: hasher, nodes: redisconn.NewNodes(client),
+		written: &written{}, outages: &shardOutages{}}
 	if opts.Metrics != nil {
 		s.metrics = newMetrics(opts.Metrics, s)
+	}
+	s.c = s.bounded(client)
+	return s, nil
+}
+
+// bounded returns client with the store's per-call deadline, observed by
+// its metrics.
+func (s *Store) bounded(client rueidis.Client) rueidis.Client {
+	var observe redisconn.Observer
+	if s.metrics != nil {
 		observe = s.metrics.call
 	}
-	s.c = redisconn.Bounded(client, max(opts.WaitTimeout, maxBlock), observe)
-	return s, nil
+	return redisconn.Bounded(client, max(s.opts.WaitTimeout, maxBlock), observe)
+}
+
+// Through returns a store that is s but for the client it sends its
+// Redis calls through: client, which it takes ownership of and closes in
+// Close. A server that serves pages and delivers posts gives its
+// delivery worker a client of its own, so that page reads never queue
+// behind delivery's pipelines of a thousand calls; everything else (the
+// metrics, the id generator, what this server wrote a moment ago) is
+// shared.
+func (s *Store) Through(client rueidis.Client) *Store {
+	t := *s
+	t.c = s.bounded(client)
+	return &t
 }
 
 // Close closes the Redis client.
