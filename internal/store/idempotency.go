@@ -32,24 +32,7 @@ func (s *Store) CreatePostOnce(ctx context.Context, author int64, text, key stri
 	if err := checkIdempotencyKey(key); err != nil {
 		return retwis.Post{}, err
 	}
-	k := schema.Idempotency(author, key)
-	b := s.c.B()
-	claimed, err := s.c.Do(ctx, b.Set().Key(k).Value(inFlight).Nx().Ex(idempotencyTTL).Build()).AsBool()
-	if err != nil && !rueidis.IsRedisNil(err) {
-		return retwis.Post{}, s.wrap("idempotency key", err)
-	}
-	if !claimed {
-		return s.earlierPost(ctx, k)
-	}
-	ctx, cancel := detach(ctx)
-	defer cancel()
-	p, err := s.CreatePost(ctx, author, text)
-	if err != nil {
-		s.c.Do(ctx, b.Del().Key(k).Build()) // the retry may publish it
-		return p, err
-	}
-	err = s.c.Do(ctx, b.Set().Key(k).Value(id(p.ID)).Ex(idempotencyTTL).Build()).Error()
-	return p, s.wrap("idempotency key", err)
+	return s.createPost(ctx, author, text, schema.Idempotency(author, key))
 }
 
 // earlierPost returns the post an idempotency key was used for.

@@ -37,16 +37,33 @@ import (
 // half-published post nor, when the user tries again, a duplicate
 // remains. Once begun it completes even if the client goes away.
 func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retwis.Post, error) {
+	return s.createPost(ctx, author, text, "")
+}
+
+// createPost is CreatePost, and with key (not "") CreatePostOnce: the
+// idempotency key (in the author's slot) is claimed in the round trip
+// that reads the author's state, and recorded with the post's id in the
+// one that publishes it, so that it costs no round trip of its own.
+func (s *Store) createPost(ctx context.Context, author int64, text, key string) (retwis.Post, error) {
 	body, err := retwis.NormalizeStatus(text)
 	if err != nil {
 		return retwis.Post{}, err
 	}
 	ctx, cancel := detach(ctx)
 	defer cancel()
-	followers, known, name, pid, err := s.postingState(ctx, author)
+	followers, known, name, pid, err := s.postingState(ctx, author, key)
+	if errors.Is(err, errKeyUsed) {
+		return s.earlierPost(ctx, key)
+	}
 	if err != nil {
 		return retwis.Post{}, err
 	}
+	var published bool
+	defer func() {
+		if key != "" && !published { // the retry may publish it
+			s.c.Do(ctx, s.c.B().Del().Key(key).Build())
+		}
+	}()
 	celebrity := followers > s.opts.CelebrityThreshold
 	newCelebrity := celebrity && !known
 	now := time.Now()
@@ -73,31 +90,49 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 			return cmds
 		})
 	})
-	res := s.replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity) },
+	res := s.replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity, key) },
 		schema.UserPosts(author), schema.Home(author))
 	wg.Wait()
 	if err := errors.Join(redisconn.FirstErr(res[:len(res)-1]), jobErr); err != nil {
 		s.unpublish(ctx, pid, author)
 		return retwis.Post{}, s.wrap("create post: publish", err)
 	}
+	published = true
 	return retwis.Post{ID: pid, AuthorID: author, Author: name, Time: now.Truncate(time.Second), Body: body}, nil
 }
+
+// errKeyUsed is postingState's answer when the idempotency key was used
+// already.
+var errKeyUsed = errors.New("store: idempotency key used")
 
 // postingState reads, in one round trip, how many followers author has,
 // whether author is known as a celebrity, and author's username (which
 // the post keeps, so that readers need not look it up); with the
 // tutorial's counter (no id generator) it takes the post's id in the same
-// round trip.
-func (s *Store) postingState(ctx context.Context, author int64) (followers int64, celebrity bool, name string, pid int64, err error) {
+// round trip, and with an idempotency key (not "") it claims the key
+// there too, or fails with errKeyUsed.
+func (s *Store) postingState(ctx context.Context, author int64, key string) (followers int64, celebrity bool, name string, pid int64, err error) {
 	b := s.c.B()
 	cmds := rueidis.Commands{
 		b.Zcard().Key(schema.Followers(author)).Build(),
 		b.Hmget().Key(schema.User(author)).Field(schema.FieldCelebrity, schema.FieldUsername).Build(),
 	}
+	if key != "" {
+		cmds = append(cmds, b.Set().Key(key).Value(inFlight).Nx().Ex(idempotencyTTL).Build())
+	}
 	if s.opts.IDs == nil {
 		cmds = append(cmds, b.Incr().Key(schema.NextPostID).Build())
 	}
 	res := s.c.DoMulti(ctx, cmds...)
+	if key != "" {
+		claimed, err := res[2].AsBool()
+		if err != nil && !rueidis.IsRedisNil(err) {
+			return 0, false, "", 0, s.wrap("idempotency key", err)
+		}
+		if !claimed {
+			return 0, false, "", 0, errKeyUsed
+		}
+	}
 	followers, err = res[0].AsInt64()
 	if err != nil {
 		return 0, false, "", 0, s.wrap("create post: followers", err)
@@ -111,7 +146,7 @@ func (s *Store) postingState(ctx context.Context, author int64) (followers int64
 		return 0, false, "", 0, retwis.Errorf(retwis.NotFound, "There is no such user.")
 	}
 	if s.opts.IDs == nil {
-		pid, err = res[2].AsInt64()
+		pid, err = res[len(res)-1].AsInt64()
 		return followers, flag == "1", name, pid, s.wrap("create post: next id", err)
 	}
 	return followers, flag == "1", name, 0, nil
@@ -121,8 +156,9 @@ func (s *Store) postingState(ctx context.Context, author int64) (followers int64
 // delivery job; all are safe to repeat (pipeline may resend them). The
 // push on the global timeline comes last: it is the one whose failure
 // the delivery job makes up for. An author who has just become a
-// celebrity is recorded as one.
-func (s *Store) publishCmds(pid, author int64, newCelebrity bool) rueidis.Commands {
+// celebrity is recorded as one, and an idempotency key (not "") records
+// the post.
+func (s *Store) publishCmds(pid, author int64, newCelebrity bool, key string) rueidis.Commands {
 	b := s.c.B()
 	p := id(pid)
 	cmds := rueidis.Commands{
@@ -131,6 +167,9 @@ func (s *Store) publishCmds(pid, author int64, newCelebrity bool) rueidis.Comman
 	}
 	if newCelebrity {
 		cmds = append(cmds, b.Hset().Key(schema.User(author)).FieldValue().FieldValue(schema.FieldCelebrity, "1").Build())
+	}
+	if key != "" {
+		cmds = append(cmds, b.Set().Key(key).Value(p).Ex(idempotencyTTL).Build())
 	}
 	return append(cmds, s.globalPushCmd(pid))
 }
