@@ -37,15 +37,19 @@ type Options struct {
 	// refused (kind Unauthorized), before the request goes on without a
 	// viewer: the HTML interface clears its stale cookie there.
 	Refused func(w http.ResponseWriter, r *http.Request)
+	// Writes is how many requests wrapped by [Stack.Throttle] run at once;
+	// zero means no limit.
+	Writes int
 }
 
 // Stack is the middleware of one HTTP interface. It keeps no state
-// between requests.
+// between requests but the write slots in use.
 type Stack struct {
 	opts     Options
 	log      *slog.Logger
-	metrics  *httpMetrics // nil without Options.Metrics
-	errorLog logLimiter   // paces the error lines of failed requests
+	metrics  *httpMetrics  // nil without Options.Metrics
+	errorLog logLimiter    // paces the error lines of failed requests
+	writes   chan struct{} // a token for each throttled request running; nil: no limit
 }
 
 // New returns the Stack configured by opts.
@@ -55,6 +59,9 @@ func New(opts Options) *Stack {
 		log = slog.Default()
 	}
 	s := &Stack{opts: opts, log: log}
+	if opts.Writes > 0 {
+		s.writes = make(chan struct{}, opts.Writes)
+	}
 	if opts.Metrics != nil {
 		s.metrics = newHTTPMetrics(opts.Metrics)
 	}

@@ -41,6 +41,10 @@ type Options struct {
 	// ProbesOnly serves the probes (/livez, /healthz, /readyz) and
 	// nothing else: a server that only delivers posts.
 	ProbesOnly bool
+	// Writes is how many posts, follows and deletions run at once; the
+	// others wait their turn, so that pages stay fast during a burst of
+	// them. Zero means no limit.
+	Writes int
 }
 
 // Server serves retwis's pages. It keeps no state of its own between
@@ -71,7 +75,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{store: opts.Store, log: log, memoryOnly: opts.MemoryOnly, secure: opts.SecureCookies, pages: pages}
 	s.mw = middleware.New(middleware.Options{
 		Log: log, RenderError: s.renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
-		Auth: opts.Store, Credential: cookieSecret, Refused: s.clearAuthCookie, Metrics: opts.Metrics,
+		Auth: opts.Store, Credential: cookieSecret, Refused: s.clearAuthCookie, Metrics: opts.Metrics, Writes: opts.Writes,
 	})
 	s.handler = s.routes(opts.ProbesOnly)
 	return s, nil
@@ -103,13 +107,13 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /register", s.register)
 	mux.HandleFunc("POST /login", s.login)
 	mux.HandleFunc("POST /logout", s.requireLogin(s.logout))
-	mux.HandleFunc("POST /post", s.requireLogin(s.createPost))
+	mux.HandleFunc("POST /post", s.requireLogin(s.mw.Throttle(s.createPost)))
 	mux.HandleFunc("GET /u/{username}", s.mw.Viewer(s.profile))
-	mux.HandleFunc("POST /u/{username}/follow", s.requireLogin(s.follow))
-	mux.HandleFunc("POST /u/{username}/unfollow", s.requireLogin(s.unfollow))
+	mux.HandleFunc("POST /u/{username}/follow", s.requireLogin(s.mw.Throttle(s.follow)))
+	mux.HandleFunc("POST /u/{username}/unfollow", s.requireLogin(s.mw.Throttle(s.unfollow)))
 	mux.HandleFunc("GET /timeline", s.mw.Viewer(s.timeline))
 	mux.HandleFunc("GET /p/{id}", s.mw.Viewer(s.permalink))
-	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.deletePost))
+	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))
 	mux.Handle("GET /static/", staticFiles())
 	// The form routes answer only POST; someone who types one of them in,
 	// or reloads after a failed form, is sent home rather than shown a 404.
