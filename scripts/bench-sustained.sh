@@ -24,7 +24,7 @@ redis-server --port $PORT --bind 127.0.0.1 --save '' --appendonly no --daemonize
 until redis-cli -p $PORT ping >/dev/null 2>&1; do sleep 0.1; done
 ROLE=all
 [ -n "${BACKLOG:-}" ] && ROLE=web
-"$WORK/retwis" serve --role $ROLE --addr $ADDR --redis redis://127.0.0.1:$PORT --metrics-addr '' 2>/dev/null &
+"$WORK/retwis" serve --role $ROLE --addr $ADDR --redis redis://127.0.0.1:$PORT --metrics-addr "${METRICS:-}" ${SERVE_ARGS:-} 2>/dev/null &
 PID=$!
 trap 'kill $PID $(cat "$WORK/worker.pid" 2>/dev/null) 2>/dev/null; wait; redis-cli -p $PORT shutdown nosave >/dev/null 2>&1; rm -rf "$WORK"' EXIT
 until curl -fs http://$ADDR/healthz >/dev/null; do sleep 0.1; done

@@ -28,7 +28,7 @@ func TestBench(t *testing.T) {
 		t.Fatalf("bench exited %d:\n%s", status, report)
 	}
 	for _, want := range []string{"seeded in", "per timeline entry", "per archived entry", "static", "healthz", "home", "profile", "timeline", "post", "mixed",
-		"followed users", "delivery of one post", "posts fully delivered", "backlog peak", "post to its last follower"} {
+		"followed users", "delivery of one post", "posts fully delivered", "backlog peak", "post to its last follower", "home page, while posting"} {
 		if !strings.Contains(report, want) {
 			t.Fatalf("report lacks %q:\n%s", want, report)
 		}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -38,6 +39,7 @@ type serveConfig struct {
 	metricsAddr   string                // where /metrics listens; empty: nowhere
 	role          string                // what this server runs: all, web or worker
 	delivery      store.DeliveryOptions // Batch, Parallel and ClaimIdle of the delivery workers
+	writes        int                   // posts, follows and deletions at once; 0: twice the cores
 }
 
 // Roles of a server.
@@ -56,7 +58,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.tlsCert, "tls-cert", "", envHelp("serve HTTPS with this certificate `file`", "RETWIS_TLS_CERT"))
 	fs.StringVar(&c.tlsKey, "tls-key", "", envHelp("private key `file` for --tls-cert", "RETWIS_TLS_KEY"))
 	fs.IntVar(&c.timelines.HomeCap, "home-cap", store.DefaultHomeCap,
-		envHelp("post ids kept in each home timeline `list`; older pages merge the authors' indexes", "RETWIS_HOME_CAP"))
+		envHelp("post ids kept at least in each home timeline `list`; older ones move to its archive", "RETWIS_HOME_CAP"))
 	fs.Int64Var(&c.timelines.CelebrityThreshold, "celebrity-threshold", 10_000,
 		envHelp("authors with more `followers` are merged into timelines when read instead of fanned out", "RETWIS_CELEBRITY_THRESHOLD"))
 	fs.StringVar(&c.lockServers, "lock-servers", "", envHelp(
@@ -84,6 +86,9 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.delivery.ClaimIdle, "delivery-claim-idle", 30*time.Second, envHelp(
 		"how `long` a delivery job may sit idle with a worker before upkeep takes it over (the worker is presumed dead)",
 		"RETWIS_DELIVERY_CLAIM_IDLE"))
+	fs.IntVar(&c.writes, "write-concurrency", 0, envHelp(
+		"posts, follows and deletions this server runs at once (`count`); the others wait their turn, "+
+			"so that pages stay fast during a burst of them; 0: twice the number of cores", "RETWIS_WRITE_CONCURRENCY"))
 	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", 30*24*time.Hour,
 		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
 }
@@ -111,6 +116,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--wait-replicas must be -1 (automatic), 0 or more")
 	case c.timelines.WaitTimeout < time.Millisecond:
 		return errors.New("--wait-timeout must be at least 1ms")
+	case c.writes < 0:
+		return errors.New("--write-concurrency must be 0 (twice the cores) or more")
 	}
 	return nil
 }
@@ -166,11 +173,20 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 
 	if cfg.role != roleWeb {
-		stopWorkers := startWorkers(st, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, log) // zero: the default
-		defer stopWorkers()                                                                                  // after the HTTP server: it drains jobs in flight
+		// The workers get a client of their own, so that pages never queue
+		// behind delivery's pipelines.
+		jobs, err := connect(ctx, db.url, db.opts, log)
+		if err != nil {
+			return err
+		}
+		work := st.Through(jobs)
+		defer work.Close()
+		stopWorkers := startWorkers(work, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, log) // zero: the default
+		defer stopWorkers()                                                                                    // after the HTTP server: it drains jobs in flight
 	}
 	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly,
-		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker, Metrics: reg})
+		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker, Metrics: reg,
+		Writes: cmp.Or(cfg.writes, 2*runtime.GOMAXPROCS(0))})
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/loadtest"
+	"github.com/retwis/retwis/internal/web"
 )
 
 // sustainedReport is what the sustained-posting scenario measured.
@@ -23,14 +25,22 @@ type sustainedReport struct {
 	drain     time.Duration   // from the end of posting until the backlog was empty
 	delivered time.Duration   // from the start of posting until the backlog was empty
 	delays    []time.Duration // of each post, from made to delivered to its last follower, sorted
+	idle      loadtest.Result // home pages of the readers before posting
+	storm     loadtest.Result // home pages of the readers while posting
 }
+
+// stormReaders is how many connections, besides the posting ones, read
+// home pages (each as a user of its own) before and during the posting.
+const stormReaders = 8
 
 // sustained posts from every connection for the scenario duration, each
 // as its own user (so with the seeded network's follower distribution),
 // and then waits for the delivery backlog to empty. What matters is posts
 // reaching followers, not requests accepted: it reports both rates, the
 // backlog's peak, and the rate at which timeline entries (a post times
-// its author's followers) were written while the backlog drained.
+// its author's followers) were written while the backlog drained. Other
+// connections read home pages before and while the posting goes on, to
+// show what a posting storm does to pages.
 func (b *bench) sustained(ctx context.Context) error {
 	if err := b.waitIdle(ctx); err != nil {
 		return err
@@ -58,6 +68,11 @@ func (b *bench) sustained(ctx context.Context) error {
 		b.printf("%-28s %12.0f/s  (the backlog left when posting stopped, drained in %s)\n", "  … while draining",
 			drained/rep.drain.Seconds(), rep.drain.Round(time.Millisecond))
 	}
+	b.printf("%-28s %12s p50, %s p99, %.0f/s  (%d other connections, before posting)\n", "home page, idle",
+		rep.idle.P50.Round(10*time.Microsecond), rep.idle.P99.Round(10*time.Microsecond), rep.idle.RPS, stormReaders)
+	b.printf("%-28s %12s p50, %s p99, %.0f/s  (p99 %.2f× idle; %d errors)\n", "home page, while posting",
+		rep.storm.P50.Round(10*time.Microsecond), rep.storm.P99.Round(10*time.Microsecond), rep.storm.RPS,
+		float64(rep.storm.P99)/float64(max(rep.idle.P99, 1)), rep.idle.Errors+rep.storm.Errors)
 	return nil
 }
 
@@ -70,6 +85,13 @@ func (b *bench) measureSustained(ctx context.Context) (sustainedReport, error) {
 		return rep, err
 	}
 	if rep.audience, err = b.audience(ctx, authors); err != nil {
+		return rep, err
+	}
+	readers, err := b.readers(ctx)
+	if err != nil {
+		return rep, err
+	}
+	if rep.idle, err = readers(b.opts.Duration); err != nil {
 		return rep, err
 	}
 	var peak atomic.Int64
@@ -85,10 +107,17 @@ func (b *bench) measureSustained(ctx context.Context) (sustainedReport, error) {
 		}
 	}()
 	start := time.Now()
+	var readErr error
+	read := make(chan struct{})
+	go func() { // the readers, while the others post
+		defer close(read)
+		rep.storm, readErr = readers(b.opts.Duration)
+	}()
 	rep.posting, err = b.load(ctx, func(conn int, rng *rand.Rand) loadtest.Request { return postRequest(conn, rng) }, b.opts.Duration)
 	stopSampling()
 	<-sampled
-	if err != nil {
+	<-read
+	if err = errors.Join(err, readErr); err != nil {
 		return rep, err
 	}
 	rep.accepted = rep.posting.Requests - rep.posting.Errors
@@ -111,6 +140,26 @@ func (b *bench) measureSustained(ctx context.Context) (sustainedReport, error) {
 	}
 	slices.Sort(rep.delays)
 	return rep, nil
+}
+
+// readers logs in stormReaders users other than the posting ones and
+// returns a load of their home pages for a duration.
+func (b *bench) readers(ctx context.Context) (func(time.Duration) (loadtest.Result, error), error) {
+	cookies := make([]string, stormReaders)
+	for i := range cookies {
+		name := "user" + strconv.Itoa(1+(b.opts.Connections+i)%b.users())
+		cookie, err := loginAs(ctx, b.opts.URL, name, b.opts.Password)
+		if err != nil {
+			return nil, fmt.Errorf("sustained posting: log in as %s: %w", name, err)
+		}
+		cookies[i] = cookie
+	}
+	return func(d time.Duration) (loadtest.Result, error) {
+		return loadtest.Run(ctx, loadtest.Options{
+			BaseURL: b.opts.URL, Connections: stormReaders, Duration: d, Cookies: cookies, CookieName: web.CookieName,
+			Next: func(int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/"} },
+		})
+	}, nil
 }
 
 // postingUsers returns the distinct users the connections post as.
