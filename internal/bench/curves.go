@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/retwis/retwis/internal/chart"
@@ -57,19 +58,21 @@ func writeChart(path string, c chart.Chart) error {
 }
 
 // homeCurve signs up one user per size, makes them follow that many
-// seeded users, and loads their home page.
+// seeded users, gives them a timeline as deep as the seeded ones (list
+// and archive), and loads their home page and a page from the middle of
+// their archive.
 func (b *bench) homeCurve(ctx context.Context) ([]chart.Series, error) {
 	p50 := chart.Series{Name: "home page p50"}
 	p99 := chart.Series{Name: "home page p99"}
-	deep := chart.Series{Name: "page past the cap, p50"}
+	deep := chart.Series{Name: "page in the archive, p50"}
 	b.printf("\nhome page by number of followed users (%d connections as that user, %s each)\n", b.opts.Connections, b.curveDuration())
-	b.printf("%-9s %10s %9s %9s %14s %7s\n", "follows", "req/s", "p50", "p99", "deep page p50", "errors")
+	b.printf("%-9s %10s %9s %9s %10s %16s %7s\n", "follows", "req/s", "p50", "p99", "deep req/s", "deep p50 (ratio)", "errors")
 	for _, k := range followingSizes {
 		if k > b.users() {
 			b.printf("%-9d skipped: needs more than %d seeded users\n", k, b.users())
 			continue
 		}
-		cookie, err := b.userFollowing(ctx, k)
+		cookie, timeline, err := b.userFollowing(ctx, k)
 		if err != nil {
 			return nil, err
 		}
@@ -77,11 +80,14 @@ func (b *bench) homeCurve(ctx context.Context) ([]chart.Series, error) {
 		if err != nil {
 			return nil, err
 		}
-		past, err := b.loadAs(ctx, cookie, "/?before=1000") // far below any list
+		// A cursor halfway down the archive (or the list, if that is all).
+		at := timeline[min(len(timeline)-1, (len(timeline)+b.opts.HomeCap)/2)]
+		past, err := b.loadAs(ctx, cookie, "/?before="+strconv.FormatInt(at, 10))
 		if err != nil {
 			return nil, err
 		}
-		b.printf("%-9d %10.0f %9s %9s %14s %7d\n", k, top.RPS, msec(top.P50), msec(top.P99), msec(past.P50), top.Errors+past.Errors)
+		b.printf("%-9d %10.0f %9s %9s %10.0f %9s (%.1f×) %7d\n", k, top.RPS, msec(top.P50), msec(top.P99), past.RPS,
+			msec(past.P50), float64(past.P50)/float64(max(top.P50, 1)), top.Errors+past.Errors)
 		p50.Points = append(p50.Points, chart.Point{X: float64(k), Y: ms(top.P50)})
 		p99.Points = append(p99.Points, chart.Point{X: float64(k), Y: ms(top.P99)})
 		deep.Points = append(deep.Points, chart.Point{X: float64(k), Y: ms(past.P50)})
@@ -89,30 +95,36 @@ func (b *bench) homeCurve(ctx context.Context) ([]chart.Series, error) {
 	return []chart.Series{p50, p99, deep}, nil
 }
 
-// userFollowing signs up a new user who follows the first k seeded users
-// and returns its cookie.
-func (b *bench) userFollowing(ctx context.Context, k int) (string, error) {
+// userFollowing signs up a new user who follows the first k seeded users,
+// gives them a timeline of the newest HomeCap + Archive posts, and
+// returns its cookie and the timeline.
+func (b *bench) userFollowing(ctx context.Context, k int) (string, []int64, error) {
 	name := uniqueName(fmt.Sprint("follows", k))
 	u, _, err := b.st.Register(ctx, name, b.opts.Password)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	ids := make([]int64, k)
 	for i := range ids {
 		ids[i] = int64(i + 1)
 	}
-	// One bulk write and one rebuild, cheaper than a backfill per follow.
+	// One bulk write and one build, cheaper than a backfill per follow.
 	w := b.st.BulkWriter(ctx)
 	if err := w.Follows(u.ID, ids, time.Now().Unix()); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err := w.Flush(); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	if err := b.st.RebuildHome(ctx, u.ID); err != nil {
-		return "", err
+	timeline, err := b.st.BuildTimeline(ctx, u.ID, b.opts.HomeCap+max(b.opts.Archive, 1000))
+	if err != nil {
+		return "", nil, err
 	}
-	return loginAs(ctx, b.opts.URL, name, b.opts.Password)
+	if len(timeline) == 0 {
+		return "", nil, fmt.Errorf("the %d users %s follows have posted nothing", k, name)
+	}
+	cookie, err := loginAs(ctx, b.opts.URL, name, b.opts.Password)
+	return cookie, timeline, err
 }
 
 func (b *bench) curveDuration() time.Duration { return min(b.opts.Duration, 5*time.Second) }
