@@ -28,7 +28,7 @@ func TestBench(t *testing.T) {
 		t.Fatalf("bench exited %d:\n%s", status, report)
 	}
 	for _, want := range []string{"seeded in", "per timeline entry", "per archived entry", "static", "healthz", "home", "profile", "timeline", "post", "mixed",
-		"followed users", "delivery of one post", "posts fully delivered", "backlog peak", "post to its last follower", "home page, while posting"} {
+		"followed users", "delivery of one post", "posts fully delivered", "backlog peak", "post to its last follower", "home page, while posting", "home page by depth", "entries/s"} {
 		if !strings.Contains(report, want) {
 			t.Fatalf("report lacks %q:\n%s", want, report)
 		}
@@ -42,7 +42,7 @@ func TestBench(t *testing.T) {
 			t.Fatalf("scenario %s had %s errors:\n%s", r[1], r[2], report)
 		}
 	}
-	for _, name := range []string{"home-latency.svg", "delivery.svg"} {
+	for _, name := range []string{"home-latency.svg", "page-depth.svg", "delivery.svg", "delivery-rate.svg"} {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil || !bytes.Contains(b, []byte("<svg")) {
 			t.Fatalf("%s: %v", name, err)

@@ -17,20 +17,22 @@ import (
 // deliveryCurve gives one author per size that many (made-up) followers,
 // posts once as that author, and times the request and the delivery,
 // while the other connections keep posting to measure posting latency
-// during a large delivery.
-func (b *bench) deliveryCurve(ctx context.Context) ([]chart.Series, error) {
+// during a large delivery. It returns the times, and the delivery's rate
+// in timeline entries per second.
+func (b *bench) deliveryCurve(ctx context.Context) (times, rates []chart.Series, err error) {
 	total := chart.Series{Name: "delivery to every follower"}
 	request := chart.Series{Name: "the posting request"}
 	others := chart.Series{Name: "others' posts, p99"}
+	rate := chart.Series{Name: "timeline entries written per second"}
 	b.printf("\ndelivery of one post by number of followers, while another user posts on 4 connections\n")
 	b.printf("(for fanout beyond 10,000 followers, start the server with a higher --celebrity-threshold)\n")
-	b.printf("%-9s %12s %12s %20s %7s\n", "followers", "post request", "delivery", "other posts p99", "errors")
+	b.printf("%-9s %12s %12s %12s %20s %7s\n", "followers", "post request", "delivery", "entries/s", "other posts p99", "errors")
 	if err := b.waitIdle(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	bystander, _, err := b.author(ctx, 0, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i, k := range audienceSizes {
 		if k > b.opts.MaxAudience {
@@ -38,38 +40,40 @@ func (b *bench) deliveryCurve(ctx context.Context) ([]chart.Series, error) {
 		}
 		cookie, uid, err := b.author(ctx, k, int64(i+1)*10_000_000)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		bg, stop := b.backgroundPosts(ctx, bystander)
 		start := time.Now()
 		if err := postAs(ctx, b.opts.URL, cookie); err != nil {
 			stop()
-			return nil, err
+			return nil, nil, err
 		}
 		posted := time.Since(start)
 		celebrity, err := b.st.IsCelebrity(ctx, uid)
 		if err != nil {
 			stop()
-			return nil, err
+			return nil, nil, err
 		}
 		if err := b.waitDelivered(ctx, uid, celebrity); err != nil {
 			stop()
-			return nil, err
+			return nil, nil, err
 		}
 		delivered := time.Since(start)
 		stop()
 		r := <-bg
 		if celebrity {
-			b.printf("%-9d %12s %12s %20s %7d  (over the celebrity threshold: merged at read, not fanned out)\n",
-				k, msec(posted), "-", msec(r.P99), r.Errors)
+			b.printf("%-9d %12s %12s %12s %20s %7d  (over the celebrity threshold: merged at read, not fanned out)\n",
+				k, msec(posted), "-", "-", msec(r.P99), r.Errors)
 			continue
 		}
-		b.printf("%-9d %12s %12s %20s %7d\n", k, msec(posted), msec(delivered), msec(r.P99), r.Errors)
+		perSecond := float64(k) / delivered.Seconds()
+		b.printf("%-9d %12s %12s %12.0f %20s %7d\n", k, msec(posted), msec(delivered), perSecond, msec(r.P99), r.Errors)
 		total.Points = append(total.Points, chart.Point{X: float64(k), Y: ms(delivered)})
 		request.Points = append(request.Points, chart.Point{X: float64(k), Y: ms(posted)})
 		others.Points = append(others.Points, chart.Point{X: float64(k), Y: ms(r.P99)})
+		rate.Points = append(rate.Points, chart.Point{X: float64(k), Y: perSecond})
 	}
-	return nonEmpty(total, request, others), nil
+	return nonEmpty(total, request, others), nonEmpty(rate), nil
 }
 
 func nonEmpty(series ...chart.Series) []chart.Series {
