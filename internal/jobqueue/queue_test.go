@@ -54,6 +54,20 @@ func (l *log) get(name string) []bool {
 	return append([]bool(nil), l.runs[name]...)
 }
 
+// runUntil runs q until done reports true (or 10 s have passed), then
+// stops it and waits for it to return.
+func runUntil(t *testing.T, q *jobqueue.Queue, done func() bool) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan struct{})
+	go func() { q.Run(ctx); close(stopped) }()
+	for deadline := time.Now().Add(10 * time.Second); !done() && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-stopped
+}
+
 // TestRunRetriesAndTidies runs jobs on two streams: each succeeds once
 // and is gone from its stream, with the commands of Tidy sent; a job that
 // fails is tried again, marked Resumed, until it succeeds; a job handed
@@ -87,10 +101,6 @@ func TestRunRetriesAndTidies(t *testing.T) {
 	add(t, c, streams[0], "one")
 	add(t, c, streams[1], "flaky") // handed over with one, at the start
 	add(t, c, streams[1], "two")
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan struct{})
-	go func() { q.Run(ctx); close(done) }()
-	deadline := time.Now().Add(10 * time.Second)
 	empty := func() bool {
 		for _, s := range streams {
 			if n, _ := c.Do(t.Context(), c.B().Xlen().Key(s).Build()).AsInt64(); n != 0 {
@@ -99,11 +109,7 @@ func TestRunRetriesAndTidies(t *testing.T) {
 		}
 		return true
 	}
-	for (len(l.get("flaky")) < 3 || !empty()) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	cancel()
-	<-done
+	runUntil(t, q, func() bool { return len(l.get("flaky")) >= 3 && empty() })
 	if got := l.get("flaky"); fmt.Sprint(got) != "[false true true]" {
 		t.Errorf("the failing job ran %v (Resumed at each run); want [false true true]", got)
 	}
@@ -199,18 +205,10 @@ func TestBatch(t *testing.T) {
 	for i := range 10 {
 		add(t, c, streams[0], fmt.Sprint(i))
 	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan struct{})
-	go func() { q.Run(ctx); close(done) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if n, _ := c.Do(t.Context(), c.B().Xlen().Key(streams[0]).Build()).AsInt64(); n == 0 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cancel()
-	<-done
+	runUntil(t, q, func() bool {
+		n, _ := c.Do(t.Context(), c.B().Xlen().Key(streams[0]).Build()).AsInt64()
+		return n == 0
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	want := "[[0/false 1/false 2/false 3/false 4/false 5/false 6/false 7/false] " +
@@ -265,21 +263,11 @@ func TestGroupsInQueueOrder(t *testing.T) {
 		}
 		want = append(want, name)
 	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan struct{})
-	go func() { q.Run(ctx); close(done) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	runUntil(t, q, func() bool {
 		mu.Lock()
-		n := len(order)
-		mu.Unlock()
-		if n >= len(want) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	cancel()
-	<-done
+		defer mu.Unlock()
+		return len(order) >= len(want)
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	if fmt.Sprint(order) != fmt.Sprint(want) || mixed == 0 {
