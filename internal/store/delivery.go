@@ -361,38 +361,30 @@ func (s *Store) nextFollowers(ctx context.Context, j job, src string, done, batc
 // after pushing, the post is looked for again, and if it is gone the
 // batch is undone.
 func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int, error) {
-	if j.kind == schema.JobDeliver {
-		var err error
-		if followers, err = s.active(ctx, followers); err != nil {
-			return 0, err
-		}
-	}
-	if len(followers) == 0 {
-		return 0, nil
-	}
-	if err := s.batchCmds(ctx, j.kind, j, followers); err != nil {
-		return 0, err
-	}
-	if j.kind != schema.JobDeliver {
-		return len(followers), nil
+	reached, err := s.batchCmds(ctx, j.kind, j, followers)
+	if err != nil || j.kind != schema.JobDeliver || len(reached) == 0 {
+		return len(reached), err
 	}
 	n, err := s.c.Do(ctx, s.c.B().Exists().Key(schema.Post(j.post)).Build()).AsInt64()
 	if err != nil {
 		return 0, s.wrap("delivery: post exists", err)
 	}
 	if n == 0 {
-		return 0, s.batchCmds(ctx, schema.JobUndeliver, j, followers)
+		_, err := s.batchCmds(ctx, schema.JobUndeliver, j, reached)
+		return 0, err
 	}
-	return len(followers), nil
+	return len(reached), nil
 }
 
 // batchCmds sends, in one pipeline, what a job of the given kind does to
-// each of followers. Deliveries wait for replicas as Options.WaitReplicas
-// asks (one WAIT per slot written), so that a job is done only once what
-// it delivered would survive a failover; an undelivered post id or a
-// celebrity noted that a failover loses is harmless (readers skip ids
-// whose post is gone, and a celebrity is noted again at its next post).
-func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []int64) error {
+// each of followers, and returns those it did it to: for a delivery, the
+// active ones (see deliverCmd). Deliveries wait for replicas as
+// Options.WaitReplicas asks (one WAIT per slot written), so that a job is
+// done only once what it delivered would survive a failover; an
+// undelivered post id or a celebrity noted that a failover loses is
+// harmless (readers skip ids whose post is gone, and a celebrity is noted
+// again at its next post).
+func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []int64) ([]int64, error) {
 	p, author := id(j.post), id(j.author)
 	var written []string
 	if kind == schema.JobDeliver {
@@ -401,13 +393,14 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 			written[i] = schema.Home(f)
 		}
 	}
+	horizon := s.horizon()
 	res := s.replicated(ctx, func() rueidis.Commands {
 		b := s.c.B()
 		cmds := make(rueidis.Commands, len(followers))
 		for i, f := range followers {
 			switch kind {
 			case schema.JobDeliver:
-				cmds[i] = s.pushHomeCmd(f, j.post)
+				cmds[i] = s.deliverCmd(f, horizon, j.post)
 			case schema.JobUndeliver:
 				cmds[i] = b.Lrem().Key(schema.Home(f)).Count(0).Element(p).Build()
 			default:
@@ -416,29 +409,27 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 		}
 		return cmds
 	}, written...)
-	return s.wrap("delivery: "+kind, redisconn.FirstErr(res))
+	if err := redisconn.FirstErr(res); err != nil {
+		return nil, s.wrap("delivery: "+kind, err)
+	}
+	if kind != schema.JobDeliver {
+		return followers, nil
+	}
+	return reachedBy(followers, res), nil
 }
 
-// active returns those of uids who have been seen within InactiveAfter,
-// reading the time each was last seen from their user hash, in one
-// pipeline, through the client-side cache (a user's seen field changes
-// at most a few times an hour, and Redis invalidates the copy when it
-// does); users never seen by this version of retwis count as active.
-func (s *Store) active(ctx context.Context, uids []int64) ([]int64, error) {
-	cmds := make([]rueidis.CacheableTTL, len(uids))
-	for i, u := range uids {
-		cmds[i] = rueidis.CT(s.c.B().Hget().Key(schema.User(u)).Field(schema.FieldSeen).Cache(), s.opts.CacheTTL)
-	}
-	horizon := time.Now().Add(-s.opts.InactiveAfter).Unix()
-	out := uids[:0:0]
-	for i, r := range s.cachedMulti(ctx, cmds...) {
-		seen, err := r.AsInt64()
-		if err != nil && !rueidis.IsRedisNil(err) && !redisconn.IsDamage(err) {
-			return nil, s.wrap("delivery: last seen", err)
-		}
-		if err != nil || seen >= horizon {
-			out = append(out, uids[i])
+// horizon returns the time (unix) a user must have been seen since to
+// be delivered to: fanout skips users away longer than InactiveAfter.
+func (s *Store) horizon() int64 { return time.Now().Add(-s.opts.InactiveAfter).Unix() }
+
+// reachedBy returns the followers whose deliverCmd, answered in res,
+// pushed (replied with the list's length, not -1).
+func reachedBy(followers []int64, res []rueidis.RedisResult) []int64 {
+	reached := followers[:0:0]
+	for i, r := range res[:len(followers)] {
+		if n, err := r.AsInt64(); err == nil && n >= 0 {
+			reached = append(reached, followers[i])
 		}
 	}
-	return out, nil
+	return reached
 }

@@ -129,8 +129,9 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 }
 
 // pushTogether pushes the fanned posts of a onto their active followers'
-// home timelines, each follower's posts in one call, batch followers per
-// pipeline, and returns which followers each post was pushed to.
+// home timelines (see deliverCmd), each follower's posts in one call,
+// batch followers per pipeline, and returns which followers each post
+// was pushed to.
 func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[int64][]int64, error) {
 	inbox := make(map[int64][]int64) // follower -> posts
 	var everyone []int64
@@ -142,13 +143,10 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 			inbox[f] = append(inbox[f], j.post)
 		}
 	}
-	active, err := s.active(ctx, everyone)
-	if err != nil {
-		return nil, err
-	}
+	horizon := s.horizon()
 	got := make(map[int64][]int64, len(a.fanned))
-	for start := 0; start < len(active); start += batch {
-		chunk := active[start:min(start+batch, len(active))]
+	for start := 0; start < len(everyone); start += batch {
+		chunk := everyone[start:min(start+batch, len(everyone))]
 		homes := make([]string, len(chunk))
 		for i, f := range chunk {
 			homes[i] = schema.Home(f)
@@ -156,14 +154,14 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 		res := s.replicated(ctx, func() rueidis.Commands {
 			cmds := make(rueidis.Commands, len(chunk))
 			for i, f := range chunk {
-				cmds[i] = s.pushHomeCmd(f, inbox[f]...)
+				cmds[i] = s.deliverCmd(f, horizon, inbox[f]...)
 			}
 			return cmds
 		}, homes...)
 		if err := redisconn.FirstErr(res); err != nil {
 			return nil, s.wrap("delivery: deliver", err)
 		}
-		for _, f := range chunk {
+		for _, f := range reachedBy(chunk, res) {
 			for _, p := range inbox[f] {
 				got[p] = append(got[p], f)
 			}
@@ -191,7 +189,8 @@ func (s *Store) settle(ctx context.Context, a audience) error {
 		case err != nil:
 			return s.wrap("delivery: post exists", err)
 		case n == 0:
-			errs = append(errs, s.batchCmds(ctx, schema.JobUndeliver, j, a.got[j.post]))
+			_, err := s.batchCmds(ctx, schema.JobUndeliver, j, a.got[j.post])
+			errs = append(errs, err)
 		default:
 			finished = append(finished, j)
 		}

@@ -140,23 +140,34 @@ var pushIDs = newScript("push_ids")
 // Options.HomeCap.
 func (s *Store) pushHomeCmd(uid int64, ids ...int64) rueidis.Completed {
 	return pushIDs.cmd(s.c, []string{schema.Home(uid), schema.Archive(uid)},
-		pushIDsArgs(s.opts.HomeCap, s.opts.ArchiveChunk, schema.ArchivePrefix(uid), ids)...)
+		pushIDsArgs(s.opts.HomeCap, s.opts.ArchiveChunk, schema.ArchivePrefix(uid), 0, ids)...)
+}
+
+// deliverCmd is pushHomeCmd for a delivery: it does nothing, and replies
+// -1, if uid was last seen before horizon (unix time): fanout skips users
+// away longer than Options.InactiveAfter, whose timeline is rebuilt when
+// they return. The time is read in the script, from uid's user hash (in
+// the same slot), so that skipping costs no round trip of its own.
+func (s *Store) deliverCmd(uid, horizon int64, ids ...int64) rueidis.Completed {
+	return pushIDs.cmd(s.c, []string{schema.Home(uid), schema.Archive(uid), schema.User(uid)},
+		pushIDsArgs(s.opts.HomeCap, s.opts.ArchiveChunk, schema.ArchivePrefix(uid), horizon, ids)...)
 }
 
 // pushGlobalCmd returns the pushIDs call that inserts ids into the
 // global timeline, which keeps its newest TimelineCap entries.
 func pushGlobalCmd(c rueidis.Client, ids ...int64) rueidis.Completed {
-	return pushIDs.cmd(c, []string{schema.Timeline}, pushIDsArgs(schema.TimelineCap, 0, "", ids)...)
+	return pushIDs.cmd(c, []string{schema.Timeline}, pushIDsArgs(schema.TimelineCap, 0, "", 0, ids)...)
 }
 
 // pushIDsArgs returns the arguments of pushIDs: capacity, chunk, the
-// prefix of chunk keys, then ids sorted and without repeats.
-func pushIDsArgs(capacity, chunk int, prefix string, ids []int64) []string {
+// prefix of chunk keys, the activity horizon and the field it is checked
+// against, then ids sorted and without repeats.
+func pushIDsArgs(capacity, chunk int, prefix string, horizon int64, ids []int64) []string {
 	sorted := slices.Clone(ids)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
-	args := make([]string, 0, len(sorted)+3)
-	args = append(args, strconv.Itoa(capacity), strconv.Itoa(chunk), prefix)
+	args := make([]string, 0, len(sorted)+5)
+	args = append(args, strconv.Itoa(capacity), strconv.Itoa(chunk), prefix, strconv.FormatInt(horizon, 10), schema.FieldSeen)
 	for _, p := range sorted {
 		args = append(args, id(p))
 	}

@@ -90,12 +90,19 @@ local function archived(list, idx, prefix, id, len)
 end
 
 --- push_ids lib timeline
--- KEYS[1]: the list; KEYS[2], for a home timeline: its archive index.
--- ARGV: keep, chunk (0: none; then the list is cut at keep), the chunk
--- key prefix, then the ids, ascending.
+-- KEYS[1]: the list; KEYS[2], for a home timeline: its archive index;
+-- KEYS[3], for a delivery: the owner's user hash. ARGV: keep, chunk (0:
+-- none; then the list is cut at keep), the chunk key prefix, the horizon
+-- (unix time) and the field of the time the owner was last seen (a
+-- delivery to an owner seen before the horizon does nothing and returns
+-- -1), then the ids, ascending.
 local list, idx = KEYS[1], KEYS[2]
 local keep, chunk, prefix, n = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], #ARGV
-local first = 4
+if KEYS[3] then
+  local seen = tonumber(redis.call('HGET', KEYS[3], ARGV[5]))
+  if seen and seen < tonumber(ARGV[4]) then return -1 end
+end
+local first = 6
 local head = at(list, 0)
 local top = first -- the first of ARGV's ids above the head
 while top <= n and head and tonumber(ARGV[top]) <= head do top = top + 1 end

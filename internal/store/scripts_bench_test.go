@@ -65,7 +65,7 @@ func BenchmarkPushIDs(b *testing.B) {
 					for g := range ids {
 						ids[g] = next(k*bc.group + g)
 					}
-					cmds = append(cmds, pushIDs.cmd(c, []string{key, idx}, pushIDsArgs(capacity, DefaultArchiveChunk, prefix, ids)...))
+					cmds = append(cmds, pushIDs.cmd(c, []string{key, idx}, pushIDsArgs(capacity, DefaultArchiveChunk, prefix, 0, ids)...))
 				}
 				if err := redisconn.FirstErr(c.DoMulti(ctx, cmds...)); err != nil {
 					b.Fatal(err)

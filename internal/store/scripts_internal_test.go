@@ -31,7 +31,7 @@ func (tl testTimeline) keys() []string {
 // push runs pushIDs.
 func (tl testTimeline) push(t testing.TB, c rueidis.Client, ids []int64) int64 {
 	t.Helper()
-	n, err := pushIDs.exec(t.Context(), c, tl.keys(), pushIDsArgs(tl.keep, tl.chunk, tl.prefix, ids)...).AsInt64()
+	n, err := pushIDs.exec(t.Context(), c, tl.keys(), pushIDsArgs(tl.keep, tl.chunk, tl.prefix, 0, ids)...).AsInt64()
 	if err != nil {
 		t.Fatal(err)
 	}
