@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/chart"
 	"github.com/retwis/retwis/internal/loadtest"
 	"github.com/retwis/retwis/internal/web"
@@ -150,6 +151,13 @@ func (b *bench) waitDelivered(ctx context.Context, author int64, celebrity bool)
 	deadline := time.Now().Add(10 * time.Minute)
 	for !celebrity && time.Now().Before(deadline) {
 		done, err := b.st.DeliveryDone(ctx, author)
+		if retwis.ErrorKind(err) == retwis.Unavailable {
+			// Redis stalled past the store's deadline: copying the
+			// follower snapshot of a job to a million followers takes
+			// about a second. Ask again.
+			b.printf("(Redis did not answer within a second while the delivery ran)\n")
+			continue
+		}
 		if err != nil || done {
 			return err
 		}
