@@ -9,11 +9,10 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 )
 
-// cachedMulti reads cmds through the client-side cache. Cached reads go
-// out as a small transaction (CLIENT CACHING, PTTL and the read inside
-// MULTI/EXEC), which a Redis at its memory limit refuses like a write;
-// those reads are sent again uncached, so that pages keep working on a
-// full Redis while writes fail.
+// cachedMulti reads cmds through the client-side cache. A cached read
+// is sent after CLIENT CACHING YES, which a Redis at its memory limit may
+// refuse like a write; those reads are sent again uncached, so that
+// pages keep working on a full Redis while writes fail.
 //
 // Keys this server changed a moment ago are read uncached (see written),
 // so that a server reads its own writes.
@@ -21,6 +20,12 @@ func (s *Store) cachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) [
 	fresh := s.written.recent(func(i int) string { return cmds[i].Cmd.Commands()[1] }, len(cmds))
 	if fresh != nil {
 		return s.cachedAround(ctx, cmds, fresh)
+	}
+	for i := range cmds {
+		// None of the keys read through the cache expires: the client's
+		// TTL bounds a copy alone, and a miss is read with the command
+		// itself instead of a MULTI/PTTL/EXEC around it.
+		cmds[i].Cmd = cmds[i].Cmd.ToStaticTTL()
 	}
 	res := s.c.DoMultiCache(ctx, cmds...)
 	var full []int
