@@ -6,9 +6,11 @@
 # the physical limit that delivery's timeline entries per second compare
 # with.
 #
-# With BACKLOG=1 the server runs pages only (--role web), so the posts
-# pile up as a backlog of delivery jobs, and a worker (--role worker)
-# starts when posting stops: the drain rate is then a worker's alone.
+# With BACKLOG=1 the server runs pages only (--role web), with no limit
+# on the posts it takes at once, so the posts pile up as a backlog of
+# delivery jobs, and a worker (--role worker) starts when posting stops:
+# the drain rate, timed from the backlog's first drop, is then a
+# worker's alone.
 # Usage: [BACKLOG=1] scripts/bench-sustained.sh [connections] [seconds] [users] [follows] [posts]
 set -eu
 C=${1:-64}
@@ -23,7 +25,10 @@ go build -o "$WORK/retwis" ./cmd/retwis
 redis-server --port $PORT --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --dir "$WORK" >/dev/null
 until redis-cli -p $PORT ping >/dev/null 2>&1; do sleep 0.1; done
 ROLE=all
-[ -n "${BACKLOG:-}" ] && ROLE=web
+if [ -n "${BACKLOG:-}" ]; then
+	ROLE=web
+	SERVE_ARGS="--write-concurrency 64 ${SERVE_ARGS:-}"
+fi
 "$WORK/retwis" serve --role $ROLE --addr $ADDR --redis redis://127.0.0.1:$PORT --metrics-addr "${METRICS:-}" ${SERVE_ARGS:-} 2>/dev/null &
 PID=$!
 trap 'kill $PID $(cat "$WORK/worker.pid" 2>/dev/null) 2>/dev/null; wait; redis-cli -p $PORT shutdown nosave >/dev/null 2>&1; rm -rf "$WORK"' EXIT
