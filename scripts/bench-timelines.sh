@@ -1,14 +1,21 @@
 #!/bin/sh
-# Reproduces the issue-3 figures of docs/PERFORMANCE.md: two runs of
-# `retwis bench`, each on a freshly seeded database of 10,000 users and
-# 1,000,000 posts served by a fresh `retwis serve`: the scenario table at
-# 64 connections, then the growth curves (SVG into docs/charts).
-# Usage: scripts/bench-timelines.sh [connections]    (takes ~5 minutes)
+# Reproduces the timelines-at-scale figures of docs/PERFORMANCE.md: two
+# runs of `retwis bench`, each on a freshly seeded database of 10,000
+# users and 1,000,000 posts (and 1,000 archived entries per timeline)
+# served by a fresh `retwis serve`: the scenario table at 64 connections,
+# then the growth curves (SVG into docs/charts).
+# Usage: scripts/bench-timelines.sh [connections]    (takes ~15 minutes)
 set -eu
 C=${1:-64}
 WORK=$(mktemp -d)
+PID=
+trap '[ -n "$PID" ] && kill -INT $PID 2>/dev/null; wait; rm -rf "$WORK"' EXIT
 go build -o "$WORK/retwis" ./cmd/retwis
 ADDR=127.0.0.1:18096
+if curl -fs http://$ADDR/livez >/dev/null 2>&1; then
+	echo "bench-timelines: something already listens on $ADDR" >&2
+	exit 1
+fi
 for run in table curves; do
 	rm -rf "$WORK/data"
 	"$WORK/retwis" serve --addr $ADDR --data-dir "$WORK/data" --celebrity-threshold 2000000 2>"$WORK/serve.log" &
@@ -23,5 +30,5 @@ for run in table curves; do
 	fi
 	kill -INT $PID
 	wait $PID || true
+	PID=
 done
-rm -rf "$WORK"
