@@ -28,7 +28,7 @@ func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Dur
 		opts.Consumer = consumer
 		opts.ClaimIdle = -1 // taking over stalled jobs is maintenance's job
 		opts.Progress = func(p store.DeliveryProgress) {
-			if p.Done%100_000 == 0 {
+			if p.Done > 0 && p.Done%100_000 == 0 { // long jobs only
 				log.Info("delivering", "post", p.Post, "kind", p.Kind, "followers_done", p.Done)
 			}
 		}
