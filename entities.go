@@ -134,6 +134,10 @@ func tagAt(body string, i int) (Entity, bool) {
 	return Entity{Kind: Tag, Start: i, End: end, Name: body[i+1 : end]}, true
 }
 
+// urlDelimiters end a link: they may not appear in one (RFC 3986), and
+// text puts them around links ("<https://…>").
+const urlDelimiters = `"<>`
+
 func urlAt(body string, i int) (Entity, bool) {
 	rest := body[i:]
 	if !hasPrefixFold(rest, "http://") && !hasPrefixFold(rest, "https://") {
@@ -142,7 +146,7 @@ func urlAt(body string, i int) (Entity, bool) {
 	end := 0
 	for end < len(rest) && end <= maxURLBytes {
 		r, size := utf8.DecodeRuneInString(rest[end:])
-		if r == utf8.RuneError || unicode.IsSpace(r) || unicode.IsControl(r) {
+		if r == utf8.RuneError || unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune(urlDelimiters, r) {
 			break
 		}
 		end += size
@@ -195,3 +199,26 @@ func FoldTag(name string) string {
 }
 
 func isAccent(r rune) bool { return '\u0300' <= r && r <= '\u036f' }
+
+// TagsAndMentions returns what a post's body says of its conversations:
+// its tags as written, the first of each folded form (see FoldTag), up
+// to MaxTags; and the names it mentions, the first of each ignoring
+// case, up to MaxMentions, whether or not such users exist.
+func TagsAndMentions(body string) (tags, names []string) {
+	seen := map[string]bool{}
+	for _, e := range Entities(body) {
+		switch e.Kind {
+		case Tag:
+			if f := "#" + FoldTag(e.Name); len(tags) < MaxTags && !seen[f] {
+				seen[f] = true
+				tags = append(tags, e.Name)
+			}
+		case Mention:
+			if f := "@" + FoldUsername(e.Name); len(names) < MaxMentions && !seen[f] {
+				seen[f] = true
+				names = append(names, e.Name)
+			}
+		}
+	}
+	return tags, names
+}

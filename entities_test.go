@@ -1,6 +1,7 @@
 package retwis
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -67,6 +68,8 @@ var entityTests = []struct {
 	{"https://example.com/search?q=go&lang=en#results",
 		[]Entity{link(0, 47, "https://example.com/search?q=go&lang=en#results")}},
 	{"http://example.com/#tag?u=@x", []Entity{link(0, 28, "http://example.com/#tag?u=@x")}},
+	{"<https://example.com/a>b", []Entity{link(1, 22, "https://example.com/a")}},
+	{`"https://x.io/?q="2"`, []Entity{link(1, 17, "https://x.io/?q=")}},
 	{"HTTPS://EXAMPLE.COM/ Http://x.io", []Entity{link(0, 20, "HTTPS://EXAMPLE.COM/"), link(21, 32, "Http://x.io")}},
 	{"http://", nil},
 	{"http:// x", nil},
@@ -117,6 +120,29 @@ func TestFoldTag(t *testing.T) {
 	}
 	if FoldTag("パン") == FoldTag("ハン") {
 		t.Errorf("FoldTag folds パン and ハン alike")
+	}
+}
+
+func TestTagsAndMentions(t *testing.T) {
+	var many []string
+	for i := range 30 {
+		many = append(many, fmt.Sprintf("@u%d #t%d", i, i))
+	}
+	for _, c := range []struct {
+		body        string
+		tags, names []string
+	}{
+		{"nothing here", nil, nil},
+		{"@Bob @bob @BOB #Café #cafe #CAFÉ #tea", []string{"Café", "tea"}, []string{"Bob"}},
+		{"#a @x #b @y #a", []string{"a", "b"}, []string{"x", "y"}},
+		{strings.Join(many, " "), []string{"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"},
+			[]string{"u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "u9", "u10", "u11", "u12", "u13", "u14",
+				"u15", "u16", "u17", "u18", "u19"}},
+	} {
+		tags, names := TagsAndMentions(c.body)
+		if !slices.Equal(tags, c.tags) || !slices.Equal(names, c.names) {
+			t.Errorf("TagsAndMentions(%.40q) = %q, %q; want %q, %q", c.body, tags, names, c.tags, c.names)
+		}
 	}
 }
 

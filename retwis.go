@@ -19,7 +19,25 @@ type Post struct {
 	Author   string // username of the author, resolved when the post is read
 	Time     time.Time
 	Body     string
+	// Mentions are the users the body mentions who existed when it was
+	// posted, by their usernames as registered.
+	Mentions []string
+	// InReplyTo is the post this one answers (0: none), and ReplyTo the
+	// username of that post's author.
+	InReplyTo int64
+	ReplyTo   string
 }
+
+// MaxMentions bounds the users one post mentions: further @names stay
+// plain text. MaxTags bounds the tags of one post that are indexed
+// (further ones still link to their pages).
+const (
+	MaxMentions = 20
+	MaxTags     = 10
+)
+
+// MaxAncestors bounds how far up its thread a reply remembers.
+const MaxAncestors = 50
 
 // Counts summarises a user's social graph.
 type Counts struct {
@@ -53,4 +71,65 @@ type Profile struct {
 	// Followed reports whether the viewer follows this user.
 	Followed bool
 	Page     Page
+}
+
+// Thread is a post with its conversation: the posts it answers and the
+// replies it got.
+type Thread struct {
+	// Ancestors are the posts above Post, the thread's first post first,
+	// as far up as they still exist; ParentGone says the chain breaks at
+	// a deleted post.
+	Ancestors  []Post
+	ParentGone bool
+	Post       Post
+	// Replies are the post's replies, oldest first: Older means earlier
+	// replies exist than this page's first, Newer later ones than its
+	// last.
+	Replies Page
+}
+
+// NotificationKind says what a notification is about.
+type NotificationKind int
+
+// The kinds of notification.
+const (
+	Followed  NotificationKind = iota + 1 // Actor followed the user
+	Mentioned                             // Actor mentioned the user in Post
+	Replied                               // Actor replied to the user's post with Post
+)
+
+// String names the kind: "follow", "mention" or "reply".
+func (k NotificationKind) String() string {
+	switch k {
+	case Followed:
+		return "follow"
+	case Mentioned:
+		return "mention"
+	case Replied:
+		return "reply"
+	}
+	return "unknown"
+}
+
+// Notification tells a user that someone followed, mentioned or replied
+// to them.
+type Notification struct {
+	Kind   NotificationKind
+	Actor  User
+	Post   int64 // the mention or the reply; 0 for a follow
+	Time   time.Time
+	Unread bool // newer than the last time the user read them
+}
+
+// DayCount is how many posts a tag had on one day (UTC).
+type DayCount struct {
+	Day   time.Time
+	Posts int64
+}
+
+// Trend is a tag and its weight among recent posts: the number of posts
+// that used it, each counting less the older it is.
+type Trend struct {
+	Tag    string // as first written
+	Weight float64
 }
