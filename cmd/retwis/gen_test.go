@@ -51,7 +51,8 @@ func TestGenDeterministic(t *testing.T) {
 // TestGenServed loads a generated network with redis-cli --pipe and
 // checks that retwis serves it: a user logs in with the documented
 // password and their home page shows the newest posts of the users they
-// follow, in order.
+// follow, in order; its conversations are indexed (tag pages, mentions,
+// threads).
 func TestGenServed(t *testing.T) {
 	redis := redistest.Start(t)
 	data := genOutput(t, "--users", "200", "--follows", "10", "--posts", "5000", "--until", "now")
@@ -79,6 +80,56 @@ func TestGenServed(t *testing.T) {
 		if got[i][1] != want[i] {
 			t.Fatalf("home page post %d is %s; want %s (newest of user17 and those followed)", i, got[i][1], want[i])
 		}
+	}
+	checkConversations(t, c, base, "user17")
+}
+
+// checkConversations checks, as user, that the conversation pages of a
+// generated network are served: a tag page lists posts with the tag, the
+// mentions page posts that mention the user, and the thread of a reply
+// shows the post it answers, whose thread lists the reply.
+func checkConversations(t *testing.T, c *http.Client, base, user string) {
+	t.Helper()
+	get := func(path string) string {
+		t.Helper()
+		res, err := c.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %s\n%s", path, res.Status, body)
+		}
+		return string(body)
+	}
+	articles := func(page string) []string { return strings.Split(page, `<article class="post" `)[1:] }
+	tagged := articles(get("/tag/REDIS"))
+	mentions := articles(get("/mentions"))
+	if len(tagged) == 0 || len(mentions) == 0 {
+		t.Fatalf("the tag page lists %d posts, the mentions page %d; want some", len(tagged), len(mentions))
+	}
+	for _, a := range tagged {
+		if !strings.Contains(a, `href="/tag/redis"`) {
+			t.Fatalf("a post on the page of #redis does not have it:\n%s", a)
+		}
+	}
+	for _, a := range mentions {
+		if !strings.Contains(a, `href="/u/`+user+`"`) {
+			t.Fatalf("a post on %s's mentions does not mention them:\n%s", user, a)
+		}
+	}
+	m := regexp.MustCompile(`id="p(\d+)">\s*<a class="username"[^>]*>[^<]*</a> <span class="reply-to">in reply to <a href="/p/(\d+)"`).
+		FindStringSubmatch(get("/timeline"))
+	if m == nil {
+		t.Fatal("no reply on the first page of the timeline")
+	}
+	_, above, _ := strings.Cut(get("/p/"+m[1]), `<div class="ancestors">`)
+	if above, _, _ = strings.Cut(above, `<div class="focus">`); !strings.Contains(above, `id="p`+m[2]+`"`) {
+		t.Fatalf("the thread of reply %s does not show post %s above it:\n%s", m[1], m[2], above)
+	}
+	if _, replies, _ := strings.Cut(get("/p/"+m[2]), `<section class="replies">`); !strings.Contains(replies, `id="p`+m[1]+`"`) {
+		t.Fatalf("the thread of post %s does not list its reply %s", m[2], m[1])
 	}
 }
 

@@ -33,7 +33,7 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 			rep, err := st.Maintain(ctx, opts)
 			if rep != (store.MaintenanceReport{}) {
 				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,
-					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered)
+					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "reindexed_posts", rep.Reindexed)
 			}
 			return err
 		})

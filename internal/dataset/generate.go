@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/password"
@@ -135,12 +136,46 @@ func (g *generator) follows() error {
 // userName is the username of generated user uid.
 func userName(uid int64) string { return "user" + strconv.FormatInt(uid, 10) }
 
+// named returns the generated user called name (user1 … userN),
+// ignoring case.
+func (g *generator) named(name string) (User, bool) {
+	n, err := strconv.ParseInt(strings.TrimPrefix(retwis.FoldUsername(name), "user"), 10, 64)
+	if err != nil || n < 1 || n > int64(g.o.Users) || userName(n) != retwis.FoldUsername(name) {
+		return User{}, false
+	}
+	return User{ID: n, Name: userName(n)}, true
+}
+
+// reply makes p a reply to parent: addressed to its author, in its
+// thread.
+func (g *generator) reply(p *Post, parent Post) {
+	p.InReplyTo, p.ReplyTo = parent.ID, User{ID: parent.Author, Name: parent.AuthorName}
+	p.Ancestors = append([]int64{parent.ID}, parent.Ancestors[:min(len(parent.Ancestors), retwis.MaxAncestors-1)]...)
+	if body, err := retwis.NormalizeStatus("@" + parent.AuthorName + " " + p.Body); err == nil {
+		p.Body = body
+	}
+}
+
+// recentPosts is how many of the newest posts a generated reply may
+// answer.
+const recentPosts = 1000
+
 func (g *generator) posts() error {
 	total := g.o.Posts
 	authors := g.n.authors()
+	recent := make([]Post, 0, recentPosts) // a ring of the newest posts
 	for pid := 1; pid <= total; pid++ {
 		author := int64(authors()) + 1
 		p := Post{ID: int64(pid), Author: author, AuthorName: userName(author), Time: g.n.postTime(pid), Body: g.n.body(pid)}
+		if k, ok := g.n.replyTo(pid, len(recent)); ok {
+			g.reply(&p, recent[k])
+		}
+		converse(&p, g.named)
+		if len(recent) < recentPosts {
+			recent = append(recent, p)
+		} else {
+			recent[pid%recentPosts] = p
+		}
 		if err := g.w.Post(p); err != nil {
 			return err
 		}

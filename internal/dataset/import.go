@@ -49,7 +49,7 @@ func Import(ctx context.Context, w Writer, o ImportOptions) (Stats, error) {
 	if err := o.Timelines.checkDepth(); err != nil {
 		return Stats{}, err
 	}
-	im := &importer{ctx: ctx, o: o, ids: map[int64]int64{}, folded: map[string]bool{}, out: w}
+	im := &importer{ctx: ctx, o: o, ids: map[int64]int64{}, folded: map[string]int64{}, out: w}
 	if err := ctx.Err(); err != nil {
 		return Stats{}, err
 	}
@@ -65,12 +65,12 @@ type importer struct {
 	o      ImportOptions
 	out    Writer
 	stats  Stats
-	ids    map[int64]int64 // external id -> user id
-	names  []string        // user id - 1 -> username
-	times  []int64         // user id - 1 -> registration time
-	folded map[string]bool // names taken, ignoring case
-	follow [][]int64       // user id - 1 -> followed user ids
-	posts  [][]int32       // user id - 1 -> own post ids, ascending
+	ids    map[int64]int64  // external id -> user id
+	names  []string         // user id - 1 -> username
+	times  []int64          // user id - 1 -> registration time
+	folded map[string]int64 // names taken, ignoring case -> user id
+	follow [][]int64        // user id - 1 -> followed user ids
+	posts  [][]int32        // user id - 1 -> own post ids, ascending
 }
 
 func (im *importer) following(uid int64) []int64 { return im.follow[uid-1] }
@@ -121,13 +121,22 @@ func (im *importer) checkpoint(done int) error {
 	return nil
 }
 
+// named returns the user called name, ignoring case.
+func (im *importer) named(name string) (User, bool) {
+	uid := im.folded[retwis.FoldUsername(name)]
+	if uid == 0 {
+		return User{}, false
+	}
+	return User{ID: uid, Name: im.names[uid-1]}, true
+}
+
 // user returns the user id of an external id, creating the user if new.
 func (im *importer) user(ext int64) int64 {
 	if uid, ok := im.ids[ext]; ok {
 		return uid
 	}
 	name := "u" + strconv.FormatInt(ext, 10)
-	for im.folded[retwis.FoldUsername(name)] { // taken by a name from the users file
+	for im.folded[retwis.FoldUsername(name)] > 0 { // taken by a name from the users file
 		name += "_"
 	}
 	return im.newUser(ext, name, im.o.Now.Unix())
@@ -138,8 +147,8 @@ func (im *importer) newUser(ext int64, name string, created int64) int64 {
 	im.times = append(im.times, created)
 	im.follow = append(im.follow, nil)
 	im.posts = append(im.posts, nil)
-	im.folded[retwis.FoldUsername(name)] = true
 	uid := int64(len(im.names))
+	im.folded[retwis.FoldUsername(name)] = uid
 	im.ids[ext] = uid
 	return uid
 }
@@ -197,6 +206,8 @@ func (im *importer) writePosts() error {
 		if err := im.checkpoint(im.stats.Posts); err != nil {
 			return err
 		}
-		return im.out.Post(Post{ID: pid, Author: author, AuthorName: im.names[author-1], Time: at, Body: body})
+		p := Post{ID: pid, Author: author, AuthorName: im.names[author-1], Time: at, Body: body}
+		converse(&p, im.named)
+		return im.out.Post(p)
 	}, im.skip)
 }

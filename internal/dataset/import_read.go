@@ -128,7 +128,7 @@ func (im *importer) addUser(line int, rec record) error {
 	switch {
 	case retwis.ValidateUsername(name) != nil:
 		im.skip("users", line, "username %q: %s", name, retwis.ErrorMessage(retwis.ValidateUsername(name)))
-	case im.folded[retwis.FoldUsername(name)]:
+	case im.folded[retwis.FoldUsername(name)] > 0:
 		im.skip("users", line, "username %q is taken (ignoring case)", name)
 	case im.ids[ext] != 0:
 		im.skip("users", line, "id %d appears twice", ext)

@@ -129,6 +129,10 @@ var seedWords = strings.Fields(`the a redis timeline post today just shipped rea
 	`weekend code review deploy latency cache cluster stream lock index fast slow great ` +
 	`new old build test fixed broke learned love hate think why how when finally again`)
 
+// Words returns the words generated posts are made of; their tags are
+// some of these words.
+func Words() []string { return slices.Clone(seedWords) }
+
 // body returns the text of post pid: a few words, sometimes an @mention
 // of another user and a #hashtag.
 func (n *network) body(pid int) string {
@@ -144,6 +148,17 @@ func (n *network) body(pid int) string {
 		words = append(words, "#"+seedWords[rng.IntN(len(seedWords))])
 	}
 	return strings.Join(words, " ")
+}
+
+// replyTo says whether post pid answers one of the posts before it, and
+// which of the recent ones (an index below recent): one post in five
+// does, when there is one.
+func (n *network) replyTo(pid, recent int) (int, bool) {
+	rng := rand.New(rand.NewPCG(n.o.Seed, 1<<41+uint64(pid)))
+	if recent == 0 || rng.IntN(5) != 0 {
+		return 0, false
+	}
+	return rng.IntN(recent), true
 }
 
 // postsBy returns uid's post ids, ascending.

@@ -24,6 +24,15 @@ type Post struct {
 	AuthorName string // the author's username
 	Time       int64  // unix seconds
 	Body       string
+	// Tags are the body's tags, as written; Mentions the users it
+	// mentions (ID and Name only).
+	Tags     []string
+	Mentions []User
+	// InReplyTo is the post it answers (0: none), by ReplyTo (ID and Name
+	// only); Ancestors are the posts above it, nearest first.
+	InReplyTo int64
+	ReplyTo   User
+	Ancestors []int64
 }
 
 // Writer receives a dataset, in this order: every user; the follows;

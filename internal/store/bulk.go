@@ -2,6 +2,9 @@ package store
 
 import (
 	"context"
+	"maps"
+	"math"
+	"slices"
 	"strconv"
 
 	"github.com/redis/rueidis"
@@ -24,6 +27,21 @@ type BulkWriter struct {
 	out    sink
 	chunk  int     // entries per chunk of an archive
 	recent []int64 // ids of the newest posts, oldest first: the global timeline
+	// tags counts the posts of each folded tag, for the completion index
+	// and the trends, which Finish writes.
+	tags   map[string]*tagCount
+	first  int64 // the first tagged post's time: where log weights start
+	latest int64 // the newest post's time: the trends' epoch
+}
+
+// tagCount is what the bulk writer counts of a tag.
+type tagCount struct {
+	written string // as first written
+	posts   int64  // how many posts used it
+	// logWeight is log2 of the tag's trend weight at the time first: the
+	// sum of 2^((t - first) / half-life) over its posts, kept as a log so
+	// that years of posts do not overflow it.
+	logWeight float64
 }
 
 var _ dataset.Writer = (*BulkWriter)(nil)
@@ -77,23 +95,87 @@ func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error 
 	return w.all(append(cmds, following))
 }
 
-// Post writes one post and indexes it under its author; the newest
-// posts form the global timeline, written by Finish. The post is marked
-// delivered (at the time it was made): the dataset's home timelines hold
-// it already, and maintenance must not take a recent post without the
-// mark for one whose delivery job vanished.
+// Post writes one post, indexes it under its author, and enters it in
+// the indexes of its conversations (tags, mentions, replies and
+// notifications; the tag counts wait for Finish); the newest posts form
+// the global timeline, written by Finish. The post is marked delivered
+// (at the time it was made): the dataset's home timelines hold it
+// already, and maintenance must not take a recent post without the mark
+// for one whose delivery job vanished.
 func (w *BulkWriter) Post(p dataset.Post) error {
 	pid := id(p.ID)
 	w.recent = append(w.recent, p.ID)
 	if len(w.recent) > 2*schema.TimelineCap {
 		w.recent = append(w.recent[:0], w.recent[len(w.recent)-schema.TimelineCap:]...)
 	}
-	return w.all([][]string{
-		{"HSET", schema.Post(p.ID), schema.FieldUserID, id(p.Author), schema.FieldAuthor, p.AuthorName,
-			schema.FieldTime, strconv.FormatInt(p.Time, 10), schema.FieldBody, p.Body,
-			schema.FieldDelivered, strconv.FormatInt(p.Time*1000, 10)},
-		{"ZADD", schema.UserPosts(p.Author), pid, pid},
-	})
+	post := indexed{pid: p.ID, author: p.Author, time: p.Time, conv: conversationOf(p), noted: p.Time * 1000}
+	hash := append([]string{"HSET", schema.Post(p.ID), schema.FieldUserID, id(p.Author), schema.FieldAuthor, p.AuthorName,
+		schema.FieldTime, strconv.FormatInt(p.Time, 10), schema.FieldBody, p.Body,
+		schema.FieldDelivered, strconv.FormatInt(p.Time*1000, 10)}, post.conv.fields()...)
+	w.count(post)
+	return w.all(append([][]string{hash, {"ZADD", schema.UserPosts(p.Author), pid, pid}}, indexWrites(post)...))
+}
+
+// conversationOf returns what a dataset post records of its
+// conversations.
+func conversationOf(p dataset.Post) conversation {
+	c := conversation{tags: p.Tags, replyTo: p.InReplyTo, ancestors: p.Ancestors,
+		replyUser: retwis.User{ID: p.ReplyTo.ID, Username: p.ReplyTo.Name}}
+	for _, u := range p.Mentions {
+		c.mentions = append(c.mentions, retwis.User{ID: u.ID, Username: u.Name})
+	}
+	return c
+}
+
+// count counts the tags of p.
+func (w *BulkWriter) count(p indexed) {
+	w.latest = max(w.latest, p.time)
+	for _, tag := range p.conv.tags {
+		f := retwis.FoldTag(tag)
+		if f == "" {
+			continue
+		}
+		if w.tags == nil {
+			w.tags, w.first = map[string]*tagCount{}, p.time
+		}
+		x := float64(p.time-w.first) / trendHalfLife.Seconds()
+		c := w.tags[f]
+		if c == nil {
+			c = &tagCount{written: tag, logWeight: x}
+			w.tags[f] = c
+		} else { // log2(2^a + 2^b), without leaving the range of a double
+			hi, lo := max(c.logWeight, x), min(c.logWeight, x)
+			c.logWeight = hi + math.Log2(1+math.Exp2(lo-hi))
+		}
+		c.posts++
+	}
+}
+
+// finishTags writes what count counted: each tag's entry in the
+// completion index, and its weight in the trends, with the newest post's
+// time as the trends' epoch.
+func (w *BulkWriter) finishTags() error {
+	if len(w.tags) == 0 {
+		return nil
+	}
+	for n := range schema.TrendShards {
+		if err := w.out.command("SET", schema.TrendEpoch(n), strconv.FormatInt(w.latest, 10)); err != nil {
+			return err
+		}
+	}
+	now := float64(w.latest-w.first) / trendHalfLife.Seconds()
+	for _, f := range slices.Sorted(maps.Keys(w.tags)) { // the same bytes for the same dataset
+		c := w.tags[f]
+		weight := math.Exp2(c.logWeight - now)
+		err := w.all([][]string{
+			{"ZADD", schema.Completion(schema.CompletionOf(f)), "0", f + ":" + strconv.FormatInt(c.posts, 10) + ":" + c.written},
+			{"ZADD", schema.Trends(schema.TrendsOf(f)), strconv.FormatFloat(weight, 'g', -1, 64), f},
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Home writes uid's home timeline, ids newest first.
@@ -131,6 +213,9 @@ func (w *BulkWriter) Archive(uid int64, ids []int64) error {
 // written and marks the layout as current, so that servers need not
 // migrate it; then it flushes.
 func (w *BulkWriter) Finish(users, posts int64) error {
+	if err := w.finishTags(); err != nil {
+		return err
+	}
 	if recent := w.recent[max(0, len(w.recent)-schema.TimelineCap):]; len(recent) > 0 {
 		if err := w.out.ints("LPUSH", schema.Timeline, recent); err != nil {
 			return err

@@ -308,9 +308,10 @@ func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Deliv
 
 // publishGlobally makes sure a deliver job's post is on the global
 // timeline (CreatePost pushed it there unless that node was failing
-// over), and reports whether the post is to be fanned out: not if it is
-// gone, nor if it is a celebrity's. A post deleted while it was pushed
-// is taken off again: its deletion may have swept the timeline first.
+// over), enters it in its secondary indexes, and reports whether the
+// post is to be fanned out: not if it is gone, nor if it is a
+// celebrity's. A post deleted while it was pushed is taken off again:
+// its deletion may have swept the timeline first.
 func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err error) {
 	if err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{s.globalPushCmd(j.post)}
@@ -318,15 +319,17 @@ func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err er
 		return false, s.wrap("delivery: global timeline", err)
 	}
 	b := s.c.B()
-	vals, err := s.c.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(schema.FieldUserID, schema.FieldFanout).Build()).ToArray()
+	post, flag, ok, err := parseJobPost(j.post, s.c.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(jobFields...).Build()))
 	if err != nil {
 		return false, s.wrap("delivery: read post", err)
 	}
-	if _, err := vals[0].ToString(); err != nil { // gone
+	if !ok { // gone
 		err := s.c.Do(ctx, b.Lrem().Key(schema.Timeline).Count(0).Element(id(j.post)).Build()).Error()
 		return false, s.wrap("delivery: global timeline", err)
 	}
-	flag, _ := vals[1].ToString()
+	if err := s.index(ctx, []job{j}, map[int64]indexed{j.post: post}); err != nil {
+		return false, err
+	}
 	return flag != "0", nil
 }
 

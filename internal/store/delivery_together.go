@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"time"
 
@@ -20,6 +21,7 @@ type audience struct {
 	long      []job             // jobs left to runJob: too many followers
 	done      []job             // jobs with nothing to fan out (a celebrity's post)
 	got       map[int64][]int64 // post -> the followers it was pushed to
+	posts     map[int64]indexed // post -> what its indexes need, for the posts of fanned and done jobs
 }
 
 // deliverTogether carries out fresh deliver jobs together, in a fixed
@@ -75,10 +77,30 @@ func (s *Store) deliverAll(ctx context.Context, jobs []job, opts DeliveryOptions
 	if err != nil {
 		return a, err
 	}
+	if err := s.index(ctx, append(slices.Clone(a.fanned), a.done...), a.posts); err != nil {
+		return a, err
+	}
 	if a.got, err = s.pushTogether(ctx, a, opts.Batch); err != nil {
 		return a, err
 	}
 	return a, s.settle(ctx, a)
+}
+
+// index enters the posts of jobs in their secondary indexes (see
+// indexCmds), in one pipeline, notifying those they mention or answer
+// now.
+func (s *Store) index(ctx context.Context, jobs []job, posts map[int64]indexed) error {
+	now := time.Now().UnixMilli()
+	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+		var cmds rueidis.Commands
+		for _, j := range jobs {
+			p := posts[j.post]
+			p.noted = now
+			cmds = append(cmds, s.indexCmds(p)...)
+		}
+		return cmds
+	}))
+	return s.wrap("delivery: index", err)
 }
 
 // readAudience reads, in one pipeline, each job's post (whether it is
@@ -88,7 +110,7 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 	b := s.c.B()
 	cmds := make(rueidis.Commands, 0, 2*len(jobs))
 	for _, j := range jobs {
-		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(schema.FieldUserID, schema.FieldFanout).Build())
+		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(jobFields...).Build())
 	}
 	var authors []int64
 	at := make(map[int64]int)
@@ -100,7 +122,7 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 		}
 	}
 	res := s.c.DoMulti(ctx, cmds...)
-	a := audience{followers: make(map[int64][]int64, len(authors))}
+	a := audience{followers: make(map[int64][]int64, len(authors)), posts: make(map[int64]indexed, len(jobs))}
 	for _, author := range authors {
 		f, err := res[at[author]].AsIntSlice()
 		if err != nil {
@@ -109,13 +131,13 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 		a.followers[author] = f
 	}
 	for i, j := range jobs {
-		vals, err := res[i].ToArray()
+		post, flag, ok, err := parseJobPost(j.post, res[i])
 		if err != nil {
 			return a, s.wrap("delivery: read post", err)
 		}
-		flag, _ := vals[1].ToString()
-		switch _, err := vals[0].ToString(); {
-		case err != nil:
+		a.posts[j.post] = post
+		switch {
+		case !ok:
 			a.gone = append(a.gone, j.post)
 		case flag == "0":
 			a.done = append(a.done, j)
@@ -126,6 +148,31 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 		}
 	}
 	return a, nil
+}
+
+// jobFields are the post hash fields a delivery job reads, in the order
+// parseJobPost expects.
+var jobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, conversationFields...)
+
+// parseJobPost decodes the reply to HMGET post:<pid> jobFields: what the
+// post's indexes need, and its fanout flag. ok is false for a post that
+// is gone.
+func parseJobPost(pid int64, r rueidis.RedisResult) (p indexed, fanout string, ok bool, err error) {
+	vals, err := r.ToArray()
+	if err != nil {
+		return p, "", false, err
+	}
+	str := make([]string, len(vals))
+	for i, v := range vals {
+		str[i], _ = v.ToString()
+	}
+	p.pid = pid
+	if p.author, err = strconv.ParseInt(str[0], 10, 64); err != nil {
+		return p, "", false, nil // gone (or damaged: nothing to deliver)
+	}
+	p.time, _ = strconv.ParseInt(str[2], 10, 64)
+	p.conv = parseConversation(str[3:])
+	return p, str[1], true, nil
 }
 
 // pushTogether pushes the fanned posts of a onto their active followers'
@@ -170,27 +217,29 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 	return got, nil
 }
 
-// settle finishes the jobs of a once their posts are pushed: a post
-// deleted meanwhile is taken back off the timelines it reached (its
-// undeliver job may have passed them already), a post gone before its
-// delivery off the global timeline, and every other post is marked
-// delivered, all in two round trips.
+// settle finishes the jobs of a once their posts are pushed and indexed:
+// a post deleted meanwhile is taken back off the timelines it reached
+// and out of its indexes (its deletion may have passed them already), a
+// post gone before its delivery off the global timeline, and every other
+// post is marked delivered, all in two round trips (more for deleted
+// posts).
 func (s *Store) settle(ctx context.Context, a audience) error {
 	b := s.c.B()
-	cmds := make(rueidis.Commands, len(a.fanned))
-	for i, j := range a.fanned {
+	checked := append(slices.Clone(a.fanned), a.done...)
+	cmds := make(rueidis.Commands, len(checked))
+	for i, j := range checked {
 		cmds[i] = b.Exists().Key(schema.Post(j.post)).Build()
 	}
-	finished := a.done
+	var finished []job
 	var errs []error
 	for i, r := range s.c.DoMulti(ctx, cmds...) {
 		n, err := r.AsInt64()
-		switch j := a.fanned[i]; {
+		switch j := checked[i]; {
 		case err != nil:
 			return s.wrap("delivery: post exists", err)
-		case n == 0:
+		case n == 0: // deleted meanwhile: its deletion may have passed these already
 			_, err := s.batchCmds(ctx, schema.JobUndeliver, j, a.got[j.post])
-			errs = append(errs, err)
+			errs = append(errs, err, s.unindex(ctx, a.posts[j.post]))
 		default:
 			finished = append(finished, j)
 		}

@@ -1,6 +1,12 @@
 package store
 
-import "github.com/retwis/retwis/internal/store/schema"
+import (
+	"context"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
+)
 
 // Key names for the tests of package store_test, which check what is
 // stored where.
@@ -19,3 +25,14 @@ func KeySnapshots(author int64) string { return schema.QueueOf(author).Snapshots
 // ForgetWrites makes the store forget which cached keys it changed a
 // moment ago, as five seconds later, so that tests see warm reads.
 func (s *Store) ForgetWrites() { *s.written = written{} }
+
+// AddTrend counts a post with tag, posted at at, in the trends as
+// delivering it does, so that tests can simulate the passing of time.
+// The shard's keys are then read past the client-side cache, as a
+// server reads its own writes, since the test reads them at once.
+func (s *Store) AddTrend(ctx context.Context, tag string, at time.Time) error {
+	f := retwis.FoldTag(tag)
+	n := schema.TrendsOf(f)
+	s.written.add(schema.Trends(n), schema.TrendEpoch(n))
+	return s.c.Do(ctx, s.trendCmd(f, at.Unix(), 1)).Error()
+}

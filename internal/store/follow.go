@@ -12,8 +12,9 @@ import (
 )
 
 // Follow makes follower follow followee, recording the time in both
-// sorted sets as the tutorial does, and backfills followee's recent posts
-// into follower's home timeline, in order. Following again only refreshes
+// sorted sets as the tutorial does, notifies followee (in the same
+// pipeline), and backfills followee's recent posts into follower's home
+// timeline, in order. Following again only refreshes
 // the time. The two sets may live on different cluster nodes, so they are
 // written in one pipeline rather than one transaction, acknowledged once
 // replicated (Options.WaitReplicas); every step is idempotent, so a retry
@@ -26,13 +27,14 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	s.written.add(schema.Following(follower), schema.Followers(followee), schema.Home(follower))
-	now := float64(time.Now().Unix())
+	at := time.Now()
+	now := float64(at.Unix())
 	b := s.c.B()
 	err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{
+		return append(rueidis.Commands{
 			b.Zadd().Key(schema.Following(follower)).ScoreMember().ScoreMember(now, id(followee)).Build(),
 			b.Zadd().Key(schema.Followers(followee)).ScoreMember().ScoreMember(now, id(follower)).Build(),
-		}
+		}, s.notifyCmds(followee, schema.Note(schema.NoteFollow, follower, 0), at.UnixMilli())...)
 	}, schema.Following(follower), schema.Followers(followee)))
 	if err != nil {
 		return s.wrap("follow", err)

@@ -150,7 +150,7 @@ func (s *Store) followedOnly(ctx context.Context, uid int64, posts []retwis.Post
 func (s *Store) mergeIndexes(ctx context.Context, ids, authors []int64, c retwis.Cursor, want int) ([]int64, error) {
 	cmds := make(rueidis.Commands, len(authors))
 	for i, a := range authors {
-		cmds[i] = s.indexCmd(a, c, want)
+		cmds[i] = s.indexCmd(schema.UserPosts(a), c, want)
 	}
 	lists := [][]int64{ids}
 	for _, r := range s.c.DoMulti(ctx, cmds...) {

@@ -8,7 +8,6 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // idempotencyTTL is how long a post's idempotency key is remembered.
@@ -26,13 +25,7 @@ const inFlight = "0"
 // answer to a post (a timeout, a dropped connection, a 503) sends it again
 // with the same key and gets one post, not two. An empty key is no key.
 func (s *Store) CreatePostOnce(ctx context.Context, author int64, text, key string) (retwis.Post, error) {
-	if key == "" {
-		return s.CreatePost(ctx, author, text)
-	}
-	if err := checkIdempotencyKey(key); err != nil {
-		return retwis.Post{}, err
-	}
-	return s.createPost(ctx, author, text, schema.Idempotency(author, key))
+	return s.Publish(ctx, Draft{Author: author, Text: text, Key: key})
 }
 
 // earlierPost returns the post an idempotency key was used for.

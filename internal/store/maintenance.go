@@ -17,15 +17,21 @@ type MaintenanceReport struct {
 	// Redelivered counts recent posts whose delivery job had vanished,
 	// given a new one.
 	Redelivered int
+	// Reindexed counts posts written before version 4 entered in the
+	// indexes of tags and mentions.
+	Reindexed int
 }
 
 // Maintain does the periodic upkeep of the delivery queue, shard by
 // shard: it takes over jobs that a dead worker left idle for
 // opts.ClaimIdle and finishes them, removes workers gone for good from
 // the consumer groups, removes progress records and follower snapshots
-// whose job is gone, and gives recent posts whose job vanished a new one. It is safe but wasteful for several
-// servers to run it at once, so `retwis serve` runs it under a
-// distributed lock.
+// whose job is gone, and gives recent posts whose job vanished a new
+// one. It also counts down a few entries of the tag completion (the
+// rare ones fade), and indexes a batch of the posts written before
+// version 4. It is safe but wasteful for several servers to run it at
+// once (and the counts of the older posts' tags would be counted twice),
+// so `retwis serve` runs it under a distributed lock.
 func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (MaintenanceReport, error) {
 	opts.setDefaults()
 	var rep MaintenanceReport
@@ -42,7 +48,13 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 			return rep, err
 		}
 	}
-	rep.Redelivered, err = s.redeliverVanished(ctx)
+	if rep.Redelivered, err = s.redeliverVanished(ctx); err != nil {
+		return rep, err
+	}
+	if err := s.purgeCompletion(ctx); err != nil {
+		return rep, err
+	}
+	rep.Reindexed, err = s.reindexOlder(ctx)
 	return rep, err
 }
 

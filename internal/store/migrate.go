@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"strconv"
+	"time"
 
 	"github.com/redis/rueidis"
 
@@ -40,6 +41,18 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 	log.Info("migrating database layout", "from", v, "to", schema.Version)
 	if err := migrate.Run(ctx, s.c, s.nodes, v, log); err != nil {
 		return s.wrap("migrate", err)
+	}
+	empty, err := s.IsEmpty(ctx)
+	if err != nil {
+		return err
+	}
+	if v < 4 && !empty { // the posts written so far are indexed by tag and mention in the background, by maintenance
+		since := strconv.FormatInt(time.Now().Unix(), 10)
+		err := s.c.Do(ctx, s.c.B().Hsetnx().Key(schema.ReindexState).Field(schema.FieldReindexSince).Value(since).Build()).Error()
+		if err != nil {
+			return s.wrap("migrate: reindex", err)
+		}
+		log.Info("the posts written before are indexed by tag and mention in the background, a batch each maintenance round")
 	}
 	err = s.c.Do(ctx, s.c.B().Set().Key(schema.VersionKey).Value(strconv.Itoa(schema.Version)).Build()).Error()
 	return s.wrap("migrate: version", err)

@@ -37,20 +37,47 @@ import (
 // half-published post nor, when the user tries again, a duplicate
 // remains. Once begun it completes even if the client goes away.
 func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retwis.Post, error) {
-	return s.createPost(ctx, author, text, "")
+	return s.Publish(ctx, Draft{Author: author, Text: text})
 }
 
-// createPost is CreatePost, and with key (not "") CreatePostOnce: the
-// idempotency key (in the author's slot) is claimed in the round trip
-// that reads the author's state, and recorded with the post's id in the
-// one that publishes it, so that it costs no round trip of its own.
-func (s *Store) createPost(ctx context.Context, author int64, text, key string) (retwis.Post, error) {
-	body, err := retwis.NormalizeStatus(text)
+// Draft is a post to publish.
+type Draft struct {
+	Author int64
+	Text   string
+	// InReplyTo is the post it answers (0: none), which must exist: the
+	// reply records it, and begins with its author's @name.
+	InReplyTo int64
+	// Key is an idempotency key ("": none), see CreatePostOnce.
+	Key string
+}
+
+// Publish publishes d as CreatePost does, and with a Key as
+// CreatePostOnce does. Besides, it records the post's conversations:
+// its tags, the users it mentions (those that exist) and the post it
+// answers, read through the client-side cache (a constant number of
+// reads, none once warm); the delivery job indexes them (tag pages,
+// mentions, replies, notifications, trends), durably. The idempotency
+// key (in the author's slot) is claimed in the round trip that reads the
+// author's state, and recorded with the post's id in the one that
+// publishes it, so that it costs no round trip of its own.
+func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
+	body, err := retwis.NormalizeStatus(d.Text)
 	if err != nil {
 		return retwis.Post{}, err
 	}
+	author, key := d.Author, ""
+	if d.Key != "" {
+		if err := checkIdempotencyKey(d.Key); err != nil {
+			return retwis.Post{}, err
+		}
+		key = schema.Idempotency(author, d.Key)
+	}
 	ctx, cancel := detach(ctx)
 	defer cancel()
+	body, conv, err := s.converse(ctx, body, d.InReplyTo)
+	if err != nil {
+		return retwis.Post{}, err
+	}
 	followers, known, name, pid, err := s.postingState(ctx, author, key)
 	if errors.Is(err, errKeyUsed) {
 		return s.earlierPost(ctx, key)
@@ -70,8 +97,8 @@ func (s *Store) createPost(ctx context.Context, author int64, text, key string) 
 	// The hash goes first, on its own, so that no timeline ever holds the
 	// id of a post that cannot be read (pipelines to different cluster
 	// nodes are not ordered).
-	fields := []string{schema.FieldUserID, id(author), schema.FieldAuthor, name,
-		schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, body}
+	fields := append([]string{schema.FieldUserID, id(author), schema.FieldAuthor, name,
+		schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, body}, conv.fields()...)
 	if celebrity {
 		fields = append(fields, schema.FieldFanout, "0")
 	}
@@ -98,7 +125,12 @@ func (s *Store) createPost(ctx context.Context, author int64, text, key string) 
 		return retwis.Post{}, s.wrap("create post: publish", err)
 	}
 	published = true
-	return retwis.Post{ID: pid, AuthorID: author, Author: name, Time: now.Truncate(time.Second), Body: body}, nil
+	p := retwis.Post{ID: pid, AuthorID: author, Author: name, Time: now.Truncate(time.Second), Body: body,
+		InReplyTo: conv.replyTo, ReplyTo: conv.replyUser.Username}
+	for _, u := range conv.mentions {
+		p.Mentions = append(p.Mentions, u.Username)
+	}
+	return p, nil
 }
 
 // errKeyUsed is postingState's answer when the idempotency key was used
@@ -214,16 +246,14 @@ func (s *Store) posts(ctx context.Context, pids []int64, known ...retwis.User) (
 	}
 	cmds := make([]rueidis.CacheableTTL, len(pids))
 	for i, pid := range pids {
-		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(schema.Post(pid)).
-			Field(schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldAuthor).Cache(), s.opts.CacheTTL)
+		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(schema.Post(pid)).Field(postFields...).Cache(), s.opts.CacheTTL)
 	}
 	res := s.cachedMulti(ctx, cmds...)
 	s.fromMaster(ctx, res, func(r rueidis.RedisResult) bool {
 		_, ok, err := parsePost(0, r)
 		return err == nil && !ok
 	}, func(i int) rueidis.Completed {
-		return s.c.B().Hmget().Key(schema.Post(pids[i])).
-			Field(schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldAuthor, schema.FieldFanout).Build()
+		return s.c.B().Hmget().Key(schema.Post(pids[i])).Field(append(postFields, schema.FieldFanout)...).Build()
 	})
 	posts = make([]retwis.Post, 0, len(pids))
 	authors := make([]int64, 0, len(pids))
@@ -272,9 +302,15 @@ func (s *Store) posts(ctx context.Context, pids []int64, known ...retwis.User) (
 	return named, missing, nil
 }
 
-// parsePost decodes the reply to HMGET post:<id> user_id time body
-// username; the username may be missing (a post from before posts kept
-// it). ok is false for a post that does not exist or is damaged.
+// postFields are the fields of a post hash that posts reads, in the
+// order parsePost expects.
+var postFields = []string{schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldAuthor,
+	schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser}
+
+// parsePost decodes the reply to HMGET post:<id> and postFields (any
+// further fields are ignored); the username may be missing (a post from
+// before posts kept it), and so may the mentions and the reply. ok is
+// false for a post that does not exist or is damaged.
 func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err error) {
 	vals, err := r.ToArray()
 	if err != nil {
@@ -292,8 +328,20 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		return p, false, nil
 	}
 	p = retwis.Post{ID: pid, AuthorID: uid, Time: time.Unix(ts, 0), Body: f[2]}
-	if len(vals) > 3 {
-		p.Author, _ = vals[3].ToString()
+	var more [4]string
+	for i := range more {
+		if 3+i < len(vals) {
+			more[i], _ = vals[3+i].ToString()
+		}
+	}
+	p.Author = more[0]
+	for _, u := range splitUsers(more[1]) {
+		p.Mentions = append(p.Mentions, u.Username)
+	}
+	if p.InReplyTo, _ = strconv.ParseInt(more[2], 10, 64); p.InReplyTo > 0 {
+		if u := splitUsers(more[3]); len(u) == 1 {
+			p.ReplyTo = u[0].Username
+		}
 	}
 	return p, true, nil
 }
@@ -304,21 +352,29 @@ func (s *Store) Post(ctx context.Context, pid int64) (retwis.Post, error) {
 	if err != nil {
 		return retwis.Post{}, err
 	}
-	if missing > 0 {
-		return retwis.Post{}, retwis.Errorf(retwis.Unavailable, "This post cannot be read right now. Please try again in a moment.")
-	}
 	if len(posts) == 0 {
-		return retwis.Post{}, retwis.Errorf(retwis.NotFound, "There is no post %d; it may have been deleted.", pid)
+		return retwis.Post{}, noPost(pid, missing)
 	}
 	return posts[0], nil
+}
+
+// noPost is the error of a post pid that was not found: unavailable
+// when some of the posts read with it (missing) could not be read.
+func noPost(pid int64, missing int) error {
+	if missing > 0 {
+		return retwis.Errorf(retwis.Unavailable, "This post cannot be read right now. Please try again in a moment.")
+	}
+	return retwis.Errorf(retwis.NotFound, "There is no post %d; it may have been deleted.", pid)
 }
 
 // DeletePost deletes post pid, which must be by user uid. Deleting the
 // hash makes it vanish from every page at once: readers skip ids whose
 // post is gone, and the client-side caches of every server are
-// invalidated by Redis. The ids left in followers' timelines are removed
-// by a delivery worker afterwards, unless the post was never fanned out
-// (a celebrity's). Once begun it completes even if the client goes away;
+// invalidated by Redis. Then it is taken out of every index it entered
+// (own posts, tags, mentions, replies, notifications, trend and
+// completion counts); its replies stay, in reply to a deleted post. The
+// ids left in followers' timelines are removed by a delivery worker
+// afterwards, unless the post was never fanned out (a celebrity's). Once begun it completes even if the client goes away;
 // it has succeeded once the hash is gone.
 func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	p, err := s.Post(ctx, pid)
@@ -331,9 +387,12 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	b := s.c.B()
-	fanout, err := s.c.Do(ctx, b.Hget().Key(schema.Post(pid)).Field(schema.FieldFanout).Build()).ToString()
-	if err != nil && !rueidis.IsRedisNil(err) {
+	post, fanout, ok, err := parseJobPost(pid, s.c.Do(ctx, b.Hmget().Key(schema.Post(pid)).Field(jobFields...).Build()))
+	if err != nil {
 		return s.wrap("delete post", err)
+	}
+	if !ok {
+		return nil // deleted meanwhile
 	}
 	s.written.add(schema.Post(pid), schema.Home(uid), schema.UserPosts(uid))
 	if err := s.c.Do(ctx, b.Del().Key(schema.Post(pid)).Build()).Error(); err != nil {
@@ -342,10 +401,13 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	// The post is gone from here on: readers skip ids whose hash is
 	// missing, so what follows only reclaims space, and a failure is
 	// logged rather than reported.
-	err = redisconn.FirstErr(s.c.DoMulti(ctx,
-		b.Zrem().Key(schema.UserPosts(uid)).Member(id(pid)).Build(),
-		b.Lrem().Key(schema.Home(uid)).Count(0).Element(id(pid)).Build(),
-		b.Lrem().Key(schema.Timeline).Count(0).Element(id(pid)).Build()))
+	err = redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+		return append(rueidis.Commands{
+			b.Zrem().Key(schema.UserPosts(uid)).Member(id(pid)).Build(),
+			b.Lrem().Key(schema.Home(uid)).Count(0).Element(id(pid)).Build(),
+			b.Lrem().Key(schema.Timeline).Count(0).Element(id(pid)).Build(),
+		}, s.unindexCmds(post)...)
+	}))
 	if fanout != "0" {
 		err = errors.Join(err, s.enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
 			return rueidis.Commands{s.jobCmd(q, schema.JobUndeliver, pid, uid)}

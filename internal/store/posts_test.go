@@ -246,8 +246,8 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	f.do(t, "XADD", "deliveries", "*", "kind", "deliver", "post", "3", "author", "7")
 	f.do(t, "HSET", "delivery_progress", "1-1", "500")
 	f.do(t, "SET", "next_post_id", "3")
-	f.do(t, "HSET", "post:1", "user_id", "7", "time", "1401267618", "body", "old one")
-	f.do(t, "HSET", "post:3", "user_id", "7", "time", "1401267619", "body", "old three") // post 2 is gone
+	f.do(t, "HSET", "post:1", "user_id", "7", "time", "1401267618", "body", "old one #Café for @OTHER")
+	f.do(t, "HSET", "post:3", "user_id", "7", "time", "1401267619", "body", "old three #cafe") // post 2 is gone
 	f.do(t, "LPUSH", "posts:7", "1", "2", "3")
 
 	if err := f.st.Migrate(f.ctx, quiet); err != nil {
@@ -264,8 +264,25 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{3, 1}) {
 		t.Fatalf("legacy home timeline = %v, %v (the missing post 2 must be skipped)", postIDs(home.Posts), err)
 	}
-	if f.do(t, "GET", "schema_version") != "3" {
+	if f.do(t, "GET", "schema_version") != "4" {
 		t.Fatal("schema_version not recorded")
+	}
+	// The posts are indexed by tag and mention by maintenance, in the
+	// background, once.
+	for round, want := range []int{2, 0} {
+		rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
+		if err != nil || rep.Reindexed != want {
+			t.Fatalf("maintenance round %d indexed %d older posts (%v); want %d", round, rep.Reindexed, err, want)
+		}
+	}
+	if tagged, err := f.st.TagPosts(f.ctx, "CAFÉ", retwis.Cursor{}, 10); err != nil || !slices.Equal(postIDs(tagged.Posts), []int64{3, 1}) {
+		t.Fatalf("#CAFÉ after migration: %v, %v; want the legacy posts 3 and 1", postIDs(tagged.Posts), err)
+	}
+	if mentions, err := f.st.Mentions(f.ctx, 8, retwis.Cursor{}, 10); err != nil || !slices.Equal(postIDs(mentions.Posts), []int64{1}) {
+		t.Fatalf("other's mentions after migration: %v, %v; want post 1", postIDs(mentions.Posts), err)
+	}
+	if f.do(t, "EXISTS", "notifications:{8}") != "0" {
+		t.Fatal("indexing the older posts notified a user of a mention of long ago")
 	}
 	if u, err := f.st.Authenticate(f.ctx, "s8"); err != nil || u.ID != 8 {
 		t.Fatalf("a legacy cookie after migration: %v, %v", u, err)

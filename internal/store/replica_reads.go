@@ -11,15 +11,15 @@ import (
 
 // ReadFromReplica reports whether cmd is one of the store's reads that a
 // replica may answer (Options.ReplicaReads): the reads of data that
-// never changes once written, a post hash (HMGET post:<id> user_id time
-// body username) and a username (HGET user:{<id>} username). Give it to
-// redisconn.DialWith. What a lagging replica does not hold yet, the
+// never changes once written, a post hash (HMGET post:<id> with the
+// fields postFields) and a username (HGET user:{<id>} username). Give it
+// to redisconn.DialWith. What a lagging replica does not hold yet, the
 // store reads again from the master with commands this refuses: HMGET
 // post:<id> with one more field (fanout), HMGET user:{<id>} username.
 func ReadFromReplica(cmd rueidis.Completed) bool {
 	c := cmd.Commands()
 	switch {
-	case len(c) == 6 && c[0] == "HMGET" && strings.HasPrefix(c[1], "post:"):
+	case len(c) == 2+len(postFields) && c[0] == "HMGET" && strings.HasPrefix(c[1], "post:"):
 		return true
 	case len(c) == 3 && c[0] == "HGET" && strings.HasPrefix(c[1], "user:{") && c[2] == schema.FieldUsername:
 		return true

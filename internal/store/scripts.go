@@ -81,7 +81,8 @@ func (sc *script) cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
-var allScripts = []*script{pushIDs, mergeIDs, pageIDs, claimName, unclaimName, upgradeLegacy, createIfAbsent, setIfExists}
+var allScripts = []*script{pushIDs, mergeIDs, pageIDs, trendAdd, completeAdd, claimName, unclaimName, upgradeLegacy,
+	createIfAbsent, setIfExists}
 
 // loadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.
@@ -191,6 +192,14 @@ var mergeIDs = newScript("merge_ids")
 // depth.
 var pageIDs = newScript("page_ids")
 
+// trendAdd adds a post's weight to a tag's trend score, or takes it
+// back (see trendCmd).
+var trendAdd = newScript("trend_add")
+
+// completeAdd changes the count of a tag in the completion index (see
+// completeCmd).
+var completeAdd = newScript("complete_add")
+
 // claimName atomically claims a username in both name indexes, which share
 // a hash slot. It fails if the name is taken in either, case-insensitively
 // in the folded index and exactly in the tutorial's users hash.
@@ -209,6 +218,6 @@ var upgradeLegacy = newScript("upgrade_legacy")
 // ARGV, unless the key exists: then it writes nothing and returns 0.
 var createIfAbsent = newScript("create_if_absent")
 
-// setIfExists sets field ARGV[1] of the hash KEYS[1] to ARGV[2], unless
-// the key does not exist: it never brings back a deleted record.
+// setIfExists sets the field-value pairs of ARGV in the hash KEYS[1],
+// unless the key does not exist: it never brings back a deleted record.
 var setIfExists = newScript("set_if_exists")

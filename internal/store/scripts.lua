@@ -291,6 +291,52 @@ if more and #out < n then
 end
 return {fromArchive, out}
 
+--- trend_add
+-- KEYS[1]: a shard of the trends; KEYS[2]: its epoch. ARGV: a folded
+-- tag, the unix time of its post, the half-life (seconds), a sign (1 or
+-- -1: a deleted post takes its weight back), how many tags a shard
+-- keeps. A tag's score is the sum of 2^((post time - epoch) / half-life)
+-- over its posts: ranking by it ranks by counts that halve every
+-- half-life, without rewriting the scores as time passes. Before the
+-- weights grow past what a double holds, the shard is rescaled and its
+-- epoch moved.
+local t, h, sign, keep = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local epoch = tonumber(redis.call('GET', KEYS[2]))
+if not epoch then
+  epoch = t
+  redis.call('SET', KEYS[2], epoch)
+end
+if (t - epoch) / h > 900 then
+  redis.call('ZUNIONSTORE', KEYS[1], 1, KEYS[1], 'WEIGHTS', 2 ^ ((epoch - t) / h))
+  epoch = t
+  redis.call('SET', KEYS[2], epoch)
+end
+local score = tonumber(redis.call('ZINCRBY', KEYS[1], sign * 2 ^ ((t - epoch) / h), ARGV[1]))
+if score <= 2 ^ ((t - epoch) / h) * 1e-9 then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+end
+if sign > 0 and redis.call('ZCARD', KEYS[1]) > keep then
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -keep - 1)
+end
+return 1
+
+--- complete_add
+-- KEYS[1]: a shard of the completion index. ARGV: a folded tag, the tag
+-- as written, a change of its count. The entry "<folded>:<count>:<as
+-- first written>" is replaced by one with the new count, or removed at
+-- zero (the seed's completion with frequency).
+local prefix = ARGV[1] .. ':'
+local cur = redis.call('ZRANGEBYLEX', KEYS[1], '[' .. prefix, '+', 'LIMIT', 0, 1)[1]
+local n, written = 0, ARGV[2]
+if cur and string.sub(cur, 1, #prefix) == prefix then
+  local count, first = string.match(string.sub(cur, #prefix + 1), '^(%d+):(.*)$')
+  if count then n, written = tonumber(count), first end
+  redis.call('ZREM', KEYS[1], cur)
+end
+n = n + tonumber(ARGV[3])
+if n > 0 then redis.call('ZADD', KEYS[1], 0, prefix .. n .. ':' .. written) end
+return n
+
 --- claim_name
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then
   return 0
@@ -317,5 +363,5 @@ return 1
 
 --- set_if_exists
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1

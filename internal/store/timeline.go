@@ -116,20 +116,32 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 			ids, err := res[3].AsIntSlice()
 			return ids, s.wrap("profile", err)
 		}
-		ids, err := s.c.Do(ctx, s.indexCmd(user.ID, c, want)).AsIntSlice()
-		if c.After > 0 {
-			slices.Reverse(ids)
-		}
+		ids, err := s.indexPage(ctx, schema.UserPosts(user.ID), c, want)
 		return ids, s.wrap("profile", err)
 	}, nil, user)
 	return prof, err
 }
 
-// indexCmd reads up to want ids of uid's own-post index for cursor c:
-// descending, except for c.After, where it is ascending from the cursor.
-func (s *Store) indexCmd(uid int64, c retwis.Cursor, want int) rueidis.Completed {
+// indexPage reads up to want ids, newest first, of the index key (post
+// ids scored by id) for cursor c; a first page through the client-side
+// cache.
+func (s *Store) indexPage(ctx context.Context, key string, c retwis.Cursor, want int) ([]int64, error) {
+	if c == (retwis.Cursor{}) { // a first page, the one most read
+		cmd := s.c.B().Zrevrange().Key(key).Start(0).Stop(int64(want - 1)).Cache()
+		return s.cached(ctx, cmd, s.opts.CacheTTL).AsIntSlice()
+	}
+	ids, err := s.c.Do(ctx, s.indexCmd(key, c, want)).AsIntSlice()
+	if c.After > 0 {
+		slices.Reverse(ids)
+	}
+	return ids, err
+}
+
+// indexCmd reads up to want ids of the index key (post ids scored by id)
+// for cursor c: descending, except for c.After, where it is ascending
+// from the cursor.
+func (s *Store) indexCmd(key string, c retwis.Cursor, want int) rueidis.Completed {
 	b := s.c.B()
-	key := schema.UserPosts(uid)
 	switch {
 	case c.After > 0:
 		return b.Zrangebyscore().Key(key).Min("("+id(c.After)).Max("+inf").Limit(0, int64(want)).Build()

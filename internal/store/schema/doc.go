@@ -18,7 +18,19 @@
 // and so does users_by_time (written only at sign-up). A home timeline
 // keeps its older entries in an archive of chunks, as the timeline
 // design notes do, in the user's slot: a page at any depth reads one
-// list or chunk or two. store.Store.Migrate brings a database of the
+// list or chunk or two.
+//
+// The secondary indexes of conversations (version 4) are keyed by what
+// they index: a tag's keys share the slot of the tag, a user's mentions
+// and notifications the user's, a post's replies the post's; a post's
+// delivery job writes them, one command per key, so that a post with
+// many tags and mentions touches many slots but each command one. The
+// two indexes that are global by nature, the trends and the tag
+// completion, are spread over 16 shards each (by tag, and by the tag's
+// first letter so that a prefix reads one shard): every tagged post
+// writes one shard of each, so on a cluster no master takes the writes
+// of every post, and a read of the trending tags reads the 16 (cached
+// on the client, one round trip when cold). store.Store.Migrate brings a database of the
 // original PHP Retwis (or an older retwis) to this layout once, on first
 // start; retwis owns it from then on. Keys the tutorial lacks are marked
 // "retwis".
@@ -37,7 +49,10 @@
 //	                             home timeline awaits a rebuild after a long
 //	                             absence; retwis), celebrity ("1" once the
 //	                             user has had more followers than the
-//	                             threshold: not fanned out; retwis)
+//	                             threshold: not fanned out; retwis),
+//	                             notified (unix ms of the newest
+//	                             notification when the user last read
+//	                             them; retwis)
 //	users:{<shard>}      hash    username -> user id (exact case), for the
 //	                             names whose folded form falls in the shard
 //	                             (FNV-1a mod 256, two hex digits); the
@@ -60,7 +75,17 @@
 //	                             so that pages need not look it up; retwis),
 //	                             fanout ("0" for a post not fanned out, a
 //	                             celebrity's; retwis), delivered (unix ms
-//	                             when its delivery job was done; retwis)
+//	                             when its delivery job was done; retwis);
+//	                             what it said of its conversations when
+//	                             posted (retwis): tags (as written, up to
+//	                             10, space-separated), mentions ("<id>:<name>"
+//	                             of each user it mentions who existed,
+//	                             space-separated), reply_to (the post it
+//	                             answers), reply_user ("<id>:<name>" of that
+//	                             post's author), ancestors (the posts above
+//	                             it, nearest first, up to 50,
+//	                             comma-separated), so that deleting it can
+//	                             find every index it entered
 //	posts:{<id>}         list    home timeline of user <id>: post ids in
 //	                             descending order, no duplicates (own posts
 //	                             and followed users'); it keeps at least
@@ -78,6 +103,40 @@
 //	user_posts:{<id>}    zset    ids of the posts written by <id>, scored by
 //	                             post id (retwis; profiles, follow backfill)
 //	timeline             list    global timeline: the newest 1000 post ids
+//	tag:{<tag>}          zset    the posts with a tag (by its folded form:
+//	                             case and accents removed): post ids scored
+//	                             by id (retwis; the tag page)
+//	tag:{<tag>}:days     zset    the same posts by day, a composite index:
+//	                             members "<YYYYMMDD>:<post id, 16 digits>"
+//	                             all scored 0, so a day's posts are a
+//	                             lexicographic range and ZLEXCOUNT counts
+//	                             them (retwis; ?day= and the activity chart)
+//	tag:{<tag>}:info     hash    name (the tag as first written) (retwis)
+//	mentions:{<id>}      zset    the posts that mention user <id>: post ids
+//	                             scored by id (retwis)
+//	notifications:{<id>} zset    user <id>'s newest 200 notifications,
+//	                             scored by unix ms: "follow:<actor>",
+//	                             "mention:<actor>:<post>",
+//	                             "reply:<actor>:<post>" (retwis)
+//	replies:{<post id>}  zset    the replies to a post: post ids scored by
+//	                             id (retwis; the thread page)
+//	trends:{<n>}         zset    shard n (00–0f) of the tag trends: folded
+//	                             tags (the tags whose FNV-1a falls in it)
+//	                             scored by their posts' decayed count, the
+//	                             sum of 2^((post time − epoch) / 3 h); the
+//	                             heaviest 5000 are kept (retwis)
+//	trends:{<n>}:epoch   string  that shard's epoch, unix time, moved
+//	                             forward (and the scores rescaled) before
+//	                             they outgrow a double (retwis)
+//	tags:complete:{<n>}  zset    shard n (00–0f) of the tag completion, by
+//	                             the FNV-1a of the tag's first letter:
+//	                             members "<folded>:<count>:<as first
+//	                             written>" all scored 0, a lexicographic
+//	                             index ranked by count when read (retwis)
+//	reindex:posts        hash    master address -> SCAN cursor (or "done")
+//	                             of the indexing of the posts written before
+//	                             version 4; since (unix time the migration
+//	                             asked for it) (retwis)
 //	celebrities_followed:{<id>}
 //	                     set     the celebrities <id> follows, whose posts
 //	                             the home timeline merges when read (retwis)
@@ -105,7 +164,8 @@
 //	                     string  the post id user <id> published with an
 //	                             idempotency key ("0" while publishing),
 //	                             kept for a day (retwis)
-//	schema_version       string  layout version written by Migrate (retwis)
+//	schema_version       string  layout version (4) written by Migrate
+//	                             (retwis)
 //	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
 //	                             Redlock key on the lock servers (the
 //	                             database itself unless --lock-servers)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/redis/rueidis"
 
@@ -30,6 +33,7 @@ const (
 	FieldSeen         = "seen"          // unix time last seen
 	FieldRebuild      = "rebuild"       // "1" while the home timeline awaits a rebuild
 	FieldCelebrity    = "celebrity"     // "1" once the user has had more followers than the threshold
+	FieldNotified     = "notified"      // unix ms the user last read their notifications
 )
 
 // Keys of the tutorial's layout that version 3 spread over shards or
@@ -68,11 +72,7 @@ func QueueAt(stream string) Queue {
 func QueueOf(author int64) Queue { return QueueN(QueueIndex(author)) }
 
 // QueueIndex returns the number of the shard QueueOf returns.
-func QueueIndex(author int64) int {
-	h := fnv.New32a()
-	h.Write([]byte(id(author)))
-	return int(h.Sum32() % QueueShards)
-}
+func QueueIndex(author int64) int { return int(fnv32(id(author)) % QueueShards) }
 
 // shards is how many pieces the indexes that every request would
 // otherwise share (auth secrets, usernames) are cut into, each in a hash
@@ -81,11 +81,7 @@ func QueueIndex(author int64) int {
 const shards = 256
 
 // shardOf returns the shard of s, as two hex digits.
-func shardOf(s string) string {
-	h := fnv.New32a()
-	h.Write([]byte(s))
-	return fmt.Sprintf("%02x", h.Sum32()%shards)
-}
+func shardOf(s string) string { return fmt.Sprintf("%02x", fnv32(s)%shards) }
 
 // Auths is the shard of the auth secrets (secret -> user id) that
 // holds secret.
@@ -106,9 +102,14 @@ const (
 	FieldUserID    = "user_id"
 	FieldTime      = "time"
 	FieldBody      = "body"
-	FieldAuthor    = "username"  // the author's username, copied when posted (usernames never change)
-	FieldFanout    = "fanout"    // "0" for a post that was not fanned out (a celebrity's)
-	FieldDelivered = "delivered" // when its delivery job was done, unix milliseconds
+	FieldAuthor    = "username"   // the author's username, copied when posted (usernames never change)
+	FieldFanout    = "fanout"     // "0" for a post that was not fanned out (a celebrity's)
+	FieldDelivered = "delivered"  // when its delivery job was done, unix milliseconds
+	FieldTags      = "tags"       // the post's tags as written, separated by spaces
+	FieldMentions  = "mentions"   // "<user id>:<username>" of each user it mentions (who existed), separated by spaces
+	FieldReplyTo   = "reply_to"   // the post it answers
+	FieldReplyUser = "reply_user" // "<user id>:<username>" of that post's author
+	FieldAncestors = "ancestors"  // the posts above it in its thread, nearest first, separated by commas
 )
 
 // Fields of a delivery job on the deliveries stream.
@@ -154,6 +155,15 @@ func UserPosts(uid int64) string { return "user_posts:" + tag(uid) }
 // Post is the hash of post pid (FieldUserID, FieldTime, FieldBody…).
 func Post(pid int64) string { return "post:" + id(pid) }
 
+// PostKeys is the SCAN pattern of the post hashes.
+const PostKeys = "post:*"
+
+// PostOf returns the id of the post whose hash is key.
+func PostOf(key string) (int64, bool) {
+	n, err := strconv.ParseInt(strings.TrimPrefix(key, "post:"), 10, 64)
+	return n, err == nil && strings.HasPrefix(key, "post:")
+}
+
 // tag returns the hash tag of user uid's keys.
 func tag(uid int64) string { return "{" + id(uid) + "}" }
 
@@ -181,13 +191,117 @@ func LegacyJobFollowers(uid int64, job string) string {
 	return "{followers:" + id(uid) + "}:job:" + job
 }
 
+// Tag is the index of the posts with a tag, by its folded form (see
+// retwis.FoldTag): post ids scored by id. Each tag's keys share the slot
+// of the tag.
+func Tag(folded string) string { return "tag:{" + folded + "}" }
+
+// TagDays is the composite index of a tag's posts by day: members
+// "<YYYYMMDD>:<post id, 16 digits>" all scored 0, so that a day's posts
+// are a lexicographic range, in post order (the seed's composite index
+// with numerical padding), and ZLEXCOUNT counts them.
+func TagDays(folded string) string { return Tag(folded) + ":days" }
+
+// TagInfo is a hash about a tag: FieldTagName, the tag as first written.
+func TagInfo(folded string) string { return Tag(folded) + ":info" }
+
+// FieldTagName is the field of TagInfo that holds the tag as first
+// written.
+const FieldTagName = "name"
+
+// TagDay returns the member of TagDays for post pid, posted at unix
+// time ts.
+func TagDay(ts, pid int64) string { return fmt.Sprintf("%s:%016d", Day(time.Unix(ts, 0)), pid) }
+
+// Day spells the day (UTC) of t as TagDays does.
+func Day(t time.Time) string { return t.UTC().Format("20060102") }
+
+// Mentions is the index of the posts that mention uid: post ids scored
+// by id.
+func Mentions(uid int64) string { return "mentions:" + tag(uid) }
+
+// Notifications holds uid's newest notifications, scored by unix ms:
+// members "follow:<actor>", "mention:<actor>:<post>", "reply:<actor>:<post>".
+func Notifications(uid int64) string { return "notifications:" + tag(uid) }
+
+// Kinds of notification, as their members begin.
+const (
+	NoteFollow  = "follow"
+	NoteMention = "mention"
+	NoteReply   = "reply"
+)
+
+// NotificationsCap is how many notifications a user keeps.
+const NotificationsCap = 200
+
+// Note returns a member of Notifications; pid is 0 for a follow.
+func Note(kind string, actor, pid int64) string {
+	if pid == 0 {
+		return kind + ":" + id(actor)
+	}
+	return kind + ":" + id(actor) + ":" + id(pid)
+}
+
+// Replies is the index of the replies to post pid: post ids scored by id.
+func Replies(pid int64) string { return "replies:{" + id(pid) + "}" }
+
+// TrendShards is how many sorted sets the tag trends are spread over, by
+// tag, so that no one key takes a write of every tagged post on a
+// cluster; the trending tags read all of them.
+const TrendShards = 16
+
+// Trends is shard n of the tag trends: folded tags, each scored by the
+// sum over its posts of 2^((post time - epoch) / half-life), the epoch
+// being the unix time in TrendEpoch of the same slot: a decayed count,
+// kept without rewriting the scores as time passes.
+func Trends(n int) string { return fmt.Sprintf("trends:{%02x}", n) }
+
+// TrendEpoch holds the epoch of shard n of the trends.
+func TrendEpoch(n int) string { return Trends(n) + ":epoch" }
+
+// TrendsOf returns the shard of the trends that holds folded.
+func TrendsOf(folded string) int { return int(fnv32(folded) % TrendShards) }
+
+// CompletionShards is how many lexicographic indexes the tag completion
+// is spread over: by the tag's first letter, so that a prefix is in one.
+const CompletionShards = 16
+
+// Completion is shard n of the tag completion index: members
+// "<folded>:<count>:<tag as first written>", all scored 0 (the seed's
+// normalized:frequency:original).
+func Completion(n int) string { return fmt.Sprintf("tags:complete:{%02x}", n) }
+
+// CompletionOf returns the shard of the completion index that holds the
+// folded tags beginning as prefix does (a non-empty folded prefix).
+func CompletionOf(prefix string) int {
+	r, _ := utf8.DecodeRuneInString(prefix)
+	return int(fnv32(string(r)) % CompletionShards)
+}
+
+// ReindexState records, per master (its address), how far the indexing
+// of the posts written before version 4 has got: a SCAN cursor, or
+// "done"; and FieldReindexSince, when the migration asked for it.
+const ReindexState = "reindex:posts"
+
+// FieldReindexSince is the field of ReindexState that the migration
+// writes (unix time), so that the indexing starts.
+const FieldReindexSince = "since"
+
+func fnv32(s string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return h.Sum32()
+}
+
 // Version is the layout version this package describes. Version 1 adds
 // the own-post indexes to the tutorial's layout; version 2 the per-user
 // sets of followed celebrities; version 3 spreads the indexes that every
 // request shared (names, auth secrets, the delivery queue) over shards,
 // folds the last-seen times and the celebrities into the user hashes,
-// and tags each user's keys with the user id, so that they share a slot.
-const Version = 3
+// and tags each user's keys with the user id, so that they share a slot;
+// version 4 indexes posts by tag, mention and reply (the posts written
+// before are indexed in the background, see ReindexState).
+const Version = 4
 
 // Kinds of delivery job on the deliveries stream.
 const (

@@ -1,0 +1,222 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// ErrParentGone is the error of a reply to a post that does not exist
+// (any more).
+var ErrParentGone = retwis.Errorf(retwis.Invalid, "The post you reply to has been deleted.")
+
+// conversation is what a post records of its place in conversations,
+// when it is posted: its tags, the users it mentions, the post it
+// answers and the thread above that.
+type conversation struct {
+	tags      []string      // as written, one of each folded form
+	mentions  []retwis.User // users that existed, in the order of the body
+	replyTo   int64         // 0: none
+	replyUser retwis.User   // the author of replyTo
+	ancestors []int64       // replyTo and the posts above it, nearest first
+}
+
+// fields returns the post hash fields that record c.
+func (c conversation) fields() []string {
+	var f []string
+	if len(c.tags) > 0 {
+		f = append(f, schema.FieldTags, strings.Join(c.tags, " "))
+	}
+	if len(c.mentions) > 0 {
+		f = append(f, schema.FieldMentions, joinUsers(c.mentions))
+	}
+	if c.replyTo > 0 {
+		ancestors := make([]string, len(c.ancestors))
+		for i, a := range c.ancestors {
+			ancestors[i] = id(a)
+		}
+		f = append(f, schema.FieldReplyTo, id(c.replyTo), schema.FieldReplyUser, joinUsers([]retwis.User{c.replyUser}),
+			schema.FieldAncestors, strings.Join(ancestors, ","))
+	}
+	return f
+}
+
+// conversationFields are the post hash fields that parseConversation
+// reads, in its order.
+var conversationFields = []string{schema.FieldTags, schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser, schema.FieldAncestors}
+
+// parseConversation reads the values of conversationFields (missing
+// ones: "").
+func parseConversation(vals []string) conversation {
+	var c conversation
+	if vals[0] != "" {
+		c.tags = strings.Fields(vals[0])
+	}
+	c.mentions = splitUsers(vals[1])
+	c.replyTo, _ = strconv.ParseInt(vals[2], 10, 64)
+	if u := splitUsers(vals[3]); len(u) == 1 {
+		c.replyUser = u[0]
+	}
+	for a := range strings.SplitSeq(vals[4], ",") {
+		if n, err := strconv.ParseInt(a, 10, 64); err == nil {
+			c.ancestors = append(c.ancestors, n)
+		}
+	}
+	return c
+}
+
+// joinUsers spells users as "<id>:<username>", separated by spaces.
+func joinUsers(users []retwis.User) string {
+	parts := make([]string, len(users))
+	for i, u := range users {
+		parts[i] = id(u.ID) + ":" + u.Username
+	}
+	return strings.Join(parts, " ")
+}
+
+// splitUsers reads what joinUsers wrote, skipping what does not parse.
+func splitUsers(s string) []retwis.User {
+	var users []retwis.User
+	for part := range strings.FieldsSeq(s) {
+		n, name, ok := strings.Cut(part, ":")
+		uid, err := strconv.ParseInt(n, 10, 64)
+		if ok && err == nil && name != "" {
+			users = append(users, retwis.User{ID: uid, Username: name})
+		}
+	}
+	return users
+}
+
+// converse works out what a post with body records of its
+// conversations: the tags and mentions of the body (mentions resolved to
+// existing users) and, for a reply, the post it answers, which must
+// exist. It reads the name index and the post answered in one call
+// through the client-side cache, then the hashes of the users found in
+// another. A reply's body is made to begin with the @name of the author
+// it answers, so the body it returns may be longer.
+func (s *Store) converse(ctx context.Context, body string, replyTo int64) (string, conversation, error) {
+	var c conversation
+	var names []string
+	c.tags, names = retwis.TagsAndMentions(body)
+	b := s.c.B()
+	cmds := make([]rueidis.CacheableTTL, 0, len(names)+1)
+	for _, n := range names {
+		cmds = append(cmds, rueidis.CT(b.Hget().Key(schema.NamesFolded(n)).Field(retwis.FoldUsername(n)).Cache(), s.opts.CacheTTL))
+	}
+	if replyTo > 0 {
+		cmds = append(cmds, rueidis.CT(b.Hmget().Key(schema.Post(replyTo)).
+			Field(schema.FieldUserID, schema.FieldAuthor, schema.FieldAncestors).Cache(), s.opts.CacheTTL))
+	}
+	if len(cmds) == 0 {
+		return body, c, nil
+	}
+	res := s.cachedMulti(ctx, cmds...)
+	var addressee []retwis.User // the author answered, when the reply now begins with their @name
+	if replyTo > 0 {
+		var err error
+		if c, err = s.replyContext(ctx, replyTo, res[len(names)], c); err != nil {
+			return "", c, err
+		}
+		addressedBody, err := addressed(body, c.replyUser.Username)
+		if err != nil {
+			return "", c, err
+		}
+		if addressedBody != body {
+			body, addressee = addressedBody, []retwis.User{c.replyUser}
+		}
+	}
+	mentioned, err := s.usersNamed(ctx, res[:len(names)])
+	if err != nil {
+		return "", c, err
+	}
+	for _, u := range mentioned {
+		if !slices.ContainsFunc(addressee, func(a retwis.User) bool { return a.ID == u.ID }) {
+			addressee = append(addressee, u)
+		}
+	}
+	c.mentions = addressee[:min(len(addressee), retwis.MaxMentions)]
+	return body, c, nil
+}
+
+// addressed returns body beginning with @name, as a reply to name's post
+// does: prepended if the body does not already.
+func addressed(body, name string) (string, error) {
+	for _, e := range retwis.Entities(body) {
+		if e.Start == 0 && e.Kind == retwis.Mention && retwis.FoldUsername(e.Name) == retwis.FoldUsername(name) {
+			return body, nil
+		}
+		break
+	}
+	return retwis.NormalizeStatus("@" + name + " " + body)
+}
+
+// replyContext adds to c, for a reply to post replyTo, what r (a read
+// of that post's author and ancestors) says: its author, and the thread
+// above it.
+func (s *Store) replyContext(ctx context.Context, replyTo int64, r rueidis.RedisResult, c conversation) (conversation, error) {
+	vals, err := r.ToArray()
+	if err != nil {
+		return c, s.wrap("reply: read the post", err)
+	}
+	str := make([]string, len(vals))
+	for i, v := range vals {
+		str[i], _ = v.ToString()
+	}
+	author, err := strconv.ParseInt(str[0], 10, 64)
+	if err != nil {
+		return c, ErrParentGone
+	}
+	if str[1] == "" { // a post from before posts kept their author's name
+		names, err := s.usernames(ctx, []int64{author})
+		if err != nil {
+			return c, err
+		}
+		str[1] = names[author]
+	}
+	c.replyTo, c.replyUser, c.ancestors = replyTo, retwis.User{ID: author, Username: str[1]}, []int64{replyTo}
+	for a := range strings.SplitSeq(str[2], ",") {
+		if n, err := strconv.ParseInt(a, 10, 64); err == nil && len(c.ancestors) < retwis.MaxAncestors {
+			c.ancestors = append(c.ancestors, n)
+		}
+	}
+	return c, nil
+}
+
+// usersNamed returns the users that reads of the folded name index
+// found, as registered (one cached read of their hashes), leaving out
+// the names nobody has.
+func (s *Store) usersNamed(ctx context.Context, found []rueidis.RedisResult) ([]retwis.User, error) {
+	if len(found) == 0 {
+		return nil, nil
+	}
+	var uids []int64
+	for _, r := range found {
+		n, err := r.AsInt64()
+		if rueidis.IsRedisNil(err) {
+			continue
+		}
+		if err != nil {
+			return nil, s.wrap("mentions", err)
+		}
+		if !slices.Contains(uids, n) {
+			uids = append(uids, n)
+		}
+	}
+	names, err := s.usernames(ctx, uids)
+	if err != nil {
+		return nil, err
+	}
+	users := make([]retwis.User, 0, len(uids))
+	for _, uid := range uids {
+		if name := names[uid]; name != "" {
+			users = append(users, retwis.User{ID: uid, Username: name})
+		}
+	}
+	return users, nil
+}

@@ -1,0 +1,110 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// Notifications returns uid's notifications, newest first (the newest
+// schema.NotificationsCap are kept), with their actors' names; those
+// newer than the last time uid read them are Unread. Reading them
+// records that uid has, which clears the unread count.
+func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notification, error) {
+	b := s.c.B()
+	res := s.c.DoMulti(ctx,
+		b.Hget().Key(schema.User(uid)).Field(schema.FieldNotified).Build(),
+		b.Zrevrange().Key(schema.Notifications(uid)).Start(0).Stop(schema.NotificationsCap-1).Withscores().Build())
+	read, err := res[0].AsInt64()
+	if err != nil && !rueidis.IsRedisNil(err) {
+		return nil, s.wrap("notifications", err)
+	}
+	entries, err := res[1].AsZScores()
+	if err != nil {
+		return nil, s.wrap("notifications", err)
+	}
+	var notes []retwis.Notification
+	var actors []int64
+	for _, e := range entries {
+		if n, ok := parseNote(e.Member); ok {
+			n.Time = time.UnixMilli(int64(e.Score))
+			n.Unread = int64(e.Score) > read
+			notes = append(notes, n)
+			actors = append(actors, n.Actor.ID)
+		}
+	}
+	names, err := s.usernames(ctx, actors)
+	if err != nil {
+		return nil, err
+	}
+	named := notes[:0]
+	for _, n := range notes {
+		if n.Actor.Username = names[n.Actor.ID]; n.Actor.Username != "" { // not a deleted account
+			named = append(named, n)
+		}
+	}
+	if len(entries) > 0 {
+		s.written.add(schema.User(uid))
+		newest := strconv.FormatInt(int64(entries[0].Score), 10)
+		if err := s.c.Do(ctx, b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldNotified, newest).Build()).Error(); err != nil {
+			return nil, s.wrap("notifications: mark read", err)
+		}
+	}
+	return named, nil
+}
+
+// parseNote reads a member of schema.Notifications.
+func parseNote(member string) (retwis.Notification, bool) {
+	parts := strings.Split(member, ":")
+	var n retwis.Notification
+	switch {
+	case len(parts) == 2 && parts[0] == schema.NoteFollow:
+		n.Kind = retwis.Followed
+	case len(parts) == 3 && parts[0] == schema.NoteMention:
+		n.Kind = retwis.Mentioned
+	case len(parts) == 3 && parts[0] == schema.NoteReply:
+		n.Kind = retwis.Replied
+	default:
+		return n, false
+	}
+	var err error
+	if n.Actor.ID, err = strconv.ParseInt(parts[1], 10, 64); err != nil {
+		return n, false
+	}
+	if len(parts) == 3 {
+		if n.Post, err = strconv.ParseInt(parts[2], 10, 64); err != nil {
+			return n, false
+		}
+	}
+	return n, true
+}
+
+// UnreadNotifications returns how many of uid's notifications are newer
+// than the last time uid read them: a count of a range of scores
+// (ZCOUNT), after the time read from the user hash, both through the
+// client-side cache, so that every page can show it.
+func (s *Store) UnreadNotifications(ctx context.Context, uid int64) (int64, error) {
+	b := s.c.B()
+	read, err := s.cached(ctx, b.Hget().Key(schema.User(uid)).Field(schema.FieldNotified).Cache(), s.opts.CacheTTL).AsInt64()
+	if err != nil && !rueidis.IsRedisNil(err) {
+		return 0, s.wrap("unread notifications", err)
+	}
+	cmd := b.Zcount().Key(schema.Notifications(uid)).Min("(" + strconv.FormatInt(read, 10)).Max("+inf").Cache()
+	n, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsInt64()
+	return n, s.wrap("unread notifications", err)
+}
+
+// Mentions returns a page of the posts that mention uid, newest first,
+// by cursor.
+func (s *Store) Mentions(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, error) {
+	return s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+		ids, err := s.indexPage(ctx, schema.Mentions(uid), c, want)
+		return ids, s.wrap("mentions", err)
+	}, nil)
+}

@@ -1,0 +1,192 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// Bounds of the indexing of older posts, per maintenance round.
+const (
+	reindexBatch  = 500  // post keys one SCAN step asks for
+	reindexBudget = 5000 // post keys one round walks at most
+)
+
+// reindexDone marks, in schema.ReindexState, a master whose older posts
+// are all indexed.
+const reindexDone = "done"
+
+// reindexOlder indexes the posts written before version 4 (by the
+// original Retwis or an older retwis), as their delivery jobs index new
+// ones: it walks every master's post hashes with SCAN, reindexBudget keys
+// a round at most, from the cursor schema.ReindexState keeps per master,
+// so that it resumes where it stopped. A post that records its tags or
+// mentions was indexed by its job; a post without entities needs
+// nothing. Maintenance runs it under its lock, one server at a time, so
+// that the counts of the trends and the completion are counted once. It
+// returns how many posts it indexed.
+func (s *Store) reindexOlder(ctx context.Context) (int, error) {
+	state, err := s.c.Do(ctx, s.c.B().Hgetall().Key(schema.ReindexState).Build()).AsStrMap()
+	if err != nil || len(state) == 0 {
+		return 0, s.wrap("reindex: state", err) // nothing to do: a database born at version 4
+	}
+	indexed, walked := 0, 0
+	for addr, node := range s.nodes.Masters(ctx) {
+		cursor, ok := state[addr]
+		if !ok || addr == schema.FieldReindexSince {
+			cursor = "0" // a master that joined: walk it too
+		}
+		for cursor != reindexDone && walked < reindexBudget && node != nil {
+			keys, next, err := s.scanPosts(ctx, node, cursor)
+			if err != nil {
+				return indexed, err
+			}
+			n, err := s.reindexPosts(ctx, keys)
+			if err != nil {
+				return indexed, err
+			}
+			indexed, walked = indexed+n, walked+len(keys)
+			if cursor = next; cursor == "0" {
+				cursor = reindexDone
+			}
+			err = s.c.Do(ctx, s.c.B().Hset().Key(schema.ReindexState).FieldValue().FieldValue(addr, cursor).Build()).Error()
+			if err != nil {
+				return indexed, s.wrap("reindex: state", err)
+			}
+		}
+		switch {
+		case cursor != reindexDone:
+			s.log.Info("indexing older posts", "node", addr, "indexed", indexed, "walked", walked)
+		case state[addr] != reindexDone:
+			s.log.Info("older posts all indexed", "node", addr, "indexed", indexed, "walked", walked)
+		}
+	}
+	return indexed, nil
+}
+
+// scanPosts takes one SCAN step over the post hashes of node.
+func (s *Store) scanPosts(ctx context.Context, node rueidis.Client, cursor string) ([]string, string, error) {
+	c, _ := strconv.ParseUint(cursor, 10, 64)
+	e, err := node.Do(ctx, node.B().Scan().Cursor(c).Match(schema.PostKeys).Count(reindexBatch).Type("hash").Build()).AsScanEntry()
+	if err != nil {
+		return nil, "", s.wrap("reindex: scan", err)
+	}
+	return e.Elements, strconv.FormatUint(e.Cursor, 10), nil
+}
+
+// reindexPosts indexes those of the posts keys that need it, and returns
+// how many.
+func (s *Store) reindexPosts(ctx context.Context, keys []string) (int, error) {
+	b := s.c.B()
+	cmds := make(rueidis.Commands, 0, len(keys))
+	var pids []int64
+	for _, k := range keys {
+		pid, ok := schema.PostOf(k)
+		if !ok {
+			continue // not a post of retwis's
+		}
+		pids = append(pids, pid)
+		cmds = append(cmds, b.Hmget().Key(k).Field(schema.FieldUserID, schema.FieldTime, schema.FieldBody,
+			schema.FieldTags, schema.FieldMentions).Build())
+	}
+	if len(cmds) == 0 {
+		return 0, nil
+	}
+	var writes rueidis.Commands
+	n := 0
+	for i, r := range s.c.DoMulti(ctx, cmds...) {
+		vals, err := r.ToArray()
+		if err != nil {
+			return 0, s.wrap("reindex: read posts", err)
+		}
+		str := make([]string, len(vals))
+		for k, v := range vals {
+			str[k], _ = v.ToString()
+		}
+		author, err := strconv.ParseInt(str[0], 10, 64)
+		if err != nil || str[3] != "" || str[4] != "" {
+			continue // damaged, or indexed already
+		}
+		ts, _ := strconv.ParseInt(str[1], 10, 64)
+		_, conv, err := s.converse(ctx, str[2], 0)
+		if err != nil {
+			return 0, err
+		}
+		if len(conv.tags) == 0 && len(conv.mentions) == 0 {
+			continue
+		}
+		p := indexed{pid: pids[i], author: author, time: ts, conv: conv}
+		writes = append(writes, setIfExists.cmd(s.c, []string{schema.Post(p.pid)}, conv.fields()...))
+		writes = append(writes, s.indexCmds(p)...)
+		n++
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return writes }))
+	return n, s.wrap("reindex: write", err)
+}
+
+// Bounds of the completion index's purge.
+const (
+	// completionKept is how many entries a shard of the completion index
+	// holds before maintenance starts counting entries down.
+	completionKept = 10_000
+	// completionPurged is how many entries of a shard over the bound a
+	// maintenance round counts down.
+	completionPurged = 16
+)
+
+// purgeCompletion counts down a few random entries of every shard of the
+// completion index that holds more than completionKept, removing those
+// that reach zero: the seed's streaming purge, so that in the long run
+// the index holds the tags in use, and the rare ones fade.
+func (s *Store) purgeCompletion(ctx context.Context) error {
+	b := s.c.B()
+	cmds := make(rueidis.Commands, schema.CompletionShards)
+	for n := range cmds {
+		cmds[n] = b.Zcard().Key(schema.Completion(n)).Build()
+	}
+	var full []int
+	for n, r := range s.c.DoMulti(ctx, cmds...) {
+		size, err := r.AsInt64()
+		if err != nil {
+			return s.wrap("purge completion", err)
+		}
+		if size > completionKept {
+			full = append(full, n)
+		}
+	}
+	if len(full) == 0 {
+		return nil
+	}
+	cmds = make(rueidis.Commands, len(full))
+	for i, n := range full {
+		cmds[i] = b.Zrandmember().Key(schema.Completion(n)).Count(completionPurged).Build()
+	}
+	var writes rueidis.Commands
+	for i, r := range s.c.DoMulti(ctx, cmds...) {
+		n := full[i]
+		members, err := r.AsStrSlice()
+		if err != nil {
+			return s.wrap("purge completion", err)
+		}
+		for _, m := range members {
+			f, rest, _ := strings.Cut(m, ":")
+			_, written, _ := strings.Cut(rest, ":")
+			if retwis.FoldTag(written) == f {
+				writes = append(writes, completeAdd.cmd(s.c, []string{schema.Completion(n)}, f, written, "-1"))
+			}
+		}
+	}
+	if len(writes) == 0 {
+		return nil
+	}
+	return s.wrap("purge completion", redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return writes })))
+}

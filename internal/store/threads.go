@@ -1,0 +1,69 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// Thread returns post pid with its conversation: the posts above it, as
+// the post recorded them when it was posted, and a page of n of its
+// replies, oldest first, after the reply after (0: from the first). It
+// reads the chain and the replies in one call, then every post it shows
+// in another, both through the client-side cache: two round trips at
+// most, however long the thread, none when warm.
+func (s *Store) Thread(ctx context.Context, pid, after int64, n int) (retwis.Thread, error) {
+	b := s.c.B()
+	res := s.cachedMulti(ctx,
+		rueidis.CT(b.Hget().Key(schema.Post(pid)).Field(schema.FieldAncestors).Cache(), s.opts.CacheTTL),
+		rueidis.CT(b.Zrangebyscore().Key(schema.Replies(pid)).Min("("+id(after)).Max("+inf").
+			Limit(0, int64(n+1)).Cache(), s.opts.CacheTTL))
+	chain, err := res[0].ToString()
+	if err != nil && !rueidis.IsRedisNil(err) {
+		return retwis.Thread{}, s.wrap("thread", err)
+	}
+	replies, err := res[1].AsIntSlice()
+	if err != nil {
+		return retwis.Thread{}, s.wrap("thread: replies", err)
+	}
+	var ancestors []int64 // nearest first
+	for a := range strings.SplitSeq(chain, ",") {
+		if n, err := strconv.ParseInt(a, 10, 64); err == nil {
+			ancestors = append(ancestors, n)
+		}
+	}
+	t := retwis.Thread{Replies: retwis.Page{Older: after > 0, Newer: len(replies) > n}}
+	replies = replies[:min(n, len(replies))]
+	found, missing, err := s.posts(ctx, append(append([]int64{pid}, ancestors...), replies...))
+	if err != nil {
+		return t, err
+	}
+	byID := make(map[int64]retwis.Post, len(found))
+	for _, p := range found {
+		byID[p.ID] = p
+	}
+	var ok bool
+	if t.Post, ok = byID[pid]; !ok {
+		return t, noPost(pid, missing)
+	}
+	for _, a := range ancestors { // up the chain as far as it stands
+		p, ok := byID[a]
+		if !ok {
+			t.ParentGone = true
+			break
+		}
+		t.Ancestors = append([]retwis.Post{p}, t.Ancestors...)
+	}
+	for _, r := range replies {
+		if p, ok := byID[r]; ok {
+			t.Replies.Posts = append(t.Replies.Posts, p)
+		}
+	}
+	t.Replies.Missing = missing
+	return t, nil
+}
