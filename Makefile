@@ -3,15 +3,16 @@ GO ?= go
 # The race detector needs cgo, hence a C compiler.
 RACE := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
 
-.PHONY: run test build redis vet
+.PHONY: run test build packages vet
 
 ## run: start retwis on http://127.0.0.1:8080 with an embedded redis-server
 run:
-	-@sh scripts/ensure-redis.sh || echo "redis-server could not be installed: retwis will keep its data in memory only" >&2
+	-@sh scripts/ensure-packages.sh redis-server=redis-server || echo "redis-server could not be installed: retwis will keep its data in memory only" >&2
 	$(GO) run ./cmd/retwis serve
 
-## test: vet and run every test against real redis-server processes
-test: redis vet
+## test: vet and run every test against real redis-server processes (and
+## headless Chromium for the browser tests)
+test: packages vet
 	$(GO) test $(RACE) -count=1 ./...
 
 ## build: build the retwis binary
@@ -22,5 +23,5 @@ vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed on:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 
-redis:
-	@sh scripts/ensure-redis.sh
+packages:
+	@sh scripts/ensure-packages.sh redis-server=redis-server redis-cli=redis-server chromium=chromium

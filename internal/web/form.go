@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/retwis/retwis"
@@ -25,4 +26,17 @@ func parseForm(w http.ResponseWriter, r *http.Request) (int, error) {
 		}
 	}
 	return 0, nil
+}
+
+// postNumber reads the post id in value, a parameter called name of a
+// request: 0 when value is empty.
+func postNumber(value, name string) (int64, error) {
+	if value == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(value, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, retwis.Errorf(retwis.Invalid, "%s must be a post number.", name)
+	}
+	return n, nil
 }

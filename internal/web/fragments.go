@@ -44,11 +44,12 @@ func newFragments(tmpl *template.Template, capacity int) *fragments {
 	return &fragments{tmpl: tmpl, capacity: capacity}
 }
 
-// postView is what the "post" template renders: the post and the words
-// that say how long ago it was made.
+// postView is what the "post" template renders: the post, its body as
+// HTML (see bodyHTML) and the words that say how long ago it was made.
 type postView struct {
 	retwis.Post
-	Ago string
+	BodyHTML template.HTML
+	Ago      string
 }
 
 // HTML returns the HTML of posts, one after the other, as of now.
@@ -81,7 +82,7 @@ func (f *fragments) get(p retwis.Post) (fragment, error) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := f.tmpl.ExecuteTemplate(&buf, "post", postView{Post: p, Ago: agoMarker}); err != nil {
+	if err := f.tmpl.ExecuteTemplate(&buf, "post", postView{Post: p, BodyHTML: bodyHTML(p), Ago: agoMarker}); err != nil {
 		return fragment{}, fmt.Errorf("web: render post %d: %w", p.ID, err)
 	}
 	html := buf.String()

@@ -24,7 +24,7 @@ func TestFragments(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	direct := func(p retwis.Post) string {
 		var b strings.Builder
-		if err := tmpl.ExecuteTemplate(&b, "post", postView{Post: p, Ago: since(now.Sub(p.Time))}); err != nil {
+		if err := tmpl.ExecuteTemplate(&b, "post", postView{Post: p, BodyHTML: bodyHTML(p), Ago: since(now.Sub(p.Time))}); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -85,7 +85,7 @@ func BenchmarkPostHTML(b *testing.B) {
 	b.Run("template", func(b *testing.B) {
 		for b.Loop() {
 			var sb strings.Builder
-			if err := tmpl.ExecuteTemplate(&sb, "post", postView{Post: p, Ago: since(now.Sub(p.Time))}); err != nil {
+			if err := tmpl.ExecuteTemplate(&sb, "post", postView{Post: p, BodyHTML: bodyHTML(p), Ago: since(now.Sub(p.Time))}); err != nil {
 				b.Fatal(err)
 			}
 		}

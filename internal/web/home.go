@@ -14,7 +14,7 @@ import (
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	u, ok := middleware.ViewerFrom(r.Context())
 	if !ok {
-		s.render(w, http.StatusOK, "welcome", view{Title: "Welcome"})
+		s.render(w, r, http.StatusOK, "welcome", view{Title: "Welcome"})
 		return
 	}
 	c, ok := s.pageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
@@ -38,5 +38,5 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.Use
 	v.Title, v.Viewer, v.Counts, v.Page = "Home", &u, counts, page
 	v.PostKey = rand.Text()
 	v.Newer, v.Older = pageLinks("/", page)
-	s.render(w, status, "home", v)
+	s.render(w, r, status, "home", v)
 }

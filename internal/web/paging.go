@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/retwis/retwis"
 )
@@ -99,8 +100,13 @@ func (s *Server) redirectStart(w http.ResponseWriter, r *http.Request, n int, re
 	http.Redirect(w, r, target, http.StatusMovedPermanently)
 }
 
-// pageLinks returns the links to the newer and older neighbours of a page.
+// pageLinks returns the links to the newer and older neighbours of a
+// page; base may have a query of its own.
 func pageLinks(base string, p retwis.Page) (newer, older string) {
+	sep := "?"
+	if strings.Contains(base, "?") {
+		sep = "&"
+	}
 	if len(p.Posts) == 0 {
 		if p.Newer {
 			newer = base // an empty page past the end: back to the start
@@ -108,10 +114,10 @@ func pageLinks(base string, p retwis.Page) (newer, older string) {
 		return newer, ""
 	}
 	if p.Newer {
-		newer = base + "?after=" + strconv.FormatInt(p.Posts[0].ID, 10)
+		newer = base + sep + "after=" + strconv.FormatInt(p.Posts[0].ID, 10)
 	}
 	if p.Older {
-		older = base + "?before=" + strconv.FormatInt(p.Posts[len(p.Posts)-1].ID, 10)
+		older = base + sep + "before=" + strconv.FormatInt(p.Posts[len(p.Posts)-1].ID, 10)
 	}
 	return newer, older
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"crypto/rand"
 	"net/http"
 	"strconv"
 
@@ -17,21 +18,43 @@ func postID(r *http.Request) (int64, error) {
 	return n, nil
 }
 
-// permalink serves GET /p/{id}: one post, with a delete button for its
-// author.
+// repliesPerPage is how many replies the thread page shows at a time.
+const repliesPerPage = 20
+
+// permalink serves GET /p/{id}: the post with its thread (the posts it
+// answers above it, its replies below, oldest first, ?after=<reply id>
+// for the next ones), a reply form for a logged-in visitor, and a delete
+// button for its author.
 func (s *Server) permalink(w http.ResponseWriter, r *http.Request) {
+	s.renderThread(w, r, http.StatusOK, view{})
+}
+
+// renderThread renders the thread page of the post the path names; v
+// carries a form error and the draft of a failed reply.
+func (s *Server) renderThread(w http.ResponseWriter, r *http.Request, status int, v view) {
 	pid, err := postID(r)
-	var p retwis.Post
+	var after int64
 	if err == nil {
-		p, err = s.store.Post(r.Context(), pid)
+		after, err = postNumber(r.URL.Query().Get("after"), "?after") // the last reply of the previous page
+	}
+	if err == nil {
+		v.Thread, err = s.store.Thread(r.Context(), pid, after, repliesPerPage)
 	}
 	if err != nil {
 		s.mw.Fail(w, r, err)
 		return
 	}
-	v := view{Title: "Post by " + p.Author, Post: p}
+	p := v.Thread.Post
+	v.Title, v.Post = "Post by "+p.Author, p
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
+		v.PostKey = rand.Text()
+		if v.ReplyDraft = v.Draft; v.ReplyDraft == "" && u.ID != p.AuthorID {
+			v.ReplyDraft = "@" + p.Author + " "
+		}
 	}
-	s.render(w, http.StatusOK, "post", v)
+	if replies := v.Thread.Replies.Posts; v.Thread.Replies.Newer && len(replies) > 0 {
+		v.Older = "/p/" + strconv.FormatInt(p.ID, 10) + "?after=" + strconv.FormatInt(replies[len(replies)-1].ID, 10)
+	}
+	s.render(w, r, status, "post", v)
 }

@@ -1,21 +1,32 @@
 package web
 
 import (
+	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/store"
 )
 
-// createPost serves POST /post: publish a status update and go home. A
-// refused post shows the home page again with the reason and the text kept.
-// The form's idempotency key makes a resent form (a reload after a lost
+// createPost serves POST /post: publish a status update and go home, or,
+// with in_reply_to (a post id), a reply, and go to its thread (the
+// reply's page, which shows the posts it answers above it). A refused
+// post shows the page again with the reason and the text kept. The
+// form's idempotency key makes a resent form (a reload after a lost
 // answer) publish once.
 func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	status, err := parseForm(w, r)
+	var replyTo int64
 	if err == nil {
-		_, err = s.store.CreatePostOnce(r.Context(), u.ID, r.PostFormValue("status"), r.PostFormValue("idempotency_key"))
+		replyTo, err = postNumber(r.PostFormValue("in_reply_to"), "in_reply_to")
+	}
+	var p retwis.Post
+	if err == nil {
+		p, err = s.store.Publish(r.Context(), store.Draft{Author: u.ID, Text: r.PostFormValue("status"),
+			InReplyTo: replyTo, Key: r.PostFormValue("idempotency_key")})
 	}
 	if err != nil {
 		if status == 0 {
@@ -29,7 +40,17 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 		if len(draft) > 4*retwis.MaxStatusLen {
 			draft = ""
 		}
-		s.renderHome(w, r, u, retwis.Cursor{}, status, view{Error: retwis.ErrorMessage(err), Draft: draft})
+		v := view{Error: retwis.ErrorMessage(err), Draft: draft}
+		if replyTo > 0 && !errors.Is(err, store.ErrParentGone) { // back to the thread
+			r.SetPathValue("id", strconv.FormatInt(replyTo, 10))
+			s.renderThread(w, r, status, v)
+			return
+		}
+		s.renderHome(w, r, u, retwis.Cursor{}, status, v)
+		return
+	}
+	if replyTo > 0 { // its own thread, which shows it below what it answers at once
+		http.Redirect(w, r, "/p/"+strconv.FormatInt(p.ID, 10), http.StatusSeeOther)
 		return
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)

@@ -34,7 +34,7 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Newer, v.Older = pageLinks(profilePath(user.Username), v.Profile.Page)
-	s.render(w, http.StatusOK, "profile", v)
+	s.render(w, r, http.StatusOK, "profile", v)
 }
 
 // profilePath returns the path of a user's profile. Names registered here

@@ -21,7 +21,7 @@ var staticFS embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "error"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "error"}
 
 // fragmentCapacity is how many rendered posts a server keeps.
 const fragmentCapacity = 50_000
@@ -32,7 +32,8 @@ func parseTemplates() (map[string]*template.Template, error) {
 	frags := newFragments(nil, fragmentCapacity)
 	postsHTML := func(posts []retwis.Post) (template.HTML, error) { return frags.HTML(posts, time.Now()) }
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
-	funcs := template.FuncMap{"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": profilePath}
+	funcs := template.FuncMap{"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": profilePath,
+		"tagPath": tagPath, "ago": func(t time.Time) string { return since(time.Since(t)) }}
 	base, err := template.New("").Funcs(funcs).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
@@ -79,12 +80,30 @@ type view struct {
 	Users   []string
 	Newer   string // link to newer posts, if any
 	Older   string // link to older posts, if any
+
+	Unread        int64                 // the viewer's unread notifications
+	Thread        retwis.Thread         // the permalink page
+	Tag           tagView               // the tag page
+	Notifications []retwis.Notification // the notifications page
+	Trends        []retwis.Trend        // the trending tags (timeline, tag search)
+	ReplyDraft    string                // the text the reply form starts with
+	Query         string                // what the tag search was asked for
+	Tags          []string              // the tags it found
 }
 
 // render executes a page into a buffer first, so a template error never
-// leaves a half-written page behind a 200.
-func (s *Server) render(w http.ResponseWriter, status int, name string, v view) {
+// leaves a half-written page behind a 200. For a logged-in viewer, the
+// navigation shows how many notifications are unread (from the
+// client-side cache: no round trip when warm).
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
 	v.MemoryOnly = s.memoryOnly
+	if v.Viewer != nil && status < 400 {
+		n, err := s.store.UnreadNotifications(r.Context(), v.Viewer.ID)
+		if err != nil {
+			s.log.Warn("unread notifications", "user", v.Viewer.ID, "err", err) // the page goes on without the count
+		}
+		v.Unread = n
+	}
 	buf, _ := s.buffers.Get().(*bytes.Buffer)
 	if buf == nil {
 		buf = new(bytes.Buffer)
@@ -115,7 +134,7 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int,
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
 	}
-	s.render(w, status, "error", v)
+	s.render(w, r, status, "error", v)
 }
 
 // plural returns one when n is 1 and many otherwise.

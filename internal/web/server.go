@@ -113,6 +113,11 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /u/{username}/unfollow", s.requireLogin(s.mw.Throttle(s.unfollow)))
 	mux.HandleFunc("GET /timeline", s.mw.Viewer(s.timeline))
 	mux.HandleFunc("GET /p/{id}", s.mw.Viewer(s.permalink))
+	mux.HandleFunc("GET /tag/{tag}", s.mw.Viewer(s.tag))
+	mux.HandleFunc("GET /mentions", s.requireLogin(s.mentions))
+	mux.HandleFunc("GET /notifications", s.requireLogin(s.notifications))
+	mux.HandleFunc("GET /tags", s.mw.Viewer(s.searchTags))
+	mux.HandleFunc("GET /complete/tags", s.completeTags)
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))
 	mux.Handle("GET /static/", staticFiles())
 	// The form routes answer only POST; someone who types one of them in,

@@ -273,10 +273,10 @@ func TestTimelinePage(t *testing.T) {
 		b.post("/post", url.Values{"status": {fmt.Sprintf("global %d.", i)}})
 	}
 	body := s.browser().get("/timeline").body
-	if older := linkOf(body, "Older »"); older == "" || strings.Count(s.browser().get(older).body, `<article class="post">`) != 5 {
+	if older := linkOf(body, "Older »"); older == "" || strings.Count(s.browser().get(older).body, `<article class="post" `) != 5 {
 		t.Fatalf("the second page of the global timeline does not hold the last 5 posts")
 	}
-	if n := strings.Count(body, `<article class="post">`); n != 50 {
+	if n := strings.Count(body, `<article class="post" `); n != 50 {
 		t.Fatalf("%d posts on the global timeline; want 50", n)
 	}
 	if !strings.Contains(body, "global 54.") || strings.Contains(body, "global 4.") {

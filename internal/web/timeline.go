@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/retwis/retwis/internal/middleware"
 )
@@ -10,10 +11,12 @@ import (
 const (
 	timelinePosts = 50
 	timelineUsers = 10
+	trendingTags  = 10
 )
 
 // timeline serves GET /timeline: the latest posts of everybody (paged by
-// cursor through the newest 1000) and the most recently registered users.
+// cursor through the newest 1000), the most recently registered users,
+// and the tags trending in the last hours.
 func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
 	c, ok := s.pageCursor(w, r, s.store.GlobalTimeline)
 	if !ok {
@@ -32,6 +35,9 @@ func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
 		s.mw.Fail(w, r, err)
 		return
 	}
+	if v.Trends, err = s.store.Trending(r.Context(), trendingTags, time.Now()); err != nil {
+		s.log.Warn("trending tags", "err", err) // the page goes on without them
+	}
 	v.Newer, v.Older = pageLinks("/timeline", v.Page)
-	s.render(w, http.StatusOK, "timeline", v)
+	s.render(w, r, http.StatusOK, "timeline", v)
 }

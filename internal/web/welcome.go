@@ -17,5 +17,5 @@ func (s *Server) welcomeError(w http.ResponseWriter, r *http.Request, status int
 	if len(name) > 64 {
 		name = "" // don't echo back junk
 	}
-	s.render(w, status, "welcome", view{Title: "Welcome", Error: retwis.ErrorMessage(err), Username: name})
+	s.render(w, r, status, "welcome", view{Title: "Welcome", Error: retwis.ErrorMessage(err), Username: name})
 }

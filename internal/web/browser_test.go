@@ -1,0 +1,96 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/retwis/retwis/internal/testkit/syncbuf"
+)
+
+// chrome returns the context of a tab of a headless Chromium (make test
+// installs it), closed with the test, and what the page's console
+// reported as errors (a script the CSP refused shows there).
+func chrome(t *testing.T) (context.Context, *syncbuf.Buffer) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.NoSandbox, // tests may run as root
+		chromedp.Flag("disable-dev-shm-usage", true))
+	alloc, cancel := chromedp.NewExecAllocator(t.Context(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, time.Minute)
+	t.Cleanup(cancel)
+	errs := &syncbuf.Buffer{}
+	err := chromedp.Listen(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			fmt.Fprintf(errs, "%s at %s:%d\n", ev.ExceptionDetails.Text, ev.ExceptionDetails.URL, ev.ExceptionDetails.LineNumber)
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				errs.Write([]byte("console error\n"))
+			}
+		}
+	})
+	if err != nil {
+		t.Fatalf("start headless Chromium: %v", err)
+	}
+	return ctx, errs
+}
+
+// TestTagCompletionInBrowser types into the tag search box of the
+// timeline page in a real browser: the page's script, allowed by its
+// CSP, suggests the tags in use that begin with what is typed, the most
+// used first, and searching for one opens its page.
+func TestTagCompletionInBrowser(t *testing.T) {
+	s := newSite(t)
+	b := s.browser()
+	b.signUp("typist")
+	for _, body := range []string{"#Café", "#cafeteria", "#cafeteria again", "#tea"} {
+		b.post("/post", url.Values{"status": {body}})
+	}
+	s.drain()
+	ctx, errs := chrome(t)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(s.srv.URL+"/timeline"),
+		chromedp.WaitVisible(chromedp.ID("tag-q")),
+		chromedp.SendKeys(chromedp.ID("tag-q"), "CAF"))
+	if err != nil {
+		t.Fatalf("type into the search box: %v (console: %s)", err, errs)
+	}
+	suggested, err := chromedp.Run(ctx, chromedp.Poll[[]string](`(() => {
+		const tags = Array.from(document.querySelectorAll("#tag-suggestions option"), o => o.value);
+		return tags.length >= 2 ? tags : null;
+	})()`, chromedp.WithPollingTimeout(20*time.Second)))
+	if err != nil {
+		t.Fatalf("no suggestions appeared: %v (console: %s)", err, errs)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.ID("tag-q"), "café"),
+		chromedp.Submit(chromedp.ID("tag-q")),
+		chromedp.WaitVisible(chromedp.CSS("svg.activity")))
+	if err != nil {
+		t.Fatalf("search: %v (console: %s)", err, errs)
+	}
+	location, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(suggested, []string{"cafeteria", "Café"}) {
+		t.Fatalf("suggestions for CAF = %q; want the most used first", suggested)
+	}
+	if !strings.HasSuffix(location, "/tag/Caf%C3%A9") {
+		t.Fatalf("searching for café went to %s", location)
+	}
+	if errs.String() != "" {
+		t.Fatalf("the page reported errors:\n%s", errs)
+	}
+}

@@ -1,0 +1,21 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis/internal/middleware"
+)
+
+// notifications serves GET /notifications: who followed, mentioned or
+// replied to the viewer, newest first; reading them clears the unread
+// count.
+func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
+	u, _ := middleware.ViewerFrom(r.Context())
+	notes, err := s.store.Notifications(r.Context(), u.ID)
+	if err != nil {
+		s.mw.Fail(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	s.render(w, r, http.StatusOK, "notifications", view{Title: "Notifications", Viewer: &u, Notifications: notes})
+}

@@ -1,0 +1,46 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
+)
+
+// searchResults bounds the tags a search lists.
+const searchResults = 20
+
+// searchTags serves GET /tags?q=, the tag search box of the timeline
+// page, which works without JavaScript: a q that is a tag in use
+// (ignoring case, accents and a leading #) goes to its page; any other
+// lists the tags in use that begin with it, the most used first; no q
+// lists the trending tags.
+func (s *Server) searchTags(w http.ResponseWriter, r *http.Request) {
+	q, err := tagPrefix(r)
+	if err != nil {
+		s.mw.Fail(w, r, err)
+		return
+	}
+	v := view{Title: "Tags", Query: q}
+	if u, ok := middleware.ViewerFrom(r.Context()); ok {
+		v.Viewer = &u
+	}
+	if q == "" {
+		v.Trends, err = s.store.Trending(r.Context(), searchResults, time.Now())
+	} else {
+		v.Tags, err = s.store.CompleteTags(r.Context(), q, searchResults)
+	}
+	if err != nil {
+		s.mw.Fail(w, r, err)
+		return
+	}
+	for _, tag := range v.Tags {
+		if retwis.FoldTag(tag) == retwis.FoldTag(strings.TrimPrefix(q, "#")) {
+			http.Redirect(w, r, tagPath(tag), http.StatusSeeOther)
+			return
+		}
+	}
+	s.render(w, r, http.StatusOK, "tags", v)
+}
