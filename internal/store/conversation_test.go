@@ -64,6 +64,7 @@ func (f *fixture) notes(t *testing.T, uid int64) []string {
 // trending returns the names of the tags trending now.
 func (f *fixture) trending(t *testing.T, at time.Time) []string {
 	t.Helper()
+	f.st.ForgetTrends()
 	tr, err := f.st.Trending(f.ctx, 10, at)
 	if err != nil {
 		t.Fatal(err)
@@ -368,6 +369,7 @@ func TestTrendDecay(t *testing.T) {
 		t.Fatalf("trending now = %q; want the burst faded below two posts", got)
 	}
 	weights := func(at time.Time) map[string]float64 {
+		f.st.ForgetTrends()
 		tr, err := f.st.Trending(f.ctx, 10, at)
 		if err != nil {
 			t.Fatal(err)
@@ -394,6 +396,45 @@ func TestTrendDecay(t *testing.T) {
 	}
 	if got := f.trending(t, far); got[0] != "steady" {
 		t.Fatalf("trending far ahead = %q", got)
+	}
+}
+
+// TestTrendingKeptAMoment reads the trending tags twice within
+// TrendsFresh: the second read costs no round trip and gives the same
+// tags with their weights brought to the time asked, even though
+// another tag was used meanwhile; after TrendsFresh that tag shows.
+func TestTrendingKeptAMoment(t *testing.T) {
+	f := newFixture(t)
+	now := time.Now().Truncate(time.Second) // trends count whole seconds
+	if err := f.st.AddTrend(f.ctx, "first", now); err != nil {
+		t.Fatal(err)
+	}
+	f.st.ForgetTrends()
+	read := func(at time.Time) (tags []string, weight float64, calls int64) {
+		before := f.rc.calls.Load()
+		tr, err := f.st.Trending(f.ctx, 10, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range tr {
+			tags = append(tags, x.Tag)
+		}
+		return tags, tr[0].Weight, f.rc.calls.Load() - before
+	}
+	if tags, w, _ := read(now); !slices.Equal(tags, []string{"first"}) || math.Abs(w-1) > 1e-9 {
+		t.Fatalf("trending = %q weighing %v; want first, 1", tags, w)
+	}
+	for range 2 {
+		if err := f.st.AddTrend(f.ctx, "second", now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tags, w, calls := read(now.Add(3 * time.Hour)); !slices.Equal(tags, []string{"first"}) || math.Abs(w-0.5) > 1e-9 || calls != 0 {
+		t.Fatalf("trending again = %q weighing %v in %d round trips; want first, 0.5, none", tags, w, calls)
+	}
+	time.Sleep(store.TrendsFresh)
+	if tags, _, _ := read(now); !slices.Equal(tags, []string{"second", "first"}) {
+		t.Fatalf("trending after %v = %q; want second, first", store.TrendsFresh, tags)
 	}
 }
 
@@ -564,6 +605,7 @@ func TestConversationRoundTrips(t *testing.T) {
 	f.drain(t)
 	twice := func(read func() error) (cold, warm int64) {
 		f.st.ForgetWrites()
+		f.st.ForgetTrends()
 		var err error
 		cold = calls(func() { err = read() })
 		if err != nil {

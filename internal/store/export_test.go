@@ -26,6 +26,13 @@ func KeySnapshots(author int64) string { return schema.QueueOf(author).Snapshots
 // moment ago, as five seconds later, so that tests see warm reads.
 func (s *Store) ForgetWrites() { *s.written = written{} }
 
+// TrendsFresh is how long a store keeps the trending tags it read.
+const TrendsFresh = trendsFresh
+
+// ForgetTrends makes the store forget the trending tags it read, as a
+// second later, so that tests see the trends they just changed.
+func (s *Store) ForgetTrends() { s.trendMemo.forget() }
+
 // AddTrend counts a post with tag, posted at at, in the trends as
 // delivering it does, so that tests can simulate the passing of time.
 // The shard's keys are then read past the client-side cache, as a

@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -18,8 +19,20 @@ import (
 // every trendHalfLife since it was posted. It reads the top n of every
 // shard of the trends with its epoch (one cached read), brings their
 // scores to now and merges them; then the tags' names as first written
-// (another).
+// (another). The result is kept for trendsFresh (see trendMemo).
 func (s *Store) Trending(ctx context.Context, n int, now time.Time) ([]retwis.Trend, error) {
+	if trends, ok := s.trendMemo.get(n, now); ok {
+		return trends, nil
+	}
+	trends, err := s.readTrending(ctx, n, now)
+	if err == nil {
+		s.trendMemo.put(n, now, trends)
+	}
+	return trends, err
+}
+
+// readTrending reads the n tags trending at now from Redis.
+func (s *Store) readTrending(ctx context.Context, n int, now time.Time) ([]retwis.Trend, error) {
 	b := s.c.B()
 	cmds := make([]rueidis.CacheableTTL, 0, 2*schema.TrendShards)
 	for i := range schema.TrendShards {
@@ -70,4 +83,60 @@ func (s *Store) Trending(ctx context.Context, n int, now time.Time) ([]retwis.Tr
 		trends = append(trends, retwis.Trend{Tag: name, Weight: top[i].weight})
 	}
 	return trends, nil
+}
+
+// trendsFresh is how long a server shows the trending tags it read
+// before reading them again. Merging the 16 shards is the largest part
+// of the global timeline page's cost (a quarter of its throughput), and
+// trends move over hours: a second's delay is invisible.
+const trendsFresh = time.Second
+
+// trendMemo keeps the trending tags last read, by how many were asked
+// for. Since every weight decays at the same rate, the tags read at one
+// time rank the same at another: only the weights are brought to the
+// time asked.
+type trendMemo struct {
+	mu  sync.Mutex
+	byN map[int]trendsRead
+}
+
+// trendsRead is the trending tags as read at a time.
+type trendsRead struct {
+	read   time.Time // when they were read
+	now    time.Time // the time their weights are at
+	trends []retwis.Trend
+}
+
+// get returns the n trending tags at now if they were read less than
+// trendsFresh ago.
+func (m *trendMemo) get(n int, now time.Time) ([]retwis.Trend, bool) {
+	m.mu.Lock()
+	r, ok := m.byN[n]
+	m.mu.Unlock()
+	if !ok || time.Since(r.read) >= trendsFresh {
+		return nil, false
+	}
+	decay := math.Exp2(-now.Sub(r.now).Seconds() / trendHalfLife.Seconds())
+	trends := make([]retwis.Trend, len(r.trends))
+	for i, t := range r.trends {
+		trends[i] = retwis.Trend{Tag: t.Tag, Weight: t.Weight * decay}
+	}
+	return trends, true
+}
+
+// put keeps the n trending tags read for now.
+func (m *trendMemo) put(n int, now time.Time, trends []retwis.Trend) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.byN == nil {
+		m.byN = make(map[int]trendsRead)
+	}
+	m.byN[n] = trendsRead{read: time.Now(), now: now, trends: slices.Clone(trends)}
+}
+
+// forget drops what was read, so that the next reads go to Redis.
+func (m *trendMemo) forget() {
+	m.mu.Lock()
+	m.byN = nil
+	m.mu.Unlock()
 }
