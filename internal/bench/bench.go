@@ -1,6 +1,7 @@
 // Package bench measures a running retwis server: it seeds a synthetic
 // network into the server's database, drives each scenario (home,
-// profile, global timeline, posting, a mix) next to a static baseline (a
+// profile, global timeline, tag pages, threads, posting with and without
+// mentions and tags, a mix) next to a static baseline (a
 // file of the server's) and /healthz measured in the same run, and
 // measures growth curves, written as SVG charts. It is the engine of
 // `retwis bench`.
@@ -18,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retwis/retwis/internal/dataset"
 	"github.com/retwis/retwis/internal/store"
 )
 
@@ -92,7 +94,8 @@ func Run(ctx context.Context, st *store.Store, opts Options, out io.Writer) erro
 	if err := opts.Check(); err != nil {
 		return err
 	}
-	b := &bench{opts: opts, st: st, out: out, zipfs: make([]*rand.Zipf, opts.Connections)}
+	b := &bench{opts: opts, st: st, out: out, words: dataset.Words(),
+		userZipfs: make([]*rand.Zipf, opts.Connections), postZipfs: make([]*rand.Zipf, opts.Connections)}
 	if opts.Seed {
 		if err := b.seed(ctx); err != nil {
 			return err
@@ -109,11 +112,13 @@ func Run(ctx context.Context, st *store.Store, opts Options, out io.Writer) erro
 
 // bench runs benchmarks against one retwis server.
 type bench struct {
-	opts    Options
-	st      *store.Store
-	out     io.Writer
-	cookies []string     // one logged-in user per connection
-	zipfs   []*rand.Zipf // per connection, for popularUser
+	opts      Options
+	st        *store.Store
+	out       io.Writer
+	cookies   []string     // one logged-in user per connection
+	words     []string     // of generated posts, and their tags
+	userZipfs []*rand.Zipf // per connection, for popularUser
+	postZipfs []*rand.Zipf // per connection, for popularPost
 }
 
 func (b *bench) printf(format string, args ...any) { fmt.Fprintf(b.out, format, args...) }

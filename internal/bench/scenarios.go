@@ -30,7 +30,14 @@ var scenarioList = []scenario{
 		return loadtest.Request{Path: "/u/user" + strconv.Itoa(b.popularUser(conn, rng))}
 	}},
 	{name: "timeline", next: func(*bench, int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/timeline"} }},
+	{name: "tag", next: func(b *bench, _ int, rng *rand.Rand) loadtest.Request {
+		return loadtest.Request{Path: "/tag/" + b.words[rng.IntN(len(b.words))]}
+	}},
+	{name: "thread", next: func(b *bench, conn int, rng *rand.Rand) loadtest.Request {
+		return loadtest.Request{Path: "/p/" + strconv.Itoa(b.popularPost(conn, rng))}
+	}},
 	{name: "post", next: func(_ *bench, conn int, rng *rand.Rand) loadtest.Request { return postRequest(conn, rng) }},
+	{name: "post-rich", next: func(b *bench, conn int, rng *rand.Rand) loadtest.Request { return b.richPostRequest(conn, rng) }},
 	{name: "mixed", next: func(b *bench, conn int, rng *rand.Rand) loadtest.Request {
 		switch x := rng.IntN(100); {
 		case x < 70:
@@ -51,6 +58,22 @@ func postRequest(conn int, rng *rand.Rand) loadtest.Request {
 	}}
 }
 
+// richPostRequest is a post as conversations make them: it mentions
+// five seeded users and has five tags, so that the cost of indexing them
+// shows next to the plain post's.
+func (b *bench) richPostRequest(conn int, rng *rand.Rand) loadtest.Request {
+	r := postRequest(conn, rng)
+	status := r.Form.Get("status")
+	for range 5 {
+		status += " @user" + strconv.Itoa(1+rng.IntN(b.users()))
+	}
+	for range 5 {
+		status += " #" + b.words[rng.IntN(len(b.words))]
+	}
+	r.Form.Set("status", status)
+	return r
+}
+
 // users is how many seeded users there are to visit and log in as.
 func (b *bench) users() int { return max(b.opts.Users, 1) }
 
@@ -58,12 +81,24 @@ func (b *bench) users() int { return max(b.opts.Users, 1) }
 // connection conn visits next: by a Zipf law over the users (s = 1.1),
 // as visits to profiles are on real sites, user1 most often.
 func (b *bench) popularUser(conn int, rng *rand.Rand) int {
-	z := b.zipfs[conn]
-	if z == nil { // each connection has its own, used from its goroutine only
-		z = rand.NewZipf(rng, 1.1, 1, uint64(b.users()-1))
-		b.zipfs[conn] = z
+	return 1 + zipf(b.userZipfs, conn, rng, b.users())
+}
+
+// popularPost returns the id of a seeded post whose page connection conn
+// visits next: by a Zipf law over the posts, the newest most often.
+func (b *bench) popularPost(conn int, rng *rand.Rand) int {
+	posts := max(b.opts.Posts, 1)
+	return posts - zipf(b.postZipfs, conn, rng, posts)
+}
+
+// zipf draws a number below n by a Zipf law (s = 1.1), 0 most often,
+// from the generator of connection conn in zs (each connection has its
+// own, used from its goroutine only).
+func zipf(zs []*rand.Zipf, conn int, rng *rand.Rand, n int) int {
+	if zs[conn] == nil {
+		zs[conn] = rand.NewZipf(rng, 1.1, 1, uint64(max(n-1, 1)))
 	}
-	return 1 + int(z.Uint64())
+	return int(zs[conn].Uint64())
 }
 
 // warmUp is how long a scenario runs before it is measured, so that what
@@ -99,6 +134,11 @@ func (b *bench) scenarios(ctx context.Context) error {
 	for _, sc := range scenarioList {
 		if !slices.Contains(b.opts.Scenarios, sc.name) || sc.run != nil {
 			continue
+		}
+		// A posting scenario leaves deliveries queued: the next one
+		// starts when they are done, not while they compete with it.
+		if err := b.waitIdle(ctx); err != nil {
+			return err
 		}
 		next := func(conn int, rng *rand.Rand) loadtest.Request { return sc.next(b, conn, rng) }
 		if _, err := b.load(ctx, next, b.warmUp()); err != nil {
