@@ -86,7 +86,9 @@ func TestDoLost(t *testing.T) {
 		cause func(servers []*server) // done to the servers once the work runs
 		want  string
 	}{
-		{"stolen", 3, time.Second, redlock.Options{MaxExtensions: -1, InstanceTimeout: 100 * time.Millisecond}, func(servers []*server) {
+		// (an instance timeout of 100 ms failed the acquisition itself now
+		// and then on a loaded machine, with the race detector on)
+		{"stolen", 3, time.Second, redlock.Options{MaxExtensions: -1, InstanceTimeout: 400 * time.Millisecond}, func(servers []*server) {
 			for _, s := range servers[:2] {
 				s.do("DEL", "job")
 			}
