@@ -49,8 +49,8 @@ type Counts struct {
 // Pages are addressed by post id rather than by offset, so posts arriving
 // between two page loads neither repeat nor skip a post.
 type Cursor struct {
-	Before int64 // the page of posts just older than this post id
-	After  int64 // the page of posts just newer than this post id
+	Before int64 // the page of posts just older than this post id (in follow lists: this user id)
+	After  int64 // the page of posts just newer than this post id (likewise)
 }
 
 // Page is one page of posts from a timeline, newest first.
@@ -62,6 +62,20 @@ type Page struct {
 	// now (the database node holding them is failing over): the page
 	// shows the rest, and says so.
 	Missing int
+}
+
+// Follow is a user in a follower or following list, and since when.
+type Follow struct {
+	User  User
+	Since time.Time
+}
+
+// FollowPage is one page of a follower or following list, the most
+// recent first.
+type FollowPage struct {
+	Follows []Follow
+	Newer   bool // more recent follows exist than the first on this page
+	Older   bool // earlier ones exist than the last on this page
 }
 
 // Profile is what a profile page shows about a user.

@@ -221,3 +221,7 @@ var createIfAbsent = newScript("create_if_absent")
 // setIfExists sets the field-value pairs of ARGV in the hash KEYS[1],
 // unless the key does not exist: it never brings back a deleted record.
 var setIfExists = newScript("set_if_exists")
+
+// rankPage reads a page of a sorted set next to one of its members
+// (follow lists, by the rank of the cursor's member).
+var rankPage = newScript("rank_page")

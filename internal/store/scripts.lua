@@ -365,3 +365,22 @@ return 1
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
+
+--- rank_page
+-- KEYS[1]: a sorted set read newest (highest score) first. ARGV: a
+-- member, n, and "before" or "after". Returns {newer, older, members
+-- with their scores} for the n members just after (older than) or just
+-- before (newer than) the given one, by rank: ties of score keep their
+-- order. A member no longer in the set gives {1, 0, {}}: an empty page
+-- past the end, whose reader goes back to the start.
+local r = redis.call('ZREVRANK', KEYS[1], ARGV[1])
+if not r then return {1, 0, {}} end
+local n = tonumber(ARGV[2])
+if ARGV[3] == 'before' then
+  local page = redis.call('ZREVRANGE', KEYS[1], r + 1, r + n, 'WITHSCORES')
+  local older = redis.call('ZCARD', KEYS[1]) > r + 1 + n and 1 or 0
+  return {1, older, page}
+end
+local from = math.max(r - n, 0)
+if r == 0 then return {0, 1, {}} end
+return {from > 0 and 1 or 0, 1, redis.call('ZREVRANGE', KEYS[1], from, r - 1, 'WITHSCORES')}

@@ -35,7 +35,8 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.Use
 		s.mw.Fail(w, r, err)
 		return
 	}
-	v.Title, v.Viewer, v.Counts, v.Page = "Home", &u, counts, page
+	v.Title, v.Viewer, v.Page = "Home", &u, page
+	v.Profile = retwis.Profile{User: u, Counts: counts}
 	v.PostKey = rand.Text()
 	v.Newer, v.Older = pageLinks("/", page)
 	s.render(w, r, status, "home", v)

@@ -47,21 +47,14 @@ func (s *Server) pageCursor(w http.ResponseWriter, r *http.Request, read pageRea
 // parsePageQuery reads ?before=, ?after= or ?start=, at most one of them.
 func parsePageQuery(v url.Values) (pageQuery, error) {
 	var q pageQuery
-	set := 0
-	for _, f := range []struct {
-		name string
-		dst  *int64
-	}{{"before", &q.cursor.Before}, {"after", &q.cursor.After}} {
-		if s := v.Get(f.name); s != "" {
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || n <= 0 {
-				return q, retwis.Errorf(retwis.Invalid, "?%s must be a post number.", f.name)
-			}
-			*f.dst = n
-			set++
-		}
+	var err error
+	if q.cursor, err = parseCursor(v, "post"); err != nil {
+		return q, err
 	}
 	if s := v.Get("start"); s != "" {
+		if q.cursor != (retwis.Cursor{}) {
+			return q, retwis.Errorf(retwis.Invalid, "Use only one of ?before, ?after and ?start.")
+		}
 		n, err := strconv.Atoi(s) // out of range, n is the largest int of its sign
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return q, retwis.Errorf(retwis.Invalid, "The page offset ?start= must be a whole number.")
@@ -70,12 +63,30 @@ func parsePageQuery(v url.Values) (pageQuery, error) {
 			return q, retwis.Errorf(retwis.Invalid, "Old page links reach at most %d posts deep. Please use the Older links to go further.", maxStart)
 		}
 		q.start, q.old = max(n, 0), true
-		set++
-	}
-	if set > 1 {
-		return q, retwis.Errorf(retwis.Invalid, "Use only one of ?before, ?after and ?start.")
 	}
 	return q, nil
+}
+
+// parseCursor reads ?before= or ?after= (not both), the number of a
+// thing of the list paged: a "post", or a "user".
+func parseCursor(v url.Values, thing string) (retwis.Cursor, error) {
+	var c retwis.Cursor
+	for _, f := range []struct {
+		name string
+		dst  *int64
+	}{{"before", &c.Before}, {"after", &c.After}} {
+		if s := v.Get(f.name); s != "" {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || n <= 0 {
+				return retwis.Cursor{}, retwis.Errorf(retwis.Invalid, "?%s must be a %s number.", f.name, thing)
+			}
+			*f.dst = n
+		}
+	}
+	if c.Before > 0 && c.After > 0 {
+		return retwis.Cursor{}, retwis.Errorf(retwis.Invalid, "Use only one of ?before and ?after.")
+	}
+	return c, nil
 }
 
 // redirectStart answers an old ?start=n link with a permanent redirect to

@@ -21,7 +21,7 @@ var staticFS embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "error"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "error"}
 
 // fragmentCapacity is how many rendered posts a server keeps.
 const fragmentCapacity = 50_000
@@ -73,9 +73,8 @@ type view struct {
 	// PostKey is the idempotency key of the compose form: new for every
 	// form, so that only a resent form repeats it.
 	PostKey string
-	Counts  retwis.Counts
 	Page    retwis.Page
-	Profile retwis.Profile
+	Profile retwis.Profile // the profile page; on the home page, the viewer's counts
 	Post    retwis.Post
 	Users   []string
 	Newer   string // link to newer posts, if any
@@ -89,6 +88,7 @@ type view struct {
 	ReplyDraft    string                // the text the reply form starts with
 	Query         string                // what the tag search was asked for
 	Tags          []string              // the tags it found
+	List          followListView        // a follower or following list
 }
 
 // render executes a page into a buffer first, so a template error never

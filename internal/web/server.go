@@ -111,6 +111,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /u/{username}", s.mw.Viewer(s.profile))
 	mux.HandleFunc("POST /u/{username}/follow", s.requireLogin(s.mw.Throttle(s.follow)))
 	mux.HandleFunc("POST /u/{username}/unfollow", s.requireLogin(s.mw.Throttle(s.unfollow)))
+	mux.HandleFunc("GET /u/{username}/followers", s.mw.Viewer(s.followList("followers")))
+	mux.HandleFunc("GET /u/{username}/following", s.mw.Viewer(s.followList("following")))
 	mux.HandleFunc("GET /timeline", s.mw.Viewer(s.timeline))
 	mux.HandleFunc("GET /p/{id}", s.mw.Viewer(s.permalink))
 	mux.HandleFunc("GET /tag/{tag}", s.mw.Viewer(s.tag))

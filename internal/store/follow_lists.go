@@ -1,0 +1,101 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// maxFollowPage bounds the users one page of a follow list reads,
+// whatever the caller asks.
+const maxFollowPage = 100
+
+// Followers returns a page of the users following uid, the most recent
+// first, each with the time they followed; c names a user of the list
+// (Before: the page after them, After: the page before them).
+func (s *Store) Followers(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.FollowPage, error) {
+	return s.followPage(ctx, schema.Followers(uid), c, n)
+}
+
+// Following returns a page of the users uid follows, likewise.
+func (s *Store) Following(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.FollowPage, error) {
+	return s.followPage(ctx, schema.Following(uid), c, n)
+}
+
+// followPage reads a page of the follow list key: the first page through
+// the client-side cache, any other by the rank of the cursor's user (one
+// script call), so that users who followed in the same second are
+// neither skipped nor repeated; then their names (cached).
+func (s *Store) followPage(ctx context.Context, key string, c retwis.Cursor, n int) (retwis.FollowPage, error) {
+	n = max(1, min(n, maxFollowPage))
+	var page retwis.FollowPage
+	var entries []rueidis.ZScore
+	if c.Before > 0 || c.After > 0 {
+		var err error
+		if entries, page.Newer, page.Older, err = s.pageByRank(ctx, key, c, n); err != nil {
+			return page, s.wrap("follow list", err)
+		}
+	} else {
+		var err error
+		entries, err = s.cached(ctx, s.c.B().Zrevrange().Key(key).Start(0).Stop(int64(n)).Withscores().Cache(), s.opts.CacheTTL).AsZScores()
+		if err != nil {
+			return page, s.wrap("follow list", err)
+		}
+		if len(entries) > n {
+			entries, page.Older = entries[:n], true
+		}
+	}
+	uids := make([]int64, 0, len(entries))
+	for _, e := range entries {
+		if uid, err := strconv.ParseInt(e.Member, 10, 64); err == nil {
+			uids = append(uids, uid)
+		}
+	}
+	names, err := s.usernames(ctx, uids)
+	if err != nil {
+		return page, err
+	}
+	for _, e := range entries {
+		uid, err := strconv.ParseInt(e.Member, 10, 64)
+		if err != nil || names[uid] == "" {
+			continue // not a user id, or a user whose record is gone
+		}
+		page.Follows = append(page.Follows, retwis.Follow{
+			User:  retwis.User{ID: uid, Username: names[uid]},
+			Since: time.Unix(int64(e.Score), 0),
+		})
+	}
+	return page, nil
+}
+
+// pageByRank reads the n entries of the sorted set key (newest first)
+// next to the member the cursor c names, and whether newer and older
+// ones exist.
+func (s *Store) pageByRank(ctx context.Context, key string, c retwis.Cursor, n int) (entries []rueidis.ZScore, newer, older bool, err error) {
+	member, dir := c.Before, "before"
+	if c.After > 0 {
+		member, dir = c.After, "after"
+	}
+	res, err := rankPage.exec(ctx, s.c, []string{key}, id(member), strconv.Itoa(n), dir).ToArray()
+	if err != nil {
+		return nil, false, false, err
+	}
+	if len(res) != 3 {
+		return nil, false, false, errScriptReply
+	}
+	nw, err := res[0].AsInt64()
+	if err != nil {
+		return nil, false, false, err
+	}
+	od, err := res[1].AsInt64()
+	if err != nil {
+		return nil, false, false, err
+	}
+	entries, err = res[2].AsZScores()
+	return entries, nw == 1, od == 1, err
+}

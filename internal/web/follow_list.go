@@ -1,0 +1,72 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
+)
+
+// followListSize is how many users a page of a follow list shows.
+const followListSize = 30
+
+// followList returns the handler of GET /u/{username}/followers (which
+// is "followers") or /u/{username}/following ("following"): the users,
+// the most recent first, with since when, paged by ?before= and ?after=
+// (a user of the list).
+func (s *Server) followList(which string) http.HandlerFunc {
+	read := s.store.Followers
+	title := "Followers of "
+	if which == "following" {
+		read, title = s.store.Following, "Followed by "
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		c, err := parseCursor(r.URL.Query(), "user")
+		if err != nil {
+			s.mw.Fail(w, r, err)
+			return
+		}
+		user, err := s.store.UserByName(r.Context(), r.PathValue("username"))
+		if err != nil {
+			s.mw.Fail(w, r, err)
+			return
+		}
+		page, err := read(r.Context(), user.ID, c, followListSize)
+		if err != nil {
+			s.mw.Fail(w, r, err)
+			return
+		}
+		v := view{Title: title + user.Username, List: followListView{Of: user, Which: which, Page: page}}
+		if u, ok := middleware.ViewerFrom(r.Context()); ok {
+			v.Viewer = &u
+		}
+		v.Newer, v.Older = followLinks(profilePath(user.Username)+"/"+which, page)
+		s.render(w, r, http.StatusOK, "follows", v)
+	}
+}
+
+// followListView is what a follow list page shows.
+type followListView struct {
+	Of    retwis.User // whose list
+	Which string      // "followers" or "following"
+	Page  retwis.FollowPage
+}
+
+// followLinks returns the links to the newer and older neighbours of a
+// page of a follow list at base.
+func followLinks(base string, p retwis.FollowPage) (newer, older string) {
+	if len(p.Follows) == 0 {
+		if p.Newer {
+			newer = base // past the end: back to the start
+		}
+		return newer, ""
+	}
+	if p.Newer {
+		newer = base + "?after=" + strconv.FormatInt(p.Follows[0].User.ID, 10)
+	}
+	if p.Older {
+		older = base + "?before=" + strconv.FormatInt(p.Follows[len(p.Follows)-1].User.ID, 10)
+	}
+	return newer, older
+}
