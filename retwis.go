@@ -80,8 +80,12 @@ type FollowPage struct {
 
 // Profile is what a profile page shows about a user.
 type Profile struct {
-	User   User
-	Counts Counts
+	User User
+	// DisplayName and Bio are what the user wrote about themselves
+	// (empty: nothing).
+	DisplayName string
+	Bio         string
+	Counts      Counts
 	// Followed reports whether the viewer follows this user.
 	Followed bool
 	Page     Page

@@ -14,6 +14,7 @@ var (
 	KeyAuths       = schema.Auths
 	KeyNames       = schema.Names
 	KeyNamesFolded = schema.NamesFolded
+	KeyUser        = schema.User
 )
 
 // KeyQueue returns the stream of the delivery queue that takes author's

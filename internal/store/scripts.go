@@ -225,3 +225,7 @@ var setIfExists = newScript("set_if_exists")
 // rankPage reads a page of a sorted set next to one of its members
 // (follow lists, by the rank of the cursor's member).
 var rankPage = newScript("rank_page")
+
+// updateFields sets or, for an empty value, removes the fields of the
+// hash KEYS[1] in ARGV, unless the hash does not exist (it returns 0).
+var updateFields = newScript("update_fields")

@@ -384,3 +384,17 @@ end
 local from = math.max(r - n, 0)
 if r == 0 then return {0, 1, {}} end
 return {from > 0 and 1 or 0, 1, redis.call('ZREVRANGE', KEYS[1], from, r - 1, 'WITHSCORES')}
+
+--- update_fields
+-- KEYS[1]: a hash. ARGV: field-value pairs. Unless the hash does not
+-- exist (then it writes nothing and returns 0), each field is set to its
+-- value, or removed for an empty value, at once.
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+for i = 1, #ARGV, 2 do
+  if ARGV[i + 1] == '' then
+    redis.call('HDEL', KEYS[1], ARGV[i])
+  else
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+  end
+end
+return 1

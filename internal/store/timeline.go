@@ -95,7 +95,8 @@ func pageOf(posts []retwis.Post, c retwis.Cursor, n int) retwis.Page {
 func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c retwis.Cursor, n int) (retwis.Profile, error) {
 	b := s.c.B()
 	reads := append(s.countCmds(user.ID),
-		rueidis.CT(b.Zscore().Key(schema.Following(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL))
+		rueidis.CT(b.Zscore().Key(schema.Following(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL),
+		s.aboutCmd(user.ID))
 	first := c == (retwis.Cursor{})
 	if first {
 		reads = append(reads, rueidis.CT(b.Zrevrange().Key(schema.UserPosts(user.ID)).Start(0).Stop(int64(n)).Cache(), s.opts.CacheTTL))
@@ -110,10 +111,13 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 		return prof, s.wrap("profile: following", err)
 	}
 	prof.Followed = res[2].Error() == nil
+	if prof.DisplayName, prof.Bio, err = s.parseAbout(res[3]); err != nil {
+		return prof, err
+	}
 	prof.Page, err = s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		if first { // the first fetch: read above, n+1 ids
 			first = false
-			ids, err := res[3].AsIntSlice()
+			ids, err := res[4].AsIntSlice()
 			return ids, s.wrap("profile", err)
 		}
 		ids, err := s.indexPage(ctx, schema.UserPosts(user.ID), c, want)

@@ -21,7 +21,7 @@ var staticFS embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "error"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "error"}
 
 // fragmentCapacity is how many rendered posts a server keeps.
 const fragmentCapacity = 50_000
@@ -89,6 +89,7 @@ type view struct {
 	Query         string                // what the tag search was asked for
 	Tags          []string              // the tags it found
 	List          followListView        // a follower or following list
+	About         aboutForm             // the settings form
 }
 
 // render executes a page into a buffer first, so a template error never

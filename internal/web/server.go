@@ -118,6 +118,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /tag/{tag}", s.mw.Viewer(s.tag))
 	mux.HandleFunc("GET /mentions", s.requireLogin(s.mentions))
 	mux.HandleFunc("GET /notifications", s.requireLogin(s.notifications))
+	mux.HandleFunc("GET /settings", s.requireLogin(s.editSettings))
+	mux.HandleFunc("POST /settings", s.requireLogin(s.mw.Throttle(s.saveSettings)))
 	mux.HandleFunc("GET /tags", s.mw.Viewer(s.searchTags))
 	mux.HandleFunc("GET /complete/tags", s.completeTags)
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))

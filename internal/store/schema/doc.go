@@ -52,7 +52,9 @@
 //	                             threshold: not fanned out; retwis),
 //	                             notified (unix ms of the newest
 //	                             notification when the user last read
-//	                             them; retwis)
+//	                             them; retwis), display_name and bio (as
+//	                             the user set them, absent when not;
+//	                             retwis)
 //	users:{<shard>}      hash    username -> user id (exact case), for the
 //	                             names whose folded form falls in the shard
 //	                             (FNV-1a mod 256, two hex digits); the

@@ -34,6 +34,8 @@ const (
 	FieldRebuild      = "rebuild"       // "1" while the home timeline awaits a rebuild
 	FieldCelebrity    = "celebrity"     // "1" once the user has had more followers than the threshold
 	FieldNotified     = "notified"      // unix ms the user last read their notifications
+	FieldDisplayName  = "display_name"  // the name shown beside the username, if set
+	FieldBio          = "bio"           // a few words about the user, if set
 )
 
 // Keys of the tutorial's layout that version 3 spread over shards or

@@ -1,0 +1,52 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
+)
+
+// editSettings serves GET /settings: the form for the viewer's display
+// name and bio.
+func (s *Server) editSettings(w http.ResponseWriter, r *http.Request) {
+	u, _ := middleware.ViewerFrom(r.Context())
+	name, bio, err := s.store.About(r.Context(), u.ID)
+	if err != nil {
+		s.mw.Fail(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "settings", view{Title: "Settings", Viewer: &u, About: aboutForm{Name: name, Bio: bio}})
+}
+
+// saveSettings serves POST /settings with name and bio: saved, it goes
+// to the viewer's profile; refused, the form shows again with the reason
+// and what was typed, and nothing is saved.
+func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
+	u, _ := middleware.ViewerFrom(r.Context())
+	status, err := parseForm(w, r)
+	form := aboutForm{Name: r.PostFormValue("name"), Bio: r.PostFormValue("bio")}
+	if err == nil {
+		err = s.store.SetAbout(r.Context(), u.ID, form.Name, form.Bio)
+	}
+	if err == nil {
+		http.Redirect(w, r, profilePath(u.Username), http.StatusSeeOther)
+		return
+	}
+	if status == 0 {
+		status = middleware.StatusOf(err)
+	}
+	if status >= 500 {
+		s.mw.Fail(w, r, err)
+		return
+	}
+	if len(form.Name) > 4*retwis.MaxDisplayNameLen || len(form.Bio) > 4*retwis.MaxBioLen {
+		form = aboutForm{} // not worth showing again
+	}
+	s.render(w, r, status, "settings", view{Title: "Settings", Viewer: &u, Error: retwis.ErrorMessage(err), About: form})
+}
+
+// aboutForm is what the settings form shows.
+type aboutForm struct {
+	Name, Bio string
+}
