@@ -64,6 +64,13 @@ type Page struct {
 	Missing int
 }
 
+// Person is a user as a search finds them.
+type Person struct {
+	User        User
+	DisplayName string
+	Followers   int64
+}
+
 // Follow is a user in a follower or following list, and since when.
 type Follow struct {
 	User  User

@@ -82,6 +82,28 @@ func TestGenServed(t *testing.T) {
 		}
 	}
 	checkConversations(t, c, base, "user17")
+	checkPeople(t, c, base)
+}
+
+// checkPeople checks that the people of a generated network are found
+// by the search and have follower lists.
+func checkPeople(t *testing.T, c *http.Client, base string) {
+	t.Helper()
+	for path, want := range map[string]string{
+		"/search?q=USER17":          `<span class="username">@user17</span>`,
+		"/complete/people?q=user17": `"username":"user17"`,
+		"/u/user1/followers":        `<li><a class="username" href="/u/user`,
+	} {
+		res, err := c.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(want)) {
+			t.Fatalf("GET %s: %s, without %s:\n%s", path, res.Status, want, body)
+		}
+	}
 }
 
 // checkConversations checks, as user, that the conversation pages of a

@@ -2,11 +2,11 @@ package store
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -31,6 +31,15 @@ func (s *Store) SetAbout(ctx context.Context, uid int64, name, bio string) error
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	key := schema.User(uid)
+	was, err := s.c.Do(ctx, s.c.B().Hmget().Key(key).Field(schema.FieldUsername, schema.FieldDisplayName).Build()).ToArray()
+	if err != nil {
+		return s.wrap("set about", err)
+	}
+	if len(was) != 2 {
+		return s.wrap("set about", errShape)
+	}
+	username, _ := was[0].ToString()
+	oldName, _ := was[1].ToString()
 	s.written.add(key)
 	n, err := updateFields.exec(ctx, s.c, []string{key}, schema.FieldDisplayName, name, schema.FieldBio, bio).AsInt64()
 	if err != nil {
@@ -38,6 +47,13 @@ func (s *Store) SetAbout(ctx context.Context, uid int64, name, bio string) error
 	}
 	if n == 0 {
 		return retwis.Errorf(retwis.NotFound, "No such user.")
+	}
+	// The people search follows the new name: searches in between find
+	// the user by either and check the user hash.
+	writes := peopleWrites(uid, retwis.SearchTerms(username, name), retwis.SearchTerms(username, oldName))
+	if len(writes) > 0 {
+		err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
+		return s.wrap("set about: people search", err)
 	}
 	return nil
 }
@@ -54,7 +70,7 @@ func (s *Store) parseAbout(r rueidis.RedisResult) (name, bio string, err error) 
 		return "", "", s.wrap("about", err)
 	}
 	if len(vals) != 2 {
-		return "", "", s.wrap("about", fmt.Errorf("HMGET answered %d values for 2 fields", len(vals)))
+		return "", "", s.wrap("about", errShape)
 	}
 	name, _ = vals[0].ToString() // nil: not set
 	bio, _ = vals[1].ToString()

@@ -68,15 +68,15 @@ func (s *Store) BulkWriter(ctx context.Context) *BulkWriter {
 }
 
 // User writes one user: the hash (with the time last seen), both name
-// indexes and the registration time.
+// indexes, the registration time and the people search.
 func (w *BulkWriter) User(u dataset.User) error {
 	uid, at := id(u.ID), strconv.FormatInt(u.Seen, 10)
-	return w.all([][]string{
+	return w.all(append([][]string{
 		{"HSET", schema.User(u.ID), schema.FieldUsername, u.Name, schema.FieldPasswordHash, u.PasswordHash, schema.FieldSeen, at},
 		{"HSET", schema.Names(u.Name), u.Name, uid},
 		{"HSET", schema.NamesFolded(u.Name), retwis.FoldUsername(u.Name), uid},
 		{"ZADD", schema.UsersByTime, strconv.FormatInt(u.Registered, 10), u.Name},
-	})
+	}, peopleWrites(u.ID, retwis.SearchTerms(u.Name, ""), nil)...))
 }
 
 // Follows records that follower follows each of followees since at, in

@@ -17,8 +17,9 @@ type MaintenanceReport struct {
 	// Redelivered counts recent posts whose delivery job had vanished,
 	// given a new one.
 	Redelivered int
-	// Reindexed counts posts written before version 4 entered in the
-	// indexes of tags and mentions.
+	// Reindexed counts the posts written before version 4 entered in
+	// the indexes of tags and mentions, and the users registered before
+	// version 5 in the people search.
 	Reindexed int
 }
 

@@ -46,13 +46,25 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if v < 4 && !empty { // the posts written so far are indexed by tag and mention in the background, by maintenance
-		since := strconv.FormatInt(time.Now().Unix(), 10)
-		err := s.c.Do(ctx, s.c.B().Hsetnx().Key(schema.ReindexState).Field(schema.FieldReindexSince).Value(since).Build()).Error()
+	// What was written before an index existed is indexed in the
+	// background, a batch each maintenance round (see backfill).
+	since := strconv.FormatInt(time.Now().Unix(), 10)
+	for _, bf := range []struct {
+		version int64
+		state   string
+		what    string
+	}{
+		{4, schema.ReindexState, "the posts written before are indexed by tag and mention in the background, a batch each maintenance round"},
+		{5, schema.PeopleReindexState, "the users registered before are entered in the people search in the background, a batch each maintenance round"},
+	} {
+		if v >= bf.version || empty {
+			continue
+		}
+		err := s.c.Do(ctx, s.c.B().Hsetnx().Key(bf.state).Field(schema.FieldReindexSince).Value(since).Build()).Error()
 		if err != nil {
 			return s.wrap("migrate: reindex", err)
 		}
-		log.Info("the posts written before are indexed by tag and mention in the background, a batch each maintenance round")
+		log.Info(bf.what)
 	}
 	err = s.c.Do(ctx, s.c.B().Set().Key(schema.VersionKey).Value(strconv.Itoa(schema.Version)).Build()).Error()
 	return s.wrap("migrate: version", err)

@@ -264,16 +264,22 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{3, 1}) {
 		t.Fatalf("legacy home timeline = %v, %v (the missing post 2 must be skipped)", postIDs(home.Posts), err)
 	}
-	if f.do(t, "GET", "schema_version") != "4" {
+	if f.do(t, "GET", "schema_version") != "5" {
 		t.Fatal("schema_version not recorded")
 	}
-	// The posts are indexed by tag and mention by maintenance, in the
-	// background, once.
-	for round, want := range []int{2, 0} {
+	if found, err := f.st.SearchPeople(f.ctx, "legacy", 10); err != nil || len(found) != 0 {
+		t.Fatalf("people search before maintenance: %v, %v; want nobody yet", found, err)
+	}
+	// The posts are indexed by tag and mention, and the users entered in
+	// the people search, by maintenance, in the background, once.
+	for round, want := range []int{2 + 2, 0} {
 		rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
 		if err != nil || rep.Reindexed != want {
-			t.Fatalf("maintenance round %d indexed %d older posts (%v); want %d", round, rep.Reindexed, err, want)
+			t.Fatalf("maintenance round %d indexed %d older posts and users (%v); want %d", round, rep.Reindexed, err, want)
 		}
+	}
+	if found, err := f.st.SearchPeople(f.ctx, "LEG", 10); err != nil || len(found) != 1 || found[0].User.ID != 7 {
+		t.Fatalf("people search after maintenance: %v, %v; want Legacy", found, err)
 	}
 	if tagged, err := f.st.TagPosts(f.ctx, "CAFÉ", retwis.Cursor{}, 10); err != nil || !slices.Equal(postIDs(tagged.Posts), []int64{3, 1}) {
 		t.Fatalf("#CAFÉ after migration: %v, %v; want the legacy posts 3 and 1", postIDs(tagged.Posts), err)

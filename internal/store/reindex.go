@@ -12,29 +12,57 @@ import (
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
-// Bounds of the indexing of older posts, per maintenance round.
+// Bounds of a backfill, per maintenance round.
 const (
-	reindexBatch  = 500  // post keys one SCAN step asks for
-	reindexBudget = 5000 // post keys one round walks at most
+	reindexBatch  = 500  // keys one SCAN step asks for
+	reindexBudget = 5000 // keys one round walks at most, per backfill
 )
 
-// reindexDone marks, in schema.ReindexState, a master whose older posts
-// are all indexed.
+// reindexDone marks, in a backfill's state, a master whose keys are all
+// indexed.
 const reindexDone = "done"
 
-// reindexOlder indexes the posts written before version 4 (by the
-// original Retwis or an older retwis), as their delivery jobs index new
-// ones: it walks every master's post hashes with SCAN, reindexBudget keys
-// a round at most, from the cursor schema.ReindexState keeps per master,
-// so that it resumes where it stopped. A post that records its tags or
-// mentions was indexed by its job; a post without entities needs
-// nothing. Maintenance runs it under its lock, one server at a time, so
-// that the counts of the trends and the completion are counted once. It
-// returns how many posts it indexed.
+// backfill is the indexing in the background of what was written before
+// an index existed: the keys matching pattern on every master, walked
+// with SCAN from the cursor kept per master in the hash state (whose
+// FieldReindexSince says when the migration asked for it).
+type backfill struct {
+	state   string
+	pattern string
+	what    string                                                          // what it indexes, for the log
+	index   func(s *Store, ctx context.Context, keys []string) (int, error) // returns how many needed it
+}
+
+// backfills are the indexes that maintenance fills in for older data.
+var backfills = []backfill{
+	{schema.ReindexState, schema.PostKeys, "older posts", (*Store).reindexPosts},
+	{schema.PeopleReindexState, schema.UserKeys, "users for the people search", (*Store).reindexUsers},
+}
+
+// reindexOlder runs every backfill: as delivery jobs index new posts
+// and sign-ups new users, it indexes those written before version 4 (by
+// tag and mention) and version 5 (in the people search). See backfill.
+// It returns how many keys it indexed.
 func (s *Store) reindexOlder(ctx context.Context) (int, error) {
-	state, err := s.c.Do(ctx, s.c.B().Hgetall().Key(schema.ReindexState).Build()).AsStrMap()
+	total := 0
+	for _, bf := range backfills {
+		n, err := s.runBackfill(ctx, bf)
+		if total += n; err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// runBackfill walks bf's keys, reindexBudget a round at most, from the
+// cursors its state keeps, so that it resumes where it stopped. A key
+// indexed already is left alone. Maintenance runs it under its lock, one
+// server at a time, so that counts (the trends and the tag completion)
+// are counted once.
+func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
+	state, err := s.c.Do(ctx, s.c.B().Hgetall().Key(bf.state).Build()).AsStrMap()
 	if err != nil || len(state) == 0 {
-		return 0, s.wrap("reindex: state", err) // nothing to do: a database born at version 4
+		return 0, s.wrap("reindex: state", err) // nothing to do: a database born with the index
 	}
 	indexed, walked := 0, 0
 	for addr, node := range s.nodes.Masters(ctx) {
@@ -43,11 +71,11 @@ func (s *Store) reindexOlder(ctx context.Context) (int, error) {
 			cursor = "0" // a master that joined: walk it too
 		}
 		for cursor != reindexDone && walked < reindexBudget && node != nil {
-			keys, next, err := s.scanPosts(ctx, node, cursor)
+			keys, next, err := s.scanKeys(ctx, node, bf.pattern, cursor)
 			if err != nil {
 				return indexed, err
 			}
-			n, err := s.reindexPosts(ctx, keys)
+			n, err := bf.index(s, ctx, keys)
 			if err != nil {
 				return indexed, err
 			}
@@ -55,29 +83,66 @@ func (s *Store) reindexOlder(ctx context.Context) (int, error) {
 			if cursor = next; cursor == "0" {
 				cursor = reindexDone
 			}
-			err = s.c.Do(ctx, s.c.B().Hset().Key(schema.ReindexState).FieldValue().FieldValue(addr, cursor).Build()).Error()
+			err = s.c.Do(ctx, s.c.B().Hset().Key(bf.state).FieldValue().FieldValue(addr, cursor).Build()).Error()
 			if err != nil {
 				return indexed, s.wrap("reindex: state", err)
 			}
 		}
 		switch {
 		case cursor != reindexDone:
-			s.log.Info("indexing older posts", "node", addr, "indexed", indexed, "walked", walked)
+			s.log.Info("indexing "+bf.what, "node", addr, "indexed", indexed, "walked", walked)
 		case state[addr] != reindexDone:
-			s.log.Info("older posts all indexed", "node", addr, "indexed", indexed, "walked", walked)
+			s.log.Info(bf.what+" all indexed", "node", addr, "indexed", indexed, "walked", walked)
 		}
 	}
 	return indexed, nil
 }
 
-// scanPosts takes one SCAN step over the post hashes of node.
-func (s *Store) scanPosts(ctx context.Context, node rueidis.Client, cursor string) ([]string, string, error) {
+// scanKeys takes one SCAN step over the hashes of node matching pattern.
+func (s *Store) scanKeys(ctx context.Context, node rueidis.Client, pattern, cursor string) ([]string, string, error) {
 	c, _ := strconv.ParseUint(cursor, 10, 64)
-	e, err := node.Do(ctx, node.B().Scan().Cursor(c).Match(schema.PostKeys).Count(reindexBatch).Type("hash").Build()).AsScanEntry()
+	e, err := node.Do(ctx, node.B().Scan().Cursor(c).Match(pattern).Count(reindexBatch).Type("hash").Build()).AsScanEntry()
 	if err != nil {
 		return nil, "", s.wrap("reindex: scan", err)
 	}
 	return e.Elements, strconv.FormatUint(e.Cursor, 10), nil
+}
+
+// reindexUsers enters the users of keys in the people search, and
+// returns how many. Entering one again changes nothing.
+func (s *Store) reindexUsers(ctx context.Context, keys []string) (int, error) {
+	b := s.c.B()
+	cmds := make(rueidis.Commands, 0, len(keys))
+	var uids []int64
+	for _, k := range keys {
+		if uid, ok := schema.UserOf(k); ok {
+			uids = append(uids, uid)
+			cmds = append(cmds, b.Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName).Build())
+		}
+	}
+	if len(cmds) == 0 {
+		return 0, nil
+	}
+	var writes [][]string
+	n := 0
+	for i, r := range s.c.DoMulti(ctx, cmds...) {
+		vals, err := r.ToArray()
+		if err != nil {
+			return 0, s.wrap("reindex: read users", err)
+		}
+		if len(vals) != 2 {
+			return 0, s.wrap("reindex: read users", errShape)
+		}
+		name, _ := vals[0].ToString()
+		display, _ := vals[1].ToString()
+		if name == "" {
+			continue // a half-created user
+		}
+		writes = append(writes, peopleWrites(uids[i], retwis.SearchTerms(name, display), nil)...)
+		n++
+	}
+	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
+	return n, s.wrap("reindex: write", err)
 }
 
 // reindexPosts indexes those of the posts keys that need it, and returns

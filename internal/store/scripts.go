@@ -120,6 +120,9 @@ func (s *Store) pipeline(ctx context.Context, build func() rueidis.Commands) []r
 	return res
 }
 
+// errShape is a reply of an unexpected shape.
+var errShape = errors.New("store: a reply of an unexpected shape")
+
 // errScriptReply is a script's reply of an unexpected shape.
 var errScriptReply = errors.New("store: a script replied in an unexpected shape")
 

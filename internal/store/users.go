@@ -93,13 +93,15 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 	}
 	// The account exists from here on: failing now would tell the user to
 	// try again, and the retry would find the name taken. Being missing
-	// from the latest-users list (and counted active only from the first
-	// page view) is the lesser harm.
+	// from the latest-users list and the people search (and counted
+	// active only from the first page view) is the lesser harm, which
+	// maintenance's people indexing repairs.
 	now := time.Now().Unix()
 	cmds := append(s.seenCmds(uid, now, false),
 		b.Zadd().Key(schema.UsersByTime).ScoreMember().ScoreMember(float64(now), username).Build())
+	cmds = append(cmds, s.commands(peopleWrites(uid, retwis.SearchTerms(username, ""), nil))...)
 	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
-		s.log.Warn("new user not recorded in users_by_time and as seen", "user", username, "err", err)
+		s.log.Warn("new user not recorded in users_by_time, the people search and as seen", "user", username, "err", err)
 	}
 	return nil
 }

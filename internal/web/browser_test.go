@@ -94,3 +94,57 @@ func TestTagCompletionInBrowser(t *testing.T) {
 		t.Fatalf("the page reported errors:\n%s", errs)
 	}
 }
+
+// TestPeopleCompletionInBrowser types a name without its accent into the
+// search box of every page: the script suggests the people it finds, the
+// most followed first, with their display names, and searching lists
+// them on /search.
+func TestPeopleCompletionInBrowser(t *testing.T) {
+	s := newSite(t)
+	named := map[string]string{"jose": "José Núñez", "josefina": "Josefina", "joe": "Joe"}
+	ids := map[string]int64{}
+	for name, display := range named {
+		u, _, err := s.st.Register(t.Context(), name, "password1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.st.SetAbout(t.Context(), u.ID, display, ""); err != nil {
+			t.Fatal(err)
+		}
+		ids[name] = u.ID
+	}
+	if err := s.st.Follow(t.Context(), ids["joe"], ids["josefina"]); err != nil {
+		t.Fatal(err)
+	}
+	ctx, errs := chrome(t)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(s.srv.URL+"/timeline"),
+		chromedp.WaitVisible(chromedp.ID("people-q")),
+		chromedp.SendKeys(chromedp.ID("people-q"), "JOSE"))
+	if err != nil {
+		t.Fatalf("type into the search box: %v (console: %s)", err, errs)
+	}
+	suggested, err := chromedp.Run(ctx, chromedp.Poll[[]string](`(() => {
+		const people = Array.from(document.querySelectorAll("#people-suggestions option"), o => o.value + " / " + o.label);
+		return people.length >= 2 ? people : null;
+	})()`, chromedp.WithPollingTimeout(20*time.Second)))
+	if err != nil {
+		t.Fatalf("no suggestions appeared: %v (console: %s)", err, errs)
+	}
+	if want := []string{"josefina / Josefina · 1 follower", "jose / José Núñez · 0 followers"}; !slices.Equal(suggested, want) {
+		t.Fatalf("suggestions for JOSE = %q; want %q", suggested, want)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.Submit(chromedp.ID("people-q")),
+		chromedp.WaitVisible(chromedp.CSS("ul.people li")))
+	if err != nil {
+		t.Fatalf("search: %v (console: %s)", err, errs)
+	}
+	listed, err := chromedp.Run(ctx, chromedp.Poll[[]string](`Array.from(document.querySelectorAll("ul.people .username"), a => a.textContent)`))
+	if err != nil || !slices.Equal(listed, []string{"@josefina", "@jose"}) {
+		t.Fatalf("the search page lists %q, %v", listed, err)
+	}
+	if errs.String() != "" {
+		t.Fatalf("the page reported errors:\n%s", errs)
+	}
+}

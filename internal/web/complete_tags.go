@@ -3,8 +3,6 @@ package web
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
@@ -16,22 +14,12 @@ const (
 	completions         = 10  // suggestions
 )
 
-// tagPrefix reads the q of a tag search or completion: at most
-// maxCompletionPrefix characters of UTF-8 text, trimmed.
-func tagPrefix(r *http.Request) (string, error) {
-	q := strings.TrimSpace(r.URL.Query().Get("q"))
-	if utf8.RuneCountInString(q) > maxCompletionPrefix || !utf8.ValidString(q) {
-		return "", retwis.Errorf(retwis.Invalid, "Search for at most %d characters of text.", maxCompletionPrefix)
-	}
-	return q, nil
-}
-
 // completeTags serves GET /complete/tags?q=: a JSON list of up to 10
 // tags, as first written, that begin with q (ignoring case, accents and a
 // leading #), the most used first. A bad q answers 400 with a JSON
 // error.
 func (s *Server) completeTags(w http.ResponseWriter, r *http.Request) {
-	q, err := tagPrefix(r)
+	q, err := searchQuery(r)
 	var tags []string
 	if err == nil {
 		tags, err = s.store.CompleteTags(r.Context(), q, completions)

@@ -21,7 +21,7 @@ var staticFS embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "error"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "error"}
 
 // fragmentCapacity is how many rendered posts a server keeps.
 const fragmentCapacity = 50_000
@@ -90,6 +90,8 @@ type view struct {
 	Tags          []string              // the tags it found
 	List          followListView        // a follower or following list
 	About         aboutForm             // the settings form
+	People        []retwis.Person       // the people a search found
+	Scope         string                // what a search looks for: "people", "tags" or both ("")
 }
 
 // render executes a page into a buffer first, so a template error never

@@ -122,6 +122,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /settings", s.requireLogin(s.mw.Throttle(s.saveSettings)))
 	mux.HandleFunc("GET /tags", s.mw.Viewer(s.searchTags))
 	mux.HandleFunc("GET /complete/tags", s.completeTags)
+	mux.HandleFunc("GET /search", s.mw.Viewer(s.search))
+	mux.HandleFunc("GET /complete/people", s.completePeople)
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))
 	mux.Handle("GET /static/", staticFiles())
 	// The form routes answer only POST; someone who types one of them in,

@@ -18,7 +18,7 @@ const searchResults = 20
 // lists the tags in use that begin with it, the most used first; no q
 // lists the trending tags.
 func (s *Server) searchTags(w http.ResponseWriter, r *http.Request) {
-	q, err := tagPrefix(r)
+	q, err := searchQuery(r)
 	if err != nil {
 		s.mw.Fail(w, r, err)
 		return

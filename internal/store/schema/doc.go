@@ -135,10 +135,20 @@
 //	                             members "<folded>:<count>:<as first
 //	                             written>" all scored 0, a lexicographic
 //	                             index ranked by count when read (retwis)
+//	people:{<n>}         zset    shard n (00–0f) of the people search, by
+//	                             the FNV-1a of the term's first letter (as
+//	                             the tag completion): members "<term>:<user
+//	                             id>" all scored 0, one per term a user is
+//	                             found by (the folded username and words of
+//	                             the display name), a lexicographic index
+//	                             ranked by follower count when read (retwis)
 //	reindex:posts        hash    master address -> SCAN cursor (or "done")
 //	                             of the indexing of the posts written before
 //	                             version 4; since (unix time the migration
 //	                             asked for it) (retwis)
+//	reindex:people       hash    likewise, of the entering of the users
+//	                             registered before version 5 in the people
+//	                             search (retwis)
 //	celebrities_followed:{<id>}
 //	                     set     the celebrities <id> follows, whose posts
 //	                             the home timeline merges when read (retwis)
@@ -166,7 +176,7 @@
 //	                     string  the post id user <id> published with an
 //	                             idempotency key ("0" while publishing),
 //	                             kept for a day (retwis)
-//	schema_version       string  layout version (4) written by Migrate
+//	schema_version       string  layout version (5) written by Migrate
 //	                             (retwis)
 //	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
 //	                             Redlock key on the lock servers (the

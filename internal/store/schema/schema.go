@@ -157,6 +157,17 @@ func UserPosts(uid int64) string { return "user_posts:" + tag(uid) }
 // Post is the hash of post pid (FieldUserID, FieldTime, FieldBody…).
 func Post(pid int64) string { return "post:" + id(pid) }
 
+// UserKeys is the SCAN pattern of the user hashes.
+const UserKeys = "user:{*}"
+
+// UserOf returns the id of the user whose hash is key.
+func UserOf(key string) (int64, bool) {
+	rest, ok := strings.CutPrefix(key, "user:{")
+	rest, closed := strings.CutSuffix(rest, "}")
+	n, err := strconv.ParseInt(rest, 10, 64)
+	return n, ok && closed && err == nil
+}
+
 // PostKeys is the SCAN pattern of the post hashes.
 const PostKeys = "post:*"
 
@@ -280,10 +291,39 @@ func CompletionOf(prefix string) int {
 	return int(fnv32(string(r)) % CompletionShards)
 }
 
+// People is shard n of the people search index: members "<term>:<user
+// id>" (the terms of retwis.SearchTerms), all scored 0, a lexicographic
+// index ranked by follower count when read.
+func People(n int) string { return fmt.Sprintf("people:{%02x}", n) }
+
+// PeopleOf returns the shard of the people index that holds the terms
+// beginning as prefix does (a non-empty folded prefix), by its first
+// letter as CompletionOf.
+func PeopleOf(prefix string) int { return CompletionOf(prefix) }
+
+// PeopleEntry returns the member of the people index for user uid found
+// by term, and PeopleEntryOf reads one back.
+func PeopleEntry(term string, uid int64) string { return term + ":" + id(uid) }
+
+// PeopleEntryOf returns the term and the user id of a member of the
+// people index.
+func PeopleEntryOf(member string) (term string, uid int64, ok bool) {
+	i := strings.LastIndexByte(member, ':')
+	if i < 0 {
+		return "", 0, false
+	}
+	uid, err := strconv.ParseInt(member[i+1:], 10, 64)
+	return member[:i], uid, err == nil
+}
+
 // ReindexState records, per master (its address), how far the indexing
 // of the posts written before version 4 has got: a SCAN cursor, or
 // "done"; and FieldReindexSince, when the migration asked for it.
 const ReindexState = "reindex:posts"
+
+// PeopleReindexState records likewise how far the entering of the users
+// written before version 5 in the people search has got.
+const PeopleReindexState = "reindex:people"
 
 // FieldReindexSince is the field of ReindexState that the migration
 // writes (unix time), so that the indexing starts.
@@ -302,8 +342,10 @@ func fnv32(s string) uint32 {
 // folds the last-seen times and the celebrities into the user hashes,
 // and tags each user's keys with the user id, so that they share a slot;
 // version 4 indexes posts by tag, mention and reply (the posts written
-// before are indexed in the background, see ReindexState).
-const Version = 4
+// before are indexed in the background, see ReindexState); version 5
+// adds the people search (the users are entered in the background, see
+// PeopleReindexState).
+const Version = 5
 
 // Kinds of delivery job on the deliveries stream.
 const (

@@ -1,7 +1,9 @@
-// Suggests tags while a tag search is typed, for the pages' search boxes
-// (which work without it): every input with data-complete gets, in the
-// datalist it names, the suggestions its JSON endpoint gives for what is
-// typed, the most used tags first.
+// Suggests while a search is typed, for the pages' search boxes (which
+// work without it): every input with data-complete gets, in the datalist
+// it names, the suggestions its JSON endpoint gives for what is typed:
+// tags (strings, the most used first) or people (objects with a
+// username, a display name and a follower count, the most followed
+// first).
 (function () {
   'use strict';
   if (!window.fetch) {
@@ -26,13 +28,19 @@
       }
       fetch(input.dataset.complete + '?q=' + encodeURIComponent(q), {headers: {Accept: 'application/json'}})
         .then(function (res) { return res.ok ? res.json() : []; })
-        .then(function (tags) {
+        .then(function (items) {
           if (input.value.trim() !== q) {
             return; // typed on: a newer answer is coming
           }
-          list.replaceChildren.apply(list, tags.map(function (tag) {
+          list.replaceChildren.apply(list, items.map(function (item) {
             var option = document.createElement('option');
-            option.value = tag;
+            if (typeof item === 'string') {
+              option.value = item;
+            } else {
+              option.value = item.username;
+              option.label = (item.display_name ? item.display_name + ' · ' : '') + item.followers +
+                (item.followers === 1 ? ' follower' : ' followers');
+            }
             return option;
           }));
         })

@@ -1,0 +1,63 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
+)
+
+// Bounds of a search page.
+const (
+	peopleResults = 20 // users it lists
+	tagResults    = 10 // tags it lists
+)
+
+// search serves GET /search?q=, the search box of every page, which
+// works without JavaScript: the people found by q (each word the prefix
+// of a username or of a word of a display name, ignoring case and
+// accents), the most followed first, and the tags in use that begin
+// with it. A q that starts with @ looks for people only, with # for tags
+// only.
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	q, err := searchQuery(r)
+	if err != nil {
+		s.mw.Fail(w, r, err)
+		return
+	}
+	v := view{Title: "Search", Query: q}
+	if u, ok := middleware.ViewerFrom(r.Context()); ok {
+		v.Viewer = &u
+	}
+	switch {
+	case strings.HasPrefix(q, "@"):
+		v.Scope = "people"
+	case strings.HasPrefix(q, "#"):
+		v.Scope = "tags"
+	}
+	if q != "" && v.Scope != "tags" {
+		if v.People, err = s.store.SearchPeople(r.Context(), q, peopleResults); err != nil {
+			s.mw.Fail(w, r, err)
+			return
+		}
+	}
+	if q != "" && v.Scope != "people" {
+		if v.Tags, err = s.store.CompleteTags(r.Context(), q, tagResults); err != nil {
+			s.mw.Fail(w, r, err)
+			return
+		}
+	}
+	s.render(w, r, http.StatusOK, "search", v)
+}
+
+// searchQuery reads the q of a search or completion: at most
+// maxCompletionPrefix characters of UTF-8 text, trimmed.
+func searchQuery(r *http.Request) (string, error) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	if utf8.RuneCountInString(q) > maxCompletionPrefix || !utf8.ValidString(q) {
+		return "", retwis.Errorf(retwis.Invalid, "Search for at most %d characters of text.", maxCompletionPrefix)
+	}
+	return q, nil
+}
