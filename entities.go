@@ -189,6 +189,9 @@ func trimURL(link string) string {
 // are removed: the marks of other scripts spell different words, as the
 // voiced sound mark does in "ガンダム", and are kept.
 func FoldTag(name string) string {
+	if ascii, ok := foldASCII(name); ok {
+		return ascii // most names: no chain to build
+	}
 	// A transform.Chain keeps state, so each call builds its own.
 	t := transform.Chain(norm.NFD, runes.Remove(runes.Predicate(isAccent)), cases.Fold(), norm.NFC)
 	folded, _, err := transform.String(t, name)
@@ -199,6 +202,29 @@ func FoldTag(name string) string {
 }
 
 func isAccent(r rune) bool { return '\u0300' <= r && r <= '\u036f' }
+
+// foldASCII folds name as FoldTag does if it is all ASCII, where folding
+// is lowering the case of A–Z; ok is false for any other text.
+func foldASCII(name string) (folded string, ok bool) {
+	upper := false
+	for i := range len(name) {
+		c := name[i]
+		if c >= utf8.RuneSelf {
+			return "", false
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if !upper {
+		return name, true
+	}
+	b := []byte(name)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b), true
+}
 
 // TagsAndMentions returns what a post's body says of its conversations:
 // its tags as written, the first of each folded form (see FoldTag), up

@@ -96,7 +96,7 @@ func (g *generator) users() error {
 	users := g.o.Users
 	until := g.o.Until.Unix()
 	for i := 1; i <= users; i++ {
-		u := User{ID: int64(i), Name: userName(int64(i)), PasswordHash: g.o.PasswordHash,
+		u := User{ID: int64(i), Name: userName(int64(i)), DisplayName: g.n.displayName(i), PasswordHash: g.o.PasswordHash,
 			Registered: until - int64(users-i), Seen: until}
 		if err := g.w.User(u); err != nil {
 			return err

@@ -129,6 +129,28 @@ var seedWords = strings.Fields(`the a redis timeline post today just shipped rea
 	`weekend code review deploy latency cache cluster stream lock index fast slow great ` +
 	`new old build test fixed broke learned love hate think why how when finally again`)
 
+// Given and family names make up the display names of generated users:
+// Latin with and without accents, Greek, Cyrillic and Japanese, so that
+// searches meet folding.
+var (
+	givenNames = strings.Fields(`Ada Alan Anna Ana Amélie Björn Carlos Chloé Dmitri Ελένη Emma Erik François Grace Hana ` +
+		`Hiro Igor Inès Ivan José Juan Julia Karl Lea Léa Lucas Łukasz María Maria Marie Mateo Mia Noah Nora Olga ` +
+		`Omar Ömer Paul Pia Raj Sara Søren Tomás Yuki Zoë Александр Анна 花子 太郎`)
+	familyNames = strings.Fields(`Abe Andersen Bauer Brown Castro Chen Costa Dubois García Garcia Hansen Ivanov Jones ` +
+		`Kim Kowalski Lee López Martin Müller Mueller Nagy Novak Núñez Olsen Papadopoulos Παπαδόπουλος Petrov ` +
+		`Рябов Rossi Sato Schmidt Silva Smith Suzuki Tanaka Weber Yılmaz 山田 佐藤`)
+)
+
+// displayName returns the display name of user uid: a given name and a
+// family name, for three users in four; none for the others.
+func (n *network) displayName(uid int) string {
+	rng := rand.New(rand.NewPCG(n.o.Seed, 1<<42+uint64(uid)))
+	if rng.IntN(4) == 0 {
+		return ""
+	}
+	return givenNames[rng.IntN(len(givenNames))] + " " + familyNames[rng.IntN(len(familyNames))]
+}
+
 // Words returns the words generated posts are made of; their tags are
 // some of these words.
 func Words() []string { return slices.Clone(seedWords) }

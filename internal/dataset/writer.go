@@ -12,6 +12,7 @@ package dataset
 type User struct {
 	ID           int64
 	Name         string
+	DisplayName  string // optional
 	PasswordHash string // argon2id, PHC string
 	Registered   int64  // unix seconds
 	Seen         int64  // unix seconds

@@ -67,16 +67,21 @@ func (s *Store) BulkWriter(ctx context.Context) *BulkWriter {
 	return &BulkWriter{out: &redisSink{s: s, ctx: ctx}, chunk: s.opts.ArchiveChunk}
 }
 
-// User writes one user: the hash (with the time last seen), both name
-// indexes, the registration time and the people search.
+// User writes one user: the hash (with the time last seen and the
+// display name, if any), both name indexes, the registration time and
+// the people search.
 func (w *BulkWriter) User(u dataset.User) error {
 	uid, at := id(u.ID), strconv.FormatInt(u.Seen, 10)
+	user := []string{"HSET", schema.User(u.ID), schema.FieldUsername, u.Name, schema.FieldPasswordHash, u.PasswordHash, schema.FieldSeen, at}
+	if u.DisplayName != "" {
+		user = append(user, schema.FieldDisplayName, u.DisplayName)
+	}
 	return w.all(append([][]string{
-		{"HSET", schema.User(u.ID), schema.FieldUsername, u.Name, schema.FieldPasswordHash, u.PasswordHash, schema.FieldSeen, at},
+		user,
 		{"HSET", schema.Names(u.Name), u.Name, uid},
 		{"HSET", schema.NamesFolded(u.Name), retwis.FoldUsername(u.Name), uid},
 		{"ZADD", schema.UsersByTime, strconv.FormatInt(u.Registered, 10), u.Name},
-	}, peopleWrites(u.ID, retwis.SearchTerms(u.Name, ""), nil)...))
+	}, peopleWrites(u.ID, retwis.SearchTerms(u.Name, u.DisplayName), nil)...))
 }
 
 // Follows records that follower follows each of followees since at, in

@@ -42,9 +42,10 @@ func peopleWrites(uid int64, add, remove []string) [][]string {
 // retwis.SearchWords and retwis.Matches: each word the prefix of the
 // username or of a word of the display name, ignoring case and
 // accents), the most followed first. It reads a range of the people
-// index for the query's longest word, then the candidates' names and
-// follower counts: two cached reads. Index entries that no longer match
-// their user (a name changed meanwhile) are left out.
+// index for the query's longest word, the candidates' follower counts,
+// then the names of the most followed: three cached reads (more when
+// many candidates drop out). Index entries that no longer match their
+// user (a name changed meanwhile) are left out.
 func (s *Store) SearchPeople(ctx context.Context, query string, n int) ([]retwis.Person, error) {
 	words := retwis.SearchWords(query)
 	if len(words) == 0 || n < 1 {
@@ -67,35 +68,74 @@ func (s *Store) SearchPeople(ctx context.Context, query string, n int) ([]retwis
 	if len(uids) == 0 {
 		return nil, nil
 	}
-	cmds := make([]rueidis.CacheableTTL, 0, 2*len(uids))
-	for _, uid := range uids {
-		cmds = append(cmds,
-			rueidis.CT(b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName).Cache(), s.opts.CacheTTL),
-			rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.opts.CacheTTL))
-	}
-	res := s.cachedMulti(ctx, cmds...)
-	var found []retwis.Person
+	counts := make([]rueidis.CacheableTTL, len(uids))
 	for i, uid := range uids {
-		vals, err := res[2*i].ToArray()
+		counts[i] = rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.opts.CacheTTL)
+	}
+	found := make([]retwis.Person, len(uids))
+	for i, r := range s.cachedMulti(ctx, counts...) {
+		followers, err := r.AsInt64()
+		if err != nil {
+			return nil, s.wrap("search people: followers", err)
+		}
+		found[i] = retwis.Person{User: retwis.User{ID: uids[i]}, Followers: followers}
+	}
+	slices.SortStableFunc(found, func(a, b retwis.Person) int { return cmp.Compare(b.Followers, a.Followers) })
+	// Then the names of the most followed, a batch at a time, each
+	// checked against the words (folding is the costly part): an entry
+	// left by a rename, or matching one word of a query of several,
+	// drops out. A batch ends between two follower counts, so that
+	// ordering each by name orders them all.
+	var matched []retwis.Person
+	for start := 0; start < len(found) && len(matched) < n; {
+		end := min(len(found), start+n-len(matched)+peopleSlack)
+		for end < len(found) && found[end].Followers == found[end-1].Followers {
+			end++
+		}
+		batch, err := s.named(ctx, found[start:end])
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range batch {
+			if retwis.Matches(retwis.SearchTerms(p.User.Username, p.DisplayName), words) {
+				matched = append(matched, p)
+			}
+		}
+		start = end
+	}
+	return matched[:min(n, len(matched))], nil
+}
+
+// peopleSlack is how many more users than it still needs a search reads
+// the names of at once, for those that drop out.
+const peopleSlack = 10
+
+// named fills in the usernames and display names of people (through
+// the client-side cache), leaves out those whose user is gone, and
+// orders the rest by follower count, then username.
+func (s *Store) named(ctx context.Context, people []retwis.Person) ([]retwis.Person, error) {
+	cmds := make([]rueidis.CacheableTTL, len(people))
+	for i, p := range people {
+		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(schema.User(p.User.ID)).Field(schema.FieldUsername, schema.FieldDisplayName).Cache(), s.opts.CacheTTL)
+	}
+	var named []retwis.Person
+	for i, r := range s.cachedMulti(ctx, cmds...) {
+		vals, err := r.ToArray()
 		if err != nil {
 			return nil, s.wrap("search people: users", err)
 		}
 		if len(vals) != 2 {
 			return nil, s.wrap("search people: users", errShape)
 		}
-		name, _ := vals[0].ToString()
-		display, _ := vals[1].ToString()
-		followers, err := res[2*i+1].AsInt64()
-		if err != nil {
-			return nil, s.wrap("search people: followers", err)
+		p := people[i]
+		p.User.Username, _ = vals[0].ToString()
+		p.DisplayName, _ = vals[1].ToString()
+		if p.User.Username != "" { // "": a user whose hash is gone
+			named = append(named, p)
 		}
-		if name == "" || !retwis.Matches(retwis.SearchTerms(name, display), words) {
-			continue // gone, or renamed since it was indexed
-		}
-		found = append(found, retwis.Person{User: retwis.User{ID: uid, Username: name}, DisplayName: display, Followers: followers})
 	}
-	slices.SortFunc(found, func(a, b retwis.Person) int {
+	slices.SortFunc(named, func(a, b retwis.Person) int {
 		return cmp.Or(cmp.Compare(b.Followers, a.Followers), cmp.Compare(a.User.Username, b.User.Username))
 	})
-	return found[:min(n, len(found))], nil
+	return named, nil
 }

@@ -116,3 +116,25 @@ func TestSearchPeopleBruteForce(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchPeopleRoundTrips: a search costs three round trips cold (the
+// index range, the follower counts, the names of the most followed) and
+// none warm, whatever the number of candidates.
+func TestSearchPeopleRoundTrips(t *testing.T) {
+	f := newFixture(t)
+	for i := range 40 {
+		f.register(t, fmt.Sprint("ann", i))
+	}
+	calls := func() int64 {
+		before := f.rc.calls.Load()
+		found, err := f.st.SearchPeople(f.ctx, "ann", 10)
+		if err != nil || len(found) != 10 {
+			t.Fatalf("search: %d found, %v", len(found), err)
+		}
+		return f.rc.calls.Load() - before
+	}
+	f.st.ForgetWrites()
+	if cold, warm := calls(), calls(); cold > 3 || warm != 0 {
+		t.Fatalf("a search took %d round trips cold, %d warm; want at most 3, none", cold, warm)
+	}
+}
