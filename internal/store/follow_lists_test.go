@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // TestFollowLists pages through a user's followers, most of whom
@@ -18,94 +17,85 @@ import (
 // others; a cursor naming someone no longer in the list gives an empty
 // page that leads back to the start.
 func TestFollowLists(t *testing.T) {
-	for _, backend := range []struct {
-		name string
-		url  func(t *testing.T) string
-	}{
-		{"redis", func(t *testing.T) string { return redistest.Start(t).URL }},
-		{"cluster", func(t *testing.T) string { return redistest.Cluster(t) }},
-	} {
-		t.Run(backend.name, func(t *testing.T) {
-			f := newFixtureAt(t, backend.url(t))
-			start := time.Now().Truncate(time.Second)
-			star := f.register(t, "star")
-			var fans []retwis.User
-			for i := range 25 {
-				u := f.register(t, fmt.Sprint("fan", i))
-				if err := f.st.Follow(f.ctx, u.ID, star.ID); err != nil {
-					t.Fatal(err)
-				}
-				fans = append(fans, u)
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		start := time.Now().Truncate(time.Second)
+		star := f.register(t, "star")
+		var fans []retwis.User
+		for i := range 25 {
+			u := f.register(t, fmt.Sprint("fan", i))
+			if err := f.st.Follow(f.ctx, u.ID, star.ID); err != nil {
+				t.Fatal(err)
 			}
-			all, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{}, 100)
-			if err != nil || len(all.Follows) != 25 || all.Older || all.Newer {
-				t.Fatalf("all followers = %d, older %v, %v; want 25 on one page", len(all.Follows), all.Older, err)
+			fans = append(fans, u)
+		}
+		all, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{}, 100)
+		if err != nil || len(all.Follows) != 25 || all.Older || all.Newer {
+			t.Fatalf("all followers = %d, older %v, %v; want 25 on one page", len(all.Follows), all.Older, err)
+		}
+		for i, fl := range all.Follows {
+			if fl.Since.Before(start) || fl.Since.After(time.Now()) || (i > 0 && fl.Since.After(all.Follows[i-1].Since)) {
+				t.Fatalf("follower %d since %v: not between %v and now, newest first", i, fl.Since, start)
 			}
-			for i, fl := range all.Follows {
-				if fl.Since.Before(start) || fl.Since.After(time.Now()) || (i > 0 && fl.Since.After(all.Follows[i-1].Since)) {
-					t.Fatalf("follower %d since %v: not between %v and now, newest first", i, fl.Since, start)
-				}
-			}
-			if got := names(all.Follows); !slices.Contains(got, "fan0") || !slices.Contains(got, "fan24") {
-				t.Fatalf("all followers = %q", got)
-			}
+		}
+		if got := names(all.Follows); !slices.Contains(got, "fan0") || !slices.Contains(got, "fan24") {
+			t.Fatalf("all followers = %q", got)
+		}
 
-			pages := walk(t, f, star.ID, 7)
-			if got, want := names(slices.Concat(pages...)), names(all.Follows); !slices.Equal(got, want) {
-				t.Fatalf("paged by 7: %q; want %q", got, want)
-			}
-			if len(pages) != 4 || len(pages[3]) != 4 {
-				t.Fatalf("pages of 7 among 25: %d, the last of %d", len(pages), len(pages[len(pages)-1]))
-			}
+		pages := walk(t, f, star.ID, 7)
+		if got, want := names(slices.Concat(pages...)), names(all.Follows); !slices.Equal(got, want) {
+			t.Fatalf("paged by 7: %q; want %q", got, want)
+		}
+		if len(pages) != 4 || len(pages[3]) != 4 {
+			t.Fatalf("pages of 7 among 25: %d, the last of %d", len(pages), len(pages[len(pages)-1]))
+		}
 
-			// Back up from the last page by After: the same pages.
-			last := pages[3][0].User.ID
-			for k := 2; k >= 0; k-- {
-				p, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{After: last}, 7)
-				if err != nil || !slices.Equal(names(p.Follows), names(pages[k])) || p.Newer != (k > 0) || !p.Older {
-					t.Fatalf("page %d by After = %q (newer %v, older %v), %v; want %q", k, names(p.Follows), p.Newer, p.Older, err, names(pages[k]))
-				}
-				last = p.Follows[0].User.ID
+		// Back up from the last page by After: the same pages.
+		last := pages[3][0].User.ID
+		for k := 2; k >= 0; k-- {
+			p, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{After: last}, 7)
+			if err != nil || !slices.Equal(names(p.Follows), names(pages[k])) || p.Newer != (k > 0) || !p.Older {
+				t.Fatalf("page %d by After = %q (newer %v, older %v), %v; want %q", k, names(p.Follows), p.Newer, p.Older, err, names(pages[k]))
 			}
+			last = p.Follows[0].User.ID
+		}
 
-			// Two unfollow between the first page and the next ones.
-			first, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{}, 7)
+		// Two unfollow between the first page and the next ones.
+		first, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{}, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gone := []retwis.User{first.Follows[2].User, pages[2][3].User}
+		for _, u := range gone {
+			if err := f.st.Unfollow(f.ctx, u.ID, star.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rest := names(first.Follows)
+		for c := (retwis.Cursor{Before: first.Follows[6].User.ID}); ; {
+			p, err := f.st.Followers(f.ctx, star.ID, c, 7)
 			if err != nil {
 				t.Fatal(err)
 			}
-			gone := []retwis.User{first.Follows[2].User, pages[2][3].User}
-			for _, u := range gone {
-				if err := f.st.Unfollow(f.ctx, u.ID, star.ID); err != nil {
-					t.Fatal(err)
-				}
+			rest = append(rest, names(p.Follows)...)
+			if !p.Older {
+				break
 			}
-			rest := names(first.Follows)
-			for c := (retwis.Cursor{Before: first.Follows[6].User.ID}); ; {
-				p, err := f.st.Followers(f.ctx, star.ID, c, 7)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rest = append(rest, names(p.Follows)...)
-				if !p.Older {
-					break
-				}
-				c.Before = p.Follows[len(p.Follows)-1].User.ID
-			}
-			want := slices.DeleteFunc(names(all.Follows), func(n string) bool { return n == gone[1].Username })
-			if !slices.Equal(rest, want) {
-				t.Fatalf("paged while two unfollowed: %q; want %q", rest, want)
-			}
+			c.Before = p.Follows[len(p.Follows)-1].User.ID
+		}
+		want := slices.DeleteFunc(names(all.Follows), func(n string) bool { return n == gone[1].Username })
+		if !slices.Equal(rest, want) {
+			t.Fatalf("paged while two unfollowed: %q; want %q", rest, want)
+		}
 
-			p, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{Before: gone[0].ID}, 7)
-			if err != nil || len(p.Follows) != 0 || !p.Newer || p.Older {
-				t.Fatalf("page after someone gone = %+v, %v; want empty, leading back", p, err)
-			}
-			following, err := f.st.Following(f.ctx, fans[0].ID, retwis.Cursor{}, 10)
-			if err != nil || !slices.Equal(names(following.Follows), []string{"star"}) {
-				t.Fatalf("fan0 follows %q, %v; want star", names(following.Follows), err)
-			}
-		})
-	}
+		p, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{Before: gone[0].ID}, 7)
+		if err != nil || len(p.Follows) != 0 || !p.Newer || p.Older {
+			t.Fatalf("page after someone gone = %+v, %v; want empty, leading back", p, err)
+		}
+		following, err := f.st.Following(f.ctx, fans[0].ID, retwis.Cursor{}, 10)
+		if err != nil || !slices.Equal(names(following.Follows), []string{"star"}) {
+			t.Fatalf("fan0 follows %q, %v; want star", names(following.Follows), err)
+		}
+	})
 }
 
 // TestFollowListRoundTrips: the first page of a follow list costs two

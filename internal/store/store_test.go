@@ -109,6 +109,13 @@ func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *
 	return f
 }
 
+// onRedisAndCluster runs test on a fixture of one Redis, then on one of
+// a 3-master cluster.
+func onRedisAndCluster(t *testing.T, test func(t *testing.T, f *fixture)) {
+	t.Run("redis", func(t *testing.T) { test(t, newFixtureAt(t, redistest.Start(t).URL)) })
+	t.Run("cluster", func(t *testing.T) { test(t, newFixtureAt(t, redistest.Cluster(t))) })
+}
+
 // drain waits until every delivery job has been carried out.
 func (f *fixture) drain(t *testing.T) {
 	t.Helper()

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/middleware"
 )
 
 // personJSON is a suggestion of /complete/people.
@@ -25,11 +24,7 @@ func (s *Server) completePeople(w http.ResponseWriter, r *http.Request) {
 		found, err = s.store.SearchPeople(r.Context(), q, completions)
 	}
 	if err != nil {
-		status := middleware.StatusOf(err)
-		if status >= 500 {
-			s.log.Warn("complete people", "err", err)
-		}
-		writeJSON(w, status, map[string]string{"error": retwis.ErrorMessage(err)})
+		s.completionFailed(w, "complete people", err)
 		return
 	}
 	people := make([]personJSON, len(found))

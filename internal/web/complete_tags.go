@@ -25,11 +25,7 @@ func (s *Server) completeTags(w http.ResponseWriter, r *http.Request) {
 		tags, err = s.store.CompleteTags(r.Context(), q, completions)
 	}
 	if err != nil {
-		status := middleware.StatusOf(err)
-		if status >= 500 {
-			s.log.Warn("complete tags", "err", err)
-		}
-		writeJSON(w, status, map[string]string{"error": retwis.ErrorMessage(err)})
+		s.completionFailed(w, "complete tags", err)
 		return
 	}
 	if tags == nil {
@@ -37,6 +33,17 @@ func (s *Server) completeTags(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "public, max-age=60")
 	writeJSON(w, http.StatusOK, tags)
+}
+
+// completionFailed answers a completion request that failed with err
+// with its status and a JSON error, logging what is not the request's
+// fault.
+func (s *Server) completionFailed(w http.ResponseWriter, what string, err error) {
+	status := middleware.StatusOf(err)
+	if status >= 500 {
+		s.log.Warn(what, "err", err)
+	}
+	writeJSON(w, status, map[string]string{"error": retwis.ErrorMessage(err)})
 }
 
 // writeJSON answers with v as JSON.
