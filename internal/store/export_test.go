@@ -30,6 +30,9 @@ func (s *Store) ForgetWrites() { *s.written = written{} }
 // TrendsFresh is how long a store keeps the trending tags it read.
 const TrendsFresh = trendsFresh
 
+// ForgetDraw makes the store forget its last draw of people.
+func (s *Store) ForgetDraw() { *s.discovery = peopleDraw{} }
+
 // ForgetTrends makes the store forget the trending tags it read, as a
 // second later, so that tests see the trends they just changed.
 func (s *Store) ForgetTrends() { s.trendMemo.forget() }

@@ -112,8 +112,10 @@ type Store struct {
 	metrics *metrics         // nil without Options.Metrics
 	written *written         // cached keys this server changed a moment ago
 	outages *shardOutages    // shards of the delivery queue that failed a moment ago
-	// trendMemo keeps the trending tags for a moment.
+	// trendMemo keeps the trending tags for a moment, discovery the
+	// random draw of people.
 	trendMemo *trendMemo
+	discovery *peopleDraw
 }
 
 // New returns a Store on client. The Store takes ownership of client and
@@ -125,7 +127,7 @@ func New(client rueidis.Client, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	s := &Store{opts: opts, log: opts.Log, hasher: hasher, nodes: redisconn.NewNodes(client),
-		written: &written{}, outages: &shardOutages{}, trendMemo: &trendMemo{}}
+		written: &written{}, outages: &shardOutages{}, trendMemo: &trendMemo{}, discovery: &peopleDraw{}}
 	if opts.Metrics != nil {
 		s.metrics = newMetrics(opts.Metrics, s)
 	}

@@ -9,12 +9,21 @@ import (
 	"github.com/retwis/retwis/internal/middleware"
 )
 
+// somePeople is how many people the welcome page suggests.
+const somePeople = 6
+
 // home serves GET /: the home timeline of a logged-in user, or the
-// welcome page with the login and sign-up forms.
+// welcome page with the login and sign-up forms and some people drawn at
+// random among the active.
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	u, ok := middleware.ViewerFrom(r.Context())
 	if !ok {
-		s.render(w, r, http.StatusOK, "welcome", view{Title: "Welcome"})
+		v := view{Title: "Welcome"}
+		var err error
+		if v.People, err = s.store.SomePeople(r.Context(), somePeople); err != nil {
+			s.log.Warn("some people", "err", err) // the page goes on without them
+		}
+		s.render(w, r, http.StatusOK, "welcome", v)
 		return
 	}
 	c, ok := s.pageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {

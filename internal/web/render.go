@@ -90,7 +90,7 @@ type view struct {
 	Tags          []string              // the tags it found
 	List          followListView        // a follower or following list
 	About         aboutForm             // the settings form
-	People        []retwis.Person       // the people a search found
+	People        []retwis.Person       // the people a search found, or the welcome page suggests
 	Scope         string                // what a search looks for: "people", "tags" or both ("")
 }
 

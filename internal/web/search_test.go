@@ -58,3 +58,17 @@ func TestSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestSomePeople: the welcome page suggests people who were active
+// lately, with their display names, and nobody when no one was.
+func TestSomePeople(t *testing.T) {
+	s := newSite(t)
+	expect(t, s.browser().get("/"), 200, "Create an account")
+	if strings.Contains(s.browser().get("/").body, "Some people") {
+		t.Fatal("an empty site suggests people")
+	}
+	b := s.browser()
+	b.signUp("ines")
+	redirects(t, b.post("/settings", url.Values{"name": {"Inès"}}), "/u/ines")
+	expect(t, s.browser().get("/"), 200, "<h2>Some people</h2>", `<span class="name">Inès</span> <span class="username">@ines</span>`)
+}
