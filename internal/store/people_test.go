@@ -11,7 +11,7 @@ import (
 	"github.com/retwis/retwis"
 )
 
-// TestSearchPeopleBruteForce gives 60 users random display names (with
+// TestSearchPeopleBruteForce gives 36 users random display names (with
 // accents and other scripts) and random followers, on one Redis and on a
 // cluster, and checks the people search against a brute-force
 // computation for random one- and two-word queries: the same users, the
@@ -27,7 +27,7 @@ func TestSearchPeopleBruteForce(t *testing.T) {
 			followers int64
 		}
 		var people []*person
-		for i := range 60 {
+		for i := range 36 {
 			u := f.register(t, fmt.Sprintf("user%02d_%s", i, []string{"jo", "ma", "ad", "x"}[i%4]))
 			display := ""
 			for range rng.IntN(4) {
@@ -41,7 +41,7 @@ func TestSearchPeopleBruteForce(t *testing.T) {
 		}
 		for _, p := range people {
 			for _, q := range people {
-				if p != q && rng.IntN(6) == 0 {
+				if p != q && rng.IntN(5) == 0 {
 					if err := f.st.Follow(f.ctx, q.user.ID, p.user.ID); err != nil {
 						t.Fatal(err)
 					}
