@@ -71,6 +71,31 @@ type Person struct {
 	Followers   int64
 }
 
+// Relationship is what links a viewer to a user whose profile they
+// see, from the graph of relations.
+type Relationship struct {
+	FollowsYou   bool // the user follows the viewer
+	MentionedYou bool // the user mentioned the viewer in a post
+	RepliedToYou bool // the user replied to a post of the viewer
+	// FollowedBy names up to two of the FollowedByCount users the viewer
+	// follows who follow the user.
+	FollowedBy      []User
+	FollowedByCount int
+	// BothFollow counts the users the viewer and the user both follow.
+	BothFollow int
+}
+
+// FollowedByOthers is how many of the users FollowedByCount counts
+// FollowedBy does not name.
+func (r Relationship) FollowedByOthers() int { return r.FollowedByCount - len(r.FollowedBy) }
+
+// Suggestion is a user to follow, and how many of those the viewer
+// follows follow them.
+type Suggestion struct {
+	User       User
+	FollowedBy int
+}
+
 // Follow is a user in a follower or following list, and since when.
 type Follow struct {
 	User  User

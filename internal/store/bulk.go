@@ -85,7 +85,7 @@ func (w *BulkWriter) User(u dataset.User) error {
 }
 
 // Follows records that follower follows each of followees since at, in
-// both sorted sets.
+// both sorted sets and the graph.
 func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error {
 	if len(followees) == 0 {
 		return nil
@@ -96,6 +96,7 @@ func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error 
 	for _, f := range followees {
 		following = append(following, ts, id(f))
 		cmds = append(cmds, []string{"ZADD", schema.Followers(f), ts, id(follower)})
+		cmds = append(cmds, edgeWrites("ZADD", follower, schema.RelFollows, f)...)
 	}
 	return w.all(append(cmds, following))
 }

@@ -27,6 +27,9 @@ func KeySnapshots(author int64) string { return schema.QueueOf(author).Snapshots
 // moment ago, as five seconds later, so that tests see warm reads.
 func (s *Store) ForgetWrites() { *s.written = written{} }
 
+// SuggestFrom is how many of the users followed who to follow asks.
+const SuggestFrom = suggestFrom
+
 // TrendsFresh is how long a store keeps the trending tags it read.
 const TrendsFresh = trendsFresh
 

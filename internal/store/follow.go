@@ -26,15 +26,17 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	}
 	ctx, cancel := detach(ctx)
 	defer cancel()
-	s.written.add(schema.Following(follower), schema.Followers(followee), schema.Home(follower))
+	s.written.add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))
 	at := time.Now()
 	now := float64(at.Unix())
 	b := s.c.B()
 	err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
-		return append(rueidis.Commands{
+		cmds := append(rueidis.Commands{
 			b.Zadd().Key(schema.Following(follower)).ScoreMember().ScoreMember(now, id(followee)).Build(),
 			b.Zadd().Key(schema.Followers(followee)).ScoreMember().ScoreMember(now, id(follower)).Build(),
 		}, s.notifyCmds(followee, schema.Note(schema.NoteFollow, follower, 0), at.UnixMilli())...)
+		cmds = append(cmds, b.Del().Key(schema.Suggestions(follower)).Build())
+		return append(cmds, s.commands(edgeWrites("ZADD", follower, schema.RelFollows, followee))...)
 	}, schema.Following(follower), schema.Followers(followee)))
 	if err != nil {
 		return s.wrap("follow", err)
@@ -50,13 +52,14 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	}
 	ctx, cancel := detach(ctx)
 	defer cancel()
-	s.written.add(schema.Following(follower), schema.Followers(followee), schema.Home(follower))
+	s.written.add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))
 	b := s.c.B()
 	err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{
+		return append(rueidis.Commands{
 			b.Zrem().Key(schema.Following(follower)).Member(id(followee)).Build(),
 			b.Zrem().Key(schema.Followers(followee)).Member(id(follower)).Build(),
-		}
+			b.Del().Key(schema.Suggestions(follower)).Build(),
+		}, s.commands(edgeWrites("ZREM", follower, schema.RelFollows, followee))...)
 	}, schema.Following(follower), schema.Followers(followee)))
 	if err != nil {
 		return s.wrap("unfollow", err)

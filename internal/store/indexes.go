@@ -38,8 +38,8 @@ type indexed struct {
 // its conversation calls for, each touching one slot, to be sent in one
 // pipeline: the tag indexes (posts, posts by day, the name as first
 // written, the trends, the completion), the mentions of each user it
-// mentions, the replies of the post it answers, and the notifications of
-// those users (see indexWrites). All but the counts of the trends and
+// mentions, the replies of the post it answers, the notifications of
+// those users and the relations of the graph (see indexWrites). All but the counts of the trends and
 // the completion are safe to repeat.
 func (s *Store) indexCmds(p indexed) rueidis.Commands {
 	cmds := s.commands(indexWrites(p))
@@ -53,9 +53,10 @@ func (s *Store) indexCmds(p indexed) rueidis.Commands {
 
 // indexWrites are the plain commands of indexCmds, which the bulk
 // writer sends too: the tag indexes but for the counts, the mentions,
-// the replies and the notifications. Nobody is notified of their own
-// post, and the author of the post answered is notified of the reply
-// only, not of the mention it starts with.
+// the replies, the notifications and the graph's "mentions" and
+// "replies" relations. Nobody is notified of their own post, and the
+// author of the post answered is notified of the reply only, not of the
+// mention it starts with (the graph likewise records the reply).
 func indexWrites(p indexed) [][]string {
 	pid := id(p.pid)
 	var cmds [][]string
@@ -72,14 +73,21 @@ func indexWrites(p indexed) [][]string {
 			continue
 		}
 		cmds = append(cmds, []string{"ZADD", schema.Mentions(u.ID), pid, pid})
-		if u.ID != p.conv.replyUser.ID && p.noted > 0 {
+		if u.ID == p.conv.replyUser.ID {
+			continue // the reply's addressee: the reply is what they are told of, and what the graph records
+		}
+		cmds = append(cmds, edgeWrites("ZADD", p.author, schema.RelMentions, u.ID)...)
+		if p.noted > 0 {
 			cmds = append(cmds, notifyWrites(u.ID, schema.Note(schema.NoteMention, p.author, p.pid), p.noted)...)
 		}
 	}
 	if p.conv.replyTo > 0 {
 		cmds = append(cmds, []string{"ZADD", schema.Replies(p.conv.replyTo), pid, pid})
-		if u := p.conv.replyUser; u.ID != p.author && p.noted > 0 {
-			cmds = append(cmds, notifyWrites(u.ID, schema.Note(schema.NoteReply, p.author, p.pid), p.noted)...)
+		if u := p.conv.replyUser; u.ID > 0 && u.ID != p.author {
+			cmds = append(cmds, edgeWrites("ZADD", p.author, schema.RelReplies, u.ID)...)
+			if p.noted > 0 {
+				cmds = append(cmds, notifyWrites(u.ID, schema.Note(schema.NoteReply, p.author, p.pid), p.noted)...)
+			}
 		}
 	}
 	return cmds

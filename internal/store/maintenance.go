@@ -18,8 +18,9 @@ type MaintenanceReport struct {
 	// given a new one.
 	Redelivered int
 	// Reindexed counts the posts written before version 4 entered in
-	// the indexes of tags and mentions, and the users registered before
-	// version 5 in the people search.
+	// the indexes of tags and mentions, the users registered before
+	// version 5 in the people search, and the sets of follows of version
+	// 5 and before in the graph.
 	Reindexed int
 }
 

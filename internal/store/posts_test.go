@@ -243,6 +243,7 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	f.do(t, "ZADD", "last_seen", "1401267700", "8")
 	f.do(t, "SADD", "celebrities", "8")
 	f.do(t, "ZADD", "followers:7", "1", "9") // user 9 follows Legacy, and a job of the old queue is pending
+	f.do(t, "ZADD", "following:9", "1", "7")
 	f.do(t, "XADD", "deliveries", "*", "kind", "deliver", "post", "3", "author", "7")
 	f.do(t, "HSET", "delivery_progress", "1-1", "500")
 	f.do(t, "SET", "next_post_id", "3")
@@ -264,15 +265,16 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{3, 1}) {
 		t.Fatalf("legacy home timeline = %v, %v (the missing post 2 must be skipped)", postIDs(home.Posts), err)
 	}
-	if f.do(t, "GET", "schema_version") != "5" {
+	if f.do(t, "GET", "schema_version") != "6" {
 		t.Fatal("schema_version not recorded")
 	}
 	if found, err := f.st.SearchPeople(f.ctx, "legacy", 10); err != nil || len(found) != 0 {
 		t.Fatalf("people search before maintenance: %v, %v; want nobody yet", found, err)
 	}
-	// The posts are indexed by tag and mention, and the users entered in
-	// the people search, by maintenance, in the background, once.
-	for round, want := range []int{2 + 2, 0} {
+	// The posts are indexed by tag and mention, the users entered in the
+	// people search and the follows in the graph, by maintenance, in the
+	// background, once.
+	for round, want := range []int{2 + 2 + 1, 0} {
 		rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
 		if err != nil || rep.Reindexed != want {
 			t.Fatalf("maintenance round %d indexed %d older posts and users (%v); want %d", round, rep.Reindexed, err, want)
@@ -280,6 +282,9 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	}
 	if found, err := f.st.SearchPeople(f.ctx, "LEG", 10); err != nil || len(found) != 1 || found[0].User.ID != 7 {
 		t.Fatalf("people search after maintenance: %v, %v; want Legacy", found, err)
+	}
+	if rel, err := f.st.Relationship(f.ctx, 7, 9); err != nil || !rel.FollowsYou {
+		t.Fatalf("the graph after maintenance: %+v, %v; want user 9 following Legacy", rel, err)
 	}
 	if tagged, err := f.st.TagPosts(f.ctx, "CAFÉ", retwis.Cursor{}, 10); err != nil || !slices.Equal(postIDs(tagged.Posts), []int64{3, 1}) {
 		t.Fatalf("#CAFÉ after migration: %v, %v; want the legacy posts 3 and 1", postIDs(tagged.Posts), err)

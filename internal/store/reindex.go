@@ -29,19 +29,22 @@ const reindexDone = "done"
 type backfill struct {
 	state   string
 	pattern string
+	kind    string                                                          // the type of the keys: "hash", "zset"
 	what    string                                                          // what it indexes, for the log
 	index   func(s *Store, ctx context.Context, keys []string) (int, error) // returns how many needed it
 }
 
 // backfills are the indexes that maintenance fills in for older data.
 var backfills = []backfill{
-	{schema.ReindexState, schema.PostKeys, "older posts", (*Store).reindexPosts},
-	{schema.PeopleReindexState, schema.UserKeys, "users for the people search", (*Store).reindexUsers},
+	{schema.ReindexState, schema.PostKeys, "hash", "older posts", (*Store).reindexPosts},
+	{schema.PeopleReindexState, schema.UserKeys, "hash", "users for the people search", (*Store).reindexUsers},
+	{schema.GraphReindexState, schema.FollowingKeys, "zset", "follows for the graph", (*Store).reindexFollows},
 }
 
-// reindexOlder runs every backfill: as delivery jobs index new posts
-// and sign-ups new users, it indexes those written before version 4 (by
-// tag and mention) and version 5 (in the people search). See backfill.
+// reindexOlder runs every backfill: as delivery jobs index new posts,
+// sign-ups new users and follows themselves, it indexes those written
+// before version 4 (by tag and mention), version 5 (in the people
+// search) and version 6 (the follows in the graph). See backfill.
 // It returns how many keys it indexed.
 func (s *Store) reindexOlder(ctx context.Context) (int, error) {
 	total := 0
@@ -71,7 +74,7 @@ func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
 			cursor = "0" // a master that joined: walk it too
 		}
 		for cursor != reindexDone && walked < reindexBudget && node != nil {
-			keys, next, err := s.scanKeys(ctx, node, bf.pattern, cursor)
+			keys, next, err := s.scanKeys(ctx, node, bf.pattern, bf.kind, cursor)
 			if err != nil {
 				return indexed, err
 			}
@@ -98,10 +101,11 @@ func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
 	return indexed, nil
 }
 
-// scanKeys takes one SCAN step over the hashes of node matching pattern.
-func (s *Store) scanKeys(ctx context.Context, node rueidis.Client, pattern, cursor string) ([]string, string, error) {
+// scanKeys takes one SCAN step over the keys of node of type kind
+// matching pattern.
+func (s *Store) scanKeys(ctx context.Context, node rueidis.Client, pattern, kind, cursor string) ([]string, string, error) {
 	c, _ := strconv.ParseUint(cursor, 10, 64)
-	e, err := node.Do(ctx, node.B().Scan().Cursor(c).Match(pattern).Count(reindexBatch).Type("hash").Build()).AsScanEntry()
+	e, err := node.Do(ctx, node.B().Scan().Cursor(c).Match(pattern).Count(reindexBatch).Type(kind).Build()).AsScanEntry()
 	if err != nil {
 		return nil, "", s.wrap("reindex: scan", err)
 	}
@@ -254,4 +258,31 @@ func (s *Store) purgeCompletion(ctx context.Context) error {
 		return nil
 	}
 	return s.wrap("purge completion", redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return writes })))
+}
+
+// reindexFollows enters the follows of the sets of users followed keys
+// in the graph, and returns how many sets. Entering one again changes
+// nothing.
+func (s *Store) reindexFollows(ctx context.Context, keys []string) (int, error) {
+	b := s.c.B()
+	cmds := make(rueidis.Commands, 0, len(keys))
+	var uids []int64
+	for _, k := range keys {
+		if uid, ok := schema.FollowingOf(k); ok {
+			uids = append(uids, uid)
+			cmds = append(cmds, b.Zrange().Key(k).Min("0").Max("-1").Build())
+		}
+	}
+	var writes [][]string
+	for i, r := range s.c.DoMulti(ctx, cmds...) {
+		followed, err := r.AsIntSlice()
+		if err != nil {
+			return 0, s.wrap("reindex: read follows", err)
+		}
+		for _, f := range followed {
+			writes = append(writes, edgeWrites("ZADD", uids[i], schema.RelFollows, f)...)
+		}
+	}
+	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
+	return len(uids), s.wrap("reindex: write", err)
 }

@@ -9,8 +9,12 @@ import (
 	"github.com/retwis/retwis/internal/middleware"
 )
 
-// somePeople is how many people the welcome page suggests.
-const somePeople = 6
+// somePeople is how many people the welcome page suggests, whoToFollow
+// how many the home page does.
+const (
+	somePeople  = 6
+	whoToFollow = 5
+)
 
 // home serves GET /: the home timeline of a logged-in user, or the
 // welcome page with the login and sign-up forms and some people drawn at
@@ -46,6 +50,11 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.Use
 	}
 	v.Title, v.Viewer, v.Page = "Home", &u, page
 	v.Profile = retwis.Profile{User: u, Counts: counts}
+	if c == (retwis.Cursor{}) { // the first page only
+		if v.Suggestions, err = s.store.WhoToFollow(r.Context(), u.ID, whoToFollow); err != nil {
+			s.log.Warn("who to follow", "user", u.ID, "err", err) // the page goes on without them
+		}
+	}
 	v.PostKey = rand.Text()
 	v.Newer, v.Older = pageLinks("/", page)
 	s.render(w, r, status, "home", v)

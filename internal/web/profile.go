@@ -33,6 +33,9 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 		s.mw.Fail(w, r, err)
 		return
 	}
+	if v.Relationship, err = s.store.Relationship(r.Context(), viewerID, user.ID); err != nil {
+		s.log.Warn("relationship", "viewer", viewerID, "user", user.ID, "err", err) // the page goes on without it
+	}
 	v.Newer, v.Older = pageLinks(profilePath(user.Username), v.Profile.Page)
 	s.render(w, r, http.StatusOK, "profile", v)
 }

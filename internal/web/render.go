@@ -92,6 +92,8 @@ type view struct {
 	About         aboutForm             // the settings form
 	People        []retwis.Person       // the people a search found, or the welcome page suggests
 	Scope         string                // what a search looks for: "people", "tags" or both ("")
+	Relationship  retwis.Relationship   // the profile page, for a logged-in visitor
+	Suggestions   []retwis.Suggestion   // the home page's who to follow
 }
 
 // render executes a page into a buffer first, so a template error never

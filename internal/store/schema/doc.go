@@ -149,6 +149,26 @@
 //	reindex:people       hash    likewise, of the entering of the users
 //	                             registered before version 5 in the people
 //	                             search (retwis)
+//	reindex:graph        hash    likewise, of the entering of the follows
+//	                             made before version 6 in the graph (retwis)
+//	graph:{<id>}         zset    user <id>'s part of the hexastore of
+//	                             relations between users (follows,
+//	                             mentions, replies), scored 0: for each
+//	                             triple with <id> as subject,
+//	                             "spo:<id>:<rel>:<object>", and as object,
+//	                             "ops:<id>:<rel>:<subject>"; a lexicographic
+//	                             index in the user's slot, so that every
+//	                             query reads one slot. Of the seed's six
+//	                             permutations, the predicate-first two
+//	                             would be one key every follow writes, and
+//	                             "sop"/"osp" (what links two users) are
+//	                             answered by asking for the three possible
+//	                             relations: neither is worth its memory
+//	                             (retwis)
+//	suggestions:{<id>}   string  the users to follow computed for <id>,
+//	                             "<user id>:<followed by>" separated by
+//	                             commas; expires after 10 minutes, removed
+//	                             when <id> follows or unfollows (retwis)
 //	celebrities_followed:{<id>}
 //	                     set     the celebrities <id> follows, whose posts
 //	                             the home timeline merges when read (retwis)
@@ -176,7 +196,7 @@
 //	                     string  the post id user <id> published with an
 //	                             idempotency key ("0" while publishing),
 //	                             kept for a day (retwis)
-//	schema_version       string  layout version (5) written by Migrate
+//	schema_version       string  layout version (6) written by Migrate
 //	                             (retwis)
 //	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
 //	                             Redlock key on the lock servers (the

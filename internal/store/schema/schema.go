@@ -157,6 +157,18 @@ func UserPosts(uid int64) string { return "user_posts:" + tag(uid) }
 // Post is the hash of post pid (FieldUserID, FieldTime, FieldBody…).
 func Post(pid int64) string { return "post:" + id(pid) }
 
+// FollowingKeys is the SCAN pattern of the sets of users followed.
+const FollowingKeys = "following:{*}"
+
+// FollowingOf returns the id of the user whose set of users followed
+// key is.
+func FollowingOf(key string) (int64, bool) {
+	rest, ok := strings.CutPrefix(key, "following:{")
+	rest, closed := strings.CutSuffix(rest, "}")
+	n, err := strconv.ParseInt(rest, 10, 64)
+	return n, ok && closed && err == nil
+}
+
 // UserKeys is the SCAN pattern of the user hashes.
 const UserKeys = "user:{*}"
 
@@ -291,6 +303,43 @@ func CompletionOf(prefix string) int {
 	return int(fnv32(string(r)) % CompletionShards)
 }
 
+// Graph is user uid's part of the hexastore of relations between users
+// (the seed's permutations of subject, predicate, object, cut by user so
+// that each query reads one slot): "spo:<uid>:<rel>:<object>" for the
+// triples whose subject uid is, "ops:<uid>:<rel>:<subject>" for those
+// whose object it is, members of one lexicographic index scored 0. Of
+// the other four, the two that begin with the predicate would be one key
+// that every follow writes, and the two that put the other user second
+// ("sop", "osp": what links two users) are answered by asking for the
+// few relations there are: all four would cost memory on every follow
+// for nothing a page asks.
+func Graph(uid int64) string { return "graph:" + tag(uid) }
+
+// Suggestions is the list of users to follow computed for user uid from
+// the graph, kept a while: "<user id>:<followed by>" separated by
+// commas, with an expiry; removed when uid follows or unfollows.
+func Suggestions(uid int64) string { return "suggestions:" + tag(uid) }
+
+// Relations between users, the predicates of the graph.
+const (
+	RelFollows  = "follows"  // the subject follows the object
+	RelMentions = "mentions" // the subject mentioned the object in a post
+	RelReplies  = "replies"  // the subject replied to a post of the object
+)
+
+// GraphEdge returns the members that record the triple (subject, rel,
+// object): that of the subject's graph and that of the object's.
+func GraphEdge(subject int64, rel string, object int64) (ofSubject, ofObject string) {
+	return GraphPrefix("spo", subject, rel) + id(object), GraphPrefix("ops", object, rel) + id(subject)
+}
+
+// GraphPrefix returns the prefix of a lexicographic range of user uid's
+// graph: perm is the permutation ("spo" or "ops") and rel the relation,
+// so that the range holds the other users.
+func GraphPrefix(perm string, uid int64, rel string) string {
+	return perm + ":" + id(uid) + ":" + rel + ":"
+}
+
 // People is shard n of the people search index: members "<term>:<user
 // id>" (the terms of retwis.SearchTerms), all scored 0, a lexicographic
 // index ranked by follower count when read.
@@ -321,6 +370,10 @@ func PeopleEntryOf(member string) (term string, uid int64, ok bool) {
 // "done"; and FieldReindexSince, when the migration asked for it.
 const ReindexState = "reindex:posts"
 
+// GraphReindexState records likewise how far the entering of the
+// follows made before version 6 in the graph has got.
+const GraphReindexState = "reindex:graph"
+
 // PeopleReindexState records likewise how far the entering of the users
 // written before version 5 in the people search has got.
 const PeopleReindexState = "reindex:people"
@@ -344,8 +397,9 @@ func fnv32(s string) uint32 {
 // version 4 indexes posts by tag, mention and reply (the posts written
 // before are indexed in the background, see ReindexState); version 5
 // adds the people search (the users are entered in the background, see
-// PeopleReindexState).
-const Version = 5
+// PeopleReindexState); version 6 the graph of relations between users
+// (the follows are entered in the background, see GraphReindexState).
+const Version = 6
 
 // Kinds of delivery job on the deliveries stream.
 const (

@@ -1,0 +1,249 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// Bounds of the graph queries, whatever the sizes of the graph.
+const (
+	// graphScan bounds the users followed that a query reads of one user.
+	graphScan = 1000
+	// suggestFrom is how many of the users the viewer follows "who to
+	// follow" asks, drawn at random, and suggestEach how many of the
+	// users each of them follows it reads.
+	suggestFrom = 10
+	suggestEach = 50
+)
+
+// edgeWrites are the plain commands (op is ZADD or ZREM) that add or
+// remove the triple (subject, rel, object) in the graph: a member in
+// each user's part.
+func edgeWrites(op string, subject int64, rel string, object int64) [][]string {
+	ofSubject, ofObject := schema.GraphEdge(subject, rel, object)
+	cmd := func(key, member string) []string {
+		if op == "ZADD" {
+			return []string{"ZADD", key, "0", member}
+		}
+		return []string{"ZREM", key, member}
+	}
+	return [][]string{cmd(schema.Graph(subject), ofSubject), cmd(schema.Graph(object), ofObject)}
+}
+
+// graphRange returns the cached read of the third elements of user uid's
+// graph after perm and next (see schema.GraphPrefix), at most limit.
+func (s *Store) graphRange(uid int64, perm, next string, limit int64) rueidis.CacheableTTL {
+	prefix := schema.GraphPrefix(perm, uid, next)
+	return rueidis.CT(s.c.B().Zrangebylex().Key(schema.Graph(uid)).Min("["+prefix).Max("["+prefix+"\xff").
+		Limit(0, limit).Cache(), s.opts.CacheTTL)
+}
+
+// thirds returns the third elements of the members r holds, read with
+// graphRange (the prefix cut off), as user ids where they are.
+func thirds(r rueidis.RedisResult) ([]string, error) {
+	members, err := r.AsStrSlice()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(members))
+	for i, m := range members {
+		out[i] = m[strings.LastIndexByte(m, ':')+1:]
+	}
+	return out, nil
+}
+
+// ids parses user ids, skipping what is not one.
+func ids(strs []string) []int64 {
+	out := make([]int64, 0, len(strs))
+	for _, v := range strs {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Relationship returns what links viewer to user, from the graph: what
+// user did to viewer (follows, mentioned, replied), the users viewer
+// follows who follow user (the first two named) and how many users they
+// both follow. It reads the users viewer follows (up to graphScan), then
+// asks user's graph about them and about viewer in one command, then
+// names two: three cached reads, each on one slot.
+func (s *Store) Relationship(ctx context.Context, viewer, user int64) (retwis.Relationship, error) {
+	var rel retwis.Relationship
+	if viewer == user || viewer == 0 {
+		return rel, nil
+	}
+	followed, err := thirds(s.cachedMulti(ctx, s.graphRange(viewer, "spo", schema.RelFollows, graphScan))[0])
+	if err != nil {
+		return rel, s.wrap("relationship", err)
+	}
+	did := []string{schema.RelFollows, schema.RelMentions, schema.RelReplies}
+	members := make([]string, 0, len(did)+2*len(followed))
+	for _, r := range did {
+		members = append(members, schema.GraphPrefix("spo", user, r)+id(viewer))
+	}
+	for _, x := range followed {
+		members = append(members, schema.GraphPrefix("ops", user, schema.RelFollows)+x) // x follows user
+	}
+	for _, x := range followed {
+		members = append(members, schema.GraphPrefix("spo", user, schema.RelFollows)+x) // user follows x
+	}
+	scores, err := s.cached(ctx, s.c.B().Zmscore().Key(schema.Graph(user)).Member(members...).Cache(), s.opts.CacheTTL).ToArray()
+	if err != nil {
+		return rel, s.wrap("relationship", err)
+	}
+	if len(scores) != len(members) {
+		return rel, s.wrap("relationship", errShape)
+	}
+	rel.FollowsYou, rel.MentionedYou, rel.RepliedToYou = !scores[0].IsNil(), !scores[1].IsNil(), !scores[2].IsNil()
+	scores = scores[len(did):]
+	var followers []int64
+	for i, x := range followed {
+		if uid, err := strconv.ParseInt(x, 10, 64); err == nil && !scores[i].IsNil() {
+			followers = append(followers, uid)
+		}
+		if !scores[len(followed)+i].IsNil() {
+			rel.BothFollow++
+		}
+	}
+	rel.FollowedByCount = len(followers)
+	if len(followers) == 0 {
+		return rel, nil
+	}
+	named := followers[:min(2, len(followers))]
+	names, err := s.usernames(ctx, named)
+	if err != nil {
+		return rel, err
+	}
+	for _, uid := range named {
+		rel.FollowedBy = append(rel.FollowedBy, retwis.User{ID: uid, Username: names[uid]})
+	}
+	return rel, nil
+}
+
+// suggestionsKept is how long the users to follow computed for a user
+// are kept, unless the user follows or unfollows someone before.
+const suggestionsKept = 10 * time.Minute
+
+// WhoToFollow returns up to n users that many of those viewer follows
+// follow (friends of friends), viewer and the users viewer follows left
+// out, the most shared first, each with how many of viewer's follows
+// follow them. The list is computed from the graph (the users viewer
+// follows, then what up to suggestFrom of them, drawn at random, follow,
+// up to suggestEach each) and kept for suggestionsKept, or until viewer
+// follows or unfollows someone: a home page reads it (cached) and the
+// names, no round trip when warm.
+func (s *Store) WhoToFollow(ctx context.Context, viewer int64, n int) ([]retwis.Suggestion, error) {
+	kept, err := s.cached(ctx, s.c.B().Get().Key(schema.Suggestions(viewer)).Cache(), s.opts.CacheTTL).ToString()
+	var found []retwis.Suggestion
+	switch {
+	case err == nil:
+		found = parseSuggestions(kept)
+	case rueidis.IsRedisNil(err):
+		if found, err = s.suggest(ctx, viewer); err != nil {
+			return nil, err
+		}
+		err = s.c.Do(ctx, s.c.B().Set().Key(schema.Suggestions(viewer)).Value(formatSuggestions(found)).
+			Ex(suggestionsKept).Build()).Error()
+		if err != nil {
+			return nil, s.wrap("who to follow: keep", err)
+		}
+	default:
+		return nil, s.wrap("who to follow", err)
+	}
+	found = found[:min(n, len(found))]
+	uids := make([]int64, len(found))
+	for i, f := range found {
+		uids[i] = f.User.ID
+	}
+	names, err := s.usernames(ctx, uids)
+	if err != nil {
+		return nil, err
+	}
+	named := found[:0]
+	for _, f := range found {
+		if f.User.Username = names[f.User.ID]; f.User.Username != "" {
+			named = append(named, f)
+		}
+	}
+	return named, nil
+}
+
+// maxSuggestions bounds the users to follow kept for a user.
+const maxSuggestions = 20
+
+// suggest computes the users to follow of viewer (see WhoToFollow),
+// without their names.
+func (s *Store) suggest(ctx context.Context, viewer int64) ([]retwis.Suggestion, error) {
+	followed, err := thirds(s.cachedMulti(ctx, s.graphRange(viewer, "spo", schema.RelFollows, graphScan))[0])
+	if err != nil {
+		return nil, s.wrap("who to follow", err)
+	}
+	sample := slices.Clone(followed)
+	rand.Shuffle(len(sample), func(i, j int) { sample[i], sample[j] = sample[j], sample[i] })
+	sample = sample[:min(suggestFrom, len(sample))]
+	reads := make([]rueidis.CacheableTTL, 0, len(sample))
+	for _, x := range ids(sample) {
+		reads = append(reads, s.graphRange(x, "spo", schema.RelFollows, suggestEach))
+	}
+	skip := map[string]bool{id(viewer): true}
+	for _, x := range followed {
+		skip[x] = true
+	}
+	counts := map[int64]int{}
+	for _, r := range s.cachedMulti(ctx, reads...) {
+		theirs, err := thirds(r)
+		if err != nil {
+			return nil, s.wrap("who to follow", err)
+		}
+		for _, y := range theirs {
+			if uid, err := strconv.ParseInt(y, 10, 64); err == nil && !skip[y] {
+				counts[uid]++
+			}
+		}
+	}
+	found := make([]retwis.Suggestion, 0, len(counts))
+	for uid, c := range counts {
+		found = append(found, retwis.Suggestion{User: retwis.User{ID: uid}, FollowedBy: c})
+	}
+	slices.SortFunc(found, func(a, b retwis.Suggestion) int {
+		return cmp.Or(cmp.Compare(b.FollowedBy, a.FollowedBy), cmp.Compare(a.User.ID, b.User.ID))
+	})
+	return found[:min(maxSuggestions, len(found))], nil
+}
+
+// formatSuggestions writes suggestions as schema.Suggestions keeps them
+// ("" for none), and parseSuggestions reads them back.
+func formatSuggestions(found []retwis.Suggestion) string {
+	parts := make([]string, len(found))
+	for i, f := range found {
+		parts[i] = id(f.User.ID) + ":" + strconv.Itoa(f.FollowedBy)
+	}
+	return strings.Join(parts, ",")
+}
+
+// parseSuggestions reads what formatSuggestions wrote, skipping what
+// does not parse.
+func parseSuggestions(kept string) []retwis.Suggestion {
+	var found []retwis.Suggestion
+	for part := range strings.SplitSeq(kept, ",") {
+		u, c, _ := strings.Cut(part, ":")
+		uid, err1 := strconv.ParseInt(u, 10, 64)
+		n, err2 := strconv.Atoi(c)
+		if err1 == nil && err2 == nil {
+			found = append(found, retwis.Suggestion{User: retwis.User{ID: uid}, FollowedBy: n})
+		}
+	}
+	return found
+}
