@@ -50,7 +50,10 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.Use
 	}
 	v.Title, v.Viewer, v.Page = "Home", &u, page
 	v.Profile = retwis.Profile{User: u, Counts: counts}
-	if c == (retwis.Cursor{}) { // the first page only
+	// Who to follow on the first page only, and not on a page that shows
+	// a refused post: computing the suggestions keeps them in Redis, and
+	// a refused request writes nothing.
+	if c == (retwis.Cursor{}) && status == http.StatusOK {
 		if v.Suggestions, err = s.store.WhoToFollow(r.Context(), u.ID, whoToFollow); err != nil {
 			s.log.Warn("who to follow", "user", u.ID, "err", err) // the page goes on without them
 		}
