@@ -87,7 +87,8 @@ func TestDoLost(t *testing.T) {
 		want  string
 	}{
 		// (an instance timeout of 100 ms failed the acquisition itself now
-		// and then on a loaded machine, with the race detector on)
+		// and then on a loaded machine, with the race detector on: the
+		// cases that need no short timeout have a longer one)
 		{"stolen", 3, time.Second, redlock.Options{MaxExtensions: -1, InstanceTimeout: 400 * time.Millisecond}, func(servers []*server) {
 			for _, s := range servers[:2] {
 				s.do("DEL", "job")
@@ -96,7 +97,7 @@ func TestDoLost(t *testing.T) {
 		{"expired", 1, 300 * time.Millisecond, redlock.Options{MaxExtensions: -1, InstanceTimeout: 100 * time.Millisecond}, func(servers []*server) {
 			servers[0].do("CLIENT", "PAUSE", "2000", "ALL")
 		}, "its validity ended"},
-		{"extensions used up", 3, 600 * time.Millisecond, redlock.Options{MaxExtensions: 2, InstanceTimeout: 100 * time.Millisecond}, func([]*server) {}, "it expired after 2 extensions"},
+		{"extensions used up", 3, 600 * time.Millisecond, redlock.Options{MaxExtensions: 2, InstanceTimeout: 300 * time.Millisecond}, func([]*server) {}, "it expired after 2 extensions"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			servers := startServers(t, tc.n, false)
