@@ -115,21 +115,12 @@ func (s *Store) scanKeys(ctx context.Context, node rueidis.Client, pattern, kind
 // reindexUsers enters the users of keys in the people search, and
 // returns how many. Entering one again changes nothing.
 func (s *Store) reindexUsers(ctx context.Context, keys []string) (int, error) {
-	b := s.c.B()
-	cmds := make(rueidis.Commands, 0, len(keys))
-	var uids []int64
-	for _, k := range keys {
-		if uid, ok := schema.UserOf(k); ok {
-			uids = append(uids, uid)
-			cmds = append(cmds, b.Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName).Build())
-		}
-	}
-	if len(cmds) == 0 {
-		return 0, nil
-	}
+	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
+		return s.c.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName).Build()
+	})
 	var writes [][]string
 	n := 0
-	for i, r := range s.c.DoMulti(ctx, cmds...) {
+	for i, r := range res {
 		vals, err := r.ToArray()
 		if err != nil {
 			return 0, s.wrap("reindex: read users", err)
@@ -264,17 +255,11 @@ func (s *Store) purgeCompletion(ctx context.Context) error {
 // in the graph, and returns how many sets. Entering one again changes
 // nothing.
 func (s *Store) reindexFollows(ctx context.Context, keys []string) (int, error) {
-	b := s.c.B()
-	cmds := make(rueidis.Commands, 0, len(keys))
-	var uids []int64
-	for _, k := range keys {
-		if uid, ok := schema.FollowingOf(k); ok {
-			uids = append(uids, uid)
-			cmds = append(cmds, b.Zrange().Key(k).Min("0").Max("-1").Build())
-		}
-	}
+	uids, res := s.readEach(ctx, keys, schema.FollowingOf, func(k string) rueidis.Completed {
+		return s.c.B().Zrange().Key(k).Min("0").Max("-1").Build()
+	})
 	var writes [][]string
-	for i, r := range s.c.DoMulti(ctx, cmds...) {
+	for i, r := range res {
 		followed, err := r.AsIntSlice()
 		if err != nil {
 			return 0, s.wrap("reindex: read follows", err)
@@ -285,4 +270,23 @@ func (s *Store) reindexFollows(ctx context.Context, keys []string) (int, error) 
 	}
 	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
 	return len(uids), s.wrap("reindex: write", err)
+}
+
+// readEach reads, in one pipeline, each of keys that owner says belongs
+// to a user, with the command read builds; it returns those users and
+// the replies, in the same order.
+func (s *Store) readEach(ctx context.Context, keys []string, owner func(string) (int64, bool),
+	read func(key string) rueidis.Completed) ([]int64, []rueidis.RedisResult) {
+	var uids []int64
+	cmds := make(rueidis.Commands, 0, len(keys))
+	for _, k := range keys {
+		if uid, ok := owner(k); ok {
+			uids = append(uids, uid)
+			cmds = append(cmds, read(k))
+		}
+	}
+	if len(cmds) == 0 {
+		return nil, nil
+	}
+	return uids, s.c.DoMulti(ctx, cmds...)
 }
