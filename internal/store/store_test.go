@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -109,11 +110,21 @@ func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *
 	return f
 }
 
+// cluster is the 3-master cluster that this package's tests of
+// onRedisAndCluster take turns on.
+var cluster redistest.SharedCluster
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	cluster.Stop()
+	os.Exit(code)
+}
+
 // onRedisAndCluster runs test on a fixture of one Redis, then on one of
-// a 3-master cluster.
+// the package's cluster (flushed).
 func onRedisAndCluster(t *testing.T, test func(t *testing.T, f *fixture)) {
 	t.Run("redis", func(t *testing.T) { test(t, newFixtureAt(t, redistest.Start(t).URL)) })
-	t.Run("cluster", func(t *testing.T) { test(t, newFixtureAt(t, redistest.Cluster(t))) })
+	t.Run("cluster", func(t *testing.T) { test(t, newFixtureAt(t, cluster.URL(t))) })
 }
 
 // drain waits until every delivery job has been carried out.

@@ -176,6 +176,50 @@ func Cluster(t testing.TB) string {
 	return "redis://" + c.Addrs()[0]
 }
 
+// SharedCluster is one 3-master cluster that the tests of a package take
+// turns on, started by the first that asks and stopped by Stop (from the
+// package's TestMain), so that a package with many cluster tests starts
+// one cluster, not one each.
+type SharedCluster struct {
+	once    sync.Once
+	url     string
+	cluster *redisserver.Cluster
+	dir     string
+	err     error
+}
+
+// URL returns the URL of a node of the shared cluster, flushed: the one
+// named by RETWIS_TEST_CLUSTER, or a local one started on first use.
+func (s *SharedCluster) URL(t testing.TB) string {
+	t.Helper()
+	if os.Getenv(EnvCluster) != "" {
+		return Cluster(t)
+	}
+	s.once.Do(func() {
+		if s.dir, s.err = os.MkdirTemp("", "rtws"); s.err != nil {
+			return
+		}
+		if s.cluster, s.err = redisserver.StartCluster(context.Background(), s.dir, 3); s.err == nil {
+			s.url = "redis://" + s.cluster.Addrs()[0]
+		}
+	})
+	if s.err != nil {
+		t.Fatalf("redistest: cannot start a local Redis Cluster: %v", s.err)
+	}
+	flush(t, s.url)
+	return s.url
+}
+
+// Stop stops the shared cluster, if one was started.
+func (s *SharedCluster) Stop() {
+	if s.cluster != nil {
+		s.cluster.Stop()
+	}
+	if s.dir != "" {
+		os.RemoveAll(s.dir)
+	}
+}
+
 // ReplicatedCluster starts a local cluster of 3 masters with a replica
 // each and a short node timeout (500ms), so that a master's failure is
 // noticed and its replica promoted within about a second; the test
