@@ -22,7 +22,7 @@ done
 redis-server --port $PORT --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --dir "$WORK" >/dev/null
 until redis-cli -p $PORT ping >/dev/null 2>&1; do sleep 0.1; done
 PID=
-trap 'kill $PID 2>/dev/null; wait; redis-cli -p $PORT shutdown nosave >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+trap 'kill $PID 2>/dev/null || true; wait; redis-cli -p $PORT shutdown nosave >/dev/null 2>&1; rm -rf "$WORK"' EXIT
 serve() {
 	"$WORK/retwis-$1" serve --addr $ADDR --redis redis://127.0.0.1:$PORT 2>/dev/null &
 	PID=$!

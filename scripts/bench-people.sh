@@ -17,7 +17,7 @@ ADDR=127.0.0.1:18095
 go build -o "$WORK/retwis" ./cmd/retwis
 redis-server --port $PORT --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --dir "$WORK" >/dev/null
 until redis-cli -p $PORT ping >/dev/null 2>&1; do sleep 0.1; done
-trap 'kill $PID 2>/dev/null; wait; redis-cli -p $PORT shutdown nosave >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+trap 'kill $PID 2>/dev/null || true; wait; redis-cli -p $PORT shutdown nosave >/dev/null 2>&1; rm -rf "$WORK"' EXIT
 PID=
 start=$(date +%s)
 "$WORK/retwis" gen --users "$USERS" --posts "$USERS" --follows 20 2>/dev/null |
