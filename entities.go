@@ -204,26 +204,15 @@ func FoldTag(name string) string {
 func isAccent(r rune) bool { return '\u0300' <= r && r <= '\u036f' }
 
 // foldASCII folds name as FoldTag does if it is all ASCII, where folding
-// is lowering the case of A–Z; ok is false for any other text.
+// is lowering the case of A–Z (as FoldUsername does); ok is false for
+// any other text.
 func foldASCII(name string) (folded string, ok bool) {
-	upper := false
 	for i := range len(name) {
-		c := name[i]
-		if c >= utf8.RuneSelf {
+		if name[i] >= utf8.RuneSelf {
 			return "", false
 		}
-		upper = upper || 'A' <= c && c <= 'Z'
 	}
-	if !upper {
-		return name, true
-	}
-	b := []byte(name)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b), true
+	return FoldUsername(name), true
 }
 
 // TagsAndMentions returns what a post's body says of its conversations:
