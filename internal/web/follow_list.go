@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
@@ -56,17 +55,9 @@ type followListView struct {
 // followLinks returns the links to the newer and older neighbours of a
 // page of a follow list at base.
 func followLinks(base string, p retwis.FollowPage) (newer, older string) {
-	if len(p.Follows) == 0 {
-		if p.Newer {
-			newer = base // past the end: back to the start
-		}
-		return newer, ""
+	ids := make([]int64, len(p.Follows))
+	for i, f := range p.Follows {
+		ids[i] = f.User.ID
 	}
-	if p.Newer {
-		newer = base + "?after=" + strconv.FormatInt(p.Follows[0].User.ID, 10)
-	}
-	if p.Older {
-		older = base + "?before=" + strconv.FormatInt(p.Follows[len(p.Follows)-1].User.ID, 10)
-	}
-	return newer, older
+	return cursorLinks(base, ids, p.Newer, p.Older)
 }

@@ -114,21 +114,32 @@ func (s *Server) redirectStart(w http.ResponseWriter, r *http.Request, n int, re
 // pageLinks returns the links to the newer and older neighbours of a
 // page; base may have a query of its own.
 func pageLinks(base string, p retwis.Page) (newer, older string) {
+	ids := make([]int64, len(p.Posts))
+	for i, post := range p.Posts {
+		ids[i] = post.ID
+	}
+	return cursorLinks(base, ids, p.Newer, p.Older)
+}
+
+// cursorLinks returns the links to the newer and older neighbours of a
+// page of a list at base that shows the things ids (posts, users), whose
+// flags say whether there are such neighbours.
+func cursorLinks(base string, ids []int64, hasNewer, hasOlder bool) (newer, older string) {
 	sep := "?"
 	if strings.Contains(base, "?") {
 		sep = "&"
 	}
-	if len(p.Posts) == 0 {
-		if p.Newer {
+	if len(ids) == 0 {
+		if hasNewer {
 			newer = base // an empty page past the end: back to the start
 		}
 		return newer, ""
 	}
-	if p.Newer {
-		newer = base + sep + "after=" + strconv.FormatInt(p.Posts[0].ID, 10)
+	if hasNewer {
+		newer = base + sep + "after=" + strconv.FormatInt(ids[0], 10)
 	}
-	if p.Older {
-		older = base + sep + "before=" + strconv.FormatInt(p.Posts[len(p.Posts)-1].ID, 10)
+	if hasOlder {
+		older = base + sep + "before=" + strconv.FormatInt(ids[len(ids)-1], 10)
 	}
 	return newer, older
 }
