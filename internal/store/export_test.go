@@ -38,7 +38,7 @@ func (s *Store) ForgetDraw() { *s.discovery = peopleDraw{} }
 
 // ForgetTrends makes the store forget the trending tags it read, as a
 // second later, so that tests see the trends they just changed.
-func (s *Store) ForgetTrends() { s.trendMemo.forget() }
+func (s *Store) ForgetTrends() { *s.trendMemo = trendMemo{} }
 
 // AddTrend counts a post with tag, posted at at, in the trends as
 // delivering it does, so that tests can simulate the passing of time.

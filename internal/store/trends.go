@@ -133,10 +133,3 @@ func (m *trendMemo) put(n int, now time.Time, trends []retwis.Trend) {
 	}
 	m.byN[n] = trendsRead{read: time.Now(), now: now, trends: slices.Clone(trends)}
 }
-
-// forget drops what was read, so that the next reads go to Redis.
-func (m *trendMemo) forget() {
-	m.mu.Lock()
-	m.byN = nil
-	m.mu.Unlock()
-}
