@@ -173,11 +173,7 @@ func (f *fixture) strs(t *testing.T, args ...string) []string {
 // operation wrote nothing.
 func (f *fixture) snapshot(t *testing.T) map[string]string {
 	t.Helper()
-	snap := map[string]string{}
-	for _, k := range f.strs(t, "KEYS", "*") {
-		snap[k] = f.do(t, "DUMP", k)
-	}
-	return snap
+	return redistest.Snapshot(t, f.raw)
 }
 
 func (f *fixture) assertUnchanged(t *testing.T, before map[string]string) {

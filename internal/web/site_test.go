@@ -89,18 +89,10 @@ func (s *site) do(args ...string) rueidis.RedisResult {
 	return s.raw.Do(context.Background(), s.raw.B().Arbitrary(args...).Build())
 }
 
-// snapshot returns every key with its serialised value.
+// snapshot returns every key with its value (redistest.Snapshot).
 func (s *site) snapshot() map[string]string {
 	s.t.Helper()
-	keys, err := s.do("KEYS", "*").AsStrSlice()
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	snap := map[string]string{}
-	for _, k := range keys {
-		snap[k], _ = s.do("DUMP", k).ToString()
-	}
-	return snap
+	return redistest.Snapshot(s.t, s.raw)
 }
 
 func (s *site) assertUnchanged(before map[string]string) {

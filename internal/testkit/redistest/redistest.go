@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -291,4 +292,58 @@ func flush(t testing.TB, url string) {
 			t.Fatalf("redistest: flush %s: %v", addr, err)
 		}
 	}
+}
+
+// Snapshot returns every key of the database behind c (every master of
+// a cluster) with a form of its value that changes only when the value
+// does: DUMP, but for hashes and sets, whose DUMP follows the order of
+// Redis's dictionary, which an incremental rehash changes on reads, the
+// sorted fields and values or members. It proves that an operation
+// wrote nothing.
+func Snapshot(t testing.TB, c rueidis.Client) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	snap := map[string]string{}
+	for _, node := range c.Nodes() {
+		keys, err := node.Do(ctx, node.B().Keys().Pattern("*").Build()).AsStrSlice()
+		if err != nil {
+			continue // a replica, or a node that is down
+		}
+		for _, k := range keys {
+			snap[k] = canonical(t, node, k)
+		}
+	}
+	return snap
+}
+
+// canonical returns key's value on node in the form of Snapshot.
+func canonical(t testing.TB, node rueidis.Client, key string) string {
+	ctx := context.Background()
+	kind, err := node.Do(ctx, node.B().Type().Key(key).Build()).ToString()
+	if err != nil {
+		t.Fatalf("TYPE %s: %v", key, err)
+	}
+	var parts []string
+	switch kind {
+	case "hash":
+		m, err := node.Do(ctx, node.B().Hgetall().Key(key).Build()).AsStrMap()
+		if err != nil {
+			t.Fatalf("HGETALL %s: %v", key, err)
+		}
+		for f, v := range m {
+			parts = append(parts, f+"\x00"+v)
+		}
+	case "set":
+		if parts, err = node.Do(ctx, node.B().Smembers().Key(key).Build()).AsStrSlice(); err != nil {
+			t.Fatalf("SMEMBERS %s: %v", key, err)
+		}
+	default:
+		v, err := node.Do(ctx, node.B().Dump().Key(key).Build()).ToString()
+		if err != nil && !rueidis.IsRedisNil(err) {
+			t.Fatalf("DUMP %s: %v", key, err)
+		}
+		return kind + ":" + v
+	}
+	slices.Sort(parts)
+	return kind + ":" + strings.Join(parts, "\x01")
 }
