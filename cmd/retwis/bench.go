@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/bench"
-	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 )
 
@@ -55,11 +54,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := cfg.Check(); err != nil {
 		return usageError(fs, "%v", err)
 	}
-	c, err := redisconn.Dial(cfg.redisURL)
-	if err != nil {
-		return err
-	}
-	st, err := store.New(c, store.Options{HomeCap: cfg.HomeCap})
+	st, err := openStore(cfg.redisURL, cfg.HomeCap)
 	if err != nil {
 		return err
 	}

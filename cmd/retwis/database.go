@@ -153,3 +153,19 @@ func connect(ctx context.Context, url string, opts redisconn.Options, log *slog.
 		delay = min(2*delay, 10*time.Second)
 	}
 }
+
+// openStore connects the tools that work on a database (bench, check,
+// spam) to the one at url, whose home timelines keep homeCap entries (0:
+// the default).
+func openStore(url string, homeCap int) (*store.Store, error) {
+	c, err := redisconn.Dial(url)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.New(c, store.Options{HomeCap: homeCap})
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return st, nil
+}

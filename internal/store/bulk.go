@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/redis/rueidis"
 
@@ -32,6 +33,17 @@ type BulkWriter struct {
 	tags   map[string]*tagCount
 	first  int64 // the first tagged post's time: where log weights start
 	latest int64 // the newest post's time: the trends' epoch
+	// accounts counts what the directory indexes of each user, which
+	// Finish writes.
+	accounts map[int64]bulkAccount
+}
+
+// bulkAccount is what the bulk writer counts of a user for the
+// directory: its entry's facts.
+type bulkAccount struct {
+	joined    int64   // unix time of sign-up
+	followers int64   // how many follow the user
+	posts     []int64 // the times of the user's posts of the last week written so far
 }
 
 // tagCount is what the bulk writer counts of a tag.
@@ -72,7 +84,9 @@ func (s *Store) BulkWriter(ctx context.Context) *BulkWriter {
 // the people search.
 func (w *BulkWriter) User(u dataset.User) error {
 	uid, at := id(u.ID), strconv.FormatInt(u.Seen, 10)
-	user := []string{"HSET", schema.User(u.ID), schema.FieldUsername, u.Name, schema.FieldPasswordHash, u.PasswordHash, schema.FieldSeen, at}
+	user := []string{"HSET", schema.User(u.ID), schema.FieldUsername, u.Name, schema.FieldPasswordHash, u.PasswordHash,
+		schema.FieldSeen, at, schema.FieldJoined, strconv.FormatInt(u.Registered, 10)}
+	w.account(u.ID, func(a *bulkAccount) { a.joined = u.Registered })
 	if u.DisplayName != "" {
 		user = append(user, schema.FieldDisplayName, u.DisplayName)
 	}
@@ -96,6 +110,7 @@ func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error 
 	for _, f := range followees {
 		following = append(following, ts, id(f))
 		cmds = append(cmds, []string{"ZADD", schema.Followers(f), ts, id(follower)})
+		w.account(f, func(a *bulkAccount) { a.followers++ })
 		cmds = append(cmds, edgeWrites("ZADD", follower, schema.RelFollows, f)...)
 	}
 	return w.all(append(cmds, following))
@@ -119,6 +134,7 @@ func (w *BulkWriter) Post(p dataset.Post) error {
 		schema.FieldTime, strconv.FormatInt(p.Time, 10), schema.FieldBody, p.Body,
 		schema.FieldDelivered, strconv.FormatInt(p.Time*1000, 10)}, post.conv.fields()...)
 	w.count(post)
+	w.account(p.Author, func(a *bulkAccount) { a.posts = append(a.posts, p.Time) })
 	return w.all(append([][]string{hash, {"ZADD", schema.UserPosts(p.Author), pid, pid}}, indexWrites(post)...))
 }
 
@@ -155,6 +171,37 @@ func (w *BulkWriter) count(p indexed) {
 		}
 		c.posts++
 	}
+}
+
+// account changes what the writer counts of user uid for the directory.
+// Of a user's posts only those of the week before the newest post
+// written so far are kept.
+func (w *BulkWriter) account(uid int64, change func(*bulkAccount)) {
+	if w.accounts == nil {
+		w.accounts = map[int64]bulkAccount{}
+	}
+	a := w.accounts[uid]
+	change(&a)
+	week := w.latest - int64(retwis.DirectoryWeek/time.Second)
+	a.posts = slices.DeleteFunc(a.posts, func(t int64) bool { return t < week })
+	w.accounts[uid] = a
+}
+
+// finishDirectory writes each user's entry in the directory, with the
+// posts of the week before the newest post (so that a dataset gives the
+// same bytes whenever it is written; a week after it was, maintenance
+// has brought the counts up to date).
+func (w *BulkWriter) finishDirectory() error {
+	week := w.latest - int64(retwis.DirectoryWeek/time.Second)
+	for _, uid := range slices.Sorted(maps.Keys(w.accounts)) {
+		a := w.accounts[uid]
+		recent := len(slices.DeleteFunc(a.posts, func(t int64) bool { return t < week }))
+		code := directory.Encode(uint64(a.followers), uint64(recent), uint64(max(a.joined, 0)/86400))
+		if err := w.out.command("ZADD", schema.Explore, strconv.FormatUint(code, 10), id(uid)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // finishTags writes what count counted: each tag's entry in the
@@ -220,6 +267,9 @@ func (w *BulkWriter) Archive(uid int64, ids []int64) error {
 // migrate it; then it flushes.
 func (w *BulkWriter) Finish(users, posts int64) error {
 	if err := w.finishTags(); err != nil {
+		return err
+	}
+	if err := w.finishDirectory(); err != nil {
 		return err
 	}
 	if recent := w.recent[max(0, len(w.recent)-schema.TimelineCap):]; len(recent) > 0 {

@@ -80,6 +80,7 @@ func (s *Store) deliverAll(ctx context.Context, jobs []job, opts DeliveryOptions
 	if err := s.index(ctx, append(slices.Clone(a.fanned), a.done...), a.posts); err != nil {
 		return a, err
 	}
+	s.refreshQuietly(ctx, authorsOf(jobs)...)
 	if a.got, err = s.pushTogether(ctx, a, opts.Batch); err != nil {
 		return a, err
 	}
@@ -101,6 +102,18 @@ func (s *Store) index(ctx context.Context, jobs []job, posts map[int64]indexed) 
 		return cmds
 	}))
 	return s.wrap("delivery: index", err)
+}
+
+// authorsOf returns the authors of jobs, each once: whose counts of
+// recent posts the jobs change.
+func authorsOf(jobs []job) []int64 {
+	var authors []int64
+	for _, j := range jobs {
+		if !slices.Contains(authors, j.author) {
+			authors = append(authors, j.author)
+		}
+	}
+	return authors
 }
 
 // readAudience reads, in one pipeline, each job's post (whether it is

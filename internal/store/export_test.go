@@ -50,3 +50,29 @@ func (s *Store) AddTrend(ctx context.Context, tag string, at time.Time) error {
 	s.written.add(schema.Trends(n), schema.TrendEpoch(n))
 	return s.c.Do(ctx, s.trendCmd(f, at.Unix(), 1)).Error()
 }
+
+// RefreshDirectory brings the directory's entries for uids in line with
+// their users.
+func (s *Store) RefreshDirectory(ctx context.Context, uids ...int64) error {
+	return s.refreshDirectory(ctx, uids...)
+}
+
+// KeyExplore is the directory of accounts, KeyPost a post's hash and
+// FieldJoined and FieldTime the fields of the sign-up and post times.
+const (
+	KeyExplore  = schema.Explore
+	FieldJoined = schema.FieldJoined
+	FieldTime   = schema.FieldTime
+)
+
+// KeyPost returns the key of post pid's hash.
+func KeyPost(pid int64) string { return schema.Post(pid) }
+
+// DirectoryBudget is how many entries a directory query reads at most.
+const DirectoryBudget = directoryBudget
+
+// DirectoryCode returns the directory's code for a follower count, a
+// count of posts and a day of sign-up.
+func DirectoryCode(followers, posts, day int64) uint64 {
+	return directory.Encode(uint64(followers), uint64(posts), uint64(day))
+}

@@ -41,6 +41,7 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if err != nil {
 		return s.wrap("follow", err)
 	}
+	s.refreshQuietly(ctx, followee)
 	return s.settleFollow(ctx, follower, followee)
 }
 
@@ -64,6 +65,7 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	if err != nil {
 		return s.wrap("unfollow", err)
 	}
+	s.refreshQuietly(ctx, followee)
 	return s.settleFollow(ctx, follower, followee)
 }
 

@@ -57,6 +57,7 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 		{4, schema.ReindexState, "the posts written before are indexed by tag and mention in the background, a batch each maintenance round"},
 		{5, schema.PeopleReindexState, "the users registered before are entered in the people search in the background, a batch each maintenance round"},
 		{6, schema.GraphReindexState, "the follows made before are entered in the graph in the background, a batch each maintenance round"},
+		{7, schema.ExploreReindexState, "the users registered before are entered in the directory in the background, a batch each maintenance round"},
 	} {
 		if v >= bf.version || empty {
 			continue

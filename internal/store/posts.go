@@ -416,5 +416,6 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	if err != nil {
 		s.log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
 	}
+	s.refreshQuietly(ctx, uid)
 	return nil
 }

@@ -241,6 +241,7 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	f.do(t, "HSET", "user:7", "username", "Legacy", "password", "secret99", "auth", "s7")
 	f.do(t, "HSET", "user:8", "username", "other", "password", "secret99", "auth", "s8")
 	f.do(t, "ZADD", "last_seen", "1401267700", "8")
+	f.do(t, "ZADD", "users_by_time", "1401267600", "Legacy")
 	f.do(t, "SADD", "celebrities", "8")
 	f.do(t, "ZADD", "followers:7", "1", "9") // user 9 follows Legacy, and a job of the old queue is pending
 	f.do(t, "ZADD", "following:9", "1", "7")
@@ -265,16 +266,16 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{3, 1}) {
 		t.Fatalf("legacy home timeline = %v, %v (the missing post 2 must be skipped)", postIDs(home.Posts), err)
 	}
-	if f.do(t, "GET", "schema_version") != "6" {
+	if f.do(t, "GET", "schema_version") != "7" {
 		t.Fatal("schema_version not recorded")
 	}
 	if found, err := f.st.SearchPeople(f.ctx, "legacy", 10); err != nil || len(found) != 0 {
 		t.Fatalf("people search before maintenance: %v, %v; want nobody yet", found, err)
 	}
 	// The posts are indexed by tag and mention, the users entered in the
-	// people search and the follows in the graph, by maintenance, in the
-	// background, once.
-	for round, want := range []int{2 + 2 + 1, 0} {
+	// people search and the directory and the follows in the graph, by
+	// maintenance, in the background, once.
+	for round, want := range []int{2 + 2 + 1 + 2, 0} {
 		rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
 		if err != nil || rep.Reindexed != want {
 			t.Fatalf("maintenance round %d indexed %d older posts and users (%v); want %d", round, rep.Reindexed, err, want)
@@ -282,6 +283,10 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	}
 	if found, err := f.st.SearchPeople(f.ctx, "LEG", 10); err != nil || len(found) != 1 || found[0].User.ID != 7 {
 		t.Fatalf("people search after maintenance: %v, %v; want Legacy", found, err)
+	}
+	listed, err := f.st.Explore(f.ctx, retwis.Directory{Followers: retwis.Range{Min: 1, Max: -1}, Posts: retwis.Any}, 10)
+	if err != nil || len(listed.Accounts) != 1 || listed.Accounts[0].User.ID != 7 || listed.Accounts[0].Joined.Year() != 2014 {
+		t.Fatalf("the directory after maintenance: %+v, %v; want Legacy, followed, joined in 2014", listed, err)
 	}
 	if rel, err := f.st.Relationship(f.ctx, 7, 9); err != nil || !rel.FollowsYou {
 		t.Fatalf("the graph after maintenance: %+v, %v; want user 9 following Legacy", rel, err)

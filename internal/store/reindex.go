@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"strings"
@@ -39,12 +40,14 @@ var backfills = []backfill{
 	{schema.ReindexState, schema.PostKeys, "hash", "older posts", (*Store).reindexPosts},
 	{schema.PeopleReindexState, schema.UserKeys, "hash", "users for the people search", (*Store).reindexUsers},
 	{schema.GraphReindexState, schema.FollowingKeys, "zset", "follows for the graph", (*Store).reindexFollows},
+	{schema.ExploreReindexState, schema.UserKeys, "hash", "users for the directory", (*Store).reindexAccounts},
 }
 
 // reindexOlder runs every backfill: as delivery jobs index new posts,
 // sign-ups new users and follows themselves, it indexes those written
 // before version 4 (by tag and mention), version 5 (in the people
-// search) and version 6 (the follows in the graph). See backfill.
+// search), version 6 (the follows in the graph) and version 7 (the
+// users in the directory). See backfill.
 // It returns how many keys it indexed.
 func (s *Store) reindexOlder(ctx context.Context) (int, error) {
 	total := 0
@@ -138,6 +141,54 @@ func (s *Store) reindexUsers(ctx context.Context, keys []string) (int, error) {
 	}
 	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
 	return n, s.wrap("reindex: write", err)
+}
+
+// reindexAccounts enters the users of keys in the directory, with the
+// time of their sign-up from users_by_time (the user hashes of version
+// 7 keep it), and returns how many.
+func (s *Store) reindexAccounts(ctx context.Context, keys []string) (int, error) {
+	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
+		return s.c.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldJoined).Build()
+	})
+	var found []int64
+	var names []string
+	for i, r := range res {
+		vals, err := r.ToArray()
+		if err != nil || len(vals) != 2 {
+			return 0, s.wrap("reindex: read users", cmp.Or(err, errShape))
+		}
+		name, _ := vals[0].ToString()
+		if _, err := vals[1].ToString(); name != "" && rueidis.IsRedisNil(err) {
+			found, names = append(found, uids[i]), append(names, name)
+		}
+	}
+	if err := s.recordJoined(ctx, found, names); err != nil {
+		return 0, err
+	}
+	return len(uids), s.refreshDirectory(ctx, uids...)
+}
+
+// recordJoined copies into the user hashes of uids, called names, the
+// time of their sign-up from users_by_time.
+func (s *Store) recordJoined(ctx context.Context, uids []int64, names []string) error {
+	if len(uids) == 0 {
+		return nil
+	}
+	b := s.c.B()
+	scores, err := s.c.Do(ctx, b.Zmscore().Key(schema.UsersByTime).Member(names...).Build()).ToArray()
+	if err != nil {
+		return s.wrap("reindex: sign-up times", err)
+	}
+	var cmds rueidis.Commands
+	for i, sc := range scores {
+		if t, err := sc.AsFloat64(); err == nil {
+			cmds = append(cmds, setIfExists.cmd(s.c, []string{schema.User(uids[i])}, schema.FieldJoined, strconv.FormatInt(int64(t), 10)))
+		}
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	return s.wrap("reindex: sign-up times", redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return cmds })))
 }
 
 // reindexPosts indexes those of the posts keys that need it, and returns

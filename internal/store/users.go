@@ -55,7 +55,8 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 // writeUser creates the user hash under a new id and returns the id.
 func (s *Store) writeUser(ctx context.Context, username, hash, secret string) (int64, error) {
 	uid, err := s.createHash(ctx, 0, schema.NextUserID, schema.User,
-		schema.FieldUsername, username, schema.FieldAuth, secret, schema.FieldPasswordHash, hash)
+		schema.FieldUsername, username, schema.FieldAuth, secret, schema.FieldPasswordHash, hash,
+		schema.FieldJoined, strconv.FormatInt(time.Now().Unix(), 10))
 	if err != nil {
 		return 0, err
 	}
@@ -93,15 +94,17 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 	}
 	// The account exists from here on: failing now would tell the user to
 	// try again, and the retry would find the name taken. Being missing
-	// from the latest-users list and the people search (and counted
-	// active only from the first page view) is the lesser harm, which
-	// maintenance's people indexing repairs.
-	now := time.Now().Unix()
-	cmds := append(s.seenCmds(uid, now, false),
-		b.Zadd().Key(schema.UsersByTime).ScoreMember().ScoreMember(float64(now), username).Build())
+	// from the latest-users list, the people search and the directory
+	// (and counted active only from the first page view) is the lesser
+	// harm, which `retwis check --repair` mends.
+	now := time.Now()
+	newcomer := facts{uid: uid, exists: true, joined: now}
+	cmds := append(s.seenCmds(uid, now.Unix(), false),
+		b.Zadd().Key(schema.UsersByTime).ScoreMember().ScoreMember(float64(now.Unix()), username).Build(),
+		s.entryCmd(newcomer))
 	cmds = append(cmds, s.commands(peopleWrites(uid, retwis.SearchTerms(username, ""), nil))...)
 	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
-		s.log.Warn("new user not recorded in users_by_time, the people search and as seen", "user", username, "err", err)
+		s.log.Warn("new user not recorded in users_by_time, the people search, the directory and as seen", "user", username, "err", err)
 	}
 	return nil
 }

@@ -54,7 +54,8 @@
 //	                             notification when the user last read
 //	                             them; retwis), display_name and bio (as
 //	                             the user set them, absent when not;
-//	                             retwis)
+//	                             retwis), joined (unix time of sign-up,
+//	                             from version 7; retwis)
 //	users:{<shard>}      hash    username -> user id (exact case), for the
 //	                             names whose folded form falls in the shard
 //	                             (FNV-1a mod 256, two hex digits); the
@@ -151,6 +152,20 @@
 //	                             search (retwis)
 //	reindex:graph        hash    likewise, of the entering of the follows
 //	                             made before version 6 in the graph (retwis)
+//	reindex:explore      hash    likewise, of the entering of the users
+//	                             registered before version 7 in the
+//	                             directory (retwis)
+//	explore              zset    the directory of accounts, a
+//	                             multi-dimensional index: user ids scored by
+//	                             the Z-order code (internal/zorder) of their
+//	                             follower count (20 bits), posts of the last
+//	                             seven days (16 bits) and day of sign-up
+//	                             (days since 1970, 17 bits), bits
+//	                             interleaved, so that a box of the three
+//	                             ranges is a few ranges of scores. One key,
+//	                             as the global timeline: every post and
+//	                             follow rewrites its user's entry with one
+//	                             ZADD (retwis)
 //	graph:{<id>}         zset    user <id>'s part of the hexastore of
 //	                             relations between users (follows,
 //	                             mentions, replies), scored 0: for each
@@ -196,7 +211,7 @@
 //	                     string  the post id user <id> published with an
 //	                             idempotency key ("0" while publishing),
 //	                             kept for a day (retwis)
-//	schema_version       string  layout version (6) written by Migrate
+//	schema_version       string  layout version (7) written by Migrate
 //	                             (retwis)
 //	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
 //	                             Redlock key on the lock servers (the

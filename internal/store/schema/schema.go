@@ -36,6 +36,7 @@ const (
 	FieldNotified     = "notified"      // unix ms the user last read their notifications
 	FieldDisplayName  = "display_name"  // the name shown beside the username, if set
 	FieldBio          = "bio"           // a few words about the user, if set
+	FieldJoined       = "joined"        // unix time of sign-up (version 7 on)
 )
 
 // Keys of the tutorial's layout that version 3 spread over shards or
@@ -365,6 +366,13 @@ func PeopleEntryOf(member string) (term string, uid int64, ok bool) {
 	return member[:i], uid, err == nil
 }
 
+// Explore is the directory of accounts, a multi-dimensional index: user
+// ids scored by the Z-order code (internal/zorder) of their follower
+// count, posts in the last seven days and day of sign-up, so that a box
+// of the three is a few ranges of scores. One key, as the global
+// timeline: every post and follow writes it, with one command.
+const Explore = "explore"
+
 // ReindexState records, per master (its address), how far the indexing
 // of the posts written before version 4 has got: a SCAN cursor, or
 // "done"; and FieldReindexSince, when the migration asked for it.
@@ -377,6 +385,10 @@ const GraphReindexState = "reindex:graph"
 // PeopleReindexState records likewise how far the entering of the users
 // written before version 5 in the people search has got.
 const PeopleReindexState = "reindex:people"
+
+// ExploreReindexState records likewise how far the entering of the
+// users written before version 7 in the directory has got.
+const ExploreReindexState = "reindex:explore"
 
 // FieldReindexSince is the field of ReindexState that the migration
 // writes (unix time), so that the indexing starts.
@@ -398,8 +410,10 @@ func fnv32(s string) uint32 {
 // before are indexed in the background, see ReindexState); version 5
 // adds the people search (the users are entered in the background, see
 // PeopleReindexState); version 6 the graph of relations between users
-// (the follows are entered in the background, see GraphReindexState).
-const Version = 6
+// (the follows are entered in the background, see GraphReindexState);
+// version 7 the directory of accounts, Explore (the users are entered in
+// the background, see ExploreReindexState).
+const Version = 7
 
 // Kinds of delivery job on the deliveries stream.
 const (

@@ -1,0 +1,335 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/snowflake"
+	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/zorder"
+)
+
+// The dimensions of the directory (schema.Explore), in the order of the
+// curve: follower count, posts in the last seven days, day of sign-up
+// (days since 1970). Their bits add up to the 53 of a score: counts
+// above 1,048,575 followers or 65,535 posts a week are indexed as those.
+const (
+	dimFollowers = iota
+	dimPosts
+	dimJoined
+)
+
+// directory is the curve of the directory's codes.
+var directory = zorder.New(20, 16, 17)
+
+// Bounds of a directory query.
+const (
+	// directoryRanges is how many ranges of codes a query reads at most
+	// (the decomposition of its box).
+	directoryRanges = 64
+	// directoryBudget is how many index entries a query reads at most.
+	directoryBudget = 1000
+	// legacyPostsCounted is how many posts with ids not made by a server
+	// (bulk-written or migrated, whose ids tell no time) the count of a
+	// user's recent posts reads the times of, newest first.
+	legacyPostsCounted = 100
+)
+
+// firstSnowflake is the smallest id a server makes (snowflake.Time).
+const firstSnowflake = 1 << 32
+
+// facts are what a user's entry in the directory is made of, read from
+// the sources of truth: the user hash, the followers and the own posts.
+type facts struct {
+	uid               int64
+	exists            bool
+	username, display string
+	followers, posts  int64
+	joined            time.Time
+	legacy            []int64 // ids of recent posts whose time must be read
+	legacyRecent      int64   // how many of them are in the week
+	legacyUnreadable  bool
+}
+
+// code returns the entry's score.
+func (f facts) code() uint64 {
+	return directory.Encode(uint64(f.followers), uint64(f.posts+f.legacyRecent), uint64(max(f.joined.Unix(), 0)/86400))
+}
+
+// account returns f as the directory lists it.
+func (f facts) account() retwis.Account {
+	return retwis.Account{
+		Person:        retwis.Person{User: retwis.User{ID: f.uid, Username: f.username}, DisplayName: f.display, Followers: f.followers},
+		PostsThisWeek: f.posts + f.legacyRecent,
+		Joined:        f.joined,
+	}
+}
+
+// readFacts reads the facts of uids: one pipeline, and one more for the
+// times of recent posts whose ids tell none.
+func (s *Store) readFacts(ctx context.Context, uids []int64, now time.Time) ([]facts, error) {
+	b := s.c.B()
+	since := now.Add(-retwis.DirectoryWeek)
+	cmds := make(rueidis.Commands, 0, 4*len(uids))
+	for _, uid := range uids {
+		cmds = append(cmds,
+			b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Build(),
+			b.Zcard().Key(schema.Followers(uid)).Build(),
+			b.Zcount().Key(schema.UserPosts(uid)).Min(id(snowflake.First(since))).Max("+inf").Build(),
+			b.Zrange().Key(schema.UserPosts(uid)).Min("("+id(firstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, legacyPostsCounted).Build())
+	}
+	res := s.c.DoMulti(ctx, cmds...)
+	all := make([]facts, len(uids))
+	for i, uid := range uids {
+		f, err := factsOf(uid, res[4*i:4*i+4])
+		if err != nil {
+			return nil, s.wrap("directory: facts", err)
+		}
+		all[i] = f
+	}
+	return all, s.countLegacy(ctx, all, since)
+}
+
+// factsOf reads the replies of readFacts about uid.
+func factsOf(uid int64, res []rueidis.RedisResult) (facts, error) {
+	f := facts{uid: uid}
+	vals, err := res[0].ToArray()
+	if err != nil || len(vals) != 3 {
+		return f, redisconn.FirstErr(res[:1])
+	}
+	f.username, _ = vals[0].ToString()
+	f.display, _ = vals[1].ToString()
+	f.exists = f.username != ""
+	if joined, err := vals[2].AsInt64(); err == nil {
+		f.joined = time.Unix(joined, 0)
+	} else {
+		f.joined = snowflake.Time(uid) // made by a server before version 7: its id tells
+	}
+	if f.followers, err = res[1].AsInt64(); err != nil {
+		return f, err
+	}
+	if f.posts, err = res[2].AsInt64(); err != nil {
+		return f, err
+	}
+	f.legacy, err = res[3].AsIntSlice()
+	return f, err
+}
+
+// countLegacy counts the posts of all's legacy lists made since, by
+// their times, in one pipeline.
+func (s *Store) countLegacy(ctx context.Context, all []facts, since time.Time) error {
+	var cmds rueidis.Commands
+	for _, f := range all {
+		for _, pid := range f.legacy {
+			cmds = append(cmds, s.c.B().Hget().Key(schema.Post(pid)).Field(schema.FieldTime).Build())
+		}
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	res := s.c.DoMulti(ctx, cmds...)
+	i := 0
+	for j := range all {
+		for range all[j].legacy {
+			t, err := res[i].AsInt64()
+			if err != nil && !rueidis.IsRedisNil(err) {
+				return s.wrap("directory: post times", err)
+			}
+			if err == nil && t >= since.Unix() {
+				all[j].legacyRecent++
+			}
+			i++
+		}
+	}
+	return nil
+}
+
+// entryCmd returns the command that makes the directory's entry for f
+// what its facts say: gone if the user is.
+func (s *Store) entryCmd(f facts) rueidis.Completed {
+	b := s.c.B()
+	if !f.exists {
+		return b.Zrem().Key(schema.Explore).Member(id(f.uid)).Build()
+	}
+	return b.Zadd().Key(schema.Explore).ScoreMember().ScoreMember(float64(f.code()), id(f.uid)).Build()
+}
+
+// refreshDirectory brings the directory's entries for uids in line with
+// their facts: after a post, a deletion, a follow. Each entry is one
+// ZADD of the whole entry, so the last refresh of a user wins, and is
+// right as of its reading.
+func (s *Store) refreshDirectory(ctx context.Context, uids ...int64) error {
+	if len(uids) == 0 {
+		return nil
+	}
+	all, err := s.readFacts(ctx, uids, time.Now())
+	if err != nil {
+		return err
+	}
+	cmds := make(rueidis.Commands, len(all))
+	for i, f := range all {
+		cmds[i] = s.entryCmd(f)
+	}
+	return s.wrap("directory: write", redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)))
+}
+
+// refreshQuietly is refreshDirectory for writes that have succeeded
+// whatever becomes of the directory: a failure is logged, and left to
+// the next refresh of the user or to `retwis check`.
+func (s *Store) refreshQuietly(ctx context.Context, uids ...int64) {
+	if err := s.refreshDirectory(ctx, uids...); err != nil {
+		s.log.Warn("directory entries not refreshed", "users", uids, "err", err)
+	}
+}
+
+// boxOf returns the box of codes d asks for.
+func boxOf(d retwis.Directory) zorder.Box {
+	hi := func(r retwis.Range, dim int) uint64 {
+		if r.Max < 0 {
+			return directory.Max(dim)
+		}
+		return uint64(r.Max)
+	}
+	joinedTo := directory.Max(dimJoined)
+	if !d.JoinedTo.IsZero() {
+		joinedTo = uint64(d.JoinedTo.Unix() / 86400)
+	}
+	return zorder.Box{
+		Min: []uint64{uint64(d.Followers.Min), uint64(d.Posts.Min), uint64(max(d.JoinedFrom.Unix(), 0) / 86400)},
+		Max: []uint64{hi(d.Followers, dimFollowers), hi(d.Posts, dimPosts), joinedTo},
+	}
+}
+
+// Explore returns the accounts of the directory that d asks for, up to
+// n of them, most followed first, with how many matched. It reads the
+// sizes of the ranges of codes that make up d's box, then up to
+// directoryBudget entries from the ranges of the most followed down,
+// then the facts of the n it shows, which it checks: an entry that is
+// out of date (a week has passed since the posts it counts) is
+// corrected on the way, and left out if it no longer matches. Three
+// round trips, four with a correction.
+func (s *Store) Explore(ctx context.Context, d retwis.Directory, n int) (retwis.Listing, error) {
+	if err := d.Validate(); err != nil {
+		return retwis.Listing{}, err
+	}
+	box := boxOf(d)
+	ranges := directory.Ranges(box, directoryRanges)
+	if len(ranges) == 0 {
+		return retwis.Listing{Exact: true}, nil
+	}
+	codes, listing, err := s.exploreRanges(ctx, box, ranges)
+	if err != nil {
+		return listing, err
+	}
+	shown, err := s.checkEntries(ctx, box, codes[:min(n, len(codes))])
+	listing.Accounts = shown
+	return listing, err
+}
+
+// entry is a user found in the directory, with the code it is indexed by.
+type entry struct {
+	uid  int64
+	code uint64
+}
+
+// exploreRanges reads the entries of ranges that lie in box, within the
+// budget, and returns them most followed first, and how many matched.
+func (s *Store) exploreRanges(ctx context.Context, box zorder.Box, ranges []zorder.Range) ([]entry, retwis.Listing, error) {
+	b := s.c.B()
+	counts := make(rueidis.Commands, len(ranges))
+	for i, r := range ranges {
+		counts[i] = b.Zcount().Key(schema.Explore).Min(score(r.Min)).Max(score(r.Max)).Build()
+	}
+	sizes := make([]int64, len(ranges))
+	for i, r := range s.c.DoMulti(ctx, counts...) {
+		var err error
+		if sizes[i], err = r.AsInt64(); err != nil {
+			return nil, retwis.Listing{}, s.wrap("explore: count", err)
+		}
+	}
+	// From the highest codes down: the top bit of a code is the
+	// follower count's.
+	var reads rueidis.Commands
+	budget, unread := int64(directoryBudget), int64(0)
+	for i := len(ranges) - 1; i >= 0; i-- {
+		take := min(sizes[i], budget)
+		if take > 0 {
+			r := ranges[i]
+			reads = append(reads, b.Zrange().Key(schema.Explore).Min(score(r.Max)).Max(score(r.Min)).Byscore().Rev().Limit(0, take).Withscores().Build())
+		}
+		budget -= take
+		if sizes[i] > take && ranges[i].Inside {
+			unread += sizes[i] - take
+		}
+	}
+	listing := retwis.Listing{Exact: sumOf(sizes) <= directoryBudget}
+	var found []entry
+	for _, r := range s.c.DoMulti(ctx, reads...) {
+		members, err := r.AsZScores()
+		if err != nil {
+			return nil, listing, s.wrap("explore: read", err)
+		}
+		for _, m := range members {
+			uid, err := strconv.ParseInt(m.Member, 10, 64)
+			if code := uint64(m.Score); err == nil && directory.Contains(box, code) {
+				found = append(found, entry{uid, code})
+			}
+		}
+	}
+	listing.Matched = int64(len(found)) + unread
+	slices.SortFunc(found, func(a, b entry) int {
+		fa, fb := directory.Decode(a.code)[dimFollowers], directory.Decode(b.code)[dimFollowers]
+		return cmp.Or(cmp.Compare(fb, fa), cmp.Compare(a.uid, b.uid))
+	})
+	return found, listing, nil
+}
+
+// checkEntries reads the facts of found and returns their accounts, but
+// for those whose facts no longer lie in box; it corrects the entries
+// that are out of date (read repair), in one more round trip if any.
+func (s *Store) checkEntries(ctx context.Context, box zorder.Box, found []entry) ([]retwis.Account, error) {
+	uids := make([]int64, len(found))
+	for i, e := range found {
+		uids[i] = e.uid
+	}
+	all, err := s.readFacts(ctx, uids, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	var accounts []retwis.Account
+	var fixes rueidis.Commands
+	for i, f := range all {
+		code := f.code()
+		if !f.exists || code != found[i].code {
+			fixes = append(fixes, s.entryCmd(f))
+		}
+		if f.exists && directory.Contains(box, code) {
+			accounts = append(accounts, f.account())
+		}
+	}
+	if len(fixes) > 0 {
+		if err := redisconn.FirstErr(s.c.DoMulti(ctx, fixes...)); err != nil {
+			s.log.Warn("directory entries out of date stay so", "entries", len(fixes), "err", err)
+		}
+	}
+	return accounts, nil
+}
+
+// score writes a code as a score of a range query.
+func score(code uint64) string { return strconv.FormatUint(code, 10) }
+
+// sumOf adds ns up.
+func sumOf(ns []int64) int64 {
+	var sum int64
+	for _, n := range ns {
+		sum += n
+	}
+	return sum
+}
