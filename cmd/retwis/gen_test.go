@@ -83,16 +83,23 @@ func TestGenServed(t *testing.T) {
 	}
 	checkConversations(t, c, base, "user17")
 	checkPeople(t, c, base)
+	var out, errs bytes.Buffer
+	err = runSpam(t.Context(), []string{"--redis", redis.URL, "--posts", "1-", "--joined-within", "87600h", "--limit", "3"}, &out, &errs)
+	if err != nil || !regexp.MustCompile(`(?m)^USER +ID +FOLLOWERS +POSTS \(7 DAYS\) +JOINED\n(user\d+ +\d+ +\d+ +[1-9]\d* +\d{4}-\d\d-\d\d\n){3}3 of \d+ matching accounts\n$`).Match(out.Bytes()) {
+		t.Fatalf("retwis spam: %v\n%s%s", err, out.String(), errs.String())
+	}
 }
 
 // checkPeople checks that the people of a generated network are found
-// by the search and have follower lists.
+// by the search and the directory, and have follower lists.
 func checkPeople(t *testing.T, c *http.Client, base string) {
 	t.Helper()
 	for path, want := range map[string]string{
 		"/search?q=USER17":          `<span class="username">@user17</span>`,
 		"/complete/people?q=user17": `"username":"user17"`,
 		"/u/user1/followers":        `<li><a class="username" href="/u/user`,
+		"/explore?followers=0-":     `<h2>200 accounts, the most followed first</h2>`,
+		"/explore?posts=1-":         `posts this week`,
 	} {
 		res, err := c.Get(base + path)
 		if err != nil {

@@ -21,7 +21,7 @@ var staticFS embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "error"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "error"}
 
 // fragmentCapacity is how many rendered posts a server keeps.
 const fragmentCapacity = 50_000
@@ -94,6 +94,7 @@ type view struct {
 	Scope         string                // what a search looks for: "people", "tags" or both ("")
 	Relationship  retwis.Relationship   // the profile page, for a logged-in visitor
 	Suggestions   []retwis.Suggestion   // the home page's who to follow
+	Explore       exploreView           // the directory of accounts
 }
 
 // render executes a page into a buffer first, so a template error never

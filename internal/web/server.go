@@ -124,6 +124,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /complete/tags", s.completeTags)
 	mux.HandleFunc("GET /search", s.mw.Viewer(s.search))
 	mux.HandleFunc("GET /complete/people", s.completePeople)
+	mux.HandleFunc("GET /explore", s.mw.Viewer(s.explore))
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))
 	mux.Handle("GET /static/", staticFiles())
 	// The form routes answer only POST; someone who types one of them in,
