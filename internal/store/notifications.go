@@ -103,7 +103,7 @@ func (s *Store) UnreadNotifications(ctx context.Context, uid int64) (int64, erro
 // Mentions returns a page of the posts that mention uid, newest first,
 // by cursor.
 func (s *Store) Mentions(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, error) {
-	return s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+	return s.collect(ctx, c, n, source{key: schema.Mentions(uid)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		ids, err := s.indexPage(ctx, schema.Mentions(uid), c, want)
 		return ids, s.wrap("mentions", err)
 	}, nil)

@@ -32,7 +32,7 @@ func (s *Store) TagPosts(ctx context.Context, tag string, c retwis.Cursor, n int
 	if err != nil {
 		return retwis.Page{}, err
 	}
-	return s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+	return s.collect(ctx, c, n, source{key: schema.Tag(f)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		ids, err := s.indexPage(ctx, schema.Tag(f), c, want)
 		return ids, s.wrap("tag", err)
 	}, nil)
@@ -47,7 +47,7 @@ func (s *Store) TagDayPosts(ctx context.Context, tag string, day time.Time, c re
 		return retwis.Page{}, err
 	}
 	d := schema.Day(day)
-	return s.collect(ctx, retwis.Cursor{Before: c.Before}, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+	return s.collect(ctx, retwis.Cursor{Before: c.Before}, n, source{}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		upper := "[" + d + ":\xff"
 		if c.Before > 0 {
 			upper = "(" + schema.TagDay(day.Unix(), c.Before)

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -24,13 +25,21 @@ type keepFunc func(ctx context.Context, posts []retwis.Post) ([]retwis.Post, err
 // of the posts it got were deleted meanwhile.
 const maxRounds = 4
 
+// source is the index a page's post ids come from, so that the ids of
+// posts found gone are taken out of it (read repair): a sorted set of
+// post ids, or a list if list; no key for none.
+type source struct {
+	key  string
+	list bool
+}
+
 // collect builds a page of n posts from fetch, whose authors' names are
 // read unless known. Deleted posts, and those keep leaves out, are
-// skipped and the next ones fill in, so pages stay full. Posts that
-// cannot be read right now are counted in the page's Missing, and not
-// filled in: asking a failing node again would only make the page
-// slower.
-func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, fetch fetchFunc, keep keepFunc, known ...retwis.User) (retwis.Page, error) {
+// skipped and the next ones fill in, so pages stay full; the ids of
+// deleted posts are taken out of from. Posts that cannot be read right
+// now are counted in the page's Missing, and not filled in: asking a
+// failing node again would only make the page slower.
+func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, from source, fetch fetchFunc, keep keepFunc, known ...retwis.User) (retwis.Page, error) {
 	var posts []retwis.Post
 	missing := 0
 	cur, want := c, n+1 // one more than a page tells whether more follow
@@ -40,6 +49,9 @@ func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, fetch fetch
 			return retwis.Page{}, err
 		}
 		found, unread, err := s.posts(ctx, ids, known...)
+		if err == nil && unread == 0 && len(found) < len(ids) {
+			s.forgetGone(ctx, from, ids, found)
+		}
 		if err == nil && keep != nil {
 			found, err = keep(ctx, found)
 		}
@@ -65,6 +77,33 @@ func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, fetch fetch
 	p := pageOf(posts, c, n)
 	p.Missing = missing
 	return p, nil
+}
+
+// forgetGone takes out of from the ids that posts did not find: their
+// posts are gone (posts reads an id that looks gone from the master
+// again, so a replica or cache that lags is not taken at its word).
+// Failing, it only logs: the next reader tries again, and `retwis
+// check` finds what is left.
+func (s *Store) forgetGone(ctx context.Context, from source, ids []int64, found []retwis.Post) {
+	if from.key == "" {
+		return
+	}
+	b := s.c.B()
+	var cmds rueidis.Commands
+	for _, pid := range ids {
+		if slices.ContainsFunc(found, func(p retwis.Post) bool { return p.ID == pid }) {
+			continue
+		}
+		if from.list {
+			cmds = append(cmds, b.Lrem().Key(from.key).Count(0).Element(id(pid)).Build())
+		} else {
+			cmds = append(cmds, b.Zrem().Key(from.key).Member(id(pid)).Build())
+		}
+	}
+	s.written.add(from.key)
+	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
+		s.log.Warn("ids of deleted posts stay in an index", "key", from.key, "err", err)
+	}
 }
 
 // pageOf cuts the n+1 posts gathered for cursor c down to a page of n and
@@ -114,7 +153,7 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 	if prof.DisplayName, prof.Bio, err = s.parseAbout(res[3]); err != nil {
 		return prof, err
 	}
-	prof.Page, err = s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+	prof.Page, err = s.collect(ctx, c, n, source{key: schema.UserPosts(user.ID)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		if first { // the first fetch: read above, n+1 ids
 			first = false
 			ids, err := res[4].AsIntSlice()
@@ -158,7 +197,7 @@ func (s *Store) indexCmd(key string, c retwis.Cursor, want int) rueidis.Complete
 // GlobalTimeline returns a page of the global timeline. A first page is
 // read through the client-side cache, so a warm one makes no round trip.
 func (s *Store) GlobalTimeline(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
-	return s.collect(ctx, c, n, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+	return s.collect(ctx, c, n, source{key: schema.Timeline, list: true}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		if c == (retwis.Cursor{}) {
 			cmd := s.c.B().Lrange().Key(schema.Timeline).Start(0).Stop(int64(want - 1)).Cache()
 			ids, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsIntSlice()
