@@ -6,6 +6,7 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -20,8 +21,12 @@ type MaintenanceReport struct {
 	// Reindexed counts the posts written before version 4 entered in
 	// the indexes of tags and mentions, the users registered before
 	// version 5 in the people search, and the sets of follows of version
-	// 5 and before in the graph.
+	// 5 and before in the graph, and the users of version 6 and before
+	// in the directory.
 	Reindexed int
+	// Checked counts the keys the background check walked, and
+	// Repaired the inconsistencies it fixed (see checkRound).
+	Checked, Repaired int
 }
 
 // Maintain does the periodic upkeep of the delivery queue, shard by
@@ -56,8 +61,54 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 	if err := s.purgeCompletion(ctx); err != nil {
 		return rep, err
 	}
-	rep.Reindexed, err = s.reindexOlder(ctx)
+	if rep.Reindexed, err = s.reindexOlder(ctx); err != nil {
+		return rep, err
+	}
+	rep.Checked, rep.Repaired, err = s.checkRound(ctx)
 	return rep, err
+}
+
+// backgroundCheckBudget is how many keys a round of maintenance checks.
+const backgroundCheckBudget = 2000
+
+// checkRound checks, and repairs, the next backgroundCheckBudget keys of
+// the next kind of index of the rotation (schema.CheckRotation, the
+// seed's list rotated with LMOVE: each round takes its head to its
+// tail), and logs what it repaired. Each kind keeps its own progress, so
+// the rotation walks every kind to its end, a round at a time, and
+// starts over. It returns how many keys it walked and problems it fixed.
+func (s *Store) checkRound(ctx context.Context) (walked, repaired int, err error) {
+	kind, err := s.nextToCheck(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	rep, err := s.Check(ctx, CheckOptions{Repair: true, Kinds: []string{kind}, Scope: "background", Budget: backgroundCheckBudget})
+	for _, p := range rep.Problems {
+		s.log.Warn("the background check repaired an index", "kind", p.Kind, "problem", p.What, "count", p.Repaired, "examples", p.Examples)
+		repaired += int(p.Repaired)
+	}
+	return int(rep.Keys), repaired, err
+}
+
+// nextToCheck rotates the list of kinds to check, and returns the one
+// it moved; it writes the list first if it is missing or out of date
+// (a kind added by an upgrade).
+func (s *Store) nextToCheck(ctx context.Context) (string, error) {
+	b := s.c.B()
+	kinds := CheckKinds()
+	n, err := s.c.Do(ctx, b.Llen().Key(schema.CheckRotation).Build()).AsInt64()
+	if err != nil {
+		return "", s.wrap("maintenance: check rotation", err)
+	}
+	if n != int64(len(kinds)) {
+		err := redisconn.FirstErr(s.c.DoMulti(ctx, b.Del().Key(schema.CheckRotation).Build(),
+			b.Rpush().Key(schema.CheckRotation).Element(kinds...).Build()))
+		if err != nil {
+			return "", s.wrap("maintenance: check rotation", err)
+		}
+	}
+	kind, err := s.c.Do(ctx, b.Lmove().Source(schema.CheckRotation).Destination(schema.CheckRotation).Left().Right().Build()).ToString()
+	return kind, s.wrap("maintenance: check rotation", err)
 }
 
 // removeShardOrphans removes the progress records and follower snapshots

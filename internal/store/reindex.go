@@ -66,42 +66,64 @@ func (s *Store) reindexOlder(ctx context.Context) (int, error) {
 // server at a time, so that counts (the trends and the tag completion)
 // are counted once.
 func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
-	state, err := s.c.Do(ctx, s.c.B().Hgetall().Key(bf.state).Build()).AsStrMap()
-	if err != nil || len(state) == 0 {
+	n, err := s.c.Do(ctx, s.c.B().Hlen().Key(bf.state).Build()).AsInt64()
+	if err != nil || n == 0 {
 		return 0, s.wrap("reindex: state", err) // nothing to do: a database born with the index
 	}
 	indexed, walked := 0, 0
+	done, err := s.walk(ctx, bf.state, bf.pattern, bf.kind, reindexBudget, func(keys []string) error {
+		n, err := bf.index(s, ctx, keys)
+		indexed, walked = indexed+n, walked+len(keys)
+		return err
+	})
+	switch {
+	case err != nil:
+		return indexed, err
+	case !done:
+		s.log.Info("indexing "+bf.what, "indexed", indexed, "walked", walked)
+	case walked > 0:
+		s.log.Info(bf.what+" all indexed", "indexed", indexed, "walked", walked)
+	}
+	return indexed, nil
+}
+
+// walk walks the keys of type keyType ("hash", "zset"…) matching pattern
+// on every master, a SCAN step at a time from the cursors kept in the
+// hash state (master address -> cursor, reindexDone once walked; a
+// master not in it is walked from the start), calling visit with each
+// step's keys and keeping the cursor after it, so that a walk that stops
+// resumes there. It walks at most about budget keys (0: no bound), and
+// reports whether every master is walked to its end.
+func (s *Store) walk(ctx context.Context, state, pattern, keyType string, budget int, visit func([]string) error) (bool, error) {
+	cursors, err := s.c.Do(ctx, s.c.B().Hgetall().Key(state).Build()).AsStrMap()
+	if err != nil {
+		return false, s.wrap("walk: state", err)
+	}
+	walked, done := 0, true
 	for addr, node := range s.nodes.Masters(ctx) {
-		cursor, ok := state[addr]
-		if !ok || addr == schema.FieldReindexSince {
-			cursor = "0" // a master that joined: walk it too
-		}
-		for cursor != reindexDone && walked < reindexBudget && node != nil {
-			keys, next, err := s.scanKeys(ctx, node, bf.pattern, bf.kind, cursor)
+		cursor := cmp.Or(cursors[addr], "0")
+		for cursor != reindexDone && node != nil && (budget <= 0 || walked < budget) {
+			keys, next, err := s.scanKeys(ctx, node, pattern, keyType, cursor)
 			if err != nil {
-				return indexed, err
+				return false, err
 			}
-			n, err := bf.index(s, ctx, keys)
-			if err != nil {
-				return indexed, err
+			if len(keys) > 0 {
+				if err := visit(keys); err != nil {
+					return false, err
+				}
 			}
-			indexed, walked = indexed+n, walked+len(keys)
+			walked += len(keys)
 			if cursor = next; cursor == "0" {
 				cursor = reindexDone
 			}
-			err = s.c.Do(ctx, s.c.B().Hset().Key(bf.state).FieldValue().FieldValue(addr, cursor).Build()).Error()
+			err = s.c.Do(ctx, s.c.B().Hset().Key(state).FieldValue().FieldValue(addr, cursor).Build()).Error()
 			if err != nil {
-				return indexed, s.wrap("reindex: state", err)
+				return false, s.wrap("walk: state", err)
 			}
 		}
-		switch {
-		case cursor != reindexDone:
-			s.log.Info("indexing "+bf.what, "node", addr, "indexed", indexed, "walked", walked)
-		case state[addr] != reindexDone:
-			s.log.Info(bf.what+" all indexed", "node", addr, "indexed", indexed, "walked", walked)
-		}
+		done = done && cursor == reindexDone
 	}
-	return indexed, nil
+	return done, nil
 }
 
 // scanKeys takes one SCAN step over the keys of node of type kind

@@ -163,8 +163,12 @@ const FollowingKeys = "following:{*}"
 
 // FollowingOf returns the id of the user whose set of users followed
 // key is.
-func FollowingOf(key string) (int64, bool) {
-	rest, ok := strings.CutPrefix(key, "following:{")
+func FollowingOf(key string) (int64, bool) { return ownerOf("following:", key) }
+
+// ownerOf returns the id of the user whose key is key, the prefix then
+// the user's hash tag, and nothing after.
+func ownerOf(prefix, key string) (int64, bool) {
+	rest, ok := strings.CutPrefix(key, prefix+"{")
 	rest, closed := strings.CutSuffix(rest, "}")
 	n, err := strconv.ParseInt(rest, 10, 64)
 	return n, ok && closed && err == nil
@@ -174,12 +178,46 @@ func FollowingOf(key string) (int64, bool) {
 const UserKeys = "user:{*}"
 
 // UserOf returns the id of the user whose hash is key.
-func UserOf(key string) (int64, bool) {
-	rest, ok := strings.CutPrefix(key, "user:{")
-	rest, closed := strings.CutSuffix(rest, "}")
-	n, err := strconv.ParseInt(rest, 10, 64)
-	return n, ok && closed && err == nil
+func UserOf(key string) (int64, bool) { return ownerOf("user:", key) }
+
+// The SCAN patterns of the keys that `retwis check` verifies, and the
+// functions that read the user id of one of the per-user keys back.
+const (
+	FollowersKeys = "followers:{*}" // with the delivery snapshots, which FollowersOf refuses
+	GraphKeys     = "graph:{*}"
+	NameKeys      = "users:{*}" // both name indexes
+	PeopleKeys    = "people:{*}"
+	UserPostsKeys = "user_posts:{*}"
+	MentionsKeys  = "mentions:{*}"
+	RepliesKeys   = "replies:{*}"
+	TagKeys       = "tag:{*}" // the tag's posts, by id and by day
+	HomeKeys      = "posts:{*}"
+	ChunkKeys     = "archive:{*}:*"
+	SnapshotKeys  = "followers:{*}:job:*"
+)
+
+// FollowersOf returns the id of the user whose followers key holds.
+func FollowersOf(key string) (int64, bool) { return ownerOf("followers:", key) }
+
+// GraphOf returns the id of the user whose part of the graph key is.
+func GraphOf(key string) (int64, bool) { return ownerOf("graph:", key) }
+
+// SnapshotOf returns the author and the job of a delivery snapshot key.
+func SnapshotOf(key string) (author int64, job string, ok bool) {
+	owner, job, found := strings.Cut(key, ":job:")
+	author, ok = FollowersOf(owner)
+	return author, job, ok && found
 }
+
+// CheckState is the progress of walk n of the check of kind, for the
+// checks of scope: master address -> SCAN cursor, as ReindexState.
+func CheckState(scope, kind string, n int) string {
+	return "check:" + scope + ":" + kind + ":" + strconv.Itoa(n)
+}
+
+// CheckRotation is the list of the kinds of index that the background
+// check takes in turn, rotated (LMOVE from head to tail) at each turn.
+const CheckRotation = "check:rotation"
 
 // PostKeys is the SCAN pattern of the post hashes.
 const PostKeys = "post:*"

@@ -1,0 +1,553 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// checkWalk is one walk of a check: the keys of type keyType matching
+// pattern, and what verifies a batch of them.
+type checkWalk struct {
+	pattern, keyType string
+	verify           func(s *Store, ctx context.Context, keys []string, opts CheckOptions) ([]finding, error)
+}
+
+// checkKind is a kind of derived index that Check verifies, by one walk
+// or more.
+type checkKind struct {
+	name  string
+	walks []checkWalk
+}
+
+// checkKinds are the kinds Check knows, each with its source of truth:
+// a user's set of users followed is the truth of the follows, the user
+// hashes of the names, people and directory, the post hashes of the
+// posts' indexes.
+var checkKinds = []checkKind{
+	{"follows", []checkWalk{{schema.FollowingKeys, "zset", (*Store).checkFollowing}}},
+	{"followers", []checkWalk{{schema.FollowersKeys, "zset", (*Store).checkFollowers}}},
+	{"graph", []checkWalk{{schema.GraphKeys, "zset", (*Store).checkGraph}}},
+	{"posts", []checkWalk{{schema.PostKeys, "hash", (*Store).checkPosts}}},
+	{"post-indexes", []checkWalk{
+		{schema.UserPostsKeys, "zset", (*Store).checkPostRefs},
+		{schema.MentionsKeys, "zset", (*Store).checkPostRefs},
+		{schema.RepliesKeys, "zset", (*Store).checkPostRefs},
+		{schema.TagKeys, "zset", (*Store).checkPostRefs},
+	}},
+	{"timelines", []checkWalk{
+		{schema.HomeKeys, "list", (*Store).checkTimelines},
+		{schema.ChunkKeys, "list", (*Store).checkTimelines},
+		{schema.Timeline, "list", (*Store).checkTimelines},
+	}},
+	{"names", []checkWalk{{schema.NameKeys, "hash", (*Store).checkNames}}},
+	// After the follows and the posts, which are the facts of the
+	// directory's entries: a repair of those comes first.
+	{"users", []checkWalk{{schema.UserKeys, "hash", (*Store).checkUsers}}},
+	{"people", []checkWalk{{schema.PeopleKeys, "zset", (*Store).checkPeople}}},
+	{"directory", []checkWalk{{schema.Explore, "zset", (*Store).checkDirectory}}},
+	{"leftovers", []checkWalk{{schema.SnapshotKeys, "zset", (*Store).checkSnapshots}}},
+}
+
+// checkPage is how many members of a set the check reads at a time, and
+// checkPipeline how many commands it sends in one pipeline.
+const (
+	checkPage     = 1000
+	checkPipeline = 10000
+)
+
+// doMany runs cmds in pipelines of checkPipeline.
+func (s *Store) doMany(ctx context.Context, cmds rueidis.Commands) []rueidis.RedisResult {
+	res := make([]rueidis.RedisResult, 0, len(cmds))
+	for start := 0; start < len(cmds); start += checkPipeline {
+		res = append(res, s.c.DoMulti(ctx, cmds[start:min(start+checkPipeline, len(cmds))]...)...)
+	}
+	return res
+}
+
+// zmembers reads every member of the sorted sets keys, with its score,
+// a page at a time, the pages of all keys in one pipeline.
+func (s *Store) zmembers(ctx context.Context, keys []string) ([][]rueidis.ZScore, error) {
+	all := make([][]rueidis.ZScore, len(keys))
+	pending := make([]int, len(keys))
+	for i := range keys {
+		pending[i] = i
+	}
+	for len(pending) > 0 {
+		cmds := make(rueidis.Commands, len(pending))
+		for j, i := range pending {
+			from := int64(len(all[i]))
+			cmds[j] = s.c.B().Zrange().Key(keys[i]).Min(strconv.FormatInt(from, 10)).Max(strconv.FormatInt(from+checkPage-1, 10)).Withscores().Build()
+		}
+		var more []int
+		for j, r := range s.doMany(ctx, cmds) {
+			page, err := r.AsZScores()
+			if err != nil {
+				return nil, s.wrap("check: read "+keys[pending[j]], err)
+			}
+			all[pending[j]] = append(all[pending[j]], page...)
+			if len(page) == checkPage {
+				more = append(more, pending[j])
+			}
+		}
+		pending = more
+	}
+	return all, nil
+}
+
+// expectation is an entry that ought to be in a sorted set: the command
+// that adds it (ZADD key score member), what it is and where, should it
+// be missing.
+type expectation struct {
+	add         []string
+	what, where string
+	key         string // the key walked that calls for it
+}
+
+// missing returns a finding for each of want whose entry is not there,
+// with its ZADD as the fix; one pipeline of ZSCOREs.
+func (s *Store) missing(ctx context.Context, want []expectation) ([]finding, error) {
+	cmds := make(rueidis.Commands, len(want))
+	for i, w := range want {
+		cmds[i] = s.c.B().Zscore().Key(w.add[1]).Member(w.add[len(w.add)-1]).Build()
+	}
+	var found []finding
+	for i, r := range s.doMany(ctx, cmds) {
+		err := r.Error()
+		if rueidis.IsRedisNil(err) {
+			found = append(found, finding{what: want[i].what, where: want[i].where, key: want[i].key, fix: [][]string{want[i].add}})
+		} else if err != nil {
+			return nil, s.wrap("check: read", err)
+		}
+	}
+	return found, nil
+}
+
+// checkFollowing verifies that each follow of the sets of users followed
+// keys is in the followee's followers and in the graph.
+func (s *Store) checkFollowing(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+	members, err := s.zmembers(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var want []expectation
+	for i, k := range keys {
+		u, ok := schema.FollowingOf(k)
+		for _, m := range members[i] {
+			v, err := strconv.ParseInt(m.Member, 10, 64)
+			if !ok || err != nil {
+				continue
+			}
+			where := fmt.Sprintf("user %d follows %d", u, v)
+			want = append(want, expectation{[]string{"ZADD", schema.Followers(v), score64(m.Score), id(u)},
+				"a follow missing from the followee's followers", where, k})
+			for _, edge := range edgeWrites("ZADD", u, schema.RelFollows, v) {
+				want = append(want, expectation{edge, "a follow missing from the graph", where, k})
+			}
+		}
+	}
+	return s.missing(ctx, want)
+}
+
+// score64 writes a score.
+func score64(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// gone is an entry of an index whose source may be gone: the command
+// that reads whether it is there (EXISTS, HEXISTS: 0 for gone; ZSCORE,
+// HGET: nil for gone), and the command that removes the entry.
+type gone struct {
+	probe       rueidis.Completed
+	remove      []string
+	what, where string
+	key         string
+}
+
+// stale returns a finding for each of entries whose probe says its
+// source is gone, with its removal as the fix; one pipeline.
+func (s *Store) stale(ctx context.Context, entries []gone) ([]finding, error) {
+	cmds := make(rueidis.Commands, len(entries))
+	for i, e := range entries {
+		cmds[i] = e.probe
+	}
+	var found []finding
+	for i, r := range s.doMany(ctx, cmds) {
+		msg, err := r.ToMessage()
+		if err != nil && !rueidis.IsRedisNil(err) {
+			return nil, s.wrap("check: read", err)
+		}
+		if n, _ := msg.AsInt64(); rueidis.IsRedisNil(err) || (msg.IsInt64() && n == 0) {
+			e := entries[i]
+			found = append(found, finding{what: e.what, where: e.where, key: e.key, fix: [][]string{e.remove}})
+		}
+	}
+	return found, nil
+}
+
+// checkFollowers verifies that each follower of the followers keys
+// follows.
+func (s *Store) checkFollowers(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+	keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool { _, ok := schema.FollowersOf(k); return !ok })
+	members, err := s.zmembers(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var entries []gone
+	for i, k := range keys {
+		v, _ := schema.FollowersOf(k)
+		for _, m := range members[i] {
+			if u, err := strconv.ParseInt(m.Member, 10, 64); err == nil {
+				entries = append(entries, gone{s.c.B().Zscore().Key(schema.Following(u)).Member(id(v)).Build(),
+					[]string{"ZREM", k, m.Member}, "a follower who does not follow", fmt.Sprintf("user %d in the followers of %d", u, v), k})
+			}
+		}
+	}
+	return s.stale(ctx, entries)
+}
+
+// checkGraph verifies that each follow of the graph keys is one.
+func (s *Store) checkGraph(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+	members, err := s.zmembers(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var entries []gone
+	for i, k := range keys {
+		for _, m := range members[i] {
+			parts := strings.Split(m.Member, ":")
+			if len(parts) != 4 || parts[2] != schema.RelFollows {
+				continue // the other relations are of posts, not checked
+			}
+			a, errA := strconv.ParseInt(parts[1], 10, 64)
+			b, errB := strconv.ParseInt(parts[3], 10, 64)
+			if errA != nil || errB != nil || (parts[0] != "spo" && parts[0] != "ops") {
+				continue
+			}
+			subject, object := a, b
+			if parts[0] == "ops" {
+				subject, object = b, a
+			}
+			entries = append(entries, gone{s.c.B().Zscore().Key(schema.Following(subject)).Member(id(object)).Build(),
+				[]string{"ZREM", k, m.Member}, "a follow in the graph that is not one", fmt.Sprintf("%s in %s", m.Member, k), k})
+		}
+	}
+	return s.stale(ctx, entries)
+}
+
+// checkNames verifies that each name of the name indexes keys leads to a
+// user of that name.
+func (s *Store) checkNames(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+	cmds := make(rueidis.Commands, len(keys))
+	for i, k := range keys {
+		cmds[i] = s.c.B().Hgetall().Key(k).Build()
+	}
+	type claim struct {
+		key, name string
+		uid       int64
+	}
+	var claims []claim
+	for i, r := range s.doMany(ctx, cmds) {
+		m, err := r.AsStrMap()
+		if err != nil {
+			return nil, s.wrap("check: read "+keys[i], err)
+		}
+		for name, v := range m {
+			if uid, err := strconv.ParseInt(v, 10, 64); err == nil {
+				claims = append(claims, claim{keys[i], name, uid})
+			}
+		}
+	}
+	reads := make(rueidis.Commands, len(claims))
+	for i, c := range claims {
+		reads[i] = s.c.B().Hget().Key(schema.User(c.uid)).Field(schema.FieldUsername).Build()
+	}
+	var found []finding
+	for i, r := range s.doMany(ctx, reads) {
+		name, err := r.ToString()
+		if err != nil && !rueidis.IsRedisNil(err) {
+			return nil, s.wrap("check: read users", err)
+		}
+		c := claims[i]
+		owned := name == c.name || (strings.HasSuffix(c.key, ":folded") && retwis.FoldUsername(name) == c.name)
+		what := "a name of a user who is gone"
+		if name != "" {
+			what = "a name of a user of another name"
+		}
+		if !owned {
+			found = append(found, finding{what, fmt.Sprintf("%q -> user %d in %s", c.name, c.uid, c.key), c.key,
+				[][]string{{"HDEL", c.key, c.name}}})
+		}
+	}
+	return found, nil
+}
+
+// checkUsers verifies that each user of the user hashes keys has its
+// name, its entries in the people search and its entry in the directory;
+// a hash whose name is not its own, older than opts.Grace, is what a
+// sign-up that crashed before claiming the name left, and goes.
+func (s *Store) checkUsers(ctx context.Context, keys []string, opts CheckOptions) ([]finding, error) {
+	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
+		return s.c.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Build()
+	})
+	names := make([]string, len(uids))
+	claims := make(rueidis.Commands, len(uids))
+	var found []finding
+	for i, r := range res {
+		vals, err := r.ToArray()
+		if err != nil || len(vals) != 3 {
+			return nil, s.wrap("check: read users", cmp.Or(err, errShape))
+		}
+		names[i], _ = vals[0].ToString()
+		claims[i] = s.c.B().Hget().Key(schema.Names(names[i])).Field(names[i]).Build()
+		if names[i] == "" { // reported, not repaired: an operator should look
+			found = append(found, finding{what: "a user hash without a username", where: schema.User(uids[i]), key: schema.User(uids[i])})
+		}
+	}
+	owners := s.doMany(ctx, claims)
+	var want []expectation
+	var live []int64
+	for i, uid := range uids {
+		if names[i] == "" {
+			continue
+		}
+		owner, err := owners[i].AsInt64()
+		if err != nil && !rueidis.IsRedisNil(err) {
+			return nil, s.wrap("check: read names", err)
+		}
+		vals, _ := res[i].ToArray()
+		if owner != uid {
+			joined, _ := vals[2].AsInt64()
+			if time.Since(time.Unix(joined, 0)) > opts.Grace {
+				found = append(found, finding{"an account whose sign-up never finished", fmt.Sprintf("user %d (%q)", uid, names[i]),
+					schema.User(uid), [][]string{{"DEL", schema.User(uid)}}})
+			}
+			continue
+		}
+		live = append(live, uid)
+		display, _ := vals[1].ToString()
+		for _, add := range peopleWrites(uid, retwis.SearchTerms(names[i], display), nil) {
+			want = append(want, expectation{add, "a user missing from the people search", fmt.Sprintf("%s for user %d", add[3], uid), schema.User(uid)})
+		}
+	}
+	more, err := s.missing(ctx, want)
+	if err != nil {
+		return nil, err
+	}
+	directory, err := s.checkEntriesOf(ctx, live)
+	return append(append(found, more...), directory...), err
+}
+
+// checkEntriesOf verifies the directory's entries for uids against their
+// facts.
+func (s *Store) checkEntriesOf(ctx context.Context, uids []int64) ([]finding, error) {
+	all, err := s.readFacts(ctx, uids, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	cmds := make(rueidis.Commands, len(uids))
+	for i, uid := range uids {
+		cmds[i] = s.c.B().Zscore().Key(schema.Explore).Member(id(uid)).Build()
+	}
+	var found []finding
+	for i, r := range s.doMany(ctx, cmds) {
+		f := all[i]
+		code, err := r.AsFloat64()
+		what := "a directory entry out of date"
+		if rueidis.IsRedisNil(err) {
+			what, err = "a user missing from the directory", nil
+		} else if err == nil && uint64(code) == f.code() {
+			continue
+		}
+		if err != nil {
+			return nil, s.wrap("check: read the directory", err)
+		}
+		found = append(found, finding{what, fmt.Sprintf("user %d", f.uid), schema.User(f.uid),
+			[][]string{{"ZADD", schema.Explore, score(f.code()), id(f.uid)}}})
+	}
+	return found, nil
+}
+
+// checkPeople verifies that each entry of the people search keys is a
+// term of its user's names.
+func (s *Store) checkPeople(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+	members, err := s.zmembers(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	terms := map[int64][]string{}
+	var uids []int64
+	for _, ms := range members {
+		for _, m := range ms {
+			if _, uid, ok := schema.PeopleEntryOf(m.Member); ok && terms[uid] == nil {
+				terms[uid], uids = []string{}, append(uids, uid)
+			}
+		}
+	}
+	cmds := make(rueidis.Commands, len(uids))
+	for i, uid := range uids {
+		cmds[i] = s.c.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName).Build()
+	}
+	exists := map[int64]bool{}
+	for i, r := range s.doMany(ctx, cmds) {
+		vals, err := r.ToArray()
+		if err != nil || len(vals) != 2 {
+			return nil, s.wrap("check: read users", cmp.Or(err, errShape))
+		}
+		name, _ := vals[0].ToString()
+		display, _ := vals[1].ToString()
+		exists[uids[i]], terms[uids[i]] = name != "", retwis.SearchTerms(name, display)
+	}
+	var found []finding
+	for i, k := range keys {
+		for _, m := range members[i] {
+			term, uid, ok := schema.PeopleEntryOf(m.Member)
+			switch {
+			case !ok:
+			case !exists[uid]:
+				found = append(found, finding{"a search entry of a user who is gone", m.Member + " in " + k, k, [][]string{{"ZREM", k, m.Member}}})
+			case !slices.Contains(terms[uid], term):
+				found = append(found, finding{"a search entry of a name the user no longer has", m.Member + " in " + k, k, [][]string{{"ZREM", k, m.Member}}})
+			}
+		}
+	}
+	return found, nil
+}
+
+// checkDirectory verifies that each entry of the directory is of a user
+// (users' entries are verified against their facts by checkUsers).
+func (s *Store) checkDirectory(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+	members, err := s.zmembers(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var entries []gone
+	for i, k := range keys {
+		for _, m := range members[i] {
+			if uid, err := strconv.ParseInt(m.Member, 10, 64); err == nil {
+				entries = append(entries, gone{s.c.B().Hexists().Key(schema.User(uid)).Field(schema.FieldUsername).Build(),
+					[]string{"ZREM", k, m.Member}, "a directory entry of a user who is gone", "user " + m.Member, k})
+			}
+		}
+	}
+	return s.stale(ctx, entries)
+}
+
+// checkPosts verifies that each post of the post hashes keys is in its
+// author's posts and, once delivered, in the indexes of its tags,
+// mentions and reply.
+func (s *Store) checkPosts(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+	fields := append(slices.Clone(jobFields), schema.FieldDelivered)
+	pids, res := s.readEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
+		return s.c.B().Hmget().Key(k).Field(fields...).Build()
+	})
+	var want []expectation
+	var found []finding
+	for i, r := range res {
+		p, _, ok, err := parseJobPost(pids[i], r)
+		if err != nil {
+			return nil, s.wrap("check: read posts", err)
+		}
+		key := schema.Post(pids[i])
+		if !ok {
+			found = append(found, finding{what: "a post hash without an author", where: key, key: key})
+			continue
+		}
+		pid := id(p.pid)
+		want = append(want, expectation{[]string{"ZADD", schema.UserPosts(p.author), pid, pid}, "a post missing from its author's posts", key, key})
+		if vals, _ := r.ToArray(); vals[len(vals)-1].IsNil() {
+			continue // its delivery job indexes it
+		}
+		for _, c := range indexWrites(p) { // p.noted is 0: no notifications
+			if _, isGraph := schema.GraphOf(c[1]); c[0] == "ZADD" && !isGraph {
+				want = append(want, expectation{c, "a post missing from the index of a tag, mention or reply", key + " in " + c[1], key})
+			}
+		}
+	}
+	more, err := s.missing(ctx, want)
+	return append(found, more...), err
+}
+
+// checkPostRefs verifies that each post of the post indexes keys (a
+// user's posts, mentions, a post's replies, a tag's posts by id or by
+// day) exists.
+func (s *Store) checkPostRefs(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+	members, err := s.zmembers(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var entries []gone
+	for i, k := range keys {
+		for _, m := range members[i] {
+			_, post, _ := strings.Cut(m.Member, ":") // a day's entry is "<day>:<post id>"
+			if post == "" {
+				post = m.Member
+			}
+			if pid, err := strconv.ParseInt(post, 10, 64); err == nil {
+				entries = append(entries, gone{s.c.B().Exists().Key(schema.Post(pid)).Build(),
+					[]string{"ZREM", k, m.Member}, "an index entry of a post that is gone", fmt.Sprintf("post %d in %s", pid, k), k})
+			}
+		}
+	}
+	return s.stale(ctx, entries)
+}
+
+// checkTimelines verifies that each post of the timelines keys (home
+// timelines, their archives' chunks, the global timeline) exists.
+func (s *Store) checkTimelines(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+	cmds := make(rueidis.Commands, len(keys))
+	for i, k := range keys {
+		cmds[i] = s.c.B().Lrange().Key(k).Start(0).Stop(-1).Build()
+	}
+	var entries []gone
+	for i, r := range s.doMany(ctx, cmds) {
+		pids, err := r.AsIntSlice()
+		if err != nil {
+			return nil, s.wrap("check: read "+keys[i], err)
+		}
+		for _, pid := range pids {
+			entries = append(entries, gone{s.c.B().Exists().Key(schema.Post(pid)).Build(),
+				[]string{"LREM", keys[i], "0", id(pid)}, "a timeline entry of a post that is gone", fmt.Sprintf("post %d in %s", pid, keys[i]), keys[i]})
+		}
+	}
+	return s.stale(ctx, entries)
+}
+
+// checkSnapshots verifies that each delivery snapshot of keys belongs to
+// a job registered in a shard of the queue (maintenance removes those of
+// registered jobs that vanished).
+func (s *Store) checkSnapshots(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+	var cmds rueidis.Commands
+	var owned []string
+	for _, k := range keys {
+		if _, job, ok := schema.SnapshotOf(k); ok {
+			owned = append(owned, k)
+			for n := range schema.QueueShards {
+				cmds = append(cmds, s.c.B().Hexists().Key(schema.QueueN(n).Snapshots).Field(job).Build())
+			}
+		}
+	}
+	res := s.doMany(ctx, cmds)
+	var found []finding
+	for i, k := range owned {
+		registered := false
+		for _, r := range res[i*schema.QueueShards : (i+1)*schema.QueueShards] {
+			n, err := r.AsInt64()
+			if err != nil {
+				return nil, s.wrap("check: read the queue", err)
+			}
+			registered = registered || n == 1
+		}
+		if !registered {
+			found = append(found, finding{"a delivery snapshot of no job", k, k, [][]string{{"DEL", k}}})
+		}
+	}
+	return found, nil
+}

@@ -1,0 +1,240 @@
+package store_test
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// problems returns what rep found as "kind: what ×count".
+func problems(rep store.CheckReport) []string {
+	var got []string
+	for _, p := range rep.Problems {
+		got = append(got, fmt.Sprintf("%s: %s ×%d", p.Kind, p.What, p.Count))
+	}
+	return got
+}
+
+// check runs a whole check with a short settling pause.
+func (f *fixture) check(t *testing.T, repair bool) store.CheckReport {
+	t.Helper()
+	rep, err := f.st.Check(f.ctx, store.CheckOptions{Repair: repair, Scope: "test", Settle: 20 * time.Millisecond})
+	if err != nil || !rep.Done {
+		t.Fatalf("check: %+v, %v", rep, err)
+	}
+	return rep
+}
+
+// conversationWorld makes a small network whose every index is right:
+// three users who follow each other, with display names, and posts with
+// tags, mentions and a reply, all delivered.
+func conversationWorld(t *testing.T, f *fixture) (ann, bob, cy retwis.User, tagged retwis.Post) {
+	t.Helper()
+	ann, bob, cy = f.register(t, "ann"), f.register(t, "bob"), f.register(t, "cy")
+	if err := f.st.SetAbout(f.ctx, ann.ID, "Ann Année", "hi"); err != nil {
+		t.Fatal(err)
+	}
+	for _, pair := range [][2]retwis.User{{ann, bob}, {bob, ann}, {cy, ann}} {
+		if err := f.st.Follow(f.ctx, pair[0].ID, pair[1].ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tagged = f.post(t, store.Draft{Author: ann.ID, Text: "#Café with @bob and @cy"})
+	f.post(t, store.Draft{Author: bob.ID, Text: "@ann yes", InReplyTo: tagged.ID})
+	f.drain(t)
+	return ann, bob, cy, tagged
+}
+
+// TestCheckFindsAndRepairs damages every kind of index on purpose, on
+// one Redis and on a cluster: a check finds each problem, once, and
+// writes nothing; a check with repair fixes them all, and leaves the
+// database exactly as it was before the damage; a third check finds
+// nothing.
+func TestCheckFindsAndRepairs(t *testing.T) {
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		ann, bob, cy, tagged := conversationWorld(t, f)
+		if got := problems(f.check(t, false)); len(got) != 0 {
+			t.Fatalf("a sound database has problems: %v", got)
+		}
+		sound := f.snapshot(t)
+		a, b, c := itoa(ann.ID), itoa(bob.ID), itoa(cy.ID)
+		old := itoa(time.Now().Add(-24 * time.Hour).Unix())
+		for _, damage := range [][]string{
+			{"ZREM", "followers:{" + b + "}", a},                        // ann follows bob, bob does not know
+			{"ZREM", "graph:{" + c + "}", "spo:" + c + ":follows:" + a}, // cy follows ann, the graph does not know
+			{"ZADD", "followers:{" + c + "}", "1", a},                   // ann does not follow cy
+			{"ZADD", "graph:{" + b + "}", "0", "spo:" + b + ":follows:" + c},
+			{"HSET", store.KeyNames("ghost"), "ghost", "999999"},
+			{"HSET", "user:{888888}", "username", "orphan", "joined", old}, // a sign-up that crashed
+			{"ZREM", store.KeyPeopleOf("annee"), "annee:" + a},
+			{"ZADD", store.KeyPeopleOf("zed"), "0", "zed:" + b},
+			{"ZREM", store.KeyExplore, c},
+			{"ZADD", store.KeyExplore, "0", "777777"},
+			{"ZREM", store.KeyTag("cafe"), itoa(tagged.ID)},
+			{"ZREM", "user_posts:{" + a + "}", itoa(tagged.ID)},
+			{"ZADD", "mentions:{" + b + "}", "424242", "424242"},
+			{"LPUSH", "posts:{" + c + "}", "434343"},
+			{"ZADD", "followers:{" + a + "}:job:1-1", "1", b}, // a delivery snapshot of no job
+		} {
+			f.do(t, damage...)
+		}
+		damaged := f.snapshot(t)
+		want := []string{
+			"follows: a follow missing from the followee's followers ×1",
+			"follows: a follow missing from the graph ×1",
+			"followers: a follower who does not follow ×1",
+			"graph: a follow in the graph that is not one ×1",
+			"posts: a post missing from its author's posts ×1",
+			"posts: a post missing from the index of a tag, mention or reply ×1",
+			"post-indexes: an index entry of a post that is gone ×1",
+			"timelines: a timeline entry of a post that is gone ×1",
+			"names: a name of a user who is gone ×1",
+			// bob's followers and ann's posts are one short: the facts
+			// of their entries; a repair fixes those first
+			"users: a directory entry out of date ×2",
+			"users: a user missing from the directory ×1",
+			"users: a user missing from the people search ×1",
+			"users: an account whose sign-up never finished ×1",
+			"people: a search entry of a name the user no longer has ×1",
+			"directory: a directory entry of a user who is gone ×1",
+			"leftovers: a delivery snapshot of no job ×1",
+		}
+		if got := problems(f.check(t, false)); !slices.Equal(got, want) {
+			t.Fatalf("found\n%q\nwant\n%q", got, want)
+		}
+		if after := f.snapshot(t); !maps.Equal(after, damaged) {
+			t.Fatal("a check without repair changed the database")
+		}
+		rep := f.check(t, true)
+		for _, p := range rep.Problems {
+			if p.Repaired != p.Count || len(p.Examples) == 0 {
+				t.Fatalf("repaired %d of %d %s: %v", p.Repaired, p.Count, p.What, p.Examples)
+			}
+		}
+		if got := problems(f.check(t, false)); len(got) != 0 {
+			t.Fatalf("after repair: %v", got)
+		}
+		if after := f.snapshot(t); !maps.Equal(after, sound) {
+			for k := range maps.Keys(after) {
+				if after[k] != sound[k] {
+					t.Errorf("%s differs from before the damage", k)
+				}
+			}
+			for k := range maps.Keys(sound) {
+				if _, ok := after[k]; !ok {
+					t.Errorf("%s is gone", k)
+				}
+			}
+		}
+	})
+}
+
+// TestCheckResumes checks with a small budget: each call walks about
+// that many keys and goes on where the last stopped, until it is done;
+// then the progress is forgotten.
+func TestCheckResumes(t *testing.T) {
+	f := newFixture(t)
+	conversationWorld(t, f)
+	f.do(t, "ZADD", "mentions:{1}", "525252", "525252")
+	calls, total := 0, int64(0)
+	var problemsSeen int64
+	for {
+		calls++
+		rep, err := f.st.Check(f.ctx, store.CheckOptions{Scope: "test", Budget: 3, Settle: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += rep.Keys
+		for _, p := range rep.Problems {
+			problemsSeen += p.Count
+		}
+		if rep.Done {
+			break
+		}
+		if calls > 200 {
+			t.Fatal("the check does not get to the end")
+		}
+	}
+	whole := f.check(t, false)
+	if calls < 5 || total < whole.Keys || problemsSeen != 1 {
+		t.Fatalf("%d calls walked %d keys (a whole check %d) and saw %d problems", calls, total, whole.Keys, problemsSeen)
+	}
+	if keys := f.strs(t, "KEYS", "check:test:*"); len(keys) != 0 {
+		t.Fatalf("progress left behind: %v", keys)
+	}
+}
+
+// TestCheckLive checks and repairs over and over while users follow,
+// unfollow, post and delete (each writer its own user, so that the
+// writes race only with the check): once they stop, a check finds the
+// database sound, the repairs having taken no write under way for
+// damage. Only the directory's entries may lag: two writers refresh the
+// entry of a user they both follow, and the last to write wins, which
+// the background check mends.
+func TestCheckLive(t *testing.T) {
+	onRedisAndCluster(t, checkLive)
+}
+
+func checkLive(t *testing.T, f *fixture) {
+	users := make([]retwis.User, 6)
+	for i := range users {
+		users[i] = f.register(t, fmt.Sprint("live", i))
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range 3 {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 9))
+			me := users[w]
+			var mine []int64
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				other := users[3+rng.IntN(3)]
+				var err error
+				switch rng.IntN(4) {
+				case 0:
+					err = f.st.Follow(f.ctx, me.ID, other.ID)
+				case 1:
+					err = f.st.Unfollow(f.ctx, me.ID, other.ID)
+				case 2:
+					var p retwis.Post
+					if p, err = f.st.CreatePost(f.ctx, me.ID, fmt.Sprintf("#live @%s", other.Username)); err == nil {
+						mine = append(mine, p.ID)
+					}
+				case 3:
+					if len(mine) > 0 {
+						err, mine = f.st.DeletePost(f.ctx, me.ID, mine[0]), mine[1:]
+					}
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); {
+		if _, err := f.st.Check(f.ctx, store.CheckOptions{Repair: true, Scope: "live", Restart: true, Settle: 30 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	f.drain(t)
+	for _, p := range f.check(t, false).Problems {
+		if p.What != "a directory entry out of date" {
+			t.Errorf("after the writes: %s: %s ×%d %v", p.Kind, p.What, p.Count, p.Examples)
+		}
+	}
+}
