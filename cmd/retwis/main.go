@@ -7,6 +7,7 @@
 //	retwis gen [flags]     write a synthetic network as Redis commands
 //	retwis import [flags]  convert real data into Redis commands
 //	retwis lock [flags]    run a command while holding a distributed lock
+//	retwis check [flags]   verify (and repair) every derived index
 //	retwis spam [flags]    list new accounts that post very much
 //	retwis help [command]  show help
 //
@@ -40,6 +41,7 @@ var commands = []command{
 	{"gen", "write a synthetic social network as Redis commands (RESP)", runGen},
 	{"import", "convert a real follow graph, users and posts into Redis commands (RESP)", runImport},
 	{"lock", "run a command while holding a distributed lock (Redlock)", runLock},
+	{"check", "verify every derived index against its source of truth, and repair it", runCheck},
 	{"spam", "list new accounts that post very much (the operator's spam view)", runSpam},
 }
 

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/retwis/retwis/internal/store"
+)
+
+// checkConfig is the configuration of `retwis check`.
+type checkConfig struct {
+	redisURL string
+	repair   bool
+	kinds    string
+	restart  bool
+	settle   time.Duration
+}
+
+func (c *checkConfig) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.redisURL, "redis", "", envHelp("the database's Redis `URL`", "REDIS_URL"))
+	fs.BoolVar(&c.repair, "repair", false, "fix what is found")
+	fs.StringVar(&c.kinds, "kinds", "", "comma-separated `list` of the kinds of index to check (default all: "+strings.Join(store.CheckKinds(), ", ")+")")
+	fs.BoolVar(&c.restart, "restart", false, "start from the beginning rather than where an interrupted check stopped")
+	fs.DurationVar(&c.settle, "settle", time.Second, "how long a problem must last to count (writes under way are not damage)")
+}
+
+// errProblems is the failure of a check that found problems it did not
+// fix.
+var errProblems = errors.New("problems found; run with --repair to fix them")
+
+// runCheck verifies every derived index of the database against its
+// source of truth, with SCAN on every master, and reports what is wrong
+// by kind, with counts and examples; with --repair it fixes it. Safe on
+// a live database. Interrupted, it resumes where it stopped when run
+// again. It fails if it found problems it did not fix.
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var cfg checkConfig
+	fs := newFlagSet("check", stderr)
+	cfg.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	opts := store.CheckOptions{Repair: cfg.repair, Scope: "cli", Restart: cfg.restart, Settle: cfg.settle}
+	for k := range strings.SplitSeq(cfg.kinds, ",") {
+		if k = strings.TrimSpace(k); k == "" {
+			continue
+		}
+		if !slices.Contains(store.CheckKinds(), k) {
+			return usageError(fs, "--kinds: no kind %q (there are %s)", k, strings.Join(store.CheckKinds(), ", "))
+		}
+		opts.Kinds = append(opts.Kinds, k)
+	}
+	switch {
+	case cfg.redisURL == "":
+		return usageError(fs, "--redis is needed")
+	case cfg.settle < 0:
+		return usageError(fs, "--settle cannot be negative")
+	}
+	st, err := openStore(cfg.redisURL, 0)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	start := time.Now()
+	progress := newProgress(stderr, start)
+	opts.Progress = progress.show
+	rep, err := st.Check(ctx, opts)
+	progress.end()
+	printCheck(stdout, rep, cfg.repair, time.Since(start))
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return fmt.Errorf("interrupted; run it again to go on where it stopped")
+	case err != nil:
+		return err
+	}
+	for _, p := range rep.Problems {
+		if p.Repaired < p.Count {
+			return errProblems
+		}
+	}
+	return nil
+}
+
+// printCheck writes what a check found.
+func printCheck(w io.Writer, rep store.CheckReport, repair bool, took time.Duration) {
+	fmt.Fprintf(w, "checked %d keys in %s (%.0f keys/s)\n", rep.Keys, took.Round(time.Millisecond), float64(rep.Keys)/took.Seconds())
+	if len(rep.Problems) == 0 {
+		fmt.Fprintln(w, "no problems found")
+	}
+	for _, p := range rep.Problems {
+		fixed := ""
+		if repair {
+			fixed = fmt.Sprintf(" (repaired %d)", p.Repaired)
+		}
+		fmt.Fprintf(w, "%s: %s: %d%s\n", p.Kind, p.What, p.Count, fixed)
+		for _, e := range p.Examples {
+			fmt.Fprintf(w, "    %s\n", e)
+		}
+	}
+}
+
+// progress shows how far a check has got: on a terminal, one line
+// rewritten at most ten times a second; elsewhere, a line every ten
+// seconds.
+type progress struct {
+	w        io.Writer
+	terminal bool
+	start    time.Time
+	last     time.Time
+	shown    bool
+}
+
+// newProgress returns the progress display of a check begun at start,
+// written to w.
+func newProgress(w io.Writer, start time.Time) *progress {
+	f, ok := w.(*os.File)
+	terminal := false
+	if ok {
+		fi, err := f.Stat()
+		terminal = err == nil && fi.Mode()&os.ModeCharDevice != 0
+	}
+	return &progress{w: w, terminal: terminal, start: start}
+}
+
+// show shows p, if it is time to.
+func (pr *progress) show(p store.CheckProgress) {
+	every, end := 10*time.Second, "\n"
+	if pr.terminal {
+		every, end = 100*time.Millisecond, ""
+	}
+	if time.Since(pr.last) < every {
+		return
+	}
+	pr.last = time.Now()
+	elapsed := time.Since(pr.start)
+	line := fmt.Sprintf("checking %s: %d keys, %d problems, %.0f keys/s", p.Kind, p.Keys, p.Problems, float64(p.Keys)/elapsed.Seconds())
+	if pr.terminal {
+		line = "\r\x1b[K" + line
+	}
+	fmt.Fprint(pr.w, line+end)
+	pr.shown = true
+}
+
+// end ends the terminal's progress line.
+func (pr *progress) end() {
+	if pr.terminal && pr.shown {
+		fmt.Fprint(pr.w, "\r\x1b[K")
+	}
+}
