@@ -238,3 +238,67 @@ func checkLive(t *testing.T, f *fixture) {
 		}
 	}
 }
+
+// TestReadsRepair reads pages that hold ids of posts that are gone: each
+// page skips them and takes them out of the index or timeline it read.
+func TestReadsRepair(t *testing.T) {
+	f := newFixture(t)
+	ann, bob, _, _ := conversationWorld(t, f)
+	a := itoa(ann.ID)
+	f.do(t, "LPUSH", "posts:{"+a+"}", "434343")
+	f.do(t, "ZADD", "mentions:{"+itoa(bob.ID)+"}", "434344", "434344")
+	f.do(t, "ZADD", store.KeyTag("cafe"), "434345", "434345")
+	f.do(t, "ZADD", "user_posts:{"+a+"}", "434346", "434346")
+	f.do(t, "LPUSH", "timeline", "434347")
+	if _, _, err := f.st.HomeTimeline(f.ctx, ann.ID, retwis.Cursor{}, 10); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.Mentions(f.ctx, bob.ID, retwis.Cursor{}, 10); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.TagPosts(f.ctx, "CAFÉ", retwis.Cursor{}, 10); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.Profile(f.ctx, 0, ann, retwis.Cursor{}, 10); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.GlobalTimeline(f.ctx, retwis.Cursor{Before: 434348}, 10); err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range [][]string{
+		{"LPOS", "posts:{" + a + "}", "434343"},
+		{"ZSCORE", "mentions:{" + itoa(bob.ID) + "}", "434344"},
+		{"ZSCORE", store.KeyTag("cafe"), "434345"},
+		{"ZSCORE", "user_posts:{" + a + "}", "434346"},
+		{"LPOS", "timeline", "434347"},
+	} {
+		if v := f.do(t, gone...); v != "" {
+			t.Errorf("%v = %q: the id of a post that is gone stays", gone, v)
+		}
+	}
+	if got := problems(f.check(t, false)); len(got) != 0 {
+		t.Fatalf("after the reads: %v", got)
+	}
+}
+
+// TestMaintenanceChecks damages an index: rounds of maintenance, each
+// checking a kind of index in turn, find and repair it.
+func TestMaintenanceChecks(t *testing.T) {
+	f := newFixture(t)
+	ann, bob, _, _ := conversationWorld(t, f)
+	f.do(t, "ZREM", "followers:{"+itoa(bob.ID)+"}", itoa(ann.ID))
+	repaired := 0
+	for range len(store.CheckKinds()) {
+		rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		repaired += rep.Repaired
+	}
+	if repaired < 1 || f.do(t, "ZSCORE", "followers:{"+itoa(bob.ID)+"}", itoa(ann.ID)) == "" {
+		t.Fatalf("maintenance repaired %d problems, and the follow is still missing", repaired)
+	}
+	if got := f.strs(t, "LRANGE", "check:rotation", "0", "-1"); !slices.Equal(got, store.CheckKinds()) {
+		t.Fatalf("after a whole rotation the kinds are %v", got)
+	}
+}
