@@ -77,8 +77,9 @@ func ids(strs []string) []int64 {
 // user did to viewer (follows, mentioned, replied), the users viewer
 // follows who follow user (the first two named) and how many users they
 // both follow. It reads the users viewer follows (up to graphScan), then
-// asks user's graph about them and about viewer in one command, then
-// names two: three cached reads, each on one slot.
+// asks user's graph about them and about viewer in one command (not
+// cached), then names two: three reads, each on one slot, the first and
+// the last through the client-side cache.
 func (s *Store) Relationship(ctx context.Context, viewer, user int64) (retwis.Relationship, error) {
 	var rel retwis.Relationship
 	if viewer == user || viewer == 0 {
@@ -99,7 +100,9 @@ func (s *Store) Relationship(ctx context.Context, viewer, user int64) (retwis.Re
 	for _, x := range followed {
 		members = append(members, schema.GraphPrefix("spo", user, schema.RelFollows)+x) // user follows x
 	}
-	scores, err := s.cached(ctx, s.c.B().Zmscore().Key(schema.Graph(user)).Member(members...).Cache(), s.opts.CacheTTL).ToArray()
+	// Not through the client-side cache: its key would be all these
+	// members, and a pair of visitor and profile is seldom seen twice.
+	scores, err := s.c.Do(ctx, s.c.B().Zmscore().Key(schema.Graph(user)).Member(members...).Build()).ToArray()
 	if err != nil {
 		return rel, s.wrap("relationship", err)
 	}
