@@ -175,7 +175,9 @@ func (w *BulkWriter) count(p indexed) {
 
 // account changes what the writer counts of user uid for the directory.
 // Of a user's posts only those of the week before the newest post
-// written so far are kept.
+// written so far are kept, and of those the newest legacyPostsCounted
+// (the ids of a dataset tell no time, and a server counts no more of
+// those).
 func (w *BulkWriter) account(uid int64, change func(*bulkAccount)) {
 	if w.accounts == nil {
 		w.accounts = map[int64]bulkAccount{}
@@ -184,6 +186,9 @@ func (w *BulkWriter) account(uid int64, change func(*bulkAccount)) {
 	change(&a)
 	week := w.latest - int64(retwis.DirectoryWeek/time.Second)
 	a.posts = slices.DeleteFunc(a.posts, func(t int64) bool { return t < week })
+	if extra := len(a.posts) - legacyPostsCounted; extra > 0 { // as a server counts posts whose ids tell no time
+		a.posts = a.posts[extra:]
+	}
 	w.accounts[uid] = a
 }
 
