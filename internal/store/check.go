@@ -105,6 +105,7 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckReport, erro
 	opts.Settle = cmp.Or(opts.Settle, defaultSettle)
 	opts.Grace = cmp.Or(opts.Grace, defaultGrace)
 	rep := CheckReport{Done: true}
+	run := &checkRun{opts: opts, posts: map[int64]bool{}}
 	found := map[[2]string]*Problem{}
 	var states []string
 	for _, kind := range checkKinds {
@@ -126,7 +127,7 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckReport, erro
 				}
 			}
 			done, err := s.walk(ctx, state, w.pattern, w.keyType, budget, func(keys []string) error {
-				err := s.checkBatch(ctx, kind.name, w, keys, opts, found)
+				err := s.checkBatch(ctx, kind.name, w, keys, run, found)
 				rep.Keys += int64(len(keys))
 				if opts.Progress != nil {
 					opts.Progress(CheckProgress{Kind: kind.name, Keys: rep.Keys, Problems: countOf(found)})
@@ -154,13 +155,13 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckReport, erro
 
 // checkBatch checks keys with w, confirms what it finds after the
 // settling pause, repairs it if asked, and adds it to found.
-func (s *Store) checkBatch(ctx context.Context, kind string, w checkWalk, keys []string, opts CheckOptions,
+func (s *Store) checkBatch(ctx context.Context, kind string, w checkWalk, keys []string, run *checkRun,
 	found map[[2]string]*Problem) error {
-	first, err := w.verify(s, ctx, keys, opts)
+	first, err := w.verify(s, ctx, keys, run)
 	if err != nil || len(first) == 0 {
 		return err
 	}
-	if err := sleep(ctx, opts.Settle); err != nil {
+	if err := sleep(ctx, run.opts.Settle); err != nil {
 		return err
 	}
 	suspects := map[string]bool{}
@@ -171,7 +172,7 @@ func (s *Store) checkBatch(ctx context.Context, kind string, w checkWalk, keys [
 			again = append(again, f.key)
 		}
 	}
-	second, err := w.verify(s, ctx, again, opts)
+	second, err := w.verify(s, ctx, again, run)
 	if err != nil {
 		return err
 	}
@@ -189,7 +190,7 @@ func (s *Store) checkBatch(ctx context.Context, kind string, w checkWalk, keys [
 		if len(p.Examples) < maxExamples {
 			p.Examples = append(p.Examples, f.where)
 		}
-		if opts.Repair && len(f.fix) > 0 {
+		if run.opts.Repair && len(f.fix) > 0 {
 			fixes = append(fixes, f.fix...)
 			p.Repaired++
 		}

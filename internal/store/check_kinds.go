@@ -19,7 +19,7 @@ import (
 // pattern, and what verifies a batch of them.
 type checkWalk struct {
 	pattern, keyType string
-	verify           func(s *Store, ctx context.Context, keys []string, opts CheckOptions) ([]finding, error)
+	verify           func(s *Store, ctx context.Context, keys []string, run *checkRun) ([]finding, error)
 }
 
 // checkKind is a kind of derived index that Check verifies, by one walk
@@ -56,6 +56,26 @@ var checkKinds = []checkKind{
 	{"people", []checkWalk{{schema.PeopleKeys, "zset", (*Store).checkPeople}}},
 	{"directory", []checkWalk{{schema.Explore, "zset", (*Store).checkDirectory}}},
 	{"leftovers", []checkWalk{{schema.SnapshotKeys, "zset", (*Store).checkSnapshots}}},
+}
+
+// checkRun is the state of one call of Check that its verifications
+// share.
+type checkRun struct {
+	opts CheckOptions
+	// posts holds ids of posts found to exist, up to knownPosts, so that
+	// a post in many timelines is asked about once (one deleted after
+	// is missed until the next check).
+	posts map[int64]bool
+}
+
+// knownPosts bounds checkRun.posts.
+const knownPosts = 1 << 20
+
+// sawPost records whether post pid exists.
+func (run *checkRun) sawPost(pid int64, exists bool) {
+	if exists && len(run.posts) < knownPosts {
+		run.posts[pid] = true
+	}
 }
 
 // checkPage is how many members of a set the check reads at a time, and
@@ -134,7 +154,7 @@ func (s *Store) missing(ctx context.Context, want []expectation) ([]finding, err
 
 // checkFollowing verifies that each follow of the sets of users followed
 // keys is in the followee's followers and in the graph.
-func (s *Store) checkFollowing(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+func (s *Store) checkFollowing(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	members, err := s.zmembers(ctx, keys)
 	if err != nil {
 		return nil, err
@@ -194,7 +214,7 @@ func (s *Store) stale(ctx context.Context, entries []gone) ([]finding, error) {
 
 // checkFollowers verifies that each follower of the followers keys
 // follows.
-func (s *Store) checkFollowers(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+func (s *Store) checkFollowers(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool { _, ok := schema.FollowersOf(k); return !ok })
 	members, err := s.zmembers(ctx, keys)
 	if err != nil {
@@ -214,7 +234,7 @@ func (s *Store) checkFollowers(ctx context.Context, keys []string, _ CheckOption
 }
 
 // checkGraph verifies that each follow of the graph keys is one.
-func (s *Store) checkGraph(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+func (s *Store) checkGraph(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	members, err := s.zmembers(ctx, keys)
 	if err != nil {
 		return nil, err
@@ -244,7 +264,7 @@ func (s *Store) checkGraph(ctx context.Context, keys []string, _ CheckOptions) (
 
 // checkNames verifies that each name of the name indexes keys leads to a
 // user of that name.
-func (s *Store) checkNames(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+func (s *Store) checkNames(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	cmds := make(rueidis.Commands, len(keys))
 	for i, k := range keys {
 		cmds[i] = s.c.B().Hgetall().Key(k).Build()
@@ -293,7 +313,7 @@ func (s *Store) checkNames(ctx context.Context, keys []string, _ CheckOptions) (
 // name, its entries in the people search and its entry in the directory;
 // a hash whose name is not its own, older than opts.Grace, is what a
 // sign-up that crashed before claiming the name left, and goes.
-func (s *Store) checkUsers(ctx context.Context, keys []string, opts CheckOptions) ([]finding, error) {
+func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
 	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
 		return s.c.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Build()
 	})
@@ -325,7 +345,7 @@ func (s *Store) checkUsers(ctx context.Context, keys []string, opts CheckOptions
 		vals, _ := res[i].ToArray()
 		if owner != uid {
 			joined, _ := vals[2].AsInt64()
-			if time.Since(time.Unix(joined, 0)) > opts.Grace {
+			if time.Since(time.Unix(joined, 0)) > run.opts.Grace {
 				found = append(found, finding{"an account whose sign-up never finished", fmt.Sprintf("user %d (%q)", uid, names[i]),
 					schema.User(uid), [][]string{{"DEL", schema.User(uid)}}})
 			}
@@ -377,7 +397,7 @@ func (s *Store) checkEntriesOf(ctx context.Context, uids []int64) ([]finding, er
 
 // checkPeople verifies that each entry of the people search keys is a
 // term of its user's names.
-func (s *Store) checkPeople(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+func (s *Store) checkPeople(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	members, err := s.zmembers(ctx, keys)
 	if err != nil {
 		return nil, err
@@ -423,7 +443,7 @@ func (s *Store) checkPeople(ctx context.Context, keys []string, _ CheckOptions) 
 
 // checkDirectory verifies that each entry of the directory is of a user
 // (users' entries are verified against their facts by checkUsers).
-func (s *Store) checkDirectory(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+func (s *Store) checkDirectory(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	members, err := s.zmembers(ctx, keys)
 	if err != nil {
 		return nil, err
@@ -443,7 +463,7 @@ func (s *Store) checkDirectory(ctx context.Context, keys []string, _ CheckOption
 // checkPosts verifies that each post of the post hashes keys is in its
 // author's posts and, once delivered, in the indexes of its tags,
 // mentions and reply.
-func (s *Store) checkPosts(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	fields := append(slices.Clone(jobFields), schema.FieldDelivered)
 	pids, res := s.readEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
 		return s.c.B().Hmget().Key(k).Field(fields...).Build()
@@ -478,52 +498,94 @@ func (s *Store) checkPosts(ctx context.Context, keys []string, _ CheckOptions) (
 // checkPostRefs verifies that each post of the post indexes keys (a
 // user's posts, mentions, a post's replies, a tag's posts by id or by
 // day) exists.
-func (s *Store) checkPostRefs(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+func (s *Store) checkPostRefs(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
 	members, err := s.zmembers(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
-	var entries []gone
-	for i, k := range keys {
+	refs := make([][]postRef, len(keys))
+	for i := range keys {
 		for _, m := range members[i] {
 			_, post, _ := strings.Cut(m.Member, ":") // a day's entry is "<day>:<post id>"
 			if post == "" {
 				post = m.Member
 			}
 			if pid, err := strconv.ParseInt(post, 10, 64); err == nil {
-				entries = append(entries, gone{s.c.B().Exists().Key(schema.Post(pid)).Build(),
-					[]string{"ZREM", k, m.Member}, "an index entry of a post that is gone", fmt.Sprintf("post %d in %s", pid, k), k})
+				refs[i] = append(refs[i], postRef{pid, []string{"ZREM", keys[i], m.Member}})
 			}
 		}
 	}
-	return s.stale(ctx, entries)
+	return s.refsToGone(ctx, run, keys, refs, "an index entry of a post that is gone")
+}
+
+// postRef is an entry of an index that names a post, with the command
+// that removes it.
+type postRef struct {
+	pid    int64
+	remove []string
+}
+
+// refsToGone returns a finding, what, for each of refs (those of each
+// of keys) whose post is gone; it asks once about each post, in one
+// pipeline, but for the posts the run saw already.
+func (s *Store) refsToGone(ctx context.Context, run *checkRun, keys []string, refs [][]postRef, what string) ([]finding, error) {
+	var pids []int64
+	seen := map[int64]bool{}
+	for _, rs := range refs {
+		for _, r := range rs {
+			if !seen[r.pid] && !run.posts[r.pid] {
+				seen[r.pid], pids = true, append(pids, r.pid)
+			}
+		}
+	}
+	cmds := make(rueidis.Commands, len(pids))
+	for i, pid := range pids {
+		cmds[i] = s.c.B().Exists().Key(schema.Post(pid)).Build()
+	}
+	exists := make(map[int64]bool, len(pids))
+	for i, r := range s.doMany(ctx, cmds) {
+		n, err := r.AsInt64()
+		if err != nil {
+			return nil, s.wrap("check: read posts", err)
+		}
+		exists[pids[i]] = n == 1
+		run.sawPost(pids[i], n == 1)
+	}
+	var found []finding
+	for i, rs := range refs {
+		for _, r := range rs {
+			if !exists[r.pid] && !run.posts[r.pid] {
+				found = append(found, finding{what, fmt.Sprintf("post %d in %s", r.pid, keys[i]), keys[i], [][]string{r.remove}})
+			}
+		}
+	}
+	return found, nil
 }
 
 // checkTimelines verifies that each post of the timelines keys (home
 // timelines, their archives' chunks, the global timeline) exists.
-func (s *Store) checkTimelines(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+func (s *Store) checkTimelines(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
 	cmds := make(rueidis.Commands, len(keys))
 	for i, k := range keys {
 		cmds[i] = s.c.B().Lrange().Key(k).Start(0).Stop(-1).Build()
 	}
-	var entries []gone
+	refs := make([][]postRef, len(keys))
 	for i, r := range s.doMany(ctx, cmds) {
 		pids, err := r.AsIntSlice()
 		if err != nil {
 			return nil, s.wrap("check: read "+keys[i], err)
 		}
 		for _, pid := range pids {
-			entries = append(entries, gone{s.c.B().Exists().Key(schema.Post(pid)).Build(),
-				[]string{"LREM", keys[i], "0", id(pid)}, "a timeline entry of a post that is gone", fmt.Sprintf("post %d in %s", pid, keys[i]), keys[i]})
+			refs[i] = append(refs[i], postRef{pid, []string{"LREM", keys[i], "0", id(pid)}})
 		}
 	}
-	return s.stale(ctx, entries)
+	return s.refsToGone(ctx, run, keys, refs, "a timeline entry of a post that is gone")
 }
 
 // checkSnapshots verifies that each delivery snapshot of keys belongs to
 // a job registered in a shard of the queue (maintenance removes those of
 // registered jobs that vanished).
-func (s *Store) checkSnapshots(ctx context.Context, keys []string, _ CheckOptions) ([]finding, error) {
+func (s *Store) checkSnapshots(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	var cmds rueidis.Commands
 	var owned []string
 	for _, k := range keys {

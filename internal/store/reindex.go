@@ -15,7 +15,7 @@ import (
 
 // Bounds of a backfill, per maintenance round.
 const (
-	reindexBatch  = 500  // keys one SCAN step asks for
+	reindexBatch  = 1000 // keys one SCAN step asks for
 	reindexBudget = 5000 // keys one round walks at most, per backfill
 )
 
