@@ -155,6 +155,16 @@
 //	reindex:explore      hash    likewise, of the entering of the users
 //	                             registered before version 7 in the
 //	                             directory (retwis)
+//	check:<scope>:<kind>:<n>
+//	                     hash    the progress of walk n of a check of a
+//	                             kind of index (Store.Check): master
+//	                             address -> SCAN cursor (or "done"); scope
+//	                             "cli" for retwis check, "background" for
+//	                             maintenance's; removed once the check is
+//	                             done (retwis)
+//	check:rotation       list    the kinds of index that maintenance's
+//	                             check takes in turn, rotated with LMOVE
+//	                             each round (retwis)
 //	explore              zset    the directory of accounts, a
 //	                             multi-dimensional index: user ids scored by
 //	                             the Z-order code (internal/zorder) of their
