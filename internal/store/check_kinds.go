@@ -94,10 +94,17 @@ func (s *Store) doMany(ctx context.Context, cmds rueidis.Commands) []rueidis.Red
 	return res
 }
 
-// zmembers reads every member of the sorted sets keys, with its score,
+// zentry is a member of a sorted set that a check walks, with its key.
+type zentry struct {
+	key string
+	rueidis.ZScore
+}
+
+// zentries reads every member of the sorted sets keys, with its score,
 // a page at a time, the pages of all keys in one pipeline.
-func (s *Store) zmembers(ctx context.Context, keys []string) ([][]rueidis.ZScore, error) {
-	all := make([][]rueidis.ZScore, len(keys))
+func (s *Store) zentries(ctx context.Context, keys []string) ([]zentry, error) {
+	var all []zentry
+	read := make([]int64, len(keys)) // members read of each key
 	pending := make([]int, len(keys))
 	for i := range keys {
 		pending[i] = i
@@ -105,18 +112,20 @@ func (s *Store) zmembers(ctx context.Context, keys []string) ([][]rueidis.ZScore
 	for len(pending) > 0 {
 		cmds := make(rueidis.Commands, len(pending))
 		for j, i := range pending {
-			from := int64(len(all[i]))
-			cmds[j] = s.c.B().Zrange().Key(keys[i]).Min(strconv.FormatInt(from, 10)).Max(strconv.FormatInt(from+checkPage-1, 10)).Withscores().Build()
+			cmds[j] = s.c.B().Zrange().Key(keys[i]).Min(strconv.FormatInt(read[i], 10)).Max(strconv.FormatInt(read[i]+checkPage-1, 10)).Withscores().Build()
 		}
 		var more []int
 		for j, r := range s.doMany(ctx, cmds) {
+			i := pending[j]
 			page, err := r.AsZScores()
 			if err != nil {
-				return nil, s.wrap("check: read "+keys[pending[j]], err)
+				return nil, s.wrap("check: read "+keys[i], err)
 			}
-			all[pending[j]] = append(all[pending[j]], page...)
-			if len(page) == checkPage {
-				more = append(more, pending[j])
+			for _, m := range page {
+				all = append(all, zentry{keys[i], m})
+			}
+			if read[i] += int64(len(page)); len(page) == checkPage {
+				more = append(more, i)
 			}
 		}
 		pending = more
@@ -155,24 +164,22 @@ func (s *Store) missing(ctx context.Context, want []expectation) ([]finding, err
 // checkFollowing verifies that each follow of the sets of users followed
 // keys is in the followee's followers and in the graph.
 func (s *Store) checkFollowing(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	members, err := s.zmembers(ctx, keys)
+	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
 	var want []expectation
-	for i, k := range keys {
-		u, ok := schema.FollowingOf(k)
-		for _, m := range members[i] {
-			v, err := strconv.ParseInt(m.Member, 10, 64)
-			if !ok || err != nil {
-				continue
-			}
-			where := fmt.Sprintf("user %d follows %d", u, v)
-			want = append(want, expectation{[]string{"ZADD", schema.Followers(v), score64(m.Score), id(u)},
-				"a follow missing from the followee's followers", where, k})
-			for _, edge := range edgeWrites("ZADD", u, schema.RelFollows, v) {
-				want = append(want, expectation{edge, "a follow missing from the graph", where, k})
-			}
+	for _, e := range entries {
+		u, ok := schema.FollowingOf(e.key)
+		v, err := strconv.ParseInt(e.Member, 10, 64)
+		if !ok || err != nil {
+			continue
+		}
+		where := fmt.Sprintf("user %d follows %d", u, v)
+		want = append(want, expectation{[]string{"ZADD", schema.Followers(v), score64(e.Score), id(u)},
+			"a follow missing from the followee's followers", where, e.key})
+		for _, edge := range edgeWrites("ZADD", u, schema.RelFollows, v) {
+			want = append(want, expectation{edge, "a follow missing from the graph", where, e.key})
 		}
 	}
 	return s.missing(ctx, want)
@@ -216,50 +223,46 @@ func (s *Store) stale(ctx context.Context, entries []gone) ([]finding, error) {
 // follows.
 func (s *Store) checkFollowers(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool { _, ok := schema.FollowersOf(k); return !ok })
-	members, err := s.zmembers(ctx, keys)
+	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
-	var entries []gone
-	for i, k := range keys {
-		v, _ := schema.FollowersOf(k)
-		for _, m := range members[i] {
-			if u, err := strconv.ParseInt(m.Member, 10, 64); err == nil {
-				entries = append(entries, gone{s.c.B().Zscore().Key(schema.Following(u)).Member(id(v)).Build(),
-					[]string{"ZREM", k, m.Member}, "a follower who does not follow", fmt.Sprintf("user %d in the followers of %d", u, v), k})
-			}
+	var suspects []gone
+	for _, e := range entries {
+		v, _ := schema.FollowersOf(e.key)
+		if u, err := strconv.ParseInt(e.Member, 10, 64); err == nil {
+			suspects = append(suspects, gone{s.c.B().Zscore().Key(schema.Following(u)).Member(id(v)).Build(),
+				[]string{"ZREM", e.key, e.Member}, "a follower who does not follow", fmt.Sprintf("user %d in the followers of %d", u, v), e.key})
 		}
 	}
-	return s.stale(ctx, entries)
+	return s.stale(ctx, suspects)
 }
 
 // checkGraph verifies that each follow of the graph keys is one.
 func (s *Store) checkGraph(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	members, err := s.zmembers(ctx, keys)
+	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
-	var entries []gone
-	for i, k := range keys {
-		for _, m := range members[i] {
-			parts := strings.Split(m.Member, ":")
-			if len(parts) != 4 || parts[2] != schema.RelFollows {
-				continue // the other relations are of posts, not checked
-			}
-			a, errA := strconv.ParseInt(parts[1], 10, 64)
-			b, errB := strconv.ParseInt(parts[3], 10, 64)
-			if errA != nil || errB != nil || (parts[0] != "spo" && parts[0] != "ops") {
-				continue
-			}
-			subject, object := a, b
-			if parts[0] == "ops" {
-				subject, object = b, a
-			}
-			entries = append(entries, gone{s.c.B().Zscore().Key(schema.Following(subject)).Member(id(object)).Build(),
-				[]string{"ZREM", k, m.Member}, "a follow in the graph that is not one", fmt.Sprintf("%s in %s", m.Member, k), k})
+	var suspects []gone
+	for _, e := range entries {
+		parts := strings.Split(e.Member, ":")
+		if len(parts) != 4 || parts[2] != schema.RelFollows {
+			continue // the other relations are of posts, not checked
 		}
+		a, errA := strconv.ParseInt(parts[1], 10, 64)
+		b, errB := strconv.ParseInt(parts[3], 10, 64)
+		if errA != nil || errB != nil || (parts[0] != "spo" && parts[0] != "ops") {
+			continue
+		}
+		subject, object := a, b
+		if parts[0] == "ops" {
+			subject, object = b, a
+		}
+		suspects = append(suspects, gone{s.c.B().Zscore().Key(schema.Following(subject)).Member(id(object)).Build(),
+			[]string{"ZREM", e.key, e.Member}, "a follow in the graph that is not one", e.Member + " in " + e.key, e.key})
 	}
-	return s.stale(ctx, entries)
+	return s.stale(ctx, suspects)
 }
 
 // checkNames verifies that each name of the name indexes keys leads to a
@@ -398,17 +401,15 @@ func (s *Store) checkEntriesOf(ctx context.Context, uids []int64) ([]finding, er
 // checkPeople verifies that each entry of the people search keys is a
 // term of its user's names.
 func (s *Store) checkPeople(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	members, err := s.zmembers(ctx, keys)
+	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
 	terms := map[int64][]string{}
 	var uids []int64
-	for _, ms := range members {
-		for _, m := range ms {
-			if _, uid, ok := schema.PeopleEntryOf(m.Member); ok && terms[uid] == nil {
-				terms[uid], uids = []string{}, append(uids, uid)
-			}
+	for _, e := range entries {
+		if _, uid, ok := schema.PeopleEntryOf(e.Member); ok && terms[uid] == nil {
+			terms[uid], uids = []string{}, append(uids, uid)
 		}
 	}
 	cmds := make(rueidis.Commands, len(uids))
@@ -426,17 +427,19 @@ func (s *Store) checkPeople(ctx context.Context, keys []string, _ *checkRun) ([]
 		exists[uids[i]], terms[uids[i]] = name != "", retwis.SearchTerms(name, display)
 	}
 	var found []finding
-	for i, k := range keys {
-		for _, m := range members[i] {
-			term, uid, ok := schema.PeopleEntryOf(m.Member)
-			switch {
-			case !ok:
-			case !exists[uid]:
-				found = append(found, finding{"a search entry of a user who is gone", m.Member + " in " + k, k, [][]string{{"ZREM", k, m.Member}}})
-			case !slices.Contains(terms[uid], term):
-				found = append(found, finding{"a search entry of a name the user no longer has", m.Member + " in " + k, k, [][]string{{"ZREM", k, m.Member}}})
-			}
+	for _, e := range entries {
+		term, uid, ok := schema.PeopleEntryOf(e.Member)
+		what := "a search entry of a user who is gone"
+		switch {
+		case !ok:
+			continue
+		case !exists[uid]:
+		case !slices.Contains(terms[uid], term):
+			what = "a search entry of a name the user no longer has"
+		default:
+			continue
 		}
+		found = append(found, finding{what, e.Member + " in " + e.key, e.key, [][]string{{"ZREM", e.key, e.Member}}})
 	}
 	return found, nil
 }
@@ -444,20 +447,18 @@ func (s *Store) checkPeople(ctx context.Context, keys []string, _ *checkRun) ([]
 // checkDirectory verifies that each entry of the directory is of a user
 // (users' entries are verified against their facts by checkUsers).
 func (s *Store) checkDirectory(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	members, err := s.zmembers(ctx, keys)
+	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
-	var entries []gone
-	for i, k := range keys {
-		for _, m := range members[i] {
-			if uid, err := strconv.ParseInt(m.Member, 10, 64); err == nil {
-				entries = append(entries, gone{s.c.B().Hexists().Key(schema.User(uid)).Field(schema.FieldUsername).Build(),
-					[]string{"ZREM", k, m.Member}, "a directory entry of a user who is gone", "user " + m.Member, k})
-			}
+	var suspects []gone
+	for _, e := range entries {
+		if uid, err := strconv.ParseInt(e.Member, 10, 64); err == nil {
+			suspects = append(suspects, gone{s.c.B().Hexists().Key(schema.User(uid)).Field(schema.FieldUsername).Build(),
+				[]string{"ZREM", e.key, e.Member}, "a directory entry of a user who is gone", "user " + e.Member, e.key})
 		}
 	}
-	return s.stale(ctx, entries)
+	return s.stale(ctx, suspects)
 }
 
 // checkPosts verifies that each post of the post hashes keys is in its
@@ -499,43 +500,40 @@ func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]f
 // user's posts, mentions, a post's replies, a tag's posts by id or by
 // day) exists.
 func (s *Store) checkPostRefs(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
-	members, err := s.zmembers(ctx, keys)
+	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
-	refs := make([][]postRef, len(keys))
-	for i := range keys {
-		for _, m := range members[i] {
-			_, post, _ := strings.Cut(m.Member, ":") // a day's entry is "<day>:<post id>"
-			if post == "" {
-				post = m.Member
-			}
-			if pid, err := strconv.ParseInt(post, 10, 64); err == nil {
-				refs[i] = append(refs[i], postRef{pid, []string{"ZREM", keys[i], m.Member}})
-			}
+	var refs []postRef
+	for _, e := range entries {
+		_, post, _ := strings.Cut(e.Member, ":") // a day's entry is "<day>:<post id>"
+		if post == "" {
+			post = e.Member
+		}
+		if pid, err := strconv.ParseInt(post, 10, 64); err == nil {
+			refs = append(refs, postRef{pid, e.key, []string{"ZREM", e.key, e.Member}})
 		}
 	}
-	return s.refsToGone(ctx, run, keys, refs, "an index entry of a post that is gone")
+	return s.refsToGone(ctx, run, refs, "an index entry of a post that is gone")
 }
 
-// postRef is an entry of an index that names a post, with the command
-// that removes it.
+// postRef is an entry of an index (key) that names a post, with the
+// command that removes it.
 type postRef struct {
 	pid    int64
+	key    string
 	remove []string
 }
 
-// refsToGone returns a finding, what, for each of refs (those of each
-// of keys) whose post is gone; it asks once about each post, in one
-// pipeline, but for the posts the run saw already.
-func (s *Store) refsToGone(ctx context.Context, run *checkRun, keys []string, refs [][]postRef, what string) ([]finding, error) {
+// refsToGone returns a finding, what, for each of refs whose post is
+// gone; it asks once about each post, in one pipeline, but for the posts
+// the run saw already.
+func (s *Store) refsToGone(ctx context.Context, run *checkRun, refs []postRef, what string) ([]finding, error) {
 	var pids []int64
-	seen := map[int64]bool{}
-	for _, rs := range refs {
-		for _, r := range rs {
-			if !seen[r.pid] && !run.posts[r.pid] {
-				seen[r.pid], pids = true, append(pids, r.pid)
-			}
+	asked := map[int64]bool{}
+	for _, r := range refs {
+		if !asked[r.pid] && !run.posts[r.pid] {
+			asked[r.pid], pids = true, append(pids, r.pid)
 		}
 	}
 	cmds := make(rueidis.Commands, len(pids))
@@ -552,11 +550,9 @@ func (s *Store) refsToGone(ctx context.Context, run *checkRun, keys []string, re
 		run.sawPost(pids[i], n == 1)
 	}
 	var found []finding
-	for i, rs := range refs {
-		for _, r := range rs {
-			if !exists[r.pid] && !run.posts[r.pid] {
-				found = append(found, finding{what, fmt.Sprintf("post %d in %s", r.pid, keys[i]), keys[i], [][]string{r.remove}})
-			}
+	for _, r := range refs {
+		if !exists[r.pid] && !run.posts[r.pid] {
+			found = append(found, finding{what, fmt.Sprintf("post %d in %s", r.pid, r.key), r.key, [][]string{r.remove}})
 		}
 	}
 	return found, nil
@@ -569,17 +565,17 @@ func (s *Store) checkTimelines(ctx context.Context, keys []string, run *checkRun
 	for i, k := range keys {
 		cmds[i] = s.c.B().Lrange().Key(k).Start(0).Stop(-1).Build()
 	}
-	refs := make([][]postRef, len(keys))
+	var refs []postRef
 	for i, r := range s.doMany(ctx, cmds) {
 		pids, err := r.AsIntSlice()
 		if err != nil {
 			return nil, s.wrap("check: read "+keys[i], err)
 		}
 		for _, pid := range pids {
-			refs[i] = append(refs[i], postRef{pid, []string{"LREM", keys[i], "0", id(pid)}})
+			refs = append(refs, postRef{pid, keys[i], []string{"LREM", keys[i], "0", id(pid)}})
 		}
 	}
-	return s.refsToGone(ctx, run, keys, refs, "a timeline entry of a post that is gone")
+	return s.refsToGone(ctx, run, refs, "a timeline entry of a post that is gone")
 }
 
 // checkSnapshots verifies that each delivery snapshot of keys belongs to

@@ -233,10 +233,11 @@ func (s *Store) Explore(ctx context.Context, d retwis.Directory, n int) (retwis.
 	return listing, err
 }
 
-// entry is a user found in the directory, with the code it is indexed by.
+// entry is a user found in the directory, with the code it is indexed
+// by and the follower count in it.
 type entry struct {
-	uid  int64
-	code uint64
+	uid             int64
+	code, followers uint64
 }
 
 // exploreRanges reads the entries of ranges that lie in box, within the
@@ -279,14 +280,13 @@ func (s *Store) exploreRanges(ctx context.Context, box zorder.Box, ranges []zord
 		for _, m := range members {
 			uid, err := strconv.ParseInt(m.Member, 10, 64)
 			if code := uint64(m.Score); err == nil && directory.Contains(box, code) {
-				found = append(found, entry{uid, code})
+				found = append(found, entry{uid, code, directory.Decode(code)[dimFollowers]})
 			}
 		}
 	}
 	listing.Matched = int64(len(found)) + unread
 	slices.SortFunc(found, func(a, b entry) int {
-		fa, fb := directory.Decode(a.code)[dimFollowers], directory.Decode(b.code)[dimFollowers]
-		return cmp.Or(cmp.Compare(fb, fa), cmp.Compare(a.uid, b.uid))
+		return cmp.Or(cmp.Compare(b.followers, a.followers), cmp.Compare(a.uid, b.uid))
 	})
 	return found, listing, nil
 }

@@ -191,3 +191,35 @@ func TestExploreBounded(t *testing.T) {
 		t.Fatalf("got %+v", l)
 	}
 }
+
+// TestExploreRoundTrips: a query of the directory costs three round
+// trips (the sizes of its ranges, their entries, the facts of those
+// shown), four when the posts shown have ids that tell no time (their
+// times are read), whatever the number of accounts.
+func TestExploreRoundTrips(t *testing.T) {
+	f := newFixture(t) // the tutorial's counters: post ids tell no time
+	var users []retwis.User
+	for i := range 30 {
+		users = append(users, f.register(t, fmt.Sprint("round", i)))
+	}
+	if _, err := f.st.CreatePost(f.ctx, users[0].ID, "one"); err != nil {
+		t.Fatal(err)
+	}
+	f.drain(t)
+	for _, c := range []struct {
+		d    retwis.Directory
+		want int64
+	}{
+		{retwis.Directory{Followers: retwis.Any, Posts: retwis.Range{Min: 1, Max: -1}}, 4},
+		{retwis.Directory{Followers: retwis.Any, Posts: retwis.Range{Min: 0, Max: 0}}, 3},
+	} {
+		before := f.rc.calls.Load()
+		l, err := f.st.Explore(f.ctx, c.d, 30)
+		if err != nil || len(l.Accounts) == 0 {
+			t.Fatalf("explore %+v: %+v, %v", c.d, l, err)
+		}
+		if got := f.rc.calls.Load() - before; got != c.want {
+			t.Fatalf("explore %+v took %d round trips; want %d", c.d, got, c.want)
+		}
+	}
+}

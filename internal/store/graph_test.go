@@ -145,3 +145,32 @@ func TestSuggestionsRenewed(t *testing.T) {
 		t.Fatalf("suggestions after following c = %q; want d", got)
 	}
 }
+
+// TestRelationshipRoundTrips: the relationship panel costs three round
+// trips cold (the users the visitor follows, one ZMSCORE on the
+// profile's graph, the names of two) and one warm (the ZMSCORE, which
+// is not cached), whatever the number followed.
+func TestRelationshipRoundTrips(t *testing.T) {
+	f := newFixture(t)
+	visitor, profile := f.register(t, "visitor"), f.register(t, "profile")
+	for i := range 20 {
+		u := f.register(t, fmt.Sprint("mutual", i))
+		for _, pair := range [][2]int64{{visitor.ID, u.ID}, {u.ID, profile.ID}} {
+			if err := f.st.Follow(f.ctx, pair[0], pair[1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	calls := func() int64 {
+		before := f.rc.calls.Load()
+		rel, err := f.st.Relationship(f.ctx, visitor.ID, profile.ID)
+		if err != nil || rel.FollowedByCount != 20 || len(rel.FollowedBy) != 2 {
+			t.Fatalf("relationship: %+v, %v", rel, err)
+		}
+		return f.rc.calls.Load() - before
+	}
+	f.st.ForgetWrites()
+	if cold, warm := calls(), calls(); cold != 3 || warm != 1 {
+		t.Fatalf("the panel took %d round trips cold, %d warm; want 3 and 1", cold, warm)
+	}
+}
