@@ -97,9 +97,8 @@ func CheckKinds() []string {
 // it. It walks with SCAN, every master of a cluster, batch by batch,
 // keeping its cursors (per opts.Scope) after each, so that a check
 // interrupted resumes; once every kind asked for is walked to its end,
-// they are forgotten. Every
-// problem is read twice, opts.Settle apart, before it counts: writes of
-// servers under way are not damage. Each fix is one command on one slot,
+// they are forgotten. Every problem is read twice, opts.Settle apart,
+// before it counts: writes of servers under way are not damage. Each fix is one command on one slot,
 // idempotent, and made from what the second reading found.
 func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckReport, error) {
 	opts.Settle = cmp.Or(opts.Settle, defaultSettle)
@@ -164,12 +163,12 @@ func (s *Store) checkBatch(ctx context.Context, kind string, w checkWalk, keys [
 	if err := sleep(ctx, run.opts.Settle); err != nil {
 		return err
 	}
-	suspects := map[string]bool{}
+	suspects, reread := map[string]bool{}, map[string]bool{}
 	var again []string
 	for _, f := range first {
 		suspects[f.what+"\x00"+f.where] = true
-		if !slices.Contains(again, f.key) { // only the keys with a finding are read again
-			again = append(again, f.key)
+		if !reread[f.key] { // only the keys with a finding are read again
+			reread[f.key], again = true, append(again, f.key)
 		}
 	}
 	second, err := w.verify(s, ctx, again, run)
