@@ -371,7 +371,7 @@ func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([
 // checkEntriesOf verifies the directory's entries for uids against their
 // facts.
 func (s *Store) checkEntriesOf(ctx context.Context, uids []int64) ([]finding, error) {
-	all, err := s.readFacts(ctx, uids, time.Now())
+	all, err := s.readFacts(ctx, uids, time.Now(), false)
 	if err != nil {
 		return nil, err
 	}

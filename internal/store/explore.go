@@ -72,20 +72,26 @@ func (f facts) account() retwis.Account {
 	}
 }
 
+// weekStart returns where the count of recent posts begins at now: a
+// week before, to the minute, so that a count read through the
+// client-side cache serves for a minute.
+func weekStart(now time.Time) time.Time { return now.Add(-retwis.DirectoryWeek).Truncate(time.Minute) }
+
 // readFacts reads the facts of uids: one pipeline, and one more for the
-// times of recent posts whose ids tell none.
-func (s *Store) readFacts(ctx context.Context, uids []int64, now time.Time) ([]facts, error) {
+// times of recent posts whose ids tell none; through the client-side
+// cache if cached (a page's), else from Redis (what writes an entry).
+func (s *Store) readFacts(ctx context.Context, uids []int64, now time.Time, cached bool) ([]facts, error) {
 	b := s.c.B()
-	since := now.Add(-retwis.DirectoryWeek)
-	cmds := make(rueidis.Commands, 0, 4*len(uids))
+	since := weekStart(now)
+	cmds := make([]rueidis.Cacheable, 0, 4*len(uids))
 	for _, uid := range uids {
 		cmds = append(cmds,
-			b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Build(),
-			b.Zcard().Key(schema.Followers(uid)).Build(),
-			b.Zcount().Key(schema.UserPosts(uid)).Min(id(snowflake.First(since))).Max("+inf").Build(),
-			b.Zrange().Key(schema.UserPosts(uid)).Min("("+id(firstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, legacyPostsCounted).Build())
+			b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Cache(),
+			b.Zcard().Key(schema.Followers(uid)).Cache(),
+			b.Zcount().Key(schema.UserPosts(uid)).Min(id(snowflake.First(since))).Max("+inf").Cache(),
+			b.Zrange().Key(schema.UserPosts(uid)).Min("("+id(firstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, legacyPostsCounted).Cache())
 	}
-	res := s.c.DoMulti(ctx, cmds...)
+	res := s.reads(ctx, cached, cmds)
 	all := make([]facts, len(uids))
 	for i, uid := range uids {
 		f, err := factsOf(uid, res[4*i:4*i+4])
@@ -94,7 +100,24 @@ func (s *Store) readFacts(ctx context.Context, uids []int64, now time.Time) ([]f
 		}
 		all[i] = f
 	}
-	return all, s.countLegacy(ctx, all, since)
+	return all, s.countLegacy(ctx, all, since, cached)
+}
+
+// reads sends cmds through the client-side cache if cached, else as
+// plain commands, in one round trip.
+func (s *Store) reads(ctx context.Context, cached bool, cmds []rueidis.Cacheable) []rueidis.RedisResult {
+	if cached {
+		cts := make([]rueidis.CacheableTTL, len(cmds))
+		for i, c := range cmds {
+			cts[i] = rueidis.CT(c, s.opts.CacheTTL)
+		}
+		return s.cachedMulti(ctx, cts...)
+	}
+	plain := make(rueidis.Commands, len(cmds))
+	for i, c := range cmds {
+		plain[i] = s.uncached(c)
+	}
+	return s.c.DoMulti(ctx, plain...)
 }
 
 // factsOf reads the replies of readFacts about uid.
@@ -123,18 +146,19 @@ func factsOf(uid int64, res []rueidis.RedisResult) (facts, error) {
 }
 
 // countLegacy counts the posts of all's legacy lists made since, by
-// their times, in one pipeline.
-func (s *Store) countLegacy(ctx context.Context, all []facts, since time.Time) error {
-	var cmds rueidis.Commands
+// their times (which never change), in one pipeline, through the cache
+// if cached.
+func (s *Store) countLegacy(ctx context.Context, all []facts, since time.Time, cached bool) error {
+	var cmds []rueidis.Cacheable
 	for _, f := range all {
 		for _, pid := range f.legacy {
-			cmds = append(cmds, s.c.B().Hget().Key(schema.Post(pid)).Field(schema.FieldTime).Build())
+			cmds = append(cmds, s.c.B().Hget().Key(schema.Post(pid)).Field(schema.FieldTime).Cache())
 		}
 	}
 	if len(cmds) == 0 {
 		return nil
 	}
-	res := s.c.DoMulti(ctx, cmds...)
+	res := s.reads(ctx, cached, cmds)
 	i := 0
 	for j := range all {
 		for range all[j].legacy {
@@ -169,7 +193,7 @@ func (s *Store) refreshDirectory(ctx context.Context, uids ...int64) error {
 	if len(uids) == 0 {
 		return nil
 	}
-	all, err := s.readFacts(ctx, uids, time.Now())
+	all, err := s.readFacts(ctx, uids, time.Now(), false)
 	if err != nil {
 		return err
 	}
@@ -299,7 +323,7 @@ func (s *Store) checkEntries(ctx context.Context, box zorder.Box, found []entry)
 	for i, e := range found {
 		uids[i] = e.uid
 	}
-	all, err := s.readFacts(ctx, uids, time.Now())
+	all, err := s.readFacts(ctx, uids, time.Now(), true)
 	if err != nil {
 		return nil, err
 	}
