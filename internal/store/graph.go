@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -76,55 +77,61 @@ func ids(strs []string) []int64 {
 // Relationship returns what links viewer to user, from the graph: what
 // user did to viewer (follows, mentioned, replied), the users viewer
 // follows who follow user (the first two named) and how many users they
-// both follow. It reads the users viewer follows (up to graphScan), then
-// asks user's graph about them and about viewer in one command (not
-// cached), then names two: three reads, each on one slot, the first and
-// the last through the client-side cache.
+// both follow. It reads, in one round trip through the client-side
+// cache, the users viewer follows and those who follow user and whom
+// user follows (up to graphScan each: ranges of user's graph that every
+// visitor of the profile shares), with what user did to viewer (three
+// members of user's graph, not cached: a visitor seldom sees a profile
+// twice), and intersects them here; a range longer than graphScan is
+// asked about the users viewer follows instead (one ZMSCORE). Then it
+// names two. Two round trips cold, one warm.
 func (s *Store) Relationship(ctx context.Context, viewer, user int64) (retwis.Relationship, error) {
 	var rel retwis.Relationship
 	if viewer == user || viewer == 0 {
 		return rel, nil
 	}
-	followed, err := thirds(s.cachedMulti(ctx, s.graphRange(viewer, "spo", schema.RelFollows, graphScan))[0])
-	if err != nil {
-		return rel, s.wrap("relationship", err)
-	}
 	did := []string{schema.RelFollows, schema.RelMentions, schema.RelReplies}
-	members := make([]string, 0, len(did)+2*len(followed))
-	for _, r := range did {
-		members = append(members, schema.GraphPrefix("spo", user, r)+id(viewer))
+	members := make([]string, len(did))
+	for i, r := range did {
+		members[i] = schema.GraphPrefix("spo", user, r) + id(viewer)
 	}
-	for _, x := range followed {
-		members = append(members, schema.GraphPrefix("ops", user, schema.RelFollows)+x) // x follows user
+	var scores []rueidis.RedisMessage
+	var rerr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		scores, rerr = s.c.Do(ctx, s.c.B().Zmscore().Key(schema.Graph(user)).Member(members...).Build()).ToArray()
+	})
+	res := s.cachedMulti(ctx, s.graphRange(viewer, "spo", schema.RelFollows, graphScan),
+		s.graphRange(user, "ops", schema.RelFollows, graphScan+1), s.graphRange(user, "spo", schema.RelFollows, graphScan+1))
+	wg.Wait()
+	if rerr == nil && len(scores) != len(did) {
+		rerr = errShape
 	}
-	for _, x := range followed {
-		members = append(members, schema.GraphPrefix("spo", user, schema.RelFollows)+x) // user follows x
-	}
-	// Not through the client-side cache: its key would be all these
-	// members, and a pair of visitor and profile is seldom seen twice.
-	scores, err := s.c.Do(ctx, s.c.B().Zmscore().Key(schema.Graph(user)).Member(members...).Build()).ToArray()
-	if err != nil {
-		return rel, s.wrap("relationship", err)
-	}
-	if len(scores) != len(members) {
-		return rel, s.wrap("relationship", errShape)
+	if rerr != nil {
+		return rel, s.wrap("relationship", rerr)
 	}
 	rel.FollowsYou, rel.MentionedYou, rel.RepliedToYou = !scores[0].IsNil(), !scores[1].IsNil(), !scores[2].IsNil()
-	scores = scores[len(did):]
-	var followers []int64
-	for i, x := range followed {
-		if uid, err := strconv.ParseInt(x, 10, 64); err == nil && !scores[i].IsNil() {
-			followers = append(followers, uid)
-		}
-		if !scores[len(followed)+i].IsNil() {
-			rel.BothFollow++
+	var lists [3][]string
+	for i, r := range res {
+		var err error
+		if lists[i], err = thirds(r); err != nil {
+			return rel, s.wrap("relationship", err)
 		}
 	}
-	rel.FollowedByCount = len(followers)
+	followed := lists[0]
+	followers, err := s.among(ctx, user, "ops", lists[1], followed) // who of followed follow user
+	if err != nil {
+		return rel, err
+	}
+	both, err := s.among(ctx, user, "spo", lists[2], followed) // whom of followed user follows
+	if err != nil {
+		return rel, err
+	}
+	rel.BothFollow, rel.FollowedByCount = len(both), len(followers)
 	if len(followers) == 0 {
 		return rel, nil
 	}
-	named := followers[:min(2, len(followers))]
+	named := ids(followers[:min(2, len(followers))])
 	names, err := s.usernames(ctx, named)
 	if err != nil {
 		return rel, err
@@ -133,6 +140,47 @@ func (s *Store) Relationship(ctx context.Context, viewer, user int64) (retwis.Re
 		rel.FollowedBy = append(rel.FollowedBy, retwis.User{ID: uid, Username: names[uid]})
 	}
 	return rel, nil
+}
+
+// among returns those of followed (user ids, in their order) that are
+// in the range list of user's graph (perm "ops": user's followers,
+// "spo": whom user follows), read up to graphScan+1: a complete range is
+// intersected here, a longer one is asked about followed with one
+// ZMSCORE.
+func (s *Store) among(ctx context.Context, user int64, perm string, list, followed []string) ([]string, error) {
+	var in []string
+	if len(list) <= graphScan {
+		set := make(map[string]bool, len(list))
+		for _, x := range list {
+			set[x] = true
+		}
+		for _, x := range followed {
+			if set[x] {
+				in = append(in, x)
+			}
+		}
+		return in, nil
+	}
+	if len(followed) == 0 {
+		return nil, nil
+	}
+	members := make([]string, len(followed))
+	for i, x := range followed {
+		members[i] = schema.GraphPrefix(perm, user, schema.RelFollows) + x
+	}
+	scores, err := s.c.Do(ctx, s.c.B().Zmscore().Key(schema.Graph(user)).Member(members...).Build()).ToArray()
+	if err == nil && len(scores) != len(followed) {
+		err = errShape
+	}
+	if err != nil {
+		return nil, s.wrap("relationship", err)
+	}
+	for i, x := range followed {
+		if !scores[i].IsNil() {
+			in = append(in, x)
+		}
+	}
+	return in, nil
 }
 
 // suggestionsKept is how long the users to follow computed for a user

@@ -146,10 +146,11 @@ func TestSuggestionsRenewed(t *testing.T) {
 	}
 }
 
-// TestRelationshipRoundTrips: the relationship panel costs three round
-// trips cold (the users the visitor follows, one ZMSCORE on the
-// profile's graph, the names of two) and one warm (the ZMSCORE, which
-// is not cached), whatever the number followed.
+// TestRelationshipRoundTrips: the relationship panel costs three calls
+// cold (the ranges of the visitor's and the profile's graphs, with the
+// pair's three members of the profile's graph asked at the same time;
+// then the names of two) and one warm (the pair's members, not cached),
+// whatever the number followed.
 func TestRelationshipRoundTrips(t *testing.T) {
 	f := newFixture(t)
 	visitor, profile := f.register(t, "visitor"), f.register(t, "profile")
