@@ -145,34 +145,100 @@ func factsOf(uid int64, res []rueidis.RedisResult) (facts, error) {
 	return f, err
 }
 
+// legacyReadAll is how many posts with ids that tell no time a user may
+// have for countLegacy to read all their times; of a longer list it
+// reads a few (see countLegacy).
+const legacyReadAll = 8
+
 // countLegacy counts the posts of all's legacy lists made since, by
-// their times (which never change), in one pipeline, through the cache
-// if cached.
+// their times (which never change), through the cache if cached. A list
+// of up to legacyReadAll is read whole; of a longer one, whose ids
+// (newest first) were given in the order of their posts' times by the
+// one counter or writer that made them, the first and the last, then
+// by bisection where the week begins: one round trip, and one more per
+// halving for the users whose posts straddle the start of the week.
 func (s *Store) countLegacy(ctx context.Context, all []facts, since time.Time, cached bool) error {
-	var cmds []rueidis.Cacheable
+	type span struct{ f, lo, hi int } // all[f]'s posts lo.. are recent, hi.. are not; bisect between
+	var probes []int64
 	for _, f := range all {
-		for _, pid := range f.legacy {
-			cmds = append(cmds, s.c.B().Hget().Key(schema.Post(pid)).Field(schema.FieldTime).Cache())
+		if n := len(f.legacy); n <= legacyReadAll {
+			probes = append(probes, f.legacy...)
+		} else {
+			probes = append(probes, f.legacy[0], f.legacy[n-1])
 		}
 	}
-	if len(cmds) == 0 {
-		return nil
+	times, err := s.postTimes(ctx, probes, cached)
+	if err != nil {
+		return err
 	}
-	res := s.reads(ctx, cached, cmds)
-	i := 0
+	recent := func(t int64) bool { return t >= since.Unix() }
+	var open []span
 	for j := range all {
-		for range all[j].legacy {
-			t, err := res[i].AsInt64()
-			if err != nil && !rueidis.IsRedisNil(err) {
-				return s.wrap("directory: post times", err)
+		n := len(all[j].legacy)
+		switch {
+		case n <= legacyReadAll:
+			for _, t := range times[:n] {
+				if recent(t) {
+					all[j].legacyRecent++
+				}
 			}
-			if err == nil && t >= since.Unix() {
-				all[j].legacyRecent++
-			}
-			i++
+			times = times[n:]
+			continue
+		case recent(times[1]):
+			all[j].legacyRecent = int64(n)
+		case recent(times[0]):
+			open = append(open, span{j, 0, n - 1})
 		}
+		times = times[2:]
+	}
+	for len(open) > 0 {
+		probes = probes[:0]
+		for _, sp := range open {
+			probes = append(probes, all[sp.f].legacy[(sp.lo+sp.hi)/2])
+		}
+		if times, err = s.postTimes(ctx, probes, cached); err != nil {
+			return err
+		}
+		still := open[:0]
+		for k, sp := range open {
+			if mid := (sp.lo + sp.hi) / 2; recent(times[k]) {
+				sp.lo = mid
+			} else {
+				sp.hi = mid
+			}
+			if sp.hi-sp.lo > 1 {
+				still = append(still, sp)
+			} else {
+				all[sp.f].legacyRecent = int64(sp.lo + 1)
+			}
+		}
+		open = still
 	}
 	return nil
+}
+
+// postTimes reads the times of pids (-1 for a post that is gone), in one
+// pipeline, through the cache if cached.
+func (s *Store) postTimes(ctx context.Context, pids []int64, cached bool) ([]int64, error) {
+	if len(pids) == 0 {
+		return nil, nil
+	}
+	cmds := make([]rueidis.Cacheable, len(pids))
+	for i, pid := range pids {
+		cmds[i] = s.c.B().Hget().Key(schema.Post(pid)).Field(schema.FieldTime).Cache()
+	}
+	times := make([]int64, len(pids))
+	for i, r := range s.reads(ctx, cached, cmds) {
+		t, err := r.AsInt64()
+		if rueidis.IsRedisNil(err) {
+			t, err = -1, nil
+		}
+		if err != nil {
+			return nil, s.wrap("directory: post times", err)
+		}
+		times[i] = t
+	}
+	return times, nil
 }
 
 // entryCmd returns the command that makes the directory's entry for f

@@ -32,7 +32,8 @@ func (a *account) postsSince(since time.Time) int64 {
 }
 
 // TestExploreBruteForce makes 40 users with random sign-up days, random
-// followers and random posts (some of them dated more than a week ago),
+// followers and up to 16 posts (the first of them dated more than a
+// week ago, so that some users' posts straddle the start of the week),
 // on one Redis and on a cluster, and checks the directory against a
 // brute-force computation for random boxes of the three ranges: the
 // same accounts, the most followed first, and the count of matches.
@@ -57,14 +58,16 @@ func TestExploreBruteForce(t *testing.T) {
 					a.followers++
 				}
 			}
-			for range rng.IntN(4) * rng.IntN(4) {
+			n := rng.IntN(5) * rng.IntN(5)
+			old := rng.IntN(n + 1)
+			for k := range n {
 				p, err := f.st.CreatePost(f.ctx, a.user.ID, "hello")
 				if err != nil {
 					t.Fatal(err)
 				}
 				made := now
-				if rng.IntN(3) == 0 { // backdated past the week
-					made = now.Add(-time.Duration(8+rng.IntN(20)) * 24 * time.Hour)
+				if k < old { // the first ones backdated past the week, older first, as ids go
+					made = now.Add(-time.Duration(30-k) * 24 * time.Hour)
 					f.do(t, "HSET", store.KeyPost(p.ID), store.FieldTime, itoa(made.Unix()))
 				}
 				a.posts = append(a.posts, made)
@@ -108,7 +111,7 @@ func TestExploreBruteForce(t *testing.T) {
 			return retwis.Range{Min: lo, Max: lo + int64(rng.IntN(top))}
 		}
 		for q := range 300 {
-			d := retwis.Directory{Followers: randRange(10), Posts: randRange(6)}
+			d := retwis.Directory{Followers: randRange(10), Posts: randRange(12)}
 			if rng.IntN(2) == 0 {
 				d.JoinedFrom = today.Add(-time.Duration(rng.IntN(70)) * 24 * time.Hour)
 			}
