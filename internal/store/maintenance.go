@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"strconv"
 
 	"github.com/redis/rueidis"
@@ -35,8 +36,9 @@ type MaintenanceReport struct {
 // the consumer groups, removes progress records and follower snapshots
 // whose job is gone, and gives recent posts whose job vanished a new
 // one. It also counts down a few entries of the tag completion (the
-// rare ones fade), and indexes a batch of the posts written before
-// version 4. It is safe but wasteful for several servers to run it at
+// rare ones fade), enters a batch of what older versions wrote in the
+// indexes they lacked (reindexOlder), and checks and repairs a batch of
+// one kind of index (checkRound). It is safe but wasteful for several servers to run it at
 // once (and the counts of the older posts' tags would be counted twice),
 // so `retwis serve` runs it under a distributed lock.
 func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (MaintenanceReport, error) {
@@ -96,11 +98,11 @@ func (s *Store) checkRound(ctx context.Context) (walked, repaired int, err error
 func (s *Store) nextToCheck(ctx context.Context) (string, error) {
 	b := s.c.B()
 	kinds := CheckKinds()
-	n, err := s.c.Do(ctx, b.Llen().Key(schema.CheckRotation).Build()).AsInt64()
+	listed, err := s.c.Do(ctx, b.Lrange().Key(schema.CheckRotation).Start(0).Stop(-1).Build()).AsStrSlice()
 	if err != nil {
 		return "", s.wrap("maintenance: check rotation", err)
 	}
-	if n != int64(len(kinds)) {
+	if slices.Sort(listed); !slices.Equal(listed, slices.Sorted(slices.Values(kinds))) {
 		err := redisconn.FirstErr(s.c.DoMulti(ctx, b.Del().Key(schema.CheckRotation).Build(),
 			b.Rpush().Key(schema.CheckRotation).Element(kinds...).Build()))
 		if err != nil {
