@@ -100,7 +100,7 @@ func (s *Store) readFacts(ctx context.Context, uids []int64, now time.Time, cach
 		}
 		all[i] = f
 	}
-	return all, s.countLegacy(ctx, all, since, cached)
+	return all, s.countLegacy(ctx, all, since)
 }
 
 // reads sends cmds through the client-side cache if cached, else as
@@ -151,13 +151,14 @@ func factsOf(uid int64, res []rueidis.RedisResult) (facts, error) {
 const legacyReadAll = 8
 
 // countLegacy counts the posts of all's legacy lists made since, by
-// their times (which never change), through the cache if cached. A list
+// their times, which never change and are read through the client-side
+// cache whoever asks. A list
 // of up to legacyReadAll is read whole; of a longer one, whose ids
 // (newest first) were given in the order of their posts' times by the
 // one counter or writer that made them, the first and the last, then
 // by bisection where the week begins: one round trip, and one more per
 // halving for the users whose posts straddle the start of the week.
-func (s *Store) countLegacy(ctx context.Context, all []facts, since time.Time, cached bool) error {
+func (s *Store) countLegacy(ctx context.Context, all []facts, since time.Time) error {
 	type span struct{ f, lo, hi int } // all[f]'s posts lo.. are recent, hi.. are not; bisect between
 	var probes []int64
 	for _, f := range all {
@@ -167,7 +168,7 @@ func (s *Store) countLegacy(ctx context.Context, all []facts, since time.Time, c
 			probes = append(probes, f.legacy[0], f.legacy[n-1])
 		}
 	}
-	times, err := s.postTimes(ctx, probes, cached)
+	times, err := s.postTimes(ctx, probes)
 	if err != nil {
 		return err
 	}
@@ -196,7 +197,7 @@ func (s *Store) countLegacy(ctx context.Context, all []facts, since time.Time, c
 		for _, sp := range open {
 			probes = append(probes, all[sp.f].legacy[(sp.lo+sp.hi)/2])
 		}
-		if times, err = s.postTimes(ctx, probes, cached); err != nil {
+		if times, err = s.postTimes(ctx, probes); err != nil {
 			return err
 		}
 		still := open[:0]
@@ -218,8 +219,8 @@ func (s *Store) countLegacy(ctx context.Context, all []facts, since time.Time, c
 }
 
 // postTimes reads the times of pids (-1 for a post that is gone), in one
-// pipeline, through the cache if cached.
-func (s *Store) postTimes(ctx context.Context, pids []int64, cached bool) ([]int64, error) {
+// pipeline, through the client-side cache.
+func (s *Store) postTimes(ctx context.Context, pids []int64) ([]int64, error) {
 	if len(pids) == 0 {
 		return nil, nil
 	}
@@ -228,7 +229,7 @@ func (s *Store) postTimes(ctx context.Context, pids []int64, cached bool) ([]int
 		cmds[i] = s.c.B().Hget().Key(schema.Post(pid)).Field(schema.FieldTime).Cache()
 	}
 	times := make([]int64, len(pids))
-	for i, r := range s.reads(ctx, cached, cmds) {
+	for i, r := range s.reads(ctx, true, cmds) {
 		t, err := r.AsInt64()
 		if rueidis.IsRedisNil(err) {
 			t, err = -1, nil
