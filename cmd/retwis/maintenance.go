@@ -31,10 +31,10 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 		// A held lock means another server is doing the upkeep.
 		err := locks.Do(ctx, schema.MaintenanceLock, maintenanceTTL, func(ctx context.Context) error {
 			rep, err := st.Maintain(ctx, opts)
-			if quiet := (store.MaintenanceReport{Checked: rep.Checked}); rep != quiet { // checking alone is routine
+			if quiet := (store.MaintenanceReport{Checked: rep.Checked, Refreshed: rep.Refreshed}); rep != quiet { // routine
 				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,
 					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "reindexed_posts", rep.Reindexed,
-					"checked_keys", rep.Checked, "repaired", rep.Repaired)
+					"refreshed_entries", rep.Refreshed, "checked_keys", rep.Checked, "repaired", rep.Repaired)
 			}
 			return err
 		})

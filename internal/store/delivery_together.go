@@ -80,7 +80,6 @@ func (s *Store) deliverAll(ctx context.Context, jobs []job, opts DeliveryOptions
 	if err := s.index(ctx, append(slices.Clone(a.fanned), a.done...), a.posts); err != nil {
 		return a, err
 	}
-	s.refreshQuietly(ctx, authorsOf(jobs)...)
 	if a.got, err = s.pushTogether(ctx, a, opts.Batch); err != nil {
 		return a, err
 	}
@@ -89,7 +88,8 @@ func (s *Store) deliverAll(ctx context.Context, jobs []job, opts DeliveryOptions
 
 // index enters the posts of jobs in their secondary indexes (see
 // indexCmds), in one pipeline, notifying those they mention or answer
-// now.
+// now, and marks their authors' entries in the directory for a refresh
+// (their counts of posts this week changed).
 func (s *Store) index(ctx context.Context, jobs []job, posts map[int64]indexed) error {
 	now := time.Now().UnixMilli()
 	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
@@ -98,6 +98,9 @@ func (s *Store) index(ctx context.Context, jobs []job, posts map[int64]indexed) 
 			p := posts[j.post]
 			p.noted = now
 			cmds = append(cmds, s.indexCmds(p)...)
+		}
+		if authors := authorsOf(jobs); len(authors) > 0 {
+			cmds = append(cmds, s.c.B().Sadd().Key(schema.ExploreStale).Member(ids64(authors)...).Build())
 		}
 		return cmds
 	}))
@@ -108,12 +111,22 @@ func (s *Store) index(ctx context.Context, jobs []job, posts map[int64]indexed) 
 // recent posts the jobs change.
 func authorsOf(jobs []job) []int64 {
 	var authors []int64
+	seen := map[int64]bool{}
 	for _, j := range jobs {
-		if !slices.Contains(authors, j.author) {
-			authors = append(authors, j.author)
+		if !seen[j.author] {
+			seen[j.author], authors = true, append(authors, j.author)
 		}
 	}
 	return authors
+}
+
+// ids64 writes user or post ids as strings.
+func ids64(ns []int64) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = id(n)
+	}
+	return out
 }
 
 // readAudience reads, in one pipeline, each job's post (whether it is

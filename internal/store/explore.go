@@ -271,6 +271,34 @@ func (s *Store) refreshDirectory(ctx context.Context, uids ...int64) error {
 	return s.wrap("directory: write", redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)))
 }
 
+// staleBatch is how many marked entries RefreshStale refreshes at a time,
+// and staleRound at most in one round of maintenance.
+const (
+	staleBatch = 500
+	staleRound = 10000
+)
+
+// RefreshStale refreshes the directory's entries that deliveries marked
+// (schema.ExploreStale), a batch at a time, and returns how many; Maintain
+// calls it every round. A batch taken but not refreshed is marked again.
+func (s *Store) RefreshStale(ctx context.Context) (int, error) {
+	done := 0
+	for done < staleRound {
+		uids, err := s.c.Do(ctx, s.c.B().Spop().Key(schema.ExploreStale).Count(staleBatch).Build()).AsIntSlice()
+		if err != nil || len(uids) == 0 {
+			return done, s.wrap("maintenance: directory", err)
+		}
+		if err := s.refreshDirectory(ctx, uids...); err != nil {
+			if rerr := s.c.Do(ctx, s.c.B().Sadd().Key(schema.ExploreStale).Member(ids64(uids)...).Build()).Error(); rerr != nil {
+				s.log.Warn("directory entries left stale", "users", len(uids), "err", rerr)
+			}
+			return done, err
+		}
+		done += len(uids)
+	}
+	return done, nil
+}
+
 // refreshQuietly is refreshDirectory for writes that have succeeded
 // whatever becomes of the directory: a failure is logged, and left to
 // the next refresh of the user or to `retwis check`.

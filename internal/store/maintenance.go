@@ -25,6 +25,9 @@ type MaintenanceReport struct {
 	// 5 and before in the graph, and the users of version 6 and before
 	// in the directory.
 	Reindexed int
+	// Refreshed counts the entries of the directory brought up to date
+	// after deliveries (see RefreshStale).
+	Refreshed int
 	// Checked counts the keys the background check walked, and
 	// Repaired the inconsistencies it fixed (see checkRound).
 	Checked, Repaired int
@@ -38,7 +41,9 @@ type MaintenanceReport struct {
 // one. It also counts down a few entries of the tag completion (the
 // rare ones fade), enters a batch of what older versions wrote in the
 // indexes they lacked (reindexOlder), and checks and repairs a batch of
-// one kind of index (checkRound). It is safe but wasteful for several servers to run it at
+// one kind of index (checkRound), after refreshing the directory's
+// entries of the authors of the posts delivered since the last round.
+// It is safe but wasteful for several servers to run it at
 // once (and the counts of the older posts' tags would be counted twice),
 // so `retwis serve` runs it under a distributed lock.
 func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (MaintenanceReport, error) {
@@ -64,6 +69,9 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 		return rep, err
 	}
 	if rep.Reindexed, err = s.reindexOlder(ctx); err != nil {
+		return rep, err
+	}
+	if rep.Refreshed, err = s.RefreshStale(ctx); err != nil {
 		return rep, err
 	}
 	rep.Checked, rep.Repaired, err = s.checkRound(ctx)

@@ -173,9 +173,14 @@
 //	                             (days since 1970, 17 bits), bits
 //	                             interleaved, so that a box of the three
 //	                             ranges is a few ranges of scores. One key,
-//	                             as the global timeline: every post and
-//	                             follow rewrites its user's entry with one
-//	                             ZADD (retwis)
+//	                             as the global timeline: a deletion, a
+//	                             follow, a sign-up and maintenance (for the
+//	                             authors of delivered posts) rewrite a
+//	                             user's entry with one ZADD (retwis)
+//	explore:stale        set     the users whose entries in explore await a
+//	                             rewrite: the authors of the posts
+//	                             delivered since maintenance's last round
+//	                             (retwis)
 //	graph:{<id>}         zset    user <id>'s part of the hexastore of
 //	                             relations between users (follows,
 //	                             mentions, replies), scored 0: for each

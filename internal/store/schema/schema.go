@@ -411,6 +411,12 @@ func PeopleEntryOf(member string) (term string, uid int64, ok bool) {
 // timeline: every post and follow writes it, with one command.
 const Explore = "explore"
 
+// ExploreStale is the set of the users whose entries in Explore await a
+// refresh: each delivery adds the authors of its posts (one SADD in the
+// pipeline of their indexes), and maintenance refreshes them, so that an
+// author who posts often is refreshed once a round.
+const ExploreStale = "explore:stale"
+
 // ReindexState records, per master (its address), how far the indexing
 // of the posts written before version 4 has got: a SCAN cursor, or
 // "done"; and FieldReindexSince, when the migration asked for it.

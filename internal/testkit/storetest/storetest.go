@@ -68,6 +68,9 @@ func Drain(t testing.TB, st *store.Store) {
 	for {
 		n, err := st.DeliveryBacklog(t.Context())
 		if err == nil && n == 0 {
+			if _, err := st.RefreshStale(t.Context()); err != nil { // as maintenance does
+				t.Fatalf("refreshing the directory: %v", err)
+			}
 			return
 		}
 		if time.Now().After(deadline) {
