@@ -237,8 +237,12 @@ func TestFailoverLosesNothing(t *testing.T) {
 			ok, all := l.loggedIn()
 			t.Logf("%s of each master in turn: replicas took over after %s; during the faults %d of %d logged-in requests succeeded (%.0f%%): home pages %s, posts %s; sign-ups %s",
 				fault, strings.Join(promotions, ", "), ok, all, 100*float64(ok)/float64(max(all, 1)), &l.pages, &l.posting, &l.signups)
-			if all < 150 || float64(ok) < 0.6*float64(all) {
-				t.Errorf("%d of %d logged-in requests succeeded during the faults; want at least 60%% of at least 150", ok, all)
+			// With one master of three failing at a time, about two thirds
+			// of the requests can succeed; alone this test sees 70-85 %,
+			// under the load of the whole `make test` it has seen 60 %.
+			// Half catches failures that spread past the failing master.
+			if all < 150 || float64(ok) < 0.5*float64(all) {
+				t.Errorf("%d of %d logged-in requests succeeded during the faults; want at least 50%% of at least 150", ok, all)
 			}
 			l.verify(t, url, c)
 		})
