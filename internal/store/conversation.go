@@ -37,12 +37,8 @@ func (c conversation) fields() []string {
 		f = append(f, schema.FieldMentions, joinUsers(c.mentions))
 	}
 	if c.replyTo > 0 {
-		ancestors := make([]string, len(c.ancestors))
-		for i, a := range c.ancestors {
-			ancestors[i] = id(a)
-		}
 		f = append(f, schema.FieldReplyTo, id(c.replyTo), schema.FieldReplyUser, joinUsers([]retwis.User{c.replyUser}),
-			schema.FieldAncestors, strings.Join(ancestors, ","))
+			schema.FieldAncestors, strings.Join(ids64(c.ancestors), ","))
 	}
 	return f
 }

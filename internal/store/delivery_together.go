@@ -120,15 +120,6 @@ func authorsOf(jobs []job) []int64 {
 	return authors
 }
 
-// ids64 writes user or post ids as strings.
-func ids64(ns []int64) []string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = id(n)
-	}
-	return out
-}
-
 // readAudience reads, in one pipeline, each job's post (whether it is
 // gone, whether it is fanned out) and the followers of each author, up
 // to limit: an author with more is left to runJob.

@@ -214,3 +214,12 @@ func newSecret() string {
 }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }
+
+// ids64 writes user or post ids as strings.
+func ids64(ns []int64) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = id(n)
+	}
+	return out
+}
