@@ -216,8 +216,9 @@ func (rep CheckReport) sorted(found map[[2]string]*Problem) CheckReport {
 	for _, p := range found {
 		rep.Problems = append(rep.Problems, *p)
 	}
+	kinds := CheckKinds()
 	slices.SortFunc(rep.Problems, func(a, b Problem) int {
-		return cmp.Or(cmp.Compare(slices.Index(CheckKinds(), a.Kind), slices.Index(CheckKinds(), b.Kind)), cmp.Compare(a.What, b.What))
+		return cmp.Or(cmp.Compare(slices.Index(kinds, a.Kind), slices.Index(kinds, b.Kind)), cmp.Compare(a.What, b.What))
 	})
 	return rep
 }
