@@ -70,6 +70,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 			"-1: one if every master has a replica, else none", "RETWIS_WAIT_REPLICAS"))
 	fs.DurationVar(&c.timelines.WaitTimeout, "wait-timeout", time.Second, envHelp(
 		"how `long` a write waits for its replicas; one they do not confirm in time fails and is taken back", "RETWIS_WAIT_TIMEOUT"))
+	fs.DurationVar(&c.timelines.CommandTimeout, "command-timeout", redisconn.DefaultCommandTimeout, envHelp(
+		"how `long` a Redis command may take before the request that sent it fails: what a frozen node costs", "RETWIS_COMMAND_TIMEOUT"))
 	fs.BoolVar(&c.timelines.ReplicaReads, "replica-reads", false, envHelp(
 		"on a cluster, read post hashes and usernames from replicas (what a replica lacks yet is read from the master)",
 		"RETWIS_REPLICA_READS"))
@@ -116,6 +118,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--wait-replicas must be -1 (automatic), 0 or more")
 	case c.timelines.WaitTimeout < time.Millisecond:
 		return errors.New("--wait-timeout must be at least 1ms")
+	case c.timelines.CommandTimeout < time.Millisecond:
+		return errors.New("--command-timeout must be at least 1ms")
 	case c.writes < 0:
 		return errors.New("--write-concurrency must be 0 (twice the cores) or more")
 	}

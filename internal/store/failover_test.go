@@ -198,7 +198,8 @@ func TestFailoverLosesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opts := store.Options{IDs: gen, WaitReplicas: 1, WaitTimeout: 2 * time.Second, HomeCap: 100_000}
+			opts := store.Options{IDs: gen, WaitReplicas: 1, WaitTimeout: 2 * time.Second, HomeCap: 100_000,
+				CommandTimeout: redisconn.DefaultCommandTimeout} // a frozen node costs what it costs in production
 			st := storetest.Open(t, url, opts)
 			if err := st.Migrate(t.Context(), quiet); err != nil {
 				t.Fatal(err)

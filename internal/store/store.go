@@ -65,6 +65,10 @@ type Options struct {
 	// wait. WaitTimeout bounds each wait (one second when zero).
 	WaitReplicas int
 	WaitTimeout  time.Duration
+	// CommandTimeout bounds how long a Redis command or pipeline may take
+	// (redisconn.DefaultCommandTimeout when zero): what a frozen node
+	// costs a request.
+	CommandTimeout time.Duration
 	// ReplicaReads says that the client sends some reads to replicas
 	// (ReadFromReplica): post hashes and usernames a replica does not hold
 	// yet are then read again from the master.
@@ -96,6 +100,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.WaitTimeout == 0 {
 		o.WaitTimeout = time.Second
+	}
+	if o.CommandTimeout == 0 {
+		o.CommandTimeout = redisconn.DefaultCommandTimeout
 	}
 	if o.InactiveAfter == 0 {
 		o.InactiveAfter = 30 * 24 * time.Hour
@@ -142,7 +149,7 @@ func (s *Store) bounded(client rueidis.Client) rueidis.Client {
 	if s.metrics != nil {
 		observe = s.metrics.call
 	}
-	return redisconn.Bounded(client, max(s.opts.WaitTimeout, maxBlock), observe)
+	return redisconn.Bounded(client, s.opts.CommandTimeout, max(s.opts.WaitTimeout, maxBlock), observe)
 }
 
 // Through returns a store that is s but for the client it sends its

@@ -82,6 +82,9 @@ func newFixtureAt(t *testing.T, url string) *fixture {
 func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *fixture {
 	t.Helper()
 	opts.Password = storetest.Cheap
+	if opts.CommandTimeout == 0 {
+		opts.CommandTimeout = storetest.CommandTimeout
+	}
 	if opts.Log == nil {
 		opts.Log = quiet
 	}

@@ -19,9 +19,14 @@ import (
 // is the same.
 var Cheap = password.Params{Memory: 64, Time: 1, Threads: 1}
 
+// CommandTimeout is the Redis command timeout of test stores unless their
+// options say otherwise: the race detector and the test suites sharing
+// two cores can hold a command up for more than a production second.
+const CommandTimeout = 10 * time.Second
+
 // Open returns a Store on the Redis at url, closed when the test ends.
-// Unless opts say otherwise, it hashes passwords cheaply and logs
-// nowhere.
+// Unless opts say otherwise, it hashes passwords cheaply, logs nowhere
+// and waits up to CommandTimeout for a command.
 func Open(t testing.TB, url string, opts store.Options) *store.Store {
 	t.Helper()
 	if opts.Password == (password.Params{}) {
@@ -29,6 +34,9 @@ func Open(t testing.TB, url string, opts store.Options) *store.Store {
 	}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.CommandTimeout == 0 {
+		opts.CommandTimeout = CommandTimeout
 	}
 	c, err := redisconn.Dial(url)
 	if err != nil {
