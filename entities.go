@@ -237,3 +237,41 @@ func TagsAndMentions(body string) (tags, names []string) {
 	}
 	return tags, names
 }
+
+// Segment is a piece of a post's body: plain text (Kind 0), or an entity
+// to mark up, with the username of a mentioned user as registered.
+type Segment struct {
+	Kind EntityKind // 0 for plain text
+	Text string     // as written
+	Name string     // a mention's username as registered, a tag's name, a link's URL
+}
+
+// Segments cuts the body of p into plain text and the entities to mark
+// up: its tags, its links and its mentions of users that existed when it
+// was posted (the others stay plain text).
+func (p Post) Segments() []Segment {
+	known := make(map[string]string, len(p.Mentions)) // folded -> as registered
+	for _, name := range p.Mentions {
+		known[FoldUsername(name)] = name
+	}
+	var out []Segment
+	at := 0
+	for _, e := range Entities(p.Body) {
+		name := e.Name
+		if e.Kind == Mention {
+			var ok bool
+			if name, ok = known[FoldUsername(e.Name)]; !ok {
+				continue // nobody of that name: plain text
+			}
+		}
+		if at < e.Start {
+			out = append(out, Segment{Text: p.Body[at:e.Start]})
+		}
+		out = append(out, Segment{Kind: e.Kind, Text: p.Body[e.Start:e.End], Name: name})
+		at = e.End
+	}
+	if at < len(p.Body) {
+		out = append(out, Segment{Text: p.Body[at:]})
+	}
+	return out
+}

@@ -20,12 +20,26 @@ type Post struct {
 	Time     time.Time
 	Body     string
 	// Mentions are the users the body mentions who existed when it was
-	// posted, by their usernames as registered.
-	Mentions []string
-	// InReplyTo is the post this one answers (0: none), and ReplyTo the
-	// username of that post's author.
+	// posted, by their usernames as registered; MentionIDs their ids, in
+	// the same order.
+	Mentions   []string
+	MentionIDs []int64
+	// InReplyTo is the post this one answers (0: none), and ReplyTo and
+	// ReplyToID the username and id of that post's author.
 	InReplyTo int64
 	ReplyTo   string
+	ReplyToID int64
+}
+
+// Summary is a user as the API describes them: the profile and counts.
+type Summary struct {
+	User        User
+	DisplayName string
+	Bio         string
+	Joined      time.Time // zero for an account older than the record of it
+	Counts      Counts
+	Posts       int64
+	LastPost    time.Time // zero: no posts
 }
 
 // MaxMentions bounds the users one post mentions: further @names stay
@@ -164,6 +178,10 @@ func (k NotificationKind) String() string {
 // Notification tells a user that someone followed, mentioned or replied
 // to them.
 type Notification struct {
+	// ID orders notifications, newest highest, and names one for paging:
+	// its time in unix ms, times 1000, plus a hash of what it says, so
+	// that two of the same millisecond differ.
+	ID     int64
 	Kind   NotificationKind
 	Actor  User
 	Post   int64 // the mention or the reply; 0 for a follow

@@ -15,6 +15,7 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
@@ -188,9 +189,11 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		stopWorkers := startWorkers(work, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, log) // zero: the default
 		defer stopWorkers()                                                                                    // after the HTTP server: it drains jobs in flight
 	}
+	writes := cmp.Or(cfg.writes, 2*runtime.GOMAXPROCS(0))
+	apiServer := api.New(api.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Session: web.SessionCredential})
 	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly,
 		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker, Metrics: reg,
-		Writes: cmp.Or(cfg.writes, 2*runtime.GOMAXPROCS(0))})
+		Writes: writes, Mount: apiServer.Mount})
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -27,8 +28,24 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
 		}, []string{"route"}),
 	}
-	reg.MustRegister(m.requests, m.duration)
+	m.requests = register(reg, m.requests)
+	m.duration = register(reg, m.duration)
 	return m
+}
+
+// register registers c with reg, or returns the collector registered
+// already in its place: the interfaces of one server (the pages and the
+// API) share the series, told apart by route.
+func register[C prometheus.Collector](reg prometheus.Registerer, c C) C {
+	if err := reg.Register(c); err != nil {
+		if are, ok := errors.AsType[prometheus.AlreadyRegisteredError](err); ok {
+			if existing, ok := are.ExistingCollector.(C); ok {
+				return existing
+			}
+		}
+		panic(err)
+	}
+	return c
 }
 
 // routeKey holds, in a request's context, where the innermost handler

@@ -365,8 +365,12 @@ func (s *Store) nextFollowers(ctx context.Context, j job, src string, done, batc
 // batch is undone.
 func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int, error) {
 	reached, err := s.batchCmds(ctx, j.kind, j, followers)
-	if err != nil || j.kind != schema.JobDeliver || len(reached) == 0 {
+	if err != nil || j.kind == schema.JobCelebrate || len(reached) == 0 {
 		return len(reached), err
+	}
+	if j.kind == schema.JobUndeliver {
+		s.announce(ctx, schema.EventDelete, each(reached, j.post))
+		return len(reached), nil
 	}
 	n, err := s.c.Do(ctx, s.c.B().Exists().Key(schema.Post(j.post)).Build()).AsInt64()
 	if err != nil {
@@ -376,6 +380,7 @@ func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int
 		_, err := s.batchCmds(ctx, schema.JobUndeliver, j, reached)
 		return 0, err
 	}
+	s.announce(ctx, schema.EventUpdate, each(reached, j.post))
 	return len(reached), nil
 }
 

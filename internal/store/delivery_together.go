@@ -98,6 +98,7 @@ func (s *Store) index(ctx context.Context, jobs []job, posts map[int64]indexed) 
 			p := posts[j.post]
 			p.noted = now
 			cmds = append(cmds, s.indexCmds(p)...)
+			cmds = append(cmds, s.postEventCmds(schema.EventUpdate, p)...)
 		}
 		if authors := authorsOf(jobs); len(authors) > 0 {
 			cmds = append(cmds, s.c.B().Sadd().Key(schema.ExploreStale).Member(ids64(authors)...).Build())
@@ -225,11 +226,14 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 		if err := redisconn.FirstErr(res); err != nil {
 			return nil, s.wrap("delivery: deliver", err)
 		}
+		reached := make(map[int64][]int64)
 		for _, f := range reachedBy(chunk, res) {
+			reached[f] = inbox[f]
 			for _, p := range inbox[f] {
 				got[p] = append(got[p], f)
 			}
 		}
+		s.announce(ctx, schema.EventUpdate, reached)
 	}
 	return got, nil
 }

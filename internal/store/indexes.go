@@ -148,12 +148,14 @@ func (s *Store) notifyCmds(uid int64, note string, at int64) rueidis.Commands {
 }
 
 // notifyWrites are the plain commands that give uid the notification
-// note at unix ms at, keeping the newest NotificationsCap.
+// note at unix ms at, keeping the newest NotificationsCap, and tell
+// uid's live stream.
 func notifyWrites(uid int64, note string, at int64) [][]string {
 	key := schema.Notifications(uid)
 	return [][]string{
 		{"ZADD", key, strconv.FormatInt(at, 10), note},
 		{"ZREMRANGEBYRANK", key, "0", strconv.Itoa(-schema.NotificationsCap - 1)},
+		{"SPUBLISH", schema.UserStream(uid), schema.NoteEvent(at, note)},
 	}
 }
 

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"hash/fnv"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -29,12 +31,42 @@ func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notifica
 	if err != nil {
 		return nil, s.wrap("notifications", err)
 	}
+	named, err := s.namedNotes(ctx, entries, read)
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) > 0 {
+		s.written.add(schema.User(uid))
+		newest := strconv.FormatInt(int64(entries[0].Score), 10)
+		if err := s.c.Do(ctx, b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldNotified, newest).Build()).Error(); err != nil {
+			return nil, s.wrap("notifications: mark read", err)
+		}
+	}
+	return named, nil
+}
+
+// AllNotifications returns uid's notifications (at most
+// schema.NotificationsCap), newest first, as Notifications does, but
+// leaves them unread: the API's clients keep their own read markers.
+func (s *Store) AllNotifications(ctx context.Context, uid int64) ([]retwis.Notification, error) {
+	cmd := s.c.B().Zrevrange().Key(schema.Notifications(uid)).Start(0).Stop(schema.NotificationsCap - 1).Withscores().Build()
+	entries, err := s.c.Do(ctx, cmd).AsZScores()
+	if err != nil {
+		return nil, s.wrap("notifications", err)
+	}
+	return s.namedNotes(ctx, entries, math.MaxInt64)
+}
+
+// namedNotes parses the entries of a user's notifications, those newer
+// than read (unix ms) unread, with their actors' names; the
+// notifications from deleted accounts are left out.
+func (s *Store) namedNotes(ctx context.Context, entries []rueidis.ZScore, read int64) ([]retwis.Notification, error) {
 	var notes []retwis.Notification
 	var actors []int64
 	for _, e := range entries {
 		if n, ok := parseNote(e.Member); ok {
-			n.Time = time.UnixMilli(int64(e.Score))
-			n.Unread = int64(e.Score) > read
+			ms := int64(e.Score)
+			n.ID, n.Time, n.Unread = noteID(ms, e.Member), time.UnixMilli(ms), ms > read
 			notes = append(notes, n)
 			actors = append(actors, n.Actor.ID)
 		}
@@ -49,14 +81,14 @@ func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notifica
 			named = append(named, n)
 		}
 	}
-	if len(entries) > 0 {
-		s.written.add(schema.User(uid))
-		newest := strconv.FormatInt(int64(entries[0].Score), 10)
-		if err := s.c.Do(ctx, b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldNotified, newest).Build()).Error(); err != nil {
-			return nil, s.wrap("notifications: mark read", err)
-		}
-	}
 	return named, nil
+}
+
+// noteID is the ID of the notification member made at unix ms at.
+func noteID(at int64, member string) int64 {
+	h := fnv.New32a()
+	h.Write([]byte(member))
+	return at*1000 + int64(h.Sum32()%1000)
 }
 
 // parseNote reads a member of schema.Notifications.

@@ -126,9 +126,9 @@ func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
 	}
 	published = true
 	p := retwis.Post{ID: pid, AuthorID: author, Author: name, Time: now.Truncate(time.Second), Body: body,
-		InReplyTo: conv.replyTo, ReplyTo: conv.replyUser.Username}
+		InReplyTo: conv.replyTo, ReplyTo: conv.replyUser.Username, ReplyToID: conv.replyUser.ID}
 	for _, u := range conv.mentions {
-		p.Mentions = append(p.Mentions, u.Username)
+		p.Mentions, p.MentionIDs = append(p.Mentions, u.Username), append(p.MentionIDs, u.ID)
 	}
 	return p, nil
 }
@@ -336,11 +336,11 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 	}
 	p.Author = more[0]
 	for _, u := range splitUsers(more[1]) {
-		p.Mentions = append(p.Mentions, u.Username)
+		p.Mentions, p.MentionIDs = append(p.Mentions, u.Username), append(p.MentionIDs, u.ID)
 	}
 	if p.InReplyTo, _ = strconv.ParseInt(more[2], 10, 64); p.InReplyTo > 0 {
 		if u := splitUsers(more[3]); len(u) == 1 {
-			p.ReplyTo = u[0].Username
+			p.ReplyTo, p.ReplyToID = u[0].Username, u[0].ID
 		}
 	}
 	return p, true, nil
@@ -406,7 +406,7 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 			b.Zrem().Key(schema.UserPosts(uid)).Member(id(pid)).Build(),
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(id(pid)).Build(),
 			b.Lrem().Key(schema.Timeline).Count(0).Element(id(pid)).Build(),
-		}, s.unindexCmds(post)...)
+		}, append(s.unindexCmds(post), s.postEventCmds(schema.EventDelete, post)...)...)
 	}))
 	if fanout != "0" {
 		err = errors.Join(err, s.enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {

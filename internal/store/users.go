@@ -270,3 +270,10 @@ func orWrong(err, wrong error) error {
 	}
 	return wrong
 }
+
+// UserCount returns how many users have signed up, through the
+// client-side cache.
+func (s *Store) UserCount(ctx context.Context) (int64, error) {
+	n, err := s.cached(ctx, s.c.B().Zcard().Key(schema.UsersByTime).Cache(), s.opts.CacheTTL).AsInt64()
+	return n, s.wrap("user count", err)
+}

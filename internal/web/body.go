@@ -17,33 +17,21 @@ const shownURLRunes = 32
 // profiles, its tags to their pages, and its links to where they point
 // (shown shortened, and marked as the author's, not the site's).
 func bodyHTML(p retwis.Post) template.HTML {
-	known := make(map[string]string, len(p.Mentions)) // folded -> as registered
-	for _, name := range p.Mentions {
-		known[retwis.FoldUsername(name)] = name
-	}
 	var b strings.Builder
-	at := 0
-	for _, e := range retwis.Entities(p.Body) {
-		text := p.Body[e.Start:e.End]
-		var link string
-		switch e.Kind {
+	for _, seg := range p.Segments() {
+		text := template.HTMLEscapeString(seg.Text)
+		switch seg.Kind {
 		case retwis.Mention:
-			name, ok := known[retwis.FoldUsername(e.Name)]
-			if !ok {
-				continue // nobody of that name: plain text
-			}
-			link = `<a class="mention" href="` + profilePath(name) + `">` + template.HTMLEscapeString(text) + `</a>`
+			b.WriteString(`<a class="mention" href="` + profilePath(seg.Name) + `">` + text + `</a>`)
 		case retwis.Tag:
-			link = `<a class="tag" href="` + tagPath(e.Name) + `">` + template.HTMLEscapeString(text) + `</a>`
+			b.WriteString(`<a class="tag" href="` + tagPath(seg.Name) + `">` + text + `</a>`)
 		case retwis.URL:
-			link = `<a href="` + template.HTMLEscapeString(e.Name) + `" rel="nofollow noopener ugc">` +
-				template.HTMLEscapeString(shortURL(e.Name)) + `</a>`
+			b.WriteString(`<a href="` + template.HTMLEscapeString(seg.Name) + `" rel="nofollow noopener ugc">` +
+				template.HTMLEscapeString(shortURL(seg.Name)) + `</a>`)
+		default:
+			b.WriteString(text)
 		}
-		b.WriteString(template.HTMLEscapeString(p.Body[at:e.Start]))
-		b.WriteString(link)
-		at = e.End
 	}
-	b.WriteString(template.HTMLEscapeString(p.Body[at:]))
 	return template.HTML(b.String())
 }
 

@@ -45,6 +45,10 @@ type Options struct {
 	// others wait their turn, so that pages stay fast during a burst of
 	// them. Zero means no limit.
 	Writes int
+	// Mount, if not nil, registers another interface's routes (the client
+	// API's) beside the pages: outside their middleware and their
+	// cross-origin protection, as that interface brings its own.
+	Mount func(*http.ServeMux)
 }
 
 // Server serves retwis's pages. It keeps no state of its own between
@@ -75,9 +79,15 @@ func New(opts Options) (*Server, error) {
 	s := &Server{store: opts.Store, log: log, memoryOnly: opts.MemoryOnly, secure: opts.SecureCookies, pages: pages}
 	s.mw = middleware.New(middleware.Options{
 		Log: log, RenderError: s.renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
-		Auth: opts.Store, Credential: cookieSecret, Refused: s.clearAuthCookie, Metrics: opts.Metrics, Writes: opts.Writes,
+		Auth: opts.Store, Credential: SessionCredential, Refused: s.clearAuthCookie, Metrics: opts.Metrics, Writes: opts.Writes,
 	})
 	s.handler = s.routes(opts.ProbesOnly)
+	if opts.Mount != nil && !opts.ProbesOnly {
+		outer := http.NewServeMux()
+		outer.Handle("/", s.handler)
+		opts.Mount(outer)
+		s.handler = outer
+	}
 	return s, nil
 }
 

@@ -12,9 +12,10 @@ const CookieName = "auth"
 
 const cookieMaxAge = 365 * 24 * 60 * 60 // a year, as in the original Retwis
 
-// cookieSecret is the credential of the HTML interface: the value of the
-// auth cookie, or "" without one.
-func cookieSecret(r *http.Request) string {
+// SessionCredential is the credential of the HTML interface: the value
+// of the auth cookie, or "" without one. The API's streams accept it
+// too, so that the pages can listen.
+func SessionCredential(r *http.Request) string {
 	c, err := r.Cookie(CookieName)
 	if err != nil {
 		return ""

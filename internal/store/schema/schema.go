@@ -495,3 +495,57 @@ const MaintenanceLock = "retwis:maintenance"
 // "retwis:worker:<n>" and "{retwis:worker:<n>}:fence" of the lock
 // servers.
 func WorkerLock(n int) string { return "retwis:worker:" + strconv.Itoa(n) }
+
+// App is the hash of the API client app with the given client id: its
+// fields below, the client secret only as its SHA-256.
+func App(clientID string) string { return "app:{" + clientID + "}" }
+
+// Fields of an App hash.
+const (
+	FieldAppName      = "name"
+	FieldAppWebsite   = "website"
+	FieldAppRedirects = "redirect_uris" // separated by newlines
+	FieldAppScopes    = "scopes"        // separated by spaces
+	FieldAppSecret    = "secret"        // SHA-256 of the client secret, hex
+	FieldAppCreated   = "created"       // unix time
+)
+
+// OAuthCode is the grant waiting for the authorization code whose SHA-256
+// (hex) is hash: JSON, expiring, taken once with GETDEL.
+func OAuthCode(hash string) string { return "oauth_code:{" + hash + "}" }
+
+// Tokens holds uid's API access tokens (uid 0: apps' own tokens): the
+// SHA-256 (hex) of each token's secret -> its JSON record.
+func Tokens(uid int64) string { return "tokens:" + tag(uid) }
+
+// TokensUsed holds, in the slot of Tokens, when each of uid's tokens
+// was last used (unix time), apart so that recording a use does not
+// invalidate the cached records.
+func TokensUsed(uid int64) string { return "tokens_used:" + tag(uid) }
+
+// UserStream is the sharded pub/sub channel of uid's live events, in
+// the user's slot: the posts delivered to uid's home timeline and uid's
+// notifications. Its messages are "<event>:<id>" (Event…).
+func UserStream(uid int64) string { return "stream:" + tag(uid) }
+
+// TagStream is the channel of the live events of the tag whose folded
+// form is folded, in the slot of the tag's keys.
+func TagStream(folded string) string { return "stream:" + Tag(folded) }
+
+// PublicStream is the channel of every new post and deletion.
+const PublicStream = "stream:{public}"
+
+// The events of a stream, as its messages begin.
+const (
+	EventUpdate       = "update"       // "update:<post id>"
+	EventDelete       = "delete"       // "delete:<post id>"
+	EventNotification = "notification" // "notification:<score>:<member of Notifications>"
+)
+
+// PostEvent is the message of an update or delete event of post pid.
+func PostEvent(kind string, pid int64) string { return kind + ":" + id(pid) }
+
+// NoteEvent is the message of the notification note made at unix ms at.
+func NoteEvent(at int64, note string) string {
+	return EventNotification + ":" + strconv.FormatInt(at, 10) + ":" + note
+}

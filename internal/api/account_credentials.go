@@ -1,0 +1,49 @@
+package api
+
+import (
+	"net/http"
+)
+
+// verifyCredentials answers GET /api/v1/accounts/verify_credentials:
+// the token's user, with the source of their profile.
+func (s *Server) verifyCredentials(w http.ResponseWriter, r *http.Request) {
+	sum, err := s.store.Summary(r.Context(), viewer(r).ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, newSite(r).credentialAccount(sum))
+}
+
+// updateCredentials answers PATCH /api/v1/accounts/update_credentials:
+// display_name and note (the bio) change what they are given for; the
+// others Mastodon knows (avatar, header, fields…) are accepted and
+// ignored, except files, which retwis cannot store.
+func (s *Server) updateCredentials(w http.ResponseWriter, r *http.Request) {
+	v, err := params(r)
+	if err != nil {
+		badRequest(w, r, err.Error())
+		return
+	}
+	if r.MultipartForm != nil && (len(r.MultipartForm.File["avatar"]) > 0 || len(r.MultipartForm.File["header"]) > 0) {
+		unsupported(w, r)
+		return
+	}
+	uid := viewer(r).ID
+	name, bio, err := s.store.About(r.Context(), uid)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if _, ok := v["display_name"]; ok {
+		name = v.Get("display_name")
+	}
+	if _, ok := v["note"]; ok {
+		bio = v.Get("note")
+	}
+	if err := s.store.SetAbout(r.Context(), uid, name, bio); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.verifyCredentials(w, r)
+}

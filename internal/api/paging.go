@@ -1,0 +1,105 @@
+package api
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/retwis/retwis"
+)
+
+// Page sizes of the lists: Mastodon's defaults and maxima.
+const (
+	defaultLimit = 20
+	maxLimit     = 40
+	maxAccounts  = 80 // follower lists
+)
+
+// pageParams are the paging parameters of a list: max_id (older than),
+// min_id (just newer than), since_id (newer than, newest first) and
+// limit.
+type pageParams struct {
+	cursor retwis.Cursor
+	since  int64
+	limit  int
+}
+
+// readPage reads a list's paging parameters; max bounds limit. A
+// parameter that is not an id or a number is an error fit to show.
+func readPage(v url.Values, def, max int) (pageParams, error) {
+	var p pageParams
+	var err error
+	if p.cursor.Before, err = optionalID(v, "max_id"); err != nil {
+		return p, err
+	}
+	if p.cursor.After, err = optionalID(v, "min_id"); err != nil {
+		return p, err
+	}
+	if p.since, err = optionalID(v, "since_id"); err != nil {
+		return p, err
+	}
+	p.limit = def
+	if s := v.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return p, retwis.Errorf(retwis.Invalid, "limit must be a positive number.")
+		}
+		p.limit = min(n, max)
+	}
+	return p, nil
+}
+
+// optionalID reads an id parameter; absent or empty is 0.
+func optionalID(v url.Values, name string) (int64, error) {
+	s := v.Get(name)
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0, retwis.Errorf(retwis.Invalid, "%s must be an id.", name)
+	}
+	return n, nil
+}
+
+// newerThan keeps the ids above since (all if since is 0), for since_id.
+func newerThan[T any](items []T, since int64, idOf func(T) int64) []T {
+	if since == 0 {
+		return items
+	}
+	out := items[:0]
+	for _, it := range items {
+		if idOf(it) > since {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// link sets the Link header of a page whose items run from newest to
+// oldest, as Mastodon sends it: "next" for the older page (max_id of the
+// oldest), "prev" for the newer one (min_id of the newest), each with
+// the request's other parameters kept. An empty page has none.
+func link(w http.ResponseWriter, r *http.Request, newest, oldest int64, older bool) {
+	if newest == 0 {
+		return
+	}
+	var links []string
+	if older {
+		links = append(links, `<`+pageURL(r, "max_id", oldest)+`>; rel="next"`)
+	}
+	links = append(links, `<`+pageURL(r, "min_id", newest)+`>; rel="prev"`)
+	w.Header().Set("Link", strings.Join(links, ", "))
+}
+
+// pageURL returns the request's URL with its paging parameters replaced
+// by name=at.
+func pageURL(r *http.Request, name string, at int64) string {
+	q := r.URL.Query()
+	for _, k := range []string{"max_id", "min_id", "since_id", "access_token"} {
+		q.Del(k)
+	}
+	q.Set(name, id(at))
+	return origin(r) + r.URL.Path + "?" + q.Encode()
+}

@@ -1,0 +1,92 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
+)
+
+// apiError is Mastodon's error entity.
+type apiError struct {
+	Error            string `json:"error"`
+	ErrorDescription string `json:"error_description,omitempty"`
+}
+
+// writeJSON answers v as JSON with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil { // the entities are plain data: a bug
+		status, b = http.StatusInternalServerError, []byte(`{"error":"The answer could not be written."}`)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+// renderError writes an error as Mastodon does: {"error": "..."}.
+func renderError(w http.ResponseWriter, _ *http.Request, status int, msg string) {
+	writeJSON(w, status, apiError{Error: msg})
+}
+
+// statusOf is the status of an error in Mastodon's dialect: the shared
+// map (middleware.StatusOf), but for input that breaks a rule, which
+// Mastodon answers with 422 Unprocessable Entity.
+func statusOf(err error) int {
+	if retwis.ErrorKind(err) == retwis.Invalid {
+		return http.StatusUnprocessableEntity
+	}
+	return middleware.StatusOf(err)
+}
+
+// fail answers a request whose operation failed with err.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status := statusOf(err)
+	s.mw.LogFailure(r, status, err)
+	renderError(w, r, status, retwis.ErrorMessage(err))
+}
+
+// badRequest answers a request whose parameters cannot be read at all.
+func badRequest(w http.ResponseWriter, r *http.Request, msg string) {
+	renderError(w, r, http.StatusBadRequest, msg)
+}
+
+// notFound answers a path the API does not have.
+func notFound(w http.ResponseWriter, r *http.Request) {
+	renderError(w, r, http.StatusNotFound, "Record not found")
+}
+
+// unsupported answers the write endpoints of what retwis has no concept
+// of (media, polls, favourites, boosts, edits): 422, as Mastodon answers
+// a request it cannot carry out, so that apps show the message.
+func unsupported(w http.ResponseWriter, r *http.Request) {
+	renderError(w, r, http.StatusUnprocessableEntity, "This server does not support this: retwis has no media, polls, favourites, boosts or edits.")
+}
+
+// emptyList answers an empty JSON array.
+func emptyList(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, []struct{}{}) }
+
+// emptyObject answers an empty JSON object.
+func emptyObject(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, struct{}{}) }
+
+// cors lets web apps on other origins call the API: it is authorized by
+// bearer tokens, never by cookies, so any origin may read its answers
+// (as Mastodon allows). Preflight requests are answered here.
+func cors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Expose-Headers", "Link, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Idempotency-Key")
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key")
+			h.Set("Access-Control-Max-Age", "86400")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

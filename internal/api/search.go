@@ -1,0 +1,104 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// maxQuery bounds a search query, in bytes.
+const maxQuery = 200
+
+// search answers GET /api/v2/search?q=: accounts (by a prefix of a
+// username or of a word of a display name) and hashtags (by prefix),
+// with type= narrowing to one; statuses are not searchable (an empty
+// list). resolve is ignored: retwis does not federate.
+func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	q := strings.TrimSpace(v.Get("q"))
+	if q == "" || len(q) > maxQuery || !utf8.ValidString(q) {
+		renderError(w, r, http.StatusBadRequest, "q must be 1 to 200 bytes of text.")
+		return
+	}
+	limit := defaultLimit
+	if l := v.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 {
+			renderError(w, r, http.StatusBadRequest, "limit must be a positive number.")
+			return
+		}
+		limit = min(n, maxLimit)
+	}
+	if off := v.Get("offset"); off != "" && off != "0" { // the indexes rank, they do not page
+		limit = 0
+	}
+	typ := v.Get("type")
+	out := struct {
+		Accounts []account `json:"accounts"`
+		Statuses []status  `json:"statuses"`
+		Hashtags []tag     `json:"hashtags"`
+	}{[]account{}, []status{}, []tag{}}
+	st := newSite(r)
+	if (typ == "" || typ == "accounts") && limit > 0 && !strings.HasPrefix(q, "#") {
+		people, err := s.store.SearchPeople(r.Context(), strings.TrimPrefix(q, "@"), limit)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		uids := make([]int64, len(people))
+		for i, p := range people {
+			uids[i] = p.User.ID
+		}
+		sums, err := s.store.Summaries(r.Context(), uids)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		for _, sum := range sums {
+			out.Accounts = append(out.Accounts, st.account(sum))
+		}
+	}
+	if (typ == "" || typ == "hashtags") && limit > 0 && !strings.HasPrefix(q, "@") {
+		tags, err := s.store.CompleteTags(r.Context(), strings.TrimPrefix(q, "#"), limit)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		for _, t := range tags {
+			out.Hashtags = append(out.Hashtags, st.tag(t))
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// tag returns the Tag entity of a tag, without history.
+func (st site) tag(name string) tag {
+	return tag{tagRef: tagRef{Name: name, URL: st.tagURL(name)}, History: []tagHistory{}}
+}
+
+// trendingTags answers GET /api/v1/trends/tags: the tags most used
+// lately, the heaviest first (limit 10, at most 20).
+func (s *Server) trendingTags(w http.ResponseWriter, r *http.Request) {
+	limit := 10
+	if l := r.URL.Query().Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 {
+			renderError(w, r, http.StatusBadRequest, "limit must be a positive number.")
+			return
+		}
+		limit = min(n, 20)
+	}
+	trends, err := s.store.Trending(r.Context(), limit, time.Now())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st := newSite(r)
+	out := make([]tag, len(trends))
+	for i, t := range trends {
+		out[i] = st.tag(t.Tag)
+	}
+	writeJSON(w, http.StatusOK, out)
+}

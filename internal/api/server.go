@@ -1,0 +1,151 @@
+// Package api is retwis's client API: the part of the Mastodon client
+// API that a microblog with retwis's features needs, so that existing
+// Mastodon apps and libraries can use a retwis server. It answers JSON
+// on the same mux as the HTML interface, with its own middleware (JSON
+// errors, bearer tokens, CORS) and the same store; one handler per
+// file, named for its route.
+package api
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/store"
+)
+
+const (
+	// maxBodyBytes caps request bodies: a status and its fields, or a
+	// profile's, fit many times over.
+	maxBodyBytes   = 64 << 10
+	requestTimeout = 10 * time.Second
+)
+
+// Options configure a Server.
+type Options struct {
+	Store *store.Store
+	Log   *slog.Logger
+	// Metrics, if not nil, receives the request metrics (shared with the
+	// HTML interface's, by route).
+	Metrics prometheus.Registerer
+	// Writes is how many posts, follows and deletions run at once; see
+	// web.Options.Writes. Zero means no limit.
+	Writes int
+	// Session, if not nil, reads the HTML interface's session from a
+	// request: the streams accept it, so that the pages can listen.
+	Session middleware.Credential
+}
+
+// Server serves the client API.
+type Server struct {
+	store   *store.Store
+	log     *slog.Logger
+	mw      *middleware.Stack
+	session middleware.Credential
+	handler http.Handler
+}
+
+// New returns a Server.
+func New(opts Options) *Server {
+	log := opts.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Server{store: opts.Store, log: log, session: opts.Session}
+	s.mw = middleware.New(middleware.Options{
+		Log: log, RenderError: renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
+		Metrics: opts.Metrics, Writes: opts.Writes,
+	})
+	mux := http.NewServeMux()
+	s.routes(mux)
+	s.handler = s.mw.Wrap(cors(mux))
+	return s
+}
+
+// Mount registers the API's paths on mux, beside the HTML interface's
+// pages: everything under /api/, and OAuth's token and revocation
+// endpoints (its authorization page is an HTML page).
+func (s *Server) Mount(mux *http.ServeMux) {
+	for _, p := range []string{"/api/", "/oauth/token", "/oauth/revoke"} {
+		mux.Handle(p, s.handler)
+	}
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Scopes the routes need, as Mastodon's documentation names them.
+const (
+	readAccounts      = "read:accounts"
+	readFollows       = "read:follows"
+	readNotifications = "read:notifications"
+	readSearch        = "read:search"
+	readStatuses      = "read:statuses"
+	writeAccounts     = "write:accounts"
+	writeFollows      = "write:follows"
+	writeStatuses     = "write:statuses"
+	writeMedia        = "write:media"
+	writeFavourites   = "write:favourites"
+)
+
+// routes registers the API on mux.
+func (s *Server) routes(mux *http.ServeMux) {
+	mux.HandleFunc("/", notFound)
+	mux.HandleFunc("POST /api/v1/apps", s.createApp)
+	mux.HandleFunc("GET /api/v1/apps/verify_credentials", s.verifyApp)
+	mux.HandleFunc("POST /oauth/token", s.createToken)
+	mux.HandleFunc("POST /oauth/revoke", s.revokeToken)
+	mux.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
+
+	mux.HandleFunc("GET /api/v1/instance", s.instanceV1)
+	mux.HandleFunc("GET /api/v2/instance", s.instanceV2)
+	mux.HandleFunc("GET /api/v1/custom_emojis", emptyList)
+
+	mux.HandleFunc("GET /api/v1/accounts/verify_credentials", s.need("profile", s.verifyCredentials))
+	mux.HandleFunc("PATCH /api/v1/accounts/update_credentials", s.need(writeAccounts, s.mw.Throttle(s.updateCredentials)))
+	mux.HandleFunc("GET /api/v1/accounts/lookup", s.may(readAccounts, s.lookupAccount))
+	mux.HandleFunc("GET /api/v1/accounts/relationships", s.need(readFollows, s.relationships))
+	mux.HandleFunc("GET /api/v1/accounts/{id}", s.may(readAccounts, s.account))
+	mux.HandleFunc("GET /api/v1/accounts/{id}/statuses", s.may(readStatuses, s.accountStatuses))
+	mux.HandleFunc("GET /api/v1/accounts/{id}/followers", s.may(readAccounts, s.followList(followersList)))
+	mux.HandleFunc("GET /api/v1/accounts/{id}/following", s.may(readAccounts, s.followList(followingList)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/follow", s.need(writeFollows, s.mw.Throttle(s.follow)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/unfollow", s.need(writeFollows, s.mw.Throttle(s.unfollow)))
+
+	mux.HandleFunc("POST /api/v1/statuses", s.need(writeStatuses, s.mw.Throttle(s.createStatus)))
+	mux.HandleFunc("GET /api/v1/statuses/{id}", s.may(readStatuses, s.status))
+	mux.HandleFunc("DELETE /api/v1/statuses/{id}", s.need(writeStatuses, s.mw.Throttle(s.deleteStatus)))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/context", s.may(readStatuses, s.statusContext))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/reblogged_by", s.may(readStatuses, emptyList))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/favourited_by", s.may(readStatuses, emptyList))
+	for _, action := range []string{"reblog", "unreblog", "favourite", "unfavourite", "bookmark", "unbookmark", "pin", "unpin"} {
+		mux.HandleFunc("POST /api/v1/statuses/{id}/"+action, s.need(writeFavourites, unsupported))
+	}
+	mux.HandleFunc("PUT /api/v1/statuses/{id}", s.need(writeStatuses, unsupported))
+	mux.HandleFunc("POST /api/v1/media", s.need(writeMedia, unsupported))
+	mux.HandleFunc("POST /api/v2/media", s.need(writeMedia, unsupported))
+	mux.HandleFunc("POST /api/v1/polls/{id}/votes", s.need(writeStatuses, unsupported))
+
+	mux.HandleFunc("GET /api/v1/timelines/home", s.need(readStatuses, s.homeTimeline))
+	mux.HandleFunc("GET /api/v1/timelines/public", s.may(readStatuses, s.publicTimeline))
+	mux.HandleFunc("GET /api/v1/timelines/tag/{hashtag}", s.may(readStatuses, s.tagTimeline))
+
+	mux.HandleFunc("GET /api/v1/notifications", s.need(readNotifications, s.notifications))
+	mux.HandleFunc("GET /api/v1/notifications/{id}", s.need(readNotifications, s.notification))
+	mux.HandleFunc("GET /api/v2/search", s.may(readSearch, s.search))
+	mux.HandleFunc("GET /api/v1/trends/tags", s.trendingTags)
+	mux.HandleFunc("GET /api/v1/trends", s.trendingTags)
+
+	// What retwis has none of: empty lists, so that apps show nothing
+	// rather than an error.
+	for path, scope := range map[string]string{"favourites": "read:favourites", "bookmarks": "read:bookmarks",
+		"blocks": "read:blocks", "mutes": "read:mutes", "lists": "read:lists", "filters": "read:filters",
+		"follow_requests": readFollows, "conversations": readStatuses} {
+		mux.HandleFunc("GET /api/v1/"+path, s.need(scope, emptyList))
+	}
+	mux.HandleFunc("GET /api/v2/filters", s.need("read:filters", emptyList))
+	mux.HandleFunc("GET /api/v1/markers", s.need(readStatuses, emptyObject))
+}

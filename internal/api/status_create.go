@@ -1,0 +1,57 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// maxIdempotencyKey bounds the Idempotency-Key header.
+const maxIdempotencyKey = 128
+
+// createStatus answers POST /api/v1/statuses (status, in_reply_to_id):
+// the new post. With an Idempotency-Key header, a repeat of the request
+// posts nothing more and answers the same post. Media, polls and
+// scheduling are refused with 422; visibilities other than public are
+// refused too, as retwis has only public posts.
+func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
+	v, err := params(r)
+	if err != nil {
+		badRequest(w, r, err.Error())
+		return
+	}
+	switch vis := v.Get("visibility"); {
+	case len(list(v, "media_ids")) > 0 || len(list(v, "poll[options]")) > 0 || v.Get("scheduled_at") != "":
+		unsupported(w, r)
+		return
+	case vis != "" && vis != "public" && vis != "unlisted":
+		renderError(w, r, http.StatusUnprocessableEntity, "Every post on retwis is public: visibility must be public.")
+		return
+	}
+	key := r.Header.Get("Idempotency-Key")
+	if len(key) > maxIdempotencyKey {
+		renderError(w, r, http.StatusUnprocessableEntity, "The Idempotency-Key header is too long.")
+		return
+	}
+	reply, err := optionalID(v, "in_reply_to_id")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	text := v.Get("status")
+	if sp := v.Get("spoiler_text"); sp != "" {
+		text = sp + " " + text // retwis has no content warnings: the warning is kept as text
+	}
+	p, err := s.store.Publish(r.Context(), store.Draft{Author: viewer(r).ID, Text: text, InReplyTo: reply, Key: key})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out, err := s.statuses(r.Context(), newSite(r), []retwis.Post{p})
+	if err != nil || len(out) == 0 {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out[0])
+}

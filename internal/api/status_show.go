@@ -1,0 +1,74 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis"
+)
+
+// maxContext bounds the replies a context lists.
+const maxContext = 60
+
+// status answers GET /api/v1/statuses/{id}.
+func (s *Server) status(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.postOf(w, r)
+	if !ok {
+		return
+	}
+	out, err := s.statuses(r.Context(), newSite(r), []retwis.Post{p})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(out) == 0 {
+		notFound(w, r)
+		return
+	}
+	writeJSON(w, http.StatusOK, out[0])
+}
+
+// postOf reads the post the path names; ok is false once answered.
+func (s *Server) postOf(w http.ResponseWriter, r *http.Request) (retwis.Post, bool) {
+	pid, ok := idParam(r.PathValue("id"))
+	if !ok {
+		notFound(w, r)
+		return retwis.Post{}, false
+	}
+	p, err := s.store.Post(r.Context(), pid)
+	if err != nil {
+		s.fail(w, r, err)
+		return p, false
+	}
+	return p, true
+}
+
+// statusContext answers GET /api/v1/statuses/{id}/context: the posts
+// above it in its thread, oldest first, and its replies, oldest first
+// (the direct replies, up to 60).
+func (s *Server) statusContext(w http.ResponseWriter, r *http.Request) {
+	pid, ok := idParam(r.PathValue("id"))
+	if !ok {
+		notFound(w, r)
+		return
+	}
+	t, err := s.store.Thread(r.Context(), pid, 0, maxContext)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st := newSite(r)
+	ancestors, err := s.statuses(r.Context(), st, t.Ancestors)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	descendants, err := s.statuses(r.Context(), st, t.Replies.Posts)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Ancestors   []status `json:"ancestors"`
+		Descendants []status `json:"descendants"`
+	}{ancestors, descendants})
+}

@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// Live events travel on Redis's sharded pub/sub (SPUBLISH, SSUBSCRIBE):
+// each stream is a channel in the slot of what it streams (a user's, a
+// tag's, the public one's own), so that on a cluster a post's events go
+// to the masters of its readers, and any server can serve any client.
+// They are sent once the writes they announce are done, in the same
+// pipelines where possible; pub/sub keeps nothing, so a client that was
+// not listening learns what it missed from its timeline, as Mastodon's
+// clients do.
+
+// Stream names a stream of live events.
+type Stream struct{ channel string }
+
+// UserStream is uid's stream: the posts that reach uid's home timeline
+// (their own included), and uid's notifications.
+func UserStream(uid int64) Stream { return Stream{schema.UserStream(uid)} }
+
+// PublicStream is the stream of every new post.
+func PublicStream() Stream { return Stream{schema.PublicStream} }
+
+// TagStream is the stream of the posts with tag (in any case or accent).
+// It is the zero Stream for a tag that folds to nothing.
+func TagStream(tag string) Stream {
+	if f := retwis.FoldTag(tag); f != "" {
+		return Stream{schema.TagStream(f)}
+	}
+	return Stream{}
+}
+
+// Event is a live event of a stream.
+type Event struct {
+	// Kind is "update" (a new post), "delete" (a deleted post) or
+	// "notification".
+	Kind string
+	// Post is the post an update or a deletion is about.
+	Post int64
+	// Notification is the notification of a "notification" event; its
+	// actor's username is not filled in.
+	Notification retwis.Notification
+}
+
+// Listen calls fn with each event of the streams until ctx ends (it then
+// returns ctx's error) or the connection to Redis fails. fn must not
+// block: it runs on the connection's reader.
+func (s *Store) Listen(ctx context.Context, st Stream, fn func(Event)) error {
+	if st.channel == "" {
+		return retwis.Errorf(retwis.Invalid, "There is no such stream.")
+	}
+	err := s.c.Receive(ctx, s.c.B().Ssubscribe().Channel(st.channel).Build(), func(m rueidis.PubSubMessage) {
+		if ev, ok := parseEvent(m.Message); ok {
+			fn(ev)
+		}
+	})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return s.wrap("listen", err)
+}
+
+// parseEvent reads a stream's message.
+func parseEvent(msg string) (Event, bool) {
+	kind, rest, _ := strings.Cut(msg, ":")
+	switch kind {
+	case schema.EventUpdate, schema.EventDelete:
+		pid, err := strconv.ParseInt(rest, 10, 64)
+		return Event{Kind: kind, Post: pid}, err == nil && pid > 0
+	case schema.EventNotification:
+		at, member, _ := strings.Cut(rest, ":")
+		ms, err := strconv.ParseInt(at, 10, 64)
+		n, ok := parseNote(member)
+		if err != nil || !ok {
+			return Event{}, false
+		}
+		n.ID, n.Time = noteID(ms, member), time.UnixMilli(ms)
+		return Event{Kind: kind, Notification: n}, true
+	}
+	return Event{}, false
+}
+
+// publishCmd returns the command that sends msg on channel.
+func (s *Store) publishCmd(channel, msg string) rueidis.Completed {
+	return s.c.B().Spublish().Channel(channel).Message(msg).Build()
+}
+
+// postEventCmds return the commands that announce p, delivered (kind
+// EventUpdate) or deleted (EventDelete), on the public stream, its tags'
+// and its author's.
+func (s *Store) postEventCmds(kind string, p indexed) rueidis.Commands {
+	msg := schema.PostEvent(kind, p.pid)
+	cmds := rueidis.Commands{s.publishCmd(schema.PublicStream, msg), s.publishCmd(schema.UserStream(p.author), msg)}
+	seen := map[string]bool{}
+	for _, tag := range p.conv.tags {
+		if f := retwis.FoldTag(tag); f != "" && !seen[f] {
+			seen[f] = true
+			cmds = append(cmds, s.publishCmd(schema.TagStream(f), msg))
+		}
+	}
+	return cmds
+}
+
+// announce sends the event kind of posts to the streams of the users
+// they reached (user -> posts), in one pipeline. Live events are a
+// courtesy (the timelines are the truth), so a failure is logged, not
+// returned.
+func (s *Store) announce(ctx context.Context, kind string, reached map[int64][]int64) {
+	var cmds rueidis.Commands
+	for u, pids := range reached {
+		for _, p := range pids {
+			cmds = append(cmds, s.publishCmd(schema.UserStream(u), schema.PostEvent(kind, p)))
+		}
+	}
+	if len(cmds) == 0 {
+		return
+	}
+	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
+		s.log.Warn("sending live events", "event", kind, "users", len(reached), "err", err)
+	}
+}
+
+// each maps every user to the same posts, for announce.
+func each(users []int64, pids ...int64) map[int64][]int64 {
+	m := make(map[int64][]int64, len(users))
+	for _, u := range users {
+		m[u] = pids
+	}
+	return m
+}

@@ -1,0 +1,146 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/snowflake"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// summaryReads is how many reads Summaries makes of each user.
+const summaryReads = 5
+
+// Summaries returns the profile and counts of each of uids that exists,
+// in their order (the others left out): five reads of each user's slot,
+// all in one pipeline through the client-side cache, so that a page of
+// posts by many authors costs one round trip, and none once warm.
+func (s *Store) Summaries(ctx context.Context, uids []int64) ([]retwis.Summary, error) {
+	if len(uids) == 0 {
+		return nil, nil
+	}
+	b := s.c.B()
+	cmds := make([]rueidis.CacheableTTL, 0, summaryReads*len(uids))
+	for _, uid := range uids {
+		cmds = append(cmds,
+			rueidis.CT(b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldBio, schema.FieldJoined).Cache(), s.opts.CacheTTL),
+			rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.opts.CacheTTL),
+			rueidis.CT(b.Zcard().Key(schema.Following(uid)).Cache(), s.opts.CacheTTL),
+			rueidis.CT(b.Zcard().Key(schema.UserPosts(uid)).Cache(), s.opts.CacheTTL),
+			rueidis.CT(b.Zrange().Key(schema.UserPosts(uid)).Min("+inf").Max("-inf").Byscore().Rev().Limit(0, 1).Cache(), s.opts.CacheTTL))
+	}
+	res := s.cachedMulti(ctx, cmds...)
+	out := make([]retwis.Summary, 0, len(uids))
+	for i, uid := range uids {
+		sum, ok, err := parseSummary(uid, res[summaryReads*i:summaryReads*(i+1)])
+		if err != nil {
+			return nil, s.wrap("accounts", err)
+		}
+		if ok {
+			out = append(out, sum)
+		}
+	}
+	return out, nil
+}
+
+// Summary returns uid's profile and counts, or an error of kind NotFound.
+func (s *Store) Summary(ctx context.Context, uid int64) (retwis.Summary, error) {
+	sums, err := s.Summaries(ctx, []int64{uid})
+	if err != nil {
+		return retwis.Summary{}, err
+	}
+	if len(sums) == 0 {
+		return retwis.Summary{}, retwis.Errorf(retwis.NotFound, "There is no such user.")
+	}
+	return sums[0], nil
+}
+
+// parseSummary reads the replies to Summaries' reads of uid; ok is
+// false for a user that does not exist.
+func parseSummary(uid int64, res []rueidis.RedisResult) (sum retwis.Summary, ok bool, err error) {
+	vals, err := res[0].ToArray()
+	if err != nil {
+		return sum, false, err
+	}
+	str := func(i int) string { v, _ := vals[i].ToString(); return v }
+	if str(0) == "" {
+		return sum, false, nil
+	}
+	sum = retwis.Summary{User: retwis.User{ID: uid, Username: str(0)}, DisplayName: str(1), Bio: str(2)}
+	if joined, err := strconv.ParseInt(str(3), 10, 64); err == nil {
+		sum.Joined = time.Unix(joined, 0)
+	}
+	var counts [3]int64
+	for i := range counts {
+		if counts[i], err = res[1+i].AsInt64(); err != nil {
+			return sum, false, err
+		}
+	}
+	sum.Counts = retwis.Counts{Followers: counts[0], Following: counts[1]}
+	sum.Posts = counts[2]
+	newest, err := res[4].AsStrSlice()
+	if err != nil {
+		return sum, false, err
+	}
+	if len(newest) == 1 {
+		if pid, _ := strconv.ParseInt(newest[0], 10, 64); pid >= firstSnowflake { // a legacy id tells no time
+			sum.LastPost = snowflake.Time(pid)
+		}
+	}
+	return sum, true, nil
+}
+
+// ReplyCounts returns how many replies each of pids has, through the
+// client-side cache, in one round trip (none once warm).
+func (s *Store) ReplyCounts(ctx context.Context, pids []int64) ([]int64, error) {
+	cmds := make([]rueidis.CacheableTTL, len(pids))
+	for i, pid := range pids {
+		cmds[i] = rueidis.CT(s.c.B().Zcard().Key(schema.Replies(pid)).Cache(), s.opts.CacheTTL)
+	}
+	out := make([]int64, len(pids))
+	for i, r := range s.cachedMulti(ctx, cmds...) {
+		n, err := r.AsInt64()
+		if err != nil {
+			return nil, s.wrap("reply counts", err)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// Relations reports, for each of uids, whether viewer follows them and
+// whether they follow viewer: two commands of viewer's slot (ZMSCORE),
+// however many users are asked about.
+func (s *Store) Relations(ctx context.Context, viewer int64, uids []int64) (following, followedBy []bool, err error) {
+	if len(uids) == 0 {
+		return nil, nil, nil
+	}
+	b := s.c.B()
+	members := ids64(uids)
+	res := s.c.DoMulti(ctx,
+		b.Zmscore().Key(schema.Following(viewer)).Member(members...).Build(),
+		b.Zmscore().Key(schema.Followers(viewer)).Member(members...).Build())
+	sets := [2][]bool{}
+	for k, r := range res {
+		vals, err := r.ToArray()
+		if err != nil {
+			return nil, nil, s.wrap("relations", err)
+		}
+		sets[k] = make([]bool, len(uids))
+		for i, v := range vals {
+			sets[k][i] = !v.IsNil()
+		}
+	}
+	return sets[0], sets[1], nil
+}
+
+// Posts returns those of pids that exist, in their order, with their
+// authors' names: one pipeline through the client-side cache.
+func (s *Store) Posts(ctx context.Context, pids []int64) ([]retwis.Post, error) {
+	posts, _, err := s.posts(ctx, pids)
+	return posts, err
+}
