@@ -57,8 +57,8 @@ func (s *Server) instanceV1(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"uri": r.Host, "title": "retwis", "short_description": "A microblog on Redis.",
 		"description": "A microblog on Redis.", "email": "", "version": Version,
-		"urls":  map[string]string{"streaming_api": streamingURL(r)},
-		"stats": map[string]int64{"user_count": users, "status_count": 0, "domain_count": 1},
+		"urls":      map[string]string{"streaming_api": streamingURL(r)},
+		"stats":     map[string]int64{"user_count": users, "status_count": 0, "domain_count": 1},
 		"thumbnail": nil, "languages": []string{}, "registrations": true, "approval_required": false,
 		"invites_enabled": false, "configuration": limits(), "contact_account": nil, "rules": []struct{}{},
 	})

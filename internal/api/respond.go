@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
 
@@ -14,17 +15,22 @@ type apiError struct {
 	ErrorDescription string `json:"error_description,omitempty"`
 }
 
-// writeJSON answers v as JSON with status.
+// writeJSON answers v as JSON with status. HTML in strings (a status's
+// content) is left as it is, as Mastodon sends it, not \u-escaped.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil { // the entities are plain data: a bug
-		status, b = http.StatusInternalServerError, []byte(`{"error":"The answer could not be written."}`)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil { // the entities are plain data: a bug
+		status = http.StatusInternalServerError
+		b.Reset()
+		b.WriteString(`{"error":"The answer could not be written."}` + "\n")
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	w.Write(b.Bytes())
 }
 
 // renderError writes an error as Mastodon does: {"error": "..."}.

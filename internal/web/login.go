@@ -1,7 +1,9 @@
 package web
 
 import (
+	"cmp"
 	"net/http"
+	"strings"
 
 	"github.com/retwis/retwis"
 )
@@ -24,5 +26,14 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.setAuthCookie(w, r, secret)
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	http.Redirect(w, r, cmp.Or(localPath(r.PostFormValue("next")), "/"), http.StatusSeeOther)
+}
+
+// localPath returns next if it is a path on this site (a login that
+// began on the OAuth authorization page goes back there), else "".
+func localPath(next string) string {
+	if len(next) > 4096 || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		return ""
+	}
+	return next
 }

@@ -21,7 +21,7 @@ var staticFS embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "error"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "error"}
 
 // fragmentCapacity is how many rendered posts a server keeps.
 const fragmentCapacity = 50_000
@@ -33,7 +33,7 @@ func parseTemplates() (map[string]*template.Template, error) {
 	postsHTML := func(posts []retwis.Post) (template.HTML, error) { return frags.HTML(posts, time.Now()) }
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
 	funcs := template.FuncMap{"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": profilePath,
-		"tagPath": tagPath, "ago": func(t time.Time) string { return since(time.Since(t)) }}
+		"tagPath": tagPath, "ago": func(t time.Time) string { return since(time.Since(t)) }, "scopeText": scopeText}
 	base, err := template.New("").Funcs(funcs).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
@@ -95,6 +95,9 @@ type view struct {
 	Relationship  retwis.Relationship   // the profile page, for a logged-in visitor
 	Suggestions   []retwis.Suggestion   // the home page's who to follow
 	Explore       exploreView           // the directory of accounts
+	Next          string                // where the login form goes back to (the authorization page)
+	Authorize     authorizeView         // the OAuth authorization page
+	Tokens        tokensView            // the settings page of apps and tokens
 }
 
 // render executes a page into a buffer first, so a template error never

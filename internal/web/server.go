@@ -135,6 +135,11 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /search", s.mw.Viewer(s.search))
 	mux.HandleFunc("GET /complete/people", s.completePeople)
 	mux.HandleFunc("GET /explore", s.mw.Viewer(s.explore))
+	mux.HandleFunc("GET /oauth/authorize", s.mw.Viewer(s.authorize))
+	mux.HandleFunc("POST /oauth/authorize", s.requireLogin(s.decideAuthorize))
+	mux.HandleFunc("GET /settings/apps", s.requireLogin(s.listTokens))
+	mux.HandleFunc("POST /settings/apps/revoke", s.requireLogin(s.revokeToken))
+	mux.HandleFunc("POST /settings/apps/token", s.requireLogin(s.mw.Throttle(s.createToken)))
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))
 	mux.Handle("GET /static/", staticFiles())
 	// The form routes answer only POST; someone who types one of them in,

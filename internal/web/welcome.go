@@ -17,5 +17,6 @@ func (s *Server) welcomeError(w http.ResponseWriter, r *http.Request, status int
 	if len(name) > 64 {
 		name = "" // don't echo back junk
 	}
-	s.render(w, r, status, "welcome", view{Title: "Welcome", Error: retwis.ErrorMessage(err), Username: name})
+	s.render(w, r, status, "welcome", view{Title: "Welcome", Error: retwis.ErrorMessage(err), Username: name,
+		Next: localPath(r.PostFormValue("next"))})
 }

@@ -1,0 +1,237 @@
+package api_test
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// app registers an app and returns its client id and secret.
+func (s *server) app(scopes, redirect string) (id, secret string) {
+	s.t.Helper()
+	r := s.call(http.MethodPost, "/api/v1/apps", "", url.Values{"client_name": {"test app"}, "redirect_uris": {redirect}, "scopes": {scopes}})
+	var app struct{ ClientID, ClientSecret string }
+	r.decode(s.t, &struct {
+		ClientID     *string `json:"client_id"`
+		ClientSecret *string `json:"client_secret"`
+	}{&app.ClientID, &app.ClientSecret})
+	if r.status != http.StatusOK || app.ClientID == "" || app.ClientSecret == "" {
+		s.t.Fatalf("register app: %d %s", r.status, r.body)
+	}
+	return app.ClientID, app.ClientSecret
+}
+
+// authorize has user (signed up and logged in at a new browser) approve
+// the app with the query's parameters, and returns the code.
+func (s *server) authorize(t *testing.T, user string, q url.Values) string {
+	t.Helper()
+	q.Set("response_type", "code")
+	return newBrowser(t).approve(s.srv.URL, s.srv.URL+"/oauth/authorize?"+q.Encode(), user)
+}
+
+// exchange trades a code for a token; it returns the status and the
+// token or the OAuth error.
+func (s *server) exchange(id, secret, code, verifier string) (int, string) {
+	s.t.Helper()
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {id}, "client_secret": {secret}, "redirect_uri": {redirectURI}}
+	if verifier != "" {
+		form.Set("code_verifier", verifier)
+	}
+	r := s.call(http.MethodPost, "/oauth/token", "", form)
+	var out struct {
+		AccessToken string `json:"access_token"`
+		Error       string `json:"error"`
+	}
+	r.decode(s.t, &out)
+	return r.status, out.AccessToken + out.Error
+}
+
+func challengeOf(verifier string) string {
+	sum := sha256.Sum256([]byte(verifier))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// TestPKCE: a code given for a PKCE challenge is exchanged only with
+// its verifier, and any code only once.
+func TestPKCE(t *testing.T) {
+	s := newServer(t)
+	id, secret := s.app("read write", redirectURI)
+	verifier := strings.Repeat("v3rifier-", 6)
+	users := 0
+	ask := func() string {
+		users++
+		return s.authorize(t, fmt.Sprint("user", users), url.Values{"client_id": {id}, "redirect_uri": {redirectURI},
+			"scope": {"read"}, "code_challenge": {challengeOf(verifier)}, "code_challenge_method": {"S256"}})
+	}
+	if status, got := s.exchange(id, secret, ask(), ""); status != http.StatusBadRequest || got != "invalid_grant" {
+		t.Errorf("without the verifier: %d %s; want 400 invalid_grant", status, got)
+	}
+	if status, got := s.exchange(id, secret, ask(), strings.Repeat("wrong-one", 6)); status != http.StatusBadRequest || got != "invalid_grant" {
+		t.Errorf("with a wrong verifier: %d %s; want 400 invalid_grant", status, got)
+	}
+	code := ask()
+	status, token := s.exchange(id, secret, code, verifier)
+	if status != http.StatusOK || token == "" {
+		t.Fatalf("with the verifier: %d %s", status, token)
+	}
+	if r := s.call(http.MethodGet, "/api/v1/accounts/verify_credentials", token, nil); r.status != http.StatusOK {
+		t.Errorf("the token does not work: %d %s", r.status, r.body)
+	}
+	if status, got := s.exchange(id, secret, code, verifier); status != http.StatusBadRequest || got != "invalid_grant" {
+		t.Errorf("the same code again: %d %s; want 400 invalid_grant", status, got)
+	}
+	otherID, otherSecret := s.app("read", redirectURI)
+	if status, got := s.exchange(otherID, otherSecret, ask(), verifier); status != http.StatusBadRequest || got != "invalid_grant" {
+		t.Errorf("another app's code: %d %s; want 400 invalid_grant", status, got)
+	}
+	if status, got := s.exchange(id, "wrong secret", ask(), verifier); status != http.StatusUnauthorized || got != "invalid_client" {
+		t.Errorf("a wrong client secret: %d %s; want 401 invalid_client", status, got)
+	}
+}
+
+// TestAuthorizeRefuses: requests the authorization page must not send
+// back, and those it answers with an OAuth error.
+func TestAuthorizeRefuses(t *testing.T) {
+	s := newServer(t)
+	id, _ := s.app("read", redirectURI)
+	b := newBrowser(t)
+	for _, tc := range []struct {
+		name   string
+		q      url.Values
+		status int
+		where  string // the redirect's error, if one
+	}{
+		{"unknown app", url.Values{"client_id": {"nope"}, "redirect_uri": {redirectURI}, "response_type": {"code"}}, http.StatusNotFound, ""},
+		{"unregistered redirect", url.Values{"client_id": {id}, "redirect_uri": {"https://evil.example/"}, "response_type": {"code"}}, http.StatusBadRequest, ""},
+		{"scope beyond the app's", url.Values{"client_id": {id}, "redirect_uri": {redirectURI}, "response_type": {"code"}, "scope": {"write"}}, http.StatusFound, "invalid_scope"},
+		{"token response type", url.Values{"client_id": {id}, "redirect_uri": {redirectURI}, "response_type": {"token"}}, http.StatusFound, "unsupported_response_type"},
+		{"plain PKCE", url.Values{"client_id": {id}, "redirect_uri": {redirectURI}, "response_type": {"code"}, "code_challenge": {challengeOf("x")}, "code_challenge_method": {"plain"}}, http.StatusFound, "invalid_request"},
+	} {
+		resp, page := b.send(http.MethodGet, s.srv.URL+"/oauth/authorize?"+tc.q.Encode(), nil)
+		loc, _ := url.Parse(resp.Header.Get("Location"))
+		switch {
+		case resp.StatusCode != tc.status:
+			t.Errorf("%s: %d; want %d (%s)", tc.name, resp.StatusCode, tc.status, page)
+		case tc.where != "" && (!strings.HasPrefix(loc.String(), redirectURI) || loc.Query().Get("error") != tc.where):
+			t.Errorf("%s: sent to %q; want error %s at the app", tc.name, loc, tc.where)
+		}
+	}
+	// Denying sends access_denied back, and no code.
+	b.send(http.MethodPost, s.srv.URL+"/register", url.Values{"username": {"denier"}, "password": {"password-denier"}, "password2": {"password-denier"}})
+	resp, _ := b.send(http.MethodPost, s.srv.URL+"/oauth/authorize", url.Values{"client_id": {id}, "redirect_uri": {redirectURI},
+		"response_type": {"code"}, "scope": {"read"}, "state": {"s1"}, "decision": {"deny"}})
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	if q := loc.Query(); q.Get("error") != "access_denied" || q.Get("code") != "" || q.Get("state") != "s1" {
+		t.Errorf("denying sends %q", loc)
+	}
+	// The approval form, sent from another site, is refused.
+	req, _ := http.NewRequest(http.MethodPost, s.srv.URL+"/oauth/authorize", strings.NewReader(url.Values{"client_id": {id},
+		"redirect_uri": {redirectURI}, "response_type": {"code"}, "decision": {"approve"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	resp, err := b.c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a cross-site approval: %d; want 403", resp.StatusCode)
+	}
+}
+
+// TestScopesEnforced: a token works only on the routes its scopes
+// cover; the API's errors are Mastodon's.
+func TestScopesEnforced(t *testing.T) {
+	s := newServer(t)
+	_, readOnly := s.user("reader", "read")
+	_, statusesOnly := s.user("poster", "write:statuses")
+	_, full := s.user("full")
+	for _, tc := range []struct {
+		method, path, token string
+		body                any
+		status              int
+	}{
+		{"GET", "/api/v1/timelines/home", readOnly, nil, 200},
+		{"POST", "/api/v1/statuses", readOnly, url.Values{"status": {"hi"}}, 403},
+		{"POST", "/api/v1/statuses", statusesOnly, url.Values{"status": {"hi"}}, 200},
+		{"GET", "/api/v1/timelines/home", statusesOnly, nil, 403},
+		{"GET", "/api/v1/accounts/verify_credentials", statusesOnly, nil, 403},
+		{"POST", "/api/v1/accounts/1/follow", statusesOnly, nil, 403},
+		{"GET", "/api/v1/notifications", full, nil, 200},
+		{"GET", "/api/v1/timelines/home", "", nil, 401},
+		{"GET", "/api/v1/timelines/home", "1.not-a-token", nil, 401},
+		{"GET", "/api/v1/timelines/public", "", nil, 200},
+		{"GET", "/api/v1/timelines/public", "garbage", nil, 401},
+	} {
+		r := s.call(tc.method, tc.path, tc.token, tc.body)
+		if r.status != tc.status {
+			t.Errorf("%s %s with %q: %d %s; want %d", tc.method, tc.path, tc.token, r.status, r.body, tc.status)
+		} else if r.status >= 400 {
+			r.errorMessage(t)
+		}
+	}
+}
+
+// TestRevokedTokenStops: a token revoked by its app (POST /oauth/revoke)
+// or by its user (the settings page) stops working at once, also on a
+// server that had it cached.
+func TestRevokedTokenStops(t *testing.T) {
+	s := newServer(t)
+	other := newServerAt(t, s.redisURL())
+	id, secret := s.app("read", redirectURI)
+	code := s.authorize(t, "revoker", url.Values{"client_id": {id}, "redirect_uri": {redirectURI}, "scope": {"read"}})
+	_, token := s.exchange(id, secret, code, "")
+	for _, srv := range []*server{s, other} { // warm both servers' caches
+		if r := srv.call(http.MethodGet, "/api/v1/timelines/home", token, nil); r.status != http.StatusOK {
+			t.Fatalf("before revoking: %d %s", r.status, r.body)
+		}
+	}
+	otherID, otherSecret := s.app("read", redirectURI)
+	if r := s.call(http.MethodPost, "/oauth/revoke", "", url.Values{"client_id": {otherID}, "client_secret": {otherSecret}, "token": {token}}); r.status != http.StatusOK {
+		t.Fatalf("revoking as another app: %d %s", r.status, r.body)
+	}
+	if r := other.call(http.MethodGet, "/api/v1/timelines/home", token, nil); r.status != http.StatusOK {
+		t.Fatalf("another app revoked the token: %d", r.status)
+	}
+	if r := s.call(http.MethodPost, "/oauth/revoke", "", url.Values{"client_id": {id}, "client_secret": {secret}, "token": {token}}); r.status != http.StatusOK {
+		t.Fatalf("revoke: %d %s", r.status, r.body)
+	}
+	for _, srv := range []*server{s, other} {
+		if r := srv.call(http.MethodGet, "/api/v1/timelines/home", token, nil); r.status != http.StatusUnauthorized {
+			t.Errorf("after revoking: %d %s; want 401", r.status, r.body)
+		}
+	}
+}
+
+// TestClientCredentials: an app's own token reads public data and is
+// refused, with 422, what needs a user.
+func TestClientCredentials(t *testing.T) {
+	s := newServer(t)
+	id, secret := s.app("read write", redirectURI)
+	r := s.call(http.MethodPost, "/oauth/token", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {"read"}})
+	var tok struct {
+		AccessToken string `json:"access_token"`
+		Scope       string `json:"scope"`
+	}
+	r.decode(t, &tok)
+	if r.status != http.StatusOK || tok.Scope != "read" {
+		t.Fatalf("client_credentials: %d %s", r.status, r.body)
+	}
+	if r := s.call(http.MethodGet, "/api/v1/apps/verify_credentials", tok.AccessToken, nil); r.status != http.StatusOK || !strings.Contains(string(r.body), "test app") {
+		t.Errorf("apps/verify_credentials: %d %s", r.status, r.body)
+	}
+	if r := s.call(http.MethodGet, "/api/v1/timelines/public", tok.AccessToken, nil); r.status != http.StatusOK {
+		t.Errorf("public timeline with an app token: %d %s", r.status, r.body)
+	}
+	if r := s.call(http.MethodGet, "/api/v1/timelines/home", tok.AccessToken, nil); r.status != http.StatusUnprocessableEntity {
+		t.Errorf("home timeline with an app token: %d %s; want 422", r.status, r.body)
+	}
+	r = s.call(http.MethodPost, "/oauth/token", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {"follow"}})
+	if r.status != http.StatusBadRequest || r.errorMessage(t) != "invalid_scope" {
+		t.Errorf("a scope beyond the app's: %d %s", r.status, r.body)
+	}
+}
