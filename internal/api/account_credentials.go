@@ -22,7 +22,7 @@ func (s *Server) verifyCredentials(w http.ResponseWriter, r *http.Request) {
 func (s *Server) updateCredentials(w http.ResponseWriter, r *http.Request) {
 	v, err := params(r)
 	if err != nil {
-		badRequest(w, r, err.Error())
+		badRequest(w, r, err)
 		return
 	}
 	if r.MultipartForm != nil && (len(r.MultipartForm.File["avatar"]) > 0 || len(r.MultipartForm.File["header"]) > 0) {

@@ -29,7 +29,7 @@ func (s *Server) changeFollow(w http.ResponseWriter, r *http.Request, change fun
 		return
 	}
 	if _, err := params(r); err != nil { // reblogs, notify, languages: nothing retwis does
-		badRequest(w, r, err.Error())
+		badRequest(w, r, err)
 		return
 	}
 	me := viewer(r).ID
@@ -50,7 +50,7 @@ func (s *Server) changeFollow(w http.ResponseWriter, r *http.Request, change fun
 func (s *Server) relationships(w http.ResponseWriter, r *http.Request) {
 	v, err := params(r)
 	if err != nil {
-		badRequest(w, r, err.Error())
+		badRequest(w, r, err)
 		return
 	}
 	uids, err := idList(v, "id")

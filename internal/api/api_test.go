@@ -124,6 +124,8 @@ func (s *server) call(method, path, token string, body any, header ...string) re
 		rd, ct = strings.NewReader(b.Encode()), "application/x-www-form-urlencoded"
 	case string:
 		rd, ct = strings.NewReader(b), "application/json"
+	case rawBody:
+		rd, ct = strings.NewReader(b.body), b.contentType
 	case nil:
 	default:
 		js, err := json.Marshal(b)

@@ -12,7 +12,7 @@ import (
 func (s *Server) createApp(w http.ResponseWriter, r *http.Request) {
 	v, err := params(r)
 	if err != nil {
-		badRequest(w, r, err.Error())
+		badRequest(w, r, err)
 		return
 	}
 	scopes, err := retwis.ParseScopes(v.Get("scopes"))

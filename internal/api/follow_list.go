@@ -29,7 +29,7 @@ func (s *Server) followList(read followLister) http.HandlerFunc {
 		}
 		v, err := params(r)
 		if err != nil {
-			badRequest(w, r, err.Error())
+			badRequest(w, r, err)
 			return
 		}
 		p, err := readPage(v, maxLimit, maxAccounts)

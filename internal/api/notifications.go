@@ -25,7 +25,7 @@ func notificationType(k retwis.NotificationKind) string {
 func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 	v, err := params(r)
 	if err != nil {
-		badRequest(w, r, err.Error())
+		badRequest(w, r, err)
 		return
 	}
 	p, err := readPage(v, 40, 80)

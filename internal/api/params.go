@@ -28,7 +28,7 @@ func params(r *http.Request) (url.Values, error) {
 	}
 	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil && r.Header.Get("Content-Type") != "" {
-		return nil, errors.New("The Content-Type header cannot be read.")
+		return nil, unreadable("The Content-Type header cannot be read.")
 	}
 	switch ct {
 	case "application/json":
@@ -47,20 +47,32 @@ func params(r *http.Request) (url.Values, error) {
 		}
 		form, err := url.ParseQuery(string(body))
 		if err != nil {
-			return nil, errors.New("The form-encoded body cannot be read.")
+			return nil, unreadable("The form-encoded body cannot be read.")
 		}
 		merge(v, form)
 	}
 	return v, countParams(v)
 }
 
-// bodyError is the message of a body that could not be read: too big,
-// or else msg.
+// paramError is a request whose parameters cannot be read: its status
+// (400, or 413 for a body too large) and a message fit to show.
+type paramError struct {
+	status int
+	msg    string
+}
+
+func (e *paramError) Error() string { return e.msg }
+
+// unreadable is a paramError of status 400.
+func unreadable(msg string) error { return &paramError{http.StatusBadRequest, msg} }
+
+// bodyError is the error of a body that could not be read: too big, or
+// else msg.
 func bodyError(err error, msg string) error {
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-		return fmt.Errorf("The request body is larger than %d bytes.", maxBodyBytes)
+		return &paramError{http.StatusRequestEntityTooLarge, fmt.Sprintf("The request body is larger than %d bytes.", maxBodyBytes)}
 	}
-	return errors.New(msg)
+	return unreadable(msg)
 }
 
 func countParams(v url.Values) error {
@@ -69,7 +81,7 @@ func countParams(v url.Values) error {
 		n += len(vals)
 	}
 	if n > maxParams {
-		return fmt.Errorf("A request has at most %d parameters.", maxParams)
+		return unreadable(fmt.Sprintf("A request has at most %d parameters.", maxParams))
 	}
 	return nil
 }
@@ -89,7 +101,7 @@ func jsonParams(body io.Reader, v url.Values) error {
 		return bodyError(err, "The JSON body cannot be read: it must be one JSON object.")
 	}
 	if dec.More() {
-		return errors.New("The JSON body cannot be read: it must be one JSON object.")
+		return unreadable("The JSON body cannot be read: it must be one JSON object.")
 	}
 	for k, val := range obj {
 		flatten(v, k, val, 0)

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/retwis/retwis"
@@ -55,9 +56,14 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	renderError(w, r, status, retwis.ErrorMessage(err))
 }
 
-// badRequest answers a request whose parameters cannot be read at all.
-func badRequest(w http.ResponseWriter, r *http.Request, msg string) {
-	renderError(w, r, http.StatusBadRequest, msg)
+// badRequest answers a request whose parameters cannot be read at all
+// (err from params).
+func badRequest(w http.ResponseWriter, r *http.Request, err error) {
+	status := http.StatusBadRequest
+	if pe, ok := errors.AsType[*paramError](err); ok {
+		status = pe.status
+	}
+	renderError(w, r, status, err.Error())
 }
 
 // notFound answers a path the API does not have.

@@ -18,7 +18,7 @@ const maxIdempotencyKey = 128
 func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 	v, err := params(r)
 	if err != nil {
-		badRequest(w, r, err.Error())
+		badRequest(w, r, err)
 		return
 	}
 	switch vis := v.Get("visibility"); {

@@ -62,7 +62,7 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, page retwis.P
 func (s *Server) pageOf(w http.ResponseWriter, r *http.Request) (pageParams, bool) {
 	v, err := params(r)
 	if err != nil {
-		badRequest(w, r, err.Error())
+		badRequest(w, r, err)
 		return pageParams{}, false
 	}
 	p, err := readPage(v, defaultLimit, maxLimit)

@@ -1,0 +1,160 @@
+package api_test
+
+import (
+	"bytes"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// multipartBody returns a multipart/form-data body of fields.
+func multipartBody(t *testing.T, fields map[string]string) (string, string) {
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for k, v := range fields {
+		if err := w.WriteField(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String(), w.FormDataContentType()
+}
+
+// TestBodies: a status can be posted as JSON, as a form and as
+// multipart, as the libraries send them; bad bodies get a clear 4xx and
+// post nothing.
+func TestBodies(t *testing.T) {
+	s := newServer(t)
+	u, token := s.user("writer")
+	mp, mpType := multipartBody(t, map[string]string{"status": "multipart"})
+	for _, tc := range []struct {
+		name, contentType, body string
+		status                  int
+		text                    string // the post's text when it is posted
+	}{
+		{"json", "application/json", `{"status": "json", "visibility": "public"}`, 200, "json"},
+		{"form", "application/x-www-form-urlencoded", "status=form+encoded", 200, "form encoded"},
+		{"multipart", mpType, mp, 200, "multipart"},
+		{"json with charset", "application/json; charset=utf-8", `{"status": "charset"}`, 200, "charset"},
+		{"bad json", "application/json", `{"status": "x"`, 400, ""},
+		{"two objects", "application/json", `{"status": "x"} {}`, 400, ""},
+		{"json array", "application/json", `["status"]`, 400, ""},
+		{"bad content type", "a/b/c", "status=x", 400, ""},
+		{"bad form", "application/x-www-form-urlencoded", "status=%zz", 400, ""},
+		{"too big", "application/json", `{"status": "` + strings.Repeat("x", 70<<10) + `"}`, 413, ""},
+		{"too long", "application/json", `{"status": "` + strings.Repeat("x", 281) + `"}`, 422, ""},
+		{"empty", "application/json", `{"status": "   "}`, 422, ""},
+		{"private", "application/json", `{"status": "x", "visibility": "direct"}`, 422, ""},
+		{"media", "application/json", `{"status": "x", "media_ids": ["1"]}`, 422, ""},
+		{"reply to nothing", "application/json", `{"status": "x", "in_reply_to_id": "12345"}`, 422, ""},
+		{"reply to junk", "application/json", `{"status": "x", "in_reply_to_id": "abc"}`, 422, ""},
+	} {
+		r := s.call(http.MethodPost, "/api/v1/statuses", token, rawBody{tc.contentType, tc.body})
+		if r.status != tc.status {
+			t.Errorf("%s: %d %s; want %d", tc.name, r.status, r.body, tc.status)
+			continue
+		}
+		if r.status != http.StatusOK {
+			r.errorMessage(t)
+			continue
+		}
+		var st struct{ Content string }
+		r.decode(t, &st)
+		if st.Content != "<p>"+tc.text+"</p>" {
+			t.Errorf("%s: content %q; want %q", tc.name, st.Content, tc.text)
+		}
+	}
+	s.drain()
+	r := s.call(http.MethodGet, "/api/v1/accounts/"+id(u.ID)+"/statuses", "", nil)
+	var posts []struct{ Content string }
+	r.decode(t, &posts)
+	if len(posts) != 4 {
+		t.Errorf("%d posts were written; want the 4 good ones: %s", len(posts), r.body)
+	}
+}
+
+// rawBody is a body sent as it is, with its content type.
+type rawBody struct{ contentType, body string }
+
+// id writes an id as the API does.
+func id(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestIdempotencyKey: a request repeated with the same Idempotency-Key
+// posts once and answers the same status.
+func TestIdempotencyKey(t *testing.T) {
+	s := newServer(t)
+	_, token := s.user("retrier")
+	var ids []string
+	for range 3 {
+		r := s.call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"once"}}, "Idempotency-Key", "k-1")
+		var st struct{ ID string }
+		r.decode(t, &st)
+		if r.status != http.StatusOK {
+			t.Fatalf("%d %s", r.status, r.body)
+		}
+		ids = append(ids, st.ID)
+	}
+	if ids[0] != ids[1] || ids[1] != ids[2] {
+		t.Errorf("three posts with one key: %v", ids)
+	}
+	r := s.call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"once"}}, "Idempotency-Key", "k-2")
+	var st struct{ ID string }
+	r.decode(t, &st)
+	if st.ID == ids[0] {
+		t.Error("another key gave the same post")
+	}
+}
+
+// TestArrayParameters: relationships takes ids as id[]=…&id[]=… (and
+// id=…), in the query.
+func TestArrayParameters(t *testing.T) {
+	s := newServer(t)
+	a, token := s.user("a")
+	b, _ := s.user("b")
+	c, _ := s.user("c")
+	if err := s.st.Follow(t.Context(), a.ID, b.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.st.Follow(t.Context(), c.ID, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	r := s.call(http.MethodGet, "/api/v1/accounts/relationships?id[]="+id(b.ID)+"&id[]="+id(c.ID)+"&id="+id(a.ID), token, nil)
+	var rels []struct {
+		ID         string
+		Following  bool
+		FollowedBy bool `json:"followed_by"`
+	}
+	r.decode(t, &rels)
+	if len(rels) != 3 || rels[0].ID != id(b.ID) || !rels[0].Following || rels[0].FollowedBy ||
+		rels[1].Following || !rels[1].FollowedBy || rels[2].Following {
+		t.Errorf("relationships = %+v", rels)
+	}
+	if r := s.call(http.MethodGet, "/api/v1/accounts/relationships?id[]=x", token, nil); r.status != http.StatusUnprocessableEntity {
+		t.Errorf("a bad id: %d", r.status)
+	}
+	if r := s.call(http.MethodGet, "/api/v1/accounts/relationships?"+strings.Repeat("id[]=1&", 101), token, nil); r.status != http.StatusUnprocessableEntity {
+		t.Errorf("101 ids: %d", r.status)
+	}
+}
+
+// TestNotFoundIsJSON: unknown paths and records answer Mastodon's JSON
+// error, with CORS for web apps.
+func TestNotFoundIsJSON(t *testing.T) {
+	s := newServer(t)
+	for _, path := range []string{"/api/v1/nothing", "/api/v1/statuses/999", "/api/v1/accounts/999", "/api/v1/statuses/abc", "/api/v1/accounts/lookup?acct=nobody"} {
+		r := s.call(http.MethodGet, path, "", nil)
+		if r.status != http.StatusNotFound || r.header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("%s: %d, CORS %q", path, r.status, r.header.Get("Access-Control-Allow-Origin"))
+		}
+		r.errorMessage(t)
+	}
+	r := s.call(http.MethodOptions, "/api/v1/statuses", "", nil, "Origin", "https://app.example", "Access-Control-Request-Method", "POST")
+	if r.status != http.StatusNoContent || !strings.Contains(r.header.Get("Access-Control-Allow-Headers"), "Authorization") {
+		t.Errorf("preflight: %d %v", r.status, r.header)
+	}
+}

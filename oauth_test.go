@@ -1,0 +1,134 @@
+package retwis_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/retwis/retwis"
+)
+
+func TestScopesAllow(t *testing.T) {
+	for _, tc := range []struct {
+		have string
+		need string
+		ok   bool
+	}{
+		{"read", "read:statuses", true},
+		{"read", "write:statuses", false},
+		{"write", "write:follows", true},
+		{"read:statuses", "read:statuses", true},
+		{"read:statuses", "read:accounts", false},
+		{"follow", "write:follows", true},
+		{"follow", "read:follows", true},
+		{"follow", "write:statuses", false},
+		{"read:accounts", "profile", true},
+		{"profile", "profile", true},
+		{"profile", "read:accounts", false},
+		{"push", "read:statuses", false},
+		{"write:statuses", "profile", false},
+	} {
+		sc, err := retwis.ParseScopes(tc.have)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sc.Allows(tc.need); got != tc.ok {
+			t.Errorf("%q allows %q = %v; want %v", tc.have, tc.need, got, tc.ok)
+		}
+	}
+}
+
+func TestParseScopes(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"", "read", true},
+		{"read write follow push", "read write follow push", true},
+		{"read+write", "read write", true},
+		{"read read", "read", true},
+		{"  read:statuses\twrite:media ", "read:statuses write:media", true},
+		{"admin:read", "", false},
+		{"read:everything", "", false},
+		{"READ", "", false},
+		{strings.Repeat("read ", 65), "", false},
+	} {
+		sc, err := retwis.ParseScopes(tc.in)
+		if (err == nil) != tc.ok || tc.ok && sc.String() != tc.want {
+			t.Errorf("ParseScopes(%q) = %q, %v; want %q", tc.in, sc, err, tc.want)
+		}
+		if err != nil && retwis.ErrorKind(err) != retwis.Invalid {
+			t.Errorf("ParseScopes(%q): error of kind %v", tc.in, retwis.ErrorKind(err))
+		}
+	}
+	app, _ := retwis.ParseScopes("read write")
+	for in, want := range map[string]bool{"read": true, "read:statuses write:follows": true, "follow": false, "read push": false} {
+		sc, _ := retwis.ParseScopes(in)
+		if got := sc.Within(app); got != want {
+			t.Errorf("%q within %q = %v; want %v", in, app, got, want)
+		}
+	}
+}
+
+func FuzzParseScopes(f *testing.F) {
+	for _, s := range []string{"read", "read write follow", "read:statuses+write:media", "x y", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sc, err := retwis.ParseScopes(s)
+		if err != nil {
+			return
+		}
+		again, err := retwis.ParseScopes(sc.String())
+		if err != nil || again.String() != sc.String() {
+			t.Fatalf("%q parses to %q, which parses to %q, %v", s, sc, again, err)
+		}
+		if !sc.Within(sc) {
+			t.Fatalf("%q is not within itself", sc)
+		}
+	})
+}
+
+// TestVerifyPKCE checks the S256 method against RFC 7636's example
+// (appendix B).
+func TestVerifyPKCE(t *testing.T) {
+	const verifier, challenge = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+	if !retwis.ValidChallenge(challenge) || retwis.ValidChallenge("short") || retwis.ValidChallenge(strings.Repeat("*", 43)) {
+		t.Error("ValidChallenge is wrong")
+	}
+	g := retwis.Grant{Challenge: challenge}
+	for v, want := range map[string]bool{verifier: true, "": false, verifier + "x": false, strings.Repeat("a", 43): false} {
+		if got := g.VerifyPKCE(v); got != want {
+			t.Errorf("VerifyPKCE(%q) = %v; want %v", v, got, want)
+		}
+	}
+	if plain := (retwis.Grant{}); !plain.VerifyPKCE("") || plain.VerifyPKCE(verifier) {
+		t.Error("a grant without a challenge must take no verifier, and only none")
+	}
+}
+
+func TestValidateApp(t *testing.T) {
+	ok := retwis.App{Name: "App", RedirectURIs: []string{"https://app.example/cb"}}
+	for _, tc := range []struct {
+		name string
+		edit func(*retwis.App)
+		ok   bool
+	}{
+		{"fine", func(*retwis.App) {}, true},
+		{"out of band", func(a *retwis.App) { a.RedirectURIs = []string{retwis.OutOfBand} }, true},
+		{"custom scheme", func(a *retwis.App) { a.RedirectURIs = []string{"tusky://oauth"} }, true},
+		{"no name", func(a *retwis.App) { a.Name = "" }, false},
+		{"long name", func(a *retwis.App) { a.Name = strings.Repeat("n", 101) }, false},
+		{"no redirect", func(a *retwis.App) { a.RedirectURIs = nil }, false},
+		{"relative redirect", func(a *retwis.App) { a.RedirectURIs = []string{"/cb"} }, false},
+		{"fragment", func(a *retwis.App) { a.RedirectURIs = []string{"https://a.example/#x"} }, false},
+		{"many redirects", func(a *retwis.App) { a.RedirectURIs = make([]string, 11) }, false},
+		{"website", func(a *retwis.App) { a.Website = "https://app.example" }, true},
+		{"javascript website", func(a *retwis.App) { a.Website = "javascript:alert(1)" }, false},
+	} {
+		a := ok
+		tc.edit(&a)
+		if err := retwis.ValidateApp(a); (err == nil) != tc.ok {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+}
