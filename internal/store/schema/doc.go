@@ -226,6 +226,24 @@
 //	                     string  the post id user <id> published with an
 //	                             idempotency key ("0" while publishing),
 //	                             kept for a day (retwis)
+//	app:{<client id>}    hash    an API client app: name, website,
+//	                             redirect_uris (one per line), scopes,
+//	                             secret (SHA-256 of the client secret, hex),
+//	                             created (unix time) (retwis)
+//	oauth_code:{<hash>}  string  the grant an authorization code stands
+//	                             for, by the SHA-256 of the code (hex):
+//	                             JSON (app, user, scopes, redirect URI,
+//	                             PKCE challenge); expires after 10
+//	                             minutes, taken once with GETDEL (retwis)
+//	tokens:{<id>}        hash    user <id>'s API access tokens (id 0:
+//	                             apps' own), SHA-256 of each token's
+//	                             secret (hex) -> JSON (app, app name,
+//	                             scopes, created); a token is "<id>.<secret>",
+//	                             so authentication reads one slot (retwis)
+//	tokens_used:{<id>}   hash    the same hashes -> unix time each token was
+//	                             last used, recorded at most once a minute
+//	                             apart from tokens:{<id>} so that it does
+//	                             not invalidate the cached records (retwis)
 //	schema_version       string  layout version (7) written by Migrate
 //	                             (retwis)
 //	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
@@ -236,6 +254,13 @@
 //	retwis:worker:<n>    string  the lease of id worker number n (0–63) to
 //	                             one server, a Redlock key like the above,
 //	                             with its {retwis:worker:<n>}:fence (retwis)
+//
+// Live events travel on sharded pub/sub channels (SPUBLISH), which hold
+// nothing: stream:{<id>} (user <id>'s: the posts delivered to their home
+// timeline, their notifications), stream:tag:{<folded>} (a tag's, in its
+// slot) and stream:{public}; messages "update:<post id>",
+// "delete:<post id>", "notification:<unix ms>:<member of
+// notifications:{<id>}>" (retwis).
 //
 // Every command, script and transaction touches keys of one hash slot
 // only, so the same code runs on a single server and on Redis Cluster.
