@@ -116,6 +116,7 @@ type bench struct {
 	st        *store.Store
 	out       io.Writer
 	cookies   []string     // one logged-in user per connection
+	tokens    []string     // and their API tokens, for the api- scenarios
 	words     []string     // of generated posts, and their tags
 	userZipfs []*rand.Zipf // per connection, for popularUser
 	postZipfs []*rand.Zipf // per connection, for popularPost

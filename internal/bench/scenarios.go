@@ -3,9 +3,11 @@ package bench
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +32,9 @@ var scenarioList = []scenario{
 		return loadtest.Request{Path: "/u/user" + strconv.Itoa(b.popularUser(conn, rng))}
 	}},
 	{name: "timeline", next: func(*bench, int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/timeline"} }},
+	{name: "api-home", next: func(b *bench, conn int, _ *rand.Rand) loadtest.Request {
+		return loadtest.Request{Path: "/api/v1/timelines/home", Bearer: b.tokens[conn]}
+	}},
 	{name: "tag", next: func(b *bench, _ int, rng *rand.Rand) loadtest.Request {
 		return loadtest.Request{Path: "/tag/" + b.words[rng.IntN(len(b.words))]}
 	}},
@@ -178,9 +183,11 @@ func (b *bench) load(ctx context.Context, next func(int, *rand.Rand) loadtest.Re
 
 // login logs one seeded user in per connection (user1, user2, …) and
 // checks that the cookie works, so that no scenario measures the welcome
-// page by mistake.
+// page by mistake; for the API's scenarios, each makes a personal token
+// on the settings page, as a person would.
 func (b *bench) login(ctx context.Context) error {
-	b.cookies = b.cookies[:0]
+	b.cookies, b.tokens = b.cookies[:0], b.tokens[:0]
+	api := slices.ContainsFunc(b.opts.Scenarios, func(s string) bool { return strings.HasPrefix(s, "api-") })
 	for i := range b.opts.Connections {
 		name := "user" + strconv.Itoa(1+i%b.users())
 		cookie, err := loginAs(ctx, b.opts.URL, name, b.opts.Password)
@@ -188,8 +195,44 @@ func (b *bench) login(ctx context.Context) error {
 			return fmt.Errorf("log in as %s (seed first with --seed, or check --password): %w", name, err)
 		}
 		b.cookies = append(b.cookies, cookie)
+		if api {
+			token, err := personalToken(ctx, b.opts.URL, cookie)
+			if err != nil {
+				return fmt.Errorf("make an API token for %s: %w", name, err)
+			}
+			b.tokens = append(b.tokens, token)
+		}
 	}
 	return nil
+}
+
+// newToken finds the token the apps settings page shows once.
+var newToken = regexp.MustCompile(`id="new-token">([^<]+)<`)
+
+// personalToken makes a personal API token on the settings page with
+// the session cookie, and returns it.
+func personalToken(ctx context.Context, base, cookie string) (string, error) {
+	form := url.Values{"name": {"retwis bench"}}
+	req, err := http.NewRequestWithContext(ctx, "POST", base+"/settings/apps/token", strings.NewReader(form.Encode()))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(&http.Cookie{Name: web.CookieName, Value: cookie})
+	res, err := noRedirects.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	page, err := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if err != nil {
+		return "", err
+	}
+	m := newToken.FindSubmatch(page)
+	if res.StatusCode != http.StatusOK || m == nil {
+		return "", fmt.Errorf("the settings page answered %s without a token", res.Status)
+	}
+	return string(m[1]), nil
 }
 
 // noRedirects is an HTTP client that shows each redirect instead of

@@ -139,6 +139,9 @@ func (c *connection) newRequest(ctx context.Context, method string, r Request) (
 	if c.cookie != nil {
 		req.AddCookie(c.cookie)
 	}
+	if r.Bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+r.Bearer)
+	}
 	return req, nil
 }
 

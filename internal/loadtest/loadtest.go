@@ -24,6 +24,7 @@ type Request struct {
 	Method string     // GET or POST; empty means GET
 	Path   string     // e.g. "/" or "/u/alice?before=12", relative to Options.BaseURL
 	Form   url.Values // POST body, sent as application/x-www-form-urlencoded; nil for GET
+	Bearer string     // if not empty, an API access token, sent as "Authorization: Bearer <token>"
 }
 
 // Options configure a run.

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -137,6 +138,21 @@ func TestRunCookies(t *testing.T) {
 	// Connections 0 and 2 are alice, connection 1 is bob.
 	if len(remotes) != 2 || len(remotes["alice"]) != 2 || len(remotes["bob"]) != 1 {
 		t.Errorf("cookies by connection = %v, want alice on two connections and bob on one", remotes)
+	}
+}
+
+func TestRunSendsBearerTokens(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer t-"+r.URL.Query().Get("conn") {
+			http.Error(w, "wrong token", http.StatusUnauthorized)
+		}
+	})
+	res := run(t, h, loadtest.Options{Connections: 2, Next: func(conn int, _ *rand.Rand) loadtest.Request {
+		c := strconv.Itoa(conn)
+		return loadtest.Request{Path: "/?conn=" + c, Bearer: "t-" + c}
+	}})
+	if res.Errors != 0 || res.Requests == 0 {
+		t.Fatalf("%d requests, %d errors: %q", res.Requests, res.Errors, res.ErrorSamples)
 	}
 }
 
