@@ -8,6 +8,32 @@ import (
 	"github.com/retwis/retwis"
 )
 
+// client reads the parameters of a request to OAuth's endpoints and
+// authenticates the app that sends it, by its client id and secret in
+// the body or in HTTP Basic authentication (RFC 6749, 2.3.1); ok is
+// false once the request has been answered with OAuth's error.
+func (s *Server) client(w http.ResponseWriter, r *http.Request) (retwis.App, url.Values, bool) {
+	v, err := params(r)
+	if err != nil {
+		oauthError(w, http.StatusBadRequest, "invalid_request", err.Error())
+		return retwis.App{}, nil, false
+	}
+	clientID, secret := v.Get("client_id"), v.Get("client_secret")
+	if id, sec, ok := r.BasicAuth(); ok {
+		clientID, secret = id, sec
+	}
+	app, err := s.store.AuthenticateApp(r.Context(), clientID, secret)
+	switch {
+	case retwis.ErrorKind(err) == retwis.Unauthorized:
+		oauthError(w, http.StatusUnauthorized, "invalid_client", retwis.ErrorMessage(err))
+		return app, nil, false
+	case err != nil:
+		s.fail(w, r, err)
+		return app, nil, false
+	}
+	return app, v, true
+}
+
 // token is OAuth's token response, as Mastodon sends it.
 type token struct {
 	AccessToken string `json:"access_token"`
@@ -26,22 +52,8 @@ func oauthError(w http.ResponseWriter, status int, code, description string) {
 // client_credentials, the client authenticated by its id and secret in
 // the body or in HTTP Basic authentication.
 func (s *Server) createToken(w http.ResponseWriter, r *http.Request) {
-	v, err := params(r)
-	if err != nil {
-		oauthError(w, http.StatusBadRequest, "invalid_request", err.Error())
-		return
-	}
-	clientID, secret := v.Get("client_id"), v.Get("client_secret")
-	if id, sec, ok := r.BasicAuth(); ok {
-		clientID, secret = id, sec
-	}
-	app, err := s.store.AuthenticateApp(r.Context(), clientID, secret)
-	if err != nil {
-		if retwis.ErrorKind(err) == retwis.Unauthorized {
-			oauthError(w, http.StatusUnauthorized, "invalid_client", retwis.ErrorMessage(err))
-		} else {
-			s.fail(w, r, err)
-		}
+	app, v, ok := s.client(w, r)
+	if !ok {
 		return
 	}
 	switch v.Get("grant_type") {
@@ -94,32 +106,4 @@ func (s *Server) issue(w http.ResponseWriter, r *http.Request, uid int64, app re
 		return
 	}
 	writeJSON(w, http.StatusOK, token{AccessToken: secret, TokenType: "Bearer", Scope: scopes.String(), CreatedAt: time.Now().Unix()})
-}
-
-// revokeToken answers POST /oauth/revoke (RFC 7009): the token, if it
-// was issued to the authenticated app, stops working at once. An unknown
-// token is no error.
-func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) {
-	v, err := params(r)
-	if err != nil {
-		oauthError(w, http.StatusBadRequest, "invalid_request", err.Error())
-		return
-	}
-	clientID, secret := v.Get("client_id"), v.Get("client_secret")
-	if id, sec, ok := r.BasicAuth(); ok {
-		clientID, secret = id, sec
-	}
-	if _, err := s.store.AuthenticateApp(r.Context(), clientID, secret); err != nil {
-		if retwis.ErrorKind(err) == retwis.Unauthorized {
-			oauthError(w, http.StatusForbidden, "unauthorized_client", "You are not authorized to revoke this token")
-		} else {
-			s.fail(w, r, err)
-		}
-		return
-	}
-	if err := s.store.RevokeBearer(r.Context(), clientID, v.Get("token")); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	emptyObject(w, r)
 }

@@ -11,35 +11,34 @@ const maxContext = 60
 
 // status answers GET /api/v1/statuses/{id}.
 func (s *Server) status(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.postOf(w, r)
-	if !ok {
-		return
+	if _, st, ok := s.statusOf(w, r); ok {
+		writeJSON(w, http.StatusOK, st)
 	}
-	out, err := s.statuses(r.Context(), newSite(r), []retwis.Post{p})
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	if len(out) == 0 {
-		notFound(w, r)
-		return
-	}
-	writeJSON(w, http.StatusOK, out[0])
 }
 
-// postOf reads the post the path names; ok is false once answered.
-func (s *Server) postOf(w http.ResponseWriter, r *http.Request) (retwis.Post, bool) {
+// statusOf reads the post the path names and its entity; ok is false
+// once the request has been answered (404 for no such post, or one whose
+// author is gone).
+func (s *Server) statusOf(w http.ResponseWriter, r *http.Request) (retwis.Post, status, bool) {
 	pid, ok := idParam(r.PathValue("id"))
 	if !ok {
 		notFound(w, r)
-		return retwis.Post{}, false
+		return retwis.Post{}, status{}, false
 	}
 	p, err := s.store.Post(r.Context(), pid)
-	if err != nil {
-		s.fail(w, r, err)
-		return p, false
+	var out []status
+	if err == nil {
+		out, err = s.statuses(r.Context(), newSite(r), []retwis.Post{p})
 	}
-	return p, true
+	switch {
+	case err != nil:
+		s.fail(w, r, err)
+		return p, status{}, false
+	case len(out) == 0:
+		notFound(w, r)
+		return p, status{}, false
+	}
+	return p, out[0], true
 }
 
 // statusContext answers GET /api/v1/statuses/{id}/context: the posts
