@@ -188,6 +188,10 @@ func TestMastodonClient(t *testing.T) {
 	if err != nil || len(found.Accounts) != 1 || found.Accounts[0].Username != "bob" {
 		t.Errorf("search bo = %+v, %v", found, err)
 	}
+	accounts, err := alice.AccountsSearch(ctx, "@BO", 5)
+	if err != nil || len(accounts) != 1 || accounts[0].ID != bobAcct.ID || accounts[0].StatusesCount != 5 || accounts[0].FollowersCount != 1 {
+		t.Errorf("accounts search @BO = %+v, %v", accounts, err)
+	}
 	found, err = alice.Search(ctx, "#red", false)
 	if err != nil || len(found.Hashtags) != 1 || found.Hashtags[0].Name != "redis" {
 		t.Errorf("search #red = %+v, %v", found, err)

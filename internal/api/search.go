@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,19 +18,9 @@ const maxQuery = 200
 // list). resolve is ignored: retwis does not federate.
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	v := r.URL.Query()
-	q := strings.TrimSpace(v.Get("q"))
-	if q == "" || len(q) > maxQuery || !utf8.ValidString(q) {
-		renderError(w, r, http.StatusBadRequest, "q must be 1 to 200 bytes of text.")
+	q, limit, ok := searchQuery(w, r)
+	if !ok {
 		return
-	}
-	limit := defaultLimit
-	if l := v.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 {
-			renderError(w, r, http.StatusBadRequest, "limit must be a positive number.")
-			return
-		}
-		limit = min(n, maxLimit)
 	}
 	if off := v.Get("offset"); off != "" && off != "0" { // the indexes rank, they do not page
 		limit = 0
@@ -42,22 +33,10 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	}{[]account{}, []status{}, []tag{}}
 	st := newSite(r)
 	if (typ == "" || typ == "accounts") && limit > 0 && !strings.HasPrefix(q, "#") {
-		people, err := s.store.SearchPeople(r.Context(), strings.TrimPrefix(q, "@"), limit)
-		if err != nil {
+		var err error
+		if out.Accounts, err = s.findAccounts(r.Context(), st, q, limit); err != nil {
 			s.fail(w, r, err)
 			return
-		}
-		uids := make([]int64, len(people))
-		for i, p := range people {
-			uids[i] = p.User.ID
-		}
-		sums, err := s.store.Summaries(r.Context(), uids)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		for _, sum := range sums {
-			out.Accounts = append(out.Accounts, st.account(sum))
 		}
 	}
 	if (typ == "" || typ == "hashtags") && limit > 0 && !strings.HasPrefix(q, "@") {
@@ -69,6 +48,64 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		for _, t := range tags {
 			out.Hashtags = append(out.Hashtags, st.tag(t))
 		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// searchQuery reads a search's q and limit (20, at most 40); ok is false
+// once the request has been answered with 400.
+func searchQuery(w http.ResponseWriter, r *http.Request) (q string, limit int, ok bool) {
+	v := r.URL.Query()
+	q = strings.TrimSpace(v.Get("q"))
+	if q == "" || len(q) > maxQuery || !utf8.ValidString(q) {
+		renderError(w, r, http.StatusBadRequest, "q must be 1 to 200 bytes of text.")
+		return "", 0, false
+	}
+	limit = defaultLimit
+	if l := v.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 {
+			renderError(w, r, http.StatusBadRequest, "limit must be a positive number.")
+			return "", 0, false
+		}
+		limit = min(n, maxLimit)
+	}
+	return q, limit, true
+}
+
+// findAccounts returns the accounts that the people search finds for q
+// (a leading @ ignored), the most followed first.
+func (s *Server) findAccounts(ctx context.Context, st site, q string, limit int) ([]account, error) {
+	people, err := s.store.SearchPeople(ctx, strings.TrimPrefix(q, "@"), limit)
+	if err != nil {
+		return nil, err
+	}
+	uids := make([]int64, len(people))
+	for i, p := range people {
+		uids[i] = p.User.ID
+	}
+	sums, err := s.store.Summaries(ctx, uids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]account, len(sums))
+	for i, sum := range sums {
+		out[i] = st.account(sum)
+	}
+	return out, nil
+}
+
+// searchAccounts answers GET /api/v1/accounts/search?q=: the accounts
+// found as by /api/v2/search (apps use it to complete @mentions).
+func (s *Server) searchAccounts(w http.ResponseWriter, r *http.Request) {
+	q, limit, ok := searchQuery(w, r)
+	if !ok {
+		return
+	}
+	out, err := s.findAccounts(r.Context(), newSite(r), q, limit)
+	if err != nil {
+		s.fail(w, r, err)
+		return
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -108,6 +108,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("PATCH /api/v1/accounts/update_credentials", s.need(writeAccounts, s.mw.Throttle(s.updateCredentials)))
 	mux.HandleFunc("GET /api/v1/accounts/lookup", s.may(readAccounts, s.lookupAccount))
 	mux.HandleFunc("GET /api/v1/accounts/relationships", s.need(readFollows, s.relationships))
+	mux.HandleFunc("GET /api/v1/accounts/search", s.need(readAccounts, s.searchAccounts))
+	mux.HandleFunc("GET /api/v1/preferences", s.need(readAccounts, preferences))
 	mux.HandleFunc("GET /api/v1/accounts/{id}", s.may(readAccounts, s.account))
 	mux.HandleFunc("GET /api/v1/accounts/{id}/statuses", s.may(readStatuses, s.accountStatuses))
 	mux.HandleFunc("GET /api/v1/accounts/{id}/followers", s.may(readAccounts, s.followList(followersList)))
@@ -143,10 +145,12 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// rather than an error.
 	for path, scope := range map[string]string{"favourites": "read:favourites", "bookmarks": "read:bookmarks",
 		"blocks": "read:blocks", "mutes": "read:mutes", "lists": "read:lists", "filters": "read:filters",
-		"follow_requests": readFollows, "conversations": readStatuses} {
+		"follow_requests": readFollows, "conversations": readStatuses, "followed_tags": readFollows,
+		"announcements": readAccounts, "endorsements": readAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.need(scope, emptyList))
 	}
 	mux.HandleFunc("GET /api/v2/filters", s.need("read:filters", emptyList))
+	mux.HandleFunc("GET /api/v1/accounts/{id}/featured_tags", s.may(readAccounts, emptyList))
 	mux.HandleFunc("GET /api/v1/markers", s.need(readStatuses, emptyObject))
 }
 
