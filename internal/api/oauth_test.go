@@ -200,9 +200,9 @@ func TestRevokedTokenStops(t *testing.T) {
 	if r := s.call(http.MethodPost, "/oauth/revoke", "", url.Values{"client_id": {id}, "client_secret": {secret}, "token": {token}}); r.status != http.StatusOK {
 		t.Fatalf("revoke: %d %s", r.status, r.body)
 	}
-	for _, srv := range []*server{s, other} {
+	for i, srv := range []*server{s, other} {
 		if r := srv.call(http.MethodGet, "/api/v1/timelines/home", token, nil); r.status != http.StatusUnauthorized {
-			t.Errorf("after revoking: %d %s; want 401", r.status, r.body)
+			t.Errorf("after revoking, on server %d: %d %s; want 401", i, r.status, r.body)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"time"
@@ -15,7 +16,11 @@ import (
 func (s *Server) client(w http.ResponseWriter, r *http.Request) (retwis.App, url.Values, bool) {
 	v, err := params(r)
 	if err != nil {
-		oauthError(w, http.StatusBadRequest, "invalid_request", err.Error())
+		status := http.StatusBadRequest
+		if pe, ok := errors.AsType[*paramError](err); ok {
+			status = pe.status
+		}
+		oauthError(w, status, "invalid_request", err.Error())
 		return retwis.App{}, nil, false
 	}
 	clientID, secret := v.Get("client_id"), v.Get("client_secret")

@@ -39,15 +39,22 @@ func readPage(v url.Values, def, max int) (pageParams, error) {
 	if p.since, err = optionalID(v, "since_id"); err != nil {
 		return p, err
 	}
-	p.limit = def
-	if s := v.Get("limit"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return p, retwis.Errorf(retwis.Invalid, "limit must be a positive number.")
-		}
-		p.limit = min(n, max)
+	p.limit, err = readLimit(v, def, max)
+	return p, err
+}
+
+// readLimit reads the limit parameter: def when absent, at most max; a
+// limit that is not a positive number is an error of kind Invalid.
+func readLimit(v url.Values, def, max int) (int, error) {
+	s := v.Get("limit")
+	if s == "" {
+		return def, nil
 	}
-	return p, nil
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, retwis.Errorf(retwis.Invalid, "limit must be a positive number.")
+	}
+	return min(n, max), nil
 }
 
 // optionalID reads an id parameter; absent or empty is 0.

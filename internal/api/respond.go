@@ -85,8 +85,10 @@ func emptyList(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.Statu
 func emptyObject(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, struct{}{}) }
 
 // cors lets web apps on other origins call the API: it is authorized by
-// bearer tokens, never by cookies, so any origin may read its answers
-// (as Mastodon allows). Preflight requests are answered here.
+// bearer tokens, so any origin may read its answers (as Mastodon
+// allows). The streams also take the pages' session cookie, but CORS
+// without Access-Control-Allow-Credentials keeps a browser from sending
+// it to another origin's script. Preflight requests are answered here.
 func cors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -17,15 +16,11 @@ const maxQuery = 200
 // with type= narrowing to one; statuses are not searchable (an empty
 // list). resolve is ignored: retwis does not federate.
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
-	v := r.URL.Query()
-	q, limit, ok := searchQuery(w, r)
+	q, limit, ok := s.searchQuery(w, r)
 	if !ok {
 		return
 	}
-	if off := v.Get("offset"); off != "" && off != "0" { // the indexes rank, they do not page
-		limit = 0
-	}
-	typ := v.Get("type")
+	typ := r.URL.Query().Get("type")
 	out := struct {
 		Accounts []account `json:"accounts"`
 		Statuses []status  `json:"statuses"`
@@ -52,23 +47,24 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// searchQuery reads a search's q and limit (20, at most 40); ok is false
-// once the request has been answered with 400.
-func searchQuery(w http.ResponseWriter, r *http.Request) (q string, limit int, ok bool) {
+// searchQuery reads a search's q and limit (20, at most 40), and its
+// offset: past 0 there is nothing (the indexes rank, they do not page),
+// and limit is 0. ok is false once the request has been answered: 400
+// for a missing or overlong q, 422 for a bad limit.
+func (s *Server) searchQuery(w http.ResponseWriter, r *http.Request) (q string, limit int, ok bool) {
 	v := r.URL.Query()
 	q = strings.TrimSpace(v.Get("q"))
 	if q == "" || len(q) > maxQuery || !utf8.ValidString(q) {
 		renderError(w, r, http.StatusBadRequest, "q must be 1 to 200 bytes of text.")
 		return "", 0, false
 	}
-	limit = defaultLimit
-	if l := v.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 {
-			renderError(w, r, http.StatusBadRequest, "limit must be a positive number.")
-			return "", 0, false
-		}
-		limit = min(n, maxLimit)
+	limit, err := readLimit(v, defaultLimit, maxLimit)
+	if err != nil {
+		s.fail(w, r, err)
+		return "", 0, false
+	}
+	if off := v.Get("offset"); off != "" && off != "0" {
+		limit = 0
 	}
 	return q, limit, true
 }
@@ -98,8 +94,12 @@ func (s *Server) findAccounts(ctx context.Context, st site, q string, limit int)
 // searchAccounts answers GET /api/v1/accounts/search?q=: the accounts
 // found as by /api/v2/search (apps use it to complete @mentions).
 func (s *Server) searchAccounts(w http.ResponseWriter, r *http.Request) {
-	q, limit, ok := searchQuery(w, r)
+	q, limit, ok := s.searchQuery(w, r)
 	if !ok {
+		return
+	}
+	if limit == 0 {
+		writeJSON(w, http.StatusOK, []account{})
 		return
 	}
 	out, err := s.findAccounts(r.Context(), newSite(r), q, limit)
@@ -118,14 +118,10 @@ func (st site) tag(name string) tag {
 // trendingTags answers GET /api/v1/trends/tags: the tags most used
 // lately, the heaviest first (limit 10, at most 20).
 func (s *Server) trendingTags(w http.ResponseWriter, r *http.Request) {
-	limit := 10
-	if l := r.URL.Query().Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 {
-			renderError(w, r, http.StatusBadRequest, "limit must be a positive number.")
-			return
-		}
-		limit = min(n, 20)
+	limit, err := readLimit(r.URL.Query(), 10, 20)
+	if err != nil {
+		s.fail(w, r, err)
+		return
 	}
 	trends, err := s.store.Trending(r.Context(), limit, time.Now())
 	if err != nil {

@@ -10,6 +10,10 @@ func (s *Server) deleteStatus(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if p.AuthorID != viewer(r).ID { // Mastodon's answer: another's post is not found among yours
+		notFound(w, r)
+		return
+	}
 	if err := s.store.DeletePost(r.Context(), viewer(r).ID, p.ID); err != nil {
 		s.fail(w, r, err)
 		return

@@ -260,6 +260,7 @@ func (s *Store) Tokens(ctx context.Context, uid int64) ([]retwis.Token, error) {
 // RevokeToken ends uid's token with the given ID (as Tokens lists it);
 // it stops working at once. An unknown ID is an error of kind NotFound.
 func (s *Store) RevokeToken(ctx context.Context, uid int64, tokenID string) error {
+	s.written.add(schema.Tokens(uid)) // this server's next read must not be its cached copy
 	b := s.c.B()
 	res := s.c.DoMulti(ctx, b.Hdel().Key(schema.Tokens(uid)).Field(tokenID).Build(),
 		b.Hdel().Key(schema.TokensUsed(uid)).Field(tokenID).Build())
