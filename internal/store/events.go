@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -53,16 +54,59 @@ type Event struct {
 	Notification retwis.Notification
 }
 
-// Listen calls fn with each event of the streams until ctx ends (it then
-// returns ctx's error) or the connection to Redis fails. fn must not
-// block: it runs on the connection's reader.
+// Listening is the Kind of the event that Listen gives fn each time
+// Redis confirms the subscription (first, and again after the client
+// reconnected): from then on, no event of the stream is missed.
+const Listening = "listening"
+
+// unsubscribeTimeout bounds the SUNSUBSCRIBE that ends a Listen.
+const unsubscribeTimeout = time.Second
+
+// Listen calls fn with each event of the stream, after an event of Kind
+// Listening once Redis has the subscription, until ctx ends (it then
+// returns ctx's error) or the subscription does: it returns an error if
+// the connection to Redis failed, nil if Redis ended the subscription
+// (on a cluster, when the stream's slot moved). Either way the caller
+// may listen again. fn must not block: it runs on the connection's
+// reader. Its calls do not overlap.
+//
+// Listen shares the store's connection. When ctx ends it unsubscribes
+// the connection, which ends any other Listen of the same stream on the
+// same Store (they return nil): a process listens to a stream once and
+// shares its events (internal/stream's Hub does).
 func (s *Store) Listen(ctx context.Context, st Stream, fn func(Event)) error {
 	if st.channel == "" {
 		return retwis.Errorf(retwis.Invalid, "There is no such stream.")
 	}
+	if s.opts.NoLiveEvents {
+		return retwis.Errorf(retwis.Unavailable, "This server sends no live events.")
+	}
+	var mu sync.Mutex // the confirmation comes from the reader, messages from Receive's goroutine
+	call := func(ev Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		fn(ev)
+	}
+	ctx = rueidis.WithOnSubscriptionHook(ctx, func(sub rueidis.PubSubSubscription) {
+		if sub.Kind == "ssubscribe" && sub.Channel == st.channel {
+			call(Event{Kind: Listening})
+		}
+	})
+	ctx = rueidis.WithOnReceiveReturnHook(ctx, func(err error, c rueidis.CommandClient) error {
+		if ctx.Err() == nil {
+			return err
+		}
+		// Redis would otherwise go on sending the stream to the connection.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unsubscribeTimeout)
+		defer cancel()
+		if uerr := c.Do(uctx, c.B().Sunsubscribe().Channel(st.channel).Build()).Error(); uerr != nil {
+			s.log.Warn("ending a live stream", "stream", st.channel, "err", uerr)
+		}
+		return err
+	})
 	err := s.c.Receive(ctx, s.c.B().Ssubscribe().Channel(st.channel).Build(), func(m rueidis.PubSubMessage) {
 		if ev, ok := parseEvent(m.Message); ok {
-			fn(ev)
+			call(ev)
 		}
 	})
 	if ctx.Err() != nil {
@@ -98,8 +142,11 @@ func (s *Store) publishCmd(channel, msg string) rueidis.Completed {
 
 // postEventCmds return the commands that announce p, delivered (kind
 // EventUpdate) or deleted (EventDelete), on the public stream, its tags'
-// and its author's.
+// and its author's (none if Options.NoLiveEvents).
 func (s *Store) postEventCmds(kind string, p indexed) rueidis.Commands {
+	if s.opts.NoLiveEvents {
+		return nil
+	}
 	msg := schema.PostEvent(kind, p.pid)
 	cmds := rueidis.Commands{s.publishCmd(schema.PublicStream, msg), s.publishCmd(schema.UserStream(p.author), msg)}
 	seen := map[string]bool{}
@@ -113,10 +160,13 @@ func (s *Store) postEventCmds(kind string, p indexed) rueidis.Commands {
 }
 
 // announce sends the event kind of posts to the streams of the users
-// they reached (user -> posts), in one pipeline. Live events are a
-// courtesy (the timelines are the truth), so a failure is logged, not
-// returned.
+// they reached (user -> posts), in one pipeline (none if
+// Options.NoLiveEvents). Live events are a courtesy (the timelines are
+// the truth), so a failure is logged, not returned.
 func (s *Store) announce(ctx context.Context, kind string, reached map[int64][]int64) {
+	if s.opts.NoLiveEvents {
+		return
+	}
 	var cmds rueidis.Commands
 	for u, pids := range reached {
 		for _, p := range pids {

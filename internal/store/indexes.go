@@ -94,11 +94,14 @@ func indexWrites(p indexed) [][]string {
 }
 
 // commands turns plain commands, whose key comes second, into commands
-// for the client.
+// for the client (leaving live events out if Options.NoLiveEvents).
 func (s *Store) commands(plain [][]string) rueidis.Commands {
-	cmds := make(rueidis.Commands, len(plain))
-	for i, c := range plain {
-		cmds[i] = s.c.B().Arbitrary(c[0]).Keys(c[1]).Args(c[2:]...).Build()
+	cmds := make(rueidis.Commands, 0, len(plain))
+	for _, c := range plain {
+		if c[0] == "SPUBLISH" && s.opts.NoLiveEvents {
+			continue
+		}
+		cmds = append(cmds, s.c.B().Arbitrary(c[0]).Keys(c[1]).Args(c[2:]...).Build())
 	}
 	return cmds
 }

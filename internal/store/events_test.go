@@ -1,0 +1,133 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// listening is a Listen running for a test.
+type listening struct {
+	events chan store.Event
+	stop   context.CancelFunc
+	done   chan error
+}
+
+// listen listens to st until stopped (or the test ends), and waits
+// until Redis has the subscription.
+func (f *fixture) listen(t *testing.T, st store.Stream) *listening {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	l := &listening{events: make(chan store.Event, 64), stop: cancel, done: make(chan error, 1)}
+	go func() { l.done <- f.st.Listen(ctx, st, func(ev store.Event) { l.events <- ev }) }()
+	t.Cleanup(func() { cancel(); <-l.done })
+	if ev := l.next(t); ev.Kind != store.Listening {
+		t.Fatalf("first event %+v; want %q", ev, store.Listening)
+	}
+	return l
+}
+
+// next returns the next event, failing the test after a few seconds.
+func (l *listening) next(t *testing.T) store.Event {
+	t.Helper()
+	select {
+	case ev := <-l.events:
+		return ev
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event came")
+		return store.Event{}
+	}
+}
+
+// expect takes the next events and checks their kinds and posts.
+func (l *listening) expect(t *testing.T, name string, want ...store.Event) {
+	t.Helper()
+	for _, w := range want {
+		got := l.next(t)
+		if got.Kind != w.Kind || got.Post != w.Post {
+			t.Fatalf("%s stream: event %s %d; want %s %d", name, got.Kind, got.Post, w.Kind, w.Post)
+		}
+	}
+}
+
+// subscribers counts the connections subscribed to the channel of the
+// stream of user uid on every master (one of which owns its slot).
+func (f *fixture) subscribers(t *testing.T, uid int64) int64 {
+	t.Helper()
+	channel := "stream:{" + itoa(uid) + "}"
+	var n int64
+	for _, node := range f.raw.Nodes() {
+		res, err := node.Do(f.ctx, node.B().PubsubShardnumsub().Channel(channel).Build()).ToArray()
+		if err != nil || len(res) != 2 {
+			t.Fatalf("PUBSUB SHARDNUMSUB: %v %v", res, err)
+		}
+		count, _ := res[1].AsInt64()
+		n += count
+	}
+	return n
+}
+
+// TestLiveEvents follows a post through the streams that announce it, on
+// one Redis and on a cluster (where each stream's channel is on the
+// master of its slot): its author's, its reader's, the public one and its
+// tag's get the update and then the deletion, the user it mentions the
+// notification, and the end of a Listen unsubscribes its connection.
+func TestLiveEvents(t *testing.T) {
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		alice, bob := f.register(t, "alice"), f.register(t, "bob")
+		if err := f.st.Follow(f.ctx, bob.ID, alice.ID); err != nil {
+			t.Fatal(err)
+		}
+		f.drain(t)
+		author, reader := f.listen(t, store.UserStream(alice.ID)), f.listen(t, store.UserStream(bob.ID))
+		public, tag := f.listen(t, store.PublicStream()), f.listen(t, store.TagStream("GÖ"))
+		p, err := f.st.CreatePost(f.ctx, alice.ID, "hello @bob #go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.drain(t)
+		if err := f.st.DeletePost(f.ctx, alice.ID, p.ID); err != nil {
+			t.Fatal(err)
+		}
+		f.drain(t)
+		update, deletion := store.Event{Kind: "update", Post: p.ID}, store.Event{Kind: "delete", Post: p.ID}
+		author.expect(t, "author", update, deletion)
+		public.expect(t, "public", update, deletion)
+		tag.expect(t, "tag", update, deletion)
+		got := []store.Event{reader.next(t), reader.next(t), reader.next(t)}
+		var note store.Event
+		for _, ev := range got {
+			if ev.Kind == "notification" {
+				note = ev
+			}
+		}
+		if n := note.Notification; n.Kind != retwis.Mentioned || n.Actor.ID != alice.ID || n.Post != p.ID || n.ID == 0 {
+			t.Fatalf("reader's events %+v; want a notification of alice's mention", got)
+		}
+
+		if n := f.subscribers(t, bob.ID); n != 1 {
+			t.Fatalf("%d connections subscribed to bob's stream; want 1", n)
+		}
+		reader.stop()
+		if err := <-reader.done; err != context.Canceled {
+			t.Fatalf("Listen returned %v; want context.Canceled", err)
+		}
+		reader.done <- err
+		if n := f.subscribers(t, bob.ID); n != 0 {
+			t.Fatalf("%d connections still subscribed to bob's stream after Listen returned", n)
+		}
+	})
+}
+
+// TestListenNoSuchStream refuses the stream of a tag that folds to
+// nothing.
+func TestListenNoSuchStream(t *testing.T) {
+	f := newFixture(t)
+	for _, tag := range []string{"", "\u0301"} {
+		err := f.st.Listen(f.ctx, store.TagStream(tag), func(store.Event) {})
+		wantKind(t, err, retwis.Invalid)
+	}
+}
