@@ -6,6 +6,7 @@ require (
 	github.com/alicebob/miniredis/v2 v2.40.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/coder/websocket v1.8.15
 	github.com/mattn/go-mastodon v0.0.13
 	github.com/prometheus/client_golang v1.23.2
 	github.com/redis/rueidis v1.0.79

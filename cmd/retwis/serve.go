@@ -164,6 +164,8 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	reg := newRegistry()
 	opts := cfg.timelines
 	opts.Log, opts.IDs, opts.Metrics = log, ids, reg
+	// The in-memory stand-in for Redis has no sharded pub/sub.
+	opts.NoLiveEvents = db.memoryOnly
 	if opts.WaitReplicas < 0 { // automatic: decided once, from the topology at start
 		if opts.WaitReplicas, err = replicasToWaitFor(ctx, db.client, log); err != nil {
 			return err
@@ -191,6 +193,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	writes := cmp.Or(cfg.writes, 2*runtime.GOMAXPROCS(0))
 	apiServer := api.New(api.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Session: web.SessionCredential})
+	defer apiServer.Close() // its WebSockets, which Shutdown does not wait for, before the database goes
 	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly,
 		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker, Metrics: reg,
 		Writes: writes, Mount: apiServer.Mount})
@@ -216,6 +219,9 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	// Shutdown waits for requests to finish: the live streams end at once
+	// (they extend the write timeout themselves, write by write).
+	srv.RegisterOnShutdown(apiServer.Close)
 	return listenAndServe(ctx, srv, ln, cfg, log, ready)
 }
 

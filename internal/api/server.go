@@ -37,6 +37,13 @@ type Options struct {
 	// Session, if not nil, reads the HTML interface's session from a
 	// request: the streams accept it, so that the pages can listen.
 	Session middleware.Credential
+	// Heartbeat is how often a quiet stream shows its client it is alive
+	// (a comment line, a WebSocket ping); zero means 15 seconds, as
+	// Mastodon.
+	Heartbeat time.Duration
+	// StreamBuffer is how many events a stream's client may be behind
+	// before it is disconnected; zero means stream.DefaultBuffer.
+	StreamBuffer int
 }
 
 // Server serves the client API.
@@ -45,6 +52,7 @@ type Server struct {
 	log     *slog.Logger
 	mw      *middleware.Stack
 	session middleware.Credential
+	live    *live // the streams
 	handler http.Handler
 }
 
@@ -54,15 +62,33 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{store: opts.Store, log: log, session: opts.Session}
+	opts.Log = log
+	s := &Server{store: opts.Store, log: log, session: opts.Session, live: newLive(opts)}
 	s.mw = middleware.New(middleware.Options{
 		Log: log, RenderError: renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
 		Metrics: opts.Metrics, Writes: opts.Writes,
 	})
 	mux := http.NewServeMux()
 	s.routes(mux)
-	s.handler = s.mw.Wrap(cors(mux))
+	s.handler = s.withStreams(s.mw.Wrap(cors(mux)), opts)
 	return s
+}
+
+// withStreams serves the streams beside the rest of the API, through a
+// middleware stack of their own without the request timeout: a stream
+// lasts as long as its client stays.
+func (s *Server) withStreams(rest http.Handler, opts Options) http.Handler {
+	mw := middleware.New(middleware.Options{
+		Log: s.log, RenderError: renderError, MaxBodyBytes: maxBodyBytes, Metrics: opts.Metrics,
+	})
+	streams := http.NewServeMux()
+	s.streamRoutes(streams)
+	h := mw.Wrap(cors(streams))
+	mux := http.NewServeMux()
+	mux.Handle("/", rest)
+	mux.Handle("/api/v1/streaming", h)
+	mux.Handle("/api/v1/streaming/", h)
+	return mux
 }
 
 // Mount registers the API's paths on mux, beside the HTML interface's
@@ -123,8 +149,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/statuses/{id}/context", s.may(readStatuses, s.statusContext))
 	mux.HandleFunc("GET /api/v1/statuses/{id}/reblogged_by", s.may(readStatuses, emptyList))
 	mux.HandleFunc("GET /api/v1/statuses/{id}/favourited_by", s.may(readStatuses, emptyList))
-	for _, action := range []string{"reblog", "unreblog", "favourite", "unfavourite", "bookmark", "unbookmark", "pin", "unpin"} {
-		mux.HandleFunc("POST /api/v1/statuses/{id}/"+action, s.need(writeFavourites, unsupported))
+	for action, scope := range map[string]string{"reblog": writeStatuses, "unreblog": writeStatuses,
+		"favourite": writeFavourites, "unfavourite": writeFavourites, "bookmark": "write:bookmarks",
+		"unbookmark": "write:bookmarks", "pin": writeAccounts, "unpin": writeAccounts} {
+		mux.HandleFunc("POST /api/v1/statuses/{id}/"+action, s.need(scope, unsupported))
 	}
 	mux.HandleFunc("PUT /api/v1/statuses/{id}", s.need(writeStatuses, unsupported))
 	mux.HandleFunc("POST /api/v1/media", s.need(writeMedia, unsupported))
@@ -146,7 +174,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	for path, scope := range map[string]string{"favourites": "read:favourites", "bookmarks": "read:bookmarks",
 		"blocks": "read:blocks", "mutes": "read:mutes", "lists": "read:lists", "filters": "read:filters",
 		"follow_requests": readFollows, "conversations": readStatuses, "followed_tags": readFollows,
-		"announcements": readAccounts, "endorsements": readAccounts} {
+		"announcements": "read", "endorsements": readAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.need(scope, emptyList))
 	}
 	mux.HandleFunc("GET /api/v2/filters", s.need("read:filters", emptyList))
@@ -154,5 +182,22 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/markers", s.need(readStatuses, emptyObject))
 }
 
-// Close ends the server's live streams; requests in flight finish.
-func (s *Server) Close() {}
+// streamRoutes registers the live streams on mux.
+func (s *Server) streamRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/streaming", s.streamWebSocket)
+	mux.HandleFunc("GET /api/v1/streaming/health", streamHealth)
+	for path, name := range map[string]string{"user": "user", "user/notification": "user:notification",
+		"public": "public", "public/local": "public:local", "hashtag": "hashtag", "hashtag/local": "hashtag:local"} {
+		mux.HandleFunc("GET /api/v1/streaming/"+path, s.streamEvents(name))
+	}
+	mux.HandleFunc("/api/v1/streaming/", s.otherStream)
+}
+
+// Close ends the live streams, so that their handlers return (a
+// WebSocket is sent a close frame, going away, and its handshake
+// finishes on its own), and waits until they have: call it
+// when the HTTP server shuts down (http.Server.RegisterOnShutdown), as
+// Shutdown would otherwise wait for the streams until its deadline, and
+// does not wait for WebSockets at all. Other requests finish on their
+// own. New streams are refused afterwards.
+func (s *Server) Close() { s.live.hub.Close() }

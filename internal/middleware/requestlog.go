@@ -32,6 +32,11 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 	return r.ResponseWriter.Write(b)
 }
 
+// Unwrap returns the ResponseWriter underneath, so that
+// http.ResponseController (the streams' flushes and write deadlines) and
+// WebSocket upgrades reach the connection.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
 // logRequests writes one log line per request, and counts it in the
 // metrics. A request whose client went away is logged with
 // StatusClientClosed, at Info like the others.

@@ -1,0 +1,172 @@
+package api
+
+import (
+	"cmp"
+	"context"
+	"net/http"
+	"time"
+	"unicode/utf8"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/stream"
+)
+
+// Live updates are Mastodon's streaming API in both its forms, over the
+// process's stream.Hub (one Redis subscription per stream, however many
+// clients): Server-Sent Events, one stream per request
+// (streaming_sse.go), and a WebSocket that carries any number
+// (streaming_ws.go). Their events are rendered once per process
+// (streaming_payloads.go).
+
+const (
+	// defaultHeartbeat is how often a quiet stream shows its client it is
+	// alive, as Mastodon does.
+	defaultHeartbeat = 15 * time.Second
+	// streamWriteTimeout is how long a write to a stream may take: a
+	// client that does not take its events is dropped after it.
+	streamWriteTimeout = 10 * time.Second
+	// subscribeTimeout bounds the wait for Redis to confirm a new
+	// stream's subscription.
+	subscribeTimeout = 10 * time.Second
+	// maxStreams bounds the streams of one WebSocket connection.
+	maxStreams = 64
+)
+
+// live is what the streams of a Server share.
+type live struct {
+	hub       *stream.Hub
+	payloads  payloads
+	heartbeat time.Duration
+}
+
+func newLive(opts Options) *live {
+	return &live{
+		hub:       stream.New(stream.Options{Listen: opts.Store.Listen, Buffer: opts.StreamBuffer, Log: opts.Log}),
+		heartbeat: cmp.Or(opts.Heartbeat, defaultHeartbeat),
+	}
+}
+
+// listener is who asks for a stream: a user with the scopes of their
+// token (a session of the pages grants "read"), or nobody.
+type listener struct {
+	user   retwis.User
+	scopes retwis.Scopes
+}
+
+// listenerOf resolves the token a stream request carries (secret), or
+// else, if cookie is set, the session of the pages. A token that is not
+// valid is refused; a session that is not is ignored, as the pages
+// ignore it.
+func (s *Server) listenerOf(r *http.Request, secret string, cookie bool) (listener, error) {
+	if secret != "" {
+		t, err := s.store.AuthenticateToken(r.Context(), secret)
+		if err != nil {
+			return listener{}, err
+		}
+		return listener{user: t.User, scopes: t.Scopes}, nil
+	}
+	if !cookie || s.session == nil || s.session(r) == "" {
+		return listener{}, nil
+	}
+	u, err := s.store.Authenticate(r.Context(), s.session(r))
+	switch {
+	case err == nil:
+		return listener{user: u, scopes: retwis.Scopes{"read"}}, nil
+	case retwis.ErrorKind(err) == retwis.Unauthorized:
+		return listener{}, nil
+	}
+	return listener{}, err
+}
+
+// liveStream is one of Mastodon's streams as a client named it.
+type liveStream struct {
+	name   string       // "user", "user:notification", "public", "public:local", "hashtag", "hashtag:local"
+	tag    string       // a hashtag stream's tag, as the client wrote it
+	source store.Stream // the store's stream it reads
+	posts  bool         // updates and deletions are sent
+	notes  bool         // notifications are sent
+}
+
+// key tells the streams of a connection apart: tags that fold alike are
+// one stream.
+func (ls liveStream) key() string { return ls.name + "#" + retwis.FoldTag(ls.tag) }
+
+// label is the stream as WebSocket messages name it: ["hashtag", "x"].
+func (ls liveStream) label() []string {
+	if ls.tag != "" {
+		return []string{ls.name, ls.tag}
+	}
+	return []string{ls.name}
+}
+
+// sends reports whether the stream sends events of kind.
+func (ls liveStream) sends(kind string) bool {
+	if kind == "notification" {
+		return ls.notes
+	}
+	return ls.posts
+}
+
+// streamError is a stream refused, with its status and message.
+type streamError struct {
+	status  int
+	message string
+}
+
+// resolveStream returns the stream named name (with tag, for a hashtag
+// stream) if l may read it. A user's streams need their token, with
+// read:statuses (user) or read:notifications (user:notification); the
+// user stream carries notifications only if the token grants that too.
+// The others are public. retwis is one server, so the local streams are
+// the same as the others.
+func resolveStream(name, tag string, l listener) (liveStream, *streamError) {
+	switch name {
+	case "user", "user:notification":
+		need := readStatuses
+		if name == "user:notification" {
+			need = readNotifications
+		}
+		switch {
+		case l.user.ID == 0:
+			return liveStream{}, &streamError{http.StatusUnauthorized, "Missing access token"}
+		case !l.scopes.Allows(need):
+			return liveStream{}, &streamError{http.StatusForbidden, "Access token does not have the required scopes"}
+		}
+		return liveStream{name: name, source: store.UserStream(l.user.ID), posts: name == "user",
+			notes: l.scopes.Allows(readNotifications)}, nil
+	case "public", "public:local":
+		return liveStream{name: name, source: store.PublicStream(), posts: true}, nil
+	case "hashtag", "hashtag:local":
+		src := store.TagStream(tag)
+		switch {
+		case tag == "":
+			return liveStream{}, &streamError{http.StatusBadRequest, "Missing tag name parameter"}
+		case src == (store.Stream{}) || utf8.RuneCountInString(tag) > 100:
+			return liveStream{}, &streamError{http.StatusBadRequest, "Unknown tag"}
+		}
+		return liveStream{name: name, tag: tag, source: src, posts: true}, nil
+	}
+	return liveStream{}, &streamError{http.StatusBadRequest, "Unknown stream type"}
+}
+
+// subscribe adds ls to c, waiting (a bounded time) until it is listened
+// to.
+func (s *Server) subscribe(ctx context.Context, c *stream.Client, ls liveStream) error {
+	ctx, cancel := context.WithTimeout(ctx, subscribeTimeout)
+	defer cancel()
+	return c.Subscribe(ctx, ls.source)
+}
+
+// streamUnavailable answers a stream that could not be started.
+func (s *Server) streamUnavailable(w http.ResponseWriter, r *http.Request, err error) {
+	s.mw.LogFailure(r, http.StatusServiceUnavailable, err)
+	renderError(w, r, http.StatusServiceUnavailable, "Live updates are unavailable right now. Please try again in a moment.")
+}
+
+// streamEnded logs why the Hub ended a stream's client, if it did.
+func (s *Server) streamEnded(r *http.Request, c *stream.Client) {
+	if err := c.Err(); err != nil {
+		s.log.Info("live stream ended", "path", r.URL.Path, "reason", err)
+	}
+}

@@ -1,0 +1,150 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
+)
+
+const (
+	// payloadsKept is how many rendered events a generation of the cache
+	// holds: two generations are kept, so the cache holds between one and
+	// two times as many.
+	payloadsKept = 1024
+	// renderTimeout bounds the reads that render an event.
+	renderTimeout = 5 * time.Second
+)
+
+// payloads renders the events of the streams once per process: the
+// thousand clients of a stream get the same Status, read from Redis and
+// encoded once. They are kept by event and origin (entities carry
+// absolute URLs), the newest few thousand: events are sent as they
+// happen, so an old one is rarely asked for again.
+type payloads struct {
+	mu       sync.Mutex
+	cur, old map[payloadKey]*payload
+}
+
+// payloadKey names a rendered event.
+type payloadKey struct {
+	kind   string
+	id     int64 // the post's, or the notification's
+	origin string
+}
+
+// payload is an event rendered, or being rendered (until ready closes).
+type payload struct {
+	ready chan struct{}
+	data  string // "" when there is nothing to send: the post is gone
+	err   error
+}
+
+// get returns the payload of key, rendering it unless another client
+// did or is doing so.
+func (p *payloads) get(key payloadKey, render func() (string, error)) (string, error) {
+	e, mine := p.entry(key)
+	if !mine {
+		<-e.ready
+		return e.data, e.err
+	}
+	e.data, e.err = render()
+	close(e.ready)
+	if e.err != nil {
+		p.forget(key, e) // the next client tries again
+	}
+	return e.data, e.err
+}
+
+// entry returns the entry of key, and whether the caller created it
+// (and so must render it).
+func (p *payloads) entry(key payloadKey) (*payload, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e := p.cur[key]; e != nil {
+		return e, false
+	}
+	e, found := p.old[key]
+	if !found {
+		e = &payload{ready: make(chan struct{})}
+	}
+	if len(p.cur) >= payloadsKept || p.cur == nil {
+		p.old, p.cur = p.cur, make(map[payloadKey]*payload, payloadsKept)
+	}
+	p.cur[key] = e
+	return e, !found
+}
+
+// forget drops e, if it is still key's entry.
+func (p *payloads) forget(key payloadKey, e *payload) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cur[key] == e {
+		delete(p.cur, key)
+	}
+	if p.old[key] == e {
+		delete(p.old, key)
+	}
+}
+
+// payload returns the payload of an event for clients of st's origin:
+// a Status or a Notification as JSON, a deleted post's id; "" if there
+// is nothing to send (the post or the notification's post is gone).
+func (s *Server) payload(st site, ev store.Event) (string, error) {
+	switch ev.Kind {
+	case "delete":
+		return id(ev.Post), nil
+	case "update":
+		return s.live.payloads.get(payloadKey{ev.Kind, ev.Post, st.origin}, func() (string, error) {
+			return s.renderStatus(st, ev.Post)
+		})
+	case "notification":
+		return s.live.payloads.get(payloadKey{ev.Kind, ev.Notification.ID, st.origin}, func() (string, error) {
+			return s.renderNotification(st, ev.Notification)
+		})
+	}
+	return "", nil
+}
+
+// renderStatus renders the Status of post pid.
+func (s *Server) renderStatus(st site, pid int64) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
+	defer cancel()
+	posts, err := s.store.Posts(ctx, []int64{pid})
+	if err != nil {
+		return "", fmt.Errorf("live update of post %d: %w", pid, err)
+	}
+	out, err := s.statuses(ctx, st, posts)
+	if err != nil {
+		return "", fmt.Errorf("live update of post %d: %w", pid, err)
+	}
+	return encode(out)
+}
+
+// renderNotification renders the Notification of n.
+func (s *Server) renderNotification(st site, n retwis.Notification) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
+	defer cancel()
+	out, err := s.notificationEntities(ctx, st, []retwis.Notification{n})
+	if err != nil {
+		return "", fmt.Errorf("live notification %d: %w", n.ID, err)
+	}
+	return encode(out)
+}
+
+// encode returns the JSON of the one entity of out, or "" if there is
+// none.
+func encode[E any](out []E) (string, error) {
+	if len(out) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(out[0])
+	if err != nil {
+		return "", fmt.Errorf("live event: %w", err)
+	}
+	return string(b), nil
+}

@@ -1,0 +1,129 @@
+package api
+
+import (
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/retwis/retwis/internal/stream"
+)
+
+// streamEvents answers GET /api/v1/streaming/user, /user/notification,
+// /public, /public/local, /hashtag?tag= and /hashtag/local?tag=: the
+// stream name, as Server-Sent Events. The user streams take the token
+// as the other routes do, or the session cookie of the pages, so that
+// they can listen too.
+func (s *Server) streamEvents(name string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		l, err := s.listenerOf(r, bearer(r), true)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		ls, refused := resolveStream(name, r.URL.Query().Get("tag"), l)
+		if refused != nil {
+			renderError(w, r, refused.status, refused.message)
+			return
+		}
+		c, err := s.live.hub.Client()
+		if err == nil {
+			defer c.Close()
+			err = s.subscribe(r.Context(), c, ls)
+		}
+		if err != nil {
+			s.streamUnavailable(w, r, err)
+			return
+		}
+		s.sendEvents(w, r, c, ls)
+		s.streamEnded(r, c)
+	}
+}
+
+// sendEvents writes the events of c as Server-Sent Events until the
+// client goes away or the Hub ends c: `event: <kind>` and `data:
+// <payload>`, a `:thump` comment every heartbeat, as Mastodon writes
+// them.
+func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *stream.Client, ls liveStream) {
+	rc := http.NewResponseController(w)
+	// The server's read timeout would end the stream: the client sends
+	// nothing more, and a read that times out cancels the request.
+	rc.SetReadDeadline(time.Time{})
+	defer abortWhenEnded(rc, c)()
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // proxies pass each event on at once
+	w.WriteHeader(http.StatusOK)
+	send := func(parts ...string) bool {
+		rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+		for _, p := range parts {
+			if _, err := io.WriteString(w, p); err != nil {
+				return false
+			}
+		}
+		return rc.Flush() == nil
+	}
+	heartbeat := time.NewTicker(s.live.heartbeat)
+	defer heartbeat.Stop()
+	st := newSite(r)
+	for ok := send(":)\n"); ok; {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-c.Done():
+			return
+		case <-heartbeat.C:
+			ok = send(":thump\n")
+		case m := <-c.Events():
+			if m == nil {
+				return // ended: Done says so too
+			}
+			if !ls.sends(m.Event.Kind) {
+				continue
+			}
+			data, err := s.payload(st, m.Event)
+			if err != nil {
+				s.log.Warn("live event", "event", m.Event.Kind, "err", err)
+			}
+			if data != "" {
+				ok = send("event: ", m.Event.Kind, "\ndata: ", data, "\n\n")
+			}
+		}
+	}
+}
+
+// abortWhenEnded makes a write blocked on a client that takes nothing
+// fail as soon as the Hub drops the client (too slow, or shutting down),
+// instead of at its deadline. It returns the function that stops
+// watching, to be called before the handler returns.
+func abortWhenEnded(rc *http.ResponseController, c *stream.Client) (stop func()) {
+	quit, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-c.Done():
+			rc.SetWriteDeadline(time.Now())
+		case <-quit:
+		}
+	}()
+	return func() { close(quit); <-watched }
+}
+
+// streamHealth answers GET /api/v1/streaming/health, which apps ask
+// before they connect.
+func streamHealth(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Write([]byte("OK"))
+}
+
+// otherStream answers the paths under /api/v1/streaming/ that name no
+// stream: a WebSocket asked for at /api/v1/streaming/ (where Mastodon's
+// web client and many apps open it) is the one of /api/v1/streaming;
+// anything else is refused, as Mastodon refuses it.
+func (s *Server) otherStream(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/api/v1/streaming/" && isUpgrade(r) {
+		s.streamWebSocket(w, r)
+		return
+	}
+	renderError(w, r, http.StatusBadRequest, "Unknown channel requested")
+}
