@@ -55,6 +55,7 @@ var scenarioList = []scenario{
 		return postRequest(conn, rng)
 	}},
 	{name: "sustained", run: (*bench).sustained},
+	{name: "streaming", run: (*bench).streaming},
 }
 
 func postRequest(conn int, rng *rand.Rand) loadtest.Request {
