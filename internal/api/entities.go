@@ -223,11 +223,14 @@ func paragraph(html string) string {
 	return "<p>" + html + "</p>"
 }
 
-// content returns a post's body as Mastodon's sanitized HTML: the text
+// content returns a post's body as Mastodon's sanitized HTML (the text
 // escaped, in a paragraph, with its mentions, tags and links marked up
-// as Mastodon marks them.
-func (st site) content(p retwis.Post) string {
+// as Mastodon marks them) and its tags, each once, in one pass over its
+// entities.
+func (st site) content(p retwis.Post) (string, []tagRef) {
 	var b strings.Builder
+	tags := []tagRef{}
+	seen := map[string]bool{}
 	for _, seg := range p.Segments() {
 		text := template.HTMLEscapeString(seg.Text)
 		switch seg.Kind {
@@ -235,36 +238,34 @@ func (st site) content(p retwis.Post) string {
 			b.WriteString(`<span class="h-card"><a href="` + template.HTMLEscapeString(st.profileURL(seg.Name)) +
 				`" class="u-url mention">@<span>` + template.HTMLEscapeString(seg.Name) + `</span></a></span>`)
 		case retwis.Tag:
-			b.WriteString(`<a href="` + template.HTMLEscapeString(st.tagURL(seg.Name)) +
-				`" class="mention hashtag" rel="tag">#<span>` + template.HTMLEscapeString(seg.Name) + `</span></a>`)
+			url := template.HTMLEscapeString(st.tagURL(seg.Name))
+			b.WriteString(`<a href="` + url + `" class="mention hashtag" rel="tag">#<span>` + template.HTMLEscapeString(seg.Name) + `</span></a>`)
+			if f := retwis.FoldTag(seg.Name); f != "" && !seen[f] {
+				seen[f] = true
+				tags = append(tags, tagRef{Name: strings.ToLower(seg.Name), URL: st.tagURL(seg.Name)})
+			}
 		case retwis.URL:
 			b.WriteString(`<a href="` + template.HTMLEscapeString(seg.Name) + `" rel="nofollow noopener" target="_blank">` + text + `</a>`)
 		default:
 			b.WriteString(text)
 		}
 	}
-	return paragraph(b.String())
+	return paragraph(b.String()), tags
 }
 
 // status returns the entity of post p by the author summed up in author,
 // with its count of replies.
 func (st site) status(p retwis.Post, author retwis.Summary, replies int64) status {
+	content, tags := st.content(p)
 	s := status{
 		ID: id(p.ID), URI: st.postURL(p.ID), URL: st.postURL(p.ID), CreatedAt: stamp(p.Time),
-		Account: st.account(author), Content: st.content(p), Visibility: "public",
-		MediaAttachments: []struct{}{}, Mentions: []mention{}, Tags: []tagRef{}, Emojis: []struct{}{},
+		Account: st.account(author), Content: content, Visibility: "public",
+		MediaAttachments: []struct{}{}, Mentions: []mention{}, Tags: tags, Emojis: []struct{}{},
 		RepliesCount: replies, Filtered: []struct{}{},
 	}
 	for i, name := range p.Mentions {
 		if i < len(p.MentionIDs) {
 			s.Mentions = append(s.Mentions, mention{ID: id(p.MentionIDs[i]), Username: name, URL: st.profileURL(name), Acct: name})
-		}
-	}
-	seen := map[string]bool{}
-	for _, e := range retwis.Entities(p.Body) {
-		if f := retwis.FoldTag(e.Name); e.Kind == retwis.Tag && f != "" && !seen[f] {
-			seen[f] = true
-			s.Tags = append(s.Tags, tagRef{Name: strings.ToLower(e.Name), URL: st.tagURL(e.Name)})
 		}
 	}
 	if p.InReplyTo > 0 {
