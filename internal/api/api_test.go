@@ -27,6 +27,7 @@ type server struct {
 	redis string // the Redis URL
 	srv   *httptest.Server
 	st    *store.Store
+	calls *storetest.Counting // the store's round trips to Redis
 	api   *api.Server
 	logs  *syncbuf.Buffer
 }
@@ -41,7 +42,7 @@ func newServerAt(t testing.TB, redisURL string) *server {
 	t.Helper()
 	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	st := storetest.Open(t, redisURL, store.Options{Log: log})
+	st, calls := storetest.OpenCounting(t, redisURL, store.Options{Log: log})
 	if err := st.Migrate(t.Context(), log); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func newServerAt(t testing.TB, redisURL string) *server {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	t.Cleanup(a.Close)
-	return &server{t: t, redis: redisURL, srv: srv, st: st, api: a, logs: logs}
+	return &server{t: t, redis: redisURL, srv: srv, st: st, calls: calls, api: a, logs: logs}
 }
 
 // redisURL is where the server's Redis is, for a second server.

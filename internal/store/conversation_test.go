@@ -411,7 +411,7 @@ func TestTrendingKeptAMoment(t *testing.T) {
 	}
 	f.st.ForgetTrends()
 	read := func(at time.Time) (tags []string, weight float64, calls int64) {
-		before := f.rc.calls.Load()
+		before := f.rc.Calls.Load()
 		tr, err := f.st.Trending(f.ctx, 10, at)
 		if err != nil {
 			t.Fatal(err)
@@ -419,7 +419,7 @@ func TestTrendingKeptAMoment(t *testing.T) {
 		for _, x := range tr {
 			tags = append(tags, x.Tag)
 		}
-		return tags, tr[0].Weight, f.rc.calls.Load() - before
+		return tags, tr[0].Weight, f.rc.Calls.Load() - before
 	}
 	if tags, w, _ := read(now); !slices.Equal(tags, []string{"first"}) || math.Abs(w-1) > 1e-9 {
 		t.Fatalf("trending = %q weighing %v; want first, 1", tags, w)
@@ -580,9 +580,9 @@ func TestConversationRoundTrips(t *testing.T) {
 		friends = append(friends, f.register(t, fmt.Sprint("friend", i)))
 	}
 	calls := func(fn func()) int64 {
-		before := f.rc.calls.Load()
+		before := f.rc.Calls.Load()
 		fn()
-		return f.rc.calls.Load() - before
+		return f.rc.Calls.Load() - before
 	}
 	post := func(d store.Draft) (int64, retwis.Post) {
 		var p retwis.Post

@@ -219,12 +219,12 @@ func TestExploreRoundTrips(t *testing.T) {
 		{retwis.Directory{Followers: retwis.Any, Posts: retwis.Range{Min: 0, Max: 0}}, 3},
 	} {
 		calls := func() int64 {
-			before := f.rc.calls.Load()
+			before := f.rc.Calls.Load()
 			l, err := f.st.Explore(f.ctx, c.d, 30)
 			if err != nil || len(l.Accounts) == 0 {
 				t.Fatalf("explore %+v: %+v, %v", c.d, l, err)
 			}
-			return f.rc.calls.Load() - before
+			return f.rc.Calls.Load() - before
 		}
 		if cold, warm := calls(), calls(); cold != c.cold || warm != 2 {
 			t.Fatalf("explore %+v took %d round trips cold, %d warm; want %d and 2", c.d, cold, warm, c.cold)

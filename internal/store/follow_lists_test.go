@@ -111,12 +111,12 @@ func TestFollowListRoundTrips(t *testing.T) {
 		}
 	}
 	calls := func(c retwis.Cursor) (int64, retwis.FollowPage) {
-		before := f.rc.calls.Load()
+		before := f.rc.Calls.Load()
 		p, err := f.st.Followers(f.ctx, star.ID, c, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return f.rc.calls.Load() - before, p
+		return f.rc.Calls.Load() - before, p
 	}
 	f.st.ForgetWrites()
 	cold, p := calls(retwis.Cursor{})

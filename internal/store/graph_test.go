@@ -163,12 +163,12 @@ func TestRelationshipRoundTrips(t *testing.T) {
 		}
 	}
 	calls := func() int64 {
-		before := f.rc.calls.Load()
+		before := f.rc.Calls.Load()
 		rel, err := f.st.Relationship(f.ctx, visitor.ID, profile.ID)
 		if err != nil || rel.FollowedByCount != 20 || len(rel.FollowedBy) != 2 {
 			t.Fatalf("relationship: %+v, %v", rel, err)
 		}
-		return f.rc.calls.Load() - before
+		return f.rc.Calls.Load() - before
 	}
 	f.st.ForgetWrites()
 	if cold, warm := calls(), calls(); cold != 3 || warm != 1 {

@@ -116,12 +116,12 @@ func TestSearchPeopleRoundTrips(t *testing.T) {
 		f.register(t, fmt.Sprint("ann", i))
 	}
 	calls := func() int64 {
-		before := f.rc.calls.Load()
+		before := f.rc.Calls.Load()
 		found, err := f.st.SearchPeople(f.ctx, "ann", 10)
 		if err != nil || len(found) != 10 {
 			t.Fatalf("search: %d found, %v", len(found), err)
 		}
-		return f.rc.calls.Load() - before
+		return f.rc.Calls.Load() - before
 	}
 	f.st.ForgetWrites()
 	if cold, warm := calls(), calls(); cold > 3 || warm != 0 {

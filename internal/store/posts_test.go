@@ -150,9 +150,9 @@ func TestConstantRoundTrips(t *testing.T) {
 	authors := []retwis.User{f.register(t, "author1"), f.register(t, "author2"), f.register(t, "author3")}
 	reader := f.register(t, "reader")
 	calls := func(fn func()) int64 {
-		before := f.rc.calls.Load()
+		before := f.rc.Calls.Load()
 		fn()
-		return f.rc.calls.Load() - before
+		return f.rc.Calls.Load() - before
 	}
 	post := func(a retwis.User) int64 {
 		return calls(func() {

@@ -6,9 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/redis/rueidis"
 
@@ -22,48 +20,12 @@ import (
 // quiet discards the log of a store under test.
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-// countingClient counts calls that go to Redis: each is one round trip
-// (a pipeline counts once), so tests can prove there is no N+1.
-type countingClient struct {
-	rueidis.Client
-	calls atomic.Int64
-}
-
-func (c *countingClient) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
-	c.calls.Add(1)
-	return c.Client.Do(ctx, cmd)
-}
-
-func (c *countingClient) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
-	c.calls.Add(1)
-	return c.Client.DoMulti(ctx, cmds...)
-}
-
-// DoCache counts a round trip unless the client-side cache answered.
-func (c *countingClient) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
-	r := c.Client.DoCache(ctx, cmd, ttl)
-	if !r.IsCacheHit() {
-		c.calls.Add(1)
-	}
-	return r
-}
-
-// DoMultiCache counts a round trip unless the cache answered every read.
-func (c *countingClient) DoMultiCache(ctx context.Context, cmds ...rueidis.CacheableTTL) []rueidis.RedisResult {
-	res := c.Client.DoMultiCache(ctx, cmds...)
-	for _, r := range res {
-		if !r.IsCacheHit() {
-			c.calls.Add(1)
-			break
-		}
-	}
-	return res
-}
-
+// fixture is a store under test; its client counts the round trips to
+// Redis (a pipeline counts once), so tests can prove there is no N+1.
 type fixture struct {
 	st  *store.Store
-	rc  *countingClient // the store's client, counting
-	raw rueidis.Client  // a separate client for setting up and inspecting
+	rc  *storetest.Counting // the store's client, counting
+	raw rueidis.Client      // a separate client for setting up and inspecting
 	ctx context.Context
 }
 
@@ -92,7 +54,7 @@ func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc := &countingClient{Client: c}
+	rc := &storetest.Counting{Client: c}
 	st, err := store.New(rc, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -7,8 +7,11 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/redisconn"
@@ -24,10 +27,59 @@ var Cheap = password.Params{Memory: 64, Time: 1, Threads: 1}
 // two cores can hold a command up for more than a production second.
 const CommandTimeout = 10 * time.Second
 
+// Counting is a client that counts its round trips to Redis: a call
+// counts unless the client-side cache answered all of it. Tests of how
+// many round trips a page costs read Calls before and after.
+type Counting struct {
+	rueidis.Client
+	Calls atomic.Int64
+}
+
+// Do implements rueidis.Client.
+func (c *Counting) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
+	c.Calls.Add(1)
+	return c.Client.Do(ctx, cmd)
+}
+
+// DoMulti implements rueidis.Client.
+func (c *Counting) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
+	c.Calls.Add(1)
+	return c.Client.DoMulti(ctx, cmds...)
+}
+
+// DoCache counts a round trip unless the client-side cache answered.
+func (c *Counting) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
+	r := c.Client.DoCache(ctx, cmd, ttl)
+	if !r.IsCacheHit() {
+		c.Calls.Add(1)
+	}
+	return r
+}
+
+// DoMultiCache counts a round trip unless the cache answered every read.
+func (c *Counting) DoMultiCache(ctx context.Context, cmds ...rueidis.CacheableTTL) []rueidis.RedisResult {
+	res := c.Client.DoMultiCache(ctx, cmds...)
+	for _, r := range res {
+		if !r.IsCacheHit() {
+			c.Calls.Add(1)
+			break
+		}
+	}
+	return res
+}
+
 // Open returns a Store on the Redis at url, closed when the test ends.
 // Unless opts say otherwise, it hashes passwords cheaply, logs nowhere
 // and waits up to CommandTimeout for a command.
 func Open(t testing.TB, url string, opts store.Options) *store.Store {
+	t.Helper()
+	st, _ := OpenCounting(t, url, opts)
+	return st
+}
+
+// OpenCounting is Open, and returns the store's client, which counts
+// the round trips the store makes.
+func OpenCounting(t testing.TB, url string, opts store.Options) (*store.Store, *Counting) {
 	t.Helper()
 	if opts.Password == (password.Params{}) {
 		opts.Password = Cheap
@@ -42,12 +94,13 @@ func Open(t testing.TB, url string, opts store.Options) *store.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.New(c, opts)
+	counting := &Counting{Client: c}
+	st, err := store.New(counting, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	return st
+	return st, counting
 }
 
 // StartWorker runs a delivery worker against the Redis at url, with its
