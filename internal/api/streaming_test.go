@@ -515,7 +515,8 @@ func TestStreamWebSocket(t *testing.T) {
 }
 
 // TestStreamMastodonLibrary: go-mastodon's streaming clients, Server-Sent
-// Events and WebSocket, read the streams.
+// Events and WebSocket, receive the update of a post made through
+// another server process on the same Redis, and a notification.
 func TestStreamMastodonLibrary(t *testing.T) {
 	s := newServer(t)
 	alice, aliceToken := s.user("alice")
@@ -536,9 +537,10 @@ func TestStreamMastodonLibrary(t *testing.T) {
 	}
 	s.waitSubscribed(2) // bob's stream and carol's
 
-	s.post(aliceToken, "from go-mastodon's point of view")
-	s.drain()
-	s.follow(aliceToken, s.lookup("bob"))
+	other := newServerAt(t, s.redisURL()) // alice's app is connected to another server process
+	other.post(aliceToken, "from go-mastodon's point of view")
+	other.drain()
+	other.follow(aliceToken, other.lookup("bob"))
 	for name, events := range map[string]chan mastodon.Event{"SSE": sse, "WebSocket": ws} {
 		ev := nextEvent(t, events)
 		if u, ok := ev.(*mastodon.UpdateEvent); !ok || !strings.Contains(u.Status.Content, "point of view") || u.Status.Account.Username != "alice" {
