@@ -227,8 +227,10 @@ func TestClientCredentials(t *testing.T) {
 	if r := s.call(http.MethodGet, "/api/v1/timelines/public", tok.AccessToken, nil); r.status != http.StatusOK {
 		t.Errorf("public timeline with an app token: %d %s", r.status, r.body)
 	}
-	if r := s.call(http.MethodGet, "/api/v1/timelines/home", tok.AccessToken, nil); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("home timeline with an app token: %d %s; want 422", r.status, r.body)
+	for _, path := range []string{"/api/v1/timelines/home", "/api/v1/streaming/user"} {
+		if r := s.call(http.MethodGet, path, tok.AccessToken, nil); r.status != http.StatusUnprocessableEntity {
+			t.Errorf("%s with an app token: %d %s; want 422", path, r.status, r.body)
+		}
 	}
 	r = s.call(http.MethodPost, "/oauth/token", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {"follow"}})
 	if r.status != http.StatusBadRequest || r.errorMessage(t) != "invalid_scope" {

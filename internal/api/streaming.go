@@ -128,6 +128,8 @@ func resolveStream(name, tag string, l listener) (liveStream, *streamError) {
 			need = readNotifications
 		}
 		switch {
+		case l.user.ID == 0 && l.scopes != nil: // an app's own token
+			return liveStream{}, &streamError{http.StatusUnprocessableEntity, "This method requires an authenticated user"}
 		case l.user.ID == 0:
 			return liveStream{}, &streamError{http.StatusUnauthorized, "Missing access token"}
 		case !l.scopes.Allows(need):
