@@ -40,6 +40,14 @@ func newServer(t testing.TB) *server {
 // newServerAt starts a server on the Redis (or cluster) at redisURL.
 func newServerAt(t testing.TB, redisURL string) *server {
 	t.Helper()
+	return newServerWith(t, redisURL, api.Options{}, nil)
+}
+
+// newServerWith starts a server as newServerAt does, with the API's
+// options opts (the store, log and session are the server's), its HTTP
+// server first changed by config (if not nil).
+func newServerWith(t testing.TB, redisURL string, opts api.Options, config func(*httptest.Server)) *server {
+	t.Helper()
 	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	st, calls := storetest.OpenCounting(t, redisURL, store.Options{Log: log})
@@ -47,12 +55,17 @@ func newServerAt(t testing.TB, redisURL string) *server {
 		t.Fatal(err)
 	}
 	storetest.StartWorker(t, redisURL, store.Options{})
-	a := api.New(api.Options{Store: st, Log: log, Session: web.SessionCredential})
+	opts.Store, opts.Log, opts.Session = st, log, web.SessionCredential
+	a := api.New(opts)
 	h, err := web.New(web.Options{Store: st, Log: log, Mount: a.Mount})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	if config != nil {
+		config(srv)
+	}
+	srv.Start()
 	t.Cleanup(srv.Close)
 	t.Cleanup(a.Close)
 	return &server{t: t, redis: redisURL, srv: srv, st: st, calls: calls, api: a, logs: logs}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -20,42 +19,12 @@ import (
 
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/redisconn"
-	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
-	"github.com/retwis/retwis/internal/testkit/storetest"
-	"github.com/retwis/retwis/internal/testkit/syncbuf"
 	"github.com/retwis/retwis/internal/web"
 )
 
 // wait is how long a test waits for an event before it fails.
 const wait = 10 * time.Second
-
-// newStreamServer starts a server as newServerAt does, with the stream
-// options of opts, its HTTP server first changed by config (if not nil).
-func newStreamServer(t *testing.T, redisURL string, opts api.Options, config func(*httptest.Server)) *server {
-	t.Helper()
-	logs := &syncbuf.Buffer{}
-	log := slog.New(slog.NewTextHandler(logs, nil))
-	st := storetest.Open(t, redisURL, store.Options{Log: log})
-	if err := st.Migrate(t.Context(), log); err != nil {
-		t.Fatal(err)
-	}
-	storetest.StartWorker(t, redisURL, store.Options{})
-	opts.Store, opts.Log, opts.Session = st, log, web.SessionCredential
-	a := api.New(opts)
-	h, err := web.New(web.Options{Store: st, Log: log, Mount: a.Mount})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewUnstartedServer(h)
-	if config != nil {
-		config(srv)
-	}
-	srv.Start()
-	t.Cleanup(srv.Close)
-	t.Cleanup(a.Close)
-	return &server{t: t, redis: redisURL, srv: srv, st: st, api: a, logs: logs}
-}
 
 // eventStream is a stream of Server-Sent Events being read: a line at
 // a time, as the test asks for them, so that a client that asks for
@@ -610,7 +579,7 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 // once it is a buffer behind, while another of the same stream gets
 // every event and goes on.
 func TestStreamSlowClient(t *testing.T) {
-	s := newStreamServer(t, redistest.Start(t).URL, api.Options{StreamBuffer: 8}, func(srv *httptest.Server) {
+	s := newServerWith(t, redistest.Start(t).URL, api.Options{StreamBuffer: 8}, func(srv *httptest.Server) {
 		srv.Listener = smallBuffers{srv.Listener}
 	})
 	_, token := s.user("alice")
@@ -667,7 +636,7 @@ func TestStreamCloseDrains(t *testing.T) {
 // with a heartbeat when quiet: a comment line, a WebSocket ping.
 func TestStreamOutlivesTimeouts(t *testing.T) {
 	const timeout = 200 * time.Millisecond
-	s := newStreamServer(t, redistest.Start(t).URL, api.Options{Heartbeat: timeout / 4}, func(srv *httptest.Server) {
+	s := newServerWith(t, redistest.Start(t).URL, api.Options{Heartbeat: timeout / 4}, func(srv *httptest.Server) {
 		srv.Config.ReadTimeout, srv.Config.WriteTimeout = timeout, timeout
 	})
 	_, token := s.user("alice")
