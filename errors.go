@@ -20,6 +20,7 @@ const (
 	Unavailable              // the database cannot be reached right now
 	Forbidden                // logged in, but not allowed to do this
 	Canceled                 // the request was cancelled by its client; nothing was written
+	TooMany                  // a rate limit refused it; nothing was written (see Limited)
 )
 
 var kindNames = [...]string{
@@ -31,6 +32,7 @@ var kindNames = [...]string{
 	Unavailable:  "unavailable",
 	Forbidden:    "forbidden",
 	Canceled:     "canceled",
+	TooMany:      "too many",
 }
 
 // String returns the kind's name.

@@ -25,6 +25,8 @@ func StatusOf(err error) int {
 		return http.StatusServiceUnavailable
 	case retwis.Forbidden:
 		return http.StatusForbidden
+	case retwis.TooMany:
+		return http.StatusTooManyRequests
 	case retwis.Canceled:
 		// Nobody is left to read it; 499 is not a standard status.
 		return http.StatusBadRequest

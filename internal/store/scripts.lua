@@ -398,3 +398,24 @@ for i = 1, #ARGV, 2 do
   end
 end
 return 1
+
+--- rate_take
+-- The generic cell-rate algorithm. KEYS[1]: a subject's theoretical
+-- arrival time, unix ms (absent: none pending). ARGV: the interval
+-- between actions at the rate and the rate's period, ms. The action
+-- passes unless the subject is more than period - interval ahead of
+-- Redis's clock; if it passes, the time moves on by one interval (and
+-- the key expires when it falls behind the clock). Returns {passed (1
+-- or 0), ms until the next action passes (0 if it did), ms the subject
+-- is ahead of the clock after this one}.
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local interval, period = tonumber(ARGV[1]), tonumber(ARGV[2])
+local tat = math.max(tonumber(redis.call('GET', KEYS[1])) or now, now)
+local tolerance = period - interval
+if tat - now > tolerance then
+  return {0, tat - now - tolerance, tat - now}
+end
+tat = tat + interval
+redis.call('SET', KEYS[1], tat, 'PX', tat - now)
+return {1, 0, tat - now}

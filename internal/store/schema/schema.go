@@ -549,3 +549,10 @@ func PostEvent(kind string, pid int64) string { return kind + ":" + id(pid) }
 func NoteEvent(at int64, note string) string {
 	return EventNotification + ":" + strconv.FormatInt(at, 10) + ":" + note
 }
+
+// RateLimit is the state of the rate limit of a subject (what is
+// limited, and whose: "login:addr:<address>", "post:<user id>"…): the
+// theoretical arrival time of its next action, unix ms (GCRA),
+// expiring when it falls behind the clock. One key, so one slot, per
+// subject.
+func RateLimit(subject string) string { return "ratelimit:{" + subject + "}" }

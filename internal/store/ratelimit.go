@@ -1,0 +1,42 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// rateTake runs one action of a subject through its rate limit (GCRA).
+var rateTake = newScript("rate_take")
+
+// Take counts one action of subject against rate and returns what is
+// left of it. An action beyond the rate is refused with an error of
+// kind TooMany (see retwis.TooManyError), and costs nothing more: the
+// caller then does nothing. One script call on the subject's own key,
+// timed by Redis's clock, so that the limit holds across every server
+// of the database. A rate that is off passes everything without a
+// round trip.
+func (s *Store) Take(ctx context.Context, subject string, rate retwis.Rate) (retwis.Quota, error) {
+	if rate.Off() {
+		return retwis.Quota{}, nil
+	}
+	interval := max(rate.Interval().Milliseconds(), 1)
+	period := interval * int64(rate.Count)
+	vals, err := rateTake.exec(ctx, s.c, []string{schema.RateLimit(subject)},
+		strconv.FormatInt(interval, 10), strconv.FormatInt(period, 10)).AsIntSlice()
+	if err != nil || len(vals) != 3 {
+		return retwis.Quota{}, s.wrap("rate limit", cmp.Or(err, errScriptReply))
+	}
+	passed, retry, ahead := vals[0] == 1, time.Duration(vals[1])*time.Millisecond, vals[2]
+	q := retwis.Quota{Limit: rate.Count, Remaining: int(max(period-ahead, 0) / interval),
+		Reset: time.Now().Add(time.Duration(ahead) * time.Millisecond), RetryAfter: retry}
+	if !passed {
+		q.Remaining = 0
+		return q, retwis.TooManyError(q)
+	}
+	return q, nil
+}
