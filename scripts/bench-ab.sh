@@ -6,6 +6,8 @@
 # Usage: scripts/bench-ab.sh OLD-REV NEW-REV [scenarios] [rounds]
 # e.g.   scripts/bench-ab.sh 2bc8b73 HEAD home,profile 2
 set -eu
+# The load comes from one address and a few accounts: no rate limits.
+export RETWIS_RATE_LIMITS=false
 OLD=$1
 NEW=$2
 SCENARIOS=${3:-home,profile}

@@ -8,6 +8,8 @@
 # Every process shares this machine's cores, so compare the ratios.
 # Usage: scripts/bench-cluster.sh [connections] [seconds]   (~3 minutes)
 set -eu
+# The load comes from one address and a few accounts: no rate limits.
+export RETWIS_RATE_LIMITS=false
 C=${1:-48}
 D=${2:-10}
 WORK=$(mktemp -d)

@@ -7,6 +7,8 @@
 # the people index per entry.
 # Usage: scripts/bench-people.sh [users] [connections] [seconds]
 set -eu
+# The load comes from one address and a few accounts: no rate limits.
+export RETWIS_RATE_LIMITS=false
 command -v wrk >/dev/null || { echo "bench-people: wrk is needed (apt-get install wrk)" >&2; exit 1; }
 USERS=${1:-1000000}
 C=${2:-64}

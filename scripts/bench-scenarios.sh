@@ -6,6 +6,8 @@
 # Usage: scripts/bench-scenarios.sh [users] [posts] [follows] [connections] [duration] [scenarios]
 # e.g.   scripts/bench-scenarios.sh 10000 200000 50 64 10s home,profile,timeline
 set -eu
+# The load comes from one address and a few accounts: no rate limits.
+export RETWIS_RATE_LIMITS=false
 USERS=${1:-10000}
 POSTS=${2:-200000}
 FOLLOWS=${3:-50}

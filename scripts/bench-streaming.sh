@@ -9,6 +9,8 @@
 # each of five runs and their median with the spread.
 # Usage: scripts/bench-streaming.sh [clients] [seconds] [users]
 set -eu
+# The load comes from one address and a few accounts: no rate limits.
+export RETWIS_RATE_LIMITS=false
 C=${1:-1000}
 D=${2:-20}
 USERS=${3:-$C}

@@ -13,6 +13,8 @@
 # worker's alone.
 # Usage: [BACKLOG=1] scripts/bench-sustained.sh [connections] [seconds] [users] [follows] [posts]
 set -eu
+# The load comes from one address and a few accounts: no rate limits.
+export RETWIS_RATE_LIMITS=false
 C=${1:-64}
 D=${2:-10}
 USERS=${3:-1000}

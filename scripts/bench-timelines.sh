@@ -6,6 +6,8 @@
 # then the growth curves (SVG into docs/charts).
 # Usage: scripts/bench-timelines.sh [connections]    (takes ~15 minutes)
 set -eu
+# The load comes from one address and a few accounts: no rate limits.
+export RETWIS_RATE_LIMITS=false
 C=${1:-64}
 WORK=$(mktemp -d)
 PID=

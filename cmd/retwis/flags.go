@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/retwis/retwis"
 )
 
 // errUsage reports bad flags; the flag package has already said why.
@@ -94,4 +96,30 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 func usageError(fs *flag.FlagSet, format string, args ...any) error {
 	fmt.Fprintf(fs.Output(), "%s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
 	return errUsage
+}
+
+// rateFlag is a flag.Value of a rate limit, written as retwis.ParseRate
+// reads it ("300/5m", "off").
+type rateFlag struct{ r *retwis.Rate }
+
+func (f rateFlag) String() string {
+	if f.r == nil {
+		return ""
+	}
+	return f.r.String()
+}
+
+func (f rateFlag) Set(s string) error {
+	r, err := retwis.ParseRate(s)
+	if err != nil {
+		return err
+	}
+	*f.r = r
+	return nil
+}
+
+// rateVar defines a rate limit flag with its default.
+func rateVar(fs *flag.FlagSet, r *retwis.Rate, name string, def retwis.Rate, usage string) {
+	*r = def
+	fs.Var(rateFlag{r}, name, usage)
 }

@@ -15,7 +15,9 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
@@ -41,7 +43,22 @@ type serveConfig struct {
 	role          string                // what this server runs: all, web or worker
 	delivery      store.DeliveryOptions // Batch, Parallel and ClaimIdle of the delivery workers
 	writes        int                   // posts, follows and deletions at once; 0: twice the cores
+	rateLimits    bool                  // apply the rate limits below (false: none, for benchmarks)
+	limits        web.Limits            // logins and sign-ups (posts and follows are in timelines.Limits)
+	apiRate       retwis.Rate           // API calls per token or client address
+	proxies       string                // the proxies whose X-Forwarded-For is believed
 }
+
+// The default rate limits: a small public server is protected, and a
+// person using it never meets them (Mastodon's, where it has them).
+var (
+	defaultLoginRate        = retwis.Rate{Count: 30, Per: 5 * time.Minute}
+	defaultLoginAccountRate = retwis.Rate{Count: 10, Per: 5 * time.Minute}
+	defaultSignupRate       = retwis.Rate{Count: 10, Per: time.Hour}
+	defaultPostRate         = retwis.Rate{Count: 300, Per: 3 * time.Hour}
+	defaultFollowRate       = retwis.Rate{Count: 400, Per: 24 * time.Hour}
+	defaultAPIRate          = retwis.Rate{Count: 300, Per: 5 * time.Minute}
+)
 
 // Roles of a server.
 const (
@@ -92,12 +109,32 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.writes, "write-concurrency", 0, envHelp(
 		"posts, follows and deletions this server runs at once (`count`); the others wait their turn, "+
 			"so that pages stay fast during a burst of them; 0: twice the number of cores", "RETWIS_WRITE_CONCURRENCY"))
+	fs.StringVar(&c.proxies, "trusted-proxies", "", envHelp(
+		"comma-separated `addresses` or prefixes (10.0.0.0/8) of the proxies whose X-Forwarded-For gives the client's address; "+
+			"empty: none, the peer's address counts", "RETWIS_TRUSTED_PROXIES"))
+	fs.BoolVar(&c.rateLimits, "rate-limits", true, envHelp(
+		"apply the rate limits (--rate-…); false turns them all off, for benchmarks and trusted networks", "RETWIS_RATE_LIMITS"))
+	rateVar(fs, &c.limits.Login, "rate-login", defaultLoginRate, envHelp(
+		"login attempts per client address (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN"))
+	rateVar(fs, &c.limits.LoginAccount, "rate-login-account", defaultLoginAccountRate, envHelp(
+		"login attempts per account, from anywhere (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN_ACCOUNT"))
+	rateVar(fs, &c.limits.Signups, "rate-signups", defaultSignupRate, envHelp(
+		"sign-ups per client address (`COUNT/DURATION`, or off)", "RETWIS_RATE_SIGNUPS"))
+	rateVar(fs, &c.timelines.Limits.Posts, "rate-posts", defaultPostRate, envHelp(
+		"posts and replies per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_POSTS"))
+	rateVar(fs, &c.timelines.Limits.Follows, "rate-follows", defaultFollowRate, envHelp(
+		"follows per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_FOLLOWS"))
+	rateVar(fs, &c.apiRate, "rate-api", defaultAPIRate, envHelp(
+		"client API calls per token, or per client address without one (`COUNT/DURATION`, or off)", "RETWIS_RATE_API"))
 	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", 30*24*time.Hour,
 		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
 }
 
 // check refuses values the flags parse but the server cannot work with.
 func (c *serveConfig) check() error {
+	if _, err := middleware.ParseProxies(c.proxies); err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
+	}
 	switch {
 	case (c.tlsCert == "") != (c.tlsKey == ""):
 		return errors.New("--tls-cert and --tls-key go together")
@@ -164,6 +201,9 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	reg := newRegistry()
 	opts := cfg.timelines
 	opts.Log, opts.IDs, opts.Metrics = log, ids, reg
+	if !cfg.rateLimits {
+		opts.Limits, cfg.limits, cfg.apiRate = store.Limits{}, web.Limits{}, retwis.Rate{}
+	}
 	// The in-memory stand-in for Redis has no sharded pub/sub.
 	opts.NoLiveEvents = db.memoryOnly
 	if opts.WaitReplicas < 0 { // automatic: decided once, from the topology at start
@@ -192,11 +232,16 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		defer stopWorkers()                                                                                    // after the HTTP server: it drains jobs in flight
 	}
 	writes := cmp.Or(cfg.writes, 2*runtime.GOMAXPROCS(0))
-	apiServer := api.New(api.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Session: web.SessionCredential})
+	proxies, err := middleware.ParseProxies(cfg.proxies) // checked by check
+	if err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	apiServer := api.New(api.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Session: web.SessionCredential,
+		Rate: cfg.apiRate, Proxies: proxies})
 	defer apiServer.Close() // its WebSockets, which Shutdown does not wait for, before the database goes
 	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly,
 		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker, Metrics: reg,
-		Writes: writes, Mount: apiServer.Mount})
+		Writes: writes, Mount: apiServer.Mount, Limits: cfg.limits, Proxies: proxies})
 	if err != nil {
 		return err
 	}

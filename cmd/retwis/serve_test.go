@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
@@ -147,6 +148,10 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{nil, map[string]string{"RETWIS_HOME_CAP": "80O"}, "RETWIS_HOME_CAP"},
 		{nil, map[string]string{"RETWIS_INACTIVE_AFTER": "30 days"}, "RETWIS_INACTIVE_AFTER"},
 		{nil, map[string]string{"RETWIS_MAINTENANCE_EVERY": "-1s"}, "--maintenance-every"},
+		{[]string{"--rate-posts", "0/1m"}, nil, "-rate-posts"},
+		{nil, map[string]string{"RETWIS_RATE_API": "300 a minute"}, "RETWIS_RATE_API"},
+		{[]string{"--trusted-proxies", "10.0.0.0/8,proxy.example"}, nil, "--trusted-proxies"},
+		{[]string{"--command-timeout", "0s"}, nil, "--command-timeout"},
 	} {
 		t.Run(strings.Join(tc.args, " ")+fmt.Sprint(tc.env), func(t *testing.T) {
 			for k, v := range tc.env {
@@ -169,15 +174,21 @@ func TestServeRefusesBadSettings(t *testing.T) {
 func TestEnvironmentSetsDefaults(t *testing.T) {
 	t.Setenv("RETWIS_HOME_CAP", "123")
 	t.Setenv("RETWIS_INACTIVE_AFTER", "48h")
+	t.Setenv("RETWIS_RATE_POSTS", "5/1m")
 	var cfg serveConfig
 	fs := newFlagSet("serve", io.Discard)
 	cfg.register(fs)
-	if err := parseFlags(fs, []string{"--inactive-after", "72h"}); err != nil {
+	if err := parseFlags(fs, []string{"--inactive-after", "72h", "--rate-api", "off"}); err != nil {
 		t.Fatal(err)
 	}
 	if cfg.timelines.HomeCap != 123 || cfg.timelines.InactiveAfter != 72*time.Hour {
 		t.Fatalf("home cap %d, inactive after %s; want 123 from the environment and 72h from the flag",
 			cfg.timelines.HomeCap, cfg.timelines.InactiveAfter)
+	}
+	if cfg.timelines.Limits.Posts != (retwis.Rate{Count: 5, Per: time.Minute}) || !cfg.apiRate.Off() ||
+		cfg.limits.Login != defaultLoginRate || !cfg.rateLimits {
+		t.Fatalf("rates: posts %v, api %v, login %v, limits on %v; want 5/1m from the environment, off from the flag, the default",
+			cfg.timelines.Limits.Posts, cfg.apiRate, cfg.limits.Login, cfg.rateLimits)
 	}
 }
 

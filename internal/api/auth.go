@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/retwis/retwis"
@@ -36,11 +37,14 @@ func bearer(r *http.Request) string {
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request, scope string) (_ *http.Request, ok bool) {
 	secret := bearer(r)
 	if secret == "" {
-		return r, true
+		return r, s.take(w, r, "api:addr:"+s.mw.ClientAddr(r))
 	}
 	t, err := s.store.AuthenticateToken(r.Context(), secret)
 	if err != nil {
 		s.fail(w, r, err)
+		return r, false
+	}
+	if !s.take(w, r, "api:token:"+t.ID[:min(len(t.ID), 32)]) {
 		return r, false
 	}
 	if scope != "" && !t.Scopes.Allows(scope) {
@@ -89,4 +93,36 @@ func (s *Server) need(scope string, next http.HandlerFunc) http.HandlerFunc {
 func viewer(r *http.Request) retwis.User {
 	u, _ := middleware.ViewerFrom(r.Context())
 	return u
+}
+
+// take counts a call against the rate limit of subject (its token, or
+// its client address), and tells the client its quota in Mastodon's
+// headers (X-RateLimit-Limit, -Remaining, -Reset). ok is false once a
+// call beyond the limit has been answered with 429 and Retry-After.
+func (s *Server) take(w http.ResponseWriter, r *http.Request, subject string) (ok bool) {
+	if s.rate.Off() {
+		return true
+	}
+	q, err := s.store.Take(r.Context(), subject, s.rate)
+	if q.Limit > 0 {
+		h := w.Header()
+		h.Set("X-RateLimit-Limit", strconv.Itoa(q.Limit))
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(q.Remaining))
+		h.Set("X-RateLimit-Reset", stamp(q.Reset))
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return false
+	}
+	return true
+}
+
+// limited wraps a route that takes no token (an app registering,
+// OAuth's endpoints) in the rate limit of its client address.
+func (s *Server) limited(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.take(w, r, "api:addr:"+s.mw.ClientAddr(r)) {
+			next(w, r)
+		}
+	}
 }

@@ -52,6 +52,7 @@ func statusOf(err error) int {
 // fail answers a request whose operation failed with err.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status := statusOf(err)
+	middleware.SetRetryAfter(w, err)
 	s.mw.LogFailure(r, status, err)
 	renderError(w, r, status, retwis.ErrorMessage(err))
 }

@@ -9,10 +9,12 @@ package api
 import (
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 )
@@ -44,6 +46,11 @@ type Options struct {
 	// StreamBuffer is how many events a stream's client may be behind
 	// before it is disconnected; zero means stream.DefaultBuffer.
 	StreamBuffer int
+	// Rate limits the calls of each token, and of each client address
+	// for calls without one (zero: no limit); Proxies are the proxies
+	// whose X-Forwarded-For is believed for the address.
+	Rate    retwis.Rate
+	Proxies []netip.Prefix
 }
 
 // Server serves the client API.
@@ -53,6 +60,7 @@ type Server struct {
 	mw      *middleware.Stack
 	session middleware.Credential
 	live    *live // the streams
+	rate    retwis.Rate
 	handler http.Handler
 }
 
@@ -63,10 +71,10 @@ func New(opts Options) *Server {
 		log = slog.Default()
 	}
 	opts.Log = log
-	s := &Server{store: opts.Store, log: log, session: opts.Session, live: newLive(opts)}
+	s := &Server{store: opts.Store, log: log, session: opts.Session, live: newLive(opts), rate: opts.Rate}
 	s.mw = middleware.New(middleware.Options{
 		Log: log, RenderError: renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
-		Metrics: opts.Metrics, Writes: opts.Writes,
+		Metrics: opts.Metrics, Writes: opts.Writes, Proxies: opts.Proxies,
 	})
 	mux := http.NewServeMux()
 	s.routes(mux)
@@ -120,10 +128,10 @@ const (
 // routes registers the API on mux.
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/", notFound)
-	mux.HandleFunc("POST /api/v1/apps", s.createApp)
+	mux.HandleFunc("POST /api/v1/apps", s.limited(s.createApp))
 	mux.HandleFunc("GET /api/v1/apps/verify_credentials", s.verifyApp)
-	mux.HandleFunc("POST /oauth/token", s.createToken)
-	mux.HandleFunc("POST /oauth/revoke", s.revokeToken)
+	mux.HandleFunc("POST /oauth/token", s.limited(s.createToken))
+	mux.HandleFunc("POST /oauth/revoke", s.limited(s.revokeToken))
 	mux.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
 
 	mux.HandleFunc("GET /api/v1/instance", s.instanceV1)

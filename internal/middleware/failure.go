@@ -3,7 +3,9 @@ package middleware
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/retwis/retwis"
@@ -39,6 +41,7 @@ func StatusOf(err error) int {
 // [Stack.LogFailure] says.
 func (s *Stack) Fail(w http.ResponseWriter, r *http.Request, err error) {
 	status := StatusOf(err)
+	SetRetryAfter(w, err)
 	s.LogFailure(r, status, err)
 	s.opts.RenderError(w, r, status, retwis.ErrorMessage(err))
 }
@@ -69,4 +72,12 @@ func (s *Stack) LogFailure(r *http.Request, status int, err error) {
 func clientWentAway(r *http.Request, err error) bool {
 	return errors.Is(r.Context().Err(), context.Canceled) ||
 		retwis.ErrorKind(err) == retwis.Canceled || errors.Is(err, context.Canceled)
+}
+
+// SetRetryAfter sets the Retry-After header (whole seconds, rounded up)
+// of the answer to an action a rate limit refused, if err is one.
+func SetRetryAfter(w http.ResponseWriter, err error) {
+	if l, ok := errors.AsType[*retwis.Limited](err); ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(l.Quota.RetryAfter.Seconds()))))
+	}
 }

@@ -2,8 +2,8 @@ package middleware
 
 import (
 	"log/slog"
-
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -40,6 +40,9 @@ type Options struct {
 	// Writes is how many requests wrapped by [Stack.Throttle] run at once;
 	// zero means no limit.
 	Writes int
+	// Proxies are the proxies whose X-Forwarded-For is believed, for
+	// [Stack.ClientAddr]; none by default.
+	Proxies []netip.Prefix
 }
 
 // Stack is the middleware of one HTTP interface. It keeps no state
@@ -67,6 +70,10 @@ func New(opts Options) *Stack {
 	}
 	return s
 }
+
+// ClientAddr returns the address of the client that sent r, through the
+// trusted proxies (see ClientAddr): what per-address rate limits count.
+func (s *Stack) ClientAddr(r *http.Request) string { return ClientAddr(r, s.opts.Proxies) }
 
 // Wrap returns next behind the middleware every request passes: the
 // request log line and metrics, the deadline, panic recovery and the

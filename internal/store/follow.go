@@ -24,6 +24,9 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if follower == followee {
 		return retwis.Errorf(retwis.Invalid, "You cannot follow yourself.")
 	}
+	if _, err := s.Take(ctx, "follow:"+id(follower), s.opts.Limits.Follows); err != nil {
+		return err
+	}
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	s.written.add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))

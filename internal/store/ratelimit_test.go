@@ -2,11 +2,14 @@ package store_test
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // TestTake: a rate passes its count at once, then refuses, saying when
@@ -49,4 +52,39 @@ func TestTake(t *testing.T) {
 			t.Errorf("off: %v, %d round trips", err, f.rc.Calls.Load()-before)
 		}
 	})
+}
+
+// TestPostAndFollowLimits: posts and follows beyond their rate are
+// refused with TooMany and write nothing.
+func TestPostAndFollowLimits(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{Limits: store.Limits{
+		Posts: retwis.Rate{Count: 2, Per: time.Hour}, Follows: retwis.Rate{Count: 1, Per: time.Hour}}}, false)
+	alice, bob, carol := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol")
+	for i := range 2 {
+		if _, err := f.st.CreatePost(f.ctx, alice.ID, fmt.Sprint("post ", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := f.strs(t, "ZRANGE", fmt.Sprint("user_posts:{", alice.ID, "}"), "0", "-1")
+	if _, err := f.st.CreatePost(f.ctx, alice.ID, "one too many"); retwis.ErrorKind(err) != retwis.TooMany {
+		t.Fatalf("a third post: %v", err)
+	}
+	if after := f.strs(t, "ZRANGE", fmt.Sprint("user_posts:{", alice.ID, "}"), "0", "-1"); len(after) != len(before) {
+		t.Errorf("a refused post was written: %v", after)
+	}
+	if _, err := f.st.CreatePost(f.ctx, bob.ID, "bob's own quota"); err != nil {
+		t.Errorf("another user's post: %v", err)
+	}
+	if err := f.st.Follow(f.ctx, alice.ID, bob.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.st.Follow(f.ctx, alice.ID, carol.ID); retwis.ErrorKind(err) != retwis.TooMany {
+		t.Fatalf("a second follow: %v", err)
+	}
+	if got := f.strs(t, "ZRANGE", fmt.Sprint("following:{", alice.ID, "}"), "0", "-1"); len(got) != 1 {
+		t.Errorf("following after a refused follow: %v", got)
+	}
+	if err := f.st.Unfollow(f.ctx, alice.ID, bob.ID); err != nil {
+		t.Errorf("unfollowing is not limited: %v", err)
+	}
 }

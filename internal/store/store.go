@@ -81,6 +81,16 @@ type Options struct {
 	// pub/sub (SPUBLISH), such as the in-memory stand-in of `retwis
 	// serve`; Listen then fails.
 	NoLiveEvents bool
+	// Limits are the rate limits of what each user does (zero: none).
+	Limits Limits
+}
+
+// Limits are the rate limits the store applies per account, whatever
+// the interface: an action beyond one is refused with an error of kind
+// TooMany and writes nothing.
+type Limits struct {
+	Posts   retwis.Rate // posts and replies
+	Follows retwis.Rate // follows (unfollowing is not limited)
 }
 
 func (o *Options) setDefaults() {

@@ -20,6 +20,10 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, retwis.Errorf(retwis.Invalid, "You need to enter both username and password to log in."))
 		return
 	}
+	if err := s.limitLogin(r, name); err != nil {
+		s.welcomeError(w, r, 0, name, err)
+		return
+	}
 	_, secret, err := s.store.Login(r.Context(), name, pass)
 	if err != nil {
 		s.welcomeError(w, r, 0, name, err)
@@ -27,6 +31,20 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	s.setAuthCookie(w, r, secret)
 	http.Redirect(w, r, cmp.Or(localPath(r.PostFormValue("next")), "/"), http.StatusSeeOther)
+}
+
+// limitLogin counts a login attempt against the limits of its client
+// address and of the account (by its name: there is no need to look the
+// account up, and a name nobody has is limited alike).
+func (s *Server) limitLogin(r *http.Request, name string) error {
+	if _, err := s.store.Take(r.Context(), "login:addr:"+s.mw.ClientAddr(r), s.limits.Login); err != nil {
+		return err
+	}
+	if !retwis.IsUsernameShaped(name) {
+		return nil // no account has it; the address's limit counts the attempt
+	}
+	_, err := s.store.Take(r.Context(), "login:user:"+retwis.FoldUsername(name), s.limits.LoginAccount)
+	return err
 }
 
 // localPath returns next if it is a path on this site (a login that

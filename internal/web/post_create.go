@@ -36,6 +36,7 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 			s.mw.Fail(w, r, err)
 			return
 		}
+		middleware.SetRetryAfter(w, err)
 		draft := r.PostFormValue("status")
 		if len(draft) > 4*retwis.MaxStatusLen {
 			draft = ""

@@ -20,6 +20,10 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, retwis.Errorf(retwis.Invalid, "The two passwords do not match."))
 		return
 	}
+	if _, err := s.store.Take(r.Context(), "signup:addr:"+s.mw.ClientAddr(r), s.limits.Signups); err != nil {
+		s.welcomeError(w, r, 0, name, err)
+		return
+	}
 	_, secret, err := s.store.Register(r.Context(), name, pass)
 	if err != nil {
 		s.welcomeError(w, r, 0, name, err)

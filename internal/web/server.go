@@ -9,11 +9,13 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 )
@@ -49,6 +51,20 @@ type Options struct {
 	// API's) beside the pages: outside their middleware and their
 	// cross-origin protection, as that interface brings its own.
 	Mount func(*http.ServeMux)
+	// Limits are the rate limits of logging in and signing up (zero:
+	// none); Proxies the proxies whose X-Forwarded-For is believed, for
+	// the limits per client address.
+	Limits  Limits
+	Proxies []netip.Prefix
+}
+
+// Limits are the rate limits of the pages' forms that need no account:
+// an attempt beyond one is refused with 429 before any password is
+// hashed.
+type Limits struct {
+	Login        retwis.Rate // login attempts per client address
+	LoginAccount retwis.Rate // login attempts per account, from anywhere
+	Signups      retwis.Rate // sign-ups per client address
 }
 
 // Server serves retwis's pages. It keeps no state of its own between
@@ -58,6 +74,7 @@ type Server struct {
 	log        *slog.Logger
 	memoryOnly bool
 	secure     bool // the auth cookie is always Secure
+	limits     Limits
 	pages      map[string]*template.Template
 	// buffers hold pages being rendered: a page is tens of kilobytes,
 	// which a fresh buffer would reach by growing (and copying) often.
@@ -76,10 +93,11 @@ func New(opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{store: opts.Store, log: log, memoryOnly: opts.MemoryOnly, secure: opts.SecureCookies, pages: pages}
+	s := &Server{store: opts.Store, log: log, memoryOnly: opts.MemoryOnly, secure: opts.SecureCookies, pages: pages, limits: opts.Limits}
 	s.mw = middleware.New(middleware.Options{
 		Log: log, RenderError: s.renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
 		Auth: opts.Store, Credential: SessionCredential, Refused: s.clearAuthCookie, Metrics: opts.Metrics, Writes: opts.Writes,
+		Proxies: opts.Proxies,
 	})
 	s.handler = s.routes(opts.ProbesOnly)
 	if opts.Mount != nil && !opts.ProbesOnly {

@@ -14,6 +14,7 @@ func (s *Server) welcomeError(w http.ResponseWriter, r *http.Request, status int
 		status = middleware.StatusOf(err)
 	}
 	s.mw.LogFailure(r, status, err)
+	middleware.SetRetryAfter(w, err)
 	if len(name) > 64 {
 		name = "" // don't echo back junk
 	}

@@ -1,0 +1,61 @@
+package web_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/web"
+)
+
+// TestLoginAndSignupLimits: login attempts beyond the limit of their
+// client address, or of the account from any address, and sign-ups
+// beyond their address's, are refused with 429 and Retry-After, the
+// form kept; the client address comes from X-Forwarded-For only because
+// the test's loopback is a trusted proxy; other people are not held up.
+func TestLoginAndSignupLimits(t *testing.T) {
+	hour := func(n int) retwis.Rate { return retwis.Rate{Count: n, Per: time.Hour} }
+	s := newSiteWith(t, redistest.Start(t).URL, httptest.NewServer, web.Options{
+		Limits:  web.Limits{Login: hour(3), LoginAccount: hour(4), Signups: hour(2)},
+		Proxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
+	})
+	b := s.browser()
+	from := func(addr string) http.Header { return http.Header{"X-Forwarded-For": {addr}} }
+	login := func(addr, name, pass string) response {
+		return b.postRaw("/login", url.Values{"username": {name}, "password": {pass}}.Encode(), from(addr))
+	}
+	signUp := func(addr, name string) response {
+		return b.postRaw("/register", url.Values{"username": {name}, "password": {"password1"}, "password2": {"password1"}}.Encode(), from(addr))
+	}
+	redirects(t, signUp("192.0.2.1", "alice"), "/")
+	redirects(t, signUp("192.0.2.1", "bob"), "/")
+	r := signUp("192.0.2.1", "mallory")
+	expect(t, r, http.StatusTooManyRequests, "Too many requests", `value="mallory"`)
+	if after, _ := strconv.Atoi(r.header.Get("Retry-After")); after < 1 || after > 3600 {
+		t.Errorf("Retry-After %q", r.header.Get("Retry-After"))
+	}
+	if _, err := s.st.UserByName(t.Context(), "mallory"); retwis.ErrorKind(err) != retwis.NotFound {
+		t.Errorf("a refused sign-up made the account: %v", err)
+	}
+	redirects(t, signUp("192.0.2.2", "carol"), "/") // another address
+
+	// An address guessing: three attempts, then refused even with the
+	// right password; alice from elsewhere still logs in.
+	for range 3 {
+		expect(t, login("198.51.100.7", "bob", "wrong-password"), http.StatusUnauthorized)
+	}
+	expect(t, login("198.51.100.7", "bob", "password1"), http.StatusTooManyRequests, "Too many requests")
+	redirects(t, login("198.51.100.8", "alice", "password1"), "/")
+
+	// Guesses at one account from many addresses: bob has had three,
+	// one more passes, then the account's limit holds from anywhere.
+	expect(t, login("203.0.113.1", "BOB", "wrong-password"), http.StatusUnauthorized)
+	expect(t, login("203.0.113.2", "bob", "password1"), http.StatusTooManyRequests)
+	redirects(t, login("203.0.113.3", "alice", "password1"), "/")
+}
