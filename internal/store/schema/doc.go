@@ -244,6 +244,15 @@
 //	                             last used, recorded at most once a minute
 //	                             apart from tokens:{<id>} so that it does
 //	                             not invalidate the cached records (retwis)
+//	ratelimit:{<subject>}
+//	                     string  a rate limit's state for one subject
+//	                             (login:addr:<address>, login:user:<folded
+//	                             name>, signup:addr:<address>, post:<id>,
+//	                             follow:<id>, api:token:<hash>,
+//	                             api:addr:<address>): the generic
+//	                             cell-rate algorithm's theoretical arrival
+//	                             time, unix ms, expiring as it falls behind
+//	                             the clock (retwis)
 //	schema_version       string  layout version (7) written by Migrate
 //	                             (retwis)
 //	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
