@@ -126,6 +126,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"follows per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_FOLLOWS"))
 	rateVar(fs, &c.apiRate, "rate-api", defaultAPIRate, envHelp(
 		"client API calls per token, or per client address without one (`COUNT/DURATION`, or off)", "RETWIS_RATE_API"))
+	fs.Int64Var(&c.timelines.Limits.MaxFollowing, "max-following", 7500, envHelp(
+		"the most `accounts` one account may follow; 0: no bound", "RETWIS_MAX_FOLLOWING"))
 	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", 30*24*time.Hour,
 		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
 }
@@ -158,6 +160,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--wait-timeout must be at least 1ms")
 	case c.timelines.CommandTimeout < time.Millisecond:
 		return errors.New("--command-timeout must be at least 1ms")
+	case c.timelines.Limits.MaxFollowing < 0:
+		return errors.New("--max-following must be 0 (no bound) or more")
 	case c.writes < 0:
 		return errors.New("--write-concurrency must be 0 (twice the cores) or more")
 	}
@@ -202,7 +206,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	opts := cfg.timelines
 	opts.Log, opts.IDs, opts.Metrics = log, ids, reg
 	if !cfg.rateLimits {
-		opts.Limits, cfg.limits, cfg.apiRate = store.Limits{}, web.Limits{}, retwis.Rate{}
+		opts.Limits.Posts, opts.Limits.Follows, cfg.limits, cfg.apiRate = retwis.Rate{}, retwis.Rate{}, web.Limits{}, retwis.Rate{}
 	}
 	// The in-memory stand-in for Redis has no sharded pub/sub.
 	opts.NoLiveEvents = db.memoryOnly

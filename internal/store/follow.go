@@ -24,6 +24,9 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if follower == followee {
 		return retwis.Errorf(retwis.Invalid, "You cannot follow yourself.")
 	}
+	if err := s.roomToFollow(ctx, follower, followee); err != nil {
+		return err
+	}
 	if _, err := s.Take(ctx, "follow:"+id(follower), s.opts.Limits.Follows); err != nil {
 		return err
 	}
@@ -46,6 +49,30 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	}
 	s.refreshQuietly(ctx, followee)
 	return s.settleFollow(ctx, follower, followee)
+}
+
+// roomToFollow refuses a new follow of an account that follows
+// Limits.MaxFollowing accounts already; following again someone
+// followed is no new follow. One round trip, in follower's slot, when
+// there is a bound.
+func (s *Store) roomToFollow(ctx context.Context, follower, followee int64) error {
+	bound := s.opts.Limits.MaxFollowing
+	if bound <= 0 {
+		return nil
+	}
+	b := s.c.B()
+	res := s.c.DoMulti(ctx, b.Zcard().Key(schema.Following(follower)).Build(),
+		b.Zscore().Key(schema.Following(follower)).Member(id(followee)).Build())
+	n, err := res[0].AsInt64()
+	if err != nil {
+		return s.wrap("follow: count", err)
+	}
+	if err := res[1].Error(); n < bound || err == nil {
+		return nil // room left, or followed already
+	} else if !rueidis.IsRedisNil(err) {
+		return s.wrap("follow: count", err)
+	}
+	return retwis.Errorf(retwis.Invalid, "You follow %d accounts, the most one account may follow. Unfollow some to follow others.", bound)
 }
 
 // Unfollow undoes Follow and takes followee's posts off follower's home

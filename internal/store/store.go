@@ -91,6 +91,9 @@ type Options struct {
 type Limits struct {
 	Posts   retwis.Rate // posts and replies
 	Follows retwis.Rate // follows (unfollowing is not limited)
+	// MaxFollowing is the most accounts one account may follow (zero:
+	// no bound).
+	MaxFollowing int64
 }
 
 func (o *Options) setDefaults() {
