@@ -76,8 +76,8 @@ func New(opts Options) *Stack {
 func (s *Stack) ClientAddr(r *http.Request) string { return ClientAddr(r, s.opts.Proxies) }
 
 // Wrap returns next behind the middleware every request passes: the
-// request log line and metrics, the deadline, panic recovery and the
-// body cap, in this order from the outside in.
+// request log line and metrics, the security headers, the deadline,
+// panic recovery and the body cap, in this order from the outside in.
 func (s *Stack) Wrap(next http.Handler) http.Handler {
-	return s.logRequests(s.limitTime(s.recoverPanics(s.limitBodies(noteRoute(next)))))
+	return s.logRequests(secureHeaders(s.limitTime(s.recoverPanics(s.limitBodies(noteRoute(next))))))
 }

@@ -126,11 +126,11 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'")
-	if status >= 400 {
+	switch {
+	case v.Viewer != nil: // a page made for its viewer: no cache but theirs, and not even that
+		h.Set("Cache-Control", "private, no-store")
+	case status >= 400:
 		h.Set("Cache-Control", "no-store")
 	}
 	w.WriteHeader(status)

@@ -1,0 +1,83 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestSecurityHeaders asks every GET route of the pages and of the API
+// (those the OpenAPI document lists, but the long-lived streams) for an
+// answer, logged in, and checks the headers every answer must carry:
+// no sniffing, no referrer to other sites, no framing, HSTS behind an
+// HTTPS proxy; a page also its CSP, without inline script, and, made
+// for its viewer, no caching.
+func TestSecurityHeaders(t *testing.T) {
+	s := newServer(t)
+	u, token := s.user("viewer")
+	b := newBrowser(t)
+	b.send(http.MethodPost, s.srv.URL+"/login", url.Values{"username": {"viewer"}, "password": {"password-viewer"}})
+	r := s.call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"hello #tag"}})
+	var st struct{ ID string }
+	r.decode(t, &st)
+	s.drain()
+	pages := []string{"/", "/u/viewer", "/u/viewer/followers", "/u/viewer/following", "/timeline", "/p/" + st.ID, "/tag/tag",
+		"/mentions", "/notifications", "/settings", "/settings/apps", "/tags?q=ta", "/complete/tags?q=ta", "/search?q=vi",
+		"/complete/people?q=vi", "/explore", "/oauth/authorize?client_id=x", "/static/style.css", "/livez", "/nothing-here"}
+	var doc struct {
+		Paths map[string]map[string]any `json:"paths"`
+	}
+	raw, err := os.ReadFile("openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	replace := strings.NewReplacer("{id}", id(u.ID), "{hashtag}", "tag")
+	var api []string
+	for path, ops := range doc.Paths {
+		if _, ok := ops["get"]; ok && !strings.HasPrefix(path, "/api/v1/streaming") {
+			api = append(api, replace.Replace(path)+"?q=vi&acct=viewer&id[]=1")
+		}
+	}
+	if len(api) < 30 {
+		t.Fatalf("only %d GET routes in the document", len(api))
+	}
+	for _, path := range append(pages, api...) {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.srv.URL+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("X-Forwarded-Proto", "https")
+		if strings.HasPrefix(path, "/api/") {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := b.c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if path == "/settings" && resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET /settings: %d; the browser is not logged in", resp.StatusCode)
+		}
+		h := resp.Header
+		for name, want := range map[string]string{"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin",
+			"X-Frame-Options": "DENY", "Strict-Transport-Security": "max-age=31536000"} {
+			if got := h.Get(name); got != want {
+				t.Errorf("GET %s (%d): %s = %q; want %q", path, resp.StatusCode, name, got, want)
+			}
+		}
+		if strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+			if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+				t.Errorf("GET %s: CSP %q", path, csp)
+			}
+			if resp.StatusCode == http.StatusOK && h.Get("Cache-Control") != "private, no-store" {
+				t.Errorf("GET %s: a page for its viewer has Cache-Control %q", path, h.Get("Cache-Control"))
+			}
+		}
+	}
+}
