@@ -228,7 +228,12 @@ func (s *Store) LatestUsers(ctx context.Context, n int) ([]string, error) {
 
 // Login checks a username and password and returns the user and the
 // session token to send as a cookie (see Authenticate). Unknown names and wrong passwords give the
-// same error, after the same amount of work.
+// same error, after the same amount of work. An account whose logins
+// keep failing is slowed down: past three failures in 15 minutes, an
+// attempt before a growing delay after the last (1 s, doubling, at most
+// 5 min) is refused with an error of kind TooMany, before any password
+// is hashed. A login moves the failures since the last one to the
+// owner's notice (LoginNotice).
 func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, string, error) {
 	wrong := retwis.Errorf(retwis.Unauthorized, "Wrong username or password.")
 	if len(pass) > retwis.MaxPasswordBytes {
@@ -245,16 +250,23 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	if err != nil {
 		return retwis.User{}, "", err
 	}
+	if err := s.checkLoginDelay(ctx, uid); err != nil {
+		return retwis.User{}, "", err
+	}
 	acct, err := s.account(ctx, uid, false)
 	if err != nil {
 		return retwis.User{}, "", err
 	}
 	ok, err := s.checkPassword(ctx, uid, acct, pass)
+	ctx, cancel := detach(ctx) // the writes below complete even if the client goes away
+	defer cancel()
+	if err == nil && !ok {
+		s.recordFailure(ctx, uid)
+	}
 	if err != nil || !ok {
 		return retwis.User{}, "", orWrong(err, wrong)
 	}
-	ctx, cancel := detach(ctx) // the writes below complete even if the client goes away
-	defer cancel()
+	s.noteFailures(ctx, uid)
 	secret := acct.auth
 	if secret == "" { // an account without a secret: give it one
 		if secret, err = s.rotate(ctx, uid, ""); err != nil {

@@ -49,6 +49,11 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.Use
 		return
 	}
 	v.Title, v.Viewer, v.Page = "Home", &u, page
+	if n, last, err := s.store.LoginNotice(r.Context(), u.ID); err != nil {
+		s.log.Warn("failed logins", "err", err) // the page goes on without them
+	} else {
+		v.LoginFailures = loginFailures{N: n, Last: last}
+	}
 	v.Profile = retwis.Profile{User: u, Counts: counts}
 	// Who to follow on the first page only, and not on a page that shows
 	// a refused post: computing the suggestions keeps them in Redis, and

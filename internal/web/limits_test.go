@@ -1,11 +1,13 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,16 +48,38 @@ func TestLoginAndSignupLimits(t *testing.T) {
 	redirects(t, signUp("192.0.2.2", "carol"), "/") // another address
 
 	// An address guessing: three attempts, then refused even with the
-	// right password; alice from elsewhere still logs in.
+	// right password; carol from elsewhere still logs in. Bob's account,
+	// three failures in, now makes every address wait a moment.
 	for range 3 {
 		expect(t, login("198.51.100.7", "bob", "wrong-password"), http.StatusUnauthorized)
 	}
 	expect(t, login("198.51.100.7", "bob", "password1"), http.StatusTooManyRequests, "Too many requests")
-	redirects(t, login("198.51.100.8", "alice", "password1"), "/")
+	redirects(t, login("198.51.100.8", "carol", "password1"), "/")
+	expect(t, login("198.51.100.9", "bob", "password1"), http.StatusTooManyRequests)
 
-	// Guesses at one account from many addresses: bob has had three,
-	// one more passes, then the account's limit holds from anywhere.
-	expect(t, login("203.0.113.1", "BOB", "wrong-password"), http.StatusUnauthorized)
-	expect(t, login("203.0.113.2", "bob", "password1"), http.StatusTooManyRequests)
-	redirects(t, login("203.0.113.3", "alice", "password1"), "/")
+	// One account from many addresses: alice may log in four times, then
+	// her account's limit holds from anywhere; others are not held up.
+	for i := range 4 {
+		redirects(t, login(fmt.Sprint("203.0.113.", i), "ALICE", "password1"), "/")
+	}
+	expect(t, login("203.0.113.9", "alice", "password1"), http.StatusTooManyRequests)
+	redirects(t, login("203.0.113.10", "carol", "password1"), "/")
+}
+
+// TestFailedLoginsShown: after failed attempts on their account, the
+// owner's home page tells them, once.
+func TestFailedLoginsShown(t *testing.T) {
+	s := newSite(t)
+	owner := s.browser()
+	owner.signUp("owner")
+	guesser := s.browser()
+	for range 2 {
+		expect(t, guesser.post("/login", url.Values{"username": {"owner"}, "password": {"not-the-password"}}), http.StatusUnauthorized)
+	}
+	owner.post("/logout", nil)
+	redirects(t, owner.post("/login", url.Values{"username": {"owner"}, "password": {"password1"}}), "/")
+	expect(t, owner.get("/"), http.StatusOK, "2 failed attempts to log in to your account since you last logged in")
+	if page := owner.get("/"); strings.Contains(page.body, "failed attempts") {
+		t.Error("the notice is shown twice")
+	}
 }

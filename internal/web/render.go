@@ -98,6 +98,14 @@ type view struct {
 	Next          string                // where the login form goes back to (the authorization page)
 	Authorize     authorizeView         // the OAuth authorization page
 	Tokens        tokensView            // the settings page of apps and tokens
+	LoginFailures loginFailures         // the home page: failed logins to the account since the last
+}
+
+// loginFailures are the failed logins to the viewer's account that the
+// home page tells them of, once.
+type loginFailures struct {
+	N    int
+	Last time.Time
 }
 
 // render executes a page into a buffer first, so a template error never

@@ -244,6 +244,14 @@
 //	                             last used, recorded at most once a minute
 //	                             apart from tokens:{<id>} so that it does
 //	                             not invalidate the cached records (retwis)
+//	login_failures:{<id>}
+//	                     list    unix ms of the failed logins to user <id>
+//	                             since the last login, newest first (20
+//	                             kept), expiring a day after the last: they
+//	                             slow the next attempts down (retwis)
+//	login_notice:{<id>}  list    those failures once the owner logged in,
+//	                             until the home page shows them; a week at
+//	                             most (retwis)
 //	ratelimit:{<subject>}
 //	                     string  a rate limit's state for one subject
 //	                             (login:addr:<address>, login:user:<folded

@@ -556,3 +556,16 @@ func NoteEvent(at int64, note string) string {
 // expiring when it falls behind the clock. One key, so one slot, per
 // subject.
 func RateLimit(subject string) string { return "ratelimit:{" + subject + "}" }
+
+// LoginFailures holds the times (unix ms) of the failed logins to uid's
+// account since its last login, newest first (the newest
+// LoginFailuresKept), expiring a day after the last.
+func LoginFailures(uid int64) string { return "login_failures:" + tag(uid) }
+
+// LoginNotice holds the failures of LoginFailures that the owner has not
+// been told of yet: moved there by their next login, shown (and
+// removed) by their home page; it expires after a week.
+func LoginNotice(uid int64) string { return "login_notice:" + tag(uid) }
+
+// LoginFailuresKept is how many failed logins an account keeps.
+const LoginFailuresKept = 20

@@ -1,0 +1,117 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// The growing delay of an account whose logins keep failing: after
+// loginFreeFailures failures within loginFailureWindow, each further
+// attempt waits, after the last failure, twice as long as the one
+// before (1 s, 2 s, 4 s…), up to loginMaxDelay. It never locks the owner
+// out: the wait is bounded, and the failures are forgotten after the
+// window.
+const (
+	loginFreeFailures  = 3
+	loginFailureWindow = 15 * time.Minute
+	loginMaxDelay      = 5 * time.Minute
+	loginFailuresTTL   = 24 * time.Hour
+	loginNoticeTTL     = 7 * 24 * time.Hour
+)
+
+// loginDelay is how long after the last of failures (unix ms, newest
+// first) the next attempt must wait, at now.
+func loginDelay(failures []int64, now time.Time) time.Duration {
+	since := now.Add(-loginFailureWindow).UnixMilli()
+	n := 0
+	for _, f := range failures {
+		if f >= since {
+			n++
+		}
+	}
+	if n < loginFreeFailures {
+		return 0
+	}
+	return min(time.Second<<min(n-loginFreeFailures, 20), loginMaxDelay)
+}
+
+// failures reads the failed logins of uid since its last login.
+func (s *Store) failures(ctx context.Context, key string) ([]int64, error) {
+	vals, err := s.c.Do(ctx, s.c.B().Lrange().Key(key).Start(0).Stop(schema.LoginFailuresKept-1).Build()).AsStrSlice()
+	if err != nil {
+		return nil, s.wrap("failed logins", err)
+	}
+	out := make([]int64, 0, len(vals))
+	for _, v := range vals {
+		if ms, err := strconv.ParseInt(v, 10, 64); err == nil {
+			out = append(out, ms)
+		}
+	}
+	return out, nil
+}
+
+// checkLoginDelay refuses, with an error of kind TooMany, an attempt to
+// log in to uid that comes before the delay its failures call for,
+// before any password is hashed.
+func (s *Store) checkLoginDelay(ctx context.Context, uid int64) error {
+	failures, err := s.failures(ctx, schema.LoginFailures(uid))
+	if err != nil || len(failures) == 0 {
+		return err
+	}
+	now := time.Now()
+	if wait := time.UnixMilli(failures[0]).Add(loginDelay(failures, now)).Sub(now); wait > 0 {
+		return retwis.TooManyError(retwis.Quota{RetryAfter: wait, Reset: now.Add(wait)})
+	}
+	return nil
+}
+
+// recordFailure notes a failed login to uid.
+func (s *Store) recordFailure(ctx context.Context, uid int64) {
+	key, b := schema.LoginFailures(uid), s.c.B()
+	err := s.c.DoMulti(ctx,
+		b.Lpush().Key(key).Element(strconv.FormatInt(time.Now().UnixMilli(), 10)).Build(),
+		b.Ltrim().Key(key).Start(0).Stop(schema.LoginFailuresKept-1).Build(),
+		b.Pexpire().Key(key).Milliseconds(loginFailuresTTL.Milliseconds()).Build())[0].Error()
+	if err != nil {
+		s.log.Warn("recording a failed login", "user", uid, "err", err)
+	}
+}
+
+// noteFailures moves the failed logins of uid, which has just logged in,
+// to its notice, for the owner to see.
+func (s *Store) noteFailures(ctx context.Context, uid int64) {
+	b := s.c.B()
+	s.written.add(schema.LoginNotice(uid))
+	res := s.c.DoMulti(ctx,
+		b.Rename().Key(schema.LoginFailures(uid)).Newkey(schema.LoginNotice(uid)).Build(),
+		b.Pexpire().Key(schema.LoginNotice(uid)).Milliseconds(loginNoticeTTL.Milliseconds()).Build())
+	if err := res[0].Error(); err != nil {
+		if _, reply := rueidis.IsRedisErr(err); !reply { // a reply ("no such key") is no failure to note
+			s.log.Warn("noting failed logins", "user", uid, "err", err)
+		}
+	}
+}
+
+// LoginNotice returns the failed logins to uid's account that its owner
+// has not been told of (how many, and when the last was), and forgets
+// them: the home page shows them once. Read through the client-side
+// cache, so that it costs nothing when there are none.
+func (s *Store) LoginNotice(ctx context.Context, uid int64) (n int, last time.Time, err error) {
+	key := schema.LoginNotice(uid)
+	vals, err := s.cached(ctx, s.c.B().Lrange().Key(key).Start(0).Stop(schema.LoginFailuresKept-1).Cache(), s.opts.CacheTTL).AsStrSlice()
+	if err != nil || len(vals) == 0 {
+		return 0, time.Time{}, s.wrap("failed logins", err)
+	}
+	ms, _ := strconv.ParseInt(vals[0], 10, 64)
+	s.written.add(key)
+	if err := s.c.Do(ctx, s.c.B().Del().Key(key).Build()).Error(); err != nil {
+		return 0, time.Time{}, s.wrap("failed logins", err)
+	}
+	return len(vals), time.UnixMilli(ms), nil
+}
