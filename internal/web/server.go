@@ -156,6 +156,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /oauth/authorize", s.mw.Viewer(s.authorize))
 	mux.HandleFunc("POST /oauth/authorize", s.requireLogin(s.decideAuthorize))
 	mux.HandleFunc("GET /settings/apps", s.requireLogin(s.listTokens))
+	mux.HandleFunc("GET /settings/export", s.requireLogin(s.exportData))
 	mux.HandleFunc("POST /settings/apps/revoke", s.requireLogin(s.revokeToken))
 	mux.HandleFunc("POST /settings/apps/token", s.requireLogin(s.mw.Throttle(s.createToken)))
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))

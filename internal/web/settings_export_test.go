@@ -1,0 +1,65 @@
+package web_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+)
+
+// TestExport downloads a user's data: their profile, every post newest
+// first (more than a page of them), whom they follow and who follows
+// them, as valid JSON; a visitor is sent home.
+func TestExport(t *testing.T) {
+	s := newSite(t)
+	b := s.browser()
+	b.signUp("writer")
+	writer, err := s.st.UserByName(t.Context(), "writer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.st.SetAbout(t.Context(), writer.ID, "Wri Ter", "says \"things\""); err != nil {
+		t.Fatal(err)
+	}
+	const posts = 250
+	for i := range posts {
+		if _, err := s.st.CreatePost(t.Context(), writer.ID, fmt.Sprint("post ", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"fan", "idol"} {
+		u, _, err := s.st.Register(t.Context(), name, "password1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "fan" {
+			err = s.st.Follow(t.Context(), u.ID, writer.ID)
+		} else {
+			err = s.st.Follow(t.Context(), writer.ID, u.ID)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := b.get("/settings/export")
+	if r.status != http.StatusOK || r.header.Get("Content-Disposition") != `attachment; filename="retwis-writer.json"` {
+		t.Fatalf("export: %d %v", r.status, r.header)
+	}
+	var got struct {
+		Username    string `json:"username"`
+		DisplayName string `json:"display_name"`
+		Bio         string `json:"bio"`
+		Posts       []struct{ ID, Text string }
+		Following   []struct{ Username string }
+		Followers   []struct{ Username string }
+	}
+	if err := json.Unmarshal([]byte(r.body), &got); err != nil {
+		t.Fatalf("the export is not JSON: %v", err)
+	}
+	if got.Username != "writer" || got.DisplayName != "Wri Ter" || got.Bio != `says "things"` || len(got.Posts) != posts ||
+		got.Posts[0].Text != fmt.Sprint("post ", posts-1) || got.Posts[posts-1].Text != "post 0" ||
+		len(got.Following) != 1 || got.Following[0].Username != "idol" || len(got.Followers) != 1 || got.Followers[0].Username != "fan" {
+		t.Fatalf("export: %s, %q, %q, %d posts, following %v, followers %v", got.Username, got.DisplayName, got.Bio, len(got.Posts), got.Following, got.Followers)
+	}
+	redirects(t, s.browser().get("/settings/export"), "/")
+}
