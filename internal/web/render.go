@@ -67,6 +67,7 @@ type view struct {
 	Viewer     *retwis.User // nil when logged out
 	MemoryOnly bool
 	Error      string // what went wrong with the last form, if anything
+	Notice     string // what the last form did, if it says so
 
 	Username string // the name typed into a failed login or sign-up form
 	Draft    string // the text of a post that could not be published

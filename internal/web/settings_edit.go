@@ -16,7 +16,11 @@ func (s *Server) editSettings(w http.ResponseWriter, r *http.Request) {
 		s.mw.Fail(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "settings", view{Title: "Settings", Viewer: &u, About: aboutForm{Name: name, Bio: bio}})
+	v := view{Title: "Settings", Viewer: &u, About: aboutForm{Name: name, Bio: bio}}
+	if r.URL.Query().Get("password") == "changed" {
+		v.Notice = "Your password is changed, and you are logged out everywhere else."
+	}
+	s.render(w, r, http.StatusOK, "settings", v)
 }
 
 // saveSettings serves POST /settings with name and bio: saved, it goes

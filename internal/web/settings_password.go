@@ -1,0 +1,49 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
+)
+
+// changePassword serves POST /settings/password (current, password,
+// password2): the new password replaces the old if current is right,
+// every other session of the account ends, and this one goes on with a
+// new cookie; 303 to the settings page. Refused (a wrong current
+// password, a new one that breaks the rules or is typed differently
+// twice, too many attempts), the settings page shows why, and nothing
+// changes.
+func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
+	u, _ := middleware.ViewerFrom(r.Context())
+	status, err := parseForm(w, r)
+	if err == nil && r.PostFormValue("password") != r.PostFormValue("password2") {
+		err = retwis.Errorf(retwis.Invalid, "The two new passwords do not match.")
+	}
+	if err == nil { // each attempt hashes a password: limited as logins to the account are
+		_, err = s.store.Take(r.Context(), "login:user:"+retwis.FoldUsername(u.Username), s.limits.LoginAccount)
+	}
+	var token string
+	if err == nil {
+		token, err = s.store.ChangePassword(r.Context(), u.ID, r.PostFormValue("current"), r.PostFormValue("password"))
+	}
+	if err == nil {
+		s.setAuthCookie(w, r, token)
+		http.Redirect(w, r, "/settings?password=changed", http.StatusSeeOther)
+		return
+	}
+	if status == 0 {
+		status = middleware.StatusOf(err)
+	}
+	if status >= 500 {
+		s.mw.Fail(w, r, err)
+		return
+	}
+	middleware.SetRetryAfter(w, err)
+	name, bio, aerr := s.store.About(r.Context(), u.ID)
+	if aerr != nil {
+		s.mw.Fail(w, r, aerr)
+		return
+	}
+	s.render(w, r, status, "settings", view{Title: "Settings", Viewer: &u, Error: retwis.ErrorMessage(err), About: aboutForm{Name: name, Bio: bio}})
+}
