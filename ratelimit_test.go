@@ -49,3 +49,21 @@ func TestTooManyError(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseRate(f *testing.F) {
+	for _, s := range []string{"300/5m", "off", "1/1ms", "0/0", "9999999999999999999/1h", "10/1h30m", "\x00/1s"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := retwis.ParseRate(s)
+		if err != nil || r.Off() {
+			return
+		}
+		if r.Interval() < time.Millisecond {
+			t.Fatalf("%q: interval %v below a millisecond", s, r.Interval())
+		}
+		if again, err := retwis.ParseRate(r.String()); err != nil || again != r {
+			t.Fatalf("%q reads as %v, which reads back as %v, %v", s, r, again, err)
+		}
+	})
+}

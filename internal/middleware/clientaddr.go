@@ -39,7 +39,7 @@ func ParseProxies(s string) ([]netip.Prefix, error) {
 // counted by their /64, which one host commonly holds whole.
 func ClientAddr(r *http.Request, trusted []netip.Prefix) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
+	if err != nil || host == "" {
 		host = r.RemoteAddr
 	}
 	addr, err := netip.ParseAddr(host)

@@ -1,7 +1,9 @@
 package middleware_test
 
 import (
+	"net"
 	"net/http/httptest"
+	"net/netip"
 	"testing"
 
 	"github.com/retwis/retwis/internal/middleware"
@@ -38,4 +40,32 @@ func TestClientAddr(t *testing.T) {
 			t.Errorf("ParseProxies(%q) passed", bad)
 		}
 	}
+}
+
+// FuzzClientAddr: whatever the peer and the forwarded header, the
+// address is a well-formed address (or /64), or the peer's as given when
+// it is none (net/http always gives an address), and one a client whose
+// peer is not a trusted proxy cannot choose.
+func FuzzClientAddr(f *testing.F) {
+	for _, seed := range [][2]string{{"127.0.0.1:1", "203.0.113.9"}, {"[::1]:1", "::ffff:1.2.3.4, junk"}, {"192.0.2.1:1", "10.0.0.1"}, {"bad", "\x00"}} {
+		f.Add(seed[0], seed[1])
+	}
+	trusted, _ := middleware.ParseProxies("127.0.0.1, ::1")
+	f.Fuzz(func(t *testing.T, peer, xff string) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = peer
+		r.Header.Set("X-Forwarded-For", xff)
+		got := middleware.ClientAddr(r, trusted)
+		host, _, _ := net.SplitHostPort(peer)
+		if _, err := netip.ParseAddr(got); err != nil {
+			if _, perr := netip.ParsePrefix(got); perr != nil && got != peer && got != host {
+				t.Fatalf("peer %q: %q is neither an address nor the peer as given", peer, got)
+			}
+		}
+		if host, _, err := net.SplitHostPort(peer); err == nil && host != "127.0.0.1" && host != "::1" {
+			if a, err := netip.ParseAddr(host); err == nil && a.Is4() && got != a.String() {
+				t.Fatalf("an untrusted peer %q chose %q", peer, got)
+			}
+		}
+	})
 }

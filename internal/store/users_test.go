@@ -65,9 +65,12 @@ func TestRegisterLoginLogout(t *testing.T) {
 	}
 }
 
+// TestLoginFailures: failed logins all say the same, and write nothing
+// but the record of the failures to the account that exists (which
+// slows the next attempts down, see TestLoginSlowsDown).
 func TestLoginFailures(t *testing.T) {
 	f := newFixture(t)
-	f.register(t, "bob")
+	bob := f.register(t, "bob")
 	before := f.snapshot(t)
 	var msgs []string
 	for _, tc := range []struct{ name, pass string }{
@@ -78,6 +81,10 @@ func TestLoginFailures(t *testing.T) {
 		wantKind(t, err, retwis.Unauthorized)
 		msgs = append(msgs, retwis.ErrorMessage(err))
 	}
+	if n := f.do(t, "LLEN", fmt.Sprint("login_failures:{", bob.ID, "}")); n != "2" {
+		t.Errorf("bob's failed logins recorded: %s; want 2", n)
+	}
+	f.do(t, "DEL", fmt.Sprint("login_failures:{", bob.ID, "}"))
 	f.assertUnchanged(t, before)
 	for _, m := range msgs {
 		if m != msgs[0] {
