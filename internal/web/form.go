@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // parseForm reads a POSTed form, refusing bodies over the size limit and
@@ -39,4 +40,21 @@ func postNumber(value, name string) (int64, error) {
 		return 0, retwis.Errorf(retwis.Invalid, "%s must be a post number.", name)
 	}
 	return n, nil
+}
+
+// formRefused settles the answer to a form that failed with err: status
+// is what parseForm said (0 if the form was read), else err's kind
+// decides. A failure of the server (5xx) is answered here, and ok is
+// false; otherwise the caller shows the form again with status, its
+// Retry-After set if a rate limit refused it.
+func (s *Server) formRefused(w http.ResponseWriter, r *http.Request, status int, err error) (int, bool) {
+	if status == 0 {
+		status = middleware.StatusOf(err)
+	}
+	if status >= 500 {
+		s.mw.Fail(w, r, err)
+		return status, false
+	}
+	middleware.SetRetryAfter(w, err)
+	return status, true
 }

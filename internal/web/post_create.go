@@ -29,14 +29,10 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 			InReplyTo: replyTo, Key: r.PostFormValue("idempotency_key")})
 	}
 	if err != nil {
-		if status == 0 {
-			status = middleware.StatusOf(err)
-		}
-		if status >= 500 {
-			s.mw.Fail(w, r, err)
+		status, ok := s.formRefused(w, r, status, err)
+		if !ok {
 			return
 		}
-		middleware.SetRetryAfter(w, err)
 		draft := r.PostFormValue("status")
 		if len(draft) > 4*retwis.MaxStatusLen {
 			draft = ""

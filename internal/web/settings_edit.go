@@ -37,11 +37,8 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, profilePath(u.Username), http.StatusSeeOther)
 		return
 	}
-	if status == 0 {
-		status = middleware.StatusOf(err)
-	}
-	if status >= 500 {
-		s.mw.Fail(w, r, err)
+	status, ok := s.formRefused(w, r, status, err)
+	if !ok {
 		return
 	}
 	if len(form.Name) > 4*retwis.MaxDisplayNameLen || len(form.Bio) > 4*retwis.MaxBioLen {

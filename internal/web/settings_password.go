@@ -32,14 +32,10 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/settings?password=changed", http.StatusSeeOther)
 		return
 	}
-	if status == 0 {
-		status = middleware.StatusOf(err)
-	}
-	if status >= 500 {
-		s.mw.Fail(w, r, err)
+	status, ok := s.formRefused(w, r, status, err)
+	if !ok {
 		return
 	}
-	middleware.SetRetryAfter(w, err)
 	name, bio, aerr := s.store.About(r.Context(), u.ID)
 	if aerr != nil {
 		s.mw.Fail(w, r, aerr)
