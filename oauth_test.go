@@ -132,3 +132,24 @@ func TestValidateApp(t *testing.T) {
 		}
 	}
 }
+
+// FuzzValidateApp: whatever an app registers, it is refused with a
+// message or has a name and redirect URIs within the bounds.
+func FuzzValidateApp(f *testing.F) {
+	for _, seed := range [][3]string{{"App", "https://a.example/cb", ""}, {"x", "urn:ietf:wg:oauth:2.0:oob", "javascript:x"},
+		{"", "/relative", "https://site"}, {"\xff", "app://cb#frag", "http://"}} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	f.Fuzz(func(t *testing.T, name, redirect, website string) {
+		err := retwis.ValidateApp(retwis.App{Name: name, RedirectURIs: []string{redirect}, Website: website})
+		if err != nil {
+			if retwis.ErrorKind(err) != retwis.Invalid || retwis.ErrorMessage(err) == "" {
+				t.Fatalf("%v: not a clear Invalid error", err)
+			}
+			return
+		}
+		if n := len([]rune(name)); n == 0 || n > retwis.MaxAppNameLen || strings.ContainsAny(redirect, " \n#") && redirect != retwis.OutOfBand {
+			t.Fatalf("accepted %q, %q", name, redirect)
+		}
+	})
+}

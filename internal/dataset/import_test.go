@@ -38,3 +38,42 @@ func TestImportEdgeCases(t *testing.T) {
 		t.Fatalf("skipped = %v; want the broken CSV line only", skipped)
 	}
 }
+
+// FuzzImport: whatever the edge list, users and posts files hold, the
+// import ends with an error that says what is wrong or with what it
+// read, never a panic; a line it cannot use is skipped with its reason.
+func FuzzImport(f *testing.F) {
+	for _, seed := range [][3]string{
+		{"1 2\n2 3\n# comment\n", "id,username\n1,alice\n2,bob\n", "user,time,body\n1,1401267618,hello @bob #x\n"},
+		{"1\t2\n\n3 x\n-1 2\n99999999999999999999 1\n", "id,username\n1,\xff\n", "user,time,body\n\"broken\n"},
+		{"1 1\n", "id,username,created\n1,a,2014-05-28T10:00:00Z\n", "user,time,body\n1,not-a-time,x\n"},
+		{"\x00 \x00\n", "", ""},
+	} {
+		f.Add(seed[0], seed[1], seed[2])
+	}
+	f.Fuzz(func(t *testing.T, graph, users, posts string) {
+		if len(graph)+len(users)+len(posts) > 1<<14 {
+			return
+		}
+		var out bytes.Buffer
+		o := dataset.ImportOptions{
+			Graph: strings.NewReader(graph), PasswordHash: "$argon2id$test",
+			Timelines: dataset.Timelines{HomeCap: 800}, Now: time.Unix(1401267618, 0),
+			Skip: func(file string, line int, reason string) {
+				if reason == "" {
+					t.Errorf("%s line %d skipped without a reason", file, line)
+				}
+			},
+		}
+		if users != "" {
+			o.Users, o.UsersFormat = strings.NewReader(users), "csv"
+		}
+		if posts != "" {
+			o.Posts, o.PostsFormat = strings.NewReader(posts), "csv"
+		}
+		stats, err := dataset.Import(t.Context(), store.NewRESPWriter(resp.NewWriter(bufio.NewWriter(&out))), o)
+		if err == nil && (stats.Users < 0 || stats.Posts < 0 || stats.Follows < 0) {
+			t.Fatalf("stats %+v", stats)
+		}
+	})
+}
