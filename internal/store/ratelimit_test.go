@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // TestTake: a rate passes its count at once, then refuses, saying when
@@ -86,5 +88,36 @@ func TestPostAndFollowLimits(t *testing.T) {
 	}
 	if err := f.st.Unfollow(f.ctx, alice.ID, bob.ID); err != nil {
 		t.Errorf("unfollowing is not limited: %v", err)
+	}
+}
+
+// BenchmarkTake times what a rate limit costs an action, from 16
+// goroutines at once (each its own subject, as many users would be),
+// beside a PING of the node (Store.Health, the cheapest round trip) as
+// the baseline:
+//
+//	go test ./internal/store -run '^$' -bench Take -count 3
+func BenchmarkTake(b *testing.B) {
+	st := storetest.Open(b, redistest.Start(b).URL, store.Options{})
+	rate := retwis.Rate{Count: 1_000_000, Per: time.Hour}
+	for _, bm := range []struct {
+		name string
+		op   func(subject string) error
+	}{
+		{"ping", func(string) error { return st.Health(b.Context()) }},
+		{"take", func(subject string) error { _, err := st.Take(b.Context(), subject, rate); return err }},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			var n atomic.Int64
+			b.SetParallelism(8) // 16 goroutines on 2 cores
+			b.RunParallel(func(pb *testing.PB) {
+				subject := fmt.Sprint("bench:", n.Add(1))
+				for pb.Next() {
+					if err := bm.op(subject); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
 	}
 }
