@@ -72,7 +72,7 @@ func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
 		}
 		key = schema.Idempotency(author, d.Key)
 	}
-	if _, err := s.Take(ctx, "post:"+id(author), s.opts.Limits.Posts); err != nil {
+	if _, err := s.Take(ctx, Subject(schema.PostLimit(author)), s.opts.Limits.Posts); err != nil {
 		return retwis.Post{}, err
 	}
 	ctx, cancel := detach(ctx)

@@ -13,6 +13,30 @@ import (
 // rateTake runs one action of a subject through its rate limit (GCRA).
 var rateTake = newScript("rate_take")
 
+// Subject is what a rate limit counts the actions of, and whose.
+type Subject string
+
+// LoginFrom is the subject of the login attempts from a client address.
+func LoginFrom(addr string) Subject { return Subject(schema.LoginAddrLimit(addr)) }
+
+// LoginTo is the subject of the login attempts to the account named
+// username (whether it exists or not: the name is enough).
+func LoginTo(username string) Subject {
+	return Subject(schema.LoginAccountLimit(retwis.FoldUsername(username)))
+}
+
+// SignupFrom is the subject of the sign-ups from a client address.
+func SignupFrom(addr string) Subject { return Subject(schema.SignupAddrLimit(addr)) }
+
+// APIToken is the subject of the API calls made with the token t.
+func APIToken(t retwis.Token) Subject {
+	return Subject(schema.APITokenLimit(t.ID[:min(len(t.ID), 32)]))
+}
+
+// APIFrom is the subject of the API calls without a token from a client
+// address.
+func APIFrom(addr string) Subject { return Subject(schema.APIAddrLimit(addr)) }
+
 // Take counts one action of subject against rate and returns what is
 // left of it. An action beyond the rate is refused with an error of
 // kind TooMany (see retwis.TooManyError), and costs nothing more: the
@@ -20,13 +44,13 @@ var rateTake = newScript("rate_take")
 // timed by Redis's clock, so that the limit holds across every server
 // of the database. A rate that is off passes everything without a
 // round trip.
-func (s *Store) Take(ctx context.Context, subject string, rate retwis.Rate) (retwis.Quota, error) {
+func (s *Store) Take(ctx context.Context, subject Subject, rate retwis.Rate) (retwis.Quota, error) {
 	if rate.Off() {
 		return retwis.Quota{}, nil
 	}
 	interval := max(rate.Interval().Milliseconds(), 1)
 	period := interval * int64(rate.Count)
-	vals, err := rateTake.exec(ctx, s.c, []string{schema.RateLimit(subject)},
+	vals, err := rateTake.exec(ctx, s.c, []string{schema.RateLimit(string(subject))},
 		strconv.FormatInt(interval, 10), strconv.FormatInt(period, 10)).AsIntSlice()
 	if err != nil || len(vals) != 3 {
 		return retwis.Quota{}, s.wrap("rate limit", cmp.Or(err, errScriptReply))

@@ -105,7 +105,7 @@ func BenchmarkTake(b *testing.B) {
 		op   func(subject string) error
 	}{
 		{"ping", func(string) error { return st.Health(b.Context()) }},
-		{"take", func(subject string) error { _, err := st.Take(b.Context(), subject, rate); return err }},
+		{"take", func(subject string) error { _, err := st.Take(b.Context(), store.Subject(subject), rate); return err }},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			var n atomic.Int64

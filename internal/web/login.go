@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
 )
 
 // login serves POST /login: check the credentials and set the user's auth
@@ -37,13 +38,13 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 // address and of the account (by its name: there is no need to look the
 // account up, and a name nobody has is limited alike).
 func (s *Server) limitLogin(r *http.Request, name string) error {
-	if _, err := s.store.Take(r.Context(), "login:addr:"+s.mw.ClientAddr(r), s.limits.Login); err != nil {
+	if _, err := s.store.Take(r.Context(), store.LoginFrom(s.mw.ClientAddr(r)), s.limits.Login); err != nil {
 		return err
 	}
 	if !retwis.IsUsernameShaped(name) {
 		return nil // no account has it; the address's limit counts the attempt
 	}
-	_, err := s.store.Take(r.Context(), "login:user:"+retwis.FoldUsername(name), s.limits.LoginAccount)
+	_, err := s.store.Take(r.Context(), store.LoginTo(name), s.limits.LoginAccount)
 	return err
 }
 

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
 )
 
 // register serves POST /register: create the account, log it in, and go
@@ -20,7 +21,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, retwis.Errorf(retwis.Invalid, "The two passwords do not match."))
 		return
 	}
-	if _, err := s.store.Take(r.Context(), "signup:addr:"+s.mw.ClientAddr(r), s.limits.Signups); err != nil {
+	if _, err := s.store.Take(r.Context(), store.SignupFrom(s.mw.ClientAddr(r)), s.limits.Signups); err != nil {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}

@@ -557,6 +557,15 @@ func NoteEvent(at int64, note string) string {
 // subject.
 func RateLimit(subject string) string { return "ratelimit:{" + subject + "}" }
 
+// The subjects of the rate limits, for RateLimit.
+func LoginAddrLimit(addr string) string      { return "login:addr:" + addr }
+func LoginAccountLimit(folded string) string { return "login:user:" + folded }
+func SignupAddrLimit(addr string) string     { return "signup:addr:" + addr }
+func PostLimit(uid int64) string             { return "post:" + id(uid) }
+func FollowLimit(uid int64) string           { return "follow:" + id(uid) }
+func APITokenLimit(token string) string      { return "api:token:" + token }
+func APIAddrLimit(addr string) string        { return "api:addr:" + addr }
+
 // LoginFailures holds the times (unix ms) of the failed logins to uid's
 // account since its last login, newest first (the newest
 // LoginFailuresKept), expiring a day after the last.
