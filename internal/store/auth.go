@@ -165,11 +165,19 @@ func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, erro
 	if err := res[0].Error(); err != nil {
 		return "", s.wrap("rotate secret", err)
 	}
-	if old != "" {
-		s.written.add(schema.Auths(old))
-		if err := s.c.Do(ctx, b.Hdel().Key(schema.Auths(old)).Field(old).Build()).Error(); err != nil {
-			s.log.Warn("an old auth secret stays in its auths shard (it no longer matches)", "user", uid, "err", err)
-		}
-	}
+	s.forgetSecret(ctx, uid, old)
 	return secret, nil
+}
+
+// forgetSecret removes uid's old secret from its auths shard, where a
+// secret of the tutorial's kind may be: only tidying, since the secret
+// no longer matches the user hash, so a failure is logged.
+func (s *Store) forgetSecret(ctx context.Context, uid int64, old string) {
+	if old == "" {
+		return
+	}
+	s.written.add(schema.Auths(old))
+	if err := s.c.Do(ctx, s.c.B().Hdel().Key(schema.Auths(old)).Field(old).Build()).Error(); err != nil {
+		s.log.Warn("an old auth secret stays in its auths shard (it no longer matches)", "user", uid, "err", err)
+	}
 }

@@ -47,10 +47,6 @@ func (s *Store) ChangePassword(ctx context.Context, uid int64, current, password
 	if err != nil {
 		return "", s.wrap("change password", err)
 	}
-	if acct.auth != "" { // a secret of the tutorial's kind may be in its auths shard: only tidying
-		if err := s.c.Do(ctx, s.c.B().Hdel().Key(schema.Auths(acct.auth)).Field(acct.auth).Build()).Error(); err != nil {
-			s.log.Warn("an old auth secret stays in its auths shard (it no longer matches)", "user", uid, "err", err)
-		}
-	}
+	s.forgetSecret(ctx, uid, acct.auth)
 	return sessionToken(uid, secret), nil
 }
