@@ -132,8 +132,9 @@ type Profile struct {
 	DisplayName string
 	Bio         string
 	Counts      Counts
-	// Followed reports whether the viewer follows this user.
-	Followed bool
+	// Followed reports whether the viewer follows this user; Blocked and
+	// Muted whether the viewer blocked or muted them.
+	Followed, Blocked, Muted bool
 	Page     Page
 }
 

@@ -15,20 +15,23 @@ const maxRelationships = 100
 // follow answers POST /api/v1/accounts/{id}/follow with the
 // relationship that results.
 func (s *Server) follow(w http.ResponseWriter, r *http.Request) {
-	s.changeFollow(w, r, s.store.Follow)
+	s.changeRelation(w, r, s.store.Follow)
 }
 
 // unfollow answers POST /api/v1/accounts/{id}/unfollow.
 func (s *Server) unfollow(w http.ResponseWriter, r *http.Request) {
-	s.changeFollow(w, r, s.store.Unfollow)
+	s.changeRelation(w, r, s.store.Unfollow)
 }
 
-func (s *Server) changeFollow(w http.ResponseWriter, r *http.Request, change func(ctx context.Context, follower, followee int64) error) {
+// changeRelation applies change (follow, unfollow, block…) from the
+// user to the account of the path, and answers with the relationship
+// that results.
+func (s *Server) changeRelation(w http.ResponseWriter, r *http.Request, change func(ctx context.Context, follower, followee int64) error) {
 	sum, ok := s.accountOf(w, r)
 	if !ok {
 		return
 	}
-	if _, err := params(r); err != nil { // reblogs, notify, languages: nothing retwis does
+	if _, err := params(r); err != nil { // reblogs, notify, languages, duration: nothing retwis does
 		badRequest(w, r, err)
 		return
 	}
@@ -85,14 +88,16 @@ func idList(v url.Values, name string) ([]int64, error) {
 
 // relations returns viewer's relationships to uids.
 func (s *Server) relations(ctx context.Context, viewer int64, uids []int64) ([]relationship, error) {
-	following, followedBy, err := s.store.Relations(ctx, viewer, uids)
+	ties, err := s.store.Relations(ctx, viewer, uids)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]relationship, len(uids))
 	for i, uid := range uids {
-		out[i] = relationship{ID: id(uid), Following: following[i], FollowedBy: followedBy[i],
-			ShowingReblogs: following[i], Languages: []string{}}
+		t := ties[i]
+		out[i] = relationship{ID: id(uid), Following: t.Following, FollowedBy: t.FollowedBy,
+			ShowingReblogs: t.Following, Languages: []string{}, Blocking: t.Blocking, BlockedBy: t.BlockedBy,
+			Muting: t.Muting}
 	}
 	return out, nil
 }

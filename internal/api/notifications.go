@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // notificationType is a notification's type as Mastodon names it: a
@@ -114,7 +115,7 @@ func (s *Server) notificationEntities(ctx context.Context, st site, notes []retw
 			pids = append(pids, n.Post)
 		}
 	}
-	posts, err := s.store.Posts(ctx, pids)
+	posts, err := s.store.Posts(ctx, middleware.ViewerID(ctx), pids)
 	if err != nil {
 		return nil, err
 	}

@@ -120,6 +120,8 @@ const (
 	readStatuses      = "read:statuses"
 	writeAccounts     = "write:accounts"
 	writeFollows      = "write:follows"
+	writeBlocks       = "write:blocks"
+	writeMutes        = "write:mutes"
 	writeStatuses     = "write:statuses"
 	writeMedia        = "write:media"
 	writeFavourites   = "write:favourites"
@@ -150,6 +152,12 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/accounts/{id}/following", s.may(readAccounts, s.followList(followingList)))
 	mux.HandleFunc("POST /api/v1/accounts/{id}/follow", s.need(writeFollows, s.mw.Throttle(s.follow)))
 	mux.HandleFunc("POST /api/v1/accounts/{id}/unfollow", s.need(writeFollows, s.mw.Throttle(s.unfollow)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/block", s.need(writeBlocks, s.mw.Throttle(s.block)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/unblock", s.need(writeBlocks, s.mw.Throttle(s.unblock)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/mute", s.need(writeMutes, s.mw.Throttle(s.mute)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/unmute", s.need(writeMutes, s.mw.Throttle(s.unmute)))
+	mux.HandleFunc("GET /api/v1/blocks", s.need("read:blocks", s.blocks))
+	mux.HandleFunc("GET /api/v1/mutes", s.need("read:mutes", s.mutes))
 
 	mux.HandleFunc("POST /api/v1/statuses", s.need(writeStatuses, s.mw.Throttle(s.createStatus)))
 	mux.HandleFunc("GET /api/v1/statuses/{id}", s.may(readStatuses, s.status))
@@ -180,7 +188,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// What retwis has none of: empty lists, so that apps show nothing
 	// rather than an error.
 	for path, scope := range map[string]string{"favourites": "read:favourites", "bookmarks": "read:bookmarks",
-		"blocks": "read:blocks", "mutes": "read:mutes", "lists": "read:lists", "filters": "read:filters",
+		"lists": "read:lists", "filters": "read:filters",
 		"follow_requests": readFollows, "conversations": readStatuses, "followed_tags": readFollows,
 		"announcements": "read", "endorsements": readAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.need(scope, emptyList))

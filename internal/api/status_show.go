@@ -25,7 +25,7 @@ func (s *Server) statusOf(w http.ResponseWriter, r *http.Request) (retwis.Post, 
 		notFound(w, r)
 		return retwis.Post{}, status{}, false
 	}
-	p, err := s.store.Post(r.Context(), pid)
+	p, err := s.store.Post(r.Context(), viewer(r).ID, pid)
 	var out []status
 	if err == nil {
 		out, err = s.statuses(r.Context(), newSite(r), []retwis.Post{p})
@@ -50,7 +50,7 @@ func (s *Server) statusContext(w http.ResponseWriter, r *http.Request) {
 		notFound(w, r)
 		return
 	}
-	t, err := s.store.Thread(r.Context(), pid, 0, maxContext)
+	t, err := s.store.Thread(r.Context(), viewer(r).ID, pid, 0, maxContext)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -91,10 +91,15 @@ func (p *payloads) forget(key payloadKey, e *payload) {
 	}
 }
 
-// payload returns the payload of an event for clients of st's origin:
-// a Status or a Notification as JSON, a deleted post's id; "" if there
-// is nothing to send (the post or the notification's post is gone).
-func (s *Server) payload(st site, ev store.Event) (string, error) {
+// payload returns the payload of an event for viewer (0: logged out), a
+// client of st's origin: a Status or a Notification as JSON, a deleted
+// post's id; "" if there is nothing to send (the post or the
+// notification's post is gone, or viewer does not see its account:
+// blocked, muted, suspended).
+func (s *Server) payload(st site, viewer int64, ev store.Event) (string, error) {
+	if hidden, err := s.hides(viewer, ev); hidden || err != nil {
+		return "", err
+	}
 	switch ev.Kind {
 	case "delete":
 		return id(ev.Post), nil
@@ -110,11 +115,38 @@ func (s *Server) payload(st site, ev store.Event) (string, error) {
 	return "", nil
 }
 
+// hides reports whether viewer does not see the account of ev: an
+// update's author (blocks, mutes, suspensions: a stream is a timeline)
+// or a notification's actor (blocks, suspensions). Read through the
+// client-side cache, which rendering the post fills anyway.
+func (s *Server) hides(viewer int64, ev store.Event) (bool, error) {
+	if ev.Kind == "delete" {
+		return false, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
+	defer cancel()
+	hidden, err := s.store.Hidden(ctx, viewer)
+	if err != nil {
+		return false, fmt.Errorf("live event: %w", err)
+	}
+	if ev.Kind == "notification" {
+		return hidden.Hides(ev.Notification.Actor.ID, retwis.InConversation), nil
+	}
+	p, err := s.store.Post(ctx, 0, ev.Post)
+	if retwis.ErrorKind(err) == retwis.NotFound {
+		return true, nil // gone, or its author suspended
+	}
+	if err != nil {
+		return false, fmt.Errorf("live update of post %d: %w", ev.Post, err)
+	}
+	return hidden.Hides(p.AuthorID, retwis.InTimeline), nil
+}
+
 // renderStatus renders the Status of post pid.
 func (s *Server) renderStatus(st site, pid int64) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
 	defer cancel()
-	posts, err := s.store.Posts(ctx, []int64{pid})
+	posts, err := s.store.Posts(ctx, 0, []int64{pid})
 	if err != nil {
 		return "", fmt.Errorf("live update of post %d: %w", pid, err)
 	}

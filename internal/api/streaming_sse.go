@@ -34,7 +34,7 @@ func (s *Server) streamEvents(name string) http.HandlerFunc {
 			s.streamUnavailable(w, r, err)
 			return
 		}
-		s.sendEvents(w, r, c, ls)
+		s.sendEvents(w, r, c, ls, l)
 		s.streamEnded(r, c)
 	}
 }
@@ -42,8 +42,8 @@ func (s *Server) streamEvents(name string) http.HandlerFunc {
 // sendEvents writes the events of c as Server-Sent Events until the
 // client goes away or the Hub ends c: `event: <kind>` and `data:
 // <payload>`, a `:thump` comment every heartbeat, as Mastodon writes
-// them.
-func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *stream.Client, ls liveStream) {
+// them; those of accounts l's user does not see are left out.
+func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *stream.Client, ls liveStream, l listener) {
 	rc := http.NewResponseController(w)
 	// The server's read timeout would end the stream: the client sends
 	// nothing more, and a read that times out cancels the request.
@@ -81,7 +81,7 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *stream.Cl
 			if !ls.sends(m.Event.Kind) {
 				continue
 			}
-			data, err := s.payload(st, m.Event)
+			data, err := s.payload(st, l.user.ID, m.Event)
 			if err != nil {
 				s.log.Warn("live event", "event", m.Event.Kind, "err", err)
 			}

@@ -171,7 +171,7 @@ func (ws *wsSession) deliver(m *stream.Message) bool {
 	if len(to) == 0 {
 		return true
 	}
-	data, err := ws.s.payload(ws.site, m.Event)
+	data, err := ws.s.payload(ws.site, ws.listener.user.ID, m.Event)
 	if err != nil {
 		ws.s.log.Warn("live event", "event", m.Event.Kind, "err", err)
 	}

@@ -33,7 +33,7 @@ func (s *Server) publicTimeline(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, []status{})
 		return
 	}
-	page, err := s.store.GlobalTimeline(r.Context(), p.cursor, p.limit)
+	page, err := s.store.GlobalTimeline(r.Context(), viewer(r).ID, p.cursor, p.limit)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -51,7 +51,7 @@ func (s *Server) tagTimeline(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, []status{})
 		return
 	}
-	page, err := s.store.TagPosts(r.Context(), r.PathValue("hashtag"), p.cursor, p.limit)
+	page, err := s.store.TagPosts(r.Context(), viewer(r).ID, r.PathValue("hashtag"), p.cursor, p.limit)
 	if retwis.ErrorKind(err) == retwis.NotFound {
 		page, err = retwis.Page{}, nil // a tag nobody used has no posts
 	}

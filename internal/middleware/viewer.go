@@ -31,6 +31,12 @@ func ViewerFrom(ctx context.Context) (retwis.User, bool) {
 	return u, ok
 }
 
+// ViewerID returns the id of the logged-in user carried by ctx, or 0.
+func ViewerID(ctx context.Context) int64 {
+	u, _ := ViewerFrom(ctx)
+	return u.ID
+}
+
 // Viewer resolves the request's credential to its user and puts the user
 // in the request context for next. A request without a credential, or
 // with one that Auth refuses, goes on without a viewer (after Refused);

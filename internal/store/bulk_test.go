@@ -64,7 +64,7 @@ func TestBulkWriterLive(t *testing.T) {
 	if _, _, err := f.st.Login(f.ctx, "user42", "seeded pw"); err != nil {
 		t.Fatalf("a generated user cannot log in: %v", err)
 	}
-	if p, err := f.st.GlobalTimeline(f.ctx, retwis.Cursor{}, 10); err != nil || p.Posts[0].ID != 6000 {
+	if p, err := f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 10); err != nil || p.Posts[0].ID != 6000 {
 		t.Fatalf("global timeline: %v", err)
 	}
 	if n := f.do(t, "LLEN", "timeline"); n != "1000" {

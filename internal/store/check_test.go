@@ -256,13 +256,13 @@ func TestReadsRepair(t *testing.T) {
 	if _, err := f.st.Mentions(f.ctx, bob.ID, retwis.Cursor{}, 10); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.st.TagPosts(f.ctx, "CAFÉ", retwis.Cursor{}, 10); err != nil {
+	if _, err := f.st.TagPosts(f.ctx, 0, "CAFÉ", retwis.Cursor{}, 10); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.st.Profile(f.ctx, 0, ann, retwis.Cursor{}, 10); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.st.GlobalTimeline(f.ctx, retwis.Cursor{Before: 434348}, 10); err != nil {
+	if _, err := f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{Before: 434348}, 10); err != nil {
 		t.Fatal(err)
 	}
 	for _, gone := range [][]string{

@@ -28,7 +28,7 @@ func (f *fixture) post(t *testing.T, d store.Draft) retwis.Post {
 func (f *fixture) tagPosts(t *testing.T, tag string) []int64 {
 	t.Helper()
 	return pageAll(t, func(c retwis.Cursor) retwis.Page {
-		p, err := f.st.TagPosts(f.ctx, tag, c, 10)
+		p, err := f.st.TagPosts(f.ctx, 0, tag, c, 10)
 		if err != nil {
 			t.Fatalf("tag %s: %v", tag, err)
 		}
@@ -129,11 +129,11 @@ func TestConversationIndexed(t *testing.T) {
 	if len(days) != 3 || days[2].Posts != 1 || days[0].Posts != 0 || days[2].Day.Day() != now.UTC().Day() {
 		t.Fatalf("TagInfo days = %+v; want today's one post last", days)
 	}
-	day, err := f.st.TagDayPosts(f.ctx, "cafe", now, retwis.Cursor{}, 10)
+	day, err := f.st.TagDayPosts(f.ctx, 0, "cafe", now, retwis.Cursor{}, 10)
 	if err != nil || !slices.Equal(postIDs(day.Posts), []int64{p.ID}) {
 		t.Fatalf("today's #cafe = %v, %v", postIDs(day.Posts), err)
 	}
-	if day, err := f.st.TagDayPosts(f.ctx, "cafe", now.AddDate(0, 0, -1), retwis.Cursor{}, 10); err != nil || len(day.Posts) != 0 {
+	if day, err := f.st.TagDayPosts(f.ctx, 0, "cafe", now.AddDate(0, 0, -1), retwis.Cursor{}, 10); err != nil || len(day.Posts) != 0 {
 		t.Fatalf("yesterday's #cafe = %v, %v; want none", postIDs(day.Posts), err)
 	}
 	if got := f.complete(t, "#CA"); !slices.Equal(got, []string{"Café"}) {
@@ -143,7 +143,7 @@ func TestConversationIndexed(t *testing.T) {
 		t.Fatalf("trending = %q; want Café and 日本語", got)
 	}
 	for _, bad := range []string{"no such", "a:b", "{x}", strings.Repeat("x", 500), ""} {
-		_, err := f.st.TagPosts(f.ctx, bad, retwis.Cursor{}, 10)
+		_, err := f.st.TagPosts(f.ctx, 0, bad, retwis.Cursor{}, 10)
 		wantKind(t, err, retwis.NotFound)
 	}
 	_, _, err = f.st.TagInfo(f.ctx, "unused", 3, now)
@@ -215,15 +215,15 @@ func TestThreads(t *testing.T) {
 	r3 := f.post(t, store.Draft{Author: alice.ID, Text: "thanks", InReplyTo: root.ID})
 	f.drain(t)
 
-	th, err := f.st.Thread(f.ctx, r2.ID, 0, 10)
+	th, err := f.st.Thread(f.ctx, 0, r2.ID, 0, 10)
 	if err != nil || !slices.Equal(postIDs(th.Ancestors), []int64{root.ID, r1.ID}) || th.Post.ID != r2.ID || th.ParentGone {
 		t.Fatalf("thread of r2: ancestors %v, post %d, gone %v, %v", postIDs(th.Ancestors), th.Post.ID, th.ParentGone, err)
 	}
-	th, err = f.st.Thread(f.ctx, root.ID, 0, 1)
+	th, err = f.st.Thread(f.ctx, 0, root.ID, 0, 1)
 	if err != nil || !slices.Equal(postIDs(th.Replies.Posts), []int64{r1.ID}) || !th.Replies.Newer || len(th.Ancestors) != 0 {
 		t.Fatalf("first page of root's replies = %v (more: %v), %v", postIDs(th.Replies.Posts), th.Replies.Newer, err)
 	}
-	th, err = f.st.Thread(f.ctx, root.ID, r1.ID, 1)
+	th, err = f.st.Thread(f.ctx, 0, root.ID, r1.ID, 1)
 	if err != nil || !slices.Equal(postIDs(th.Replies.Posts), []int64{r3.ID}) || th.Replies.Newer {
 		t.Fatalf("second page of root's replies = %v (more: %v), %v", postIDs(th.Replies.Posts), th.Replies.Newer, err)
 	}
@@ -241,11 +241,11 @@ func TestThreads(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.drain(t)
-	th, err = f.st.Thread(f.ctx, r2.ID, 0, 10)
+	th, err = f.st.Thread(f.ctx, 0, r2.ID, 0, 10)
 	if err != nil || !th.ParentGone || len(th.Ancestors) != 0 || th.Post.InReplyTo != r1.ID {
 		t.Fatalf("thread of r2 after its parent was deleted: gone %v, ancestors %v, %v", th.ParentGone, postIDs(th.Ancestors), err)
 	}
-	th, err = f.st.Thread(f.ctx, root.ID, 0, 10)
+	th, err = f.st.Thread(f.ctx, 0, root.ID, 0, 10)
 	if err != nil || !slices.Equal(postIDs(th.Replies.Posts), []int64{r3.ID}) {
 		t.Fatalf("root's replies after deleting one = %v, %v", postIDs(th.Replies.Posts), err)
 	}
@@ -280,7 +280,7 @@ func TestThreadAncestorsBounded(t *testing.T) {
 		p := f.post(t, store.Draft{Author: u.ID, Text: fmt.Sprint("turn ", i), InReplyTo: parent})
 		ids, parent = append(ids, p.ID), p.ID
 	}
-	th, err := f.st.Thread(f.ctx, parent, 0, 10)
+	th, err := f.st.Thread(f.ctx, 0, parent, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +336,7 @@ func TestDeleteUnindexes(t *testing.T) {
 			if got := f.notes(t, alice.ID); len(got) != 0 {
 				t.Fatalf("alice's notifications = %q", got)
 			}
-			if th, err := f.st.Thread(f.ctx, root.ID, 0, 10); err != nil || len(th.Replies.Posts) != 0 {
+			if th, err := f.st.Thread(f.ctx, 0, root.ID, 0, 10); err != nil || len(th.Replies.Posts) != 0 {
 				t.Fatalf("root's replies = %v, %v", postIDs(th.Replies.Posts), err)
 			}
 		})
@@ -452,7 +452,7 @@ func TestTagPagingWhilePosting(t *testing.T) {
 	slices.Reverse(want)
 	more := 0
 	got := pageAll(t, func(c retwis.Cursor) retwis.Page {
-		p, err := f.st.TagPosts(f.ctx, "live", c, 10)
+		p, err := f.st.TagPosts(f.ctx, 0, "live", c, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -550,7 +550,7 @@ func TestClusterConversations(t *testing.T) {
 	if got := f.complete(t, "T1"); !slices.Equal(got, []string{"t1", "t10", "t11"}) {
 		t.Fatalf("completion of T1 on the cluster = %q", got)
 	}
-	th, err := f.st.Thread(f.ctx, ids[len(ids)-1], 0, 10)
+	th, err := f.st.Thread(f.ctx, 0, ids[len(ids)-1], 0, 10)
 	if err != nil || !slices.Equal(postIDs(th.Replies.Posts), []int64{reply.ID}) {
 		t.Fatalf("thread on the cluster: %v, %v", postIDs(th.Replies.Posts), err)
 	}
@@ -614,8 +614,8 @@ func TestConversationRoundTrips(t *testing.T) {
 		return cold, calls(func() { err = read() })
 	}
 	for name, read := range map[string]func() error{
-		"thread": func() error { _, err := f.st.Thread(f.ctx, parent.ID, 0, 20); return err },
-		"tag":    func() error { _, err := f.st.TagPosts(f.ctx, "A", retwis.Cursor{}, 10); return err },
+		"thread": func() error { _, err := f.st.Thread(f.ctx, 0, parent.ID, 0, 20); return err },
+		"tag":    func() error { _, err := f.st.TagPosts(f.ctx, 0, "A", retwis.Cursor{}, 10); return err },
 		"tag info": func() error {
 			_, _, err := f.st.TagInfo(f.ctx, "a", 30, time.Now())
 			return err

@@ -300,7 +300,7 @@ func (l *ledger) verify(t *testing.T, url string, c *redisserver.Cluster) {
 		}
 	}
 	for pid, want := range l.posts {
-		p, err := st.Post(t.Context(), pid)
+		p, err := st.Post(t.Context(), 0, pid)
 		if err != nil || p.AuthorID != want.author || p.Body != want.body {
 			t.Errorf("acknowledged post %d (%q by %d): now %+v, %v", pid, want.body, want.author, p, err)
 		}

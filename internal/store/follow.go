@@ -24,6 +24,9 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if follower == followee {
 		return retwis.Errorf(retwis.Invalid, "You cannot follow yourself.")
 	}
+	if err := s.errIfBlocked(ctx, follower, followee); err != nil {
+		return err
+	}
 	if err := s.roomToFollow(ctx, follower, followee); err != nil {
 		return err
 	}

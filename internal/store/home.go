@@ -32,7 +32,7 @@ func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n 
 	var counts retwis.Counts
 	countsTo := &counts // the first fetch reads the counts too
 	archived := false   // the last fetch read from the archive
-	page, err := s.collect(ctx, c, n, source{key: schema.Home(uid), list: true}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+	page, err := s.collect(ctx, reader{id: uid}, c, n, source{key: schema.Home(uid), list: true}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		ids, fromArchive, err := s.homeIDs(ctx, uid, c, want, countsTo)
 		countsTo, archived = nil, fromArchive
 		return ids, err

@@ -41,7 +41,7 @@ func (s *Store) earlierPost(ctx context.Context, k string) (retwis.Post, error) 
 	if err != nil {
 		return retwis.Post{}, s.wrap("idempotency key", err)
 	}
-	return s.Post(ctx, pid)
+	return s.post(ctx, reader{all: true}, pid)
 }
 
 // checkIdempotencyKey accepts 1–128 printable ASCII characters.

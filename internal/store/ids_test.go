@@ -38,7 +38,7 @@ func TestReusedIDsNeverOverwrite(t *testing.T) {
 	if p.ID == first.ID {
 		t.Fatalf("the new post got the id %d of an acknowledged one", p.ID)
 	}
-	got, err := f.st.Post(f.ctx, first.ID)
+	got, err := f.st.Post(f.ctx, 0, first.ID)
 	if err != nil || got.AuthorID != alice.ID || got.Body != first.Body {
 		t.Fatalf("alice's post is now %+v, %v", got, err)
 	}
@@ -78,7 +78,7 @@ func TestGeneratedIDs(t *testing.T) {
 	if got := pageAll(t, f.home(t, newbie.ID, 2), nil); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("home = %v; want %v (new ids above old ones, paging by cursor)", got, want)
 	}
-	page, err := f.st.GlobalTimeline(f.ctx, retwis.Cursor{Before: posts[1]}, 10)
+	page, err := f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{Before: posts[1]}, 10)
 	if err != nil || len(page.Posts) != 2 || page.Posts[0].ID != posts[0] || page.Posts[1].ID != oldPost.ID {
 		t.Fatalf("global timeline before %d = %v, %v", posts[1], postIDs(page.Posts), err)
 	}

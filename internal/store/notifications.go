@@ -31,7 +31,7 @@ func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notifica
 	if err != nil {
 		return nil, s.wrap("notifications", err)
 	}
-	named, err := s.namedNotes(ctx, entries, read)
+	named, err := s.namedNotes(ctx, uid, entries, read)
 	if err != nil {
 		return nil, err
 	}
@@ -54,17 +54,22 @@ func (s *Store) AllNotifications(ctx context.Context, uid int64) ([]retwis.Notif
 	if err != nil {
 		return nil, s.wrap("notifications", err)
 	}
-	return s.namedNotes(ctx, entries, math.MaxInt64)
+	return s.namedNotes(ctx, uid, entries, math.MaxInt64)
 }
 
-// namedNotes parses the entries of a user's notifications, those newer
+// namedNotes parses the entries of uid's notifications, those newer
 // than read (unix ms) unread, with their actors' names; the
-// notifications from deleted accounts are left out.
-func (s *Store) namedNotes(ctx context.Context, entries []rueidis.ZScore, read int64) ([]retwis.Notification, error) {
+// notifications from deleted accounts, and from those uid does not see
+// (retwis.Hidden), are left out.
+func (s *Store) namedNotes(ctx context.Context, uid int64, entries []rueidis.ZScore, read int64) ([]retwis.Notification, error) {
+	hidden, err := s.Hidden(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
 	var notes []retwis.Notification
 	var actors []int64
 	for _, e := range entries {
-		if n, ok := parseNote(e.Member); ok {
+		if n, ok := parseNote(e.Member); ok && !hidden.Hides(n.Actor.ID, retwis.InConversation) {
 			ms := int64(e.Score)
 			n.ID, n.Time, n.Unread = noteID(ms, e.Member), time.UnixMilli(ms), ms > read
 			notes = append(notes, n)
@@ -118,24 +123,41 @@ func parseNote(member string) (retwis.Notification, bool) {
 }
 
 // UnreadNotifications returns how many of uid's notifications are newer
-// than the last time uid read them: a count of a range of scores
-// (ZCOUNT), after the time read from the user hash, both through the
-// client-side cache, so that every page can show it.
+// than the last time uid read them, leaving out those from accounts uid
+// does not see: a range of scores, after the time read from the user
+// hash, both through the client-side cache with what uid does not see,
+// so that every page can show it.
 func (s *Store) UnreadNotifications(ctx context.Context, uid int64) (int64, error) {
 	b := s.c.B()
-	read, err := s.cached(ctx, b.Hget().Key(schema.User(uid)).Field(schema.FieldNotified).Cache(), s.opts.CacheTTL).AsInt64()
+	res := s.cachedMulti(ctx, append(s.hiddenCmds(uid),
+		rueidis.CT(b.Hget().Key(schema.User(uid)).Field(schema.FieldNotified).Cache(), s.opts.CacheTTL))...)
+	hidden, err := s.parseHidden(res[:len(res)-1])
+	if err != nil {
+		return 0, err
+	}
+	read, err := res[len(res)-1].AsInt64()
 	if err != nil && !rueidis.IsRedisNil(err) {
 		return 0, s.wrap("unread notifications", err)
 	}
-	cmd := b.Zcount().Key(schema.Notifications(uid)).Min("(" + strconv.FormatInt(read, 10)).Max("+inf").Cache()
-	n, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsInt64()
-	return n, s.wrap("unread notifications", err)
+	cmd := b.Zrangebyscore().Key(schema.Notifications(uid)).Min("(" + strconv.FormatInt(read, 10)).Max("+inf").
+		Limit(0, schema.NotificationsCap).Cache()
+	members, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsStrSlice()
+	if err != nil {
+		return 0, s.wrap("unread notifications", err)
+	}
+	var n int64
+	for _, m := range members {
+		if note, ok := parseNote(m); ok && !hidden.Hides(note.Actor.ID, retwis.InConversation) {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // Mentions returns a page of the posts that mention uid, newest first,
 // by cursor.
 func (s *Store) Mentions(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, error) {
-	return s.collect(ctx, c, n, source{key: schema.Mentions(uid)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+	return s.collect(ctx, reader{id: uid, where: retwis.InConversation}, c, n, source{key: schema.Mentions(uid)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		ids, err := s.indexPage(ctx, schema.Mentions(uid), c, want)
 		return ids, s.wrap("mentions", err)
 	}, nil)

@@ -243,15 +243,28 @@ func (s *Store) unpublish(ctx context.Context, pid, author int64) {
 // author cannot be read right now (its node is failing over), which
 // missing counts, so that a page shows what the rest of the cluster
 // holds.
-func (s *Store) posts(ctx context.Context, pids []int64, known ...retwis.User) (posts []retwis.Post, missing int, err error) {
+//
+// Unless rd reads all, hidden is what rd's reader does not see, read in
+// the same call; posts holds the hidden posts too (the caller tells them
+// from deleted ones), for rd.visible to leave out.
+func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...retwis.User) (posts []retwis.Post, hidden retwis.Hidden, missing int, err error) {
 	if len(pids) == 0 {
-		return nil, 0, nil
+		return nil, hidden, 0, nil
 	}
-	cmds := make([]rueidis.CacheableTTL, len(pids))
+	cmds := make([]rueidis.CacheableTTL, len(pids), len(pids)+4)
 	for i, pid := range pids {
 		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(schema.Post(pid)).Field(postFields...).Cache(), s.opts.CacheTTL)
 	}
+	if !rd.all {
+		cmds = append(cmds, s.hiddenCmds(rd.id)...)
+	}
 	res := s.cachedMulti(ctx, cmds...)
+	if !rd.all {
+		if hidden, err = s.parseHidden(res[len(pids):]); err != nil {
+			return nil, hidden, 0, err
+		}
+		res = res[:len(pids)]
+	}
 	s.fromMaster(ctx, res, func(r rueidis.RedisResult) bool {
 		_, ok, err := parsePost(0, r)
 		return err == nil && !ok
@@ -271,7 +284,7 @@ func (s *Store) posts(ctx context.Context, pids []int64, known ...retwis.User) (
 			continue
 		}
 		if err != nil {
-			return nil, 0, s.wrap("read posts", err)
+			return nil, hidden, 0, s.wrap("read posts", err)
 		}
 		if !ok {
 			continue
@@ -285,11 +298,11 @@ func (s *Store) posts(ctx context.Context, pids []int64, known ...retwis.User) (
 		posts = append(posts, p)
 	}
 	if len(authors) == 0 {
-		return posts, missing, nil
+		return posts, hidden, missing, nil
 	}
 	names, unread, err := s.readNames(ctx, authors)
 	if err != nil {
-		return nil, 0, err
+		return nil, hidden, 0, err
 	}
 	named := posts[:0]
 	for _, p := range posts {
@@ -302,7 +315,7 @@ func (s *Store) posts(ctx context.Context, pids []int64, known ...retwis.User) (
 		}
 		named = append(named, p)
 	}
-	return named, missing, nil
+	return named, hidden, missing, nil
 }
 
 // postFields are the fields of a post hash that posts reads, in the
@@ -349,13 +362,19 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 	return p, true, nil
 }
 
-// Post returns one post with its author's name.
-func (s *Store) Post(ctx context.Context, pid int64) (retwis.Post, error) {
-	posts, missing, err := s.posts(ctx, []int64{pid})
+// Post returns one post with its author's name, if viewer (0: logged
+// out) sees it.
+func (s *Store) Post(ctx context.Context, viewer, pid int64) (retwis.Post, error) {
+	return s.post(ctx, reader{id: viewer, where: retwis.InConversation}, pid)
+}
+
+// post returns post pid if rd sees it.
+func (s *Store) post(ctx context.Context, rd reader, pid int64) (retwis.Post, error) {
+	posts, hidden, missing, err := s.posts(ctx, rd, []int64{pid})
 	if err != nil {
 		return retwis.Post{}, err
 	}
-	if len(posts) == 0 {
+	if posts = rd.visible(posts, hidden); len(posts) == 0 {
 		return retwis.Post{}, noPost(pid, missing)
 	}
 	return posts[0], nil
@@ -380,7 +399,7 @@ func noPost(pid int64, missing int) error {
 // afterwards, unless the post was never fanned out (a celebrity's). Once begun it completes even if the client goes away;
 // it has succeeded once the hash is gone.
 func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
-	p, err := s.Post(ctx, pid)
+	p, err := s.post(ctx, reader{all: true}, pid)
 	if err != nil {
 		return err
 	}

@@ -120,14 +120,14 @@ func TestGlobalTimelineCapped(t *testing.T) {
 	if first := f.do(t, "LINDEX", "timeline", "0"); first != "1005" {
 		t.Fatalf("newest post on the global timeline is %s; want 1005", first)
 	}
-	page, err := f.st.GlobalTimeline(f.ctx, retwis.Cursor{}, 50)
+	page, err := f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 50)
 	if err != nil || len(page.Posts) != 50 || page.Posts[0].ID != 1005 || page.Posts[49].ID != 956 || !page.Older {
 		t.Fatalf("GlobalTimeline(50) = %d posts, %v", len(page.Posts), err)
 	}
 	// The global timeline pages by cursor down to its 1000th post.
 	var seen int
 	for c := (retwis.Cursor{}); ; {
-		page, err := f.st.GlobalTimeline(f.ctx, c, 50)
+		page, err := f.st.GlobalTimeline(f.ctx, 0, c, 50)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +185,7 @@ func TestConstantRoundTrips(t *testing.T) {
 		return twice(func() { f.st.Profile(f.ctx, reader.ID, authors[1], retwis.Cursor{}, 10) })
 	}
 	global := func() (int64, int64) {
-		return twice(func() { f.st.GlobalTimeline(f.ctx, retwis.Cursor{}, 50) })
+		return twice(func() { f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 50) })
 	}
 	// A list shorter than a page may go on in the archive: one call more.
 	short, _ := home()
@@ -291,7 +291,7 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if rel, err := f.st.Relationship(f.ctx, 7, 9); err != nil || !rel.FollowsYou {
 		t.Fatalf("the graph after maintenance: %+v, %v; want user 9 following Legacy", rel, err)
 	}
-	if tagged, err := f.st.TagPosts(f.ctx, "CAFÉ", retwis.Cursor{}, 10); err != nil || !slices.Equal(postIDs(tagged.Posts), []int64{3, 1}) {
+	if tagged, err := f.st.TagPosts(f.ctx, 0, "CAFÉ", retwis.Cursor{}, 10); err != nil || !slices.Equal(postIDs(tagged.Posts), []int64{3, 1}) {
 		t.Fatalf("#CAFÉ after migration: %v, %v; want the legacy posts 3 and 1", postIDs(tagged.Posts), err)
 	}
 	if mentions, err := f.st.Mentions(f.ctx, 8, retwis.Cursor{}, 10); err != nil || !slices.Equal(postIDs(mentions.Posts), []int64{1}) {
@@ -388,7 +388,7 @@ func TestDamagedDataIsNoOutage(t *testing.T) {
 		t.Fatalf("migration over damaged posts: %v", err)
 	}
 	f.do(t, "LPUSH", "timeline", "77")
-	page, err := f.st.GlobalTimeline(f.ctx, retwis.Cursor{}, 10)
+	page, err := f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 10)
 	if err != nil || !slices.Equal(postIDs(page.Posts), []int64{p3.ID, p1.ID}) {
 		t.Fatalf("global timeline over damaged posts = %v, %v; want the sound ones", postIDs(page.Posts), err)
 	}
@@ -454,14 +454,14 @@ func TestReadsOwnWrites(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 2 { // the second read is served from the cache
-			if _, err := f.st.Post(f.ctx, p.ID); err != nil {
+			if _, err := f.st.Post(f.ctx, 0, p.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if err := f.st.DeletePost(f.ctx, u.ID, p.ID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.st.Post(f.ctx, p.ID); retwis.ErrorKind(err) != retwis.NotFound {
+		if _, err := f.st.Post(f.ctx, 0, p.ID); retwis.ErrorKind(err) != retwis.NotFound {
 			t.Fatalf("round %d: the deleted post is still read: %v", i, err)
 		}
 	}

@@ -45,7 +45,7 @@ func TestWritesWaitForReplicas(t *testing.T) {
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	if got, err := onReplica.Post(f.ctx, r.id); err != nil || got.AuthorID != author.ID {
+	if got, err := onReplica.Post(f.ctx, 0, r.id); err != nil || got.AuthorID != author.ID {
 		t.Fatalf("the replica lacks the acknowledged post: %+v, %v", got, err)
 	}
 	prof, err := onReplica.Profile(f.ctx, 0, author, retwis.Cursor{}, 10)
@@ -143,7 +143,7 @@ func TestReplicaReads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := st.Post(t.Context(), p.ID) // at once: the replica may lag
+		got, err := st.Post(t.Context(), 0, p.ID) // at once: the replica may lag
 		if err != nil || got.Body != p.Body || got.Author != "author" {
 			t.Fatalf("post %d read at once: %+v, %v", p.ID, got, err)
 		}

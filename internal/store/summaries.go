@@ -112,35 +112,48 @@ func (s *Store) ReplyCounts(ctx context.Context, pids []int64) ([]int64, error) 
 	return out, nil
 }
 
-// Relations reports, for each of uids, whether viewer follows them and
-// whether they follow viewer: two commands of viewer's slot (ZMSCORE),
-// however many users are asked about.
-func (s *Store) Relations(ctx context.Context, viewer int64, uids []int64) (following, followedBy []bool, err error) {
+// Relations reports how viewer and each of uids are tied: follows,
+// blocks and mutes, both ways. Five commands of viewer's slot (ZMSCORE,
+// SMISMEMBER), however many users are asked about.
+func (s *Store) Relations(ctx context.Context, viewer int64, uids []int64) ([]retwis.Ties, error) {
 	if len(uids) == 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	b := s.c.B()
 	members := ids64(uids)
 	res := s.c.DoMulti(ctx,
 		b.Zmscore().Key(schema.Following(viewer)).Member(members...).Build(),
-		b.Zmscore().Key(schema.Followers(viewer)).Member(members...).Build())
-	sets := [2][]bool{}
+		b.Zmscore().Key(schema.Followers(viewer)).Member(members...).Build(),
+		b.Zmscore().Key(schema.Blocks(viewer)).Member(members...).Build(),
+		b.Smismember().Key(schema.BlockedBy(viewer)).Member(members...).Build(),
+		b.Zmscore().Key(schema.Mutes(viewer)).Member(members...).Build())
+	ties := make([]retwis.Ties, len(uids))
+	fields := []func(t *retwis.Ties) *bool{
+		func(t *retwis.Ties) *bool { return &t.Following }, func(t *retwis.Ties) *bool { return &t.FollowedBy },
+		func(t *retwis.Ties) *bool { return &t.Blocking }, func(t *retwis.Ties) *bool { return &t.BlockedBy },
+		func(t *retwis.Ties) *bool { return &t.Muting },
+	}
 	for k, r := range res {
 		vals, err := r.ToArray()
-		if err != nil {
-			return nil, nil, s.wrap("relations", err)
+		if err == nil && len(vals) != len(uids) {
+			err = errShape
 		}
-		sets[k] = make([]bool, len(uids))
+		if err != nil {
+			return nil, s.wrap("relations", err)
+		}
 		for i, v := range vals {
-			sets[k][i] = !v.IsNil()
+			n, _ := v.AsInt64() // SMISMEMBER answers 0 or 1, ZMSCORE nil or a score
+			*fields[k](&ties[i]) = !v.IsNil() && (k != 3 || n == 1)
 		}
 	}
-	return sets[0], sets[1], nil
+	return ties, nil
 }
 
-// Posts returns those of pids that exist, in their order, with their
-// authors' names: one pipeline through the client-side cache.
-func (s *Store) Posts(ctx context.Context, pids []int64) ([]retwis.Post, error) {
-	posts, _, err := s.posts(ctx, pids)
-	return posts, err
+// Posts returns those of pids that exist and viewer (0: logged out)
+// sees, in their order, with their authors' names: one pipeline through
+// the client-side cache.
+func (s *Store) Posts(ctx context.Context, viewer int64, pids []int64) ([]retwis.Post, error) {
+	rd := reader{id: viewer, where: retwis.InConversation}
+	posts, hidden, _, err := s.posts(ctx, rd, pids)
+	return rd.visible(posts, hidden), err
 }

@@ -26,13 +26,14 @@ func folded(tag string) (string, error) {
 }
 
 // TagPosts returns a page of the posts with tag (matched ignoring case
-// and accents), newest first, by cursor down to the first.
-func (s *Store) TagPosts(ctx context.Context, tag string, c retwis.Cursor, n int) (retwis.Page, error) {
+// and accents), newest first, by cursor down to the first, as viewer
+// (0: logged out) sees them.
+func (s *Store) TagPosts(ctx context.Context, viewer int64, tag string, c retwis.Cursor, n int) (retwis.Page, error) {
 	f, err := folded(tag)
 	if err != nil {
 		return retwis.Page{}, err
 	}
-	return s.collect(ctx, c, n, source{key: schema.Tag(f)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+	return s.collect(ctx, reader{id: viewer}, c, n, source{key: schema.Tag(f)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		ids, err := s.indexPage(ctx, schema.Tag(f), c, want)
 		return ids, s.wrap("tag", err)
 	}, nil)
@@ -40,14 +41,14 @@ func (s *Store) TagPosts(ctx context.Context, tag string, c retwis.Cursor, n int
 
 // TagDayPosts returns a page of the posts with tag on day (UTC), newest
 // first, by cursor (Before only), from the tag's composite index of
-// posts by day.
-func (s *Store) TagDayPosts(ctx context.Context, tag string, day time.Time, c retwis.Cursor, n int) (retwis.Page, error) {
+// posts by day, as viewer (0: logged out) sees them.
+func (s *Store) TagDayPosts(ctx context.Context, viewer int64, tag string, day time.Time, c retwis.Cursor, n int) (retwis.Page, error) {
 	f, err := folded(tag)
 	if err != nil {
 		return retwis.Page{}, err
 	}
 	d := schema.Day(day)
-	return s.collect(ctx, retwis.Cursor{Before: c.Before}, n, source{}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+	return s.collect(ctx, reader{id: viewer}, retwis.Cursor{Before: c.Before}, n, source{}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		upper := "[" + d + ":\xff"
 		if c.Before > 0 {
 			upper = "(" + schema.TagDay(day.Unix(), c.Before)

@@ -16,8 +16,10 @@ import (
 // replies, oldest first, after the reply after (0: from the first). It
 // reads the chain and the replies in one call, then every post it shows
 // in another, both through the client-side cache: two round trips at
-// most, however long the thread, none when warm.
-func (s *Store) Thread(ctx context.Context, pid, after int64, n int) (retwis.Thread, error) {
+// most, however long the thread, none when warm. The posts viewer (0:
+// logged out) does not see are left out; the post itself is then not
+// found.
+func (s *Store) Thread(ctx context.Context, viewer, pid, after int64, n int) (retwis.Thread, error) {
 	b := s.c.B()
 	res := s.cachedMulti(ctx,
 		rueidis.CT(b.Hget().Key(schema.Post(pid)).Field(schema.FieldAncestors).Cache(), s.opts.CacheTTL),
@@ -39,7 +41,8 @@ func (s *Store) Thread(ctx context.Context, pid, after int64, n int) (retwis.Thr
 	}
 	t := retwis.Thread{Replies: retwis.Page{Older: after > 0, Newer: len(replies) > n}}
 	replies = replies[:min(n, len(replies))]
-	found, missing, err := s.posts(ctx, append(append([]int64{pid}, ancestors...), replies...))
+	rd := reader{id: viewer, where: retwis.InConversation}
+	found, hidden, missing, err := s.posts(ctx, rd, append(append([]int64{pid}, ancestors...), replies...))
 	if err != nil {
 		return t, err
 	}
@@ -48,7 +51,7 @@ func (s *Store) Thread(ctx context.Context, pid, after int64, n int) (retwis.Thr
 		byID[p.ID] = p
 	}
 	var ok bool
-	if t.Post, ok = byID[pid]; !ok {
+	if t.Post, ok = byID[pid]; !ok || hidden.Hides(t.Post.AuthorID, rd.where) {
 		return t, noPost(pid, missing)
 	}
 	for _, a := range ancestors { // up the chain as far as it stands
@@ -57,10 +60,12 @@ func (s *Store) Thread(ctx context.Context, pid, after int64, n int) (retwis.Thr
 			t.ParentGone = true
 			break
 		}
-		t.Ancestors = append([]retwis.Post{p}, t.Ancestors...)
+		if !hidden.Hides(p.AuthorID, rd.where) { // the chain goes on above it
+			t.Ancestors = append([]retwis.Post{p}, t.Ancestors...)
+		}
 	}
 	for _, r := range replies {
-		if p, ok := byID[r]; ok {
+		if p, ok := byID[r]; ok && !hidden.Hides(p.AuthorID, rd.where) {
 			t.Replies.Posts = append(t.Replies.Posts, p)
 		}
 	}

@@ -33,13 +33,30 @@ type source struct {
 	list bool
 }
 
-// collect builds a page of n posts from fetch, whose authors' names are
+// reader is who reads posts, and where, for what they do not see
+// (retwis.Hidden). The zero reader is a visitor logged out, reading a
+// timeline.
+type reader struct {
+	id    int64 // the viewer; 0: logged out
+	where retwis.Where
+	all   bool // the posts themselves are at stake (a deletion, a replay): nothing is hidden
+}
+
+// visible returns the posts of posts that rd sees, given hidden.
+func (rd reader) visible(posts []retwis.Post, hidden retwis.Hidden) []retwis.Post {
+	if rd.all {
+		return posts
+	}
+	return hidden.Posts(posts, rd.where)
+}
+
+// collect builds a page of n posts from fetch, for rd, whose authors' names are
 // read unless known. Deleted posts, and those keep leaves out, are
-// skipped and the next ones fill in, so pages stay full; the ids of
+// skipped, and so are those rd does not see; the next ones fill in, so pages stay full; the ids of
 // deleted posts are taken out of from. Posts that cannot be read right
 // now are counted in the page's Missing, and not filled in: asking a
 // failing node again would only make the page slower.
-func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, from source, fetch fetchFunc, keep keepFunc, known ...retwis.User) (retwis.Page, error) {
+func (s *Store) collect(ctx context.Context, rd reader, c retwis.Cursor, n int, from source, fetch fetchFunc, keep keepFunc, known ...retwis.User) (retwis.Page, error) {
 	var posts []retwis.Post
 	missing := 0
 	cur, want := c, n+1 // one more than a page tells whether more follow
@@ -48,10 +65,11 @@ func (s *Store) collect(ctx context.Context, c retwis.Cursor, n int, from source
 		if err != nil {
 			return retwis.Page{}, err
 		}
-		found, unread, err := s.posts(ctx, ids, known...)
+		found, hidden, unread, err := s.posts(ctx, rd, ids, known...)
 		if err == nil && unread == 0 && len(found) < len(ids) {
 			s.forgetGone(ctx, from, ids, found)
 		}
+		found = rd.visible(found, hidden)
 		if err == nil && keep != nil {
 			found, err = keep(ctx, found)
 		}
@@ -132,10 +150,13 @@ func pageOf(posts []retwis.Post, c retwis.Cursor, n int) retwis.Page {
 // cache, in one call with the counts and the follow state, so a warm one
 // makes no round trip.
 func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c retwis.Cursor, n int) (retwis.Profile, error) {
+	rd := reader{id: viewer, where: retwis.InConversation}
 	b := s.c.B()
 	reads := append(s.countCmds(user.ID),
 		rueidis.CT(b.Zscore().Key(schema.Following(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL),
-		s.aboutCmd(user.ID))
+		s.aboutCmd(user.ID),
+		rueidis.CT(b.Zscore().Key(schema.Blocks(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL),
+		rueidis.CT(b.Zscore().Key(schema.Mutes(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL))
 	first := c == (retwis.Cursor{})
 	if first {
 		reads = append(reads, rueidis.CT(b.Zrevrange().Key(schema.UserPosts(user.ID)).Start(0).Stop(int64(n)).Cache(), s.opts.CacheTTL))
@@ -146,17 +167,20 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 	if prof.Counts, err = s.parseCounts(res); err != nil {
 		return prof, err
 	}
-	if err := res[2].Error(); err != nil && !rueidis.IsRedisNil(err) {
-		return prof, s.wrap("profile: following", err)
+	for i, to := range map[int]*bool{2: &prof.Followed, 4: &prof.Blocked, 5: &prof.Muted} {
+		r := res[i]
+		if err := r.Error(); err != nil && !rueidis.IsRedisNil(err) {
+			return prof, s.wrap("profile: relation", err)
+		}
+		*to = r.Error() == nil
 	}
-	prof.Followed = res[2].Error() == nil
 	if prof.DisplayName, prof.Bio, err = s.parseAbout(res[3]); err != nil {
 		return prof, err
 	}
-	prof.Page, err = s.collect(ctx, c, n, source{key: schema.UserPosts(user.ID)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+	prof.Page, err = s.collect(ctx, rd, c, n, source{key: schema.UserPosts(user.ID)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		if first { // the first fetch: read above, n+1 ids
 			first = false
-			ids, err := res[4].AsIntSlice()
+			ids, err := res[6].AsIntSlice()
 			return ids, s.wrap("profile", err)
 		}
 		ids, err := s.indexPage(ctx, schema.UserPosts(user.ID), c, want)
@@ -194,10 +218,11 @@ func (s *Store) indexCmd(key string, c retwis.Cursor, want int) rueidis.Complete
 	return b.Zrevrange().Key(key).Start(0).Stop(int64(want - 1)).Build()
 }
 
-// GlobalTimeline returns a page of the global timeline. A first page is
-// read through the client-side cache, so a warm one makes no round trip.
-func (s *Store) GlobalTimeline(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
-	return s.collect(ctx, c, n, source{key: schema.Timeline, list: true}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+// GlobalTimeline returns a page of the global timeline, as viewer (0:
+// logged out) sees it. A first page is read through the client-side
+// cache, so a warm one makes no round trip.
+func (s *Store) GlobalTimeline(ctx context.Context, viewer int64, c retwis.Cursor, n int) (retwis.Page, error) {
+	return s.collect(ctx, reader{id: viewer}, c, n, source{key: schema.Timeline, list: true}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		if c == (retwis.Cursor{}) {
 			cmd := s.c.B().Lrange().Key(schema.Timeline).Start(0).Stop(int64(want - 1)).Cache()
 			ids, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsIntSlice()

@@ -346,13 +346,13 @@ func TestDeletePost(t *testing.T) {
 		t.Fatalf("reader's first page = %v; want %v", postIDs(page.Posts), want)
 	}
 	prof, _ := f.st.Profile(f.ctx, 0, a, retwis.Cursor{}, 10)
-	global, _ := f.st.GlobalTimeline(f.ctx, retwis.Cursor{}, 10)
+	global, _ := f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 10)
 	for _, p := range []retwis.Page{prof.Page, global} {
 		if slices.Contains(postIDs(p.Posts), 11) || len(p.Posts) != 10 {
 			t.Fatalf("page after delete = %v", postIDs(p.Posts))
 		}
 	}
-	_, err := f.st.Post(f.ctx, 11)
+	_, err := f.st.Post(f.ctx, 0, 11)
 	wantKind(t, err, retwis.NotFound)
 	f.drain(t)
 	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", b.ID, "}"), "0", "-1"); slices.Contains(got, "11") {

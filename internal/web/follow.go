@@ -7,19 +7,26 @@ import (
 	"github.com/retwis/retwis/internal/middleware"
 )
 
+// blocksPath is the settings page of blocks and mutes, where the forms
+// that undo them send their visitor back to.
+const blocksPath = "/settings/blocks"
+
 // follow serves POST /u/{username}/follow.
 func (s *Server) follow(w http.ResponseWriter, r *http.Request) {
-	s.changeFollow(w, r, s.store.Follow)
+	s.changeRelation(w, r, s.store.Follow)
 }
 
 // unfollow serves POST /u/{username}/unfollow.
 func (s *Server) unfollow(w http.ResponseWriter, r *http.Request) {
-	s.changeFollow(w, r, s.store.Unfollow)
+	s.changeRelation(w, r, s.store.Unfollow)
 }
 
-// changeFollow applies change (follow or unfollow) from the viewer to the
-// user named in the path, then goes back to that user's profile.
-func (s *Server) changeFollow(w http.ResponseWriter, r *http.Request, change func(ctx context.Context, from, to int64) error) {
+// changeRelation applies change (follow, unfollow, block…) from the
+// viewer to the user named in the path, then goes back to that user's
+// profile, or to the settings of blocks and mutes if the form says
+// next=/settings/blocks (no other place: the form field chooses among
+// the site's own pages, never an address).
+func (s *Server) changeRelation(w http.ResponseWriter, r *http.Request, change func(ctx context.Context, from, to int64) error) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	target, err := s.store.UserByName(r.Context(), r.PathValue("username"))
 	if err == nil {
@@ -29,5 +36,9 @@ func (s *Server) changeFollow(w http.ResponseWriter, r *http.Request, change fun
 		s.mw.Fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, profilePath(target.Username), http.StatusSeeOther)
+	next := profilePath(target.Username)
+	if r.PostFormValue("next") == blocksPath {
+		next = blocksPath
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
 }

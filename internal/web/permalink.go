@@ -38,7 +38,7 @@ func (s *Server) renderThread(w http.ResponseWriter, r *http.Request, status int
 		after, err = postNumber(r.URL.Query().Get("after"), "?after") // the last reply of the previous page
 	}
 	if err == nil {
-		v.Thread, err = s.store.Thread(r.Context(), pid, after, repliesPerPage)
+		v.Thread, err = s.store.Thread(r.Context(), middleware.ViewerID(r.Context()), pid, after, repliesPerPage)
 	}
 	if err != nil {
 		s.mw.Fail(w, r, err)

@@ -139,6 +139,10 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /u/{username}", s.mw.Viewer(s.profile))
 	mux.HandleFunc("POST /u/{username}/follow", s.requireLogin(s.mw.Throttle(s.follow)))
 	mux.HandleFunc("POST /u/{username}/unfollow", s.requireLogin(s.mw.Throttle(s.unfollow)))
+	for action, handle := range map[string]http.HandlerFunc{"block": s.block, "unblock": s.unblock, "mute": s.mute, "unmute": s.unmute} {
+		mux.HandleFunc("POST /u/{username}/"+action, s.requireLogin(s.mw.Throttle(handle)))
+	}
+	mux.HandleFunc("GET /settings/blocks", s.requireLogin(s.listBlocks))
 	mux.HandleFunc("GET /u/{username}/followers", s.mw.Viewer(s.followList("followers")))
 	mux.HandleFunc("GET /u/{username}/following", s.mw.Viewer(s.followList("following")))
 	mux.HandleFunc("GET /timeline", s.mw.Viewer(s.timeline))

@@ -39,9 +39,9 @@ func (s *Server) tag(w http.ResponseWriter, r *http.Request) {
 	}
 	read := func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
 		if !day.IsZero() {
-			return s.store.TagDayPosts(ctx, tag, day, c, n)
+			return s.store.TagDayPosts(ctx, middleware.ViewerID(ctx), tag, day, c, n)
 		}
-		return s.store.TagPosts(ctx, tag, c, n)
+		return s.store.TagPosts(ctx, middleware.ViewerID(ctx), tag, c, n)
 	}
 	c, ok := s.pageCursor(w, r, read)
 	if !ok {

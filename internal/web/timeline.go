@@ -1,9 +1,11 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"time"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 )
 
@@ -18,7 +20,9 @@ const (
 // cursor through the newest 1000), the most recently registered users,
 // and the tags trending in the last hours.
 func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
-	c, ok := s.pageCursor(w, r, s.store.GlobalTimeline)
+	c, ok := s.pageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
+		return s.store.GlobalTimeline(ctx, middleware.ViewerID(ctx), c, n)
+	})
 	if !ok {
 		return
 	}
@@ -31,7 +35,7 @@ func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
 		s.mw.Fail(w, r, err)
 		return
 	}
-	if v.Page, err = s.store.GlobalTimeline(r.Context(), c, timelinePosts); err != nil {
+	if v.Page, err = s.store.GlobalTimeline(r.Context(), middleware.ViewerID(r.Context()), c, timelinePosts); err != nil {
 		s.mw.Fail(w, r, err)
 		return
 	}

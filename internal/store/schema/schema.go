@@ -578,3 +578,62 @@ func LoginNotice(uid int64) string { return "login_notice:" + tag(uid) }
 
 // LoginFailuresKept is how many failed logins an account keeps.
 const LoginFailuresKept = 20
+
+// Blocks holds the users uid blocked: user id scored by the unix time of
+// the block.
+func Blocks(uid int64) string { return "blocks:" + tag(uid) }
+
+// Mutes holds the users uid muted, as Blocks.
+func Mutes(uid int64) string { return "mutes:" + tag(uid) }
+
+// BlockedBy holds the users who blocked uid, in uid's slot, so that
+// whatever uid reads is filtered with keys of uid's slot alone.
+func BlockedBy(uid int64) string { return "blocked_by:" + tag(uid) }
+
+// Suspended holds the ids of suspended accounts, whose posts nobody
+// sees: one key, read through the client-side cache with every page.
+const Suspended = "suspended"
+
+// Fields of the user hash for moderation.
+const (
+	FieldSuspended = "suspended" // unix time the account was suspended, while it is
+	FieldRole      = "role"      // RoleModerator, or absent
+)
+
+// RoleModerator is the role of a moderator in FieldRole.
+const RoleModerator = "moderator"
+
+// Audit is the stream of moderators' and operators' actions: one entry
+// per action, with the fields Field…Audit, trimmed to about AuditKept.
+const Audit = "audit"
+
+// AuditKept is about how many actions Audit keeps.
+const AuditKept = 100000
+
+// Fields of an entry of Audit.
+const (
+	FieldAuditActor  = "actor"  // "@<username>" of a moderator, or "cli:<os user>"
+	FieldAuditAction = "action" // suspend, unsuspend, grant-moderator, revoke-moderator, delete-post, dismiss-report
+	FieldAuditTarget = "target" // "@<username>", "post <id>" or "report <id>"
+	FieldAuditReason = "reason" // optional
+)
+
+// Reports is the stream of reports, trimmed to about ReportsKept: one
+// entry per report, with the fields Field…Report; ReportsClosed holds the
+// ids of the entries a moderator has dealt with.
+const (
+	Reports       = "reports"
+	ReportsClosed = "reports:closed"
+	ReportsKept   = 10000
+)
+
+// Fields of an entry of Reports.
+const (
+	FieldReportBy     = "by"     // the reporter's user id
+	FieldReportUser   = "user"   // the reported user's id
+	FieldReportPost   = "post"   // the reported post's id, or absent
+	FieldReportReason = "reason" // what the reporter wrote
+)
+
+// ReportLimit is the rate-limit subject of uid's reports.
+func ReportLimit(uid int64) string { return "report:" + id(uid) }

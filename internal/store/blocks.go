@@ -1,0 +1,225 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// Block makes uid block target: target's posts, mentions and
+// notifications no longer reach uid, uid's posts are hidden from target
+// when logged in, target cannot follow uid, and follows between the two
+// end, both ways. Blocking again refreshes the time.
+//
+// The block is written in uid's slot first (blocks:{uid}), then in
+// target's (blocked_by:{target}), which is what target's reads are
+// filtered with, then the follows are undone; each step is idempotent, so
+// a retry after a failure completes it.
+func (s *Store) Block(ctx context.Context, uid, target int64) error {
+	if err := s.mayMuffle(ctx, uid, target, schema.Blocks(uid), "block"); err != nil {
+		return err
+	}
+	ctx, cancel := detach(ctx)
+	defer cancel()
+	b := s.c.B()
+	now := float64(time.Now().Unix())
+	s.written.add(schema.Blocks(uid), schema.BlockedBy(target))
+	for _, cmd := range []rueidis.Completed{
+		b.Zadd().Key(schema.Blocks(uid)).ScoreMember().ScoreMember(now, id(target)).Build(),
+		b.Sadd().Key(schema.BlockedBy(target)).Member(id(uid)).Build(),
+	} {
+		if err := s.c.Do(ctx, cmd).Error(); err != nil {
+			return s.wrap("block", err)
+		}
+	}
+	for _, pair := range [][2]int64{{uid, target}, {target, uid}} {
+		following, err := s.follows(ctx, pair[0], pair[1])
+		if err == nil && following {
+			err = s.Unfollow(ctx, pair[0], pair[1])
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Unblock undoes Block (the follows it ended stay ended). Unblocking
+// someone not blocked does nothing.
+func (s *Store) Unblock(ctx context.Context, uid, target int64) error {
+	ctx, cancel := detach(ctx)
+	defer cancel()
+	b := s.c.B()
+	s.written.add(schema.Blocks(uid), schema.BlockedBy(target))
+	for _, cmd := range []rueidis.Completed{
+		b.Zrem().Key(schema.Blocks(uid)).Member(id(target)).Build(),
+		b.Srem().Key(schema.BlockedBy(target)).Member(id(uid)).Build(),
+	} {
+		if err := s.c.Do(ctx, cmd).Error(); err != nil {
+			return s.wrap("unblock", err)
+		}
+	}
+	return nil
+}
+
+// Mute makes uid mute target: target's posts leave uid's timelines (home,
+// global, tags); nothing else changes. Muting again refreshes the time.
+func (s *Store) Mute(ctx context.Context, uid, target int64) error {
+	if err := s.mayMuffle(ctx, uid, target, schema.Mutes(uid), "mute"); err != nil {
+		return err
+	}
+	s.written.add(schema.Mutes(uid))
+	cmd := s.c.B().Zadd().Key(schema.Mutes(uid)).ScoreMember().ScoreMember(float64(time.Now().Unix()), id(target)).Build()
+	return s.wrap("mute", s.c.Do(ctx, cmd).Error())
+}
+
+// Unmute undoes Mute. Unmuting someone not muted does nothing.
+func (s *Store) Unmute(ctx context.Context, uid, target int64) error {
+	s.written.add(schema.Mutes(uid))
+	return s.wrap("unmute", s.c.Do(ctx, s.c.B().Zrem().Key(schema.Mutes(uid)).Member(id(target)).Build()).Error())
+}
+
+// mayMuffle refuses a block or mute (verb) by uid of target, kept in key,
+// if target is uid, does not exist, or key holds retwis.MaxBlocks users
+// already (doing it again is allowed).
+func (s *Store) mayMuffle(ctx context.Context, uid, target int64, key, verb string) error {
+	if uid == target {
+		return retwis.Errorf(retwis.Invalid, "You cannot %s yourself.", verb)
+	}
+	names, err := s.usernames(ctx, []int64{target})
+	if err != nil {
+		return err
+	}
+	if names[target] == "" {
+		return retwis.Errorf(retwis.NotFound, "There is no user %d.", target)
+	}
+	b := s.c.B()
+	res := s.c.DoMulti(ctx, b.Zcard().Key(key).Build(), b.Zscore().Key(key).Member(id(target)).Build())
+	n, err := res[0].AsInt64()
+	if err != nil {
+		return s.wrap(verb, err)
+	}
+	if err := res[1].Error(); n < retwis.MaxBlocks || err == nil {
+		return nil
+	} else if !rueidis.IsRedisNil(err) {
+		return s.wrap(verb, err)
+	}
+	return retwis.Errorf(retwis.Invalid, "You can %s at most %d accounts. Undo some first.", verb, retwis.MaxBlocks)
+}
+
+// Blocks returns the users uid blocked, the newest first.
+func (s *Store) Blocks(ctx context.Context, uid int64) ([]retwis.Muffle, error) {
+	return s.muffles(ctx, schema.Blocks(uid), "blocks")
+}
+
+// Mutes returns the users uid muted, the newest first.
+func (s *Store) Mutes(ctx context.Context, uid int64) ([]retwis.Muffle, error) {
+	return s.muffles(ctx, schema.Mutes(uid), "mutes")
+}
+
+// muffles reads the users of key, a sorted set of user ids scored by
+// unix time, the newest first, with their names; deleted accounts are
+// left out.
+func (s *Store) muffles(ctx context.Context, key, what string) ([]retwis.Muffle, error) {
+	entries, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(key).Start(0).Stop(-1).Withscores().Build()).AsZScores()
+	if err != nil {
+		return nil, s.wrap(what, err)
+	}
+	uids := make([]int64, 0, len(entries))
+	for _, e := range entries {
+		if uid, err := strconv.ParseInt(e.Member, 10, 64); err == nil {
+			uids = append(uids, uid)
+		}
+	}
+	names, err := s.usernames(ctx, uids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]retwis.Muffle, 0, len(uids))
+	for _, e := range entries {
+		uid, _ := strconv.ParseInt(e.Member, 10, 64)
+		if names[uid] != "" {
+			out = append(out, retwis.Muffle{User: retwis.User{ID: uid, Username: names[uid]}, Since: time.Unix(int64(e.Score), 0)})
+		}
+	}
+	return out, nil
+}
+
+// Hidden returns whose posts viewer (0: a visitor logged out) does not
+// see, through the client-side cache: no round trip when warm.
+func (s *Store) Hidden(ctx context.Context, viewer int64) (retwis.Hidden, error) {
+	return s.parseHidden(s.cachedMulti(ctx, s.hiddenCmds(viewer)...))
+}
+
+// hiddenCmds are the cached reads of what viewer does not see, for
+// parseHidden: suspended accounts, then viewer's blocks, mutes and
+// blockers, all of viewer's slot.
+func (s *Store) hiddenCmds(viewer int64) []rueidis.CacheableTTL {
+	b := s.c.B()
+	cmds := []rueidis.CacheableTTL{rueidis.CT(b.Smembers().Key(schema.Suspended).Cache(), s.opts.CacheTTL)}
+	if viewer == 0 {
+		return cmds
+	}
+	return append(cmds,
+		rueidis.CT(b.Zrange().Key(schema.Blocks(viewer)).Min("0").Max("-1").Cache(), s.opts.CacheTTL),
+		rueidis.CT(b.Zrange().Key(schema.Mutes(viewer)).Min("0").Max("-1").Cache(), s.opts.CacheTTL),
+		rueidis.CT(b.Smembers().Key(schema.BlockedBy(viewer)).Cache(), s.opts.CacheTTL))
+}
+
+// parseHidden decodes the replies to hiddenCmds.
+func (s *Store) parseHidden(res []rueidis.RedisResult) (retwis.Hidden, error) {
+	var sets [4]map[int64]bool
+	for i, r := range res {
+		members, err := r.AsStrSlice()
+		if err != nil {
+			return retwis.Hidden{}, s.wrap("read blocks", err)
+		}
+		if len(members) == 0 {
+			continue
+		}
+		sets[i] = make(map[int64]bool, len(members))
+		for _, m := range members {
+			if uid, err := strconv.ParseInt(m, 10, 64); err == nil {
+				sets[i][uid] = true
+			}
+		}
+	}
+	return retwis.Hidden{Suspended: sets[0], Blocked: sets[1], Muted: sets[2], BlockedBy: sets[3]}, nil
+}
+
+// blockedEither reports whether a and b blocked one another, either way,
+// from a's slot (a's blocks and blockers) through the client-side cache.
+func (s *Store) blockedEither(ctx context.Context, a, b int64) (aBlocked, bBlocked bool, err error) {
+	bld := s.c.B()
+	res := s.cachedMulti(ctx,
+		rueidis.CT(bld.Zscore().Key(schema.Blocks(a)).Member(id(b)).Cache(), s.opts.CacheTTL),
+		rueidis.CT(bld.Sismember().Key(schema.BlockedBy(a)).Member(id(b)).Cache(), s.opts.CacheTTL))
+	if err := res[0].Error(); err != nil && !rueidis.IsRedisNil(err) {
+		return false, false, s.wrap("read blocks", err)
+	}
+	blocked, err := res[1].AsBool()
+	if err != nil {
+		return false, false, s.wrap("read blocks", err)
+	}
+	return res[0].Error() == nil, blocked, nil
+}
+
+// errIfBlocked is the error of follower following followee when either
+// blocked the other, or nil.
+func (s *Store) errIfBlocked(ctx context.Context, follower, followee int64) error {
+	blocking, blockedBy, err := s.blockedEither(ctx, follower, followee)
+	switch {
+	case err != nil:
+		return err
+	case blockedBy:
+		return retwis.Errorf(retwis.Forbidden, "You cannot follow this account.")
+	case blocking:
+		return retwis.Errorf(retwis.Invalid, "You blocked this account. Unblock it to follow it.")
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package store_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// blockScene is three users, alice, bob and carol, where alice and bob
+// follow each other and carol follows both, bob has posted a post that
+// mentions alice with a tag, and alice a post with the same tag.
+type blockScene struct {
+	alice, bob, carol    retwis.User
+	bobsPost, alicesPost retwis.Post
+}
+
+func newBlockScene(t *testing.T, f *fixture) blockScene {
+	t.Helper()
+	s := blockScene{alice: f.register(t, "alice"), bob: f.register(t, "bob"), carol: f.register(t, "carol")}
+	for _, p := range [][2]retwis.User{{s.alice, s.bob}, {s.bob, s.alice}, {s.carol, s.alice}, {s.carol, s.bob}} {
+		if err := f.st.Follow(f.ctx, p[0].ID, p[1].ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.bobsPost = f.post(t, store.Draft{Author: s.bob.ID, Text: "hello @alice #news"})
+	s.alicesPost = f.post(t, store.Draft{Author: s.alice.ID, Text: "my #news"})
+	f.drain(t)
+	return s
+}
+
+// sees lists, for viewer, which of the posts of s appear in each place.
+func (f *fixture) sees(t *testing.T, viewer retwis.User, s blockScene) map[string][]int64 {
+	t.Helper()
+	home, _, err := f.st.HomeTimeline(f.ctx, viewer.ID, retwis.Cursor{}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	global, err := f.st.GlobalTimeline(f.ctx, viewer.ID, retwis.Cursor{}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag, err := f.st.TagPosts(f.ctx, viewer.ID, "news", retwis.Cursor{}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]int64{"home": postIDs(home.Posts), "global": postIDs(global.Posts), "tag": postIDs(tag.Posts)}
+	for _, author := range []retwis.User{s.alice, s.bob} {
+		prof, err := f.st.Profile(f.ctx, viewer.ID, author, retwis.Cursor{}, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out["profile of "+author.Username] = postIDs(prof.Page.Posts)
+	}
+	for _, p := range []retwis.Post{s.bobsPost, s.alicesPost} {
+		if _, err := f.st.Thread(f.ctx, viewer.ID, p.ID, 0, 10); err == nil {
+			out["threads"] = append(out["threads"], p.ID)
+		} else if retwis.ErrorKind(err) != retwis.NotFound {
+			t.Fatal(err)
+		}
+		if _, err := f.st.Post(f.ctx, viewer.ID, p.ID); err == nil {
+			out["posts"] = append(out["posts"], p.ID)
+		}
+	}
+	return out
+}
+
+// TestBlock: a block ends follows both ways and keeps them from coming
+// back; the blocked user's posts, mentions and notifications leave every
+// place the blocker reads, the blocker's posts every place the blocked
+// user reads, and a third user sees everything; unblocking shows them
+// again.
+func TestBlock(t *testing.T) {
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		s := newBlockScene(t, f)
+		if n, err := f.st.UnreadNotifications(f.ctx, s.alice.ID); err != nil || n != 3 { // the follows of bob and carol, bob's mention
+			t.Fatalf("alice's unread notifications before: %d, %v", n, err)
+		}
+		if err := f.st.Block(f.ctx, s.alice.ID, s.bob.ID); err != nil {
+			t.Fatal(err)
+		}
+		ties, err := f.st.Relations(f.ctx, s.alice.ID, []int64{s.bob.ID, s.carol.ID})
+		if err != nil || ties[0] != (retwis.Ties{Blocking: true}) || ties[1] != (retwis.Ties{FollowedBy: true}) {
+			t.Fatalf("alice's ties to bob and carol: %+v, %v", ties, err)
+		}
+		if ties, err := f.st.Relations(f.ctx, s.bob.ID, []int64{s.alice.ID}); err != nil || ties[0] != (retwis.Ties{BlockedBy: true}) {
+			t.Fatalf("bob's ties to alice: %+v, %v", ties, err)
+		}
+		if err := f.st.Follow(f.ctx, s.bob.ID, s.alice.ID); retwis.ErrorKind(err) != retwis.Forbidden {
+			t.Errorf("bob follows alice, who blocked him: %v; want forbidden", err)
+		}
+		if err := f.st.Follow(f.ctx, s.alice.ID, s.bob.ID); retwis.ErrorKind(err) != retwis.Invalid {
+			t.Errorf("alice follows bob, whom she blocked: %v; want invalid", err)
+		}
+		later := f.post(t, store.Draft{Author: s.bob.ID, Text: "again @alice #news"})
+		f.drain(t)
+		bobs, alices := []int64{later.ID, s.bobsPost.ID}, []int64{s.alicesPost.ID}
+		for who, want := range map[string]map[string][]int64{
+			"alice": {"home": alices, "global": alices, "tag": alices, "profile of alice": alices, "threads": alices, "posts": alices},
+			"bob":   {"home": bobs, "global": bobs, "tag": bobs, "profile of bob": bobs, "threads": {s.bobsPost.ID}, "posts": {s.bobsPost.ID}},
+		} {
+			viewer := map[string]retwis.User{"alice": s.alice, "bob": s.bob}[who]
+			got := f.sees(t, viewer, s)
+			for place, ids := range want {
+				if !slices.Equal(got[place], ids) {
+					t.Errorf("%s's %s: %v; want %v", who, place, got[place], ids)
+				}
+			}
+			for place, ids := range got {
+				if _, ok := want[place]; !ok && len(ids) > 0 {
+					t.Errorf("%s's %s: %v; want nothing", who, place, ids)
+				}
+			}
+		}
+		carol := f.sees(t, s.carol, s)
+		if len(carol["global"]) != 3 || len(carol["tag"]) != 3 || len(carol["home"]) != 3 {
+			t.Errorf("carol, who blocked nobody, sees %v", carol)
+		}
+		if got := f.mentions(t, s.alice.ID); len(got) != 0 {
+			t.Errorf("alice's mentions: %v; want none of bob's", got)
+		}
+		if n, err := f.st.UnreadNotifications(f.ctx, s.alice.ID); err != nil || n != 1 {
+			t.Errorf("alice's unread notifications: %d, %v; want carol's follow alone", n, err)
+		}
+		if got := f.notes(t, s.alice.ID); !slices.Equal(got, []string{fmt.Sprint(retwis.Followed, " carol 0")}) {
+			t.Errorf("alice's notifications: %v; want carol's follow alone", got)
+		}
+		if list, err := f.st.Blocks(f.ctx, s.alice.ID); err != nil || len(list) != 1 || list[0].User != s.bob || list[0].Since.IsZero() {
+			t.Errorf("alice's blocks: %+v, %v", list, err)
+		}
+		if err := f.st.Unblock(f.ctx, s.alice.ID, s.bob.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.sees(t, s.alice, s); len(got["global"]) != 3 || len(got["profile of bob"]) != 2 || len(got["home"]) != 1 {
+			t.Errorf("alice after unblocking: %v; want bob's posts everywhere but her home (she no longer follows him)", got)
+		}
+		if err := f.st.Follow(f.ctx, s.bob.ID, s.alice.ID); err != nil {
+			t.Errorf("bob follows alice after the unblock: %v", err)
+		}
+	})
+}
+
+// TestMute: a mute takes the muted user's posts off the muter's
+// timelines and changes nothing else: follows, profiles, threads,
+// mentions and notifications stay.
+func TestMute(t *testing.T) {
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		s := newBlockScene(t, f)
+		if err := f.st.Mute(f.ctx, s.alice.ID, s.bob.ID); err != nil {
+			t.Fatal(err)
+		}
+		got := f.sees(t, s.alice, s)
+		alices := []int64{s.alicesPost.ID}
+		for _, place := range []string{"home", "global", "tag"} {
+			if !slices.Equal(got[place], alices) {
+				t.Errorf("alice's %s: %v; want her post alone", place, got[place])
+			}
+		}
+		if len(got["profile of bob"]) != 1 || len(got["threads"]) != 2 || len(got["posts"]) != 2 {
+			t.Errorf("alice outside timelines: %v; want bob's post there", got)
+		}
+		if len(f.mentions(t, s.alice.ID)) != 1 {
+			t.Error("a mute took a mention away")
+		}
+		if ties, err := f.st.Relations(f.ctx, s.alice.ID, []int64{s.bob.ID}); err != nil || ties[0] != (retwis.Ties{Following: true, FollowedBy: true, Muting: true}) {
+			t.Errorf("alice's ties to bob: %+v, %v", ties, err)
+		}
+		if got := f.sees(t, s.bob, s); len(got["global"]) != 2 {
+			t.Errorf("bob, muted, sees %v; want everything", got)
+		}
+		prof, err := f.st.Profile(f.ctx, s.alice.ID, s.bob, retwis.Cursor{}, 10)
+		if err != nil || !prof.Muted || prof.Blocked || !prof.Followed {
+			t.Errorf("bob's profile for alice: muted %v blocked %v followed %v, %v", prof.Muted, prof.Blocked, prof.Followed, err)
+		}
+		if err := f.st.Unmute(f.ctx, s.alice.ID, s.bob.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.sees(t, s.alice, s); len(got["global"]) != 2 || len(got["home"]) != 2 {
+			t.Errorf("alice after unmuting: %v", got)
+		}
+	})
+}
+
+// TestBlockRefused: blocking or muting oneself or nobody is refused and
+// writes nothing.
+func TestBlockRefused(t *testing.T) {
+	f := newFixture(t)
+	alice := f.register(t, "alice")
+	before := f.snapshot(t)
+	for name, err := range map[string]error{
+		"block self":   f.st.Block(f.ctx, alice.ID, alice.ID),
+		"mute self":    f.st.Mute(f.ctx, alice.ID, alice.ID),
+		"block nobody": f.st.Block(f.ctx, alice.ID, 999),
+		"mute nobody":  f.st.Mute(f.ctx, alice.ID, 999),
+	} {
+		if k := retwis.ErrorKind(err); k != retwis.Invalid && k != retwis.NotFound {
+			t.Errorf("%s: %v; want invalid or not found", name, err)
+		}
+	}
+	f.assertUnchanged(t, before)
+}
