@@ -57,6 +57,7 @@ var (
 	defaultSignupRate       = retwis.Rate{Count: 10, Per: time.Hour}
 	defaultPostRate         = retwis.Rate{Count: 300, Per: 3 * time.Hour}
 	defaultFollowRate       = retwis.Rate{Count: 400, Per: 24 * time.Hour}
+	defaultReportRate       = retwis.Rate{Count: 20, Per: time.Hour}
 	defaultAPIRate          = retwis.Rate{Count: 300, Per: 5 * time.Minute}
 )
 
@@ -124,6 +125,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"posts and replies per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_POSTS"))
 	rateVar(fs, &c.timelines.Limits.Follows, "rate-follows", defaultFollowRate, envHelp(
 		"follows per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_FOLLOWS"))
+	rateVar(fs, &c.timelines.Limits.Reports, "rate-reports", defaultReportRate, envHelp(
+		"reports to the moderators per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_REPORTS"))
 	rateVar(fs, &c.apiRate, "rate-api", defaultAPIRate, envHelp(
 		"client API calls per token, or per client address without one (`COUNT/DURATION`, or off)", "RETWIS_RATE_API"))
 	fs.Int64Var(&c.timelines.Limits.MaxFollowing, "max-following", 7500, envHelp(
@@ -206,7 +209,8 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	opts := cfg.timelines
 	opts.Log, opts.IDs, opts.Metrics = log, ids, reg
 	if !cfg.rateLimits {
-		opts.Limits.Posts, opts.Limits.Follows, cfg.limits, cfg.apiRate = retwis.Rate{}, retwis.Rate{}, web.Limits{}, retwis.Rate{}
+		opts.Limits.Posts, opts.Limits.Follows, opts.Limits.Reports = retwis.Rate{}, retwis.Rate{}, retwis.Rate{}
+		cfg.limits, cfg.apiRate = web.Limits{}, retwis.Rate{}
 	}
 	// The in-memory stand-in for Redis has no sharded pub/sub.
 	opts.NoLiveEvents = db.memoryOnly

@@ -139,7 +139,7 @@ func (s *Store) UnreadNotifications(ctx context.Context, uid int64) (int64, erro
 	if err != nil && !rueidis.IsRedisNil(err) {
 		return 0, s.wrap("unread notifications", err)
 	}
-	cmd := b.Zrangebyscore().Key(schema.Notifications(uid)).Min("(" + strconv.FormatInt(read, 10)).Max("+inf").
+	cmd := b.Zrangebyscore().Key(schema.Notifications(uid)).Min("("+strconv.FormatInt(read, 10)).Max("+inf").
 		Limit(0, schema.NotificationsCap).Cache()
 	members, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsStrSlice()
 	if err != nil {

@@ -150,7 +150,7 @@ func (s *Store) postingState(ctx context.Context, author int64, key string) (fol
 	b := s.c.B()
 	cmds := rueidis.Commands{
 		b.Zcard().Key(schema.Followers(author)).Build(),
-		b.Hmget().Key(schema.User(author)).Field(schema.FieldCelebrity, schema.FieldUsername).Build(),
+		b.Hmget().Key(schema.User(author)).Field(schema.FieldCelebrity, schema.FieldUsername, schema.FieldSuspended).Build(),
 	}
 	if key != "" {
 		cmds = append(cmds, b.Set().Key(key).Value(inFlight).Nx().Ex(idempotencyTTL).Build())
@@ -177,8 +177,17 @@ func (s *Store) postingState(ctx context.Context, author int64, key string) (fol
 		return 0, false, "", 0, s.wrap("create post: author", err)
 	}
 	flag, _ := user[0].ToString()
+	var refused error
 	if name, err = user[1].ToString(); err != nil {
-		return 0, false, "", 0, retwis.Errorf(retwis.NotFound, "There is no such user.")
+		refused = retwis.Errorf(retwis.NotFound, "There is no such user.")
+	} else if !user[2].IsNil() {
+		refused = errSuspended
+	}
+	if refused != nil {
+		if key != "" { // claimed above, for nothing
+			s.c.Do(ctx, b.Del().Key(key).Build())
+		}
+		return 0, false, "", 0, refused
 	}
 	if s.opts.IDs == nil {
 		pid, err = res[len(res)-1].AsInt64()

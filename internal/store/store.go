@@ -91,6 +91,7 @@ type Options struct {
 type Limits struct {
 	Posts   retwis.Rate // posts and replies
 	Follows retwis.Rate // follows (unfollowing is not limited)
+	Reports retwis.Rate // reports to the moderators
 	// MaxFollowing is the most accounts one account may follow (zero:
 	// no bound).
 	MaxFollowing int64

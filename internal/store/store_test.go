@@ -27,6 +27,14 @@ type fixture struct {
 	rc  *storetest.Counting // the store's client, counting
 	raw rueidis.Client      // a separate client for setting up and inspecting
 	ctx context.Context
+	url string // the Redis or cluster
+}
+
+// second opens another store on the fixture's database, as another
+// server would, with a client-side cache of its own.
+func (f *fixture) second(t *testing.T) *store.Store {
+	t.Helper()
+	return storetest.Open(t, f.url, store.Options{})
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -68,7 +76,7 @@ func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *
 	if err := st.Migrate(t.Context(), quiet); err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{st: st, rc: rc, raw: raw, ctx: t.Context()}
+	f := &fixture{st: st, rc: rc, raw: raw, ctx: t.Context(), url: url}
 	if worker {
 		storetest.StartWorker(t, url, opts)
 	}

@@ -1,0 +1,202 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// Suspend suspends uid's account on the word of by, for reason
+// (optional): its posts vanish from every page and the API at once, for
+// everyone (the suspended set is read with every page's posts, and
+// Redis invalidates every server's cached copy), it can no longer log
+// in or post, and its sessions and API tokens end. The action is
+// recorded in the audit log. Suspending again changes nothing but adds
+// to the log.
+func (s *Store) Suspend(ctx context.Context, by retwis.Actor, uid int64, reason string) error {
+	u, reason, err := s.moderated(ctx, uid, reason)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := detach(ctx)
+	defer cancel()
+	b := s.c.B()
+	s.written.add(schema.Suspended, schema.User(uid))
+	for _, cmd := range []rueidis.Completed{
+		b.Sadd().Key(schema.Suspended).Member(id(uid)).Build(),
+		b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldSuspended, strconv.FormatInt(time.Now().Unix(), 10)).Build(),
+	} {
+		if err := s.c.Do(ctx, cmd).Error(); err != nil {
+			return s.wrap("suspend", err)
+		}
+	}
+	if err := s.endAccess(ctx, uid); err != nil {
+		return err
+	}
+	return s.audit(ctx, by, retwis.Suspend, "@"+u.Username, reason)
+}
+
+// Unsuspend lifts the suspension of uid's account: its posts show again,
+// and its owner may log in (their old sessions and tokens stay ended).
+// Recorded in the audit log.
+func (s *Store) Unsuspend(ctx context.Context, by retwis.Actor, uid int64, reason string) error {
+	u, reason, err := s.moderated(ctx, uid, reason)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := detach(ctx)
+	defer cancel()
+	b := s.c.B()
+	s.written.add(schema.Suspended, schema.User(uid))
+	for _, cmd := range []rueidis.Completed{
+		b.Hdel().Key(schema.User(uid)).Field(schema.FieldSuspended).Build(),
+		b.Srem().Key(schema.Suspended).Member(id(uid)).Build(),
+	} {
+		if err := s.c.Do(ctx, cmd).Error(); err != nil {
+			return s.wrap("unsuspend", err)
+		}
+	}
+	return s.audit(ctx, by, retwis.Unsuspend, "@"+u.Username, reason)
+}
+
+// SetModerator grants uid the moderator role (on) or takes it back, on
+// the word of by. Moderators use the admin page. Recorded in the audit
+// log.
+func (s *Store) SetModerator(ctx context.Context, by retwis.Actor, uid int64, on bool) error {
+	u, _, err := s.moderated(ctx, uid, "")
+	if err != nil {
+		return err
+	}
+	b := s.c.B()
+	cmd, action := b.Hdel().Key(schema.User(uid)).Field(schema.FieldRole).Build(), retwis.RevokeModerator
+	if on {
+		cmd, action = b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldRole, schema.RoleModerator).Build(), retwis.GrantModerator
+	}
+	s.written.add(schema.User(uid))
+	if err := s.c.Do(ctx, cmd).Error(); err != nil {
+		return s.wrap(string(action), err)
+	}
+	return s.audit(ctx, by, action, "@"+u.Username, "")
+}
+
+// IsModerator reports whether uid has the moderator role, through the
+// client-side cache.
+func (s *Store) IsModerator(ctx context.Context, uid int64) (bool, error) {
+	role, err := s.cached(ctx, s.c.B().Hget().Key(schema.User(uid)).Field(schema.FieldRole).Cache(), authCacheTTL).ToString()
+	if rueidis.IsRedisNil(err) {
+		return false, nil
+	}
+	return role == schema.RoleModerator, s.wrap("role", err)
+}
+
+// SuspendedUsers returns the suspended accounts, at most n, in no
+// particular order, and how many there are.
+func (s *Store) SuspendedUsers(ctx context.Context, n int) ([]retwis.User, int64, error) {
+	b := s.c.B()
+	res := s.c.DoMulti(ctx, b.Srandmember().Key(schema.Suspended).Count(int64(n)).Build(), b.Scard().Key(schema.Suspended).Build())
+	members, err := res[0].AsStrSlice()
+	if err != nil {
+		return nil, 0, s.wrap("suspended", err)
+	}
+	total, err := res[1].AsInt64()
+	if err != nil {
+		return nil, 0, s.wrap("suspended", err)
+	}
+	users, err := s.namedUsers(ctx, ids(members))
+	return users, total, err
+}
+
+// RemovePost deletes post pid, whoever wrote it, on the word of by, for
+// reason (optional), as DeletePost deletes one's own. Recorded in the
+// audit log.
+func (s *Store) RemovePost(ctx context.Context, by retwis.Actor, pid int64, reason string) error {
+	reason, err := retwis.NormalizeReason(reason, false)
+	if err != nil {
+		return err
+	}
+	p, err := s.post(ctx, reader{all: true}, pid)
+	if err != nil {
+		return err
+	}
+	if err := s.DeletePost(ctx, p.AuthorID, pid); err != nil {
+		return err
+	}
+	return s.audit(ctx, by, retwis.DeletePost, fmt.Sprintf("post %d by @%s", pid, p.Author), reason)
+}
+
+// moderated returns the user uid, to be moderated, and reason as
+// stored; a user that does not exist is an error of kind NotFound.
+func (s *Store) moderated(ctx context.Context, uid int64, reason string) (retwis.User, string, error) {
+	reason, err := retwis.NormalizeReason(reason, false)
+	if err != nil {
+		return retwis.User{}, "", err
+	}
+	names, err := s.usernames(ctx, []int64{uid})
+	if err != nil {
+		return retwis.User{}, "", err
+	}
+	if names[uid] == "" {
+		return retwis.User{}, "", retwis.Errorf(retwis.NotFound, "There is no user %d.", uid)
+	}
+	return retwis.User{ID: uid, Username: names[uid]}, reason, nil
+}
+
+// namedUsers returns the users of uids that exist, with their names, in
+// the order of uids.
+func (s *Store) namedUsers(ctx context.Context, uids []int64) ([]retwis.User, error) {
+	names, err := s.usernames(ctx, uids)
+	if err != nil {
+		return nil, err
+	}
+	users := make([]retwis.User, 0, len(uids))
+	for _, uid := range uids {
+		if names[uid] != "" {
+			users = append(users, retwis.User{ID: uid, Username: names[uid]})
+		}
+	}
+	return users, nil
+}
+
+// audit records a moderation action in the audit log, which keeps about
+// schema.AuditKept of them.
+func (s *Store) audit(ctx context.Context, by retwis.Actor, action retwis.Action, target, reason string) error {
+	cmd := s.c.B().Xadd().Key(schema.Audit).Maxlen().Almost().Threshold(strconv.Itoa(schema.AuditKept)).Id("*").
+		FieldValue().FieldValue(schema.FieldAuditActor, string(by)).FieldValue(schema.FieldAuditAction, string(action)).
+		FieldValue(schema.FieldAuditTarget, target).FieldValue(schema.FieldAuditReason, reason).Build()
+	if err := s.c.Do(ctx, cmd).Error(); err != nil {
+		return fmt.Errorf("%w (done, but not in the audit log)", s.wrap("audit", err))
+	}
+	return nil
+}
+
+// AuditLog returns the newest n entries of the audit log, newest first.
+func (s *Store) AuditLog(ctx context.Context, n int) ([]retwis.AuditEntry, error) {
+	entries, err := s.c.Do(ctx, s.c.B().Xrevrange().Key(schema.Audit).End("+").Start("-").Count(int64(n)).Build()).AsXRange()
+	if err != nil {
+		return nil, s.wrap("audit log", err)
+	}
+	out := make([]retwis.AuditEntry, len(entries))
+	for i, e := range entries {
+		out[i] = retwis.AuditEntry{ID: e.ID, At: streamTime(e.ID), Actor: retwis.Actor(e.FieldValues[schema.FieldAuditActor]),
+			Action: retwis.Action(e.FieldValues[schema.FieldAuditAction]), Target: e.FieldValues[schema.FieldAuditTarget],
+			Reason: e.FieldValues[schema.FieldAuditReason]}
+	}
+	return out, nil
+}
+
+// streamTime is the time of a stream entry's id ("<unix ms>-<seq>").
+func streamTime(entry string) time.Time {
+	ms, _, _ := strings.Cut(entry, "-")
+	n, _ := strconv.ParseInt(ms, 10, 64)
+	return time.UnixMilli(n)
+}
+
+// errSuspended refuses what a suspended account tries.
+var errSuspended = retwis.Errorf(retwis.Forbidden, "This account is suspended.")

@@ -1,0 +1,200 @@
+package store_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// TestSuspend: a suspended account's posts vanish for everyone at once
+// (on a second store with warm caches too), its session and tokens end,
+// it cannot post; unsuspending shows the posts again; each action is in
+// the audit log, newest first.
+func TestSuspend(t *testing.T) {
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		spam, _, err := f.st.Register(f.ctx, "spammer", "password1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		reader := f.register(t, "reader")
+		if err := f.st.Follow(f.ctx, reader.ID, spam.ID); err != nil {
+			t.Fatal(err)
+		}
+		p := f.post(t, store.Draft{Author: spam.ID, Text: "buy #cheap things @reader"})
+		f.drain(t)
+		_, session, err := f.st.Login(f.ctx, "spammer", "password1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		token, err := f.st.CreateToken(f.ctx, spam.ID, "", "bot", retwis.Scopes{"write"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := f.second(t)
+		for _, st := range []*store.Store{f.st, other} { // warm both caches
+			if g, err := st.GlobalTimeline(f.ctx, reader.ID, retwis.Cursor{}, 10); err != nil || len(g.Posts) != 1 {
+				t.Fatalf("before: %d posts, %v", len(g.Posts), err)
+			}
+		}
+
+		if err := f.st.Suspend(f.ctx, "cli:op", spam.ID, "spam"); err != nil {
+			t.Fatal(err)
+		}
+		for name, st := range map[string]*store.Store{"this store": f.st, "another": other} {
+			for _, viewer := range []int64{0, reader.ID} {
+				g, _ := st.GlobalTimeline(f.ctx, viewer, retwis.Cursor{}, 10)
+				h, _, _ := st.HomeTimeline(f.ctx, reader.ID, retwis.Cursor{}, 10)
+				tag, _ := st.TagPosts(f.ctx, viewer, "cheap", retwis.Cursor{}, 10)
+				prof, _ := st.Profile(f.ctx, viewer, spam, retwis.Cursor{}, 10)
+				m, _ := st.Mentions(f.ctx, reader.ID, retwis.Cursor{}, 10)
+				if n := len(g.Posts) + len(h.Posts) + len(tag.Posts) + len(prof.Page.Posts) + len(m.Posts); n > 0 {
+					t.Errorf("%s, viewer %d: %d posts of a suspended account shown", name, viewer, n)
+				}
+				if _, err := st.Post(f.ctx, viewer, p.ID); retwis.ErrorKind(err) != retwis.NotFound {
+					t.Errorf("%s: the suspended account's post reads as %v", name, err)
+				}
+			}
+			if _, err := st.Authenticate(f.ctx, session); retwis.ErrorKind(err) != retwis.Unauthorized {
+				t.Errorf("%s: the suspended account's session: %v", name, err)
+			}
+			if _, err := st.AuthenticateToken(f.ctx, token); retwis.ErrorKind(err) != retwis.Unauthorized {
+				t.Errorf("%s: the suspended account's token: %v", name, err)
+			}
+		}
+		before, counter := f.snapshot(t), f.do(t, "GET", "next_post_id")
+		if _, err := f.st.Publish(f.ctx, store.Draft{Author: spam.ID, Text: "more", Key: "k1"}); retwis.ErrorKind(err) != retwis.Forbidden {
+			t.Errorf("a suspended account posts: %v", err)
+		}
+		// The test's store takes post ids from the tutorial's counter, in
+		// the round trip that finds the author suspended (servers take them
+		// from a generator): an id spent is no post written.
+		f.do(t, "SET", "next_post_id", counter)
+		f.assertUnchanged(t, before)
+		if users, n, err := f.st.SuspendedUsers(f.ctx, 10); err != nil || n != 1 || len(users) != 1 || users[0] != spam {
+			t.Errorf("suspended users: %v %d %v", users, n, err)
+		}
+
+		if err := f.st.Unsuspend(f.ctx, "@mod", spam.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+		if g, err := other.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 10); err != nil || len(g.Posts) != 1 {
+			t.Errorf("after unsuspending: %d posts, %v", len(g.Posts), err)
+		}
+		log, err := f.st.AuditLog(f.ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range log {
+			got = append(got, strings.Join([]string{string(e.Actor), string(e.Action), e.Target, e.Reason}, " "))
+			if e.At.IsZero() {
+				t.Errorf("entry %s has no time", e.ID)
+			}
+		}
+		if want := []string{"@mod unsuspend @spammer ", "cli:op suspend @spammer spam"}; !slices.Equal(got, want) {
+			t.Errorf("audit log: %q; want %q", got, want)
+		}
+	})
+}
+
+// TestModeratorsAndRemoval: the moderator role comes and goes; a post of
+// anyone can be removed, with the removal logged; refused actions write
+// nothing.
+func TestModeratorsAndRemoval(t *testing.T) {
+	f := newFixture(t)
+	mod, author := f.register(t, "mod"), f.register(t, "author")
+	if is, err := f.st.IsModerator(f.ctx, mod.ID); err != nil || is {
+		t.Fatalf("a new user is a moderator: %v, %v", is, err)
+	}
+	if err := f.st.SetModerator(f.ctx, "cli:op", mod.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if is, err := f.st.IsModerator(f.ctx, mod.ID); err != nil || !is {
+		t.Fatalf("granted, not a moderator: %v, %v", is, err)
+	}
+	p := f.post(t, store.Draft{Author: author.ID, Text: "rule-breaking #words"})
+	f.drain(t)
+	before := f.snapshot(t)
+	for name, err := range map[string]error{
+		"suspend nobody":  f.st.Suspend(f.ctx, "cli:op", 999, ""),
+		"remove nothing":  f.st.RemovePost(f.ctx, "cli:op", 999, ""),
+		"long reason":     f.st.Suspend(f.ctx, "cli:op", author.ID, strings.Repeat("x", 1001)),
+		"grant to nobody": f.st.SetModerator(f.ctx, "cli:op", 999, true),
+	} {
+		if k := retwis.ErrorKind(err); k != retwis.NotFound && k != retwis.Invalid {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	f.assertUnchanged(t, before)
+	if err := f.st.RemovePost(f.ctx, retwis.ModeratorActor(mod), p.ID, "rule 2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.Post(f.ctx, 0, p.ID); retwis.ErrorKind(err) != retwis.NotFound {
+		t.Errorf("a removed post reads as %v", err)
+	}
+	if got := f.tagPosts(t, "words"); len(got) != 0 {
+		t.Errorf("a removed post stays on its tag page: %v", got)
+	}
+	if err := f.st.SetModerator(f.ctx, "cli:op", mod.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if is, _ := f.st.IsModerator(f.ctx, mod.ID); is {
+		t.Error("revoked, still a moderator")
+	}
+	log, err := f.st.AuditLog(f.ctx, 2)
+	if err != nil || len(log) != 2 || log[0].Action != retwis.RevokeModerator ||
+		log[1].Action != retwis.DeletePost || log[1].Actor != "@mod" || !strings.Contains(log[1].Target, "by @author") || log[1].Reason != "rule 2" {
+		t.Errorf("audit log: %+v, %v", log, err)
+	}
+}
+
+// TestReports: a report of a post or an account is listed until a
+// moderator closes it, which the audit log records; reports of oneself,
+// of nothing, without a reason or too many are refused and write
+// nothing.
+func TestReports(t *testing.T) {
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		alice, bob := f.register(t, "alice"), f.register(t, "bob")
+		p := f.post(t, store.Draft{Author: bob.ID, Text: "nasty"})
+		before := f.snapshot(t)
+		for name, try := range map[string]func() error{
+			"oneself":     func() error { _, err := f.st.Report(f.ctx, alice.ID, alice.ID, 0, "me"); return err },
+			"own post":    func() error { _, err := f.st.Report(f.ctx, bob.ID, 0, p.ID, "mine"); return err },
+			"nobody":      func() error { _, err := f.st.Report(f.ctx, alice.ID, 999, 0, "who"); return err },
+			"no post":     func() error { _, err := f.st.Report(f.ctx, alice.ID, 0, 999, "what"); return err },
+			"no reason":   func() error { _, err := f.st.Report(f.ctx, alice.ID, bob.ID, 0, "  "); return err },
+			"bad closing": func() error { return f.st.CloseReport(f.ctx, "@mod", "12-x", "") },
+			"no such":     func() error { return f.st.CloseReport(f.ctx, "@mod", "1-1", "") },
+		} {
+			if k := retwis.ErrorKind(try()); k != retwis.Invalid && k != retwis.NotFound {
+				t.Errorf("%s: kind %v", name, k)
+			}
+		}
+		f.assertUnchanged(t, before)
+		ofPost, err := f.st.Report(f.ctx, alice.ID, 0, p.ID, "insulting")
+		if err != nil || ofPost.User != bob || ofPost.By != alice || ofPost.Post != p.ID {
+			t.Fatalf("report of a post: %+v, %v", ofPost, err)
+		}
+		ofUser, err := f.st.Report(f.ctx, alice.ID, bob.ID, 0, "a bot")
+		if err != nil {
+			t.Fatal(err)
+		}
+		open, err := f.st.OpenReports(f.ctx, 10)
+		if err != nil || len(open) != 2 || open[0].ID != ofUser.ID || open[1] != ofPost {
+			t.Fatalf("open reports: %+v, %v", open, err)
+		}
+		if err := f.st.CloseReport(f.ctx, "@mod", ofPost.ID, "post removed"); err != nil {
+			t.Fatal(err)
+		}
+		if open, err := f.st.OpenReports(f.ctx, 10); err != nil || len(open) != 1 || open[0].ID != ofUser.ID {
+			t.Errorf("after closing one: %+v, %v", open, err)
+		}
+		log, err := f.st.AuditLog(f.ctx, 1)
+		if err != nil || len(log) != 1 || log[0].Action != retwis.CloseReport || !strings.Contains(log[0].Target, `"insulting"`) {
+			t.Errorf("audit log: %+v, %v", log, err)
+		}
+	})
+}
