@@ -3,8 +3,11 @@ package password
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -337,4 +340,44 @@ func TestHasherVerify(t *testing.T) {
 		}
 	}
 	assertIdle(t, h)
+}
+
+// BenchmarkHasherTurns measures what the scheduler costs a hash,
+// without the hash: a hasher taken and given back with nobody waiting
+// (free), and handed from client to client by 8 clients of 3 goroutines
+// each on one hasher, each yielding the processor while it holds the
+// hasher, so that the others queue (turns: a wake-up of the next
+// goroutine in each).
+func BenchmarkHasherTurns(b *testing.B) {
+	h, err := NewHasher(cheap, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("free", func(b *testing.B) {
+		for b.Loop() {
+			if err := h.acquire(b.Context()); err != nil {
+				b.Fatal(err)
+			}
+			h.release()
+		}
+	})
+	b.Run("turns", func(b *testing.B) {
+		var next atomic.Int64
+		next.Store(int64(b.N))
+		var wg sync.WaitGroup
+		for i := range 8 * perClient {
+			ctx := WithClient(b.Context(), strconv.Itoa(i%8))
+			wg.Go(func() {
+				for next.Add(-1) >= 0 {
+					if err := h.acquire(ctx); err != nil {
+						b.Error(err)
+						return
+					}
+					runtime.Gosched() // the others queue meanwhile
+					h.release()
+				}
+			})
+		}
+		wg.Wait()
+	})
 }
