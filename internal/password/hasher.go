@@ -72,7 +72,7 @@ type Hasher struct {
 	params     Params
 	dummy      string // a hash to verify against when there is no account
 	hashers    int
-	maxClients int // clients that may wait at once, the anonymous one aside
+	maxClients int // clients that may wait at once (the anonymous one may come beyond)
 
 	mu      sync.Mutex
 	running int               // hashers in use; while one is free, nobody waits
