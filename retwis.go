@@ -135,7 +135,7 @@ type Profile struct {
 	// Followed reports whether the viewer follows this user; Blocked and
 	// Muted whether the viewer blocked or muted them.
 	Followed, Blocked, Muted bool
-	Page     Page
+	Page                     Page
 }
 
 // Thread is a post with its conversation: the posts it answers and the

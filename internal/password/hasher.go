@@ -1,58 +1,198 @@
 package password
 
 import (
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 )
 
-// ErrBusy is returned when no hashing slot came free in time.
+// ErrBusy is returned when no hasher came free in time, or when the
+// client's share of the queue is full.
 var ErrBusy = errors.New("password: every hasher is busy")
 
-// Hasher hashes and verifies passwords with at most a fixed number of
-// computations at once. Each argon2id computation holds its memory (19
-// MiB by default) and a core for about 20 ms, so an unbounded burst of
-// logins (even for unknown names) would exhaust memory; with the bound a
-// burst only queues, and a caller that waited MaxWait gets ErrBusy.
-type Hasher struct {
-	params Params
-	slots  chan struct{}
-	dummy  string // a hash to verify against when there is no account
-}
-
-// MaxWait bounds how long a call waits for a free hashing slot.
+// MaxWait bounds how long a call waits for a free hasher.
 const MaxWait = 3 * time.Second
 
-// NewHasher returns a Hasher making hashes with p, running at most slots
+const (
+	// perClient is how many requests of one client may wait; the next
+	// is refused at once.
+	perClient = 3
+	// clientsPerHasher bounds the clients waiting, per hasher: at about
+	// 20 ms a hash, a hasher serves some 150 in MaxWait, so a client
+	// further back would likely time out after waiting anyway.
+	clientsPerHasher = 128
+)
+
+// The refusals that cost nothing: made before any wait.
+var (
+	errQueueFull = fmt.Errorf("%w: %d requests of this client are waiting already", ErrBusy, perClient)
+	errCrowded   = fmt.Errorf("%w: too many clients are waiting", ErrBusy)
+)
+
+// clientKey is the context key of the client a hash is made for.
+type clientKey struct{}
+
+// WithClient returns a context saying that the hashes made under it are
+// for the client key names (the client's address, say): a Hasher serves
+// the clients that wait in turn, and bounds what each may queue.
+func WithClient(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, clientKey{}, key)
+}
+
+// client is whom a hash is for: a named client, or, with named false,
+// the anonymous one that every call without WithClient shares.
+type client struct {
+	key   string
+	named bool
+}
+
+func clientOf(ctx context.Context) client {
+	key, named := ctx.Value(clientKey{}).(string)
+	return client{key: key, named: named}
+}
+
+// queue holds the requests of one client waiting for a hasher.
+type queue struct {
+	who     client
+	waiting []chan struct{} // oldest first; each closed when given a hasher
+	turn    *list.Element   // the client's place in Hasher.turns
+}
+
+// Hasher hashes and verifies passwords on a fixed number of hashers.
+// Each argon2id computation holds its memory (19 MiB by default) and a
+// core for about 20 ms, so an unbounded burst of logins (even for
+// unknown names) would exhaust memory; with the bound a burst queues,
+// fairly between clients (see the package documentation), and a caller
+// that waited MaxWait gets ErrBusy.
+type Hasher struct {
+	params     Params
+	dummy      string // a hash to verify against when there is no account
+	hashers    int
+	maxClients int // clients that may wait at once (the anonymous one may come beyond)
+
+	mu      sync.Mutex
+	running int               // hashers in use; while one is free, nobody waits
+	queues  map[client]*queue // the clients waiting
+	turns   list.List         // of *queue: the clients waiting, whose turn first
+}
+
+// NewHasher returns a Hasher making hashes with p on at most hashers
 // computations at once.
-func NewHasher(p Params, slots int) (*Hasher, error) {
+func NewHasher(p Params, hashers int) (*Hasher, error) {
 	dummy, err := Hash("no such user", p)
 	if err != nil {
 		return nil, fmt.Errorf("password: %w", err)
 	}
-	return &Hasher{params: p, slots: make(chan struct{}, max(slots, 1)), dummy: dummy}, nil
+	hashers = max(hashers, 1)
+	return &Hasher{params: p, dummy: dummy, hashers: hashers, maxClients: clientsPerHasher * hashers,
+		queues: map[client]*queue{}}, nil
 }
 
-// acquire takes a hashing slot, waiting at most MaxWait.
-func (h *Hasher) acquire(ctx context.Context) (release func(), err error) {
+// acquire takes a hasher for the context's client, waiting its turn for
+// at most MaxWait; a request beyond the client's share is refused at
+// once. After a nil error, the caller must call release.
+func (h *Hasher) acquire(ctx context.Context) error {
+	who := clientOf(ctx)
+	h.mu.Lock()
+	if h.running < h.hashers {
+		h.running++
+		h.mu.Unlock()
+		return nil
+	}
+	ready, err := h.enqueue(who)
+	h.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, MaxWait)
 	defer cancel()
 	select {
-	case h.slots <- struct{}{}:
-		return func() { <-h.slots }, nil
+	case <-ready:
+		return nil
 	case <-ctx.Done():
-		return nil, fmt.Errorf("%w: %w", ErrBusy, ctx.Err())
+		h.leave(who, ready)
+		return fmt.Errorf("%w: %w", ErrBusy, ctx.Err())
 	}
+}
+
+// enqueue adds a request of who to its queue, the client joining the
+// end of the turns if it was not waiting; the returned channel is
+// closed when the request is given a hasher. The caller holds mu.
+func (h *Hasher) enqueue(who client) (chan struct{}, error) {
+	q := h.queues[who]
+	switch {
+	case q == nil && who.named && len(h.queues) >= h.maxClients:
+		return nil, errCrowded
+	case q != nil && who.named && len(q.waiting) >= perClient:
+		return nil, errQueueFull
+	case q == nil:
+		q = &queue{who: who}
+		q.turn = h.turns.PushBack(q)
+		h.queues[who] = q
+	}
+	ready := make(chan struct{})
+	q.waiting = append(q.waiting, ready)
+	return ready, nil
+}
+
+// leave takes back a request that stopped waiting; if it was given a
+// hasher meanwhile, the hasher goes to the next in turn.
+func (h *Hasher) leave(who client, ready chan struct{}) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	q := h.queues[who]
+	if q == nil || !slices.Contains(q.waiting, ready) {
+		h.handOn() // given a hasher meanwhile
+		return
+	}
+	q.waiting = slices.DeleteFunc(q.waiting, func(c chan struct{}) bool { return c == ready })
+	if len(q.waiting) == 0 {
+		h.drop(q)
+	}
+}
+
+// release gives back a hasher taken by acquire.
+func (h *Hasher) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.handOn()
+}
+
+// handOn gives a hasher that came free to the oldest request of the
+// client whose turn it is, that client going to the end of the turns;
+// with nobody waiting, the hasher is free. The caller holds mu.
+func (h *Hasher) handOn() {
+	front := h.turns.Front()
+	if front == nil {
+		h.running--
+		return
+	}
+	q := front.Value.(*queue)
+	close(q.waiting[0])
+	q.waiting = slices.Delete(q.waiting, 0, 1)
+	if len(q.waiting) == 0 {
+		h.drop(q)
+	} else {
+		h.turns.MoveToBack(front)
+	}
+}
+
+// drop removes a client that has nothing waiting. The caller holds mu.
+func (h *Hasher) drop(q *queue) {
+	h.turns.Remove(q.turn)
+	delete(h.queues, q.who)
 }
 
 // Hash hashes a new password.
 func (h *Hasher) Hash(ctx context.Context, pass string) (string, error) {
-	release, err := h.acquire(ctx)
-	if err != nil {
+	if err := h.acquire(ctx); err != nil {
 		return "", err
 	}
-	defer release()
+	defer h.release()
 	return Hash(pass, h.params)
 }
 
@@ -60,11 +200,10 @@ func (h *Hasher) Hash(ctx context.Context, pass string) (string, error) {
 // dummy hash and reports false, so that a login for an unknown name costs
 // the same as one for a real account.
 func (h *Hasher) Verify(ctx context.Context, pass, hash string) (bool, error) {
-	release, err := h.acquire(ctx)
-	if err != nil {
+	if err := h.acquire(ctx); err != nil {
 		return false, err
 	}
-	defer release()
+	defer h.release()
 	if hash == "" {
 		Verify(pass, h.dummy)
 		return false, nil
@@ -73,4 +212,8 @@ func (h *Hasher) Verify(ctx context.Context, pass, hash string) (bool, error) {
 }
 
 // InProgress returns how many computations are running.
-func (h *Hasher) InProgress() int { return len(h.slots) }
+func (h *Hasher) InProgress() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.running
+}

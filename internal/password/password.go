@@ -2,6 +2,31 @@
 // them in the PHC string format
 // ($argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>) so that the parameters
 // can be raised later without invalidating existing hashes.
+//
+// A [Hasher] runs these costly computations on a fixed number of
+// hashers (one per core), fairly between the clients that wait for one,
+// so that a login flood from one client does not hold up other people's
+// logins:
+//
+//   - Each hash is for a client, named by the context ([WithClient]: the
+//     client's address as the web and API middleware compute it, an IPv6
+//     /64 counting as one); hashes without one (the command line, the
+//     bulk writer, tests) share one anonymous client.
+//   - While a hasher is free, a request takes it at once. Otherwise it
+//     waits in its client's queue, and the clients waiting take turns:
+//     a hasher that comes free goes to the oldest request of the client
+//     whose turn it is, and that client goes to the end of the turns (a
+//     client that begins to wait joins the end). So a client with one
+//     request waiting gets a hasher after at most one hash for each
+//     client waiting before it, however many requests the others sent.
+//   - A client may have 3 requests waiting; a 4th is refused with
+//     [ErrBusy] at once, costing nothing. At most 128 clients per hasher
+//     may wait (at about 20 ms a hash, those further back would hardly
+//     be served within [MaxWait]); a new client beyond is refused alike.
+//     The anonymous client, the server's own tools, is bound by neither.
+//   - A request that waited [MaxWait], or whose context ended, gets
+//     ErrBusy and leaves its queue; a hasher given to it meanwhile goes
+//     to the next in turn.
 package password
 
 import (

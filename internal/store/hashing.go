@@ -8,22 +8,31 @@ import (
 	"github.com/retwis/retwis/internal/password"
 )
 
-// hashPassword hashes a new password, at most one per core at a time.
+// The store hashes passwords (Register, Login, ChangePassword) on a
+// password.Hasher, at most one hash per core at a time, for the client
+// that the context names (password.WithClient, which the interfaces'
+// middleware sets from the client's address: middleware.Stack.Hashing):
+// the clients waiting take turns, and a client asking for more than its
+// share is told the server is busy at once. Without a client (the
+// command line, the benchmarks), hashes share one anonymous client.
+
+// hashPassword hashes a new password for the context's client.
 func (s *Store) hashPassword(ctx context.Context, pass string) (string, error) {
 	hash, err := s.hasher.Hash(ctx, pass)
 	return hash, busy(err)
 }
 
-// verifyPassword checks pass against a hash, at most one per core at a
-// time. With hash empty it checks against a dummy hash, so that a login
+// verifyPassword checks pass against a hash for the context's client.
+// With hash empty it checks against a dummy hash, so that a login
 // for an unknown name costs the same as one for a real account.
 func (s *Store) verifyPassword(ctx context.Context, pass, hash string) (bool, error) {
 	ok, err := s.hasher.Verify(ctx, pass, hash)
 	return ok, busy(err)
 }
 
-// busy tells a user whose password waited too long for a hasher that the
-// server is busy (Unavailable: worth retrying).
+// busy tells a user whose password waited too long for a hasher, or
+// whose client has its share waiting already, that the server is busy
+// (Unavailable: worth retrying).
 func busy(err error) error {
 	if errors.Is(err, password.ErrBusy) {
 		return &retwis.Error{Kind: retwis.Unavailable, Err: err,

@@ -55,7 +55,7 @@ func newMetrics(reg prometheus.Registerer, s *Store) *metrics {
 			Name: "retwis_delivery_oldest_pending_seconds", Help: "Age of the oldest delivery job read by a worker and not done (-1: unknown).",
 		}, func() float64 { return s.gauge(s.oldestPending) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "retwis_password_hashes_in_progress", Help: "Password hashes being computed; at most one per core, the rest wait.",
+			Name: "retwis_password_hashes_in_progress", Help: "Password hashes being computed; at most one per core, the rest wait, clients in turn.",
 		}, func() float64 { return float64(s.hasher.InProgress()) }),
 	)
 	return m

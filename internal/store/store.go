@@ -132,7 +132,7 @@ type Store struct {
 	c       rueidis.Client
 	opts    Options
 	log     *slog.Logger
-	hasher  *password.Hasher // at most one password hash per core at once
+	hasher  *password.Hasher // at most one password hash per core at once, clients in turn
 	nodes   *redisconn.Nodes // the masters, for health checks and scans
 	metrics *metrics         // nil without Options.Metrics
 	written *written         // cached keys this server changed a moment ago

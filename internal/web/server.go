@@ -132,8 +132,8 @@ func (s *Server) routes(probesOnly bool) http.Handler {
 // pageRoutes registers the pages and forms on mux.
 func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /{$}", s.mw.Viewer(s.home))
-	mux.HandleFunc("POST /register", s.register)
-	mux.HandleFunc("POST /login", s.login)
+	mux.HandleFunc("POST /register", s.mw.Hashing(s.register))
+	mux.HandleFunc("POST /login", s.mw.Hashing(s.login))
 	mux.HandleFunc("POST /logout", s.requireLogin(s.logout))
 	mux.HandleFunc("POST /post", s.requireLogin(s.mw.Throttle(s.createPost)))
 	mux.HandleFunc("GET /u/{username}", s.mw.Viewer(s.profile))
@@ -161,7 +161,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /oauth/authorize", s.requireLogin(s.decideAuthorize))
 	mux.HandleFunc("GET /settings/apps", s.requireLogin(s.listTokens))
 	mux.HandleFunc("GET /settings/export", s.requireLogin(s.exportData))
-	mux.HandleFunc("POST /settings/password", s.requireLogin(s.mw.Throttle(s.changePassword)))
+	mux.HandleFunc("POST /settings/password", s.requireLogin(s.mw.Throttle(s.mw.Hashing(s.changePassword))))
 	mux.HandleFunc("POST /settings/apps/revoke", s.requireLogin(s.revokeToken))
 	mux.HandleFunc("POST /settings/apps/token", s.requireLogin(s.mw.Throttle(s.createToken)))
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))

@@ -46,9 +46,17 @@ func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest
 // the site's).
 func newSiteWith(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server, opts web.Options) *site {
 	t.Helper()
+	return newSiteStore(t, redisURL, start, opts, store.Options{})
+}
+
+// newSiteStore is newSiteWith with the store's options too (its log is
+// the site's).
+func newSiteStore(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server, opts web.Options, storeOpts store.Options) *site {
+	t.Helper()
 	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	st := storetest.Open(t, redisURL, store.Options{Log: log})
+	storeOpts.Log = log
+	st := storetest.Open(t, redisURL, storeOpts)
 	if err := st.Migrate(t.Context(), log); err != nil {
 		t.Fatal(err)
 	}
