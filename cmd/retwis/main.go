@@ -9,6 +9,7 @@
 //	retwis lock [flags]    run a command while holding a distributed lock
 //	retwis check [flags]   verify (and repair) every derived index
 //	retwis spam [flags]    list new accounts that post very much
+//	retwis admin ACTION    moderate: suspend, moderators, delete posts, audit
 //	retwis help [command]  show help
 //
 // Every flag can also be set through the environment variable named in
@@ -43,6 +44,7 @@ var commands = []command{
 	{"lock", "run a command while holding a distributed lock (Redlock)", runLock},
 	{"check", "verify every derived index against its source of truth, and repair it", runCheck},
 	{"spam", "list new accounts that post very much (the operator's spam view)", runSpam},
+	{"admin", "moderate: suspend accounts, grant the moderator role, delete posts, read the audit log", runAdmin},
 }
 
 func main() {
