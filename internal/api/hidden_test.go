@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mattn/go-mastodon"
 
@@ -123,6 +124,13 @@ func TestBlockedAppearsNowhere(t *testing.T) {
 	if err != nil || !rel.Blocking || rel.Following {
 		t.Fatalf("block = %+v, %v", rel, err)
 	}
+	// Server two's caches learn of the block from Redis's invalidation,
+	// within milliseconds: once one read shows it, every read must.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := aliceThere.app.GetStatus(ctx, bobs.ID); err != nil || time.Now().After(deadline) {
+			break
+		}
+	}
 	if got := aliceThere.finds("bob-words", bobsID, bob, "both"); len(got) > 0 {
 		t.Errorf("alice, who blocked bob, finds his post on server two in %v", got)
 	}
@@ -207,5 +215,56 @@ func TestMuteAPI(t *testing.T) {
 	}
 	if public, err := aliceApp.GetTimelinePublic(ctx, false, nil); err != nil || len(public) != 1 {
 		t.Errorf("after the unmute: %d statuses, %v", len(public), err)
+	}
+}
+
+// TestSuspendedAppearsNowhere: once a moderator suspends an account on
+// one server, a second server that had its post in its caches shows it
+// on no page and no API endpoint, and the account's token stops there;
+// lifting the suspension shows the post again.
+func TestSuspendedAppearsNowhere(t *testing.T) {
+	one := newServer(t)
+	two := newServerAt(t, one.redisURL())
+	spammer, spamToken := one.user("spammer")
+	_, carolToken := one.user("carol")
+	ctx := t.Context()
+	carolApp := mastodon.NewClient(&mastodon.Config{Server: one.srv.URL, AccessToken: carolToken})
+	if _, err := carolApp.AccountFollow(ctx, mastodon.ID(id(spammer.ID))); err != nil {
+		t.Fatal(err)
+	}
+	spam := one.post(spamToken, "spam-words for @carol #deals")
+	one.drain()
+	spamID := parseID(t, mastodon.ID(spam))
+	carol := readerOn(t, two, "carol", carolToken)
+	if got := carol.finds("spam-words", spamID, spammer, "deals"); len(got) < 8 {
+		t.Fatalf("before the suspension, carol finds the post only in %v", got)
+	}
+	if err := one.st.Suspend(ctx, "cli:test", spammer.ID, "spam"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := carol.app.GetStatus(ctx, mastodon.ID(spam)); err != nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if got := carol.finds("spam-words", spamID, spammer, "deals"); len(got) > 0 {
+		t.Errorf("a suspended account's post shows on server two in %v", got)
+	}
+	if r := two.call("GET", "/api/v1/timelines/public", "", nil); r.status != 200 || strings.Contains(string(r.body), "spam-words") {
+		t.Errorf("logged out, the public timeline: %d, %s", r.status, r.body)
+	}
+	if r := two.call("POST", "/api/v1/statuses", spamToken, url.Values{"status": {"more"}}); r.status != 401 {
+		t.Errorf("the suspended account's token posts: %d %s", r.status, r.body)
+	}
+	if err := one.st.Unsuspend(ctx, "cli:test", spammer.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := carol.app.GetStatus(ctx, mastodon.ID(spam)); err == nil || time.Now().After(deadline) {
+			break
+		}
+	}
+	if got := carol.finds("spam-words", spamID, spammer, "deals"); !slices.Contains(got, "api public") {
+		t.Errorf("after the suspension is lifted, carol finds the post only in %v", got)
 	}
 }

@@ -21,19 +21,20 @@ const authCacheTTL = time.Minute
 // account holds the fields of a user hash that authentication and
 // activity tracking need.
 type account struct {
-	username string
-	auth     string
-	hash     string // argon2id PHC string
-	legacy   string // plaintext password of an original-Retwis account
-	seen     int64  // unix time the user was last seen; 0 if never recorded
-	rebuild  bool   // the home timeline awaits a rebuild
+	username  string
+	auth      string
+	hash      string // argon2id PHC string
+	legacy    string // plaintext password of an original-Retwis account
+	seen      int64  // unix time the user was last seen; 0 if never recorded
+	rebuild   bool   // the home timeline awaits a rebuild
+	suspended bool   // the account is suspended
 }
 
 // account reads the fields of a user hash that authentication needs.
 // With cached, the copy in the client-side cache will do: Redis
 // invalidates it as soon as the hash changes (a logout, say).
 func (s *Store) account(ctx context.Context, uid int64, cached bool) (account, error) {
-	cmd := s.c.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldAuth, schema.FieldPasswordHash, schema.FieldPassword, schema.FieldSeen, schema.FieldRebuild)
+	cmd := s.c.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldAuth, schema.FieldPasswordHash, schema.FieldPassword, schema.FieldSeen, schema.FieldRebuild, schema.FieldSuspended)
 	var r rueidis.RedisResult
 	if cached {
 		r = s.cached(ctx, cmd.Cache(), authCacheTTL)
@@ -46,7 +47,7 @@ func (s *Store) account(ctx context.Context, uid int64, cached bool) (account, e
 	}
 	str := func(i int) string { v, _ := vals[i].ToString(); return v }
 	seen, _ := strconv.ParseInt(str(4), 10, 64)
-	return account{username: str(0), auth: str(1), hash: str(2), legacy: str(3), seen: seen, rebuild: str(5) != ""}, nil
+	return account{username: str(0), auth: str(1), hash: str(2), legacy: str(3), seen: seen, rebuild: str(5) != "", suspended: str(6) != ""}, nil
 }
 
 // checkPassword verifies pass against the account. A legacy plaintext
@@ -115,7 +116,7 @@ func (s *Store) Authenticate(ctx context.Context, token string) (retwis.User, er
 	if err != nil {
 		return retwis.User{}, err
 	}
-	if subtle.ConstantTimeCompare([]byte(acct.auth), []byte(secret)) != 1 {
+	if subtle.ConstantTimeCompare([]byte(acct.auth), []byte(secret)) != 1 || acct.suspended {
 		return retwis.User{}, none
 	}
 	return retwis.User{ID: uid, Username: acct.username}, nil

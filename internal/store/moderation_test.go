@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
@@ -43,6 +44,10 @@ func TestSuspend(t *testing.T) {
 		if err := f.st.Suspend(f.ctx, "cli:op", spam.ID, "spam"); err != nil {
 			t.Fatal(err)
 		}
+		soon(t, "the suspended account's post vanishes on another store", func() bool {
+			_, err := other.Post(f.ctx, 0, p.ID)
+			return retwis.ErrorKind(err) == retwis.NotFound
+		})
 		for name, st := range map[string]*store.Store{"this store": f.st, "another": other} {
 			for _, viewer := range []int64{0, reader.ID} {
 				g, _ := st.GlobalTimeline(f.ctx, viewer, retwis.Cursor{}, 10)
@@ -80,9 +85,10 @@ func TestSuspend(t *testing.T) {
 		if err := f.st.Unsuspend(f.ctx, "@mod", spam.ID, ""); err != nil {
 			t.Fatal(err)
 		}
-		if g, err := other.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 10); err != nil || len(g.Posts) != 1 {
-			t.Errorf("after unsuspending: %d posts, %v", len(g.Posts), err)
-		}
+		soon(t, "the unsuspended account's post shows on another store", func() bool {
+			g, err := other.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 10)
+			return err == nil && len(g.Posts) == 1
+		})
 		log, err := f.st.AuditLog(f.ctx, 10)
 		if err != nil {
 			t.Fatal(err)
@@ -197,4 +203,16 @@ func TestReports(t *testing.T) {
 			t.Errorf("audit log: %+v, %v", log, err)
 		}
 	})
+}
+
+// soon waits until cond holds, as another server's client-side cache
+// does once Redis's invalidation reaches it (milliseconds), failing the
+// test after a few seconds.
+func soon(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after 5 s", what)
+		}
+	}
 }

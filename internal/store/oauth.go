@@ -205,7 +205,7 @@ func (s *Store) AuthenticateToken(ctx context.Context, token string) (retwis.Tok
 		if err != nil {
 			return retwis.Token{}, err
 		}
-		if acct.username == "" { // the account is gone
+		if acct.username == "" || acct.suspended { // the account is gone, or suspended
 			return retwis.Token{}, bad
 		}
 		t.User = retwis.User{ID: uid, Username: acct.username}

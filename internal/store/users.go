@@ -266,6 +266,9 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	if err != nil || !ok {
 		return retwis.User{}, "", orWrong(err, wrong)
 	}
+	if acct.suspended { // the right password: it may know
+		return retwis.User{}, "", errSuspended
+	}
 	s.noteFailures(ctx, uid)
 	secret := acct.auth
 	if secret == "" { // an account without a secret: give it one

@@ -49,6 +49,7 @@ func (s *Server) renderThread(w http.ResponseWriter, r *http.Request, status int
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
 		v.PostKey = rand.Text()
+		v.Reported = r.URL.Query().Get("reported") == "1"
 		if v.ReplyDraft = v.Draft; v.ReplyDraft == "" && u.ID != p.AuthorID {
 			v.ReplyDraft = "@" + p.Author + " "
 		}

@@ -28,6 +28,7 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	var viewerID int64
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer, viewerID = &u, u.ID
+		v.Reported = r.URL.Query().Get("reported") == "1"
 	}
 	if v.Profile, err = s.store.Profile(r.Context(), viewerID, user, c, PageSize); err != nil {
 		s.mw.Fail(w, r, err)

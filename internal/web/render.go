@@ -21,7 +21,7 @@ var staticFS embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "blocks", "error"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "blocks", "admin", "error"}
 
 // fragmentCapacity is how many rendered posts a server keeps.
 const fragmentCapacity = 50_000
@@ -101,6 +101,9 @@ type view struct {
 	Tokens        tokensView            // the settings page of apps and tokens
 	LoginFailures loginFailures         // the home page: failed logins to the account since the last
 	Blocks        blocksView            // the settings page of blocks and mutes
+	Admin         adminView             // the moderators' page
+	Moderator     bool                  // the viewer is a moderator (the settings page links to /admin)
+	Reported      bool                  // a post or profile page just reported by the viewer
 }
 
 // loginFailures are the failed logins to the viewer's account that the

@@ -143,6 +143,16 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		mux.HandleFunc("POST /u/{username}/"+action, s.requireLogin(s.mw.Throttle(handle)))
 	}
 	mux.HandleFunc("GET /settings/blocks", s.requireLogin(s.listBlocks))
+	mux.HandleFunc("POST /report", s.requireLogin(s.mw.Throttle(s.createReport)))
+	mux.HandleFunc("GET /admin", s.requireModerator(s.admin))
+	for path, act := range map[string]http.HandlerFunc{
+		"suspend":       s.adminAct(retwis.Suspend, s.adminSuspend),
+		"unsuspend":     s.adminAct(retwis.Unsuspend, s.adminUnsuspend),
+		"delete-post":   s.adminAct(retwis.DeletePost, s.adminDeletePost),
+		"reports/close": s.adminAct(retwis.CloseReport, s.adminCloseReport),
+	} {
+		mux.HandleFunc("POST /admin/"+path, s.requireModerator(s.mw.Throttle(act)))
+	}
 	mux.HandleFunc("GET /u/{username}/followers", s.mw.Viewer(s.followList("followers")))
 	mux.HandleFunc("GET /u/{username}/following", s.mw.Viewer(s.followList("following")))
 	mux.HandleFunc("GET /timeline", s.mw.Viewer(s.timeline))

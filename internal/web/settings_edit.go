@@ -17,6 +17,10 @@ func (s *Server) editSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := view{Title: "Settings", Viewer: &u, About: aboutForm{Name: name, Bio: bio}}
+	if v.Moderator, err = s.store.IsModerator(r.Context(), u.ID); err != nil {
+		s.mw.Fail(w, r, err)
+		return
+	}
 	if r.URL.Query().Get("password") == "changed" {
 		v.Notice = "Your password is changed, and you are logged out everywhere else."
 	}
