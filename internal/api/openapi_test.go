@@ -758,6 +758,7 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"TagHistory", tagHistory{}, nil},
 		{"Application", application{}, []string{"vapid_key"}}, // never set: retwis sends no Web Push
 		{"Relationship", relationship{}, nil},
+		{"Report", report{}, nil},
 		{"Notification", notification{}, nil},
 		{"Token", token{}, nil},
 		{"Error", apiError{}, nil},

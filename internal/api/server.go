@@ -156,6 +156,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/accounts/{id}/unblock", s.need(writeBlocks, s.mw.Throttle(s.unblock)))
 	mux.HandleFunc("POST /api/v1/accounts/{id}/mute", s.need(writeMutes, s.mw.Throttle(s.mute)))
 	mux.HandleFunc("POST /api/v1/accounts/{id}/unmute", s.need(writeMutes, s.mw.Throttle(s.unmute)))
+	mux.HandleFunc("POST /api/v1/reports", s.need("write:reports", s.mw.Throttle(s.createReport)))
 	mux.HandleFunc("GET /api/v1/blocks", s.need("read:blocks", s.blocks))
 	mux.HandleFunc("GET /api/v1/mutes", s.need("read:mutes", s.mutes))
 
