@@ -22,9 +22,15 @@ func TestReportAPI(t *testing.T) {
 	bobs := []mastodon.ID{mastodon.ID(s.post(bobToken, "one")), mastodon.ID(s.post(bobToken, "two"))}
 	carols := mastodon.ID(s.post(carolToken, "three"))
 	for name, try := range map[string]func() error{
-		"another's status": func() error { _, err := alice.Report(ctx, mastodon.ID(id(bob.ID)), []mastodon.ID{carols}, "x"); return err },
-		"no account":       func() error { _, err := alice.Report(ctx, "", nil, "x"); return err },
-		"too many":         func() error { _, err := alice.Report(ctx, mastodon.ID(id(bob.ID)), slices.Repeat(bobs[:1], 6), "x"); return err },
+		"another's status": func() error {
+			_, err := alice.Report(ctx, mastodon.ID(id(bob.ID)), []mastodon.ID{carols}, "x")
+			return err
+		},
+		"no account": func() error { _, err := alice.Report(ctx, "", nil, "x"); return err },
+		"too many": func() error {
+			_, err := alice.Report(ctx, mastodon.ID(id(bob.ID)), slices.Repeat(bobs[:1], 6), "x")
+			return err
+		},
 	} {
 		if err := try(); err == nil || !strings.Contains(err.Error(), "422") {
 			t.Errorf("%s: %v; want 422", name, err)
