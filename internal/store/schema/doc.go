@@ -55,7 +55,10 @@
 //	                             them; retwis), display_name and bio (as
 //	                             the user set them, absent when not;
 //	                             retwis), joined (unix time of sign-up,
-//	                             from version 7; retwis)
+//	                             from version 7; retwis), suspended (unix
+//	                             time of the suspension, while it lasts;
+//	                             retwis), role ("moderator", or absent;
+//	                             retwis)
 //	users:{<shard>}      hash    username -> user id (exact case), for the
 //	                             names whose folded form falls in the shard
 //	                             (FNV-1a mod 256, two hex digits); the
@@ -244,6 +247,18 @@
 //	                             last used, recorded at most once a minute
 //	                             apart from tokens:{<id>} so that it does
 //	                             not invalidate the cached records (retwis)
+//	suspended            set     the ids of suspended accounts, whose posts
+//	                             nobody sees, read with every page's posts
+//	                             through the client-side cache (retwis)
+//	audit                stream  the audit log of moderation actions, about
+//	                             100,000 kept: actor ("@<moderator>" or
+//	                             "cli:<login>"), action, target, reason
+//	                             (retwis)
+//	reports              stream  the open reports, about 10,000 kept: by
+//	                             (the reporter's id), user (the reported
+//	                             account's id), post (if a post), reason;
+//	                             a closed report is deleted, the audit log
+//	                             keeps it (retwis)
 //	blocks:{<id>}        zset    the users user <id> blocked, scored by the
 //	                             unix time of the block (retwis)
 //	mutes:{<id>}         zset    the users user <id> muted, likewise
@@ -263,7 +278,7 @@
 //	                     string  a rate limit's state for one subject
 //	                             (login:addr:<address>, login:user:<folded
 //	                             name>, signup:addr:<address>, post:<id>,
-//	                             follow:<id>, api:token:<hash>,
+//	                             follow:<id>, report:<id>, api:token:<hash>,
 //	                             api:addr:<address>): the generic
 //	                             cell-rate algorithm's theoretical arrival
 //	                             time, unix ms, expiring as it falls behind

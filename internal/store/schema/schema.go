@@ -613,18 +613,17 @@ const AuditKept = 100000
 // Fields of an entry of Audit.
 const (
 	FieldAuditActor  = "actor"  // "@<username>" of a moderator, or "cli:<os user>"
-	FieldAuditAction = "action" // suspend, unsuspend, grant-moderator, revoke-moderator, delete-post, dismiss-report
+	FieldAuditAction = "action" // a retwis.Action: suspend, unsuspend, grant-moderator, revoke-moderator, delete-post, close-report
 	FieldAuditTarget = "target" // "@<username>", "post <id>" or "report <id>"
 	FieldAuditReason = "reason" // optional
 )
 
-// Reports is the stream of reports, trimmed to about ReportsKept: one
-// entry per report, with the fields Field…Report; ReportsClosed holds the
-// ids of the entries a moderator has dealt with.
+// Reports is the stream of open reports, trimmed to about ReportsKept:
+// one entry per report, with the fields Field…Report; closing a report
+// deletes its entry (the audit log keeps it).
 const (
-	Reports       = "reports"
-	ReportsClosed = "reports:closed"
-	ReportsKept   = 10000
+	Reports     = "reports"
+	ReportsKept = 10000
 )
 
 // Fields of an entry of Reports.
