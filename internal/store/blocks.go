@@ -31,7 +31,7 @@ func (s *Store) Block(ctx context.Context, uid, target int64) error {
 	s.written.add(schema.Blocks(uid), schema.BlockedBy(target))
 	for _, cmd := range []rueidis.Completed{
 		b.Zadd().Key(schema.Blocks(uid)).ScoreMember().ScoreMember(now, id(target)).Build(),
-		b.Sadd().Key(schema.BlockedBy(target)).Member(id(uid)).Build(),
+		b.Zadd().Key(schema.BlockedBy(target)).ScoreMember().ScoreMember(now, id(uid)).Build(),
 	} {
 		if err := s.c.Do(ctx, cmd).Error(); err != nil {
 			return s.wrap("block", err)
@@ -58,7 +58,7 @@ func (s *Store) Unblock(ctx context.Context, uid, target int64) error {
 	s.written.add(schema.Blocks(uid), schema.BlockedBy(target))
 	for _, cmd := range []rueidis.Completed{
 		b.Zrem().Key(schema.Blocks(uid)).Member(id(target)).Build(),
-		b.Srem().Key(schema.BlockedBy(target)).Member(id(uid)).Build(),
+		b.Zrem().Key(schema.BlockedBy(target)).Member(id(uid)).Build(),
 	} {
 		if err := s.c.Do(ctx, cmd).Error(); err != nil {
 			return s.wrap("unblock", err)
@@ -168,7 +168,7 @@ func (s *Store) hiddenCmds(viewer int64) []rueidis.CacheableTTL {
 	return append(cmds,
 		rueidis.CT(b.Zrange().Key(schema.Blocks(viewer)).Min("0").Max("-1").Cache(), s.opts.CacheTTL),
 		rueidis.CT(b.Zrange().Key(schema.Mutes(viewer)).Min("0").Max("-1").Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Smembers().Key(schema.BlockedBy(viewer)).Cache(), s.opts.CacheTTL))
+		rueidis.CT(b.Zrange().Key(schema.BlockedBy(viewer)).Min("0").Max("-1").Cache(), s.opts.CacheTTL))
 }
 
 // parseHidden decodes the replies to hiddenCmds.
@@ -198,15 +198,13 @@ func (s *Store) blockedEither(ctx context.Context, a, b int64) (aBlocked, bBlock
 	bld := s.c.B()
 	res := s.cachedMulti(ctx,
 		rueidis.CT(bld.Zscore().Key(schema.Blocks(a)).Member(id(b)).Cache(), s.opts.CacheTTL),
-		rueidis.CT(bld.Sismember().Key(schema.BlockedBy(a)).Member(id(b)).Cache(), s.opts.CacheTTL))
-	if err := res[0].Error(); err != nil && !rueidis.IsRedisNil(err) {
-		return false, false, s.wrap("read blocks", err)
+		rueidis.CT(bld.Zscore().Key(schema.BlockedBy(a)).Member(id(b)).Cache(), s.opts.CacheTTL))
+	for _, r := range res {
+		if err := r.Error(); err != nil && !rueidis.IsRedisNil(err) {
+			return false, false, s.wrap("read blocks", err)
+		}
 	}
-	blocked, err := res[1].AsBool()
-	if err != nil {
-		return false, false, s.wrap("read blocks", err)
-	}
-	return res[0].Error() == nil, blocked, nil
+	return res[0].Error() == nil, res[1].Error() == nil, nil
 }
 
 // errIfBlocked is the error of follower following followee when either

@@ -37,6 +37,10 @@ var checkKinds = []checkKind{
 	{"follows", []checkWalk{{schema.FollowingKeys, "zset", (*Store).checkFollowing}}},
 	{"followers", []checkWalk{{schema.FollowersKeys, "zset", (*Store).checkFollowers}}},
 	{"graph", []checkWalk{{schema.GraphKeys, "zset", (*Store).checkGraph}}},
+	{"blocks", []checkWalk{
+		{schema.BlocksKeys, "zset", (*Store).checkBlocks},
+		{schema.BlockedByKeys, "zset", (*Store).checkBlockedBy},
+	}},
 	{"posts", []checkWalk{{schema.PostKeys, "hash", (*Store).checkPosts}}},
 	{"post-indexes", []checkWalk{
 		{schema.UserPostsKeys, "zset", (*Store).checkPostRefs},
@@ -233,6 +237,44 @@ func (s *Store) checkFollowers(ctx context.Context, keys []string, _ *checkRun) 
 		if u, err := strconv.ParseInt(e.Member, 10, 64); err == nil {
 			suspects = append(suspects, gone{s.c.B().Zscore().Key(schema.Following(u)).Member(id(v)).Build(),
 				[]string{"ZREM", e.key, e.Member}, "a follower who does not follow", fmt.Sprintf("user %d in the followers of %d", u, v), e.key})
+		}
+	}
+	return s.stale(ctx, suspects)
+}
+
+// checkBlocks verifies that each block of the blocks keys is among the
+// blocked user's blockers, which filter what that user reads.
+func (s *Store) checkBlocks(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+	entries, err := s.zentries(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var want []expectation
+	for _, e := range entries {
+		u, ok := schema.BlocksOf(e.key)
+		v, err := strconv.ParseInt(e.Member, 10, 64)
+		if ok && err == nil {
+			want = append(want, expectation{[]string{"ZADD", schema.BlockedBy(v), score64(e.Score), id(u)},
+				"a block missing from the blocked user's blockers", fmt.Sprintf("user %d blocks %d", u, v), e.key})
+		}
+	}
+	return s.missing(ctx, want)
+}
+
+// checkBlockedBy verifies that each blocker of the blocked_by keys
+// blocks.
+func (s *Store) checkBlockedBy(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+	entries, err := s.zentries(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	var suspects []gone
+	for _, e := range entries {
+		v, ok := schema.BlockedByOf(e.key)
+		u, err := strconv.ParseInt(e.Member, 10, 64)
+		if ok && err == nil {
+			suspects = append(suspects, gone{s.c.B().Zscore().Key(schema.Blocks(u)).Member(id(v)).Build(),
+				[]string{"ZREM", e.key, e.Member}, "a blocker who does not block", fmt.Sprintf("user %d among the blockers of %d", u, v), e.key})
 		}
 	}
 	return s.stale(ctx, suspects)

@@ -60,6 +60,10 @@ func conversationWorld(t *testing.T, f *fixture) (ann, bob, cy retwis.User, tagg
 func TestCheckFindsAndRepairs(t *testing.T) {
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		ann, bob, cy, tagged := conversationWorld(t, f)
+		dee := f.register(t, "dee")
+		if err := f.st.Block(f.ctx, dee.ID, cy.ID); err != nil {
+			t.Fatal(err)
+		}
 		if got := problems(f.check(t, false)); len(got) != 0 {
 			t.Fatalf("a sound database has problems: %v", got)
 		}
@@ -82,6 +86,8 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			{"ZADD", "mentions:{" + b + "}", "424242", "424242"},
 			{"LPUSH", "posts:{" + c + "}", "434343"},
 			{"ZADD", "followers:{" + a + "}:job:1-1", "1", b}, // a delivery snapshot of no job
+			{"ZREM", "blocked_by:{" + c + "}", itoa(dee.ID)},  // dee blocks cy, cy's reads do not know
+			{"ZADD", "blocked_by:{" + a + "}", "1", b},        // bob does not block ann
 		} {
 			f.do(t, damage...)
 		}
@@ -91,6 +97,8 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			"follows: a follow missing from the graph ×1",
 			"followers: a follower who does not follow ×1",
 			"graph: a follow in the graph that is not one ×1",
+			"blocks: a block missing from the blocked user's blockers ×1",
+			"blocks: a blocker who does not block ×1",
 			"posts: a post missing from its author's posts ×1",
 			"posts: a post missing from the index of a tag, mention or reply ×1",
 			"post-indexes: an index entry of a post that is gone ×1",

@@ -113,8 +113,8 @@ func (s *Store) ReplyCounts(ctx context.Context, pids []int64) ([]int64, error) 
 }
 
 // Relations reports how viewer and each of uids are tied: follows,
-// blocks and mutes, both ways. Five commands of viewer's slot (ZMSCORE,
-// SMISMEMBER), however many users are asked about.
+// blocks and mutes, both ways. Five commands of viewer's slot (ZMSCORE),
+// however many users are asked about.
 func (s *Store) Relations(ctx context.Context, viewer int64, uids []int64) ([]retwis.Ties, error) {
 	if len(uids) == 0 {
 		return nil, nil
@@ -125,7 +125,7 @@ func (s *Store) Relations(ctx context.Context, viewer int64, uids []int64) ([]re
 		b.Zmscore().Key(schema.Following(viewer)).Member(members...).Build(),
 		b.Zmscore().Key(schema.Followers(viewer)).Member(members...).Build(),
 		b.Zmscore().Key(schema.Blocks(viewer)).Member(members...).Build(),
-		b.Smismember().Key(schema.BlockedBy(viewer)).Member(members...).Build(),
+		b.Zmscore().Key(schema.BlockedBy(viewer)).Member(members...).Build(),
 		b.Zmscore().Key(schema.Mutes(viewer)).Member(members...).Build())
 	ties := make([]retwis.Ties, len(uids))
 	fields := []func(t *retwis.Ties) *bool{
@@ -142,8 +142,7 @@ func (s *Store) Relations(ctx context.Context, viewer int64, uids []int64) ([]re
 			return nil, s.wrap("relations", err)
 		}
 		for i, v := range vals {
-			n, _ := v.AsInt64() // SMISMEMBER answers 0 or 1, ZMSCORE nil or a score
-			*fields[k](&ties[i]) = !v.IsNil() && (k != 3 || n == 1)
+			*fields[k](&ties[i]) = !v.IsNil()
 		}
 	}
 	return ties, nil

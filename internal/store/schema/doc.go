@@ -263,9 +263,10 @@
 //	                             unix time of the block (retwis)
 //	mutes:{<id>}         zset    the users user <id> muted, likewise
 //	                             (retwis)
-//	blocked_by:{<id>}    set     the users who blocked user <id>, in <id>'s
-//	                             slot, so that what <id> reads is filtered
-//	                             with keys of one slot (retwis)
+//	blocked_by:{<id>}    zset    the users who blocked user <id>, scored
+//	                             likewise, in <id>'s slot, so that what
+//	                             <id> reads is filtered with keys of one
+//	                             slot (retwis)
 //	login_failures:{<id>}
 //	                     list    unix ms of the failed logins to user <id>
 //	                             since the last login, newest first (20

@@ -586,9 +586,23 @@ func Blocks(uid int64) string { return "blocks:" + tag(uid) }
 // Mutes holds the users uid muted, as Blocks.
 func Mutes(uid int64) string { return "mutes:" + tag(uid) }
 
-// BlockedBy holds the users who blocked uid, in uid's slot, so that
-// whatever uid reads is filtered with keys of uid's slot alone.
+// BlockedBy holds the users who blocked uid, scored as in Blocks, in
+// uid's slot, so that whatever uid reads is filtered with keys of uid's
+// slot alone.
 func BlockedBy(uid int64) string { return "blocked_by:" + tag(uid) }
+
+// BlocksKeys and BlockedByKeys match the keys of Blocks and BlockedBy,
+// for a check; BlocksOf and BlockedByOf tell whose they are.
+const (
+	BlocksKeys    = "blocks:{*}"
+	BlockedByKeys = "blocked_by:{*}"
+)
+
+// BlocksOf returns the user whose Blocks key is key.
+func BlocksOf(key string) (int64, bool) { return ownerOf("blocks:", key) }
+
+// BlockedByOf returns the user whose BlockedBy key is key.
+func BlockedByOf(key string) (int64, bool) { return ownerOf("blocked_by:", key) }
 
 // Suspended holds the ids of suspended accounts, whose posts nobody
 // sees: one key, read through the client-side cache with every page.
