@@ -33,7 +33,7 @@ type serveConfig struct {
 	dataDir   string        // data of the embedded Redis
 	tlsCert   string        // serve HTTPS with this certificate…
 	tlsKey    string        // …and key
-	timelines store.Options // timeline tuning: HomeCap, CelebrityThreshold, InactiveAfter
+	timelines store.Options // timeline tuning: HomeCap, CelebrityThreshold, InactiveAfter; SessionIdle, SessionMax
 	// lockServers are the Redis masters of the maintenance lock; empty:
 	// the database itself (the single-instance lock).
 	lockServers   string
@@ -133,6 +133,11 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"the most `accounts` one account may follow; 0: no bound", "RETWIS_MAX_FOLLOWING"))
 	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", 30*24*time.Hour,
 		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
+	fs.DurationVar(&c.timelines.SessionIdle, "session-idle", store.DefaultSessionIdle, envHelp(
+		"a login session unused this `long` ends (each use moves its end on)", "RETWIS_SESSION_IDLE"))
+	fs.DurationVar(&c.timelines.SessionMax, "session-max", store.DefaultSessionMax, envHelp(
+		"a login session ends this `long` after the login however much it is used (the secret of an account "+
+			"from before sessions per device: after its first use since)", "RETWIS_SESSION_MAX"))
 }
 
 // check refuses values the flags parse but the server cannot work with.
@@ -149,6 +154,10 @@ func (c *serveConfig) check() error {
 		return errors.New("--celebrity-threshold must be at least 1")
 	case c.timelines.InactiveAfter < time.Minute:
 		return errors.New("--inactive-after must be at least 1m")
+	case c.timelines.SessionIdle < time.Minute:
+		return errors.New("--session-idle must be at least 1m")
+	case c.timelines.SessionMax < c.timelines.SessionIdle:
+		return errors.New("--session-max must be at least --session-idle")
 	case c.maintainEvery < time.Second:
 		return errors.New("--maintenance-every must be at least 1s")
 	case c.role != roleAll && c.role != roleWeb && c.role != roleWorker:

@@ -150,6 +150,10 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{nil, map[string]string{"RETWIS_MAINTENANCE_EVERY": "-1s"}, "--maintenance-every"},
 		{[]string{"--rate-posts", "0/1m"}, nil, "-rate-posts"},
 		{nil, map[string]string{"RETWIS_RATE_API": "300 a minute"}, "RETWIS_RATE_API"},
+		{nil, map[string]string{"RETWIS_SESSION_IDLE": "30 days"}, "RETWIS_SESSION_IDLE"},
+		{nil, map[string]string{"RETWIS_SESSION_MAX": "1y"}, "RETWIS_SESSION_MAX"},
+		{[]string{"--session-idle", "10s"}, nil, "--session-idle"},
+		{[]string{"--session-idle", "48h", "--session-max", "24h"}, nil, "--session-max"},
 		{[]string{"--trusted-proxies", "10.0.0.0/8,proxy.example"}, nil, "--trusted-proxies"},
 		{[]string{"--command-timeout", "0s"}, nil, "--command-timeout"},
 	} {
@@ -175,11 +179,17 @@ func TestEnvironmentSetsDefaults(t *testing.T) {
 	t.Setenv("RETWIS_HOME_CAP", "123")
 	t.Setenv("RETWIS_INACTIVE_AFTER", "48h")
 	t.Setenv("RETWIS_RATE_POSTS", "5/1m")
+	t.Setenv("RETWIS_SESSION_IDLE", "48h")
+	t.Setenv("RETWIS_SESSION_MAX", "100h")
 	var cfg serveConfig
 	fs := newFlagSet("serve", io.Discard)
 	cfg.register(fs)
-	if err := parseFlags(fs, []string{"--inactive-after", "72h", "--rate-api", "off"}); err != nil {
+	if err := parseFlags(fs, []string{"--inactive-after", "72h", "--rate-api", "off", "--session-max", "720h"}); err != nil {
 		t.Fatal(err)
+	}
+	if cfg.timelines.SessionIdle != 48*time.Hour || cfg.timelines.SessionMax != 720*time.Hour {
+		t.Fatalf("sessions: idle %s, max %s; want 48h from the environment and 720h from the flag",
+			cfg.timelines.SessionIdle, cfg.timelines.SessionMax)
 	}
 	if cfg.timelines.HomeCap != 123 || cfg.timelines.InactiveAfter != 72*time.Hour {
 		t.Fatalf("home cap %d, inactive after %s; want 123 from the environment and 72h from the flag",

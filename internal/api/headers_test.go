@@ -25,7 +25,7 @@ func TestSecurityHeaders(t *testing.T) {
 	r.decode(t, &st)
 	s.drain()
 	pages := []string{"/", "/u/viewer", "/u/viewer/followers", "/u/viewer/following", "/timeline", "/p/" + st.ID, "/tag/tag",
-		"/mentions", "/notifications", "/settings", "/settings/apps", "/tags?q=ta", "/complete/tags?q=ta", "/search?q=vi",
+		"/mentions", "/notifications", "/settings", "/settings/apps", "/settings/sessions", "/tags?q=ta", "/complete/tags?q=ta", "/search?q=vi",
 		"/complete/people?q=vi", "/explore", "/oauth/authorize?client_id=x", "/static/style.css", "/livez", "/nothing-here"}
 	var doc struct {
 		Paths map[string]map[string]any `json:"paths"`

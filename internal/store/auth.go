@@ -32,15 +32,22 @@ type account struct {
 
 // account reads the fields of a user hash that authentication needs.
 // With cached, the copy in the client-side cache will do: Redis
-// invalidates it as soon as the hash changes (a logout, say).
+// invalidates it as soon as the hash changes (a password change, say).
 func (s *Store) account(ctx context.Context, uid int64, cached bool) (account, error) {
-	cmd := s.c.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldAuth, schema.FieldPasswordHash, schema.FieldPassword, schema.FieldSeen, schema.FieldRebuild, schema.FieldSuspended)
-	var r rueidis.RedisResult
 	if cached {
-		r = s.cached(ctx, cmd.Cache(), authCacheTTL)
-	} else {
-		r = s.c.Do(ctx, cmd.Build())
+		return s.parseAccount(s.cached(ctx, s.accountCmd(uid), authCacheTTL))
 	}
+	return s.parseAccount(s.c.Do(ctx, s.uncached(s.accountCmd(uid))))
+}
+
+// accountCmd is the read of account.
+func (s *Store) accountCmd(uid int64) rueidis.Cacheable {
+	return s.c.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldAuth, schema.FieldPasswordHash,
+		schema.FieldPassword, schema.FieldSeen, schema.FieldRebuild, schema.FieldSuspended).Cache()
+}
+
+// parseAccount reads the reply to accountCmd.
+func (s *Store) parseAccount(r rueidis.RedisResult) (account, error) {
 	vals, err := r.ToArray()
 	if err != nil {
 		return account{}, s.wrap("read account", err)
@@ -80,49 +87,99 @@ func (s *Store) checkPassword(ctx context.Context, uid int64, acct account, pass
 }
 
 // Authenticate maps a session token (the auth cookie) to its user. A
-// token is "<user id>:<secret>": the user hash alone answers, its auth
-// field compared in constant time with the secret, so authentication
-// reads one slot of a cluster, the user's own, and a failed master stops
-// only the sessions of the users it holds. A token without the id (a
-// cookie of the tutorial's Retwis, or of retwis before layout 3's
-// sessions) is mapped to its user through the auths shards first, as the
-// tutorial's isLoggedIn does. It writes nothing: reading the home
-// timeline is what records that a user is active (see markSeen).
+// token is "<user id>:<secret>": the user's slot alone answers, the
+// secret's SHA-256 looked up among the user's sessions, so that
+// authentication reads one slot of a cluster, the user's own, and a
+// failed master stops only the sessions of the users it holds. The
+// secret of before sessions per device, the user hash's auth field, is
+// compared in constant time. A token without the id (a cookie of the
+// tutorial's Retwis, or of retwis before layout 3) is mapped to its user
+// through the auths shards first, as the tutorial's isLoggedIn does.
 //
 // The reads come from the client-side cache when warm, so a page view
 // costs no round trip for authentication. Redis tracks the cached keys
-// and invalidates them when they change: a logout (which rewrites the
-// user's auth field) ends the old cookie on this server at once, and on
-// other servers as soon as the invalidation reaches them.
+// and invalidates them when they change: a session ended stops on this
+// server at once, and on other servers as soon as the invalidation
+// reaches them. A session expired (see Options.SessionIdle and
+// SessionMax) ends; the use of one is recorded at most every few
+// minutes, which moves its idle expiry on; the secret of before sessions
+// per device is recorded the first time it is used, which starts its
+// expiry. Those are the only writes: reading the home timeline is what
+// records that a user is active (see markSeen).
 func (s *Store) Authenticate(ctx context.Context, token string) (retwis.User, error) {
 	none := retwis.Errorf(retwis.Unauthorized, "Please log in.")
 	if token == "" || len(token) > 128 {
 		return retwis.User{}, none
 	}
-	uid, secret, ok := parseToken(token)
-	if !ok {
-		v, err := s.cached(ctx, s.c.B().Hget().Key(schema.Auths(token)).Field(token).Cache(), authCacheTTL).ToString()
-		if rueidis.IsRedisNil(err) {
-			return retwis.User{}, none
-		}
-		if err != nil {
-			return retwis.User{}, s.wrap("authenticate", err)
-		}
-		if uid, err = strconv.ParseInt(v, 10, 64); err != nil {
-			return retwis.User{}, none
-		}
-	}
-	acct, err := s.account(ctx, uid, true)
+	uid, secret, err := s.tokenOwner(ctx, token)
 	if err != nil {
 		return retwis.User{}, err
 	}
-	if subtle.ConstantTimeCompare([]byte(acct.auth), []byte(secret)) != 1 || acct.suspended {
+	acct, r, found, err := s.readSession(ctx, uid, digest(secret))
+	if err != nil {
+		return retwis.User{}, err
+	}
+	legacy := acct.auth != "" && equal(acct.auth, secret)
+	now := s.now()
+	switch {
+	case acct.username == "" || acct.suspended: // the account is gone, or suspended
+		return retwis.User{}, none
+	case found && !r.Legacy:
+	case legacy && !found:
+		r = s.seeLegacy(ctx, uid, secret, now)
+	case !legacy:
 		return retwis.User{}, none
 	}
+	if !r.live(now) {
+		s.endExpired(ctx, uid, secret, r)
+		return retwis.User{}, none
+	}
+	s.touch(ctx, uid, digest(secret), r, now)
 	return retwis.User{ID: uid, Username: acct.username}, nil
 }
 
-// sessionToken returns the token a user with secret logs in with.
+// tokenOwner returns the user a session token names and its secret: the
+// id the token begins with, or, for a token of the tutorial's kind, the
+// one its auths shard maps it to (an error of kind Unauthorized for
+// none).
+func (s *Store) tokenOwner(ctx context.Context, token string) (int64, string, error) {
+	uid, secret, ok := parseToken(token)
+	if ok {
+		return uid, secret, nil
+	}
+	v, err := s.cached(ctx, s.c.B().Hget().Key(schema.Auths(token)).Field(token).Cache(), authCacheTTL).ToString()
+	if rueidis.IsRedisNil(err) {
+		return 0, "", retwis.Errorf(retwis.Unauthorized, "Please log in.")
+	}
+	if err != nil {
+		return 0, "", s.wrap("authenticate", err)
+	}
+	if uid, err = strconv.ParseInt(v, 10, 64); err != nil || uid <= 0 {
+		return 0, "", retwis.Errorf(retwis.Unauthorized, "Please log in.")
+	}
+	return uid, token, nil
+}
+
+// endExpired ends uid's session of secret, found expired (r). Only
+// tidying, since an expired session authenticates nothing: a failure is
+// logged.
+func (s *Store) endExpired(ctx context.Context, uid int64, secret string, r sessionRecord) {
+	var err error
+	if r.Legacy {
+		err = s.endLegacy(ctx, uid, secret)
+	} else {
+		s.written.add(schema.Sessions(uid))
+		err = s.c.Do(ctx, s.c.B().Hdel().Key(schema.Sessions(uid)).Field(digest(secret)).Build()).Error()
+	}
+	if err != nil {
+		s.log.Warn("an expired session stays in its hash (it no longer authenticates)", "user", uid, "err", err)
+	}
+}
+
+// equal compares two secrets in constant time.
+func equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+
+// sessionToken returns the token of a session of uid with secret.
 func sessionToken(uid int64, secret string) string { return id(uid) + ":" + secret }
 
 // parseToken splits a session token into the user id and the secret. ok
@@ -137,37 +194,6 @@ func parseToken(token string) (uid int64, secret string, ok bool) {
 		return 0, token, false
 	}
 	return uid, secret, true
-}
-
-// Logout rotates the user's auth secret, as the tutorial's logout.php
-// does, so every cookie holding the old one stops working.
-func (s *Store) Logout(ctx context.Context, uid int64) error {
-	acct, err := s.account(ctx, uid, false)
-	if err != nil {
-		return err
-	}
-	// Once started, the rotation completes even if the client goes away.
-	_, err = s.rotate(context.WithoutCancel(ctx), uid, acct.auth)
-	return err
-}
-
-// rotate gives the user a new secret, in the user hash: every cookie
-// holding the old one dies there. A secret of the tutorial's kind (the
-// token without the user id) is then forgot in its auths shard too; that
-// is only tidying, since it no longer matches the user hash, so a failure
-// there is logged and the rotation stands.
-func (s *Store) rotate(ctx context.Context, uid int64, old string) (string, error) {
-	secret := newSecret()
-	b := s.c.B()
-	s.written.add(schema.User(uid))
-	res := s.replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldAuth, secret).Build()}
-	}, schema.User(uid))
-	if err := res[0].Error(); err != nil {
-		return "", s.wrap("rotate secret", err)
-	}
-	s.forgetSecret(ctx, uid, old)
-	return secret, nil
 }
 
 // forgetSecret removes uid's old secret from its auths shard, where a

@@ -357,7 +357,8 @@ func (s *Store) checkNames(ctx context.Context, keys []string, _ *checkRun) ([]f
 // checkUsers verifies that each user of the user hashes keys has its
 // name, its entries in the people search and its entry in the directory;
 // a hash whose name is not its own, older than opts.Grace, is what a
-// sign-up that crashed before claiming the name left, and goes.
+// sign-up that crashed before claiming the name left, and goes, with
+// the session the sign-up began.
 func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
 	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
 		return s.c.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Build()
@@ -392,7 +393,7 @@ func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([
 			joined, _ := vals[2].AsInt64()
 			if time.Since(time.Unix(joined, 0)) > run.opts.Grace {
 				found = append(found, finding{"an account whose sign-up never finished", fmt.Sprintf("user %d (%q)", uid, names[i]),
-					schema.User(uid), [][]string{{"DEL", schema.User(uid)}}})
+					schema.User(uid), [][]string{{"DEL", schema.User(uid)}, {"DEL", schema.Sessions(uid)}}})
 			}
 			continue
 		}

@@ -13,8 +13,8 @@
 // crash half-way leaves the data usable: a new user becomes visible only
 // once the name is claimed (a crash before leaves an unreachable user
 // hash); a post id is pushed on timelines only after the post hash exists;
-// a session lives in the user hash alone (a logout rotates its secret
-// there), so a user can always log in; user and post hashes
+// a session lives in the user's slot alone (a logout removes it there),
+// so a user can always log in; user and post hashes
 // are created only if absent, so an id handed out twice (a counter
 // rolled back by a failover) never overwrites what exists; follows are written to
 // both sets idempotently, so repeating one repairs it. A post is

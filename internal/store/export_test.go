@@ -15,7 +15,12 @@ var (
 	KeyNames       = schema.Names
 	KeyNamesFolded = schema.NamesFolded
 	KeyUser        = schema.User
+	KeySessions    = schema.Sessions
 )
+
+// SetClock makes the store tell the time of sessions' expiries by now,
+// so that tests can move it on.
+func (s *Store) SetClock(now func() time.Time) { s.now = now }
 
 // KeyQueue returns the stream of the delivery queue that takes author's
 // jobs, and KeyProgress and KeySnapshots its records.

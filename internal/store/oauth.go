@@ -17,6 +17,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -272,6 +273,16 @@ func (s *Store) RevokeToken(ctx context.Context, uid int64, tokenID string) erro
 		return retwis.Errorf(retwis.NotFound, "There is no such token.")
 	}
 	return nil
+}
+
+// RevokeTokens revokes every API token of uid at once: each stops
+// working on every server. Sessions are apart: EndSessions ends those.
+func (s *Store) RevokeTokens(ctx context.Context, uid int64) error {
+	s.written.add(schema.Tokens(uid), schema.TokensUsed(uid))
+	b := s.c.B()
+	err := redisconn.FirstErr(s.c.DoMulti(context.WithoutCancel(ctx), b.Del().Key(schema.Tokens(uid)).Build(),
+		b.Del().Key(schema.TokensUsed(uid)).Build()))
+	return s.wrap("revoke tokens", err)
 }
 
 // RevokeBearer ends the token that bearer is, if it was issued to the

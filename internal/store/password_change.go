@@ -8,14 +8,16 @@ import (
 )
 
 // ChangePassword sets uid's password to password if current is the
-// password now, and ends every other session: the new password hash and
-// a new auth secret are written together, in one command of the user
-// hash, so that no moment has one without the other. It returns the
-// session token of the new secret, for the session that changed it.
+// password now, and ends every other session: a new session begins,
+// on the device ctx carries (WithDevice), then, in one script of the
+// user's slot, the new password hash is written and every session but
+// the new one ends (the secret of before sessions per device too), so
+// that no moment has the new password with the old sessions. It returns
+// the token of the new session, for the browser that changed it.
 // A wrong current password is an error of kind Invalid, and a new one
 // that breaks the rules (retwis.ValidatePassword) too; nothing is
 // written then. API tokens are not sessions: they stay, listed on the
-// apps page.
+// apps and sessions pages.
 func (s *Store) ChangePassword(ctx context.Context, uid int64, current, password string) (string, error) {
 	if err := retwis.ValidatePassword(password); err != nil {
 		return "", err
@@ -40,13 +42,15 @@ func (s *Store) ChangePassword(ctx context.Context, uid int64, current, password
 	}
 	ctx, cancel := detach(ctx) // once begun, it completes even if the client goes away
 	defer cancel()
-	secret := newSecret()
-	s.written.add(schema.User(uid))
-	err = updateFields.exec(ctx, s.c, []string{schema.User(uid)},
-		schema.FieldPasswordHash, hash, schema.FieldAuth, secret, schema.FieldPassword, "").Error()
+	token, err := s.newSession(ctx, uid)
 	if err != nil {
-		return "", s.wrap("change password", err)
+		return "", err
 	}
-	s.forgetSecret(ctx, uid, acct.auth)
-	return sessionToken(uid, secret), nil
+	if err := s.endSessions(ctx, uid, acct.auth, token, schema.FieldPasswordHash, hash, schema.FieldPassword, ""); err != nil {
+		if derr := s.EndSession(ctx, uid, SessionID(token)); derr != nil { // a session nobody was given
+			s.log.Warn("a session begun for a password change that failed stays until it expires", "user", uid, "err", derr)
+		}
+		return "", err
+	}
+	return token, nil
 }

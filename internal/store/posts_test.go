@@ -480,7 +480,7 @@ func TestReadsOwnWrites(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := f.st.Logout(f.ctx, u.ID); err != nil {
+		if err := f.st.Logout(f.ctx, u.ID, secret); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := f.st.Authenticate(f.ctx, secret); retwis.ErrorKind(err) != retwis.Unauthorized {

@@ -168,6 +168,7 @@ func TestReadFromReplica(t *testing.T) {
 		{[]string{"HGET", "user:{7}", "username"}, true},
 		{[]string{"HMGET", "user:{7}", "username"}, false}, // the master re-read
 		{[]string{"HGET", "user:{7}", "auth"}, false},
+		{[]string{"HGET", "sessions:{7}", "4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945"}, false},
 		{[]string{"LRANGE", "posts:{7}", "0", "9"}, false},
 	} {
 		if got := store.ReadFromReplica(c.B().Arbitrary(tc.cmd...).Build()); got != tc.want {

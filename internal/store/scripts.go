@@ -232,3 +232,16 @@ var rankPage = newScript("rank_page")
 // updateFields sets or, for an empty value, removes the fields of the
 // hash KEYS[1] in ARGV, unless the hash does not exist (it returns 0).
 var updateFields = newScript("update_fields")
+
+// endSessions ends every session of a user but one (or none), and
+// writes fields of the user hash at the same time: a password changes
+// in the same instant as the other sessions end.
+var endSessions = newScript("end_sessions")
+
+// legacySeen records, the first time this version sees it used, the
+// secret a user had before sessions per device, so that it expires as
+// sessions do.
+var legacySeen = newScript("legacy_seen")
+
+// touchSession records a session's use, unless it ended meanwhile.
+var touchSession = newScript("touch_session")

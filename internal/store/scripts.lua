@@ -385,18 +385,61 @@ local from = math.max(r - n, 0)
 if r == 0 then return {0, 1, {}} end
 return {from > 0 and 1 or 0, 1, redis.call('ZREVRANGE', KEYS[1], from, r - 1, 'WITHSCORES')}
 
---- update_fields
--- KEYS[1]: a hash. ARGV: field-value pairs. Unless the hash does not
--- exist (then it writes nothing and returns 0), each field is set to its
--- value, or removed for an empty value, at once.
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-for i = 1, #ARGV, 2 do
-  if ARGV[i + 1] == '' then
-    redis.call('HDEL', KEYS[1], ARGV[i])
-  else
-    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+--- lib fields
+-- setFields sets each field of the hash key to its value, or removes it
+-- for an empty value, from the field-value pairs of ARGV that begin at
+-- index from. Unless the hash does not exist: then it writes nothing and
+-- returns 0.
+local function setFields(key, from)
+  if redis.call('EXISTS', key) == 0 then return 0 end
+  for i = from, #ARGV, 2 do
+    if ARGV[i + 1] == '' then
+      redis.call('HDEL', key, ARGV[i])
+    else
+      redis.call('HSET', key, ARGV[i], ARGV[i + 1])
+    end
   end
+  return 1
 end
+
+--- update_fields lib fields
+-- KEYS[1]: a hash. ARGV: field-value pairs, set at once (see setFields).
+return setFields(KEYS[1], 1)
+
+--- end_sessions lib fields
+-- KEYS[1]: a user hash; KEYS[2]: the user's sessions. ARGV: the field of
+-- the auth secret, the session to keep ("" for none), "1" to keep the
+-- auth secret too (the session kept is that secret's), then field-value
+-- pairs of the user hash to write at the same time (see setFields).
+-- Every other session ends at once; the one kept keeps its record and
+-- the key its expiry. Returns whether the user hash exists.
+local kept = ARGV[2] ~= '' and redis.call('HGET', KEYS[2], ARGV[2])
+local ttl = redis.call('PTTL', KEYS[2])
+redis.call('DEL', KEYS[2])
+if kept then
+  redis.call('HSET', KEYS[2], ARGV[2], kept)
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+end
+if ARGV[3] ~= '1' then redis.call('HDEL', KEYS[1], ARGV[1]) end
+return setFields(KEYS[1], 4)
+
+--- legacy_seen
+-- KEYS[1]: a user hash; KEYS[2]: the user's sessions. ARGV: the field of
+-- the auth secret, the secret, its session's id, the session's record,
+-- its lifetime (seconds). Records the secret of before sessions per
+-- device as a session, first seen now, unless it is no longer the
+-- user's or is recorded already; the sessions then live at least as long
+-- as it. Returns whether it recorded it.
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+if redis.call('HSETNX', KEYS[2], ARGV[3], ARGV[4]) == 0 then return 0 end
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+return 1
+
+--- touch_session
+-- KEYS[1]: a user's sessions. ARGV: a session's id, its new record,
+-- written unless the session ended meanwhile (which it must not undo).
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return 1
 
 --- rate_take

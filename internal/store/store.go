@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -83,6 +81,13 @@ type Options struct {
 	NoLiveEvents bool
 	// Limits are the rate limits of what each user does (zero: none).
 	Limits Limits
+	// SessionIdle is how long a session (a login of the pages) lasts
+	// without use (DefaultSessionIdle when zero); SessionMax how long it
+	// lasts at most, however much it is used (DefaultSessionMax when
+	// zero). The secret an account had before sessions per device lasts
+	// as long, counted from the first time it is used since.
+	SessionIdle time.Duration
+	SessionMax  time.Duration
 }
 
 // Limits are the rate limits the store applies per account, whatever
@@ -125,6 +130,12 @@ func (o *Options) setDefaults() {
 	if o.InactiveAfter == 0 {
 		o.InactiveAfter = 30 * 24 * time.Hour
 	}
+	if o.SessionIdle == 0 {
+		o.SessionIdle = DefaultSessionIdle
+	}
+	if o.SessionMax == 0 {
+		o.SessionMax = DefaultSessionMax
+	}
 }
 
 // Store reads and writes retwis's data in Redis.
@@ -141,6 +152,7 @@ type Store struct {
 	// random draw of people.
 	trendMemo *trendMemo
 	discovery *peopleDraw
+	now       func() time.Time // the clock of sessions' expiries
 }
 
 // New returns a Store on client. The Store takes ownership of client and
@@ -152,7 +164,7 @@ func New(client rueidis.Client, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	s := &Store{opts: opts, log: opts.Log, hasher: hasher, nodes: redisconn.NewNodes(client),
-		written: &written{}, outages: &shardOutages{}, trendMemo: &trendMemo{}, discovery: &peopleDraw{}}
+		written: &written{}, outages: &shardOutages{}, trendMemo: &trendMemo{}, discovery: &peopleDraw{}, now: time.Now}
 	if opts.Metrics != nil {
 		s.metrics = newMetrics(opts.Metrics, s)
 	}
@@ -228,14 +240,6 @@ const writeTimeout = 10 * time.Second
 // ctx's values but not its cancellation, and has a deadline of its own.
 func detach(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
-}
-
-// newSecret returns a random, unguessable auth secret: 20 bytes from the
-// operating system's CSPRNG, hex-encoded like the original Retwis's.
-func newSecret() string {
-	b := make([]byte, 20)
-	rand.Read(b) // never fails (crypto/rand panics instead)
-	return hex.EncodeToString(b)
 }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }

@@ -14,11 +14,13 @@ import (
 
 var errNameTaken = retwis.Errorf(retwis.Conflict, "That username is already taken. Please choose another.")
 
-// Register creates an account and returns it with its session token
-// (the auth cookie: see Authenticate).
+// Register creates an account and returns it with the token of its
+// first session (the auth cookie: see Authenticate), on the device ctx
+// carries (WithDevice).
 //
 // The name is claimed last, as the commit point: until then the new user
-// hash is unreachable, so a crash leaves only an orphan. A name that is
+// hash and its session are unreachable, so a crash leaves only an
+// orphan. A name that is
 // visibly taken is refused before anything is written; a sign-up that
 // loses a race for the same name removes what it wrote.
 func (s *Store) Register(ctx context.Context, username, pass string) (retwis.User, string, error) {
@@ -41,21 +43,24 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 	// even if the client goes away, so that it leaves no orphans.
 	ctx, cancel := detach(ctx)
 	defer cancel()
-	secret := newSecret()
-	uid, err := s.writeUser(ctx, username, hash, secret)
+	uid, err := s.writeUser(ctx, username, hash)
+	if err != nil {
+		return retwis.User{}, "", err
+	}
+	token, err := s.newSession(ctx, uid)
 	if err != nil {
 		return retwis.User{}, "", err
 	}
 	if err := s.claim(ctx, uid, username); err != nil {
 		return retwis.User{}, "", err
 	}
-	return retwis.User{ID: uid, Username: username}, sessionToken(uid, secret), nil
+	return retwis.User{ID: uid, Username: username}, token, nil
 }
 
 // writeUser creates the user hash under a new id and returns the id.
-func (s *Store) writeUser(ctx context.Context, username, hash, secret string) (int64, error) {
+func (s *Store) writeUser(ctx context.Context, username, hash string) (int64, error) {
 	uid, err := s.createHash(ctx, 0, schema.NextUserID, schema.User,
-		schema.FieldUsername, username, schema.FieldAuth, secret, schema.FieldPasswordHash, hash,
+		schema.FieldUsername, username, schema.FieldPasswordHash, hash,
 		schema.FieldJoined, strconv.FormatInt(time.Now().Unix(), 10))
 	if err != nil {
 		return 0, err
@@ -77,7 +82,7 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 		// Lost the race, or the claim may stand on a master alone: undo,
 		// so that the failed sign-up leaves nothing behind.
 		undo := func() rueidis.Commands { // built anew if the pipeline is sent again
-			cmds := rueidis.Commands{b.Del().Key(schema.User(uid)).Build()}
+			cmds := rueidis.Commands{b.Del().Key(schema.User(uid)).Build(), b.Del().Key(schema.Sessions(uid)).Build()}
 			if err != nil {
 				cmds = append(cmds, unclaimName.cmd(s.c, []string{schema.Names(username), schema.NamesFolded(username)},
 					username, retwis.FoldUsername(username), id(uid)))
@@ -227,7 +232,9 @@ func (s *Store) LatestUsers(ctx context.Context, n int) ([]string, error) {
 }
 
 // Login checks a username and password and returns the user and the
-// session token to send as a cookie (see Authenticate). Unknown names and wrong passwords give the
+// token of a new session, on the device ctx carries (WithDevice), to
+// send as a cookie (see Authenticate): each login is a session of its
+// own, which its logout ends alone. Unknown names and wrong passwords give the
 // same error, after the same amount of work. An account whose logins
 // keep failing is slowed down: past three failures in 15 minutes, an
 // attempt before a growing delay after the last (1 s, doubling, at most
@@ -270,13 +277,11 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 		return retwis.User{}, "", errSuspended
 	}
 	s.noteFailures(ctx, uid)
-	secret := acct.auth
-	if secret == "" { // an account without a secret: give it one
-		if secret, err = s.rotate(ctx, uid, ""); err != nil {
-			return retwis.User{}, "", err
-		}
+	token, err := s.newSession(ctx, uid)
+	if err != nil {
+		return retwis.User{}, "", err
 	}
-	return retwis.User{ID: uid, Username: acct.username}, sessionToken(uid, secret), nil
+	return retwis.User{ID: uid, Username: acct.username}, token, nil
 }
 
 func orWrong(err, wrong error) error {

@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,8 +28,9 @@ func TestRegisterLoginLogout(t *testing.T) {
 		f.do(t, "HGET", "user:{1}", "username") != "Alice" {
 		t.Fatal("user not stored under its keys")
 	}
-	if !strings.HasPrefix(secret, "1:") || f.do(t, "HGET", "user:{1}", "auth") != strings.TrimPrefix(secret, "1:") {
-		t.Fatalf("session token %q is not the user id and the secret of user:{1}", secret)
+	if !strings.HasPrefix(secret, "1:") || f.do(t, "HEXISTS", "sessions:{1}", store.SessionID(secret)) != "1" ||
+		f.do(t, "HEXISTS", "user:{1}", "auth") != "0" || strings.Contains(f.do(t, "HGET", "sessions:{1}", store.SessionID(secret)), strings.TrimPrefix(secret, "1:")) {
+		t.Fatalf("session token %q is not the user id and a secret whose hash alone sessions:{1} holds", secret)
 	}
 	if n := f.entries(t, "auths:*"); n != 0 {
 		t.Fatalf("the auths shards have %d entries; a token carries its user id and needs none", n)
@@ -45,23 +47,27 @@ func TestRegisterLoginLogout(t *testing.T) {
 	if err != nil || got != u {
 		t.Fatalf("Authenticate = %v, %v; want %v", got, err, u)
 	}
+	var others []string
 	for _, name := range []string{"Alice", "alice", "ALICE"} {
-		if _, s, err := f.st.Login(f.ctx, name, "password1"); err != nil || s != secret {
-			t.Fatalf("Login(%s) = %q, %v", name, s, err)
+		_, s, err := f.st.Login(f.ctx, name, "password1")
+		if err != nil || s == secret || slices.Contains(others, s) {
+			t.Fatalf("Login(%s) = %q, %v; want a session of its own", name, s, err)
 		}
+		others = append(others, s)
 	}
 
-	if err := f.st.Logout(f.ctx, u.ID); err != nil {
+	if err := f.st.Logout(f.ctx, u.ID, secret); err != nil {
 		t.Fatal(err)
 	}
 	_, err = f.st.Authenticate(f.ctx, secret)
 	wantKind(t, err, retwis.Unauthorized)
-	_, fresh, err := f.st.Login(f.ctx, "Alice", "password1")
-	if err != nil || fresh == secret {
-		t.Fatalf("login after logout: %q, %v", fresh, err)
+	for _, other := range others {
+		if _, err := f.st.Authenticate(f.ctx, other); err != nil {
+			t.Fatalf("logging out of one session ended another: %v", err)
+		}
 	}
-	if _, err := f.st.Authenticate(f.ctx, fresh); err != nil {
-		t.Fatal(err)
+	if err := f.st.Logout(f.ctx, u.ID, secret); err != nil {
+		t.Fatalf("logging out of a session that ended: %v; want no error", err)
 	}
 }
 
@@ -107,6 +113,8 @@ func TestAuthenticateRejects(t *testing.T) {
 		itoa(dave.ID) + ":" + secret, // carol's secret with dave's id
 		itoa(carol.ID) + ":", ":" + secret, "0:" + secret, "-1:" + secret, itoa(carol.ID) + ":" + secret + "x",
 		secret, // the secret alone: no auths entry maps it
+		"\x00", itoa(carol.ID) + ":\x00", "\xff\xfe", itoa(carol.ID) + ":" + secret + "\x00", "99999999999999999999999:" + secret,
+		store.SessionID(token), itoa(carol.ID) + ":" + store.SessionID(token), // the session's ID is not its secret
 	} {
 		if _, err := f.st.Authenticate(f.ctx, bad); retwis.ErrorKind(err) != retwis.Unauthorized {
 			t.Errorf("Authenticate(%q) = %v; want Unauthorized", bad, err)
@@ -202,8 +210,8 @@ func TestLegacyAccount(t *testing.T) {
 		t.Fatal("a failed login touched the legacy password")
 	}
 	u, secret, err := f.st.Login(f.ctx, "antirez", "p1pp0pass")
-	if err != nil || u.ID != 1000 || secret != "1000:fea5e81ac8ca77622bed1c2132a021f9" {
-		t.Fatalf("legacy login = %v %q %v", u, secret, err)
+	if err != nil || u.ID != 1000 || !strings.HasPrefix(secret, "1000:") || strings.Contains(secret, "fea5e81ac8ca77622bed1c2132a021f9") {
+		t.Fatalf("legacy login = %v %q %v; want a new session", u, secret, err)
 	}
 	if f.do(t, "HEXISTS", "user:{1000}", "password") != "0" {
 		t.Fatal("plaintext password still stored after login")
@@ -214,7 +222,7 @@ func TestLegacyAccount(t *testing.T) {
 	if _, _, err := f.st.Login(f.ctx, "antirez", "p1pp0pass"); err != nil {
 		t.Fatalf("second login, against the hash: %v", err)
 	}
-	for _, cookie := range []string{secret, "fea5e81ac8ca77622bed1c2132a021f9"} { // retwis's, the PHP Retwis's
+	for _, cookie := range []string{secret, "1000:fea5e81ac8ca77622bed1c2132a021f9", "fea5e81ac8ca77622bed1c2132a021f9"} { // a new session, the old secret as retwis's and the PHP Retwis's cookie
 		if u, err := f.st.Authenticate(f.ctx, cookie); err != nil || u.ID != 1000 {
 			t.Fatalf("cookie %q: %v, %v", cookie, u, err)
 		}

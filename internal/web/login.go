@@ -9,8 +9,8 @@ import (
 	"github.com/retwis/retwis/internal/store"
 )
 
-// login serves POST /login: check the credentials and set the user's auth
-// secret as the cookie.
+// login serves POST /login: check the credentials, and set the token of
+// the new session they begin (one per login) as the cookie.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	if status, err := parseForm(w, r); err != nil {
 		s.welcomeError(w, r, status, "", err)
@@ -25,7 +25,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}
-	_, secret, err := s.store.Login(r.Context(), name, pass)
+	_, secret, err := s.store.Login(s.withDevice(r), name, pass)
 	if err != nil {
 		s.welcomeError(w, r, 0, name, err)
 		return

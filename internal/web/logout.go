@@ -6,11 +6,11 @@ import (
 	"github.com/retwis/retwis/internal/middleware"
 )
 
-// logout serves POST /logout: rotate the auth secret, so that every copy
-// of the old cookie stops working, and clear the cookie.
+// logout serves POST /logout: end this browser's session, and no other
+// (the user's other devices stay logged in), and clear the cookie.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	if err := s.store.Logout(r.Context(), u.ID); err != nil {
+	if err := s.store.Logout(r.Context(), u.ID, SessionCredential(r)); err != nil {
 		s.mw.Fail(w, r, err)
 		return
 	}

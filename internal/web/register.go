@@ -25,7 +25,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}
-	_, secret, err := s.store.Register(r.Context(), name, pass)
+	_, secret, err := s.store.Register(s.withDevice(r), name, pass)
 	if err != nil {
 		s.welcomeError(w, r, 0, name, err)
 		return

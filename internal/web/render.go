@@ -21,7 +21,7 @@ var staticFS embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "blocks", "admin", "error"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error"}
 
 // fragmentCapacity is how many rendered posts a server keeps.
 const fragmentCapacity = 50_000
@@ -99,6 +99,7 @@ type view struct {
 	Next          string                // where the login form goes back to (the authorization page)
 	Authorize     authorizeView         // the OAuth authorization page
 	Tokens        tokensView            // the settings page of apps and tokens
+	Sessions      sessionsView          // the settings page of sessions
 	LoginFailures loginFailures         // the home page: failed logins to the account since the last
 	Blocks        blocksView            // the settings page of blocks and mutes
 	Admin         adminView             // the moderators' page

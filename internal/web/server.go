@@ -170,6 +170,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /oauth/authorize", s.mw.Viewer(s.authorize))
 	mux.HandleFunc("POST /oauth/authorize", s.requireLogin(s.decideAuthorize))
 	mux.HandleFunc("GET /settings/apps", s.requireLogin(s.listTokens))
+	mux.HandleFunc("GET /settings/sessions", s.requireLogin(s.listSessions))
+	mux.HandleFunc("POST /settings/sessions/end", s.requireLogin(s.endSession))
 	mux.HandleFunc("GET /settings/export", s.requireLogin(s.exportData))
 	mux.HandleFunc("POST /settings/password", s.requireLogin(s.mw.Throttle(s.mw.Hashing(s.changePassword))))
 	mux.HandleFunc("POST /settings/apps/revoke", s.requireLogin(s.revokeToken))

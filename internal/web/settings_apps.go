@@ -11,13 +11,17 @@ import (
 // personalScopes are what a personal token the user makes may do.
 var personalScopes = retwis.Scopes{"read", "write", "follow"}
 
-// tokensView is what the settings page of apps and tokens shows.
+// tokensView is what the settings page of apps and tokens shows, and,
+// of it, the list of tokens on the sessions page.
 type tokensView struct {
 	Tokens []retwis.Token
 	// New is a personal token just made, shown this once.
 	New string
 	// Name is the name typed for a personal token that was refused.
 	Name string
+	// End is where each token's button posts (its page's route), Button
+	// what it says.
+	End, Button string
 }
 
 // scopeText says in words what a scope lets an app do.
@@ -55,7 +59,7 @@ func (s *Server) showTokens(w http.ResponseWriter, r *http.Request, status int, 
 		s.mw.Fail(w, r, lerr)
 		return
 	}
-	v.Tokens = tokens
+	v.Tokens, v.End, v.Button = tokens, "/settings/apps/revoke", "Revoke"
 	page := view{Title: "Apps and tokens", Viewer: &u, Tokens: v}
 	if err != nil {
 		page.Error = retwis.ErrorMessage(err)

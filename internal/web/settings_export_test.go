@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
+
+	"github.com/retwis/retwis/internal/store"
 )
 
 // TestExport downloads a user's data: their profile, every post newest
 // first (more than a page of them), whom they follow and who follows
-// them, as valid JSON; a visitor is sent home.
+// them, as valid JSON, and no secret; a visitor is sent home.
 func TestExport(t *testing.T) {
 	s := newSite(t)
 	b := s.browser()
@@ -60,6 +63,12 @@ func TestExport(t *testing.T) {
 		got.Posts[0].Text != fmt.Sprint("post ", posts-1) || got.Posts[posts-1].Text != "post 0" ||
 		len(got.Following) != 1 || got.Following[0].Username != "idol" || len(got.Followers) != 1 || got.Followers[0].Username != "fan" {
 		t.Fatalf("export: %s, %q, %q, %d posts, following %v, followers %v", got.Username, got.DisplayName, got.Bio, len(got.Posts), got.Following, got.Followers)
+	}
+	_, secret, _ := strings.Cut(b.cookie(), ":")
+	for _, secret := range []string{secret, store.SessionID(b.cookie()), "argon2id"} {
+		if strings.Contains(r.body, secret) {
+			t.Fatalf("the export holds a secret, or what it is stored as: %q", secret)
+		}
 	}
 	redirects(t, s.browser().get("/settings/export"), "/")
 }

@@ -10,8 +10,9 @@ import (
 
 // changePassword serves POST /settings/password (current, password,
 // password2): the new password replaces the old if current is right,
-// every other session of the account ends, and this one goes on with a
-// new cookie; 303 to the settings page. Refused (a wrong current
+// every other session of the account ends, and this browser goes on in a
+// new session, with a new cookie; 303 to the settings page. API tokens
+// stay. Refused (a wrong current
 // password, a new one that breaks the rules or is typed differently
 // twice, too many attempts), the settings page shows why, and nothing
 // changes.
@@ -26,7 +27,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 	}
 	var token string
 	if err == nil {
-		token, err = s.store.ChangePassword(r.Context(), u.ID, r.PostFormValue("current"), r.PostFormValue("password"))
+		token, err = s.store.ChangePassword(s.withDevice(r), u.ID, r.PostFormValue("current"), r.PostFormValue("password"))
 	}
 	if err == nil {
 		s.setAuthCookie(w, r, token)

@@ -183,6 +183,13 @@ func (b *browser) cookie() string {
 	return ""
 }
 
+// setCookie gives the browser an auth cookie holding token, as one that
+// another version of retwis gave it.
+func (b *browser) setCookie(token string) {
+	u, _ := url.Parse(b.site.srv.URL)
+	b.c.Jar.SetCookies(u, []*http.Cookie{authCookie(token)})
+}
+
 // authCookie returns an auth cookie holding secret, for sending by hand.
 func authCookie(secret string) *http.Cookie {
 	return &http.Cookie{Name: web.CookieName, Value: secret}

@@ -11,8 +11,9 @@
 // delivery queue over 16, each in a slot of its own, so that on Redis
 // Cluster no master holds a key every request needs. A session token (the
 // auth cookie) is "<user id>:<secret>", so that authentication reads the
-// user hash alone; the auths shards serve the cookies of the tutorial's
-// kind (the bare secret) issued before. The global timeline stays one
+// user's slot alone (its sessions, by the secret's SHA-256, and the user
+// hash); the auths shards serve the cookies of the tutorial's kind (the
+// bare secret) issued before. The global timeline stays one
 // list (every post pushes onto it: one cheap command for the master of
 // its slot; a push that fails is made up for by the post's delivery job),
 // and so does users_by_time (written only at sign-up). A home timeline
@@ -40,7 +41,9 @@
 //	next_user_id         string  counter; INCR gives the next user id to
 //	                             tools that have no id generator (servers
 //	                             make time-ordered ids, internal/snowflake)
-//	user:{<id>}          hash    username, auth (the current auth secret),
+//	user:{<id>}          hash    username, auth (the auth secret of before
+//	                             sessions per device, which every device of
+//	                             the account shared; removed when it ends),
 //	                             password_hash (argon2id, PHC string);
 //	                             password (plaintext, only in accounts of the
 //	                             original Retwis until their first login),
@@ -69,8 +72,23 @@
 //	                             in both (retwis)
 //	auths:{<shard>}      hash    auth secret -> user id, for the secrets of
 //	                             the shard; the tutorial's auths, spread,
-//	                             for the cookies of its kind (new sessions
-//	                             carry the user id and are not mapped)
+//	                             for the cookies of its kind (sessions
+//	                             carry the user id and are not mapped);
+//	                             an entry goes when its secret ends
+//	sessions:{<id>}      hash    user <id>'s sessions, one per login: the
+//	                             SHA-256 (hex) of each session's secret ->
+//	                             JSON (created, used: unix time of the last
+//	                             use, recorded at most every 5 minutes;
+//	                             idle and expires: unix times it ends
+//	                             unless used before, and at the latest;
+//	                             device and addr: what the browser said it
+//	                             was and its address, 64 bytes each at
+//	                             most; legacy: the record of the user
+//	                             hash's auth secret, from its first use
+//	                             since); 100 sessions at most, the oldest
+//	                             ended first; expired ones removed when
+//	                             met; the key expires with its newest
+//	                             session's absolute expiry (retwis)
 //	users_by_time        zset    usernames scored by registration unix time
 //	followers:{<id>}     zset    ids of the users following <id>, scored by
 //	                             the unix time of the follow
@@ -308,8 +326,8 @@
 // crash half-way leaves the data usable: a new user becomes visible only
 // once the name is claimed (a crash before leaves an unreachable user
 // hash); a post id is pushed on timelines only after the post hash exists;
-// a session lives in the user hash alone (a logout rotates its secret
-// there), so a user can always log in; user and post hashes
+// a session lives in the user's slot alone (a logout removes it there),
+// so a user can always log in; user and post hashes
 // are created only if absent, so an id handed out twice (a counter
 // rolled back by a failover) never overwrites what exists; follows are written to
 // both sets idempotently, so repeating one repairs it. A post is

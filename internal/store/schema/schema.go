@@ -27,7 +27,7 @@ const (
 // Fields of the user hash user:{<id>}.
 const (
 	FieldUsername     = "username"
-	FieldAuth         = "auth"          // the current auth secret
+	FieldAuth         = "auth"          // the auth secret of before sessions per device, until it ends
 	FieldPasswordHash = "password_hash" // argon2id, PHC string
 	FieldPassword     = "password"      // plaintext, original-Retwis accounts only
 	FieldSeen         = "seen"          // unix time last seen
@@ -522,6 +522,11 @@ func Tokens(uid int64) string { return "tokens:" + tag(uid) }
 // was last used (unix time), apart so that recording a use does not
 // invalidate the cached records.
 func TokensUsed(uid int64) string { return "tokens_used:" + tag(uid) }
+
+// Sessions holds uid's sessions (the logins of the pages, one per
+// device): the SHA-256 (hex) of each session's secret -> its JSON
+// record, in the user's slot, so that authentication reads one slot.
+func Sessions(uid int64) string { return "sessions:" + tag(uid) }
 
 // UserStream is the sharded pub/sub channel of uid's live events, in
 // the user's slot: the posts delivered to uid's home timeline and uid's

@@ -25,6 +25,7 @@ func TestUserKeysShareASlot(t *testing.T) {
 	for _, key := range []string{
 		schema.User(uid), schema.Followers(uid), schema.Following(uid), schema.Home(uid), schema.UserPosts(uid),
 		schema.FollowedCelebrities(uid), schema.Idempotency(uid, "k"), schema.JobFollowers(uid, "1-0"),
+		schema.Sessions(uid), schema.Tokens(uid), schema.TokensUsed(uid),
 	} {
 		if hashTag(key) != "42" {
 			t.Errorf("%s hashes on %q; want the user id", key, hashTag(key))
