@@ -11,9 +11,11 @@ run:
 	$(GO) run ./cmd/retwis serve
 
 ## test: vet and run every test against real redis-server processes (and
-## headless Chromium for the browser tests)
+## headless Chromium for the browser tests), then fuzz every parser of
+## untrusted input for a few seconds each
 test: packages vet
 	$(GO) test $(RACE) -count=1 ./...
+	sh scripts/fuzz.sh
 
 ## build: build the retwis binary
 build:
