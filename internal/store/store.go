@@ -83,7 +83,15 @@ type Options struct {
 	NoLiveEvents bool
 	// Limits are the rate limits of what each user does (zero: none).
 	Limits Limits
+	// NameReserve is how long the username of a deleted account stays
+	// reserved, so that nobody can pose as its owner
+	// (DefaultNameReserve when zero).
+	NameReserve time.Duration
 }
+
+// DefaultNameReserve is how long the username of a deleted account
+// stays reserved unless Options.NameReserve says otherwise.
+const DefaultNameReserve = 30 * 24 * time.Hour
 
 // Limits are the rate limits the store applies per account, whatever
 // the interface: an action beyond one is refused with an error of kind
@@ -123,6 +131,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.InactiveAfter == 0 {
 		o.InactiveAfter = 30 * 24 * time.Hour
+	}
+	if o.NameReserve == 0 {
+		o.NameReserve = DefaultNameReserve
 	}
 }
 
