@@ -130,6 +130,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"the most `accounts` one account may follow; 0: no bound", "RETWIS_MAX_FOLLOWING"))
 	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", 30*24*time.Hour,
 		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
+	fs.DurationVar(&c.timelines.NameReserve, "name-reserve", store.DefaultNameReserve, envHelp(
+		"how `long` the username of a deleted account stays reserved, so that nobody can pose as its owner", "RETWIS_NAME_RESERVE"))
 }
 
 // check refuses values the flags parse but the server cannot work with.
@@ -146,6 +148,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--celebrity-threshold must be at least 1")
 	case c.timelines.InactiveAfter < time.Minute:
 		return errors.New("--inactive-after must be at least 1m")
+	case c.timelines.NameReserve < time.Minute:
+		return errors.New("--name-reserve must be at least 1m")
 	case c.maintainEvery < time.Second:
 		return errors.New("--maintenance-every must be at least 1s")
 	case c.role != roleAll && c.role != roleWeb && c.role != roleWorker:
