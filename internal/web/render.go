@@ -21,7 +21,7 @@ var staticFS embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "error"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "error", "deleted"}
 
 // fragmentCapacity is how many rendered posts a server keeps.
 const fragmentCapacity = 50_000
@@ -100,6 +100,7 @@ type view struct {
 	Authorize     authorizeView         // the OAuth authorization page
 	Tokens        tokensView            // the settings page of apps and tokens
 	LoginFailures loginFailures         // the home page: failed logins to the account since the last
+	Deletion      retwis.Deletion       // the page of a deleted account
 }
 
 // loginFailures are the failed logins to the viewer's account that the

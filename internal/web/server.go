@@ -158,6 +158,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /settings/apps", s.requireLogin(s.listTokens))
 	mux.HandleFunc("GET /settings/export", s.requireLogin(s.exportData))
 	mux.HandleFunc("POST /settings/password", s.requireLogin(s.mw.Throttle(s.changePassword)))
+	mux.HandleFunc("POST /settings/delete", s.requireLogin(s.mw.Throttle(s.deleteAccount)))
 	mux.HandleFunc("POST /settings/apps/revoke", s.requireLogin(s.revokeToken))
 	mux.HandleFunc("POST /settings/apps/token", s.requireLogin(s.mw.Throttle(s.createToken)))
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))
