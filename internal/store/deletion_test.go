@@ -192,6 +192,17 @@ func TestDeleteSmallAccount(t *testing.T) {
 		if _, err := f.st.Deletion(f.ctx, "bob"); retwis.ErrorKind(err) != retwis.NotFound {
 			t.Errorf("the deletion of bob, who is not deleted: %v", err)
 		}
+		// A follow that raced the deletion, written on bob's side after
+		// the deletion ended his: a check finds it, a repair ends it.
+		following := "following:{" + itoa(w.bob.ID) + "}"
+		f.do(t, "ZADD", following, "1", itoa(w.ann.ID))
+		if got := problems(f.check(t, false)); !slices.Equal(got, []string{"follows: a follow of an account that is gone ×1"}) {
+			t.Fatalf("a follow of ann after her deletion: found %q", got)
+		}
+		f.check(t, true)
+		if got := problems(f.check(t, false)); len(got) != 0 || f.do(t, "ZSCORE", following, itoa(w.ann.ID)) != "" {
+			t.Fatalf("after the repair: %q, the follow %q", got, f.do(t, "ZSCORE", following, itoa(w.ann.ID)))
+		}
 	})
 }
 
