@@ -64,6 +64,10 @@ func (d deletion) fields() []string {
 		schema.FieldDelBegun, id(d.begun.Unix())}
 }
 
+// inline reports whether d's account is small enough to be deleted
+// within the request that asks.
+func (d deletion) inline() bool { return d.posts <= inlinePosts && d.follows <= inlineFollows }
+
 // parseDeletion reads the state of uid's deletion from its fields; ok
 // is false if there is none.
 func parseDeletion(uid int64, m map[string]string) (d deletion, ok bool) {
@@ -105,7 +109,7 @@ func (s *Store) DeleteAccount(ctx context.Context, uid int64, password string) e
 	if begun, err := s.startDeletion(wctx, d, secret, token); err != nil || !begun {
 		return err
 	}
-	if d.posts <= inlinePosts && d.follows <= inlineFollows {
+	if d.inline() {
 		s.carryOn(wctx, uid, token)
 		return nil
 	}
@@ -178,7 +182,7 @@ func (s *Store) startDeletion(ctx context.Context, d deletion, secret, token str
 	begun, err := s.endAccess(ctx, d, secret, token)
 	if begun {
 		s.log.Info("account deletion begun", "user", d.uid, "name", d.username, "posts", d.posts, "follows", d.follows,
-			"background", d.posts > inlinePosts || d.follows > inlineFollows)
+			"background", !d.inline())
 	}
 	return begun, err
 }
