@@ -42,6 +42,19 @@ type Summary struct {
 	LastPost    time.Time // zero: no posts
 }
 
+// Deletion is how far the deletion of an account has got, as those who
+// look for it see it while its name stays reserved: the posts and the
+// follows (both ways) it had when the deletion began, and how many of
+// them are gone.
+type Deletion struct {
+	Done                    bool // every trace of the account is gone
+	Posts, PostsRemoved     int64
+	Follows, FollowsRemoved int64
+	// Reserved is when the name may be registered again (zero: not
+	// known).
+	Reserved time.Time
+}
+
 // MaxMentions bounds the users one post mentions: further @names stay
 // plain text. MaxTags bounds the tags of one post that are indexed
 // (further ones still link to their pages).

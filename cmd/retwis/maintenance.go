@@ -34,7 +34,8 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 			if quiet := (store.MaintenanceReport{Checked: rep.Checked, Refreshed: rep.Refreshed}); rep != quiet { // routine
 				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,
 					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "reindexed_posts", rep.Reindexed,
-					"refreshed_entries", rep.Refreshed, "checked_keys", rep.Checked, "repaired", rep.Repaired)
+					"refreshed_entries", rep.Refreshed, "checked_keys", rep.Checked, "repaired", rep.Repaired,
+					"resumed_deletions", rep.Deletions)
 			}
 			return err
 		})

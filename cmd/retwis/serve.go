@@ -138,6 +138,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.timelines.SessionMax, "session-max", store.DefaultSessionMax, envHelp(
 		"a login session ends this `long` after the login however much it is used (the secret of an account "+
 			"from before sessions per device: after its first use since)", "RETWIS_SESSION_MAX"))
+	fs.DurationVar(&c.timelines.NameReserve, "name-reserve", store.DefaultNameReserve, envHelp(
+		"how `long` the username of a deleted account stays reserved, so that nobody can pose as its owner", "RETWIS_NAME_RESERVE"))
 }
 
 // check refuses values the flags parse but the server cannot work with.
@@ -158,6 +160,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--session-idle must be at least 1m")
 	case c.timelines.SessionMax < c.timelines.SessionIdle:
 		return errors.New("--session-max must be at least --session-idle")
+	case c.timelines.NameReserve < time.Minute:
+		return errors.New("--name-reserve must be at least 1m")
 	case c.maintainEvery < time.Second:
 		return errors.New("--maintenance-every must be at least 1s")
 	case c.role != roleAll && c.role != roleWeb && c.role != roleWorker:

@@ -156,6 +156,8 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{[]string{"--session-idle", "48h", "--session-max", "24h"}, nil, "--session-max"},
 		{[]string{"--trusted-proxies", "10.0.0.0/8,proxy.example"}, nil, "--trusted-proxies"},
 		{[]string{"--command-timeout", "0s"}, nil, "--command-timeout"},
+		{[]string{"--name-reserve", "0s"}, nil, "--name-reserve"},
+		{nil, map[string]string{"RETWIS_NAME_RESERVE": "30 days"}, "RETWIS_NAME_RESERVE"},
 	} {
 		t.Run(strings.Join(tc.args, " ")+fmt.Sprint(tc.env), func(t *testing.T) {
 			for k, v := range tc.env {
@@ -181,6 +183,7 @@ func TestEnvironmentSetsDefaults(t *testing.T) {
 	t.Setenv("RETWIS_RATE_POSTS", "5/1m")
 	t.Setenv("RETWIS_SESSION_IDLE", "48h")
 	t.Setenv("RETWIS_SESSION_MAX", "100h")
+	t.Setenv("RETWIS_NAME_RESERVE", "48h")
 	var cfg serveConfig
 	fs := newFlagSet("serve", io.Discard)
 	cfg.register(fs)
@@ -191,9 +194,9 @@ func TestEnvironmentSetsDefaults(t *testing.T) {
 		t.Fatalf("sessions: idle %s, max %s; want 48h from the environment and 720h from the flag",
 			cfg.timelines.SessionIdle, cfg.timelines.SessionMax)
 	}
-	if cfg.timelines.HomeCap != 123 || cfg.timelines.InactiveAfter != 72*time.Hour {
-		t.Fatalf("home cap %d, inactive after %s; want 123 from the environment and 72h from the flag",
-			cfg.timelines.HomeCap, cfg.timelines.InactiveAfter)
+	if cfg.timelines.HomeCap != 123 || cfg.timelines.InactiveAfter != 72*time.Hour || cfg.timelines.NameReserve != 48*time.Hour {
+		t.Fatalf("home cap %d, inactive after %s, name reserve %s; want 123 and 48h from the environment and 72h from the flag",
+			cfg.timelines.HomeCap, cfg.timelines.InactiveAfter, cfg.timelines.NameReserve)
 	}
 	if cfg.timelines.Limits.Posts != (retwis.Rate{Count: 5, Per: time.Minute}) || !cfg.apiRate.Off() ||
 		cfg.limits.Login != defaultLoginRate || !cfg.rateLimits {

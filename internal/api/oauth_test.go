@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -235,5 +236,32 @@ func TestClientCredentials(t *testing.T) {
 	r = s.call(http.MethodPost, "/oauth/token", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {"follow"}})
 	if r.status != http.StatusBadRequest || r.errorMessage(t) != "invalid_scope" {
 		t.Errorf("a scope beyond the app's: %d %s", r.status, r.body)
+	}
+}
+
+// TestDeletedAccount: once an account is deleted (on the settings page:
+// Mastodon's API has no call for it), its tokens answer 401, and its id
+// and name 404, to anyone; nobody can follow it.
+func TestDeletedAccount(t *testing.T) {
+	s := newServer(t)
+	ann, annToken := s.user("ann")
+	_, bobToken := s.user("bob")
+	path := "/api/v1/accounts/" + strconv.FormatInt(ann.ID, 10)
+	if r := s.call(http.MethodGet, path, bobToken, nil); r.status != http.StatusOK {
+		t.Fatalf("ann's account before: %d %s", r.status, r.body)
+	}
+	if err := s.st.DeleteAccount(t.Context(), ann.ID, "password-ann"); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.call(http.MethodGet, "/api/v1/accounts/verify_credentials", annToken, nil); r.status != http.StatusUnauthorized {
+		t.Errorf("ann's token after: %d %s; want 401", r.status, r.body)
+	}
+	for _, call := range []struct{ method, path string }{
+		{http.MethodGet, path}, {http.MethodGet, path + "/statuses"}, {http.MethodGet, "/api/v1/accounts/lookup?acct=ann"},
+		{http.MethodPost, path + "/follow"},
+	} {
+		if r := s.call(call.method, call.path, bobToken, nil); r.status != http.StatusNotFound {
+			t.Errorf("%s %s after: %d %s; want 404", call.method, call.path, r.status, r.body)
+		}
 	}
 }

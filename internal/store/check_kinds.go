@@ -166,13 +166,20 @@ func (s *Store) missing(ctx context.Context, want []expectation) ([]finding, err
 }
 
 // checkFollowing verifies that each follow of the sets of users followed
-// keys is in the followee's followers and in the graph.
+// keys is in the followee's followers and in the graph, unless the
+// followee is gone: then the follow is what is wrong (see
+// followsOfGone).
 func (s *Store) checkFollowing(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+	keys, err := s.notDeleting(ctx, keys, schema.FollowingOf)
+	if err != nil {
+		return nil, err
+	}
 	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
 	var want []expectation
+	follows := map[string][2]int64{} // where -> follower, followee
 	for _, e := range entries {
 		u, ok := schema.FollowingOf(e.key)
 		v, err := strconv.ParseInt(e.Member, 10, 64)
@@ -180,13 +187,87 @@ func (s *Store) checkFollowing(ctx context.Context, keys []string, _ *checkRun) 
 			continue
 		}
 		where := fmt.Sprintf("user %d follows %d", u, v)
+		follows[where] = [2]int64{u, v}
 		want = append(want, expectation{[]string{"ZADD", schema.Followers(v), score64(e.Score), id(u)},
 			"a follow missing from the followee's followers", where, e.key})
 		for _, edge := range edgeWrites("ZADD", u, schema.RelFollows, v) {
 			want = append(want, expectation{edge, "a follow missing from the graph", where, e.key})
 		}
 	}
-	return s.missing(ctx, want)
+	found, err := s.missing(ctx, want)
+	if err != nil || len(found) == 0 {
+		return found, err
+	}
+	return s.followsOfGone(ctx, found, follows)
+}
+
+// followsOfGone looks at the followees of the follows found incomplete
+// (follows maps a finding's where to the follower and the followee): a
+// follow of an account that is gone (no user hash, no deletion under
+// way), which a follow made while the account was being deleted can
+// leave, is found as such, once, and its fix ends it; one of an account
+// being deleted is left to the deletion. Two probes per followee, in one
+// pipeline.
+func (s *Store) followsOfGone(ctx context.Context, found []finding, follows map[string][2]int64) ([]finding, error) {
+	var followees []int64
+	var probes rueidis.Commands
+	for _, f := range found {
+		if v := follows[f.where][1]; !slices.Contains(followees, v) {
+			followees = append(followees, v)
+			probes = append(probes, s.c.B().Hexists().Key(schema.User(v)).Field(schema.FieldUsername).Build(),
+				s.c.B().Exists().Key(schema.Deleting(v)).Build())
+		}
+	}
+	res := s.doMany(ctx, probes)
+	exists, deleting := map[int64]bool{}, map[int64]bool{}
+	for i, v := range followees {
+		user, err1 := res[2*i].AsInt64()
+		del, err2 := res[2*i+1].AsInt64()
+		if err := cmp.Or(err1, err2); err != nil {
+			return nil, s.wrap("check: read users", err)
+		}
+		exists[v], deleting[v] = user == 1, del == 1
+	}
+	var out []finding
+	ended := map[string]bool{}
+	for _, f := range found {
+		pair := follows[f.where]
+		switch v := pair[1]; {
+		case deleting[v]:
+		case exists[v]:
+			out = append(out, f)
+		case !ended[f.where]:
+			ended[f.where] = true
+			out = append(out, finding{"a follow of an account that is gone", f.where, f.key, unfollowWrites(pair[0], v)})
+		}
+	}
+	return out, nil
+}
+
+// notDeleting returns the keys of keys that belong to a user (owner
+// tells whose, and which do) whose account is not being deleted: the
+// deletion ends the follows of such an account one side after the other,
+// and a check must not take a follow half ended for one half made (one
+// pipeline of EXISTS, in the users' slots).
+func (s *Store) notDeleting(ctx context.Context, keys []string, owner func(string) (int64, bool)) ([]string, error) {
+	var owned []string
+	var probes rueidis.Commands
+	for _, k := range keys {
+		if uid, ok := owner(k); ok {
+			owned, probes = append(owned, k), append(probes, s.c.B().Exists().Key(schema.Deleting(uid)).Build())
+		}
+	}
+	kept := owned[:0]
+	for i, r := range s.doMany(ctx, probes) {
+		n, err := r.AsInt64()
+		if err != nil {
+			return nil, s.wrap("check: read deletions", err)
+		}
+		if n == 0 {
+			kept = append(kept, owned[i])
+		}
+	}
+	return kept, nil
 }
 
 // score64 writes a score.
@@ -226,7 +307,10 @@ func (s *Store) stale(ctx context.Context, entries []gone) ([]finding, error) {
 // checkFollowers verifies that each follower of the followers keys
 // follows.
 func (s *Store) checkFollowers(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	keys = slices.DeleteFunc(slices.Clone(keys), func(k string) bool { _, ok := schema.FollowersOf(k); return !ok })
+	keys, err := s.notDeleting(ctx, keys, schema.FollowersOf)
+	if err != nil {
+		return nil, err
+	}
 	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
@@ -282,6 +366,10 @@ func (s *Store) checkBlockedBy(ctx context.Context, keys []string, _ *checkRun) 
 
 // checkGraph verifies that each follow of the graph keys is one.
 func (s *Store) checkGraph(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+	keys, err := s.notDeleting(ctx, keys, schema.GraphOf)
+	if err != nil {
+		return nil, err
+	}
 	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
@@ -514,6 +602,7 @@ func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]f
 	})
 	var want []expectation
 	var found []finding
+	subjects := map[string]rueidis.Completed{}
 	for i, r := range res {
 		p, _, ok, err := parseJobPost(pids[i], r)
 		if err != nil {
@@ -534,9 +623,53 @@ func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]f
 				want = append(want, expectation{c, "a post missing from the index of a tag, mention or reply", key + " in " + c[1], key})
 			}
 		}
+		s.subjectsOf(p, subjects)
+	}
+	want, err := s.ofSubjects(ctx, want, subjects)
+	if err != nil {
+		return nil, err
 	}
 	more, err := s.missing(ctx, want)
 	return append(found, more...), err
+}
+
+// subjectsOf adds to subjects, for the indexes of p's mentions and
+// reply, the probe of what each indexes (EXISTS or HEXISTS, 0 for gone):
+// the user mentioned, the post answered.
+func (s *Store) subjectsOf(p indexed, subjects map[string]rueidis.Completed) {
+	b := s.c.B()
+	for _, u := range p.conv.mentions {
+		if k := schema.Mentions(u.ID); !known(subjects, k) {
+			subjects[k] = b.Hexists().Key(schema.User(u.ID)).Field(schema.FieldUsername).Build()
+		}
+	}
+	if k := schema.Replies(p.conv.replyTo); p.conv.replyTo > 0 && !known(subjects, k) {
+		subjects[k] = b.Exists().Key(schema.Post(p.conv.replyTo)).Build()
+	}
+}
+
+// known reports whether subjects has a probe for k.
+func known(subjects map[string]rueidis.Completed, k string) bool { _, ok := subjects[k]; return ok }
+
+// ofSubjects returns want without the expectations of an index whose
+// subject is gone (subjects maps an index to the probe of its subject):
+// the mentions of a deleted account, the replies of a deleted post are
+// no index to expect. One pipeline.
+func (s *Store) ofSubjects(ctx context.Context, want []expectation, subjects map[string]rueidis.Completed) ([]expectation, error) {
+	keys := make([]string, 0, len(subjects))
+	cmds := make(rueidis.Commands, 0, len(subjects))
+	for k, probe := range subjects {
+		keys, cmds = append(keys, k), append(cmds, probe)
+	}
+	gone := map[string]bool{}
+	for i, r := range s.doMany(ctx, cmds) {
+		n, err := r.AsInt64()
+		if err != nil {
+			return nil, s.wrap("check: read", err)
+		}
+		gone[keys[i]] = n == 0
+	}
+	return slices.DeleteFunc(want, func(w expectation) bool { return gone[w.add[1]] }), nil
 }
 
 // checkPostRefs verifies that each post of the post indexes keys (a

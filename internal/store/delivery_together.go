@@ -180,17 +180,33 @@ func parseJobPost(pid int64, r rueidis.RedisResult) (p indexed, fanout string, o
 	if err != nil {
 		return p, "", false, err
 	}
+	p, fanout, ok = parseJobFields(pid, asStrings(vals))
+	return p, fanout, ok, nil
+}
+
+// asStrings returns the values of vals as strings ("" for nil).
+func asStrings(vals []rueidis.RedisMessage) []string {
 	str := make([]string, len(vals))
 	for i, v := range vals {
 		str[i], _ = v.ToString()
 	}
+	return str
+}
+
+// parseJobFields decodes the values of jobFields of post pid (see
+// parseJobPost).
+func parseJobFields(pid int64, str []string) (p indexed, fanout string, ok bool) {
 	p.pid = pid
+	var err error
+	if len(str) < len(jobFields) {
+		return p, "", false
+	}
 	if p.author, err = strconv.ParseInt(str[0], 10, 64); err != nil {
-		return p, "", false, nil // gone (or damaged: nothing to deliver)
+		return p, "", false // gone (or damaged: nothing to deliver)
 	}
 	p.time, _ = strconv.ParseInt(str[2], 10, 64)
 	p.conv = parseConversation(str[3:])
-	return p, str[1], true, nil
+	return p, str[1], true
 }
 
 // pushTogether pushes the fanned posts of a onto their active followers'

@@ -1,4 +1,5 @@
-// Package store keeps retwis's data in Redis: accounts, sessions, posts,
+// Package store keeps retwis's data in Redis: accounts (and their
+// deletion), sessions, posts,
 // follows, timelines, their delivery, upkeep and migration. Domain rules
 // are checked here, so every interface (HTML, API, CLI) gets the same.
 //
@@ -20,5 +21,7 @@
 // both sets idempotently, so repeating one repairs it. A post is
 // published completely or taken back. Fanout is a durable job on the
 // deliveries stream: a crash mid-delivery leaves the job to another
-// worker, which resumes it.
+// worker, which resumes it. An account's deletion begins with one script
+// in the user's slot, after which every step is safe to repeat, and
+// maintenance resumes it should its runner stop.
 package store

@@ -88,19 +88,25 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	s.written.add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))
-	b := s.c.B()
 	err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
-		return append(rueidis.Commands{
-			b.Zrem().Key(schema.Following(follower)).Member(id(followee)).Build(),
-			b.Zrem().Key(schema.Followers(followee)).Member(id(follower)).Build(),
-			b.Del().Key(schema.Suggestions(follower)).Build(),
-		}, s.commands(edgeWrites("ZREM", follower, schema.RelFollows, followee))...)
+		return s.commands(unfollowWrites(follower, followee))
 	}, schema.Following(follower), schema.Followers(followee)))
 	if err != nil {
 		return s.wrap("unfollow", err)
 	}
 	s.refreshQuietly(ctx, followee)
 	return s.settleFollow(ctx, follower, followee)
+}
+
+// unfollowWrites are the plain commands that end a follow: out of both
+// sets and the graph, and follower's suggestions forgotten. Each is
+// safe to repeat.
+func unfollowWrites(follower, followee int64) [][]string {
+	return append([][]string{
+		{"ZREM", schema.Following(follower), id(followee)},
+		{"ZREM", schema.Followers(followee), id(follower)},
+		{"DEL", schema.Suggestions(follower)},
+	}, edgeWrites("ZREM", follower, schema.RelFollows, followee)...)
 }
 
 // maxSettle bounds how often settleFollow goes round; each round that

@@ -191,23 +191,47 @@ func (s *Store) backfill(ctx context.Context, follower, followee int64) error {
 // authors no longer followed (see HomeTimeline), which costs less than
 // walking an archive of any size at every unfollow.
 func (s *Store) removeAuthor(ctx context.Context, follower, followee int64) error {
-	b := s.c.B()
-	home, err := s.c.Do(ctx, b.Lrange().Key(schema.Home(follower)).Start(0).Stop(-1).Build()).AsStrSlice()
-	if err != nil || len(home) == 0 {
-		return s.wrap("unfollow: read timeline", err)
-	}
-	scores, err := s.c.Do(ctx, b.Zmscore().Key(schema.UserPosts(followee)).Member(home...).Build()).ToArray()
-	if err != nil {
-		return s.wrap("unfollow: match posts", err)
-	}
-	var cmds rueidis.Commands
-	for i, sc := range scores {
-		if !sc.IsNil() {
-			cmds = append(cmds, b.Lrem().Key(schema.Home(follower)).Count(0).Element(home[i]).Build())
-		}
-	}
-	if len(cmds) == 0 {
-		return nil
+	cmds, err := s.authorOffCmds(ctx, []int64{follower}, followee)
+	if err != nil || len(cmds) == 0 {
+		return err
 	}
 	return s.wrap("unfollow: remove posts", redisconn.FirstErr(s.c.DoMulti(ctx, slices.Clip(cmds)...)))
+}
+
+// authorOffCmds returns the commands that take author's posts off the
+// home timeline lists of readers, in two round trips however many they
+// are: the lists, then which of their ids are author's (one ZMSCORE of
+// author's posts per list).
+func (s *Store) authorOffCmds(ctx context.Context, readers []int64, author int64) (rueidis.Commands, error) {
+	b := s.c.B()
+	reads := make(rueidis.Commands, len(readers))
+	for i, r := range readers {
+		reads[i] = b.Lrange().Key(schema.Home(r)).Start(0).Stop(-1).Build()
+	}
+	homes := make([][]string, 0, len(readers))
+	var owners []int64
+	var matches rueidis.Commands
+	for i, r := range s.c.DoMulti(ctx, reads...) {
+		home, err := r.AsStrSlice()
+		if err != nil {
+			return nil, s.wrap("remove posts: read timelines", err)
+		}
+		if len(home) > 0 {
+			homes, owners = append(homes, home), append(owners, readers[i])
+			matches = append(matches, b.Zmscore().Key(schema.UserPosts(author)).Member(home...).Build())
+		}
+	}
+	var cmds rueidis.Commands
+	for k, r := range s.c.DoMulti(ctx, matches...) {
+		scores, err := r.ToArray()
+		if err != nil {
+			return nil, s.wrap("remove posts: match posts", err)
+		}
+		for i, sc := range scores {
+			if !sc.IsNil() {
+				cmds = append(cmds, b.Lrem().Key(schema.Home(owners[k])).Count(0).Element(homes[k][i]).Build())
+			}
+		}
+	}
+	return cmds, nil
 }

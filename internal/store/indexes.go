@@ -107,22 +107,41 @@ func (s *Store) commands(plain [][]string) rueidis.Commands {
 }
 
 // unindexCmds return the commands that take p out of the indexes
-// indexCmds entered it in, and drop the index of its replies (which stay
-// standing, in reply to a deleted post).
+// indexCmds entered it in: those of unlistCmds, then the counts of its
+// tags (uncountCmds).
 func (s *Store) unindexCmds(p indexed) rueidis.Commands {
+	return append(s.unlistCmds(p), s.uncountCmds(p)...)
+}
+
+// uncountCmds return the commands that take p's weight back from the
+// trends and the completion counts of its tags. Unlike the rest of a
+// post's unindexing, they are not safe to repeat: each takes one post
+// back.
+func (s *Store) uncountCmds(p indexed) rueidis.Commands {
+	var cmds rueidis.Commands
+	for _, tag := range p.conv.tags {
+		if f := retwis.FoldTag(tag); f != "" {
+			cmds = append(cmds, s.trendCmd(f, p.time, -1), s.completeCmd(f, tag, -1))
+		}
+	}
+	return cmds
+}
+
+// unlistCmds return the commands that take p out of the indexes that
+// list it (its tags' posts and days, the mentions and notifications of
+// those it mentions, the replies of the post it answers and that
+// author's notification), and drop the index of its replies (which stay
+// standing, in reply to a deleted post). Each is safe to repeat.
+func (s *Store) unlistCmds(p indexed) rueidis.Commands {
 	b := s.c.B()
 	pid := id(p.pid)
 	var cmds rueidis.Commands
 	for _, tag := range p.conv.tags {
-		f := retwis.FoldTag(tag)
-		if f == "" {
-			continue
+		if f := retwis.FoldTag(tag); f != "" {
+			cmds = append(cmds,
+				b.Zrem().Key(schema.Tag(f)).Member(pid).Build(),
+				b.Zrem().Key(schema.TagDays(f)).Member(schema.TagDay(p.time, p.pid)).Build())
 		}
-		cmds = append(cmds,
-			b.Zrem().Key(schema.Tag(f)).Member(pid).Build(),
-			b.Zrem().Key(schema.TagDays(f)).Member(schema.TagDay(p.time, p.pid)).Build(),
-			s.trendCmd(f, p.time, -1),
-			s.completeCmd(f, tag, -1))
 	}
 	for _, u := range p.conv.mentions {
 		cmds = append(cmds,

@@ -31,6 +31,9 @@ type MaintenanceReport struct {
 	// Checked counts the keys the background check walked, and
 	// Repaired the inconsistencies it fixed (see checkRound).
 	Checked, Repaired int
+	// Deletions counts the deletions of accounts carried on for a
+	// server that stopped (see ResumeDeletions).
+	Deletions int
 }
 
 // Maintain does the periodic upkeep of the delivery queue, shard by
@@ -42,7 +45,8 @@ type MaintenanceReport struct {
 // rare ones fade), enters a batch of what older versions wrote in the
 // indexes they lacked (reindexOlder), and checks and repairs a batch of
 // one kind of index (checkRound), after refreshing the directory's
-// entries of the authors of the posts delivered since the last round.
+// entries of the authors of the posts delivered since the last round
+// and carrying on the deletions of accounts whose server stopped.
 // It is safe but wasteful for several servers to run it at
 // once (and the counts of the older posts' tags would be counted twice),
 // so `retwis serve` runs it under a distributed lock.
@@ -72,6 +76,9 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 		return rep, err
 	}
 	if rep.Refreshed, err = s.RefreshStale(ctx); err != nil {
+		return rep, err
+	}
+	if rep.Deletions, err = s.ResumeDeletions(ctx); err != nil {
 		return rep, err
 	}
 	rep.Checked, rep.Repaired, err = s.checkRound(ctx)

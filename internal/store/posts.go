@@ -398,6 +398,16 @@ func noPost(pid int64, missing int) error {
 	return retwis.Errorf(retwis.NotFound, "There is no post %d; it may have been deleted.", pid)
 }
 
+// deletedCmds return the commands that take post p, whose hash is gone,
+// off the global timeline and out of the indexes that list it
+// (unlistCmds), and announce its deletion; all are safe to repeat. The
+// author's own index and the counts of its tags (uncountCmds) are the
+// caller's.
+func (s *Store) deletedCmds(p indexed) rueidis.Commands {
+	cmds := append(rueidis.Commands{s.c.B().Lrem().Key(schema.Timeline).Count(0).Element(id(p.pid)).Build()}, s.unlistCmds(p)...)
+	return append(cmds, s.postEventCmds(schema.EventDelete, p)...)
+}
+
 // DeletePost deletes post pid, which must be by user uid. Deleting the
 // hash makes it vanish from every page at once: readers skip ids whose
 // post is gone, and the client-side caches of every server are
@@ -436,8 +446,7 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 		return append(rueidis.Commands{
 			b.Zrem().Key(schema.UserPosts(uid)).Member(id(pid)).Build(),
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(id(pid)).Build(),
-			b.Lrem().Key(schema.Timeline).Count(0).Element(id(pid)).Build(),
-		}, append(s.unindexCmds(post), s.postEventCmds(schema.EventDelete, post)...)...)
+		}, append(s.deletedCmds(post), s.uncountCmds(post)...)...)
 	}))
 	if fanout != "0" {
 		err = errors.Join(err, s.enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {

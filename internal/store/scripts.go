@@ -82,7 +82,7 @@ func (sc *script) cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
 var allScripts = []*script{pushIDs, mergeIDs, pageIDs, trendAdd, completeAdd, claimName, unclaimName, upgradeLegacy,
-	createIfAbsent, setIfExists}
+	createIfAbsent, setIfExists, beginDeletion}
 
 // loadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.
@@ -205,12 +205,25 @@ var completeAdd = newScript("complete_add")
 
 // claimName atomically claims a username in both name indexes, which share
 // a hash slot. It fails if the name is taken in either, case-insensitively
-// in the folded index and exactly in the tutorial's users hash.
+// in the folded index and exactly in the tutorial's users hash, or if it
+// is reserved, its account deleted a while ago (the reservation is in the
+// same slot).
 var claimName = newScript("claim_name")
 
 // unclaimName takes back a claim of claimName, if it is still the user
-// ARGV[3]'s.
+// ARGV[3]'s; for a deleted account, it reserves the name at once.
 var unclaimName = newScript("unclaim_name")
+
+// beginDeletion marks an account as being deleted and ends its access,
+// at once, unless its deletion is under way already (see endAccess).
+var beginDeletion = newScript("begin_deletion")
+
+// holdLease takes a free lease or extends the caller's; dropLease frees
+// the caller's.
+var (
+	holdLease = newScript("hold_lease")
+	dropLease = newScript("drop_lease")
+)
 
 // upgradeLegacy replaces a plaintext password (ARGV[1], in field ARGV[3]
 // of the user hash KEYS[1]) with its hash (ARGV[2], in field ARGV[4]),

@@ -338,16 +338,25 @@ if n > 0 then redis.call('ZADD', KEYS[1], 0, prefix .. n .. ':' .. written) end
 return n
 
 --- claim_name
+-- KEYS: the name index, its folded twin, the name's reservation. ARGV:
+-- the name, folded, the user id. Returns 1 if claimed, 0 if taken, -1
+-- if reserved (the account that had it was deleted a while ago).
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then
   return 0
 end
+if redis.call('EXISTS', KEYS[3]) == 1 then return -1 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 return 1
 
 --- unclaim_name
+-- KEYS: the name index, its folded twin and, for a deleted account, the
+-- name's reservation. ARGV: the name, folded, the user id and, with a
+-- reservation, how long it lasts (ms). The name goes if it is still the
+-- user's; the reservation is made unless one is there already.
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[3] then redis.call('HDEL', KEYS[1], ARGV[1]) end
 if redis.call('HGET', KEYS[2], ARGV[2]) == ARGV[3] then redis.call('HDEL', KEYS[2], ARGV[2]) end
+if KEYS[3] then redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4], 'NX') end
 return 1
 
 --- upgrade_legacy
@@ -462,3 +471,32 @@ end
 tat = tat + interval
 redis.call('SET', KEYS[1], tat, 'PX', tat - now)
 return {1, 0, tat - now}
+
+--- begin_deletion
+-- KEYS[1]: a user hash; KEYS[2]: the state of the account's deletion;
+-- KEYS[3]: its lease; KEYS[4…]: the other keys that let one into the
+-- account (its API tokens). ARGV: the runner's lease token, the lease's
+-- validity (ms), then the state's field-value pairs. Unless a deletion
+-- is under way already (it returns 0), it writes the state, gives the
+-- runner the lease and deletes the user hash (its auth secret and
+-- password) and the other keys, at once (it returns 1).
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('HSET', KEYS[2], unpack(ARGV, 3))
+redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2])
+redis.call('DEL', KEYS[1], unpack(KEYS, 4))
+return 1
+
+--- hold_lease
+-- KEYS[1]: a lease. ARGV: a runner's token, the validity (ms). A free
+-- lease is taken, the runner's own extended (it returns 1); another
+-- runner's is left alone (it returns 0).
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+
+--- drop_lease
+-- KEYS[1]: a lease. ARGV: a runner's token. The lease is freed if the
+-- runner holds it.
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1

@@ -88,7 +88,15 @@ type Options struct {
 	// as long, counted from the first time it is used since.
 	SessionIdle time.Duration
 	SessionMax  time.Duration
+	// NameReserve is how long the username of a deleted account stays
+	// reserved, so that nobody can pose as its owner
+	// (DefaultNameReserve when zero).
+	NameReserve time.Duration
 }
+
+// DefaultNameReserve is how long the username of a deleted account
+// stays reserved unless Options.NameReserve says otherwise.
+const DefaultNameReserve = 30 * 24 * time.Hour
 
 // Limits are the rate limits the store applies per account, whatever
 // the interface: an action beyond one is refused with an error of kind
@@ -135,6 +143,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.SessionMax == 0 {
 		o.SessionMax = DefaultSessionMax
+	}
+	if o.NameReserve == 0 {
+		o.NameReserve = DefaultNameReserve
 	}
 }
 

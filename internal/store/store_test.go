@@ -93,11 +93,22 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// onRedisAndCluster runs test on a fixture of one Redis, then on one of
-// the package's cluster (flushed).
+// databases are the two kinds of database the tests of
+// onRedisAndCluster run on: one Redis, and the package's cluster
+// (flushed).
+var databases = []struct {
+	name string
+	url  func(t *testing.T) string
+}{
+	{"redis", func(t *testing.T) string { return redistest.Start(t).URL }},
+	{"cluster", func(t *testing.T) string { return cluster.URL(t) }},
+}
+
+// onRedisAndCluster runs test on a fixture of each of databases.
 func onRedisAndCluster(t *testing.T, test func(t *testing.T, f *fixture)) {
-	t.Run("redis", func(t *testing.T) { test(t, newFixtureAt(t, redistest.Start(t).URL)) })
-	t.Run("cluster", func(t *testing.T) { test(t, newFixtureAt(t, cluster.URL(t))) })
+	for _, db := range databases {
+		t.Run(db.name, func(t *testing.T) { test(t, newFixtureAt(t, db.url(t))) })
+	}
 }
 
 // drain waits until every delivery job has been carried out.

@@ -30,9 +30,7 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 	if err := retwis.ValidatePassword(pass); err != nil {
 		return retwis.User{}, "", err
 	}
-	if _, err := s.lookupID(ctx, username); err == nil {
-		return retwis.User{}, "", errNameTaken
-	} else if retwis.ErrorKind(err) != retwis.NotFound {
+	if err := s.nameFree(ctx, username); err != nil {
 		return retwis.User{}, "", err
 	}
 	hash, err := s.hashPassword(ctx, pass)
@@ -57,6 +55,34 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 	return retwis.User{ID: uid, Username: username}, token, nil
 }
 
+// nameFree refuses a name that is visibly taken, or reserved after its
+// account was deleted, before anything is hashed or written.
+func (s *Store) nameFree(ctx context.Context, username string) error {
+	if _, err := s.lookupID(ctx, username); err == nil {
+		return errNameTaken
+	} else if retwis.ErrorKind(err) != retwis.NotFound {
+		return err
+	}
+	ms, err := s.c.Do(ctx, s.c.B().Pttl().Key(schema.NameReserved(username)).Build()).AsInt64()
+	if err != nil {
+		return s.wrap("register: reservation", err)
+	}
+	if ms == -2 { // no reservation
+		return nil
+	}
+	return nameReserved(time.Now().Add(time.Duration(ms) * time.Millisecond))
+}
+
+// nameReserved is the error of a name reserved until until (zero: not
+// known).
+func nameReserved(until time.Time) error {
+	if until.IsZero() {
+		return retwis.Errorf(retwis.Conflict, "That username belonged to an account that was deleted recently, so it stays reserved for a while. Please choose another.")
+	}
+	return retwis.Errorf(retwis.Conflict, "That username belonged to an account that was deleted recently; it stays reserved until %s. Please choose another.",
+		until.UTC().Format("2 January 2006, 15:04 UTC"))
+}
+
 // writeUser creates the user hash under a new id and returns the id.
 func (s *Store) writeUser(ctx context.Context, username, hash string) (int64, error) {
 	uid, err := s.createHash(ctx, 0, schema.NextUserID, schema.User,
@@ -69,16 +95,16 @@ func (s *Store) writeUser(ctx context.Context, username, hash string) (int64, er
 }
 
 // claim records username as uid's in both name indexes, unless another
-// user has it.
+// user has it or it is reserved.
 func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 	s.written.add(schema.Names(username), schema.NamesFolded(username), schema.UsersByTime) // pages follow at once
 	res := s.replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{claimName.cmd(s.c, []string{schema.Names(username), schema.NamesFolded(username)},
+		return rueidis.Commands{claimName.cmd(s.c, []string{schema.Names(username), schema.NamesFolded(username), schema.NameReserved(username)},
 			username, retwis.FoldUsername(username), id(uid))}
 	}, schema.Names(username))
 	won, err := res[0].AsInt64()
 	b := s.c.B()
-	if err != nil || won == 0 {
+	if err != nil || won != 1 {
 		// Lost the race, or the claim may stand on a master alone: undo,
 		// so that the failed sign-up leaves nothing behind.
 		undo := func() rueidis.Commands { // built anew if the pipeline is sent again
@@ -94,6 +120,9 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 		}
 		if err != nil {
 			return s.wrap("register: claim name", err)
+		}
+		if won < 0 {
+			return nameReserved(time.Time{})
 		}
 		return errNameTaken
 	}

@@ -10,9 +10,13 @@ import (
 )
 
 // profile serves GET /u/{username}: the user's own posts, follower counts
-// and, for a logged-in visitor, a Follow or Unfollow button.
+// and, for a logged-in visitor, a Follow or Unfollow button; for an
+// account deleted lately, how far its deletion has got (showDeletion).
 func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	user, err := s.store.UserByName(r.Context(), r.PathValue("username"))
+	if retwis.ErrorKind(err) == retwis.NotFound && s.showDeletion(w, r, r.PathValue("username")) {
+		return
+	}
 	if err != nil {
 		s.mw.Fail(w, r, err)
 		return

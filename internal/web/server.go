@@ -174,6 +174,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /settings/sessions/end", s.requireLogin(s.endSession))
 	mux.HandleFunc("GET /settings/export", s.requireLogin(s.exportData))
 	mux.HandleFunc("POST /settings/password", s.requireLogin(s.mw.Throttle(s.mw.Hashing(s.changePassword))))
+	mux.HandleFunc("POST /settings/delete", s.requireLogin(s.mw.Throttle(s.mw.Hashing(s.deleteAccount))))
 	mux.HandleFunc("POST /settings/apps/revoke", s.requireLogin(s.revokeToken))
 	mux.HandleFunc("POST /settings/apps/token", s.requireLogin(s.mw.Throttle(s.createToken)))
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))

@@ -51,6 +51,22 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, status, "settings", view{Title: "Settings", Viewer: &u, Error: retwis.ErrorMessage(err), About: form})
 }
 
+// refuseSettings shows the settings page again with why a form of it
+// was refused (err, answered with status, or err's own if 0), for the
+// forms that keep nothing of what was typed (passwords).
+func (s *Server) refuseSettings(w http.ResponseWriter, r *http.Request, u retwis.User, status int, err error) {
+	status, ok := s.formRefused(w, r, status, err)
+	if !ok {
+		return
+	}
+	name, bio, aerr := s.store.About(r.Context(), u.ID)
+	if aerr != nil {
+		s.mw.Fail(w, r, aerr)
+		return
+	}
+	s.render(w, r, status, "settings", view{Title: "Settings", Viewer: &u, Error: retwis.ErrorMessage(err), About: aboutForm{Name: name, Bio: bio}})
+}
+
 // aboutForm is what the settings form shows.
 type aboutForm struct {
 	Name, Bio string

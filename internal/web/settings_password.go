@@ -34,14 +34,5 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/settings?password=changed", http.StatusSeeOther)
 		return
 	}
-	status, ok := s.formRefused(w, r, status, err)
-	if !ok {
-		return
-	}
-	name, bio, aerr := s.store.About(r.Context(), u.ID)
-	if aerr != nil {
-		s.mw.Fail(w, r, aerr)
-		return
-	}
-	s.render(w, r, status, "settings", view{Title: "Settings", Viewer: &u, Error: retwis.ErrorMessage(err), About: aboutForm{Name: name, Bio: bio}})
+	s.refuseSettings(w, r, u, status, err)
 }

@@ -70,6 +70,13 @@
 //	                     hash    lower-case username -> user id, in the slot
 //	                             of its shard, so one script claims a name
 //	                             in both (retwis)
+//	users:{<shard>}:reserved:<folded>
+//	                     string  the id of the deleted account that had the
+//	                             name (folded), expiring when the name may
+//	                             be registered again (30 days by default,
+//	                             --name-reserve); in the slot of the name's
+//	                             shard, so that the script that claims a
+//	                             name checks it (retwis)
 //	auths:{<shard>}      hash    auth secret -> user id, for the secrets of
 //	                             the shard; the tutorial's auths, spread,
 //	                             for the cookies of its kind (sessions
@@ -285,6 +292,24 @@
 //	                             likewise, in <id>'s slot, so that what
 //	                             <id> reads is filtered with keys of one
 //	                             slot (retwis)
+//	deleting:{<id>}      hash    the deletion of user <id>'s account, under
+//	                             way: username, display_name, celebrity
+//	                             ("1" if its posts were not fanned out),
+//	                             posts and follows (how many when it
+//	                             began), begun (unix time); while a batch of
+//	                             posts is being deleted, batch (JSON: their
+//	                             ids and fields, kept before anything of
+//	                             them goes) and counted ("1" once their
+//	                             tags were counted down). Deleted with the
+//	                             account's last keys (retwis)
+//	deleting:{<id>}:lease
+//	                     string  the token of the runner carrying that
+//	                             deletion on, expiring 30 s after its last
+//	                             batch unless renewed (retwis)
+//	deletions            zset    the accounts being deleted: user ids scored
+//	                             by the unix time their deletion began, so
+//	                             that maintenance resumes those whose runner
+//	                             stopped (retwis)
 //	login_failures:{<id>}
 //	                     list    unix ms of the failed logins to user <id>
 //	                             since the last login, newest first (20
@@ -330,7 +355,12 @@
 // so a user can always log in; user and post hashes
 // are created only if absent, so an id handed out twice (a counter
 // rolled back by a failover) never overwrites what exists; follows are written to
-// both sets idempotently, so repeating one repairs it. A post is
+// both sets idempotently, so repeating one repairs it. An account's
+// deletion begins with one script in the user's slot (its state written,
+// the user hash and API tokens deleted: nobody gets in from then on);
+// every step after it is safe to repeat, each batch of posts kept in the
+// state before it is deleted, and maintenance resumes a deletion whose
+// runner stopped. A post is
 // published completely or taken back. Fanout is a durable job on the
 // deliveries stream: a crash mid-delivery leaves the job to another
 // worker, which resumes it.

@@ -372,6 +372,30 @@ func GraphEdge(subject int64, rel string, object int64) (ofSubject, ofObject str
 	return GraphPrefix("spo", subject, rel) + id(object), GraphPrefix("ops", object, rel) + id(subject)
 }
 
+// GraphTwin returns, for a member of a user's part of the graph, the
+// key of the other user's part and the member there that records the
+// same triple; ok is false for a member that is not one.
+func GraphTwin(member string) (key, twin string, ok bool) {
+	parts := strings.Split(member, ":")
+	if len(parts) != 4 {
+		return "", "", false
+	}
+	self, err1 := strconv.ParseInt(parts[1], 10, 64)
+	other, err2 := strconv.ParseInt(parts[3], 10, 64)
+	if err1 != nil || err2 != nil {
+		return "", "", false
+	}
+	switch parts[0] {
+	case "spo":
+		_, twin = GraphEdge(self, parts[2], other)
+	case "ops":
+		twin, _ = GraphEdge(other, parts[2], self)
+	default:
+		return "", "", false
+	}
+	return Graph(other), twin, true
+}
+
 // GraphPrefix returns the prefix of a lexicographic range of user uid's
 // graph: perm is the permutation ("spo" or "ops") and rel the relation,
 // so that the range holds the other users.
@@ -655,3 +679,39 @@ const (
 
 // ReportLimit is the rate-limit subject of uid's reports.
 func ReportLimit(uid int64) string { return "report:" + id(uid) }
+
+// NameReserved is the reservation of a name after its account was
+// deleted: a string holding the deleted user's id, expiring when the
+// name may be registered again. It lives in the slot of the name's shard
+// of the name indexes (Names), so that one script claims a name and
+// checks its reservation at once.
+func NameReserved(name string) string {
+	return Names(name) + ":reserved:" + retwis.FoldUsername(name)
+}
+
+// Deleting is the state of the deletion of uid's account, a hash (the
+// Field… below) in the user's slot: it marks the account as being
+// deleted until every trace of it is gone.
+func Deleting(uid int64) string { return "deleting:" + tag(uid) }
+
+// DeletingLease is the lease of the deletion of uid's account to one
+// runner: a random token, expiring unless the runner renews it, so that
+// a runner that dies leaves the deletion to another.
+func DeletingLease(uid int64) string { return Deleting(uid) + ":lease" }
+
+// Deletions is the sorted set of the accounts being deleted: user ids
+// scored by the unix time the deletion began, for maintenance to resume
+// those whose runner died.
+const Deletions = "deletions"
+
+// Fields of a Deleting hash.
+const (
+	FieldDelUsername  = "username"     // the account's username
+	FieldDelDisplay   = "display_name" // its display name, if any: the terms of the people search it is found by
+	FieldDelCelebrity = "celebrity"    // "1" if its posts were not fanned out
+	FieldDelPosts     = "posts"        // how many posts it had when the deletion began
+	FieldDelFollows   = "follows"      // how many follows, both ways, likewise
+	FieldDelBegun     = "begun"        // unix time the deletion began
+	FieldDelBatch     = "batch"        // the batch of posts being deleted: JSON, their ids and fields
+	FieldDelCounted   = "counted"      // "1" once that batch's tag counts were taken back
+)

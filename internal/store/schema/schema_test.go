@@ -25,18 +25,40 @@ func TestUserKeysShareASlot(t *testing.T) {
 	for _, key := range []string{
 		schema.User(uid), schema.Followers(uid), schema.Following(uid), schema.Home(uid), schema.UserPosts(uid),
 		schema.FollowedCelebrities(uid), schema.Idempotency(uid, "k"), schema.JobFollowers(uid, "1-0"),
-		schema.Sessions(uid), schema.Tokens(uid), schema.TokensUsed(uid),
+		schema.Sessions(uid), schema.Tokens(uid), schema.TokensUsed(uid), schema.Deleting(uid), schema.DeletingLease(uid), schema.Graph(uid),
 	} {
 		if hashTag(key) != "42" {
 			t.Errorf("%s hashes on %q; want the user id", key, hashTag(key))
 		}
 	}
-	if hashTag(schema.Names("Alice")) != hashTag(schema.NamesFolded("ALICE")) {
-		t.Error("a name's exact and folded indexes are in different slots")
+	if hashTag(schema.Names("Alice")) != hashTag(schema.NamesFolded("ALICE")) || hashTag(schema.Names("Alice")) != hashTag(schema.NameReserved("aLiCe")) {
+		t.Error("a name's exact and folded indexes and its reservation are in different slots")
+	}
+	if schema.NameReserved("Alice") != schema.NameReserved("ALICE") {
+		t.Error("a name's reservation depends on its case")
 	}
 	q := schema.QueueOf(uid)
 	if hashTag(q.Stream) != hashTag(q.Progress) || hashTag(q.Stream) != hashTag(q.Snapshots) {
 		t.Errorf("a shard of the queue spans slots: %+v", q)
+	}
+}
+
+// TestGraphTwin: each member of a user's part of the graph leads to the
+// member of the other user's part that records the same triple.
+func TestGraphTwin(t *testing.T) {
+	subject, object := schema.GraphEdge(7, schema.RelMentions, 9)
+	for _, tc := range []struct{ member, key, twin string }{
+		{subject, schema.Graph(9), object},
+		{object, schema.Graph(7), subject},
+	} {
+		if key, twin, ok := schema.GraphTwin(tc.member); !ok || key != tc.key || twin != tc.twin {
+			t.Errorf("the twin of %s: %s %s %v; want %s %s", tc.member, key, twin, ok, tc.key, tc.twin)
+		}
+	}
+	for _, bad := range []string{"", "spo:7:follows", "xyz:7:follows:9", "spo:a:follows:9", "ops:7:follows:b"} {
+		if _, _, ok := schema.GraphTwin(bad); ok {
+			t.Errorf("%q has a twin", bad)
+		}
 	}
 }
 

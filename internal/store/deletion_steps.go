@@ -1,0 +1,415 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// work is what is left of a deletion, read at once from the user's
+// slot: the batch of posts under way, if any, and the next batch of
+// each kind; and how many posts and follows are left.
+type work struct {
+	batch                  string // the posts under way (JSON of stashedPost), or ""
+	counted                bool   // their tags' counts were taken back
+	followers, following   []int64
+	posts                  []int64
+	graph                  []string
+	postsLeft, followsLeft int64
+}
+
+// none reports whether nothing is left.
+func (w work) none() bool {
+	return w.batch == "" && len(w.followers)+len(w.following)+len(w.posts)+len(w.graph) == 0
+}
+
+// progress returns how far d has got, given what is left.
+func (w work) progress(d deletion) retwis.Deletion {
+	return retwis.Deletion{Posts: d.posts, PostsRemoved: max(d.posts-w.postsLeft, 0),
+		Follows: d.follows, FollowsRemoved: max(d.follows-w.followsLeft, 0)}
+}
+
+// nextWork reads what is left of uid's deletion, in one round trip.
+func (s *Store) nextWork(ctx context.Context, uid int64) (work, error) {
+	b := s.c.B()
+	page := func(key string, n int) rueidis.Completed {
+		return b.Zrange().Key(key).Min("0").Max(strconv.Itoa(n - 1)).Build()
+	}
+	res := s.c.DoMulti(ctx,
+		b.Hmget().Key(schema.Deleting(uid)).Field(schema.FieldDelBatch, schema.FieldDelCounted).Build(),
+		page(schema.Followers(uid), deletionFollows), page(schema.Following(uid), deletionFollows),
+		b.Zrange().Key(schema.UserPosts(uid)).Min("0").Max(strconv.Itoa(deletionPosts-1)).Rev().Build(), // the newest first
+		page(schema.Graph(uid), deletionGraph),
+		b.Zcard().Key(schema.UserPosts(uid)).Build(), b.Zcard().Key(schema.Followers(uid)).Build(),
+		b.Zcard().Key(schema.Following(uid)).Build())
+	var w work
+	vals, err := res[0].ToArray()
+	if err == nil && len(vals) == 2 {
+		state := asStrings(vals)
+		w.batch, w.counted = state[0], state[1] == "1"
+	}
+	var errs [7]error
+	w.followers, errs[0] = res[1].AsIntSlice()
+	w.following, errs[1] = res[2].AsIntSlice()
+	w.posts, errs[2] = res[3].AsIntSlice()
+	w.graph, errs[3] = res[4].AsStrSlice()
+	w.postsLeft, errs[4] = res[5].AsInt64()
+	followers, following := int64(0), int64(0)
+	followers, errs[5] = res[6].AsInt64()
+	following, errs[6] = res[7].AsInt64()
+	w.followsLeft = followers + following
+	for _, e := range append(errs[:], err) {
+		if e != nil {
+			return w, s.wrap("deletion: what is left", e)
+		}
+	}
+	return w, nil
+}
+
+// doWork removes a batch of what w says is left of d: the posts under
+// way first, then the follows of its followers, its own follows, its
+// posts, and last its relations in the graph. The posts come after the
+// followers, whose home timelines are cleaned of them as their follows
+// end (the author's own index tells which are the author's).
+func (s *Store) doWork(ctx context.Context, d deletion, w work) error {
+	switch {
+	case w.batch != "":
+		return s.deletePosts(ctx, d.uid, w.batch, w.counted)
+	case len(w.followers) > 0:
+		return s.deleteFollowers(ctx, d, w.followers)
+	case len(w.following) > 0:
+		return s.deleteFollowing(ctx, d.uid, w.following)
+	case len(w.posts) > 0:
+		batch, err := s.stashPosts(ctx, d.uid, w.posts)
+		if err != nil {
+			return err
+		}
+		return s.deletePosts(ctx, d.uid, batch, false)
+	}
+	return s.deleteGraph(ctx, d.uid, w.graph)
+}
+
+// releaseAccount takes d's account out of what finds it, and deletes its
+// own keys that no batch walks: its name goes, reserved for
+// Options.NameReserve (one script in the name's slot), and so do its
+// entries in the latest users, the directory and the people search, its
+// rate limits, and its keys of ownKeys. All of it is safe to repeat, and
+// is repeated whenever the deletion is resumed.
+func (s *Store) releaseAccount(ctx context.Context, d deletion) error {
+	keys, err := s.ownKeys(ctx, d.uid)
+	if err != nil {
+		return err
+	}
+	name, uid := d.username, d.uid
+	unblock, err := s.unblockAll(ctx, uid)
+	if err != nil {
+		return err
+	}
+	s.written.add(append(keys, schema.Names(name), schema.NamesFolded(name), schema.UsersByTime, schema.Explore)...)
+	err = redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+		b := s.c.B()
+		cmds := rueidis.Commands{
+			unclaimName.cmd(s.c, []string{schema.Names(name), schema.NamesFolded(name), schema.NameReserved(name)},
+				name, retwis.FoldUsername(name), id(uid), ms(s.opts.NameReserve)),
+			b.Zrem().Key(schema.UsersByTime).Member(name).Build(),
+			b.Zrem().Key(schema.Explore).Member(id(uid)).Build(),
+			b.Srem().Key(schema.ExploreStale).Member(id(uid)).Build(),
+			b.Srem().Key(schema.Suspended).Member(id(uid)).Build(),
+			b.Del().Key(keys...).Build(),
+		}
+		cmds = append(cmds, unblock...)
+		for _, subject := range []string{schema.PostLimit(uid), schema.FollowLimit(uid), schema.LoginAccountLimit(retwis.FoldUsername(name))} {
+			cmds = append(cmds, b.Del().Key(schema.RateLimit(subject)).Build())
+		}
+		return append(cmds, s.commands(peopleWrites(uid, nil, retwis.SearchTerms(name, d.display)))...)
+	}))
+	return s.wrap("deletion: release the account", err)
+}
+
+// ownKeys returns the keys of uid's own that no batch of its deletion
+// walks, all in the user's slot: the user hash (a page view in flight
+// may write it again), the home timeline with its archive's index and
+// chunks, the mentions, notifications, followed celebrities,
+// suggestions, failed logins and their notice, the API tokens with the
+// record of their use, the sessions, and the blocks and mutes both ways.
+func (s *Store) ownKeys(ctx context.Context, uid int64) ([]string, error) {
+	chunks, err := s.c.Do(ctx, s.c.B().Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build()).AsIntSlice()
+	if err != nil {
+		return nil, s.wrap("deletion: archive", err)
+	}
+	keys := []string{schema.User(uid), schema.Home(uid), schema.Archive(uid), schema.Mentions(uid), schema.Notifications(uid),
+		schema.FollowedCelebrities(uid), schema.Suggestions(uid), schema.LoginFailures(uid), schema.LoginNotice(uid),
+		schema.Tokens(uid), schema.TokensUsed(uid), schema.Sessions(uid), schema.Blocks(uid), schema.Mutes(uid), schema.BlockedBy(uid)}
+	for _, n := range chunks {
+		keys = append(keys, schema.ArchiveChunk(uid, n))
+	}
+	return keys, nil
+}
+
+// finishDeletion deletes the last of d's keys, its state and lease with
+// them (one command in the user's slot; the own keys again, for the
+// writes that were in flight when the deletion began, such as a delivery
+// to its home timeline), and takes the deletion off those maintenance
+// resumes: the account is gone.
+func (s *Store) finishDeletion(ctx context.Context, d deletion) error {
+	keys, err := s.ownKeys(ctx, d.uid)
+	if err != nil {
+		return err
+	}
+	keys = append(keys, schema.UserPosts(d.uid), schema.Followers(d.uid), schema.Following(d.uid), schema.Graph(d.uid),
+		schema.Deleting(d.uid), schema.DeletingLease(d.uid))
+	s.written.add(keys...)
+	b := s.c.B()
+	if err := s.c.Do(ctx, b.Del().Key(keys...).Build()).Error(); err != nil {
+		return s.wrap("deletion: finish", err)
+	}
+	if err := s.c.Do(ctx, b.Zrem().Key(schema.Deletions).Member(id(d.uid)).Build()).Error(); err != nil {
+		return s.wrap("deletion: finish", err)
+	}
+	s.log.Info("account deleted", "user", d.uid, "name", d.username, "posts", d.posts, "follows", d.follows,
+		"took", time.Since(d.begun).Round(time.Second))
+	return nil
+}
+
+// walkedLast sends writes (plain commands) and more, but those of
+// writes on the key walked, which go once the others have succeeded:
+// the next batch is read from the walked key, so that a batch that
+// fails is found there again and done again whole.
+func (s *Store) walkedLast(ctx context.Context, walked string, writes [][]string, more ...rueidis.Completed) error {
+	var first, last [][]string
+	keys := make([]string, len(writes))
+	for i, w := range writes {
+		if keys[i] = w[1]; w[1] == walked {
+			last = append(last, w)
+		} else {
+			first = append(first, w)
+		}
+	}
+	s.written.add(keys...)
+	if err := redisconn.FirstErr(s.c.DoMulti(ctx, append(s.commands(first), more...)...)); err != nil {
+		return s.wrap("deletion", err)
+	}
+	return s.wrap("deletion", redisconn.FirstErr(s.c.DoMulti(ctx, s.commands(last)...)))
+}
+
+// deleteFollowers ends the follows of followers, a batch of d's: the
+// followers' side of each (their sets of users followed, the graph,
+// their followed celebrities), with d's posts taken off their home
+// timeline lists (unless d's posts were merged when read, a
+// celebrity's), then d's set of followers.
+func (s *Store) deleteFollowers(ctx context.Context, d deletion, followers []int64) error {
+	var writes [][]string
+	for _, f := range followers {
+		writes = append(append(writes, unfollowWrites(f, d.uid)...), []string{"SREM", schema.FollowedCelebrities(f), id(d.uid)})
+	}
+	var off rueidis.Commands
+	if !d.celebrity {
+		var err error
+		if off, err = s.authorOffCmds(ctx, followers, d.uid); err != nil {
+			return err
+		}
+		for _, f := range followers {
+			s.written.add(schema.Home(f))
+		}
+	}
+	return s.walkedLast(ctx, schema.Followers(d.uid), writes, off...)
+}
+
+// deleteFollowing ends uid's follows of followees, a batch: the
+// followees' side of each (their followers, the graph, the notification
+// of the follow), then uid's set of users followed; the followees'
+// entries in the directory follow their new follower counts.
+func (s *Store) deleteFollowing(ctx context.Context, uid int64, followees []int64) error {
+	var writes [][]string
+	for _, g := range followees {
+		writes = append(append(writes, unfollowWrites(uid, g)...),
+			[]string{"ZREM", schema.Notifications(g), schema.Note(schema.NoteFollow, uid, 0)})
+	}
+	if err := s.walkedLast(ctx, schema.Following(uid), writes); err != nil {
+		return err
+	}
+	s.refreshQuietly(ctx, followees...)
+	return nil
+}
+
+// deleteGraph takes a batch of uid's relations (members of its part of
+// the graph: its mentions and replies of others, theirs of it) out of
+// the graph: the other user's record of each, then uid's.
+func (s *Store) deleteGraph(ctx context.Context, uid int64, members []string) error {
+	var writes [][]string
+	for _, m := range members {
+		if key, twin, ok := schema.GraphTwin(m); ok {
+			writes = append(writes, []string{"ZREM", key, twin})
+		}
+	}
+	return s.walkedLast(ctx, schema.Graph(uid), append(writes, append([]string{"ZREM", schema.Graph(uid)}, members...)))
+}
+
+// stashedPost is a post of a batch being deleted, as the deletion's
+// state keeps it: its values of jobFields, none for a post gone already.
+type stashedPost struct {
+	ID     int64    `json:"id"`
+	Fields []string `json:"fields,omitempty"`
+}
+
+// stashPosts reads the posts pids (one pipeline) and keeps them in
+// uid's deletion state before anything of them is deleted: a runner
+// that stops half-way through the batch leaves it to the next, which
+// could not read the posts from their hashes any more.
+func (s *Store) stashPosts(ctx context.Context, uid int64, pids []int64) (string, error) {
+	cmds := make(rueidis.Commands, len(pids))
+	for i, pid := range pids {
+		cmds[i] = s.c.B().Hmget().Key(schema.Post(pid)).Field(jobFields...).Build()
+	}
+	batch := make([]stashedPost, len(pids))
+	for i, r := range s.c.DoMulti(ctx, cmds...) {
+		vals, err := r.ToArray()
+		if err != nil {
+			return "", s.wrap("deletion: read posts", err)
+		}
+		batch[i].ID = pids[i]
+		if fields := asStrings(vals); len(fields) > 0 && fields[0] != "" {
+			batch[i].Fields = fields
+		}
+	}
+	v, err := json.Marshal(batch)
+	if err != nil {
+		return "", s.wrap("deletion: stash posts", err)
+	}
+	err = s.c.Do(ctx, s.c.B().Hset().Key(schema.Deleting(uid)).FieldValue().FieldValue(schema.FieldDelBatch, string(v)).Build()).Error()
+	return string(v), s.wrap("deletion: stash posts", err)
+}
+
+// deletePosts deletes uid's batch of posts stashed in batch, as
+// DeletePost deletes one: the hashes first (the posts vanish from every
+// page), then what lists them (deletedCmds), then, once only, the counts
+// of their tags (uncount), and last the author's index of them and the
+// stash. They need no undelivery: the home timelines of the followers
+// were cleaned of them as their follows ended.
+func (s *Store) deletePosts(ctx context.Context, uid int64, batch string, counted bool) error {
+	stashed, err := s.unstash(ctx, uid, batch)
+	if err != nil || len(stashed) == 0 {
+		return err
+	}
+	posts, err := s.dropHashes(ctx, stashed)
+	if err != nil {
+		return err
+	}
+	if err := s.unlistPosts(ctx, posts); err != nil {
+		return err
+	}
+	if !counted {
+		if err := s.uncount(ctx, uid, posts); err != nil {
+			return err
+		}
+	}
+	return s.batchDone(ctx, uid, stashed)
+}
+
+// unlistPosts takes deleted posts off the global timeline and out of the
+// indexes that list them (deletedCmds), in one pipeline.
+func (s *Store) unlistPosts(ctx context.Context, posts []indexed) error {
+	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+		var cmds rueidis.Commands
+		for _, p := range posts {
+			cmds = append(cmds, s.deletedCmds(p)...)
+		}
+		return cmds
+	}))
+	return s.wrap("deletion: unindex posts", err)
+}
+
+// batchDone takes the stashed posts, all gone, off uid's index of its
+// posts, and drops the stash.
+func (s *Store) batchDone(ctx context.Context, uid int64, stashed []stashedPost) error {
+	pids := make([]string, len(stashed))
+	for i, sp := range stashed {
+		pids[i] = id(sp.ID)
+	}
+	s.written.add(schema.UserPosts(uid))
+	b := s.c.B()
+	return s.wrap("deletion: posts done", redisconn.FirstErr(s.c.DoMulti(ctx,
+		b.Zrem().Key(schema.UserPosts(uid)).Member(pids...).Build(),
+		b.Hdel().Key(schema.Deleting(uid)).Field(schema.FieldDelBatch, schema.FieldDelCounted).Build())))
+}
+
+// unstash reads a batch of uid's deletion stashed by stashPosts. A batch
+// that does not parse, or holds nothing (damaged data: never written
+// so), is dropped, and logged: `retwis check --repair` removes what its
+// posts leave behind.
+func (s *Store) unstash(ctx context.Context, uid int64, batch string) ([]stashedPost, error) {
+	var stashed []stashedPost
+	err := json.Unmarshal([]byte(batch), &stashed)
+	if err == nil && len(stashed) > 0 {
+		return stashed, nil
+	}
+	s.log.Error("a damaged batch of an account's deletion is dropped", "user", uid, "batch", batch, "err", err)
+	err = s.c.Do(ctx, s.c.B().Hdel().Key(schema.Deleting(uid)).Field(schema.FieldDelBatch).Build()).Error()
+	return nil, s.wrap("deletion: drop a damaged batch", err)
+}
+
+// dropHashes deletes the hashes of the stashed posts (one pipeline), and
+// returns what their indexes need of those that existed.
+func (s *Store) dropHashes(ctx context.Context, stashed []stashedPost) ([]indexed, error) {
+	var posts []indexed
+	dels := make(rueidis.Commands, len(stashed))
+	for i, sp := range stashed {
+		if p, _, ok := parseJobFields(sp.ID, sp.Fields); ok {
+			posts = append(posts, p)
+		}
+		s.written.add(schema.Post(sp.ID))
+		dels[i] = s.c.B().Del().Key(schema.Post(sp.ID)).Build()
+	}
+	return posts, s.wrap("deletion: delete posts", redisconn.FirstErr(s.c.DoMulti(ctx, dels...)))
+}
+
+// uncount takes posts back from the counts of their tags, once: uid's
+// deletion state records that it did before it does, so that a runner
+// resuming the batch does not take them back twice. A failure leaves
+// them counted (a tag's count a little high, as a deleted post's whose
+// unindexing failed), and is logged.
+func (s *Store) uncount(ctx context.Context, uid int64, posts []indexed) error {
+	err := s.c.Do(ctx, s.c.B().Hset().Key(schema.Deleting(uid)).FieldValue().FieldValue(schema.FieldDelCounted, "1").Build()).Error()
+	if err != nil {
+		return s.wrap("deletion: uncount", err)
+	}
+	err = redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+		var cmds rueidis.Commands
+		for _, p := range posts {
+			cmds = append(cmds, s.uncountCmds(p)...)
+		}
+		return cmds
+	}))
+	if err != nil {
+		s.log.Warn("the tags of deleted posts stay counted in the trends and the completion", "user", uid, "err", err)
+	}
+	return nil
+}
+
+// unblockAll returns the commands that take uid out of the other side of
+// its blocks: the blockers of those it blocked, and the blocks of those
+// who blocked it (its own keys of them go with ownKeys).
+func (s *Store) unblockAll(ctx context.Context, uid int64) (rueidis.Commands, error) {
+	b := s.c.B()
+	res := s.c.DoMulti(ctx, b.Zrange().Key(schema.Blocks(uid)).Min("0").Max("-1").Build(),
+		b.Zrange().Key(schema.BlockedBy(uid)).Min("0").Max("-1").Build())
+	var cmds rueidis.Commands
+	for i, other := range []func(int64) string{schema.BlockedBy, schema.Blocks} {
+		members, err := res[i].AsIntSlice()
+		if err != nil {
+			return nil, s.wrap("deletion: blocks", err)
+		}
+		for _, v := range members {
+			s.written.add(other(v))
+			cmds = append(cmds, b.Zrem().Key(other(v)).Member(id(uid)).Build())
+		}
+	}
+	return cmds, nil
+}

@@ -1,0 +1,53 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// deleteAccount serves POST /settings/delete (password): with the
+// viewer's password, the account is deleted (see store.DeleteAccount:
+// at once for a small one, in the background for a larger one), the
+// cookie cleared, and the browser sent to the account's old profile,
+// which tells how far the deletion has got. Refused (a wrong password,
+// too many attempts), the settings page shows why, and nothing is
+// deleted.
+func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {
+	u, _ := middleware.ViewerFrom(r.Context())
+	status, err := parseForm(w, r)
+	if err == nil { // each attempt hashes a password: limited as logins to the account are
+		_, err = s.store.Take(r.Context(), store.LoginTo(u.Username), s.limits.LoginAccount)
+	}
+	if err == nil {
+		err = s.store.DeleteAccount(r.Context(), u.ID, r.PostFormValue("password"))
+	}
+	if err == nil {
+		s.clearAuthCookie(w, r)
+		http.Redirect(w, r, profilePath(u.Username), http.StatusSeeOther)
+		return
+	}
+	s.refuseSettings(w, r, u, status, err)
+}
+
+// showDeletion answers, with 410 Gone, the profile of a deleted account
+// whose name is still reserved: how far its deletion has got. It reports
+// false, having written nothing, when no account of that name was
+// deleted lately.
+func (s *Server) showDeletion(w http.ResponseWriter, r *http.Request, username string) bool {
+	d, err := s.store.Deletion(r.Context(), username)
+	if err != nil {
+		if retwis.ErrorKind(err) != retwis.NotFound {
+			s.log.Warn("reading an account's deletion", "name", username, "err", err) // the page says not found
+		}
+		return false
+	}
+	v := view{Title: username, Deletion: d}
+	if viewer, ok := middleware.ViewerFrom(r.Context()); ok {
+		v.Viewer = &viewer
+	}
+	s.render(w, r, http.StatusGone, "deleted", v)
+	return true
+}
