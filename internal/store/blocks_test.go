@@ -234,3 +234,51 @@ func TestDeleteBlockingAccount(t *testing.T) {
 		}
 	})
 }
+
+// TestHiddenNotSuggested: who to follow leaves out the accounts the
+// viewer blocked or muted, those that blocked the viewer, and suspended
+// ones, even when the suggestions were computed before.
+func TestHiddenNotSuggested(t *testing.T) {
+	f := newFixture(t)
+	viewer, friend := f.register(t, "viewer"), f.register(t, "friend")
+	var others []retwis.User
+	for _, name := range []string{"blocked", "muted", "blocker", "suspended", "fine"} {
+		u := f.register(t, name)
+		others = append(others, u)
+		if err := f.st.Follow(f.ctx, friend.ID, u.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.st.Follow(f.ctx, viewer.ID, friend.ID); err != nil {
+		t.Fatal(err)
+	}
+	suggested := func() []string {
+		t.Helper()
+		got, err := f.st.WhoToFollow(f.ctx, viewer.ID, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range got {
+			names = append(names, s.User.Username)
+		}
+		slices.Sort(names)
+		return names
+	}
+	if got := suggested(); len(got) != 5 {
+		t.Fatalf("before: %v", got)
+	}
+	for _, step := range []error{
+		f.st.Block(f.ctx, viewer.ID, others[0].ID),
+		f.st.Mute(f.ctx, viewer.ID, others[1].ID),
+		f.st.Block(f.ctx, others[2].ID, viewer.ID),
+		f.st.Suspend(f.ctx, "cli:test", others[3].ID, ""),
+	} {
+		if step != nil {
+			t.Fatal(step)
+		}
+	}
+	if got := suggested(); !slices.Equal(got, []string{"fine"}) {
+		t.Errorf("after: %v; want fine alone", got)
+	}
+}

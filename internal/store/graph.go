@@ -193,10 +193,17 @@ const suggestionsKept = 10 * time.Minute
 // follow them. The list is computed from the graph (the users viewer
 // follows, then what up to suggestFrom of them, drawn at random, follow,
 // up to suggestEach each) and kept for suggestionsKept, or until viewer
-// follows or unfollows someone: a home page reads it (cached) and the
-// names, no round trip when warm.
+// follows or unfollows someone: a home page reads it (cached, with what
+// viewer does not see: accounts blocked, muted or suspended, which are
+// left out) and the names, no round trip when warm.
 func (s *Store) WhoToFollow(ctx context.Context, viewer int64, n int) ([]retwis.Suggestion, error) {
-	kept, err := s.cached(ctx, s.c.B().Get().Key(schema.Suggestions(viewer)).Cache(), s.opts.CacheTTL).ToString()
+	res := s.cachedMulti(ctx, append([]rueidis.CacheableTTL{
+		rueidis.CT(s.c.B().Get().Key(schema.Suggestions(viewer)).Cache(), s.opts.CacheTTL)}, s.hiddenCmds(viewer)...)...)
+	hidden, err := s.parseHidden(res[1:])
+	if err != nil {
+		return nil, err
+	}
+	kept, err := res[0].ToString()
 	var found []retwis.Suggestion
 	switch {
 	case err == nil:
@@ -213,6 +220,7 @@ func (s *Store) WhoToFollow(ctx context.Context, viewer int64, n int) ([]retwis.
 	default:
 		return nil, s.wrap("who to follow", err)
 	}
+	found = slices.DeleteFunc(found, func(f retwis.Suggestion) bool { return hidden.Hides(f.User.ID, retwis.InTimeline) })
 	found = found[:min(n, len(found))]
 	uids := make([]int64, len(found))
 	for i, f := range found {
