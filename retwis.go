@@ -146,8 +146,9 @@ type Profile struct {
 	Bio         string
 	Counts      Counts
 	// Followed reports whether the viewer follows this user; Blocked and
-	// Muted whether the viewer blocked or muted them.
-	Followed, Blocked, Muted bool
+	// Muted whether the viewer blocked or muted them; Suspended whether
+	// the account is suspended (its posts hidden from everyone).
+	Followed, Blocked, Muted, Suspended bool
 	Page                     Page
 }
 

@@ -156,7 +156,8 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 		rueidis.CT(b.Zscore().Key(schema.Following(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL),
 		s.aboutCmd(user.ID),
 		rueidis.CT(b.Zscore().Key(schema.Blocks(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Zscore().Key(schema.Mutes(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL))
+		rueidis.CT(b.Zscore().Key(schema.Mutes(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL),
+		rueidis.CT(b.Hget().Key(schema.User(user.ID)).Field(schema.FieldSuspended).Cache(), s.opts.CacheTTL))
 	first := c == (retwis.Cursor{})
 	if first {
 		reads = append(reads, rueidis.CT(b.Zrevrange().Key(schema.UserPosts(user.ID)).Start(0).Stop(int64(n)).Cache(), s.opts.CacheTTL))
@@ -167,7 +168,7 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 	if prof.Counts, err = s.parseCounts(res); err != nil {
 		return prof, err
 	}
-	for i, to := range map[int]*bool{2: &prof.Followed, 4: &prof.Blocked, 5: &prof.Muted} {
+	for i, to := range map[int]*bool{2: &prof.Followed, 4: &prof.Blocked, 5: &prof.Muted, 6: &prof.Suspended} {
 		r := res[i]
 		if err := r.Error(); err != nil && !rueidis.IsRedisNil(err) {
 			return prof, s.wrap("profile: relation", err)
@@ -180,7 +181,7 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 	prof.Page, err = s.collect(ctx, rd, c, n, source{key: schema.UserPosts(user.ID)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		if first { // the first fetch: read above, n+1 ids
 			first = false
-			ids, err := res[6].AsIntSlice()
+			ids, err := res[7].AsIntSlice()
 			return ids, s.wrap("profile", err)
 		}
 		ids, err := s.indexPage(ctx, schema.UserPosts(user.ID), c, want)
