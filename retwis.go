@@ -149,7 +149,7 @@ type Profile struct {
 	// Muted whether the viewer blocked or muted them; Suspended whether
 	// the account is suspended (its posts hidden from everyone).
 	Followed, Blocked, Muted, Suspended bool
-	Page                     Page
+	Page                                Page
 }
 
 // Thread is a post with its conversation: the posts it answers and the
