@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -24,9 +26,25 @@ func TestSecurityHeaders(t *testing.T) {
 	var st struct{ ID string }
 	r.decode(t, &st)
 	s.drain()
+	if err := s.st.SetModerator(t.Context(), "cli:test", u.ID, true); err != nil { // so that /admin is a page
+		t.Fatal(err)
+	}
 	pages := []string{"/", "/u/viewer", "/u/viewer/followers", "/u/viewer/following", "/timeline", "/p/" + st.ID, "/tag/tag",
-		"/mentions", "/notifications", "/settings", "/settings/apps", "/settings/sessions", "/tags?q=ta", "/complete/tags?q=ta", "/search?q=vi",
-		"/complete/people?q=vi", "/explore", "/oauth/authorize?client_id=x", "/static/style.css", "/livez", "/nothing-here"}
+		"/mentions", "/notifications", "/settings", "/settings/apps", "/settings/sessions", "/settings/blocks", "/settings/export",
+		"/admin", "/tags?q=ta", "/complete/tags?q=ta", "/search?q=vi", "/complete/people?q=vi", "/explore",
+		"/oauth/authorize?client_id=x", "/static/style.css", "/livez", "/healthz", "/readyz", "/nothing-here"}
+	// Every GET route of the pages is in the list above.
+	routes, err := os.ReadFile("../web/server.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := strings.NewReplacer("{$}", "", "{username}", "viewer", "{id}", st.ID, "{tag}", "tag", "/static/", "/static/style.css")
+	for _, m := range regexp.MustCompile(`"GET (/[^"]*)"`).FindAllStringSubmatch(string(routes), -1) {
+		path := fill.Replace(m[1])
+		if !slices.ContainsFunc(pages, func(p string) bool { return p == path || strings.HasPrefix(p, path+"?") }) {
+			t.Errorf("GET %s (%s) is not among the pages checked", m[1], path)
+		}
+	}
 	var doc struct {
 		Paths map[string]map[string]any `json:"paths"`
 	}
