@@ -33,6 +33,11 @@ func (h Hidden) Hides(author int64, where Where) bool {
 		(where == InTimeline && h.Muted[author])
 }
 
+// HidesAnyone reports whether Hides hides anybody in where.
+func (h Hidden) HidesAnyone(where Where) bool {
+	return len(h.Blocked)+len(h.BlockedBy)+len(h.Suspended) > 0 || (where == InTimeline && len(h.Muted) > 0)
+}
+
 // Posts returns the posts of posts that are not hidden in where, reusing
 // posts' array.
 func (h Hidden) Posts(posts []Post, where Where) []Post {

@@ -124,9 +124,11 @@ func parseNote(member string) (retwis.Notification, bool) {
 
 // UnreadNotifications returns how many of uid's notifications are newer
 // than the last time uid read them, leaving out those from accounts uid
-// does not see: a range of scores, after the time read from the user
-// hash, both through the client-side cache with what uid does not see,
-// so that every page can show it.
+// does not see: a count of a range of scores (ZCOUNT), after the time
+// read from the user hash with what uid does not see, both through the
+// client-side cache, so that every page can show it. Only when there
+// are some, and uid does not see someone, are they read and counted one
+// by one.
 func (s *Store) UnreadNotifications(ctx context.Context, uid int64) (int64, error) {
 	b := s.c.B()
 	res := s.cachedMulti(ctx, append(s.hiddenCmds(uid),
@@ -139,13 +141,17 @@ func (s *Store) UnreadNotifications(ctx context.Context, uid int64) (int64, erro
 	if err != nil && !rueidis.IsRedisNil(err) {
 		return 0, s.wrap("unread notifications", err)
 	}
-	cmd := b.Zrangebyscore().Key(schema.Notifications(uid)).Min("("+strconv.FormatInt(read, 10)).Max("+inf").
-		Limit(0, schema.NotificationsCap).Cache()
+	after := "(" + strconv.FormatInt(read, 10)
+	n, err := s.cached(ctx, b.Zcount().Key(schema.Notifications(uid)).Min(after).Max("+inf").Cache(), s.opts.CacheTTL).AsInt64()
+	if err != nil || n == 0 || !hidden.HidesAnyone(retwis.InConversation) {
+		return n, s.wrap("unread notifications", err)
+	}
+	cmd := b.Zrangebyscore().Key(schema.Notifications(uid)).Min(after).Max("+inf").Limit(0, schema.NotificationsCap).Cache()
 	members, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsStrSlice()
 	if err != nil {
 		return 0, s.wrap("unread notifications", err)
 	}
-	var n int64
+	n = 0
 	for _, m := range members {
 		if note, ok := parseNote(m); ok && !hidden.Hides(note.Actor.ID, retwis.InConversation) {
 			n++
