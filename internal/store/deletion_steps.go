@@ -178,11 +178,11 @@ func (s *Store) finishDeletion(ctx context.Context, d deletion) error {
 	return nil
 }
 
-// walkedLast sends writes (plain commands) and more, but those of
-// writes on the key walked, which go once the others have succeeded:
+// walkedLast sends writes (plain commands), but those on the key
+// walked, which go once the others have succeeded:
 // the next batch is read from the walked key, so that a batch that
 // fails is found there again and done again whole.
-func (s *Store) walkedLast(ctx context.Context, walked string, writes [][]string, more ...rueidis.Completed) error {
+func (s *Store) walkedLast(ctx context.Context, walked string, writes [][]string) error {
 	var first, last [][]string
 	keys := make([]string, len(writes))
 	for i, w := range writes {
@@ -193,7 +193,7 @@ func (s *Store) walkedLast(ctx context.Context, walked string, writes [][]string
 		}
 	}
 	s.written.add(keys...)
-	if err := redisconn.FirstErr(s.c.DoMulti(ctx, append(s.commands(first), more...)...)); err != nil {
+	if err := redisconn.FirstErr(s.c.DoMulti(ctx, s.commands(first)...)); err != nil {
 		return s.wrap("deletion", err)
 	}
 	return s.wrap("deletion", redisconn.FirstErr(s.c.DoMulti(ctx, s.commands(last)...)))
@@ -209,17 +209,16 @@ func (s *Store) deleteFollowers(ctx context.Context, d deletion, followers []int
 	for _, f := range followers {
 		writes = append(append(writes, unfollowWrites(f, d.uid)...), []string{"SREM", schema.FollowedCelebrities(f), id(d.uid)})
 	}
-	var off rueidis.Commands
 	if !d.celebrity {
-		var err error
-		if off, err = s.authorOffCmds(ctx, followers, d.uid); err != nil {
-			return err
+		drops, err := s.authorOff(ctx, followers, d.uid)
+		if err == nil {
+			err = s.dropPosts(ctx, drops)
 		}
-		for _, f := range followers {
-			s.written.add(schema.Home(f))
+		if err != nil {
+			return s.wrap("deletion", err)
 		}
 	}
-	return s.walkedLast(ctx, schema.Followers(d.uid), writes, off...)
+	return s.walkedLast(ctx, schema.Followers(d.uid), writes)
 }
 
 // deleteFollowing ends uid's follows of followees, a batch: the

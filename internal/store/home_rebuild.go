@@ -191,18 +191,24 @@ func (s *Store) backfill(ctx context.Context, follower, followee int64) error {
 // authors no longer followed (see HomeTimeline), which costs less than
 // walking an archive of any size at every unfollow.
 func (s *Store) removeAuthor(ctx context.Context, follower, followee int64) error {
-	cmds, err := s.authorOffCmds(ctx, []int64{follower}, followee)
-	if err != nil || len(cmds) == 0 {
+	drops, err := s.authorOff(ctx, []int64{follower}, followee)
+	if err != nil {
 		return err
 	}
-	return s.wrap("unfollow: remove posts", redisconn.FirstErr(s.c.DoMulti(ctx, slices.Clip(cmds)...)))
+	return s.wrap("unfollow: remove posts", s.dropPosts(ctx, drops))
 }
 
-// authorOffCmds returns the commands that take author's posts off the
-// home timeline lists of readers, in two round trips however many they
-// are: the lists, then which of their ids are author's (one ZMSCORE of
-// author's posts per list).
-func (s *Store) authorOffCmds(ctx context.Context, readers []int64, author int64) (rueidis.Commands, error) {
+// drop is the posts of one author to take off a home timeline list.
+type drop struct {
+	home string
+	ids  []string
+}
+
+// authorOff returns what takes author's posts off the home timeline
+// lists of readers, found in two round trips however many they are: the
+// lists, then which of their ids are author's (one ZMSCORE of author's
+// posts per list).
+func (s *Store) authorOff(ctx context.Context, readers []int64, author int64) ([]drop, error) {
 	b := s.c.B()
 	reads := make(rueidis.Commands, len(readers))
 	for i, r := range readers {
@@ -221,17 +227,39 @@ func (s *Store) authorOffCmds(ctx context.Context, readers []int64, author int64
 			matches = append(matches, b.Zmscore().Key(schema.UserPosts(author)).Member(home...).Build())
 		}
 	}
-	var cmds rueidis.Commands
+	var drops []drop
 	for k, r := range s.c.DoMulti(ctx, matches...) {
 		scores, err := r.ToArray()
 		if err != nil {
 			return nil, s.wrap("remove posts: match posts", err)
 		}
+		d := drop{home: schema.Home(owners[k])}
 		for i, sc := range scores {
 			if !sc.IsNil() {
-				cmds = append(cmds, b.Lrem().Key(schema.Home(owners[k])).Count(0).Element(homes[k][i]).Build())
+				d.ids = append(d.ids, homes[k][i])
 			}
 		}
+		if len(d.ids) > 0 {
+			drops = append(drops, d)
+		}
 	}
-	return cmds, nil
+	return drops, nil
+}
+
+// dropPosts takes the posts of drops off their lists, one script call
+// (a pass over the list) per list, in one pipeline.
+func (s *Store) dropPosts(ctx context.Context, drops []drop) error {
+	if len(drops) == 0 {
+		return nil
+	}
+	for _, d := range drops {
+		s.written.add(d.home)
+	}
+	return redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+		cmds := make(rueidis.Commands, len(drops))
+		for i, d := range drops {
+			cmds[i] = dropIDs.cmd(s.c, []string{d.home}, d.ids...)
+		}
+		return cmds
+	}))
 }

@@ -81,7 +81,7 @@ func (sc *script) cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
-var allScripts = []*script{pushIDs, mergeIDs, pageIDs, trendAdd, completeAdd, claimName, unclaimName, upgradeLegacy,
+var allScripts = []*script{pushIDs, mergeIDs, pageIDs, dropIDs, trendAdd, completeAdd, claimName, unclaimName, upgradeLegacy,
 	createIfAbsent, setIfExists, beginDeletion}
 
 // loadScripts loads every pipelined script on every node. Servers forget
@@ -194,6 +194,11 @@ var mergeIDs = newScript("merge_ids")
 // bisection or a range of one list, so a page costs the same at any
 // depth.
 var pageIDs = newScript("page_ids")
+
+// dropIDs takes ids out of a list in one pass (what an LREM of each
+// would do): the posts of an author unfollowed or deleted off a home
+// timeline.
+var dropIDs = newScript("drop_ids")
 
 // trendAdd adds a post's weight to a tag's trend score, or takes it
 // back (see trendCmd).

@@ -291,6 +291,24 @@ if more and #out < n then
 end
 return {fromArchive, out}
 
+--- drop_ids
+-- drop_ids takes the ids ARGV out of the list KEYS[1] (every entry of
+-- each) in one pass, the rest kept in order, and returns how many it
+-- took out: what an LREM per id would do, at the cost of one.
+local drop = {}
+for _, id in ipairs(ARGV) do drop[id] = true end
+local all = redis.call('LRANGE', KEYS[1], 0, -1)
+local kept = {}
+for _, v in ipairs(all) do
+  if not drop[v] then kept[#kept + 1] = v end
+end
+if #kept == #all then return 0 end
+redis.call('DEL', KEYS[1])
+for i = 1, #kept, 1000 do
+  redis.call('RPUSH', KEYS[1], unpack(kept, i, math.min(i + 999, #kept)))
+end
+return #all - #kept
+
 --- trend_add
 -- KEYS[1]: a shard of the trends; KEYS[2]: its epoch. ARGV: a folded
 -- tag, the unix time of its post, the half-life (seconds), a sign (1 or

@@ -229,3 +229,41 @@ func TestPageIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestDropIDs checks dropIDs against a brute force: random lists with
+// repeats, random ids to drop (some absent); the rest stays in order.
+func TestDropIDs(t *testing.T) {
+	c, err := redisconn.Dial(redistest.Start(t).URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := t.Context()
+	for round := range 50 {
+		key := fmt.Sprint("list:", round)
+		var list, drop []string
+		for range rand.IntN(2500) {
+			list = append(list, strconv.Itoa(rand.IntN(300)))
+		}
+		for range rand.IntN(40) {
+			drop = append(drop, strconv.Itoa(rand.IntN(350)))
+		}
+		if len(list) > 0 {
+			if err := c.Do(ctx, c.B().Rpush().Key(key).Element(list...).Build()).Error(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := slices.DeleteFunc(slices.Clone(list), func(v string) bool { return slices.Contains(drop, v) })
+		n, err := dropIDs.exec(ctx, c, []string{key}, drop...).AsInt64()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Do(ctx, c.B().Lrange().Key(key).Start(0).Stop(-1).Build()).AsStrSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) || n != int64(len(list)-len(want)) {
+			t.Fatalf("round %d: %d dropped, %d left; want %d, %d (in order: %v)", round, n, len(got), len(list)-len(want), len(want), slices.Equal(got, want))
+		}
+	}
+}
