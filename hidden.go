@@ -1,7 +1,5 @@
 package retwis
 
-import "time"
-
 // Where is a kind of place posts are shown in, which decides whose posts
 // a reader's mutes leave out there.
 type Where int
@@ -53,12 +51,6 @@ func (h Hidden) Posts(posts []Post, where Where) []Post {
 // MaxBlocks bounds the accounts one user may block, and the accounts one
 // user may mute: the lists are read whenever the user reads posts.
 const MaxBlocks = 10000
-
-// Muffle is a block or a mute of a user, as the settings list them.
-type Muffle struct {
-	User  User
-	Since time.Time
-}
 
 // Ties is how a viewer and another user are tied: follows, blocks and
 // mutes, either way.

@@ -123,7 +123,8 @@ type Suggestion struct {
 	FollowedBy int
 }
 
-// Follow is a user in a follower or following list, and since when.
+// Follow is a user in a list of users (followers, following, blocked,
+// muted), and since when.
 type Follow struct {
 	User  User
 	Since time.Time

@@ -44,7 +44,7 @@ func (s *Server) mutes(w http.ResponseWriter, r *http.Request) {
 // muffleList answers with a page of the accounts read lists, the newest
 // block or mute first, paged by account id (limit 40, at most 80) with
 // Link headers, as the follow lists are.
-func (s *Server) muffleList(w http.ResponseWriter, r *http.Request, read func(ctx context.Context, uid int64) ([]retwis.Muffle, error)) {
+func (s *Server) muffleList(w http.ResponseWriter, r *http.Request, read func(ctx context.Context, uid int64) ([]retwis.Follow, error)) {
 	v, err := params(r)
 	if err != nil {
 		badRequest(w, r, err)
@@ -61,29 +61,16 @@ func (s *Server) muffleList(w http.ResponseWriter, r *http.Request, read func(ct
 		return
 	}
 	page, older := pageOfMuffles(all, p)
-	sums, err := s.store.Summaries(r.Context(), page)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	st := newSite(r)
-	out := make([]account, len(sums))
-	for i, sum := range sums {
-		out[i] = st.account(sum)
-	}
-	if len(page) > 0 {
-		link(w, r, page[0], page[len(page)-1], older)
-	}
-	writeJSON(w, http.StatusOK, out)
+	s.writeAccounts(w, r, page, older)
 }
 
 // pageOfMuffles returns the ids of the page of all that p asks for: after
 // the account max_id names (Before), or before min_id's (After), and
 // whether older ones follow. A cursor not in the list gives the first
 // page.
-func pageOfMuffles(all []retwis.Muffle, p pageParams) (uids []int64, older bool) {
+func pageOfMuffles(all []retwis.Follow, p pageParams) (uids []int64, older bool) {
 	at := func(uid int64) int {
-		return slices.IndexFunc(all, func(m retwis.Muffle) bool { return m.User.ID == uid })
+		return slices.IndexFunc(all, func(m retwis.Follow) bool { return m.User.ID == uid })
 	}
 	from, to := 0, len(all)
 	switch {

@@ -46,19 +46,25 @@ func (s *Server) followList(read followLister) http.HandlerFunc {
 		for i, f := range page.Follows {
 			uids[i] = f.User.ID
 		}
-		sums, err := s.store.Summaries(r.Context(), uids)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		st := newSite(r)
-		out := make([]account, len(sums))
-		for i, sum := range sums {
-			out[i] = st.account(sum)
-		}
-		if len(uids) > 0 {
-			link(w, r, uids[0], uids[len(uids)-1], page.Older)
-		}
-		writeJSON(w, http.StatusOK, out)
+		s.writeAccounts(w, r, uids, page.Older)
 	}
+}
+
+// writeAccounts answers with the accounts of uids, a page of a list
+// paged by account id, with its Link header (older: more follow).
+func (s *Server) writeAccounts(w http.ResponseWriter, r *http.Request, uids []int64, older bool) {
+	sums, err := s.store.Summaries(r.Context(), uids)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st := newSite(r)
+	out := make([]account, len(sums))
+	for i, sum := range sums {
+		out[i] = st.account(sum)
+	}
+	if len(uids) > 0 {
+		link(w, r, uids[0], uids[len(uids)-1], older)
+	}
+	writeJSON(w, http.StatusOK, out)
 }

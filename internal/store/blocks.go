@@ -113,41 +113,24 @@ func (s *Store) mayMuffle(ctx context.Context, uid, target int64, key, verb stri
 }
 
 // Blocks returns the users uid blocked, the newest first.
-func (s *Store) Blocks(ctx context.Context, uid int64) ([]retwis.Muffle, error) {
+func (s *Store) Blocks(ctx context.Context, uid int64) ([]retwis.Follow, error) {
 	return s.muffles(ctx, schema.Blocks(uid), "blocks")
 }
 
 // Mutes returns the users uid muted, the newest first.
-func (s *Store) Mutes(ctx context.Context, uid int64) ([]retwis.Muffle, error) {
+func (s *Store) Mutes(ctx context.Context, uid int64) ([]retwis.Follow, error) {
 	return s.muffles(ctx, schema.Mutes(uid), "mutes")
 }
 
 // muffles reads the users of key, a sorted set of user ids scored by
 // unix time, the newest first, with their names; deleted accounts are
 // left out.
-func (s *Store) muffles(ctx context.Context, key, what string) ([]retwis.Muffle, error) {
+func (s *Store) muffles(ctx context.Context, key, what string) ([]retwis.Follow, error) {
 	entries, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(key).Start(0).Stop(-1).Withscores().Build()).AsZScores()
 	if err != nil {
 		return nil, s.wrap(what, err)
 	}
-	uids := make([]int64, 0, len(entries))
-	for _, e := range entries {
-		if uid, err := strconv.ParseInt(e.Member, 10, 64); err == nil {
-			uids = append(uids, uid)
-		}
-	}
-	names, err := s.usernames(ctx, uids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]retwis.Muffle, 0, len(uids))
-	for _, e := range entries {
-		uid, _ := strconv.ParseInt(e.Member, 10, 64)
-		if names[uid] != "" {
-			out = append(out, retwis.Muffle{User: retwis.User{ID: uid, Username: names[uid]}, Since: time.Unix(int64(e.Score), 0)})
-		}
-	}
-	return out, nil
+	return s.usersSince(ctx, entries)
 }
 
 // Hidden returns whose posts viewer (0: a visitor logged out) does not

@@ -50,25 +50,10 @@ func (s *Store) followPage(ctx context.Context, key string, c retwis.Cursor, n i
 			entries, page.Older = entries[:n], true
 		}
 	}
-	uids := make([]int64, 0, len(entries))
-	for _, e := range entries {
-		if uid, err := strconv.ParseInt(e.Member, 10, 64); err == nil {
-			uids = append(uids, uid)
-		}
-	}
-	names, err := s.usernames(ctx, uids)
+	var err error
+	page.Follows, err = s.usersSince(ctx, entries)
 	if err != nil {
 		return page, err
-	}
-	for _, e := range entries {
-		uid, err := strconv.ParseInt(e.Member, 10, 64)
-		if err != nil || names[uid] == "" {
-			continue // not a user id, or a user whose record is gone
-		}
-		page.Follows = append(page.Follows, retwis.Follow{
-			User:  retwis.User{ID: uid, Username: names[uid]},
-			Since: time.Unix(int64(e.Score), 0),
-		})
 	}
 	return page, nil
 }
@@ -98,4 +83,28 @@ func (s *Store) pageByRank(ctx context.Context, key string, c retwis.Cursor, n i
 	}
 	entries, err = res[2].AsZScores()
 	return entries, nw == 1, od == 1, err
+}
+
+// usersSince names the users of entries, members of a sorted set of
+// user ids scored by unix time, in their order; those whose record is
+// gone, and members that are not user ids, are left out.
+func (s *Store) usersSince(ctx context.Context, entries []rueidis.ZScore) ([]retwis.Follow, error) {
+	uids := make([]int64, 0, len(entries))
+	for _, e := range entries {
+		if uid, err := strconv.ParseInt(e.Member, 10, 64); err == nil {
+			uids = append(uids, uid)
+		}
+	}
+	names, err := s.usernames(ctx, uids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]retwis.Follow, 0, len(uids))
+	for _, e := range entries {
+		uid, err := strconv.ParseInt(e.Member, 10, 64)
+		if err == nil && names[uid] != "" {
+			out = append(out, retwis.Follow{User: retwis.User{ID: uid, Username: names[uid]}, Since: time.Unix(int64(e.Score), 0)})
+		}
+	}
+	return out, nil
 }

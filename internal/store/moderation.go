@@ -21,32 +21,21 @@ import (
 // recorded in the audit log. Suspending again changes nothing but adds
 // to the log.
 func (s *Store) Suspend(ctx context.Context, by retwis.Actor, uid int64, reason string) error {
-	u, reason, err := s.moderated(ctx, uid, reason)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := detach(ctx)
-	defer cancel()
-	b := s.c.B()
-	s.written.add(schema.Suspended, schema.User(uid))
-	for _, cmd := range []rueidis.Completed{
-		b.Sadd().Key(schema.Suspended).Member(id(uid)).Build(),
-		b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldSuspended, strconv.FormatInt(time.Now().Unix(), 10)).Build(),
-	} {
-		if err := s.c.Do(ctx, cmd).Error(); err != nil {
-			return s.wrap("suspend", err)
-		}
-	}
-	if err := s.endAccess(ctx, uid); err != nil {
-		return err
-	}
-	return s.audit(ctx, by, retwis.Suspend, "@"+u.Username, reason)
+	return s.setSuspended(ctx, by, uid, reason, true)
 }
 
 // Unsuspend lifts the suspension of uid's account: its posts show again,
 // and its owner may log in (their old sessions and tokens stay ended).
 // Recorded in the audit log.
 func (s *Store) Unsuspend(ctx context.Context, by retwis.Actor, uid int64, reason string) error {
+	return s.setSuspended(ctx, by, uid, reason, false)
+}
+
+// setSuspended suspends uid (on) or lifts its suspension: the suspended
+// set first, which hides or shows the posts, then the user hash, which
+// refuses or lets through logins and posts; a suspension then ends the
+// account's access.
+func (s *Store) setSuspended(ctx context.Context, by retwis.Actor, uid int64, reason string, on bool) error {
 	u, reason, err := s.moderated(ctx, uid, reason)
 	if err != nil {
 		return err
@@ -54,16 +43,28 @@ func (s *Store) Unsuspend(ctx context.Context, by retwis.Actor, uid int64, reaso
 	ctx, cancel := detach(ctx)
 	defer cancel()
 	b := s.c.B()
-	s.written.add(schema.Suspended, schema.User(uid))
-	for _, cmd := range []rueidis.Completed{
-		b.Hdel().Key(schema.User(uid)).Field(schema.FieldSuspended).Build(),
+	cmds, action := []rueidis.Completed{
 		b.Srem().Key(schema.Suspended).Member(id(uid)).Build(),
-	} {
+		b.Hdel().Key(schema.User(uid)).Field(schema.FieldSuspended).Build(),
+	}, retwis.Unsuspend
+	if on {
+		cmds, action = []rueidis.Completed{
+			b.Sadd().Key(schema.Suspended).Member(id(uid)).Build(),
+			b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldSuspended, strconv.FormatInt(time.Now().Unix(), 10)).Build(),
+		}, retwis.Suspend
+	}
+	s.written.add(schema.Suspended, schema.User(uid))
+	for _, cmd := range cmds {
 		if err := s.c.Do(ctx, cmd).Error(); err != nil {
-			return s.wrap("unsuspend", err)
+			return s.wrap(string(action), err)
 		}
 	}
-	return s.audit(ctx, by, retwis.Unsuspend, "@"+u.Username, reason)
+	if on {
+		if err := s.endAccess(ctx, uid); err != nil {
+			return err
+		}
+	}
+	return s.audit(ctx, by, action, "@"+u.Username, reason)
 }
 
 // SetModerator grants uid the moderator role (on) or takes it back, on
