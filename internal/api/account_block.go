@@ -45,14 +45,8 @@ func (s *Server) mutes(w http.ResponseWriter, r *http.Request) {
 // block or mute first, paged by account id (limit 40, at most 80) with
 // Link headers, as the follow lists are.
 func (s *Server) muffleList(w http.ResponseWriter, r *http.Request, read func(ctx context.Context, uid int64) ([]retwis.Follow, error)) {
-	v, err := params(r)
-	if err != nil {
-		badRequest(w, r, err)
-		return
-	}
-	p, err := readPage(v, maxLimit, maxAccounts)
-	if err != nil {
-		s.fail(w, r, err)
+	p, ok := s.accountPaging(w, r)
+	if !ok {
 		return
 	}
 	all, err := read(r.Context(), viewer(r).ID)

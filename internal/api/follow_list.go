@@ -27,14 +27,8 @@ func (s *Server) followList(read followLister) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		v, err := params(r)
-		if err != nil {
-			badRequest(w, r, err)
-			return
-		}
-		p, err := readPage(v, maxLimit, maxAccounts)
-		if err != nil {
-			s.fail(w, r, err)
+		p, ok := s.accountPaging(w, r)
+		if !ok {
 			return
 		}
 		page, err := read(s, r.Context(), sum.User.ID, p.cursor, p.limit)
@@ -48,6 +42,21 @@ func (s *Server) followList(read followLister) http.HandlerFunc {
 		}
 		s.writeAccounts(w, r, uids, page.Older)
 	}
+}
+
+// accountPaging reads the paging parameters of a list of accounts
+// (limit 40, at most 80); ok is false once a bad request was answered.
+func (s *Server) accountPaging(w http.ResponseWriter, r *http.Request) (p pageParams, ok bool) {
+	v, err := params(r)
+	if err != nil {
+		badRequest(w, r, err)
+		return p, false
+	}
+	if p, err = readPage(v, maxLimit, maxAccounts); err != nil {
+		s.fail(w, r, err)
+		return p, false
+	}
+	return p, true
 }
 
 // writeAccounts answers with the accounts of uids, a page of a list

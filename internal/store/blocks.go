@@ -174,33 +174,3 @@ func (s *Store) parseHidden(res []rueidis.RedisResult) (retwis.Hidden, error) {
 	}
 	return retwis.Hidden{Suspended: sets[0], Blocked: sets[1], Muted: sets[2], BlockedBy: sets[3]}, nil
 }
-
-// blockedEither reports whether a and b blocked one another, either way,
-// from a's slot (a's blocks and blockers) through the client-side cache.
-func (s *Store) blockedEither(ctx context.Context, a, b int64) (aBlocked, bBlocked bool, err error) {
-	bld := s.c.B()
-	res := s.cachedMulti(ctx,
-		rueidis.CT(bld.Zscore().Key(schema.Blocks(a)).Member(id(b)).Cache(), s.opts.CacheTTL),
-		rueidis.CT(bld.Zscore().Key(schema.BlockedBy(a)).Member(id(b)).Cache(), s.opts.CacheTTL))
-	for _, r := range res {
-		if err := r.Error(); err != nil && !rueidis.IsRedisNil(err) {
-			return false, false, s.wrap("read blocks", err)
-		}
-	}
-	return res[0].Error() == nil, res[1].Error() == nil, nil
-}
-
-// errIfBlocked is the error of follower following followee when either
-// blocked the other, or nil.
-func (s *Store) errIfBlocked(ctx context.Context, follower, followee int64) error {
-	blocking, blockedBy, err := s.blockedEither(ctx, follower, followee)
-	switch {
-	case err != nil:
-		return err
-	case blockedBy:
-		return retwis.Errorf(retwis.Forbidden, "You cannot follow this account.")
-	case blocking:
-		return retwis.Errorf(retwis.Invalid, "You blocked this account. Unblock it to follow it.")
-	}
-	return nil
-}

@@ -24,10 +24,7 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if follower == followee {
 		return retwis.Errorf(retwis.Invalid, "You cannot follow yourself.")
 	}
-	if err := s.errIfBlocked(ctx, follower, followee); err != nil {
-		return err
-	}
-	if err := s.roomToFollow(ctx, follower, followee); err != nil {
+	if err := s.mayFollow(ctx, follower, followee); err != nil {
 		return err
 	}
 	if _, err := s.Take(ctx, Subject(schema.FollowLimit(follower)), s.opts.Limits.Follows); err != nil {
@@ -54,29 +51,39 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	return s.settleFollow(ctx, follower, followee)
 }
 
-// roomToFollow refuses a new follow of an account that follows
-// Limits.MaxFollowing accounts already; following again someone
-// followed is no new follow. Read through the client-side cache (this
-// server's own follows are read from Redis for a few seconds after, see
-// written): no round trip when warm.
-func (s *Store) roomToFollow(ctx context.Context, follower, followee int64) error {
-	bound := s.opts.Limits.MaxFollowing
-	if bound <= 0 {
-		return nil
-	}
+// mayFollow refuses a follow when either of the two blocked the other,
+// and a new follow of an account that follows Limits.MaxFollowing
+// accounts already (following again someone followed is no new follow).
+// It reads four keys of follower's slot in one call through the
+// client-side cache (this server's own follows are read from Redis for a
+// few seconds after, see written): no round trip when warm.
+func (s *Store) mayFollow(ctx context.Context, follower, followee int64) error {
 	b := s.c.B()
-	res := s.cachedMulti(ctx, rueidis.CT(b.Zcard().Key(schema.Following(follower)).Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Zscore().Key(schema.Following(follower)).Member(id(followee)).Cache(), s.opts.CacheTTL))
-	n, err := res[0].AsInt64()
-	if err != nil {
-		return s.wrap("follow: count", err)
+	res := s.cachedMulti(ctx,
+		rueidis.CT(b.Zscore().Key(schema.BlockedBy(follower)).Member(id(followee)).Cache(), s.opts.CacheTTL),
+		rueidis.CT(b.Zscore().Key(schema.Blocks(follower)).Member(id(followee)).Cache(), s.opts.CacheTTL),
+		rueidis.CT(b.Zscore().Key(schema.Following(follower)).Member(id(followee)).Cache(), s.opts.CacheTTL),
+		rueidis.CT(b.Zcard().Key(schema.Following(follower)).Cache(), s.opts.CacheTTL))
+	var found [3]bool // blocked by followee, blocking followee, following followee
+	for i := range found {
+		if err := res[i].Error(); err != nil && !rueidis.IsRedisNil(err) {
+			return s.wrap("follow: read", err)
+		}
+		found[i] = res[i].Error() == nil
 	}
-	if err := res[1].Error(); n < bound || err == nil {
-		return nil // room left, or followed already
-	} else if !rueidis.IsRedisNil(err) {
+	n, err := res[3].AsInt64()
+	bound := s.opts.Limits.MaxFollowing
+	switch {
+	case err != nil:
 		return s.wrap("follow: count", err)
+	case found[0]:
+		return retwis.Errorf(retwis.Forbidden, "You cannot follow this account.")
+	case found[1]:
+		return retwis.Errorf(retwis.Invalid, "You blocked this account. Unblock it to follow it.")
+	case bound > 0 && n >= bound && !found[2]:
+		return retwis.Errorf(retwis.Invalid, "You follow %d accounts, the most one account may follow. Unfollow some to follow others.", bound)
 	}
-	return retwis.Errorf(retwis.Invalid, "You follow %d accounts, the most one account may follow. Unfollow some to follow others.", bound)
+	return nil
 }
 
 // Unfollow undoes Follow and takes followee's posts off follower's home
