@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/bench"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/kernel"
 )
 
 // benchConfig is the configuration of `retwis bench`.
@@ -25,7 +25,7 @@ func (c *benchConfig) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.Users, "users", 10_000, "`number` of users to seed")
 	fs.IntVar(&c.Posts, "posts", 1_000_000, "`number` of posts to seed")
 	fs.IntVar(&c.Follows, "follows", 50, "average `number` of accounts a seeded user follows")
-	fs.IntVar(&c.HomeCap, "home-cap", store.DefaultHomeCap,
+	fs.IntVar(&c.HomeCap, "home-cap", kernel.DefaultHomeCap,
 		envHelp("entries per seeded home timeline `list`, as the server's --home-cap", "RETWIS_HOME_CAP"))
 	fs.IntVar(&c.Archive, "archive", 1000, "older `entries` per seeded home timeline, kept below its list in its archive")
 	fs.IntVar(&c.Connections, "connections", 64, "concurrent `connections`, each logged in as a different user")

@@ -18,6 +18,7 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/redisserver"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/kernel"
 )
 
 // database is the Redis that `retwis serve` uses: an external server, a
@@ -50,7 +51,7 @@ func openDatabase(ctx context.Context, cfg serveConfig, log *slog.Logger) (*data
 	}
 	var opts redisconn.Options
 	if cfg.timelines.ReplicaReads {
-		opts.ReadFromReplica = store.ReadFromReplica
+		opts.ReadFromReplica = kernel.ReadFromReplica
 	}
 	c, err := connect(ctx, url, opts, log)
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/web"
 	"github.com/retwis/retwis/redlock"
@@ -76,7 +77,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.dataDir, "data-dir", "./data", envHelp("`directory` of the embedded Redis's data", "RETWIS_DATA_DIR"))
 	fs.StringVar(&c.tlsCert, "tls-cert", "", envHelp("serve HTTPS with this certificate `file`", "RETWIS_TLS_CERT"))
 	fs.StringVar(&c.tlsKey, "tls-key", "", envHelp("private key `file` for --tls-cert", "RETWIS_TLS_KEY"))
-	fs.IntVar(&c.timelines.HomeCap, "home-cap", store.DefaultHomeCap,
+	fs.IntVar(&c.timelines.HomeCap, "home-cap", kernel.DefaultHomeCap,
 		envHelp("post ids kept at least in each home timeline `list`; older ones move to its archive", "RETWIS_HOME_CAP"))
 	fs.Int64Var(&c.timelines.CelebrityThreshold, "celebrity-threshold", 10_000,
 		envHelp("authors with more `followers` are merged into timelines when read instead of fanned out", "RETWIS_CELEBRITY_THRESHOLD"))
@@ -133,12 +134,12 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"the most `accounts` one account may follow; 0: no bound", "RETWIS_MAX_FOLLOWING"))
 	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", 30*24*time.Hour,
 		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
-	fs.DurationVar(&c.timelines.SessionIdle, "session-idle", store.DefaultSessionIdle, envHelp(
+	fs.DurationVar(&c.timelines.SessionIdle, "session-idle", kernel.DefaultSessionIdle, envHelp(
 		"a login session unused this `long` ends (each use moves its end on)", "RETWIS_SESSION_IDLE"))
-	fs.DurationVar(&c.timelines.SessionMax, "session-max", store.DefaultSessionMax, envHelp(
+	fs.DurationVar(&c.timelines.SessionMax, "session-max", kernel.DefaultSessionMax, envHelp(
 		"a login session ends this `long` after the login however much it is used (the secret of an account "+
 			"from before sessions per device: after its first use since)", "RETWIS_SESSION_MAX"))
-	fs.DurationVar(&c.timelines.NameReserve, "name-reserve", store.DefaultNameReserve, envHelp(
+	fs.DurationVar(&c.timelines.NameReserve, "name-reserve", kernel.DefaultNameReserve, envHelp(
 		"how `long` the username of a deleted account stays reserved, so that nobody can pose as its owner", "RETWIS_NAME_RESERVE"))
 }
 

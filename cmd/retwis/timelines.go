@@ -5,13 +5,13 @@ import (
 	"flag"
 
 	"github.com/retwis/retwis/internal/dataset"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/kernel"
 )
 
 // registerTimelines registers the depth of a dataset's home timelines,
 // the flags gen and import share.
 func registerTimelines(fs *flag.FlagSet, t *dataset.Timelines) {
-	fs.IntVar(&t.HomeCap, "home-cap", store.DefaultHomeCap, "entries per home timeline list, as the server's --home-cap")
+	fs.IntVar(&t.HomeCap, "home-cap", kernel.DefaultHomeCap, "entries per home timeline list, as the server's --home-cap")
 	fs.IntVar(&t.Archive, "archive", 0, "older `entries` per home timeline, kept below its list in its archive")
 }
 

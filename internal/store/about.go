@@ -7,13 +7,14 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // About returns the display name and bio user uid set (empty when not),
 // through the client-side cache.
 func (s *Store) About(ctx context.Context, uid int64) (name, bio string, err error) {
-	return s.parseAbout(s.cachedMulti(ctx, s.aboutCmd(uid))[0])
+	return s.parseAbout(s.CachedMulti(ctx, s.aboutCmd(uid))[0])
 }
 
 // SetAbout sets the display name and bio of user uid, normalised by the
@@ -28,22 +29,22 @@ func (s *Store) SetAbout(ctx context.Context, uid int64, name, bio string) error
 	if bio, err = retwis.NormalizeBio(bio); err != nil {
 		return err
 	}
-	ctx, cancel := detach(ctx)
+	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	key := schema.User(uid)
-	was, err := s.c.Do(ctx, s.c.B().Hmget().Key(key).Field(schema.FieldUsername, schema.FieldDisplayName).Build()).ToArray()
+	was, err := s.C.Do(ctx, s.C.B().Hmget().Key(key).Field(schema.FieldUsername, schema.FieldDisplayName).Build()).ToArray()
 	if err != nil {
-		return s.wrap("set about", err)
+		return s.Wrap("set about", err)
 	}
 	if len(was) != 2 {
-		return s.wrap("set about", errShape)
+		return s.Wrap("set about", kernel.ErrShape)
 	}
 	username, _ := was[0].ToString()
 	oldName, _ := was[1].ToString()
-	s.written.add(key)
-	n, err := updateFields.exec(ctx, s.c, []string{key}, schema.FieldDisplayName, name, schema.FieldBio, bio).AsInt64()
+	s.Written.Add(key)
+	n, err := kernel.UpdateFields.Exec(ctx, s.C, []string{key}, schema.FieldDisplayName, name, schema.FieldBio, bio).AsInt64()
 	if err != nil {
-		return s.wrap("set about", err)
+		return s.Wrap("set about", err)
 	}
 	if n == 0 {
 		return retwis.Errorf(retwis.NotFound, "No such user.")
@@ -52,25 +53,25 @@ func (s *Store) SetAbout(ctx context.Context, uid int64, name, bio string) error
 	// the user by either and check the user hash.
 	writes := peopleWrites(uid, retwis.SearchTerms(username, name), retwis.SearchTerms(username, oldName))
 	if len(writes) > 0 {
-		err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
-		return s.wrap("set about: people search", err)
+		err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
+		return s.Wrap("set about: people search", err)
 	}
 	return nil
 }
 
 // aboutCmd reads the display name and bio of user uid.
 func (s *Store) aboutCmd(uid int64) rueidis.CacheableTTL {
-	return rueidis.CT(s.c.B().Hmget().Key(schema.User(uid)).Field(schema.FieldDisplayName, schema.FieldBio).Cache(), s.opts.CacheTTL)
+	return rueidis.CT(s.C.B().Hmget().Key(schema.User(uid)).Field(schema.FieldDisplayName, schema.FieldBio).Cache(), s.Opts.CacheTTL)
 }
 
 // parseAbout reads the reply to aboutCmd.
 func (s *Store) parseAbout(r rueidis.RedisResult) (name, bio string, err error) {
 	vals, err := r.ToArray()
 	if err != nil {
-		return "", "", s.wrap("about", err)
+		return "", "", s.Wrap("about", err)
 	}
 	if len(vals) != 2 {
-		return "", "", s.wrap("about", errShape)
+		return "", "", s.Wrap("about", kernel.ErrShape)
 	}
 	name, _ = vals[0].ToString() // nil: not set
 	bio, _ = vals[1].ToString()

@@ -11,6 +11,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -35,14 +36,14 @@ type account struct {
 // invalidates it as soon as the hash changes (a password change, say).
 func (s *Store) account(ctx context.Context, uid int64, cached bool) (account, error) {
 	if cached {
-		return s.parseAccount(s.cached(ctx, s.accountCmd(uid), authCacheTTL))
+		return s.parseAccount(s.Cached(ctx, s.accountCmd(uid), authCacheTTL))
 	}
-	return s.parseAccount(s.c.Do(ctx, s.uncached(s.accountCmd(uid))))
+	return s.parseAccount(s.C.Do(ctx, s.Uncached(s.accountCmd(uid))))
 }
 
 // accountCmd is the read of account.
 func (s *Store) accountCmd(uid int64) rueidis.Cacheable {
-	return s.c.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldAuth, schema.FieldPasswordHash,
+	return s.C.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldAuth, schema.FieldPasswordHash,
 		schema.FieldPassword, schema.FieldSeen, schema.FieldRebuild, schema.FieldSuspended).Cache()
 }
 
@@ -50,7 +51,7 @@ func (s *Store) accountCmd(uid int64) rueidis.Cacheable {
 func (s *Store) parseAccount(r rueidis.RedisResult) (account, error) {
 	vals, err := r.ToArray()
 	if err != nil {
-		return account{}, s.wrap("read account", err)
+		return account{}, s.Wrap("read account", err)
 	}
 	str := func(i int) string { v, _ := vals[i].ToString(); return v }
 	seen, _ := strconv.ParseInt(str(4), 10, 64)
@@ -63,27 +64,27 @@ func (s *Store) parseAccount(r rueidis.RedisResult) (account, error) {
 func (s *Store) checkPassword(ctx context.Context, uid int64, acct account, pass string) (bool, error) {
 	switch {
 	case acct.hash != "":
-		ok, err := s.verifyPassword(ctx, pass, acct.hash)
+		ok, err := s.VerifyPassword(ctx, pass, acct.hash)
 		if err != nil {
 			return false, fmt.Errorf("store: user %d: %w", uid, err)
 		}
 		return ok, nil
 	case acct.legacy != "":
 		// Spend what a hashed account costs, then compare in constant time.
-		if _, err := s.verifyPassword(ctx, pass, ""); err != nil {
+		if _, err := s.VerifyPassword(ctx, pass, ""); err != nil {
 			return false, err
 		}
 		if subtle.ConstantTimeCompare([]byte(pass), []byte(acct.legacy)) != 1 {
 			return false, nil
 		}
-		hash, err := s.hashPassword(ctx, pass)
+		hash, err := s.HashPassword(ctx, pass)
 		if err != nil {
 			return false, err
 		}
-		err = upgradeLegacy.exec(ctx, s.c, []string{schema.User(uid)}, acct.legacy, hash, schema.FieldPassword, schema.FieldPasswordHash).Error()
-		return true, s.wrap("upgrade legacy password", err)
+		err = kernel.UpgradeLegacy.Exec(ctx, s.C, []string{schema.User(uid)}, acct.legacy, hash, schema.FieldPassword, schema.FieldPasswordHash).Error()
+		return true, s.Wrap("upgrade legacy password", err)
 	}
-	return s.verifyPassword(ctx, pass, "") // no password at all: nobody can log in
+	return s.VerifyPassword(ctx, pass, "") // no password at all: nobody can log in
 }
 
 // Authenticate maps a session token (the auth cookie) to its user. A
@@ -120,7 +121,7 @@ func (s *Store) Authenticate(ctx context.Context, token string) (retwis.User, er
 		return retwis.User{}, err
 	}
 	legacy := acct.auth != "" && equal(acct.auth, secret)
-	now := s.now()
+	now := s.Now()
 	switch {
 	case acct.username == "" || acct.suspended: // the account is gone, or suspended
 		return retwis.User{}, none
@@ -147,12 +148,12 @@ func (s *Store) tokenOwner(ctx context.Context, token string) (int64, string, er
 	if ok {
 		return uid, secret, nil
 	}
-	v, err := s.cached(ctx, s.c.B().Hget().Key(schema.Auths(token)).Field(token).Cache(), authCacheTTL).ToString()
+	v, err := s.Cached(ctx, s.C.B().Hget().Key(schema.Auths(token)).Field(token).Cache(), authCacheTTL).ToString()
 	if rueidis.IsRedisNil(err) {
 		return 0, "", retwis.Errorf(retwis.Unauthorized, "Please log in.")
 	}
 	if err != nil {
-		return 0, "", s.wrap("authenticate", err)
+		return 0, "", s.Wrap("authenticate", err)
 	}
 	if uid, err = strconv.ParseInt(v, 10, 64); err != nil || uid <= 0 {
 		return 0, "", retwis.Errorf(retwis.Unauthorized, "Please log in.")
@@ -168,11 +169,11 @@ func (s *Store) endExpired(ctx context.Context, uid int64, secret string, r sess
 	if r.Legacy {
 		err = s.endLegacy(ctx, uid, secret)
 	} else {
-		s.written.add(schema.Sessions(uid))
-		err = s.c.Do(ctx, s.c.B().Hdel().Key(schema.Sessions(uid)).Field(digest(secret)).Build()).Error()
+		s.Written.Add(schema.Sessions(uid))
+		err = s.C.Do(ctx, s.C.B().Hdel().Key(schema.Sessions(uid)).Field(digest(secret)).Build()).Error()
 	}
 	if err != nil {
-		s.log.Warn("an expired session stays in its hash (it no longer authenticates)", "user", uid, "err", err)
+		s.Log.Warn("an expired session stays in its hash (it no longer authenticates)", "user", uid, "err", err)
 	}
 }
 
@@ -180,7 +181,7 @@ func (s *Store) endExpired(ctx context.Context, uid int64, secret string, r sess
 func equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
 
 // sessionToken returns the token of a session of uid with secret.
-func sessionToken(uid int64, secret string) string { return id(uid) + ":" + secret }
+func sessionToken(uid int64, secret string) string { return kernel.ID(uid) + ":" + secret }
 
 // parseToken splits a session token into the user id and the secret. ok
 // is false for a token without the id, whose whole is the secret.
@@ -203,8 +204,8 @@ func (s *Store) forgetSecret(ctx context.Context, uid int64, old string) {
 	if old == "" {
 		return
 	}
-	s.written.add(schema.Auths(old))
-	if err := s.c.Do(ctx, s.c.B().Hdel().Key(schema.Auths(old)).Field(old).Build()).Error(); err != nil {
-		s.log.Warn("an old auth secret stays in its auths shard (it no longer matches)", "user", uid, "err", err)
+	s.Written.Add(schema.Auths(old))
+	if err := s.C.Do(ctx, s.C.B().Hdel().Key(schema.Auths(old)).Field(old).Build()).Error(); err != nil {
+		s.Log.Warn("an old auth secret stays in its auths shard (it no longer matches)", "user", uid, "err", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -24,17 +25,17 @@ func (s *Store) Block(ctx context.Context, uid, target int64) error {
 	if err := s.mayMuffle(ctx, uid, target, schema.Blocks(uid), "block"); err != nil {
 		return err
 	}
-	ctx, cancel := detach(ctx)
+	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
-	b := s.c.B()
+	b := s.C.B()
 	now := float64(time.Now().Unix())
-	s.written.add(schema.Blocks(uid), schema.BlockedBy(target))
+	s.Written.Add(schema.Blocks(uid), schema.BlockedBy(target))
 	for _, cmd := range []rueidis.Completed{
-		b.Zadd().Key(schema.Blocks(uid)).ScoreMember().ScoreMember(now, id(target)).Build(),
-		b.Zadd().Key(schema.BlockedBy(target)).ScoreMember().ScoreMember(now, id(uid)).Build(),
+		b.Zadd().Key(schema.Blocks(uid)).ScoreMember().ScoreMember(now, kernel.ID(target)).Build(),
+		b.Zadd().Key(schema.BlockedBy(target)).ScoreMember().ScoreMember(now, kernel.ID(uid)).Build(),
 	} {
-		if err := s.c.Do(ctx, cmd).Error(); err != nil {
-			return s.wrap("block", err)
+		if err := s.C.Do(ctx, cmd).Error(); err != nil {
+			return s.Wrap("block", err)
 		}
 	}
 	for _, pair := range [][2]int64{{uid, target}, {target, uid}} {
@@ -52,16 +53,16 @@ func (s *Store) Block(ctx context.Context, uid, target int64) error {
 // Unblock undoes Block (the follows it ended stay ended). Unblocking
 // someone not blocked does nothing.
 func (s *Store) Unblock(ctx context.Context, uid, target int64) error {
-	ctx, cancel := detach(ctx)
+	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
-	b := s.c.B()
-	s.written.add(schema.Blocks(uid), schema.BlockedBy(target))
+	b := s.C.B()
+	s.Written.Add(schema.Blocks(uid), schema.BlockedBy(target))
 	for _, cmd := range []rueidis.Completed{
-		b.Zrem().Key(schema.Blocks(uid)).Member(id(target)).Build(),
-		b.Zrem().Key(schema.BlockedBy(target)).Member(id(uid)).Build(),
+		b.Zrem().Key(schema.Blocks(uid)).Member(kernel.ID(target)).Build(),
+		b.Zrem().Key(schema.BlockedBy(target)).Member(kernel.ID(uid)).Build(),
 	} {
-		if err := s.c.Do(ctx, cmd).Error(); err != nil {
-			return s.wrap("unblock", err)
+		if err := s.C.Do(ctx, cmd).Error(); err != nil {
+			return s.Wrap("unblock", err)
 		}
 	}
 	return nil
@@ -73,15 +74,15 @@ func (s *Store) Mute(ctx context.Context, uid, target int64) error {
 	if err := s.mayMuffle(ctx, uid, target, schema.Mutes(uid), "mute"); err != nil {
 		return err
 	}
-	s.written.add(schema.Mutes(uid))
-	cmd := s.c.B().Zadd().Key(schema.Mutes(uid)).ScoreMember().ScoreMember(float64(time.Now().Unix()), id(target)).Build()
-	return s.wrap("mute", s.c.Do(ctx, cmd).Error())
+	s.Written.Add(schema.Mutes(uid))
+	cmd := s.C.B().Zadd().Key(schema.Mutes(uid)).ScoreMember().ScoreMember(float64(time.Now().Unix()), kernel.ID(target)).Build()
+	return s.Wrap("mute", s.C.Do(ctx, cmd).Error())
 }
 
 // Unmute undoes Mute. Unmuting someone not muted does nothing.
 func (s *Store) Unmute(ctx context.Context, uid, target int64) error {
-	s.written.add(schema.Mutes(uid))
-	return s.wrap("unmute", s.c.Do(ctx, s.c.B().Zrem().Key(schema.Mutes(uid)).Member(id(target)).Build()).Error())
+	s.Written.Add(schema.Mutes(uid))
+	return s.Wrap("unmute", s.C.Do(ctx, s.C.B().Zrem().Key(schema.Mutes(uid)).Member(kernel.ID(target)).Build()).Error())
 }
 
 // mayMuffle refuses a block or mute (verb) by uid of target, kept in key,
@@ -98,16 +99,16 @@ func (s *Store) mayMuffle(ctx context.Context, uid, target int64, key, verb stri
 	if names[target] == "" {
 		return retwis.Errorf(retwis.NotFound, "There is no user %d.", target)
 	}
-	b := s.c.B()
-	res := s.c.DoMulti(ctx, b.Zcard().Key(key).Build(), b.Zscore().Key(key).Member(id(target)).Build())
+	b := s.C.B()
+	res := s.C.DoMulti(ctx, b.Zcard().Key(key).Build(), b.Zscore().Key(key).Member(kernel.ID(target)).Build())
 	n, err := res[0].AsInt64()
 	if err != nil {
-		return s.wrap(verb, err)
+		return s.Wrap(verb, err)
 	}
 	if err := res[1].Error(); n < retwis.MaxBlocks || err == nil {
 		return nil
 	} else if !rueidis.IsRedisNil(err) {
-		return s.wrap(verb, err)
+		return s.Wrap(verb, err)
 	}
 	return retwis.Errorf(retwis.Invalid, "You can %s at most %d accounts. Undo some first.", verb, retwis.MaxBlocks)
 }
@@ -126,9 +127,9 @@ func (s *Store) Mutes(ctx context.Context, uid int64) ([]retwis.Follow, error) {
 // unix time, the newest first, with their names; deleted accounts are
 // left out.
 func (s *Store) muffles(ctx context.Context, key, what string) ([]retwis.Follow, error) {
-	entries, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(key).Start(0).Stop(-1).Withscores().Build()).AsZScores()
+	entries, err := s.C.Do(ctx, s.C.B().Zrevrange().Key(key).Start(0).Stop(-1).Withscores().Build()).AsZScores()
 	if err != nil {
-		return nil, s.wrap(what, err)
+		return nil, s.Wrap(what, err)
 	}
 	return s.usersSince(ctx, entries)
 }
@@ -136,22 +137,22 @@ func (s *Store) muffles(ctx context.Context, key, what string) ([]retwis.Follow,
 // Hidden returns whose posts viewer (0: a visitor logged out) does not
 // see, through the client-side cache: no round trip when warm.
 func (s *Store) Hidden(ctx context.Context, viewer int64) (retwis.Hidden, error) {
-	return s.parseHidden(s.cachedMulti(ctx, s.hiddenCmds(viewer)...))
+	return s.parseHidden(s.CachedMulti(ctx, s.hiddenCmds(viewer)...))
 }
 
 // hiddenCmds are the cached reads of what viewer does not see, for
 // parseHidden: suspended accounts, then viewer's blocks, mutes and
 // blockers, all of viewer's slot.
 func (s *Store) hiddenCmds(viewer int64) []rueidis.CacheableTTL {
-	b := s.c.B()
-	cmds := []rueidis.CacheableTTL{rueidis.CT(b.Smembers().Key(schema.Suspended).Cache(), s.opts.CacheTTL)}
+	b := s.C.B()
+	cmds := []rueidis.CacheableTTL{rueidis.CT(b.Smembers().Key(schema.Suspended).Cache(), s.Opts.CacheTTL)}
 	if viewer == 0 {
 		return cmds
 	}
 	return append(cmds,
-		rueidis.CT(b.Zrange().Key(schema.Blocks(viewer)).Min("0").Max("-1").Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Zrange().Key(schema.Mutes(viewer)).Min("0").Max("-1").Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Zrange().Key(schema.BlockedBy(viewer)).Min("0").Max("-1").Cache(), s.opts.CacheTTL))
+		rueidis.CT(b.Zrange().Key(schema.Blocks(viewer)).Min("0").Max("-1").Cache(), s.Opts.CacheTTL),
+		rueidis.CT(b.Zrange().Key(schema.Mutes(viewer)).Min("0").Max("-1").Cache(), s.Opts.CacheTTL),
+		rueidis.CT(b.Zrange().Key(schema.BlockedBy(viewer)).Min("0").Max("-1").Cache(), s.Opts.CacheTTL))
 }
 
 // parseHidden decodes the replies to hiddenCmds.
@@ -160,7 +161,7 @@ func (s *Store) parseHidden(res []rueidis.RedisResult) (retwis.Hidden, error) {
 	for i, r := range res {
 		members, err := r.AsStrSlice()
 		if err != nil {
-			return retwis.Hidden{}, s.wrap("read blocks", err)
+			return retwis.Hidden{}, s.Wrap("read blocks", err)
 		}
 		if len(members) == 0 {
 			continue

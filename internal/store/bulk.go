@@ -14,6 +14,7 @@ import (
 	"github.com/retwis/retwis/internal/dataset"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/resp"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -70,20 +71,20 @@ type sink interface {
 // load` or `redis-cli --pipe`, with archives in chunks of the default
 // size.
 func NewRESPWriter(w *resp.Writer) *BulkWriter {
-	return &BulkWriter{out: respSink{w}, chunk: DefaultArchiveChunk}
+	return &BulkWriter{out: respSink{w}, chunk: kernel.DefaultArchiveChunk}
 }
 
 // BulkWriter returns a BulkWriter into the store's database, sending
 // commands in large pipelines.
 func (s *Store) BulkWriter(ctx context.Context) *BulkWriter {
-	return &BulkWriter{out: &redisSink{s: s, ctx: ctx}, chunk: s.opts.ArchiveChunk}
+	return &BulkWriter{out: &redisSink{s: s, ctx: ctx}, chunk: s.Opts.ArchiveChunk}
 }
 
 // User writes one user: the hash (with the time last seen and the
 // display name, if any), both name indexes, the registration time and
 // the people search.
 func (w *BulkWriter) User(u dataset.User) error {
-	uid, at := id(u.ID), strconv.FormatInt(u.Seen, 10)
+	uid, at := kernel.ID(u.ID), strconv.FormatInt(u.Seen, 10)
 	user := []string{"HSET", schema.User(u.ID), schema.FieldUsername, u.Name, schema.FieldPasswordHash, u.PasswordHash,
 		schema.FieldSeen, at, schema.FieldJoined, strconv.FormatInt(u.Registered, 10)}
 	w.account(u.ID, func(a *bulkAccount) { a.joined = u.Registered })
@@ -108,8 +109,8 @@ func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error 
 	following := []string{"ZADD", schema.Following(follower)}
 	cmds := make([][]string, 0, len(followees)+1)
 	for _, f := range followees {
-		following = append(following, ts, id(f))
-		cmds = append(cmds, []string{"ZADD", schema.Followers(f), ts, id(follower)})
+		following = append(following, ts, kernel.ID(f))
+		cmds = append(cmds, []string{"ZADD", schema.Followers(f), ts, kernel.ID(follower)})
 		w.account(f, func(a *bulkAccount) { a.followers++ })
 		cmds = append(cmds, edgeWrites("ZADD", follower, schema.RelFollows, f)...)
 	}
@@ -124,13 +125,13 @@ func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error 
 // already, and maintenance must not take a recent post without the mark
 // for one whose delivery job vanished.
 func (w *BulkWriter) Post(p dataset.Post) error {
-	pid := id(p.ID)
+	pid := kernel.ID(p.ID)
 	w.recent = append(w.recent, p.ID)
 	if len(w.recent) > 2*schema.TimelineCap {
 		w.recent = append(w.recent[:0], w.recent[len(w.recent)-schema.TimelineCap:]...)
 	}
 	post := indexed{pid: p.ID, author: p.Author, time: p.Time, conv: conversationOf(p), noted: p.Time * 1000}
-	hash := append([]string{"HSET", schema.Post(p.ID), schema.FieldUserID, id(p.Author), schema.FieldAuthor, p.AuthorName,
+	hash := append([]string{"HSET", schema.Post(p.ID), schema.FieldUserID, kernel.ID(p.Author), schema.FieldAuthor, p.AuthorName,
 		schema.FieldTime, strconv.FormatInt(p.Time, 10), schema.FieldBody, p.Body,
 		schema.FieldDelivered, strconv.FormatInt(p.Time*1000, 10)}, post.conv.fields()...)
 	w.count(post)
@@ -202,7 +203,7 @@ func (w *BulkWriter) finishDirectory() error {
 		a := w.accounts[uid]
 		recent := len(slices.DeleteFunc(a.posts, func(t int64) bool { return t < week }))
 		code := directory.Encode(uint64(a.followers), uint64(recent), uint64(max(a.joined, 0)/86400))
-		if err := w.out.command("ZADD", schema.Explore, strconv.FormatUint(code, 10), id(uid)); err != nil {
+		if err := w.out.command("ZADD", schema.Explore, strconv.FormatUint(code, 10), kernel.ID(uid)); err != nil {
 			return err
 		}
 	}
@@ -259,7 +260,7 @@ func (w *BulkWriter) Archive(uid int64, ids []int64) error {
 		if err := w.out.ints("RPUSH", schema.ArchiveChunk(uid, n), part); err != nil {
 			return err
 		}
-		index = append(index, id(part[len(part)-1]), id(n))
+		index = append(index, kernel.ID(part[len(part)-1]), kernel.ID(n))
 	}
 	if chunks == 0 {
 		return nil
@@ -283,8 +284,8 @@ func (w *BulkWriter) Finish(users, posts int64) error {
 		}
 	}
 	err := w.all([][]string{
-		{"SET", schema.NextUserID, id(users)},
-		{"SET", schema.NextPostID, id(posts)},
+		{"SET", schema.NextUserID, kernel.ID(users)},
+		{"SET", schema.NextPostID, kernel.ID(posts)},
 		{"SET", schema.VersionKey, strconv.Itoa(schema.Version)},
 	})
 	if err != nil {
@@ -324,7 +325,7 @@ type redisSink struct {
 const bulkPipeline = 5000
 
 func (r *redisSink) command(args ...string) error {
-	r.cmds = append(r.cmds, r.s.c.B().Arbitrary(args[0]).Keys(args[1]).Args(args[2:]...).Build())
+	r.cmds = append(r.cmds, r.s.C.B().Arbitrary(args[0]).Keys(args[1]).Args(args[2:]...).Build())
 	if len(r.cmds) >= bulkPipeline {
 		return r.flush()
 	}
@@ -335,7 +336,7 @@ func (r *redisSink) ints(name, key string, values []int64) error {
 	args := make([]string, len(values)+2)
 	args[0], args[1] = name, key
 	for i, v := range values {
-		args[i+2] = id(v)
+		args[i+2] = kernel.ID(v)
 	}
 	return r.command(args...)
 }
@@ -344,7 +345,7 @@ func (r *redisSink) flush() error {
 	if len(r.cmds) == 0 {
 		return nil
 	}
-	err := redisconn.FirstErr(r.s.c.DoMulti(r.ctx, r.cmds...))
+	err := redisconn.FirstErr(r.s.C.DoMulti(r.ctx, r.cmds...))
 	r.cmds = r.cmds[:0]
-	return r.s.wrap("bulk write", err)
+	return r.s.Wrap("bulk write", err)
 }

@@ -114,8 +114,8 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckReport, erro
 		for i, w := range kind.walks {
 			state := schema.CheckState(opts.Scope, kind.name, i)
 			if opts.Restart {
-				if err := s.c.Do(ctx, s.c.B().Del().Key(state).Build()).Error(); err != nil {
-					return rep, s.wrap("check: progress", err)
+				if err := s.C.Do(ctx, s.C.B().Del().Key(state).Build()).Error(); err != nil {
+					return rep, s.Wrap("check: progress", err)
 				}
 			}
 			budget := 0
@@ -143,10 +143,10 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckReport, erro
 	if rep.Done { // the next check starts from the beginning
 		dels := make(rueidis.Commands, len(states))
 		for i, k := range states {
-			dels[i] = s.c.B().Del().Key(k).Build() // one slot each
+			dels[i] = s.C.B().Del().Key(k).Build() // one slot each
 		}
-		if err := redisconn.FirstErr(s.c.DoMulti(ctx, dels...)); err != nil {
-			return rep.sorted(found), s.wrap("check: progress", err)
+		if err := redisconn.FirstErr(s.C.DoMulti(ctx, dels...)); err != nil {
+			return rep.sorted(found), s.Wrap("check: progress", err)
 		}
 	}
 	return rep.sorted(found), nil
@@ -197,8 +197,8 @@ func (s *Store) checkBatch(ctx context.Context, kind string, w checkWalk, keys [
 	if len(fixes) == 0 {
 		return nil
 	}
-	err = redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return s.commands(fixes) }))
-	return s.wrap("check: repair", err)
+	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return s.commands(fixes) }))
+	return s.Wrap("check: repair", err)
 }
 
 // countOf counts the problems of found.

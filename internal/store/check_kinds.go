@@ -12,6 +12,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -93,7 +94,7 @@ const (
 func (s *Store) doMany(ctx context.Context, cmds rueidis.Commands) []rueidis.RedisResult {
 	res := make([]rueidis.RedisResult, 0, len(cmds))
 	for start := 0; start < len(cmds); start += checkPipeline {
-		res = append(res, s.c.DoMulti(ctx, cmds[start:min(start+checkPipeline, len(cmds))]...)...)
+		res = append(res, s.C.DoMulti(ctx, cmds[start:min(start+checkPipeline, len(cmds))]...)...)
 	}
 	return res
 }
@@ -116,14 +117,14 @@ func (s *Store) zentries(ctx context.Context, keys []string) ([]zentry, error) {
 	for len(pending) > 0 {
 		cmds := make(rueidis.Commands, len(pending))
 		for j, i := range pending {
-			cmds[j] = s.c.B().Zrange().Key(keys[i]).Min(strconv.FormatInt(read[i], 10)).Max(strconv.FormatInt(read[i]+checkPage-1, 10)).Withscores().Build()
+			cmds[j] = s.C.B().Zrange().Key(keys[i]).Min(strconv.FormatInt(read[i], 10)).Max(strconv.FormatInt(read[i]+checkPage-1, 10)).Withscores().Build()
 		}
 		var more []int
 		for j, r := range s.doMany(ctx, cmds) {
 			i := pending[j]
 			page, err := r.AsZScores()
 			if err != nil {
-				return nil, s.wrap("check: read "+keys[i], err)
+				return nil, s.Wrap("check: read "+keys[i], err)
 			}
 			for _, m := range page {
 				all = append(all, zentry{keys[i], m})
@@ -151,7 +152,7 @@ type expectation struct {
 func (s *Store) missing(ctx context.Context, want []expectation) ([]finding, error) {
 	cmds := make(rueidis.Commands, len(want))
 	for i, w := range want {
-		cmds[i] = s.c.B().Zscore().Key(w.add[1]).Member(w.add[len(w.add)-1]).Build()
+		cmds[i] = s.C.B().Zscore().Key(w.add[1]).Member(w.add[len(w.add)-1]).Build()
 	}
 	var found []finding
 	for i, r := range s.doMany(ctx, cmds) {
@@ -159,7 +160,7 @@ func (s *Store) missing(ctx context.Context, want []expectation) ([]finding, err
 		if rueidis.IsRedisNil(err) {
 			found = append(found, finding{what: want[i].what, where: want[i].where, key: want[i].key, fix: [][]string{want[i].add}})
 		} else if err != nil {
-			return nil, s.wrap("check: read", err)
+			return nil, s.Wrap("check: read", err)
 		}
 	}
 	return found, nil
@@ -188,7 +189,7 @@ func (s *Store) checkFollowing(ctx context.Context, keys []string, _ *checkRun) 
 		}
 		where := fmt.Sprintf("user %d follows %d", u, v)
 		follows[where] = [2]int64{u, v}
-		want = append(want, expectation{[]string{"ZADD", schema.Followers(v), score64(e.Score), id(u)},
+		want = append(want, expectation{[]string{"ZADD", schema.Followers(v), score64(e.Score), kernel.ID(u)},
 			"a follow missing from the followee's followers", where, e.key})
 		for _, edge := range edgeWrites("ZADD", u, schema.RelFollows, v) {
 			want = append(want, expectation{edge, "a follow missing from the graph", where, e.key})
@@ -214,8 +215,8 @@ func (s *Store) followsOfGone(ctx context.Context, found []finding, follows map[
 	for _, f := range found {
 		if v := follows[f.where][1]; !slices.Contains(followees, v) {
 			followees = append(followees, v)
-			probes = append(probes, s.c.B().Hexists().Key(schema.User(v)).Field(schema.FieldUsername).Build(),
-				s.c.B().Exists().Key(schema.Deleting(v)).Build())
+			probes = append(probes, s.C.B().Hexists().Key(schema.User(v)).Field(schema.FieldUsername).Build(),
+				s.C.B().Exists().Key(schema.Deleting(v)).Build())
 		}
 	}
 	res := s.doMany(ctx, probes)
@@ -224,7 +225,7 @@ func (s *Store) followsOfGone(ctx context.Context, found []finding, follows map[
 		user, err1 := res[2*i].AsInt64()
 		del, err2 := res[2*i+1].AsInt64()
 		if err := cmp.Or(err1, err2); err != nil {
-			return nil, s.wrap("check: read users", err)
+			return nil, s.Wrap("check: read users", err)
 		}
 		exists[v], deleting[v] = user == 1, del == 1
 	}
@@ -254,14 +255,14 @@ func (s *Store) notDeleting(ctx context.Context, keys []string, owner func(strin
 	var probes rueidis.Commands
 	for _, k := range keys {
 		if uid, ok := owner(k); ok {
-			owned, probes = append(owned, k), append(probes, s.c.B().Exists().Key(schema.Deleting(uid)).Build())
+			owned, probes = append(owned, k), append(probes, s.C.B().Exists().Key(schema.Deleting(uid)).Build())
 		}
 	}
 	kept := owned[:0]
 	for i, r := range s.doMany(ctx, probes) {
 		n, err := r.AsInt64()
 		if err != nil {
-			return nil, s.wrap("check: read deletions", err)
+			return nil, s.Wrap("check: read deletions", err)
 		}
 		if n == 0 {
 			kept = append(kept, owned[i])
@@ -294,7 +295,7 @@ func (s *Store) stale(ctx context.Context, entries []gone) ([]finding, error) {
 	for i, r := range s.doMany(ctx, cmds) {
 		msg, err := r.ToMessage()
 		if err != nil && !rueidis.IsRedisNil(err) {
-			return nil, s.wrap("check: read", err)
+			return nil, s.Wrap("check: read", err)
 		}
 		if n, _ := msg.AsInt64(); rueidis.IsRedisNil(err) || (msg.IsInt64() && n == 0) {
 			e := entries[i]
@@ -319,7 +320,7 @@ func (s *Store) checkFollowers(ctx context.Context, keys []string, _ *checkRun) 
 	for _, e := range entries {
 		v, _ := schema.FollowersOf(e.key)
 		if u, err := strconv.ParseInt(e.Member, 10, 64); err == nil {
-			suspects = append(suspects, gone{s.c.B().Zscore().Key(schema.Following(u)).Member(id(v)).Build(),
+			suspects = append(suspects, gone{s.C.B().Zscore().Key(schema.Following(u)).Member(kernel.ID(v)).Build(),
 				[]string{"ZREM", e.key, e.Member}, "a follower who does not follow", fmt.Sprintf("user %d in the followers of %d", u, v), e.key})
 		}
 	}
@@ -338,7 +339,7 @@ func (s *Store) checkBlocks(ctx context.Context, keys []string, _ *checkRun) ([]
 		u, ok := schema.BlocksOf(e.key)
 		v, err := strconv.ParseInt(e.Member, 10, 64)
 		if ok && err == nil {
-			want = append(want, expectation{[]string{"ZADD", schema.BlockedBy(v), score64(e.Score), id(u)},
+			want = append(want, expectation{[]string{"ZADD", schema.BlockedBy(v), score64(e.Score), kernel.ID(u)},
 				"a block missing from the blocked user's blockers", fmt.Sprintf("user %d blocks %d", u, v), e.key})
 		}
 	}
@@ -357,7 +358,7 @@ func (s *Store) checkBlockedBy(ctx context.Context, keys []string, _ *checkRun) 
 		v, ok := schema.BlockedByOf(e.key)
 		u, err := strconv.ParseInt(e.Member, 10, 64)
 		if ok && err == nil {
-			suspects = append(suspects, gone{s.c.B().Zscore().Key(schema.Blocks(u)).Member(id(v)).Build(),
+			suspects = append(suspects, gone{s.C.B().Zscore().Key(schema.Blocks(u)).Member(kernel.ID(v)).Build(),
 				[]string{"ZREM", e.key, e.Member}, "a blocker who does not block", fmt.Sprintf("user %d among the blockers of %d", u, v), e.key})
 		}
 	}
@@ -389,7 +390,7 @@ func (s *Store) checkGraph(ctx context.Context, keys []string, _ *checkRun) ([]f
 		if parts[0] == "ops" {
 			subject, object = b, a
 		}
-		suspects = append(suspects, gone{s.c.B().Zscore().Key(schema.Following(subject)).Member(id(object)).Build(),
+		suspects = append(suspects, gone{s.C.B().Zscore().Key(schema.Following(subject)).Member(kernel.ID(object)).Build(),
 			[]string{"ZREM", e.key, e.Member}, "a follow in the graph that is not one", e.Member + " in " + e.key, e.key})
 	}
 	return s.stale(ctx, suspects)
@@ -400,7 +401,7 @@ func (s *Store) checkGraph(ctx context.Context, keys []string, _ *checkRun) ([]f
 func (s *Store) checkNames(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	cmds := make(rueidis.Commands, len(keys))
 	for i, k := range keys {
-		cmds[i] = s.c.B().Hgetall().Key(k).Build()
+		cmds[i] = s.C.B().Hgetall().Key(k).Build()
 	}
 	type claim struct {
 		key, name string
@@ -410,7 +411,7 @@ func (s *Store) checkNames(ctx context.Context, keys []string, _ *checkRun) ([]f
 	for i, r := range s.doMany(ctx, cmds) {
 		m, err := r.AsStrMap()
 		if err != nil {
-			return nil, s.wrap("check: read "+keys[i], err)
+			return nil, s.Wrap("check: read "+keys[i], err)
 		}
 		for name, v := range m {
 			if uid, err := strconv.ParseInt(v, 10, 64); err == nil {
@@ -420,13 +421,13 @@ func (s *Store) checkNames(ctx context.Context, keys []string, _ *checkRun) ([]f
 	}
 	reads := make(rueidis.Commands, len(claims))
 	for i, c := range claims {
-		reads[i] = s.c.B().Hget().Key(schema.User(c.uid)).Field(schema.FieldUsername).Build()
+		reads[i] = s.C.B().Hget().Key(schema.User(c.uid)).Field(schema.FieldUsername).Build()
 	}
 	var found []finding
 	for i, r := range s.doMany(ctx, reads) {
 		name, err := r.ToString()
 		if err != nil && !rueidis.IsRedisNil(err) {
-			return nil, s.wrap("check: read users", err)
+			return nil, s.Wrap("check: read users", err)
 		}
 		c := claims[i]
 		owned := name == c.name || (strings.HasSuffix(c.key, ":folded") && retwis.FoldUsername(name) == c.name)
@@ -449,7 +450,7 @@ func (s *Store) checkNames(ctx context.Context, keys []string, _ *checkRun) ([]f
 // the session the sign-up began.
 func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
 	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
-		return s.c.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Build()
+		return s.C.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Build()
 	})
 	names := make([]string, len(uids))
 	claims := make(rueidis.Commands, len(uids))
@@ -457,10 +458,10 @@ func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([
 	for i, r := range res {
 		vals, err := r.ToArray()
 		if err != nil || len(vals) != 3 {
-			return nil, s.wrap("check: read users", cmp.Or(err, errShape))
+			return nil, s.Wrap("check: read users", cmp.Or(err, kernel.ErrShape))
 		}
 		names[i], _ = vals[0].ToString()
-		claims[i] = s.c.B().Hget().Key(schema.Names(names[i])).Field(names[i]).Build()
+		claims[i] = s.C.B().Hget().Key(schema.Names(names[i])).Field(names[i]).Build()
 		if names[i] == "" { // reported, not repaired: an operator should look
 			found = append(found, finding{what: "a user hash without a username", where: schema.User(uids[i]), key: schema.User(uids[i])})
 		}
@@ -474,7 +475,7 @@ func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([
 		}
 		owner, err := owners[i].AsInt64()
 		if err != nil && !rueidis.IsRedisNil(err) {
-			return nil, s.wrap("check: read names", err)
+			return nil, s.Wrap("check: read names", err)
 		}
 		vals, _ := res[i].ToArray()
 		if owner != uid {
@@ -508,7 +509,7 @@ func (s *Store) checkEntriesOf(ctx context.Context, uids []int64) ([]finding, er
 	}
 	cmds := make(rueidis.Commands, len(uids))
 	for i, uid := range uids {
-		cmds[i] = s.c.B().Zscore().Key(schema.Explore).Member(id(uid)).Build()
+		cmds[i] = s.C.B().Zscore().Key(schema.Explore).Member(kernel.ID(uid)).Build()
 	}
 	var found []finding
 	for i, r := range s.doMany(ctx, cmds) {
@@ -521,10 +522,10 @@ func (s *Store) checkEntriesOf(ctx context.Context, uids []int64) ([]finding, er
 			continue
 		}
 		if err != nil {
-			return nil, s.wrap("check: read the directory", err)
+			return nil, s.Wrap("check: read the directory", err)
 		}
 		found = append(found, finding{what, fmt.Sprintf("user %d", f.uid), schema.User(f.uid),
-			[][]string{{"ZADD", schema.Explore, score(f.code()), id(f.uid)}}})
+			[][]string{{"ZADD", schema.Explore, score(f.code()), kernel.ID(f.uid)}}})
 	}
 	return found, nil
 }
@@ -545,13 +546,13 @@ func (s *Store) checkPeople(ctx context.Context, keys []string, _ *checkRun) ([]
 	}
 	cmds := make(rueidis.Commands, len(uids))
 	for i, uid := range uids {
-		cmds[i] = s.c.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName).Build()
+		cmds[i] = s.C.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName).Build()
 	}
 	exists := map[int64]bool{}
 	for i, r := range s.doMany(ctx, cmds) {
 		vals, err := r.ToArray()
 		if err != nil || len(vals) != 2 {
-			return nil, s.wrap("check: read users", cmp.Or(err, errShape))
+			return nil, s.Wrap("check: read users", cmp.Or(err, kernel.ErrShape))
 		}
 		name, _ := vals[0].ToString()
 		display, _ := vals[1].ToString()
@@ -585,7 +586,7 @@ func (s *Store) checkDirectory(ctx context.Context, keys []string, _ *checkRun) 
 	var suspects []gone
 	for _, e := range entries {
 		if uid, err := strconv.ParseInt(e.Member, 10, 64); err == nil {
-			suspects = append(suspects, gone{s.c.B().Hexists().Key(schema.User(uid)).Field(schema.FieldUsername).Build(),
+			suspects = append(suspects, gone{s.C.B().Hexists().Key(schema.User(uid)).Field(schema.FieldUsername).Build(),
 				[]string{"ZREM", e.key, e.Member}, "a directory entry of a user who is gone", "user " + e.Member, e.key})
 		}
 	}
@@ -598,7 +599,7 @@ func (s *Store) checkDirectory(ctx context.Context, keys []string, _ *checkRun) 
 func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	fields := append(slices.Clone(jobFields), schema.FieldDelivered)
 	pids, res := s.readEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
-		return s.c.B().Hmget().Key(k).Field(fields...).Build()
+		return s.C.B().Hmget().Key(k).Field(fields...).Build()
 	})
 	var want []expectation
 	var found []finding
@@ -606,14 +607,14 @@ func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]f
 	for i, r := range res {
 		p, _, ok, err := parseJobPost(pids[i], r)
 		if err != nil {
-			return nil, s.wrap("check: read posts", err)
+			return nil, s.Wrap("check: read posts", err)
 		}
 		key := schema.Post(pids[i])
 		if !ok {
 			found = append(found, finding{what: "a post hash without an author", where: key, key: key})
 			continue
 		}
-		pid := id(p.pid)
+		pid := kernel.ID(p.pid)
 		want = append(want, expectation{[]string{"ZADD", schema.UserPosts(p.author), pid, pid}, "a post missing from its author's posts", key, key})
 		if vals, _ := r.ToArray(); vals[len(vals)-1].IsNil() {
 			continue // its delivery job indexes it
@@ -637,7 +638,7 @@ func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]f
 // reply, the probe of what each indexes (EXISTS or HEXISTS, 0 for gone):
 // the user mentioned, the post answered.
 func (s *Store) subjectsOf(p indexed, subjects map[string]rueidis.Completed) {
-	b := s.c.B()
+	b := s.C.B()
 	for _, u := range p.conv.mentions {
 		if k := schema.Mentions(u.ID); !known(subjects, k) {
 			subjects[k] = b.Hexists().Key(schema.User(u.ID)).Field(schema.FieldUsername).Build()
@@ -665,7 +666,7 @@ func (s *Store) ofSubjects(ctx context.Context, want []expectation, subjects map
 	for i, r := range s.doMany(ctx, cmds) {
 		n, err := r.AsInt64()
 		if err != nil {
-			return nil, s.wrap("check: read", err)
+			return nil, s.Wrap("check: read", err)
 		}
 		gone[keys[i]] = n == 0
 	}
@@ -714,13 +715,13 @@ func (s *Store) refsToGone(ctx context.Context, run *checkRun, refs []postRef, w
 	}
 	cmds := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.c.B().Exists().Key(schema.Post(pid)).Build()
+		cmds[i] = s.C.B().Exists().Key(schema.Post(pid)).Build()
 	}
 	exists := make(map[int64]bool, len(pids))
 	for i, r := range s.doMany(ctx, cmds) {
 		n, err := r.AsInt64()
 		if err != nil {
-			return nil, s.wrap("check: read posts", err)
+			return nil, s.Wrap("check: read posts", err)
 		}
 		exists[pids[i]] = n == 1
 		run.sawPost(pids[i], n == 1)
@@ -739,16 +740,16 @@ func (s *Store) refsToGone(ctx context.Context, run *checkRun, refs []postRef, w
 func (s *Store) checkTimelines(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
 	cmds := make(rueidis.Commands, len(keys))
 	for i, k := range keys {
-		cmds[i] = s.c.B().Lrange().Key(k).Start(0).Stop(-1).Build()
+		cmds[i] = s.C.B().Lrange().Key(k).Start(0).Stop(-1).Build()
 	}
 	var refs []postRef
 	for i, r := range s.doMany(ctx, cmds) {
 		pids, err := r.AsIntSlice()
 		if err != nil {
-			return nil, s.wrap("check: read "+keys[i], err)
+			return nil, s.Wrap("check: read "+keys[i], err)
 		}
 		for _, pid := range pids {
-			refs = append(refs, postRef{pid, keys[i], []string{"LREM", keys[i], "0", id(pid)}})
+			refs = append(refs, postRef{pid, keys[i], []string{"LREM", keys[i], "0", kernel.ID(pid)}})
 		}
 	}
 	return s.refsToGone(ctx, run, refs, "a timeline entry of a post that is gone")
@@ -764,7 +765,7 @@ func (s *Store) checkSnapshots(ctx context.Context, keys []string, _ *checkRun) 
 		if _, job, ok := schema.SnapshotOf(k); ok {
 			owned = append(owned, k)
 			for n := range schema.QueueShards {
-				cmds = append(cmds, s.c.B().Hexists().Key(schema.QueueN(n).Snapshots).Field(job).Build())
+				cmds = append(cmds, s.C.B().Hexists().Key(schema.QueueN(n).Snapshots).Field(job).Build())
 			}
 		}
 	}
@@ -775,7 +776,7 @@ func (s *Store) checkSnapshots(ctx context.Context, keys []string, _ *checkRun) 
 		for _, r := range res[i*schema.QueueShards : (i+1)*schema.QueueShards] {
 			n, err := r.AsInt64()
 			if err != nil {
-				return nil, s.wrap("check: read the queue", err)
+				return nil, s.Wrap("check: read the queue", err)
 			}
 			registered = registered || n == 1
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -37,8 +38,8 @@ func (c conversation) fields() []string {
 		f = append(f, schema.FieldMentions, joinUsers(c.mentions))
 	}
 	if c.replyTo > 0 {
-		f = append(f, schema.FieldReplyTo, id(c.replyTo), schema.FieldReplyUser, joinUsers([]retwis.User{c.replyUser}),
-			schema.FieldAncestors, strings.Join(ids64(c.ancestors), ","))
+		f = append(f, schema.FieldReplyTo, kernel.ID(c.replyTo), schema.FieldReplyUser, joinUsers([]retwis.User{c.replyUser}),
+			schema.FieldAncestors, strings.Join(kernel.IDs(c.ancestors), ","))
 	}
 	return f
 }
@@ -71,7 +72,7 @@ func parseConversation(vals []string) conversation {
 func joinUsers(users []retwis.User) string {
 	parts := make([]string, len(users))
 	for i, u := range users {
-		parts[i] = id(u.ID) + ":" + u.Username
+		parts[i] = kernel.ID(u.ID) + ":" + u.Username
 	}
 	return strings.Join(parts, " ")
 }
@@ -100,19 +101,19 @@ func (s *Store) converse(ctx context.Context, body string, replyTo int64) (strin
 	var c conversation
 	var names []string
 	c.tags, names = retwis.TagsAndMentions(body)
-	b := s.c.B()
+	b := s.C.B()
 	cmds := make([]rueidis.CacheableTTL, 0, len(names)+1)
 	for _, n := range names {
-		cmds = append(cmds, rueidis.CT(b.Hget().Key(schema.NamesFolded(n)).Field(retwis.FoldUsername(n)).Cache(), s.opts.CacheTTL))
+		cmds = append(cmds, rueidis.CT(b.Hget().Key(schema.NamesFolded(n)).Field(retwis.FoldUsername(n)).Cache(), s.Opts.CacheTTL))
 	}
 	if replyTo > 0 {
 		cmds = append(cmds, rueidis.CT(b.Hmget().Key(schema.Post(replyTo)).
-			Field(schema.FieldUserID, schema.FieldAuthor, schema.FieldAncestors).Cache(), s.opts.CacheTTL))
+			Field(schema.FieldUserID, schema.FieldAuthor, schema.FieldAncestors).Cache(), s.Opts.CacheTTL))
 	}
 	if len(cmds) == 0 {
 		return body, c, nil
 	}
-	res := s.cachedMulti(ctx, cmds...)
+	res := s.CachedMulti(ctx, cmds...)
 	var addressee []retwis.User // the author answered, when the reply now begins with their @name
 	if replyTo > 0 {
 		var err error
@@ -158,7 +159,7 @@ func addressed(body, name string) (string, error) {
 func (s *Store) replyContext(ctx context.Context, replyTo int64, r rueidis.RedisResult, c conversation) (conversation, error) {
 	vals, err := r.ToArray()
 	if err != nil {
-		return c, s.wrap("reply: read the post", err)
+		return c, s.Wrap("reply: read the post", err)
 	}
 	str := make([]string, len(vals))
 	for i, v := range vals {
@@ -198,7 +199,7 @@ func (s *Store) usersNamed(ctx context.Context, found []rueidis.RedisResult) ([]
 			continue
 		}
 		if err != nil {
-			return nil, s.wrap("mentions", err)
+			return nil, s.Wrap("mentions", err)
 		}
 		if !slices.Contains(uids, n) {
 			uids = append(uids, n)

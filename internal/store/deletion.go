@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -60,8 +61,8 @@ func (d deletion) fields() []string {
 		celebrity = "1"
 	}
 	return []string{schema.FieldDelUsername, d.username, schema.FieldDelDisplay, d.display,
-		schema.FieldDelCelebrity, celebrity, schema.FieldDelPosts, id(d.posts), schema.FieldDelFollows, id(d.follows),
-		schema.FieldDelBegun, id(d.begun.Unix())}
+		schema.FieldDelCelebrity, celebrity, schema.FieldDelPosts, kernel.ID(d.posts), schema.FieldDelFollows, kernel.ID(d.follows),
+		schema.FieldDelBegun, kernel.ID(d.begun.Unix())}
 }
 
 // inline reports whether d's account is small enough to be deleted
@@ -103,7 +104,7 @@ func (s *Store) DeleteAccount(ctx context.Context, uid int64, password string) e
 	if err != nil {
 		return err
 	}
-	wctx, cancel := detach(ctx) // once begun, it goes on even if the client goes away
+	wctx, cancel := kernel.Detach(ctx) // once begun, it goes on even if the client goes away
 	defer cancel()
 	token := randomString(20)
 	if begun, err := s.startDeletion(wctx, d, secret, token); err != nil || !begun {
@@ -148,19 +149,19 @@ func (s *Store) confirmDeletion(ctx context.Context, uid int64, password string)
 // deletion records: the display name, whether the account is a
 // celebrity, and how many posts and follows it has.
 func (s *Store) accountFacts(ctx context.Context, uid int64) (deletion, error) {
-	b := s.c.B()
-	res := s.c.DoMulti(ctx,
+	b := s.C.B()
+	res := s.C.DoMulti(ctx,
 		b.Hmget().Key(schema.User(uid)).Field(schema.FieldDisplayName, schema.FieldCelebrity).Build(),
 		b.Zcard().Key(schema.UserPosts(uid)).Build(),
 		b.Zcard().Key(schema.Followers(uid)).Build(),
 		b.Zcard().Key(schema.Following(uid)).Build())
 	if err := redisconn.FirstErr(res); err != nil {
-		return deletion{}, s.wrap("delete account: read", err)
+		return deletion{}, s.Wrap("delete account: read", err)
 	}
 	vals, _ := res[0].ToArray()
 	user := asStrings(vals)
 	if len(user) != 2 {
-		return deletion{}, s.wrap("delete account: read", errShape)
+		return deletion{}, s.Wrap("delete account: read", kernel.ErrShape)
 	}
 	posts, _ := res[1].AsInt64()
 	followers, _ := res[2].AsInt64()
@@ -174,14 +175,14 @@ func (s *Store) accountFacts(ctx context.Context, uid int64) (deletion, error) {
 // deletion is carried through. It reports false if a deletion of the
 // account was under way already.
 func (s *Store) startDeletion(ctx context.Context, d deletion, secret, token string) (bool, error) {
-	err := s.c.Do(ctx, s.c.B().Zadd().Key(schema.Deletions).Nx().ScoreMember().
-		ScoreMember(float64(d.begun.Unix()), id(d.uid)).Build()).Error()
+	err := s.C.Do(ctx, s.C.B().Zadd().Key(schema.Deletions).Nx().ScoreMember().
+		ScoreMember(float64(d.begun.Unix()), kernel.ID(d.uid)).Build()).Error()
 	if err != nil {
-		return false, s.wrap("delete account: record", err)
+		return false, s.Wrap("delete account: record", err)
 	}
 	begun, err := s.markDeleted(ctx, d, secret, token)
 	if begun {
-		s.log.Info("account deletion begun", "user", d.uid, "name", d.username, "posts", d.posts, "follows", d.follows,
+		s.Log.Info("account deletion begun", "user", d.uid, "name", d.username, "posts", d.posts, "follows", d.follows,
 			"background", !d.inline())
 	}
 	return begun, err
@@ -201,13 +202,13 @@ func (s *Store) startDeletion(ctx context.Context, d deletion, secret, token str
 func (s *Store) markDeleted(ctx context.Context, d deletion, secret, token string) (bool, error) {
 	uid := d.uid
 	keys := []string{schema.User(uid), schema.Deleting(uid), schema.DeletingLease(uid), schema.Tokens(uid), schema.TokensUsed(uid)}
-	s.written.add(keys...)
-	res := s.replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{beginDeletion.cmd(s.c, keys, append([]string{token, ms(deletionLease)}, d.fields()...)...)}
+	s.Written.Add(keys...)
+	res := s.Replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{kernel.BeginDeletion.Cmd(s.C, keys, append([]string{token, ms(deletionLease)}, d.fields()...)...)}
 	}, schema.User(uid))
 	n, err := res[0].AsInt64()
 	if err != nil {
-		return false, s.wrap("delete account: end access", err)
+		return false, s.Wrap("delete account: end access", err)
 	}
 	if n == 0 {
 		return false, nil
@@ -227,11 +228,11 @@ func (s *Store) carryOn(ctx context.Context, uid int64, token string) {
 	if done {
 		return
 	}
-	s.log.Warn("an account's deletion stopped on this server; maintenance carries it on", "user", uid, "err", err)
-	ctx, cancel := detach(ctx)
+	s.Log.Warn("an account's deletion stopped on this server; maintenance carries it on", "user", uid, "err", err)
+	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
-	if err := dropLease.exec(ctx, s.c, []string{schema.DeletingLease(uid)}, token).Error(); err != nil {
-		s.log.Warn("an account's deletion waits for its lease to lapse", "user", uid, "err", err)
+	if err := kernel.DropLease.Exec(ctx, s.C, []string{schema.DeletingLease(uid)}, token).Error(); err != nil {
+		s.Log.Warn("an account's deletion waits for its lease to lapse", "user", uid, "err", err)
 	}
 }
 
@@ -262,7 +263,7 @@ func (s *Store) runDeletion(ctx context.Context, uid int64, token string, budget
 			err := s.finishDeletion(ctx, d)
 			return err == nil, batches, err
 		}
-		s.log.Info("deleting an account", progressAttrs(d, w.progress(d))...)
+		s.Log.Info("deleting an account", progressAttrs(d, w.progress(d))...)
 		if err := s.doWork(ctx, d, w); err != nil {
 			return false, batches, err
 		}
@@ -280,9 +281,9 @@ func progressAttrs(d deletion, p retwis.Deletion) []any {
 // deletionState reads the state of uid's deletion; ok is false if there
 // is none (it is done, or never began).
 func (s *Store) deletionState(ctx context.Context, uid int64) (d deletion, ok bool, err error) {
-	m, err := s.c.Do(ctx, s.c.B().Hgetall().Key(schema.Deleting(uid)).Build()).AsStrMap()
+	m, err := s.C.Do(ctx, s.C.B().Hgetall().Key(schema.Deleting(uid)).Build()).AsStrMap()
 	if err != nil {
-		return d, false, s.wrap("deletion: state", err)
+		return d, false, s.Wrap("deletion: state", err)
 	}
 	d, ok = parseDeletion(uid, m)
 	return d, ok, nil
@@ -291,9 +292,9 @@ func (s *Store) deletionState(ctx context.Context, uid int64) (d deletion, ok bo
 // holdLease takes uid's deletion for token's runner, or extends its
 // lease, for deletionLease; errLeaseHeld if another runner holds it.
 func (s *Store) holdLease(ctx context.Context, uid int64, token string) error {
-	n, err := holdLease.exec(ctx, s.c, []string{schema.DeletingLease(uid)}, token, ms(deletionLease)).AsInt64()
+	n, err := kernel.HoldLease.Exec(ctx, s.C, []string{schema.DeletingLease(uid)}, token, ms(deletionLease)).AsInt64()
 	if err != nil {
-		return s.wrap("deletion: lease", err)
+		return s.Wrap("deletion: lease", err)
 	}
 	if n == 0 {
 		return errLeaseHeld
@@ -307,10 +308,10 @@ func (s *Store) holdLease(ctx context.Context, uid int64, token string) error {
 // carried on; Maintain calls it every round. A deletion whose runner is
 // alive is left to it.
 func (s *Store) ResumeDeletions(ctx context.Context) (int, error) {
-	b := s.c.B()
-	entries, err := s.c.Do(ctx, b.Zrange().Key(schema.Deletions).Min("0").Max(strconv.Itoa(deletionsRead-1)).Withscores().Build()).AsZScores()
+	b := s.C.B()
+	entries, err := s.C.Do(ctx, b.Zrange().Key(schema.Deletions).Min("0").Max(strconv.Itoa(deletionsRead-1)).Withscores().Build()).AsZScores()
 	if err != nil {
-		return 0, s.wrap("maintenance: deletions", err)
+		return 0, s.Wrap("maintenance: deletions", err)
 	}
 	resumed, budget := 0, deletionRound
 	for _, e := range entries {
@@ -346,7 +347,7 @@ func (s *Store) resumeDeletion(ctx context.Context, uid int64, begun time.Time, 
 		if time.Since(begun) < deletionGrace {
 			return 0, nil
 		}
-		return 0, s.wrap("maintenance: deletions", s.c.Do(ctx, s.c.B().Zrem().Key(schema.Deletions).Member(id(uid)).Build()).Error())
+		return 0, s.Wrap("maintenance: deletions", s.C.Do(ctx, s.C.B().Zrem().Key(schema.Deletions).Member(kernel.ID(uid)).Build()).Error())
 	}
 	token := randomString(20)
 	if err := s.holdLease(ctx, uid, token); errors.Is(err, errLeaseHeld) {
@@ -356,8 +357,8 @@ func (s *Store) resumeDeletion(ctx context.Context, uid int64, begun time.Time, 
 	}
 	done, n, err := s.runDeletion(ctx, uid, token, budget)
 	if !done {
-		if derr := dropLease.exec(ctx, s.c, []string{schema.DeletingLease(uid)}, token).Error(); err == nil {
-			err = s.wrap("maintenance: deletion lease", derr)
+		if derr := kernel.DropLease.Exec(ctx, s.C, []string{schema.DeletingLease(uid)}, token).Error(); err == nil {
+			err = s.Wrap("maintenance: deletion lease", derr)
 		}
 	}
 	return max(n, 1), err
@@ -372,14 +373,14 @@ func (s *Store) Deletion(ctx context.Context, username string) (retwis.Deletion,
 		return retwis.Deletion{}, none
 	}
 	key := schema.NameReserved(username)
-	b := s.c.B()
-	res := s.c.DoMulti(ctx, b.Get().Key(key).Build(), b.Pttl().Key(key).Build())
+	b := s.C.B()
+	res := s.C.DoMulti(ctx, b.Get().Key(key).Build(), b.Pttl().Key(key).Build())
 	uid, err := res[0].AsInt64()
 	if rueidis.IsRedisNil(err) {
 		return retwis.Deletion{}, none
 	}
 	if err != nil {
-		return retwis.Deletion{}, s.wrap("deletion", err)
+		return retwis.Deletion{}, s.Wrap("deletion", err)
 	}
 	p, err := s.progress(ctx, uid)
 	if left, err := res[1].AsInt64(); err == nil && left > 0 {
@@ -391,11 +392,11 @@ func (s *Store) Deletion(ctx context.Context, username string) (retwis.Deletion,
 // progress reads how far uid's deletion has got, in one round trip:
 // Done once its state is gone.
 func (s *Store) progress(ctx context.Context, uid int64) (retwis.Deletion, error) {
-	b := s.c.B()
-	res := s.c.DoMulti(ctx, b.Hgetall().Key(schema.Deleting(uid)).Build(), b.Zcard().Key(schema.UserPosts(uid)).Build(),
+	b := s.C.B()
+	res := s.C.DoMulti(ctx, b.Hgetall().Key(schema.Deleting(uid)).Build(), b.Zcard().Key(schema.UserPosts(uid)).Build(),
 		b.Zcard().Key(schema.Followers(uid)).Build(), b.Zcard().Key(schema.Following(uid)).Build())
 	if err := redisconn.FirstErr(res); err != nil {
-		return retwis.Deletion{}, s.wrap("deletion: progress", err)
+		return retwis.Deletion{}, s.Wrap("deletion: progress", err)
 	}
 	m, _ := res[0].AsStrMap()
 	d, ok := parseDeletion(uid, m)

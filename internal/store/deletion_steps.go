@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -38,11 +39,11 @@ func (w work) progress(d deletion) retwis.Deletion {
 
 // nextWork reads what is left of uid's deletion, in one round trip.
 func (s *Store) nextWork(ctx context.Context, uid int64) (work, error) {
-	b := s.c.B()
+	b := s.C.B()
 	page := func(key string, n int) rueidis.Completed {
 		return b.Zrange().Key(key).Min("0").Max(strconv.Itoa(n - 1)).Build()
 	}
-	res := s.c.DoMulti(ctx,
+	res := s.C.DoMulti(ctx,
 		b.Hmget().Key(schema.Deleting(uid)).Field(schema.FieldDelBatch, schema.FieldDelCounted).Build(),
 		page(schema.Followers(uid), deletionFollows), page(schema.Following(uid), deletionFollows),
 		b.Zrange().Key(schema.UserPosts(uid)).Min("0").Max(strconv.Itoa(deletionPosts-1)).Rev().Build(), // the newest first
@@ -67,7 +68,7 @@ func (s *Store) nextWork(ctx context.Context, uid int64) (work, error) {
 	w.followsLeft = followers + following
 	for _, e := range append(errs[:], err) {
 		if e != nil {
-			return w, s.wrap("deletion: what is left", e)
+			return w, s.Wrap("deletion: what is left", e)
 		}
 	}
 	return w, nil
@@ -112,16 +113,16 @@ func (s *Store) releaseAccount(ctx context.Context, d deletion) error {
 	if err != nil {
 		return err
 	}
-	s.written.add(append(keys, schema.Names(name), schema.NamesFolded(name), schema.UsersByTime, schema.Explore)...)
-	err = redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
-		b := s.c.B()
+	s.Written.Add(append(keys, schema.Names(name), schema.NamesFolded(name), schema.UsersByTime, schema.Explore)...)
+	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
+		b := s.C.B()
 		cmds := rueidis.Commands{
-			unclaimName.cmd(s.c, []string{schema.Names(name), schema.NamesFolded(name), schema.NameReserved(name)},
-				name, retwis.FoldUsername(name), id(uid), ms(s.opts.NameReserve)),
+			kernel.UnclaimName.Cmd(s.C, []string{schema.Names(name), schema.NamesFolded(name), schema.NameReserved(name)},
+				name, retwis.FoldUsername(name), kernel.ID(uid), ms(s.Opts.NameReserve)),
 			b.Zrem().Key(schema.UsersByTime).Member(name).Build(),
-			b.Zrem().Key(schema.Explore).Member(id(uid)).Build(),
-			b.Srem().Key(schema.ExploreStale).Member(id(uid)).Build(),
-			b.Srem().Key(schema.Suspended).Member(id(uid)).Build(),
+			b.Zrem().Key(schema.Explore).Member(kernel.ID(uid)).Build(),
+			b.Srem().Key(schema.ExploreStale).Member(kernel.ID(uid)).Build(),
+			b.Srem().Key(schema.Suspended).Member(kernel.ID(uid)).Build(),
 			b.Del().Key(keys...).Build(),
 		}
 		cmds = append(cmds, unblock...)
@@ -130,7 +131,7 @@ func (s *Store) releaseAccount(ctx context.Context, d deletion) error {
 		}
 		return append(cmds, s.commands(peopleWrites(uid, nil, retwis.SearchTerms(name, d.display)))...)
 	}))
-	return s.wrap("deletion: release the account", err)
+	return s.Wrap("deletion: release the account", err)
 }
 
 // ownKeys returns the keys of uid's own that no batch of its deletion
@@ -140,9 +141,9 @@ func (s *Store) releaseAccount(ctx context.Context, d deletion) error {
 // suggestions, failed logins and their notice, the API tokens with the
 // record of their use, the sessions, and the blocks and mutes both ways.
 func (s *Store) ownKeys(ctx context.Context, uid int64) ([]string, error) {
-	chunks, err := s.c.Do(ctx, s.c.B().Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build()).AsIntSlice()
+	chunks, err := s.C.Do(ctx, s.C.B().Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build()).AsIntSlice()
 	if err != nil {
-		return nil, s.wrap("deletion: archive", err)
+		return nil, s.Wrap("deletion: archive", err)
 	}
 	keys := []string{schema.User(uid), schema.Home(uid), schema.Archive(uid), schema.Mentions(uid), schema.Notifications(uid),
 		schema.FollowedCelebrities(uid), schema.Suggestions(uid), schema.LoginFailures(uid), schema.LoginNotice(uid),
@@ -165,15 +166,15 @@ func (s *Store) finishDeletion(ctx context.Context, d deletion) error {
 	}
 	keys = append(keys, schema.UserPosts(d.uid), schema.Followers(d.uid), schema.Following(d.uid), schema.Graph(d.uid),
 		schema.Deleting(d.uid), schema.DeletingLease(d.uid))
-	s.written.add(keys...)
-	b := s.c.B()
-	if err := s.c.Do(ctx, b.Del().Key(keys...).Build()).Error(); err != nil {
-		return s.wrap("deletion: finish", err)
+	s.Written.Add(keys...)
+	b := s.C.B()
+	if err := s.C.Do(ctx, b.Del().Key(keys...).Build()).Error(); err != nil {
+		return s.Wrap("deletion: finish", err)
 	}
-	if err := s.c.Do(ctx, b.Zrem().Key(schema.Deletions).Member(id(d.uid)).Build()).Error(); err != nil {
-		return s.wrap("deletion: finish", err)
+	if err := s.C.Do(ctx, b.Zrem().Key(schema.Deletions).Member(kernel.ID(d.uid)).Build()).Error(); err != nil {
+		return s.Wrap("deletion: finish", err)
 	}
-	s.log.Info("account deleted", "user", d.uid, "name", d.username, "posts", d.posts, "follows", d.follows,
+	s.Log.Info("account deleted", "user", d.uid, "name", d.username, "posts", d.posts, "follows", d.follows,
 		"took", time.Since(d.begun).Round(time.Second))
 	return nil
 }
@@ -192,11 +193,11 @@ func (s *Store) walkedLast(ctx context.Context, walked string, writes [][]string
 			first = append(first, w)
 		}
 	}
-	s.written.add(keys...)
-	if err := redisconn.FirstErr(s.c.DoMulti(ctx, s.commands(first)...)); err != nil {
-		return s.wrap("deletion", err)
+	s.Written.Add(keys...)
+	if err := redisconn.FirstErr(s.C.DoMulti(ctx, s.commands(first)...)); err != nil {
+		return s.Wrap("deletion", err)
 	}
-	return s.wrap("deletion", redisconn.FirstErr(s.c.DoMulti(ctx, s.commands(last)...)))
+	return s.Wrap("deletion", redisconn.FirstErr(s.C.DoMulti(ctx, s.commands(last)...)))
 }
 
 // deleteFollowers ends the follows of followers, a batch of d's: the
@@ -207,7 +208,7 @@ func (s *Store) walkedLast(ctx context.Context, walked string, writes [][]string
 func (s *Store) deleteFollowers(ctx context.Context, d deletion, followers []int64) error {
 	var writes [][]string
 	for _, f := range followers {
-		writes = append(append(writes, unfollowWrites(f, d.uid)...), []string{"SREM", schema.FollowedCelebrities(f), id(d.uid)})
+		writes = append(append(writes, unfollowWrites(f, d.uid)...), []string{"SREM", schema.FollowedCelebrities(f), kernel.ID(d.uid)})
 	}
 	if !d.celebrity {
 		drops, err := s.authorOff(ctx, followers, d.uid)
@@ -215,7 +216,7 @@ func (s *Store) deleteFollowers(ctx context.Context, d deletion, followers []int
 			err = s.dropPosts(ctx, drops)
 		}
 		if err != nil {
-			return s.wrap("deletion", err)
+			return s.Wrap("deletion", err)
 		}
 	}
 	return s.walkedLast(ctx, schema.Followers(d.uid), writes)
@@ -265,13 +266,13 @@ type stashedPost struct {
 func (s *Store) stashPosts(ctx context.Context, uid int64, pids []int64) (string, error) {
 	cmds := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.c.B().Hmget().Key(schema.Post(pid)).Field(jobFields...).Build()
+		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(jobFields...).Build()
 	}
 	batch := make([]stashedPost, len(pids))
-	for i, r := range s.c.DoMulti(ctx, cmds...) {
+	for i, r := range s.C.DoMulti(ctx, cmds...) {
 		vals, err := r.ToArray()
 		if err != nil {
-			return "", s.wrap("deletion: read posts", err)
+			return "", s.Wrap("deletion: read posts", err)
 		}
 		batch[i].ID = pids[i]
 		if fields := asStrings(vals); len(fields) > 0 && fields[0] != "" {
@@ -280,10 +281,10 @@ func (s *Store) stashPosts(ctx context.Context, uid int64, pids []int64) (string
 	}
 	v, err := json.Marshal(batch)
 	if err != nil {
-		return "", s.wrap("deletion: stash posts", err)
+		return "", s.Wrap("deletion: stash posts", err)
 	}
-	err = s.c.Do(ctx, s.c.B().Hset().Key(schema.Deleting(uid)).FieldValue().FieldValue(schema.FieldDelBatch, string(v)).Build()).Error()
-	return string(v), s.wrap("deletion: stash posts", err)
+	err = s.C.Do(ctx, s.C.B().Hset().Key(schema.Deleting(uid)).FieldValue().FieldValue(schema.FieldDelBatch, string(v)).Build()).Error()
+	return string(v), s.Wrap("deletion: stash posts", err)
 }
 
 // deletePosts deletes uid's batch of posts stashed in batch, as
@@ -315,14 +316,14 @@ func (s *Store) deletePosts(ctx context.Context, uid int64, batch string, counte
 // unlistPosts takes deleted posts off the global timeline and out of the
 // indexes that list them (deletedCmds), in one pipeline.
 func (s *Store) unlistPosts(ctx context.Context, posts []indexed) error {
-	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, p := range posts {
 			cmds = append(cmds, s.deletedCmds(p)...)
 		}
 		return cmds
 	}))
-	return s.wrap("deletion: unindex posts", err)
+	return s.Wrap("deletion: unindex posts", err)
 }
 
 // batchDone takes the stashed posts, all gone, off uid's index of its
@@ -330,11 +331,11 @@ func (s *Store) unlistPosts(ctx context.Context, posts []indexed) error {
 func (s *Store) batchDone(ctx context.Context, uid int64, stashed []stashedPost) error {
 	pids := make([]string, len(stashed))
 	for i, sp := range stashed {
-		pids[i] = id(sp.ID)
+		pids[i] = kernel.ID(sp.ID)
 	}
-	s.written.add(schema.UserPosts(uid))
-	b := s.c.B()
-	return s.wrap("deletion: posts done", redisconn.FirstErr(s.c.DoMulti(ctx,
+	s.Written.Add(schema.UserPosts(uid))
+	b := s.C.B()
+	return s.Wrap("deletion: posts done", redisconn.FirstErr(s.C.DoMulti(ctx,
 		b.Zrem().Key(schema.UserPosts(uid)).Member(pids...).Build(),
 		b.Hdel().Key(schema.Deleting(uid)).Field(schema.FieldDelBatch, schema.FieldDelCounted).Build())))
 }
@@ -349,9 +350,9 @@ func (s *Store) unstash(ctx context.Context, uid int64, batch string) ([]stashed
 	if err == nil && len(stashed) > 0 {
 		return stashed, nil
 	}
-	s.log.Error("a damaged batch of an account's deletion is dropped", "user", uid, "batch", batch, "err", err)
-	err = s.c.Do(ctx, s.c.B().Hdel().Key(schema.Deleting(uid)).Field(schema.FieldDelBatch).Build()).Error()
-	return nil, s.wrap("deletion: drop a damaged batch", err)
+	s.Log.Error("a damaged batch of an account's deletion is dropped", "user", uid, "batch", batch, "err", err)
+	err = s.C.Do(ctx, s.C.B().Hdel().Key(schema.Deleting(uid)).Field(schema.FieldDelBatch).Build()).Error()
+	return nil, s.Wrap("deletion: drop a damaged batch", err)
 }
 
 // dropHashes deletes the hashes of the stashed posts (one pipeline), and
@@ -363,10 +364,10 @@ func (s *Store) dropHashes(ctx context.Context, stashed []stashedPost) ([]indexe
 		if p, _, ok := parseJobFields(sp.ID, sp.Fields); ok {
 			posts = append(posts, p)
 		}
-		s.written.add(schema.Post(sp.ID))
-		dels[i] = s.c.B().Del().Key(schema.Post(sp.ID)).Build()
+		s.Written.Add(schema.Post(sp.ID))
+		dels[i] = s.C.B().Del().Key(schema.Post(sp.ID)).Build()
 	}
-	return posts, s.wrap("deletion: delete posts", redisconn.FirstErr(s.c.DoMulti(ctx, dels...)))
+	return posts, s.Wrap("deletion: delete posts", redisconn.FirstErr(s.C.DoMulti(ctx, dels...)))
 }
 
 // uncount takes posts back from the counts of their tags, once: uid's
@@ -375,11 +376,11 @@ func (s *Store) dropHashes(ctx context.Context, stashed []stashedPost) ([]indexe
 // them counted (a tag's count a little high, as a deleted post's whose
 // unindexing failed), and is logged.
 func (s *Store) uncount(ctx context.Context, uid int64, posts []indexed) error {
-	err := s.c.Do(ctx, s.c.B().Hset().Key(schema.Deleting(uid)).FieldValue().FieldValue(schema.FieldDelCounted, "1").Build()).Error()
+	err := s.C.Do(ctx, s.C.B().Hset().Key(schema.Deleting(uid)).FieldValue().FieldValue(schema.FieldDelCounted, "1").Build()).Error()
 	if err != nil {
-		return s.wrap("deletion: uncount", err)
+		return s.Wrap("deletion: uncount", err)
 	}
-	err = redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, p := range posts {
 			cmds = append(cmds, s.uncountCmds(p)...)
@@ -387,7 +388,7 @@ func (s *Store) uncount(ctx context.Context, uid int64, posts []indexed) error {
 		return cmds
 	}))
 	if err != nil {
-		s.log.Warn("the tags of deleted posts stay counted in the trends and the completion", "user", uid, "err", err)
+		s.Log.Warn("the tags of deleted posts stay counted in the trends and the completion", "user", uid, "err", err)
 	}
 	return nil
 }
@@ -396,18 +397,18 @@ func (s *Store) uncount(ctx context.Context, uid int64, posts []indexed) error {
 // its blocks: the blockers of those it blocked, and the blocks of those
 // who blocked it (its own keys of them go with ownKeys).
 func (s *Store) unblockAll(ctx context.Context, uid int64) (rueidis.Commands, error) {
-	b := s.c.B()
-	res := s.c.DoMulti(ctx, b.Zrange().Key(schema.Blocks(uid)).Min("0").Max("-1").Build(),
+	b := s.C.B()
+	res := s.C.DoMulti(ctx, b.Zrange().Key(schema.Blocks(uid)).Min("0").Max("-1").Build(),
 		b.Zrange().Key(schema.BlockedBy(uid)).Min("0").Max("-1").Build())
 	var cmds rueidis.Commands
 	for i, other := range []func(int64) string{schema.BlockedBy, schema.Blocks} {
 		members, err := res[i].AsIntSlice()
 		if err != nil {
-			return nil, s.wrap("deletion: blocks", err)
+			return nil, s.Wrap("deletion: blocks", err)
 		}
 		for _, v := range members {
-			s.written.add(other(v))
-			cmds = append(cmds, b.Zrem().Key(other(v)).Member(id(uid)).Build())
+			s.Written.Add(other(v))
+			cmds = append(cmds, b.Zrem().Key(other(v)).Member(kernel.ID(uid)).Build())
 		}
 	}
 	return cmds, nil

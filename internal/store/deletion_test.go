@@ -11,6 +11,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
@@ -183,7 +184,7 @@ func TestDeleteSmallAccount(t *testing.T) {
 			t.Fatal(err)
 		}
 		d, err := f.st.Deletion(f.ctx, "Ann")
-		if err != nil || !d.Done || time.Until(d.Reserved) < store.DefaultNameReserve-time.Hour {
+		if err != nil || !d.Done || time.Until(d.Reserved) < kernel.DefaultNameReserve-time.Hour {
 			t.Fatalf("the deletion: %+v, %v; want done, the name reserved for 30 days", d, err)
 		}
 		w.assertLocked(t, f)

@@ -9,11 +9,9 @@ import (
 
 	"github.com/retwis/retwis/internal/jobqueue"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
-
-// maxBlock is the longest a read of the delivery queue waits for jobs.
-const maxBlock = 2 * time.Second
 
 // DeliveryOptions configure a delivery worker.
 type DeliveryOptions struct {
@@ -36,7 +34,7 @@ type DeliveryOptions struct {
 	// Maintain, which servers run one at a time.
 	ClaimIdle time.Duration
 	// Block is how long one read waits for new jobs (2s when zero, at
-	// most maxBlock).
+	// most kernel.MaxBlock).
 	Block time.Duration
 	// Parallel is how many groups of jobs one worker carries out at once
 	// (8 when zero): jobs are bound by round trips, so overlapping them
@@ -76,7 +74,7 @@ func (o *DeliveryOptions) setDefaults() {
 	if o.Block == 0 {
 		o.Block = 2 * time.Second
 	}
-	o.Block = min(o.Block, maxBlock)
+	o.Block = min(o.Block, kernel.MaxBlock)
 	if o.Parallel == 0 {
 		o.Parallel = 8
 	}
@@ -132,9 +130,9 @@ func (s *Store) deliveryQueue(opts DeliveryOptions) *jobqueue.Queue {
 		streams[n] = schema.QueueN(n).Stream
 	}
 	var q *jobqueue.Queue
-	q = jobqueue.New(s.c, jobqueue.Options{
+	q = jobqueue.New(s.C, jobqueue.Options{
 		Streams: streams, Group: schema.DeliveryGroup, Consumer: opts.Consumer,
-		ClaimIdle: opts.ClaimIdle, Block: opts.Block, Parallel: opts.Parallel, Drain: opts.Drain, Log: s.log,
+		ClaimIdle: opts.ClaimIdle, Block: opts.Block, Parallel: opts.Parallel, Drain: opts.Drain, Log: s.Log,
 		Batch:  opts.Jobs,
 		Handle: func(ctx context.Context, jobs []jobqueue.Job) error { return s.handleJobs(ctx, q, jobs, opts) },
 		Tidy:   s.tidyJobs,
@@ -153,7 +151,7 @@ func (s *Store) handleJobs(ctx context.Context, q *jobqueue.Queue, qjobs []jobqu
 	for _, qj := range qjobs {
 		switch j := parseJob(qj); {
 		case !j.valid():
-			s.log.Error("dropping a malformed delivery job", "job", j.ID)
+			s.Log.Error("dropping a malformed delivery job", "job", j.ID)
 		case j.together():
 			together = append(together, j)
 		default:
@@ -184,19 +182,19 @@ func (s *Store) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts De
 	if err == nil && j.kind == schema.JobDeliver {
 		// Marked before the job is acknowledged: a post with neither its
 		// job nor the mark lost its job (see redeliverVanished).
-		err = redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+		err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 			now := strconv.FormatInt(time.Now().UnixMilli(), 10)
-			return rueidis.Commands{setIfExists.cmd(s.c, []string{schema.Post(j.post)}, schema.FieldDelivered, now)}
+			return rueidis.Commands{kernel.SetIfExists.Cmd(s.C, []string{schema.Post(j.post)}, schema.FieldDelivered, now)}
 		}))
 	}
-	s.metrics.job(j, err)
-	return s.wrap("delivery", err)
+	s.Metrics.Job(j.kind, j.post, err)
+	return s.Wrap("delivery", err)
 }
 
 // tidyJobs returns the commands that remove finished jobs' progress
 // records and follower snapshots, sent with their acknowledgement.
 func (s *Store) tidyJobs(qjobs []jobqueue.Job) rueidis.Commands {
-	b := s.c.B()
+	b := s.C.B()
 	cmds := make(rueidis.Commands, 0, len(qjobs)+2)
 	ids := make([]string, len(qjobs))
 	for i, qj := range qjobs {
@@ -223,23 +221,23 @@ func (j job) together() bool { return j.kind == schema.JobDeliver && !j.Resumed 
 // walk, which goes by rank, would skip a follower. A worker taking the
 // job over finds the snapshot already there (COPY does not replace it).
 func (s *Store) followerSource(ctx context.Context, j job, opts DeliveryOptions) (string, error) {
-	b := s.c.B()
+	b := s.C.B()
 	live, snap := schema.Followers(j.author), schema.JobFollowers(j.author, j.ID)
-	n, err := s.c.Do(ctx, b.Zcard().Key(live).Build()).AsInt64()
+	n, err := s.C.Do(ctx, b.Zcard().Key(live).Build()).AsInt64()
 	if err != nil {
-		return "", s.wrap("delivery: followers", err)
+		return "", s.Wrap("delivery: followers", err)
 	}
 	if n <= int64(opts.Batch) && !j.Resumed {
 		return live, nil
 	}
 	// The snapshot is registered first, so that maintenance can remove
 	// it if the job vanishes without its worker cleaning up.
-	err = s.c.Do(ctx, b.Hset().Key(j.q.Snapshots).FieldValue().FieldValue(j.ID, id(j.author)).Build()).Error()
+	err = s.C.Do(ctx, b.Hset().Key(j.q.Snapshots).FieldValue().FieldValue(j.ID, kernel.ID(j.author)).Build()).Error()
 	if err != nil {
-		return "", s.wrap("delivery: register snapshot", err)
+		return "", s.Wrap("delivery: register snapshot", err)
 	}
-	if err := s.c.Do(ctx, b.Copy().Source(live).Destination(snap).Build()).Error(); err != nil {
-		return "", s.wrap("delivery: snapshot followers", err)
+	if err := s.C.Do(ctx, b.Copy().Source(live).Destination(snap).Build()).Error(); err != nil {
+		return "", s.Wrap("delivery: snapshot followers", err)
 	}
 	return snap, nil
 }
@@ -251,13 +249,13 @@ func (s *Store) followerSource(ctx context.Context, j job, opts DeliveryOptions)
 // renews its claim on the job, so that no other worker takes over a job
 // that is slow but alive.
 func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts DeliveryOptions) error {
-	b := s.c.B()
+	b := s.C.B()
 	var done int64
 	if j.Resumed { // only a job taken over can have progress to resume from
 		var err error
-		done, err = s.c.Do(ctx, b.Hget().Key(j.q.Progress).Field(j.ID).Build()).AsInt64()
+		done, err = s.C.Do(ctx, b.Hget().Key(j.q.Progress).Field(j.ID).Build()).AsInt64()
 		if err != nil && !rueidis.IsRedisNil(err) {
-			return s.wrap("delivery: progress", err)
+			return s.Wrap("delivery: progress", err)
 		}
 	}
 	if j.kind == schema.JobDeliver && done == 0 {
@@ -287,11 +285,11 @@ func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Deliv
 		p.Delivered += n
 		last := len(followers) < opts.Batch // no progress worth recording then
 		if !last {
-			err := redisconn.FirstErr(s.c.DoMulti(ctx,
+			err := redisconn.FirstErr(s.C.DoMulti(ctx,
 				b.Hset().Key(j.q.Progress).FieldValue().FieldValue(j.ID, strconv.Itoa(p.Done)).Build(),
 				q.Touch(j.Job)))
 			if err != nil {
-				return s.wrap("delivery: progress", err)
+				return s.Wrap("delivery: progress", err)
 			}
 		}
 		if opts.Progress != nil {
@@ -313,19 +311,19 @@ func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Deliv
 // celebrity's. A post deleted while it was pushed is taken off again:
 // its deletion may have swept the timeline first.
 func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err error) {
-	if err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
+	if err := redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{s.globalPushCmd(j.post)}
 	}, schema.Timeline)); err != nil {
-		return false, s.wrap("delivery: global timeline", err)
+		return false, s.Wrap("delivery: global timeline", err)
 	}
-	b := s.c.B()
-	post, flag, ok, err := parseJobPost(j.post, s.c.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(jobFields...).Build()))
+	b := s.C.B()
+	post, flag, ok, err := parseJobPost(j.post, s.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(jobFields...).Build()))
 	if err != nil {
-		return false, s.wrap("delivery: read post", err)
+		return false, s.Wrap("delivery: read post", err)
 	}
 	if !ok { // gone
-		err := s.c.Do(ctx, b.Lrem().Key(schema.Timeline).Count(0).Element(id(j.post)).Build()).Error()
-		return false, s.wrap("delivery: global timeline", err)
+		err := s.C.Do(ctx, b.Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(j.post)).Build()).Error()
+		return false, s.Wrap("delivery: global timeline", err)
 	}
 	if err := s.index(ctx, []job{j}, map[int64]indexed{j.post: post}); err != nil {
 		return false, err
@@ -337,21 +335,21 @@ func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err er
 // a deliver job, whether the post is gone (deleted before or while it
 // was delivered), in one round trip.
 func (s *Store) nextFollowers(ctx context.Context, j job, src string, done, batch int) ([]int64, bool, error) {
-	b := s.c.B()
+	b := s.C.B()
 	cmds := rueidis.Commands{b.Zrange().Key(src).Min(strconv.Itoa(done)).Max(strconv.Itoa(done + batch - 1)).Build()}
 	if j.kind == schema.JobDeliver {
 		cmds = append(cmds, b.Exists().Key(schema.Post(j.post)).Build())
 	}
-	res := s.c.DoMulti(ctx, cmds...)
+	res := s.C.DoMulti(ctx, cmds...)
 	followers, err := res[0].AsIntSlice()
 	if err != nil {
-		return nil, false, s.wrap("delivery: followers", err)
+		return nil, false, s.Wrap("delivery: followers", err)
 	}
 	if j.kind != schema.JobDeliver {
 		return followers, false, nil
 	}
 	n, err := res[1].AsInt64()
-	return followers, n == 0, s.wrap("delivery: post exists", err)
+	return followers, n == 0, s.Wrap("delivery: post exists", err)
 }
 
 // deliverBatch carries out the job for a batch of followers, in one
@@ -372,9 +370,9 @@ func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int
 		s.announce(ctx, schema.EventDelete, each(reached, j.post))
 		return len(reached), nil
 	}
-	n, err := s.c.Do(ctx, s.c.B().Exists().Key(schema.Post(j.post)).Build()).AsInt64()
+	n, err := s.C.Do(ctx, s.C.B().Exists().Key(schema.Post(j.post)).Build()).AsInt64()
 	if err != nil {
-		return 0, s.wrap("delivery: post exists", err)
+		return 0, s.Wrap("delivery: post exists", err)
 	}
 	if n == 0 {
 		_, err := s.batchCmds(ctx, schema.JobUndeliver, j, reached)
@@ -393,7 +391,7 @@ func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int
 // harmless (readers skip ids whose post is gone, and a celebrity is noted
 // again at its next post).
 func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []int64) ([]int64, error) {
-	p, author := id(j.post), id(j.author)
+	p, author := kernel.ID(j.post), kernel.ID(j.author)
 	var written []string
 	if kind == schema.JobDeliver {
 		written = make([]string, len(followers))
@@ -402,13 +400,13 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 		}
 	}
 	horizon := s.horizon()
-	res := s.replicated(ctx, func() rueidis.Commands {
-		b := s.c.B()
+	res := s.Replicated(ctx, func() rueidis.Commands {
+		b := s.C.B()
 		cmds := make(rueidis.Commands, len(followers))
 		for i, f := range followers {
 			switch kind {
 			case schema.JobDeliver:
-				cmds[i] = s.deliverCmd(f, horizon, j.post)
+				cmds[i] = s.DeliverCmd(f, horizon, j.post)
 			case schema.JobUndeliver:
 				cmds[i] = b.Lrem().Key(schema.Home(f)).Count(0).Element(p).Build()
 			default:
@@ -418,7 +416,7 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 		return cmds
 	}, written...)
 	if err := redisconn.FirstErr(res); err != nil {
-		return nil, s.wrap("delivery: "+kind, err)
+		return nil, s.Wrap("delivery: "+kind, err)
 	}
 	if kind != schema.JobDeliver {
 		return followers, nil
@@ -428,7 +426,7 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 
 // horizon returns the time (unix) a user must have been seen since to
 // be delivered to: fanout skips users away longer than InactiveAfter.
-func (s *Store) horizon() int64 { return time.Now().Add(-s.opts.InactiveAfter).Unix() }
+func (s *Store) horizon() int64 { return time.Now().Add(-s.Opts.InactiveAfter).Unix() }
 
 // reachedBy returns the followers whose deliverCmd, answered in res,
 // pushed (replied with the list's length, not -1).

@@ -10,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -28,7 +29,7 @@ type audience struct {
 // number of round trips however many they are: the posts go onto the
 // global timeline in one script call; the posts and their authors'
 // followers are read in one pipeline; and each active follower gets all
-// of the new posts meant for them in one pushIDs call, so a backlog
+// of the new posts meant for them in one kernel.PushIDs call, so a backlog
 // costs Redis one call per follower rather than one per follower and
 // post. Then, as runJob does, posts deleted meanwhile are taken back and
 // the others are marked delivered.
@@ -47,7 +48,7 @@ func (s *Store) deliverTogether(ctx context.Context, jobs []job, opts DeliveryOp
 	}
 	for _, j := range jobs {
 		if !left[j.ID] {
-			s.metrics.job(j, err)
+			s.Metrics.Job(j.kind, j.post, err)
 		}
 	}
 	if err != nil {
@@ -68,10 +69,10 @@ func (s *Store) deliverAll(ctx context.Context, jobs []job, opts DeliveryOptions
 	for i, j := range jobs {
 		pids[i] = j.post
 	}
-	if err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
+	if err := redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{s.globalPushCmd(pids...)}
 	}, schema.Timeline)); err != nil {
-		return audience{}, s.wrap("delivery: global timeline", err)
+		return audience{}, s.Wrap("delivery: global timeline", err)
 	}
 	a, err := s.readAudience(ctx, jobs, opts.Batch)
 	if err != nil {
@@ -92,7 +93,7 @@ func (s *Store) deliverAll(ctx context.Context, jobs []job, opts DeliveryOptions
 // (their counts of posts this week changed).
 func (s *Store) index(ctx context.Context, jobs []job, posts map[int64]indexed) error {
 	now := time.Now().UnixMilli()
-	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, j := range jobs {
 			p := posts[j.post]
@@ -101,11 +102,11 @@ func (s *Store) index(ctx context.Context, jobs []job, posts map[int64]indexed) 
 			cmds = append(cmds, s.postEventCmds(schema.EventUpdate, p)...)
 		}
 		if authors := authorsOf(jobs); len(authors) > 0 {
-			cmds = append(cmds, s.c.B().Sadd().Key(schema.ExploreStale).Member(ids64(authors)...).Build())
+			cmds = append(cmds, s.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.IDs(authors)...).Build())
 		}
 		return cmds
 	}))
-	return s.wrap("delivery: index", err)
+	return s.Wrap("delivery: index", err)
 }
 
 // authorsOf returns the authors of jobs, each once: whose counts of
@@ -125,7 +126,7 @@ func authorsOf(jobs []job) []int64 {
 // gone, whether it is fanned out) and the followers of each author, up
 // to limit: an author with more is left to runJob.
 func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audience, error) {
-	b := s.c.B()
+	b := s.C.B()
 	cmds := make(rueidis.Commands, 0, 2*len(jobs))
 	for _, j := range jobs {
 		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(jobFields...).Build())
@@ -139,19 +140,19 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 			cmds = append(cmds, b.Zrange().Key(schema.Followers(j.author)).Min("0").Max(strconv.Itoa(limit)).Build())
 		}
 	}
-	res := s.c.DoMulti(ctx, cmds...)
+	res := s.C.DoMulti(ctx, cmds...)
 	a := audience{followers: make(map[int64][]int64, len(authors)), posts: make(map[int64]indexed, len(jobs))}
 	for _, author := range authors {
 		f, err := res[at[author]].AsIntSlice()
 		if err != nil {
-			return a, s.wrap("delivery: followers", err)
+			return a, s.Wrap("delivery: followers", err)
 		}
 		a.followers[author] = f
 	}
 	for i, j := range jobs {
 		post, flag, ok, err := parseJobPost(j.post, res[i])
 		if err != nil {
-			return a, s.wrap("delivery: read post", err)
+			return a, s.Wrap("delivery: read post", err)
 		}
 		a.posts[j.post] = post
 		switch {
@@ -232,15 +233,15 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 		for i, f := range chunk {
 			homes[i] = schema.Home(f)
 		}
-		res := s.replicated(ctx, func() rueidis.Commands {
+		res := s.Replicated(ctx, func() rueidis.Commands {
 			cmds := make(rueidis.Commands, len(chunk))
 			for i, f := range chunk {
-				cmds[i] = s.deliverCmd(f, horizon, inbox[f]...)
+				cmds[i] = s.DeliverCmd(f, horizon, inbox[f]...)
 			}
 			return cmds
 		}, homes...)
 		if err := redisconn.FirstErr(res); err != nil {
-			return nil, s.wrap("delivery: deliver", err)
+			return nil, s.Wrap("delivery: deliver", err)
 		}
 		reached := make(map[int64][]int64)
 		for _, f := range reachedBy(chunk, res) {
@@ -261,7 +262,7 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 // post is marked delivered, all in two round trips (more for deleted
 // posts).
 func (s *Store) settle(ctx context.Context, a audience) error {
-	b := s.c.B()
+	b := s.C.B()
 	checked := append(slices.Clone(a.fanned), a.done...)
 	cmds := make(rueidis.Commands, len(checked))
 	for i, j := range checked {
@@ -269,11 +270,11 @@ func (s *Store) settle(ctx context.Context, a audience) error {
 	}
 	var finished []job
 	var errs []error
-	for i, r := range s.c.DoMulti(ctx, cmds...) {
+	for i, r := range s.C.DoMulti(ctx, cmds...) {
 		n, err := r.AsInt64()
 		switch j := checked[i]; {
 		case err != nil:
-			return s.wrap("delivery: post exists", err)
+			return s.Wrap("delivery: post exists", err)
 		case n == 0: // deleted meanwhile: its deletion may have passed these already
 			_, err := s.batchCmds(ctx, schema.JobUndeliver, j, a.got[j.post])
 			errs = append(errs, err, s.unindex(ctx, a.posts[j.post]))
@@ -282,15 +283,15 @@ func (s *Store) settle(ctx context.Context, a audience) error {
 		}
 	}
 	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
-	errs = append(errs, redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+	errs = append(errs, redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		cmds := make(rueidis.Commands, 0, len(finished)+len(a.gone))
 		for _, j := range finished {
-			cmds = append(cmds, setIfExists.cmd(s.c, []string{schema.Post(j.post)}, schema.FieldDelivered, now))
+			cmds = append(cmds, kernel.SetIfExists.Cmd(s.C, []string{schema.Post(j.post)}, schema.FieldDelivered, now))
 		}
 		for _, p := range a.gone {
-			cmds = append(cmds, b.Lrem().Key(schema.Timeline).Count(0).Element(id(p)).Build())
+			cmds = append(cmds, b.Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(p)).Build())
 		}
 		return cmds
 	})))
-	return s.wrap("delivery: settle", errors.Join(errs...))
+	return s.Wrap("delivery: settle", errors.Join(errs...))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -37,19 +38,19 @@ func (s *Store) SomePeople(ctx context.Context, n int) ([]retwis.Person, error) 
 	if people, ok := s.discovery.get(); ok {
 		return people[:min(n, len(people))], nil
 	}
-	b := s.c.B()
-	names, err := s.c.Do(ctx, b.Zrandmember().Key(schema.UsersByTime).Count(discoveryDraw).Build()).AsStrSlice()
+	b := s.C.B()
+	names, err := s.C.Do(ctx, b.Zrandmember().Key(schema.UsersByTime).Count(discoveryDraw).Build()).AsStrSlice()
 	if err != nil {
-		return nil, s.wrap("some people", err)
+		return nil, s.Wrap("some people", err)
 	}
 	// Of a set no larger than the count, Redis returns all in order.
 	rand.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
 	lookups := make([]rueidis.CacheableTTL, len(names))
 	for i, name := range names {
-		lookups[i] = rueidis.CT(b.Hget().Key(schema.Names(name)).Field(name).Cache(), s.opts.CacheTTL)
+		lookups[i] = rueidis.CT(b.Hget().Key(schema.Names(name)).Field(name).Cache(), s.Opts.CacheTTL)
 	}
 	var uids []int64
-	for _, r := range s.cachedMulti(ctx, lookups...) {
+	for _, r := range s.CachedMulti(ctx, lookups...) {
 		if uid, err := r.AsInt64(); err == nil {
 			uids = append(uids, uid)
 		}
@@ -57,19 +58,19 @@ func (s *Store) SomePeople(ctx context.Context, n int) ([]retwis.Person, error) 
 	reads := make([]rueidis.CacheableTTL, 0, 2*len(uids))
 	for _, uid := range uids {
 		reads = append(reads,
-			rueidis.CT(b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldSeen).Cache(), s.opts.CacheTTL),
-			rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.opts.CacheTTL))
+			rueidis.CT(b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldSeen).Cache(), s.Opts.CacheTTL),
+			rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.Opts.CacheTTL))
 	}
-	res := s.cachedMulti(ctx, reads...)
+	res := s.CachedMulti(ctx, reads...)
 	since := time.Now().Add(-activeWithin).Unix()
 	var people []retwis.Person
 	for i, uid := range uids {
 		vals, err := res[2*i].ToArray()
 		if err != nil {
-			return nil, s.wrap("some people", err)
+			return nil, s.Wrap("some people", err)
 		}
 		if len(vals) != 3 {
-			return nil, s.wrap("some people", errShape)
+			return nil, s.Wrap("some people", kernel.ErrShape)
 		}
 		name, _ := vals[0].ToString()
 		display, _ := vals[1].ToString()
@@ -77,7 +78,7 @@ func (s *Store) SomePeople(ctx context.Context, n int) ([]retwis.Person, error) 
 		seen, _ := strconv.ParseInt(seenText, 10, 64)
 		followers, err := res[2*i+1].AsInt64()
 		if err != nil {
-			return nil, s.wrap("some people", err)
+			return nil, s.Wrap("some people", err)
 		}
 		if name != "" && seen >= since {
 			people = append(people, retwis.Person{User: retwis.User{ID: uid, Username: name}, DisplayName: display, Followers: followers})

@@ -78,7 +78,7 @@ func (s *Store) Listen(ctx context.Context, st Stream, fn func(Event)) error {
 	if st.channel == "" {
 		return retwis.Errorf(retwis.Invalid, "There is no such stream.")
 	}
-	if s.opts.NoLiveEvents {
+	if s.Opts.NoLiveEvents {
 		return retwis.Errorf(retwis.Unavailable, "This server sends no live events.")
 	}
 	var mu sync.Mutex // the confirmation comes from the reader, messages from Receive's goroutine
@@ -100,11 +100,11 @@ func (s *Store) Listen(ctx context.Context, st Stream, fn func(Event)) error {
 		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unsubscribeTimeout)
 		defer cancel()
 		if uerr := c.Do(uctx, c.B().Sunsubscribe().Channel(st.channel).Build()).Error(); uerr != nil {
-			s.log.Warn("ending a live stream", "stream", st.channel, "err", uerr)
+			s.Log.Warn("ending a live stream", "stream", st.channel, "err", uerr)
 		}
 		return err
 	})
-	err := s.c.Receive(ctx, s.c.B().Ssubscribe().Channel(st.channel).Build(), func(m rueidis.PubSubMessage) {
+	err := s.C.Receive(ctx, s.C.B().Ssubscribe().Channel(st.channel).Build(), func(m rueidis.PubSubMessage) {
 		if ev, ok := parseEvent(m.Message); ok {
 			call(ev)
 		}
@@ -112,7 +112,7 @@ func (s *Store) Listen(ctx context.Context, st Stream, fn func(Event)) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return s.wrap("listen", err)
+	return s.Wrap("listen", err)
 }
 
 // parseEvent reads a stream's message.
@@ -137,14 +137,14 @@ func parseEvent(msg string) (Event, bool) {
 
 // publishCmd returns the command that sends msg on channel.
 func (s *Store) publishCmd(channel, msg string) rueidis.Completed {
-	return s.c.B().Spublish().Channel(channel).Message(msg).Build()
+	return s.C.B().Spublish().Channel(channel).Message(msg).Build()
 }
 
 // postEventCmds return the commands that announce p, delivered (kind
 // EventUpdate) or deleted (EventDelete), on the public stream, its tags'
 // and its author's (none if Options.NoLiveEvents).
 func (s *Store) postEventCmds(kind string, p indexed) rueidis.Commands {
-	if s.opts.NoLiveEvents {
+	if s.Opts.NoLiveEvents {
 		return nil
 	}
 	msg := schema.PostEvent(kind, p.pid)
@@ -164,7 +164,7 @@ func (s *Store) postEventCmds(kind string, p indexed) rueidis.Commands {
 // Options.NoLiveEvents). Live events are a courtesy (the timelines are
 // the truth), so a failure is logged, not returned.
 func (s *Store) announce(ctx context.Context, kind string, reached map[int64][]int64) {
-	if s.opts.NoLiveEvents {
+	if s.Opts.NoLiveEvents {
 		return
 	}
 	var cmds rueidis.Commands
@@ -176,8 +176,8 @@ func (s *Store) announce(ctx context.Context, kind string, reached map[int64][]i
 	if len(cmds) == 0 {
 		return
 	}
-	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
-		s.log.Warn("sending live events", "event", kind, "users", len(reached), "err", err)
+	if err := redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)); err != nil {
+		s.Log.Warn("sending live events", "event", kind, "users", len(reached), "err", err)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/zorder"
 )
@@ -81,22 +82,22 @@ func weekStart(now time.Time) time.Time { return now.Add(-retwis.DirectoryWeek).
 // times of recent posts whose ids tell none; through the client-side
 // cache if cached (a page's), else from Redis (what writes an entry).
 func (s *Store) readFacts(ctx context.Context, uids []int64, now time.Time, cached bool) ([]facts, error) {
-	b := s.c.B()
+	b := s.C.B()
 	since := weekStart(now)
 	cmds := make([]rueidis.Cacheable, 0, 4*len(uids))
 	for _, uid := range uids {
 		cmds = append(cmds,
 			b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Cache(),
 			b.Zcard().Key(schema.Followers(uid)).Cache(),
-			b.Zcount().Key(schema.UserPosts(uid)).Min(id(snowflake.First(since))).Max("+inf").Cache(),
-			b.Zrange().Key(schema.UserPosts(uid)).Min("("+id(firstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, legacyPostsCounted).Cache())
+			b.Zcount().Key(schema.UserPosts(uid)).Min(kernel.ID(snowflake.First(since))).Max("+inf").Cache(),
+			b.Zrange().Key(schema.UserPosts(uid)).Min("("+kernel.ID(firstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, legacyPostsCounted).Cache())
 	}
 	res := s.reads(ctx, cached, cmds)
 	all := make([]facts, len(uids))
 	for i, uid := range uids {
 		f, err := factsOf(uid, res[4*i:4*i+4])
 		if err != nil {
-			return nil, s.wrap("directory: facts", err)
+			return nil, s.Wrap("directory: facts", err)
 		}
 		all[i] = f
 	}
@@ -109,15 +110,15 @@ func (s *Store) reads(ctx context.Context, cached bool, cmds []rueidis.Cacheable
 	if cached {
 		cts := make([]rueidis.CacheableTTL, len(cmds))
 		for i, c := range cmds {
-			cts[i] = rueidis.CT(c, s.opts.CacheTTL)
+			cts[i] = rueidis.CT(c, s.Opts.CacheTTL)
 		}
-		return s.cachedMulti(ctx, cts...)
+		return s.CachedMulti(ctx, cts...)
 	}
 	plain := make(rueidis.Commands, len(cmds))
 	for i, c := range cmds {
-		plain[i] = s.uncached(c)
+		plain[i] = s.Uncached(c)
 	}
-	return s.c.DoMulti(ctx, plain...)
+	return s.C.DoMulti(ctx, plain...)
 }
 
 // factsOf reads the replies of readFacts about uid.
@@ -226,7 +227,7 @@ func (s *Store) postTimes(ctx context.Context, pids []int64) ([]int64, error) {
 	}
 	cmds := make([]rueidis.Cacheable, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.c.B().Hget().Key(schema.Post(pid)).Field(schema.FieldTime).Cache()
+		cmds[i] = s.C.B().Hget().Key(schema.Post(pid)).Field(schema.FieldTime).Cache()
 	}
 	times := make([]int64, len(pids))
 	for i, r := range s.reads(ctx, true, cmds) {
@@ -235,7 +236,7 @@ func (s *Store) postTimes(ctx context.Context, pids []int64) ([]int64, error) {
 			t, err = -1, nil
 		}
 		if err != nil {
-			return nil, s.wrap("directory: post times", err)
+			return nil, s.Wrap("directory: post times", err)
 		}
 		times[i] = t
 	}
@@ -245,11 +246,11 @@ func (s *Store) postTimes(ctx context.Context, pids []int64) ([]int64, error) {
 // entryCmd returns the command that makes the directory's entry for f
 // what its facts say: gone if the user is.
 func (s *Store) entryCmd(f facts) rueidis.Completed {
-	b := s.c.B()
+	b := s.C.B()
 	if !f.exists {
-		return b.Zrem().Key(schema.Explore).Member(id(f.uid)).Build()
+		return b.Zrem().Key(schema.Explore).Member(kernel.ID(f.uid)).Build()
 	}
-	return b.Zadd().Key(schema.Explore).ScoreMember().ScoreMember(float64(f.code()), id(f.uid)).Build()
+	return b.Zadd().Key(schema.Explore).ScoreMember().ScoreMember(float64(f.code()), kernel.ID(f.uid)).Build()
 }
 
 // refreshDirectory brings the directory's entries for uids in line with
@@ -268,7 +269,7 @@ func (s *Store) refreshDirectory(ctx context.Context, uids ...int64) error {
 	for i, f := range all {
 		cmds[i] = s.entryCmd(f)
 	}
-	return s.wrap("directory: write", redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)))
+	return s.Wrap("directory: write", redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)))
 }
 
 // staleBatch is how many marked entries RefreshStale refreshes at a time,
@@ -284,13 +285,13 @@ const (
 func (s *Store) RefreshStale(ctx context.Context) (int, error) {
 	done := 0
 	for done < staleRound {
-		uids, err := s.c.Do(ctx, s.c.B().Spop().Key(schema.ExploreStale).Count(staleBatch).Build()).AsIntSlice()
+		uids, err := s.C.Do(ctx, s.C.B().Spop().Key(schema.ExploreStale).Count(staleBatch).Build()).AsIntSlice()
 		if err != nil || len(uids) == 0 {
-			return done, s.wrap("maintenance: directory", err)
+			return done, s.Wrap("maintenance: directory", err)
 		}
 		if err := s.refreshDirectory(ctx, uids...); err != nil {
-			if rerr := s.c.Do(ctx, s.c.B().Sadd().Key(schema.ExploreStale).Member(ids64(uids)...).Build()).Error(); rerr != nil {
-				s.log.Warn("directory entries left stale", "users", len(uids), "err", rerr)
+			if rerr := s.C.Do(ctx, s.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.IDs(uids)...).Build()).Error(); rerr != nil {
+				s.Log.Warn("directory entries left stale", "users", len(uids), "err", rerr)
 			}
 			return done, err
 		}
@@ -304,7 +305,7 @@ func (s *Store) RefreshStale(ctx context.Context) (int, error) {
 // the next refresh of the user or to `retwis check`.
 func (s *Store) refreshQuietly(ctx context.Context, uids ...int64) {
 	if err := s.refreshDirectory(ctx, uids...); err != nil {
-		s.log.Warn("directory entries not refreshed", "users", uids, "err", err)
+		s.Log.Warn("directory entries not refreshed", "users", uids, "err", err)
 	}
 }
 
@@ -362,16 +363,16 @@ type entry struct {
 // exploreRanges reads the entries of ranges that lie in box, within the
 // budget, and returns them most followed first, and how many matched.
 func (s *Store) exploreRanges(ctx context.Context, box zorder.Box, ranges []zorder.Range) ([]entry, retwis.Listing, error) {
-	b := s.c.B()
+	b := s.C.B()
 	counts := make(rueidis.Commands, len(ranges))
 	for i, r := range ranges {
 		counts[i] = b.Zcount().Key(schema.Explore).Min(score(r.Min)).Max(score(r.Max)).Build()
 	}
 	sizes := make([]int64, len(ranges))
-	for i, r := range s.c.DoMulti(ctx, counts...) {
+	for i, r := range s.C.DoMulti(ctx, counts...) {
 		var err error
 		if sizes[i], err = r.AsInt64(); err != nil {
-			return nil, retwis.Listing{}, s.wrap("explore: count", err)
+			return nil, retwis.Listing{}, s.Wrap("explore: count", err)
 		}
 	}
 	// From the highest codes down: the top bit of a code is the
@@ -391,10 +392,10 @@ func (s *Store) exploreRanges(ctx context.Context, box zorder.Box, ranges []zord
 	}
 	listing := retwis.Listing{Exact: sumOf(sizes) <= directoryBudget}
 	var found []entry
-	for _, r := range s.c.DoMulti(ctx, reads...) {
+	for _, r := range s.C.DoMulti(ctx, reads...) {
 		members, err := r.AsZScores()
 		if err != nil {
-			return nil, listing, s.wrap("explore: read", err)
+			return nil, listing, s.Wrap("explore: read", err)
 		}
 		for _, m := range members {
 			uid, err := strconv.ParseInt(m.Member, 10, 64)
@@ -434,8 +435,8 @@ func (s *Store) checkEntries(ctx context.Context, box zorder.Box, found []entry)
 		}
 	}
 	if len(fixes) > 0 {
-		if err := redisconn.FirstErr(s.c.DoMulti(ctx, fixes...)); err != nil {
-			s.log.Warn("directory entries out of date stay so", "entries", len(fixes), "err", err)
+		if err := redisconn.FirstErr(s.C.DoMulti(ctx, fixes...)); err != nil {
+			s.Log.Warn("directory entries out of date stay so", "entries", len(fixes), "err", err)
 		}
 	}
 	return accounts, nil

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -20,7 +21,7 @@ var (
 
 // SetClock makes the store tell the time of sessions' expiries by now,
 // so that tests can move it on.
-func (s *Store) SetClock(now func() time.Time) { s.now = now }
+func (s *Store) SetClock(now func() time.Time) { s.Now = now }
 
 // KeyQueue returns the stream of the delivery queue that takes author's
 // jobs, and KeyProgress and KeySnapshots its records.
@@ -30,7 +31,7 @@ func KeySnapshots(author int64) string { return schema.QueueOf(author).Snapshots
 
 // ForgetWrites makes the store forget which cached keys it changed a
 // moment ago, as five seconds later, so that tests see warm reads.
-func (s *Store) ForgetWrites() { *s.written = written{} }
+func (s *Store) ForgetWrites() { *s.Written = kernel.Written{} }
 
 // SuggestFrom is how many of the users followed who to follow asks.
 const SuggestFrom = suggestFrom
@@ -52,8 +53,8 @@ func (s *Store) ForgetTrends() { *s.trendMemo = trendMemo{} }
 func (s *Store) AddTrend(ctx context.Context, tag string, at time.Time) error {
 	f := retwis.FoldTag(tag)
 	n := schema.TrendsOf(f)
-	s.written.add(schema.Trends(n), schema.TrendEpoch(n))
-	return s.c.Do(ctx, s.trendCmd(f, at.Unix(), 1)).Error()
+	s.Written.Add(schema.Trends(n), schema.TrendEpoch(n))
+	return s.C.Do(ctx, s.trendCmd(f, at.Unix(), 1)).Error()
 }
 
 // RefreshDirectory brings the directory's entries for uids in line with
@@ -119,7 +120,7 @@ func (s *Store) StartDeletion(ctx context.Context, uid int64, password string, b
 			return err
 		}
 	}
-	return s.c.Do(ctx, s.c.B().Del().Key(schema.DeletingLease(uid)).Build()).Error()
+	return s.C.Do(ctx, s.C.B().Del().Key(schema.DeletingLease(uid)).Build()).Error()
 }
 
 // halfBatch does the next batch of uid's posts until stage.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -27,25 +28,25 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if err := s.mayFollow(ctx, follower, followee); err != nil {
 		return err
 	}
-	if _, err := s.Take(ctx, Subject(schema.FollowLimit(follower)), s.opts.Limits.Follows); err != nil {
+	if _, err := s.Take(ctx, Subject(schema.FollowLimit(follower)), s.Opts.Limits.Follows); err != nil {
 		return err
 	}
-	ctx, cancel := detach(ctx)
+	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
-	s.written.add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))
+	s.Written.Add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))
 	at := time.Now()
 	now := float64(at.Unix())
-	b := s.c.B()
-	err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
+	b := s.C.B()
+	err := redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands {
 		cmds := append(rueidis.Commands{
-			b.Zadd().Key(schema.Following(follower)).ScoreMember().ScoreMember(now, id(followee)).Build(),
-			b.Zadd().Key(schema.Followers(followee)).ScoreMember().ScoreMember(now, id(follower)).Build(),
+			b.Zadd().Key(schema.Following(follower)).ScoreMember().ScoreMember(now, kernel.ID(followee)).Build(),
+			b.Zadd().Key(schema.Followers(followee)).ScoreMember().ScoreMember(now, kernel.ID(follower)).Build(),
 		}, s.notifyCmds(followee, schema.Note(schema.NoteFollow, follower, 0), at.UnixMilli())...)
 		cmds = append(cmds, b.Del().Key(schema.Suggestions(follower)).Build())
 		return append(cmds, s.commands(edgeWrites("ZADD", follower, schema.RelFollows, followee))...)
 	}, schema.Following(follower), schema.Followers(followee)))
 	if err != nil {
-		return s.wrap("follow", err)
+		return s.Wrap("follow", err)
 	}
 	s.refreshQuietly(ctx, followee)
 	return s.settleFollow(ctx, follower, followee)
@@ -58,24 +59,24 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 // client-side cache (this server's own follows are read from Redis for a
 // few seconds after, see written): no round trip when warm.
 func (s *Store) mayFollow(ctx context.Context, follower, followee int64) error {
-	b := s.c.B()
-	res := s.cachedMulti(ctx,
-		rueidis.CT(b.Zscore().Key(schema.BlockedBy(follower)).Member(id(followee)).Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Zscore().Key(schema.Blocks(follower)).Member(id(followee)).Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Zscore().Key(schema.Following(follower)).Member(id(followee)).Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Zcard().Key(schema.Following(follower)).Cache(), s.opts.CacheTTL))
+	b := s.C.B()
+	res := s.CachedMulti(ctx,
+		rueidis.CT(b.Zscore().Key(schema.BlockedBy(follower)).Member(kernel.ID(followee)).Cache(), s.Opts.CacheTTL),
+		rueidis.CT(b.Zscore().Key(schema.Blocks(follower)).Member(kernel.ID(followee)).Cache(), s.Opts.CacheTTL),
+		rueidis.CT(b.Zscore().Key(schema.Following(follower)).Member(kernel.ID(followee)).Cache(), s.Opts.CacheTTL),
+		rueidis.CT(b.Zcard().Key(schema.Following(follower)).Cache(), s.Opts.CacheTTL))
 	var found [3]bool // blocked by followee, blocking followee, following followee
 	for i := range found {
 		if err := res[i].Error(); err != nil && !rueidis.IsRedisNil(err) {
-			return s.wrap("follow: read", err)
+			return s.Wrap("follow: read", err)
 		}
 		found[i] = res[i].Error() == nil
 	}
 	n, err := res[3].AsInt64()
-	bound := s.opts.Limits.MaxFollowing
+	bound := s.Opts.Limits.MaxFollowing
 	switch {
 	case err != nil:
-		return s.wrap("follow: count", err)
+		return s.Wrap("follow: count", err)
 	case found[0]:
 		return retwis.Errorf(retwis.Forbidden, "You cannot follow this account.")
 	case found[1]:
@@ -92,14 +93,14 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	if follower == followee {
 		return retwis.Errorf(retwis.Invalid, "You cannot unfollow yourself.")
 	}
-	ctx, cancel := detach(ctx)
+	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
-	s.written.add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))
-	err := redisconn.FirstErr(s.replicated(ctx, func() rueidis.Commands {
+	s.Written.Add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))
+	err := redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands {
 		return s.commands(unfollowWrites(follower, followee))
 	}, schema.Following(follower), schema.Followers(followee)))
 	if err != nil {
-		return s.wrap("unfollow", err)
+		return s.Wrap("unfollow", err)
 	}
 	s.refreshQuietly(ctx, followee)
 	return s.settleFollow(ctx, follower, followee)
@@ -110,8 +111,8 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 // safe to repeat.
 func unfollowWrites(follower, followee int64) [][]string {
 	return append([][]string{
-		{"ZREM", schema.Following(follower), id(followee)},
-		{"ZREM", schema.Followers(followee), id(follower)},
+		{"ZREM", schema.Following(follower), kernel.ID(followee)},
+		{"ZREM", schema.Followers(followee), kernel.ID(follower)},
 		{"DEL", schema.Suggestions(follower)},
 	}, edgeWrites("ZREM", follower, schema.RelFollows, followee)...)
 }
@@ -152,27 +153,27 @@ func (s *Store) settleFollow(ctx context.Context, follower, followee int64) erro
 
 // follows reports whether follower follows followee.
 func (s *Store) follows(ctx context.Context, follower, followee int64) (bool, error) {
-	err := s.c.Do(ctx, s.c.B().Zscore().Key(schema.Following(follower)).Member(id(followee)).Build()).Error()
+	err := s.C.Do(ctx, s.C.B().Zscore().Key(schema.Following(follower)).Member(kernel.ID(followee)).Build()).Error()
 	if rueidis.IsRedisNil(err) {
 		return false, nil
 	}
-	return err == nil, s.wrap("follows", err)
+	return err == nil, s.Wrap("follows", err)
 }
 
 // addFollowee backfills followee's posts into follower's home timeline,
 // or, for a celebrity, whose posts are merged when read, records it among
 // follower's followed celebrities.
 func (s *Store) addFollowee(ctx context.Context, follower, followee int64) error {
-	b := s.c.B()
+	b := s.C.B()
 	celeb, err := s.isCelebrity(ctx, followee)
 	if err != nil {
 		return err
 	}
 	if celeb {
-		s.written.add(schema.FollowedCelebrities(follower))
-		err := s.c.Do(ctx, b.Sadd().Key(schema.FollowedCelebrities(follower)).Member(id(followee)).Build()).Error()
+		s.Written.Add(schema.FollowedCelebrities(follower))
+		err := s.C.Do(ctx, b.Sadd().Key(schema.FollowedCelebrities(follower)).Member(kernel.ID(followee)).Build()).Error()
 		if err != nil {
-			return s.wrap("follow: celebrity", err)
+			return s.Wrap("follow: celebrity", err)
 		}
 	}
 	return s.backfill(ctx, follower, followee)
@@ -181,10 +182,10 @@ func (s *Store) addFollowee(ctx context.Context, follower, followee int64) error
 // removeFollowee takes followee off follower's followed celebrities and
 // followee's posts off follower's home timeline.
 func (s *Store) removeFollowee(ctx context.Context, follower, followee int64) error {
-	s.written.add(schema.FollowedCelebrities(follower))
-	err := s.c.Do(ctx, s.c.B().Srem().Key(schema.FollowedCelebrities(follower)).Member(id(followee)).Build()).Error()
+	s.Written.Add(schema.FollowedCelebrities(follower))
+	err := s.C.Do(ctx, s.C.B().Srem().Key(schema.FollowedCelebrities(follower)).Member(kernel.ID(followee)).Build()).Error()
 	if err != nil {
-		return s.wrap("unfollow: celebrity", err)
+		return s.Wrap("unfollow: celebrity", err)
 	}
 	return s.removeAuthor(ctx, follower, followee)
 }
@@ -192,9 +193,15 @@ func (s *Store) removeFollowee(ctx context.Context, follower, followee int64) er
 // isCelebrity reports whether uid's posts are merged at read time rather
 // than fanned out (the user hash's celebrity flag).
 func (s *Store) isCelebrity(ctx context.Context, uid int64) (bool, error) {
-	v, err := s.c.Do(ctx, s.c.B().Hget().Key(schema.User(uid)).Field(schema.FieldCelebrity).Build()).ToString()
+	v, err := s.C.Do(ctx, s.C.B().Hget().Key(schema.User(uid)).Field(schema.FieldCelebrity).Build()).ToString()
 	if rueidis.IsRedisNil(err) {
 		return false, nil
 	}
-	return v == "1", s.wrap("celebrity", err)
+	return v == "1", s.Wrap("celebrity", err)
+}
+
+// IsCelebrity reports whether uid's posts are merged at read time rather
+// than fanned out.
+func (s *Store) IsCelebrity(ctx context.Context, uid int64) (bool, error) {
+	return s.isCelebrity(ctx, uid)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -38,13 +39,13 @@ func (s *Store) followPage(ctx context.Context, key string, c retwis.Cursor, n i
 	if c.Before > 0 || c.After > 0 {
 		var err error
 		if entries, page.Newer, page.Older, err = s.pageByRank(ctx, key, c, n); err != nil {
-			return page, s.wrap("follow list", err)
+			return page, s.Wrap("follow list", err)
 		}
 	} else {
 		var err error
-		entries, err = s.cached(ctx, s.c.B().Zrevrange().Key(key).Start(0).Stop(int64(n)).Withscores().Cache(), s.opts.CacheTTL).AsZScores()
+		entries, err = s.Cached(ctx, s.C.B().Zrevrange().Key(key).Start(0).Stop(int64(n)).Withscores().Cache(), s.Opts.CacheTTL).AsZScores()
 		if err != nil {
-			return page, s.wrap("follow list", err)
+			return page, s.Wrap("follow list", err)
 		}
 		if len(entries) > n {
 			entries, page.Older = entries[:n], true
@@ -66,12 +67,12 @@ func (s *Store) pageByRank(ctx context.Context, key string, c retwis.Cursor, n i
 	if c.After > 0 {
 		member, dir = c.After, "after"
 	}
-	res, err := rankPage.exec(ctx, s.c, []string{key}, id(member), strconv.Itoa(n), dir).ToArray()
+	res, err := kernel.RankPage.Exec(ctx, s.C, []string{key}, kernel.ID(member), strconv.Itoa(n), dir).ToArray()
 	if err != nil {
 		return nil, false, false, err
 	}
 	if len(res) != 3 {
-		return nil, false, false, errScriptReply
+		return nil, false, false, kernel.ErrScriptReply
 	}
 	nw, err := res[0].AsInt64()
 	if err != nil {

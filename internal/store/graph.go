@@ -13,6 +13,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -45,8 +46,8 @@ func edgeWrites(op string, subject int64, rel string, object int64) [][]string {
 // graph after perm and next (see schema.GraphPrefix), at most limit.
 func (s *Store) graphRange(uid int64, perm, next string, limit int64) rueidis.CacheableTTL {
 	prefix := schema.GraphPrefix(perm, uid, next)
-	return rueidis.CT(s.c.B().Zrangebylex().Key(schema.Graph(uid)).Min("["+prefix).Max("["+prefix+"\xff").
-		Limit(0, limit).Cache(), s.opts.CacheTTL)
+	return rueidis.CT(s.C.B().Zrangebylex().Key(schema.Graph(uid)).Min("["+prefix).Max("["+prefix+"\xff").
+		Limit(0, limit).Cache(), s.Opts.CacheTTL)
 }
 
 // thirds returns the third elements of the members r holds, read with
@@ -93,29 +94,29 @@ func (s *Store) Relationship(ctx context.Context, viewer, user int64) (retwis.Re
 	did := []string{schema.RelFollows, schema.RelMentions, schema.RelReplies}
 	members := make([]string, len(did))
 	for i, r := range did {
-		members[i] = schema.GraphPrefix("spo", user, r) + id(viewer)
+		members[i] = schema.GraphPrefix("spo", user, r) + kernel.ID(viewer)
 	}
 	var scores []rueidis.RedisMessage
 	var rerr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		scores, rerr = s.c.Do(ctx, s.c.B().Zmscore().Key(schema.Graph(user)).Member(members...).Build()).ToArray()
+		scores, rerr = s.C.Do(ctx, s.C.B().Zmscore().Key(schema.Graph(user)).Member(members...).Build()).ToArray()
 	})
-	res := s.cachedMulti(ctx, s.graphRange(viewer, "spo", schema.RelFollows, graphScan),
+	res := s.CachedMulti(ctx, s.graphRange(viewer, "spo", schema.RelFollows, graphScan),
 		s.graphRange(user, "ops", schema.RelFollows, graphScan+1), s.graphRange(user, "spo", schema.RelFollows, graphScan+1))
 	wg.Wait()
 	if rerr == nil && len(scores) != len(did) {
-		rerr = errShape
+		rerr = kernel.ErrShape
 	}
 	if rerr != nil {
-		return rel, s.wrap("relationship", rerr)
+		return rel, s.Wrap("relationship", rerr)
 	}
 	rel.FollowsYou, rel.MentionedYou, rel.RepliedToYou = !scores[0].IsNil(), !scores[1].IsNil(), !scores[2].IsNil()
 	var lists [3][]string
 	for i, r := range res {
 		var err error
 		if lists[i], err = thirds(r); err != nil {
-			return rel, s.wrap("relationship", err)
+			return rel, s.Wrap("relationship", err)
 		}
 	}
 	followed := lists[0]
@@ -168,12 +169,12 @@ func (s *Store) among(ctx context.Context, user int64, perm string, list, follow
 	for i, x := range followed {
 		members[i] = schema.GraphPrefix(perm, user, schema.RelFollows) + x
 	}
-	scores, err := s.c.Do(ctx, s.c.B().Zmscore().Key(schema.Graph(user)).Member(members...).Build()).ToArray()
+	scores, err := s.C.Do(ctx, s.C.B().Zmscore().Key(schema.Graph(user)).Member(members...).Build()).ToArray()
 	if err == nil && len(scores) != len(followed) {
-		err = errShape
+		err = kernel.ErrShape
 	}
 	if err != nil {
-		return nil, s.wrap("relationship", err)
+		return nil, s.Wrap("relationship", err)
 	}
 	for i, x := range followed {
 		if !scores[i].IsNil() {
@@ -197,8 +198,8 @@ const suggestionsKept = 10 * time.Minute
 // viewer does not see: accounts blocked, muted or suspended, which are
 // left out) and the names, no round trip when warm.
 func (s *Store) WhoToFollow(ctx context.Context, viewer int64, n int) ([]retwis.Suggestion, error) {
-	res := s.cachedMulti(ctx, append([]rueidis.CacheableTTL{
-		rueidis.CT(s.c.B().Get().Key(schema.Suggestions(viewer)).Cache(), s.opts.CacheTTL)}, s.hiddenCmds(viewer)...)...)
+	res := s.CachedMulti(ctx, append([]rueidis.CacheableTTL{
+		rueidis.CT(s.C.B().Get().Key(schema.Suggestions(viewer)).Cache(), s.Opts.CacheTTL)}, s.hiddenCmds(viewer)...)...)
 	hidden, err := s.parseHidden(res[1:])
 	if err != nil {
 		return nil, err
@@ -212,13 +213,13 @@ func (s *Store) WhoToFollow(ctx context.Context, viewer int64, n int) ([]retwis.
 		if found, err = s.suggest(ctx, viewer); err != nil {
 			return nil, err
 		}
-		err = s.c.Do(ctx, s.c.B().Set().Key(schema.Suggestions(viewer)).Value(formatSuggestions(found)).
+		err = s.C.Do(ctx, s.C.B().Set().Key(schema.Suggestions(viewer)).Value(formatSuggestions(found)).
 			Ex(suggestionsKept).Build()).Error()
 		if err != nil {
-			return nil, s.wrap("who to follow: keep", err)
+			return nil, s.Wrap("who to follow: keep", err)
 		}
 	default:
-		return nil, s.wrap("who to follow", err)
+		return nil, s.Wrap("who to follow", err)
 	}
 	found = slices.DeleteFunc(found, func(f retwis.Suggestion) bool { return hidden.Hides(f.User.ID, retwis.InTimeline) })
 	found = found[:min(n, len(found))]
@@ -245,9 +246,9 @@ const maxSuggestions = 20
 // suggest computes the users to follow of viewer (see WhoToFollow),
 // without their names.
 func (s *Store) suggest(ctx context.Context, viewer int64) ([]retwis.Suggestion, error) {
-	followed, err := thirds(s.cachedMulti(ctx, s.graphRange(viewer, "spo", schema.RelFollows, graphScan))[0])
+	followed, err := thirds(s.CachedMulti(ctx, s.graphRange(viewer, "spo", schema.RelFollows, graphScan))[0])
 	if err != nil {
-		return nil, s.wrap("who to follow", err)
+		return nil, s.Wrap("who to follow", err)
 	}
 	sample := slices.Clone(followed)
 	rand.Shuffle(len(sample), func(i, j int) { sample[i], sample[j] = sample[j], sample[i] })
@@ -256,15 +257,15 @@ func (s *Store) suggest(ctx context.Context, viewer int64) ([]retwis.Suggestion,
 	for _, x := range ids(sample) {
 		reads = append(reads, s.graphRange(x, "spo", schema.RelFollows, suggestEach))
 	}
-	skip := map[string]bool{id(viewer): true}
+	skip := map[string]bool{kernel.ID(viewer): true}
 	for _, x := range followed {
 		skip[x] = true
 	}
 	counts := map[int64]int{}
-	for _, r := range s.cachedMulti(ctx, reads...) {
+	for _, r := range s.CachedMulti(ctx, reads...) {
 		theirs, err := thirds(r)
 		if err != nil {
-			return nil, s.wrap("who to follow", err)
+			return nil, s.Wrap("who to follow", err)
 		}
 		for _, y := range theirs {
 			if uid, err := strconv.ParseInt(y, 10, 64); err == nil && !skip[y] {
@@ -287,7 +288,7 @@ func (s *Store) suggest(ctx context.Context, viewer int64) ([]retwis.Suggestion,
 func formatSuggestions(found []retwis.Suggestion) string {
 	parts := make([]string, len(found))
 	for i, f := range found {
-		parts[i] = id(f.User.ID) + ":" + strconv.Itoa(f.FollowedBy)
+		parts[i] = kernel.ID(f.User.ID) + ":" + strconv.Itoa(f.FollowedBy)
 	}
 	return strings.Join(parts, ",")
 }

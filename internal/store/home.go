@@ -7,6 +7,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -49,19 +50,19 @@ func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n 
 // also reads uid's counts into it. It reports whether any of the ids
 // came from the archive.
 func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want int, counts *retwis.Counts) ([]int64, bool, error) {
-	b := s.c.B()
+	b := s.C.B()
 	first := c == (retwis.Cursor{})
-	reads := []rueidis.CacheableTTL{rueidis.CT(b.Smembers().Key(schema.FollowedCelebrities(uid)).Cache(), s.opts.CacheTTL)}
+	reads := []rueidis.CacheableTTL{rueidis.CT(b.Smembers().Key(schema.FollowedCelebrities(uid)).Cache(), s.Opts.CacheTTL)}
 	if first {
-		reads = append(reads, rueidis.CT(b.Lrange().Key(schema.Home(uid)).Start(0).Stop(int64(want-1)).Cache(), s.opts.CacheTTL))
+		reads = append(reads, rueidis.CT(b.Lrange().Key(schema.Home(uid)).Start(0).Stop(int64(want-1)).Cache(), s.Opts.CacheTTL))
 	}
 	if counts != nil {
 		reads = append(reads, s.countCmds(uid)...)
 	}
-	res := s.cachedMulti(ctx, reads...)
+	res := s.CachedMulti(ctx, reads...)
 	celebrities, err := res[0].AsIntSlice()
 	if err != nil {
-		return nil, false, s.wrap("followed celebrities", err)
+		return nil, false, s.Wrap("followed celebrities", err)
 	}
 	if counts != nil {
 		if *counts, err = s.parseCounts(res[len(res)-2:]); err != nil {
@@ -72,12 +73,12 @@ func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want in
 	fromArchive := false
 	if first {
 		if ids, err = res[1].AsIntSlice(); err != nil {
-			return nil, false, s.wrap("home timeline", err)
+			return nil, false, s.Wrap("home timeline", err)
 		}
 	}
 	if !first || len(ids) < want { // a deeper page, or a short list: the archive may follow
 		if ids, fromArchive, err = s.page(ctx, []string{schema.Home(uid), schema.Archive(uid)}, schema.ArchivePrefix(uid), c, want); err != nil {
-			return nil, false, s.wrap("home timeline", err)
+			return nil, false, s.Wrap("home timeline", err)
 		}
 	}
 	if len(celebrities) == 0 {
@@ -87,20 +88,20 @@ func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want in
 	return ids, fromArchive, err
 }
 
-// page reads up to want ids of a timeline for cursor c with pageIDs:
+// page reads up to want ids of a timeline for cursor c with kernel.PageIDs:
 // keys are its list and, for a home timeline, its archive index, whose
 // chunks' names start with prefix. It reports whether any came from the
 // archive.
 func (s *Store) page(ctx context.Context, keys []string, prefix string, c retwis.Cursor, want int) ([]int64, bool, error) {
-	res := s.pipeline(ctx, func() rueidis.Commands {
-		return rueidis.Commands{pageIDs.cmd(s.c, keys, prefix, id(c.Before), id(c.After), strconv.Itoa(want))}
+	res := s.Pipeline(ctx, func() rueidis.Commands {
+		return rueidis.Commands{kernel.PageIDs.Cmd(s.C, keys, prefix, kernel.ID(c.Before), kernel.ID(c.After), strconv.Itoa(want))}
 	})
 	vals, err := res[0].ToArray()
 	if err != nil {
 		return nil, false, err
 	}
 	if len(vals) != 2 {
-		return nil, false, errScriptReply
+		return nil, false, kernel.ErrScriptReply
 	}
 	archived, err := vals[0].AsInt64()
 	if err != nil {
@@ -119,15 +120,15 @@ func (s *Store) followedOnly(ctx context.Context, uid int64, posts []retwis.Post
 	for _, p := range posts {
 		if !seen[p.AuthorID] {
 			seen[p.AuthorID] = true
-			authors = append(authors, id(p.AuthorID))
+			authors = append(authors, kernel.ID(p.AuthorID))
 		}
 	}
 	if len(authors) == 0 {
 		return posts, nil
 	}
-	scores, err := s.cached(ctx, s.c.B().Zmscore().Key(schema.Following(uid)).Member(authors...).Cache(), s.opts.CacheTTL).ToArray()
+	scores, err := s.Cached(ctx, s.C.B().Zmscore().Key(schema.Following(uid)).Member(authors...).Cache(), s.Opts.CacheTTL).ToArray()
 	if err != nil {
-		return nil, s.wrap("home timeline: followed authors", err)
+		return nil, s.Wrap("home timeline: followed authors", err)
 	}
 	followed := map[int64]bool{uid: true}
 	for i, sc := range scores {
@@ -153,10 +154,10 @@ func (s *Store) mergeIndexes(ctx context.Context, ids, authors []int64, c retwis
 		cmds[i] = s.indexCmd(schema.UserPosts(a), c, want)
 	}
 	lists := [][]int64{ids}
-	for _, r := range s.c.DoMulti(ctx, cmds...) {
+	for _, r := range s.C.DoMulti(ctx, cmds...) {
 		l, err := r.AsIntSlice()
 		if err != nil {
-			return nil, s.wrap("home timeline: indexes", err)
+			return nil, s.Wrap("home timeline: indexes", err)
 		}
 		lists = append(lists, l)
 	}
@@ -165,6 +166,6 @@ func (s *Store) mergeIndexes(ctx context.Context, ids, authors []int64, c retwis
 
 // following returns the ids uid follows.
 func (s *Store) following(ctx context.Context, uid int64) ([]int64, error) {
-	ids, err := s.c.Do(ctx, s.c.B().Zrange().Key(schema.Following(uid)).Min("0").Max("-1").Build()).AsIntSlice()
-	return ids, s.wrap("following", err)
+	ids, err := s.C.Do(ctx, s.C.B().Zrange().Key(schema.Following(uid)).Min("0").Max("-1").Build()).AsIntSlice()
+	return ids, s.Wrap("following", err)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -23,7 +24,7 @@ import (
 // as it is (a Redis that is full still serves pages).
 func (s *Store) markSeen(ctx context.Context, uid int64) {
 	if err := s.trackActivity(ctx, uid); err != nil && ctx.Err() == nil {
-		s.log.Warn("could not record a visit or rebuild the home timeline; trying again at the next page",
+		s.Log.Warn("could not record a visit or rebuild the home timeline; trying again at the next page",
 			"user", uid, "err", err)
 	}
 }
@@ -35,15 +36,15 @@ func (s *Store) trackActivity(ctx context.Context, uid int64) error {
 		return err
 	}
 	now := time.Now().Unix()
-	resolution := int64(min(time.Hour, s.opts.InactiveAfter/10) / time.Second)
-	returning := acct.seen > 0 && now-acct.seen > int64(s.opts.InactiveAfter/time.Second)
+	resolution := int64(min(time.Hour, s.Opts.InactiveAfter/10) / time.Second)
+	returning := acct.seen > 0 && now-acct.seen > int64(s.Opts.InactiveAfter/time.Second)
 	if now-acct.seen >= resolution {
 		// Marked active first, so fanout stops skipping the user before
 		// the rebuild reads the authors' posts: a post published in
 		// between is then either read by the rebuild or delivered.
-		err := redisconn.FirstErr(s.c.DoMulti(ctx, s.seenCmds(uid, now, returning)...))
+		err := redisconn.FirstErr(s.C.DoMulti(ctx, s.seenCmds(uid, now, returning)...))
 		if err != nil {
-			return s.wrap("mark seen", err)
+			return s.Wrap("mark seen", err)
 		}
 	}
 	if !returning && !acct.rebuild {
@@ -52,15 +53,15 @@ func (s *Store) trackActivity(ctx context.Context, uid int64) error {
 	if err := s.RebuildHome(ctx, uid); err != nil {
 		return err
 	}
-	err = s.c.Do(ctx, s.c.B().Hdel().Key(schema.User(uid)).Field(schema.FieldRebuild).Build()).Error()
-	return s.wrap("mark seen: rebuilt", err)
+	err = s.C.Do(ctx, s.C.B().Hdel().Key(schema.User(uid)).Field(schema.FieldRebuild).Build()).Error()
+	return s.Wrap("mark seen: rebuilt", err)
 }
 
 // seenCmds record, in the user hash (which fanout checks), that uid was
 // seen at unix time now, with the need for a rebuild when the user
 // returns from inactivity.
 func (s *Store) seenCmds(uid, now int64, rebuild bool) rueidis.Commands {
-	user := s.c.B().Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldSeen, strconv.FormatInt(now, 10))
+	user := s.C.B().Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldSeen, strconv.FormatInt(now, 10))
 	if rebuild {
 		user = user.FieldValue(schema.FieldRebuild, "1")
 	}
@@ -73,12 +74,12 @@ func (s *Store) seenCmds(uid, now int64, rebuild bool) rueidis.Commands {
 // the indexes were read is kept, and what the timeline held before the
 // absence stays below them).
 func (s *Store) RebuildHome(ctx context.Context, uid int64) error {
-	s.written.add(schema.Home(uid)) // the page that asked for it reads it next
+	s.Written.Add(schema.Home(uid)) // the page that asked for it reads it next
 	authors, err := s.following(ctx, uid)
 	if err != nil {
 		return err
 	}
-	ids, err := s.newestOf(ctx, append(authors, uid), s.opts.HomeCap)
+	ids, err := s.newestOf(ctx, append(authors, uid), s.Opts.HomeCap)
 	if err != nil {
 		return err
 	}
@@ -100,11 +101,11 @@ func (s *Store) BuildTimeline(ctx context.Context, uid int64, n int) ([]int64, e
 	if err != nil {
 		return nil, err
 	}
-	if err := s.c.Do(ctx, s.c.B().Del().Key(schema.Home(uid), schema.Archive(uid)).Build()).Error(); err != nil {
-		return nil, s.wrap("build timeline", err)
+	if err := s.C.Do(ctx, s.C.B().Del().Key(schema.Home(uid), schema.Archive(uid)).Build()).Error(); err != nil {
+		return nil, s.Wrap("build timeline", err)
 	}
 	w := s.BulkWriter(ctx)
-	list := ids[:min(len(ids), s.opts.HomeCap)]
+	list := ids[:min(len(ids), s.Opts.HomeCap)]
 	if err := w.Home(uid, list); err != nil {
 		return nil, err
 	}
@@ -133,15 +134,15 @@ func (s *Store) newestOf(ctx context.Context, authors []int64, n int) ([]int64, 
 		for k, i := range pending {
 			upper := "+inf"
 			if f := fetched[i]; len(f) > 0 {
-				upper = "(" + id(f[len(f)-1])
+				upper = "(" + kernel.ID(f[len(f)-1])
 			}
-			cmds[k] = s.c.B().Zrevrangebyscore().Key(schema.UserPosts(authors[i])).Max(upper).Min("-inf").Limit(0, chunk).Build()
+			cmds[k] = s.C.B().Zrevrangebyscore().Key(schema.UserPosts(authors[i])).Max(upper).Min("-inf").Limit(0, chunk).Build()
 		}
 		var more []int
-		for k, r := range s.c.DoMulti(ctx, cmds...) {
+		for k, r := range s.C.DoMulti(ctx, cmds...) {
 			ids, err := r.AsIntSlice()
 			if err != nil {
-				return nil, s.wrap("newest posts", err)
+				return nil, s.Wrap("newest posts", err)
 			}
 			fetched[pending[k]] = append(fetched[pending[k]], ids...)
 			if int64(len(ids)) == chunk {
@@ -167,21 +168,21 @@ func (s *Store) mergeHome(ctx context.Context, uid int64, ids []int64, op string
 		return nil
 	}
 	args := make([]string, 0, len(ids)+3)
-	args = append(args, strconv.Itoa(s.opts.HomeCap), strconv.Itoa(s.opts.ArchiveChunk), schema.ArchivePrefix(uid))
+	args = append(args, strconv.Itoa(s.Opts.HomeCap), strconv.Itoa(s.Opts.ArchiveChunk), schema.ArchivePrefix(uid))
 	for _, p := range ids {
-		args = append(args, id(p))
+		args = append(args, kernel.ID(p))
 	}
-	return s.wrap(op, mergeIDs.exec(ctx, s.c, []string{schema.Home(uid), schema.Archive(uid)}, args...).Error())
+	return s.Wrap(op, kernel.MergeIDs.Exec(ctx, s.C, []string{schema.Home(uid), schema.Archive(uid)}, args...).Error())
 }
 
 // backfill merges followee's newest posts (as many as a list keeps) into
 // follower's home timeline; those older than the timeline's list, once
 // it has an archive, are left out.
 func (s *Store) backfill(ctx context.Context, follower, followee int64) error {
-	ids, err := s.c.Do(ctx, s.c.B().Zrevrange().Key(schema.UserPosts(followee)).
-		Start(0).Stop(int64(s.opts.HomeCap-1)).Build()).AsIntSlice()
+	ids, err := s.C.Do(ctx, s.C.B().Zrevrange().Key(schema.UserPosts(followee)).
+		Start(0).Stop(int64(s.Opts.HomeCap-1)).Build()).AsIntSlice()
 	if err != nil {
-		return s.wrap("follow: backfill", err)
+		return s.Wrap("follow: backfill", err)
 	}
 	return s.mergeHome(ctx, follower, ids, "follow: backfill")
 }
@@ -195,7 +196,7 @@ func (s *Store) removeAuthor(ctx context.Context, follower, followee int64) erro
 	if err != nil {
 		return err
 	}
-	return s.wrap("unfollow: remove posts", s.dropPosts(ctx, drops))
+	return s.Wrap("unfollow: remove posts", s.dropPosts(ctx, drops))
 }
 
 // drop is the posts of one author to take off a home timeline list.
@@ -209,7 +210,7 @@ type drop struct {
 // lists, then which of their ids are author's (one ZMSCORE of author's
 // posts per list).
 func (s *Store) authorOff(ctx context.Context, readers []int64, author int64) ([]drop, error) {
-	b := s.c.B()
+	b := s.C.B()
 	reads := make(rueidis.Commands, len(readers))
 	for i, r := range readers {
 		reads[i] = b.Lrange().Key(schema.Home(r)).Start(0).Stop(-1).Build()
@@ -217,10 +218,10 @@ func (s *Store) authorOff(ctx context.Context, readers []int64, author int64) ([
 	homes := make([][]string, 0, len(readers))
 	var owners []int64
 	var matches rueidis.Commands
-	for i, r := range s.c.DoMulti(ctx, reads...) {
+	for i, r := range s.C.DoMulti(ctx, reads...) {
 		home, err := r.AsStrSlice()
 		if err != nil {
-			return nil, s.wrap("remove posts: read timelines", err)
+			return nil, s.Wrap("remove posts: read timelines", err)
 		}
 		if len(home) > 0 {
 			homes, owners = append(homes, home), append(owners, readers[i])
@@ -228,10 +229,10 @@ func (s *Store) authorOff(ctx context.Context, readers []int64, author int64) ([
 		}
 	}
 	var drops []drop
-	for k, r := range s.c.DoMulti(ctx, matches...) {
+	for k, r := range s.C.DoMulti(ctx, matches...) {
 		scores, err := r.ToArray()
 		if err != nil {
-			return nil, s.wrap("remove posts: match posts", err)
+			return nil, s.Wrap("remove posts: match posts", err)
 		}
 		d := drop{home: schema.Home(owners[k])}
 		for i, sc := range scores {
@@ -253,12 +254,12 @@ func (s *Store) dropPosts(ctx context.Context, drops []drop) error {
 		return nil
 	}
 	for _, d := range drops {
-		s.written.add(d.home)
+		s.Written.Add(d.home)
 	}
-	return redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+	return redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		cmds := make(rueidis.Commands, len(drops))
 		for i, d := range drops {
-			cmds[i] = dropIDs.cmd(s.c, []string{d.home}, d.ids...)
+			cmds[i] = kernel.DropIDs.Cmd(s.C, []string{d.home}, d.ids...)
 		}
 		return cmds
 	}))

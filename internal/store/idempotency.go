@@ -30,16 +30,16 @@ func (s *Store) CreatePostOnce(ctx context.Context, author int64, text, key stri
 
 // earlierPost returns the post an idempotency key was used for.
 func (s *Store) earlierPost(ctx context.Context, k string) (retwis.Post, error) {
-	v, err := s.c.Do(ctx, s.c.B().Get().Key(k).Build()).ToString()
+	v, err := s.C.Do(ctx, s.C.B().Get().Key(k).Build()).ToString()
 	if rueidis.IsRedisNil(err) || v == inFlight {
 		return retwis.Post{}, retwis.Errorf(retwis.Conflict, "This post is being published already.")
 	}
 	if err != nil {
-		return retwis.Post{}, s.wrap("idempotency key", err)
+		return retwis.Post{}, s.Wrap("idempotency key", err)
 	}
 	pid, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
-		return retwis.Post{}, s.wrap("idempotency key", err)
+		return retwis.Post{}, s.Wrap("idempotency key", err)
 	}
 	return s.post(ctx, reader{all: true}, pid)
 }

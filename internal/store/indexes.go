@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -58,7 +59,7 @@ func (s *Store) indexCmds(p indexed) rueidis.Commands {
 // author of the post answered is notified of the reply only, not of the
 // mention it starts with (the graph likewise records the reply).
 func indexWrites(p indexed) [][]string {
-	pid := id(p.pid)
+	pid := kernel.ID(p.pid)
 	var cmds [][]string
 	for _, tag := range p.conv.tags {
 		if f := retwis.FoldTag(tag); f != "" {
@@ -98,10 +99,10 @@ func indexWrites(p indexed) [][]string {
 func (s *Store) commands(plain [][]string) rueidis.Commands {
 	cmds := make(rueidis.Commands, 0, len(plain))
 	for _, c := range plain {
-		if c[0] == "SPUBLISH" && s.opts.NoLiveEvents {
+		if c[0] == "SPUBLISH" && s.Opts.NoLiveEvents {
 			continue
 		}
-		cmds = append(cmds, s.c.B().Arbitrary(c[0]).Keys(c[1]).Args(c[2:]...).Build())
+		cmds = append(cmds, s.C.B().Arbitrary(c[0]).Keys(c[1]).Args(c[2:]...).Build())
 	}
 	return cmds
 }
@@ -133,8 +134,8 @@ func (s *Store) uncountCmds(p indexed) rueidis.Commands {
 // author's notification), and drop the index of its replies (which stay
 // standing, in reply to a deleted post). Each is safe to repeat.
 func (s *Store) unlistCmds(p indexed) rueidis.Commands {
-	b := s.c.B()
-	pid := id(p.pid)
+	b := s.C.B()
+	pid := kernel.ID(p.pid)
 	var cmds rueidis.Commands
 	for _, tag := range p.conv.tags {
 		if f := retwis.FoldTag(tag); f != "" {
@@ -159,8 +160,8 @@ func (s *Store) unlistCmds(p indexed) rueidis.Commands {
 
 // unindex takes p out of its indexes, in one pipeline.
 func (s *Store) unindex(ctx context.Context, p indexed) error {
-	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return s.unindexCmds(p) }))
-	return s.wrap("unindex", err)
+	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return s.unindexCmds(p) }))
+	return s.Wrap("unindex", err)
 }
 
 // notifyCmds return the commands that give uid the notification note at
@@ -181,17 +182,17 @@ func notifyWrites(uid int64, note string, at int64) [][]string {
 	}
 }
 
-// trendCmd returns the trendAdd call that adds the weight of a post
+// trendCmd returns the kernel.TrendAdd call that adds the weight of a post
 // with the folded tag f posted at unix time ts (sign 1), or takes it
 // back (sign -1).
 func (s *Store) trendCmd(f string, ts int64, sign int) rueidis.Completed {
 	n := schema.TrendsOf(f)
-	return trendAdd.cmd(s.c, []string{schema.Trends(n), schema.TrendEpoch(n)}, f, strconv.FormatInt(ts, 10),
+	return kernel.TrendAdd.Cmd(s.C, []string{schema.Trends(n), schema.TrendEpoch(n)}, f, strconv.FormatInt(ts, 10),
 		strconv.Itoa(int(trendHalfLife/time.Second)), strconv.Itoa(sign), strconv.Itoa(trendsKept))
 }
 
-// completeCmd returns the completeAdd call that changes the count of the
+// completeCmd returns the kernel.CompleteAdd call that changes the count of the
 // folded tag f, written tag, by delta.
 func (s *Store) completeCmd(f, tag string, delta int) rueidis.Completed {
-	return completeAdd.cmd(s.c, []string{schema.Completion(schema.CompletionOf(f))}, f, tag, strconv.Itoa(delta))
+	return kernel.CompleteAdd.Cmd(s.C, []string{schema.Completion(schema.CompletionOf(f))}, f, tag, strconv.Itoa(delta))
 }

@@ -43,9 +43,9 @@ func loginDelay(failures []int64, now time.Time) time.Duration {
 
 // failures reads the failed logins of uid since its last login.
 func (s *Store) failures(ctx context.Context, key string) ([]int64, error) {
-	vals, err := s.c.Do(ctx, s.c.B().Lrange().Key(key).Start(0).Stop(schema.LoginFailuresKept-1).Build()).AsStrSlice()
+	vals, err := s.C.Do(ctx, s.C.B().Lrange().Key(key).Start(0).Stop(schema.LoginFailuresKept-1).Build()).AsStrSlice()
 	if err != nil {
-		return nil, s.wrap("failed logins", err)
+		return nil, s.Wrap("failed logins", err)
 	}
 	out := make([]int64, 0, len(vals))
 	for _, v := range vals {
@@ -73,27 +73,27 @@ func (s *Store) checkLoginDelay(ctx context.Context, uid int64) error {
 
 // recordFailure notes a failed login to uid.
 func (s *Store) recordFailure(ctx context.Context, uid int64) {
-	key, b := schema.LoginFailures(uid), s.c.B()
-	err := s.c.DoMulti(ctx,
+	key, b := schema.LoginFailures(uid), s.C.B()
+	err := s.C.DoMulti(ctx,
 		b.Lpush().Key(key).Element(strconv.FormatInt(time.Now().UnixMilli(), 10)).Build(),
 		b.Ltrim().Key(key).Start(0).Stop(schema.LoginFailuresKept-1).Build(),
 		b.Pexpire().Key(key).Milliseconds(loginFailuresTTL.Milliseconds()).Build())[0].Error()
 	if err != nil {
-		s.log.Warn("recording a failed login", "user", uid, "err", err)
+		s.Log.Warn("recording a failed login", "user", uid, "err", err)
 	}
 }
 
 // noteFailures moves the failed logins of uid, which has just logged in,
 // to its notice, for the owner to see.
 func (s *Store) noteFailures(ctx context.Context, uid int64) {
-	b := s.c.B()
-	s.written.add(schema.LoginNotice(uid))
-	res := s.c.DoMulti(ctx,
+	b := s.C.B()
+	s.Written.Add(schema.LoginNotice(uid))
+	res := s.C.DoMulti(ctx,
 		b.Rename().Key(schema.LoginFailures(uid)).Newkey(schema.LoginNotice(uid)).Build(),
 		b.Pexpire().Key(schema.LoginNotice(uid)).Milliseconds(loginNoticeTTL.Milliseconds()).Build())
 	if err := res[0].Error(); err != nil {
 		if _, reply := rueidis.IsRedisErr(err); !reply { // a reply ("no such key") is no failure to note
-			s.log.Warn("noting failed logins", "user", uid, "err", err)
+			s.Log.Warn("noting failed logins", "user", uid, "err", err)
 		}
 	}
 }
@@ -104,14 +104,14 @@ func (s *Store) noteFailures(ctx context.Context, uid int64) {
 // cache, so that it costs nothing when there are none.
 func (s *Store) LoginNotice(ctx context.Context, uid int64) (n int, last time.Time, err error) {
 	key := schema.LoginNotice(uid)
-	vals, err := s.cached(ctx, s.c.B().Lrange().Key(key).Start(0).Stop(schema.LoginFailuresKept-1).Cache(), s.opts.CacheTTL).AsStrSlice()
+	vals, err := s.Cached(ctx, s.C.B().Lrange().Key(key).Start(0).Stop(schema.LoginFailuresKept-1).Cache(), s.Opts.CacheTTL).AsStrSlice()
 	if err != nil || len(vals) == 0 {
-		return 0, time.Time{}, s.wrap("failed logins", err)
+		return 0, time.Time{}, s.Wrap("failed logins", err)
 	}
 	ms, _ := strconv.ParseInt(vals[0], 10, 64)
-	s.written.add(key)
-	if err := s.c.Do(ctx, s.c.B().Del().Key(key).Build()).Error(); err != nil {
-		return 0, time.Time{}, s.wrap("failed logins", err)
+	s.Written.Add(key)
+	if err := s.C.Do(ctx, s.C.B().Del().Key(key).Build()).Error(); err != nil {
+		return 0, time.Time{}, s.Wrap("failed logins", err)
 	}
 	return len(vals), time.UnixMilli(ms), nil
 }

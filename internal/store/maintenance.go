@@ -56,10 +56,10 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 	q := s.deliveryQueue(opts)
 	var err error
 	if rep.Reclaimed, err = q.Reclaim(ctx, opts.ClaimIdle); err != nil {
-		return rep, s.wrap("maintenance: reclaim jobs", err)
+		return rep, s.Wrap("maintenance: reclaim jobs", err)
 	}
 	if rep.Consumers, err = q.RemoveGone(ctx, opts.GoneAfter); err != nil {
-		return rep, s.wrap("maintenance: remove gone workers", err)
+		return rep, s.Wrap("maintenance: remove gone workers", err)
 	}
 	for n := range schema.QueueShards {
 		if err := s.removeShardOrphans(ctx, schema.QueueN(n), &rep); err != nil {
@@ -101,7 +101,7 @@ func (s *Store) checkRound(ctx context.Context) (walked, repaired int, err error
 	}
 	rep, err := s.Check(ctx, CheckOptions{Repair: true, Kinds: []string{kind}, Scope: "background", Budget: backgroundCheckBudget})
 	for _, p := range rep.Problems {
-		s.log.Warn("the background check repaired an index", "kind", p.Kind, "problem", p.What, "count", p.Repaired, "examples", p.Examples)
+		s.Log.Warn("the background check repaired an index", "kind", p.Kind, "problem", p.What, "count", p.Repaired, "examples", p.Examples)
 		repaired += int(p.Repaired)
 	}
 	return int(rep.Keys), repaired, err
@@ -111,21 +111,21 @@ func (s *Store) checkRound(ctx context.Context) (walked, repaired int, err error
 // it moved; it writes the list first if it is missing or out of date
 // (a kind added by an upgrade).
 func (s *Store) nextToCheck(ctx context.Context) (string, error) {
-	b := s.c.B()
+	b := s.C.B()
 	kinds := CheckKinds()
-	listed, err := s.c.Do(ctx, b.Lrange().Key(schema.CheckRotation).Start(0).Stop(-1).Build()).AsStrSlice()
+	listed, err := s.C.Do(ctx, b.Lrange().Key(schema.CheckRotation).Start(0).Stop(-1).Build()).AsStrSlice()
 	if err != nil {
-		return "", s.wrap("maintenance: check rotation", err)
+		return "", s.Wrap("maintenance: check rotation", err)
 	}
 	if slices.Sort(listed); !slices.Equal(listed, slices.Sorted(slices.Values(kinds))) {
-		err := redisconn.FirstErr(s.c.DoMulti(ctx, b.Del().Key(schema.CheckRotation).Build(),
+		err := redisconn.FirstErr(s.C.DoMulti(ctx, b.Del().Key(schema.CheckRotation).Build(),
 			b.Rpush().Key(schema.CheckRotation).Element(kinds...).Build()))
 		if err != nil {
-			return "", s.wrap("maintenance: check rotation", err)
+			return "", s.Wrap("maintenance: check rotation", err)
 		}
 	}
-	kind, err := s.c.Do(ctx, b.Lmove().Source(schema.CheckRotation).Destination(schema.CheckRotation).Left().Right().Build()).ToString()
-	return kind, s.wrap("maintenance: check rotation", err)
+	kind, err := s.C.Do(ctx, b.Lmove().Source(schema.CheckRotation).Destination(schema.CheckRotation).Left().Right().Build()).ToString()
+	return kind, s.Wrap("maintenance: check rotation", err)
 }
 
 // removeShardOrphans removes the progress records and follower snapshots
@@ -138,7 +138,7 @@ func (s *Store) removeShardOrphans(ctx context.Context, q schema.Queue, rep *Mai
 	}
 	n, err = s.removeOrphans(ctx, q, q.Snapshots, func(job, author string) rueidis.Completed {
 		uid, _ := strconv.ParseInt(author, 10, 64)
-		return s.c.B().Del().Key(schema.JobFollowers(uid, job)).Build()
+		return s.C.B().Del().Key(schema.JobFollowers(uid, job)).Build()
 	})
 	rep.Orphans += n
 	return err
@@ -150,30 +150,30 @@ func (s *Store) removeShardOrphans(ctx context.Context, q schema.Queue, rep *Mai
 // leaves them behind. tidy, if set, gives a command that removes what
 // the field stands for (the snapshot itself), run before the field goes.
 func (s *Store) removeOrphans(ctx context.Context, q schema.Queue, key string, tidy func(job, value string) rueidis.Completed) (int, error) {
-	b := s.c.B()
+	b := s.C.B()
 	removed := 0
 	var cursor uint64
 	for {
-		e, err := s.c.Do(ctx, b.Hscan().Key(key).Cursor(cursor).Count(100).Build()).AsScanEntry()
+		e, err := s.C.Do(ctx, b.Hscan().Key(key).Cursor(cursor).Count(100).Build()).AsScanEntry()
 		if err != nil {
-			return removed, s.wrap("maintenance: scan "+key, err)
+			return removed, s.Wrap("maintenance: scan "+key, err)
 		}
 		for i := 0; i+1 < len(e.Elements); i += 2 {
 			job := e.Elements[i]
-			entries, err := s.c.Do(ctx, b.Xrange().Key(q.Stream).Start(job).End(job).Build()).AsXRange()
+			entries, err := s.C.Do(ctx, b.Xrange().Key(q.Stream).Start(job).End(job).Build()).AsXRange()
 			if err != nil && !rueidis.IsRedisNil(err) {
-				return removed, s.wrap("maintenance: check job", err)
+				return removed, s.Wrap("maintenance: check job", err)
 			}
 			if len(entries) > 0 {
 				continue
 			}
 			if tidy != nil {
-				if err := s.c.Do(ctx, tidy(job, e.Elements[i+1])).Error(); err != nil {
-					return removed, s.wrap("maintenance: tidy "+key, err)
+				if err := s.C.Do(ctx, tidy(job, e.Elements[i+1])).Error(); err != nil {
+					return removed, s.Wrap("maintenance: tidy "+key, err)
 				}
 			}
-			if err := s.c.Do(ctx, b.Hdel().Key(key).Field(job).Build()).Error(); err != nil {
-				return removed, s.wrap("maintenance: tidy "+key, err)
+			if err := s.C.Do(ctx, b.Hdel().Key(key).Field(job).Build()).Error(); err != nil {
+				return removed, s.Wrap("maintenance: tidy "+key, err)
 			}
 			removed++
 		}

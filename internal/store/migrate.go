@@ -20,27 +20,27 @@ import (
 // and cheap once done; several servers may run it at the same time, but
 // servers of an older version must be stopped first.
 func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
-	v, err := s.c.Do(ctx, s.c.B().Get().Key(schema.VersionKey).Build()).AsInt64()
+	v, err := s.C.Do(ctx, s.C.B().Get().Key(schema.VersionKey).Build()).AsInt64()
 	if err != nil && !rueidis.IsRedisNil(err) {
-		return s.wrap("migrate: version", err)
+		return s.Wrap("migrate: version", err)
 	}
 	// Every start: the delivery queue must exist before the first post,
 	// and the pipelined scripts must be loaded on every node.
 	q := s.deliveryQueue(DeliveryOptions{})
 	for n := range schema.QueueShards {
 		if err := q.EnsureGroup(ctx, schema.QueueN(n).Stream); err != nil {
-			return s.wrap("migrate: delivery queue", err)
+			return s.Wrap("migrate: delivery queue", err)
 		}
 	}
-	if err := s.loadScripts(ctx); err != nil {
+	if err := s.LoadScripts(ctx); err != nil {
 		return err
 	}
 	if v >= schema.Version {
 		return nil
 	}
 	log.Info("migrating database layout", "from", v, "to", schema.Version)
-	if err := migrate.Run(ctx, s.c, s.nodes, v, log); err != nil {
-		return s.wrap("migrate", err)
+	if err := migrate.Run(ctx, s.C, s.Nodes, v, log); err != nil {
+		return s.Wrap("migrate", err)
 	}
 	empty, err := s.IsEmpty(ctx)
 	if err != nil {
@@ -62,12 +62,12 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 		if v >= bf.version || empty {
 			continue
 		}
-		err := s.c.Do(ctx, s.c.B().Hsetnx().Key(bf.state).Field(schema.FieldReindexSince).Value(since).Build()).Error()
+		err := s.C.Do(ctx, s.C.B().Hsetnx().Key(bf.state).Field(schema.FieldReindexSince).Value(since).Build()).Error()
 		if err != nil {
-			return s.wrap("migrate: reindex", err)
+			return s.Wrap("migrate: reindex", err)
 		}
 		log.Info(bf.what)
 	}
-	err = s.c.Do(ctx, s.c.B().Set().Key(schema.VersionKey).Value(strconv.Itoa(schema.Version)).Build()).Error()
-	return s.wrap("migrate: version", err)
+	err = s.C.Do(ctx, s.C.B().Set().Key(schema.VersionKey).Value(strconv.Itoa(schema.Version)).Build()).Error()
+	return s.Wrap("migrate: version", err)
 }

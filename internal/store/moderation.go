@@ -10,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -40,23 +41,23 @@ func (s *Store) setSuspended(ctx context.Context, by retwis.Actor, uid int64, re
 	if err != nil {
 		return err
 	}
-	ctx, cancel := detach(ctx)
+	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
-	b := s.c.B()
+	b := s.C.B()
 	cmds, action := []rueidis.Completed{
-		b.Srem().Key(schema.Suspended).Member(id(uid)).Build(),
+		b.Srem().Key(schema.Suspended).Member(kernel.ID(uid)).Build(),
 		b.Hdel().Key(schema.User(uid)).Field(schema.FieldSuspended).Build(),
 	}, retwis.Unsuspend
 	if on {
 		cmds, action = []rueidis.Completed{
-			b.Sadd().Key(schema.Suspended).Member(id(uid)).Build(),
+			b.Sadd().Key(schema.Suspended).Member(kernel.ID(uid)).Build(),
 			b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldSuspended, strconv.FormatInt(time.Now().Unix(), 10)).Build(),
 		}, retwis.Suspend
 	}
-	s.written.add(schema.Suspended, schema.User(uid))
+	s.Written.Add(schema.Suspended, schema.User(uid))
 	for _, cmd := range cmds {
-		if err := s.c.Do(ctx, cmd).Error(); err != nil {
-			return s.wrap(string(action), err)
+		if err := s.C.Do(ctx, cmd).Error(); err != nil {
+			return s.Wrap(string(action), err)
 		}
 	}
 	if on {
@@ -75,14 +76,14 @@ func (s *Store) SetModerator(ctx context.Context, by retwis.Actor, uid int64, on
 	if err != nil {
 		return err
 	}
-	b := s.c.B()
+	b := s.C.B()
 	cmd, action := b.Hdel().Key(schema.User(uid)).Field(schema.FieldRole).Build(), retwis.RevokeModerator
 	if on {
 		cmd, action = b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldRole, schema.RoleModerator).Build(), retwis.GrantModerator
 	}
-	s.written.add(schema.User(uid))
-	if err := s.c.Do(ctx, cmd).Error(); err != nil {
-		return s.wrap(string(action), err)
+	s.Written.Add(schema.User(uid))
+	if err := s.C.Do(ctx, cmd).Error(); err != nil {
+		return s.Wrap(string(action), err)
 	}
 	return s.audit(ctx, by, action, "@"+u.Username, "")
 }
@@ -90,25 +91,25 @@ func (s *Store) SetModerator(ctx context.Context, by retwis.Actor, uid int64, on
 // IsModerator reports whether uid has the moderator role, through the
 // client-side cache.
 func (s *Store) IsModerator(ctx context.Context, uid int64) (bool, error) {
-	role, err := s.cached(ctx, s.c.B().Hget().Key(schema.User(uid)).Field(schema.FieldRole).Cache(), authCacheTTL).ToString()
+	role, err := s.Cached(ctx, s.C.B().Hget().Key(schema.User(uid)).Field(schema.FieldRole).Cache(), authCacheTTL).ToString()
 	if rueidis.IsRedisNil(err) {
 		return false, nil
 	}
-	return role == schema.RoleModerator, s.wrap("role", err)
+	return role == schema.RoleModerator, s.Wrap("role", err)
 }
 
 // SuspendedUsers returns the suspended accounts, at most n, in no
 // particular order, and how many there are.
 func (s *Store) SuspendedUsers(ctx context.Context, n int) ([]retwis.User, int64, error) {
-	b := s.c.B()
-	res := s.c.DoMulti(ctx, b.Srandmember().Key(schema.Suspended).Count(int64(n)).Build(), b.Scard().Key(schema.Suspended).Build())
+	b := s.C.B()
+	res := s.C.DoMulti(ctx, b.Srandmember().Key(schema.Suspended).Count(int64(n)).Build(), b.Scard().Key(schema.Suspended).Build())
 	members, err := res[0].AsStrSlice()
 	if err != nil {
-		return nil, 0, s.wrap("suspended", err)
+		return nil, 0, s.Wrap("suspended", err)
 	}
 	total, err := res[1].AsInt64()
 	if err != nil {
-		return nil, 0, s.wrap("suspended", err)
+		return nil, 0, s.Wrap("suspended", err)
 	}
 	users, err := s.namedUsers(ctx, ids(members))
 	return users, total, err
@@ -168,20 +169,20 @@ func (s *Store) namedUsers(ctx context.Context, uids []int64) ([]retwis.User, er
 // audit records a moderation action in the audit log, which keeps about
 // schema.AuditKept of them.
 func (s *Store) audit(ctx context.Context, by retwis.Actor, action retwis.Action, target, reason string) error {
-	cmd := s.c.B().Xadd().Key(schema.Audit).Maxlen().Almost().Threshold(strconv.Itoa(schema.AuditKept)).Id("*").
+	cmd := s.C.B().Xadd().Key(schema.Audit).Maxlen().Almost().Threshold(strconv.Itoa(schema.AuditKept)).Id("*").
 		FieldValue().FieldValue(schema.FieldAuditActor, string(by)).FieldValue(schema.FieldAuditAction, string(action)).
 		FieldValue(schema.FieldAuditTarget, target).FieldValue(schema.FieldAuditReason, reason).Build()
-	if err := s.c.Do(ctx, cmd).Error(); err != nil {
-		return fmt.Errorf("%w (done, but not in the audit log)", s.wrap("audit", err))
+	if err := s.C.Do(ctx, cmd).Error(); err != nil {
+		return fmt.Errorf("%w (done, but not in the audit log)", s.Wrap("audit", err))
 	}
 	return nil
 }
 
 // AuditLog returns the newest n entries of the audit log, newest first.
 func (s *Store) AuditLog(ctx context.Context, n int) ([]retwis.AuditEntry, error) {
-	entries, err := s.c.Do(ctx, s.c.B().Xrevrange().Key(schema.Audit).End("+").Start("-").Count(int64(n)).Build()).AsXRange()
+	entries, err := s.C.Do(ctx, s.C.B().Xrevrange().Key(schema.Audit).End("+").Start("-").Count(int64(n)).Build()).AsXRange()
 	if err != nil {
-		return nil, s.wrap("audit log", err)
+		return nil, s.Wrap("audit log", err)
 	}
 	out := make([]retwis.AuditEntry, len(entries))
 	for i, e := range entries {

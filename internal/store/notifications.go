@@ -19,27 +19,27 @@ import (
 // newer than the last time uid read them are Unread. Reading them
 // records that uid has, which clears the unread count.
 func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notification, error) {
-	b := s.c.B()
-	res := s.c.DoMulti(ctx,
+	b := s.C.B()
+	res := s.C.DoMulti(ctx,
 		b.Hget().Key(schema.User(uid)).Field(schema.FieldNotified).Build(),
 		b.Zrevrange().Key(schema.Notifications(uid)).Start(0).Stop(schema.NotificationsCap-1).Withscores().Build())
 	read, err := res[0].AsInt64()
 	if err != nil && !rueidis.IsRedisNil(err) {
-		return nil, s.wrap("notifications", err)
+		return nil, s.Wrap("notifications", err)
 	}
 	entries, err := res[1].AsZScores()
 	if err != nil {
-		return nil, s.wrap("notifications", err)
+		return nil, s.Wrap("notifications", err)
 	}
 	named, err := s.namedNotes(ctx, uid, entries, read)
 	if err != nil {
 		return nil, err
 	}
 	if len(entries) > 0 {
-		s.written.add(schema.User(uid))
+		s.Written.Add(schema.User(uid))
 		newest := strconv.FormatInt(int64(entries[0].Score), 10)
-		if err := s.c.Do(ctx, b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldNotified, newest).Build()).Error(); err != nil {
-			return nil, s.wrap("notifications: mark read", err)
+		if err := s.C.Do(ctx, b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldNotified, newest).Build()).Error(); err != nil {
+			return nil, s.Wrap("notifications: mark read", err)
 		}
 	}
 	return named, nil
@@ -49,10 +49,10 @@ func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notifica
 // schema.NotificationsCap), newest first, as Notifications does, but
 // leaves them unread: the API's clients keep their own read markers.
 func (s *Store) AllNotifications(ctx context.Context, uid int64) ([]retwis.Notification, error) {
-	cmd := s.c.B().Zrevrange().Key(schema.Notifications(uid)).Start(0).Stop(schema.NotificationsCap - 1).Withscores().Build()
-	entries, err := s.c.Do(ctx, cmd).AsZScores()
+	cmd := s.C.B().Zrevrange().Key(schema.Notifications(uid)).Start(0).Stop(schema.NotificationsCap - 1).Withscores().Build()
+	entries, err := s.C.Do(ctx, cmd).AsZScores()
 	if err != nil {
-		return nil, s.wrap("notifications", err)
+		return nil, s.Wrap("notifications", err)
 	}
 	return s.namedNotes(ctx, uid, entries, math.MaxInt64)
 }
@@ -130,26 +130,26 @@ func parseNote(member string) (retwis.Notification, bool) {
 // are some, and uid does not see someone, are they read and counted one
 // by one.
 func (s *Store) UnreadNotifications(ctx context.Context, uid int64) (int64, error) {
-	b := s.c.B()
-	res := s.cachedMulti(ctx, append(s.hiddenCmds(uid),
-		rueidis.CT(b.Hget().Key(schema.User(uid)).Field(schema.FieldNotified).Cache(), s.opts.CacheTTL))...)
+	b := s.C.B()
+	res := s.CachedMulti(ctx, append(s.hiddenCmds(uid),
+		rueidis.CT(b.Hget().Key(schema.User(uid)).Field(schema.FieldNotified).Cache(), s.Opts.CacheTTL))...)
 	hidden, err := s.parseHidden(res[:len(res)-1])
 	if err != nil {
 		return 0, err
 	}
 	read, err := res[len(res)-1].AsInt64()
 	if err != nil && !rueidis.IsRedisNil(err) {
-		return 0, s.wrap("unread notifications", err)
+		return 0, s.Wrap("unread notifications", err)
 	}
 	after := "(" + strconv.FormatInt(read, 10)
-	n, err := s.cached(ctx, b.Zcount().Key(schema.Notifications(uid)).Min(after).Max("+inf").Cache(), s.opts.CacheTTL).AsInt64()
+	n, err := s.Cached(ctx, b.Zcount().Key(schema.Notifications(uid)).Min(after).Max("+inf").Cache(), s.Opts.CacheTTL).AsInt64()
 	if err != nil || n == 0 || !hidden.HidesAnyone(retwis.InConversation) {
-		return n, s.wrap("unread notifications", err)
+		return n, s.Wrap("unread notifications", err)
 	}
 	cmd := b.Zrangebyscore().Key(schema.Notifications(uid)).Min(after).Max("+inf").Limit(0, schema.NotificationsCap).Cache()
-	members, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsStrSlice()
+	members, err := s.Cached(ctx, cmd, s.Opts.CacheTTL).AsStrSlice()
 	if err != nil {
-		return 0, s.wrap("unread notifications", err)
+		return 0, s.Wrap("unread notifications", err)
 	}
 	n = 0
 	for _, m := range members {
@@ -165,6 +165,6 @@ func (s *Store) UnreadNotifications(ctx context.Context, uid int64) (int64, erro
 func (s *Store) Mentions(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, error) {
 	return s.collect(ctx, reader{id: uid, where: retwis.InConversation}, c, n, source{key: schema.Mentions(uid)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		ids, err := s.indexPage(ctx, schema.Mentions(uid), c, want)
-		return ids, s.wrap("mentions", err)
+		return ids, s.Wrap("mentions", err)
 	}, nil)
 }

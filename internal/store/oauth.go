@@ -18,6 +18,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -51,15 +52,15 @@ func (s *Store) CreateApp(ctx context.Context, app retwis.App) (retwis.App, stri
 	}
 	app.ClientID, app.Created = randomString(32), time.Now().Truncate(time.Second)
 	secret := randomString(32)
-	cmd := s.c.B().Hset().Key(schema.App(app.ClientID)).FieldValue().
+	cmd := s.C.B().Hset().Key(schema.App(app.ClientID)).FieldValue().
 		FieldValue(schema.FieldAppName, app.Name).
 		FieldValue(schema.FieldAppWebsite, app.Website).
 		FieldValue(schema.FieldAppRedirects, strings.Join(app.RedirectURIs, "\n")).
 		FieldValue(schema.FieldAppScopes, app.Scopes.String()).
 		FieldValue(schema.FieldAppSecret, digest(secret)).
 		FieldValue(schema.FieldAppCreated, strconv.FormatInt(app.Created.Unix(), 10)).Build()
-	if err := s.c.Do(ctx, cmd).Error(); err != nil {
-		return retwis.App{}, "", s.wrap("create app", err)
+	if err := s.C.Do(ctx, cmd).Error(); err != nil {
+		return retwis.App{}, "", s.Wrap("create app", err)
 	}
 	return app, secret, nil
 }
@@ -87,9 +88,9 @@ func (s *Store) app(ctx context.Context, clientID string) (retwis.App, string, e
 	if clientID == "" || len(clientID) > 64 {
 		return retwis.App{}, "", notFound
 	}
-	m, err := s.cached(ctx, s.c.B().Hgetall().Key(schema.App(clientID)).Cache(), s.opts.CacheTTL).AsStrMap()
+	m, err := s.Cached(ctx, s.C.B().Hgetall().Key(schema.App(clientID)).Cache(), s.Opts.CacheTTL).AsStrMap()
 	if err != nil {
-		return retwis.App{}, "", s.wrap("read app", err)
+		return retwis.App{}, "", s.Wrap("read app", err)
 	}
 	if len(m) == 0 {
 		return retwis.App{}, "", notFound
@@ -108,10 +109,10 @@ func (s *Store) CreateCode(ctx context.Context, g retwis.Grant) (string, error) 
 	code := randomString(32)
 	v, err := json.Marshal(g)
 	if err != nil {
-		return "", s.wrap("create code", err)
+		return "", s.Wrap("create code", err)
 	}
-	cmd := s.c.B().Set().Key(schema.OAuthCode(digest(code))).Value(string(v)).Ex(CodeTTL).Build()
-	return code, s.wrap("create code", s.c.Do(ctx, cmd).Error())
+	cmd := s.C.B().Set().Key(schema.OAuthCode(digest(code))).Value(string(v)).Ex(CodeTTL).Build()
+	return code, s.Wrap("create code", s.C.Do(ctx, cmd).Error())
 }
 
 // RedeemCode returns the grant of an authorization code and makes the
@@ -122,16 +123,16 @@ func (s *Store) RedeemCode(ctx context.Context, code string) (retwis.Grant, erro
 	if code == "" || len(code) > 128 {
 		return retwis.Grant{}, bad
 	}
-	v, err := s.c.Do(ctx, s.c.B().Getdel().Key(schema.OAuthCode(digest(code))).Build()).ToString()
+	v, err := s.C.Do(ctx, s.C.B().Getdel().Key(schema.OAuthCode(digest(code))).Build()).ToString()
 	if rueidis.IsRedisNil(err) {
 		return retwis.Grant{}, bad
 	}
 	if err != nil {
-		return retwis.Grant{}, s.wrap("redeem code", err)
+		return retwis.Grant{}, s.Wrap("redeem code", err)
 	}
 	var g retwis.Grant
 	if err := json.Unmarshal([]byte(v), &g); err != nil {
-		return retwis.Grant{}, s.wrap("redeem code", err)
+		return retwis.Grant{}, s.Wrap("redeem code", err)
 	}
 	return g, nil
 }
@@ -152,13 +153,13 @@ func (s *Store) CreateToken(ctx context.Context, uid int64, clientID, appName st
 	secret := randomString(32)
 	v, err := json.Marshal(tokenRecord{ClientID: clientID, AppName: appName, Scopes: scopes, Created: time.Now().Unix()})
 	if err != nil {
-		return "", s.wrap("create token", err)
+		return "", s.Wrap("create token", err)
 	}
-	cmd := s.c.B().Hset().Key(schema.Tokens(uid)).FieldValue().FieldValue(digest(secret), string(v)).Build()
-	if err := s.c.Do(ctx, cmd).Error(); err != nil {
-		return "", s.wrap("create token", err)
+	cmd := s.C.B().Hset().Key(schema.Tokens(uid)).FieldValue().FieldValue(digest(secret), string(v)).Build()
+	if err := s.C.Do(ctx, cmd).Error(); err != nil {
+		return "", s.Wrap("create token", err)
 	}
-	return id(uid) + "." + secret, nil
+	return kernel.ID(uid) + "." + secret, nil
 }
 
 // splitToken parses "<uid>.<secret>".
@@ -183,8 +184,8 @@ func (s *Store) AuthenticateToken(ctx context.Context, token string) (retwis.Tok
 		return retwis.Token{}, bad
 	}
 	hash := digest(secret)
-	b := s.c.B()
-	res := s.cachedMulti(ctx,
+	b := s.C.B()
+	res := s.CachedMulti(ctx,
 		rueidis.CT(b.Hget().Key(schema.Tokens(uid)).Field(hash).Cache(), authCacheTTL),
 		rueidis.CT(b.Hget().Key(schema.TokensUsed(uid)).Field(hash).Cache(), authCacheTTL))
 	v, err := res[0].ToString()
@@ -192,11 +193,11 @@ func (s *Store) AuthenticateToken(ctx context.Context, token string) (retwis.Tok
 		return retwis.Token{}, bad
 	}
 	if err != nil {
-		return retwis.Token{}, s.wrap("authenticate token", err)
+		return retwis.Token{}, s.Wrap("authenticate token", err)
 	}
 	t, err := parseTokenRecord(hash, v)
 	if err != nil {
-		return retwis.Token{}, s.wrap("authenticate token", err)
+		return retwis.Token{}, s.Wrap("authenticate token", err)
 	}
 	if used, err := res[1].AsInt64(); err == nil {
 		t.LastUsed = time.Unix(used, 0)
@@ -213,8 +214,8 @@ func (s *Store) AuthenticateToken(ctx context.Context, token string) (retwis.Tok
 	}
 	if now := time.Now(); now.Sub(t.LastUsed) >= tokenUseEvery {
 		cmd := b.Hset().Key(schema.TokensUsed(uid)).FieldValue().FieldValue(hash, strconv.FormatInt(now.Unix(), 10)).Build()
-		if err := s.c.Do(ctx, cmd).Error(); err != nil {
-			s.log.Warn("recording a token's use", "err", err)
+		if err := s.C.Do(ctx, cmd).Error(); err != nil {
+			s.Log.Warn("recording a token's use", "err", err)
 		}
 	}
 	return t, nil
@@ -231,15 +232,15 @@ func parseTokenRecord(hash, v string) (retwis.Token, error) {
 
 // Tokens lists uid's access tokens, the most recently created first.
 func (s *Store) Tokens(ctx context.Context, uid int64) ([]retwis.Token, error) {
-	b := s.c.B()
-	res := s.c.DoMulti(ctx, b.Hgetall().Key(schema.Tokens(uid)).Build(), b.Hgetall().Key(schema.TokensUsed(uid)).Build())
+	b := s.C.B()
+	res := s.C.DoMulti(ctx, b.Hgetall().Key(schema.Tokens(uid)).Build(), b.Hgetall().Key(schema.TokensUsed(uid)).Build())
 	recs, err := res[0].AsStrMap()
 	if err != nil {
-		return nil, s.wrap("tokens", err)
+		return nil, s.Wrap("tokens", err)
 	}
 	used, err := res[1].AsStrMap()
 	if err != nil {
-		return nil, s.wrap("tokens", err)
+		return nil, s.Wrap("tokens", err)
 	}
 	out := make([]retwis.Token, 0, len(recs))
 	for hash, v := range recs {
@@ -261,13 +262,13 @@ func (s *Store) Tokens(ctx context.Context, uid int64) ([]retwis.Token, error) {
 // RevokeToken ends uid's token with the given ID (as Tokens lists it);
 // it stops working at once. An unknown ID is an error of kind NotFound.
 func (s *Store) RevokeToken(ctx context.Context, uid int64, tokenID string) error {
-	s.written.add(schema.Tokens(uid)) // this server's next read must not be its cached copy
-	b := s.c.B()
-	res := s.c.DoMulti(ctx, b.Hdel().Key(schema.Tokens(uid)).Field(tokenID).Build(),
+	s.Written.Add(schema.Tokens(uid)) // this server's next read must not be its cached copy
+	b := s.C.B()
+	res := s.C.DoMulti(ctx, b.Hdel().Key(schema.Tokens(uid)).Field(tokenID).Build(),
 		b.Hdel().Key(schema.TokensUsed(uid)).Field(tokenID).Build())
 	n, err := res[0].AsInt64()
 	if err != nil {
-		return s.wrap("revoke token", err)
+		return s.Wrap("revoke token", err)
 	}
 	if n == 0 {
 		return retwis.Errorf(retwis.NotFound, "There is no such token.")
@@ -278,11 +279,11 @@ func (s *Store) RevokeToken(ctx context.Context, uid int64, tokenID string) erro
 // RevokeTokens revokes every API token of uid at once: each stops
 // working on every server. Sessions are apart: EndSessions ends those.
 func (s *Store) RevokeTokens(ctx context.Context, uid int64) error {
-	s.written.add(schema.Tokens(uid), schema.TokensUsed(uid))
-	b := s.c.B()
-	err := redisconn.FirstErr(s.c.DoMulti(context.WithoutCancel(ctx), b.Del().Key(schema.Tokens(uid)).Build(),
+	s.Written.Add(schema.Tokens(uid), schema.TokensUsed(uid))
+	b := s.C.B()
+	err := redisconn.FirstErr(s.C.DoMulti(context.WithoutCancel(ctx), b.Del().Key(schema.Tokens(uid)).Build(),
 		b.Del().Key(schema.TokensUsed(uid)).Build()))
-	return s.wrap("revoke tokens", err)
+	return s.Wrap("revoke tokens", err)
 }
 
 // RevokeBearer ends the token that bearer is, if it was issued to the
@@ -294,12 +295,12 @@ func (s *Store) RevokeBearer(ctx context.Context, clientID, bearer string) error
 		return nil
 	}
 	hash := digest(secret)
-	v, err := s.c.Do(ctx, s.c.B().Hget().Key(schema.Tokens(uid)).Field(hash).Build()).ToString()
+	v, err := s.C.Do(ctx, s.C.B().Hget().Key(schema.Tokens(uid)).Field(hash).Build()).ToString()
 	if rueidis.IsRedisNil(err) {
 		return nil
 	}
 	if err != nil {
-		return s.wrap("revoke token", err)
+		return s.Wrap("revoke token", err)
 	}
 	if t, err := parseTokenRecord(hash, v); err != nil || t.ClientID != clientID {
 		return nil

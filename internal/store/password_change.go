@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -36,11 +37,11 @@ func (s *Store) ChangePassword(ctx context.Context, uid int64, current, password
 	if !ok {
 		return "", retwis.Errorf(retwis.Invalid, "The current password is wrong.")
 	}
-	hash, err := s.hashPassword(ctx, password)
+	hash, err := s.HashPassword(ctx, password)
 	if err != nil {
 		return "", err
 	}
-	ctx, cancel := detach(ctx) // once begun, it completes even if the client goes away
+	ctx, cancel := kernel.Detach(ctx) // once begun, it completes even if the client goes away
 	defer cancel()
 	token, err := s.newSession(ctx, uid)
 	if err != nil {
@@ -48,7 +49,7 @@ func (s *Store) ChangePassword(ctx context.Context, uid int64, current, password
 	}
 	if err := s.endSessions(ctx, uid, acct.auth, token, schema.FieldPasswordHash, hash, schema.FieldPassword, ""); err != nil {
 		if derr := s.EndSession(ctx, uid, SessionID(token)); derr != nil { // a session nobody was given
-			s.log.Warn("a session begun for a password change that failed stays until it expires", "user", uid, "err", derr)
+			s.Log.Warn("a session begun for a password change that failed stays until it expires", "user", uid, "err", derr)
 		}
 		return "", err
 	}

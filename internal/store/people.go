@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -53,11 +54,11 @@ func (s *Store) SearchPeople(ctx context.Context, query string, n int) ([]retwis
 	}
 	n = min(n, maxPeopleFound)
 	key := slices.MaxFunc(words, func(a, b string) int { return cmp.Compare(len(a), len(b)) })
-	b := s.c.B()
-	members, err := s.cached(ctx, b.Zrangebylex().Key(schema.People(schema.PeopleOf(key))).
-		Min("["+key).Max("["+key+"\xff").Limit(0, peopleScan).Cache(), s.opts.CacheTTL).AsStrSlice()
+	b := s.C.B()
+	members, err := s.Cached(ctx, b.Zrangebylex().Key(schema.People(schema.PeopleOf(key))).
+		Min("["+key).Max("["+key+"\xff").Limit(0, peopleScan).Cache(), s.Opts.CacheTTL).AsStrSlice()
 	if err != nil {
-		return nil, s.wrap("search people", err)
+		return nil, s.Wrap("search people", err)
 	}
 	var uids []int64
 	for _, m := range members {
@@ -70,13 +71,13 @@ func (s *Store) SearchPeople(ctx context.Context, query string, n int) ([]retwis
 	}
 	counts := make([]rueidis.CacheableTTL, len(uids))
 	for i, uid := range uids {
-		counts[i] = rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.opts.CacheTTL)
+		counts[i] = rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.Opts.CacheTTL)
 	}
 	found := make([]retwis.Person, len(uids))
-	for i, r := range s.cachedMulti(ctx, counts...) {
+	for i, r := range s.CachedMulti(ctx, counts...) {
 		followers, err := r.AsInt64()
 		if err != nil {
-			return nil, s.wrap("search people: followers", err)
+			return nil, s.Wrap("search people: followers", err)
 		}
 		found[i] = retwis.Person{User: retwis.User{ID: uids[i]}, Followers: followers}
 	}
@@ -116,16 +117,16 @@ const peopleSlack = 10
 func (s *Store) named(ctx context.Context, people []retwis.Person) ([]retwis.Person, error) {
 	cmds := make([]rueidis.CacheableTTL, len(people))
 	for i, p := range people {
-		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(schema.User(p.User.ID)).Field(schema.FieldUsername, schema.FieldDisplayName).Cache(), s.opts.CacheTTL)
+		cmds[i] = rueidis.CT(s.C.B().Hmget().Key(schema.User(p.User.ID)).Field(schema.FieldUsername, schema.FieldDisplayName).Cache(), s.Opts.CacheTTL)
 	}
 	var named []retwis.Person
-	for i, r := range s.cachedMulti(ctx, cmds...) {
+	for i, r := range s.CachedMulti(ctx, cmds...) {
 		vals, err := r.ToArray()
 		if err != nil {
-			return nil, s.wrap("search people: users", err)
+			return nil, s.Wrap("search people: users", err)
 		}
 		if len(vals) != 2 {
-			return nil, s.wrap("search people: users", errShape)
+			return nil, s.Wrap("search people: users", kernel.ErrShape)
 		}
 		p := people[i]
 		p.User.Username, _ = vals[0].ToString()

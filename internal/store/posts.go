@@ -12,6 +12,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -72,10 +73,10 @@ func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
 		}
 		key = schema.Idempotency(author, d.Key)
 	}
-	if _, err := s.Take(ctx, Subject(schema.PostLimit(author)), s.opts.Limits.Posts); err != nil {
+	if _, err := s.Take(ctx, Subject(schema.PostLimit(author)), s.Opts.Limits.Posts); err != nil {
 		return retwis.Post{}, err
 	}
-	ctx, cancel := detach(ctx)
+	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	body, conv, err := s.converse(ctx, body, d.InReplyTo)
 	if err != nil {
@@ -91,41 +92,41 @@ func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
 	var published bool
 	defer func() {
 		if key != "" && !published { // the retry may publish it
-			s.c.Do(ctx, s.c.B().Del().Key(key).Build())
+			s.C.Do(ctx, s.C.B().Del().Key(key).Build())
 		}
 	}()
-	celebrity := followers > s.opts.CelebrityThreshold
+	celebrity := followers > s.Opts.CelebrityThreshold
 	newCelebrity := celebrity && !known
 	now := time.Now()
 	// The hash goes first, on its own, so that no timeline ever holds the
 	// id of a post that cannot be read (pipelines to different cluster
 	// nodes are not ordered).
-	fields := append([]string{schema.FieldUserID, id(author), schema.FieldAuthor, name,
+	fields := append([]string{schema.FieldUserID, kernel.ID(author), schema.FieldAuthor, name,
 		schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, body}, conv.fields()...)
 	if celebrity {
 		fields = append(fields, schema.FieldFanout, "0")
 	}
-	if pid, err = s.createHash(ctx, pid, schema.NextPostID, schema.Post, fields...); err != nil {
+	if pid, err = s.CreateHash(ctx, pid, schema.NextPostID, schema.Post, fields...); err != nil {
 		return retwis.Post{}, err
 	}
-	s.written.add(schema.Home(author), schema.UserPosts(author)) // the next page shows the post
+	s.Written.Add(schema.Home(author), schema.UserPosts(author)) // the next page shows the post
 	var jobErr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		jobErr = s.enqueue(ctx, author, func(q schema.Queue) rueidis.Commands {
-			cmds := rueidis.Commands{s.jobCmd(q, schema.JobDeliver, pid, author)}
+		jobErr = s.Enqueue(ctx, author, func(q schema.Queue) rueidis.Commands {
+			cmds := rueidis.Commands{s.JobCmd(q, schema.JobDeliver, pid, author)}
 			if newCelebrity {
-				cmds = append(cmds, s.jobCmd(q, schema.JobCelebrate, 0, author))
+				cmds = append(cmds, s.JobCmd(q, schema.JobCelebrate, 0, author))
 			}
 			return cmds
 		})
 	})
-	res := s.replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity, key) },
+	res := s.Replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity, key) },
 		schema.UserPosts(author), schema.Home(author))
 	wg.Wait()
 	if err := errors.Join(redisconn.FirstErr(res[:len(res)-1]), jobErr); err != nil {
 		s.unpublish(ctx, pid, author)
-		return retwis.Post{}, s.wrap("create post: publish", err)
+		return retwis.Post{}, s.Wrap("create post: publish", err)
 	}
 	published = true
 	p := retwis.Post{ID: pid, AuthorID: author, Author: name, Time: now.Truncate(time.Second), Body: body,
@@ -147,7 +148,7 @@ var errKeyUsed = errors.New("store: idempotency key used")
 // round trip, and with an idempotency key (not "") it claims the key
 // there too, or fails with errKeyUsed.
 func (s *Store) postingState(ctx context.Context, author int64, key string) (followers int64, celebrity bool, name string, pid int64, err error) {
-	b := s.c.B()
+	b := s.C.B()
 	cmds := rueidis.Commands{
 		b.Zcard().Key(schema.Followers(author)).Build(),
 		b.Hmget().Key(schema.User(author)).Field(schema.FieldCelebrity, schema.FieldUsername, schema.FieldSuspended).Build(),
@@ -155,14 +156,14 @@ func (s *Store) postingState(ctx context.Context, author int64, key string) (fol
 	if key != "" {
 		cmds = append(cmds, b.Set().Key(key).Value(inFlight).Nx().Ex(idempotencyTTL).Build())
 	}
-	if s.opts.IDs == nil {
+	if s.Opts.IDs == nil {
 		cmds = append(cmds, b.Incr().Key(schema.NextPostID).Build())
 	}
-	res := s.c.DoMulti(ctx, cmds...)
+	res := s.C.DoMulti(ctx, cmds...)
 	if key != "" {
 		claimed, err := res[2].AsBool()
 		if err != nil && !rueidis.IsRedisNil(err) {
-			return 0, false, "", 0, s.wrap("idempotency key", err)
+			return 0, false, "", 0, s.Wrap("idempotency key", err)
 		}
 		if !claimed {
 			return 0, false, "", 0, errKeyUsed
@@ -170,11 +171,11 @@ func (s *Store) postingState(ctx context.Context, author int64, key string) (fol
 	}
 	followers, err = res[0].AsInt64()
 	if err != nil {
-		return 0, false, "", 0, s.wrap("create post: followers", err)
+		return 0, false, "", 0, s.Wrap("create post: followers", err)
 	}
 	user, err := res[1].ToArray()
 	if err != nil {
-		return 0, false, "", 0, s.wrap("create post: author", err)
+		return 0, false, "", 0, s.Wrap("create post: author", err)
 	}
 	flag, _ := user[0].ToString()
 	var refused error
@@ -185,13 +186,13 @@ func (s *Store) postingState(ctx context.Context, author int64, key string) (fol
 	}
 	if refused != nil {
 		if key != "" { // claimed above, for nothing
-			s.c.Do(ctx, b.Del().Key(key).Build())
+			s.C.Do(ctx, b.Del().Key(key).Build())
 		}
 		return 0, false, "", 0, refused
 	}
-	if s.opts.IDs == nil {
+	if s.Opts.IDs == nil {
 		pid, err = res[len(res)-1].AsInt64()
-		return followers, flag == "1", name, pid, s.wrap("create post: next id", err)
+		return followers, flag == "1", name, pid, s.Wrap("create post: next id", err)
 	}
 	return followers, flag == "1", name, 0, nil
 }
@@ -203,11 +204,11 @@ func (s *Store) postingState(ctx context.Context, author int64, key string) (fol
 // celebrity is recorded as one, and an idempotency key (not "") records
 // the post.
 func (s *Store) publishCmds(pid, author int64, newCelebrity bool, key string) rueidis.Commands {
-	b := s.c.B()
-	p := id(pid)
+	b := s.C.B()
+	p := kernel.ID(pid)
 	cmds := rueidis.Commands{
 		b.Zadd().Key(schema.UserPosts(author)).ScoreMember().ScoreMember(float64(pid), p).Build(),
-		s.pushHomeCmd(author, pid),
+		s.PushHomeCmd(author, pid),
 	}
 	if newCelebrity {
 		cmds = append(cmds, b.Hset().Key(schema.User(author)).FieldValue().FieldValue(schema.FieldCelebrity, "1").Build())
@@ -220,25 +221,25 @@ func (s *Store) publishCmds(pid, author int64, newCelebrity bool, key string) ru
 
 // globalPushCmd puts posts pids on the global timeline.
 func (s *Store) globalPushCmd(pids ...int64) rueidis.Completed {
-	return pushGlobalCmd(s.c, pids...)
+	return kernel.PushGlobalCmd(s.C, pids...)
 }
 
 // unpublish takes back what a failed CreatePost may have written, hash
 // last: a delivery job already recorded finds no post and does nothing.
 // If that fails too, the post is logged, as only by hand can it go.
 func (s *Store) unpublish(ctx context.Context, pid, author int64) {
-	b := s.c.B()
-	p := id(pid)
-	err := redisconn.FirstErr(s.c.DoMulti(ctx,
+	b := s.C.B()
+	p := kernel.ID(pid)
+	err := redisconn.FirstErr(s.C.DoMulti(ctx,
 		b.Zrem().Key(schema.UserPosts(author)).Member(p).Build(),
 		b.Lrem().Key(schema.Home(author)).Count(0).Element(p).Build(),
 		b.Lrem().Key(schema.Timeline).Count(0).Element(p).Build(),
 	))
 	if err == nil {
-		err = s.c.Do(ctx, b.Del().Key(schema.Post(pid)).Build()).Error()
+		err = s.C.Do(ctx, b.Del().Key(schema.Post(pid)).Build()).Error()
 	}
 	if err != nil {
-		s.log.Error("a post that failed to publish could not be taken back; delete it by hand",
+		s.Log.Error("a post that failed to publish could not be taken back; delete it by hand",
 			"post", pid, "author", author, "err", err)
 	}
 }
@@ -262,23 +263,23 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 	}
 	cmds := make([]rueidis.CacheableTTL, len(pids), len(pids)+4)
 	for i, pid := range pids {
-		cmds[i] = rueidis.CT(s.c.B().Hmget().Key(schema.Post(pid)).Field(postFields...).Cache(), s.opts.CacheTTL)
+		cmds[i] = rueidis.CT(s.C.B().Hmget().Key(schema.Post(pid)).Field(kernel.PostFields...).Cache(), s.Opts.CacheTTL)
 	}
 	if !rd.all {
 		cmds = append(cmds, s.hiddenCmds(rd.id)...)
 	}
-	res := s.cachedMulti(ctx, cmds...)
+	res := s.CachedMulti(ctx, cmds...)
 	if !rd.all {
 		if hidden, err = s.parseHidden(res[len(pids):]); err != nil {
 			return nil, hidden, 0, err
 		}
 		res = res[:len(pids)]
 	}
-	s.fromMaster(ctx, res, func(r rueidis.RedisResult) bool {
+	s.FromMaster(ctx, res, func(r rueidis.RedisResult) bool {
 		_, ok, err := parsePost(0, r)
 		return err == nil && !ok
 	}, func(i int) rueidis.Completed {
-		return s.c.B().Hmget().Key(schema.Post(pids[i])).Field(append(postFields, schema.FieldFanout)...).Build()
+		return s.C.B().Hmget().Key(schema.Post(pids[i])).Field(append(kernel.PostFields, schema.FieldFanout)...).Build()
 	})
 	posts = make([]retwis.Post, 0, len(pids))
 	authors := make([]int64, 0, len(pids))
@@ -289,11 +290,11 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 		}
 		p, ok, err := parsePost(pids[i], r)
 		if redisconn.IsDamage(err) { // not a hash: shown as missing
-			s.log.Error("skipping a damaged post", "post", pids[i], "err", err)
+			s.Log.Error("skipping a damaged post", "post", pids[i], "err", err)
 			continue
 		}
 		if err != nil {
-			return nil, hidden, 0, s.wrap("read posts", err)
+			return nil, hidden, 0, s.Wrap("read posts", err)
 		}
 		if !ok {
 			continue
@@ -327,12 +328,7 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 	return named, hidden, missing, nil
 }
 
-// postFields are the fields of a post hash that posts reads, in the
-// order parsePost expects.
-var postFields = []string{schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldAuthor,
-	schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser}
-
-// parsePost decodes the reply to HMGET post:<id> and postFields (any
+// parsePost decodes the reply to HMGET post:<id> and kernel.PostFields (any
 // further fields are ignored); the username may be missing (a post from
 // before posts kept it), and so may the mentions and the reply. ok is
 // false for a post that does not exist or is damaged.
@@ -404,7 +400,7 @@ func noPost(pid int64, missing int) error {
 // author's own index and the counts of its tags (uncountCmds) are the
 // caller's.
 func (s *Store) deletedCmds(p indexed) rueidis.Commands {
-	cmds := append(rueidis.Commands{s.c.B().Lrem().Key(schema.Timeline).Count(0).Element(id(p.pid)).Build()}, s.unlistCmds(p)...)
+	cmds := append(rueidis.Commands{s.C.B().Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(p.pid)).Build()}, s.unlistCmds(p)...)
 	return append(cmds, s.postEventCmds(schema.EventDelete, p)...)
 }
 
@@ -425,36 +421,36 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	if p.AuthorID != uid {
 		return retwis.Errorf(retwis.Forbidden, "You can only delete your own posts.")
 	}
-	ctx, cancel := detach(ctx)
+	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
-	b := s.c.B()
-	post, fanout, ok, err := parseJobPost(pid, s.c.Do(ctx, b.Hmget().Key(schema.Post(pid)).Field(jobFields...).Build()))
+	b := s.C.B()
+	post, fanout, ok, err := parseJobPost(pid, s.C.Do(ctx, b.Hmget().Key(schema.Post(pid)).Field(jobFields...).Build()))
 	if err != nil {
-		return s.wrap("delete post", err)
+		return s.Wrap("delete post", err)
 	}
 	if !ok {
 		return nil // deleted meanwhile
 	}
-	s.written.add(schema.Post(pid), schema.Home(uid), schema.UserPosts(uid))
-	if err := s.c.Do(ctx, b.Del().Key(schema.Post(pid)).Build()).Error(); err != nil {
-		return s.wrap("delete post", err)
+	s.Written.Add(schema.Post(pid), schema.Home(uid), schema.UserPosts(uid))
+	if err := s.C.Do(ctx, b.Del().Key(schema.Post(pid)).Build()).Error(); err != nil {
+		return s.Wrap("delete post", err)
 	}
 	// The post is gone from here on: readers skip ids whose hash is
 	// missing, so what follows only reclaims space, and a failure is
 	// logged rather than reported.
-	err = redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands {
+	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		return append(rueidis.Commands{
-			b.Zrem().Key(schema.UserPosts(uid)).Member(id(pid)).Build(),
-			b.Lrem().Key(schema.Home(uid)).Count(0).Element(id(pid)).Build(),
+			b.Zrem().Key(schema.UserPosts(uid)).Member(kernel.ID(pid)).Build(),
+			b.Lrem().Key(schema.Home(uid)).Count(0).Element(kernel.ID(pid)).Build(),
 		}, append(s.deletedCmds(post), s.uncountCmds(post)...)...)
 	}))
 	if fanout != "0" {
-		err = errors.Join(err, s.enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
-			return rueidis.Commands{s.jobCmd(q, schema.JobUndeliver, pid, uid)}
+		err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
+			return rueidis.Commands{s.JobCmd(q, schema.JobUndeliver, pid, uid)}
 		}))
 	}
 	if err != nil {
-		s.log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
+		s.Log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
 	}
 	s.refreshQuietly(ctx, uid)
 	return nil

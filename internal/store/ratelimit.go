@@ -7,11 +7,9 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
-
-// rateTake runs one action of a subject through its rate limit (GCRA).
-var rateTake = newScript("rate_take")
 
 // Subject is what a rate limit counts the actions of, and whose.
 type Subject string
@@ -50,10 +48,10 @@ func (s *Store) Take(ctx context.Context, subject Subject, rate retwis.Rate) (re
 	}
 	interval := max(rate.Interval().Milliseconds(), 1)
 	period := interval * int64(rate.Count)
-	vals, err := rateTake.exec(ctx, s.c, []string{schema.RateLimit(string(subject))},
+	vals, err := kernel.RateTake.Exec(ctx, s.C, []string{schema.RateLimit(string(subject))},
 		strconv.FormatInt(interval, 10), strconv.FormatInt(period, 10)).AsIntSlice()
 	if err != nil || len(vals) != 3 {
-		return retwis.Quota{}, s.wrap("rate limit", cmp.Or(err, errScriptReply))
+		return retwis.Quota{}, s.Wrap("rate limit", cmp.Or(err, kernel.ErrScriptReply))
 	}
 	passed, retry, ahead := vals[0] == 1, time.Duration(vals[1])*time.Millisecond, vals[2]
 	q := retwis.Quota{Limit: rate.Count, Remaining: int(max(period-ahead, 0) / interval),

@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -66,9 +67,9 @@ func (s *Store) reindexOlder(ctx context.Context) (int, error) {
 // server at a time, so that counts (the trends and the tag completion)
 // are counted once.
 func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
-	n, err := s.c.Do(ctx, s.c.B().Hlen().Key(bf.state).Build()).AsInt64()
+	n, err := s.C.Do(ctx, s.C.B().Hlen().Key(bf.state).Build()).AsInt64()
 	if err != nil || n == 0 {
-		return 0, s.wrap("reindex: state", err) // nothing to do: a database born with the index
+		return 0, s.Wrap("reindex: state", err) // nothing to do: a database born with the index
 	}
 	indexed, walked := 0, 0
 	done, err := s.walk(ctx, bf.state, bf.pattern, bf.kind, reindexBudget, func(keys []string) error {
@@ -80,9 +81,9 @@ func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
 	case err != nil:
 		return indexed, err
 	case !done:
-		s.log.Info("indexing "+bf.what, "indexed", indexed, "walked", walked)
+		s.Log.Info("indexing "+bf.what, "indexed", indexed, "walked", walked)
 	case walked > 0:
-		s.log.Info(bf.what+" all indexed", "indexed", indexed, "walked", walked)
+		s.Log.Info(bf.what+" all indexed", "indexed", indexed, "walked", walked)
 	}
 	return indexed, nil
 }
@@ -95,12 +96,12 @@ func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
 // resumes there. It walks at most about budget keys (0: no bound), and
 // reports whether every master is walked to its end.
 func (s *Store) walk(ctx context.Context, state, pattern, keyType string, budget int, visit func([]string) error) (bool, error) {
-	cursors, err := s.c.Do(ctx, s.c.B().Hgetall().Key(state).Build()).AsStrMap()
+	cursors, err := s.C.Do(ctx, s.C.B().Hgetall().Key(state).Build()).AsStrMap()
 	if err != nil {
-		return false, s.wrap("walk: state", err)
+		return false, s.Wrap("walk: state", err)
 	}
 	walked, done := 0, true
-	for addr, node := range s.nodes.Masters(ctx) {
+	for addr, node := range s.Nodes.Masters(ctx) {
 		cursor := cmp.Or(cursors[addr], "0")
 		for cursor != reindexDone && node != nil && (budget <= 0 || walked < budget) {
 			keys, next, err := s.scanKeys(ctx, node, pattern, keyType, cursor)
@@ -116,9 +117,9 @@ func (s *Store) walk(ctx context.Context, state, pattern, keyType string, budget
 			if cursor = next; cursor == "0" {
 				cursor = reindexDone
 			}
-			err = s.c.Do(ctx, s.c.B().Hset().Key(state).FieldValue().FieldValue(addr, cursor).Build()).Error()
+			err = s.C.Do(ctx, s.C.B().Hset().Key(state).FieldValue().FieldValue(addr, cursor).Build()).Error()
 			if err != nil {
-				return false, s.wrap("walk: state", err)
+				return false, s.Wrap("walk: state", err)
 			}
 		}
 		done = done && cursor == reindexDone
@@ -132,7 +133,7 @@ func (s *Store) scanKeys(ctx context.Context, node rueidis.Client, pattern, kind
 	c, _ := strconv.ParseUint(cursor, 10, 64)
 	e, err := node.Do(ctx, node.B().Scan().Cursor(c).Match(pattern).Count(reindexBatch).Type(kind).Build()).AsScanEntry()
 	if err != nil {
-		return nil, "", s.wrap("reindex: scan", err)
+		return nil, "", s.Wrap("reindex: scan", err)
 	}
 	return e.Elements, strconv.FormatUint(e.Cursor, 10), nil
 }
@@ -141,17 +142,17 @@ func (s *Store) scanKeys(ctx context.Context, node rueidis.Client, pattern, kind
 // returns how many. Entering one again changes nothing.
 func (s *Store) reindexUsers(ctx context.Context, keys []string) (int, error) {
 	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
-		return s.c.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName).Build()
+		return s.C.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName).Build()
 	})
 	var writes [][]string
 	n := 0
 	for i, r := range res {
 		vals, err := r.ToArray()
 		if err != nil {
-			return 0, s.wrap("reindex: read users", err)
+			return 0, s.Wrap("reindex: read users", err)
 		}
 		if len(vals) != 2 {
-			return 0, s.wrap("reindex: read users", errShape)
+			return 0, s.Wrap("reindex: read users", kernel.ErrShape)
 		}
 		name, _ := vals[0].ToString()
 		display, _ := vals[1].ToString()
@@ -161,8 +162,8 @@ func (s *Store) reindexUsers(ctx context.Context, keys []string) (int, error) {
 		writes = append(writes, peopleWrites(uids[i], retwis.SearchTerms(name, display), nil)...)
 		n++
 	}
-	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
-	return n, s.wrap("reindex: write", err)
+	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
+	return n, s.Wrap("reindex: write", err)
 }
 
 // reindexAccounts enters the users of keys in the directory, with the
@@ -170,14 +171,14 @@ func (s *Store) reindexUsers(ctx context.Context, keys []string) (int, error) {
 // 7 keep it), and returns how many.
 func (s *Store) reindexAccounts(ctx context.Context, keys []string) (int, error) {
 	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
-		return s.c.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldJoined).Build()
+		return s.C.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldJoined).Build()
 	})
 	var found []int64
 	var names []string
 	for i, r := range res {
 		vals, err := r.ToArray()
 		if err != nil || len(vals) != 2 {
-			return 0, s.wrap("reindex: read users", cmp.Or(err, errShape))
+			return 0, s.Wrap("reindex: read users", cmp.Or(err, kernel.ErrShape))
 		}
 		name, _ := vals[0].ToString()
 		if _, err := vals[1].ToString(); name != "" && rueidis.IsRedisNil(err) {
@@ -196,27 +197,27 @@ func (s *Store) recordJoined(ctx context.Context, uids []int64, names []string) 
 	if len(uids) == 0 {
 		return nil
 	}
-	b := s.c.B()
-	scores, err := s.c.Do(ctx, b.Zmscore().Key(schema.UsersByTime).Member(names...).Build()).ToArray()
+	b := s.C.B()
+	scores, err := s.C.Do(ctx, b.Zmscore().Key(schema.UsersByTime).Member(names...).Build()).ToArray()
 	if err != nil {
-		return s.wrap("reindex: sign-up times", err)
+		return s.Wrap("reindex: sign-up times", err)
 	}
 	var cmds rueidis.Commands
 	for i, sc := range scores {
 		if t, err := sc.AsFloat64(); err == nil {
-			cmds = append(cmds, setIfExists.cmd(s.c, []string{schema.User(uids[i])}, schema.FieldJoined, strconv.FormatInt(int64(t), 10)))
+			cmds = append(cmds, kernel.SetIfExists.Cmd(s.C, []string{schema.User(uids[i])}, schema.FieldJoined, strconv.FormatInt(int64(t), 10)))
 		}
 	}
 	if len(cmds) == 0 {
 		return nil
 	}
-	return s.wrap("reindex: sign-up times", redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return cmds })))
+	return s.Wrap("reindex: sign-up times", redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return cmds })))
 }
 
 // reindexPosts indexes those of the posts keys that need it, and returns
 // how many.
 func (s *Store) reindexPosts(ctx context.Context, keys []string) (int, error) {
-	b := s.c.B()
+	b := s.C.B()
 	cmds := make(rueidis.Commands, 0, len(keys))
 	var pids []int64
 	for _, k := range keys {
@@ -233,10 +234,10 @@ func (s *Store) reindexPosts(ctx context.Context, keys []string) (int, error) {
 	}
 	var writes rueidis.Commands
 	n := 0
-	for i, r := range s.c.DoMulti(ctx, cmds...) {
+	for i, r := range s.C.DoMulti(ctx, cmds...) {
 		vals, err := r.ToArray()
 		if err != nil {
-			return 0, s.wrap("reindex: read posts", err)
+			return 0, s.Wrap("reindex: read posts", err)
 		}
 		str := make([]string, len(vals))
 		for k, v := range vals {
@@ -255,15 +256,15 @@ func (s *Store) reindexPosts(ctx context.Context, keys []string) (int, error) {
 			continue
 		}
 		p := indexed{pid: pids[i], author: author, time: ts, conv: conv}
-		writes = append(writes, setIfExists.cmd(s.c, []string{schema.Post(p.pid)}, conv.fields()...))
+		writes = append(writes, kernel.SetIfExists.Cmd(s.C, []string{schema.Post(p.pid)}, conv.fields()...))
 		writes = append(writes, s.indexCmds(p)...)
 		n++
 	}
 	if n == 0 {
 		return 0, nil
 	}
-	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return writes }))
-	return n, s.wrap("reindex: write", err)
+	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return writes }))
+	return n, s.Wrap("reindex: write", err)
 }
 
 // Bounds of the completion index's purge.
@@ -281,16 +282,16 @@ const (
 // that reach zero: the seed's streaming purge, so that in the long run
 // the index holds the tags in use, and the rare ones fade.
 func (s *Store) purgeCompletion(ctx context.Context) error {
-	b := s.c.B()
+	b := s.C.B()
 	cmds := make(rueidis.Commands, schema.CompletionShards)
 	for n := range cmds {
 		cmds[n] = b.Zcard().Key(schema.Completion(n)).Build()
 	}
 	var full []int
-	for n, r := range s.c.DoMulti(ctx, cmds...) {
+	for n, r := range s.C.DoMulti(ctx, cmds...) {
 		size, err := r.AsInt64()
 		if err != nil {
-			return s.wrap("purge completion", err)
+			return s.Wrap("purge completion", err)
 		}
 		if size > completionKept {
 			full = append(full, n)
@@ -304,24 +305,24 @@ func (s *Store) purgeCompletion(ctx context.Context) error {
 		cmds[i] = b.Zrandmember().Key(schema.Completion(n)).Count(completionPurged).Build()
 	}
 	var writes rueidis.Commands
-	for i, r := range s.c.DoMulti(ctx, cmds...) {
+	for i, r := range s.C.DoMulti(ctx, cmds...) {
 		n := full[i]
 		members, err := r.AsStrSlice()
 		if err != nil {
-			return s.wrap("purge completion", err)
+			return s.Wrap("purge completion", err)
 		}
 		for _, m := range members {
 			f, rest, _ := strings.Cut(m, ":")
 			_, written, _ := strings.Cut(rest, ":")
 			if retwis.FoldTag(written) == f {
-				writes = append(writes, completeAdd.cmd(s.c, []string{schema.Completion(n)}, f, written, "-1"))
+				writes = append(writes, kernel.CompleteAdd.Cmd(s.C, []string{schema.Completion(n)}, f, written, "-1"))
 			}
 		}
 	}
 	if len(writes) == 0 {
 		return nil
 	}
-	return s.wrap("purge completion", redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return writes })))
+	return s.Wrap("purge completion", redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return writes })))
 }
 
 // reindexFollows enters the follows of the sets of users followed keys
@@ -329,20 +330,20 @@ func (s *Store) purgeCompletion(ctx context.Context) error {
 // nothing.
 func (s *Store) reindexFollows(ctx context.Context, keys []string) (int, error) {
 	uids, res := s.readEach(ctx, keys, schema.FollowingOf, func(k string) rueidis.Completed {
-		return s.c.B().Zrange().Key(k).Min("0").Max("-1").Build()
+		return s.C.B().Zrange().Key(k).Min("0").Max("-1").Build()
 	})
 	var writes [][]string
 	for i, r := range res {
 		followed, err := r.AsIntSlice()
 		if err != nil {
-			return 0, s.wrap("reindex: read follows", err)
+			return 0, s.Wrap("reindex: read follows", err)
 		}
 		for _, f := range followed {
 			writes = append(writes, edgeWrites("ZADD", uids[i], schema.RelFollows, f)...)
 		}
 	}
-	err := redisconn.FirstErr(s.pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
-	return len(uids), s.wrap("reindex: write", err)
+	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
+	return len(uids), s.Wrap("reindex: write", err)
 }
 
 // readEach reads, in one pipeline, each of keys that owner says belongs
@@ -361,5 +362,5 @@ func (s *Store) readEach(ctx context.Context, keys []string, owner func(string) 
 	if len(cmds) == 0 {
 		return nil, nil
 	}
-	return uids, s.c.DoMulti(ctx, cmds...)
+	return uids, s.C.DoMulti(ctx, cmds...)
 }

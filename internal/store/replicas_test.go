@@ -12,6 +12,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -92,7 +93,7 @@ func TestReplicaReads(t *testing.T) {
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		var err error
-		if client, err = redisconn.DialWith(url, redisconn.Options{ReadFromReplica: store.ReadFromReplica}); err != nil {
+		if client, err = redisconn.DialWith(url, redisconn.Options{ReadFromReplica: kernel.ReadFromReplica}); err != nil {
 			t.Fatal(err)
 		}
 		if len(client.Nodes()) == len(c.Nodes) {
@@ -171,7 +172,7 @@ func TestReadFromReplica(t *testing.T) {
 		{[]string{"HGET", "sessions:{7}", "4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945"}, false},
 		{[]string{"LRANGE", "posts:{7}", "0", "9"}, false},
 	} {
-		if got := store.ReadFromReplica(c.B().Arbitrary(tc.cmd...).Build()); got != tc.want {
+		if got := kernel.ReadFromReplica(c.B().Arbitrary(tc.cmd...).Build()); got != tc.want {
 			t.Errorf("ReadFromReplica(%v) = %v; want %v", tc.cmd, got, tc.want)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -40,20 +41,20 @@ func (s *Store) Report(ctx context.Context, by, uid, pid int64, reason string) (
 		return retwis.Report{}, retwis.Errorf(retwis.NotFound, "There is no such account.")
 	}
 	r.By, r.User = users[0], users[1]
-	if _, err := s.Take(ctx, Subject(schema.ReportLimit(by)), s.opts.Limits.Reports); err != nil {
+	if _, err := s.Take(ctx, Subject(schema.ReportLimit(by)), s.Opts.Limits.Reports); err != nil {
 		return retwis.Report{}, err
 	}
-	fields := []string{schema.FieldReportBy, id(by), schema.FieldReportUser, id(uid), schema.FieldReportReason, reason}
+	fields := []string{schema.FieldReportBy, kernel.ID(by), schema.FieldReportUser, kernel.ID(uid), schema.FieldReportReason, reason}
 	if pid != 0 {
-		fields = append(fields, schema.FieldReportPost, id(pid))
+		fields = append(fields, schema.FieldReportPost, kernel.ID(pid))
 	}
-	cmd := s.c.B().Xadd().Key(schema.Reports).Maxlen().Almost().Threshold(strconv.Itoa(schema.ReportsKept)).Id("*").
+	cmd := s.C.B().Xadd().Key(schema.Reports).Maxlen().Almost().Threshold(strconv.Itoa(schema.ReportsKept)).Id("*").
 		FieldValue().FieldValue(fields[0], fields[1])
 	for i := 2; i < len(fields); i += 2 {
 		cmd = cmd.FieldValue(fields[i], fields[i+1])
 	}
-	if r.ID, err = s.c.Do(ctx, cmd.Build()).ToString(); err != nil {
-		return retwis.Report{}, s.wrap("report", err)
+	if r.ID, err = s.C.Do(ctx, cmd.Build()).ToString(); err != nil {
+		return retwis.Report{}, s.Wrap("report", err)
 	}
 	r.At = streamTime(r.ID)
 	return r, nil
@@ -62,9 +63,9 @@ func (s *Store) Report(ctx context.Context, by, uid, pid int64, reason string) (
 // OpenReports returns the newest n reports not yet closed, newest first,
 // with the names of the reporters and the reported.
 func (s *Store) OpenReports(ctx context.Context, n int) ([]retwis.Report, error) {
-	entries, err := s.c.Do(ctx, s.c.B().Xrevrange().Key(schema.Reports).End("+").Start("-").Count(int64(n)).Build()).AsXRange()
+	entries, err := s.C.Do(ctx, s.C.B().Xrevrange().Key(schema.Reports).End("+").Start("-").Count(int64(n)).Build()).AsXRange()
 	if err != nil {
-		return nil, s.wrap("reports", err)
+		return nil, s.Wrap("reports", err)
 	}
 	var uids []int64
 	reports := make([]retwis.Report, 0, len(entries))
@@ -99,9 +100,9 @@ func (s *Store) CloseReport(ctx context.Context, by retwis.Actor, reportID, reas
 	if !validStreamID(reportID) {
 		return retwis.Errorf(retwis.NotFound, "There is no open report %q.", reportID)
 	}
-	entries, err := s.c.Do(ctx, s.c.B().Xrange().Key(schema.Reports).Start(reportID).End(reportID).Build()).AsXRange()
+	entries, err := s.C.Do(ctx, s.C.B().Xrange().Key(schema.Reports).Start(reportID).End(reportID).Build()).AsXRange()
 	if err != nil {
-		return s.wrap("close report", err)
+		return s.Wrap("close report", err)
 	}
 	if len(entries) == 0 {
 		return retwis.Errorf(retwis.NotFound, "There is no open report %q.", reportID)
@@ -109,8 +110,8 @@ func (s *Store) CloseReport(ctx context.Context, by retwis.Actor, reportID, reas
 	f := entries[0].FieldValues
 	target := fmt.Sprintf("report %s (user %s, post %s, by %s: %q)", reportID, f[schema.FieldReportUser],
 		f[schema.FieldReportPost], f[schema.FieldReportBy], f[schema.FieldReportReason])
-	if err := s.c.Do(ctx, s.c.B().Xdel().Key(schema.Reports).Id(reportID).Build()).Error(); err != nil {
-		return s.wrap("close report", err)
+	if err := s.C.Do(ctx, s.C.B().Xdel().Key(schema.Reports).Id(reportID).Build()).Error(); err != nil {
+		return s.Wrap("close report", err)
 	}
 	return s.audit(ctx, by, retwis.CloseReport, target, reason)
 }

@@ -15,13 +15,8 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
-)
-
-// The defaults of Options.SessionIdle and Options.SessionMax.
-const (
-	DefaultSessionIdle = 30 * 24 * time.Hour
-	DefaultSessionMax  = 365 * 24 * time.Hour
 )
 
 // MaxSessions is how many sessions an account keeps: a login beyond
@@ -92,8 +87,8 @@ type sessionRecord struct {
 
 // newRecord returns the record of a session that begins at now.
 func (s *Store) newRecord(now time.Time, d Device, legacy bool) sessionRecord {
-	return sessionRecord{Created: now.Unix(), Used: now.Unix(), Idle: now.Add(s.opts.SessionIdle).Unix(),
-		Expires: now.Add(s.opts.SessionMax).Unix(), Device: d.Name, Addr: d.Addr, Legacy: legacy}
+	return sessionRecord{Created: now.Unix(), Used: now.Unix(), Idle: now.Add(s.Opts.SessionIdle).Unix(),
+		Expires: now.Add(s.Opts.SessionMax).Unix(), Device: d.Name, Addr: d.Addr, Legacy: legacy}
 }
 
 // live reports whether the session still authenticates at now.
@@ -138,18 +133,18 @@ func validID(id string) bool {
 // sessions' key lives as long as its newest session may. Sessions that
 // expired, and the oldest beyond MaxSessions, end on the way.
 func (s *Store) newSession(ctx context.Context, uid int64) (string, error) {
-	secret, now := randomString(32), s.now()
-	key, b := schema.Sessions(uid), s.c.B()
-	s.written.add(key)
-	res := s.replicated(ctx, func() rueidis.Commands {
+	secret, now := randomString(32), s.Now()
+	key, b := schema.Sessions(uid), s.C.B()
+	s.Written.Add(key)
+	res := s.Replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{
 			b.Hset().Key(key).FieldValue().FieldValue(digest(secret), s.newRecord(now, deviceFrom(ctx), false).encode()).Build(),
-			b.Expire().Key(key).Seconds(int64(s.opts.SessionMax.Seconds())).Build(),
+			b.Expire().Key(key).Seconds(int64(s.Opts.SessionMax.Seconds())).Build(),
 			b.Hgetall().Key(key).Build(),
 		}
 	}, key)
 	if err := redisconn.FirstErr(res); err != nil {
-		return "", s.wrap("new session", err)
+		return "", s.Wrap("new session", err)
 	}
 	all, _ := res[2].AsStrMap()
 	s.endStale(ctx, uid, all, now)
@@ -185,17 +180,17 @@ func (s *Store) endStale(ctx context.Context, uid int64, all map[string]string, 
 	if len(stale) == 0 {
 		return
 	}
-	s.written.add(schema.Sessions(uid))
-	if err := s.c.Do(ctx, s.c.B().Hdel().Key(schema.Sessions(uid)).Field(stale...).Build()).Error(); err != nil {
-		s.log.Warn("ended sessions stay in their hash (they no longer authenticate)", "user", uid, "err", err)
+	s.Written.Add(schema.Sessions(uid))
+	if err := s.C.Do(ctx, s.C.B().Hdel().Key(schema.Sessions(uid)).Field(stale...).Build()).Error(); err != nil {
+		s.Log.Warn("ended sessions stay in their hash (they no longer authenticate)", "user", uid, "err", err)
 	}
 }
 
 // readSession reads, through the client-side cache, uid's account and
 // the record of its session id (found is false without one).
 func (s *Store) readSession(ctx context.Context, uid int64, id string) (acct account, r sessionRecord, found bool, err error) {
-	res := s.cachedMulti(ctx, rueidis.CT(s.accountCmd(uid), authCacheTTL),
-		rueidis.CT(s.c.B().Hget().Key(schema.Sessions(uid)).Field(id).Cache(), authCacheTTL))
+	res := s.CachedMulti(ctx, rueidis.CT(s.accountCmd(uid), authCacheTTL),
+		rueidis.CT(s.C.B().Hget().Key(schema.Sessions(uid)).Field(id).Cache(), authCacheTTL))
 	if acct, err = s.parseAccount(res[0]); err != nil {
 		return account{}, sessionRecord{}, false, err
 	}
@@ -204,7 +199,7 @@ func (s *Store) readSession(ctx context.Context, uid int64, id string) (acct acc
 		return acct, sessionRecord{}, false, nil
 	}
 	if err != nil {
-		return account{}, sessionRecord{}, false, s.wrap("read session", err)
+		return account{}, sessionRecord{}, false, s.Wrap("read session", err)
 	}
 	r, err = parseRecord(v)
 	return acct, r, err == nil, nil // a record that does not parse authenticates nothing
@@ -215,18 +210,18 @@ func (s *Store) readSession(ctx context.Context, uid int64, id string) (acct acc
 // A failure is logged: the secret goes on authenticating meanwhile.
 func (s *Store) seeLegacy(ctx context.Context, uid int64, secret string, now time.Time) sessionRecord {
 	r := s.newRecord(now, Device{}, true)
-	s.written.add(schema.Sessions(uid))
-	err := legacySeen.exec(ctx, s.c, []string{schema.User(uid), schema.Sessions(uid)}, schema.FieldAuth, secret,
-		digest(secret), r.encode(), strconv.FormatInt(int64(s.opts.SessionMax.Seconds()), 10)).Error()
+	s.Written.Add(schema.Sessions(uid))
+	err := kernel.LegacySeen.Exec(ctx, s.C, []string{schema.User(uid), schema.Sessions(uid)}, schema.FieldAuth, secret,
+		digest(secret), r.encode(), strconv.FormatInt(int64(s.Opts.SessionMax.Seconds()), 10)).Error()
 	if err != nil {
-		s.log.Warn("recording the first use of a secret of before sessions per device", "user", uid, "err", err)
+		s.Log.Warn("recording the first use of a secret of before sessions per device", "user", uid, "err", err)
 	}
 	return r
 }
 
 // useEvery is how often a session's use is recorded: sessionUseEvery,
 // or more often for a short idle expiry, which each use moves on.
-func (s *Store) useEvery() time.Duration { return min(sessionUseEvery, s.opts.SessionIdle/4) }
+func (s *Store) useEvery() time.Duration { return min(sessionUseEvery, s.Opts.SessionIdle/4) }
 
 // touch records that session id of uid was used at now, and moves its
 // idle expiry on, if its last use was recorded long enough ago. A
@@ -235,9 +230,9 @@ func (s *Store) touch(ctx context.Context, uid int64, id string, r sessionRecord
 	if now.Sub(time.Unix(r.Used, 0)) < s.useEvery() {
 		return
 	}
-	r.Used, r.Idle = now.Unix(), now.Add(s.opts.SessionIdle).Unix()
-	if err := touchSession.exec(ctx, s.c, []string{schema.Sessions(uid)}, id, r.encode()).Error(); err != nil {
-		s.log.Warn("recording a session's use", "user", uid, "err", err)
+	r.Used, r.Idle = now.Unix(), now.Add(s.Opts.SessionIdle).Unix()
+	if err := kernel.TouchSession.Exec(ctx, s.C, []string{schema.Sessions(uid)}, id, r.encode()).Error(); err != nil {
+		s.Log.Warn("recording a session's use", "user", uid, "err", err)
 	}
 }
 
@@ -245,16 +240,16 @@ func (s *Store) touch(ctx context.Context, uid int64, id string, r sessionRecord
 // used first; the secret of before sessions per device among them, if
 // the account still has it. Sessions found expired end on the way.
 func (s *Store) Sessions(ctx context.Context, uid int64) ([]retwis.Session, error) {
-	res := s.c.DoMulti(ctx, s.uncached(s.accountCmd(uid)), s.c.B().Hgetall().Key(schema.Sessions(uid)).Build())
+	res := s.C.DoMulti(ctx, s.Uncached(s.accountCmd(uid)), s.C.B().Hgetall().Key(schema.Sessions(uid)).Build())
 	acct, err := s.parseAccount(res[0])
 	if err != nil {
 		return nil, err
 	}
 	all, err := res[1].AsStrMap()
 	if err != nil {
-		return nil, s.wrap("sessions", err)
+		return nil, s.Wrap("sessions", err)
 	}
-	now := s.now()
+	now := s.Now()
 	s.endStale(ctx, uid, all, now)
 	legacy := ""
 	if acct.auth != "" {
@@ -297,10 +292,10 @@ func (s *Store) EndSession(ctx context.Context, uid int64, id string) error {
 	if acct.auth != "" && digest(acct.auth) == id {
 		return s.endLegacy(ctx, uid, acct.auth)
 	}
-	s.written.add(schema.Sessions(uid)) // this server's next read must not be its cached copy
-	n, err := s.c.Do(ctx, s.c.B().Hdel().Key(schema.Sessions(uid)).Field(id).Build()).AsInt64()
+	s.Written.Add(schema.Sessions(uid)) // this server's next read must not be its cached copy
+	n, err := s.C.Do(ctx, s.C.B().Hdel().Key(schema.Sessions(uid)).Field(id).Build()).AsInt64()
 	if err != nil {
-		return s.wrap("end session", err)
+		return s.Wrap("end session", err)
 	}
 	if n == 0 {
 		return retwis.Errorf(retwis.NotFound, "There is no such session.")
@@ -312,12 +307,12 @@ func (s *Store) EndSession(ctx context.Context, uid int64, id string) error {
 // field first (what authenticates), then its record and its entry in
 // the auths shards.
 func (s *Store) endLegacy(ctx context.Context, uid int64, secret string) error {
-	s.written.add(schema.User(uid), schema.Sessions(uid))
-	b := s.c.B()
-	err := redisconn.FirstErr(s.c.DoMulti(ctx, b.Hdel().Key(schema.User(uid)).Field(schema.FieldAuth).Build(),
+	s.Written.Add(schema.User(uid), schema.Sessions(uid))
+	b := s.C.B()
+	err := redisconn.FirstErr(s.C.DoMulti(ctx, b.Hdel().Key(schema.User(uid)).Field(schema.FieldAuth).Build(),
 		b.Hdel().Key(schema.Sessions(uid)).Field(digest(secret)).Build()))
 	if err != nil {
-		return s.wrap("end the secret of before sessions", err)
+		return s.Wrap("end the secret of before sessions", err)
 	}
 	s.forgetSecret(ctx, uid, secret)
 	return nil
@@ -360,11 +355,11 @@ func (s *Store) endSessions(ctx context.Context, uid int64, auth, keep string, f
 			keepLegacy = "1"
 		}
 	}
-	s.written.add(schema.User(uid), schema.Sessions(uid))
-	err := endSessions.exec(ctx, s.c, []string{schema.User(uid), schema.Sessions(uid)},
+	s.Written.Add(schema.User(uid), schema.Sessions(uid))
+	err := kernel.EndSessions.Exec(ctx, s.C, []string{schema.User(uid), schema.Sessions(uid)},
 		append([]string{schema.FieldAuth, keepID, keepLegacy}, fields...)...).Error()
 	if err != nil {
-		return s.wrap("end sessions", err)
+		return s.Wrap("end sessions", err)
 	}
 	if keepLegacy == "0" {
 		s.forgetSecret(ctx, uid, auth)

@@ -1,265 +1,40 @@
 package store
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"log/slog"
-	"runtime"
-	"strconv"
-	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/rueidis"
-
-	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/password"
-	"github.com/retwis/retwis/internal/redisconn"
-	"github.com/retwis/retwis/internal/snowflake"
+	"github.com/retwis/retwis/internal/store/kernel"
 )
 
-// DefaultHomeCap is how many post ids a home timeline list keeps unless
-// Options.HomeCap says otherwise.
-const DefaultHomeCap = 800
-
-// DefaultArchiveChunk is how many entries of a home timeline move to its
-// archive at a time unless Options.ArchiveChunk says otherwise.
-const DefaultArchiveChunk = 200
-
-// Options configure a Store.
-type Options struct {
-	// Password is the argon2id cost of new password hashes.
-	Password password.Params
-	// CacheTTL bounds how long immutable data (post hashes, usernames) is
-	// kept in the client-side cache; Redis invalidates it earlier if the
-	// key changes. Zero means one hour.
-	CacheTTL time.Duration
-	// Log receives problems that do not fail the operation at hand
-	// (slog.Default when nil).
-	Log *slog.Logger
-	// HomeCap is how many post ids a home timeline list keeps at least
-	// (DefaultHomeCap when zero). Once it holds ArchiveChunk more, the
-	// oldest ArchiveChunk move to the timeline's archive, as one chunk
-	// (DefaultArchiveChunk when zero): deep pages read the archive.
-	HomeCap      int
-	ArchiveChunk int
-	// CelebrityThreshold is the follower count above which an author's
-	// posts are not fanned out on write but merged into followers' home
-	// timelines when read (10,000 when zero).
-	CelebrityThreshold int64
-	// InactiveAfter is how long a user may stay away before fanout skips
-	// them; their home timeline is rebuilt when they return (30 days when
-	// zero).
-	InactiveAfter time.Duration
-	// IDs makes the ids of new users and posts. Servers give every store
-	// a generator with a leased worker number, so that no id is ever
-	// handed out twice, even when a Redis failover loses the last writes.
-	// Nil: the tutorial's counters (next_user_id, next_post_id), for tools
-	// and single-server use; a failover can roll those back, and writes
-	// then refuse the reused ids rather than overwrite.
-	IDs *snowflake.Generator
-	// WaitReplicas is how many replicas must have a new account, post or
-	// session before it is acknowledged (Redis's WAIT); zero does not
-	// wait. WaitTimeout bounds each wait (one second when zero).
-	WaitReplicas int
-	WaitTimeout  time.Duration
-	// CommandTimeout bounds how long a Redis command or pipeline may take
-	// (redisconn.DefaultCommandTimeout when zero): what a frozen node
-	// costs a request.
-	CommandTimeout time.Duration
-	// ReplicaReads says that the client sends some reads to replicas
-	// (ReadFromReplica): post hashes and usernames a replica does not hold
-	// yet are then read again from the master.
-	ReplicaReads bool
-	// Metrics, if not nil, receives the store's metrics: Redis call
-	// latency and errors, client-side cache hits, delivery jobs, their
-	// backlog and delay, and the password-hashing queue.
-	Metrics prometheus.Registerer
-	// NoLiveEvents sends no live events, for a server without sharded
-	// pub/sub (SPUBLISH), such as the in-memory stand-in of `retwis
-	// serve`; Listen then fails.
-	NoLiveEvents bool
-	// Limits are the rate limits of what each user does (zero: none).
-	Limits Limits
-	// SessionIdle is how long a session (a login of the pages) lasts
-	// without use (DefaultSessionIdle when zero); SessionMax how long it
-	// lasts at most, however much it is used (DefaultSessionMax when
-	// zero). The secret an account had before sessions per device lasts
-	// as long, counted from the first time it is used since.
-	SessionIdle time.Duration
-	SessionMax  time.Duration
-	// NameReserve is how long the username of a deleted account stays
-	// reserved, so that nobody can pose as its owner
-	// (DefaultNameReserve when zero).
-	NameReserve time.Duration
-}
-
-// DefaultNameReserve is how long the username of a deleted account
-// stays reserved unless Options.NameReserve says otherwise.
-const DefaultNameReserve = 30 * 24 * time.Hour
-
-// Limits are the rate limits the store applies per account, whatever
-// the interface: an action beyond one is refused with an error of kind
-// TooMany and writes nothing.
-type Limits struct {
-	Posts   retwis.Rate // posts and replies
-	Follows retwis.Rate // follows (unfollowing is not limited)
-	Reports retwis.Rate // reports to the moderators
-	// MaxFollowing is the most accounts one account may follow (zero:
-	// no bound).
-	MaxFollowing int64
-}
-
-func (o *Options) setDefaults() {
-	if o.Password == (password.Params{}) {
-		o.Password = password.Default
-	}
-	if o.CacheTTL == 0 {
-		o.CacheTTL = time.Hour
-	}
-	if o.Log == nil {
-		o.Log = slog.Default()
-	}
-	if o.HomeCap == 0 {
-		o.HomeCap = DefaultHomeCap
-	}
-	if o.ArchiveChunk == 0 {
-		o.ArchiveChunk = DefaultArchiveChunk
-	}
-	if o.CelebrityThreshold == 0 {
-		o.CelebrityThreshold = 10_000
-	}
-	if o.WaitTimeout == 0 {
-		o.WaitTimeout = time.Second
-	}
-	if o.CommandTimeout == 0 {
-		o.CommandTimeout = redisconn.DefaultCommandTimeout
-	}
-	if o.InactiveAfter == 0 {
-		o.InactiveAfter = 30 * 24 * time.Hour
-	}
-	if o.SessionIdle == 0 {
-		o.SessionIdle = DefaultSessionIdle
-	}
-	if o.SessionMax == 0 {
-		o.SessionMax = DefaultSessionMax
-	}
-	if o.NameReserve == 0 {
-		o.NameReserve = DefaultNameReserve
-	}
-}
-
-// Store reads and writes retwis's data in Redis.
+// Store is the online API of retwis's data in Redis, what the pages,
+// the client API and the live streams call.
 type Store struct {
-	c       rueidis.Client
-	opts    Options
-	log     *slog.Logger
-	hasher  *password.Hasher // at most one password hash per core at once, clients in turn
-	nodes   *redisconn.Nodes // the masters, for health checks and scans
-	metrics *metrics         // nil without Options.Metrics
-	written *written         // cached keys this server changed a moment ago
-	outages *shardOutages    // shards of the delivery queue that failed a moment ago
+	*kernel.DB
 	// trendMemo keeps the trending tags for a moment, discovery the
 	// random draw of people.
 	trendMemo *trendMemo
 	discovery *peopleDraw
-	now       func() time.Time // the clock of sessions' expiries
 }
+
+// Options configure a Store.
+type Options = kernel.Options
+
+// Limits are the rate limits the store applies per account.
+type Limits = kernel.Limits
 
 // New returns a Store on client. The Store takes ownership of client and
 // closes it in Close.
 func New(client rueidis.Client, opts Options) (*Store, error) {
-	opts.setDefaults()
-	hasher, err := password.NewHasher(opts.Password, runtime.GOMAXPROCS(0))
+	db, err := kernel.New(client, opts)
 	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
+		return nil, err
 	}
-	s := &Store{opts: opts, log: opts.Log, hasher: hasher, nodes: redisconn.NewNodes(client),
-		written: &written{}, outages: &shardOutages{}, trendMemo: &trendMemo{}, discovery: &peopleDraw{}, now: time.Now}
-	if opts.Metrics != nil {
-		s.metrics = newMetrics(opts.Metrics, s)
-	}
-	s.c = s.bounded(client)
-	return s, nil
-}
-
-// bounded returns client with the store's per-call deadline, observed by
-// its metrics.
-func (s *Store) bounded(client rueidis.Client) rueidis.Client {
-	var observe redisconn.Observer
-	if s.metrics != nil {
-		observe = s.metrics.call
-	}
-	return redisconn.Bounded(client, s.opts.CommandTimeout, max(s.opts.WaitTimeout, maxBlock), observe)
+	return &Store{DB: db, trendMemo: &trendMemo{}, discovery: &peopleDraw{}}, nil
 }
 
 // Through returns a store that is s but for the client it sends its
-// Redis calls through: client, which it takes ownership of and closes in
-// Close. A server that serves pages and delivers posts gives its
-// delivery worker a client of its own, so that page reads never queue
-// behind delivery's pipelines of a thousand calls; everything else (the
-// metrics, the id generator, what this server wrote a moment ago) is
-// shared.
+// Redis calls through (see kernel.DB.Through).
 func (s *Store) Through(client rueidis.Client) *Store {
 	t := *s
-	t.c = s.bounded(client)
+	t.DB = s.DB.Through(client)
 	return &t
-}
-
-// Close closes the Redis client.
-func (s *Store) Close() { s.c.Close() }
-
-// wrap adds context to an error from Redis and classifies it:
-//   - the caller's context was cancelled (the client went away): Canceled;
-//   - Redis is full (maxmemory with noeviction): Unavailable, "storage
-//     full", worth retrying later;
-//   - Redis cannot serve right now (loading, failing over, busy) or
-//     cannot be reached at all (refused or dropped connections,
-//     timeouts): Unavailable;
-//   - anything else is an error reply or data that does not parse, a bug
-//     or damaged data, never an outage: Internal.
-func (s *Store) wrap(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	wrapped := fmt.Errorf("store: %s: %w", op, err)
-	switch {
-	case retwis.ErrorKind(err) != retwis.Internal:
-		return wrapped // classified already, by a nested call
-	case errors.Is(err, context.Canceled):
-		s.metrics.failed("canceled")
-		return &retwis.Error{Kind: retwis.Canceled, Message: "The request was cancelled.", Err: wrapped}
-	case redisconn.IsFull(err):
-		s.metrics.failed("full")
-		return &retwis.Error{Kind: retwis.Unavailable, Err: wrapped,
-			Message: "The server's storage is full, so nothing can be saved right now. Please try again later."}
-	case redisconn.IsTemporary(err) || !redisconn.IsReply(err):
-		s.metrics.failed("unavailable")
-		return &retwis.Error{Kind: retwis.Unavailable, Err: wrapped,
-			Message: "The database is unavailable right now. Please try again in a moment."}
-	}
-	s.metrics.failed("internal")
-	return wrapped
-}
-
-// writeTimeout bounds writes that go on after their request was
-// cancelled (see detach).
-const writeTimeout = 10 * time.Second
-
-// detach returns a context for writes that must complete once begun,
-// whether or not the client that asked for them is still there: it keeps
-// ctx's values but not its cancellation, and has a deadline of its own.
-func detach(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
-}
-
-func id(n int64) string { return strconv.FormatInt(n, 10) }
-
-// ids64 writes user or post ids as strings.
-func ids64(ns []int64) []string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = id(n)
-	}
-	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/snowflake"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -23,22 +24,22 @@ func (s *Store) Summaries(ctx context.Context, uids []int64) ([]retwis.Summary, 
 	if len(uids) == 0 {
 		return nil, nil
 	}
-	b := s.c.B()
+	b := s.C.B()
 	cmds := make([]rueidis.CacheableTTL, 0, summaryReads*len(uids))
 	for _, uid := range uids {
 		cmds = append(cmds,
-			rueidis.CT(b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldBio, schema.FieldJoined).Cache(), s.opts.CacheTTL),
-			rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.opts.CacheTTL),
-			rueidis.CT(b.Zcard().Key(schema.Following(uid)).Cache(), s.opts.CacheTTL),
-			rueidis.CT(b.Zcard().Key(schema.UserPosts(uid)).Cache(), s.opts.CacheTTL),
-			rueidis.CT(b.Zrange().Key(schema.UserPosts(uid)).Min("+inf").Max("-inf").Byscore().Rev().Limit(0, 1).Cache(), s.opts.CacheTTL))
+			rueidis.CT(b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldBio, schema.FieldJoined).Cache(), s.Opts.CacheTTL),
+			rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.Opts.CacheTTL),
+			rueidis.CT(b.Zcard().Key(schema.Following(uid)).Cache(), s.Opts.CacheTTL),
+			rueidis.CT(b.Zcard().Key(schema.UserPosts(uid)).Cache(), s.Opts.CacheTTL),
+			rueidis.CT(b.Zrange().Key(schema.UserPosts(uid)).Min("+inf").Max("-inf").Byscore().Rev().Limit(0, 1).Cache(), s.Opts.CacheTTL))
 	}
-	res := s.cachedMulti(ctx, cmds...)
+	res := s.CachedMulti(ctx, cmds...)
 	out := make([]retwis.Summary, 0, len(uids))
 	for i, uid := range uids {
 		sum, ok, err := parseSummary(uid, res[summaryReads*i:summaryReads*(i+1)])
 		if err != nil {
-			return nil, s.wrap("accounts", err)
+			return nil, s.Wrap("accounts", err)
 		}
 		if ok {
 			out = append(out, sum)
@@ -99,13 +100,13 @@ func parseSummary(uid int64, res []rueidis.RedisResult) (sum retwis.Summary, ok 
 func (s *Store) ReplyCounts(ctx context.Context, pids []int64) ([]int64, error) {
 	cmds := make([]rueidis.CacheableTTL, len(pids))
 	for i, pid := range pids {
-		cmds[i] = rueidis.CT(s.c.B().Zcard().Key(schema.Replies(pid)).Cache(), s.opts.CacheTTL)
+		cmds[i] = rueidis.CT(s.C.B().Zcard().Key(schema.Replies(pid)).Cache(), s.Opts.CacheTTL)
 	}
 	out := make([]int64, len(pids))
-	for i, r := range s.cachedMulti(ctx, cmds...) {
+	for i, r := range s.CachedMulti(ctx, cmds...) {
 		n, err := r.AsInt64()
 		if err != nil {
-			return nil, s.wrap("reply counts", err)
+			return nil, s.Wrap("reply counts", err)
 		}
 		out[i] = n
 	}
@@ -119,9 +120,9 @@ func (s *Store) Relations(ctx context.Context, viewer int64, uids []int64) ([]re
 	if len(uids) == 0 {
 		return nil, nil
 	}
-	b := s.c.B()
-	members := ids64(uids)
-	res := s.c.DoMulti(ctx,
+	b := s.C.B()
+	members := kernel.IDs(uids)
+	res := s.C.DoMulti(ctx,
 		b.Zmscore().Key(schema.Following(viewer)).Member(members...).Build(),
 		b.Zmscore().Key(schema.Followers(viewer)).Member(members...).Build(),
 		b.Zmscore().Key(schema.Blocks(viewer)).Member(members...).Build(),
@@ -136,10 +137,10 @@ func (s *Store) Relations(ctx context.Context, viewer int64, uids []int64) ([]re
 	for k, r := range res {
 		vals, err := r.ToArray()
 		if err == nil && len(vals) != len(uids) {
-			err = errShape
+			err = kernel.ErrShape
 		}
 		if err != nil {
-			return nil, s.wrap("relations", err)
+			return nil, s.Wrap("relations", err)
 		}
 		for i, v := range vals {
 			*fields[k](&ties[i]) = !v.IsNil()

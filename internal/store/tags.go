@@ -35,7 +35,7 @@ func (s *Store) TagPosts(ctx context.Context, viewer int64, tag string, c retwis
 	}
 	return s.collect(ctx, reader{id: viewer}, c, n, source{key: schema.Tag(f)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		ids, err := s.indexPage(ctx, schema.Tag(f), c, want)
-		return ids, s.wrap("tag", err)
+		return ids, s.Wrap("tag", err)
 	}, nil)
 }
 
@@ -53,10 +53,10 @@ func (s *Store) TagDayPosts(ctx context.Context, viewer int64, tag string, day t
 		if c.Before > 0 {
 			upper = "(" + schema.TagDay(day.Unix(), c.Before)
 		}
-		members, err := s.c.Do(ctx, s.c.B().Zrevrangebylex().Key(schema.TagDays(f)).Max(upper).Min("["+d+":").
+		members, err := s.C.Do(ctx, s.C.B().Zrevrangebylex().Key(schema.TagDays(f)).Max(upper).Min("["+d+":").
 			Limit(0, int64(want)).Build()).AsStrSlice()
 		if err != nil {
-			return nil, s.wrap("tag day", err)
+			return nil, s.Wrap("tag day", err)
 		}
 		ids := make([]int64, 0, len(members))
 		for _, m := range members {
@@ -77,26 +77,26 @@ func (s *Store) TagInfo(ctx context.Context, tag string, days int, now time.Time
 	if err != nil {
 		return "", nil, err
 	}
-	b := s.c.B()
-	cmds := []rueidis.CacheableTTL{rueidis.CT(b.Hget().Key(schema.TagInfo(f)).Field(schema.FieldTagName).Cache(), s.opts.CacheTTL)}
+	b := s.C.B()
+	cmds := []rueidis.CacheableTTL{rueidis.CT(b.Hget().Key(schema.TagInfo(f)).Field(schema.FieldTagName).Cache(), s.Opts.CacheTTL)}
 	counts := make([]retwis.DayCount, days)
 	for i := range counts {
 		day := now.UTC().AddDate(0, 0, i-days+1)
 		counts[i].Day = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
 		d := schema.Day(day)
-		cmds = append(cmds, rueidis.CT(b.Zlexcount().Key(schema.TagDays(f)).Min("["+d+":").Max("["+d+":\xff").Cache(), s.opts.CacheTTL))
+		cmds = append(cmds, rueidis.CT(b.Zlexcount().Key(schema.TagDays(f)).Min("["+d+":").Max("["+d+":\xff").Cache(), s.Opts.CacheTTL))
 	}
-	res := s.cachedMulti(ctx, cmds...)
+	res := s.CachedMulti(ctx, cmds...)
 	name, err := res[0].ToString()
 	if rueidis.IsRedisNil(err) {
 		return "", nil, retwis.Errorf(retwis.NotFound, "Nobody has used #%s yet.", tag)
 	}
 	if err != nil {
-		return "", nil, s.wrap("tag", err)
+		return "", nil, s.Wrap("tag", err)
 	}
 	for i := range counts {
 		if counts[i].Posts, err = res[1+i].AsInt64(); err != nil {
-			return "", nil, s.wrap("tag: activity", err)
+			return "", nil, s.Wrap("tag: activity", err)
 		}
 	}
 	return name, counts, nil
@@ -116,11 +116,11 @@ func (s *Store) CompleteTags(ctx context.Context, prefix string, n int) ([]strin
 	if f == "" || len(prefix) > 400 {
 		return nil, nil
 	}
-	cmd := s.c.B().Zrangebylex().Key(schema.Completion(schema.CompletionOf(f))).Min("["+f).Max("["+f+"\xff").
+	cmd := s.C.B().Zrangebylex().Key(schema.Completion(schema.CompletionOf(f))).Min("["+f).Max("["+f+"\xff").
 		Limit(0, completionScan).Cache()
-	members, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsStrSlice()
+	members, err := s.Cached(ctx, cmd, s.Opts.CacheTTL).AsStrSlice()
 	if err != nil {
-		return nil, s.wrap("complete tags", err)
+		return nil, s.Wrap("complete tags", err)
 	}
 	type entry struct {
 		folded, tag string

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -20,18 +21,18 @@ import (
 // logged out) does not see are left out; the post itself is then not
 // found.
 func (s *Store) Thread(ctx context.Context, viewer, pid, after int64, n int) (retwis.Thread, error) {
-	b := s.c.B()
-	res := s.cachedMulti(ctx,
-		rueidis.CT(b.Hget().Key(schema.Post(pid)).Field(schema.FieldAncestors).Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Zrangebyscore().Key(schema.Replies(pid)).Min("("+id(after)).Max("+inf").
-			Limit(0, int64(n+1)).Cache(), s.opts.CacheTTL))
+	b := s.C.B()
+	res := s.CachedMulti(ctx,
+		rueidis.CT(b.Hget().Key(schema.Post(pid)).Field(schema.FieldAncestors).Cache(), s.Opts.CacheTTL),
+		rueidis.CT(b.Zrangebyscore().Key(schema.Replies(pid)).Min("("+kernel.ID(after)).Max("+inf").
+			Limit(0, int64(n+1)).Cache(), s.Opts.CacheTTL))
 	chain, err := res[0].ToString()
 	if err != nil && !rueidis.IsRedisNil(err) {
-		return retwis.Thread{}, s.wrap("thread", err)
+		return retwis.Thread{}, s.Wrap("thread", err)
 	}
 	replies, err := res[1].AsIntSlice()
 	if err != nil {
-		return retwis.Thread{}, s.wrap("thread: replies", err)
+		return retwis.Thread{}, s.Wrap("thread: replies", err)
 	}
 	var ancestors []int64 // nearest first
 	for a := range strings.SplitSeq(chain, ",") {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -106,21 +107,21 @@ func (s *Store) forgetGone(ctx context.Context, from source, ids []int64, found 
 	if from.key == "" {
 		return
 	}
-	b := s.c.B()
+	b := s.C.B()
 	var cmds rueidis.Commands
 	for _, pid := range ids {
 		if slices.ContainsFunc(found, func(p retwis.Post) bool { return p.ID == pid }) {
 			continue
 		}
 		if from.list {
-			cmds = append(cmds, b.Lrem().Key(from.key).Count(0).Element(id(pid)).Build())
+			cmds = append(cmds, b.Lrem().Key(from.key).Count(0).Element(kernel.ID(pid)).Build())
 		} else {
-			cmds = append(cmds, b.Zrem().Key(from.key).Member(id(pid)).Build())
+			cmds = append(cmds, b.Zrem().Key(from.key).Member(kernel.ID(pid)).Build())
 		}
 	}
-	s.written.add(from.key)
-	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
-		s.log.Warn("ids of deleted posts stay in an index", "key", from.key, "err", err)
+	s.Written.Add(from.key)
+	if err := redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)); err != nil {
+		s.Log.Warn("ids of deleted posts stay in an index", "key", from.key, "err", err)
 	}
 }
 
@@ -151,18 +152,18 @@ func pageOf(posts []retwis.Post, c retwis.Cursor, n int) retwis.Page {
 // makes no round trip.
 func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c retwis.Cursor, n int) (retwis.Profile, error) {
 	rd := reader{id: viewer, where: retwis.InConversation}
-	b := s.c.B()
+	b := s.C.B()
 	reads := append(s.countCmds(user.ID),
-		rueidis.CT(b.Zscore().Key(schema.Following(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL),
+		rueidis.CT(b.Zscore().Key(schema.Following(viewer)).Member(kernel.ID(user.ID)).Cache(), s.Opts.CacheTTL),
 		s.aboutCmd(user.ID),
-		rueidis.CT(b.Zscore().Key(schema.Blocks(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Zscore().Key(schema.Mutes(viewer)).Member(id(user.ID)).Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Hget().Key(schema.User(user.ID)).Field(schema.FieldSuspended).Cache(), s.opts.CacheTTL))
+		rueidis.CT(b.Zscore().Key(schema.Blocks(viewer)).Member(kernel.ID(user.ID)).Cache(), s.Opts.CacheTTL),
+		rueidis.CT(b.Zscore().Key(schema.Mutes(viewer)).Member(kernel.ID(user.ID)).Cache(), s.Opts.CacheTTL),
+		rueidis.CT(b.Hget().Key(schema.User(user.ID)).Field(schema.FieldSuspended).Cache(), s.Opts.CacheTTL))
 	first := c == (retwis.Cursor{})
 	if first {
-		reads = append(reads, rueidis.CT(b.Zrevrange().Key(schema.UserPosts(user.ID)).Start(0).Stop(int64(n)).Cache(), s.opts.CacheTTL))
+		reads = append(reads, rueidis.CT(b.Zrevrange().Key(schema.UserPosts(user.ID)).Start(0).Stop(int64(n)).Cache(), s.Opts.CacheTTL))
 	}
-	res := s.cachedMulti(ctx, reads...)
+	res := s.CachedMulti(ctx, reads...)
 	prof := retwis.Profile{User: user}
 	var err error
 	if prof.Counts, err = s.parseCounts(res); err != nil {
@@ -171,7 +172,7 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 	for i, to := range map[int]*bool{2: &prof.Followed, 4: &prof.Blocked, 5: &prof.Muted, 6: &prof.Suspended} {
 		r := res[i]
 		if err := r.Error(); err != nil && !rueidis.IsRedisNil(err) {
-			return prof, s.wrap("profile: relation", err)
+			return prof, s.Wrap("profile: relation", err)
 		}
 		*to = r.Error() == nil
 	}
@@ -182,10 +183,10 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 		if first { // the first fetch: read above, n+1 ids
 			first = false
 			ids, err := res[7].AsIntSlice()
-			return ids, s.wrap("profile", err)
+			return ids, s.Wrap("profile", err)
 		}
 		ids, err := s.indexPage(ctx, schema.UserPosts(user.ID), c, want)
-		return ids, s.wrap("profile", err)
+		return ids, s.Wrap("profile", err)
 	}, nil, user)
 	return prof, err
 }
@@ -195,10 +196,10 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 // cache.
 func (s *Store) indexPage(ctx context.Context, key string, c retwis.Cursor, want int) ([]int64, error) {
 	if c == (retwis.Cursor{}) { // a first page, the one most read
-		cmd := s.c.B().Zrevrange().Key(key).Start(0).Stop(int64(want - 1)).Cache()
-		return s.cached(ctx, cmd, s.opts.CacheTTL).AsIntSlice()
+		cmd := s.C.B().Zrevrange().Key(key).Start(0).Stop(int64(want - 1)).Cache()
+		return s.Cached(ctx, cmd, s.Opts.CacheTTL).AsIntSlice()
 	}
-	ids, err := s.c.Do(ctx, s.indexCmd(key, c, want)).AsIntSlice()
+	ids, err := s.C.Do(ctx, s.indexCmd(key, c, want)).AsIntSlice()
 	if c.After > 0 {
 		slices.Reverse(ids)
 	}
@@ -209,12 +210,12 @@ func (s *Store) indexPage(ctx context.Context, key string, c retwis.Cursor, want
 // for cursor c: descending, except for c.After, where it is ascending
 // from the cursor.
 func (s *Store) indexCmd(key string, c retwis.Cursor, want int) rueidis.Completed {
-	b := s.c.B()
+	b := s.C.B()
 	switch {
 	case c.After > 0:
-		return b.Zrangebyscore().Key(key).Min("("+id(c.After)).Max("+inf").Limit(0, int64(want)).Build()
+		return b.Zrangebyscore().Key(key).Min("("+kernel.ID(c.After)).Max("+inf").Limit(0, int64(want)).Build()
 	case c.Before > 0:
-		return b.Zrevrangebyscore().Key(key).Max("("+id(c.Before)).Min("-inf").Limit(0, int64(want)).Build()
+		return b.Zrevrangebyscore().Key(key).Max("("+kernel.ID(c.Before)).Min("-inf").Limit(0, int64(want)).Build()
 	}
 	return b.Zrevrange().Key(key).Start(0).Stop(int64(want - 1)).Build()
 }
@@ -225,21 +226,21 @@ func (s *Store) indexCmd(key string, c retwis.Cursor, want int) rueidis.Complete
 func (s *Store) GlobalTimeline(ctx context.Context, viewer int64, c retwis.Cursor, n int) (retwis.Page, error) {
 	return s.collect(ctx, reader{id: viewer}, c, n, source{key: schema.Timeline, list: true}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		if c == (retwis.Cursor{}) {
-			cmd := s.c.B().Lrange().Key(schema.Timeline).Start(0).Stop(int64(want - 1)).Cache()
-			ids, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsIntSlice()
-			return ids, s.wrap("global timeline", err)
+			cmd := s.C.B().Lrange().Key(schema.Timeline).Start(0).Stop(int64(want - 1)).Cache()
+			ids, err := s.Cached(ctx, cmd, s.Opts.CacheTTL).AsIntSlice()
+			return ids, s.Wrap("global timeline", err)
 		}
 		ids, _, err := s.page(ctx, []string{schema.Timeline}, "", c, want)
-		return ids, s.wrap("global timeline", err)
+		return ids, s.Wrap("global timeline", err)
 	}, nil)
 }
 
 // countCmds read uid's counts through the client-side cache.
 func (s *Store) countCmds(uid int64) []rueidis.CacheableTTL {
-	b := s.c.B()
+	b := s.C.B()
 	return []rueidis.CacheableTTL{
-		rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.opts.CacheTTL),
-		rueidis.CT(b.Zcard().Key(schema.Following(uid)).Cache(), s.opts.CacheTTL),
+		rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.Opts.CacheTTL),
+		rueidis.CT(b.Zcard().Key(schema.Following(uid)).Cache(), s.Opts.CacheTTL),
 	}
 }
 
@@ -247,10 +248,10 @@ func (s *Store) countCmds(uid int64) []rueidis.CacheableTTL {
 func (s *Store) parseCounts(res []rueidis.RedisResult) (retwis.Counts, error) {
 	followers, err := res[0].AsInt64()
 	if err != nil {
-		return retwis.Counts{}, s.wrap("counts", err)
+		return retwis.Counts{}, s.Wrap("counts", err)
 	}
 	following, err := res[1].AsInt64()
-	return retwis.Counts{Followers: followers, Following: following}, s.wrap("counts", err)
+	return retwis.Counts{Followers: followers, Following: following}, s.Wrap("counts", err)
 }
 
 // mergeDesc merges id lists into one descending list without duplicates

@@ -33,14 +33,14 @@ func (s *Store) Trending(ctx context.Context, n int, now time.Time) ([]retwis.Tr
 
 // readTrending reads the n tags trending at now from Redis.
 func (s *Store) readTrending(ctx context.Context, n int, now time.Time) ([]retwis.Trend, error) {
-	b := s.c.B()
+	b := s.C.B()
 	cmds := make([]rueidis.CacheableTTL, 0, 2*schema.TrendShards)
 	for i := range schema.TrendShards {
 		cmds = append(cmds,
-			rueidis.CT(b.Get().Key(schema.TrendEpoch(i)).Cache(), s.opts.CacheTTL),
-			rueidis.CT(b.Zrevrange().Key(schema.Trends(i)).Start(0).Stop(int64(n-1)).Withscores().Cache(), s.opts.CacheTTL))
+			rueidis.CT(b.Get().Key(schema.TrendEpoch(i)).Cache(), s.Opts.CacheTTL),
+			rueidis.CT(b.Zrevrange().Key(schema.Trends(i)).Start(0).Stop(int64(n-1)).Withscores().Cache(), s.Opts.CacheTTL))
 	}
-	res := s.cachedMulti(ctx, cmds...)
+	res := s.CachedMulti(ctx, cmds...)
 	type trend struct {
 		folded string
 		weight float64
@@ -52,11 +52,11 @@ func (s *Store) readTrending(ctx context.Context, n int, now time.Time) ([]retwi
 			continue // an empty shard
 		}
 		if err != nil {
-			return nil, s.wrap("trends", err)
+			return nil, s.Wrap("trends", err)
 		}
 		scores, err := res[2*i+1].AsZScores()
 		if err != nil {
-			return nil, s.wrap("trends", err)
+			return nil, s.Wrap("trends", err)
 		}
 		decay := math.Exp2(-now.Sub(time.Unix(epoch, 0)).Seconds() / trendHalfLife.Seconds())
 		for _, sc := range scores {
@@ -70,15 +70,15 @@ func (s *Store) readTrending(ctx context.Context, n int, now time.Time) ([]retwi
 	}
 	names := make([]rueidis.CacheableTTL, len(top))
 	for i, t := range top {
-		names[i] = rueidis.CT(b.Hget().Key(schema.TagInfo(t.folded)).Field(schema.FieldTagName).Cache(), s.opts.CacheTTL)
+		names[i] = rueidis.CT(b.Hget().Key(schema.TagInfo(t.folded)).Field(schema.FieldTagName).Cache(), s.Opts.CacheTTL)
 	}
 	trends := make([]retwis.Trend, 0, len(top))
-	for i, r := range s.cachedMulti(ctx, names...) {
+	for i, r := range s.CachedMulti(ctx, names...) {
 		name, err := r.ToString()
 		if rueidis.IsRedisNil(err) {
 			name = top[i].folded
 		} else if err != nil {
-			return nil, s.wrap("trends: names", err)
+			return nil, s.Wrap("trends: names", err)
 		}
 		trends = append(trends, retwis.Trend{Tag: name, Weight: top[i].weight})
 	}

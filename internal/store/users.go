@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -33,13 +34,13 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 	if err := s.nameFree(ctx, username); err != nil {
 		return retwis.User{}, "", err
 	}
-	hash, err := s.hashPassword(ctx, pass)
+	hash, err := s.HashPassword(ctx, pass)
 	if err != nil {
 		return retwis.User{}, "", err
 	}
 	// From the first write on, the sign-up completes (or undoes itself)
 	// even if the client goes away, so that it leaves no orphans.
-	ctx, cancel := detach(ctx)
+	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	uid, err := s.writeUser(ctx, username, hash)
 	if err != nil {
@@ -63,9 +64,9 @@ func (s *Store) nameFree(ctx context.Context, username string) error {
 	} else if retwis.ErrorKind(err) != retwis.NotFound {
 		return err
 	}
-	ms, err := s.c.Do(ctx, s.c.B().Pttl().Key(schema.NameReserved(username)).Build()).AsInt64()
+	ms, err := s.C.Do(ctx, s.C.B().Pttl().Key(schema.NameReserved(username)).Build()).AsInt64()
 	if err != nil {
-		return s.wrap("register: reservation", err)
+		return s.Wrap("register: reservation", err)
 	}
 	if ms == -2 { // no reservation
 		return nil
@@ -85,7 +86,7 @@ func nameReserved(until time.Time) error {
 
 // writeUser creates the user hash under a new id and returns the id.
 func (s *Store) writeUser(ctx context.Context, username, hash string) (int64, error) {
-	uid, err := s.createHash(ctx, 0, schema.NextUserID, schema.User,
+	uid, err := s.CreateHash(ctx, 0, schema.NextUserID, schema.User,
 		schema.FieldUsername, username, schema.FieldPasswordHash, hash,
 		schema.FieldJoined, strconv.FormatInt(time.Now().Unix(), 10))
 	if err != nil {
@@ -97,29 +98,29 @@ func (s *Store) writeUser(ctx context.Context, username, hash string) (int64, er
 // claim records username as uid's in both name indexes, unless another
 // user has it or it is reserved.
 func (s *Store) claim(ctx context.Context, uid int64, username string) error {
-	s.written.add(schema.Names(username), schema.NamesFolded(username), schema.UsersByTime) // pages follow at once
-	res := s.replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{claimName.cmd(s.c, []string{schema.Names(username), schema.NamesFolded(username), schema.NameReserved(username)},
-			username, retwis.FoldUsername(username), id(uid))}
+	s.Written.Add(schema.Names(username), schema.NamesFolded(username), schema.UsersByTime) // pages follow at once
+	res := s.Replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{kernel.ClaimName.Cmd(s.C, []string{schema.Names(username), schema.NamesFolded(username), schema.NameReserved(username)},
+			username, retwis.FoldUsername(username), kernel.ID(uid))}
 	}, schema.Names(username))
 	won, err := res[0].AsInt64()
-	b := s.c.B()
+	b := s.C.B()
 	if err != nil || won != 1 {
 		// Lost the race, or the claim may stand on a master alone: undo,
 		// so that the failed sign-up leaves nothing behind.
 		undo := func() rueidis.Commands { // built anew if the pipeline is sent again
 			cmds := rueidis.Commands{b.Del().Key(schema.User(uid)).Build(), b.Del().Key(schema.Sessions(uid)).Build()}
 			if err != nil {
-				cmds = append(cmds, unclaimName.cmd(s.c, []string{schema.Names(username), schema.NamesFolded(username)},
-					username, retwis.FoldUsername(username), id(uid)))
+				cmds = append(cmds, kernel.UnclaimName.Cmd(s.C, []string{schema.Names(username), schema.NamesFolded(username)},
+					username, retwis.FoldUsername(username), kernel.ID(uid)))
 			}
 			return cmds
 		}
-		if uerr := redisconn.FirstErr(s.pipeline(ctx, undo)); uerr != nil {
-			s.log.Warn("a failed sign-up could not be taken back", "user", username, "err", uerr)
+		if uerr := redisconn.FirstErr(s.Pipeline(ctx, undo)); uerr != nil {
+			s.Log.Warn("a failed sign-up could not be taken back", "user", username, "err", uerr)
 		}
 		if err != nil {
-			return s.wrap("register: claim name", err)
+			return s.Wrap("register: claim name", err)
 		}
 		if won < 0 {
 			return nameReserved(time.Time{})
@@ -137,8 +138,8 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 		b.Zadd().Key(schema.UsersByTime).ScoreMember().ScoreMember(float64(now.Unix()), username).Build(),
 		s.entryCmd(newcomer))
 	cmds = append(cmds, s.commands(peopleWrites(uid, retwis.SearchTerms(username, ""), nil))...)
-	if err := redisconn.FirstErr(s.c.DoMulti(ctx, cmds...)); err != nil {
-		s.log.Warn("new user not recorded in users_by_time, the people search, the directory and as seen", "user", username, "err", err)
+	if err := redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)); err != nil {
+		s.Log.Warn("new user not recorded in users_by_time, the people search, the directory and as seen", "user", username, "err", err)
 	}
 	return nil
 }
@@ -152,19 +153,19 @@ func (s *Store) lookupID(ctx context.Context, username string) (int64, error) {
 	if username == "" || len(username) > 256 {
 		return 0, retwis.Errorf(retwis.NotFound, "No such user.")
 	}
-	b := s.c.B()
-	cmds := []rueidis.CacheableTTL{rueidis.CT(b.Hget().Key(schema.Names(username)).Field(username).Cache(), s.opts.CacheTTL)}
+	b := s.C.B()
+	cmds := []rueidis.CacheableTTL{rueidis.CT(b.Hget().Key(schema.Names(username)).Field(username).Cache(), s.Opts.CacheTTL)}
 	if retwis.IsUsernameShaped(username) {
-		cmds = append(cmds, rueidis.CT(b.Hget().Key(schema.NamesFolded(username)).Field(retwis.FoldUsername(username)).Cache(), s.opts.CacheTTL))
+		cmds = append(cmds, rueidis.CT(b.Hget().Key(schema.NamesFolded(username)).Field(retwis.FoldUsername(username)).Cache(), s.Opts.CacheTTL))
 	}
-	res := s.cachedMulti(ctx, cmds...)
+	res := s.CachedMulti(ctx, cmds...)
 	for _, r := range res {
 		v, err := r.ToString()
 		if rueidis.IsRedisNil(err) {
 			continue
 		}
 		if err != nil {
-			return 0, s.wrap("lookup user", err)
+			return 0, s.Wrap("lookup user", err)
 		}
 		return strconv.ParseInt(v, 10, 64)
 	}
@@ -211,12 +212,12 @@ func (s *Store) readNames(ctx context.Context, uids []int64) (names map[int64]st
 		}
 		names[uid] = ""
 		order = append(order, uid)
-		cmds = append(cmds, rueidis.CT(s.c.B().Hget().Key(schema.User(uid)).Field(schema.FieldUsername).Cache(), s.opts.CacheTTL))
+		cmds = append(cmds, rueidis.CT(s.C.B().Hget().Key(schema.User(uid)).Field(schema.FieldUsername).Cache(), s.Opts.CacheTTL))
 	}
-	res := s.cachedMulti(ctx, cmds...)
-	s.fromMaster(ctx, res, func(r rueidis.RedisResult) bool { return rueidis.IsRedisNil(r.Error()) },
+	res := s.CachedMulti(ctx, cmds...)
+	s.FromMaster(ctx, res, func(r rueidis.RedisResult) bool { return rueidis.IsRedisNil(r.Error()) },
 		func(i int) rueidis.Completed {
-			return s.c.B().Hmget().Key(schema.User(order[i])).Field(schema.FieldUsername).Build()
+			return s.C.B().Hmget().Key(schema.User(order[i])).Field(schema.FieldUsername).Build()
 		})
 	for i, r := range res {
 		v, err := nameOf(r)
@@ -227,7 +228,7 @@ func (s *Store) readNames(ctx context.Context, uids []int64) (names map[int64]st
 			}
 			unread[order[i]] = true
 		case err != nil && !rueidis.IsRedisNil(err):
-			return nil, nil, s.wrap("usernames", err)
+			return nil, nil, s.Wrap("usernames", err)
 		}
 		names[order[i]] = v
 	}
@@ -255,9 +256,9 @@ func nameOf(r rueidis.RedisResult) (string, error) {
 // LatestUsers returns the n most recently registered usernames, newest
 // first, from the client-side cache when warm.
 func (s *Store) LatestUsers(ctx context.Context, n int) ([]string, error) {
-	cmd := s.c.B().Zrevrange().Key(schema.UsersByTime).Start(0).Stop(int64(n - 1)).Cache()
-	names, err := s.cached(ctx, cmd, s.opts.CacheTTL).AsStrSlice()
-	return names, s.wrap("latest users", err)
+	cmd := s.C.B().Zrevrange().Key(schema.UsersByTime).Start(0).Stop(int64(n - 1)).Cache()
+	names, err := s.Cached(ctx, cmd, s.Opts.CacheTTL).AsStrSlice()
+	return names, s.Wrap("latest users", err)
 }
 
 // Login checks a username and password and returns the user and the
@@ -278,7 +279,7 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	uid, err := s.lookupID(ctx, username)
 	if retwis.ErrorKind(err) == retwis.NotFound {
 		// Spend the time a real check takes, so timing tells nothing.
-		if _, err := s.verifyPassword(ctx, pass, ""); err != nil {
+		if _, err := s.VerifyPassword(ctx, pass, ""); err != nil {
 			return retwis.User{}, "", err
 		}
 		return retwis.User{}, "", wrong
@@ -294,7 +295,7 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 		return retwis.User{}, "", err
 	}
 	ok, err := s.checkPassword(ctx, uid, acct, pass)
-	ctx, cancel := detach(ctx) // the writes below complete even if the client goes away
+	ctx, cancel := kernel.Detach(ctx) // the writes below complete even if the client goes away
 	defer cancel()
 	if err == nil && !ok {
 		s.recordFailure(ctx, uid)
@@ -323,6 +324,6 @@ func orWrong(err, wrong error) error {
 // UserCount returns how many users have signed up, through the
 // client-side cache.
 func (s *Store) UserCount(ctx context.Context) (int64, error) {
-	n, err := s.cached(ctx, s.c.B().Zcard().Key(schema.UsersByTime).Cache(), s.opts.CacheTTL).AsInt64()
-	return n, s.wrap("user count", err)
+	n, err := s.Cached(ctx, s.C.B().Zcard().Key(schema.UsersByTime).Cache(), s.Opts.CacheTTL).AsInt64()
+	return n, s.Wrap("user count", err)
 }

@@ -39,20 +39,20 @@ func (s *Store) redeliverVanished(ctx context.Context) (int, error) {
 	if err != nil || !ok {
 		return 0, err
 	}
-	pids, err := s.c.Do(ctx, s.c.B().Lrange().Key(schema.Timeline).Start(0).Stop(vanishedRecent-1).Build()).AsIntSlice()
+	pids, err := s.C.Do(ctx, s.C.B().Lrange().Key(schema.Timeline).Start(0).Stop(vanishedRecent-1).Build()).AsIntSlice()
 	if err != nil {
-		return 0, s.wrap("maintenance: global timeline", err)
+		return 0, s.Wrap("maintenance: global timeline", err)
 	}
 	cmds := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.c.B().Hmget().Key(schema.Post(pid)).Field(schema.FieldUserID, schema.FieldTime, schema.FieldDelivered).Build()
+		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(schema.FieldUserID, schema.FieldTime, schema.FieldDelivered).Build()
 	}
 	now := time.Now()
 	found := 0
-	for i, r := range s.c.DoMulti(ctx, cmds...) {
+	for i, r := range s.C.DoMulti(ctx, cmds...) {
 		vals, err := r.ToArray()
 		if err != nil {
-			return found, s.wrap("maintenance: read posts", err)
+			return found, s.Wrap("maintenance: read posts", err)
 		}
 		author, err1 := vals[0].AsInt64()
 		ts, err2 := vals[1].AsInt64()
@@ -63,12 +63,12 @@ func (s *Store) redeliverVanished(ctx context.Context) (int, error) {
 			continue
 		}
 		pid := pids[i]
-		if err := s.enqueue(ctx, author, func(q schema.Queue) rueidis.Commands {
-			return rueidis.Commands{s.jobCmd(q, schema.JobDeliver, pid, author)}
+		if err := s.Enqueue(ctx, author, func(q schema.Queue) rueidis.Commands {
+			return rueidis.Commands{s.JobCmd(q, schema.JobDeliver, pid, author)}
 		}); err != nil {
 			return found, err
 		}
-		s.log.Warn("a post's delivery job had vanished; it is delivered again", "post", pid, "author", author)
+		s.Log.Warn("a post's delivery job had vanished; it is delivered again", "post", pid, "author", author)
 		found++
 	}
 	return found, nil
@@ -84,13 +84,13 @@ func (s *Store) queuedPosts(ctx context.Context) (posts map[int64]bool, ok bool,
 	}
 	cmds := make(rueidis.Commands, schema.QueueShards)
 	for i := range cmds {
-		cmds[i] = s.c.B().Xrange().Key(schema.QueueN(i).Stream).Start("-").End("+").Build()
+		cmds[i] = s.C.B().Xrange().Key(schema.QueueN(i).Stream).Start("-").End("+").Build()
 	}
 	posts = map[int64]bool{}
-	for _, r := range s.c.DoMulti(ctx, cmds...) {
+	for _, r := range s.C.DoMulti(ctx, cmds...) {
 		entries, err := r.AsXRange()
 		if err != nil {
-			return nil, false, s.wrap("maintenance: read the queue", err)
+			return nil, false, s.Wrap("maintenance: read the queue", err)
 		}
 		for _, e := range entries {
 			pid, _ := strconv.ParseInt(e.FieldValues[schema.JobPost], 10, 64)

@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -13,9 +13,9 @@ import (
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
-// metrics are the store's Prometheus metrics; a nil *metrics records
+// metrics are the store's Prometheus metrics; a nil *Metrics records
 // nothing.
-type metrics struct {
+type Metrics struct {
 	calls     *prometheus.HistogramVec // retwis_redis_call_duration_seconds{call}
 	errors    *prometheus.CounterVec   // retwis_redis_errors_total{kind}
 	cache     *prometheus.CounterVec   // retwis_cache_reads_total{result}
@@ -25,8 +25,8 @@ type metrics struct {
 
 // newMetrics registers the store's metrics with reg, the gauges reading
 // s when scraped.
-func newMetrics(reg prometheus.Registerer, s *Store) *metrics {
-	m := &metrics{
+func newMetrics(reg prometheus.Registerer, db *DB) *Metrics {
+	m := &Metrics{
 		calls: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "retwis_redis_call_duration_seconds", Help: "Latency of calls to Redis (a pipeline is one call), by kind of call.",
 			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 16),
@@ -45,25 +45,25 @@ func newMetrics(reg prometheus.Registerer, s *Store) *metrics {
 			Buckets: prometheus.ExponentialBuckets(0.001, 2, 18),
 		}),
 	}
-	reg.MustRegister(m.calls, m.errors, m.cache, m.jobs, m.delivered, redisconn.NewCollector(s.nodes),
+	reg.MustRegister(m.calls, m.errors, m.cache, m.jobs, m.delivered, redisconn.NewCollector(db.Nodes),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "retwis_delivery_backlog", Help: "Delivery jobs queued or running, on every shard of the schema.Queue (-1: unknown).",
 		}, func() float64 {
-			return s.gauge(func(ctx context.Context) (float64, error) { n, err := s.DeliveryBacklog(ctx); return float64(n), err })
+			return db.gauge(func(ctx context.Context) (float64, error) { n, err := db.DeliveryBacklog(ctx); return float64(n), err })
 		}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "retwis_delivery_oldest_pending_seconds", Help: "Age of the oldest delivery job read by a worker and not done (-1: unknown).",
-		}, func() float64 { return s.gauge(s.oldestPending) }),
+		}, func() float64 { return db.gauge(db.oldestPending) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "retwis_password_hashes_in_progress", Help: "Password hashes being computed; at most one per core, the rest wait, clients in turn.",
-		}, func() float64 { return float64(s.hasher.InProgress()) }),
+		}, func() float64 { return float64(db.Hasher.InProgress()) }),
 	)
 	return m
 }
 
 // gauge reads a value from Redis for a scrape, within a second; -1 when
 // it cannot be read.
-func (s *Store) gauge(read func(ctx context.Context) (float64, error)) float64 {
+func (db *DB) gauge(read func(ctx context.Context) (float64, error)) float64 {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	v, err := read(ctx)
@@ -75,10 +75,10 @@ func (s *Store) gauge(read func(ctx context.Context) (float64, error)) float64 {
 
 // oldestPending returns the age in seconds of the oldest delivery job that
 // a worker read and has not finished, on any shard (0 for none).
-func (s *Store) oldestPending(ctx context.Context) (float64, error) {
+func (db *DB) oldestPending(ctx context.Context) (float64, error) {
 	var oldest int64
 	for n := range schema.QueueShards {
-		arr, err := s.c.Do(ctx, s.c.B().Xpending().Key(schema.QueueN(n).Stream).Group(schema.DeliveryGroup).Build()).ToArray()
+		arr, err := db.C.Do(ctx, db.C.B().Xpending().Key(schema.QueueN(n).Stream).Group(schema.DeliveryGroup).Build()).ToArray()
 		if err != nil || len(arr) < 2 {
 			return 0, err
 		}
@@ -97,19 +97,19 @@ func (s *Store) oldestPending(ctx context.Context) (float64, error) {
 	return time.Since(time.UnixMilli(oldest)).Seconds(), nil
 }
 
-func (m *metrics) call(name string, start time.Time) {
+func (m *Metrics) Call(name string, start time.Time) {
 	if m != nil {
 		m.calls.WithLabelValues(name).Observe(time.Since(start).Seconds())
 	}
 }
 
-func (m *metrics) failed(kind string) {
+func (m *Metrics) Failed(kind string) {
 	if m != nil {
 		m.errors.WithLabelValues(kind).Inc()
 	}
 }
 
-func (m *metrics) cacheRead(hit bool) {
+func (m *Metrics) CacheRead(hit bool) {
 	if m == nil {
 		return
 	}
@@ -120,9 +120,9 @@ func (m *metrics) cacheRead(hit bool) {
 	}
 }
 
-// job counts a finished job; for a delivered post with a generated id,
+// Job counts a finished job of kind, on post; for a delivered post with a generated id,
 // it also records how long the post took to reach every follower.
-func (m *metrics) job(j job, err error) {
+func (m *Metrics) Job(kind string, post int64, err error) {
 	if m == nil {
 		return
 	}
@@ -130,8 +130,8 @@ func (m *metrics) job(j job, err error) {
 	if err != nil {
 		outcome = "failed"
 	}
-	m.jobs.WithLabelValues(j.kind, outcome).Inc()
-	if at := snowflake.Time(j.post); err == nil && j.kind == schema.JobDeliver && !at.IsZero() {
+	m.jobs.WithLabelValues(kind, outcome).Inc()
+	if at := snowflake.Time(post); err == nil && kind == schema.JobDeliver && !at.IsZero() {
 		m.delivered.Observe(time.Since(at).Seconds())
 	}
 }

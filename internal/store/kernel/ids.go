@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -16,15 +16,15 @@ import (
 // got was in use already.
 const maxIDTries = 5
 
-// newID returns a new user or post id: from the id generator when the
+// NewID returns a new user or post id: from the id generator when the
 // store has one (Options.IDs), which needs no round trip; else from the
 // tutorial's counter, which costs one.
-func (s *Store) newID(ctx context.Context, counter string) (int64, error) {
-	if s.opts.IDs == nil {
-		n, err := s.c.Do(ctx, s.c.B().Incr().Key(counter).Build()).AsInt64()
-		return n, s.wrap("next id", err)
+func (db *DB) NewID(ctx context.Context, counter string) (int64, error) {
+	if db.Opts.IDs == nil {
+		n, err := db.C.Do(ctx, db.C.B().Incr().Key(counter).Build()).AsInt64()
+		return n, db.Wrap("next id", err)
 	}
-	n, err := s.opts.IDs.Next(ctx)
+	n, err := db.Opts.IDs.Next(ctx)
 	if errors.Is(err, snowflake.ErrNoLease) {
 		return 0, &retwis.Error{Kind: retwis.Unavailable, Err: err,
 			Message: "The server cannot number new posts and accounts right now. Please try again in a moment."}
@@ -35,25 +35,25 @@ func (s *Store) newID(ctx context.Context, counter string) (int64, error) {
 	return n, nil
 }
 
-// createHash writes the hash key(n) with fields, n being a new id, and
+// CreateHash writes the hash key(n) with fields, n being a new id, and
 // returns n. It never overwrites: should the key exist, the id has been
 // handed out before (a counter that lost its last increments in a
 // failover, or a clock that went back), so it is logged and another id
 // is taken. So is one whose key's node cannot be reached. first, if not
 // zero, is an id already taken for this write.
-func (s *Store) createHash(ctx context.Context, first int64, counter string, key func(int64) string, fields ...string) (int64, error) {
+func (db *DB) CreateHash(ctx context.Context, first int64, counter string, key func(int64) string, fields ...string) (int64, error) {
 	n := first
 	var lastOutage error
 	for range maxIDTries {
 		if n == 0 {
 			var err error
-			if n, err = s.newID(ctx, counter); err != nil {
+			if n, err = db.NewID(ctx, counter); err != nil {
 				return 0, err
 			}
 		}
 		k := key(n)
-		res := s.replicated(ctx, func() rueidis.Commands {
-			return rueidis.Commands{createIfAbsent.cmd(s.c, []string{k}, fields...)}
+		res := db.Replicated(ctx, func() rueidis.Commands {
+			return rueidis.Commands{CreateIfAbsent.Cmd(db.C, []string{k}, fields...)}
 		}, k)
 		created, err := res[0].AsInt64()
 		if redisconn.IsOutage(err) && ctx.Err() == nil {
@@ -66,16 +66,16 @@ func (s *Store) createHash(ctx context.Context, first int64, counter string, key
 			continue
 		}
 		if err != nil {
-			return 0, s.wrap("create "+k, err)
+			return 0, db.Wrap("create "+k, err)
 		}
 		if created == 1 {
 			return n, nil
 		}
-		s.log.Error("an id was handed out twice; the existing record is kept and another id taken", "key", k)
+		db.Log.Error("an id was handed out twice; the existing record is kept and another id taken", "key", k)
 		n = 0
 	}
 	if lastOutage != nil {
-		return 0, s.wrap("create a record", lastOutage)
+		return 0, db.Wrap("create a record", lastOutage)
 	}
 	return 0, fmt.Errorf("store: %d ids in a row were in use already (%s)", maxIDTries, counter)
 }

@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
-// jobCmd returns the XADD that records a delivery job on shard q of the
+// JobCmd returns the XADD that records a delivery job on shard q of the
 // queue; pid is 0 for a celebrate job.
-func (s *Store) jobCmd(q schema.Queue, kind string, pid, author int64) rueidis.Completed {
-	return schema.Job(s.c.B(), q, kind, pid, author)
+func (db *DB) JobCmd(q schema.Queue, kind string, pid, author int64) rueidis.Completed {
+	return schema.Job(db.C.B(), q, kind, pid, author)
 }
 
 // maxEnqueueTries bounds how many shards of the queue a job is offered
@@ -25,14 +25,14 @@ const maxEnqueueTries = 4
 // reached is tried last.
 const shardRest = 3 * time.Second
 
-// shardOutages remembers, per shard of the queue, when its node last
+// ShardOutages remembers, per shard of the queue, when its node last
 // could not be reached (unix nanoseconds; zero for never).
-type shardOutages [schema.QueueShards]atomic.Int64
+type ShardOutages [schema.QueueShards]atomic.Int64
 
 // order returns the shards to offer author's jobs to: the author's own
 // first, then the following ones, with those that failed a moment ago
 // moved to the end.
-func (o *shardOutages) order(author int64) []int {
+func (o *ShardOutages) order(author int64) []int {
 	first := schema.QueueIndex(author)
 	now := time.Now().UnixNano()
 	var up, down []int
@@ -47,23 +47,23 @@ func (o *shardOutages) order(author int64) []int {
 	return append(up, down...)[:maxEnqueueTries]
 }
 
-// enqueue records author's jobs (the commands jobs returns for a shard)
+// Enqueue records author's jobs (the commands jobs returns for a shard)
 // on one shard of the delivery queue, replicated as Options.WaitReplicas
 // asks. Every worker reads every shard, so any shard will do: when the
 // node of one cannot be reached (it is failing over), the jobs go to
 // another, and a failing master does not stop posting.
-func (s *Store) enqueue(ctx context.Context, author int64, jobs func(q schema.Queue) rueidis.Commands) error {
+func (db *DB) Enqueue(ctx context.Context, author int64, jobs func(q schema.Queue) rueidis.Commands) error {
 	var err error
-	for _, n := range s.outages.order(author) {
+	for _, n := range db.Outages.order(author) {
 		q := schema.QueueN(n)
-		res := s.replicated(ctx, func() rueidis.Commands { return jobs(q) }, q.Stream)
+		res := db.Replicated(ctx, func() rueidis.Commands { return jobs(q) }, q.Stream)
 		if err = redisconn.FirstErr(res); !redisconn.IsOutage(err) {
-			return s.wrap("record delivery job", err)
+			return db.Wrap("record delivery job", err)
 		}
-		s.outages[n].Store(time.Now().UnixNano())
+		db.Outages[n].Store(time.Now().UnixNano())
 		if ctx.Err() != nil {
 			break
 		}
 	}
-	return s.wrap("record delivery job", err)
+	return db.Wrap("record delivery job", err)
 }

@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"cmp"
@@ -28,10 +28,10 @@ func (tl testTimeline) keys() []string {
 	return []string{tl.list, tl.idx}
 }
 
-// push runs pushIDs.
+// push runs PushIDs.
 func (tl testTimeline) push(t testing.TB, c rueidis.Client, ids []int64) int64 {
 	t.Helper()
-	n, err := pushIDs.exec(t.Context(), c, tl.keys(), pushIDsArgs(tl.keep, tl.chunk, tl.prefix, 0, ids)...).AsInt64()
+	n, err := PushIDs.Exec(t.Context(), c, tl.keys(), PushIDsArgs(tl.keep, tl.chunk, tl.prefix, 0, ids)...).AsInt64()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestPushIDsOrder(t *testing.T) {
 }
 
 // TestPageIDs builds a timeline of 500 ids spaced 10 apart in a list of
-// 50 and an archive in chunks of 20, then reads it with pageIDs: paging
+// 50 and an archive in chunks of 20, then reads it with PageIDs: paging
 // with Before cursors from the top, and with After cursors from the
 // bottom, each reaches every id once, in order, whatever the page size;
 // a cursor that is no id of the timeline finds its place; and the reply
@@ -149,19 +149,19 @@ func TestPageIDs(t *testing.T) {
 	if got, listLen := tl.read(t, c); !slices.Equal(got, all) || listLen > 70 {
 		t.Fatalf("timeline of %d ids, list of %d; want the 500 ids, a list of at most 70", len(got), listLen)
 	}
-	s := &Store{c: c}
+	s := &DB{C: c}
 	page := func(before, after int64, n int) ([]int64, bool) {
 		t.Helper()
-		res := c.Do(t.Context(), pageIDs.cmd(c, tl.keys(), tl.prefix, strconv.FormatInt(before, 10), strconv.FormatInt(after, 10), strconv.Itoa(n)))
+		res := c.Do(t.Context(), PageIDs.Cmd(c, tl.keys(), tl.prefix, strconv.FormatInt(before, 10), strconv.FormatInt(after, 10), strconv.Itoa(n)))
 		if err := res.Error(); err != nil && err.Error()[:8] == "NOSCRIPT" {
-			if err := s.loadScripts(t.Context()); err != nil {
+			if err := s.LoadScripts(t.Context()); err != nil {
 				t.Fatal(err)
 			}
-			res = c.Do(t.Context(), pageIDs.cmd(c, tl.keys(), tl.prefix, strconv.FormatInt(before, 10), strconv.FormatInt(after, 10), strconv.Itoa(n)))
+			res = c.Do(t.Context(), PageIDs.Cmd(c, tl.keys(), tl.prefix, strconv.FormatInt(before, 10), strconv.FormatInt(after, 10), strconv.Itoa(n)))
 		}
 		vals, err := res.ToArray()
 		if err != nil || len(vals) != 2 {
-			t.Fatalf("pageIDs: %v, %v", vals, err)
+			t.Fatalf("PageIDs: %v, %v", vals, err)
 		}
 		archived, _ := vals[0].AsInt64()
 		ids, err := vals[1].AsIntSlice()
@@ -230,7 +230,7 @@ func TestPageIDs(t *testing.T) {
 	}
 }
 
-// TestDropIDs checks dropIDs against a brute force: random lists with
+// TestDropIDs checks DropIDs against a brute force: random lists with
 // repeats, random ids to drop (some absent); the rest stays in order.
 func TestDropIDs(t *testing.T) {
 	c, err := redisconn.Dial(redistest.Start(t).URL)
@@ -254,7 +254,7 @@ func TestDropIDs(t *testing.T) {
 			}
 		}
 		want := slices.DeleteFunc(slices.Clone(list), func(v string) bool { return slices.Contains(drop, v) })
-		n, err := dropIDs.exec(ctx, c, []string{key}, drop...).AsInt64()
+		n, err := DropIDs.Exec(ctx, c, []string{key}, drop...).AsInt64()
 		if err != nil {
 			t.Fatal(err)
 		}

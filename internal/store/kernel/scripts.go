@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 
 // script is a Lua script that can also be sent inside a pipeline as
 // EVALSHA. Each script touches only the keys it is given, all of one slot.
-type script struct {
+type Script struct {
 	lua *rueidis.Lua
 	src string
 	sha string
@@ -33,7 +33,7 @@ var luaSource string
 
 // newScript returns the script of the section name of scripts.lua,
 // after the helpers it names.
-func newScript(name string) *script {
+func newScript(name string) *Script {
 	var src string
 	for header, body := range luaSections() {
 		script, lib, hasLib := strings.Cut(header, " lib ")
@@ -53,7 +53,7 @@ func newScript(name string) *script {
 		panic("store: no script " + name + " in scripts.lua")
 	}
 	sum := sha1.Sum([]byte(src))
-	return &script{lua: rueidis.NewLuaScript(src), src: src, sha: hex.EncodeToString(sum[:])}
+	return &Script{lua: rueidis.NewLuaScript(src), src: src, sha: hex.EncodeToString(sum[:])}
 }
 
 // luaSections returns the sections of scripts.lua by their header (what
@@ -69,64 +69,64 @@ func luaSections() map[string]string {
 }
 
 // exec runs the script once (EVALSHA, falling back to EVAL).
-func (sc *script) exec(ctx context.Context, c rueidis.Client, keys []string, args ...string) rueidis.RedisResult {
+func (sc *Script) Exec(ctx context.Context, c rueidis.Client, keys []string, args ...string) rueidis.RedisResult {
 	return sc.lua.Exec(ctx, c, keys, args)
 }
 
 // cmd returns an EVALSHA of the script for a pipeline; run the pipeline
-// with Store.pipeline, which loads the scripts when a server lacks them.
-func (sc *script) cmd(c rueidis.Client, keys []string, args ...string) rueidis.Completed {
+// with DB.Pipeline, which loads the scripts when a server lacks them.
+func (sc *Script) Cmd(c rueidis.Client, keys []string, args ...string) rueidis.Completed {
 	return c.B().Evalsha().Sha1(sc.sha).Numkeys(int64(len(keys))).Key(keys...).Arg(args...).Build()
 }
 
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
-var allScripts = []*script{pushIDs, mergeIDs, pageIDs, dropIDs, trendAdd, completeAdd, claimName, unclaimName, upgradeLegacy,
-	createIfAbsent, setIfExists, beginDeletion}
+var allScripts = []*Script{PushIDs, MergeIDs, PageIDs, DropIDs, TrendAdd, CompleteAdd, ClaimName, UnclaimName, UpgradeLegacy,
+	CreateIfAbsent, SetIfExists, BeginDeletion}
 
-// loadScripts loads every pipelined script on every node. Servers forget
+// LoadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.
-func (s *Store) loadScripts(ctx context.Context) error {
-	for _, node := range s.c.Nodes() {
+func (db *DB) LoadScripts(ctx context.Context) error {
+	for _, node := range db.C.Nodes() {
 		cmds := make(rueidis.Commands, len(allScripts))
 		for i, sc := range allScripts {
 			cmds[i] = node.B().ScriptLoad().Script(sc.src).Build()
 		}
 		if err := redisconn.FirstErr(node.DoMulti(ctx, cmds...)); err != nil {
-			return s.wrap("load scripts", err)
+			return db.Wrap("load scripts", err)
 		}
 	}
 	return nil
 }
 
-// pipeline sends the commands build returns as one pipeline. If a server
+// Pipeline sends the commands build returns as one pipeline. If a server
 // answers NOSCRIPT (it restarted and lost its script cache), it loads the
 // scripts and sends a fresh pipeline once more, so every command sent this
 // way must be safe to repeat. (Commands cannot be reused once sent, hence
 // build.)
-func (s *Store) pipeline(ctx context.Context, build func() rueidis.Commands) []rueidis.RedisResult {
-	res := s.c.DoMulti(ctx, build()...)
+func (db *DB) Pipeline(ctx context.Context, build func() rueidis.Commands) []rueidis.RedisResult {
+	res := db.C.DoMulti(ctx, build()...)
 	for _, r := range res {
 		if err := r.Error(); err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT") {
-			if err := s.loadScripts(ctx); err != nil {
+			if err := db.LoadScripts(ctx); err != nil {
 				for i := range res { // one result per command, as callers index them
 					res[i] = rueidis.NewErrorResult(err)
 				}
 				return res
 			}
-			return s.c.DoMulti(ctx, build()...)
+			return db.C.DoMulti(ctx, build()...)
 		}
 	}
 	return res
 }
 
-// errShape is a reply of an unexpected shape.
-var errShape = errors.New("store: a reply of an unexpected shape")
+// ErrShape is a reply of an unexpected shape.
+var ErrShape = errors.New("store: a reply of an unexpected shape")
 
-// errScriptReply is a script's reply of an unexpected shape.
-var errScriptReply = errors.New("store: a script replied in an unexpected shape")
+// ErrScriptReply is a script's reply of an unexpected shape.
+var ErrScriptReply = errors.New("store: a script replied in an unexpected shape")
 
-// pushIDs inserts post ids into a timeline, kept in descending id order
+// PushIDs inserts post ids into a timeline, kept in descending id order
 // without repeats, and returns its list's length. The usual case, ids
 // newer than everything, is one push. An older id (a late or parallel
 // delivery) is put in its place, found by galloping from the head and
@@ -136,130 +136,133 @@ var errScriptReply = errors.New("store: a script replied in an unexpected shape"
 // a backlog costs one pass over the top of the list rather than a
 // search per id. An id older than the list's tail goes to the archive's
 // chunk that covers it. Delivering twice is harmless. Build calls with
-// pushHomeCmd and pushGlobalCmd.
-var pushIDs = newScript("push_ids")
+// PushHomeCmd and pushGlobalCmd.
+var PushIDs = newScript("push_ids")
 
-// pushHomeCmd returns the pushIDs call that inserts ids (any order,
+// PushHomeCmd returns the PushIDs call that inserts ids (any order,
 // repeats allowed) into uid's home timeline, archiving what passes
 // Options.HomeCap.
-func (s *Store) pushHomeCmd(uid int64, ids ...int64) rueidis.Completed {
-	return pushIDs.cmd(s.c, []string{schema.Home(uid), schema.Archive(uid)},
-		pushIDsArgs(s.opts.HomeCap, s.opts.ArchiveChunk, schema.ArchivePrefix(uid), 0, ids)...)
+func (db *DB) PushHomeCmd(uid int64, ids ...int64) rueidis.Completed {
+	return PushIDs.Cmd(db.C, []string{schema.Home(uid), schema.Archive(uid)},
+		PushIDsArgs(db.Opts.HomeCap, db.Opts.ArchiveChunk, schema.ArchivePrefix(uid), 0, ids)...)
 }
 
-// deliverCmd is pushHomeCmd for a delivery: it does nothing, and replies
+// DeliverCmd is pushHomeCmd for a delivery: it does nothing, and replies
 // -1, if uid was last seen before horizon (unix time): fanout skips users
 // away longer than Options.InactiveAfter, whose timeline is rebuilt when
 // they return. The time is read in the script, from uid's user hash (in
 // the same slot), so that skipping costs no round trip of its own.
-func (s *Store) deliverCmd(uid, horizon int64, ids ...int64) rueidis.Completed {
-	return pushIDs.cmd(s.c, []string{schema.Home(uid), schema.Archive(uid), schema.User(uid)},
-		pushIDsArgs(s.opts.HomeCap, s.opts.ArchiveChunk, schema.ArchivePrefix(uid), horizon, ids)...)
+func (db *DB) DeliverCmd(uid, horizon int64, ids ...int64) rueidis.Completed {
+	return PushIDs.Cmd(db.C, []string{schema.Home(uid), schema.Archive(uid), schema.User(uid)},
+		PushIDsArgs(db.Opts.HomeCap, db.Opts.ArchiveChunk, schema.ArchivePrefix(uid), horizon, ids)...)
 }
 
-// pushGlobalCmd returns the pushIDs call that inserts ids into the
+// pushGlobalCmd returns the PushIDs call that inserts ids into the
 // global timeline, which keeps its newest TimelineCap entries.
-func pushGlobalCmd(c rueidis.Client, ids ...int64) rueidis.Completed {
-	return pushIDs.cmd(c, []string{schema.Timeline}, pushIDsArgs(schema.TimelineCap, 0, "", 0, ids)...)
+func PushGlobalCmd(c rueidis.Client, ids ...int64) rueidis.Completed {
+	return PushIDs.Cmd(c, []string{schema.Timeline}, PushIDsArgs(schema.TimelineCap, 0, "", 0, ids)...)
 }
 
-// pushIDsArgs returns the arguments of pushIDs: capacity, chunk, the
+// pushIDsArgs returns the arguments of PushIDs: capacity, chunk, the
 // prefix of chunk keys, the activity horizon and the field it is checked
 // against, then ids sorted and without repeats.
-func pushIDsArgs(capacity, chunk int, prefix string, horizon int64, ids []int64) []string {
+func PushIDsArgs(capacity, chunk int, prefix string, horizon int64, ids []int64) []string {
 	sorted := slices.Clone(ids)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
 	args := make([]string, 0, len(sorted)+5)
 	args = append(args, strconv.Itoa(capacity), strconv.Itoa(chunk), prefix, strconv.FormatInt(horizon, 10), schema.FieldSeen)
 	for _, p := range sorted {
-		args = append(args, id(p))
+		args = append(args, ID(p))
 	}
 	return args
 }
 
-// mergeIDs merges post ids (ARGV[4…], in descending order) into a home
+// MergeIDs merges post ids (ARGV[4…], in descending order) into a home
 // timeline, keeping it in descending order without repeats, and moves
 // what passes its capacity to the archive. Ids older than the list's
 // tail are left out once the archive holds entries: they predate what
 // the timeline holds. Used to backfill on follow and to rebuild a
 // timeline; what the list holds is kept, so a delivery made while the
 // ids were read is not lost.
-var mergeIDs = newScript("merge_ids")
+var MergeIDs = newScript("merge_ids")
 
-// pageIDs reads a page of up to n ids, newest first, from a timeline:
+// PageIDs reads a page of up to n ids, newest first, from a timeline:
 // those older than a cursor, those newer than another, or the newest,
 // going on from the list into the archive (when it is given one), and
 // reports how many of them came from the archive. Every step is a
 // bisection or a range of one list, so a page costs the same at any
 // depth.
-var pageIDs = newScript("page_ids")
+var PageIDs = newScript("page_ids")
 
-// dropIDs takes ids out of a list in one pass (what an LREM of each
+// DropIDs takes ids out of a list in one pass (what an LREM of each
 // would do): the posts of an author unfollowed or deleted off a home
 // timeline.
-var dropIDs = newScript("drop_ids")
+var DropIDs = newScript("drop_ids")
 
-// trendAdd adds a post's weight to a tag's trend score, or takes it
+// TrendAdd adds a post's weight to a tag's trend score, or takes it
 // back (see trendCmd).
-var trendAdd = newScript("trend_add")
+var TrendAdd = newScript("trend_add")
 
-// completeAdd changes the count of a tag in the completion index (see
+// CompleteAdd changes the count of a tag in the completion index (see
 // completeCmd).
-var completeAdd = newScript("complete_add")
+var CompleteAdd = newScript("complete_add")
 
-// claimName atomically claims a username in both name indexes, which share
+// ClaimName atomically claims a username in both name indexes, which share
 // a hash slot. It fails if the name is taken in either, case-insensitively
 // in the folded index and exactly in the tutorial's users hash, or if it
 // is reserved, its account deleted a while ago (the reservation is in the
 // same slot).
-var claimName = newScript("claim_name")
+var ClaimName = newScript("claim_name")
 
-// unclaimName takes back a claim of claimName, if it is still the user
+// UnclaimName takes back a claim of ClaimName, if it is still the user
 // ARGV[3]'s; for a deleted account, it reserves the name at once.
-var unclaimName = newScript("unclaim_name")
+var UnclaimName = newScript("unclaim_name")
 
-// beginDeletion marks an account as being deleted and ends its access,
+// BeginDeletion marks an account as being deleted and ends its access,
 // at once, unless its deletion is under way already (see endAccess).
-var beginDeletion = newScript("begin_deletion")
+var BeginDeletion = newScript("begin_deletion")
 
-// holdLease takes a free lease or extends the caller's; dropLease frees
-// the caller's.
+// HoldLease takes a free lease or extends the caller's; DropLease frees
+// the caller'db.
 var (
-	holdLease = newScript("hold_lease")
-	dropLease = newScript("drop_lease")
+	HoldLease = newScript("hold_lease")
+	DropLease = newScript("drop_lease")
 )
 
-// upgradeLegacy replaces a plaintext password (ARGV[1], in field ARGV[3]
+// UpgradeLegacy replaces a plaintext password (ARGV[1], in field ARGV[3]
 // of the user hash KEYS[1]) with its hash (ARGV[2], in field ARGV[4]),
 // provided the plaintext has not changed since it was checked.
-var upgradeLegacy = newScript("upgrade_legacy")
+var UpgradeLegacy = newScript("upgrade_legacy")
 
-// createIfAbsent writes the hash KEYS[1] with the field-value pairs of
+// CreateIfAbsent writes the hash KEYS[1] with the field-value pairs of
 // ARGV, unless the key exists: then it writes nothing and returns 0.
-var createIfAbsent = newScript("create_if_absent")
+var CreateIfAbsent = newScript("create_if_absent")
 
-// setIfExists sets the field-value pairs of ARGV in the hash KEYS[1],
+// SetIfExists sets the field-value pairs of ARGV in the hash KEYS[1],
 // unless the key does not exist: it never brings back a deleted record.
-var setIfExists = newScript("set_if_exists")
+var SetIfExists = newScript("set_if_exists")
 
-// rankPage reads a page of a sorted set next to one of its members
+// RankPage reads a page of a sorted set next to one of its members
 // (follow lists, by the rank of the cursor's member).
-var rankPage = newScript("rank_page")
+var RankPage = newScript("rank_page")
 
-// updateFields sets or, for an empty value, removes the fields of the
+// UpdateFields sets or, for an empty value, removes the fields of the
 // hash KEYS[1] in ARGV, unless the hash does not exist (it returns 0).
-var updateFields = newScript("update_fields")
+var UpdateFields = newScript("update_fields")
 
-// endSessions ends every session of a user but one (or none), and
+// EndSessions ends every session of a user but one (or none), and
 // writes fields of the user hash at the same time: a password changes
 // in the same instant as the other sessions end.
-var endSessions = newScript("end_sessions")
+var EndSessions = newScript("end_sessions")
 
-// legacySeen records, the first time this version sees it used, the
+// LegacySeen records, the first time this version sees it used, the
 // secret a user had before sessions per device, so that it expires as
 // sessions do.
-var legacySeen = newScript("legacy_seen")
+var LegacySeen = newScript("legacy_seen")
 
-// touchSession records a session's use, unless it ended meanwhile.
-var touchSession = newScript("touch_session")
+// TouchSession records a session's use, unless it ended meanwhile.
+var TouchSession = newScript("touch_session")
+
+// RateTake runs one action of a subject through its rate limit (GCRA).
+var RateTake = newScript("rate_take")

@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -16,24 +16,24 @@ import (
 // share is told the server is busy at once. Without a client (the
 // command line, the benchmarks), hashes share one anonymous client.
 
-// hashPassword hashes a new password for the context's client.
-func (s *Store) hashPassword(ctx context.Context, pass string) (string, error) {
-	hash, err := s.hasher.Hash(ctx, pass)
-	return hash, busy(err)
+// HashPassword hashes a new password for the context's client.
+func (db *DB) HashPassword(ctx context.Context, pass string) (string, error) {
+	hash, err := db.Hasher.Hash(ctx, pass)
+	return hash, Busy(err)
 }
 
-// verifyPassword checks pass against a hash for the context's client.
+// VerifyPassword checks pass against a hash for the context's client.
 // With hash empty it checks against a dummy hash, so that a login
 // for an unknown name costs the same as one for a real account.
-func (s *Store) verifyPassword(ctx context.Context, pass, hash string) (bool, error) {
-	ok, err := s.hasher.Verify(ctx, pass, hash)
-	return ok, busy(err)
+func (db *DB) VerifyPassword(ctx context.Context, pass, hash string) (bool, error) {
+	ok, err := db.Hasher.Verify(ctx, pass, hash)
+	return ok, Busy(err)
 }
 
 // busy tells a user whose password waited too long for a hasher, or
 // whose client has its share waiting already, that the server is busy
 // (Unavailable: worth retrying).
-func busy(err error) error {
+func Busy(err error) error {
 	if errors.Is(err, password.ErrBusy) {
 		return &retwis.Error{Kind: retwis.Unavailable, Err: err,
 			Message: "The server is busy. Please try again in a moment."}

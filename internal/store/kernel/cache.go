@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -9,17 +9,17 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 )
 
-// cachedMulti reads cmds through the client-side cache. A cached read
+// CachedMulti reads cmds through the client-side cache. A cached read
 // is sent after CLIENT CACHING YES, which a Redis at its memory limit may
 // refuse like a write; those reads are sent again uncached, so that
 // pages keep working on a full Redis while writes fail.
 //
-// Keys this server changed a moment ago are read uncached (see written),
+// Keys this server changed a moment ago are read uncached (see Written),
 // so that a server reads its own writes.
-func (s *Store) cachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) []rueidis.RedisResult {
-	fresh := s.written.recent(func(i int) string { return cmds[i].Cmd.Commands()[1] }, len(cmds))
+func (db *DB) CachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) []rueidis.RedisResult {
+	fresh := db.Written.Recent(func(i int) string { return cmds[i].Cmd.Commands()[1] }, len(cmds))
 	if fresh != nil {
-		return s.cachedAround(ctx, cmds, fresh)
+		return db.cachedAround(ctx, cmds, fresh)
 	}
 	for i := range cmds {
 		// None of the keys read through the cache expires: the client's
@@ -27,10 +27,10 @@ func (s *Store) cachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) [
 		// itself instead of a MULTI/PTTL/EXEC around it.
 		cmds[i].Cmd = cmds[i].Cmd.ToStaticTTL()
 	}
-	res := s.c.DoMultiCache(ctx, cmds...)
+	res := db.C.DoMultiCache(ctx, cmds...)
 	var full []int
 	for i, r := range res {
-		s.metrics.cacheRead(r.IsCacheHit())
+		db.Metrics.CacheRead(r.IsCacheHit())
 		if redisconn.IsFull(r.Error()) {
 			full = append(full, i)
 		}
@@ -40,9 +40,9 @@ func (s *Store) cachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) [
 	}
 	plain := make(rueidis.Commands, len(full))
 	for k, i := range full {
-		plain[k] = s.uncached(cmds[i].Cmd)
+		plain[k] = db.Uncached(cmds[i].Cmd)
 	}
-	for k, r := range s.c.DoMulti(ctx, plain...) {
+	for k, r := range db.C.DoMulti(ctx, plain...) {
 		res[full[k]] = r
 	}
 	return res
@@ -50,20 +50,20 @@ func (s *Store) cachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) [
 
 // cachedAround reads cmds with those marked in uncached sent as plain
 // commands and the others through the cache.
-func (s *Store) cachedAround(ctx context.Context, cmds []rueidis.CacheableTTL, uncached []bool) []rueidis.RedisResult {
+func (db *DB) cachedAround(ctx context.Context, cmds []rueidis.CacheableTTL, uncached []bool) []rueidis.RedisResult {
 	var plain rueidis.Commands
 	var rest []rueidis.CacheableTTL
 	for i, c := range cmds {
 		if uncached[i] {
-			plain = append(plain, s.uncached(c.Cmd))
+			plain = append(plain, db.Uncached(c.Cmd))
 		} else {
 			rest = append(rest, c)
 		}
 	}
-	pres := s.c.DoMulti(ctx, plain...)
+	pres := db.C.DoMulti(ctx, plain...)
 	var cres []rueidis.RedisResult
 	if len(rest) > 0 {
-		cres = s.cachedMulti(ctx, rest...)
+		cres = db.CachedMulti(ctx, rest...)
 	}
 	res := make([]rueidis.RedisResult, len(cmds))
 	for i := range cmds {
@@ -76,14 +76,14 @@ func (s *Store) cachedAround(ctx context.Context, cmds []rueidis.CacheableTTL, u
 	return res
 }
 
-// cached reads one command through the client-side cache (see cachedMulti).
-func (s *Store) cached(ctx context.Context, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
-	return s.cachedMulti(ctx, rueidis.CT(cmd, ttl))[0]
+// Cached reads one command through the client-side cache (see cachedMulti).
+func (db *DB) Cached(ctx context.Context, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
+	return db.CachedMulti(ctx, rueidis.CT(cmd, ttl))[0]
 }
 
-// uncached rebuilds a cacheable read as a plain command. Every cached
+// Uncached rebuilds a cacheable read as a plain command. Every cached
 // read of this package is a single-key command whose key comes first.
-func (s *Store) uncached(cmd rueidis.Cacheable) rueidis.Completed {
+func (db *DB) Uncached(cmd rueidis.Cacheable) rueidis.Completed {
 	parts := cmd.Commands()
-	return s.c.B().Arbitrary(parts[0]).Keys(parts[1]).Args(parts[2:]...).ReadOnly()
+	return db.C.B().Arbitrary(parts[0]).Keys(parts[1]).Args(parts[2:]...).ReadOnly()
 }

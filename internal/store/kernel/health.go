@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 // Health checks that every Redis master answers a PING, all at once:
 // the database can serve. It returns an Unavailable error naming a
 // master that does not.
-func (s *Store) Health(ctx context.Context) error {
-	return s.wrap("health", s.nodes.Ping(ctx))
+func (db *DB) Health(ctx context.Context) error {
+	return db.Wrap("health", db.Nodes.Ping(ctx))
 }
 
 // Readiness returns why the database should not receive traffic, or
@@ -19,9 +19,9 @@ func (s *Store) Health(ctx context.Context) error {
 // state is not ok, a master at its memory limit (writes would fail), or
 // a database that has lost retwis's data (its layout version is gone,
 // as after a restart without persistence: every session would be dead).
-func (s *Store) Readiness(ctx context.Context) []string {
+func (db *DB) Readiness(ctx context.Context) []string {
 	var problems []string
-	for _, n := range s.nodes.Probe(ctx) {
+	for _, n := range db.Nodes.Probe(ctx) {
 		switch {
 		case n.Err != nil:
 			problems = append(problems, fmt.Sprintf("Redis %s does not answer: %v", n.Addr, n.Err))
@@ -34,12 +34,12 @@ func (s *Store) Readiness(ctx context.Context) []string {
 	if len(problems) > 0 {
 		return problems
 	}
-	n, err := s.c.Do(ctx, s.c.B().Exists().Key(schema.VersionKey).Build()).AsInt64()
+	n, err := db.C.Do(ctx, db.C.B().Exists().Key(schema.VersionKey).Build()).AsInt64()
 	switch {
 	case err != nil:
 		problems = append(problems, fmt.Sprintf("reading the layout version: %v", err))
 	case n == 0:
-		s.log.Error("the database has lost retwis's data (no layout version): was Redis restarted without persistence?")
+		db.Log.Error("the database has lost retwis's data (no layout version): was Redis restarted without persistence?")
 		problems = append(problems, "the database is empty: its layout version is gone (a restart without persistence?)")
 	}
 	return problems

@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 func ReadFromReplica(cmd rueidis.Completed) bool {
 	c := cmd.Commands()
 	switch {
-	case len(c) == 2+len(postFields) && c[0] == "HMGET" && strings.HasPrefix(c[1], "post:"):
+	case len(c) == 2+len(PostFields) && c[0] == "HMGET" && strings.HasPrefix(c[1], "post:"):
 		return true
 	case len(c) == 3 && c[0] == "HGET" && strings.HasPrefix(c[1], "user:{") && c[2] == schema.FieldUsername:
 		return true
@@ -27,13 +27,13 @@ func ReadFromReplica(cmd rueidis.Completed) bool {
 	return false
 }
 
-// fromMaster re-reads, when reads may come from replicas, what a replica
+// FromMaster re-reads, when reads may come from replicas, what a replica
 // did not hold: res[i] is replaced by the reply to master(i) wherever
 // absent(res[i]) (a post or user created a moment ago, which the replica
 // has not received yet).
-func (s *Store) fromMaster(ctx context.Context, res []rueidis.RedisResult,
+func (db *DB) FromMaster(ctx context.Context, res []rueidis.RedisResult,
 	absent func(rueidis.RedisResult) bool, master func(i int) rueidis.Completed) {
-	if !s.opts.ReplicaReads {
+	if !db.Opts.ReplicaReads {
 		return
 	}
 	var idx []int
@@ -47,7 +47,12 @@ func (s *Store) fromMaster(ctx context.Context, res []rueidis.RedisResult,
 	if len(cmds) == 0 {
 		return
 	}
-	for k, r := range s.c.DoMulti(ctx, cmds...) {
+	for k, r := range db.C.DoMulti(ctx, cmds...) {
 		res[idx[k]] = r
 	}
 }
+
+// PostFields are the fields of a post hash that the store reads, in the
+// order parsePost expects.
+var PostFields = []string{schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldAuthor,
+	schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser}

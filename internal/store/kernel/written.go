@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"sync"
@@ -11,7 +11,7 @@ import (
 // loaded machine keeps the guarantee.
 const writtenWindow = 5 * time.Second
 
-// written remembers the cached keys this server changed recently, so
+// Written remembers the cached keys this server changed recently, so
 // that it reads its own writes. Redis invalidates cached copies
 // asynchronously: the client spreads commands over several connections,
 // and the invalidation reaches the connection that cached a key a moment
@@ -19,7 +19,7 @@ const writtenWindow = 5 * time.Second
 // Without this, the page shown right after a logout or a deletion could
 // come from the old copy. Other servers see the change once the
 // invalidation reaches them.
-type written struct {
+type Written struct {
 	mu    sync.Mutex
 	keys  map[string]time.Time // key → when its write was sent
 	swept time.Time            // when expired entries were last removed
@@ -27,7 +27,7 @@ type written struct {
 
 // add records that keys are about to change. Call it before sending the
 // write, so that no read after the write's reply can miss it.
-func (w *written) add(keys ...string) {
+func (w *Written) Add(keys ...string) {
 	now := time.Now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -49,7 +49,7 @@ func (w *written) add(keys ...string) {
 
 // recent reports, for each key, whether it changed within writtenWindow.
 // It returns nil when none did, the usual case.
-func (w *written) recent(keys func(i int) string, n int) []bool {
+func (w *Written) Recent(keys func(i int) string, n int) []bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.keys) == 0 {

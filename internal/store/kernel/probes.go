@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -18,13 +18,13 @@ import (
 
 // IsEmpty reports whether the database holds no users and no posts yet
 // (a server may have created its delivery queue already).
-func (s *Store) IsEmpty(ctx context.Context) (bool, error) {
-	b := s.c.B()
-	for _, r := range s.c.DoMulti(ctx,
+func (db *DB) IsEmpty(ctx context.Context) (bool, error) {
+	b := db.C.B()
+	for _, r := range db.C.DoMulti(ctx,
 		b.Exists().Key(schema.NextUserID).Build(), b.Exists().Key(schema.NextPostID).Build(), b.Exists().Key(schema.UsersByTime).Build()) {
 		n, err := r.AsInt64()
 		if err != nil {
-			return false, s.wrap("is empty", err)
+			return false, db.Wrap("is empty", err)
 		}
 		if n > 0 {
 			return false, nil
@@ -35,12 +35,12 @@ func (s *Store) IsEmpty(ctx context.Context) (bool, error) {
 
 // UsedMemory returns Redis's own count of the memory it uses (INFO
 // memory, used_memory), summed over the nodes of a cluster.
-func (s *Store) UsedMemory(ctx context.Context) (int64, error) {
+func (db *DB) UsedMemory(ctx context.Context) (int64, error) {
 	var total int64
-	for _, node := range s.c.Nodes() {
+	for _, node := range db.C.Nodes() {
 		info, err := node.Do(ctx, node.B().Info().Section("memory").Build()).ToString()
 		if err != nil {
-			return 0, s.wrap("used memory", err)
+			return 0, db.Wrap("used memory", err)
 		}
 		for line := range strings.SplitSeq(info, "\r\n") {
 			if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
@@ -52,47 +52,41 @@ func (s *Store) UsedMemory(ctx context.Context) (int64, error) {
 	return total, nil
 }
 
-// IsCelebrity reports whether uid's posts are merged at read time rather
-// than fanned out.
-func (s *Store) IsCelebrity(ctx context.Context, uid int64) (bool, error) {
-	return s.isCelebrity(ctx, uid)
-}
-
 // DeliveryDone reports whether the newest post of author has reached the
 // author's last follower. Jobs walk followers in order, so once the last
 // one has it, every one has (but those skipped as inactive).
-func (s *Store) DeliveryDone(ctx context.Context, author int64) (bool, error) {
-	b := s.c.B()
-	res := s.c.DoMulti(ctx,
+func (db *DB) DeliveryDone(ctx context.Context, author int64) (bool, error) {
+	b := db.C.B()
+	res := db.C.DoMulti(ctx,
 		b.Zrevrange().Key(schema.UserPosts(author)).Start(0).Stop(0).Build(),
 		b.Zrange().Key(schema.Followers(author)).Min("-1").Max("-1").Build())
 	post, err1 := res[0].AsIntSlice()
 	last, err2 := res[1].AsIntSlice()
 	if err := errors.Join(err1, err2); err != nil {
-		return false, s.wrap("delivery done", err)
+		return false, db.Wrap("delivery done", err)
 	}
 	if len(post) == 0 || len(last) == 0 {
 		return true, nil
 	}
-	head, err := s.c.Do(ctx, b.Lindex().Key(schema.Home(last[0])).Index(0).Build()).AsInt64()
+	head, err := db.C.Do(ctx, b.Lindex().Key(schema.Home(last[0])).Index(0).Build()).AsInt64()
 	if rueidis.IsRedisNil(err) {
 		return false, nil
 	}
-	return head == post[0], s.wrap("delivery done", err)
+	return head == post[0], db.Wrap("delivery done", err)
 }
 
 // DeliveryBacklog returns how many delivery jobs are waiting or running,
 // on every shard of the queue.
-func (s *Store) DeliveryBacklog(ctx context.Context) (int64, error) {
+func (db *DB) DeliveryBacklog(ctx context.Context) (int64, error) {
 	cmds := make(rueidis.Commands, schema.QueueShards)
 	for n := range cmds {
-		cmds[n] = s.c.B().Xlen().Key(schema.QueueN(n).Stream).Build()
+		cmds[n] = db.C.B().Xlen().Key(schema.QueueN(n).Stream).Build()
 	}
 	var total int64
-	for _, r := range s.c.DoMulti(ctx, cmds...) {
+	for _, r := range db.C.DoMulti(ctx, cmds...) {
 		n, err := r.AsInt64()
 		if err != nil {
-			return 0, s.wrap("delivery backlog", err)
+			return 0, db.Wrap("delivery backlog", err)
 		}
 		total += n
 	}
@@ -103,20 +97,20 @@ func (s *Store) DeliveryBacklog(ctx context.Context) (int64, error) {
 // long each took from being made to being delivered to its last
 // follower (its delivery job done), in one pipeline per author. Posts
 // not delivered yet, and those without a time-ordered id, are left out.
-func (s *Store) DeliveryDelays(ctx context.Context, authors []int64, since time.Time) ([]time.Duration, error) {
-	b := s.c.B()
+func (db *DB) DeliveryDelays(ctx context.Context, authors []int64, since time.Time) ([]time.Duration, error) {
+	b := db.C.B()
 	var delays []time.Duration
 	for _, a := range authors {
-		pids, err := s.c.Do(ctx, b.Zrangebyscore().Key(schema.UserPosts(a)).
+		pids, err := db.C.Do(ctx, b.Zrangebyscore().Key(schema.UserPosts(a)).
 			Min(strconv.FormatInt(snowflake.First(since), 10)).Max("+inf").Build()).AsIntSlice()
 		if err != nil {
-			return nil, s.wrap("delivery delays", err)
+			return nil, db.Wrap("delivery delays", err)
 		}
 		cmds := make(rueidis.Commands, len(pids))
 		for i, pid := range pids {
 			cmds[i] = b.Hget().Key(schema.Post(pid)).Field(schema.FieldDelivered).Build()
 		}
-		for i, r := range s.c.DoMulti(ctx, cmds...) {
+		for i, r := range db.C.DoMulti(ctx, cmds...) {
 			ms, err := r.AsInt64()
 			made := snowflake.Time(pids[i])
 			if err != nil || made.IsZero() {

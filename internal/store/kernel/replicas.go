@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"context"
@@ -9,34 +9,34 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 )
 
-// replicated sends the commands build returns as one pipeline (see
-// pipeline), followed, when the store waits for replicas
+// Replicated sends the commands build returns as one pipeline (see
+// Pipeline), followed, when the store waits for replicas
 // (Options.WaitReplicas), by a WAIT on the node of each of keys, the keys
 // those commands write. Redis's WAIT waits for the writes sent before it
 // on the same connection; commands with a WAIT go out together on a
 // connection of their own, so each WAIT covers the writes to its node.
 //
 // A WAIT that times out with fewer replicas than asked fails the write:
-// each command's result becomes errNotReplicated, which callers treat as
+// each command's result becomes ErrNotReplicated, which callers treat as
 // an outage (the request answers 503 and takes back what it can). The
 // write is then on the master alone, which may be a master that a
 // failover has already replaced and whose writes are about to be
 // discarded: acknowledging it would lose it. It returns the results of
 // build's commands.
-func (s *Store) replicated(ctx context.Context, build func() rueidis.Commands, keys ...string) []rueidis.RedisResult {
-	if s.opts.WaitReplicas <= 0 {
-		return s.pipeline(ctx, build)
+func (db *DB) Replicated(ctx context.Context, build func() rueidis.Commands, keys ...string) []rueidis.RedisResult {
+	if db.Opts.WaitReplicas <= 0 {
+		return db.Pipeline(ctx, build)
 	}
 	n := 0
 	var waited []string // a key of each slot waited for
-	res := s.pipeline(ctx, func() rueidis.Commands {
+	res := db.Pipeline(ctx, func() rueidis.Commands {
 		cmds := build()
 		n = len(cmds)
-		b := s.c.B()
+		b := db.C.B()
 		waited = waited[:0]
 		slots := make(map[uint16]bool, len(keys))
 		for _, k := range keys {
-			w := b.Wait().Numreplicas(int64(s.opts.WaitReplicas)).Timeout(s.opts.WaitTimeout.Milliseconds()).Build().SetSlot(k)
+			w := b.Wait().Numreplicas(int64(db.Opts.WaitReplicas)).Timeout(db.Opts.WaitTimeout.Milliseconds()).Build().SetSlot(k)
 			if !slots[w.Slot()] { // one WAIT per slot covers every key of it
 				slots[w.Slot()] = true
 				cmds = append(cmds, w)
@@ -47,11 +47,11 @@ func (s *Store) replicated(ctx context.Context, build func() rueidis.Commands, k
 	})
 	if redisconn.FirstErr(res[:n]) == nil {
 		for i, r := range res[n:] {
-			if acks, err := r.AsInt64(); err != nil || acks < int64(s.opts.WaitReplicas) {
-				s.log.Warn("a write was not replicated in time; it fails", "key", waited[i],
-					"replicas", acks, "wanted", s.opts.WaitReplicas, "timeout", s.opts.WaitTimeout, "err", err)
+			if acks, err := r.AsInt64(); err != nil || acks < int64(db.Opts.WaitReplicas) {
+				db.Log.Warn("a write was not replicated in time; it fails", "key", waited[i],
+					"replicas", acks, "wanted", db.Opts.WaitReplicas, "timeout", db.Opts.WaitTimeout, "err", err)
 				for j := range res[:n] {
-					res[j] = rueidis.NewErrorResult(errNotReplicated)
+					res[j] = rueidis.NewErrorResult(ErrNotReplicated)
 				}
 				break
 			}
@@ -60,6 +60,6 @@ func (s *Store) replicated(ctx context.Context, build func() rueidis.Commands, k
 	return res[:n]
 }
 
-// errNotReplicated reports a write that its replicas did not confirm in
+// ErrNotReplicated reports a write that its replicas did not confirm in
 // time.
-var errNotReplicated = errors.New("the write was not replicated in time")
+var ErrNotReplicated = errors.New("the write was not replicated in time")

@@ -1,4 +1,4 @@
-package store
+package kernel
 
 import (
 	"strconv"
@@ -43,7 +43,7 @@ func BenchmarkPushIDs(b *testing.B) {
 			if err := redisconn.FirstErr(c.DoMulti(ctx,
 				c.B().Flushall().Build(), // the list, the index and the chunks
 				c.B().Lpush().Key(key).Element(base...).Build(),
-				c.B().ScriptLoad().Script(pushIDs.src).Build(),
+				c.B().ScriptLoad().Script(PushIDs.src).Build(),
 				c.B().ConfigResetstat().Build())); err != nil {
 				b.Fatal(err)
 			}
@@ -65,7 +65,7 @@ func BenchmarkPushIDs(b *testing.B) {
 					for g := range ids {
 						ids[g] = next(k*bc.group + g)
 					}
-					cmds = append(cmds, pushIDs.cmd(c, []string{key, idx}, pushIDsArgs(capacity, DefaultArchiveChunk, prefix, 0, ids)...))
+					cmds = append(cmds, PushIDs.Cmd(c, []string{key, idx}, PushIDsArgs(capacity, DefaultArchiveChunk, prefix, 0, ids)...))
 				}
 				if err := redisconn.FirstErr(c.DoMulti(ctx, cmds...)); err != nil {
 					b.Fatal(err)
