@@ -227,7 +227,6 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		cfg.limits, cfg.apiRate = web.Limits{}, retwis.Rate{}
 	}
 	// The in-memory stand-in for Redis has no sharded pub/sub.
-	opts.NoLiveEvents = db.memoryOnly
 	if opts.WaitReplicas < 0 { // automatic: decided once, from the topology at start
 		if opts.WaitReplicas, err = replicasToWaitFor(ctx, db.client, log); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -51,9 +52,9 @@ func (s *Store) SetAbout(ctx context.Context, uid int64, name, bio string) error
 	}
 	// The people search follows the new name: searches in between find
 	// the user by either and check the user hash.
-	writes := peopleWrites(uid, retwis.SearchTerms(username, name), retwis.SearchTerms(username, oldName))
+	writes := index.PeopleWrites(uid, retwis.SearchTerms(username, name), retwis.SearchTerms(username, oldName))
 	if len(writes) > 0 {
-		err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
+		err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return index.Commands(s.C, writes) }))
 		return s.Wrap("set about: people search", err)
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/retwis/retwis/internal/dataset"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/resp"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -96,7 +97,7 @@ func (w *BulkWriter) User(u dataset.User) error {
 		{"HSET", schema.Names(u.Name), u.Name, uid},
 		{"HSET", schema.NamesFolded(u.Name), retwis.FoldUsername(u.Name), uid},
 		{"ZADD", schema.UsersByTime, strconv.FormatInt(u.Registered, 10), u.Name},
-	}, peopleWrites(u.ID, retwis.SearchTerms(u.Name, u.DisplayName), nil)...))
+	}, index.PeopleWrites(u.ID, retwis.SearchTerms(u.Name, u.DisplayName), nil)...))
 }
 
 // Follows records that follower follows each of followees since at, in
@@ -112,7 +113,7 @@ func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error 
 		following = append(following, ts, kernel.ID(f))
 		cmds = append(cmds, []string{"ZADD", schema.Followers(f), ts, kernel.ID(follower)})
 		w.account(f, func(a *bulkAccount) { a.followers++ })
-		cmds = append(cmds, edgeWrites("ZADD", follower, schema.RelFollows, f)...)
+		cmds = append(cmds, index.EdgeWrites("ZADD", follower, schema.RelFollows, f)...)
 	}
 	return w.all(append(cmds, following))
 }
@@ -130,38 +131,38 @@ func (w *BulkWriter) Post(p dataset.Post) error {
 	if len(w.recent) > 2*schema.TimelineCap {
 		w.recent = append(w.recent[:0], w.recent[len(w.recent)-schema.TimelineCap:]...)
 	}
-	post := indexed{pid: p.ID, author: p.Author, time: p.Time, conv: conversationOf(p), noted: p.Time * 1000}
+	post := index.Post{ID: p.ID, Author: p.Author, Time: p.Time, Conv: conversationOf(p), Noted: p.Time * 1000}
 	hash := append([]string{"HSET", schema.Post(p.ID), schema.FieldUserID, kernel.ID(p.Author), schema.FieldAuthor, p.AuthorName,
 		schema.FieldTime, strconv.FormatInt(p.Time, 10), schema.FieldBody, p.Body,
-		schema.FieldDelivered, strconv.FormatInt(p.Time*1000, 10)}, post.conv.fields()...)
+		schema.FieldDelivered, strconv.FormatInt(p.Time*1000, 10)}, post.Conv.Fields()...)
 	w.count(post)
 	w.account(p.Author, func(a *bulkAccount) { a.posts = append(a.posts, p.Time) })
-	return w.all(append([][]string{hash, {"ZADD", schema.UserPosts(p.Author), pid, pid}}, indexWrites(post)...))
+	return w.all(append([][]string{hash, {"ZADD", schema.UserPosts(p.Author), pid, pid}}, index.Writes(post)...))
 }
 
 // conversationOf returns what a dataset post records of its
 // conversations.
-func conversationOf(p dataset.Post) conversation {
-	c := conversation{tags: p.Tags, replyTo: p.InReplyTo, ancestors: p.Ancestors,
-		replyUser: retwis.User{ID: p.ReplyTo.ID, Username: p.ReplyTo.Name}}
+func conversationOf(p dataset.Post) index.Conversation {
+	c := index.Conversation{Tags: p.Tags, ReplyTo: p.InReplyTo, Ancestors: p.Ancestors,
+		ReplyUser: retwis.User{ID: p.ReplyTo.ID, Username: p.ReplyTo.Name}}
 	for _, u := range p.Mentions {
-		c.mentions = append(c.mentions, retwis.User{ID: u.ID, Username: u.Name})
+		c.Mentions = append(c.Mentions, retwis.User{ID: u.ID, Username: u.Name})
 	}
 	return c
 }
 
 // count counts the tags of p.
-func (w *BulkWriter) count(p indexed) {
-	w.latest = max(w.latest, p.time)
-	for _, tag := range p.conv.tags {
+func (w *BulkWriter) count(p index.Post) {
+	w.latest = max(w.latest, p.Time)
+	for _, tag := range p.Conv.Tags {
 		f := retwis.FoldTag(tag)
 		if f == "" {
 			continue
 		}
 		if w.tags == nil {
-			w.tags, w.first = map[string]*tagCount{}, p.time
+			w.tags, w.first = map[string]*tagCount{}, p.Time
 		}
-		x := float64(p.time-w.first) / trendHalfLife.Seconds()
+		x := float64(p.Time-w.first) / index.TrendHalfLife.Seconds()
 		c := w.tags[f]
 		if c == nil {
 			c = &tagCount{written: tag, logWeight: x}
@@ -222,7 +223,7 @@ func (w *BulkWriter) finishTags() error {
 			return err
 		}
 	}
-	now := float64(w.latest-w.first) / trendHalfLife.Seconds()
+	now := float64(w.latest-w.first) / index.TrendHalfLife.Seconds()
 	for _, f := range slices.Sorted(maps.Keys(w.tags)) { // the same bytes for the same dataset
 		c := w.tags[f]
 		weight := math.Exp2(c.logWeight - now)

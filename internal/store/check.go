@@ -9,6 +9,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -197,7 +198,7 @@ func (s *Store) checkBatch(ctx context.Context, kind string, w checkWalk, keys [
 	if len(fixes) == 0 {
 		return nil
 	}
-	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return s.commands(fixes) }))
+	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return index.Commands(s.C, fixes) }))
 	return s.Wrap("check: repair", err)
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -191,7 +192,7 @@ func (s *Store) checkFollowing(ctx context.Context, keys []string, _ *checkRun) 
 		follows[where] = [2]int64{u, v}
 		want = append(want, expectation{[]string{"ZADD", schema.Followers(v), score64(e.Score), kernel.ID(u)},
 			"a follow missing from the followee's followers", where, e.key})
-		for _, edge := range edgeWrites("ZADD", u, schema.RelFollows, v) {
+		for _, edge := range index.EdgeWrites("ZADD", u, schema.RelFollows, v) {
 			want = append(want, expectation{edge, "a follow missing from the graph", where, e.key})
 		}
 	}
@@ -488,7 +489,7 @@ func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([
 		}
 		live = append(live, uid)
 		display, _ := vals[1].ToString()
-		for _, add := range peopleWrites(uid, retwis.SearchTerms(names[i], display), nil) {
+		for _, add := range index.PeopleWrites(uid, retwis.SearchTerms(names[i], display), nil) {
 			want = append(want, expectation{add, "a user missing from the people search", fmt.Sprintf("%s for user %d", add[3], uid), schema.User(uid)})
 		}
 	}
@@ -614,12 +615,12 @@ func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]f
 			found = append(found, finding{what: "a post hash without an author", where: key, key: key})
 			continue
 		}
-		pid := kernel.ID(p.pid)
-		want = append(want, expectation{[]string{"ZADD", schema.UserPosts(p.author), pid, pid}, "a post missing from its author's posts", key, key})
+		pid := kernel.ID(p.ID)
+		want = append(want, expectation{[]string{"ZADD", schema.UserPosts(p.Author), pid, pid}, "a post missing from its author's posts", key, key})
 		if vals, _ := r.ToArray(); vals[len(vals)-1].IsNil() {
 			continue // its delivery job indexes it
 		}
-		for _, c := range indexWrites(p) { // p.noted is 0: no notifications
+		for _, c := range index.Writes(p) { // p.noted is 0: no notifications
 			if _, isGraph := schema.GraphOf(c[1]); c[0] == "ZADD" && !isGraph {
 				want = append(want, expectation{c, "a post missing from the index of a tag, mention or reply", key + " in " + c[1], key})
 			}
@@ -637,15 +638,15 @@ func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]f
 // subjectsOf adds to subjects, for the indexes of p's mentions and
 // reply, the probe of what each indexes (EXISTS or HEXISTS, 0 for gone):
 // the user mentioned, the post answered.
-func (s *Store) subjectsOf(p indexed, subjects map[string]rueidis.Completed) {
+func (s *Store) subjectsOf(p index.Post, subjects map[string]rueidis.Completed) {
 	b := s.C.B()
-	for _, u := range p.conv.mentions {
+	for _, u := range p.Conv.Mentions {
 		if k := schema.Mentions(u.ID); !known(subjects, k) {
 			subjects[k] = b.Hexists().Key(schema.User(u.ID)).Field(schema.FieldUsername).Build()
 		}
 	}
-	if k := schema.Replies(p.conv.replyTo); p.conv.replyTo > 0 && !known(subjects, k) {
-		subjects[k] = b.Exists().Key(schema.Post(p.conv.replyTo)).Build()
+	if k := schema.Replies(p.Conv.ReplyTo); p.Conv.ReplyTo > 0 && !known(subjects, k) {
+		subjects[k] = b.Exists().Key(schema.Post(p.Conv.ReplyTo)).Build()
 	}
 }
 

@@ -9,86 +9,13 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // ErrParentGone is the error of a reply to a post that does not exist
 // (any more).
 var ErrParentGone = retwis.Errorf(retwis.Invalid, "The post you reply to has been deleted.")
-
-// conversation is what a post records of its place in conversations,
-// when it is posted: its tags, the users it mentions, the post it
-// answers and the thread above that.
-type conversation struct {
-	tags      []string      // as written, one of each folded form
-	mentions  []retwis.User // users that existed, in the order of the body
-	replyTo   int64         // 0: none
-	replyUser retwis.User   // the author of replyTo
-	ancestors []int64       // replyTo and the posts above it, nearest first
-}
-
-// fields returns the post hash fields that record c.
-func (c conversation) fields() []string {
-	var f []string
-	if len(c.tags) > 0 {
-		f = append(f, schema.FieldTags, strings.Join(c.tags, " "))
-	}
-	if len(c.mentions) > 0 {
-		f = append(f, schema.FieldMentions, joinUsers(c.mentions))
-	}
-	if c.replyTo > 0 {
-		f = append(f, schema.FieldReplyTo, kernel.ID(c.replyTo), schema.FieldReplyUser, joinUsers([]retwis.User{c.replyUser}),
-			schema.FieldAncestors, strings.Join(kernel.IDs(c.ancestors), ","))
-	}
-	return f
-}
-
-// conversationFields are the post hash fields that parseConversation
-// reads, in its order.
-var conversationFields = []string{schema.FieldTags, schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser, schema.FieldAncestors}
-
-// parseConversation reads the values of conversationFields (missing
-// ones: "").
-func parseConversation(vals []string) conversation {
-	var c conversation
-	if vals[0] != "" {
-		c.tags = strings.Fields(vals[0])
-	}
-	c.mentions = splitUsers(vals[1])
-	c.replyTo, _ = strconv.ParseInt(vals[2], 10, 64)
-	if u := splitUsers(vals[3]); len(u) == 1 {
-		c.replyUser = u[0]
-	}
-	for a := range strings.SplitSeq(vals[4], ",") {
-		if n, err := strconv.ParseInt(a, 10, 64); err == nil {
-			c.ancestors = append(c.ancestors, n)
-		}
-	}
-	return c
-}
-
-// joinUsers spells users as "<id>:<username>", separated by spaces.
-func joinUsers(users []retwis.User) string {
-	parts := make([]string, len(users))
-	for i, u := range users {
-		parts[i] = kernel.ID(u.ID) + ":" + u.Username
-	}
-	return strings.Join(parts, " ")
-}
-
-// splitUsers reads what joinUsers wrote, skipping what does not parse.
-func splitUsers(s string) []retwis.User {
-	var users []retwis.User
-	for part := range strings.FieldsSeq(s) {
-		n, name, ok := strings.Cut(part, ":")
-		uid, err := strconv.ParseInt(n, 10, 64)
-		if ok && err == nil && name != "" {
-			users = append(users, retwis.User{ID: uid, Username: name})
-		}
-	}
-	return users
-}
 
 // converse works out what a post with body records of its
 // conversations: the tags and mentions of the body (mentions resolved to
@@ -97,10 +24,10 @@ func splitUsers(s string) []retwis.User {
 // through the client-side cache, then the hashes of the users found in
 // another. A reply's body is made to begin with the @name of the author
 // it answers, so the body it returns may be longer.
-func (s *Store) converse(ctx context.Context, body string, replyTo int64) (string, conversation, error) {
-	var c conversation
+func (s *Store) converse(ctx context.Context, body string, replyTo int64) (string, index.Conversation, error) {
+	var c index.Conversation
 	var names []string
-	c.tags, names = retwis.TagsAndMentions(body)
+	c.Tags, names = retwis.TagsAndMentions(body)
 	b := s.C.B()
 	cmds := make([]rueidis.CacheableTTL, 0, len(names)+1)
 	for _, n := range names {
@@ -120,12 +47,12 @@ func (s *Store) converse(ctx context.Context, body string, replyTo int64) (strin
 		if c, err = s.replyContext(ctx, replyTo, res[len(names)], c); err != nil {
 			return "", c, err
 		}
-		addressedBody, err := addressed(body, c.replyUser.Username)
+		addressedBody, err := addressed(body, c.ReplyUser.Username)
 		if err != nil {
 			return "", c, err
 		}
 		if addressedBody != body {
-			body, addressee = addressedBody, []retwis.User{c.replyUser}
+			body, addressee = addressedBody, []retwis.User{c.ReplyUser}
 		}
 	}
 	mentioned, err := s.usersNamed(ctx, res[:len(names)])
@@ -137,7 +64,7 @@ func (s *Store) converse(ctx context.Context, body string, replyTo int64) (strin
 			addressee = append(addressee, u)
 		}
 	}
-	c.mentions = addressee[:min(len(addressee), retwis.MaxMentions)]
+	c.Mentions = addressee[:min(len(addressee), retwis.MaxMentions)]
 	return body, c, nil
 }
 
@@ -156,7 +83,7 @@ func addressed(body, name string) (string, error) {
 // replyContext adds to c, for a reply to post replyTo, what r (a read
 // of that post's author and ancestors) says: its author, and the thread
 // above it.
-func (s *Store) replyContext(ctx context.Context, replyTo int64, r rueidis.RedisResult, c conversation) (conversation, error) {
+func (s *Store) replyContext(ctx context.Context, replyTo int64, r rueidis.RedisResult, c index.Conversation) (index.Conversation, error) {
 	vals, err := r.ToArray()
 	if err != nil {
 		return c, s.Wrap("reply: read the post", err)
@@ -176,10 +103,10 @@ func (s *Store) replyContext(ctx context.Context, replyTo int64, r rueidis.Redis
 		}
 		str[1] = names[author]
 	}
-	c.replyTo, c.replyUser, c.ancestors = replyTo, retwis.User{ID: author, Username: str[1]}, []int64{replyTo}
+	c.ReplyTo, c.ReplyUser, c.Ancestors = replyTo, retwis.User{ID: author, Username: str[1]}, []int64{replyTo}
 	for a := range strings.SplitSeq(str[2], ",") {
-		if n, err := strconv.ParseInt(a, 10, 64); err == nil && len(c.ancestors) < retwis.MaxAncestors {
-			c.ancestors = append(c.ancestors, n)
+		if n, err := strconv.ParseInt(a, 10, 64); err == nil && len(c.Ancestors) < retwis.MaxAncestors {
+			c.Ancestors = append(c.Ancestors, n)
 		}
 	}
 	return c, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -129,7 +130,7 @@ func (s *Store) releaseAccount(ctx context.Context, d deletion) error {
 		for _, subject := range []string{schema.PostLimit(uid), schema.FollowLimit(uid), schema.LoginAccountLimit(retwis.FoldUsername(name))} {
 			cmds = append(cmds, b.Del().Key(schema.RateLimit(subject)).Build())
 		}
-		return append(cmds, s.commands(peopleWrites(uid, nil, retwis.SearchTerms(name, d.display)))...)
+		return append(cmds, index.Commands(s.C, index.PeopleWrites(uid, nil, retwis.SearchTerms(name, d.display)))...)
 	}))
 	return s.Wrap("deletion: release the account", err)
 }
@@ -194,10 +195,10 @@ func (s *Store) walkedLast(ctx context.Context, walked string, writes [][]string
 		}
 	}
 	s.Written.Add(keys...)
-	if err := redisconn.FirstErr(s.C.DoMulti(ctx, s.commands(first)...)); err != nil {
+	if err := redisconn.FirstErr(s.C.DoMulti(ctx, index.Commands(s.C, first)...)); err != nil {
 		return s.Wrap("deletion", err)
 	}
-	return s.Wrap("deletion", redisconn.FirstErr(s.C.DoMulti(ctx, s.commands(last)...)))
+	return s.Wrap("deletion", redisconn.FirstErr(s.C.DoMulti(ctx, index.Commands(s.C, last)...)))
 }
 
 // deleteFollowers ends the follows of followers, a batch of d's: the
@@ -315,7 +316,7 @@ func (s *Store) deletePosts(ctx context.Context, uid int64, batch string, counte
 
 // unlistPosts takes deleted posts off the global timeline and out of the
 // indexes that list them (deletedCmds), in one pipeline.
-func (s *Store) unlistPosts(ctx context.Context, posts []indexed) error {
+func (s *Store) unlistPosts(ctx context.Context, posts []index.Post) error {
 	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, p := range posts {
@@ -357,8 +358,8 @@ func (s *Store) unstash(ctx context.Context, uid int64, batch string) ([]stashed
 
 // dropHashes deletes the hashes of the stashed posts (one pipeline), and
 // returns what their indexes need of those that existed.
-func (s *Store) dropHashes(ctx context.Context, stashed []stashedPost) ([]indexed, error) {
-	var posts []indexed
+func (s *Store) dropHashes(ctx context.Context, stashed []stashedPost) ([]index.Post, error) {
+	var posts []index.Post
 	dels := make(rueidis.Commands, len(stashed))
 	for i, sp := range stashed {
 		if p, _, ok := parseJobFields(sp.ID, sp.Fields); ok {
@@ -375,7 +376,7 @@ func (s *Store) dropHashes(ctx context.Context, stashed []stashedPost) ([]indexe
 // resuming the batch does not take them back twice. A failure leaves
 // them counted (a tag's count a little high, as a deleted post's whose
 // unindexing failed), and is logged.
-func (s *Store) uncount(ctx context.Context, uid int64, posts []indexed) error {
+func (s *Store) uncount(ctx context.Context, uid int64, posts []index.Post) error {
 	err := s.C.Do(ctx, s.C.B().Hset().Key(schema.Deleting(uid)).FieldValue().FieldValue(schema.FieldDelCounted, "1").Build()).Error()
 	if err != nil {
 		return s.Wrap("deletion: uncount", err)
@@ -383,7 +384,7 @@ func (s *Store) uncount(ctx context.Context, uid int64, posts []indexed) error {
 	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, p := range posts {
-			cmds = append(cmds, s.uncountCmds(p)...)
+			cmds = append(cmds, index.UncountCmds(s.C, p)...)
 		}
 		return cmds
 	}))

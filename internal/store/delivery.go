@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis/internal/jobqueue"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -325,7 +326,7 @@ func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err er
 		err := s.C.Do(ctx, b.Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(j.post)).Build()).Error()
 		return false, s.Wrap("delivery: global timeline", err)
 	}
-	if err := s.index(ctx, []job{j}, map[int64]indexed{j.post: post}); err != nil {
+	if err := s.index(ctx, []job{j}, map[int64]index.Post{j.post: post}); err != nil {
 		return false, err
 	}
 	return flag != "0", nil

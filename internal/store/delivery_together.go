@@ -10,19 +10,20 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // audience is what deliverTogether learnt about the posts of its jobs.
 type audience struct {
-	gone      []int64           // posts deleted before their delivery
-	fanned    []job             // jobs whose post goes to followers
-	followers map[int64][]int64 // author -> followers, for fanned jobs
-	long      []job             // jobs left to runJob: too many followers
-	done      []job             // jobs with nothing to fan out (a celebrity's post)
-	got       map[int64][]int64 // post -> the followers it was pushed to
-	posts     map[int64]indexed // post -> what its indexes need, for the posts of fanned and done jobs
+	gone      []int64              // posts deleted before their delivery
+	fanned    []job                // jobs whose post goes to followers
+	followers map[int64][]int64    // author -> followers, for fanned jobs
+	long      []job                // jobs left to runJob: too many followers
+	done      []job                // jobs with nothing to fan out (a celebrity's post)
+	got       map[int64][]int64    // post -> the followers it was pushed to
+	posts     map[int64]index.Post // post -> what its indexes need, for the posts of fanned and done jobs
 }
 
 // deliverTogether carries out fresh deliver jobs together, in a fixed
@@ -91,15 +92,15 @@ func (s *Store) deliverAll(ctx context.Context, jobs []job, opts DeliveryOptions
 // indexCmds), in one pipeline, notifying those they mention or answer
 // now, and marks their authors' entries in the directory for a refresh
 // (their counts of posts this week changed).
-func (s *Store) index(ctx context.Context, jobs []job, posts map[int64]indexed) error {
+func (s *Store) index(ctx context.Context, jobs []job, posts map[int64]index.Post) error {
 	now := time.Now().UnixMilli()
 	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, j := range jobs {
 			p := posts[j.post]
-			p.noted = now
-			cmds = append(cmds, s.indexCmds(p)...)
-			cmds = append(cmds, s.postEventCmds(schema.EventUpdate, p)...)
+			p.Noted = now
+			cmds = append(cmds, index.Cmds(s.C, p)...)
+			cmds = append(cmds, index.PostEventCmds(s.C, schema.EventUpdate, p)...)
 		}
 		if authors := authorsOf(jobs); len(authors) > 0 {
 			cmds = append(cmds, s.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.IDs(authors)...).Build())
@@ -141,7 +142,7 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 		}
 	}
 	res := s.C.DoMulti(ctx, cmds...)
-	a := audience{followers: make(map[int64][]int64, len(authors)), posts: make(map[int64]indexed, len(jobs))}
+	a := audience{followers: make(map[int64][]int64, len(authors)), posts: make(map[int64]index.Post, len(jobs))}
 	for _, author := range authors {
 		f, err := res[at[author]].AsIntSlice()
 		if err != nil {
@@ -171,12 +172,12 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 
 // jobFields are the post hash fields a delivery job reads, in the order
 // parseJobPost expects.
-var jobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, conversationFields...)
+var jobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, index.ConversationFields...)
 
 // parseJobPost decodes the reply to HMGET post:<pid> jobFields: what the
 // post's indexes need, and its fanout flag. ok is false for a post that
 // is gone.
-func parseJobPost(pid int64, r rueidis.RedisResult) (p indexed, fanout string, ok bool, err error) {
+func parseJobPost(pid int64, r rueidis.RedisResult) (p index.Post, fanout string, ok bool, err error) {
 	vals, err := r.ToArray()
 	if err != nil {
 		return p, "", false, err
@@ -196,17 +197,17 @@ func asStrings(vals []rueidis.RedisMessage) []string {
 
 // parseJobFields decodes the values of jobFields of post pid (see
 // parseJobPost).
-func parseJobFields(pid int64, str []string) (p indexed, fanout string, ok bool) {
-	p.pid = pid
+func parseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bool) {
+	p.ID = pid
 	var err error
 	if len(str) < len(jobFields) {
 		return p, "", false
 	}
-	if p.author, err = strconv.ParseInt(str[0], 10, 64); err != nil {
+	if p.Author, err = strconv.ParseInt(str[0], 10, 64); err != nil {
 		return p, "", false // gone (or damaged: nothing to deliver)
 	}
-	p.time, _ = strconv.ParseInt(str[2], 10, 64)
-	p.conv = parseConversation(str[3:])
+	p.Time, _ = strconv.ParseInt(str[2], 10, 64)
+	p.Conv = index.ParseConversation(str[3:])
 	return p, str[1], true
 }
 
@@ -255,7 +256,7 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 	return got, nil
 }
 
-// settle finishes the jobs of a once their posts are pushed and indexed:
+// settle finishes the jobs of a once their posts are pushed and index.Post:
 // a post deleted meanwhile is taken back off the timelines it reached
 // and out of its indexes (its deletion may have passed them already), a
 // post gone before its delivery off the global timeline, and every other

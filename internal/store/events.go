@@ -11,6 +11,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -78,9 +79,6 @@ func (s *Store) Listen(ctx context.Context, st Stream, fn func(Event)) error {
 	if st.channel == "" {
 		return retwis.Errorf(retwis.Invalid, "There is no such stream.")
 	}
-	if s.Opts.NoLiveEvents {
-		return retwis.Errorf(retwis.Unavailable, "This server sends no live events.")
-	}
 	var mu sync.Mutex // the confirmation comes from the reader, messages from Receive's goroutine
 	call := func(ev Event) {
 		mu.Lock()
@@ -135,42 +133,15 @@ func parseEvent(msg string) (Event, bool) {
 	return Event{}, false
 }
 
-// publishCmd returns the command that sends msg on channel.
-func (s *Store) publishCmd(channel, msg string) rueidis.Completed {
-	return s.C.B().Spublish().Channel(channel).Message(msg).Build()
-}
-
-// postEventCmds return the commands that announce p, delivered (kind
-// EventUpdate) or deleted (EventDelete), on the public stream, its tags'
-// and its author's (none if Options.NoLiveEvents).
-func (s *Store) postEventCmds(kind string, p indexed) rueidis.Commands {
-	if s.Opts.NoLiveEvents {
-		return nil
-	}
-	msg := schema.PostEvent(kind, p.pid)
-	cmds := rueidis.Commands{s.publishCmd(schema.PublicStream, msg), s.publishCmd(schema.UserStream(p.author), msg)}
-	seen := map[string]bool{}
-	for _, tag := range p.conv.tags {
-		if f := retwis.FoldTag(tag); f != "" && !seen[f] {
-			seen[f] = true
-			cmds = append(cmds, s.publishCmd(schema.TagStream(f), msg))
-		}
-	}
-	return cmds
-}
-
 // announce sends the event kind of posts to the streams of the users
-// they reached (user -> posts), in one pipeline (none if
-// Options.NoLiveEvents). Live events are a courtesy (the timelines are
-// the truth), so a failure is logged, not returned.
+// they reached (user -> posts), in one pipeline. Live events are a
+// courtesy (the timelines are the truth), so a failure is logged, not
+// returned.
 func (s *Store) announce(ctx context.Context, kind string, reached map[int64][]int64) {
-	if s.Opts.NoLiveEvents {
-		return
-	}
 	var cmds rueidis.Commands
 	for u, pids := range reached {
 		for _, p := range pids {
-			cmds = append(cmds, s.publishCmd(schema.UserStream(u), schema.PostEvent(kind, p)))
+			cmds = append(cmds, index.PublishCmd(s.C, schema.UserStream(u), schema.PostEvent(kind, p)))
 		}
 	}
 	if len(cmds) == 0 {

@@ -20,7 +20,7 @@ import (
 // The dimensions of the directory (schema.Explore), in the order of the
 // curve: follower count, posts in the last seven days, day of sign-up
 // (days since 1970). Their bits add up to the 53 of a score: counts
-// above 1,048,575 followers or 65,535 posts a week are indexed as those.
+// above 1,048,575 followers or 65,535 posts a week are index.Post as those.
 const (
 	dimFollowers = iota
 	dimPosts
@@ -353,7 +353,7 @@ func (s *Store) Explore(ctx context.Context, d retwis.Directory, n int) (retwis.
 	return listing, err
 }
 
-// entry is a user found in the directory, with the code it is indexed
+// entry is a user found in the directory, with the code it is index.Post
 // by and the follower count in it.
 type entry struct {
 	uid             int64

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -54,7 +55,7 @@ func (s *Store) AddTrend(ctx context.Context, tag string, at time.Time) error {
 	f := retwis.FoldTag(tag)
 	n := schema.TrendsOf(f)
 	s.Written.Add(schema.Trends(n), schema.TrendEpoch(n))
-	return s.C.Do(ctx, s.trendCmd(f, at.Unix(), 1)).Error()
+	return s.C.Do(ctx, index.TrendCmd(s.C, f, at.Unix(), 1)).Error()
 }
 
 // RefreshDirectory brings the directory's entries for uids in line with

@@ -8,6 +8,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -41,9 +42,9 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 		cmds := append(rueidis.Commands{
 			b.Zadd().Key(schema.Following(follower)).ScoreMember().ScoreMember(now, kernel.ID(followee)).Build(),
 			b.Zadd().Key(schema.Followers(followee)).ScoreMember().ScoreMember(now, kernel.ID(follower)).Build(),
-		}, s.notifyCmds(followee, schema.Note(schema.NoteFollow, follower, 0), at.UnixMilli())...)
+		}, index.NotifyCmds(s.C, followee, schema.Note(schema.NoteFollow, follower, 0), at.UnixMilli())...)
 		cmds = append(cmds, b.Del().Key(schema.Suggestions(follower)).Build())
-		return append(cmds, s.commands(edgeWrites("ZADD", follower, schema.RelFollows, followee))...)
+		return append(cmds, index.Commands(s.C, index.EdgeWrites("ZADD", follower, schema.RelFollows, followee))...)
 	}, schema.Following(follower), schema.Followers(followee)))
 	if err != nil {
 		return s.Wrap("follow", err)
@@ -97,7 +98,7 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	defer cancel()
 	s.Written.Add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))
 	err := redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands {
-		return s.commands(unfollowWrites(follower, followee))
+		return index.Commands(s.C, unfollowWrites(follower, followee))
 	}, schema.Following(follower), schema.Followers(followee)))
 	if err != nil {
 		return s.Wrap("unfollow", err)
@@ -114,7 +115,7 @@ func unfollowWrites(follower, followee int64) [][]string {
 		{"ZREM", schema.Following(follower), kernel.ID(followee)},
 		{"ZREM", schema.Followers(followee), kernel.ID(follower)},
 		{"DEL", schema.Suggestions(follower)},
-	}, edgeWrites("ZREM", follower, schema.RelFollows, followee)...)
+	}, index.EdgeWrites("ZREM", follower, schema.RelFollows, followee)...)
 }
 
 // maxSettle bounds how often settleFollow goes round; each round that

@@ -28,20 +28,6 @@ const (
 	suggestEach = 50
 )
 
-// edgeWrites are the plain commands (op is ZADD or ZREM) that add or
-// remove the triple (subject, rel, object) in the graph: a member in
-// each user's part.
-func edgeWrites(op string, subject int64, rel string, object int64) [][]string {
-	ofSubject, ofObject := schema.GraphEdge(subject, rel, object)
-	cmd := func(key, member string) []string {
-		if op == "ZADD" {
-			return []string{"ZADD", key, "0", member}
-		}
-		return []string{"ZREM", key, member}
-	}
-	return [][]string{cmd(schema.Graph(subject), ofSubject), cmd(schema.Graph(object), ofObject)}
-}
-
 // graphRange returns the cached read of the third elements of user uid's
 // graph after perm and next (see schema.GraphPrefix), at most limit.
 func (s *Store) graphRange(uid int64, perm, next string, limit int64) rueidis.CacheableTTL {

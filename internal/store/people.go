@@ -21,24 +21,6 @@ const peopleScan = 200
 // maxPeopleFound bounds the users one search returns.
 const maxPeopleFound = 50
 
-// peopleWrites are the plain commands that enter user uid in the people
-// index under the terms add and take them out of the terms remove (see
-// retwis.SearchTerms), each touching the shard of its term.
-func peopleWrites(uid int64, add, remove []string) [][]string {
-	var cmds [][]string
-	for _, t := range remove {
-		if !slices.Contains(add, t) {
-			cmds = append(cmds, []string{"ZREM", schema.People(schema.PeopleOf(t)), schema.PeopleEntry(t, uid)})
-		}
-	}
-	for _, t := range add {
-		if !slices.Contains(remove, t) {
-			cmds = append(cmds, []string{"ZADD", schema.People(schema.PeopleOf(t)), "0", schema.PeopleEntry(t, uid)})
-		}
-	}
-	return cmds
-}
-
 // SearchPeople returns up to n users found by query (see
 // retwis.SearchWords and retwis.Matches: each word the prefix of the
 // username or of a word of the display name, ignoring case and

@@ -12,6 +12,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -102,7 +103,7 @@ func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
 	// id of a post that cannot be read (pipelines to different cluster
 	// nodes are not ordered).
 	fields := append([]string{schema.FieldUserID, kernel.ID(author), schema.FieldAuthor, name,
-		schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, body}, conv.fields()...)
+		schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, body}, conv.Fields()...)
 	if celebrity {
 		fields = append(fields, schema.FieldFanout, "0")
 	}
@@ -130,8 +131,8 @@ func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
 	}
 	published = true
 	p := retwis.Post{ID: pid, AuthorID: author, Author: name, Time: now.Truncate(time.Second), Body: body,
-		InReplyTo: conv.replyTo, ReplyTo: conv.replyUser.Username, ReplyToID: conv.replyUser.ID}
-	for _, u := range conv.mentions {
+		InReplyTo: conv.ReplyTo, ReplyTo: conv.ReplyUser.Username, ReplyToID: conv.ReplyUser.ID}
+	for _, u := range conv.Mentions {
 		p.Mentions, p.MentionIDs = append(p.Mentions, u.Username), append(p.MentionIDs, u.ID)
 	}
 	return p, nil
@@ -356,11 +357,11 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		}
 	}
 	p.Author = more[0]
-	for _, u := range splitUsers(more[1]) {
+	for _, u := range index.SplitUsers(more[1]) {
 		p.Mentions, p.MentionIDs = append(p.Mentions, u.Username), append(p.MentionIDs, u.ID)
 	}
 	if p.InReplyTo, _ = strconv.ParseInt(more[2], 10, 64); p.InReplyTo > 0 {
-		if u := splitUsers(more[3]); len(u) == 1 {
+		if u := index.SplitUsers(more[3]); len(u) == 1 {
 			p.ReplyTo, p.ReplyToID = u[0].Username, u[0].ID
 		}
 	}
@@ -399,9 +400,9 @@ func noPost(pid int64, missing int) error {
 // (unlistCmds), and announce its deletion; all are safe to repeat. The
 // author's own index and the counts of its tags (uncountCmds) are the
 // caller's.
-func (s *Store) deletedCmds(p indexed) rueidis.Commands {
-	cmds := append(rueidis.Commands{s.C.B().Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(p.pid)).Build()}, s.unlistCmds(p)...)
-	return append(cmds, s.postEventCmds(schema.EventDelete, p)...)
+func (s *Store) deletedCmds(p index.Post) rueidis.Commands {
+	cmds := append(rueidis.Commands{s.C.B().Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(p.ID)).Build()}, index.UnlistCmds(s.C, p)...)
+	return append(cmds, index.PostEventCmds(s.C, schema.EventDelete, p)...)
 }
 
 // DeletePost deletes post pid, which must be by user uid. Deleting the
@@ -442,7 +443,7 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 		return append(rueidis.Commands{
 			b.Zrem().Key(schema.UserPosts(uid)).Member(kernel.ID(pid)).Build(),
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(kernel.ID(pid)).Build(),
-		}, append(s.deletedCmds(post), s.uncountCmds(post)...)...)
+		}, append(s.deletedCmds(post), index.UncountCmds(s.C, post)...)...)
 	}))
 	if fanout != "0" {
 		err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {

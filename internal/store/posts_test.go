@@ -272,13 +272,13 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if found, err := f.st.SearchPeople(f.ctx, "legacy", 10); err != nil || len(found) != 0 {
 		t.Fatalf("people search before maintenance: %v, %v; want nobody yet", found, err)
 	}
-	// The posts are indexed by tag and mention, the users entered in the
+	// The posts are index.Post by tag and mention, the users entered in the
 	// people search and the directory and the follows in the graph, by
 	// maintenance, in the background, once.
 	for round, want := range []int{2 + 2 + 1 + 2, 0} {
 		rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
 		if err != nil || rep.Reindexed != want {
-			t.Fatalf("maintenance round %d indexed %d older posts and users (%v); want %d", round, rep.Reindexed, err, want)
+			t.Fatalf("maintenance round %d index.Post %d older posts and users (%v); want %d", round, rep.Reindexed, err, want)
 		}
 	}
 	if found, err := f.st.SearchPeople(f.ctx, "LEG", 10); err != nil || len(found) != 1 || found[0].User.ID != 7 {
@@ -438,7 +438,7 @@ func TestFullRedis(t *testing.T) {
 		t.Fatalf("posting on a full Redis: %v (kind %v); want unavailable, storage full", err, retwis.ErrorKind(err))
 	}
 	if n := f.do(t, "ZCARD", fmt.Sprint("user_posts:{", u.ID, "}")); n != "1" {
-		t.Fatalf("a refused post was indexed (%s posts)", n)
+		t.Fatalf("a refused post was index.Post (%s posts)", n)
 	}
 }
 

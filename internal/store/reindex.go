@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -21,7 +22,7 @@ const (
 )
 
 // reindexDone marks, in a backfill's state, a master whose keys are all
-// indexed.
+// index.Post.
 const reindexDone = "done"
 
 // backfill is the indexing in the background of what was written before
@@ -49,7 +50,7 @@ var backfills = []backfill{
 // before version 4 (by tag and mention), version 5 (in the people
 // search), version 6 (the follows in the graph) and version 7 (the
 // users in the directory). See backfill.
-// It returns how many keys it indexed.
+// It returns how many keys it index.Post.
 func (s *Store) reindexOlder(ctx context.Context) (int, error) {
 	total := 0
 	for _, bf := range backfills {
@@ -63,7 +64,7 @@ func (s *Store) reindexOlder(ctx context.Context) (int, error) {
 
 // runBackfill walks bf's keys, reindexBudget a round at most, from the
 // cursors its state keeps, so that it resumes where it stopped. A key
-// indexed already is left alone. Maintenance runs it under its lock, one
+// index.Post already is left alone. Maintenance runs it under its lock, one
 // server at a time, so that counts (the trends and the tag completion)
 // are counted once.
 func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
@@ -159,10 +160,10 @@ func (s *Store) reindexUsers(ctx context.Context, keys []string) (int, error) {
 		if name == "" {
 			continue // a half-created user
 		}
-		writes = append(writes, peopleWrites(uids[i], retwis.SearchTerms(name, display), nil)...)
+		writes = append(writes, index.PeopleWrites(uids[i], retwis.SearchTerms(name, display), nil)...)
 		n++
 	}
-	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
+	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return index.Commands(s.C, writes) }))
 	return n, s.Wrap("reindex: write", err)
 }
 
@@ -245,19 +246,19 @@ func (s *Store) reindexPosts(ctx context.Context, keys []string) (int, error) {
 		}
 		author, err := strconv.ParseInt(str[0], 10, 64)
 		if err != nil || str[3] != "" || str[4] != "" {
-			continue // damaged, or indexed already
+			continue // damaged, or index.Post already
 		}
 		ts, _ := strconv.ParseInt(str[1], 10, 64)
 		_, conv, err := s.converse(ctx, str[2], 0)
 		if err != nil {
 			return 0, err
 		}
-		if len(conv.tags) == 0 && len(conv.mentions) == 0 {
+		if len(conv.Tags) == 0 && len(conv.Mentions) == 0 {
 			continue
 		}
-		p := indexed{pid: pids[i], author: author, time: ts, conv: conv}
-		writes = append(writes, kernel.SetIfExists.Cmd(s.C, []string{schema.Post(p.pid)}, conv.fields()...))
-		writes = append(writes, s.indexCmds(p)...)
+		p := index.Post{ID: pids[i], Author: author, Time: ts, Conv: conv}
+		writes = append(writes, kernel.SetIfExists.Cmd(s.C, []string{schema.Post(p.ID)}, conv.Fields()...))
+		writes = append(writes, index.Cmds(s.C, p)...)
 		n++
 	}
 	if n == 0 {
@@ -339,10 +340,10 @@ func (s *Store) reindexFollows(ctx context.Context, keys []string) (int, error) 
 			return 0, s.Wrap("reindex: read follows", err)
 		}
 		for _, f := range followed {
-			writes = append(writes, edgeWrites("ZADD", uids[i], schema.RelFollows, f)...)
+			writes = append(writes, index.EdgeWrites("ZADD", uids[i], schema.RelFollows, f)...)
 		}
 	}
-	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return s.commands(writes) }))
+	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return index.Commands(s.C, writes) }))
 	return len(uids), s.Wrap("reindex: write", err)
 }
 

@@ -11,12 +11,13 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // Trending returns the n tags with the heaviest weight at time now: the
 // number of posts that used each, every post counting half as much for
-// every trendHalfLife since it was posted. It reads the top n of every
+// every index.TrendHalfLife since it was posted. It reads the top n of every
 // shard of the trends with its epoch (one cached read), brings their
 // scores to now and merges them; then the tags' names as first written
 // (another). The result is kept for trendsFresh (see trendMemo).
@@ -58,7 +59,7 @@ func (s *Store) readTrending(ctx context.Context, n int, now time.Time) ([]retwi
 		if err != nil {
 			return nil, s.Wrap("trends", err)
 		}
-		decay := math.Exp2(-now.Sub(time.Unix(epoch, 0)).Seconds() / trendHalfLife.Seconds())
+		decay := math.Exp2(-now.Sub(time.Unix(epoch, 0)).Seconds() / index.TrendHalfLife.Seconds())
 		for _, sc := range scores {
 			top = append(top, trend{sc.Member, sc.Score * decay})
 		}
@@ -116,7 +117,7 @@ func (m *trendMemo) get(n int, now time.Time) ([]retwis.Trend, bool) {
 	if !ok || time.Since(r.read) >= trendsFresh {
 		return nil, false
 	}
-	decay := math.Exp2(-now.Sub(r.now).Seconds() / trendHalfLife.Seconds())
+	decay := math.Exp2(-now.Sub(r.now).Seconds() / index.TrendHalfLife.Seconds())
 	trends := make([]retwis.Trend, len(r.trends))
 	for i, t := range r.trends {
 		trends[i] = retwis.Trend{Tag: t.Tag, Weight: t.Weight * decay}

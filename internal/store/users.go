@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -137,7 +138,7 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 	cmds := append(s.seenCmds(uid, now.Unix(), false),
 		b.Zadd().Key(schema.UsersByTime).ScoreMember().ScoreMember(float64(now.Unix()), username).Build(),
 		s.entryCmd(newcomer))
-	cmds = append(cmds, s.commands(peopleWrites(uid, retwis.SearchTerms(username, ""), nil))...)
+	cmds = append(cmds, index.Commands(s.C, index.PeopleWrites(uid, retwis.SearchTerms(username, ""), nil))...)
 	if err := redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)); err != nil {
 		s.Log.Warn("new user not recorded in users_by_time, the people search, the directory and as seen", "user", username, "err", err)
 	}

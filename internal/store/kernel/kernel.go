@@ -75,10 +75,6 @@ type Options struct {
 	// latency and errors, client-side cache hits, delivery jobs, their
 	// backlog and delay, and the password-hashing queue.
 	Metrics prometheus.Registerer
-	// NoLiveEvents sends no live events, for a server without sharded
-	// pub/sub (SPUBLISH), such as the in-memory stand-in of `retwis
-	// serve`; Listen then fails.
-	NoLiveEvents bool
 	// Limits are the rate limits of what each user does (zero: none).
 	Limits Limits
 	// SessionIdle is how long a session (a login of the pages) lasts
