@@ -22,6 +22,7 @@ import (
 // all must be readable through a cluster client, and errors, a MOVED
 // among them, must be attributed to the right commands.
 func TestLoadCluster(t *testing.T) {
+	t.Parallel()
 	url := redistest.Cluster(t)
 	script := "return redis.call('SET', KEYS[1], 'from a script')"
 	movedKey := keyElsewhere(t, url, script)
@@ -92,6 +93,7 @@ func keyElsewhere(t *testing.T, url, script string) string {
 // TestLoadClusterErrorsInOrder checks the numbering of errors whose
 // replies come from three masters interleaved.
 func TestLoadClusterErrorsInOrder(t *testing.T) {
+	t.Parallel()
 	url := redistest.Cluster(t)
 	// A string in every slot range, then a failing LPUSH on each of them
 	// at known numbers, interleaved with good commands.
@@ -126,6 +128,7 @@ func TestLoadClusterErrorsInOrder(t *testing.T) {
 // whichever master they went to, so every key up to N on the masters
 // still up must be there.
 func TestLoadClusterConnectionDrop(t *testing.T) {
+	t.Parallel()
 	dir, err := os.MkdirTemp("", "rtwc")
 	if err != nil {
 		t.Fatal(err)
@@ -203,6 +206,7 @@ func testSlotMap(t *testing.T, url string) *slotMap {
 // TestLoadClusterSeeds loads into a cluster named by several seed nodes,
 // the first of them dead: the first that answers is used.
 func TestLoadClusterSeeds(t *testing.T) {
+	t.Parallel()
 	url := redistest.Cluster(t)
 	seeds := "redis://127.0.0.1:1," + strings.TrimPrefix(url, "redis://")
 	var cmds [][]string

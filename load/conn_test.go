@@ -30,6 +30,7 @@ import (
 // user and password) and SELECT: their replies must not be counted, and
 // the data must land in the database named.
 func TestLoadLogin(t *testing.T) {
+	t.Parallel()
 	if os.Getenv(redistest.EnvURL) != "" {
 		t.Skip("sets a password on the server")
 	}
@@ -99,6 +100,7 @@ func withLogin(t *testing.T, raw, user, pass string, db int) string {
 // rediss:// URL; the certificate is checked unless the URL says
 // skip_verify.
 func TestLoadTLS(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cert, key := writeSelfSignedCert(t, dir)
 	plain, secure := freePort(t), freePort(t)

@@ -97,6 +97,7 @@ func FuzzRoundTrip(f *testing.F) {
 }
 
 func TestLoadErrorsAttributed(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	manyErrors := [][]string{{"SET", "s", "v"}}
 	for range 250 {
@@ -142,6 +143,7 @@ func TestLoadErrorsAttributed(t *testing.T) {
 // five are applied, nothing after the bad bytes is, and the message gives
 // the offset of the bad byte.
 func TestLoadBadInput(t *testing.T) {
+	t.Parallel()
 	var good [][]string
 	for i := range 5 {
 		good = append(good, []string{"SET", "before:" + strconv.Itoa(i), "v"})
@@ -190,6 +192,7 @@ func concat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 // times out, a slow script) among many quick ones: every reply must be
 // waited for and counted, the sentinel's included in none.
 func TestLoadSlowReplies(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	var cmds [][]string
 	for i := range 1000 {
@@ -220,6 +223,7 @@ func TestLoadSlowReplies(t *testing.T) {
 // TestLoadSkip resumes a load of counter increments: the skipped commands
 // must not run, the others exactly once.
 func TestLoadSkip(t *testing.T) {
+	t.Parallel()
 	var cmds [][]string
 	for i := 1; i <= 10; i++ {
 		cmds = append(cmds, []string{"INCR", "c" + strconv.Itoa(i)})
@@ -255,6 +259,7 @@ func TestLoadSkip(t *testing.T) {
 // load must fail and say how many commands were acknowledged, and every
 // one of those must be in the server once it is back.
 func TestLoadConnectionDrop(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	rep := loadUntilStopped(t, redis.URL, func() { redis.Stop(t) })
 	if rep.Errors != 0 || rep.Replies != rep.Acknowledged {
