@@ -87,7 +87,14 @@ func (e *env) post(t *testing.T, author retwis.User, text string) retwis.Post {
 // client returns a client subscribed to streams, closed with the test.
 func (e *env) client(t *testing.T, streams ...store.Stream) *stream.Client {
 	t.Helper()
-	c, err := e.hub.Client()
+	return newClient(t, e.hub, streams...)
+}
+
+// newClient returns a client of hub subscribed to streams, closed with
+// the test.
+func newClient(t *testing.T, hub *stream.Hub, streams ...store.Stream) *stream.Client {
+	t.Helper()
+	c, err := hub.Client()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +324,8 @@ func TestSubscribeErrors(t *testing.T) {
 
 // TestListenAgain: a listener that ends on its own (its connection
 // failed) is started again after the backoff, and the clients go on
-// getting events without subscribing again.
+// getting events without subscribing again. (TestBackoff checks the
+// backoff's growth exactly, in a bubble.)
 func TestListenAgain(t *testing.T) {
 	const backoff = 100 * time.Millisecond
 	e := newEnv(t, redistest.Start(t).URL, stream.Options{Backoff: backoff})
