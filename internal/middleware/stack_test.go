@@ -28,9 +28,9 @@ type server struct {
 	logs *syncbuf.Buffer
 }
 
-// newServer serves h behind a Stack configured by opts, whose errors are
-// rendered as "<status> <message>" in plain text and whose log is kept.
-func newServer(t *testing.T, opts middleware.Options, h handler) *server {
+// newStack returns h behind a Stack configured by opts, whose errors are
+// rendered as "<status> <message>" in plain text, and the Stack's log.
+func newStack(opts middleware.Options, h handler) (http.Handler, *syncbuf.Buffer) {
 	logs := &syncbuf.Buffer{}
 	opts.Log = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	opts.RenderError = func(w http.ResponseWriter, r *http.Request, status int, msg string) {
@@ -38,9 +38,16 @@ func newServer(t *testing.T, opts middleware.Options, h handler) *server {
 		fmt.Fprintf(w, "%d %s", status, msg)
 	}
 	st := middleware.New(opts)
-	srv := httptest.NewServer(st.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return st.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h(st, w, r)
-	})))
+	})), logs
+}
+
+// newServer serves h behind a Stack configured by opts (see newStack),
+// keeping its log.
+func newServer(t *testing.T, opts middleware.Options, h handler) *server {
+	stack, logs := newStack(opts, h)
+	srv := httptest.NewServer(stack)
 	t.Cleanup(srv.Close)
 	return &server{t: t, srv: srv, logs: logs}
 }

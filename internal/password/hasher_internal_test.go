@@ -36,10 +36,14 @@ func newTestHasher(t *testing.T, hashers int) *Hasher {
 type line struct {
 	mu     sync.Mutex
 	served []string
+	// gate, if not nil, is what a request that got a hasher waits for
+	// before it gives the hasher back.
+	gate chan struct{}
 }
 
 // take waits for a hasher for client who, notes who, and gives the
-// hasher back: with one hasher, the names are in the order of service.
+// hasher back (once the gate opens, with one): with one hasher, or with
+// a gate, the names are in the order of service.
 func (l *line) take(ctx context.Context, h *Hasher, who string) error {
 	if err := h.acquire(WithClient(ctx, who)); err != nil {
 		return err
@@ -47,8 +51,18 @@ func (l *line) take(ctx context.Context, h *Hasher, who string) error {
 	l.mu.Lock()
 	l.served = append(l.served, who)
 	l.mu.Unlock()
+	if l.gate != nil {
+		<-l.gate
+	}
 	h.release()
 	return nil
+}
+
+// sofar returns the names noted so far.
+func (l *line) sofar() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.served)
 }
 
 // send starts n requests of client who on wg, each expecting a hasher,
@@ -190,24 +204,37 @@ func TestHasherRoundRobin(t *testing.T) {
 }
 
 // TestHasherTwoHashers: with two hashers a client may use both while
-// nobody else waits; another client that comes then gets one of the
-// next two that come free (the first goes to the client whose turn was
-// first).
+// nobody else waits; another client that comes then gets the second of
+// the next two that come free (the first goes to the client whose turn
+// was first).
+//
+// The requests served hold their hashers until the gate opens: with two
+// hashers, a request served could otherwise run, give its hasher back
+// and have it handed on before another request served earlier ran at
+// all, so the order in which the served requests ran would not be the
+// order in which they were served.
 func TestHasherTwoHashers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newTestHasher(t, 2)
 		hold(t, h)
 		hold(t, h)
-		var l line
+		l := line{gate: make(chan struct{})}
 		var wg sync.WaitGroup
 		l.send(t, t.Context(), h, &wg, "A", 3)
 		l.send(t, t.Context(), h, &wg, "B", 1)
-		h.release() // to A, whose turn is first
-		h.release() // to B
-		wg.Wait()
-		if !slices.Contains(l.served[:2], "B") {
-			t.Errorf("served %v; want B among the first two", l.served)
+		h.release()
+		synctest.Wait()
+		if got := l.sofar(); !slices.Equal(got, []string{"A"}) {
+			t.Errorf("served %v after a hasher came free; want A, whose turn was first", got)
 		}
+		h.release()
+		synctest.Wait()
+		if got := l.sofar(); !slices.Equal(got, []string{"A", "B"}) {
+			t.Errorf("served %v after two hashers came free; want B among the first two", got)
+		}
+		close(l.gate)
+		wg.Wait()
+		l.check(t, "A", "B", "A", "A")
 		assertIdle(t, h)
 	})
 }

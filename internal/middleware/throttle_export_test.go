@@ -1,0 +1,4 @@
+package middleware
+
+// ThrottleWait is throttleWait, for the tests of package middleware_test.
+const ThrottleWait = throttleWait
