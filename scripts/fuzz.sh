@@ -1,16 +1,31 @@
 #!/bin/sh
 # Fuzzes every Go fuzz test of the module for a short budget each
 # (FUZZTIME, default 3s): `make test` runs it after the tests, which
-# only replay the seed corpora. A failing input is written under the
-# package's testdata/fuzz, where `go test` replays it from then on.
+# only replay the seed corpora. Each package's test binary is built
+# once, instrumented for fuzzing, and then runs each of its targets, so
+# a package with several targets is not compiled again for each. A
+# failing input is written under the package's testdata/fuzz, where
+# `go test` replays it from then on.
 # Usage: scripts/fuzz.sh [package pattern, default ./...]
 set -eu
 FUZZTIME=${FUZZTIME:-3s}
+work=$(mktemp -d "${TMPDIR:-/tmp}/retwis-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# The corpus of inputs found interesting, kept between runs where go test
+# keeps it.
+cache="$(go env GOCACHE)/fuzz"
 go list -f '{{.Dir}} {{.ImportPath}}' "${1:-./...}" | while read -r dir pkg; do
-	for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do
+	targets=$(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u)
+	[ -n "$targets" ] || continue
+	bin="$work/$(echo "$pkg" | tr / _).test"
+	go test -c -fuzz . -o "$bin" "$pkg"
+	for target in $targets; do
 		echo "fuzz $pkg $target ($FUZZTIME)"
-		go test "$pkg" -run '^$' -fuzz "^$target\$" -fuzztime "$FUZZTIME" >"${TMPDIR:-/tmp}/retwis-fuzz.log" 2>&1 || {
-			cat "${TMPDIR:-/tmp}/retwis-fuzz.log"
+		# From the package's directory, as go test runs it: a failing
+		# input goes to its testdata/fuzz.
+		(cd "$dir" && "$bin" -test.run '^$' -test.fuzz "^$target\$" -test.fuzztime "$FUZZTIME" \
+			-test.fuzzcachedir "$cache/$pkg") >"$work/log" 2>&1 || {
+			cat "$work/log"
 			exit 1
 		}
 	done
