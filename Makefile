@@ -3,19 +3,30 @@ GO ?= go
 # The race detector needs cgo, hence a C compiler.
 RACE := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
 
-.PHONY: run test build packages vet
+.PHONY: run test test-faults build packages vet
 
 ## run: start retwis on http://127.0.0.1:8080 with an embedded redis-server
 run:
 	-@sh scripts/ensure-packages.sh redis-server=redis-server || echo "redis-server could not be installed: retwis will keep its data in memory only" >&2
 	$(GO) run ./cmd/retwis serve
 
+# FAULTS are the load-and-fault tests that judge the share of requests
+# served under load while Redis fails: they run last, alone, so that the
+# rest of the suite does not load the machine they measure.
+FAULTS := ^TestFailoverLosesNothing$$
+
 ## test: vet and run every test against real redis-server processes (and
-## headless Chromium for the browser tests), then fuzz every parser of
-## untrusted input for a few seconds each
+## headless Chromium for the browser tests), tests of a package side by
+## side; then fuzz every parser of untrusted input for a few seconds
+## each; then the load-and-fault tests
 test: packages vet
-	$(GO) test $(RACE) -count=1 ./...
+	$(GO) test $(RACE) -count=1 -parallel 8 -skip '$(FAULTS)' ./...
 	sh scripts/fuzz.sh
+	@$(MAKE) --no-print-directory test-faults
+
+## test-faults: the load-and-fault tests alone
+test-faults: packages
+	$(GO) test $(RACE) -count=1 -run '$(FAULTS)' ./...
 
 ## build: build the retwis binary
 build:
@@ -24,6 +35,7 @@ build:
 vet:
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed on:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
+	GOOS=darwin $(GO) vet ./...
 
 packages:
 	@sh scripts/ensure-packages.sh redis-server=redis-server redis-cli=redis-server chromium=chromium
