@@ -126,7 +126,7 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckReport, erro
 					return rep.sorted(found), nil
 				}
 			}
-			done, err := s.walk(ctx, state, w.pattern, w.keyType, budget, func(keys []string) error {
+			done, err := s.Walk(ctx, state, w.pattern, w.keyType, budget, func(keys []string) error {
 				err := s.checkBatch(ctx, kind.name, w, keys, run, found)
 				rep.Keys += int64(len(keys))
 				if opts.Progress != nil {

@@ -240,7 +240,7 @@ func (s *Store) followsOfGone(ctx context.Context, found []finding, follows map[
 			out = append(out, f)
 		case !ended[f.where]:
 			ended[f.where] = true
-			out = append(out, finding{"a follow of an account that is gone", f.where, f.key, unfollowWrites(pair[0], v)})
+			out = append(out, finding{"a follow of an account that is gone", f.where, f.key, UnfollowWrites(pair[0], v)})
 		}
 	}
 	return out, nil
@@ -450,7 +450,7 @@ func (s *Store) checkNames(ctx context.Context, keys []string, _ *checkRun) ([]f
 // sign-up that crashed before claiming the name left, and goes, with
 // the session the sign-up began.
 func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
-	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
+	uids, res := s.ReadEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Build()
 	})
 	names := make([]string, len(uids))
@@ -504,7 +504,7 @@ func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([
 // checkEntriesOf verifies the directory's entries for uids against their
 // facts.
 func (s *Store) checkEntriesOf(ctx context.Context, uids []int64) ([]finding, error) {
-	all, err := s.readFacts(ctx, uids, time.Now(), false)
+	all, err := s.ReadFacts(ctx, uids, time.Now(), false)
 	if err != nil {
 		return nil, err
 	}
@@ -519,14 +519,14 @@ func (s *Store) checkEntriesOf(ctx context.Context, uids []int64) ([]finding, er
 		what := "a directory entry out of date"
 		if rueidis.IsRedisNil(err) {
 			what, err = "a user missing from the directory", nil
-		} else if err == nil && uint64(code) == f.code() {
+		} else if err == nil && uint64(code) == f.Code() {
 			continue
 		}
 		if err != nil {
 			return nil, s.Wrap("check: read the directory", err)
 		}
 		found = append(found, finding{what, fmt.Sprintf("user %d", f.uid), schema.User(f.uid),
-			[][]string{{"ZADD", schema.Explore, score(f.code()), kernel.ID(f.uid)}}})
+			[][]string{{"ZADD", schema.Explore, score(f.Code()), kernel.ID(f.uid)}}})
 	}
 	return found, nil
 }
@@ -598,15 +598,15 @@ func (s *Store) checkDirectory(ctx context.Context, keys []string, _ *checkRun) 
 // author's posts and, once delivered, in the indexes of its tags,
 // mentions and reply.
 func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	fields := append(slices.Clone(jobFields), schema.FieldDelivered)
-	pids, res := s.readEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
+	fields := append(slices.Clone(JobFields), schema.FieldDelivered)
+	pids, res := s.ReadEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(fields...).Build()
 	})
 	var want []expectation
 	var found []finding
 	subjects := map[string]rueidis.Completed{}
 	for i, r := range res {
-		p, _, ok, err := parseJobPost(pids[i], r)
+		p, _, ok, err := ParseJobPost(pids[i], r)
 		if err != nil {
 			return nil, s.Wrap("check: read posts", err)
 		}
