@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/check"
 )
 
 // checkConfig is the configuration of `retwis check`.
@@ -26,7 +26,7 @@ type checkConfig struct {
 func (c *checkConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.redisURL, "redis", "", envHelp("the database's Redis `URL`", "REDIS_URL"))
 	fs.BoolVar(&c.repair, "repair", false, "fix what is found")
-	fs.StringVar(&c.kinds, "kinds", "", "comma-separated `list` of the kinds of index to check (default all: "+strings.Join(store.CheckKinds(), ", ")+")")
+	fs.StringVar(&c.kinds, "kinds", "", "comma-separated `list` of the kinds of index to check (default all: "+strings.Join(check.Kinds(), ", ")+")")
 	fs.BoolVar(&c.restart, "restart", false, "start from the beginning rather than where an interrupted check stopped")
 	fs.DurationVar(&c.settle, "settle", time.Second, "how long a problem must last to count (writes under way are not damage)")
 }
@@ -47,13 +47,13 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	opts := store.CheckOptions{Repair: cfg.repair, Scope: "cli", Restart: cfg.restart, Settle: cfg.settle}
+	opts := check.Options{Repair: cfg.repair, Scope: "cli", Restart: cfg.restart, Settle: cfg.settle}
 	for k := range strings.SplitSeq(cfg.kinds, ",") {
 		if k = strings.TrimSpace(k); k == "" {
 			continue
 		}
-		if !slices.Contains(store.CheckKinds(), k) {
-			return usageError(fs, "--kinds: no kind %q (there are %s)", k, strings.Join(store.CheckKinds(), ", "))
+		if !slices.Contains(check.Kinds(), k) {
+			return usageError(fs, "--kinds: no kind %q (there are %s)", k, strings.Join(check.Kinds(), ", "))
 		}
 		opts.Kinds = append(opts.Kinds, k)
 	}
@@ -71,7 +71,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	start := time.Now()
 	progress := newProgress(stderr, start)
 	opts.Progress = progress.show
-	rep, err := st.Check(ctx, opts)
+	rep, err := check.Run(ctx, st, opts)
 	progress.end()
 	printCheck(stdout, rep, cfg.repair, time.Since(start))
 	switch {
@@ -89,7 +89,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // printCheck writes what a check found.
-func printCheck(w io.Writer, rep store.CheckReport, repair bool, took time.Duration) {
+func printCheck(w io.Writer, rep check.Report, repair bool, took time.Duration) {
 	fmt.Fprintf(w, "checked %d keys in %s (%.0f keys/s)\n", rep.Keys, took.Round(time.Millisecond), float64(rep.Keys)/took.Seconds())
 	if len(rep.Problems) == 0 {
 		fmt.Fprintln(w, "no problems found")
@@ -130,7 +130,7 @@ func newProgress(w io.Writer, start time.Time) *progress {
 }
 
 // show shows p, if it is time to.
-func (pr *progress) show(p store.CheckProgress) {
+func (pr *progress) show(p check.Progress) {
 	every, end := 10*time.Second, "\n"
 	if pr.terminal {
 		every, end = 100*time.Millisecond, ""

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/check"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/redlock"
 )
@@ -16,7 +17,8 @@ import (
 const maintenanceTTL = 30 * time.Second
 
 // runMaintenance does the periodic upkeep of the database every interval
-// until ctx ends. Every `retwis serve` runs it, and a distributed lock
+// until ctx ends: store.Maintain, then a round of the consistency check
+// (check.Round). Every `retwis serve` runs it, and a distributed lock
 // makes sure that only one of them works at a time.
 func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client, every time.Duration,
 	opts store.DeliveryOptions, log *slog.Logger) {
@@ -31,10 +33,14 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 		// A held lock means another server is doing the upkeep.
 		err := locks.Do(ctx, schema.MaintenanceLock, maintenanceTTL, func(ctx context.Context) error {
 			rep, err := st.Maintain(ctx, opts)
-			if quiet := (store.MaintenanceReport{Checked: rep.Checked, Refreshed: rep.Refreshed}); rep != quiet { // routine
+			var checked, repaired int
+			if err == nil { // then a round of the consistency check
+				checked, repaired, err = check.Round(ctx, st)
+			}
+			if quiet := (store.MaintenanceReport{Refreshed: rep.Refreshed}); rep != quiet || repaired > 0 { // routine
 				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,
 					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "reindexed_posts", rep.Reindexed,
-					"refreshed_entries", rep.Refreshed, "checked_keys", rep.Checked, "repaired", rep.Repaired,
+					"refreshed_entries", rep.Refreshed, "checked_keys", checked, "repaired", repaired,
 					"resumed_deletions", rep.Deletions)
 			}
 			return err

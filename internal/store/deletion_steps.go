@@ -209,7 +209,7 @@ func (s *Store) walkedLast(ctx context.Context, walked string, writes [][]string
 func (s *Store) deleteFollowers(ctx context.Context, d deletion, followers []int64) error {
 	var writes [][]string
 	for _, f := range followers {
-		writes = append(append(writes, unfollowWrites(f, d.uid)...), []string{"SREM", schema.FollowedCelebrities(f), kernel.ID(d.uid)})
+		writes = append(append(writes, UnfollowWrites(f, d.uid)...), []string{"SREM", schema.FollowedCelebrities(f), kernel.ID(d.uid)})
 	}
 	if !d.celebrity {
 		drops, err := s.authorOff(ctx, followers, d.uid)
@@ -230,7 +230,7 @@ func (s *Store) deleteFollowers(ctx context.Context, d deletion, followers []int
 func (s *Store) deleteFollowing(ctx context.Context, uid int64, followees []int64) error {
 	var writes [][]string
 	for _, g := range followees {
-		writes = append(append(writes, unfollowWrites(uid, g)...),
+		writes = append(append(writes, UnfollowWrites(uid, g)...),
 			[]string{"ZREM", schema.Notifications(g), schema.Note(schema.NoteFollow, uid, 0)})
 	}
 	if err := s.walkedLast(ctx, schema.Following(uid), writes); err != nil {
@@ -254,7 +254,7 @@ func (s *Store) deleteGraph(ctx context.Context, uid int64, members []string) er
 }
 
 // stashedPost is a post of a batch being deleted, as the deletion's
-// state keeps it: its values of jobFields, none for a post gone already.
+// state keeps it: its values of JobFields, none for a post gone already.
 type stashedPost struct {
 	ID     int64    `json:"id"`
 	Fields []string `json:"fields,omitempty"`
@@ -267,7 +267,7 @@ type stashedPost struct {
 func (s *Store) stashPosts(ctx context.Context, uid int64, pids []int64) (string, error) {
 	cmds := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(jobFields...).Build()
+		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()
 	}
 	batch := make([]stashedPost, len(pids))
 	for i, r := range s.C.DoMulti(ctx, cmds...) {

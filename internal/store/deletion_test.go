@@ -11,6 +11,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/check"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
@@ -230,7 +231,7 @@ func TestDeleteLargeAccountInBackground(t *testing.T) {
 						return
 					default:
 					}
-					if _, err := f.st.Check(f.ctx, store.CheckOptions{Repair: true, Scope: "concurrent", Settle: 20 * time.Millisecond}); err != nil {
+					if _, err := check.Run(f.ctx, f.st, check.Options{Repair: true, Scope: "concurrent", Settle: 20 * time.Millisecond}); err != nil {
 						t.Errorf("a check during the deletion: %v", err)
 						return
 					}

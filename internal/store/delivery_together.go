@@ -130,7 +130,7 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 	b := s.C.B()
 	cmds := make(rueidis.Commands, 0, 2*len(jobs))
 	for _, j := range jobs {
-		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(jobFields...).Build())
+		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(JobFields...).Build())
 	}
 	var authors []int64
 	at := make(map[int64]int)
@@ -151,7 +151,7 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 		a.followers[author] = f
 	}
 	for i, j := range jobs {
-		post, flag, ok, err := parseJobPost(j.post, res[i])
+		post, flag, ok, err := ParseJobPost(j.post, res[i])
 		if err != nil {
 			return a, s.Wrap("delivery: read post", err)
 		}
@@ -170,14 +170,14 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 	return a, nil
 }
 
-// jobFields are the post hash fields a delivery job reads, in the order
-// parseJobPost expects.
-var jobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, index.ConversationFields...)
+// JobFields are the post hash fields a delivery job reads, in the order
+// ParseJobPost expects.
+var JobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, index.ConversationFields...)
 
-// parseJobPost decodes the reply to HMGET post:<pid> jobFields: what the
+// ParseJobPost decodes the reply to HMGET post:<pid> JobFields: what the
 // post's indexes need, and its fanout flag. ok is false for a post that
 // is gone.
-func parseJobPost(pid int64, r rueidis.RedisResult) (p index.Post, fanout string, ok bool, err error) {
+func ParseJobPost(pid int64, r rueidis.RedisResult) (p index.Post, fanout string, ok bool, err error) {
 	vals, err := r.ToArray()
 	if err != nil {
 		return p, "", false, err
@@ -195,12 +195,12 @@ func asStrings(vals []rueidis.RedisMessage) []string {
 	return str
 }
 
-// parseJobFields decodes the values of jobFields of post pid (see
-// parseJobPost).
+// parseJobFields decodes the values of JobFields of post pid (see
+// ParseJobPost).
 func parseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bool) {
 	p.ID = pid
 	var err error
-	if len(str) < len(jobFields) {
+	if len(str) < len(JobFields) {
 		return p, "", false
 	}
 	if p.Author, err = strconv.ParseInt(str[0], 10, 64); err != nil {

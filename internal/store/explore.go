@@ -46,9 +46,9 @@ const (
 // firstSnowflake is the smallest id a server makes (snowflake.Time).
 const firstSnowflake = 1 << 32
 
-// facts are what a user's entry in the directory is made of, read from
+// Facts are what a user's entry in the directory is made of, read from
 // the sources of truth: the user hash, the followers and the own posts.
-type facts struct {
+type Facts struct {
 	uid               int64
 	exists            bool
 	username, display string
@@ -59,13 +59,13 @@ type facts struct {
 	legacyUnreadable  bool
 }
 
-// code returns the entry's score.
-func (f facts) code() uint64 {
+// Code returns the entry's score.
+func (f Facts) Code() uint64 {
 	return directory.Encode(uint64(f.followers), uint64(f.posts+f.legacyRecent), uint64(max(f.joined.Unix(), 0)/86400))
 }
 
 // account returns f as the directory lists it.
-func (f facts) account() retwis.Account {
+func (f Facts) account() retwis.Account {
 	return retwis.Account{
 		Person:        retwis.Person{User: retwis.User{ID: f.uid, Username: f.username}, DisplayName: f.display, Followers: f.followers},
 		PostsThisWeek: f.posts + f.legacyRecent,
@@ -78,10 +78,10 @@ func (f facts) account() retwis.Account {
 // client-side cache serves for a minute.
 func weekStart(now time.Time) time.Time { return now.Add(-retwis.DirectoryWeek).Truncate(time.Minute) }
 
-// readFacts reads the facts of uids: one pipeline, and one more for the
+// ReadFacts reads the facts of uids: one pipeline, and one more for the
 // times of recent posts whose ids tell none; through the client-side
 // cache if cached (a page's), else from Redis (what writes an entry).
-func (s *Store) readFacts(ctx context.Context, uids []int64, now time.Time, cached bool) ([]facts, error) {
+func (s *Store) ReadFacts(ctx context.Context, uids []int64, now time.Time, cached bool) ([]Facts, error) {
 	b := s.C.B()
 	since := weekStart(now)
 	cmds := make([]rueidis.Cacheable, 0, 4*len(uids))
@@ -93,7 +93,7 @@ func (s *Store) readFacts(ctx context.Context, uids []int64, now time.Time, cach
 			b.Zrange().Key(schema.UserPosts(uid)).Min("("+kernel.ID(firstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, legacyPostsCounted).Cache())
 	}
 	res := s.reads(ctx, cached, cmds)
-	all := make([]facts, len(uids))
+	all := make([]Facts, len(uids))
 	for i, uid := range uids {
 		f, err := factsOf(uid, res[4*i:4*i+4])
 		if err != nil {
@@ -121,9 +121,9 @@ func (s *Store) reads(ctx context.Context, cached bool, cmds []rueidis.Cacheable
 	return s.C.DoMulti(ctx, plain...)
 }
 
-// factsOf reads the replies of readFacts about uid.
-func factsOf(uid int64, res []rueidis.RedisResult) (facts, error) {
-	f := facts{uid: uid}
+// factsOf reads the replies of ReadFacts about uid.
+func factsOf(uid int64, res []rueidis.RedisResult) (Facts, error) {
+	f := Facts{uid: uid}
 	vals, err := res[0].ToArray()
 	if err != nil || len(vals) != 3 {
 		return f, redisconn.FirstErr(res[:1])
@@ -159,7 +159,7 @@ const legacyReadAll = 8
 // one counter or writer that made them, the first and the last, then
 // by bisection where the week begins: one round trip, and one more per
 // halving for the users whose posts straddle the start of the week.
-func (s *Store) countLegacy(ctx context.Context, all []facts, since time.Time) error {
+func (s *Store) countLegacy(ctx context.Context, all []Facts, since time.Time) error {
 	type span struct{ f, lo, hi int } // all[f]'s posts lo.. are recent, hi.. are not; bisect between
 	var probes []int64
 	for _, f := range all {
@@ -245,12 +245,12 @@ func (s *Store) postTimes(ctx context.Context, pids []int64) ([]int64, error) {
 
 // entryCmd returns the command that makes the directory's entry for f
 // what its facts say: gone if the user is.
-func (s *Store) entryCmd(f facts) rueidis.Completed {
+func (s *Store) entryCmd(f Facts) rueidis.Completed {
 	b := s.C.B()
 	if !f.exists {
 		return b.Zrem().Key(schema.Explore).Member(kernel.ID(f.uid)).Build()
 	}
-	return b.Zadd().Key(schema.Explore).ScoreMember().ScoreMember(float64(f.code()), kernel.ID(f.uid)).Build()
+	return b.Zadd().Key(schema.Explore).ScoreMember().ScoreMember(float64(f.Code()), kernel.ID(f.uid)).Build()
 }
 
 // refreshDirectory brings the directory's entries for uids in line with
@@ -261,7 +261,7 @@ func (s *Store) refreshDirectory(ctx context.Context, uids ...int64) error {
 	if len(uids) == 0 {
 		return nil
 	}
-	all, err := s.readFacts(ctx, uids, time.Now(), false)
+	all, err := s.ReadFacts(ctx, uids, time.Now(), false)
 	if err != nil {
 		return err
 	}
@@ -419,14 +419,14 @@ func (s *Store) checkEntries(ctx context.Context, box zorder.Box, found []entry)
 	for i, e := range found {
 		uids[i] = e.uid
 	}
-	all, err := s.readFacts(ctx, uids, time.Now(), true)
+	all, err := s.ReadFacts(ctx, uids, time.Now(), true)
 	if err != nil {
 		return nil, err
 	}
 	var accounts []retwis.Account
 	var fixes rueidis.Commands
 	for i, f := range all {
-		code := f.code()
+		code := f.Code()
 		if !f.exists || code != found[i].code {
 			fixes = append(fixes, s.entryCmd(f))
 		}

@@ -84,10 +84,8 @@ func DirectoryCode(followers, posts, day int64) uint64 {
 	return directory.Encode(uint64(followers), uint64(posts), uint64(day))
 }
 
-// KeyPeopleOf returns the shard of the people search that holds term,
-// and KeyTag the posts of a folded tag.
-func KeyPeopleOf(term string) string { return schema.People(schema.PeopleOf(term)) }
-func KeyTag(folded string) string    { return schema.Tag(folded) }
+// KeyTag returns the key of the posts of a folded tag.
+func KeyTag(folded string) string { return schema.Tag(folded) }
 
 // KeyCompletionOf returns the shard of the tag completion that holds a
 // folded tag.

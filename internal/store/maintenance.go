@@ -2,12 +2,10 @@ package store
 
 import (
 	"context"
-	"slices"
 	"strconv"
 
 	"github.com/redis/rueidis"
 
-	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -28,9 +26,6 @@ type MaintenanceReport struct {
 	// Refreshed counts the entries of the directory brought up to date
 	// after deliveries (see RefreshStale).
 	Refreshed int
-	// Checked counts the keys the background check walked, and
-	// Repaired the inconsistencies it fixed (see checkRound).
-	Checked, Repaired int
 	// Deletions counts the deletions of accounts carried on for a
 	// server that stopped (see ResumeDeletions).
 	Deletions int
@@ -43,10 +38,12 @@ type MaintenanceReport struct {
 // whose job is gone, and gives recent posts whose job vanished a new
 // one. It also counts down a few entries of the tag completion (the
 // rare ones fade), enters a batch of what older versions wrote in the
-// indexes they lacked (reindexOlder), and checks and repairs a batch of
-// one kind of index (checkRound), after refreshing the directory's
+// indexes they lacked (reindexOlder), refreshes the directory's
 // entries of the authors of the posts delivered since the last round
-// and carrying on the deletions of accounts whose server stopped.
+// and carries on the deletions of accounts whose server stopped. The
+// round of the consistency check that follows it, a batch of one kind
+// of index checked and repaired, is package check's (check.Round): the
+// maintenance loop of `retwis serve` runs both, under the same lock.
 // It is safe but wasteful for several servers to run it at
 // once (and the counts of the older posts' tags would be counted twice),
 // so `retwis serve` runs it under a distributed lock.
@@ -78,54 +75,8 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 	if rep.Refreshed, err = s.RefreshStale(ctx); err != nil {
 		return rep, err
 	}
-	if rep.Deletions, err = s.ResumeDeletions(ctx); err != nil {
-		return rep, err
-	}
-	rep.Checked, rep.Repaired, err = s.checkRound(ctx)
+	rep.Deletions, err = s.ResumeDeletions(ctx)
 	return rep, err
-}
-
-// backgroundCheckBudget is how many keys a round of maintenance checks.
-const backgroundCheckBudget = 2000
-
-// checkRound checks, and repairs, the next backgroundCheckBudget keys of
-// the next kind of index of the rotation (schema.CheckRotation, the
-// seed's list rotated with LMOVE: each round takes its head to its
-// tail), and logs what it repaired. Each kind keeps its own progress, so
-// the rotation walks every kind to its end, a round at a time, and
-// starts over. It returns how many keys it walked and problems it fixed.
-func (s *Store) checkRound(ctx context.Context) (walked, repaired int, err error) {
-	kind, err := s.nextToCheck(ctx)
-	if err != nil {
-		return 0, 0, err
-	}
-	rep, err := s.Check(ctx, CheckOptions{Repair: true, Kinds: []string{kind}, Scope: "background", Budget: backgroundCheckBudget})
-	for _, p := range rep.Problems {
-		s.Log.Warn("the background check repaired an index", "kind", p.Kind, "problem", p.What, "count", p.Repaired, "examples", p.Examples)
-		repaired += int(p.Repaired)
-	}
-	return int(rep.Keys), repaired, err
-}
-
-// nextToCheck rotates the list of kinds to check, and returns the one
-// it moved; it writes the list first if it is missing or out of date
-// (a kind added by an upgrade).
-func (s *Store) nextToCheck(ctx context.Context) (string, error) {
-	b := s.C.B()
-	kinds := CheckKinds()
-	listed, err := s.C.Do(ctx, b.Lrange().Key(schema.CheckRotation).Start(0).Stop(-1).Build()).AsStrSlice()
-	if err != nil {
-		return "", s.Wrap("maintenance: check rotation", err)
-	}
-	if slices.Sort(listed); !slices.Equal(listed, slices.Sorted(slices.Values(kinds))) {
-		err := redisconn.FirstErr(s.C.DoMulti(ctx, b.Del().Key(schema.CheckRotation).Build(),
-			b.Rpush().Key(schema.CheckRotation).Element(kinds...).Build()))
-		if err != nil {
-			return "", s.Wrap("maintenance: check rotation", err)
-		}
-	}
-	kind, err := s.C.Do(ctx, b.Lmove().Source(schema.CheckRotation).Destination(schema.CheckRotation).Left().Right().Build()).ToString()
-	return kind, s.Wrap("maintenance: check rotation", err)
 }
 
 // removeShardOrphans removes the progress records and follower snapshots

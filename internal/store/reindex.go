@@ -73,7 +73,7 @@ func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
 		return 0, s.Wrap("reindex: state", err) // nothing to do: a database born with the index
 	}
 	indexed, walked := 0, 0
-	done, err := s.walk(ctx, bf.state, bf.pattern, bf.kind, reindexBudget, func(keys []string) error {
+	done, err := s.Walk(ctx, bf.state, bf.pattern, bf.kind, reindexBudget, func(keys []string) error {
 		n, err := bf.index(s, ctx, keys)
 		indexed, walked = indexed+n, walked+len(keys)
 		return err
@@ -89,14 +89,14 @@ func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
 	return indexed, nil
 }
 
-// walk walks the keys of type keyType ("hash", "zset"…) matching pattern
+// Walk walks the keys of type keyType ("hash", "zset"…) matching pattern
 // on every master, a SCAN step at a time from the cursors kept in the
 // hash state (master address -> cursor, reindexDone once walked; a
 // master not in it is walked from the start), calling visit with each
 // step's keys and keeping the cursor after it, so that a walk that stops
 // resumes there. It walks at most about budget keys (0: no bound), and
 // reports whether every master is walked to its end.
-func (s *Store) walk(ctx context.Context, state, pattern, keyType string, budget int, visit func([]string) error) (bool, error) {
+func (s *Store) Walk(ctx context.Context, state, pattern, keyType string, budget int, visit func([]string) error) (bool, error) {
 	cursors, err := s.C.Do(ctx, s.C.B().Hgetall().Key(state).Build()).AsStrMap()
 	if err != nil {
 		return false, s.Wrap("walk: state", err)
@@ -142,7 +142,7 @@ func (s *Store) scanKeys(ctx context.Context, node rueidis.Client, pattern, kind
 // reindexUsers enters the users of keys in the people search, and
 // returns how many. Entering one again changes nothing.
 func (s *Store) reindexUsers(ctx context.Context, keys []string) (int, error) {
-	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
+	uids, res := s.ReadEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName).Build()
 	})
 	var writes [][]string
@@ -171,7 +171,7 @@ func (s *Store) reindexUsers(ctx context.Context, keys []string) (int, error) {
 // time of their sign-up from users_by_time (the user hashes of version
 // 7 keep it), and returns how many.
 func (s *Store) reindexAccounts(ctx context.Context, keys []string) (int, error) {
-	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
+	uids, res := s.ReadEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldJoined).Build()
 	})
 	var found []int64
@@ -330,7 +330,7 @@ func (s *Store) purgeCompletion(ctx context.Context) error {
 // in the graph, and returns how many sets. Entering one again changes
 // nothing.
 func (s *Store) reindexFollows(ctx context.Context, keys []string) (int, error) {
-	uids, res := s.readEach(ctx, keys, schema.FollowingOf, func(k string) rueidis.Completed {
+	uids, res := s.ReadEach(ctx, keys, schema.FollowingOf, func(k string) rueidis.Completed {
 		return s.C.B().Zrange().Key(k).Min("0").Max("-1").Build()
 	})
 	var writes [][]string
@@ -347,10 +347,10 @@ func (s *Store) reindexFollows(ctx context.Context, keys []string) (int, error) 
 	return len(uids), s.Wrap("reindex: write", err)
 }
 
-// readEach reads, in one pipeline, each of keys that owner says belongs
+// ReadEach reads, in one pipeline, each of keys that owner says belongs
 // to a user, with the command read builds; it returns those users and
 // the replies, in the same order.
-func (s *Store) readEach(ctx context.Context, keys []string, owner func(string) (int64, bool),
+func (s *Store) ReadEach(ctx context.Context, keys []string, owner func(string) (int64, bool),
 	read func(key string) rueidis.Completed) ([]int64, []rueidis.RedisResult) {
 	var uids []int64
 	cmds := make(rueidis.Commands, 0, len(keys))

@@ -134,7 +134,7 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 	// (and counted active only from the first page view) is the lesser
 	// harm, which `retwis check --repair` mends.
 	now := time.Now()
-	newcomer := facts{uid: uid, exists: true, joined: now}
+	newcomer := Facts{uid: uid, exists: true, joined: now}
 	cmds := append(s.seenCmds(uid, now.Unix(), false),
 		b.Zadd().Key(schema.UsersByTime).ScoreMember().ScoreMember(float64(now.Unix()), username).Build(),
 		s.entryCmd(newcomer))

@@ -185,7 +185,7 @@
 //	                             directory (retwis)
 //	check:<scope>:<kind>:<n>
 //	                     hash    the progress of walk n of a check of a
-//	                             kind of index (Store.Check): master
+//	                             kind of index (check.Run): master
 //	                             address -> SCAN cursor (or "done"); scope
 //	                             "cli" for retwis check, "background" for
 //	                             maintenance's; removed once the check is

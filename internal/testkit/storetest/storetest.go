@@ -1,6 +1,8 @@
 // Package storetest gives tests a store on a real Redis and runs
 // retwis's background work in tests: a delivery worker like the one
-// every `retwis serve` runs, and a way to wait for it.
+// every `retwis serve` runs, and a way to wait for it; a Fixture for
+// the tests of the packages that work on the store from outside, and a
+// whole consistency check (Check).
 package storetest
 
 import (

@@ -1,54 +1,76 @@
-package store_test
+package check_test
 
 import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/check"
+	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
-// problems returns what rep found as "kind: what ×count".
-func problems(rep store.CheckReport) []string {
-	var got []string
-	for _, p := range rep.Problems {
-		got = append(got, fmt.Sprintf("%s: %s ×%d", p.Kind, p.What, p.Count))
-	}
-	return got
+// cluster is the 3-master cluster that this package's tests of
+// onRedisAndCluster take turns on.
+var cluster redistest.SharedCluster
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	cluster.Stop()
+	os.Exit(code)
 }
 
-// check runs a whole check with a short settling pause.
-func (f *fixture) check(t *testing.T, repair bool) store.CheckReport {
+// fixture is a store under test, with a delivery worker.
+type fixture struct{ *storetest.Fixture }
+
+func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	rep, err := f.st.Check(f.ctx, store.CheckOptions{Repair: repair, Scope: "test", Settle: 20 * time.Millisecond})
-	if err != nil || !rep.Done {
-		t.Fatalf("check: %+v, %v", rep, err)
-	}
-	return rep
+	return &fixture{storetest.NewFixture(t, redistest.Start(t).URL, store.Options{}, true)}
 }
+
+// onRedisAndCluster runs test on a fixture on one Redis, and on the
+// package's cluster.
+func onRedisAndCluster(t *testing.T, test func(t *testing.T, f *fixture)) {
+	storetest.OnRedisAndCluster(t, &cluster, func(t *testing.T, f *storetest.Fixture) { test(t, &fixture{f}) })
+}
+
+// problems returns what rep found as "kind: what ×count".
+func problems(rep check.Report) []string { return storetest.Problems(rep) }
+
+// check runs a whole check with a short settling pause.
+func (f *fixture) check(t *testing.T, repair bool) check.Report {
+	t.Helper()
+	return storetest.Check(t, f.St, repair)
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // conversationWorld makes a small network whose every index is right:
 // three users who follow each other, with display names, and posts with
 // tags, mentions and a reply, all delivered.
 func conversationWorld(t *testing.T, f *fixture) (ann, bob, cy retwis.User, tagged retwis.Post) {
 	t.Helper()
-	ann, bob, cy = f.register(t, "ann"), f.register(t, "bob"), f.register(t, "cy")
-	if err := f.st.SetAbout(f.ctx, ann.ID, "Ann Année", "hi"); err != nil {
+	ann, bob, cy = f.Register(t, "ann"), f.Register(t, "bob"), f.Register(t, "cy")
+	if err := f.St.SetAbout(f.Ctx, ann.ID, "Ann Année", "hi"); err != nil {
 		t.Fatal(err)
 	}
 	for _, pair := range [][2]retwis.User{{ann, bob}, {bob, ann}, {cy, ann}} {
-		if err := f.st.Follow(f.ctx, pair[0].ID, pair[1].ID); err != nil {
+		if err := f.St.Follow(f.Ctx, pair[0].ID, pair[1].ID); err != nil {
 			t.Fatal(err)
 		}
 	}
-	tagged = f.post(t, store.Draft{Author: ann.ID, Text: "#Café with @bob and @cy"})
-	f.post(t, store.Draft{Author: bob.ID, Text: "@ann yes", InReplyTo: tagged.ID})
-	f.drain(t)
+	tagged = f.Post(t, store.Draft{Author: ann.ID, Text: "#Café with @bob and @cy"})
+	f.Post(t, store.Draft{Author: bob.ID, Text: "@ann yes", InReplyTo: tagged.ID})
+	f.Drain(t)
 	return ann, bob, cy, tagged
 }
 
@@ -60,14 +82,14 @@ func conversationWorld(t *testing.T, f *fixture) (ann, bob, cy retwis.User, tagg
 func TestCheckFindsAndRepairs(t *testing.T) {
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		ann, bob, cy, tagged := conversationWorld(t, f)
-		dee := f.register(t, "dee")
-		if err := f.st.Block(f.ctx, dee.ID, cy.ID); err != nil {
+		dee := f.Register(t, "dee")
+		if err := f.St.Block(f.Ctx, dee.ID, cy.ID); err != nil {
 			t.Fatal(err)
 		}
 		if got := problems(f.check(t, false)); len(got) != 0 {
 			t.Fatalf("a sound database has problems: %v", got)
 		}
-		sound := f.snapshot(t)
+		sound := f.Snapshot(t)
 		a, b, c := itoa(ann.ID), itoa(bob.ID), itoa(cy.ID)
 		old := itoa(time.Now().Add(-24 * time.Hour).Unix())
 		for _, damage := range [][]string{
@@ -75,13 +97,13 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			{"ZREM", "graph:{" + c + "}", "spo:" + c + ":follows:" + a}, // cy follows ann, the graph does not know
 			{"ZADD", "followers:{" + c + "}", "1", a},                   // ann does not follow cy
 			{"ZADD", "graph:{" + b + "}", "0", "spo:" + b + ":follows:" + c},
-			{"HSET", store.KeyNames("ghost"), "ghost", "999999"},
+			{"HSET", schema.Names("ghost"), "ghost", "999999"},
 			{"HSET", "user:{888888}", "username", "orphan", "joined", old}, // a sign-up that crashed
-			{"ZREM", store.KeyPeopleOf("annee"), "annee:" + a},
-			{"ZADD", store.KeyPeopleOf("zed"), "0", "zed:" + b},
-			{"ZREM", store.KeyExplore, c},
-			{"ZADD", store.KeyExplore, "0", "777777"},
-			{"ZREM", store.KeyTag("cafe"), itoa(tagged.ID)},
+			{"ZREM", schema.People(schema.PeopleOf("annee")), "annee:" + a},
+			{"ZADD", schema.People(schema.PeopleOf("zed")), "0", "zed:" + b},
+			{"ZREM", schema.Explore, c},
+			{"ZADD", schema.Explore, "0", "777777"},
+			{"ZREM", schema.Tag("cafe"), itoa(tagged.ID)},
 			{"ZREM", "user_posts:{" + a + "}", itoa(tagged.ID)},
 			{"ZADD", "mentions:{" + b + "}", "424242", "424242"},
 			{"LPUSH", "posts:{" + c + "}", "434343"},
@@ -89,9 +111,9 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			{"ZREM", "blocked_by:{" + c + "}", itoa(dee.ID)},  // dee blocks cy, cy's reads do not know
 			{"ZADD", "blocked_by:{" + a + "}", "1", b},        // bob does not block ann
 		} {
-			f.do(t, damage...)
+			f.Do(t, damage...)
 		}
-		damaged := f.snapshot(t)
+		damaged := f.Snapshot(t)
 		want := []string{
 			"follows: a follow missing from the followee's followers ×1",
 			"follows: a follow missing from the graph ×1",
@@ -117,7 +139,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 		if got := problems(f.check(t, false)); !slices.Equal(got, want) {
 			t.Fatalf("found\n%q\nwant\n%q", got, want)
 		}
-		if after := f.snapshot(t); !maps.Equal(after, damaged) {
+		if after := f.Snapshot(t); !maps.Equal(after, damaged) {
 			t.Fatal("a check without repair changed the database")
 		}
 		rep := f.check(t, true)
@@ -129,7 +151,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 		if got := problems(f.check(t, false)); len(got) != 0 {
 			t.Fatalf("after repair: %v", got)
 		}
-		if after := f.snapshot(t); !maps.Equal(after, sound) {
+		if after := f.Snapshot(t); !maps.Equal(after, sound) {
 			for k := range maps.Keys(after) {
 				if after[k] != sound[k] {
 					t.Errorf("%s differs from before the damage", k)
@@ -150,12 +172,12 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 func TestCheckResumes(t *testing.T) {
 	f := newFixture(t)
 	conversationWorld(t, f)
-	f.do(t, "ZADD", "mentions:{1}", "525252", "525252")
+	f.Do(t, "ZADD", "mentions:{1}", "525252", "525252")
 	calls, total := 0, int64(0)
 	var problemsSeen int64
 	for {
 		calls++
-		rep, err := f.st.Check(f.ctx, store.CheckOptions{Scope: "test", Budget: 3, Settle: time.Millisecond})
+		rep, err := check.Run(f.Ctx, f.St, check.Options{Scope: "test", Budget: 3, Settle: time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +196,7 @@ func TestCheckResumes(t *testing.T) {
 	if calls < 5 || total < whole.Keys || problemsSeen != 1 {
 		t.Fatalf("%d calls walked %d keys (a whole check %d) and saw %d problems", calls, total, whole.Keys, problemsSeen)
 	}
-	if keys := f.strs(t, "KEYS", "check:test:*"); len(keys) != 0 {
+	if keys := f.Strs(t, "KEYS", "check:test:*"); len(keys) != 0 {
 		t.Fatalf("progress left behind: %v", keys)
 	}
 }
@@ -193,7 +215,7 @@ func TestCheckLive(t *testing.T) {
 func checkLive(t *testing.T, f *fixture) {
 	users := make([]retwis.User, 6)
 	for i := range users {
-		users[i] = f.register(t, fmt.Sprint("live", i))
+		users[i] = f.Register(t, fmt.Sprint("live", i))
 	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -212,17 +234,17 @@ func checkLive(t *testing.T, f *fixture) {
 				var err error
 				switch rng.IntN(4) {
 				case 0:
-					err = f.st.Follow(f.ctx, me.ID, other.ID)
+					err = f.St.Follow(f.Ctx, me.ID, other.ID)
 				case 1:
-					err = f.st.Unfollow(f.ctx, me.ID, other.ID)
+					err = f.St.Unfollow(f.Ctx, me.ID, other.ID)
 				case 2:
 					var p retwis.Post
-					if p, err = f.st.CreatePost(f.ctx, me.ID, fmt.Sprintf("#live @%s", other.Username)); err == nil {
+					if p, err = f.St.CreatePost(f.Ctx, me.ID, fmt.Sprintf("#live @%s", other.Username)); err == nil {
 						mine = append(mine, p.ID)
 					}
 				case 3:
 					if len(mine) > 0 {
-						err, mine = f.st.DeletePost(f.ctx, me.ID, mine[0]), mine[1:]
+						err, mine = f.St.DeletePost(f.Ctx, me.ID, mine[0]), mine[1:]
 					}
 				}
 				if err != nil {
@@ -233,13 +255,13 @@ func checkLive(t *testing.T, f *fixture) {
 		})
 	}
 	for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); {
-		if _, err := f.st.Check(f.ctx, store.CheckOptions{Repair: true, Scope: "live", Restart: true, Settle: 30 * time.Millisecond}); err != nil {
+		if _, err := check.Run(f.Ctx, f.St, check.Options{Repair: true, Scope: "live", Restart: true, Settle: 30 * time.Millisecond}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	close(stop)
 	wg.Wait()
-	f.drain(t)
+	f.Drain(t)
 	for _, p := range f.check(t, false).Problems {
 		if p.What != "a directory entry out of date" {
 			t.Errorf("after the writes: %s: %s ×%d %v", p.Kind, p.What, p.Count, p.Examples)
@@ -253,34 +275,34 @@ func TestReadsRepair(t *testing.T) {
 	f := newFixture(t)
 	ann, bob, _, _ := conversationWorld(t, f)
 	a := itoa(ann.ID)
-	f.do(t, "LPUSH", "posts:{"+a+"}", "434343")
-	f.do(t, "ZADD", "mentions:{"+itoa(bob.ID)+"}", "434344", "434344")
-	f.do(t, "ZADD", store.KeyTag("cafe"), "434345", "434345")
-	f.do(t, "ZADD", "user_posts:{"+a+"}", "434346", "434346")
-	f.do(t, "LPUSH", "timeline", "434347")
-	if _, _, err := f.st.HomeTimeline(f.ctx, ann.ID, retwis.Cursor{}, 10); err != nil {
+	f.Do(t, "LPUSH", "posts:{"+a+"}", "434343")
+	f.Do(t, "ZADD", "mentions:{"+itoa(bob.ID)+"}", "434344", "434344")
+	f.Do(t, "ZADD", schema.Tag("cafe"), "434345", "434345")
+	f.Do(t, "ZADD", "user_posts:{"+a+"}", "434346", "434346")
+	f.Do(t, "LPUSH", "timeline", "434347")
+	if _, _, err := f.St.HomeTimeline(f.Ctx, ann.ID, retwis.Cursor{}, 10); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.st.Mentions(f.ctx, bob.ID, retwis.Cursor{}, 10); err != nil {
+	if _, err := f.St.Mentions(f.Ctx, bob.ID, retwis.Cursor{}, 10); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.st.TagPosts(f.ctx, 0, "CAFÉ", retwis.Cursor{}, 10); err != nil {
+	if _, err := f.St.TagPosts(f.Ctx, 0, "CAFÉ", retwis.Cursor{}, 10); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.st.Profile(f.ctx, 0, ann, retwis.Cursor{}, 10); err != nil {
+	if _, err := f.St.Profile(f.Ctx, 0, ann, retwis.Cursor{}, 10); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{Before: 434348}, 10); err != nil {
+	if _, err := f.St.GlobalTimeline(f.Ctx, 0, retwis.Cursor{Before: 434348}, 10); err != nil {
 		t.Fatal(err)
 	}
 	for _, gone := range [][]string{
 		{"LPOS", "posts:{" + a + "}", "434343"},
 		{"ZSCORE", "mentions:{" + itoa(bob.ID) + "}", "434344"},
-		{"ZSCORE", store.KeyTag("cafe"), "434345"},
+		{"ZSCORE", schema.Tag("cafe"), "434345"},
 		{"ZSCORE", "user_posts:{" + a + "}", "434346"},
 		{"LPOS", "timeline", "434347"},
 	} {
-		if v := f.do(t, gone...); v != "" {
+		if v := f.Do(t, gone...); v != "" {
 			t.Errorf("%v = %q: the id of a post that is gone stays", gone, v)
 		}
 	}
@@ -290,23 +312,26 @@ func TestReadsRepair(t *testing.T) {
 }
 
 // TestMaintenanceChecks damages an index: rounds of maintenance, each
-// checking a kind of index in turn, find and repair it.
+// checking a kind of index in turn (Round), find and repair it.
 func TestMaintenanceChecks(t *testing.T) {
 	f := newFixture(t)
 	ann, bob, _, _ := conversationWorld(t, f)
-	f.do(t, "ZREM", "followers:{"+itoa(bob.ID)+"}", itoa(ann.ID))
+	f.Do(t, "ZREM", "followers:{"+itoa(bob.ID)+"}", itoa(ann.ID))
 	repaired := 0
-	for range len(store.CheckKinds()) {
-		rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
+	for range len(check.Kinds()) { // as the maintenance loop of retwis serve does
+		if _, err := f.St.Maintain(f.Ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour}); err != nil {
+			t.Fatal(err)
+		}
+		_, n, err := check.Round(f.Ctx, f.St)
 		if err != nil {
 			t.Fatal(err)
 		}
-		repaired += rep.Repaired
+		repaired += n
 	}
-	if repaired < 1 || f.do(t, "ZSCORE", "followers:{"+itoa(bob.ID)+"}", itoa(ann.ID)) == "" {
+	if repaired < 1 || f.Do(t, "ZSCORE", "followers:{"+itoa(bob.ID)+"}", itoa(ann.ID)) == "" {
 		t.Fatalf("maintenance repaired %d problems, and the follow is still missing", repaired)
 	}
-	if got := f.strs(t, "LRANGE", "check:rotation", "0", "-1"); !slices.Equal(got, store.CheckKinds()) {
+	if got := f.Strs(t, "LRANGE", "check:rotation", "0", "-1"); !slices.Equal(got, check.Kinds()) {
 		t.Fatalf("after a whole rotation the kinds are %v", got)
 	}
 }

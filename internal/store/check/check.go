@@ -1,4 +1,26 @@
-package store
+// Package check is retwis's consistency checker: it walks the derived
+// indexes of the database (the followers, the graph, the blocks, the
+// posts' indexes, the timelines, the names, the people search, the
+// directory, the delivery snapshots), verifies each entry against its
+// source of truth, reports what is wrong by kind, and repairs it.
+// `retwis check` runs it whole (Run), and the maintenance loop of
+// `retwis serve` a budgeted round of one kind at a time (Round).
+//
+// It is its own package because it is no part of the online API: it
+// reads and repairs the store from outside, through the store's exported
+// operations, kernel.DB and the key names of schema, and nothing that
+// serves a request calls it. What it expects of a post's indexes, the
+// graph's edges and the people search comes from package index
+// (index.Writes, index.EdgeWrites, index.PeopleWrites), which the
+// writers use too, so that the check and the writers cannot disagree.
+//
+// The arrows point one way: check imports store, never the reverse.
+// The maintenance round that used to end store.Maintain (a round of the
+// check) is Round here, and the maintenance loop of `retwis serve`
+// (cmd/retwis) runs it after store.Maintain, under the same lock: the
+// simplest design that keeps store free of the checker, with no hook
+// or function value passed in.
+package check
 
 import (
 	"cmp"
@@ -9,16 +31,17 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
-// CheckOptions are the options of Check.
-type CheckOptions struct {
+// Options are the options of Run.
+type Options struct {
 	// Repair fixes what the check finds; without it the check writes
 	// nothing but its own progress.
 	Repair bool
-	// Kinds names the kinds of index to check (CheckKinds); none: all.
+	// Kinds names the kinds of index to check (Kinds); none: all.
 	Kinds []string
 	// Scope names the progress that the check keeps, so that it resumes
 	// where it stopped: `retwis check` and the background check of
@@ -38,11 +61,11 @@ type CheckOptions struct {
 	// the leftover of a sign-up that crashed (default 10 minutes).
 	Grace time.Duration
 	// Progress, if set, is told of each batch of keys walked.
-	Progress func(CheckProgress)
+	Progress func(Progress)
 }
 
-// CheckProgress is how far a check has got.
-type CheckProgress struct {
+// Progress is how far a check has got.
+type Progress struct {
 	Kind     string // the kind of index being checked
 	Keys     int64  // keys walked so far, of every kind
 	Problems int64  // problems found so far
@@ -51,15 +74,15 @@ type CheckProgress struct {
 // Problem is one kind of inconsistency that a check found: how many, and
 // a few examples.
 type Problem struct {
-	Kind     string // the kind of index (CheckKinds)
+	Kind     string // the kind of index (Kinds)
 	What     string // what is wrong
 	Count    int64
 	Examples []string
 	Repaired int64 // how many of them were fixed
 }
 
-// CheckReport is what a check found.
-type CheckReport struct {
+// Report is what a check found.
+type Report struct {
 	Keys     int64 // keys walked
 	Problems []Problem
 	// Done reports that every kind was walked to its end; otherwise the
@@ -70,7 +93,7 @@ type CheckReport struct {
 // maxExamples is how many examples a Problem keeps.
 const maxExamples = 5
 
-// Defaults of CheckOptions.
+// Defaults of Options.
 const (
 	defaultSettle = time.Second
 	defaultGrace  = 10 * time.Minute
@@ -83,9 +106,9 @@ type finding struct {
 	fix              [][]string
 }
 
-// CheckKinds returns the kinds of index Check knows, in the order it
-// checks them.
-func CheckKinds() []string {
+// Kinds returns the kinds of index Run knows, in the order it checks
+// them.
+func Kinds() []string {
 	names := make([]string, len(checkKinds))
 	for i, k := range checkKinds {
 		names[i] = k.name
@@ -93,7 +116,7 @@ func CheckKinds() []string {
 	return names
 }
 
-// Check walks the derived indexes, verifies each entry against its
+// Run walks the derived indexes of st's database, verifies each entry against its
 // source of truth, and reports what is wrong; with opts.Repair it fixes
 // it. It walks with SCAN, every master of a cluster, batch by batch,
 // keeping its cursors (per opts.Scope) after each, so that a check
@@ -101,10 +124,11 @@ func CheckKinds() []string {
 // they are forgotten. Every problem is read twice, opts.Settle apart,
 // before it counts: writes of servers under way are not damage. Each fix is one command on one slot,
 // idempotent, and made from what the second reading found.
-func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckReport, error) {
+func Run(ctx context.Context, st *store.Store, opts Options) (Report, error) {
+	s := checker{st}
 	opts.Settle = cmp.Or(opts.Settle, defaultSettle)
 	opts.Grace = cmp.Or(opts.Grace, defaultGrace)
-	rep := CheckReport{Done: true}
+	rep := Report{Done: true}
 	run := &checkRun{opts: opts, posts: map[int64]bool{}}
 	found := map[[2]string]*Problem{}
 	var states []string
@@ -126,11 +150,11 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckReport, erro
 					return rep.sorted(found), nil
 				}
 			}
-			done, err := s.walk(ctx, state, w.pattern, w.keyType, budget, func(keys []string) error {
+			done, err := s.Walk(ctx, state, w.pattern, w.keyType, budget, func(keys []string) error {
 				err := s.checkBatch(ctx, kind.name, w, keys, run, found)
 				rep.Keys += int64(len(keys))
 				if opts.Progress != nil {
-					opts.Progress(CheckProgress{Kind: kind.name, Keys: rep.Keys, Problems: countOf(found)})
+					opts.Progress(Progress{Kind: kind.name, Keys: rep.Keys, Problems: countOf(found)})
 				}
 				return err
 			})
@@ -155,7 +179,7 @@ func (s *Store) Check(ctx context.Context, opts CheckOptions) (CheckReport, erro
 
 // checkBatch checks keys with w, confirms what it finds after the
 // settling pause, repairs it if asked, and adds it to found.
-func (s *Store) checkBatch(ctx context.Context, kind string, w checkWalk, keys []string, run *checkRun,
+func (s checker) checkBatch(ctx context.Context, kind string, w checkWalk, keys []string, run *checkRun,
 	found map[[2]string]*Problem) error {
 	first, err := w.verify(s, ctx, keys, run)
 	if err != nil || len(first) == 0 {
@@ -212,12 +236,12 @@ func countOf(found map[[2]string]*Problem) int64 {
 }
 
 // sorted returns rep with the problems of found, by kind and what.
-func (rep CheckReport) sorted(found map[[2]string]*Problem) CheckReport {
+func (rep Report) sorted(found map[[2]string]*Problem) Report {
 	rep.Problems = rep.Problems[:0]
 	for _, p := range found {
 		rep.Problems = append(rep.Problems, *p)
 	}
-	kinds := CheckKinds()
+	kinds := Kinds()
 	slices.SortFunc(rep.Problems, func(a, b Problem) int {
 		return cmp.Or(cmp.Compare(slices.Index(kinds, a.Kind), slices.Index(kinds, b.Kind)), cmp.Compare(a.What, b.What))
 	})

@@ -1,4 +1,4 @@
-package store
+package check
 
 import (
 	"cmp"
@@ -12,62 +12,68 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
+// checker is the store a check reads and repairs: the verifications
+// are its methods, reading through the store's client (kernel.DB) and
+// its exported reads.
+type checker struct{ *store.Store }
+
 // checkWalk is one walk of a check: the keys of type keyType matching
 // pattern, and what verifies a batch of them.
 type checkWalk struct {
 	pattern, keyType string
-	verify           func(s *Store, ctx context.Context, keys []string, run *checkRun) ([]finding, error)
+	verify           func(s checker, ctx context.Context, keys []string, run *checkRun) ([]finding, error)
 }
 
-// checkKind is a kind of derived index that Check verifies, by one walk
+// checkKind is a kind of derived index that Run verifies, by one walk
 // or more.
 type checkKind struct {
 	name  string
 	walks []checkWalk
 }
 
-// checkKinds are the kinds Check knows, each with its source of truth:
+// checkKinds are the kinds Run knows, each with its source of truth:
 // a user's set of users followed is the truth of the follows, the user
 // hashes of the names, people and directory, the post hashes of the
 // posts' indexes.
 var checkKinds = []checkKind{
-	{"follows", []checkWalk{{schema.FollowingKeys, "zset", (*Store).checkFollowing}}},
-	{"followers", []checkWalk{{schema.FollowersKeys, "zset", (*Store).checkFollowers}}},
-	{"graph", []checkWalk{{schema.GraphKeys, "zset", (*Store).checkGraph}}},
+	{"follows", []checkWalk{{schema.FollowingKeys, "zset", checker.checkFollowing}}},
+	{"followers", []checkWalk{{schema.FollowersKeys, "zset", checker.checkFollowers}}},
+	{"graph", []checkWalk{{schema.GraphKeys, "zset", checker.checkGraph}}},
 	{"blocks", []checkWalk{
-		{schema.BlocksKeys, "zset", (*Store).checkBlocks},
-		{schema.BlockedByKeys, "zset", (*Store).checkBlockedBy},
+		{schema.BlocksKeys, "zset", checker.checkBlocks},
+		{schema.BlockedByKeys, "zset", checker.checkBlockedBy},
 	}},
-	{"posts", []checkWalk{{schema.PostKeys, "hash", (*Store).checkPosts}}},
+	{"posts", []checkWalk{{schema.PostKeys, "hash", checker.checkPosts}}},
 	{"post-indexes", []checkWalk{
-		{schema.UserPostsKeys, "zset", (*Store).checkPostRefs},
-		{schema.MentionsKeys, "zset", (*Store).checkPostRefs},
-		{schema.RepliesKeys, "zset", (*Store).checkPostRefs},
-		{schema.TagKeys, "zset", (*Store).checkPostRefs},
+		{schema.UserPostsKeys, "zset", checker.checkPostRefs},
+		{schema.MentionsKeys, "zset", checker.checkPostRefs},
+		{schema.RepliesKeys, "zset", checker.checkPostRefs},
+		{schema.TagKeys, "zset", checker.checkPostRefs},
 	}},
 	{"timelines", []checkWalk{
-		{schema.HomeKeys, "list", (*Store).checkTimelines},
-		{schema.ChunkKeys, "list", (*Store).checkTimelines},
-		{schema.Timeline, "list", (*Store).checkTimelines},
+		{schema.HomeKeys, "list", checker.checkTimelines},
+		{schema.ChunkKeys, "list", checker.checkTimelines},
+		{schema.Timeline, "list", checker.checkTimelines},
 	}},
-	{"names", []checkWalk{{schema.NameKeys, "hash", (*Store).checkNames}}},
+	{"names", []checkWalk{{schema.NameKeys, "hash", checker.checkNames}}},
 	// After the follows and the posts, which are the facts of the
 	// directory's entries: a repair of those comes first.
-	{"users", []checkWalk{{schema.UserKeys, "hash", (*Store).checkUsers}}},
-	{"people", []checkWalk{{schema.PeopleKeys, "zset", (*Store).checkPeople}}},
-	{"directory", []checkWalk{{schema.Explore, "zset", (*Store).checkDirectory}}},
-	{"leftovers", []checkWalk{{schema.SnapshotKeys, "zset", (*Store).checkSnapshots}}},
+	{"users", []checkWalk{{schema.UserKeys, "hash", checker.checkUsers}}},
+	{"people", []checkWalk{{schema.PeopleKeys, "zset", checker.checkPeople}}},
+	{"directory", []checkWalk{{schema.Explore, "zset", checker.checkDirectory}}},
+	{"leftovers", []checkWalk{{schema.SnapshotKeys, "zset", checker.checkSnapshots}}},
 }
 
-// checkRun is the state of one call of Check that its verifications
+// checkRun is the state of one call of Run that its verifications
 // share.
 type checkRun struct {
-	opts CheckOptions
+	opts Options
 	// posts holds ids of posts found to exist, up to knownPosts, so that
 	// a post in many timelines is asked about once (one deleted after
 	// is missed until the next check).
@@ -92,7 +98,7 @@ const (
 )
 
 // doMany runs cmds in pipelines of checkPipeline.
-func (s *Store) doMany(ctx context.Context, cmds rueidis.Commands) []rueidis.RedisResult {
+func (s checker) doMany(ctx context.Context, cmds rueidis.Commands) []rueidis.RedisResult {
 	res := make([]rueidis.RedisResult, 0, len(cmds))
 	for start := 0; start < len(cmds); start += checkPipeline {
 		res = append(res, s.C.DoMulti(ctx, cmds[start:min(start+checkPipeline, len(cmds))]...)...)
@@ -108,7 +114,7 @@ type zentry struct {
 
 // zentries reads every member of the sorted sets keys, with its score,
 // a page at a time, the pages of all keys in one pipeline.
-func (s *Store) zentries(ctx context.Context, keys []string) ([]zentry, error) {
+func (s checker) zentries(ctx context.Context, keys []string) ([]zentry, error) {
 	var all []zentry
 	read := make([]int64, len(keys)) // members read of each key
 	pending := make([]int, len(keys))
@@ -150,7 +156,7 @@ type expectation struct {
 
 // missing returns a finding for each of want whose entry is not there,
 // with its ZADD as the fix; one pipeline of ZSCOREs.
-func (s *Store) missing(ctx context.Context, want []expectation) ([]finding, error) {
+func (s checker) missing(ctx context.Context, want []expectation) ([]finding, error) {
 	cmds := make(rueidis.Commands, len(want))
 	for i, w := range want {
 		cmds[i] = s.C.B().Zscore().Key(w.add[1]).Member(w.add[len(w.add)-1]).Build()
@@ -171,7 +177,7 @@ func (s *Store) missing(ctx context.Context, want []expectation) ([]finding, err
 // keys is in the followee's followers and in the graph, unless the
 // followee is gone: then the follow is what is wrong (see
 // followsOfGone).
-func (s *Store) checkFollowing(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+func (s checker) checkFollowing(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	keys, err := s.notDeleting(ctx, keys, schema.FollowingOf)
 	if err != nil {
 		return nil, err
@@ -210,7 +216,7 @@ func (s *Store) checkFollowing(ctx context.Context, keys []string, _ *checkRun) 
 // leave, is found as such, once, and its fix ends it; one of an account
 // being deleted is left to the deletion. Two probes per followee, in one
 // pipeline.
-func (s *Store) followsOfGone(ctx context.Context, found []finding, follows map[string][2]int64) ([]finding, error) {
+func (s checker) followsOfGone(ctx context.Context, found []finding, follows map[string][2]int64) ([]finding, error) {
 	var followees []int64
 	var probes rueidis.Commands
 	for _, f := range found {
@@ -240,7 +246,7 @@ func (s *Store) followsOfGone(ctx context.Context, found []finding, follows map[
 			out = append(out, f)
 		case !ended[f.where]:
 			ended[f.where] = true
-			out = append(out, finding{"a follow of an account that is gone", f.where, f.key, unfollowWrites(pair[0], v)})
+			out = append(out, finding{"a follow of an account that is gone", f.where, f.key, store.UnfollowWrites(pair[0], v)})
 		}
 	}
 	return out, nil
@@ -251,7 +257,7 @@ func (s *Store) followsOfGone(ctx context.Context, found []finding, follows map[
 // deletion ends the follows of such an account one side after the other,
 // and a check must not take a follow half ended for one half made (one
 // pipeline of EXISTS, in the users' slots).
-func (s *Store) notDeleting(ctx context.Context, keys []string, owner func(string) (int64, bool)) ([]string, error) {
+func (s checker) notDeleting(ctx context.Context, keys []string, owner func(string) (int64, bool)) ([]string, error) {
 	var owned []string
 	var probes rueidis.Commands
 	for _, k := range keys {
@@ -287,7 +293,7 @@ type gone struct {
 
 // stale returns a finding for each of entries whose probe says its
 // source is gone, with its removal as the fix; one pipeline.
-func (s *Store) stale(ctx context.Context, entries []gone) ([]finding, error) {
+func (s checker) stale(ctx context.Context, entries []gone) ([]finding, error) {
 	cmds := make(rueidis.Commands, len(entries))
 	for i, e := range entries {
 		cmds[i] = e.probe
@@ -308,7 +314,7 @@ func (s *Store) stale(ctx context.Context, entries []gone) ([]finding, error) {
 
 // checkFollowers verifies that each follower of the followers keys
 // follows.
-func (s *Store) checkFollowers(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+func (s checker) checkFollowers(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	keys, err := s.notDeleting(ctx, keys, schema.FollowersOf)
 	if err != nil {
 		return nil, err
@@ -330,7 +336,7 @@ func (s *Store) checkFollowers(ctx context.Context, keys []string, _ *checkRun) 
 
 // checkBlocks verifies that each block of the blocks keys is among the
 // blocked user's blockers, which filter what that user reads.
-func (s *Store) checkBlocks(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+func (s checker) checkBlocks(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
@@ -349,7 +355,7 @@ func (s *Store) checkBlocks(ctx context.Context, keys []string, _ *checkRun) ([]
 
 // checkBlockedBy verifies that each blocker of the blocked_by keys
 // blocks.
-func (s *Store) checkBlockedBy(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+func (s checker) checkBlockedBy(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
@@ -367,7 +373,7 @@ func (s *Store) checkBlockedBy(ctx context.Context, keys []string, _ *checkRun) 
 }
 
 // checkGraph verifies that each follow of the graph keys is one.
-func (s *Store) checkGraph(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+func (s checker) checkGraph(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	keys, err := s.notDeleting(ctx, keys, schema.GraphOf)
 	if err != nil {
 		return nil, err
@@ -399,7 +405,7 @@ func (s *Store) checkGraph(ctx context.Context, keys []string, _ *checkRun) ([]f
 
 // checkNames verifies that each name of the name indexes keys leads to a
 // user of that name.
-func (s *Store) checkNames(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+func (s checker) checkNames(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	cmds := make(rueidis.Commands, len(keys))
 	for i, k := range keys {
 		cmds[i] = s.C.B().Hgetall().Key(k).Build()
@@ -449,8 +455,8 @@ func (s *Store) checkNames(ctx context.Context, keys []string, _ *checkRun) ([]f
 // a hash whose name is not its own, older than opts.Grace, is what a
 // sign-up that crashed before claiming the name left, and goes, with
 // the session the sign-up began.
-func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
-	uids, res := s.readEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
+func (s checker) checkUsers(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
+	uids, res := s.ReadEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Build()
 	})
 	names := make([]string, len(uids))
@@ -503,8 +509,8 @@ func (s *Store) checkUsers(ctx context.Context, keys []string, run *checkRun) ([
 
 // checkEntriesOf verifies the directory's entries for uids against their
 // facts.
-func (s *Store) checkEntriesOf(ctx context.Context, uids []int64) ([]finding, error) {
-	all, err := s.readFacts(ctx, uids, time.Now(), false)
+func (s checker) checkEntriesOf(ctx context.Context, uids []int64) ([]finding, error) {
+	all, err := s.ReadFacts(ctx, uids, time.Now(), false)
 	if err != nil {
 		return nil, err
 	}
@@ -519,21 +525,21 @@ func (s *Store) checkEntriesOf(ctx context.Context, uids []int64) ([]finding, er
 		what := "a directory entry out of date"
 		if rueidis.IsRedisNil(err) {
 			what, err = "a user missing from the directory", nil
-		} else if err == nil && uint64(code) == f.code() {
+		} else if err == nil && uint64(code) == f.Code() {
 			continue
 		}
 		if err != nil {
 			return nil, s.Wrap("check: read the directory", err)
 		}
-		found = append(found, finding{what, fmt.Sprintf("user %d", f.uid), schema.User(f.uid),
-			[][]string{{"ZADD", schema.Explore, score(f.code()), kernel.ID(f.uid)}}})
+		found = append(found, finding{what, fmt.Sprintf("user %d", uids[i]), schema.User(uids[i]),
+			[][]string{{"ZADD", schema.Explore, strconv.FormatUint(f.Code(), 10), kernel.ID(uids[i])}}})
 	}
 	return found, nil
 }
 
 // checkPeople verifies that each entry of the people search keys is a
 // term of its user's names.
-func (s *Store) checkPeople(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+func (s checker) checkPeople(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
@@ -579,7 +585,7 @@ func (s *Store) checkPeople(ctx context.Context, keys []string, _ *checkRun) ([]
 
 // checkDirectory verifies that each entry of the directory is of a user
 // (users' entries are verified against their facts by checkUsers).
-func (s *Store) checkDirectory(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+func (s checker) checkDirectory(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
@@ -597,16 +603,16 @@ func (s *Store) checkDirectory(ctx context.Context, keys []string, _ *checkRun) 
 // checkPosts verifies that each post of the post hashes keys is in its
 // author's posts and, once delivered, in the indexes of its tags,
 // mentions and reply.
-func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	fields := append(slices.Clone(jobFields), schema.FieldDelivered)
-	pids, res := s.readEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
+func (s checker) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+	fields := append(slices.Clone(store.JobFields), schema.FieldDelivered)
+	pids, res := s.ReadEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(fields...).Build()
 	})
 	var want []expectation
 	var found []finding
 	subjects := map[string]rueidis.Completed{}
 	for i, r := range res {
-		p, _, ok, err := parseJobPost(pids[i], r)
+		p, _, ok, err := store.ParseJobPost(pids[i], r)
 		if err != nil {
 			return nil, s.Wrap("check: read posts", err)
 		}
@@ -638,7 +644,7 @@ func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]f
 // subjectsOf adds to subjects, for the indexes of p's mentions and
 // reply, the probe of what each indexes (EXISTS or HEXISTS, 0 for gone):
 // the user mentioned, the post answered.
-func (s *Store) subjectsOf(p index.Post, subjects map[string]rueidis.Completed) {
+func (s checker) subjectsOf(p index.Post, subjects map[string]rueidis.Completed) {
 	b := s.C.B()
 	for _, u := range p.Conv.Mentions {
 		if k := schema.Mentions(u.ID); !known(subjects, k) {
@@ -657,7 +663,7 @@ func known(subjects map[string]rueidis.Completed, k string) bool { _, ok := subj
 // subject is gone (subjects maps an index to the probe of its subject):
 // the mentions of a deleted account, the replies of a deleted post are
 // no index to expect. One pipeline.
-func (s *Store) ofSubjects(ctx context.Context, want []expectation, subjects map[string]rueidis.Completed) ([]expectation, error) {
+func (s checker) ofSubjects(ctx context.Context, want []expectation, subjects map[string]rueidis.Completed) ([]expectation, error) {
 	keys := make([]string, 0, len(subjects))
 	cmds := make(rueidis.Commands, 0, len(subjects))
 	for k, probe := range subjects {
@@ -677,7 +683,7 @@ func (s *Store) ofSubjects(ctx context.Context, want []expectation, subjects map
 // checkPostRefs verifies that each post of the post indexes keys (a
 // user's posts, mentions, a post's replies, a tag's posts by id or by
 // day) exists.
-func (s *Store) checkPostRefs(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
+func (s checker) checkPostRefs(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
 	entries, err := s.zentries(ctx, keys)
 	if err != nil {
 		return nil, err
@@ -706,7 +712,7 @@ type postRef struct {
 // refsToGone returns a finding, what, for each of refs whose post is
 // gone; it asks once about each post, in one pipeline, but for the posts
 // the run saw already.
-func (s *Store) refsToGone(ctx context.Context, run *checkRun, refs []postRef, what string) ([]finding, error) {
+func (s checker) refsToGone(ctx context.Context, run *checkRun, refs []postRef, what string) ([]finding, error) {
 	var pids []int64
 	asked := map[int64]bool{}
 	for _, r := range refs {
@@ -738,7 +744,7 @@ func (s *Store) refsToGone(ctx context.Context, run *checkRun, refs []postRef, w
 
 // checkTimelines verifies that each post of the timelines keys (home
 // timelines, their archives' chunks, the global timeline) exists.
-func (s *Store) checkTimelines(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
+func (s checker) checkTimelines(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
 	cmds := make(rueidis.Commands, len(keys))
 	for i, k := range keys {
 		cmds[i] = s.C.B().Lrange().Key(k).Start(0).Stop(-1).Build()
@@ -759,7 +765,7 @@ func (s *Store) checkTimelines(ctx context.Context, keys []string, run *checkRun
 // checkSnapshots verifies that each delivery snapshot of keys belongs to
 // a job registered in a shard of the queue (maintenance removes those of
 // registered jobs that vanished).
-func (s *Store) checkSnapshots(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+func (s checker) checkSnapshots(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
 	var cmds rueidis.Commands
 	var owned []string
 	for _, k := range keys {
