@@ -7,7 +7,7 @@ RACE := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
 
 ## run: start retwis on http://127.0.0.1:8080 with an embedded redis-server
 run:
-	-@sh scripts/ensure-packages.sh redis-server=redis-server || echo "redis-server could not be installed: retwis will keep its data in memory only" >&2
+	-@sh scripts/ensure-packages.sh redis-server=redis-server || echo "redis-server could not be installed: install it, or give retwis a Redis with REDIS_URL=redis://host:port" >&2
 	$(GO) run ./cmd/retwis serve
 
 ## test: vet and run every test against real redis-server processes (and

@@ -225,8 +225,6 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		opts.Limits.Posts, opts.Limits.Follows, opts.Limits.Reports = retwis.Rate{}, retwis.Rate{}, retwis.Rate{}
 		cfg.limits, cfg.apiRate = web.Limits{}, retwis.Rate{}
 	}
-	// The in-memory stand-in for Redis has no sharded pub/sub.
-	opts.NoLiveEvents = db.memoryOnly
 	if opts.WaitReplicas < 0 { // automatic: decided once, from the topology at start
 		if opts.WaitReplicas, err = replicasToWaitFor(ctx, db.client, log); err != nil {
 			return err
@@ -260,7 +258,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	apiServer := api.New(api.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Session: web.SessionCredential,
 		Rate: cfg.apiRate, Proxies: proxies})
 	defer apiServer.Close() // its WebSockets, which Shutdown does not wait for, before the database goes
-	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly,
+	h, err := web.New(web.Options{Store: st, Log: log,
 		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker, Metrics: reg,
 		Writes: writes, Mount: apiServer.Mount, Limits: cfg.limits, Proxies: proxies})
 	if err != nil {

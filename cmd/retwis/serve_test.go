@@ -84,18 +84,18 @@ func TestServeEmbeddedPersists(t *testing.T) {
 	}
 }
 
-func TestServeMemoryFallback(t *testing.T) {
+// TestServeWithoutRedisServer: with no redis-server to run and no
+// --redis, serve refuses to start and says how to get one.
+func TestServeWithoutRedisServer(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no redis-server to be found
-	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", dataDir: t.TempDir()})
-	defer stop()
-	res, err := http.Get(base + "/")
-	if err != nil {
-		t.Fatal(err)
+	err := serve(t.Context(), serveConfig{addr: "127.0.0.1:0", dataDir: t.TempDir()}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if err == nil {
+		t.Fatal("serve started without a Redis")
 	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if !bytes.Contains(body, []byte("memory only")) {
-		t.Fatalf("the in-memory fallback is not announced on the page:\n%s", body)
+	for _, want := range []string{"redis-server is not installed", "apt-get install redis-server", "make run", "--redis", "REDIS_URL"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
 	}
 }
 
