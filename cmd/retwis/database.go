@@ -21,10 +21,11 @@ import (
 // database is the Redis that `retwis serve` uses: an external server or
 // a redis-server child process.
 type database struct {
-	client  rueidis.Client
-	url     string            // to connect to it
-	opts    redisconn.Options // likewise
-	closers []func()          // run in reverse order by Close
+	client   rueidis.Client
+	url      string            // to connect to it
+	opts     redisconn.Options // likewise
+	embedded bool              // a redis-server child process: a lone master, by design
+	closers  []func()          // run in reverse order by Close
 }
 
 // Close disconnects and stops whatever openDatabase started.
@@ -43,6 +44,7 @@ func openDatabase(ctx context.Context, cfg serveConfig, log *slog.Logger) (*data
 			d.Close()
 			return nil, err
 		}
+		d.embedded = true
 	}
 	var opts redisconn.Options
 	if cfg.timelines.ReplicaReads {

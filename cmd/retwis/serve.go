@@ -225,7 +225,11 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		opts.Limits.Posts, opts.Limits.Follows, opts.Limits.Reports = retwis.Rate{}, retwis.Rate{}, retwis.Rate{}
 		cfg.limits, cfg.apiRate = web.Limits{}, retwis.Rate{}
 	}
-	if opts.WaitReplicas < 0 { // automatic: decided once, from the topology at start
+	switch {
+	case opts.WaitReplicas >= 0:
+	case db.embedded: // automatic, on a redis-server of its own: there is no replica to wait for, nor to warn about
+		opts.WaitReplicas = 0
+	default: // automatic: decided once, from the topology at start
 		if opts.WaitReplicas, err = replicasToWaitFor(ctx, db.client, log); err != nil {
 			return err
 		}

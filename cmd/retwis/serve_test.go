@@ -26,10 +26,16 @@ import (
 // its base URL and a function that stops it and returns serve's error.
 func startServe(t *testing.T, cfg serveConfig) (string, func() error) {
 	t.Helper()
+	return startServeLogging(t, cfg, io.Discard)
+}
+
+// startServeLogging is startServe writing serve's log to w.
+func startServeLogging(t *testing.T, cfg serveConfig, w io.Writer) (string, func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	addrc := make(chan string, 1)
 	errc := make(chan error, 1)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := slog.New(slog.NewTextHandler(w, nil))
 	go func() { errc <- serve(ctx, cfg, log, func(a string) { addrc <- a }) }()
 	select {
 	case addr := <-addrc:
@@ -46,10 +52,18 @@ func defaultTimelines() store.Options {
 	return store.Options{HomeCap: 800, CelebrityThreshold: 10_000, InactiveAfter: 30 * 24 * time.Hour}
 }
 
+// TestServeEmbeddedPersists runs serve on a redis-server of its own, as
+// `make run` does: it starts without a warning, keeps its data across a
+// restart, and refuses a second server on the same data directory.
 func TestServeEmbeddedPersists(t *testing.T) {
 	dir := t.TempDir()
-	cfg := serveConfig{addr: "127.0.0.1:0", dataDir: dir, timelines: defaultTimelines()}
-	base, stop := startServe(t, cfg)
+	cfg := serveConfig{addr: "127.0.0.1:0", dataDir: dir, timelines: defaultTimelines(), maintainEvery: 10 * time.Second}
+	cfg.timelines.WaitReplicas = -1 // the default: one replica if every master has one
+	var log syncbuf.Buffer
+	base, stop := startServeLogging(t, cfg, &log)
+	if strings.Contains(log.String(), "level=WARN") {
+		t.Errorf("a server on its own redis-server warns:\n%s", log.String())
+	}
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar}
 	res, err := c.PostForm(base+"/register", url.Values{"username": {"kept"}, "password": {"password1"}, "password2": {"password1"}})
