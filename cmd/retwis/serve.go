@@ -47,6 +47,10 @@ type serveConfig struct {
 	limits        web.Limits            // logins and sign-ups (posts and follows are in timelines.Limits)
 	apiRate       retwis.Rate           // API calls per token or client address
 	proxies       string                // the proxies whose X-Forwarded-For is believed
+
+	// metricsFallback: metricsAddr is the default, which gives way to a
+	// free port when another server on the host has it (serveMetrics).
+	metricsFallback bool
 }
 
 // The default rate limits: a small public server is protected, and a
@@ -60,6 +64,9 @@ var (
 	defaultReportRate       = retwis.Rate{Count: 20, Per: time.Hour}
 	defaultAPIRate          = retwis.Rate{Count: 300, Per: 5 * time.Minute}
 )
+
+// defaultMetricsAddr is where a server serves its metrics unless told.
+const defaultMetricsAddr = "127.0.0.1:9464"
 
 // Roles of a server.
 const (
@@ -96,8 +103,9 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"RETWIS_REPLICA_READS"))
 	fs.BoolVar(&c.secureCookies, "secure-cookies", false, envHelp(
 		"mark the auth cookie Secure although retwis serves plain HTTP: for a proxy that terminates TLS", "RETWIS_SECURE_COOKIES"))
-	fs.StringVar(&c.metricsAddr, "metrics-addr", "127.0.0.1:9464", envHelp(
-		"serve Prometheus metrics at /metrics on this `address`, apart from the pages; empty: none", "RETWIS_METRICS_ADDR"))
+	fs.StringVar(&c.metricsAddr, "metrics-addr", defaultMetricsAddr, envHelp(
+		"serve Prometheus metrics at /metrics on this `address`, apart from the pages (empty: none); "+
+			"the default gives way to a free port of 127.0.0.1, logged, when another server on the host holds it", "RETWIS_METRICS_ADDR"))
 	fs.StringVar(&c.role, "role", roleAll, envHelp(
 		"what this server `runs`: all (pages and delivery), web (pages only) or worker (delivery and upkeep, probes on --addr)", "RETWIS_ROLE"))
 	fs.IntVar(&c.delivery.Batch, "delivery-batch", 1000, envHelp(
@@ -185,18 +193,34 @@ func (c *serveConfig) check() error {
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := parseServe(args, stderr)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	return serve(ctx, cfg, log, nil)
+}
+
+// parseServe reads the configuration of `retwis serve` from args and the
+// environment, and checks it.
+func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 	var cfg serveConfig
 	fs := newFlagSet("serve", stderr)
 	cfg.register(fs)
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return cfg, err
 	}
 	if err := cfg.check(); err != nil {
 		fmt.Fprintf(stderr, "retwis serve: %v\n", err)
-		return errUsage
+		return cfg, errUsage
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
-	return serve(ctx, cfg, log, nil)
+	cfg.metricsFallback = true
+	fs.Visit(func(f *flag.Flag) { // the flags set, on the command line or by their variable
+		if f.Name == "metrics-addr" {
+			cfg.metricsFallback = false
+		}
+	})
+	return cfg, nil
 }
 
 // serve runs the web server until ctx is cancelled, then shuts down
@@ -269,7 +293,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		return err
 	}
 	if cfg.metricsAddr != "" {
-		stopMetrics, err := serveMetrics(cfg.metricsAddr, reg, log)
+		stopMetrics, err := serveMetrics(cfg.metricsAddr, cfg.metricsFallback, reg, log)
 		if err != nil {
 			return err
 		}
@@ -277,7 +301,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("--addr (RETWIS_ADDR): %w", err)
 	}
 	srv := &http.Server{
 		Handler:           h,
