@@ -5,10 +5,13 @@ RACE := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
 
 .PHONY: run test build packages vet
 
-## run: start retwis on http://127.0.0.1:8080 with an embedded redis-server
+## run: compile retwis and start it on http://127.0.0.1:8080 (RETWIS_ADDR for
+## another address) with an embedded redis-server; Ctrl-C stops both
 run:
 	-@sh scripts/ensure-packages.sh redis-server=redis-server || echo "redis-server could not be installed: install it, or give retwis a Redis with REDIS_URL=redis://host:port" >&2
-	$(GO) run ./cmd/retwis serve
+	@echo "compiling retwis (the first time takes about a minute on 2 cores)…" >&2
+	@$(GO) build -o retwis ./cmd/retwis
+	@./retwis serve
 
 ## test: vet and run every test against real redis-server processes (and
 ## headless Chromium for the browser tests), then fuzz every parser of
