@@ -3,7 +3,7 @@ GO ?= go
 # The race detector needs cgo, hence a C compiler.
 RACE := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
 
-.PHONY: run test build packages vet
+.PHONY: run test screenshot build packages vet
 
 ## run: compile retwis and start it on http://127.0.0.1:8080 (RETWIS_ADDR for
 ## another address) with an embedded redis-server; Ctrl-C stops both
@@ -19,6 +19,11 @@ run:
 test: packages vet
 	$(GO) test $(RACE) -count=1 ./...
 	sh scripts/fuzz.sh
+
+## screenshot: renew docs/screenshot.png, the README's picture of the home
+## page, with the browser test that takes it
+screenshot: packages
+	RETWIS_SCREENSHOT=$(CURDIR)/docs/screenshot.png $(GO) test -count=1 -run '^TestSocialInBrowser$$' ./internal/web/
 
 ## build: build the retwis binary
 build:
