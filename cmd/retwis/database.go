@@ -95,7 +95,7 @@ func (d *database) startEmbedded(ctx context.Context, dataDir string, log *slog.
 		log.Info("stopping embedded redis-server")
 		sv.Stop()
 	})
-	log.Info("started embedded redis-server", "data_dir", dir, "socket", srv.Addr())
+	log.Info("started embedded redis-server", "data_dir", dir, "url", srv.URL()) // the URL for retwis admin, check, spam
 	return srv.URL(), nil
 }
 
@@ -108,7 +108,8 @@ func lockDir(dir string) (func(), error) {
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("data directory %s is in use by another retwis serve", dir)
+		return nil, fmt.Errorf("data directory %s is in use by another retwis serve: give this one another --data-dir "+
+			"(RETWIS_DATA_DIR), or the other's Redis with --redis (REDIS_URL, the url its log names)", dir)
 	}
 	return func() { f.Close() }, nil
 }

@@ -75,7 +75,7 @@ func TestServeEmbeddedPersists(t *testing.T) {
 
 	// A second server on the same data directory is refused.
 	if err := serve(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil); err == nil ||
-		!strings.Contains(err.Error(), "in use") {
+		!strings.Contains(err.Error(), "in use") || !strings.Contains(err.Error(), "--data-dir") {
 		t.Fatalf("second serve on the same data dir: %v", err)
 	}
 	if err := stop(); err != nil {
