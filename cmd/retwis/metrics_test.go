@@ -120,7 +120,8 @@ func TestTwoServersOnOneHost(t *testing.T) {
 
 // TestMetricsAddressInUse: a metrics address the operator chose that is
 // in use stops the server with an error that names the flag and its
-// variable; the default in use gives way to a free port.
+// variable (as does the address of the pages); the default in use gives
+// way to a free port.
 func TestMetricsAddressInUse(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -132,6 +133,12 @@ func TestMetricsAddressInUse(t *testing.T) {
 	err = serve(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if err == nil || !strings.Contains(err.Error(), "--metrics-addr") || !strings.Contains(err.Error(), "RETWIS_METRICS_ADDR") {
 		t.Fatalf("serve with its metrics address in use: %v; want an error naming --metrics-addr and RETWIS_METRICS_ADDR", err)
+	}
+
+	// Likewise the address of the pages.
+	err = serve(t.Context(), serveConfig{addr: l.Addr().String(), redisURL: redis.URL}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if err == nil || !strings.Contains(err.Error(), "--addr") || !strings.Contains(err.Error(), "RETWIS_ADDR") {
+		t.Fatalf("serve with its address in use: %v; want an error naming --addr and RETWIS_ADDR", err)
 	}
 
 	cfg.metricsFallback = true
