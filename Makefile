@@ -3,12 +3,15 @@ GO ?= go
 # The race detector needs cgo, hence a C compiler.
 RACE := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
 
-.PHONY: run test test-faults build packages vet
+.PHONY: run test test-faults screenshot build packages vet
 
-## run: start retwis on http://127.0.0.1:8080 with an embedded redis-server
+## run: compile retwis and start it on http://127.0.0.1:8080 (RETWIS_ADDR for
+## another address) with an embedded redis-server; Ctrl-C stops both
 run:
-	-@sh scripts/ensure-packages.sh redis-server=redis-server || echo "redis-server could not be installed: retwis will keep its data in memory only" >&2
-	$(GO) run ./cmd/retwis serve
+	-@sh scripts/ensure-packages.sh redis-server=redis-server || echo "redis-server could not be installed: install it, or give retwis a Redis with REDIS_URL=redis://host:port" >&2
+	@echo "compiling retwis (the first time takes about a minute on 2 cores)…" >&2
+	@$(GO) build -o retwis ./cmd/retwis
+	@./retwis serve
 
 # FAULTS are the load-and-fault tests that judge the share of requests
 # served under load while Redis fails: they run last, alone, so that the
@@ -27,6 +30,11 @@ test: packages vet
 ## test-faults: the load-and-fault tests alone
 test-faults: packages
 	$(GO) test $(RACE) -count=1 -run '$(FAULTS)' ./...
+
+## screenshot: renew docs/screenshot.png, the README's picture of the home
+## page, with the browser test that takes it
+screenshot: packages
+	RETWIS_SCREENSHOT=$(CURDIR)/docs/screenshot.png $(GO) test -count=1 -run '^TestSocialInBrowser$$' ./internal/web/
 
 ## build: build the retwis binary
 build:

@@ -23,8 +23,8 @@ for run in table curves; do
 	"$WORK/retwis" serve --addr $ADDR --data-dir "$WORK/data" --celebrity-threshold 2000000 2>"$WORK/serve.log" &
 	PID=$!
 	until curl -fs http://$ADDR/healthz >/dev/null; do sleep 0.2; done
-	SOCK=$(grep -o 'socket=[^ ]*' "$WORK/serve.log" | cut -d= -f2)
-	set -- --url http://$ADDR --redis "unix://$SOCK" --seed --users 10000 --posts 1000000 --follows 50 --connections "$C"
+	REDIS=$(grep -o 'url=unix://[^ ]*' "$WORK/serve.log" | cut -d= -f2)
+	set -- --url http://$ADDR --redis "$REDIS" --seed --users 10000 --posts 1000000 --follows 50 --connections "$C"
 	if [ $run = table ]; then
 		"$WORK/retwis" bench "$@" --duration 10s
 	else

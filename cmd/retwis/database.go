@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
@@ -21,15 +19,14 @@ import (
 	"github.com/retwis/retwis/internal/store/kernel"
 )
 
-// database is the Redis that `retwis serve` uses: an external server, a
-// redis-server child process, or, when redis-server is not installed, an
-// in-memory stand-in.
+// database is the Redis that `retwis serve` uses: an external server or
+// a redis-server child process.
 type database struct {
-	client     rueidis.Client
-	url        string            // to connect to it
-	opts       redisconn.Options // likewise
-	memoryOnly bool
-	closers    []func() // run in reverse order by Close
+	client   rueidis.Client
+	url      string            // to connect to it
+	opts     redisconn.Options // likewise
+	embedded bool              // a redis-server child process: a lone master, by design
+	closers  []func()          // run in reverse order by Close
 }
 
 // Close disconnects and stops whatever openDatabase started.
@@ -48,6 +45,7 @@ func openDatabase(ctx context.Context, cfg serveConfig, log *slog.Logger) (*data
 			d.Close()
 			return nil, err
 		}
+		d.embedded = true
 	}
 	var opts redisconn.Options
 	if cfg.timelines.ReplicaReads {
@@ -64,7 +62,7 @@ func openDatabase(ctx context.Context, cfg serveConfig, log *slog.Logger) (*data
 }
 
 // startEmbedded runs redis-server with append-only persistence in dataDir,
-// listening on a private unix socket, or falls back to miniredis.
+// listening on a private unix socket.
 func (d *database) startEmbedded(ctx context.Context, dataDir string, log *slog.Logger) (string, error) {
 	dir, err := filepath.Abs(dataDir)
 	if err != nil {
@@ -87,7 +85,8 @@ func (d *database) startEmbedded(ctx context.Context, dataDir string, log *slog.
 		Dir: dir, Socket: filepath.Join(sockDir, "redis.sock"), Persist: true,
 	})
 	if errors.Is(err, redisserver.ErrNotInstalled) {
-		return d.startMemory(log)
+		return "", errors.New("redis-server is not installed (not on PATH): install it with apt-get install redis-server " +
+			"(make run does that for you), or point retwis at a Redis with --redis or REDIS_URL")
 	}
 	if err != nil {
 		return "", err
@@ -97,26 +96,8 @@ func (d *database) startEmbedded(ctx context.Context, dataDir string, log *slog.
 		log.Info("stopping embedded redis-server")
 		sv.Stop()
 	})
-	log.Info("started embedded redis-server", "data_dir", dir, "socket", srv.Addr())
+	log.Info("started embedded redis-server", "data_dir", dir, "url", srv.URL()) // the URL for retwis admin, check, spam
 	return srv.URL(), nil
-}
-
-// startMemory runs the in-process miniredis and says loudly, on start-up
-// and (through memoryOnly) on every page, that nothing will be kept.
-func (d *database) startMemory(log *slog.Logger) (string, error) {
-	m := miniredis.NewMiniRedis()
-	// It listens on a loopback TCP port: require a password so that other
-	// local users cannot read the sessions in it.
-	pass := rand.Text()
-	m.RequireAuth(pass)
-	if err := m.Start(); err != nil {
-		return "", fmt.Errorf("in-memory Redis: %w", err)
-	}
-	d.closers = append(d.closers, m.Close)
-	d.memoryOnly = true
-	log.Warn("redis-server is not installed: using an IN-MEMORY database; ALL DATA IS LOST when retwis stops. " +
-		"Install redis-server (apt-get install redis-server) or pass --redis.")
-	return "redis://:" + pass + "@" + m.Addr(), nil
 }
 
 // lockDir takes an exclusive lock on dir so that two servers never run
@@ -128,7 +109,8 @@ func lockDir(dir string) (func(), error) {
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, fmt.Errorf("data directory %s is in use by another retwis serve", dir)
+		return nil, fmt.Errorf("data directory %s is in use by another retwis serve: give this one another --data-dir "+
+			"(RETWIS_DATA_DIR), or the other's Redis with --redis (REDIS_URL, the url its log names)", dir)
 	}
 	return func() { f.Close() }, nil
 }

@@ -2,15 +2,16 @@
 //
 // Usage:
 //
-//	retwis serve [flags]   run the web server
-//	retwis bench [flags]   seed a synthetic network and measure a server
-//	retwis gen [flags]     write a synthetic network as Redis commands
-//	retwis import [flags]  convert real data into Redis commands
-//	retwis lock [flags]    run a command while holding a distributed lock
-//	retwis check [flags]   verify (and repair) every derived index
-//	retwis spam [flags]    list new accounts that post very much
-//	retwis admin ACTION    moderate: suspend, moderators, delete posts, audit
-//	retwis help [command]  show help
+//	retwis serve [flags]          run the web server
+//	retwis bench [flags]          seed a synthetic network and measure a server
+//	retwis load [flags] [FILE|-]  send Redis commands (RESP) as fast as the server takes them
+//	retwis gen [flags]            write a synthetic network as Redis commands
+//	retwis import [flags]         convert real data into Redis commands
+//	retwis lock [flags]           run a command while holding a distributed lock
+//	retwis check [flags]          verify (and repair) every derived index
+//	retwis spam [flags]           list new accounts that post very much
+//	retwis admin ACTION           moderate: suspend, moderators, delete posts, audit
+//	retwis help [command]         show the commands, or the flags of one
 //
 // Every flag can also be set through the environment variable named in
 // its help text.
@@ -58,6 +59,9 @@ func main() {
 
 // run dispatches to a subcommand and returns the process exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 2 && args[0] == "help" { // retwis help serve: the flags of serve
+		args = []string{args[1], "-h"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		return 0
@@ -92,5 +96,5 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'retwis <command> -h' for the flags of a command.")
+	fmt.Fprintln(w, "\nRun 'retwis help <command>' (or 'retwis <command> -h') for the flags of a command.")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
 // TestMetrics runs a server with its metrics on a separate address and
@@ -78,4 +80,84 @@ func TestMetrics(t *testing.T) {
 	if status, _ := bob.get("/debug/pprof/"); status != http.StatusNotFound {
 		t.Errorf("the pages serve the profiler (%d)", status)
 	}
+}
+
+// TestTwoServersOnOneHost starts two servers with the default metrics
+// settings, as `make run` twice with another RETWIS_ADDR does: both
+// start, each serving its metrics on a port of its own (the default's
+// or, for the second, a free one, which the log names), on one host.
+func TestTwoServersOnOneHost(t *testing.T) {
+	redis := redistest.Start(t)
+	var urls []string
+	for range 2 {
+		cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--redis", redis.URL}, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log syncbuf.Buffer
+		_, stop := startServeLogging(t, cfg, &log)
+		defer stop()
+		u, ok := metricsURL(log.String())
+		if !ok {
+			t.Fatalf("the log does not say where the metrics are:\n%s", log.String())
+		}
+		urls = append(urls, u)
+	}
+	if urls[0] == urls[1] {
+		t.Fatalf("both servers serve their metrics at %s", urls[0])
+	}
+	for _, u := range urls {
+		res, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("%s: %s", u, res.Status)
+		}
+	}
+}
+
+// TestMetricsAddressInUse: a metrics address the operator chose that is
+// in use stops the server with an error that names the flag and its
+// variable (as does the address of the pages); the default in use gives
+// way to a free port.
+func TestMetricsAddressInUse(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	redis := redistest.Start(t)
+	cfg := serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, metricsAddr: l.Addr().String()}
+	err = serve(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if err == nil || !strings.Contains(err.Error(), "--metrics-addr") || !strings.Contains(err.Error(), "RETWIS_METRICS_ADDR") {
+		t.Fatalf("serve with its metrics address in use: %v; want an error naming --metrics-addr and RETWIS_METRICS_ADDR", err)
+	}
+
+	// Likewise the address of the pages.
+	err = serve(t.Context(), serveConfig{addr: l.Addr().String(), redisURL: redis.URL}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if err == nil || !strings.Contains(err.Error(), "--addr") || !strings.Contains(err.Error(), "RETWIS_ADDR") {
+		t.Fatalf("serve with its address in use: %v; want an error naming --addr and RETWIS_ADDR", err)
+	}
+
+	cfg.metricsFallback = true
+	var log syncbuf.Buffer
+	_, stop := startServeLogging(t, cfg, &log)
+	defer stop()
+	u, ok := metricsURL(log.String())
+	if !ok || strings.Contains(u, l.Addr().String()) || !strings.Contains(log.String(), "--metrics-addr") {
+		t.Fatalf("the default metrics address in use: metrics at %q; log:\n%s", u, log.String())
+	}
+}
+
+// metricsURL returns where the log says the metrics are served.
+func metricsURL(log string) (string, bool) {
+	for line := range strings.Lines(log) {
+		if strings.Contains(line, `msg="metrics are served"`) {
+			_, u, ok := strings.Cut(strings.TrimSpace(line), " url=")
+			return u, ok
+		}
+	}
+	return "", false
 }

@@ -48,6 +48,10 @@ type serveConfig struct {
 	limits        web.Limits            // logins and sign-ups (posts and follows are in timelines.Limits)
 	apiRate       retwis.Rate           // API calls per token or client address
 	proxies       string                // the proxies whose X-Forwarded-For is believed
+
+	// metricsFallback: metricsAddr is the default, which gives way to a
+	// free port when another server on the host has it (serveMetrics).
+	metricsFallback bool
 }
 
 // The default rate limits: a small public server is protected, and a
@@ -61,6 +65,9 @@ var (
 	defaultReportRate       = retwis.Rate{Count: 20, Per: time.Hour}
 	defaultAPIRate          = retwis.Rate{Count: 300, Per: 5 * time.Minute}
 )
+
+// defaultMetricsAddr is where a server serves its metrics unless told.
+const defaultMetricsAddr = "127.0.0.1:9464"
 
 // Roles of a server.
 const (
@@ -97,8 +104,9 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"RETWIS_REPLICA_READS"))
 	fs.BoolVar(&c.secureCookies, "secure-cookies", false, envHelp(
 		"mark the auth cookie Secure although retwis serves plain HTTP: for a proxy that terminates TLS", "RETWIS_SECURE_COOKIES"))
-	fs.StringVar(&c.metricsAddr, "metrics-addr", "127.0.0.1:9464", envHelp(
-		"serve Prometheus metrics at /metrics on this `address`, apart from the pages; empty: none", "RETWIS_METRICS_ADDR"))
+	fs.StringVar(&c.metricsAddr, "metrics-addr", defaultMetricsAddr, envHelp(
+		"serve Prometheus metrics at /metrics on this `address`, apart from the pages (empty: none); "+
+			"the default gives way to a free port of 127.0.0.1, logged, when another server on the host holds it", "RETWIS_METRICS_ADDR"))
 	fs.StringVar(&c.role, "role", roleAll, envHelp(
 		"what this server `runs`: all (pages and delivery), web (pages only) or worker (delivery and upkeep, probes on --addr)", "RETWIS_ROLE"))
 	fs.IntVar(&c.delivery.Batch, "delivery-batch", 1000, envHelp(
@@ -186,18 +194,34 @@ func (c *serveConfig) check() error {
 }
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := parseServe(args, stderr)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	return serve(ctx, cfg, log, nil)
+}
+
+// parseServe reads the configuration of `retwis serve` from args and the
+// environment, and checks it.
+func parseServe(args []string, stderr io.Writer) (serveConfig, error) {
 	var cfg serveConfig
 	fs := newFlagSet("serve", stderr)
 	cfg.register(fs)
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return cfg, err
 	}
 	if err := cfg.check(); err != nil {
 		fmt.Fprintf(stderr, "retwis serve: %v\n", err)
-		return errUsage
+		return cfg, errUsage
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
-	return serve(ctx, cfg, log, nil)
+	cfg.metricsFallback = true
+	fs.Visit(func(f *flag.Flag) { // the flags set, on the command line or by their variable
+		if f.Name == "metrics-addr" {
+			cfg.metricsFallback = false
+		}
+	})
+	return cfg, nil
 }
 
 // serve runs the web server until ctx is cancelled, then shuts down
@@ -226,8 +250,11 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		opts.Limits.Posts, opts.Limits.Follows, opts.Limits.Reports = retwis.Rate{}, retwis.Rate{}, retwis.Rate{}
 		cfg.limits, cfg.apiRate = web.Limits{}, retwis.Rate{}
 	}
-	// The in-memory stand-in for Redis has no sharded pub/sub.
-	if opts.WaitReplicas < 0 { // automatic: decided once, from the topology at start
+	switch {
+	case opts.WaitReplicas >= 0:
+	case db.embedded: // automatic, on a redis-server of its own: there is no replica to wait for, nor to warn about
+		opts.WaitReplicas = 0
+	default: // automatic: decided once, from the topology at start
 		if opts.WaitReplicas, err = replicasToWaitFor(ctx, db.client, log); err != nil {
 			return err
 		}
@@ -260,14 +287,14 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	apiServer := api.New(api.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Session: web.SessionCredential,
 		Rate: cfg.apiRate, Proxies: proxies})
 	defer apiServer.Close() // its WebSockets, which Shutdown does not wait for, before the database goes
-	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly,
+	h, err := web.New(web.Options{Store: st, Log: log,
 		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker, Metrics: reg,
 		Writes: writes, Mount: apiServer.Mount, Limits: cfg.limits, Proxies: proxies})
 	if err != nil {
 		return err
 	}
 	if cfg.metricsAddr != "" {
-		stopMetrics, err := serveMetrics(cfg.metricsAddr, reg, log)
+		stopMetrics, err := serveMetrics(cfg.metricsAddr, cfg.metricsFallback, reg, log)
 		if err != nil {
 			return err
 		}
@@ -275,7 +302,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		return err
+		return fmt.Errorf("--addr (RETWIS_ADDR): %w", err)
 	}
 	srv := &http.Server{
 		Handler:           h,

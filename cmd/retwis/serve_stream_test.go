@@ -3,8 +3,6 @@ package main
 import (
 	"bufio"
 	"net/http"
-	"net/http/cookiejar"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -42,72 +40,4 @@ func TestServeDrainsStreams(t *testing.T) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("shutting down with open streams took %v", d)
 	}
-}
-
-// TestServeMemoryWithoutLiveEvents: the in-memory stand-in for Redis has
-// no sharded pub/sub, so the server sends no live events (follows, posts
-// and mentions work as ever) and its streams answer 503 at once.
-func TestServeMemoryWithoutLiveEvents(t *testing.T) {
-	t.Setenv("PATH", t.TempDir()) // no redis-server to be found
-	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", dataDir: t.TempDir(), timelines: defaultTimelines(),
-		maintainEvery: time.Minute})
-	defer stop()
-	browse := func(name string) *http.Client {
-		jar, _ := cookiejar.New(nil)
-		c := &http.Client{Jar: jar}
-		form := url.Values{"username": {name}, "password": {"password1"}, "password2": {"password1"}}
-		if res, err := c.PostForm(base+"/register", form); err != nil || res.StatusCode != http.StatusOK {
-			t.Fatalf("register %s: %v %v", name, res, err)
-		}
-		return c
-	}
-	alice, bob := browse("alice"), browse("bob")
-	for _, step := range []struct {
-		c    *http.Client
-		path string
-		form url.Values
-	}{
-		{bob, "/u/alice/follow", nil},
-		{alice, "/post", url.Values{"status": {"hello @bob"}}},
-	} {
-		res, err := step.c.PostForm(base+step.path, step.form)
-		if err != nil || res.StatusCode != http.StatusOK {
-			t.Fatalf("POST %s: %v %v", step.path, res, err)
-		}
-		res.Body.Close()
-	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if page := get(t, bob, base+"/mentions"); strings.Contains(page, "hello") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the mention never reached bob")
-		}
-	}
-	start := time.Now()
-	res, err := bob.Get(base + "/api/v1/streaming/user")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusServiceUnavailable || time.Since(start) > 5*time.Second {
-		t.Fatalf("a stream of the in-memory server: %d after %v; want 503 at once", res.StatusCode, time.Since(start))
-	}
-}
-
-// get returns the body of a page.
-func get(t *testing.T, c *http.Client, u string) string {
-	t.Helper()
-	res, err := c.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var b strings.Builder
-	sc := bufio.NewScanner(res.Body)
-	for sc.Scan() {
-		b.WriteString(sc.Text())
-		b.WriteByte('\n')
-	}
-	return b.String()
 }

@@ -26,10 +26,16 @@ import (
 // its base URL and a function that stops it and returns serve's error.
 func startServe(t *testing.T, cfg serveConfig) (string, func() error) {
 	t.Helper()
+	return startServeLogging(t, cfg, io.Discard)
+}
+
+// startServeLogging is startServe writing serve's log to w.
+func startServeLogging(t *testing.T, cfg serveConfig, w io.Writer) (string, func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	addrc := make(chan string, 1)
 	errc := make(chan error, 1)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := slog.New(slog.NewTextHandler(w, nil))
 	go func() { errc <- serve(ctx, cfg, log, func(a string) { addrc <- a }) }()
 	select {
 	case addr := <-addrc:
@@ -46,10 +52,18 @@ func defaultTimelines() store.Options {
 	return store.Options{HomeCap: 800, CelebrityThreshold: 10_000, InactiveAfter: 30 * 24 * time.Hour}
 }
 
+// TestServeEmbeddedPersists runs serve on a redis-server of its own, as
+// `make run` does: it starts without a warning, keeps its data across a
+// restart, and refuses a second server on the same data directory.
 func TestServeEmbeddedPersists(t *testing.T) {
 	dir := t.TempDir()
-	cfg := serveConfig{addr: "127.0.0.1:0", dataDir: dir, timelines: defaultTimelines()}
-	base, stop := startServe(t, cfg)
+	cfg := serveConfig{addr: "127.0.0.1:0", dataDir: dir, timelines: defaultTimelines(), maintainEvery: 10 * time.Second}
+	cfg.timelines.WaitReplicas = -1 // the default: one replica if every master has one
+	var log syncbuf.Buffer
+	base, stop := startServeLogging(t, cfg, &log)
+	if strings.Contains(log.String(), "level=WARN") {
+		t.Errorf("a server on its own redis-server warns:\n%s", log.String())
+	}
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar}
 	res, err := c.PostForm(base+"/register", url.Values{"username": {"kept"}, "password": {"password1"}, "password2": {"password1"}})
@@ -61,7 +75,7 @@ func TestServeEmbeddedPersists(t *testing.T) {
 
 	// A second server on the same data directory is refused.
 	if err := serve(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil); err == nil ||
-		!strings.Contains(err.Error(), "in use") {
+		!strings.Contains(err.Error(), "in use") || !strings.Contains(err.Error(), "--data-dir") {
 		t.Fatalf("second serve on the same data dir: %v", err)
 	}
 	if err := stop(); err != nil {
@@ -84,18 +98,18 @@ func TestServeEmbeddedPersists(t *testing.T) {
 	}
 }
 
-func TestServeMemoryFallback(t *testing.T) {
+// TestServeWithoutRedisServer: with no redis-server to run and no
+// --redis, serve refuses to start and says how to get one.
+func TestServeWithoutRedisServer(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no redis-server to be found
-	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", dataDir: t.TempDir()})
-	defer stop()
-	res, err := http.Get(base + "/")
-	if err != nil {
-		t.Fatal(err)
+	err := serve(t.Context(), serveConfig{addr: "127.0.0.1:0", dataDir: t.TempDir()}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if err == nil {
+		t.Fatal("serve started without a Redis")
 	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if !bytes.Contains(body, []byte("memory only")) {
-		t.Fatalf("the in-memory fallback is not announced on the page:\n%s", body)
+	for _, want := range []string{"redis-server is not installed", "apt-get install redis-server", "make run", "--redis", "REDIS_URL"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
 	}
 }
 
