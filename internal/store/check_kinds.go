@@ -598,7 +598,7 @@ func (s *Store) checkDirectory(ctx context.Context, keys []string, _ *checkRun) 
 // author's posts and, once delivered, in the indexes of its tags,
 // mentions and reply.
 func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	fields := append(slices.Clone(jobFields), schema.FieldDelivered)
+	fields := append(slices.Clone(JobFields), schema.FieldDelivered)
 	pids, res := s.readEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(fields...).Build()
 	})
@@ -606,7 +606,7 @@ func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]f
 	var found []finding
 	subjects := map[string]rueidis.Completed{}
 	for i, r := range res {
-		p, _, ok, err := parseJobPost(pids[i], r)
+		p, _, ok, err := ParseJobPost(pids[i], r)
 		if err != nil {
 			return nil, s.Wrap("check: read posts", err)
 		}

@@ -267,7 +267,7 @@ type stashedPost struct {
 func (s *Store) stashPosts(ctx context.Context, uid int64, pids []int64) (string, error) {
 	cmds := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(jobFields...).Build()
+		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()
 	}
 	batch := make([]stashedPost, len(pids))
 	for i, r := range s.C.DoMulti(ctx, cmds...) {

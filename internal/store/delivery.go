@@ -318,7 +318,7 @@ func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err er
 		return false, s.Wrap("delivery: global timeline", err)
 	}
 	b := s.C.B()
-	post, flag, ok, err := parseJobPost(j.post, s.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(jobFields...).Build()))
+	post, flag, ok, err := ParseJobPost(j.post, s.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(JobFields...).Build()))
 	if err != nil {
 		return false, s.Wrap("delivery: read post", err)
 	}
@@ -368,7 +368,7 @@ func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int
 		return len(reached), err
 	}
 	if j.kind == schema.JobUndeliver {
-		s.announce(ctx, schema.EventDelete, each(reached, j.post))
+		s.Announce(ctx, schema.EventDelete, Each(reached, j.post))
 		return len(reached), nil
 	}
 	n, err := s.C.Do(ctx, s.C.B().Exists().Key(schema.Post(j.post)).Build()).AsInt64()
@@ -379,7 +379,7 @@ func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int
 		_, err := s.batchCmds(ctx, schema.JobUndeliver, j, reached)
 		return 0, err
 	}
-	s.announce(ctx, schema.EventUpdate, each(reached, j.post))
+	s.Announce(ctx, schema.EventUpdate, Each(reached, j.post))
 	return len(reached), nil
 }
 

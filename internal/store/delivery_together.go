@@ -130,7 +130,7 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 	b := s.C.B()
 	cmds := make(rueidis.Commands, 0, 2*len(jobs))
 	for _, j := range jobs {
-		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(jobFields...).Build())
+		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(JobFields...).Build())
 	}
 	var authors []int64
 	at := make(map[int64]int)
@@ -151,7 +151,7 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 		a.followers[author] = f
 	}
 	for i, j := range jobs {
-		post, flag, ok, err := parseJobPost(j.post, res[i])
+		post, flag, ok, err := ParseJobPost(j.post, res[i])
 		if err != nil {
 			return a, s.Wrap("delivery: read post", err)
 		}
@@ -168,47 +168,6 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 		}
 	}
 	return a, nil
-}
-
-// jobFields are the post hash fields a delivery job reads, in the order
-// parseJobPost expects.
-var jobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, index.ConversationFields...)
-
-// parseJobPost decodes the reply to HMGET post:<pid> jobFields: what the
-// post's indexes need, and its fanout flag. ok is false for a post that
-// is gone.
-func parseJobPost(pid int64, r rueidis.RedisResult) (p index.Post, fanout string, ok bool, err error) {
-	vals, err := r.ToArray()
-	if err != nil {
-		return p, "", false, err
-	}
-	p, fanout, ok = parseJobFields(pid, asStrings(vals))
-	return p, fanout, ok, nil
-}
-
-// asStrings returns the values of vals as strings ("" for nil).
-func asStrings(vals []rueidis.RedisMessage) []string {
-	str := make([]string, len(vals))
-	for i, v := range vals {
-		str[i], _ = v.ToString()
-	}
-	return str
-}
-
-// parseJobFields decodes the values of jobFields of post pid (see
-// parseJobPost).
-func parseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bool) {
-	p.ID = pid
-	var err error
-	if len(str) < len(jobFields) {
-		return p, "", false
-	}
-	if p.Author, err = strconv.ParseInt(str[0], 10, 64); err != nil {
-		return p, "", false // gone (or damaged: nothing to deliver)
-	}
-	p.Time, _ = strconv.ParseInt(str[2], 10, 64)
-	p.Conv = index.ParseConversation(str[3:])
-	return p, str[1], true
 }
 
 // pushTogether pushes the fanned posts of a onto their active followers'
@@ -251,7 +210,7 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 				got[p] = append(got[p], f)
 			}
 		}
-		s.announce(ctx, schema.EventUpdate, reached)
+		s.Announce(ctx, schema.EventUpdate, reached)
 	}
 	return got, nil
 }
@@ -278,7 +237,7 @@ func (s *Store) settle(ctx context.Context, a audience) error {
 			return s.Wrap("delivery: post exists", err)
 		case n == 0: // deleted meanwhile: its deletion may have passed these already
 			_, err := s.batchCmds(ctx, schema.JobUndeliver, j, a.got[j.post])
-			errs = append(errs, err, s.unindex(ctx, a.posts[j.post]))
+			errs = append(errs, err, s.Unindex(ctx, a.posts[j.post]))
 		default:
 			finished = append(finished, j)
 		}

@@ -425,7 +425,7 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	b := s.C.B()
-	post, fanout, ok, err := parseJobPost(pid, s.C.Do(ctx, b.Hmget().Key(schema.Post(pid)).Field(jobFields...).Build()))
+	post, fanout, ok, err := ParseJobPost(pid, s.C.Do(ctx, b.Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()))
 	if err != nil {
 		return s.Wrap("delete post", err)
 	}
