@@ -19,7 +19,7 @@ const maintenanceTTL = 30 * time.Second
 // until ctx ends. Every `retwis serve` runs it, and a distributed lock
 // makes sure that only one of them works at a time.
 func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client, every time.Duration,
-	opts store.DeliveryOptions, log *slog.Logger) {
+	upkeep store.DeliveryUpkeep, log *slog.Logger) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
@@ -30,7 +30,7 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 		}
 		// A held lock means another server is doing the upkeep.
 		err := locks.Do(ctx, schema.MaintenanceLock, maintenanceTTL, func(ctx context.Context) error {
-			rep, err := st.Maintain(ctx, opts)
+			rep, err := st.Maintain(ctx, upkeep)
 			if quiet := (store.MaintenanceReport{Checked: rep.Checked, Refreshed: rep.Refreshed}); rep != quiet { // routine
 				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,
 					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "reindexed_posts", rep.Reindexed,

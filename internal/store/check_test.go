@@ -11,6 +11,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/delivery"
 )
 
 // problems returns what rep found as "kind: what ×count".
@@ -297,7 +298,7 @@ func TestMaintenanceChecks(t *testing.T) {
 	f.do(t, "ZREM", "followers:{"+itoa(bob.ID)+"}", itoa(ann.ID))
 	repaired := 0
 	for range len(store.CheckKinds()) {
-		rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
+		rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}))
 		if err != nil {
 			t.Fatal(err)
 		}
