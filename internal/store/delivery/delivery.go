@@ -8,9 +8,8 @@
 // again.
 //
 // It is its own package because it is the background half of the
-// store: package store queues the jobs (CreatePost, DeletePost,
-// celebrity changes) and serves the pages, and this package does the
-// fanout through store's exported operations and the kernel. The arrows
+// store: package store queues the jobs (CreatePost, DeletePost) and
+// serves the pages, and this package does the fanout through store's exported operations and the kernel. The arrows
 // point one way: delivery imports store, never the reverse. Where store
 // needs the worker, it is handed one: Store.Maintain, which stays in
 // store, does the delivery queue's share of upkeep (finishing the jobs
