@@ -21,7 +21,7 @@ const maintenanceTTL = 30 * time.Second
 // (check.Round). Every `retwis serve` runs it, and a distributed lock
 // makes sure that only one of them works at a time.
 func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client, every time.Duration,
-	opts store.DeliveryOptions, log *slog.Logger) {
+	upkeep store.DeliveryUpkeep, log *slog.Logger) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
@@ -32,7 +32,7 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 		}
 		// A held lock means another server is doing the upkeep.
 		err := locks.Do(ctx, schema.MaintenanceLock, maintenanceTTL, func(ctx context.Context) error {
-			rep, err := st.Maintain(ctx, opts)
+			rep, err := st.Maintain(ctx, upkeep)
 			var checked, repaired int
 			if err == nil { // then a round of the consistency check
 				checked, repaired, err = check.Round(ctx, st)

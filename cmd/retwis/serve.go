@@ -21,6 +21,7 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/web"
@@ -39,15 +40,15 @@ type serveConfig struct {
 	// the database itself (the single-instance lock).
 	lockServers   string
 	maintainEvery time.Duration
-	secureCookies bool                  // the auth cookie is Secure although served over plain HTTP (TLS ends at a proxy)
-	metricsAddr   string                // where /metrics listens; empty: nowhere
-	role          string                // what this server runs: all, web or worker
-	delivery      store.DeliveryOptions // Batch, Parallel and ClaimIdle of the delivery workers
-	writes        int                   // posts, follows and deletions at once; 0: twice the cores
-	rateLimits    bool                  // apply the rate limits below (false: none, for benchmarks)
-	limits        web.Limits            // logins and sign-ups (posts and follows are in timelines.Limits)
-	apiRate       retwis.Rate           // API calls per token or client address
-	proxies       string                // the proxies whose X-Forwarded-For is believed
+	secureCookies bool             // the auth cookie is Secure although served over plain HTTP (TLS ends at a proxy)
+	metricsAddr   string           // where /metrics listens; empty: nowhere
+	role          string           // what this server runs: all, web or worker
+	delivery      delivery.Options // Batch, Parallel and ClaimIdle of the delivery workers
+	writes        int              // posts, follows and deletions at once; 0: twice the cores
+	rateLimits    bool             // apply the rate limits below (false: none, for benchmarks)
+	limits        web.Limits       // logins and sign-ups (posts and follows are in timelines.Limits)
+	apiRate       retwis.Rate      // API calls per token or client address
+	proxies       string           // the proxies whose X-Forwarded-For is believed
 
 	// metricsFallback: metricsAddr is the default, which gives way to a
 	// free port when another server on the host has it (serveMetrics).

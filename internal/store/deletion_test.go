@@ -12,6 +12,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/check"
+	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
@@ -303,7 +304,7 @@ func testDeletionResumes(t *testing.T, f *fixture, stage int) {
 		t.Fatalf("half-way: %+v, %v; want %+v", d, err, want)
 	}
 	w.assertLocked(t, f)
-	rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{})
+	rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{}))
 	if err != nil || rep.Deletions != 1 {
 		t.Fatalf("maintenance: %+v, %v; want the deletion resumed", rep, err)
 	}
@@ -313,7 +314,7 @@ func testDeletionResumes(t *testing.T, f *fixture, stage int) {
 	if n := f.completions(t, "deleted"); n != "1" {
 		t.Errorf("#deleted counted %s times; want 1, dee's post", n)
 	}
-	if rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{}); err != nil || rep.Deletions != 0 {
+	if rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{})); err != nil || rep.Deletions != 0 {
 		t.Errorf("maintenance again: %+v, %v; want nothing to resume", rep, err)
 	}
 	w.assertGone(t, f)

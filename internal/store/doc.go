@@ -1,7 +1,10 @@
 // Package store keeps retwis's data in Redis: accounts (and their
 // deletion), sessions, posts,
-// follows, timelines, their delivery, upkeep and migration. Domain rules
+// follows, timelines, upkeep and migration. Domain rules
 // are checked here, so every interface (HTML, API, CLI) gets the same.
+// It queues the delivery of posts to followers as jobs; the workers that
+// carry them out are package delivery's (which imports store, not the
+// reverse).
 //
 // The Redis layout (every key and field, with the complete key table) is
 // in package schema, the only package that spells a key; store composes
@@ -21,7 +24,7 @@
 // both sets idempotently, so repeating one repairs it. A post is
 // published completely or taken back. Fanout is a durable job on the
 // deliveries stream: a crash mid-delivery leaves the job to another
-// worker, which resumes it. An account's deletion begins with one script
-// in the user's slot, after which every step is safe to repeat, and
-// maintenance resumes it should its runner stop.
+// worker (package delivery), which resumes it. An account's deletion
+// begins with one script in the user's slot, after which every step is
+// safe to repeat, and maintenance resumes it should its runner stop.
 package store

@@ -133,11 +133,11 @@ func parseEvent(msg string) (Event, bool) {
 	return Event{}, false
 }
 
-// announce sends the event kind of posts to the streams of the users
+// Announce sends the event kind of posts to the streams of the users
 // they reached (user -> posts), in one pipeline. Live events are a
 // courtesy (the timelines are the truth), so a failure is logged, not
 // returned.
-func (s *Store) announce(ctx context.Context, kind string, reached map[int64][]int64) {
+func (s *Store) Announce(ctx context.Context, kind string, reached map[int64][]int64) {
 	var cmds rueidis.Commands
 	for u, pids := range reached {
 		for _, p := range pids {
@@ -152,8 +152,8 @@ func (s *Store) announce(ctx context.Context, kind string, reached map[int64][]i
 	}
 }
 
-// each maps every user to the same posts, for announce.
-func each(users []int64, pids ...int64) map[int64][]int64 {
+// Each maps every user to the same posts, for announce.
+func Each(users []int64, pids ...int64) map[int64][]int64 {
 	m := make(map[int64][]int64, len(users))
 	for _, u := range users {
 		m[u] = pids

@@ -25,10 +25,8 @@ var (
 func (s *Store) SetClock(now func() time.Time) { s.Now = now }
 
 // KeyQueue returns the stream of the delivery queue that takes author's
-// jobs, and KeyProgress and KeySnapshots its records.
-func KeyQueue(author int64) string     { return schema.QueueOf(author).Stream }
-func KeyProgress(author int64) string  { return schema.QueueOf(author).Progress }
-func KeySnapshots(author int64) string { return schema.QueueOf(author).Snapshots }
+// jobs.
+func KeyQueue(author int64) string { return schema.QueueOf(author).Stream }
 
 // ForgetWrites makes the store forget which cached keys it changed a
 // moment ago, as five seconds later, so that tests see warm reads.

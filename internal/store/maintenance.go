@@ -31,9 +31,25 @@ type MaintenanceReport struct {
 	Deletions int
 }
 
+// DeliveryUpkeep is the delivery queue's share of maintenance that only
+// a delivery worker can do, since finishing a job needs the code that
+// carries it out: package delivery's Worker, which imports store (so
+// store cannot name it), and which cmd/retwis hands Maintain.
+type DeliveryUpkeep interface {
+	// Reclaim takes over the jobs that dead workers left idle and
+	// finishes them; it returns how many.
+	Reclaim(ctx context.Context) (int, error)
+	// RemoveGone removes the workers gone for good from the consumer
+	// groups; it returns how many.
+	RemoveGone(ctx context.Context) (int, error)
+	// RedeliverVanished gives recent posts whose delivery job vanished a
+	// new one; it returns how many.
+	RedeliverVanished(ctx context.Context) (int, error)
+}
+
 // Maintain does the periodic upkeep of the delivery queue, shard by
-// shard: it takes over jobs that a dead worker left idle for
-// opts.ClaimIdle and finishes them, removes workers gone for good from
+// shard: through d, it takes over jobs that a dead worker left idle for
+// its ClaimIdle and finishes them, removes workers gone for good from
 // the consumer groups, removes progress records and follower snapshots
 // whose job is gone, and gives recent posts whose job vanished a new
 // one. It also counts down a few entries of the tag completion (the
@@ -47,15 +63,13 @@ type MaintenanceReport struct {
 // It is safe but wasteful for several servers to run it at
 // once (and the counts of the older posts' tags would be counted twice),
 // so `retwis serve` runs it under a distributed lock.
-func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (MaintenanceReport, error) {
-	opts.setDefaults()
+func (s *Store) Maintain(ctx context.Context, d DeliveryUpkeep) (MaintenanceReport, error) {
 	var rep MaintenanceReport
-	q := s.deliveryQueue(opts)
 	var err error
-	if rep.Reclaimed, err = q.Reclaim(ctx, opts.ClaimIdle); err != nil {
+	if rep.Reclaimed, err = d.Reclaim(ctx); err != nil {
 		return rep, s.Wrap("maintenance: reclaim jobs", err)
 	}
-	if rep.Consumers, err = q.RemoveGone(ctx, opts.GoneAfter); err != nil {
+	if rep.Consumers, err = d.RemoveGone(ctx); err != nil {
 		return rep, s.Wrap("maintenance: remove gone workers", err)
 	}
 	for n := range schema.QueueShards {
@@ -63,7 +77,7 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 			return rep, err
 		}
 	}
-	if rep.Redelivered, err = s.redeliverVanished(ctx); err != nil {
+	if rep.Redelivered, err = d.RedeliverVanished(ctx); err != nil {
 		return rep, err
 	}
 	if err := s.purgeCompletion(ctx); err != nil {

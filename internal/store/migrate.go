@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis/internal/jobqueue"
 	"github.com/retwis/retwis/internal/store/migrate"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -26,7 +27,7 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 	}
 	// Every start: the delivery queue must exist before the first post,
 	// and the pipelined scripts must be loaded on every node.
-	q := s.deliveryQueue(DeliveryOptions{})
+	q := jobqueue.New(s.C, jobqueue.Options{Group: schema.DeliveryGroup}) // only to create the groups (the workers' handle is package delivery's)
 	for n := range schema.QueueShards {
 		if err := q.EnsureGroup(ctx, schema.QueueN(n).Stream); err != nil {
 			return s.Wrap("migrate: delivery queue", err)

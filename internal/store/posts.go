@@ -22,7 +22,7 @@ import (
 // count and whether the author is known as a celebrity; the post hash;
 // then, at once, the author's own-post index and home timeline, the
 // global timeline, and a delivery job on a shard of the deliveries
-// queue, which workers (RunDelivery) carry out after the request has
+// queue, which workers (package delivery) carry out after the request has
 // been answered. The job fans the post out to the followers (unless the
 // author is above the celebrity threshold: then followers' home
 // timelines merge the author's posts when read) and makes sure the post

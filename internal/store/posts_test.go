@@ -11,6 +11,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -276,7 +277,7 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	// people search and the directory and the follows in the graph, by
 	// maintenance, in the background, once.
 	for round, want := range []int{2 + 2 + 1 + 2, 0} {
-		rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
+		rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}))
 		if err != nil || rep.Reindexed != want {
 			t.Fatalf("maintenance round %d index.Post %d older posts and users (%v); want %d", round, rep.Reindexed, err, want)
 		}

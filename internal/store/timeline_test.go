@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -12,27 +11,14 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // pageAll walks a timeline by Before cursors from the top and returns
 // every post id seen, calling between (if set) after each page.
 func pageAll(t *testing.T, read func(c retwis.Cursor) retwis.Page, between func()) []int64 {
 	t.Helper()
-	var seen []int64
-	c := retwis.Cursor{}
-	for range 1000 {
-		p := read(c)
-		seen = append(seen, postIDs(p.Posts)...)
-		if !p.Older {
-			return seen
-		}
-		c = retwis.Cursor{Before: p.Posts[len(p.Posts)-1].ID}
-		if between != nil {
-			between()
-		}
-	}
-	t.Fatal("paging did not end")
-	return nil
+	return storetest.PageAll(t, read, between)
 }
 
 func descending(from, to int64) []int64 {
@@ -183,54 +169,6 @@ func TestCelebrityMergedAtRead(t *testing.T) {
 	}
 }
 
-// TestWorkerKilledMidDelivery stops a worker half-way through a job, as a
-// crash would; another worker claims the job and finishes it, and every
-// follower gets the post exactly once.
-func TestWorkerKilledMidDelivery(t *testing.T) {
-	url := redistest.Start(t).URL
-	f := newFixtureWith(t, url, store.Options{}, false)
-	author := f.register(t, "author")
-	for i := range 250 {
-		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", strconv.Itoa(1000+i))
-	}
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "must reach everybody once")
-
-	ctx, kill := context.WithCancel(context.Background())
-	err := f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "doomed", Drain: -1, Batch: 50, Block: 20 * time.Millisecond,
-		Progress: func(pr store.DeliveryProgress) {
-			if pr.Done >= 100 {
-				kill()
-			}
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := f.do(t, "HLEN", store.KeyProgress(author.ID)); n != "1" {
-		t.Fatalf("no progress recorded for the interrupted job")
-	}
-	if n := f.do(t, "LLEN", "posts:{1200}"); n != "0" {
-		t.Fatalf("the doomed worker reached follower 200: the test did not interrupt it")
-	}
-
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "heir", Batch: 50, Block: 20 * time.Millisecond, ClaimIdle: 50 * time.Millisecond})
-	}()
-	f.drain(t)
-	stop()
-	<-done
-	for i := range 250 {
-		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", 1000+i, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
-			t.Fatalf("follower %d holds %v; want the post exactly once", 1000+i, got)
-		}
-	}
-	if n := f.do(t, "HLEN", store.KeyProgress(author.ID)); n != "0" {
-		t.Fatal("progress of a finished job was not cleaned up")
-	}
-}
-
 func TestFollowBackfillAndUnfollow(t *testing.T) {
 	f := newFixture(t)
 	a, b := f.register(t, "a"), f.register(t, "b")
@@ -361,40 +299,6 @@ func TestDeletePost(t *testing.T) {
 }
 
 // TestOffsetWithCelebrity: old ?start=N links page the merged timeline,
-
-// TestDeliveryUnfollowMidJob: followers who unfollow while a large
-// delivery is under way must not make it skip anyone else.
-func TestDeliveryUnfollowMidJob(t *testing.T) {
-	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
-	author := f.register(t, "author")
-	for i := range 25 {
-		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), strconv.Itoa(i), strconv.Itoa(100+i))
-	}
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "to all who followed")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	var once sync.Once
-	go func() {
-		defer close(done)
-		f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "w", Batch: 10, Block: 10 * time.Millisecond,
-			Progress: func(store.DeliveryProgress) {
-				once.Do(func() { // after the first batch, two early followers leave
-					f.do(t, "ZREM", fmt.Sprint("followers:{", author.ID, "}"), "100", "101")
-				})
-			}})
-	}()
-	f.drain(t)
-	cancel()
-	<-done
-	for i := 2; i < 25; i++ {
-		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", 100+i, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
-			t.Fatalf("follower %d got %v: skipped because others unfollowed mid-delivery", 100+i, got)
-		}
-	}
-	if keys := f.strs(t, "KEYS", "followers:{*}:job:*"); len(keys) != 0 {
-		t.Fatalf("follower snapshots left behind: %v", keys)
-	}
-}
 
 // makeAway marks u as last seen 40 days ago, so fanout skips them.
 func (f *fixture) makeAway(t *testing.T, u retwis.User) {
@@ -540,5 +444,23 @@ func TestBuildTimeline(t *testing.T) {
 	}
 	if paged := pageAll(t, f.home(t, reader.ID, 7), nil); !slices.Equal(paged, want[:30]) {
 		t.Fatalf("paged through: %v; want %v", paged, want[:30])
+	}
+}
+
+// TestCelebrityPostDeletionWalksNobody deletes a post that was never
+// fanned out: no job walks the author's followers for it.
+func TestCelebrityPostDeletionWalksNobody(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 2}, false)
+	star := f.register(t, "star")
+	for i := range 3 {
+		f.do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", fmt.Sprint(900+i))
+	}
+	p, _ := f.st.CreatePost(f.ctx, star.ID, "famous words")
+	f.do(t, "XTRIM", store.KeyQueue(star.ID), "MAXLEN", "0") // the job noting the new celebrity
+	if err := f.st.DeletePost(f.ctx, star.ID, p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.do(t, "XLEN", store.KeyQueue(star.ID)); n != "0" {
+		t.Fatalf("deleting a celebrity's post queued %s jobs; want none", n)
 	}
 }

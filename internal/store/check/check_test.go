@@ -14,6 +14,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/check"
+	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -319,7 +320,7 @@ func TestMaintenanceChecks(t *testing.T) {
 	f.Do(t, "ZREM", "followers:{"+itoa(bob.ID)+"}", itoa(ann.ID))
 	repaired := 0
 	for range len(check.Kinds()) { // as the maintenance loop of retwis serve does
-		if _, err := f.St.Maintain(f.Ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour}); err != nil {
+		if _, err := f.St.Maintain(f.Ctx, delivery.New(f.St, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour})); err != nil {
 			t.Fatal(err)
 		}
 		_, n, err := check.Round(f.Ctx, f.St)

@@ -18,6 +18,7 @@ import (
 	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/delivery"
 )
 
 // Cheap is a password hashing cost that keeps tests fast; the algorithm
@@ -119,7 +120,7 @@ func StartWorker(t testing.TB, url string, opts store.Options) {
 		// A short claim idle: a job whose acknowledgement a failover lost
 		// stays pending with this worker, which takes it up again after
 		// the claim idle (30s by default, longer than tests wait).
-		w.RunDelivery(ctx, store.DeliveryOptions{Consumer: "test-worker", Block: 20 * time.Millisecond, ClaimIdle: 2 * time.Second})
+		delivery.New(w, delivery.Options{Consumer: "test-worker", Block: 20 * time.Millisecond, ClaimIdle: 2 * time.Second}).Run(ctx)
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 }

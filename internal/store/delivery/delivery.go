@@ -1,4 +1,24 @@
-package store
+// Package delivery carries out the delivery jobs that the online store
+// queues: a worker fans a new post out to the home timelines of its
+// author's active followers (or takes a deleted one back off them, or
+// notes a new celebrity among what they follow), batch by batch,
+// resuming after a crash from the progress it recorded; under a backlog
+// it delivers the posts of many jobs together, each follower's in one
+// script call. It also finds posts whose job vanished and queues them
+// again.
+//
+// It is its own package because it is the background half of the
+// store: package store queues the jobs (CreatePost, DeletePost) and
+// serves the pages, and this package does the fanout through store's exported operations and the kernel. The arrows
+// point one way: delivery imports store, never the reverse. Where store
+// needs the worker, it is handed one: Store.Maintain, which stays in
+// store, does the delivery queue's share of upkeep (finishing the jobs
+// of dead workers, removing gone workers, redelivering posts whose job
+// vanished) through a store.DeliveryUpkeep, which a Worker is and which
+// cmd/retwis passes it; Store.Migrate creates the queue's consumer
+// groups itself, as that needs no handler. The delivery metrics
+// (kernel.Metrics.Job) stay in the kernel.
+package delivery
 
 import (
 	"context"
@@ -9,13 +29,14 @@ import (
 
 	"github.com/retwis/retwis/internal/jobqueue"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
-// DeliveryOptions configure a delivery worker.
-type DeliveryOptions struct {
+// Options configure a delivery worker.
+type Options struct {
 	// Consumer names this worker in the consumer group; unique per process.
 	Consumer string
 	// Batch is how many followers one pipeline delivers to (1000 when
@@ -31,8 +52,9 @@ type DeliveryOptions struct {
 	Jobs int
 	// ClaimIdle is how long a job may sit unacknowledged with a worker
 	// before another takes it over: the first is presumed dead (30s when
-	// zero). Negative: RunDelivery never takes jobs over, leaving that to
-	// Maintain, which servers run one at a time.
+	// zero). Negative: Run never takes jobs over, leaving that to
+	// store.Store.Maintain (through Reclaim), which servers run one at a
+	// time.
 	ClaimIdle time.Duration
 	// Block is how long one read waits for new jobs (2s when zero, at
 	// most kernel.MaxBlock).
@@ -42,19 +64,20 @@ type DeliveryOptions struct {
 	// keeps Redis busy.
 	Parallel int
 	// Progress, if set, is called after each batch of a job.
-	Progress func(p DeliveryProgress)
-	// Drain is how long jobs in flight when RunDelivery's context ends
+	Progress func(p Progress)
+	// Drain is how long jobs in flight when Run's context ends
 	// may go on to finish them (10s when zero; negative: they stop at
 	// once, as if the worker died): a server stopped by SIGTERM hands
 	// over no half-done work unless a job is that long.
 	Drain time.Duration
 	// GoneAfter is how long a worker with nothing pending may stay idle
-	// before Maintain removes it from the consumer group (1h when zero).
+	// before maintenance removes it from the consumer group (RemoveGone;
+	// 1h when zero).
 	GoneAfter time.Duration
 }
 
-// DeliveryProgress reports how far a delivery job has got.
-type DeliveryProgress struct {
+// Progress reports how far a delivery job has got.
+type Progress struct {
 	Job       string // stream entry id
 	Kind      string // "deliver" or "undeliver"
 	Post      int64
@@ -62,7 +85,7 @@ type DeliveryProgress struct {
 	Delivered int // of which were active and received the post
 }
 
-func (o *DeliveryOptions) setDefaults() {
+func (o *Options) setDefaults() {
 	if o.Batch == 0 {
 		o.Batch = 1000
 	}
@@ -104,7 +127,26 @@ func parseJob(qj jobqueue.Job) job {
 	return j
 }
 
-// RunDelivery carries out delivery jobs until ctx is cancelled. Every
+// Worker is a delivery worker: its handle on the shards of the delivery
+// queue, through which it carries out jobs (Run) and does the queue's
+// share of maintenance (Reclaim, RemoveGone, RedeliverVanished: a
+// store.DeliveryUpkeep).
+type Worker struct {
+	st   *store.Store
+	opts Options
+	q    *jobqueue.Queue
+}
+
+// New returns a delivery worker on st's database, configured by opts
+// (zero fields take their defaults).
+func New(st *store.Store, opts Options) *Worker {
+	opts.setDefaults()
+	w := &Worker{st: st, opts: opts}
+	w.q = w.deliveryQueue(opts)
+	return w
+}
+
+// Run carries out delivery jobs until ctx is cancelled. Every
 // `retwis serve` runs one; they share the work through a consumer group
 // on each shard of the queue, which the worker reads concurrently, doing
 // up to opts.Parallel jobs at once in all. A job is acknowledged only
@@ -117,26 +159,39 @@ func parseJob(qj jobqueue.Job) job {
 // after a backoff that starts at 100ms and doubles up to 5s, rather than
 // waiting to be claimed. When ctx ends, the jobs in flight are given
 // opts.Drain to finish.
-func (s *Store) RunDelivery(ctx context.Context, opts DeliveryOptions) error {
-	opts.setDefaults()
-	s.deliveryQueue(opts).Run(ctx)
+func (w *Worker) Run(ctx context.Context) error {
+	w.q.Run(ctx)
 	return nil
+}
+
+// Reclaim takes over the jobs of every shard of the queue that workers
+// left idle for opts.ClaimIdle and finishes them, until none is left;
+// it returns how many it did (see store.DeliveryUpkeep).
+func (w *Worker) Reclaim(ctx context.Context) (int, error) {
+	return w.q.Reclaim(ctx, w.opts.ClaimIdle)
+}
+
+// RemoveGone removes from the consumer group of every shard the workers
+// that have nothing pending and have been idle for opts.GoneAfter; it
+// returns how many (see store.DeliveryUpkeep).
+func (w *Worker) RemoveGone(ctx context.Context) (int, error) {
+	return w.q.RemoveGone(ctx, w.opts.GoneAfter)
 }
 
 // deliveryQueue returns a worker's handle on the shards of the delivery
 // queue.
-func (s *Store) deliveryQueue(opts DeliveryOptions) *jobqueue.Queue {
+func (w *Worker) deliveryQueue(opts Options) *jobqueue.Queue {
 	streams := make([]string, schema.QueueShards)
 	for n := range streams {
 		streams[n] = schema.QueueN(n).Stream
 	}
 	var q *jobqueue.Queue
-	q = jobqueue.New(s.C, jobqueue.Options{
+	q = jobqueue.New(w.st.C, jobqueue.Options{
 		Streams: streams, Group: schema.DeliveryGroup, Consumer: opts.Consumer,
-		ClaimIdle: opts.ClaimIdle, Block: opts.Block, Parallel: opts.Parallel, Drain: opts.Drain, Log: s.Log,
+		ClaimIdle: opts.ClaimIdle, Block: opts.Block, Parallel: opts.Parallel, Drain: opts.Drain, Log: w.st.Log,
 		Batch:  opts.Jobs,
-		Handle: func(ctx context.Context, jobs []jobqueue.Job) error { return s.handleJobs(ctx, q, jobs, opts) },
-		Tidy:   s.tidyJobs,
+		Handle: func(ctx context.Context, jobs []jobqueue.Job) error { return w.handleJobs(ctx, q, jobs, opts) },
+		Tidy:   w.tidyJobs,
 	})
 	return q
 }
@@ -147,12 +202,12 @@ func (s *Store) deliveryQueue(opts DeliveryOptions) *jobqueue.Queue {
 // (long, resumed, undeliver or celebrate jobs) one by one. A malformed
 // job is dropped. It names the jobs that failed (jobqueue.JobErrors), so
 // that the others are acknowledged.
-func (s *Store) handleJobs(ctx context.Context, q *jobqueue.Queue, qjobs []jobqueue.Job, opts DeliveryOptions) error {
+func (w *Worker) handleJobs(ctx context.Context, q *jobqueue.Queue, qjobs []jobqueue.Job, opts Options) error {
 	var together, alone []job
 	for _, qj := range qjobs {
 		switch j := parseJob(qj); {
 		case !j.valid():
-			s.Log.Error("dropping a malformed delivery job", "job", j.ID)
+			w.st.Log.Error("dropping a malformed delivery job", "job", j.ID)
 		case j.together():
 			together = append(together, j)
 		default:
@@ -160,14 +215,14 @@ func (s *Store) handleJobs(ctx context.Context, q *jobqueue.Queue, qjobs []jobqu
 		}
 	}
 	failed := jobqueue.JobErrors{}
-	long, err := s.deliverTogether(ctx, together, opts)
+	long, err := w.deliverTogether(ctx, together, opts)
 	if err != nil {
 		for _, j := range together {
 			failed[j.Ref()] = err
 		}
 	}
 	for _, j := range append(alone, long...) {
-		if err := s.handleJob(ctx, q, j, opts); err != nil {
+		if err := w.handleJob(ctx, q, j, opts); err != nil {
 			failed[j.Ref()] = err
 		}
 	}
@@ -178,24 +233,24 @@ func (s *Store) handleJobs(ctx context.Context, q *jobqueue.Queue, qjobs []jobqu
 }
 
 // handleJob carries out one delivery job.
-func (s *Store) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts DeliveryOptions) error {
-	err := s.runJob(ctx, q, j, opts)
+func (w *Worker) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts Options) error {
+	err := w.runJob(ctx, q, j, opts)
 	if err == nil && j.kind == schema.JobDeliver {
 		// Marked before the job is acknowledged: a post with neither its
-		// job nor the mark lost its job (see redeliverVanished).
-		err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
+		// job nor the mark lost its job (see RedeliverVanished).
+		err = redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
 			now := strconv.FormatInt(time.Now().UnixMilli(), 10)
-			return rueidis.Commands{kernel.SetIfExists.Cmd(s.C, []string{schema.Post(j.post)}, schema.FieldDelivered, now)}
+			return rueidis.Commands{kernel.SetIfExists.Cmd(w.st.C, []string{schema.Post(j.post)}, schema.FieldDelivered, now)}
 		}))
 	}
-	s.Metrics.Job(j.kind, j.post, err)
-	return s.Wrap("delivery", err)
+	w.st.Metrics.Job(j.kind, j.post, err)
+	return w.st.Wrap("delivery", err)
 }
 
 // tidyJobs returns the commands that remove finished jobs' progress
 // records and follower snapshots, sent with their acknowledgement.
-func (s *Store) tidyJobs(qjobs []jobqueue.Job) rueidis.Commands {
-	b := s.C.B()
+func (w *Worker) tidyJobs(qjobs []jobqueue.Job) rueidis.Commands {
+	b := w.st.C.B()
 	cmds := make(rueidis.Commands, 0, len(qjobs)+2)
 	ids := make([]string, len(qjobs))
 	for i, qj := range qjobs {
@@ -221,24 +276,24 @@ func (j job) together() bool { return j.kind == schema.JobDeliver && !j.Resumed 
 // live set, an unfollow shifts every later rank down by one, and the
 // walk, which goes by rank, would skip a follower. A worker taking the
 // job over finds the snapshot already there (COPY does not replace it).
-func (s *Store) followerSource(ctx context.Context, j job, opts DeliveryOptions) (string, error) {
-	b := s.C.B()
+func (w *Worker) followerSource(ctx context.Context, j job, opts Options) (string, error) {
+	b := w.st.C.B()
 	live, snap := schema.Followers(j.author), schema.JobFollowers(j.author, j.ID)
-	n, err := s.C.Do(ctx, b.Zcard().Key(live).Build()).AsInt64()
+	n, err := w.st.C.Do(ctx, b.Zcard().Key(live).Build()).AsInt64()
 	if err != nil {
-		return "", s.Wrap("delivery: followers", err)
+		return "", w.st.Wrap("delivery: followers", err)
 	}
 	if n <= int64(opts.Batch) && !j.Resumed {
 		return live, nil
 	}
 	// The snapshot is registered first, so that maintenance can remove
 	// it if the job vanishes without its worker cleaning up.
-	err = s.C.Do(ctx, b.Hset().Key(j.q.Snapshots).FieldValue().FieldValue(j.ID, kernel.ID(j.author)).Build()).Error()
+	err = w.st.C.Do(ctx, b.Hset().Key(j.q.Snapshots).FieldValue().FieldValue(j.ID, kernel.ID(j.author)).Build()).Error()
 	if err != nil {
-		return "", s.Wrap("delivery: register snapshot", err)
+		return "", w.st.Wrap("delivery: register snapshot", err)
 	}
-	if err := s.C.Do(ctx, b.Copy().Source(live).Destination(snap).Build()).Error(); err != nil {
-		return "", s.Wrap("delivery: snapshot followers", err)
+	if err := w.st.C.Do(ctx, b.Copy().Source(live).Destination(snap).Build()).Error(); err != nil {
+		return "", w.st.Wrap("delivery: snapshot followers", err)
 	}
 	return snap, nil
 }
@@ -249,36 +304,36 @@ func (s *Store) followerSource(ctx context.Context, j job, opts DeliveryOptions)
 // takes the job over does not start again from the beginning, and
 // renews its claim on the job, so that no other worker takes over a job
 // that is slow but alive.
-func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts DeliveryOptions) error {
-	b := s.C.B()
+func (w *Worker) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Options) error {
+	b := w.st.C.B()
 	var done int64
 	if j.Resumed { // only a job taken over can have progress to resume from
 		var err error
-		done, err = s.C.Do(ctx, b.Hget().Key(j.q.Progress).Field(j.ID).Build()).AsInt64()
+		done, err = w.st.C.Do(ctx, b.Hget().Key(j.q.Progress).Field(j.ID).Build()).AsInt64()
 		if err != nil && !rueidis.IsRedisNil(err) {
-			return s.Wrap("delivery: progress", err)
+			return w.st.Wrap("delivery: progress", err)
 		}
 	}
 	if j.kind == schema.JobDeliver && done == 0 {
-		fanout, err := s.publishGlobally(ctx, j)
+		fanout, err := w.publishGlobally(ctx, j)
 		if err != nil || !fanout {
 			return err
 		}
 	}
-	p := DeliveryProgress{Job: j.ID, Kind: j.kind, Post: j.post, Done: int(done)}
-	src, err := s.followerSource(ctx, j, opts)
+	p := Progress{Job: j.ID, Kind: j.kind, Post: j.post, Done: int(done)}
+	src, err := w.followerSource(ctx, j, opts)
 	if err != nil {
 		return err
 	}
 	for {
-		followers, gone, err := s.nextFollowers(ctx, j, src, p.Done, opts.Batch)
+		followers, gone, err := w.nextFollowers(ctx, j, src, p.Done, opts.Batch)
 		if err != nil || gone {
 			return err // a post deleted before its delivery: nothing to do
 		}
 		if len(followers) == 0 {
 			return nil
 		}
-		n, err := s.deliverBatch(ctx, j, followers)
+		n, err := w.deliverBatch(ctx, j, followers)
 		if err != nil {
 			return err
 		}
@@ -286,11 +341,11 @@ func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Deliv
 		p.Delivered += n
 		last := len(followers) < opts.Batch // no progress worth recording then
 		if !last {
-			err := redisconn.FirstErr(s.C.DoMulti(ctx,
+			err := redisconn.FirstErr(w.st.C.DoMulti(ctx,
 				b.Hset().Key(j.q.Progress).FieldValue().FieldValue(j.ID, strconv.Itoa(p.Done)).Build(),
 				q.Touch(j.Job)))
 			if err != nil {
-				return s.Wrap("delivery: progress", err)
+				return w.st.Wrap("delivery: progress", err)
 			}
 		}
 		if opts.Progress != nil {
@@ -309,24 +364,24 @@ func (s *Store) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Deliv
 // timeline (CreatePost pushed it there unless that node was failing
 // over), enters it in its secondary indexes, and reports whether the
 // post is to be fanned out: not if it is gone, nor if it is a
-// celebrity's. A post deleted while it was pushed is taken off again:
+// celebrity'w.st. A post deleted while it was pushed is taken off again:
 // its deletion may have swept the timeline first.
-func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err error) {
-	if err := redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{s.globalPushCmd(j.post)}
+func (w *Worker) publishGlobally(ctx context.Context, j job) (fanout bool, err error) {
+	if err := redisconn.FirstErr(w.st.Replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{kernel.PushGlobalCmd(w.st.C, j.post)}
 	}, schema.Timeline)); err != nil {
-		return false, s.Wrap("delivery: global timeline", err)
+		return false, w.st.Wrap("delivery: global timeline", err)
 	}
-	b := s.C.B()
-	post, flag, ok, err := ParseJobPost(j.post, s.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(JobFields...).Build()))
+	b := w.st.C.B()
+	post, flag, ok, err := store.ParseJobPost(j.post, w.st.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(store.JobFields...).Build()))
 	if err != nil {
-		return false, s.Wrap("delivery: read post", err)
+		return false, w.st.Wrap("delivery: read post", err)
 	}
 	if !ok { // gone
-		err := s.C.Do(ctx, b.Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(j.post)).Build()).Error()
-		return false, s.Wrap("delivery: global timeline", err)
+		err := w.st.C.Do(ctx, b.Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(j.post)).Build()).Error()
+		return false, w.st.Wrap("delivery: global timeline", err)
 	}
-	if err := s.index(ctx, []job{j}, map[int64]index.Post{j.post: post}); err != nil {
+	if err := w.index(ctx, []job{j}, map[int64]index.Post{j.post: post}); err != nil {
 		return false, err
 	}
 	return flag != "0", nil
@@ -335,22 +390,22 @@ func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err er
 // nextFollowers reads the batch of followers from rank done on, and, for
 // a deliver job, whether the post is gone (deleted before or while it
 // was delivered), in one round trip.
-func (s *Store) nextFollowers(ctx context.Context, j job, src string, done, batch int) ([]int64, bool, error) {
-	b := s.C.B()
+func (w *Worker) nextFollowers(ctx context.Context, j job, src string, done, batch int) ([]int64, bool, error) {
+	b := w.st.C.B()
 	cmds := rueidis.Commands{b.Zrange().Key(src).Min(strconv.Itoa(done)).Max(strconv.Itoa(done + batch - 1)).Build()}
 	if j.kind == schema.JobDeliver {
 		cmds = append(cmds, b.Exists().Key(schema.Post(j.post)).Build())
 	}
-	res := s.C.DoMulti(ctx, cmds...)
+	res := w.st.C.DoMulti(ctx, cmds...)
 	followers, err := res[0].AsIntSlice()
 	if err != nil {
-		return nil, false, s.Wrap("delivery: followers", err)
+		return nil, false, w.st.Wrap("delivery: followers", err)
 	}
 	if j.kind != schema.JobDeliver {
 		return followers, false, nil
 	}
 	n, err := res[1].AsInt64()
-	return followers, n == 0, s.Wrap("delivery: post exists", err)
+	return followers, n == 0, w.st.Wrap("delivery: post exists", err)
 }
 
 // deliverBatch carries out the job for a batch of followers, in one
@@ -362,24 +417,24 @@ func (s *Store) nextFollowers(ctx context.Context, j job, src string, done, batc
 // batch (its undeliver job may have passed these followers already), so
 // after pushing, the post is looked for again, and if it is gone the
 // batch is undone.
-func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int, error) {
-	reached, err := s.batchCmds(ctx, j.kind, j, followers)
+func (w *Worker) deliverBatch(ctx context.Context, j job, followers []int64) (int, error) {
+	reached, err := w.batchCmds(ctx, j.kind, j, followers)
 	if err != nil || j.kind == schema.JobCelebrate || len(reached) == 0 {
 		return len(reached), err
 	}
 	if j.kind == schema.JobUndeliver {
-		s.announce(ctx, schema.EventDelete, each(reached, j.post))
+		w.st.Announce(ctx, schema.EventDelete, store.Each(reached, j.post))
 		return len(reached), nil
 	}
-	n, err := s.C.Do(ctx, s.C.B().Exists().Key(schema.Post(j.post)).Build()).AsInt64()
+	n, err := w.st.C.Do(ctx, w.st.C.B().Exists().Key(schema.Post(j.post)).Build()).AsInt64()
 	if err != nil {
-		return 0, s.Wrap("delivery: post exists", err)
+		return 0, w.st.Wrap("delivery: post exists", err)
 	}
 	if n == 0 {
-		_, err := s.batchCmds(ctx, schema.JobUndeliver, j, reached)
+		_, err := w.batchCmds(ctx, schema.JobUndeliver, j, reached)
 		return 0, err
 	}
-	s.announce(ctx, schema.EventUpdate, each(reached, j.post))
+	w.st.Announce(ctx, schema.EventUpdate, store.Each(reached, j.post))
 	return len(reached), nil
 }
 
@@ -391,7 +446,7 @@ func (s *Store) deliverBatch(ctx context.Context, j job, followers []int64) (int
 // undelivered post id or a celebrity noted that a failover loses is
 // harmless (readers skip ids whose post is gone, and a celebrity is noted
 // again at its next post).
-func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []int64) ([]int64, error) {
+func (w *Worker) batchCmds(ctx context.Context, kind string, j job, followers []int64) ([]int64, error) {
 	p, author := kernel.ID(j.post), kernel.ID(j.author)
 	var written []string
 	if kind == schema.JobDeliver {
@@ -400,14 +455,14 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 			written[i] = schema.Home(f)
 		}
 	}
-	horizon := s.horizon()
-	res := s.Replicated(ctx, func() rueidis.Commands {
-		b := s.C.B()
+	horizon := w.horizon()
+	res := w.st.Replicated(ctx, func() rueidis.Commands {
+		b := w.st.C.B()
 		cmds := make(rueidis.Commands, len(followers))
 		for i, f := range followers {
 			switch kind {
 			case schema.JobDeliver:
-				cmds[i] = s.DeliverCmd(f, horizon, j.post)
+				cmds[i] = w.st.DeliverCmd(f, horizon, j.post)
 			case schema.JobUndeliver:
 				cmds[i] = b.Lrem().Key(schema.Home(f)).Count(0).Element(p).Build()
 			default:
@@ -417,7 +472,7 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 		return cmds
 	}, written...)
 	if err := redisconn.FirstErr(res); err != nil {
-		return nil, s.Wrap("delivery: "+kind, err)
+		return nil, w.st.Wrap("delivery: "+kind, err)
 	}
 	if kind != schema.JobDeliver {
 		return followers, nil
@@ -427,7 +482,7 @@ func (s *Store) batchCmds(ctx context.Context, kind string, j job, followers []i
 
 // horizon returns the time (unix) a user must have been seen since to
 // be delivered to: fanout skips users away longer than InactiveAfter.
-func (s *Store) horizon() int64 { return time.Now().Add(-s.Opts.InactiveAfter).Unix() }
+func (w *Worker) horizon() int64 { return time.Now().Add(-w.st.Opts.InactiveAfter).Unix() }
 
 // reachedBy returns the followers whose deliverCmd, answered in res,
 // pushed (replied with the list's length, not -1).

@@ -1,4 +1,4 @@
-package store
+package delivery
 
 import (
 	"context"
@@ -26,7 +26,7 @@ const (
 	vanishedQueueMax = 5000
 )
 
-// redeliverVanished finds posts whose delivery job vanished (lost with a
+// RedeliverVanished finds posts whose delivery job vanished (lost with a
 // master whose last writes a failover discarded, or deleted by hand) and
 // records a new job for each; it returns how many. A deliver job marks
 // its post delivered before it is acknowledged, so a post of the global
@@ -34,25 +34,25 @@ const (
 // marked, with no job on any shard of the queue, has lost its job.
 // Delivering again is harmless: timelines ignore ids they hold. While the
 // queue holds more than vanishedQueueMax jobs, it does nothing.
-func (s *Store) redeliverVanished(ctx context.Context) (int, error) {
-	queued, ok, err := s.queuedPosts(ctx)
+func (w *Worker) RedeliverVanished(ctx context.Context) (int, error) {
+	queued, ok, err := w.queuedPosts(ctx)
 	if err != nil || !ok {
 		return 0, err
 	}
-	pids, err := s.C.Do(ctx, s.C.B().Lrange().Key(schema.Timeline).Start(0).Stop(vanishedRecent-1).Build()).AsIntSlice()
+	pids, err := w.st.C.Do(ctx, w.st.C.B().Lrange().Key(schema.Timeline).Start(0).Stop(vanishedRecent-1).Build()).AsIntSlice()
 	if err != nil {
-		return 0, s.Wrap("maintenance: global timeline", err)
+		return 0, w.st.Wrap("maintenance: global timeline", err)
 	}
 	cmds := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(schema.FieldUserID, schema.FieldTime, schema.FieldDelivered).Build()
+		cmds[i] = w.st.C.B().Hmget().Key(schema.Post(pid)).Field(schema.FieldUserID, schema.FieldTime, schema.FieldDelivered).Build()
 	}
 	now := time.Now()
 	found := 0
-	for i, r := range s.C.DoMulti(ctx, cmds...) {
+	for i, r := range w.st.C.DoMulti(ctx, cmds...) {
 		vals, err := r.ToArray()
 		if err != nil {
-			return found, s.Wrap("maintenance: read posts", err)
+			return found, w.st.Wrap("maintenance: read posts", err)
 		}
 		author, err1 := vals[0].AsInt64()
 		ts, err2 := vals[1].AsInt64()
@@ -63,12 +63,12 @@ func (s *Store) redeliverVanished(ctx context.Context) (int, error) {
 			continue
 		}
 		pid := pids[i]
-		if err := s.Enqueue(ctx, author, func(q schema.Queue) rueidis.Commands {
-			return rueidis.Commands{s.JobCmd(q, schema.JobDeliver, pid, author)}
+		if err := w.st.Enqueue(ctx, author, func(q schema.Queue) rueidis.Commands {
+			return rueidis.Commands{w.st.JobCmd(q, schema.JobDeliver, pid, author)}
 		}); err != nil {
 			return found, err
 		}
-		s.Log.Warn("a post's delivery job had vanished; it is delivered again", "post", pid, "author", author)
+		w.st.Log.Warn("a post's delivery job had vanished; it is delivered again", "post", pid, "author", author)
 		found++
 	}
 	return found, nil
@@ -77,20 +77,20 @@ func (s *Store) redeliverVanished(ctx context.Context) (int, error) {
 // queuedPosts returns the posts that have a job on some shard of the
 // delivery queue (waiting or running); ok is false, and nothing read,
 // when the queue holds more than vanishedQueueMax jobs.
-func (s *Store) queuedPosts(ctx context.Context) (posts map[int64]bool, ok bool, err error) {
-	n, err := s.DeliveryBacklog(ctx)
+func (w *Worker) queuedPosts(ctx context.Context) (posts map[int64]bool, ok bool, err error) {
+	n, err := w.st.DeliveryBacklog(ctx)
 	if err != nil || n > vanishedQueueMax {
 		return nil, false, err
 	}
 	cmds := make(rueidis.Commands, schema.QueueShards)
 	for i := range cmds {
-		cmds[i] = s.C.B().Xrange().Key(schema.QueueN(i).Stream).Start("-").End("+").Build()
+		cmds[i] = w.st.C.B().Xrange().Key(schema.QueueN(i).Stream).Start("-").End("+").Build()
 	}
 	posts = map[int64]bool{}
-	for _, r := range s.C.DoMulti(ctx, cmds...) {
+	for _, r := range w.st.C.DoMulti(ctx, cmds...) {
 		entries, err := r.AsXRange()
 		if err != nil {
-			return nil, false, s.Wrap("maintenance: read the queue", err)
+			return nil, false, w.st.Wrap("maintenance: read the queue", err)
 		}
 		for _, e := range entries {
 			pid, _ := strconv.ParseInt(e.FieldValues[schema.JobPost], 10, 64)

@@ -1,4 +1,4 @@
-package store
+package delivery
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -38,18 +39,18 @@ type audience struct {
 // It returns the jobs it leaves to be carried out one by one: those whose
 // author has more than opts.Batch followers (they walk a snapshot in
 // batches, recording progress).
-func (s *Store) deliverTogether(ctx context.Context, jobs []job, opts DeliveryOptions) (long []job, err error) {
+func (w *Worker) deliverTogether(ctx context.Context, jobs []job, opts Options) (long []job, err error) {
 	if len(jobs) == 0 {
 		return nil, nil
 	}
-	a, err := s.deliverAll(ctx, jobs, opts)
+	a, err := w.deliverAll(ctx, jobs, opts)
 	left := make(map[string]bool, len(a.long))
 	for _, j := range a.long {
 		left[j.ID] = true
 	}
 	for _, j := range jobs {
 		if !left[j.ID] {
-			s.Metrics.Job(j.kind, j.post, err)
+			w.st.Metrics.Job(j.kind, j.post, err)
 		}
 	}
 	if err != nil {
@@ -57,7 +58,7 @@ func (s *Store) deliverTogether(ctx context.Context, jobs []job, opts DeliveryOp
 	}
 	if opts.Progress != nil {
 		for _, j := range append(a.fanned, a.done...) {
-			opts.Progress(DeliveryProgress{Job: j.ID, Kind: j.kind, Post: j.post,
+			opts.Progress(Progress{Job: j.ID, Kind: j.kind, Post: j.post,
 				Done: len(a.followers[j.author]), Delivered: len(a.got[j.post])})
 		}
 	}
@@ -65,49 +66,49 @@ func (s *Store) deliverTogether(ctx context.Context, jobs []job, opts DeliveryOp
 }
 
 // deliverAll does the work of deliverTogether.
-func (s *Store) deliverAll(ctx context.Context, jobs []job, opts DeliveryOptions) (audience, error) {
+func (w *Worker) deliverAll(ctx context.Context, jobs []job, opts Options) (audience, error) {
 	pids := make([]int64, len(jobs))
 	for i, j := range jobs {
 		pids[i] = j.post
 	}
-	if err := redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{s.globalPushCmd(pids...)}
+	if err := redisconn.FirstErr(w.st.Replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{kernel.PushGlobalCmd(w.st.C, pids...)}
 	}, schema.Timeline)); err != nil {
-		return audience{}, s.Wrap("delivery: global timeline", err)
+		return audience{}, w.st.Wrap("delivery: global timeline", err)
 	}
-	a, err := s.readAudience(ctx, jobs, opts.Batch)
+	a, err := w.readAudience(ctx, jobs, opts.Batch)
 	if err != nil {
 		return a, err
 	}
-	if err := s.index(ctx, append(slices.Clone(a.fanned), a.done...), a.posts); err != nil {
+	if err := w.index(ctx, append(slices.Clone(a.fanned), a.done...), a.posts); err != nil {
 		return a, err
 	}
-	if a.got, err = s.pushTogether(ctx, a, opts.Batch); err != nil {
+	if a.got, err = w.pushTogether(ctx, a, opts.Batch); err != nil {
 		return a, err
 	}
-	return a, s.settle(ctx, a)
+	return a, w.settle(ctx, a)
 }
 
 // index enters the posts of jobs in their secondary indexes (see
 // indexCmds), in one pipeline, notifying those they mention or answer
 // now, and marks their authors' entries in the directory for a refresh
 // (their counts of posts this week changed).
-func (s *Store) index(ctx context.Context, jobs []job, posts map[int64]index.Post) error {
+func (w *Worker) index(ctx context.Context, jobs []job, posts map[int64]index.Post) error {
 	now := time.Now().UnixMilli()
-	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
+	err := redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, j := range jobs {
 			p := posts[j.post]
 			p.Noted = now
-			cmds = append(cmds, index.Cmds(s.C, p)...)
-			cmds = append(cmds, index.PostEventCmds(s.C, schema.EventUpdate, p)...)
+			cmds = append(cmds, index.Cmds(w.st.C, p)...)
+			cmds = append(cmds, index.PostEventCmds(w.st.C, schema.EventUpdate, p)...)
 		}
 		if authors := authorsOf(jobs); len(authors) > 0 {
-			cmds = append(cmds, s.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.IDs(authors)...).Build())
+			cmds = append(cmds, w.st.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.IDs(authors)...).Build())
 		}
 		return cmds
 	}))
-	return s.Wrap("delivery: index", err)
+	return w.st.Wrap("delivery: index", err)
 }
 
 // authorsOf returns the authors of jobs, each once: whose counts of
@@ -126,11 +127,11 @@ func authorsOf(jobs []job) []int64 {
 // readAudience reads, in one pipeline, each job's post (whether it is
 // gone, whether it is fanned out) and the followers of each author, up
 // to limit: an author with more is left to runJob.
-func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audience, error) {
-	b := s.C.B()
+func (w *Worker) readAudience(ctx context.Context, jobs []job, limit int) (audience, error) {
+	b := w.st.C.B()
 	cmds := make(rueidis.Commands, 0, 2*len(jobs))
 	for _, j := range jobs {
-		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(JobFields...).Build())
+		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(store.JobFields...).Build())
 	}
 	var authors []int64
 	at := make(map[int64]int)
@@ -141,19 +142,19 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 			cmds = append(cmds, b.Zrange().Key(schema.Followers(j.author)).Min("0").Max(strconv.Itoa(limit)).Build())
 		}
 	}
-	res := s.C.DoMulti(ctx, cmds...)
+	res := w.st.C.DoMulti(ctx, cmds...)
 	a := audience{followers: make(map[int64][]int64, len(authors)), posts: make(map[int64]index.Post, len(jobs))}
 	for _, author := range authors {
 		f, err := res[at[author]].AsIntSlice()
 		if err != nil {
-			return a, s.Wrap("delivery: followers", err)
+			return a, w.st.Wrap("delivery: followers", err)
 		}
 		a.followers[author] = f
 	}
 	for i, j := range jobs {
-		post, flag, ok, err := ParseJobPost(j.post, res[i])
+		post, flag, ok, err := store.ParseJobPost(j.post, res[i])
 		if err != nil {
-			return a, s.Wrap("delivery: read post", err)
+			return a, w.st.Wrap("delivery: read post", err)
 		}
 		a.posts[j.post] = post
 		switch {
@@ -170,52 +171,11 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 	return a, nil
 }
 
-// JobFields are the post hash fields a delivery job reads, in the order
-// ParseJobPost expects.
-var JobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, index.ConversationFields...)
-
-// ParseJobPost decodes the reply to HMGET post:<pid> JobFields: what the
-// post's indexes need, and its fanout flag. ok is false for a post that
-// is gone.
-func ParseJobPost(pid int64, r rueidis.RedisResult) (p index.Post, fanout string, ok bool, err error) {
-	vals, err := r.ToArray()
-	if err != nil {
-		return p, "", false, err
-	}
-	p, fanout, ok = parseJobFields(pid, asStrings(vals))
-	return p, fanout, ok, nil
-}
-
-// asStrings returns the values of vals as strings ("" for nil).
-func asStrings(vals []rueidis.RedisMessage) []string {
-	str := make([]string, len(vals))
-	for i, v := range vals {
-		str[i], _ = v.ToString()
-	}
-	return str
-}
-
-// parseJobFields decodes the values of JobFields of post pid (see
-// ParseJobPost).
-func parseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bool) {
-	p.ID = pid
-	var err error
-	if len(str) < len(JobFields) {
-		return p, "", false
-	}
-	if p.Author, err = strconv.ParseInt(str[0], 10, 64); err != nil {
-		return p, "", false // gone (or damaged: nothing to deliver)
-	}
-	p.Time, _ = strconv.ParseInt(str[2], 10, 64)
-	p.Conv = index.ParseConversation(str[3:])
-	return p, str[1], true
-}
-
 // pushTogether pushes the fanned posts of a onto their active followers'
 // home timelines (see deliverCmd), each follower's posts in one call,
 // batch followers per pipeline, and returns which followers each post
 // was pushed to.
-func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[int64][]int64, error) {
+func (w *Worker) pushTogether(ctx context.Context, a audience, batch int) (map[int64][]int64, error) {
 	inbox := make(map[int64][]int64) // follower -> posts
 	var everyone []int64
 	for _, j := range a.fanned {
@@ -226,7 +186,7 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 			inbox[f] = append(inbox[f], j.post)
 		}
 	}
-	horizon := s.horizon()
+	horizon := w.horizon()
 	got := make(map[int64][]int64, len(a.fanned))
 	for start := 0; start < len(everyone); start += batch {
 		chunk := everyone[start:min(start+batch, len(everyone))]
@@ -234,15 +194,15 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 		for i, f := range chunk {
 			homes[i] = schema.Home(f)
 		}
-		res := s.Replicated(ctx, func() rueidis.Commands {
+		res := w.st.Replicated(ctx, func() rueidis.Commands {
 			cmds := make(rueidis.Commands, len(chunk))
 			for i, f := range chunk {
-				cmds[i] = s.DeliverCmd(f, horizon, inbox[f]...)
+				cmds[i] = w.st.DeliverCmd(f, horizon, inbox[f]...)
 			}
 			return cmds
 		}, homes...)
 		if err := redisconn.FirstErr(res); err != nil {
-			return nil, s.Wrap("delivery: deliver", err)
+			return nil, w.st.Wrap("delivery: deliver", err)
 		}
 		reached := make(map[int64][]int64)
 		for _, f := range reachedBy(chunk, res) {
@@ -251,7 +211,7 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 				got[p] = append(got[p], f)
 			}
 		}
-		s.announce(ctx, schema.EventUpdate, reached)
+		w.st.Announce(ctx, schema.EventUpdate, reached)
 	}
 	return got, nil
 }
@@ -262,8 +222,8 @@ func (s *Store) pushTogether(ctx context.Context, a audience, batch int) (map[in
 // post gone before its delivery off the global timeline, and every other
 // post is marked delivered, all in two round trips (more for deleted
 // posts).
-func (s *Store) settle(ctx context.Context, a audience) error {
-	b := s.C.B()
+func (w *Worker) settle(ctx context.Context, a audience) error {
+	b := w.st.C.B()
 	checked := append(slices.Clone(a.fanned), a.done...)
 	cmds := make(rueidis.Commands, len(checked))
 	for i, j := range checked {
@@ -271,28 +231,28 @@ func (s *Store) settle(ctx context.Context, a audience) error {
 	}
 	var finished []job
 	var errs []error
-	for i, r := range s.C.DoMulti(ctx, cmds...) {
+	for i, r := range w.st.C.DoMulti(ctx, cmds...) {
 		n, err := r.AsInt64()
 		switch j := checked[i]; {
 		case err != nil:
-			return s.Wrap("delivery: post exists", err)
+			return w.st.Wrap("delivery: post exists", err)
 		case n == 0: // deleted meanwhile: its deletion may have passed these already
-			_, err := s.batchCmds(ctx, schema.JobUndeliver, j, a.got[j.post])
-			errs = append(errs, err, s.unindex(ctx, a.posts[j.post]))
+			_, err := w.batchCmds(ctx, schema.JobUndeliver, j, a.got[j.post])
+			errs = append(errs, err, w.st.Unindex(ctx, a.posts[j.post]))
 		default:
 			finished = append(finished, j)
 		}
 	}
 	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
-	errs = append(errs, redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
+	errs = append(errs, redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
 		cmds := make(rueidis.Commands, 0, len(finished)+len(a.gone))
 		for _, j := range finished {
-			cmds = append(cmds, kernel.SetIfExists.Cmd(s.C, []string{schema.Post(j.post)}, schema.FieldDelivered, now))
+			cmds = append(cmds, kernel.SetIfExists.Cmd(w.st.C, []string{schema.Post(j.post)}, schema.FieldDelivered, now))
 		}
 		for _, p := range a.gone {
 			cmds = append(cmds, b.Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(p)).Build())
 		}
 		return cmds
 	})))
-	return s.Wrap("delivery: settle", errors.Join(errs...))
+	return w.st.Wrap("delivery: settle", errors.Join(errs...))
 }

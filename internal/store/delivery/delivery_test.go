@@ -1,4 +1,4 @@
-package store_test
+package delivery_test
 
 import (
 	"context"
@@ -14,15 +14,17 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/delivery"
+	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // runWorker runs a delivery worker with opts until the test ends.
-func runWorker(t *testing.T, st *store.Store, opts store.DeliveryOptions) {
+func runWorker(t *testing.T, st *store.Store, opts delivery.Options) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	wg.Go(func() { st.RunDelivery(ctx, opts) })
+	wg.Go(func() { delivery.New(st, opts).Run(ctx) })
 	t.Cleanup(func() { cancel(); wg.Wait() })
 }
 
@@ -38,8 +40,8 @@ func TestSlowJobNotTakenOver(t *testing.T) {
 	}
 	var mine, taken atomic.Int64
 	started := make(chan struct{})
-	runWorker(t, f.st, store.DeliveryOptions{Consumer: "slow", Batch: 1, ClaimIdle: -1, Block: 20 * time.Millisecond,
-		Progress: func(store.DeliveryProgress) {
+	runWorker(t, f.st, delivery.Options{Consumer: "slow", Batch: 1, ClaimIdle: -1, Block: 20 * time.Millisecond,
+		Progress: func(delivery.Progress) {
 			if mine.Add(1) == 1 {
 				close(started)
 			}
@@ -47,8 +49,8 @@ func TestSlowJobNotTakenOver(t *testing.T) {
 		}})
 	f.st.CreatePost(f.ctx, author.ID, "slow but alive")
 	<-started // the job is the slow worker's; now a worker that takes over idle jobs comes
-	runWorker(t, f.st, store.DeliveryOptions{Consumer: "eager", Batch: 1, ClaimIdle: 400 * time.Millisecond, Block: 20 * time.Millisecond,
-		Progress: func(store.DeliveryProgress) { taken.Add(1) }})
+	runWorker(t, f.st, delivery.Options{Consumer: "eager", Batch: 1, ClaimIdle: 400 * time.Millisecond, Block: 20 * time.Millisecond,
+		Progress: func(delivery.Progress) { taken.Add(1) }})
 	f.drain(t)
 	if taken.Load() != 0 || mine.Load() != 6 {
 		t.Fatalf("the job's worker did %d batches and another worker %d; want 6 and 0", mine.Load(), taken.Load())
@@ -67,20 +69,20 @@ func TestOrphanSnapshotRemoved(t *testing.T) {
 	}
 	f.st.CreatePost(f.ctx, author.ID, "interrupted")
 	ctx, kill := context.WithCancel(context.Background())
-	f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "doomed", Drain: -1, Batch: 2, Block: 20 * time.Millisecond,
-		Progress: func(store.DeliveryProgress) { kill() }})
+	delivery.New(f.st, delivery.Options{Consumer: "doomed", Drain: -1, Batch: 2, Block: 20 * time.Millisecond,
+		Progress: func(delivery.Progress) { kill() }}).Run(ctx)
 	snaps := f.strs(t, "KEYS", "followers:{*}:job:*")
 	if len(snaps) != 1 {
 		t.Fatalf("snapshots = %v; want the interrupted job's", snaps)
 	}
 	job := snaps[0][strings.LastIndex(snaps[0], ":")+1:]
-	f.do(t, "XDEL", store.KeyQueue(author.ID), job)
-	rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep"})
+	f.do(t, "XDEL", schema.QueueOf(author.ID).Stream, job)
+	rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if left := f.strs(t, "KEYS", "followers:{*}:job:*"); len(left) != 0 || f.do(t, "HLEN", store.KeySnapshots(author.ID)) != "0" {
-		t.Fatalf("after maintenance: snapshots %v, registrations %s", left, f.do(t, "HLEN", store.KeySnapshots(author.ID)))
+	if left := f.strs(t, "KEYS", "followers:{*}:job:*"); len(left) != 0 || f.do(t, "HLEN", schema.QueueOf(author.ID).Snapshots) != "0" {
+		t.Fatalf("after maintenance: snapshots %v, registrations %s", left, f.do(t, "HLEN", schema.QueueOf(author.ID).Snapshots))
 	}
 	if rep.Orphans != 2 { // the progress record and the snapshot
 		t.Fatalf("maintenance removed %d orphans; want 2", rep.Orphans)
@@ -100,32 +102,14 @@ func TestDeletedPostNotDelivered(t *testing.T) {
 	}
 	// Undeliver first, then deliver: the order the jobs may run in when
 	// workers run them in parallel.
-	if jobs := f.do(t, "XLEN", store.KeyQueue(author.ID)); jobs != "2" {
+	if jobs := f.do(t, "XLEN", schema.QueueOf(author.ID).Stream); jobs != "2" {
 		t.Fatalf("jobs = %v; want deliver and undeliver", jobs)
 	}
-	f.do(t, "XADD", store.KeyQueue(author.ID), "*", "kind", "deliver", "post", fmt.Sprint(p.ID), "author", fmt.Sprint(author.ID))
-	runWorker(t, f.st, store.DeliveryOptions{Consumer: "w", Parallel: 1, Block: 20 * time.Millisecond})
+	f.do(t, "XADD", schema.QueueOf(author.ID).Stream, "*", "kind", "deliver", "post", fmt.Sprint(p.ID), "author", fmt.Sprint(author.ID))
+	runWorker(t, f.st, delivery.Options{Consumer: "w", Parallel: 1, Block: 20 * time.Millisecond})
 	f.drain(t)
 	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", fan.ID, "}"), "0", "-1"); slices.Contains(got, fmt.Sprint(p.ID)) {
 		t.Fatalf("the deleted post came back into the fan's timeline: %v", got)
-	}
-}
-
-// TestCelebrityPostDeletionWalksNobody deletes a post that was never
-// fanned out: no job walks the author's followers for it.
-func TestCelebrityPostDeletionWalksNobody(t *testing.T) {
-	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 2}, false)
-	star := f.register(t, "star")
-	for i := range 3 {
-		f.do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", fmt.Sprint(900+i))
-	}
-	p, _ := f.st.CreatePost(f.ctx, star.ID, "famous words")
-	f.do(t, "XTRIM", store.KeyQueue(star.ID), "MAXLEN", "0") // the job noting the new celebrity
-	if err := f.st.DeletePost(f.ctx, star.ID, p.ID); err != nil {
-		t.Fatal(err)
-	}
-	if n := f.do(t, "XLEN", store.KeyQueue(star.ID)); n != "0" {
-		t.Fatalf("deleting a celebrity's post queued %s jobs; want none", n)
 	}
 }
 
@@ -140,9 +124,9 @@ func TestStoppedWorkerDrains(t *testing.T) {
 	}
 	p, _ := f.st.CreatePost(f.ctx, author.ID, "finish what you started")
 	ctx, stop := context.WithCancel(context.Background())
-	f.st.RunDelivery(ctx, store.DeliveryOptions{Consumer: "stopping", Batch: 2, Block: 20 * time.Millisecond,
-		Progress: func(store.DeliveryProgress) { stop() }})
-	if n := f.do(t, "XLEN", store.KeyQueue(author.ID)); n != "0" {
+	delivery.New(f.st, delivery.Options{Consumer: "stopping", Batch: 2, Block: 20 * time.Millisecond,
+		Progress: func(delivery.Progress) { stop() }}).Run(ctx)
+	if n := f.do(t, "XLEN", schema.QueueOf(author.ID).Stream); n != "0" {
 		t.Fatalf("%s jobs left behind by a worker that was stopped", n)
 	}
 	if got := f.strs(t, "LRANGE", "posts:{609}", "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
@@ -160,10 +144,10 @@ func TestFailedJobRetried(t *testing.T) {
 	f.st.Follow(f.ctx, fan.ID, author.ID)
 	home := fmt.Sprint("posts:{", fan.ID, "}")
 	f.do(t, "SET", home, "damaged")
-	runWorker(t, f.st, store.DeliveryOptions{Consumer: "w", ClaimIdle: -1, Block: 20 * time.Millisecond})
+	runWorker(t, f.st, delivery.Options{Consumer: "w", ClaimIdle: -1, Block: 20 * time.Millisecond})
 	p, _ := f.st.CreatePost(f.ctx, author.ID, "delivered at the second try")
 	time.Sleep(300 * time.Millisecond)
-	if n := f.do(t, "XLEN", store.KeyQueue(author.ID)); n != "1" {
+	if n := f.do(t, "XLEN", schema.QueueOf(author.ID).Stream); n != "1" {
 		t.Fatalf("the failing job is gone (%s jobs)", n)
 	}
 	f.do(t, "DEL", home)
@@ -180,12 +164,12 @@ func TestGoneConsumersRemoved(t *testing.T) {
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
 	f.st.Follow(f.ctx, fan.ID, author.ID)
-	q := store.KeyQueue(author.ID)
+	q := schema.QueueOf(author.ID).Stream
 	f.do(t, "XGROUP", "CREATECONSUMER", q, "deliverers", "ghost")
 	f.st.CreatePost(f.ctx, author.ID, "pending with a dead worker")
 	f.do(t, "XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", q, ">")
 	time.Sleep(100 * time.Millisecond)
-	rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", GoneAfter: 50 * time.Millisecond, ClaimIdle: time.Hour})
+	rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep", GoneAfter: 50 * time.Millisecond, ClaimIdle: time.Hour}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,13 +203,13 @@ func TestVanishedJobRedelivered(t *testing.T) {
 	author, fan := f.register(t, "author"), f.register(t, "fan")
 	f.st.Follow(f.ctx, fan.ID, author.ID)
 	lost, _ := f.st.CreatePost(f.ctx, author.ID, "its job is lost")
-	f.do(t, "XTRIM", store.KeyQueue(author.ID), "MAXLEN", "0")
+	f.do(t, "XTRIM", schema.QueueOf(author.ID).Stream, "MAXLEN", "0")
 	queued, _ := f.st.CreatePost(f.ctx, author.ID, "its job waits")
 	old := strconv.FormatInt(time.Now().Add(-2*time.Minute).Unix(), 10)
 	for _, p := range []retwis.Post{lost, queued} {
 		f.do(t, "HSET", fmt.Sprint("post:", p.ID), "time", old)
 	}
-	rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour})
+	rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}))
 	if err != nil || rep.Redelivered != 1 {
 		t.Fatalf("maintenance redelivered %d posts (%v); want 1", rep.Redelivered, err)
 	}
@@ -238,7 +222,7 @@ func TestVanishedJobRedelivered(t *testing.T) {
 	if ms, _ := strconv.ParseInt(f.do(t, "HGET", fmt.Sprint("post:", lost.ID), "delivered"), 10, 64); time.Since(time.UnixMilli(ms)) > time.Minute {
 		t.Fatal("the delivered post is not marked with the time of its delivery")
 	}
-	if rep, err := f.st.Maintain(f.ctx, store.DeliveryOptions{Consumer: "upkeep", ClaimIdle: time.Hour}); err != nil || rep.Redelivered != 0 {
+	if rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour})); err != nil || rep.Redelivered != 0 {
 		t.Fatalf("the next round redelivered %d posts (%v); want none", rep.Redelivered, err)
 	}
 }
@@ -338,10 +322,10 @@ func TestBacklogDeliveredTogether(t *testing.T) {
 		newest = append([]string{fmt.Sprint(p)}, newest...)
 	}
 	f.do(t, append([]string{"LPUSH", fmt.Sprint("posts:{", readers[1].ID, "}")}, newest...)...)
-	runWorker(t, f.st, store.DeliveryOptions{Consumer: "w", Jobs: 64, Batch: 4, Block: 20 * time.Millisecond})
+	runWorker(t, f.st, delivery.Options{Consumer: "w", Jobs: 64, Batch: 4, Block: 20 * time.Millisecond})
 	f.drain(t)
 	for _, r := range readers {
-		if got := pageAll(t, f.home(t, r.ID, 7), nil); !slices.Equal(got, want(r)) {
+		if got := storetest.PageAll(t, f.home(t, r.ID, 7), nil); !slices.Equal(got, want(r)) {
 			t.Errorf("%s's home timeline = %v; want %v", r.Username, got, want(r))
 		}
 		var fanned []string // the list: all but the celebrity's posts
@@ -358,5 +342,87 @@ func TestBacklogDeliveredTogether(t *testing.T) {
 		if p, _ := strconv.ParseInt(s, 10, 64); deleted[p] {
 			t.Errorf("the global timeline holds deleted post %d", p)
 		}
+	}
+}
+
+// TestWorkerKilledMidDelivery stops a worker half-way through a job, as a
+// crash would; another worker claims the job and finishes it, and every
+// follower gets the post exactly once.
+func TestWorkerKilledMidDelivery(t *testing.T) {
+	url := redistest.Start(t).URL
+	f := newFixtureWith(t, url, store.Options{}, false)
+	author := f.register(t, "author")
+	for i := range 250 {
+		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", strconv.Itoa(1000+i))
+	}
+	p, _ := f.st.CreatePost(f.ctx, author.ID, "must reach everybody once")
+
+	ctx, kill := context.WithCancel(context.Background())
+	err := delivery.New(f.st, delivery.Options{Consumer: "doomed", Drain: -1, Batch: 50, Block: 20 * time.Millisecond,
+		Progress: func(pr delivery.Progress) {
+			if pr.Done >= 100 {
+				kill()
+			}
+		}}).Run(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.do(t, "HLEN", schema.QueueOf(author.ID).Progress); n != "1" {
+		t.Fatalf("no progress recorded for the interrupted job")
+	}
+	if n := f.do(t, "LLEN", "posts:{1200}"); n != "0" {
+		t.Fatalf("the doomed worker reached follower 200: the test did not interrupt it")
+	}
+
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		delivery.New(f.st, delivery.Options{Consumer: "heir", Batch: 50, Block: 20 * time.Millisecond, ClaimIdle: 50 * time.Millisecond}).Run(ctx)
+	}()
+	f.drain(t)
+	stop()
+	<-done
+	for i := range 250 {
+		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", 1000+i, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+			t.Fatalf("follower %d holds %v; want the post exactly once", 1000+i, got)
+		}
+	}
+	if n := f.do(t, "HLEN", schema.QueueOf(author.ID).Progress); n != "0" {
+		t.Fatal("progress of a finished job was not cleaned up")
+	}
+}
+
+// TestDeliveryUnfollowMidJob: followers who unfollow while a large
+// delivery is under way must not make it skip anyone else.
+func TestDeliveryUnfollowMidJob(t *testing.T) {
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
+	author := f.register(t, "author")
+	for i := range 25 {
+		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), strconv.Itoa(i), strconv.Itoa(100+i))
+	}
+	p, _ := f.st.CreatePost(f.ctx, author.ID, "to all who followed")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var once sync.Once
+	go func() {
+		defer close(done)
+		delivery.New(f.st, delivery.Options{Consumer: "w", Batch: 10, Block: 10 * time.Millisecond,
+			Progress: func(delivery.Progress) {
+				once.Do(func() { // after the first batch, two early followers leave
+					f.do(t, "ZREM", fmt.Sprint("followers:{", author.ID, "}"), "100", "101")
+				})
+			}}).Run(ctx)
+	}()
+	f.drain(t)
+	cancel()
+	<-done
+	for i := 2; i < 25; i++ {
+		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", 100+i, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+			t.Fatalf("follower %d got %v: skipped because others unfollowed mid-delivery", 100+i, got)
+		}
+	}
+	if keys := f.strs(t, "KEYS", "followers:{*}:job:*"); len(keys) != 0 {
+		t.Fatalf("follower snapshots left behind: %v", keys)
 	}
 }

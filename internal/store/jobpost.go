@@ -1,0 +1,51 @@
+package store
+
+import (
+	"strconv"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis/internal/store/index"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// JobFields are the post hash fields a delivery job reads, in the order
+// parseJobPost expects.
+var JobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, index.ConversationFields...)
+
+// ParseJobPost decodes the reply to HMGET post:<pid> jobFields: what the
+// post's indexes need, and its fanout flag. ok is false for a post that
+// is gone.
+func ParseJobPost(pid int64, r rueidis.RedisResult) (p index.Post, fanout string, ok bool, err error) {
+	vals, err := r.ToArray()
+	if err != nil {
+		return p, "", false, err
+	}
+	p, fanout, ok = parseJobFields(pid, asStrings(vals))
+	return p, fanout, ok, nil
+}
+
+// asStrings returns the values of vals as strings ("" for nil).
+func asStrings(vals []rueidis.RedisMessage) []string {
+	str := make([]string, len(vals))
+	for i, v := range vals {
+		str[i], _ = v.ToString()
+	}
+	return str
+}
+
+// parseJobFields decodes the values of jobFields of post pid (see
+// parseJobPost).
+func parseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bool) {
+	p.ID = pid
+	var err error
+	if len(str) < len(JobFields) {
+		return p, "", false
+	}
+	if p.Author, err = strconv.ParseInt(str[0], 10, 64); err != nil {
+		return p, "", false // gone (or damaged: nothing to deliver)
+	}
+	p.Time, _ = strconv.ParseInt(str[2], 10, 64)
+	p.Conv = index.ParseConversation(str[3:])
+	return p, str[1], true
+}
