@@ -15,6 +15,7 @@ import (
 // every scenario and the growth curves at a tiny scale: the figures are
 // not checked, but the report, the absence of errors and the charts are.
 func TestBench(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, timelines: defaultTimelines()})
 	defer stop()

@@ -24,6 +24,7 @@ func runCheckCmd(t *testing.T, args ...string) (int, string, string) {
 // by kind with an example and fails; with --repair it fixes it; then the
 // database is sound again.
 func TestCheckCommand(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	loadInto(t, redis.URL, genOutput(t, "--users", "100", "--follows", "8", "--posts", "1000", "--until", "now"))
 	if status, out, errs := runCheckCmd(t, "--redis", redis.URL, "--settle", "10ms"); status != 0 || !strings.Contains(out, "no problems found") {

@@ -15,6 +15,7 @@ import (
 // has taken over, and the server serves pages again without a restart.
 // It reads post hashes and usernames from the replicas (--replica-reads).
 func TestServeOnReplicatedCluster(t *testing.T) {
+	t.Parallel()
 	c := redistest.ReplicatedCluster(t)
 	seeds := "redis://127.0.0.1:1," + strings.Join(c.Addrs(), ",")
 	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: seeds, timelines: store.Options{ReplicaReads: true}})

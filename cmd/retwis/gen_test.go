@@ -30,6 +30,7 @@ func genOutput(t *testing.T, args ...string) []byte {
 }
 
 func TestGenDeterministic(t *testing.T) {
+	t.Parallel()
 	small := []string{"--users", "50", "--follows", "5", "--posts", "400"}
 	a := sha256.Sum256(genOutput(t, append(small, "--seed", "7")...))
 	b := sha256.Sum256(genOutput(t, append(small, "--seed", "7")...))
@@ -54,6 +55,7 @@ func TestGenDeterministic(t *testing.T) {
 // follow, in order; its conversations are indexed (tag pages, mentions,
 // threads).
 func TestGenServed(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	data := genOutput(t, "--users", "200", "--follows", "10", "--posts", "5000", "--until", "now")
 	socket := strings.TrimPrefix(redis.URL, "unix://")
@@ -211,6 +213,7 @@ func newestFollowedPosts(t *testing.T, socket, uid string, n int) []string {
 // leaves neither the file nor a temporary one behind, and a complete run
 // leaves exactly the file.
 func TestGenOutputAllOrNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	graph := filepath.Join(dir, "graph.txt")
 	if err := os.WriteFile(graph, []byte("1 2\n2 3\n"), 0o600); err != nil {

@@ -28,6 +28,7 @@ func writeFile(t *testing.T, dir, name, content string) string {
 // with bad lines in each, loads the result into a real Redis, and checks
 // what was imported, what was skipped (by line number), and the timelines.
 func TestImport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
@@ -105,6 +106,7 @@ not json
 }
 
 func TestImportNeedsGraph(t *testing.T) {
+	t.Parallel()
 	var errs bytes.Buffer
 	if status := run(t.Context(), []string{"import"}, &errs, &errs); status == 0 || !strings.Contains(errs.String(), "--graph is required") {
 		t.Fatalf("import without --graph: %d %s", status, errs.String())

@@ -26,6 +26,7 @@ func runLoadCmd(t testing.TB, input []byte, args ...string) (status int, stdout,
 }
 
 func TestLoadUsage(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	file := filepath.Join(t.TempDir(), "in.resp")
 	os.WriteFile(file, resp.Commands([]string{"SET", "k", "v"}), 0o600)
@@ -62,6 +63,7 @@ func TestLoadUsage(t *testing.T) {
 // TestLoadStdin reads the commands from standard input, with no file
 // argument and with "-".
 func TestLoadStdin(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	for _, args := range [][]string{{"--redis", redis.URL}, {"--redis", redis.URL, "-"}} {
 		r, w, err := os.Pipe()
@@ -89,6 +91,7 @@ func TestLoadStdin(t *testing.T) {
 // --skip past the end, and how to resume a load that broke off (here on
 // a command that never replies, past --timeout) on stderr.
 func TestLoadOutput(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	for _, tc := range []struct {
 		name   string

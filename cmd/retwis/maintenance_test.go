@@ -18,6 +18,7 @@ import (
 // that died long ago; a running server's maintenance takes it over and
 // finishes it.
 func TestMaintenanceReclaimsStalledJob(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	c, err := redisconn.Dial(redis.URL)
 	if err != nil {

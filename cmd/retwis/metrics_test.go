@@ -19,6 +19,7 @@ import (
 // password-hashing queue show in them, that the profiler is served
 // beside them, and that the pages serve neither.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

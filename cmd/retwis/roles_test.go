@@ -18,6 +18,7 @@ import (
 // the web server takes the post, and only once the worker runs does it
 // reach the follower. The worker serves the probes and no pages.
 func TestRoles(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	web, stopWeb := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, role: roleWeb})
 	defer stopWeb()

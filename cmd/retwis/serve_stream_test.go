@@ -16,6 +16,7 @@ import (
 // at once (Server-Sent Events and WebSockets) instead of waiting for
 // them until its shutdown deadline.
 func TestServeDrainsStreams(t *testing.T) {
+	t.Parallel()
 	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redistest.Start(t).URL,
 		timelines: defaultTimelines(), maintainEvery: time.Minute})
 	res, err := http.Get(base + "/api/v1/streaming/public")

@@ -56,6 +56,7 @@ func defaultTimelines() store.Options {
 // `make run` does: it starts without a warning, keeps its data across a
 // restart, and refuses a second server on the same data directory.
 func TestServeEmbeddedPersists(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := serveConfig{addr: "127.0.0.1:0", dataDir: dir, timelines: defaultTimelines(), maintainEvery: 10 * time.Second}
 	cfg.timelines.WaitReplicas = -1 // the default: one replica if every master has one
@@ -114,6 +115,7 @@ func TestServeWithoutRedisServer(t *testing.T) {
 }
 
 func TestServeBadRedisURL(t *testing.T) {
+	t.Parallel()
 	err := serve(t.Context(), serveConfig{addr: "127.0.0.1:0", redisURL: "http://nope"}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if err == nil || !strings.Contains(err.Error(), "bad Redis URL") {
 		t.Fatalf("err = %v", err)
@@ -121,6 +123,7 @@ func TestServeBadRedisURL(t *testing.T) {
 }
 
 func TestRunUsage(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args   []string
 		status int
@@ -222,6 +225,7 @@ func TestEnvironmentSetsDefaults(t *testing.T) {
 // TestReplicasToWaitFor decides, from the topology, whether writes wait
 // for a replica: yes behind a master with one, no on a lone server.
 func TestReplicasToWaitFor(t *testing.T) {
+	t.Parallel()
 	master, _ := redistest.Replicated(t)
 	lone := redistest.Start(t)
 	for _, tc := range []struct {
