@@ -62,8 +62,7 @@ func TestLoadUsage(t *testing.T) {
 
 // TestLoadStdin reads the commands from standard input, with no file
 // argument and with "-".
-func TestLoadStdin(t *testing.T) {
-	t.Parallel()
+func TestLoadStdin(t *testing.T) { // not in parallel: it replaces os.Stdin
 	redis := redistest.Start(t)
 	for _, args := range [][]string{{"--redis", redis.URL}, {"--redis", redis.URL, "-"}} {
 		r, w, err := os.Pipe()
