@@ -240,7 +240,7 @@ func (s *Store) followsOfGone(ctx context.Context, found []finding, follows map[
 			out = append(out, f)
 		case !ended[f.where]:
 			ended[f.where] = true
-			out = append(out, finding{"a follow of an account that is gone", f.where, f.key, unfollowWrites(pair[0], v)})
+			out = append(out, finding{"a follow of an account that is gone", f.where, f.key, UnfollowWrites(pair[0], v)})
 		}
 	}
 	return out, nil
@@ -598,7 +598,7 @@ func (s *Store) checkDirectory(ctx context.Context, keys []string, _ *checkRun) 
 // author's posts and, once delivered, in the indexes of its tags,
 // mentions and reply.
 func (s *Store) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	fields := append(slices.Clone(jobFields), schema.FieldDelivered)
+	fields := append(slices.Clone(JobFields), schema.FieldDelivered)
 	pids, res := s.readEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(fields...).Build()
 	})

@@ -106,7 +106,7 @@ func (s *Store) DeleteAccount(ctx context.Context, uid int64, password string) e
 	}
 	wctx, cancel := kernel.Detach(ctx) // once begun, it goes on even if the client goes away
 	defer cancel()
-	token := randomString(20)
+	token := RandomString(20)
 	if begun, err := s.startDeletion(wctx, d, secret, token); err != nil || !begun {
 		return err
 	}
@@ -126,14 +126,14 @@ func (s *Store) confirmDeletion(ctx context.Context, uid int64, password string)
 	if len(password) > retwis.MaxPasswordBytes {
 		return deletion{}, "", wrong
 	}
-	acct, err := s.account(ctx, uid, false)
+	acct, err := s.Account(ctx, uid, false)
 	if err != nil {
 		return deletion{}, "", err
 	}
-	if acct.username == "" {
+	if acct.Username == "" {
 		return deletion{}, "", retwis.Errorf(retwis.NotFound, "There is no such user.")
 	}
-	ok, err := s.checkPassword(ctx, uid, acct, password)
+	ok, err := s.CheckPassword(ctx, uid, acct, password)
 	if err != nil {
 		return deletion{}, "", err
 	}
@@ -141,8 +141,8 @@ func (s *Store) confirmDeletion(ctx context.Context, uid int64, password string)
 		return deletion{}, "", wrong
 	}
 	d, err := s.accountFacts(ctx, uid)
-	d.username = acct.username
-	return d, acct.auth, err
+	d.username = acct.Username
+	return d, acct.Auth, err
 }
 
 // accountFacts reads, in one round trip, what the state of uid's
@@ -159,7 +159,7 @@ func (s *Store) accountFacts(ctx context.Context, uid int64) (deletion, error) {
 		return deletion{}, s.Wrap("delete account: read", err)
 	}
 	vals, _ := res[0].ToArray()
-	user := asStrings(vals)
+	user := AsStrings(vals)
 	if len(user) != 2 {
 		return deletion{}, s.Wrap("delete account: read", kernel.ErrShape)
 	}
@@ -213,8 +213,8 @@ func (s *Store) markDeleted(ctx context.Context, d deletion, secret, token strin
 	if n == 0 {
 		return false, nil
 	}
-	s.forgetSecret(ctx, uid, secret)
-	return true, s.endAccess(ctx, uid)
+	s.ForgetSecret(ctx, uid, secret)
+	return true, s.EndAccess(ctx, uid)
 }
 
 // ms writes d in milliseconds.
@@ -349,7 +349,7 @@ func (s *Store) resumeDeletion(ctx context.Context, uid int64, begun time.Time, 
 		}
 		return 0, s.Wrap("maintenance: deletions", s.C.Do(ctx, s.C.B().Zrem().Key(schema.Deletions).Member(kernel.ID(uid)).Build()).Error())
 	}
-	token := randomString(20)
+	token := RandomString(20)
 	if err := s.holdLease(ctx, uid, token); errors.Is(err, errLeaseHeld) {
 		return 0, nil
 	} else if err != nil {

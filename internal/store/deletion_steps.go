@@ -54,7 +54,7 @@ func (s *Store) nextWork(ctx context.Context, uid int64) (work, error) {
 	var w work
 	vals, err := res[0].ToArray()
 	if err == nil && len(vals) == 2 {
-		state := asStrings(vals)
+		state := AsStrings(vals)
 		w.batch, w.counted = state[0], state[1] == "1"
 	}
 	var errs [7]error
@@ -209,12 +209,12 @@ func (s *Store) walkedLast(ctx context.Context, walked string, writes [][]string
 func (s *Store) deleteFollowers(ctx context.Context, d deletion, followers []int64) error {
 	var writes [][]string
 	for _, f := range followers {
-		writes = append(append(writes, unfollowWrites(f, d.uid)...), []string{"SREM", schema.FollowedCelebrities(f), kernel.ID(d.uid)})
+		writes = append(append(writes, UnfollowWrites(f, d.uid)...), []string{"SREM", schema.FollowedCelebrities(f), kernel.ID(d.uid)})
 	}
 	if !d.celebrity {
-		drops, err := s.authorOff(ctx, followers, d.uid)
+		drops, err := s.AuthorOff(ctx, followers, d.uid)
 		if err == nil {
-			err = s.dropPosts(ctx, drops)
+			err = s.DropPosts(ctx, drops)
 		}
 		if err != nil {
 			return s.Wrap("deletion", err)
@@ -230,13 +230,13 @@ func (s *Store) deleteFollowers(ctx context.Context, d deletion, followers []int
 func (s *Store) deleteFollowing(ctx context.Context, uid int64, followees []int64) error {
 	var writes [][]string
 	for _, g := range followees {
-		writes = append(append(writes, unfollowWrites(uid, g)...),
+		writes = append(append(writes, UnfollowWrites(uid, g)...),
 			[]string{"ZREM", schema.Notifications(g), schema.Note(schema.NoteFollow, uid, 0)})
 	}
 	if err := s.walkedLast(ctx, schema.Following(uid), writes); err != nil {
 		return err
 	}
-	s.refreshQuietly(ctx, followees...)
+	s.RefreshQuietly(ctx, followees...)
 	return nil
 }
 
@@ -267,7 +267,7 @@ type stashedPost struct {
 func (s *Store) stashPosts(ctx context.Context, uid int64, pids []int64) (string, error) {
 	cmds := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(jobFields...).Build()
+		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()
 	}
 	batch := make([]stashedPost, len(pids))
 	for i, r := range s.C.DoMulti(ctx, cmds...) {
@@ -276,7 +276,7 @@ func (s *Store) stashPosts(ctx context.Context, uid int64, pids []int64) (string
 			return "", s.Wrap("deletion: read posts", err)
 		}
 		batch[i].ID = pids[i]
-		if fields := asStrings(vals); len(fields) > 0 && fields[0] != "" {
+		if fields := AsStrings(vals); len(fields) > 0 && fields[0] != "" {
 			batch[i].Fields = fields
 		}
 	}
@@ -320,7 +320,7 @@ func (s *Store) unlistPosts(ctx context.Context, posts []index.Post) error {
 	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, p := range posts {
-			cmds = append(cmds, s.deletedCmds(p)...)
+			cmds = append(cmds, s.DeletedCmds(p)...)
 		}
 		return cmds
 	}))
@@ -362,7 +362,7 @@ func (s *Store) dropHashes(ctx context.Context, stashed []stashedPost) ([]index.
 	var posts []index.Post
 	dels := make(rueidis.Commands, len(stashed))
 	for i, sp := range stashed {
-		if p, _, ok := parseJobFields(sp.ID, sp.Fields); ok {
+		if p, _, ok := ParseJobFields(sp.ID, sp.Fields); ok {
 			posts = append(posts, p)
 		}
 		s.Written.Add(schema.Post(sp.ID))

@@ -318,7 +318,7 @@ func (s *Store) publishGlobally(ctx context.Context, j job) (fanout bool, err er
 		return false, s.Wrap("delivery: global timeline", err)
 	}
 	b := s.C.B()
-	post, flag, ok, err := parseJobPost(j.post, s.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(jobFields...).Build()))
+	post, flag, ok, err := parseJobPost(j.post, s.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(JobFields...).Build()))
 	if err != nil {
 		return false, s.Wrap("delivery: read post", err)
 	}

@@ -130,7 +130,7 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 	b := s.C.B()
 	cmds := make(rueidis.Commands, 0, 2*len(jobs))
 	for _, j := range jobs {
-		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(jobFields...).Build())
+		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(JobFields...).Build())
 	}
 	var authors []int64
 	at := make(map[int64]int)
@@ -170,9 +170,9 @@ func (s *Store) readAudience(ctx context.Context, jobs []job, limit int) (audien
 	return a, nil
 }
 
-// jobFields are the post hash fields a delivery job reads, in the order
+// JobFields are the post hash fields a delivery job reads, in the order
 // parseJobPost expects.
-var jobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, index.ConversationFields...)
+var JobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, index.ConversationFields...)
 
 // parseJobPost decodes the reply to HMGET post:<pid> jobFields: what the
 // post's indexes need, and its fanout flag. ok is false for a post that
@@ -182,12 +182,12 @@ func parseJobPost(pid int64, r rueidis.RedisResult) (p index.Post, fanout string
 	if err != nil {
 		return p, "", false, err
 	}
-	p, fanout, ok = parseJobFields(pid, asStrings(vals))
+	p, fanout, ok = ParseJobFields(pid, AsStrings(vals))
 	return p, fanout, ok, nil
 }
 
-// asStrings returns the values of vals as strings ("" for nil).
-func asStrings(vals []rueidis.RedisMessage) []string {
+// AsStrings returns the values of vals as strings ("" for nil).
+func AsStrings(vals []rueidis.RedisMessage) []string {
 	str := make([]string, len(vals))
 	for i, v := range vals {
 		str[i], _ = v.ToString()
@@ -195,12 +195,12 @@ func asStrings(vals []rueidis.RedisMessage) []string {
 	return str
 }
 
-// parseJobFields decodes the values of jobFields of post pid (see
+// ParseJobFields decodes the values of jobFields of post pid (see
 // parseJobPost).
-func parseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bool) {
+func ParseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bool) {
 	p.ID = pid
 	var err error
-	if len(str) < len(jobFields) {
+	if len(str) < len(JobFields) {
 		return p, "", false
 	}
 	if p.Author, err = strconv.ParseInt(str[0], 10, 64); err != nil {

@@ -300,10 +300,10 @@ func (s *Store) RefreshStale(ctx context.Context) (int, error) {
 	return done, nil
 }
 
-// refreshQuietly is refreshDirectory for writes that have succeeded
+// RefreshQuietly is refreshDirectory for writes that have succeeded
 // whatever becomes of the directory: a failure is logged, and left to
 // the next refresh of the user or to `retwis check`.
-func (s *Store) refreshQuietly(ctx context.Context, uids ...int64) {
+func (s *Store) RefreshQuietly(ctx context.Context, uids ...int64) {
 	if err := s.refreshDirectory(ctx, uids...); err != nil {
 		s.Log.Warn("directory entries not refreshed", "users", uids, "err", err)
 	}

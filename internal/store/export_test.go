@@ -109,7 +109,7 @@ func (s *Store) StartDeletion(ctx context.Context, uid int64, password string, b
 	if err != nil {
 		return err
 	}
-	token := randomString(20)
+	token := RandomString(20)
 	if _, err := s.startDeletion(ctx, d, secret, token); err != nil {
 		return err
 	}

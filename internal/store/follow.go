@@ -49,7 +49,7 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if err != nil {
 		return s.Wrap("follow", err)
 	}
-	s.refreshQuietly(ctx, followee)
+	s.RefreshQuietly(ctx, followee)
 	return s.settleFollow(ctx, follower, followee)
 }
 
@@ -98,19 +98,19 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	defer cancel()
 	s.Written.Add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))
 	err := redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands {
-		return index.Commands(s.C, unfollowWrites(follower, followee))
+		return index.Commands(s.C, UnfollowWrites(follower, followee))
 	}, schema.Following(follower), schema.Followers(followee)))
 	if err != nil {
 		return s.Wrap("unfollow", err)
 	}
-	s.refreshQuietly(ctx, followee)
+	s.RefreshQuietly(ctx, followee)
 	return s.settleFollow(ctx, follower, followee)
 }
 
-// unfollowWrites are the plain commands that end a follow: out of both
+// UnfollowWrites are the plain commands that end a follow: out of both
 // sets and the graph, and follower's suggestions forgotten. Each is
 // safe to repeat.
-func unfollowWrites(follower, followee int64) [][]string {
+func UnfollowWrites(follower, followee int64) [][]string {
 	return append([][]string{
 		{"ZREM", schema.Following(follower), kernel.ID(followee)},
 		{"ZREM", schema.Followers(followee), kernel.ID(follower)},
