@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/redlock"
 )
 
@@ -39,6 +40,7 @@ func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Dur
 	})
 	upkeep := delivery
 	upkeep.Consumer = consumer
+	upkeep.ResumeDeletions = deletion.New(st).ResumeDeletions // store's maintenance cannot import package deletion
 	wg.Go(func() { runMaintenance(ctx, st, locks, maintainEvery, upkeep, log) })
 	return func() {
 		cancel()

@@ -1,5 +1,4 @@
-// Package store keeps retwis's data in Redis: accounts (and their
-// deletion), sessions, posts,
+// Package store keeps retwis's data in Redis: accounts, sessions, posts,
 // follows, timelines, their delivery, upkeep and migration. Domain rules
 // are checked here, so every interface (HTML, API, CLI) gets the same.
 //
@@ -23,5 +22,7 @@
 // deliveries stream: a crash mid-delivery leaves the job to another
 // worker, which resumes it. An account's deletion begins with one script
 // in the user's slot, after which every step is safe to repeat, and
-// maintenance resumes it should its runner stop.
+// maintenance resumes it should its runner stop (package deletion, which
+// imports store, carries deletions out; Maintain is given its resume
+// function).
 package store

@@ -32,7 +32,7 @@ type MaintenanceReport struct {
 	// Repaired the inconsistencies it fixed (see checkRound).
 	Checked, Repaired int
 	// Deletions counts the deletions of accounts carried on for a
-	// server that stopped (see ResumeDeletions).
+	// server that stopped (see DeliveryOptions.ResumeDeletions).
 	Deletions int
 }
 
@@ -46,7 +46,8 @@ type MaintenanceReport struct {
 // indexes they lacked (reindexOlder), and checks and repairs a batch of
 // one kind of index (checkRound), after refreshing the directory's
 // entries of the authors of the posts delivered since the last round
-// and carrying on the deletions of accounts whose server stopped.
+// and carrying on the deletions of accounts whose server stopped
+// (opts.ResumeDeletions).
 // It is safe but wasteful for several servers to run it at
 // once (and the counts of the older posts' tags would be counted twice),
 // so `retwis serve` runs it under a distributed lock.
@@ -78,8 +79,10 @@ func (s *Store) Maintain(ctx context.Context, opts DeliveryOptions) (Maintenance
 	if rep.Refreshed, err = s.RefreshStale(ctx); err != nil {
 		return rep, err
 	}
-	if rep.Deletions, err = s.ResumeDeletions(ctx); err != nil {
-		return rep, err
+	if opts.ResumeDeletions != nil {
+		if rep.Deletions, err = opts.ResumeDeletions(ctx); err != nil {
+			return rep, err
+		}
 	}
 	rep.Checked, rep.Repaired, err = s.checkRound(ctx)
 	return rep, err
