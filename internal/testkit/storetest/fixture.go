@@ -22,11 +22,11 @@ import (
 // (a pipeline counts once), and a second client sets up and inspects
 // what is stored.
 type Fixture struct {
-	St  *store.Store
-	RC  *Counting      // the store's client, counting
-	Raw rueidis.Client // a separate client for setting up and inspecting
-	Ctx context.Context
-	URL string // the Redis or cluster
+	St  *store.Store    // the store under test
+	RC  *Counting       // the store's client, counting
+	Raw rueidis.Client  // a separate client for setting up and inspecting
+	Ctx context.Context // the test's context
+	URL string          // the Redis or cluster
 }
 
 // NewFixture returns a Fixture on the Redis or cluster at url whose
@@ -52,8 +52,8 @@ func NewFixture(t testing.TB, url string, opts store.Options, worker bool) *Fixt
 // Database is a kind of database that tests run on: its URL gives one,
 // empty, to a test.
 type Database struct {
-	Name string
-	URL  func(t testing.TB) string
+	Name string                    // the name of its subtests
+	URL  func(t testing.TB) string // an empty one for t
 }
 
 // Databases are the two kinds of database that the tests of a store
