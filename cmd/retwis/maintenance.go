@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/store/check"
+	"github.com/retwis/retwis/internal/store/deletion"
+	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/redlock"
 )
 
@@ -17,11 +19,11 @@ import (
 const maintenanceTTL = 30 * time.Second
 
 // runMaintenance does the periodic upkeep of the database every interval
-// until ctx ends: store.Maintain, then a round of the consistency check
-// (check.Round). Every `retwis serve` runs it, and a distributed lock
+// until ctx ends: an upkeep.Round, through the delivery worker d and the
+// deleter del. Every `retwis serve` runs it, and a distributed lock
 // makes sure that only one of them works at a time.
 func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client, every time.Duration,
-	upkeep store.DeliveryUpkeep, log *slog.Logger) {
+	d *delivery.Worker, del *deletion.Deleter, log *slog.Logger) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
@@ -32,15 +34,11 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 		}
 		// A held lock means another server is doing the upkeep.
 		err := locks.Do(ctx, schema.MaintenanceLock, maintenanceTTL, func(ctx context.Context) error {
-			rep, err := st.Maintain(ctx, upkeep)
-			var checked, repaired int
-			if err == nil { // then a round of the consistency check
-				checked, repaired, err = check.Round(ctx, st)
-			}
-			if quiet := (store.MaintenanceReport{Refreshed: rep.Refreshed}); rep != quiet || repaired > 0 { // routine
+			rep, err := upkeep.Round(ctx, st, d, del)
+			if quiet := (upkeep.Report{Refreshed: rep.Refreshed, Checked: rep.Checked}); rep != quiet { // routine
 				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,
 					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "reindexed_posts", rep.Reindexed,
-					"refreshed_entries", rep.Refreshed, "checked_keys", checked, "repaired", repaired,
+					"refreshed_entries", rep.Refreshed, "checked_keys", rep.Checked, "repaired", rep.Repaired,
 					"resumed_deletions", rep.Deletions)
 			}
 			return err

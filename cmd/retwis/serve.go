@@ -21,6 +21,7 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -288,7 +289,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	apiServer := api.New(api.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Session: web.SessionCredential,
 		Rate: cfg.apiRate, Proxies: proxies})
 	defer apiServer.Close() // its WebSockets, which Shutdown does not wait for, before the database goes
-	h, err := web.New(web.Options{Store: st, Log: log,
+	h, err := web.New(web.Options{Store: st, Deleter: deletion.New(st), Log: log,
 		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker, Metrics: reg,
 		Writes: writes, Mount: apiServer.Mount, Limits: cfg.limits, Proxies: proxies})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/redlock"
 )
@@ -40,7 +41,7 @@ func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Dur
 	})
 	upkeep := deliveryOpts
 	upkeep.Consumer = consumer
-	wg.Go(func() { runMaintenance(ctx, st, locks, maintainEvery, delivery.New(st, upkeep), log) })
+	wg.Go(func() { runMaintenance(ctx, st, locks, maintainEvery, delivery.New(st, upkeep), deletion.New(st), log) })
 	return func() {
 		cancel()
 		wg.Wait()

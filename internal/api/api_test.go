@@ -14,6 +14,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
@@ -57,7 +58,7 @@ func newServerWith(t testing.TB, redisURL string, opts api.Options, config func(
 	storetest.StartWorker(t, redisURL, store.Options{})
 	opts.Store, opts.Log, opts.Session = st, log, web.SessionCredential
 	a := api.New(opts)
-	h, err := web.New(web.Options{Store: st, Log: log, Mount: a.Mount})
+	h, err := web.New(web.Options{Store: st, Deleter: deletion.New(st), Log: log, Mount: a.Mount})
 	if err != nil {
 		t.Fatal(err)
 	}

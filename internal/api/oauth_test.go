@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/retwis/retwis/internal/store/deletion"
 )
 
 // app registers an app and returns its client id and secret.
@@ -250,7 +252,7 @@ func TestDeletedAccount(t *testing.T) {
 	if r := s.call(http.MethodGet, path, bobToken, nil); r.status != http.StatusOK {
 		t.Fatalf("ann's account before: %d %s", r.status, r.body)
 	}
-	if err := s.st.DeleteAccount(t.Context(), ann.ID, "password-ann"); err != nil {
+	if err := deletion.New(s.st).DeleteAccount(t.Context(), ann.ID, "password-ann"); err != nil {
 		t.Fatal(err)
 	}
 	if r := s.call(http.MethodGet, "/api/v1/accounts/verify_credentials", annToken, nil); r.status != http.StatusUnauthorized {

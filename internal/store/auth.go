@@ -19,11 +19,11 @@ import (
 // client-side cache, on top of Redis's invalidation.
 const authCacheTTL = time.Minute
 
-// account holds the fields of a user hash that authentication and
+// Account holds the fields of a user hash that authentication and
 // activity tracking need.
-type account struct {
-	username  string
-	auth      string
+type Account struct {
+	Username  string
+	Auth      string
 	hash      string // argon2id PHC string
 	legacy    string // plaintext password of an original-Retwis account
 	seen      int64  // unix time the user was last seen; 0 if never recorded
@@ -31,10 +31,10 @@ type account struct {
 	suspended bool   // the account is suspended
 }
 
-// account reads the fields of a user hash that authentication needs.
+// Account reads the fields of a user hash that authentication needs.
 // With cached, the copy in the client-side cache will do: Redis
 // invalidates it as soon as the hash changes (a password change, say).
-func (s *Store) account(ctx context.Context, uid int64, cached bool) (account, error) {
+func (s *Store) Account(ctx context.Context, uid int64, cached bool) (Account, error) {
 	if cached {
 		return s.parseAccount(s.Cached(ctx, s.accountCmd(uid), authCacheTTL))
 	}
@@ -48,20 +48,20 @@ func (s *Store) accountCmd(uid int64) rueidis.Cacheable {
 }
 
 // parseAccount reads the reply to accountCmd.
-func (s *Store) parseAccount(r rueidis.RedisResult) (account, error) {
+func (s *Store) parseAccount(r rueidis.RedisResult) (Account, error) {
 	vals, err := r.ToArray()
 	if err != nil {
-		return account{}, s.Wrap("read account", err)
+		return Account{}, s.Wrap("read account", err)
 	}
 	str := func(i int) string { v, _ := vals[i].ToString(); return v }
 	seen, _ := strconv.ParseInt(str(4), 10, 64)
-	return account{username: str(0), auth: str(1), hash: str(2), legacy: str(3), seen: seen, rebuild: str(5) != "", suspended: str(6) != ""}, nil
+	return Account{Username: str(0), Auth: str(1), hash: str(2), legacy: str(3), seen: seen, rebuild: str(5) != "", suspended: str(6) != ""}, nil
 }
 
-// checkPassword verifies pass against the account. A legacy plaintext
+// CheckPassword verifies pass against the account. A legacy plaintext
 // password is compared in constant time and, when it matches, re-stored
 // hashed with the plaintext removed.
-func (s *Store) checkPassword(ctx context.Context, uid int64, acct account, pass string) (bool, error) {
+func (s *Store) CheckPassword(ctx context.Context, uid int64, acct Account, pass string) (bool, error) {
 	switch {
 	case acct.hash != "":
 		ok, err := s.VerifyPassword(ctx, pass, acct.hash)
@@ -120,10 +120,10 @@ func (s *Store) Authenticate(ctx context.Context, token string) (retwis.User, er
 	if err != nil {
 		return retwis.User{}, err
 	}
-	legacy := acct.auth != "" && equal(acct.auth, secret)
+	legacy := acct.Auth != "" && equal(acct.Auth, secret)
 	now := s.Now()
 	switch {
-	case acct.username == "" || acct.suspended: // the account is gone, or suspended
+	case acct.Username == "" || acct.suspended: // the account is gone, or suspended
 		return retwis.User{}, none
 	case found && !r.Legacy:
 	case legacy && !found:
@@ -136,7 +136,7 @@ func (s *Store) Authenticate(ctx context.Context, token string) (retwis.User, er
 		return retwis.User{}, none
 	}
 	s.touch(ctx, uid, digest(secret), r, now)
-	return retwis.User{ID: uid, Username: acct.username}, nil
+	return retwis.User{ID: uid, Username: acct.Username}, nil
 }
 
 // tokenOwner returns the user a session token names and its secret: the
@@ -197,10 +197,10 @@ func parseToken(token string) (uid int64, secret string, ok bool) {
 	return uid, secret, true
 }
 
-// forgetSecret removes uid's old secret from its auths shard, where a
+// ForgetSecret removes uid's old secret from its auths shard, where a
 // secret of the tutorial's kind may be: only tidying, since the secret
 // no longer matches the user hash, so a failure is logged.
-func (s *Store) forgetSecret(ctx context.Context, uid int64, old string) {
+func (s *Store) ForgetSecret(ctx context.Context, uid int64, old string) {
 	if old == "" {
 		return
 	}

@@ -202,39 +202,6 @@ func TestBlockRefused(t *testing.T) {
 	f.assertUnchanged(t, before)
 }
 
-// TestDeleteBlockingAccount: deleting an account takes it out of the
-// other side of its blocks and mutes, both ways, and of the suspended
-// accounts; the check then finds nothing.
-func TestDeleteBlockingAccount(t *testing.T) {
-	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
-		gone, bob, carol := f.register(t, "gone"), f.register(t, "bob"), f.register(t, "carol")
-		for _, step := range []error{
-			f.st.Block(f.ctx, gone.ID, bob.ID),
-			f.st.Block(f.ctx, carol.ID, gone.ID),
-			f.st.Mute(f.ctx, bob.ID, gone.ID),
-			f.st.Suspend(f.ctx, "cli:test", gone.ID, ""),
-		} {
-			if step != nil {
-				t.Fatal(step)
-			}
-		}
-		if err := f.st.DeleteAccount(f.ctx, gone.ID, "password1"); err != nil {
-			t.Fatal(err)
-		}
-		for _, key := range []string{"blocked_by:{" + itoa(bob.ID) + "}", "blocks:{" + itoa(carol.ID) + "}"} {
-			if got := f.strs(t, "ZRANGE", key, "0", "-1"); len(got) != 0 {
-				t.Errorf("%s still holds %v", key, got)
-			}
-		}
-		if got := f.strs(t, "SMEMBERS", "suspended"); len(got) != 0 {
-			t.Errorf("the suspended accounts still hold %v", got)
-		}
-		if got := problems(f.check(t, false)); len(got) != 0 {
-			t.Errorf("after the deletion, the check finds %v", got)
-		}
-	})
-}
-
 // TestHiddenNotSuggested: who to follow leaves out the accounts the
 // viewer blocked or muted, those that blocked the viewer, and suspended
 // ones, even when the suggestions were computed before.

@@ -12,7 +12,9 @@ import (
 	"github.com/retwis/retwis/internal/dataset"
 	"github.com/retwis/retwis/internal/resp"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
+	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/load"
 )
@@ -85,7 +87,7 @@ func TestBulkPostsNotRedelivered(t *testing.T) {
 	if _, err := dataset.Generate(f.ctx, f.st.BulkWriter(f.ctx), opts); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}))
+	rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.st))
 	if err != nil || rep.Redelivered != 0 {
 		t.Fatalf("maintenance redelivered %d generated posts (%v); want none", rep.Redelivered, err)
 	}

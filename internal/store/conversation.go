@@ -17,14 +17,14 @@ import (
 // (any more).
 var ErrParentGone = retwis.Errorf(retwis.Invalid, "The post you reply to has been deleted.")
 
-// converse works out what a post with body records of its
+// Converse works out what a post with body records of its
 // conversations: the tags and mentions of the body (mentions resolved to
 // existing users) and, for a reply, the post it answers, which must
 // exist. It reads the name index and the post answered in one call
 // through the client-side cache, then the hashes of the users found in
 // another. A reply's body is made to begin with the @name of the author
 // it answers, so the body it returns may be longer.
-func (s *Store) converse(ctx context.Context, body string, replyTo int64) (string, index.Conversation, error) {
+func (s *Store) Converse(ctx context.Context, body string, replyTo int64) (string, index.Conversation, error) {
 	var c index.Conversation
 	var names []string
 	c.Tags, names = retwis.TagsAndMentions(body)

@@ -194,7 +194,7 @@ func TestCompletionRanksByUse(t *testing.T) {
 	}
 }
 
-// TestThreads builds a index.Conversation and reads it: replies start with
+// TestThreads builds a conversation and reads it: replies start with
 // the author's @name and record the post they answer, a thread shows its
 // ancestors and pages its replies in order, and the authors answered are
 // notified of the reply (not also of the mention it starts with).
@@ -525,7 +525,7 @@ func TestNotificationsUnreadAndCapped(t *testing.T) {
 	}
 }
 
-// TestClusterConversations runs the index.Conversation indexes on Redis
+// TestClusterConversations runs the conversation indexes on Redis
 // Cluster, where the tags, trends, completion, mentions and replies of
 // one post live on different nodes.
 func TestClusterConversations(t *testing.T) {
@@ -567,7 +567,7 @@ func TestClusterConversations(t *testing.T) {
 }
 
 // TestConversationRoundTrips counts the round trips of posting and of
-// the index.Conversation pages: a post with five mentions and five tags, or a
+// the conversation pages: a post with five mentions and five tags, or a
 // reply, costs what a plain post does once the users and the post it
 // answers are in the client-side cache (before, two reads more: the
 // names with the post answered, then the users found), and the thread,

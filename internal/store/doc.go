@@ -1,6 +1,5 @@
-// Package store keeps retwis's data in Redis: accounts (and their
-// deletion), sessions, posts,
-// follows, timelines, upkeep and migration. Domain rules
+// Package store keeps retwis's data in Redis: accounts, sessions, posts,
+// follows, timelines, their delivery, upkeep and migration. Domain rules
 // are checked here, so every interface (HTML, API, CLI) gets the same.
 // It queues the delivery of posts to followers as jobs; the workers that
 // carry them out are package delivery's (which imports store, not the

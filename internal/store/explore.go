@@ -20,7 +20,7 @@ import (
 // The dimensions of the directory (schema.Explore), in the order of the
 // curve: follower count, posts in the last seven days, day of sign-up
 // (days since 1970). Their bits add up to the 53 of a score: counts
-// above 1,048,575 followers or 65,535 posts a week are index.Post as those.
+// above 1,048,575 followers or 65,535 posts a week are indexed as those.
 const (
 	dimFollowers = iota
 	dimPosts
@@ -253,11 +253,11 @@ func (s *Store) entryCmd(f Facts) rueidis.Completed {
 	return b.Zadd().Key(schema.Explore).ScoreMember().ScoreMember(float64(f.Code()), kernel.ID(f.uid)).Build()
 }
 
-// refreshDirectory brings the directory's entries for uids in line with
+// RefreshDirectory brings the directory's entries for uids in line with
 // their facts: after a post, a deletion, a follow. Each entry is one
 // ZADD of the whole entry, so the last refresh of a user wins, and is
 // right as of its reading.
-func (s *Store) refreshDirectory(ctx context.Context, uids ...int64) error {
+func (s *Store) RefreshDirectory(ctx context.Context, uids ...int64) error {
 	if len(uids) == 0 {
 		return nil
 	}
@@ -289,7 +289,7 @@ func (s *Store) RefreshStale(ctx context.Context) (int, error) {
 		if err != nil || len(uids) == 0 {
 			return done, s.Wrap("maintenance: directory", err)
 		}
-		if err := s.refreshDirectory(ctx, uids...); err != nil {
+		if err := s.RefreshDirectory(ctx, uids...); err != nil {
 			if rerr := s.C.Do(ctx, s.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.IDs(uids)...).Build()).Error(); rerr != nil {
 				s.Log.Warn("directory entries left stale", "users", len(uids), "err", rerr)
 			}
@@ -300,11 +300,11 @@ func (s *Store) RefreshStale(ctx context.Context) (int, error) {
 	return done, nil
 }
 
-// refreshQuietly is refreshDirectory for writes that have succeeded
+// RefreshQuietly is refreshDirectory for writes that have succeeded
 // whatever becomes of the directory: a failure is logged, and left to
 // the next refresh of the user or to `retwis check`.
-func (s *Store) refreshQuietly(ctx context.Context, uids ...int64) {
-	if err := s.refreshDirectory(ctx, uids...); err != nil {
+func (s *Store) RefreshQuietly(ctx context.Context, uids ...int64) {
+	if err := s.RefreshDirectory(ctx, uids...); err != nil {
 		s.Log.Warn("directory entries not refreshed", "users", uids, "err", err)
 	}
 }
@@ -353,7 +353,7 @@ func (s *Store) Explore(ctx context.Context, d retwis.Directory, n int) (retwis.
 	return listing, err
 }
 
-// entry is a user found in the directory, with the code it is index.Post
+// entry is a user found in the directory, with the code it is indexed
 // by and the follower count in it.
 type entry struct {
 	uid             int64

@@ -56,12 +56,6 @@ func (s *Store) AddTrend(ctx context.Context, tag string, at time.Time) error {
 	return s.C.Do(ctx, index.TrendCmd(s.C, f, at.Unix(), 1)).Error()
 }
 
-// RefreshDirectory brings the directory's entries for uids in line with
-// their users.
-func (s *Store) RefreshDirectory(ctx context.Context, uids ...int64) error {
-	return s.refreshDirectory(ctx, uids...)
-}
-
 // KeyExplore is the directory of accounts, KeyPost a post's hash and
 // FieldJoined and FieldTime the fields of the sign-up and post times.
 const (
@@ -83,63 +77,5 @@ func DirectoryCode(followers, posts, day int64) uint64 {
 }
 
 // KeyTag returns the key of the posts of a folded tag.
+
 func KeyTag(folded string) string { return schema.Tag(folded) }
-
-// KeyCompletionOf returns the shard of the tag completion that holds a
-// folded tag.
-func KeyCompletionOf(folded string) string { return schema.Completion(schema.CompletionOf(folded)) }
-
-// The stages of a batch of posts at which StartDeletion stops.
-const (
-	StageNone    = iota // between two batches
-	StageHashes         // the posts' hashes deleted, what lists them not yet
-	StageCounted        // their tags counted down too, the batch not yet closed
-)
-
-// StartDeletion begins the deletion of uid's account as DeleteAccount
-// does, carries it on for batches batches, goes on with the next batch
-// of posts until stage, and stops as a server that stops would, its
-// lease lapsed at once.
-func (s *Store) StartDeletion(ctx context.Context, uid int64, password string, batches, stage int) error {
-	d, secret, err := s.confirmDeletion(ctx, uid, password)
-	if err != nil {
-		return err
-	}
-	token := randomString(20)
-	if _, err := s.startDeletion(ctx, d, secret, token); err != nil {
-		return err
-	}
-	if _, _, err := s.runDeletion(ctx, uid, token, batches); err != nil {
-		return err
-	}
-	if stage > StageNone {
-		if err := s.halfBatch(ctx, uid, stage); err != nil {
-			return err
-		}
-	}
-	return s.C.Do(ctx, s.C.B().Del().Key(schema.DeletingLease(uid)).Build()).Error()
-}
-
-// halfBatch does the next batch of uid's posts until stage.
-func (s *Store) halfBatch(ctx context.Context, uid int64, stage int) error {
-	w, err := s.nextWork(ctx, uid)
-	if err != nil {
-		return err
-	}
-	batch, err := s.stashPosts(ctx, uid, w.posts)
-	if err != nil {
-		return err
-	}
-	stashed, err := s.unstash(ctx, uid, batch)
-	if err != nil {
-		return err
-	}
-	posts, err := s.dropHashes(ctx, stashed)
-	if err != nil || stage == StageHashes {
-		return err
-	}
-	if err := s.unlistPosts(ctx, posts); err != nil {
-		return err
-	}
-	return s.uncount(ctx, uid, posts)
-}

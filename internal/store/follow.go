@@ -49,7 +49,7 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if err != nil {
 		return s.Wrap("follow", err)
 	}
-	s.refreshQuietly(ctx, followee)
+	s.RefreshQuietly(ctx, followee)
 	return s.settleFollow(ctx, follower, followee)
 }
 
@@ -103,7 +103,7 @@ func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	if err != nil {
 		return s.Wrap("unfollow", err)
 	}
-	s.refreshQuietly(ctx, followee)
+	s.RefreshQuietly(ctx, followee)
 	return s.settleFollow(ctx, follower, followee)
 }
 

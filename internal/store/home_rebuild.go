@@ -31,7 +31,7 @@ func (s *Store) markSeen(ctx context.Context, uid int64) {
 
 // trackActivity does the work of markSeen.
 func (s *Store) trackActivity(ctx context.Context, uid int64) error {
-	acct, err := s.account(ctx, uid, true)
+	acct, err := s.Account(ctx, uid, true)
 	if err != nil {
 		return err
 	}
@@ -192,11 +192,11 @@ func (s *Store) backfill(ctx context.Context, follower, followee int64) error {
 // authors no longer followed (see HomeTimeline), which costs less than
 // walking an archive of any size at every unfollow.
 func (s *Store) removeAuthor(ctx context.Context, follower, followee int64) error {
-	drops, err := s.authorOff(ctx, []int64{follower}, followee)
+	drops, err := s.AuthorOff(ctx, []int64{follower}, followee)
 	if err != nil {
 		return err
 	}
-	return s.Wrap("unfollow: remove posts", s.dropPosts(ctx, drops))
+	return s.Wrap("unfollow: remove posts", s.DropPosts(ctx, drops))
 }
 
 // drop is the posts of one author to take off a home timeline list.
@@ -205,11 +205,11 @@ type drop struct {
 	ids  []string
 }
 
-// authorOff returns what takes author's posts off the home timeline
+// AuthorOff returns what takes author's posts off the home timeline
 // lists of readers, found in two round trips however many they are: the
 // lists, then which of their ids are author's (one ZMSCORE of author's
 // posts per list).
-func (s *Store) authorOff(ctx context.Context, readers []int64, author int64) ([]drop, error) {
+func (s *Store) AuthorOff(ctx context.Context, readers []int64, author int64) ([]drop, error) {
 	b := s.C.B()
 	reads := make(rueidis.Commands, len(readers))
 	for i, r := range readers {
@@ -247,9 +247,9 @@ func (s *Store) authorOff(ctx context.Context, readers []int64, author int64) ([
 	return drops, nil
 }
 
-// dropPosts takes the posts of drops off their lists, one script call
+// DropPosts takes the posts of drops off their lists, one script call
 // (a pass over the list) per list, in one pipeline.
-func (s *Store) dropPosts(ctx context.Context, drops []drop) error {
+func (s *Store) DropPosts(ctx context.Context, drops []drop) error {
 	if len(drops) == 0 {
 		return nil
 	}

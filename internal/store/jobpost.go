@@ -21,12 +21,12 @@ func ParseJobPost(pid int64, r rueidis.RedisResult) (p index.Post, fanout string
 	if err != nil {
 		return p, "", false, err
 	}
-	p, fanout, ok = parseJobFields(pid, asStrings(vals))
+	p, fanout, ok = ParseJobFields(pid, AsStrings(vals))
 	return p, fanout, ok, nil
 }
 
-// asStrings returns the values of vals as strings ("" for nil).
-func asStrings(vals []rueidis.RedisMessage) []string {
+// AsStrings returns the values of vals as strings ("" for nil).
+func AsStrings(vals []rueidis.RedisMessage) []string {
 	str := make([]string, len(vals))
 	for i, v := range vals {
 		str[i], _ = v.ToString()
@@ -34,9 +34,9 @@ func asStrings(vals []rueidis.RedisMessage) []string {
 	return str
 }
 
-// parseJobFields decodes the values of jobFields of post pid (see
+// ParseJobFields decodes the values of jobFields of post pid (see
 // parseJobPost).
-func parseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bool) {
+func ParseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bool) {
 	p.ID = pid
 	var err error
 	if len(str) < len(JobFields) {

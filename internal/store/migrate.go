@@ -47,7 +47,7 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	// What was written before an index existed is index.Post in the
+	// What was written before an index existed is indexed in the
 	// background, a batch each maintenance round (see backfill).
 	since := strconv.FormatInt(time.Now().Unix(), 10)
 	for _, bf := range []struct {
@@ -55,7 +55,7 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 		state   string
 		what    string
 	}{
-		{4, schema.ReindexState, "the posts written before are index.Post by tag and mention in the background, a batch each maintenance round"},
+		{4, schema.ReindexState, "the posts written before are indexed by tag and mention in the background, a batch each maintenance round"},
 		{5, schema.PeopleReindexState, "the users registered before are entered in the people search in the background, a batch each maintenance round"},
 		{6, schema.GraphReindexState, "the follows made before are entered in the graph in the background, a batch each maintenance round"},
 		{7, schema.ExploreReindexState, "the users registered before are entered in the directory in the background, a batch each maintenance round"},

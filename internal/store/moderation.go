@@ -61,7 +61,7 @@ func (s *Store) setSuspended(ctx context.Context, by retwis.Actor, uid int64, re
 		}
 	}
 	if on {
-		if err := s.endAccess(ctx, uid); err != nil {
+		if err := s.EndAccess(ctx, uid); err != nil {
 			return err
 		}
 	}

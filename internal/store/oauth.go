@@ -28,9 +28,9 @@ const CodeTTL = 10 * time.Minute
 // tokenUseEvery is how often a token's last use is recorded at most.
 const tokenUseEvery = time.Minute
 
-// randomString returns n random bytes in base64url: the client ids,
+// RandomString returns n random bytes in base64url: the client ids,
 // secrets, codes and tokens of the API.
-func randomString(n int) string {
+func RandomString(n int) string {
 	b := make([]byte, n)
 	rand.Read(b) // never fails (crypto/rand panics instead)
 	return base64.RawURLEncoding.EncodeToString(b)
@@ -50,8 +50,8 @@ func (s *Store) CreateApp(ctx context.Context, app retwis.App) (retwis.App, stri
 	if err := retwis.ValidateApp(app); err != nil {
 		return retwis.App{}, "", err
 	}
-	app.ClientID, app.Created = randomString(32), time.Now().Truncate(time.Second)
-	secret := randomString(32)
+	app.ClientID, app.Created = RandomString(32), time.Now().Truncate(time.Second)
+	secret := RandomString(32)
 	cmd := s.C.B().Hset().Key(schema.App(app.ClientID)).FieldValue().
 		FieldValue(schema.FieldAppName, app.Name).
 		FieldValue(schema.FieldAppWebsite, app.Website).
@@ -106,7 +106,7 @@ func (s *Store) app(ctx context.Context, clientID string) (retwis.App, string, e
 // authorization code the app exchanges for a token, within CodeTTL and
 // once.
 func (s *Store) CreateCode(ctx context.Context, g retwis.Grant) (string, error) {
-	code := randomString(32)
+	code := RandomString(32)
 	v, err := json.Marshal(g)
 	if err != nil {
 		return "", s.Wrap("create code", err)
@@ -150,7 +150,7 @@ type tokenRecord struct {
 // appName for a personal token the user made). The token is
 // "<uid>.<secret>": authentication reads the owner's slot alone.
 func (s *Store) CreateToken(ctx context.Context, uid int64, clientID, appName string, scopes retwis.Scopes) (string, error) {
-	secret := randomString(32)
+	secret := RandomString(32)
 	v, err := json.Marshal(tokenRecord{ClientID: clientID, AppName: appName, Scopes: scopes, Created: time.Now().Unix()})
 	if err != nil {
 		return "", s.Wrap("create token", err)
@@ -203,14 +203,14 @@ func (s *Store) AuthenticateToken(ctx context.Context, token string) (retwis.Tok
 		t.LastUsed = time.Unix(used, 0)
 	}
 	if uid != 0 {
-		acct, err := s.account(ctx, uid, true)
+		acct, err := s.Account(ctx, uid, true)
 		if err != nil {
 			return retwis.Token{}, err
 		}
-		if acct.username == "" || acct.suspended { // the account is gone, or suspended
+		if acct.Username == "" || acct.suspended { // the account is gone, or suspended
 			return retwis.Token{}, bad
 		}
-		t.User = retwis.User{ID: uid, Username: acct.username}
+		t.User = retwis.User{ID: uid, Username: acct.Username}
 	}
 	if now := time.Now(); now.Sub(t.LastUsed) >= tokenUseEvery {
 		cmd := b.Hset().Key(schema.TokensUsed(uid)).FieldValue().FieldValue(hash, strconv.FormatInt(now.Unix(), 10)).Build()

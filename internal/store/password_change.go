@@ -26,11 +26,11 @@ func (s *Store) ChangePassword(ctx context.Context, uid int64, current, password
 	if len(current) > retwis.MaxPasswordBytes {
 		return "", retwis.Errorf(retwis.Invalid, "The current password is wrong.")
 	}
-	acct, err := s.account(ctx, uid, false)
+	acct, err := s.Account(ctx, uid, false)
 	if err != nil {
 		return "", err
 	}
-	ok, err := s.checkPassword(ctx, uid, acct, current)
+	ok, err := s.CheckPassword(ctx, uid, acct, current)
 	if err != nil {
 		return "", err
 	}
@@ -47,7 +47,7 @@ func (s *Store) ChangePassword(ctx context.Context, uid int64, current, password
 	if err != nil {
 		return "", err
 	}
-	if err := s.endSessions(ctx, uid, acct.auth, token, schema.FieldPasswordHash, hash, schema.FieldPassword, ""); err != nil {
+	if err := s.endSessions(ctx, uid, acct.Auth, token, schema.FieldPasswordHash, hash, schema.FieldPassword, ""); err != nil {
 		if derr := s.EndSession(ctx, uid, SessionID(token)); derr != nil { // a session nobody was given
 			s.Log.Warn("a session begun for a password change that failed stays until it expires", "user", uid, "err", derr)
 		}

@@ -79,7 +79,7 @@ func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
 	}
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
-	body, conv, err := s.converse(ctx, body, d.InReplyTo)
+	body, conv, err := s.Converse(ctx, body, d.InReplyTo)
 	if err != nil {
 		return retwis.Post{}, err
 	}
@@ -395,12 +395,12 @@ func noPost(pid int64, missing int) error {
 	return retwis.Errorf(retwis.NotFound, "There is no post %d; it may have been deleted.", pid)
 }
 
-// deletedCmds return the commands that take post p, whose hash is gone,
+// DeletedCmds return the commands that take post p, whose hash is gone,
 // off the global timeline and out of the indexes that list it
 // (unlistCmds), and announce its deletion; all are safe to repeat. The
 // author's own index and the counts of its tags (uncountCmds) are the
 // caller's.
-func (s *Store) deletedCmds(p index.Post) rueidis.Commands {
+func (s *Store) DeletedCmds(p index.Post) rueidis.Commands {
 	cmds := append(rueidis.Commands{s.C.B().Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(p.ID)).Build()}, index.UnlistCmds(s.C, p)...)
 	return append(cmds, index.PostEventCmds(s.C, schema.EventDelete, p)...)
 }
@@ -443,7 +443,7 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 		return append(rueidis.Commands{
 			b.Zrem().Key(schema.UserPosts(uid)).Member(kernel.ID(pid)).Build(),
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(kernel.ID(pid)).Build(),
-		}, append(s.deletedCmds(post), index.UncountCmds(s.C, post)...)...)
+		}, append(s.DeletedCmds(post), index.UncountCmds(s.C, post)...)...)
 	}))
 	if fanout != "0" {
 		err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
@@ -453,6 +453,6 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	if err != nil {
 		s.Log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
 	}
-	s.refreshQuietly(ctx, uid)
+	s.RefreshQuietly(ctx, uid)
 	return nil
 }

@@ -11,7 +11,9 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
+	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -273,13 +275,13 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if found, err := f.st.SearchPeople(f.ctx, "legacy", 10); err != nil || len(found) != 0 {
 		t.Fatalf("people search before maintenance: %v, %v; want nobody yet", found, err)
 	}
-	// The posts are index.Post by tag and mention, the users entered in the
+	// The posts are indexed by tag and mention, the users entered in the
 	// people search and the directory and the follows in the graph, by
 	// maintenance, in the background, once.
 	for round, want := range []int{2 + 2 + 1 + 2, 0} {
-		rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}))
+		rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.st))
 		if err != nil || rep.Reindexed != want {
-			t.Fatalf("maintenance round %d index.Post %d older posts and users (%v); want %d", round, rep.Reindexed, err, want)
+			t.Fatalf("maintenance round %d indexed %d older posts and users (%v); want %d", round, rep.Reindexed, err, want)
 		}
 	}
 	if found, err := f.st.SearchPeople(f.ctx, "LEG", 10); err != nil || len(found) != 1 || found[0].User.ID != 7 {
@@ -439,7 +441,7 @@ func TestFullRedis(t *testing.T) {
 		t.Fatalf("posting on a full Redis: %v (kind %v); want unavailable, storage full", err, retwis.ErrorKind(err))
 	}
 	if n := f.do(t, "ZCARD", fmt.Sprint("user_posts:{", u.ID, "}")); n != "1" {
-		t.Fatalf("a refused post was index.Post (%s posts)", n)
+		t.Fatalf("a refused post was indexed (%s posts)", n)
 	}
 }
 

@@ -133,7 +133,7 @@ func validID(id string) bool {
 // sessions' key lives as long as its newest session may. Sessions that
 // expired, and the oldest beyond MaxSessions, end on the way.
 func (s *Store) newSession(ctx context.Context, uid int64) (string, error) {
-	secret, now := randomString(32), s.Now()
+	secret, now := RandomString(32), s.Now()
 	key, b := schema.Sessions(uid), s.C.B()
 	s.Written.Add(key)
 	res := s.Replicated(ctx, func() rueidis.Commands {
@@ -188,18 +188,18 @@ func (s *Store) endStale(ctx context.Context, uid int64, all map[string]string, 
 
 // readSession reads, through the client-side cache, uid's account and
 // the record of its session id (found is false without one).
-func (s *Store) readSession(ctx context.Context, uid int64, id string) (acct account, r sessionRecord, found bool, err error) {
+func (s *Store) readSession(ctx context.Context, uid int64, id string) (acct Account, r sessionRecord, found bool, err error) {
 	res := s.CachedMulti(ctx, rueidis.CT(s.accountCmd(uid), authCacheTTL),
 		rueidis.CT(s.C.B().Hget().Key(schema.Sessions(uid)).Field(id).Cache(), authCacheTTL))
 	if acct, err = s.parseAccount(res[0]); err != nil {
-		return account{}, sessionRecord{}, false, err
+		return Account{}, sessionRecord{}, false, err
 	}
 	v, err := res[1].ToString()
 	if rueidis.IsRedisNil(err) {
 		return acct, sessionRecord{}, false, nil
 	}
 	if err != nil {
-		return account{}, sessionRecord{}, false, s.Wrap("read session", err)
+		return Account{}, sessionRecord{}, false, s.Wrap("read session", err)
 	}
 	r, err = parseRecord(v)
 	return acct, r, err == nil, nil // a record that does not parse authenticates nothing
@@ -252,8 +252,8 @@ func (s *Store) Sessions(ctx context.Context, uid int64) ([]retwis.Session, erro
 	now := s.Now()
 	s.endStale(ctx, uid, all, now)
 	legacy := ""
-	if acct.auth != "" {
-		legacy = digest(acct.auth)
+	if acct.Auth != "" {
+		legacy = digest(acct.Auth)
 	}
 	out := make([]retwis.Session, 0, len(all)+1)
 	for id, v := range all {
@@ -285,12 +285,12 @@ func (s *Store) EndSession(ctx context.Context, uid int64, id string) error {
 	if !validID(id) {
 		return retwis.Errorf(retwis.Invalid, "That is not a session.")
 	}
-	acct, err := s.account(ctx, uid, false)
+	acct, err := s.Account(ctx, uid, false)
 	if err != nil {
 		return err
 	}
-	if acct.auth != "" && digest(acct.auth) == id {
-		return s.endLegacy(ctx, uid, acct.auth)
+	if acct.Auth != "" && digest(acct.Auth) == id {
+		return s.endLegacy(ctx, uid, acct.Auth)
 	}
 	s.Written.Add(schema.Sessions(uid)) // this server's next read must not be its cached copy
 	n, err := s.C.Do(ctx, s.C.B().Hdel().Key(schema.Sessions(uid)).Field(id).Build()).AsInt64()
@@ -314,7 +314,7 @@ func (s *Store) endLegacy(ctx context.Context, uid int64, secret string) error {
 	if err != nil {
 		return s.Wrap("end the secret of before sessions", err)
 	}
-	s.forgetSecret(ctx, uid, secret)
+	s.ForgetSecret(ctx, uid, secret)
 	return nil
 }
 
@@ -335,11 +335,11 @@ func (s *Store) Logout(ctx context.Context, uid int64, token string) error {
 // once: "log out everywhere" (keep ""), an account suspended or deleted.
 // API tokens are not sessions: RevokeTokens ends those.
 func (s *Store) EndSessions(ctx context.Context, uid int64, keep string) error {
-	acct, err := s.account(ctx, uid, false)
+	acct, err := s.Account(ctx, uid, false)
 	if err != nil {
 		return err
 	}
-	return s.endSessions(context.WithoutCancel(ctx), uid, acct.auth, keep)
+	return s.endSessions(context.WithoutCancel(ctx), uid, acct.Auth, keep)
 }
 
 // endSessions ends every session of uid but the one whose cookie is
@@ -362,7 +362,7 @@ func (s *Store) endSessions(ctx context.Context, uid int64, auth, keep string, f
 		return s.Wrap("end sessions", err)
 	}
 	if keepLegacy == "0" {
-		s.forgetSecret(ctx, uid, auth)
+		s.ForgetSecret(ctx, uid, auth)
 	}
 	return nil
 }

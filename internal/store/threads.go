@@ -12,7 +12,7 @@ import (
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
-// Thread returns post pid with its index.Conversation: the posts above it, as
+// Thread returns post pid with its conversation: the posts above it, as
 // the post recorded them when it was posted, and a page of n of its
 // replies, oldest first, after the reply after (0: from the first). It
 // reads the chain and the replies in one call, then every post it shows

@@ -291,11 +291,11 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	if err := s.checkLoginDelay(ctx, uid); err != nil {
 		return retwis.User{}, "", err
 	}
-	acct, err := s.account(ctx, uid, false)
+	acct, err := s.Account(ctx, uid, false)
 	if err != nil {
 		return retwis.User{}, "", err
 	}
-	ok, err := s.checkPassword(ctx, uid, acct, pass)
+	ok, err := s.CheckPassword(ctx, uid, acct, pass)
 	ctx, cancel := kernel.Detach(ctx) // the writes below complete even if the client goes away
 	defer cancel()
 	if err == nil && !ok {
@@ -312,7 +312,7 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	if err != nil {
 		return retwis.User{}, "", err
 	}
-	return retwis.User{ID: uid, Username: acct.username}, token, nil
+	return retwis.User{ID: uid, Username: acct.Username}, token, nil
 }
 
 func orWrong(err, wrong error) error {

@@ -20,6 +20,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 	"github.com/retwis/retwis/internal/web"
@@ -228,7 +229,7 @@ func newAPISite(t *testing.T) apiSite {
 	}
 	a := api.New(api.Options{Store: st, Log: quiet, Session: web.SessionCredential})
 	t.Cleanup(a.Close)
-	h, err := web.New(web.Options{Store: st, Log: quiet, Mount: a.Mount})
+	h, err := web.New(web.Options{Store: st, Deleter: deletion.New(st), Log: quiet, Mount: a.Mount})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
 )
 
 // PageSize is the number of posts on a page of the home or profile timeline.
@@ -31,7 +32,11 @@ const (
 // Options configure a Server.
 type Options struct {
 	Store *store.Store
-	Log   *slog.Logger
+	// Deleter deletes accounts (POST /settings/delete) and tells how far
+	// the deletion of a deleted account has got (its old profile); needed
+	// unless ProbesOnly.
+	Deleter *deletion.Deleter
+	Log     *slog.Logger
 	// MemoryOnly shows a warning on every page that data is not persisted.
 	MemoryOnly bool
 	// SecureCookies marks the auth cookie Secure on every request, for a
@@ -71,6 +76,7 @@ type Limits struct {
 // requests (sessions live in Redis), so any number can run side by side.
 type Server struct {
 	store      *store.Store
+	deleter    *deletion.Deleter
 	log        *slog.Logger
 	memoryOnly bool
 	secure     bool // the auth cookie is always Secure
@@ -93,7 +99,7 @@ func New(opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{store: opts.Store, log: log, memoryOnly: opts.MemoryOnly, secure: opts.SecureCookies, pages: pages, limits: opts.Limits}
+	s := &Server{store: opts.Store, deleter: opts.Deleter, log: log, memoryOnly: opts.MemoryOnly, secure: opts.SecureCookies, pages: pages, limits: opts.Limits}
 	s.mw = middleware.New(middleware.Options{
 		Log: log, RenderError: s.renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
 		Auth: opts.Store, Credential: SessionCredential, Refused: s.clearAuthCookie, Metrics: opts.Metrics, Writes: opts.Writes,

@@ -9,7 +9,7 @@ import (
 )
 
 // deleteAccount serves POST /settings/delete (password): with the
-// viewer's password, the account is deleted (see store.DeleteAccount:
+// viewer's password, the account is deleted (see deletion.Deleter.DeleteAccount:
 // at once for a small one, in the background for a larger one), the
 // cookie cleared, and the browser sent to the account's old profile,
 // which tells how far the deletion has got. Refused (a wrong password,
@@ -22,7 +22,7 @@ func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 		_, err = s.store.Take(r.Context(), store.LoginTo(u.Username), s.limits.LoginAccount)
 	}
 	if err == nil {
-		err = s.store.DeleteAccount(r.Context(), u.ID, r.PostFormValue("password"))
+		err = s.deleter.DeleteAccount(r.Context(), u.ID, r.PostFormValue("password"))
 	}
 	if err == nil {
 		s.clearAuthCookie(w, r)
@@ -37,7 +37,7 @@ func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 // false, having written nothing, when no account of that name was
 // deleted lately.
 func (s *Server) showDeletion(w http.ResponseWriter, r *http.Request, username string) bool {
-	d, err := s.store.Deletion(r.Context(), username)
+	d, err := s.deleter.Deletion(r.Context(), username)
 	if err != nil {
 		if retwis.ErrorKind(err) != retwis.NotFound {
 			s.log.Warn("reading an account's deletion", "name", username, "err", err) // the page says not found

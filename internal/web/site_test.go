@@ -15,6 +15,7 @@ import (
 
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
@@ -42,8 +43,8 @@ func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest
 	return newSiteWith(t, redisURL, start, web.Options{})
 }
 
-// newSiteWith is newSiteAt with server options (the store and the log are
-// the site's).
+// newSiteWith is newSiteAt with server options (the store, its deleter
+// and the log are the site's).
 func newSiteWith(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server, opts web.Options) *site {
 	t.Helper()
 	return newSiteStore(t, redisURL, start, opts, store.Options{})
@@ -61,7 +62,7 @@ func newSiteStore(t testing.TB, redisURL string, start func(http.Handler) *httpt
 		t.Fatal(err)
 	}
 	storetest.StartWorker(t, redisURL, store.Options{})
-	opts.Store, opts.Log = st, log
+	opts.Store, opts.Deleter, opts.Log = st, deletion.New(st), log
 	h, err := web.New(opts)
 	if err != nil {
 		t.Fatal(err)

@@ -14,8 +14,10 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/check"
+	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -320,14 +322,11 @@ func TestMaintenanceChecks(t *testing.T) {
 	f.Do(t, "ZREM", "followers:{"+itoa(bob.ID)+"}", itoa(ann.ID))
 	repaired := 0
 	for range len(check.Kinds()) { // as the maintenance loop of retwis serve does
-		if _, err := f.St.Maintain(f.Ctx, delivery.New(f.St, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour})); err != nil {
-			t.Fatal(err)
-		}
-		_, n, err := check.Round(f.Ctx, f.St)
+		rep, err := upkeep.Round(f.Ctx, f.St, delivery.New(f.St, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.St))
 		if err != nil {
 			t.Fatal(err)
 		}
-		repaired += n
+		repaired += rep.Repaired
 	}
 	if repaired < 1 || f.Do(t, "ZSCORE", "followers:{"+itoa(bob.ID)+"}", itoa(ann.ID)) == "" {
 		t.Fatalf("maintenance repaired %d problems, and the follow is still missing", repaired)

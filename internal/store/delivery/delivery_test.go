@@ -14,8 +14,10 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -77,7 +79,7 @@ func TestOrphanSnapshotRemoved(t *testing.T) {
 	}
 	job := snaps[0][strings.LastIndex(snaps[0], ":")+1:]
 	f.do(t, "XDEL", schema.QueueOf(author.ID).Stream, job)
-	rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep"}))
+	rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep"}), deletion.New(f.st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +171,7 @@ func TestGoneConsumersRemoved(t *testing.T) {
 	f.st.CreatePost(f.ctx, author.ID, "pending with a dead worker")
 	f.do(t, "XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", q, ">")
 	time.Sleep(100 * time.Millisecond)
-	rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep", GoneAfter: 50 * time.Millisecond, ClaimIdle: time.Hour}))
+	rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", GoneAfter: 50 * time.Millisecond, ClaimIdle: time.Hour}), deletion.New(f.st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +211,7 @@ func TestVanishedJobRedelivered(t *testing.T) {
 	for _, p := range []retwis.Post{lost, queued} {
 		f.do(t, "HSET", fmt.Sprint("post:", p.ID), "time", old)
 	}
-	rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}))
+	rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.st))
 	if err != nil || rep.Redelivered != 1 {
 		t.Fatalf("maintenance redelivered %d posts (%v); want 1", rep.Redelivered, err)
 	}
@@ -222,7 +224,7 @@ func TestVanishedJobRedelivered(t *testing.T) {
 	if ms, _ := strconv.ParseInt(f.do(t, "HGET", fmt.Sprint("post:", lost.ID), "delivered"), 10, 64); time.Since(time.UnixMilli(ms)) > time.Minute {
 		t.Fatal("the delivered post is not marked with the time of its delivery")
 	}
-	if rep, err := f.st.Maintain(f.ctx, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour})); err != nil || rep.Redelivered != 0 {
+	if rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.st)); err != nil || rep.Redelivered != 0 {
 		t.Fatalf("the next round redelivered %d posts (%v); want none", rep.Redelivered, err)
 	}
 }

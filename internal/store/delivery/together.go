@@ -216,7 +216,7 @@ func (w *Worker) pushTogether(ctx context.Context, a audience, batch int) (map[i
 	return got, nil
 }
 
-// settle finishes the jobs of a once their posts are pushed and index.Post:
+// settle finishes the jobs of a once their posts are pushed and indexed:
 // a post deleted meanwhile is taken back off the timelines it reached
 // and out of its indexes (its deletion may have passed them already), a
 // post gone before its delivery off the global timeline, and every other

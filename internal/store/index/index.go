@@ -114,7 +114,7 @@ type Post struct {
 	Noted int64
 }
 
-// Cmds return the Commands that enter p in the secondary indexes
+// Cmds return the commands that enter p in the secondary indexes
 // its Conversation calls for, each touching one slot, to be sent in one
 // pipeline: the tag indexes (posts, posts by day, the name as first
 // written, the trends, the completion), the mentions of each user it
@@ -131,7 +131,7 @@ func Cmds(c rueidis.Client, p Post) rueidis.Commands {
 	return cmds
 }
 
-// Writes are the plain Commands of Cmds, which the bulk
+// Writes are the plain commands of Cmds, which the bulk
 // writer sends too: the tag indexes but for the counts, the mentions,
 // the replies, the notifications and the graph's "mentions" and
 // "replies" relations. Nobody is notified of their own post, and the
@@ -190,7 +190,7 @@ func UnindexCmds(c rueidis.Client, p Post) rueidis.Commands {
 	return append(UnlistCmds(c, p), UncountCmds(c, p)...)
 }
 
-// UncountCmds return the Commands that take p's weight back from the
+// UncountCmds return the commands that take p's weight back from the
 // trends and the completion counts of its tags. Unlike the rest of a
 // post's unindexing, they are not safe to repeat: each takes one post
 // back.
@@ -204,7 +204,7 @@ func UncountCmds(c rueidis.Client, p Post) rueidis.Commands {
 	return cmds
 }
 
-// UnlistCmds return the Commands that take p out of the indexes that
+// UnlistCmds return the commands that take p out of the indexes that
 // list it (its tags' posts and days, the mentions and notifications of
 // those it mentions, the replies of the post it answers and that
 // author's notification), and drop the index of its replies (which stay
@@ -234,13 +234,13 @@ func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 	return append(cmds, b.Del().Key(schema.Replies(p.ID)).Build())
 }
 
-// NotifyCmds return the Commands that give uid the notification note at
+// NotifyCmds return the commands that give uid the notification note at
 // unix ms at (see NotifyWrites).
 func NotifyCmds(c rueidis.Client, uid int64, note string, at int64) rueidis.Commands {
 	return Commands(c, NotifyWrites(uid, note, at))
 }
 
-// NotifyWrites are the plain Commands that give uid the notification
+// NotifyWrites are the plain commands that give uid the notification
 // note at unix ms at, keeping the newest NotificationsCap, and tell
 // uid's live stream.
 func NotifyWrites(uid int64, note string, at int64) [][]string {
@@ -267,7 +267,7 @@ func CompleteCmd(c rueidis.Client, f, tag string, delta int) rueidis.Completed {
 	return kernel.CompleteAdd.Cmd(c, []string{schema.Completion(schema.CompletionOf(f))}, f, tag, strconv.Itoa(delta))
 }
 
-// EdgeWrites are the plain Commands (op is ZADD or ZREM) that add or
+// EdgeWrites are the plain commands (op is ZADD or ZREM) that add or
 // remove the triple (subject, rel, object) in the graph: a member in
 // each user's part.
 func EdgeWrites(op string, subject int64, rel string, object int64) [][]string {
@@ -281,7 +281,7 @@ func EdgeWrites(op string, subject int64, rel string, object int64) [][]string {
 	return [][]string{cmd(schema.Graph(subject), ofSubject), cmd(schema.Graph(object), ofObject)}
 }
 
-// PeopleWrites are the plain Commands that enter user uid in the people
+// PeopleWrites are the plain commands that enter user uid in the people
 // index under the terms add and take them out of the terms remove (see
 // retwis.SearchTerms), each touching the shard of its term.
 func PeopleWrites(uid int64, add, remove []string) [][]string {
@@ -304,7 +304,7 @@ func PublishCmd(c rueidis.Client, channel, msg string) rueidis.Completed {
 	return c.B().Spublish().Channel(channel).Message(msg).Build()
 }
 
-// PostEventCmds return the Commands that announce p, delivered (kind
+// PostEventCmds return the commands that announce p, delivered (kind
 // EventUpdate) or deleted (EventDelete), on the public stream, its tags'
 // and its author's.
 func PostEventCmds(c rueidis.Client, kind string, p Post) rueidis.Commands {

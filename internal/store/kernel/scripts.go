@@ -220,7 +220,7 @@ var ClaimName = newScript("claim_name")
 var UnclaimName = newScript("unclaim_name")
 
 // BeginDeletion marks an account as being deleted and ends its access,
-// at once, unless its deletion is under way already (see endAccess).
+// at once, unless its deletion is under way already (see store.EndAccess).
 var BeginDeletion = newScript("begin_deletion")
 
 // HoldLease takes a free lease or extends the caller's; DropLease frees

@@ -30,3 +30,9 @@ func Problems(rep check.Report) []string {
 	}
 	return got
 }
+
+// Check runs a whole check of f's database (see Check).
+func (f *Fixture) Check(t testing.TB, repair bool) check.Report {
+	t.Helper()
+	return Check(t, f.St, repair)
+}

@@ -2,6 +2,8 @@ package storetest
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"strconv"
 	"testing"
 
@@ -13,35 +15,53 @@ import (
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
-// Fixture is a store under test on a migrated database, with a client of
-// its own to set the database up and inspect it behind the store's back:
-// for the tests of the packages that work on the store from outside
-// (package check).
+// Fixture is a migrated store under test, for the tests of the packages
+// built on the online store; its client counts the round trips to Redis
+// (a pipeline counts once), and a second client sets up and inspects
+// what is stored.
 type Fixture struct {
-	St  *store.Store
-	Raw rueidis.Client // a separate client for setting up and inspecting
-	Ctx context.Context
-	URL string // the Redis or cluster
+	St  *store.Store    // the store under test
+	RC  *Counting       // the store's client, counting
+	Raw rueidis.Client  // a separate client for setting up and inspecting
+	Ctx context.Context // the test's context
+	URL string          // the Redis or cluster
 }
 
-// NewFixture returns a Fixture on the Redis at url whose store has opts
-// (as Open gives them), migrated, with a background delivery worker if
-// worker is set.
+// NewFixture returns a Fixture on the Redis or cluster at url whose
+// store has opts (see OpenCounting for the defaults), migrated, and a
+// background delivery worker if worker is set.
 func NewFixture(t testing.TB, url string, opts store.Options, worker bool) *Fixture {
 	t.Helper()
-	st := Open(t, url, opts)
+	st, rc := OpenCounting(t, url, opts)
 	raw, err := redisconn.Dial(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(raw.Close)
-	if err := st.Migrate(t.Context(), st.Log); err != nil {
+	if err := st.Migrate(t.Context(), slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		t.Fatal(err)
 	}
 	if worker {
 		StartWorker(t, url, opts)
 	}
-	return &Fixture{St: st, Raw: raw, Ctx: t.Context(), URL: url}
+	return &Fixture{St: st, RC: rc, Raw: raw, Ctx: t.Context(), URL: url}
+}
+
+// Database is a kind of database that tests run on: its URL gives one,
+// empty, to a test.
+type Database struct {
+	Name string                    // the name of its subtests
+	URL  func(t testing.TB) string // an empty one for t
+}
+
+// Databases are the two kinds of database that the tests of a store
+// run on: one Redis, and the package's shared cluster (flushed), which
+// its TestMain stops.
+func Databases(cluster *redistest.SharedCluster) []Database {
+	return []Database{
+		{"redis", func(t testing.TB) string { return redistest.Start(t).URL }},
+		{"cluster", cluster.URL},
+	}
 }
 
 // OnRedisAndCluster runs test on a Fixture, with a delivery worker, on
@@ -65,7 +85,7 @@ func (f *Fixture) Drain(t testing.TB) {
 	Drain(t, f.St)
 }
 
-// Register registers a user of name, with the password "password1".
+// Register signs name up, with the password "password1".
 func (f *Fixture) Register(t testing.TB, name string) retwis.User {
 	t.Helper()
 	u, _, err := f.St.Register(f.Ctx, name, "password1")
@@ -75,7 +95,7 @@ func (f *Fixture) Register(t testing.TB, name string) retwis.User {
 	return u
 }
 
-// Post publishes d, failing the test on an error.
+// Post publishes d.
 func (f *Fixture) Post(t testing.TB, d store.Draft) retwis.Post {
 	t.Helper()
 	p, err := f.St.Publish(f.Ctx, d)
@@ -103,7 +123,7 @@ func (f *Fixture) Do(t testing.TB, args ...string) string {
 	return v
 }
 
-// Strs runs a raw command whose reply is a list of strings.
+// Strs runs a raw command whose reply is an array of strings.
 func (f *Fixture) Strs(t testing.TB, args ...string) []string {
 	t.Helper()
 	v, err := f.Raw.Do(f.Ctx, f.Raw.B().Arbitrary(args...).Build()).AsStrSlice()
@@ -113,9 +133,44 @@ func (f *Fixture) Strs(t testing.TB, args ...string) []string {
 	return v
 }
 
+// Keys returns the keys matching pattern on every master.
+func (f *Fixture) Keys(t testing.TB, pattern string) []string {
+	t.Helper()
+	var all []string
+	for _, node := range f.Raw.Nodes() {
+		keys, err := node.Do(f.Ctx, node.B().Keys().Pattern(pattern).Build()).AsStrSlice()
+		if err == nil {
+			all = append(all, keys...)
+		}
+	}
+	return all
+}
+
 // Snapshot returns every key with its serialised value, to prove that an
 // operation wrote nothing.
 func (f *Fixture) Snapshot(t testing.TB) map[string]string {
 	t.Helper()
 	return redistest.Snapshot(t, f.Raw)
+}
+
+// AssertUnchanged fails t unless every key is as in before, a Snapshot.
+func (f *Fixture) AssertUnchanged(t testing.TB, before map[string]string) {
+	t.Helper()
+	after := f.Snapshot(t)
+	if len(after) != len(before) {
+		t.Fatalf("keys changed: before %d, after %d", len(before), len(after))
+	}
+	for k, v := range before {
+		if after[k] != v {
+			t.Fatalf("key %s changed", k)
+		}
+	}
+}
+
+// WantKind fails t unless err is an error of kind.
+func WantKind(t testing.TB, err error, kind retwis.Kind) {
+	t.Helper()
+	if got := retwis.ErrorKind(err); err == nil || got != kind {
+		t.Fatalf("error = %v (kind %v); want kind %v", err, got, kind)
+	}
 }

@@ -1,4 +1,25 @@
-package store
+// Package deletion deletes accounts: DeleteAccount checks the password,
+// marks the account as being deleted and ends every way into it at
+// once, then removes everything that refers to it, within the request
+// for a small account and a batch at a time in the background for a
+// larger one, the runner holding a lease on the deletion; maintenance
+// resumes a deletion whose runner stopped (ResumeDeletions), and
+// Deletion tells how far one has got.
+//
+// It is its own package because a deletion is a long-running job over
+// the whole data set, not an operation of the online API: it walks an
+// account's follows, posts and graph in batches and undoes what they
+// wrote, through the online store's exported operations (package
+// store) and the index builders. The arrows point one way: deletion
+// imports store, never the reverse. So the entry points moved here with
+// the rest, and their callers (the pages' settings and profile, and
+// cmd/retwis) hold a *Deleter; store's maintenance, which resumes
+// deletions every round, is given Deleter.ResumeDeletions as an option
+// (store.DeliveryOptions.ResumeDeletions) by cmd/retwis. What stays in
+// store is what the online API needs itself: the reservation of a
+// deleted account's name checked at sign-up, and EndAccess, which
+// suspending an account uses too.
+package deletion
 
 import (
 	"context"
@@ -10,6 +31,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -40,6 +62,17 @@ const (
 	// between writing the one and the other.
 	deletionGrace = time.Minute
 )
+
+// Deleter deletes accounts of the online store it embeds, whose
+// operations and kernel its steps use. It keeps no state of its own:
+// a deletion's state and lease live in Redis, so any number of servers
+// may each have one.
+type Deleter struct {
+	*store.Store
+}
+
+// New returns a Deleter of st's accounts.
+func New(st *store.Store) *Deleter { return &Deleter{Store: st} }
 
 // errLeaseHeld says that another runner holds a deletion.
 var errLeaseHeld = errors.New("store: another runner holds the deletion")
@@ -87,26 +120,26 @@ func parseDeletion(uid int64, m map[string]string) (d deletion, ok bool) {
 // DeleteAccount deletes uid's account, if password is its password: a
 // wrong one is an error of kind Invalid, and nothing is written. It
 // marks the account as being deleted and ends its access at once (see
-// endAccess), then removes everything that refers to it: its follows
+// store.EndAccess), then removes everything that refers to it: its follows
 // both ways (with its posts off its followers' home timelines), its
-// posts with every index entry that refers to them (as DeletePost
+// posts with every index entry that refers to them (as store.DeletePost
 // does), its relations in the graph, its name, search and directory
 // entries, and its own keys. Its name stays reserved for
-// Options.NameReserve, so that nobody can pose as its owner.
+// store.Options.NameReserve, so that nobody can pose as its owner.
 //
 // An account of at most inlinePosts posts and inlineFollows follows is
 // gone when DeleteAccount returns; a larger one goes on in the
 // background, a batch at a time, its progress in the log and in
 // Deletion. Once begun, a deletion is carried through: should its server
 // stop, maintenance resumes it (ResumeDeletions).
-func (s *Store) DeleteAccount(ctx context.Context, uid int64, password string) error {
+func (s *Deleter) DeleteAccount(ctx context.Context, uid int64, password string) error {
 	d, secret, err := s.confirmDeletion(ctx, uid, password)
 	if err != nil {
 		return err
 	}
 	wctx, cancel := kernel.Detach(ctx) // once begun, it goes on even if the client goes away
 	defer cancel()
-	token := randomString(20)
+	token := store.RandomString(20)
 	if begun, err := s.startDeletion(wctx, d, secret, token); err != nil || !begun {
 		return err
 	}
@@ -121,19 +154,19 @@ func (s *Store) DeleteAccount(ctx context.Context, uid int64, password string) e
 // confirmDeletion checks password against uid's account, and reads
 // what the deletion's state records of it; it returns the account's
 // auth secret too.
-func (s *Store) confirmDeletion(ctx context.Context, uid int64, password string) (deletion, string, error) {
+func (s *Deleter) confirmDeletion(ctx context.Context, uid int64, password string) (deletion, string, error) {
 	wrong := retwis.Errorf(retwis.Invalid, "The password is wrong.")
 	if len(password) > retwis.MaxPasswordBytes {
 		return deletion{}, "", wrong
 	}
-	acct, err := s.account(ctx, uid, false)
+	acct, err := s.Account(ctx, uid, false)
 	if err != nil {
 		return deletion{}, "", err
 	}
-	if acct.username == "" {
+	if acct.Username == "" {
 		return deletion{}, "", retwis.Errorf(retwis.NotFound, "There is no such user.")
 	}
-	ok, err := s.checkPassword(ctx, uid, acct, password)
+	ok, err := s.CheckPassword(ctx, uid, acct, password)
 	if err != nil {
 		return deletion{}, "", err
 	}
@@ -141,14 +174,14 @@ func (s *Store) confirmDeletion(ctx context.Context, uid int64, password string)
 		return deletion{}, "", wrong
 	}
 	d, err := s.accountFacts(ctx, uid)
-	d.username = acct.username
-	return d, acct.auth, err
+	d.username = acct.Username
+	return d, acct.Auth, err
 }
 
 // accountFacts reads, in one round trip, what the state of uid's
 // deletion records: the display name, whether the account is a
 // celebrity, and how many posts and follows it has.
-func (s *Store) accountFacts(ctx context.Context, uid int64) (deletion, error) {
+func (s *Deleter) accountFacts(ctx context.Context, uid int64) (deletion, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx,
 		b.Hmget().Key(schema.User(uid)).Field(schema.FieldDisplayName, schema.FieldCelebrity).Build(),
@@ -159,7 +192,7 @@ func (s *Store) accountFacts(ctx context.Context, uid int64) (deletion, error) {
 		return deletion{}, s.Wrap("delete account: read", err)
 	}
 	vals, _ := res[0].ToArray()
-	user := asStrings(vals)
+	user := store.AsStrings(vals)
 	if len(user) != 2 {
 		return deletion{}, s.Wrap("delete account: read", kernel.ErrShape)
 	}
@@ -174,7 +207,7 @@ func (s *Store) accountFacts(ctx context.Context, uid int64) (deletion, error) {
 // then marks the account (markDeleted): the commit point, after which the
 // deletion is carried through. It reports false if a deletion of the
 // account was under way already.
-func (s *Store) startDeletion(ctx context.Context, d deletion, secret, token string) (bool, error) {
+func (s *Deleter) startDeletion(ctx context.Context, d deletion, secret, token string) (bool, error) {
 	err := s.C.Do(ctx, s.C.B().Zadd().Key(schema.Deletions).Nx().ScoreMember().
 		ScoreMember(float64(d.begun.Unix()), kernel.ID(d.uid)).Build()).Error()
 	if err != nil {
@@ -195,11 +228,11 @@ func (s *Store) startDeletion(ctx context.Context, d deletion, secret, token str
 // authenticates, and the API tokens with the record of their use. From
 // then on Authenticate, Login and AuthenticateToken fail for the
 // account, on every server (Redis invalidates their cached copies).
-// Then its sessions end (endAccess: the records go), and secret, if of
+// Then its sessions end (store.EndAccess: the records go), and secret, if of
 // the tutorial's kind, is forgot in its auths shard (tidying: it matches
 // nothing any more). It reports false, and changes nothing, if the
 // account's deletion was under way already.
-func (s *Store) markDeleted(ctx context.Context, d deletion, secret, token string) (bool, error) {
+func (s *Deleter) markDeleted(ctx context.Context, d deletion, secret, token string) (bool, error) {
 	uid := d.uid
 	keys := []string{schema.User(uid), schema.Deleting(uid), schema.DeletingLease(uid), schema.Tokens(uid), schema.TokensUsed(uid)}
 	s.Written.Add(keys...)
@@ -213,8 +246,8 @@ func (s *Store) markDeleted(ctx context.Context, d deletion, secret, token strin
 	if n == 0 {
 		return false, nil
 	}
-	s.forgetSecret(ctx, uid, secret)
-	return true, s.endAccess(ctx, uid)
+	s.ForgetSecret(ctx, uid, secret)
+	return true, s.EndAccess(ctx, uid)
 }
 
 // ms writes d in milliseconds.
@@ -223,7 +256,7 @@ func ms(d time.Duration) string { return strconv.FormatInt(d.Milliseconds(), 10)
 // carryOn carries uid's deletion through, holding its lease (token). If
 // it cannot (Redis fails, the request's time runs out), it frees the
 // lease, and maintenance resumes the deletion.
-func (s *Store) carryOn(ctx context.Context, uid int64, token string) {
+func (s *Deleter) carryOn(ctx context.Context, uid int64, token string) {
 	done, _, err := s.runDeletion(ctx, uid, token, 0)
 	if done {
 		return
@@ -243,7 +276,7 @@ func (s *Store) carryOn(ctx context.Context, uid int64, token string) {
 // budget batches (0: no bound), and reports whether the deletion is done
 // (or was already: no state) and how many batches it did. Every step is
 // safe to repeat, so that another runner resumes where one stopped.
-func (s *Store) runDeletion(ctx context.Context, uid int64, token string, budget int) (done bool, batches int, err error) {
+func (s *Deleter) runDeletion(ctx context.Context, uid int64, token string, budget int) (done bool, batches int, err error) {
 	d, ok, err := s.deletionState(ctx, uid)
 	if err != nil || !ok {
 		return err == nil, 0, err
@@ -280,7 +313,7 @@ func progressAttrs(d deletion, p retwis.Deletion) []any {
 
 // deletionState reads the state of uid's deletion; ok is false if there
 // is none (it is done, or never began).
-func (s *Store) deletionState(ctx context.Context, uid int64) (d deletion, ok bool, err error) {
+func (s *Deleter) deletionState(ctx context.Context, uid int64) (d deletion, ok bool, err error) {
 	m, err := s.C.Do(ctx, s.C.B().Hgetall().Key(schema.Deleting(uid)).Build()).AsStrMap()
 	if err != nil {
 		return d, false, s.Wrap("deletion: state", err)
@@ -291,7 +324,7 @@ func (s *Store) deletionState(ctx context.Context, uid int64) (d deletion, ok bo
 
 // holdLease takes uid's deletion for token's runner, or extends its
 // lease, for deletionLease; errLeaseHeld if another runner holds it.
-func (s *Store) holdLease(ctx context.Context, uid int64, token string) error {
+func (s *Deleter) holdLease(ctx context.Context, uid int64, token string) error {
 	n, err := kernel.HoldLease.Exec(ctx, s.C, []string{schema.DeletingLease(uid)}, token, ms(deletionLease)).AsInt64()
 	if err != nil {
 		return s.Wrap("deletion: lease", err)
@@ -305,9 +338,10 @@ func (s *Store) holdLease(ctx context.Context, uid int64, token string) error {
 // ResumeDeletions carries on the deletions of accounts that no runner
 // holds (their server stopped, or gave up), the oldest first, up to
 // deletionRound batches in all, and returns how many deletions it
-// carried on; Maintain calls it every round. A deletion whose runner is
+// carried on; store.Maintain calls it every round
+// (store.DeliveryOptions.ResumeDeletions). A deletion whose runner is
 // alive is left to it.
-func (s *Store) ResumeDeletions(ctx context.Context) (int, error) {
+func (s *Deleter) ResumeDeletions(ctx context.Context) (int, error) {
 	b := s.C.B()
 	entries, err := s.C.Do(ctx, b.Zrange().Key(schema.Deletions).Min("0").Max(strconv.Itoa(deletionsRead-1)).Withscores().Build()).AsZScores()
 	if err != nil {
@@ -338,7 +372,7 @@ func (s *Store) ResumeDeletions(ctx context.Context) (int, error) {
 // it did (1 at least for a deletion it carried on). An entry without a
 // state older than deletionGrace is dropped: its deletion is done, or
 // never began.
-func (s *Store) resumeDeletion(ctx context.Context, uid int64, begun time.Time, budget int) (int, error) {
+func (s *Deleter) resumeDeletion(ctx context.Context, uid int64, begun time.Time, budget int) (int, error) {
 	_, ok, err := s.deletionState(ctx, uid)
 	if err != nil {
 		return 0, err
@@ -349,7 +383,7 @@ func (s *Store) resumeDeletion(ctx context.Context, uid int64, begun time.Time, 
 		}
 		return 0, s.Wrap("maintenance: deletions", s.C.Do(ctx, s.C.B().Zrem().Key(schema.Deletions).Member(kernel.ID(uid)).Build()).Error())
 	}
-	token := randomString(20)
+	token := store.RandomString(20)
 	if err := s.holdLease(ctx, uid, token); errors.Is(err, errLeaseHeld) {
 		return 0, nil
 	} else if err != nil {
@@ -367,7 +401,7 @@ func (s *Store) resumeDeletion(ctx context.Context, uid int64, begun time.Time, 
 // Deletion tells how far the deletion of the account that was called
 // username has got, for as long as its name stays reserved; an error of
 // kind NotFound if no account of that name was deleted lately.
-func (s *Store) Deletion(ctx context.Context, username string) (retwis.Deletion, error) {
+func (s *Deleter) Deletion(ctx context.Context, username string) (retwis.Deletion, error) {
 	none := retwis.Errorf(retwis.NotFound, "There is no user called %q.", username)
 	if !retwis.IsUsernameShaped(username) {
 		return retwis.Deletion{}, none
@@ -391,7 +425,7 @@ func (s *Store) Deletion(ctx context.Context, username string) (retwis.Deletion,
 
 // progress reads how far uid's deletion has got, in one round trip:
 // Done once its state is gone.
-func (s *Store) progress(ctx context.Context, uid int64) (retwis.Deletion, error) {
+func (s *Deleter) progress(ctx context.Context, uid int64) (retwis.Deletion, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx, b.Hgetall().Key(schema.Deleting(uid)).Build(), b.Zcard().Key(schema.UserPosts(uid)).Build(),
 		b.Zcard().Key(schema.Followers(uid)).Build(), b.Zcard().Key(schema.Following(uid)).Build())

@@ -1,4 +1,14 @@
-package store
+// Package upkeep is the periodic upkeep of a retwis database, a round
+// at a time under a distributed lock (the maintenance loop of `retwis
+// serve`): the delivery queue's stalled jobs, gone workers, orphaned
+// records and vanished jobs (through package delivery), the
+// completion's fading, the backfills of indexes that older versions
+// lacked (backfills.go), the directory's stale entries, the deletions
+// of accounts whose server stopped (package deletion) and a round of the
+// consistency check (package check). It is its own package because it
+// drives the others: it imports store, delivery, deletion and check,
+// which import none of it.
+package upkeep
 
 import (
 	"context"
@@ -6,11 +16,15 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/check"
+	"github.com/retwis/retwis/internal/store/deletion"
+	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
-// MaintenanceReport says what Maintain did.
-type MaintenanceReport struct {
+// Report says what a Round did.
+type Report struct {
 	Consumers int // delivery workers gone for good (nothing pending, idle GoneAfter), removed from the group
 	Reclaimed int // stalled delivery jobs taken over and finished
 	Orphans   int // progress records and follower snapshots of jobs that no longer exist, removed
@@ -27,44 +41,36 @@ type MaintenanceReport struct {
 	// after deliveries (see RefreshStale).
 	Refreshed int
 	// Deletions counts the deletions of accounts carried on for a
-	// server that stopped (see ResumeDeletions).
+	// server that stopped.
 	Deletions int
+	// Checked counts the keys of the round of the consistency check,
+	// Repaired the problems it found and repaired.
+	Checked, Repaired int
 }
 
-// DeliveryUpkeep is the delivery queue's share of maintenance that only
-// a delivery worker can do, since finishing a job needs the code that
-// carries it out: package delivery's Worker, which imports store (so
-// store cannot name it), and which cmd/retwis hands Maintain.
-type DeliveryUpkeep interface {
-	// Reclaim takes over the jobs that dead workers left idle and
-	// finishes them; it returns how many.
-	Reclaim(ctx context.Context) (int, error)
-	// RemoveGone removes the workers gone for good from the consumer
-	// groups; it returns how many.
-	RemoveGone(ctx context.Context) (int, error)
-	// RedeliverVanished gives recent posts whose delivery job vanished a
-	// new one; it returns how many.
-	RedeliverVanished(ctx context.Context) (int, error)
-}
+// keeper is the store, for the steps of a round that read and write it
+// directly (the orphans, the completion, the backfills).
+type keeper struct{ *store.Store }
 
-// Maintain does the periodic upkeep of the delivery queue, shard by
-// shard: through d, it takes over jobs that a dead worker left idle for
-// its ClaimIdle and finishes them, removes workers gone for good from
-// the consumer groups, removes progress records and follower snapshots
-// whose job is gone, and gives recent posts whose job vanished a new
-// one. It also counts down a few entries of the tag completion (the
-// rare ones fade), enters a batch of what older versions wrote in the
-// indexes they lacked (reindexOlder), refreshes the directory's
-// entries of the authors of the posts delivered since the last round
-// and carries on the deletions of accounts whose server stopped. The
-// round of the consistency check that follows it, a batch of one kind
-// of index checked and repaired, is package check's (check.Round): the
-// maintenance loop of `retwis serve` runs both, under the same lock.
-// It is safe but wasteful for several servers to run it at
-// once (and the counts of the older posts' tags would be counted twice),
-// so `retwis serve` runs it under a distributed lock.
-func (s *Store) Maintain(ctx context.Context, d DeliveryUpkeep) (MaintenanceReport, error) {
-	var rep MaintenanceReport
+// Round does one round of upkeep of st's database, in order, stopping
+// at the first error: through d, the delivery worker, it takes over jobs
+// that a dead worker left idle for its ClaimIdle and finishes them, and
+// removes workers gone for good from the consumer groups; it removes
+// progress records and follower snapshots whose job is gone, and
+// (through d) gives recent posts whose job vanished a new one. It counts
+// down a few entries of the tag completion (the rare ones fade), enters
+// a batch of what older versions wrote in the indexes they lacked
+// (backfills.go), refreshes the directory's entries of the authors of
+// the posts delivered since the last round, carries on (through del)
+// the deletions of accounts whose server stopped, and checks a batch of
+// one kind of index (check.Round), repairing what it finds.
+//
+// It is safe but wasteful for several servers to run it at once (and
+// the counts of the older posts' tags would be counted twice), so `retwis
+// serve` runs it under a distributed lock.
+func Round(ctx context.Context, st *store.Store, d *delivery.Worker, del *deletion.Deleter) (Report, error) {
+	s := keeper{st}
+	var rep Report
 	var err error
 	if rep.Reclaimed, err = d.Reclaim(ctx); err != nil {
 		return rep, s.Wrap("maintenance: reclaim jobs", err)
@@ -89,13 +95,16 @@ func (s *Store) Maintain(ctx context.Context, d DeliveryUpkeep) (MaintenanceRepo
 	if rep.Refreshed, err = s.RefreshStale(ctx); err != nil {
 		return rep, err
 	}
-	rep.Deletions, err = s.ResumeDeletions(ctx)
+	if rep.Deletions, err = del.ResumeDeletions(ctx); err != nil {
+		return rep, err
+	}
+	rep.Checked, rep.Repaired, err = check.Round(ctx, st)
 	return rep, err
 }
 
 // removeShardOrphans removes the progress records and follower snapshots
 // of shard q of the queue whose job is gone, adding them to rep.
-func (s *Store) removeShardOrphans(ctx context.Context, q schema.Queue, rep *MaintenanceReport) error {
+func (s keeper) removeShardOrphans(ctx context.Context, q schema.Queue, rep *Report) error {
 	n, err := s.removeOrphans(ctx, q, q.Progress, nil)
 	rep.Orphans += n
 	if err != nil {
@@ -114,7 +123,7 @@ func (s *Store) removeShardOrphans(ctx context.Context, q schema.Queue, rep *Mai
 // stream: a worker that dies between acknowledging a job and tidying up
 // leaves them behind. tidy, if set, gives a command that removes what
 // the field stands for (the snapshot itself), run before the field goes.
-func (s *Store) removeOrphans(ctx context.Context, q schema.Queue, key string, tidy func(job, value string) rueidis.Completed) (int, error) {
+func (s keeper) removeOrphans(ctx context.Context, q schema.Queue, key string, tidy func(job, value string) rueidis.Completed) (int, error) {
 	b := s.C.B()
 	removed := 0
 	var cursor uint64

@@ -1,4 +1,4 @@
-package store
+package deletion
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -39,7 +40,7 @@ func (w work) progress(d deletion) retwis.Deletion {
 }
 
 // nextWork reads what is left of uid's deletion, in one round trip.
-func (s *Store) nextWork(ctx context.Context, uid int64) (work, error) {
+func (s *Deleter) nextWork(ctx context.Context, uid int64) (work, error) {
 	b := s.C.B()
 	page := func(key string, n int) rueidis.Completed {
 		return b.Zrange().Key(key).Min("0").Max(strconv.Itoa(n - 1)).Build()
@@ -54,7 +55,7 @@ func (s *Store) nextWork(ctx context.Context, uid int64) (work, error) {
 	var w work
 	vals, err := res[0].ToArray()
 	if err == nil && len(vals) == 2 {
-		state := asStrings(vals)
+		state := store.AsStrings(vals)
 		w.batch, w.counted = state[0], state[1] == "1"
 	}
 	var errs [7]error
@@ -80,7 +81,7 @@ func (s *Store) nextWork(ctx context.Context, uid int64) (work, error) {
 // posts, and last its relations in the graph. The posts come after the
 // followers, whose home timelines are cleaned of them as their follows
 // end (the author's own index tells which are the author's).
-func (s *Store) doWork(ctx context.Context, d deletion, w work) error {
+func (s *Deleter) doWork(ctx context.Context, d deletion, w work) error {
 	switch {
 	case w.batch != "":
 		return s.deletePosts(ctx, d.uid, w.batch, w.counted)
@@ -100,11 +101,11 @@ func (s *Store) doWork(ctx context.Context, d deletion, w work) error {
 
 // releaseAccount takes d's account out of what finds it, and deletes its
 // own keys that no batch walks: its name goes, reserved for
-// Options.NameReserve (one script in the name's slot), and so do its
+// store.Options.NameReserve (one script in the name's slot), and so do its
 // entries in the latest users, the directory and the people search, its
 // rate limits, and its keys of ownKeys. All of it is safe to repeat, and
 // is repeated whenever the deletion is resumed.
-func (s *Store) releaseAccount(ctx context.Context, d deletion) error {
+func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 	keys, err := s.ownKeys(ctx, d.uid)
 	if err != nil {
 		return err
@@ -141,7 +142,7 @@ func (s *Store) releaseAccount(ctx context.Context, d deletion) error {
 // chunks, the mentions, notifications, followed celebrities,
 // suggestions, failed logins and their notice, the API tokens with the
 // record of their use, the sessions, and the blocks and mutes both ways.
-func (s *Store) ownKeys(ctx context.Context, uid int64) ([]string, error) {
+func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	chunks, err := s.C.Do(ctx, s.C.B().Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build()).AsIntSlice()
 	if err != nil {
 		return nil, s.Wrap("deletion: archive", err)
@@ -160,7 +161,7 @@ func (s *Store) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 // writes that were in flight when the deletion began, such as a delivery
 // to its home timeline), and takes the deletion off those maintenance
 // resumes: the account is gone.
-func (s *Store) finishDeletion(ctx context.Context, d deletion) error {
+func (s *Deleter) finishDeletion(ctx context.Context, d deletion) error {
 	keys, err := s.ownKeys(ctx, d.uid)
 	if err != nil {
 		return err
@@ -184,7 +185,7 @@ func (s *Store) finishDeletion(ctx context.Context, d deletion) error {
 // walked, which go once the others have succeeded:
 // the next batch is read from the walked key, so that a batch that
 // fails is found there again and done again whole.
-func (s *Store) walkedLast(ctx context.Context, walked string, writes [][]string) error {
+func (s *Deleter) walkedLast(ctx context.Context, walked string, writes [][]string) error {
 	var first, last [][]string
 	keys := make([]string, len(writes))
 	for i, w := range writes {
@@ -206,15 +207,15 @@ func (s *Store) walkedLast(ctx context.Context, walked string, writes [][]string
 // their followed celebrities), with d's posts taken off their home
 // timeline lists (unless d's posts were merged when read, a
 // celebrity's), then d's set of followers.
-func (s *Store) deleteFollowers(ctx context.Context, d deletion, followers []int64) error {
+func (s *Deleter) deleteFollowers(ctx context.Context, d deletion, followers []int64) error {
 	var writes [][]string
 	for _, f := range followers {
-		writes = append(append(writes, UnfollowWrites(f, d.uid)...), []string{"SREM", schema.FollowedCelebrities(f), kernel.ID(d.uid)})
+		writes = append(append(writes, store.UnfollowWrites(f, d.uid)...), []string{"SREM", schema.FollowedCelebrities(f), kernel.ID(d.uid)})
 	}
 	if !d.celebrity {
-		drops, err := s.authorOff(ctx, followers, d.uid)
+		drops, err := s.AuthorOff(ctx, followers, d.uid)
 		if err == nil {
-			err = s.dropPosts(ctx, drops)
+			err = s.DropPosts(ctx, drops)
 		}
 		if err != nil {
 			return s.Wrap("deletion", err)
@@ -227,23 +228,23 @@ func (s *Store) deleteFollowers(ctx context.Context, d deletion, followers []int
 // followees' side of each (their followers, the graph, the notification
 // of the follow), then uid's set of users followed; the followees'
 // entries in the directory follow their new follower counts.
-func (s *Store) deleteFollowing(ctx context.Context, uid int64, followees []int64) error {
+func (s *Deleter) deleteFollowing(ctx context.Context, uid int64, followees []int64) error {
 	var writes [][]string
 	for _, g := range followees {
-		writes = append(append(writes, UnfollowWrites(uid, g)...),
+		writes = append(append(writes, store.UnfollowWrites(uid, g)...),
 			[]string{"ZREM", schema.Notifications(g), schema.Note(schema.NoteFollow, uid, 0)})
 	}
 	if err := s.walkedLast(ctx, schema.Following(uid), writes); err != nil {
 		return err
 	}
-	s.refreshQuietly(ctx, followees...)
+	s.RefreshQuietly(ctx, followees...)
 	return nil
 }
 
 // deleteGraph takes a batch of uid's relations (members of its part of
 // the graph: its mentions and replies of others, theirs of it) out of
 // the graph: the other user's record of each, then uid's.
-func (s *Store) deleteGraph(ctx context.Context, uid int64, members []string) error {
+func (s *Deleter) deleteGraph(ctx context.Context, uid int64, members []string) error {
 	var writes [][]string
 	for _, m := range members {
 		if key, twin, ok := schema.GraphTwin(m); ok {
@@ -254,7 +255,7 @@ func (s *Store) deleteGraph(ctx context.Context, uid int64, members []string) er
 }
 
 // stashedPost is a post of a batch being deleted, as the deletion's
-// state keeps it: its values of JobFields, none for a post gone already.
+// state keeps it: its values of store.JobFields, none for a post gone already.
 type stashedPost struct {
 	ID     int64    `json:"id"`
 	Fields []string `json:"fields,omitempty"`
@@ -264,10 +265,10 @@ type stashedPost struct {
 // uid's deletion state before anything of them is deleted: a runner
 // that stops half-way through the batch leaves it to the next, which
 // could not read the posts from their hashes any more.
-func (s *Store) stashPosts(ctx context.Context, uid int64, pids []int64) (string, error) {
+func (s *Deleter) stashPosts(ctx context.Context, uid int64, pids []int64) (string, error) {
 	cmds := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()
+		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(store.JobFields...).Build()
 	}
 	batch := make([]stashedPost, len(pids))
 	for i, r := range s.C.DoMulti(ctx, cmds...) {
@@ -276,7 +277,7 @@ func (s *Store) stashPosts(ctx context.Context, uid int64, pids []int64) (string
 			return "", s.Wrap("deletion: read posts", err)
 		}
 		batch[i].ID = pids[i]
-		if fields := asStrings(vals); len(fields) > 0 && fields[0] != "" {
+		if fields := store.AsStrings(vals); len(fields) > 0 && fields[0] != "" {
 			batch[i].Fields = fields
 		}
 	}
@@ -289,12 +290,12 @@ func (s *Store) stashPosts(ctx context.Context, uid int64, pids []int64) (string
 }
 
 // deletePosts deletes uid's batch of posts stashed in batch, as
-// DeletePost deletes one: the hashes first (the posts vanish from every
-// page), then what lists them (deletedCmds), then, once only, the counts
+// store.DeletePost deletes one: the hashes first (the posts vanish from every
+// page), then what lists them (store.DeletedCmds), then, once only, the counts
 // of their tags (uncount), and last the author's index of them and the
 // stash. They need no undelivery: the home timelines of the followers
 // were cleaned of them as their follows ended.
-func (s *Store) deletePosts(ctx context.Context, uid int64, batch string, counted bool) error {
+func (s *Deleter) deletePosts(ctx context.Context, uid int64, batch string, counted bool) error {
 	stashed, err := s.unstash(ctx, uid, batch)
 	if err != nil || len(stashed) == 0 {
 		return err
@@ -315,12 +316,12 @@ func (s *Store) deletePosts(ctx context.Context, uid int64, batch string, counte
 }
 
 // unlistPosts takes deleted posts off the global timeline and out of the
-// indexes that list them (deletedCmds), in one pipeline.
-func (s *Store) unlistPosts(ctx context.Context, posts []index.Post) error {
+// indexes that list them (store.DeletedCmds), in one pipeline.
+func (s *Deleter) unlistPosts(ctx context.Context, posts []index.Post) error {
 	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, p := range posts {
-			cmds = append(cmds, s.deletedCmds(p)...)
+			cmds = append(cmds, s.DeletedCmds(p)...)
 		}
 		return cmds
 	}))
@@ -329,7 +330,7 @@ func (s *Store) unlistPosts(ctx context.Context, posts []index.Post) error {
 
 // batchDone takes the stashed posts, all gone, off uid's index of its
 // posts, and drops the stash.
-func (s *Store) batchDone(ctx context.Context, uid int64, stashed []stashedPost) error {
+func (s *Deleter) batchDone(ctx context.Context, uid int64, stashed []stashedPost) error {
 	pids := make([]string, len(stashed))
 	for i, sp := range stashed {
 		pids[i] = kernel.ID(sp.ID)
@@ -345,7 +346,7 @@ func (s *Store) batchDone(ctx context.Context, uid int64, stashed []stashedPost)
 // that does not parse, or holds nothing (damaged data: never written
 // so), is dropped, and logged: `retwis check --repair` removes what its
 // posts leave behind.
-func (s *Store) unstash(ctx context.Context, uid int64, batch string) ([]stashedPost, error) {
+func (s *Deleter) unstash(ctx context.Context, uid int64, batch string) ([]stashedPost, error) {
 	var stashed []stashedPost
 	err := json.Unmarshal([]byte(batch), &stashed)
 	if err == nil && len(stashed) > 0 {
@@ -358,11 +359,11 @@ func (s *Store) unstash(ctx context.Context, uid int64, batch string) ([]stashed
 
 // dropHashes deletes the hashes of the stashed posts (one pipeline), and
 // returns what their indexes need of those that existed.
-func (s *Store) dropHashes(ctx context.Context, stashed []stashedPost) ([]index.Post, error) {
+func (s *Deleter) dropHashes(ctx context.Context, stashed []stashedPost) ([]index.Post, error) {
 	var posts []index.Post
 	dels := make(rueidis.Commands, len(stashed))
 	for i, sp := range stashed {
-		if p, _, ok := parseJobFields(sp.ID, sp.Fields); ok {
+		if p, _, ok := store.ParseJobFields(sp.ID, sp.Fields); ok {
 			posts = append(posts, p)
 		}
 		s.Written.Add(schema.Post(sp.ID))
@@ -376,7 +377,7 @@ func (s *Store) dropHashes(ctx context.Context, stashed []stashedPost) ([]index.
 // resuming the batch does not take them back twice. A failure leaves
 // them counted (a tag's count a little high, as a deleted post's whose
 // unindexing failed), and is logged.
-func (s *Store) uncount(ctx context.Context, uid int64, posts []index.Post) error {
+func (s *Deleter) uncount(ctx context.Context, uid int64, posts []index.Post) error {
 	err := s.C.Do(ctx, s.C.B().Hset().Key(schema.Deleting(uid)).FieldValue().FieldValue(schema.FieldDelCounted, "1").Build()).Error()
 	if err != nil {
 		return s.Wrap("deletion: uncount", err)
@@ -397,7 +398,7 @@ func (s *Store) uncount(ctx context.Context, uid int64, posts []index.Post) erro
 // unblockAll returns the commands that take uid out of the other side of
 // its blocks: the blockers of those it blocked, and the blocks of those
 // who blocked it (its own keys of them go with ownKeys).
-func (s *Store) unblockAll(ctx context.Context, uid int64) (rueidis.Commands, error) {
+func (s *Deleter) unblockAll(ctx context.Context, uid int64) (rueidis.Commands, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx, b.Zrange().Key(schema.Blocks(uid)).Min("0").Max("-1").Build(),
 		b.Zrange().Key(schema.BlockedBy(uid)).Min("0").Max("-1").Build())

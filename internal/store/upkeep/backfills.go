@@ -1,4 +1,4 @@
-package store
+package upkeep
 
 import (
 	"cmp"
@@ -15,15 +15,9 @@ import (
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
-// Bounds of a backfill, per maintenance round.
-const (
-	reindexBatch  = 1000 // keys one SCAN step asks for
-	reindexBudget = 5000 // keys one round walks at most, per backfill
-)
-
-// reindexDone marks, in a backfill's state, a master whose keys are all
-// index.Post.
-const reindexDone = "done"
+// reindexBudget bounds the keys one maintenance round walks, per
+// backfill.
+const reindexBudget = 5000
 
 // backfill is the indexing in the background of what was written before
 // an index existed: the keys matching pattern on every master, walked
@@ -34,15 +28,15 @@ type backfill struct {
 	pattern string
 	kind    string                                                          // the type of the keys: "hash", "zset"
 	what    string                                                          // what it indexes, for the log
-	index   func(s *Store, ctx context.Context, keys []string) (int, error) // returns how many needed it
+	index   func(s keeper, ctx context.Context, keys []string) (int, error) // returns how many needed it
 }
 
 // backfills are the indexes that maintenance fills in for older data.
 var backfills = []backfill{
-	{schema.ReindexState, schema.PostKeys, "hash", "older posts", (*Store).reindexPosts},
-	{schema.PeopleReindexState, schema.UserKeys, "hash", "users for the people search", (*Store).reindexUsers},
-	{schema.GraphReindexState, schema.FollowingKeys, "zset", "follows for the graph", (*Store).reindexFollows},
-	{schema.ExploreReindexState, schema.UserKeys, "hash", "users for the directory", (*Store).reindexAccounts},
+	{schema.ReindexState, schema.PostKeys, "hash", "older posts", (keeper).reindexPosts},
+	{schema.PeopleReindexState, schema.UserKeys, "hash", "users for the people search", (keeper).reindexUsers},
+	{schema.GraphReindexState, schema.FollowingKeys, "zset", "follows for the graph", (keeper).reindexFollows},
+	{schema.ExploreReindexState, schema.UserKeys, "hash", "users for the directory", (keeper).reindexAccounts},
 }
 
 // reindexOlder runs every backfill: as delivery jobs index new posts,
@@ -50,8 +44,8 @@ var backfills = []backfill{
 // before version 4 (by tag and mention), version 5 (in the people
 // search), version 6 (the follows in the graph) and version 7 (the
 // users in the directory). See backfill.
-// It returns how many keys it index.Post.
-func (s *Store) reindexOlder(ctx context.Context) (int, error) {
+// It returns how many keys it indexed.
+func (s keeper) reindexOlder(ctx context.Context) (int, error) {
 	total := 0
 	for _, bf := range backfills {
 		n, err := s.runBackfill(ctx, bf)
@@ -64,10 +58,10 @@ func (s *Store) reindexOlder(ctx context.Context) (int, error) {
 
 // runBackfill walks bf's keys, reindexBudget a round at most, from the
 // cursors its state keeps, so that it resumes where it stopped. A key
-// index.Post already is left alone. Maintenance runs it under its lock, one
+// indexed already is left alone. Maintenance runs it under its lock, one
 // server at a time, so that counts (the trends and the tag completion)
 // are counted once.
-func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
+func (s keeper) runBackfill(ctx context.Context, bf backfill) (int, error) {
 	n, err := s.C.Do(ctx, s.C.B().Hlen().Key(bf.state).Build()).AsInt64()
 	if err != nil || n == 0 {
 		return 0, s.Wrap("reindex: state", err) // nothing to do: a database born with the index
@@ -89,59 +83,9 @@ func (s *Store) runBackfill(ctx context.Context, bf backfill) (int, error) {
 	return indexed, nil
 }
 
-// Walk walks the keys of type keyType ("hash", "zset"…) matching pattern
-// on every master, a SCAN step at a time from the cursors kept in the
-// hash state (master address -> cursor, reindexDone once walked; a
-// master not in it is walked from the start), calling visit with each
-// step's keys and keeping the cursor after it, so that a walk that stops
-// resumes there. It walks at most about budget keys (0: no bound), and
-// reports whether every master is walked to its end.
-func (s *Store) Walk(ctx context.Context, state, pattern, keyType string, budget int, visit func([]string) error) (bool, error) {
-	cursors, err := s.C.Do(ctx, s.C.B().Hgetall().Key(state).Build()).AsStrMap()
-	if err != nil {
-		return false, s.Wrap("walk: state", err)
-	}
-	walked, done := 0, true
-	for addr, node := range s.Nodes.Masters(ctx) {
-		cursor := cmp.Or(cursors[addr], "0")
-		for cursor != reindexDone && node != nil && (budget <= 0 || walked < budget) {
-			keys, next, err := s.scanKeys(ctx, node, pattern, keyType, cursor)
-			if err != nil {
-				return false, err
-			}
-			if len(keys) > 0 {
-				if err := visit(keys); err != nil {
-					return false, err
-				}
-			}
-			walked += len(keys)
-			if cursor = next; cursor == "0" {
-				cursor = reindexDone
-			}
-			err = s.C.Do(ctx, s.C.B().Hset().Key(state).FieldValue().FieldValue(addr, cursor).Build()).Error()
-			if err != nil {
-				return false, s.Wrap("walk: state", err)
-			}
-		}
-		done = done && cursor == reindexDone
-	}
-	return done, nil
-}
-
-// scanKeys takes one SCAN step over the keys of node of type kind
-// matching pattern.
-func (s *Store) scanKeys(ctx context.Context, node rueidis.Client, pattern, kind, cursor string) ([]string, string, error) {
-	c, _ := strconv.ParseUint(cursor, 10, 64)
-	e, err := node.Do(ctx, node.B().Scan().Cursor(c).Match(pattern).Count(reindexBatch).Type(kind).Build()).AsScanEntry()
-	if err != nil {
-		return nil, "", s.Wrap("reindex: scan", err)
-	}
-	return e.Elements, strconv.FormatUint(e.Cursor, 10), nil
-}
-
 // reindexUsers enters the users of keys in the people search, and
 // returns how many. Entering one again changes nothing.
-func (s *Store) reindexUsers(ctx context.Context, keys []string) (int, error) {
+func (s keeper) reindexUsers(ctx context.Context, keys []string) (int, error) {
 	uids, res := s.ReadEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldDisplayName).Build()
 	})
@@ -170,7 +114,7 @@ func (s *Store) reindexUsers(ctx context.Context, keys []string) (int, error) {
 // reindexAccounts enters the users of keys in the directory, with the
 // time of their sign-up from users_by_time (the user hashes of version
 // 7 keep it), and returns how many.
-func (s *Store) reindexAccounts(ctx context.Context, keys []string) (int, error) {
+func (s keeper) reindexAccounts(ctx context.Context, keys []string) (int, error) {
 	uids, res := s.ReadEach(ctx, keys, schema.UserOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(schema.FieldUsername, schema.FieldJoined).Build()
 	})
@@ -189,12 +133,12 @@ func (s *Store) reindexAccounts(ctx context.Context, keys []string) (int, error)
 	if err := s.recordJoined(ctx, found, names); err != nil {
 		return 0, err
 	}
-	return len(uids), s.refreshDirectory(ctx, uids...)
+	return len(uids), s.RefreshDirectory(ctx, uids...)
 }
 
 // recordJoined copies into the user hashes of uids, called names, the
 // time of their sign-up from users_by_time.
-func (s *Store) recordJoined(ctx context.Context, uids []int64, names []string) error {
+func (s keeper) recordJoined(ctx context.Context, uids []int64, names []string) error {
 	if len(uids) == 0 {
 		return nil
 	}
@@ -217,7 +161,7 @@ func (s *Store) recordJoined(ctx context.Context, uids []int64, names []string) 
 
 // reindexPosts indexes those of the posts keys that need it, and returns
 // how many.
-func (s *Store) reindexPosts(ctx context.Context, keys []string) (int, error) {
+func (s keeper) reindexPosts(ctx context.Context, keys []string) (int, error) {
 	b := s.C.B()
 	cmds := make(rueidis.Commands, 0, len(keys))
 	var pids []int64
@@ -246,10 +190,10 @@ func (s *Store) reindexPosts(ctx context.Context, keys []string) (int, error) {
 		}
 		author, err := strconv.ParseInt(str[0], 10, 64)
 		if err != nil || str[3] != "" || str[4] != "" {
-			continue // damaged, or index.Post already
+			continue // damaged, or indexed already
 		}
 		ts, _ := strconv.ParseInt(str[1], 10, 64)
-		_, conv, err := s.converse(ctx, str[2], 0)
+		_, conv, err := s.Converse(ctx, str[2], 0)
 		if err != nil {
 			return 0, err
 		}
@@ -282,7 +226,7 @@ const (
 // completion index that holds more than completionKept, removing those
 // that reach zero: the seed's streaming purge, so that in the long run
 // the index holds the tags in use, and the rare ones fade.
-func (s *Store) purgeCompletion(ctx context.Context) error {
+func (s keeper) purgeCompletion(ctx context.Context) error {
 	b := s.C.B()
 	cmds := make(rueidis.Commands, schema.CompletionShards)
 	for n := range cmds {
@@ -329,7 +273,7 @@ func (s *Store) purgeCompletion(ctx context.Context) error {
 // reindexFollows enters the follows of the sets of users followed keys
 // in the graph, and returns how many sets. Entering one again changes
 // nothing.
-func (s *Store) reindexFollows(ctx context.Context, keys []string) (int, error) {
+func (s keeper) reindexFollows(ctx context.Context, keys []string) (int, error) {
 	uids, res := s.ReadEach(ctx, keys, schema.FollowingOf, func(k string) rueidis.Completed {
 		return s.C.B().Zrange().Key(k).Min("0").Max("-1").Build()
 	})
@@ -345,23 +289,4 @@ func (s *Store) reindexFollows(ctx context.Context, keys []string) (int, error) 
 	}
 	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return index.Commands(s.C, writes) }))
 	return len(uids), s.Wrap("reindex: write", err)
-}
-
-// ReadEach reads, in one pipeline, each of keys that owner says belongs
-// to a user, with the command read builds; it returns those users and
-// the replies, in the same order.
-func (s *Store) ReadEach(ctx context.Context, keys []string, owner func(string) (int64, bool),
-	read func(key string) rueidis.Completed) ([]int64, []rueidis.RedisResult) {
-	var uids []int64
-	cmds := make(rueidis.Commands, 0, len(keys))
-	for _, k := range keys {
-		if uid, ok := owner(k); ok {
-			uids = append(uids, uid)
-			cmds = append(cmds, read(k))
-		}
-	}
-	if len(cmds) == 0 {
-		return nil, nil
-	}
-	return uids, s.C.DoMulti(ctx, cmds...)
 }
