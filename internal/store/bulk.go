@@ -177,7 +177,7 @@ func (w *BulkWriter) count(p index.Post) {
 
 // account changes what the writer counts of user uid for the directory.
 // Of a user's posts only those of the week before the newest post
-// written so far are kept, and of those the newest legacyPostsCounted
+// written so far are kept, and of those the newest index.LegacyPostsCounted
 // (the ids of a dataset tell no time, and a server counts no more of
 // those).
 func (w *BulkWriter) account(uid int64, change func(*bulkAccount)) {
@@ -188,7 +188,7 @@ func (w *BulkWriter) account(uid int64, change func(*bulkAccount)) {
 	change(&a)
 	week := w.latest - int64(retwis.DirectoryWeek/time.Second)
 	a.posts = slices.DeleteFunc(a.posts, func(t int64) bool { return t < week })
-	if extra := len(a.posts) - legacyPostsCounted; extra > 0 { // as a server counts posts whose ids tell no time
+	if extra := len(a.posts) - index.LegacyPostsCounted; extra > 0 { // as a server counts posts whose ids tell no time
 		a.posts = a.posts[extra:]
 	}
 	w.accounts[uid] = a
@@ -203,8 +203,8 @@ func (w *BulkWriter) finishDirectory() error {
 	for _, uid := range slices.Sorted(maps.Keys(w.accounts)) {
 		a := w.accounts[uid]
 		recent := len(slices.DeleteFunc(a.posts, func(t int64) bool { return t < week }))
-		code := directory.Encode(uint64(a.followers), uint64(recent), uint64(max(a.joined, 0)/86400))
-		if err := w.out.command("ZADD", schema.Explore, strconv.FormatUint(code, 10), kernel.ID(uid)); err != nil {
+		code := index.Code(a.followers, int64(recent), time.Unix(a.joined, 0))
+		if err := w.out.command(index.EntryWrite(uid, true, code)...); err != nil {
 			return err
 		}
 	}
