@@ -79,7 +79,7 @@ func (s *Store) RebuildHome(ctx context.Context, uid int64) error {
 	if err != nil {
 		return err
 	}
-	ids, err := s.newestOf(ctx, append(authors, uid), s.Opts.HomeCap)
+	ids, err := s.NewestOf(ctx, append(authors, uid), s.Opts.HomeCap)
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func (s *Store) BuildTimeline(ctx context.Context, uid int64, n int) ([]int64, e
 	if err != nil {
 		return nil, err
 	}
-	ids, err := s.newestOf(ctx, append(authors, uid), n)
+	ids, err := s.NewestOf(ctx, append(authors, uid), n)
 	if err != nil {
 		return nil, err
 	}
@@ -115,13 +115,13 @@ func (s *Store) BuildTimeline(ctx context.Context, uid int64, n int) ([]int64, e
 	return ids, w.Flush()
 }
 
-// newestOf returns the n newest post ids written by any of authors. It
+// NewestOf returns the n newest post ids written by any of authors. It
 // reads the authors' indexes in rounds: a small chunk from each, then
 // more only from authors whose chunk ran out while still newer than the
 // n-th newest id seen so far. Anything not read is older than that, so
 // the result is exact, and a user following thousands costs a few rounds
 // of small reads rather than thousands of full ones.
-func (s *Store) newestOf(ctx context.Context, authors []int64, n int) ([]int64, error) {
+func (s *Store) NewestOf(ctx context.Context, authors []int64, n int) ([]int64, error) {
 	chunk := int64(max(20, 2*n/len(authors)))
 	fetched := make([][]int64, len(authors))
 	pending := make([]int, len(authors)) // authors to read from this round
