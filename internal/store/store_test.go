@@ -129,28 +129,12 @@ func (f *fixture) register(t *testing.T, name string) retwis.User {
 // do runs a raw command and returns its reply as a string ("" for nil).
 func (f *fixture) do(t *testing.T, args ...string) string {
 	t.Helper()
-	msg, err := f.raw.Do(f.ctx, f.raw.B().Arbitrary(args...).Build()).ToMessage()
-	if rueidis.IsRedisNil(err) {
-		return ""
-	}
-	if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	if msg.IsInt64() {
-		n, _ := msg.AsInt64()
-		return strconv.FormatInt(n, 10)
-	}
-	v, _ := msg.ToString()
-	return v
+	return storetest.Do(f.ctx, t, f.raw, args...)
 }
 
 func (f *fixture) strs(t *testing.T, args ...string) []string {
 	t.Helper()
-	v, err := f.raw.Do(f.ctx, f.raw.B().Arbitrary(args...).Build()).AsStrSlice()
-	if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	return v
+	return storetest.Strs(f.ctx, t, f.raw, args...)
 }
 
 // snapshot returns every key with its serialised value, to prove that an

@@ -12,27 +12,14 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // pageAll walks a timeline by Before cursors from the top and returns
 // every post id seen, calling between (if set) after each page.
 func pageAll(t *testing.T, read func(c retwis.Cursor) retwis.Page, between func()) []int64 {
 	t.Helper()
-	var seen []int64
-	c := retwis.Cursor{}
-	for range 1000 {
-		p := read(c)
-		seen = append(seen, postIDs(p.Posts)...)
-		if !p.Older {
-			return seen
-		}
-		c = retwis.Cursor{Before: p.Posts[len(p.Posts)-1].ID}
-		if between != nil {
-			between()
-		}
-	}
-	t.Fatal("paging did not end")
-	return nil
+	return storetest.PageAll(t, read, between)
 }
 
 func descending(from, to int64) []int64 {
