@@ -86,35 +86,6 @@ func (s *Store) RebuildHome(ctx context.Context, uid int64) error {
 	return s.mergeHome(ctx, uid, ids, "rebuild home")
 }
 
-// BuildTimeline replaces uid's home timeline, list and archive, with the
-// newest n posts of uid and of the users uid follows, and returns them,
-// newest first. It is for tools that seed a database (retwis bench
-// gives a user following thousands a deep timeline at once), not for a
-// live user: deliveries made while it runs are lost, and the chunks of a
-// longer archive than the one it writes are left behind.
-func (s *Store) BuildTimeline(ctx context.Context, uid int64, n int) ([]int64, error) {
-	authors, err := s.following(ctx, uid)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := s.NewestOf(ctx, append(authors, uid), n)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.C.Do(ctx, s.C.B().Del().Key(schema.Home(uid), schema.Archive(uid)).Build()).Error(); err != nil {
-		return nil, s.Wrap("build timeline", err)
-	}
-	w := s.BulkWriter(ctx)
-	list := ids[:min(len(ids), s.Opts.HomeCap)]
-	if err := w.Home(uid, list); err != nil {
-		return nil, err
-	}
-	if err := w.Archive(uid, ids[len(list):]); err != nil {
-		return nil, err
-	}
-	return ids, w.Flush()
-}
-
 // NewestOf returns the n newest post ids written by any of authors. It
 // reads the authors' indexes in rounds: a small chunk from each, then
 // more only from authors whose chunk ran out while still newer than the
