@@ -12,7 +12,7 @@ import (
 
 	"github.com/retwis/retwis/internal/dataset"
 	"github.com/retwis/retwis/internal/resp"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/bulk"
 )
 
 // genDefaultUntil ends the generated posting period at a fixed time, so
@@ -55,7 +55,7 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "gen: %-9s %d/%d (%s)\n", stage, done, total, time.Since(start).Round(time.Millisecond))
 	}
 	rw := resp.NewWriter(w.Writer)
-	stats, err := dataset.Generate(ctx, store.NewRESPWriter(rw), o)
+	stats, err := dataset.Generate(ctx, bulk.NewRESPWriter(rw), o)
 	if err = w.finish(err); err != nil {
 		return fmt.Errorf("gen: %w", err)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/retwis/retwis/internal/dataset"
 	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/resp"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/bulk"
 )
 
 // maxSkipReports is how many skipped lines import prints; the rest are
@@ -92,7 +92,7 @@ func importTo(ctx context.Context, o dataset.ImportOptions, out string, stdout, 
 		}
 	}
 	start := time.Now()
-	stats, err := dataset.Import(ctx, store.NewRESPWriter(resp.NewWriter(w.Writer)), o)
+	stats, err := dataset.Import(ctx, bulk.NewRESPWriter(resp.NewWriter(w.Writer)), o)
 	if err = w.finish(err); err != nil {
 		return fmt.Errorf("import: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/retwis/retwis/internal/chart"
 	"github.com/retwis/retwis/internal/loadtest"
+	"github.com/retwis/retwis/internal/store/bulk"
 	"github.com/retwis/retwis/internal/web"
 )
 
@@ -160,14 +161,14 @@ func (b *bench) userFollowing(ctx context.Context, k, n int) (string, []int64, e
 		ids[i] = int64(i + 1)
 	}
 	// One bulk write and one build, cheaper than a backfill per follow.
-	w := b.st.BulkWriter(ctx)
+	w := bulk.NewLiveWriter(ctx, b.st.DB)
 	if err := w.Follows(u.ID, ids, time.Now().Unix()); err != nil {
 		return "", nil, err
 	}
 	if err := w.Flush(); err != nil {
 		return "", nil, err
 	}
-	timeline, err := b.st.BuildTimeline(ctx, u.ID, n)
+	timeline, err := bulk.BuildTimeline(ctx, b.st, u.ID, n)
 	if err != nil {
 		return "", nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/chart"
 	"github.com/retwis/retwis/internal/loadtest"
+	"github.com/retwis/retwis/internal/store/bulk"
 	"github.com/retwis/retwis/internal/web"
 )
 
@@ -94,7 +95,7 @@ func (b *bench) author(ctx context.Context, k int, first int64) (string, int64, 
 	if err != nil {
 		return "", 0, err
 	}
-	w := b.st.BulkWriter(ctx)
+	w := bulk.NewLiveWriter(ctx, b.st.DB)
 	now := time.Now().Unix()
 	for i := range int64(k) {
 		if err := w.Follows(first+i, []int64{u.ID}, now); err != nil {

@@ -8,10 +8,11 @@ import (
 
 	"github.com/retwis/retwis/internal/dataset"
 	"github.com/retwis/retwis/internal/password"
+	"github.com/retwis/retwis/internal/store/bulk"
 )
 
 // seed writes a synthetic network into the (empty) database through the
-// store's bulk writer, and reports Redis's memory per item.
+// bulk writer (package bulk), and reports Redis's memory per item.
 func (b *bench) seed(ctx context.Context) error {
 	empty, err := b.st.IsEmpty(ctx)
 	if err != nil {
@@ -31,7 +32,7 @@ func (b *bench) seed(ctx context.Context) error {
 		return err
 	}
 	marks := map[string]int64{}
-	stats, err := dataset.Generate(ctx, b.st.BulkWriter(ctx), dataset.GenerateOptions{
+	stats, err := dataset.Generate(ctx, bulk.NewLiveWriter(ctx, b.st.DB), dataset.GenerateOptions{
 		NetworkOptions: dataset.NetworkOptions{Users: b.opts.Users, Posts: b.opts.Posts, AvgFollows: b.opts.Follows,
 			Span: 30 * 24 * time.Hour, Until: time.Now(), Seed: 1},
 		PasswordHash: hash,

@@ -9,7 +9,7 @@ import (
 
 	"github.com/retwis/retwis/internal/dataset"
 	"github.com/retwis/retwis/internal/resp"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/bulk"
 )
 
 // TestImportEdgeCases: a CSV line broken in its first field is reported,
@@ -17,7 +17,7 @@ import (
 func TestImportEdgeCases(t *testing.T) {
 	var skipped []string
 	var out bytes.Buffer
-	stats, err := dataset.Import(t.Context(), store.NewRESPWriter(resp.NewWriter(bufio.NewWriter(&out))), dataset.ImportOptions{
+	stats, err := dataset.Import(t.Context(), bulk.NewRESPWriter(resp.NewWriter(bufio.NewWriter(&out))), dataset.ImportOptions{
 		Graph:        strings.NewReader("1500000000000000001 1500000000000000002\n"),
 		Users:        strings.NewReader("{\"id\": 1500000000000000001, \"username\": \"alice\"}\n{\"id\": 1500000000000000002, \"username\": \"bob\"}\n"),
 		UsersFormat:  "jsonl",
@@ -71,7 +71,7 @@ func FuzzImport(f *testing.F) {
 		if posts != "" {
 			o.Posts, o.PostsFormat = strings.NewReader(posts), "csv"
 		}
-		stats, err := dataset.Import(t.Context(), store.NewRESPWriter(resp.NewWriter(bufio.NewWriter(&out))), o)
+		stats, err := dataset.Import(t.Context(), bulk.NewRESPWriter(resp.NewWriter(bufio.NewWriter(&out))), o)
 		if err == nil && (stats.Users < 0 || stats.Posts < 0 || stats.Follows < 0) {
 			t.Fatalf("stats %+v", stats)
 		}

@@ -12,23 +12,11 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/zorder"
 )
-
-// The dimensions of the directory (schema.Explore), in the order of the
-// curve: follower count, posts in the last seven days, day of sign-up
-// (days since 1970). Their bits add up to the 53 of a score: counts
-// above 1,048,575 followers or 65,535 posts a week are indexed as those.
-const (
-	dimFollowers = iota
-	dimPosts
-	dimJoined
-)
-
-// directory is the curve of the directory's codes.
-var directory = zorder.New(20, 16, 17)
 
 // Bounds of a directory query.
 const (
@@ -37,10 +25,6 @@ const (
 	directoryRanges = 64
 	// directoryBudget is how many index entries a query reads at most.
 	directoryBudget = 1000
-	// legacyPostsCounted is how many posts with ids not made by a server
-	// (bulk-written or migrated, whose ids tell no time) the count of a
-	// user's recent posts reads the times of, newest first.
-	legacyPostsCounted = 100
 )
 
 // firstSnowflake is the smallest id a server makes (snowflake.Time).
@@ -60,9 +44,7 @@ type Facts struct {
 }
 
 // Code returns the entry's score.
-func (f Facts) Code() uint64 {
-	return directory.Encode(uint64(f.followers), uint64(f.posts+f.legacyRecent), uint64(max(f.joined.Unix(), 0)/86400))
-}
+func (f Facts) Code() uint64 { return index.Code(f.followers, f.posts+f.legacyRecent, f.joined) }
 
 // account returns f as the directory lists it.
 func (f Facts) account() retwis.Account {
@@ -90,7 +72,7 @@ func (s *Store) ReadFacts(ctx context.Context, uids []int64, now time.Time, cach
 			b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Cache(),
 			b.Zcard().Key(schema.Followers(uid)).Cache(),
 			b.Zcount().Key(schema.UserPosts(uid)).Min(kernel.ID(snowflake.First(since))).Max("+inf").Cache(),
-			b.Zrange().Key(schema.UserPosts(uid)).Min("("+kernel.ID(firstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, legacyPostsCounted).Cache())
+			b.Zrange().Key(schema.UserPosts(uid)).Min("("+kernel.ID(firstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, index.LegacyPostsCounted).Cache())
 	}
 	res := s.reads(ctx, cached, cmds)
 	all := make([]Facts, len(uids))
@@ -246,11 +228,7 @@ func (s *Store) postTimes(ctx context.Context, pids []int64) ([]int64, error) {
 // entryCmd returns the command that makes the directory's entry for f
 // what its facts say: gone if the user is.
 func (s *Store) entryCmd(f Facts) rueidis.Completed {
-	b := s.C.B()
-	if !f.exists {
-		return b.Zrem().Key(schema.Explore).Member(kernel.ID(f.uid)).Build()
-	}
-	return b.Zadd().Key(schema.Explore).ScoreMember().ScoreMember(float64(f.Code()), kernel.ID(f.uid)).Build()
+	return index.EntryCmd(s.C, f.uid, f.exists, f.Code())
 }
 
 // RefreshDirectory brings the directory's entries for uids in line with
@@ -313,17 +291,17 @@ func (s *Store) RefreshQuietly(ctx context.Context, uids ...int64) {
 func boxOf(d retwis.Directory) zorder.Box {
 	hi := func(r retwis.Range, dim int) uint64 {
 		if r.Max < 0 {
-			return directory.Max(dim)
+			return index.Directory.Max(dim)
 		}
 		return uint64(r.Max)
 	}
-	joinedTo := directory.Max(dimJoined)
+	joinedTo := index.Directory.Max(index.DimJoined)
 	if !d.JoinedTo.IsZero() {
 		joinedTo = uint64(d.JoinedTo.Unix() / 86400)
 	}
 	return zorder.Box{
 		Min: []uint64{uint64(d.Followers.Min), uint64(d.Posts.Min), uint64(max(d.JoinedFrom.Unix(), 0) / 86400)},
-		Max: []uint64{hi(d.Followers, dimFollowers), hi(d.Posts, dimPosts), joinedTo},
+		Max: []uint64{hi(d.Followers, index.DimFollowers), hi(d.Posts, index.DimPosts), joinedTo},
 	}
 }
 
@@ -340,7 +318,7 @@ func (s *Store) Explore(ctx context.Context, d retwis.Directory, n int) (retwis.
 		return retwis.Listing{}, err
 	}
 	box := boxOf(d)
-	ranges := directory.Ranges(box, directoryRanges)
+	ranges := index.Directory.Ranges(box, directoryRanges)
 	if len(ranges) == 0 {
 		return retwis.Listing{Exact: true}, nil
 	}
@@ -399,8 +377,8 @@ func (s *Store) exploreRanges(ctx context.Context, box zorder.Box, ranges []zord
 		}
 		for _, m := range members {
 			uid, err := strconv.ParseInt(m.Member, 10, 64)
-			if code := uint64(m.Score); err == nil && directory.Contains(box, code) {
-				found = append(found, entry{uid, code, directory.Decode(code)[dimFollowers]})
+			if code := uint64(m.Score); err == nil && index.Directory.Contains(box, code) {
+				found = append(found, entry{uid, code, index.Directory.Decode(code)[index.DimFollowers]})
 			}
 		}
 	}
@@ -430,7 +408,7 @@ func (s *Store) checkEntries(ctx context.Context, box zorder.Box, found []entry)
 		if !f.exists || code != found[i].code {
 			fixes = append(fixes, s.entryCmd(f))
 		}
-		if f.exists && directory.Contains(box, code) {
+		if f.exists && index.Directory.Contains(box, code) {
 			accounts = append(accounts, f.account())
 		}
 	}

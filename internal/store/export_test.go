@@ -73,7 +73,7 @@ const DirectoryBudget = directoryBudget
 // DirectoryCode returns the directory's code for a follower count, a
 // count of posts and a day of sign-up.
 func DirectoryCode(followers, posts, day int64) uint64 {
-	return directory.Encode(uint64(followers), uint64(posts), uint64(day))
+	return index.Directory.Encode(uint64(followers), uint64(posts), uint64(day))
 }
 
 // KeyTag returns the key of the posts of a folded tag.

@@ -79,49 +79,20 @@ func (s *Store) RebuildHome(ctx context.Context, uid int64) error {
 	if err != nil {
 		return err
 	}
-	ids, err := s.newestOf(ctx, append(authors, uid), s.Opts.HomeCap)
+	ids, err := s.NewestOf(ctx, append(authors, uid), s.Opts.HomeCap)
 	if err != nil {
 		return err
 	}
 	return s.mergeHome(ctx, uid, ids, "rebuild home")
 }
 
-// BuildTimeline replaces uid's home timeline, list and archive, with the
-// newest n posts of uid and of the users uid follows, and returns them,
-// newest first. It is for tools that seed a database (retwis bench
-// gives a user following thousands a deep timeline at once), not for a
-// live user: deliveries made while it runs are lost, and the chunks of a
-// longer archive than the one it writes are left behind.
-func (s *Store) BuildTimeline(ctx context.Context, uid int64, n int) ([]int64, error) {
-	authors, err := s.following(ctx, uid)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := s.newestOf(ctx, append(authors, uid), n)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.C.Do(ctx, s.C.B().Del().Key(schema.Home(uid), schema.Archive(uid)).Build()).Error(); err != nil {
-		return nil, s.Wrap("build timeline", err)
-	}
-	w := s.BulkWriter(ctx)
-	list := ids[:min(len(ids), s.Opts.HomeCap)]
-	if err := w.Home(uid, list); err != nil {
-		return nil, err
-	}
-	if err := w.Archive(uid, ids[len(list):]); err != nil {
-		return nil, err
-	}
-	return ids, w.Flush()
-}
-
-// newestOf returns the n newest post ids written by any of authors. It
+// NewestOf returns the n newest post ids written by any of authors. It
 // reads the authors' indexes in rounds: a small chunk from each, then
 // more only from authors whose chunk ran out while still newer than the
 // n-th newest id seen so far. Anything not read is older than that, so
 // the result is exact, and a user following thousands costs a few rounds
 // of small reads rather than thousands of full ones.
-func (s *Store) newestOf(ctx context.Context, authors []int64, n int) ([]int64, error) {
+func (s *Store) NewestOf(ctx context.Context, authors []int64, n int) ([]int64, error) {
 	chunk := int64(max(20, 2*n/len(authors)))
 	fetched := make([][]int64, len(authors))
 	pending := make([]int, len(authors)) // authors to read from this round

@@ -418,35 +418,6 @@ func TestFollowedCelebritiesPerUser(t *testing.T) {
 	}
 }
 
-// TestBuildTimeline gives a reader a timeline of the newest 30 posts of
-// the authors followed, in a list of the cap and an archive below it:
-// paged through, it is those posts, newest first.
-func TestBuildTimeline(t *testing.T) {
-	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{HomeCap: 10, ArchiveChunk: 4}, false)
-	reader := f.register(t, "reader")
-	var want []int64
-	for i := range 3 {
-		a := f.register(t, fmt.Sprint("author", i))
-		f.do(t, "ZADD", fmt.Sprint("following:{", reader.ID, "}"), "1", fmt.Sprint(a.ID))
-		for k := range 20 {
-			p, _ := f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", k))
-			want = append(want, p.ID)
-		}
-	}
-	slices.Sort(want)
-	slices.Reverse(want)
-	got, err := f.st.BuildTimeline(f.ctx, reader.ID, 30)
-	if err != nil || !slices.Equal(got, want[:30]) {
-		t.Fatalf("BuildTimeline = %v, %v; want the 30 newest %v", got, err, want[:30])
-	}
-	if n := f.do(t, "LLEN", fmt.Sprint("posts:{", reader.ID, "}")); n != "10" {
-		t.Fatalf("the list holds %s ids; want the cap, 10", n)
-	}
-	if paged := pageAll(t, f.home(t, reader.ID, 7), nil); !slices.Equal(paged, want[:30]) {
-		t.Fatalf("paged through: %v; want %v", paged, want[:30])
-	}
-}
-
 // TestCelebrityPostDeletionWalksNobody deletes a post that was never
 // fanned out: no job walks the author's followers for it.
 func TestCelebrityPostDeletionWalksNobody(t *testing.T) {

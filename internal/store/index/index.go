@@ -1,10 +1,12 @@
 // Package index holds what each fact of retwis writes to the secondary
 // indexes, as pure command builders over package schema: a post's tags,
 // mentions, replies and notifications (Writes, Cmds, and their undoing),
-// the graph's edges (EdgeWrites), the people search (PeopleWrites) and
-// the live events of a post (PostEventCmds). The online store, delivery,
-// the bulk writer and the checker all build their writes here, so what
-// a check expects to find is what the writers write. It sends nothing.
+// the graph's edges (EdgeWrites), the people search (PeopleWrites), a
+// user's entry in the directory (Code, EntryWrite, on the curve
+// Directory) and the live events of a post (PostEventCmds). The online
+// store, delivery, the bulk writer and the checker all build their
+// writes here, so what a check expects to find is what the writers
+// write. It sends nothing.
 package index
 
 import (

@@ -1,6 +1,6 @@
 // Package schema is retwis's Redis layout: it spells every key name and
 // hash field, and nothing else does. Package store reads and writes
-// through it; so do its offline writer (store.BulkWriter) and the
+// through it; so do its offline writer (package bulk) and the
 // migration of older layouts.
 //
 // The layout grew from the one of the Retwis tutorial. Its keys are kept

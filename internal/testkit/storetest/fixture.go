@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"strconv"
 	"testing"
 
 	"github.com/redis/rueidis"
@@ -105,32 +104,18 @@ func (f *Fixture) Post(t testing.TB, d store.Draft) retwis.Post {
 	return p
 }
 
-// Do runs a raw command and returns its reply as a string ("" for nil).
+// Do runs a raw command and returns its reply as a string ("" for nil;
+// see redistest.Do).
 func (f *Fixture) Do(t testing.TB, args ...string) string {
 	t.Helper()
-	msg, err := f.Raw.Do(f.Ctx, f.Raw.B().Arbitrary(args...).Build()).ToMessage()
-	if rueidis.IsRedisNil(err) {
-		return ""
-	}
-	if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	if msg.IsInt64() {
-		n, _ := msg.AsInt64()
-		return strconv.FormatInt(n, 10)
-	}
-	v, _ := msg.ToString()
-	return v
+	return redistest.Do(t, f.Raw, args...)
 }
 
-// Strs runs a raw command whose reply is an array of strings.
+// Strs runs a raw command whose reply is an array of strings (see
+// redistest.Strs).
 func (f *Fixture) Strs(t testing.TB, args ...string) []string {
 	t.Helper()
-	v, err := f.Raw.Do(f.Ctx, f.Raw.B().Arbitrary(args...).Build()).AsStrSlice()
-	if err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
-	return v
+	return redistest.Strs(t, f.Raw, args...)
 }
 
 // Keys returns the keys matching pattern on every master.

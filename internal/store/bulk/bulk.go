@@ -1,4 +1,16 @@
-package store
+// Package bulk writes whole datasets (internal/dataset's records) in
+// retwis's layout offline: `retwis gen` and `retwis import` as a RESP
+// stream, `retwis bench` straight into a database. It is its own package
+// because nothing online calls it, and it needs nothing of the online
+// store's but the kernel: every index it writes is built by package
+// index, with the same builders as the online writers, so a bulk-written
+// database is the one a server would have written.
+//
+// BuildTimeline, a seeding helper of retwis bench that the online store
+// used to offer and that writes with the bulk writer, lives here too, so
+// that the arrows point one way: bulk uses the store, the store never
+// uses bulk.
+package bulk
 
 import (
 	"context"
@@ -19,14 +31,14 @@ import (
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
-// BulkWriter writes whole datasets (internal/dataset's records) in
+// Writer writes whole datasets (internal/dataset's records) in
 // retwis's layout, consistent in every index, so that a server serves
 // them at once. It is the one place that knows what a user, a follow or a
 // post writes in bulk: `retwis gen` and `retwis import` write it as a
 // RESP stream (NewRESPWriter), `retwis bench --seed` straight into a
-// database (Store.BulkWriter). Users get no auth secret: logging in
+// database (NewLiveWriter). Users get no auth secret: logging in
 // gives them one. It is not safe for concurrent use.
-type BulkWriter struct {
+type Writer struct {
 	out    sink
 	chunk  int     // entries per chunk of an archive
 	recent []int64 // ids of the newest posts, oldest first: the global timeline
@@ -58,7 +70,7 @@ type tagCount struct {
 	logWeight float64
 }
 
-var _ dataset.Writer = (*BulkWriter)(nil)
+var _ dataset.Writer = (*Writer)(nil)
 
 // sink receives commands whose key is their second element, so that the
 // RESP stream can be routed by slot.
@@ -68,23 +80,23 @@ type sink interface {
 	flush() error
 }
 
-// NewRESPWriter returns a BulkWriter that writes RESP to w, for `retwis
+// NewRESPWriter returns a Writer that writes RESP to w, for `retwis
 // load` or `redis-cli --pipe`, with archives in chunks of the default
 // size.
-func NewRESPWriter(w *resp.Writer) *BulkWriter {
-	return &BulkWriter{out: respSink{w}, chunk: kernel.DefaultArchiveChunk}
+func NewRESPWriter(w *resp.Writer) *Writer {
+	return &Writer{out: respSink{w}, chunk: kernel.DefaultArchiveChunk}
 }
 
-// BulkWriter returns a BulkWriter into the store's database, sending
-// commands in large pipelines.
-func (s *Store) BulkWriter(ctx context.Context) *BulkWriter {
-	return &BulkWriter{out: &redisSink{s: s, ctx: ctx}, chunk: s.Opts.ArchiveChunk}
+// NewLiveWriter returns a Writer into db's database (a store's: pass
+// its DB), sending commands in large pipelines.
+func NewLiveWriter(ctx context.Context, db *kernel.DB) *Writer {
+	return &Writer{out: &redisSink{db: db, ctx: ctx}, chunk: db.Opts.ArchiveChunk}
 }
 
 // User writes one user: the hash (with the time last seen and the
 // display name, if any), both name indexes, the registration time and
 // the people search.
-func (w *BulkWriter) User(u dataset.User) error {
+func (w *Writer) User(u dataset.User) error {
 	uid, at := kernel.ID(u.ID), strconv.FormatInt(u.Seen, 10)
 	user := []string{"HSET", schema.User(u.ID), schema.FieldUsername, u.Name, schema.FieldPasswordHash, u.PasswordHash,
 		schema.FieldSeen, at, schema.FieldJoined, strconv.FormatInt(u.Registered, 10)}
@@ -102,7 +114,7 @@ func (w *BulkWriter) User(u dataset.User) error {
 
 // Follows records that follower follows each of followees since at, in
 // both sorted sets and the graph.
-func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error {
+func (w *Writer) Follows(follower int64, followees []int64, at int64) error {
 	if len(followees) == 0 {
 		return nil
 	}
@@ -125,7 +137,7 @@ func (w *BulkWriter) Follows(follower int64, followees []int64, at int64) error 
 // (at the time it was made): the dataset's home timelines hold it
 // already, and maintenance must not take a recent post without the mark
 // for one whose delivery job vanished.
-func (w *BulkWriter) Post(p dataset.Post) error {
+func (w *Writer) Post(p dataset.Post) error {
 	pid := kernel.ID(p.ID)
 	w.recent = append(w.recent, p.ID)
 	if len(w.recent) > 2*schema.TimelineCap {
@@ -152,7 +164,7 @@ func conversationOf(p dataset.Post) index.Conversation {
 }
 
 // count counts the tags of p.
-func (w *BulkWriter) count(p index.Post) {
+func (w *Writer) count(p index.Post) {
 	w.latest = max(w.latest, p.Time)
 	for _, tag := range p.Conv.Tags {
 		f := retwis.FoldTag(tag)
@@ -177,10 +189,10 @@ func (w *BulkWriter) count(p index.Post) {
 
 // account changes what the writer counts of user uid for the directory.
 // Of a user's posts only those of the week before the newest post
-// written so far are kept, and of those the newest legacyPostsCounted
+// written so far are kept, and of those the newest index.LegacyPostsCounted
 // (the ids of a dataset tell no time, and a server counts no more of
 // those).
-func (w *BulkWriter) account(uid int64, change func(*bulkAccount)) {
+func (w *Writer) account(uid int64, change func(*bulkAccount)) {
 	if w.accounts == nil {
 		w.accounts = map[int64]bulkAccount{}
 	}
@@ -188,7 +200,7 @@ func (w *BulkWriter) account(uid int64, change func(*bulkAccount)) {
 	change(&a)
 	week := w.latest - int64(retwis.DirectoryWeek/time.Second)
 	a.posts = slices.DeleteFunc(a.posts, func(t int64) bool { return t < week })
-	if extra := len(a.posts) - legacyPostsCounted; extra > 0 { // as a server counts posts whose ids tell no time
+	if extra := len(a.posts) - index.LegacyPostsCounted; extra > 0 { // as a server counts posts whose ids tell no time
 		a.posts = a.posts[extra:]
 	}
 	w.accounts[uid] = a
@@ -198,13 +210,13 @@ func (w *BulkWriter) account(uid int64, change func(*bulkAccount)) {
 // posts of the week before the newest post (so that a dataset gives the
 // same bytes whenever it is written; a week after it was, maintenance
 // has brought the counts up to date).
-func (w *BulkWriter) finishDirectory() error {
+func (w *Writer) finishDirectory() error {
 	week := w.latest - int64(retwis.DirectoryWeek/time.Second)
 	for _, uid := range slices.Sorted(maps.Keys(w.accounts)) {
 		a := w.accounts[uid]
 		recent := len(slices.DeleteFunc(a.posts, func(t int64) bool { return t < week }))
-		code := directory.Encode(uint64(a.followers), uint64(recent), uint64(max(a.joined, 0)/86400))
-		if err := w.out.command("ZADD", schema.Explore, strconv.FormatUint(code, 10), kernel.ID(uid)); err != nil {
+		code := index.Code(a.followers, int64(recent), time.Unix(a.joined, 0))
+		if err := w.out.command(index.EntryWrite(uid, true, code)...); err != nil {
 			return err
 		}
 	}
@@ -214,7 +226,7 @@ func (w *BulkWriter) finishDirectory() error {
 // finishTags writes what count counted: each tag's entry in the
 // completion index, and its weight in the trends, with the newest post's
 // time as the trends' epoch.
-func (w *BulkWriter) finishTags() error {
+func (w *Writer) finishTags() error {
 	if len(w.tags) == 0 {
 		return nil
 	}
@@ -239,7 +251,7 @@ func (w *BulkWriter) finishTags() error {
 }
 
 // Home writes uid's home timeline, ids newest first.
-func (w *BulkWriter) Home(uid int64, ids []int64) error {
+func (w *Writer) Home(uid int64, ids []int64) error {
 	for start := 0; start < len(ids); start += 1000 {
 		if err := w.out.ints("RPUSH", schema.Home(uid), ids[start:min(start+1000, len(ids))]); err != nil {
 			return err
@@ -252,7 +264,7 @@ func (w *BulkWriter) Home(uid int64, ids []int64) error {
 // all older than its list, in chunks as a server makes them, full but
 // for the oldest. The chunks are numbered from the oldest, 0, up, so
 // that the server's next chunk follows the newest.
-func (w *BulkWriter) Archive(uid int64, ids []int64) error {
+func (w *Writer) Archive(uid int64, ids []int64) error {
 	chunks := (len(ids) + w.chunk - 1) / w.chunk
 	index := []string{"ZADD", schema.Archive(uid)}
 	for k := range chunks {
@@ -272,7 +284,7 @@ func (w *BulkWriter) Archive(uid int64, ids []int64) error {
 // Finish writes the global timeline, sets the id counters past what was
 // written and marks the layout as current, so that servers need not
 // migrate it; then it flushes.
-func (w *BulkWriter) Finish(users, posts int64) error {
+func (w *Writer) Finish(users, posts int64) error {
 	if err := w.finishTags(); err != nil {
 		return err
 	}
@@ -296,9 +308,9 @@ func (w *BulkWriter) Finish(users, posts int64) error {
 }
 
 // Flush sends what is buffered.
-func (w *BulkWriter) Flush() error { return w.out.flush() }
+func (w *Writer) Flush() error { return w.out.flush() }
 
-func (w *BulkWriter) all(cmds [][]string) error {
+func (w *Writer) all(cmds [][]string) error {
 	for _, cmd := range cmds {
 		if err := w.out.command(cmd...); err != nil {
 			return err
@@ -318,7 +330,7 @@ func (r respSink) ints(name, key string, values []int64) error {
 
 // redisSink sends commands to Redis in pipelines of bulkPipeline.
 type redisSink struct {
-	s    *Store
+	db   *kernel.DB
 	ctx  context.Context
 	cmds rueidis.Commands
 }
@@ -326,7 +338,7 @@ type redisSink struct {
 const bulkPipeline = 5000
 
 func (r *redisSink) command(args ...string) error {
-	r.cmds = append(r.cmds, r.s.C.B().Arbitrary(args[0]).Keys(args[1]).Args(args[2:]...).Build())
+	r.cmds = append(r.cmds, r.db.C.B().Arbitrary(args[0]).Keys(args[1]).Args(args[2:]...).Build())
 	if len(r.cmds) >= bulkPipeline {
 		return r.flush()
 	}
@@ -346,7 +358,7 @@ func (r *redisSink) flush() error {
 	if len(r.cmds) == 0 {
 		return nil
 	}
-	err := redisconn.FirstErr(r.s.C.DoMulti(r.ctx, r.cmds...))
+	err := redisconn.FirstErr(r.db.C.DoMulti(r.ctx, r.cmds...))
 	r.cmds = r.cmds[:0]
-	return r.s.Wrap("bulk write", err)
+	return r.db.Wrap("bulk write", err)
 }

@@ -1,23 +1,88 @@
-package store_test
+package bulk_test
 
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/redis/rueidis"
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/dataset"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/resp"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/bulk"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 	"github.com/retwis/retwis/load"
 )
+
+// fixture is a store under test, with a client of its own for setting
+// up and inspecting its database.
+type fixture struct {
+	st  *store.Store
+	raw rueidis.Client
+	ctx context.Context
+}
+
+// newFixture returns a fixture whose store, on the Redis at url, has
+// opts (with storetest's defaults), its database migrated.
+func newFixture(t *testing.T, url string, opts store.Options) *fixture {
+	t.Helper()
+	st := storetest.Open(t, url, opts)
+	raw, err := redisconn.Dial(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(raw.Close)
+	if err := st.Migrate(t.Context(), slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{st: st, raw: raw, ctx: t.Context()}
+}
+
+// do runs a raw command and returns its reply as a string ("" for nil).
+func (f *fixture) do(t *testing.T, args ...string) string {
+	t.Helper()
+	return redistest.Do(t, f.raw, args...)
+}
+
+func (f *fixture) strs(t *testing.T, args ...string) []string {
+	t.Helper()
+	return redistest.Strs(t, f.raw, args...)
+}
+
+func (f *fixture) register(t *testing.T, name string) retwis.User {
+	t.Helper()
+	u, _, err := f.st.Register(f.ctx, name, "password1")
+	if err != nil {
+		t.Fatalf("register %s: %v", name, err)
+	}
+	return u
+}
+
+// home pages through uid's home timeline n posts at a time.
+func (f *fixture) home(t *testing.T, uid int64, n int) func(retwis.Cursor) retwis.Page {
+	return func(c retwis.Cursor) retwis.Page {
+		t.Helper()
+		p, _, err := f.st.HomeTimeline(f.ctx, uid, c, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // network is the small synthetic network the bulk tests write: home
 // timeline lists of 100 entries and up to 1,000 more in their archives.
@@ -38,9 +103,9 @@ var bulkOptions = store.Options{HomeCap: 100}
 // those they follow (1,100 of them when there are more), logins work,
 // and popularity is skewed.
 func TestBulkWriterLive(t *testing.T) {
-	f := newFixtureWith(t, redistest.Start(t).URL, bulkOptions, false)
+	f := newFixture(t, redistest.Start(t).URL, bulkOptions)
 	hash := dataset.SeededHash("seeded pw", 7)
-	stats, err := dataset.Generate(f.ctx, f.st.BulkWriter(f.ctx), network(hash))
+	stats, err := dataset.Generate(f.ctx, bulk.NewLiveWriter(f.ctx, f.st.DB), network(hash))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +122,7 @@ func TestBulkWriterLive(t *testing.T) {
 		t.Fatal("nothing was archived")
 	}
 	for _, uid := range []int64{1, 150, 300} {
-		got := pageAll(t, f.home(t, uid, 50), nil)
+		got := storetest.PageAll(t, f.home(t, uid, 50), nil)
 		want := f.newestOfFollowed(t, uid)
 		want = want[:min(len(want), 1100)]
 		if !slices.Equal(got, want) {
@@ -81,10 +146,10 @@ func TestBulkWriterLive(t *testing.T) {
 // deliver them all again, and benchmarks on a seeded network would
 // measure that churn).
 func TestBulkPostsNotRedelivered(t *testing.T) {
-	f := newFixtureWith(t, redistest.Start(t).URL, bulkOptions, false)
+	f := newFixture(t, redistest.Start(t).URL, bulkOptions)
 	opts := network(dataset.SeededHash("pw", 7))
 	opts.Until = time.Now().Add(-5 * time.Minute)
-	if _, err := dataset.Generate(f.ctx, f.st.BulkWriter(f.ctx), opts); err != nil {
+	if _, err := dataset.Generate(f.ctx, bulk.NewLiveWriter(f.ctx, f.st.DB), opts); err != nil {
 		t.Fatal(err)
 	}
 	rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.st))
@@ -98,20 +163,20 @@ func TestBulkPostsNotRedelivered(t *testing.T) {
 // checks that the two databases are identical key by key.
 func TestBulkWriterSinksAgree(t *testing.T) {
 	hash := dataset.SeededHash("pw", 7)
-	live := newFixtureWith(t, redistest.Start(t).URL, bulkOptions, false)
-	if _, err := dataset.Generate(live.ctx, live.st.BulkWriter(live.ctx), network(hash)); err != nil {
+	live := newFixture(t, redistest.Start(t).URL, bulkOptions)
+	if _, err := dataset.Generate(live.ctx, bulk.NewLiveWriter(live.ctx, live.st.DB), network(hash)); err != nil {
 		t.Fatal(err)
 	}
 	var stream bytes.Buffer
 	bw := bufio.NewWriter(&stream)
-	if _, err := dataset.Generate(t.Context(), store.NewRESPWriter(resp.NewWriter(bw)), network(hash)); err != nil {
+	if _, err := dataset.Generate(t.Context(), bulk.NewRESPWriter(resp.NewWriter(bw)), network(hash)); err != nil {
 		t.Fatal(err)
 	}
 	other := redistest.Start(t)
 	if _, err := load.Run(t.Context(), load.Options{URL: other.URL}, &stream); err != nil {
 		t.Fatal(err)
 	}
-	loaded := newFixtureWith(t, other.URL, bulkOptions, false)
+	loaded := newFixture(t, other.URL, bulkOptions)
 	a, b := live.strs(t, "KEYS", "*"), loaded.strs(t, "KEYS", "*")
 	if len(a) != len(b) {
 		t.Fatalf("the live database has %d keys, the loaded stream %d", len(a), len(b))
@@ -120,6 +185,35 @@ func TestBulkWriterSinksAgree(t *testing.T) {
 		if x, y := live.contents(t, k), loaded.contents(t, k); !slices.Equal(x, y) {
 			t.Fatalf("key %s differs between the sinks: %q vs %q", k, x, y)
 		}
+	}
+}
+
+// TestBuildTimeline gives a reader a timeline of the newest 30 posts of
+// the authors followed, in a list of the cap and an archive below it:
+// paged through, it is those posts, newest first.
+func TestBuildTimeline(t *testing.T) {
+	f := newFixture(t, redistest.Start(t).URL, store.Options{HomeCap: 10, ArchiveChunk: 4})
+	reader := f.register(t, "reader")
+	var want []int64
+	for i := range 3 {
+		a := f.register(t, fmt.Sprint("author", i))
+		f.do(t, "ZADD", fmt.Sprint("following:{", reader.ID, "}"), "1", fmt.Sprint(a.ID))
+		for k := range 20 {
+			p, _ := f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", k))
+			want = append(want, p.ID)
+		}
+	}
+	slices.Sort(want)
+	slices.Reverse(want)
+	got, err := bulk.BuildTimeline(f.ctx, f.st, reader.ID, 30)
+	if err != nil || !slices.Equal(got, want[:30]) {
+		t.Fatalf("BuildTimeline = %v, %v; want the 30 newest %v", got, err, want[:30])
+	}
+	if n := f.do(t, "LLEN", fmt.Sprint("posts:{", reader.ID, "}")); n != "10" {
+		t.Fatalf("the list holds %s ids; want the cap, 10", n)
+	}
+	if paged := storetest.PageAll(t, f.home(t, reader.ID, 7), nil); !slices.Equal(paged, want[:30]) {
+		t.Fatalf("paged through: %v; want %v", paged, want[:30])
 	}
 }
 

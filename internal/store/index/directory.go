@@ -1,0 +1,52 @@
+package index
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/zorder"
+)
+
+// The dimensions of the directory (schema.Explore), in the order of the
+// curve: follower count, posts in the last seven days, day of sign-up
+// (days since 1970). Their bits add up to the 53 of a score: counts
+// above 1,048,575 followers or 65,535 posts a week are indexed as those.
+const (
+	DimFollowers = iota
+	DimPosts
+	DimJoined
+)
+
+// Directory is the curve of the directory's codes.
+var Directory = zorder.New(20, 16, 17)
+
+// LegacyPostsCounted is how many posts with ids not made by a server
+// (bulk-written or migrated, whose ids tell no time) the count of a
+// user's recent posts reads the times of, newest first.
+const LegacyPostsCounted = 100
+
+// Code returns the score of a user's entry in the directory: its point
+// on the curve for followers, posts (those of the last seven days) and
+// the day of joined.
+func Code(followers, posts int64, joined time.Time) uint64 {
+	return Directory.Encode(uint64(followers), uint64(posts), uint64(max(joined.Unix(), 0)/86400))
+}
+
+// EntryWrite is the plain command that makes user uid's entry in the
+// directory the one of code: gone if the user is (exists false). The
+// online store and the bulk writer both write it.
+func EntryWrite(uid int64, exists bool, code uint64) []string {
+	if !exists {
+		return []string{"ZREM", schema.Explore, kernel.ID(uid)}
+	}
+	return []string{"ZADD", schema.Explore, strconv.FormatUint(code, 10), kernel.ID(uid)}
+}
+
+// EntryCmd returns the command of EntryWrite.
+func EntryCmd(c rueidis.Client, uid int64, exists bool, code uint64) rueidis.Completed {
+	return Commands(c, [][]string{EntryWrite(uid, exists, code)})[0]
+}
