@@ -44,7 +44,7 @@ type Options struct {
 	// Mastodon.
 	Heartbeat time.Duration
 	// StreamBuffer is how many events a stream's client may be behind
-	// before it is disconnected; zero means stream.DefaultBuffer.
+	// before it is disconnected; zero means livehub.DefaultBuffer.
 	StreamBuffer int
 	// Rate limits the calls of each token, and of each client address
 	// for calls without one (zero: no limit); Proxies are the proxies

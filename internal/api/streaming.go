@@ -8,12 +8,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/livehub"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/stream"
 )
 
 // Live updates are Mastodon's streaming API in both its forms, over the
-// process's stream.Hub (one Redis subscription per stream, however many
+// process's livehub.Hub (one Redis subscription per stream, however many
 // clients): Server-Sent Events, one stream per request
 // (streaming_sse.go), and a WebSocket that carries any number
 // (streaming_ws.go). Their events are rendered once per process
@@ -35,14 +35,14 @@ const (
 
 // live is what the streams of a Server share.
 type live struct {
-	hub       *stream.Hub
+	hub       *livehub.Hub
 	payloads  payloads
 	heartbeat time.Duration
 }
 
 func newLive(opts Options) *live {
 	return &live{
-		hub:       stream.New(stream.Options{Listen: opts.Store.Listen, Buffer: opts.StreamBuffer, Log: opts.Log}),
+		hub:       livehub.New(livehub.Options{Listen: opts.Store.Listen, Buffer: opts.StreamBuffer, Log: opts.Log}),
 		heartbeat: cmp.Or(opts.Heartbeat, defaultHeartbeat),
 	}
 }
@@ -154,7 +154,7 @@ func resolveStream(name, tag string, l listener) (liveStream, *streamError) {
 
 // subscribe adds ls to c, waiting (a bounded time) until it is listened
 // to.
-func (s *Server) subscribe(ctx context.Context, c *stream.Client, ls liveStream) error {
+func (s *Server) subscribe(ctx context.Context, c *livehub.Client, ls liveStream) error {
 	ctx, cancel := context.WithTimeout(ctx, subscribeTimeout)
 	defer cancel()
 	return c.Subscribe(ctx, ls.source)
@@ -167,7 +167,7 @@ func (s *Server) streamUnavailable(w http.ResponseWriter, r *http.Request, err e
 }
 
 // streamEnded logs why the Hub ended a stream's client, if it did.
-func (s *Server) streamEnded(r *http.Request, c *stream.Client) {
+func (s *Server) streamEnded(r *http.Request, c *livehub.Client) {
 	if err := c.Err(); err != nil {
 		s.log.Info("live stream ended", "path", r.URL.Path, "reason", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/retwis/retwis/internal/stream"
+	"github.com/retwis/retwis/internal/livehub"
 )
 
 // streamEvents answers GET /api/v1/streaming/user, /user/notification,
@@ -43,7 +43,7 @@ func (s *Server) streamEvents(name string) http.HandlerFunc {
 // client goes away or the Hub ends c: `event: <kind>` and `data:
 // <payload>`, a `:thump` comment every heartbeat, as Mastodon writes
 // them; those of accounts l's user does not see are left out.
-func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *stream.Client, ls liveStream, l listener) {
+func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.Client, ls liveStream, l listener) {
 	rc := http.NewResponseController(w)
 	// The server's read timeout would end the stream: the client sends
 	// nothing more, and a read that times out cancels the request.
@@ -96,7 +96,7 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *stream.Cl
 // fail as soon as the Hub drops the client (too slow, or shutting down),
 // instead of at its deadline. It returns the function that stops
 // watching, to be called before the handler returns.
-func abortWhenEnded(rc *http.ResponseController, c *stream.Client) (stop func()) {
+func abortWhenEnded(rc *http.ResponseController, c *livehub.Client) (stop func()) {
 	quit, watched := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(watched)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/retwis/retwis/internal/stream"
+	"github.com/retwis/retwis/internal/livehub"
 )
 
 // streamWebSocket answers GET /api/v1/streaming: a WebSocket that carries
@@ -104,7 +104,7 @@ func (s *Server) acceptWebSocket(w http.ResponseWriter, r *http.Request, protoco
 type wsSession struct {
 	s        *Server
 	conn     *websocket.Conn
-	client   *stream.Client
+	client   *livehub.Client
 	listener listener
 	site     site
 
@@ -124,7 +124,7 @@ func (ws *wsSession) run(first []liveStream) {
 	wg.Go(func() { defer cancel(); ws.ping(ctx) })
 	ws.send(ctx)
 	ws.client.Close() // the Hub need not wait for the close handshake
-	if errors.Is(ws.client.Err(), stream.ErrClosed) {
+	if errors.Is(ws.client.Err(), livehub.ErrClosed) {
 		ws.conn.Close(websocket.StatusGoingAway, "The server is shutting down.")
 	} else {
 		ws.conn.CloseNow()
@@ -159,7 +159,7 @@ type wsEvent struct {
 
 // deliver sends m to each of the connection's streams that reads its
 // source, and reports whether the connection took it.
-func (ws *wsSession) deliver(m *stream.Message) bool {
+func (ws *wsSession) deliver(m *livehub.Message) bool {
 	var to []liveStream
 	ws.mu.Lock()
 	for _, ls := range ws.streams {

@@ -1,4 +1,4 @@
-package stream_test
+package livehub_test
 
 import (
 	"context"
@@ -12,9 +12,9 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/livehub"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/stream"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -27,14 +27,14 @@ var quiet = slog.New(slog.DiscardHandler)
 type env struct {
 	st      *store.Store
 	raw     rueidis.Client
-	hub     *stream.Hub
+	hub     *livehub.Hub
 	listens atomic.Int64 // listeners running
 	started atomic.Int64 // listeners ever started
 	// cut ends the latest listener as a failed connection would.
 	cut atomic.Pointer[context.CancelFunc]
 }
 
-func newEnv(t *testing.T, url string, opts stream.Options) *env {
+func newEnv(t *testing.T, url string, opts livehub.Options) *env {
 	t.Helper()
 	e := &env{st: storetest.Open(t, url, store.Options{})}
 	if err := e.st.Migrate(t.Context(), quiet); err != nil {
@@ -57,7 +57,7 @@ func newEnv(t *testing.T, url string, opts stream.Options) *env {
 		return e.st.Listen(ctx, st, fn)
 	}
 	opts.Log = quiet
-	e.hub = stream.New(opts)
+	e.hub = livehub.New(opts)
 	t.Cleanup(e.hub.Close)
 	return e
 }
@@ -85,7 +85,7 @@ func (e *env) post(t *testing.T, author retwis.User, text string) retwis.Post {
 }
 
 // client returns a client subscribed to streams, closed with the test.
-func (e *env) client(t *testing.T, streams ...store.Stream) *stream.Client {
+func (e *env) client(t *testing.T, streams ...store.Stream) *livehub.Client {
 	t.Helper()
 	c, err := e.hub.Client()
 	if err != nil {
@@ -127,7 +127,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 
 // next returns the client's next message, failing the test if none
 // comes within 10 seconds or the client ends.
-func next(t *testing.T, c *stream.Client) *stream.Message {
+func next(t *testing.T, c *livehub.Client) *livehub.Message {
 	t.Helper()
 	select {
 	case m, ok := <-c.Events():
@@ -143,7 +143,7 @@ func next(t *testing.T, c *stream.Client) *stream.Message {
 
 // expectPost takes the client's next message and checks that it is an
 // update of post p on stream st.
-func expectPost(t *testing.T, c *stream.Client, st store.Stream, p retwis.Post) {
+func expectPost(t *testing.T, c *livehub.Client, st store.Stream, p retwis.Post) {
 	t.Helper()
 	m := next(t, c)
 	if m.Stream != st || m.Event.Kind != "update" || m.Event.Post != p.ID {
@@ -155,7 +155,7 @@ func expectPost(t *testing.T, c *stream.Client, st store.Stream, p retwis.Post) 
 // by the first and stopped by the last (Redis then has no subscriber
 // left), and every client gets every event of its streams.
 func TestSharedListener(t *testing.T) {
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	alice := e.user(t, "alice")
 	public, own := store.PublicStream(), store.UserStream(alice.ID)
 	a, b := e.client(t, public), e.client(t, public, own)
@@ -191,7 +191,7 @@ func TestSharedListener(t *testing.T) {
 // last client left: the new listener waits for the old one's
 // unsubscription, which would otherwise undo its subscription.
 func TestListenAgainAtOnce(t *testing.T) {
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	alice := e.user(t, "alice")
 	public := store.PublicStream()
 	for i := range 5 {
@@ -210,7 +210,7 @@ func TestListenAgainAtOnce(t *testing.T) {
 // of the stream gets everything.
 func TestSlowClientDropped(t *testing.T) {
 	const buffer = 4
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{Buffer: buffer})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{Buffer: buffer})
 	alice := e.user(t, "alice")
 	public := store.PublicStream()
 	slow, fast := e.client(t, public), e.client(t, public)
@@ -223,7 +223,7 @@ func TestSlowClientDropped(t *testing.T) {
 	default:
 		t.Fatal("the slow client was not dropped")
 	}
-	if !errors.Is(slow.Err(), stream.ErrSlow) {
+	if !errors.Is(slow.Err(), livehub.ErrSlow) {
 		t.Fatalf("slow client's Err = %v; want ErrSlow", slow.Err())
 	}
 	held := 0
@@ -233,7 +233,7 @@ func TestSlowClientDropped(t *testing.T) {
 	if held != buffer {
 		t.Fatalf("the dropped client held %d events; want its buffer's %d", held, buffer)
 	}
-	if err := slow.Subscribe(t.Context(), store.UserStream(alice.ID)); !errors.Is(err, stream.ErrSlow) {
+	if err := slow.Subscribe(t.Context(), store.UserStream(alice.ID)); !errors.Is(err, livehub.ErrSlow) {
 		t.Fatalf("Subscribe on a dropped client: %v", err)
 	}
 }
@@ -242,7 +242,7 @@ func TestSlowClientDropped(t *testing.T) {
 // and close them), refuses new ones, and returns once the owners have
 // closed their clients and Redis has no subscriber left.
 func TestCloseDrains(t *testing.T) {
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	alice := e.user(t, "alice")
 	var reasons [3]error
 	owned := make(chan struct{})
@@ -273,11 +273,11 @@ func TestCloseDrains(t *testing.T) {
 		<-owned
 	}
 	for i, err := range reasons {
-		if !errors.Is(err, stream.ErrClosed) {
+		if !errors.Is(err, livehub.ErrClosed) {
 			t.Fatalf("client %d ended with %v; want ErrClosed", i, err)
 		}
 	}
-	if _, err := e.hub.Client(); !errors.Is(err, stream.ErrClosed) {
+	if _, err := e.hub.Client(); !errors.Is(err, livehub.ErrClosed) {
 		t.Fatalf("Client after Close: %v", err)
 	}
 	if n := e.channels(t); n != 0 {
@@ -287,7 +287,7 @@ func TestCloseDrains(t *testing.T) {
 
 // TestSubscribeErrors: the cases where Subscribe refuses.
 func TestSubscribeErrors(t *testing.T) {
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	closed := e.client(t)
 	closed.Close()
 	cancelled, cancel := context.WithCancel(t.Context())
@@ -297,13 +297,13 @@ func TestSubscribeErrors(t *testing.T) {
 	fresh := store.TagStream("nobody-listens-here")
 	for _, tc := range []struct {
 		name   string
-		client *stream.Client
+		client *livehub.Client
 		ctx    context.Context
 		stream store.Stream
 		want   error
 	}{
-		{"a tag that folds to nothing", e.client(t), t.Context(), store.TagStream("\u0301"), stream.ErrNoStream},
-		{"a closed client", closed, t.Context(), store.PublicStream(), stream.ErrClosed},
+		{"a tag that folds to nothing", e.client(t), t.Context(), store.TagStream("\u0301"), livehub.ErrNoStream},
+		{"a closed client", closed, t.Context(), store.PublicStream(), livehub.ErrClosed},
 		{"a context that ends first", e.client(t), cancelled, fresh, context.Canceled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -320,7 +320,7 @@ func TestSubscribeErrors(t *testing.T) {
 // getting events without subscribing again.
 func TestListenAgain(t *testing.T) {
 	const backoff = 100 * time.Millisecond
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{Backoff: backoff})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{Backoff: backoff})
 	alice := e.user(t, "alice")
 	own := store.UserStream(alice.ID)
 	c := e.client(t, own)
@@ -339,7 +339,7 @@ func TestListenAgain(t *testing.T) {
 // the Hub listens again).
 func TestOutage(t *testing.T) {
 	r := redistest.Start(t)
-	e := newEnv(t, r.URL, stream.Options{Backoff: 20 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
+	e := newEnv(t, r.URL, livehub.Options{Backoff: 20 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
 	alice := e.user(t, "alice")
 	c := e.client(t, store.UserStream(alice.ID))
 	r.Stop(t)
@@ -369,7 +369,7 @@ func TestOutage(t *testing.T) {
 // Redis is back, subscribing works again.
 func TestRedisAway(t *testing.T) {
 	r := redistest.Start(t)
-	e := newEnv(t, r.URL, stream.Options{})
+	e := newEnv(t, r.URL, livehub.Options{})
 	alice := e.user(t, "alice")
 	own := store.UserStream(alice.ID)
 	r.Stop(t)
@@ -388,7 +388,7 @@ func TestRedisAway(t *testing.T) {
 // master of its slot, the clients of streams on different masters get
 // their events.
 func TestCluster(t *testing.T) {
-	e := newEnv(t, redistest.Cluster(t), stream.Options{})
+	e := newEnv(t, redistest.Cluster(t), livehub.Options{})
 	var users []retwis.User
 	var streams []store.Stream
 	for i := range 6 { // users' streams spread over the masters
