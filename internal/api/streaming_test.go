@@ -17,10 +17,10 @@ import (
 	"github.com/coder/websocket"
 	"github.com/mattn/go-mastodon"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/testkit/redistest"
-	"github.com/retwis/retwis/internal/web"
 )
 
 // wait is how long a test waits for an event before it fails.
@@ -327,7 +327,7 @@ func TestStreamRefused(t *testing.T) {
 		{"no token", "/api/v1/streaming/user", "", nil, 401, "Missing access token"},
 		{"a wrong token", "/api/v1/streaming/public", "nope", nil, 401, "access token is invalid"},
 		{"a wrong token in the query", "/api/v1/streaming/user?access_token=nope", "", nil, 401, "access token is invalid"},
-		{"a stale cookie", "/api/v1/streaming/user", "", []string{"Cookie", web.CookieName + "=stale"}, 401, "Missing access token"},
+		{"a stale cookie", "/api/v1/streaming/user", "", []string{"Cookie", retwis.SessionCookie + "=stale"}, 401, "Missing access token"},
 		{"no read scope", "/api/v1/streaming/user", writeOnly, nil, 403, "required scopes"},
 		{"no notifications scope", "/api/v1/streaming/user/notification", statusesOnly, nil, 403, "required scopes"},
 		{"no tag", "/api/v1/streaming/hashtag", token, nil, 400, "Missing tag name"},
@@ -364,7 +364,7 @@ func TestStreamSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.drain()
-	stream := s.listen("/api/v1/streaming/user", "", "Cookie", web.CookieName+"="+secret)
+	stream := s.listen("/api/v1/streaming/user", "", "Cookie", retwis.SessionCookie+"="+secret)
 	s.post(aliceToken, "for the pages")
 	stream.expectUpdate("for the pages")
 }

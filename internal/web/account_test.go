@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/web"
 )
 
@@ -18,7 +19,7 @@ func TestWelcomeAndSignUp(t *testing.T) {
 	r := b.post("/register", url.Values{"username": {"Alice"}, "password": {"password1"}, "password2": {"password1"}})
 	redirects(t, r, "/")
 	c := r.header.Get("Set-Cookie")
-	for _, attr := range []string{web.CookieName + "=", "HttpOnly", "SameSite=Lax", "Path=/"} {
+	for _, attr := range []string{retwis.SessionCookie + "=", "HttpOnly", "SameSite=Lax", "Path=/"} {
 		if !strings.Contains(c, attr) {
 			t.Fatalf("cookie %q lacks %s", c, attr)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
@@ -176,7 +177,7 @@ func (b *browser) postRaw(path, body string, header http.Header) response {
 func (b *browser) cookie() string {
 	u, _ := url.Parse(b.site.srv.URL)
 	for _, c := range b.c.Jar.Cookies(u) {
-		if c.Name == web.CookieName {
+		if c.Name == retwis.SessionCookie {
 			return c.Value
 		}
 	}
@@ -192,7 +193,7 @@ func (b *browser) setCookie(token string) {
 
 // authCookie returns an auth cookie holding secret, for sending by hand.
 func authCookie(secret string) *http.Cookie {
-	return &http.Cookie{Name: web.CookieName, Value: secret}
+	return &http.Cookie{Name: retwis.SessionCookie, Value: secret}
 }
 
 // signUp registers name and expects success.
