@@ -16,7 +16,7 @@ import (
 // not checked, but the report, the absence of errors and the charts are.
 func TestBench(t *testing.T) {
 	redis := redistest.Start(t)
-	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, timelines: defaultTimelines()})
+	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, store: defaultStoreOptions()})
 	defer stop()
 	dir := t.TempDir()
 	var out bytes.Buffer

@@ -49,7 +49,7 @@ func openDatabase(ctx context.Context, cfg serveConfig, log *slog.Logger) (*data
 		}
 	}
 	var opts redisconn.Options
-	if cfg.timelines.ReplicaReads {
+	if cfg.store.ReplicaReads {
 		opts.ReadFromReplica = store.ReadFromReplica
 	}
 	c, err := connect(ctx, url, opts, log)

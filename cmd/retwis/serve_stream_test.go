@@ -19,7 +19,7 @@ import (
 // them until its shutdown deadline.
 func TestServeDrainsStreams(t *testing.T) {
 	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redistest.Start(t).URL,
-		timelines: defaultTimelines(), maintainEvery: time.Minute})
+		store: defaultStoreOptions(), maintainEvery: time.Minute})
 	res, err := http.Get(base + "/api/v1/streaming/public")
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func TestServeDrainsStreams(t *testing.T) {
 // and mentions work as ever) and its streams answer 503 at once.
 func TestServeMemoryWithoutLiveEvents(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no redis-server to be found
-	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", dataDir: t.TempDir(), timelines: defaultTimelines(),
+	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", dataDir: t.TempDir(), store: defaultStoreOptions(),
 		maintainEvery: time.Minute})
 	defer stop()
 	browse := func(name string) *http.Client {
