@@ -18,6 +18,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/mux"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
@@ -261,15 +262,14 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
-	apiServer := api.New(api.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Session: web.SessionCredential,
-		Rate: cfg.apiRate, Proxies: proxies})
-	defer apiServer.Close() // its WebSockets, which Shutdown does not wait for, before the database goes
-	h, err := web.New(web.Options{Store: st, Log: log, MemoryOnly: db.memoryOnly,
-		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker, Metrics: reg,
-		Writes: writes, Mount: apiServer.Mount, Limits: cfg.pageLimits, Proxies: proxies})
+	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
+		ProbesOnly: cfg.role == roleWorker,
+		Pages:      web.Options{MemoryOnly: db.memoryOnly, SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits},
+		API:        api.Options{Rate: cfg.apiRate}})
 	if err != nil {
 		return err
 	}
+	defer h.Close() // its WebSockets, which Shutdown does not wait for, before the database goes
 	if cfg.metricsAddr != "" {
 		stopMetrics, err := serveMetrics(cfg.metricsAddr, reg, log)
 		if err != nil {
@@ -291,7 +291,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	// Shutdown waits for requests to finish: the live streams end at once
 	// (they extend the write timeout themselves, write by write).
-	srv.RegisterOnShutdown(apiServer.Close)
+	srv.RegisterOnShutdown(h.Close)
 	return listenAndServe(ctx, srv, ln, cfg, log, ready)
 }
 

@@ -281,7 +281,7 @@ func readRoutes(files map[string][]byte) (routes []apiRoute, err error) {
 		return nil, fmt.Errorf("no route read from %v", routeRoots)
 	}
 	for name, d := range r.methods {
-		if takesMux(d) && !r.reached[name] && name != "Mount" {
+		if takesMux(d) && !r.reached[name] && name != "Register" {
 			return nil, fmt.Errorf("(*Server).%s takes a mux but is none of %v nor called by them: add it to routeRoots in openapi_test.go if it registers routes", name, routeRoots)
 		}
 	}
@@ -290,8 +290,8 @@ func readRoutes(files map[string][]byte) (routes []apiRoute, err error) {
 
 // routeRoots are the methods that register the API's routes on a mux of
 // their own: routes() the API's, streamRoutes() the live streams' (which
-// go through a middleware stack without the request timeout). Mount,
-// which puts the whole API under its prefixes on the pages' mux, is no
+// go through a middleware stack without the request timeout). Register,
+// which puts the whole API under its prefixes on the top-level mux, is no
 // route of its own.
 var routeRoots = []string{"routes", "streamRoutes"}
 
@@ -571,7 +571,7 @@ func (s *Server) streamRoutes(mux *http.ServeMux) {
 	name := "user:x"
 	mux.HandleFunc("GET /live/user", s.streamEvents(name))
 }
-func (s *Server) Mount(mux *http.ServeMux) { mux.Handle("/api/", s) }
+func (s *Server) Register(mux *http.ServeMux) { mux.Handle("/api/", s) }
 `
 	got, err := readRoutes(map[string][]byte{"server.go": []byte(src)})
 	if err != nil {

@@ -99,10 +99,10 @@ func (s *Server) withStreams(rest http.Handler, opts Options) http.Handler {
 	return mux
 }
 
-// Mount registers the API's paths on mux, beside the HTML interface's
-// pages: everything under /api/, and OAuth's token and revocation
-// endpoints (its authorization page is an HTML page).
-func (s *Server) Mount(mux *http.ServeMux) {
+// Register mounts the API on mux, the top-level mux it shares with the
+// HTML interface: everything under /api/, and OAuth's token and
+// revocation endpoints (its authorization page is an HTML page).
+func (s *Server) Register(mux *http.ServeMux) {
 	for _, p := range []string{"/api/", "/oauth/token", "/oauth/revoke"} {
 		mux.Handle(p, s.handler)
 	}

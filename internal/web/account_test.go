@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/mux"
 	"github.com/retwis/retwis/internal/web"
 )
 
@@ -43,7 +44,7 @@ func TestSecureCookieOverTLS(t *testing.T) {
 // terminates TLS: plain HTTP reaches it, and the cookie is Secure all
 // the same.
 func TestSecureCookiesBehindProxy(t *testing.T) {
-	s := newSiteWith(t, redistestStart(t), httptest.NewServer, web.Options{SecureCookies: true})
+	s := newSiteWith(t, redistestStart(t), httptest.NewServer, mux.Options{Pages: web.Options{SecureCookies: true}})
 	res := s.browser().post("/register", url.Values{"username": {"proxied"}, "password": {"password1"}, "password2": {"password1"}})
 	if c := res.header.Get("Set-Cookie"); !strings.Contains(c, "Secure") {
 		t.Fatalf("cookie with SecureCookies is not Secure: %q", c)

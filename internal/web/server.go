@@ -47,10 +47,6 @@ type Options struct {
 	// others wait their turn, so that pages stay fast during a burst of
 	// them. Zero means no limit.
 	Writes int
-	// Mount, if not nil, registers another interface's routes (the client
-	// API's) beside the pages: outside their middleware and their
-	// cross-origin protection, as that interface brings its own.
-	Mount func(*http.ServeMux)
 	// Limits are the rate limits of logging in and signing up (zero:
 	// none); Proxies the proxies whose X-Forwarded-For is believed, for
 	// the limits per client address.
@@ -100,16 +96,12 @@ func New(opts Options) (*Server, error) {
 		Proxies: opts.Proxies,
 	})
 	s.handler = s.routes(opts.ProbesOnly)
-	if opts.Mount != nil && !opts.ProbesOnly {
-		outer := http.NewServeMux()
-		outer.Handle("/", s.handler)
-		opts.Mount(outer)
-		s.handler = outer
-	}
 	return s, nil
 }
 
-// ServeHTTP implements http.Handler.
+// ServeHTTP implements http.Handler: the pages, the probes, and the page
+// that says there is nothing here for every other path. internal/server
+// mounts it at "/" beside the other interfaces.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 func (s *Server) routes(probesOnly bool) http.Handler {

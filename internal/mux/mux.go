@@ -1,0 +1,86 @@
+// Package mux composes retwis's HTTP interfaces into the one handler a
+// server runs: a top-level http.ServeMux on which the pages and the
+// probes (internal/web) take every path but those of the client API
+// (internal/api: everything under /api/, OAuth's token and revocation
+// endpoints). Each interface keeps its own middleware stack; none knows
+// of the others. `retwis serve` runs this handler, and so do the tests
+// that start a whole server (internal/testkit/servertest), so that what
+// they test is what runs.
+package mux
+
+import (
+	"log/slog"
+	"net/http"
+	"net/netip"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/web"
+)
+
+// Options configure a Handler. The fields before Pages are every
+// interface's: New sets them in Pages and API.
+type Options struct {
+	Store *store.Store
+	Log   *slog.Logger
+	// Metrics, if not nil, receives the request metrics of every
+	// interface, by route.
+	Metrics prometheus.Registerer
+	// Writes is how many posts, follows and deletions run at once, in
+	// each interface (see web.Options.Writes); zero means no limit.
+	Writes int
+	// Proxies are the proxies whose X-Forwarded-For is believed, for the
+	// limits per client address.
+	Proxies []netip.Prefix
+	// ProbesOnly serves the probes (/livez, /healthz, /readyz) and
+	// nothing else: a server that only delivers posts.
+	ProbesOnly bool
+
+	// Pages and API are what is each interface's own.
+	Pages web.Options
+	API   api.Options
+}
+
+// Handler is the handler of a retwis server: every interface on one mux.
+type Handler struct {
+	mux *http.ServeMux
+	api *api.Server // nil with ProbesOnly
+}
+
+// New returns a Handler; it fails only if the pages' templates are
+// broken.
+func New(opts Options) (*Handler, error) {
+	pages := opts.Pages
+	pages.Store, pages.Log, pages.Metrics, pages.Writes, pages.Proxies = opts.Store, opts.Log, opts.Metrics, opts.Writes, opts.Proxies
+	pages.ProbesOnly = opts.ProbesOnly
+	w, err := web.New(pages)
+	if err != nil {
+		return nil, err
+	}
+	h := &Handler{mux: http.NewServeMux()}
+	h.mux.Handle("/", w)
+	if opts.ProbesOnly {
+		return h, nil
+	}
+	a := opts.API
+	a.Store, a.Log, a.Metrics, a.Writes, a.Proxies = opts.Store, opts.Log, opts.Metrics, opts.Writes, opts.Proxies
+	a.Session = web.SessionCredential // the pages listen to the streams
+	h.api = api.New(a)
+	h.api.Register(h.mux)
+	return h, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// Close ends the live streams and waits until their handlers have
+// returned (see api.Server.Close): call it when the HTTP server shuts
+// down (http.Server.RegisterOnShutdown). Other requests finish on their
+// own.
+func (h *Handler) Close() {
+	if h.api != nil {
+		h.api.Close()
+	}
+}
