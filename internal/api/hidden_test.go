@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-mastodon"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/testkit/servertest"
 )
 
 // reader is a person reading a server through every page and API
@@ -143,10 +144,10 @@ func TestBlockedAppearsNowhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	two.waitSubscribed(1)
-	one.post(bobToken, "bob-words again")
-	one.post(carolToken, "carol-words")
-	if ev, ok := nextEvent(t, events).(*mastodon.UpdateEvent); !ok || !strings.Contains(ev.Status.Content, "carol-words") {
+	two.WaitSubscribed(1)
+	one.Post(bobToken, "bob-words again")
+	one.Post(carolToken, "carol-words")
+	if ev, ok := servertest.NextEvent(t, events).(*mastodon.UpdateEvent); !ok || !strings.Contains(ev.Status.Content, "carol-words") {
 		t.Errorf("alice's public stream sent %#v first; want carol's post, not bob's", ev)
 	}
 	stop()
@@ -232,7 +233,7 @@ func TestSuspendedAppearsNowhere(t *testing.T) {
 	if _, err := carolApp.AccountFollow(ctx, mastodon.ID(id(spammer.ID))); err != nil {
 		t.Fatal(err)
 	}
-	spam := one.post(spamToken, "spam-words for @carol #deals")
+	spam := one.Post(spamToken, "spam-words for @carol #deals")
 	one.Drain()
 	spamID := parseID(t, mastodon.ID(spam))
 	carol := readerOn(t, two, "carol", carolToken)

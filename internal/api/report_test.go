@@ -19,8 +19,8 @@ func TestReportAPI(t *testing.T) {
 	carol, carolToken := s.User("carol")
 	ctx := t.Context()
 	alice := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: aliceToken})
-	bobs := []mastodon.ID{mastodon.ID(s.post(bobToken, "one")), mastodon.ID(s.post(bobToken, "two"))}
-	carols := mastodon.ID(s.post(carolToken, "three"))
+	bobs := []mastodon.ID{mastodon.ID(s.Post(bobToken, "one")), mastodon.ID(s.Post(bobToken, "two"))}
+	carols := mastodon.ID(s.Post(carolToken, "three"))
 	for name, try := range map[string]func() error{
 		"another's status": func() error {
 			_, err := alice.Report(ctx, mastodon.ID(id(bob.ID)), []mastodon.ID{carols}, "x")

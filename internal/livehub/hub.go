@@ -8,8 +8,8 @@
 // is dropped (its Events channel closed, Err saying why), so that a slow
 // reader can neither hold memory without bound nor slow the others.
 //
-// The Hub knows nothing of HTTP: internal/api turns its clients into
-// Server-Sent Events and WebSocket connections.
+// The Hub knows nothing of HTTP: internal/streaming turns its clients
+// into Server-Sent Events and WebSocket connections.
 package livehub
 
 import (

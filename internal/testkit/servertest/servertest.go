@@ -14,9 +14,12 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mattn/go-mastodon"
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/mux"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
@@ -95,6 +98,67 @@ func (s *Server) User(name string, scopes ...string) (retwis.User, string) {
 		s.T.Fatal(err)
 	}
 	return u, tok
+}
+
+// Post posts text as the token's user through the API and returns the
+// post's id.
+func (s *Server) Post(token, text string) string {
+	s.T.Helper()
+	r := s.Call("POST", "/api/v1/statuses", token, url.Values{"status": {text}})
+	var st struct{ ID string }
+	r.Decode(s.T, &st)
+	if r.Status != http.StatusOK || st.ID == "" {
+		s.T.Fatalf("post %q: %d %s", text, r.Status, r.Body)
+	}
+	return st.ID
+}
+
+// eventWait is how long a test waits for Redis or a stream before it
+// fails.
+const eventWait = 10 * time.Second
+
+// WaitSubscribed waits until the server's Redis (every node of a
+// cluster) has n subscribed channels: the streams of the clients
+// connected.
+func (s *Server) WaitSubscribed(n int) {
+	s.T.Helper()
+	raw, err := redisconn.Dial(s.RedisURL)
+	if err != nil {
+		s.T.Fatal(err)
+	}
+	defer raw.Close()
+	for deadline := time.Now().Add(eventWait); ; time.Sleep(5 * time.Millisecond) {
+		got := 0
+		for _, node := range raw.Nodes() {
+			chans, err := node.Do(s.T.Context(), node.B().PubsubShardchannels().Build()).AsStrSlice()
+			if err != nil {
+				s.T.Fatal(err)
+			}
+			got += len(chans)
+		}
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.T.Fatalf("Redis has %d subscribed channels; want %d", got, n)
+		}
+	}
+}
+
+// NextEvent returns the next event of a go-mastodon stream, failing the
+// test on an error event or none.
+func NextEvent(t testing.TB, events chan mastodon.Event) mastodon.Event {
+	t.Helper()
+	select {
+	case ev := <-events:
+		if e, ok := ev.(*mastodon.ErrorEvent); ok {
+			t.Fatalf("stream error: %v", e)
+		}
+		return ev
+	case <-time.After(eventWait):
+		t.Fatal("no event came")
+	}
+	return nil
 }
 
 // Reply is an answer of the API.

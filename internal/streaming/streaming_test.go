@@ -1,4 +1,4 @@
-package api_test
+package streaming_test
 
 import (
 	"bufio"
@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,13 +17,37 @@ import (
 	"github.com/mattn/go-mastodon"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/api"
-	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/mux"
+	"github.com/retwis/retwis/internal/streaming"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/servertest"
 )
 
 // wait is how long a test waits for an event before it fails.
 const wait = 10 * time.Second
+
+// server is a retwis server (the pages, the API and its streams, as
+// `retwis serve` runs them) on a real Redis, with a delivery worker.
+type server struct{ *servertest.Server }
+
+// newServer starts a server on a Redis of its own.
+func newServer(t testing.TB) *server {
+	return newServerAt(t, redistest.Start(t).URL)
+}
+
+// newServerAt starts a server on the Redis (or cluster) at redisURL.
+func newServerAt(t testing.TB, redisURL string) *server {
+	t.Helper()
+	return newServerWith(t, redisURL, streaming.Options{}, nil)
+}
+
+// newServerWith starts a server as newServerAt does, with the streams'
+// options opts (the store, API, log and session are the server's), its
+// HTTP server started by start (if not nil: httptest.NewServer).
+func newServerWith(t testing.TB, redisURL string, opts streaming.Options, start func(http.Handler) *httptest.Server) *server {
+	t.Helper()
+	return &server{servertest.Start(t, redisURL, servertest.Options{Mux: mux.Options{Streaming: opts}, Start: start})}
+}
 
 // eventStream is a stream of Server-Sent Events being read: a line at
 // a time, as the test asks for them, so that a client that asks for
@@ -190,19 +213,6 @@ func (es *eventStream) expectNotification(kind, actor string) notification {
 	return n
 }
 
-// post posts text as the token's user through the API and returns the
-// post's id.
-func (s *server) post(token, text string) string {
-	s.T.Helper()
-	r := s.Call("POST", "/api/v1/statuses", token, url.Values{"status": {text}})
-	var st status
-	r.Decode(s.T, &st)
-	if r.Status != http.StatusOK || st.ID == "" {
-		s.T.Fatalf("post %q: %d %s", text, r.Status, r.Body)
-	}
-	return st.ID
-}
-
 // follow has the token's user follow uid through the API.
 func (s *server) follow(token string, uid int64) {
 	s.T.Helper()
@@ -225,13 +235,13 @@ func TestStreamUserAcrossServers(t *testing.T) {
 	one.Drain()
 	stream := two.listen("/api/v1/streaming/user", bobToken)
 
-	id := one.post(aliceToken, "hello from server one")
+	id := one.Post(aliceToken, "hello from server one")
 	if st := stream.expectUpdate("hello from server one"); st.ID != id || st.Account.Username != "alice" {
 		t.Fatalf("update %+v; want alice's post %s", st, id)
 	}
 	one.follow(carolToken, bob.ID)
 	stream.expectNotification("follow", "carol")
-	one.post(carolToken, "hi @bob")
+	one.Post(carolToken, "hi @bob")
 	if n := stream.expectNotification("mention", "carol"); n.Status == nil || !strings.Contains(n.Status.Content, "hi") {
 		t.Fatalf("mention %+v; want it with its status", n)
 	}
@@ -254,8 +264,8 @@ func TestStreamPublicAndHashtag(t *testing.T) {
 	tag := s.listen("/api/v1/streaming/hashtag?tag=Go", "")
 	tagLocal := s.listen("/api/v1/streaming/hashtag/local?tag=go", "")
 
-	untagged := s.post(token, "nothing to tag")
-	tagged := s.post(token, "gophers #GO")
+	untagged := s.Post(token, "nothing to tag")
+	tagged := s.Post(token, "gophers #GO")
 	public.expectUpdate("nothing to tag")
 	public.expectUpdate("gophers")
 	local.expectUpdate("nothing to tag")
@@ -288,13 +298,13 @@ func TestStreamScopes(t *testing.T) {
 
 	// What a stream should not carry is sent first (drained), so that it
 	// would come before what it should.
-	s.post(notesOnly, "a post carol's stream does not carry")
+	s.Post(notesOnly, "a post carol's stream does not carry")
 	s.Drain()
 	s.follow(aliceToken, s.lookup("carol"))
 	carol.expectNotification("follow", "alice")
-	s.post(aliceToken, "@bob a mention bob's stream does not carry, and its update")
+	s.Post(aliceToken, "@bob a mention bob's stream does not carry, and its update")
 	s.Drain()
-	s.post(aliceToken, "the next one")
+	s.Post(aliceToken, "the next one")
 	bob.expectUpdate("a mention bob")
 	bob.expectUpdate("the next one")
 }
@@ -365,7 +375,7 @@ func TestStreamSession(t *testing.T) {
 	}
 	s.Drain()
 	stream := s.listen("/api/v1/streaming/user", "", "Cookie", retwis.SessionCookie+"="+secret)
-	s.post(aliceToken, "for the pages")
+	s.Post(aliceToken, "for the pages")
 	stream.expectUpdate("for the pages")
 }
 
@@ -458,7 +468,7 @@ func TestStreamWebSocket(t *testing.T) {
 		t.Fatalf("subprotocol %q; want the token echoed", bob.Subprotocol())
 	}
 
-	id := s.post(aliceToken, "caching #redis")
+	id := s.Post(aliceToken, "caching #redis")
 	m := expectWS(t, bob, []string{"user"}, "update", "caching")
 	var st status
 	decodeInto(t, m.Payload, &st)
@@ -504,62 +514,21 @@ func TestStreamMastodonLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.waitSubscribed(2) // bob's stream and carol's
+	s.WaitSubscribed(2) // bob's stream and carol's
 
 	other := newServerAt(t, s.RedisURL) // alice's app is connected to another server process
-	other.post(aliceToken, "from go-mastodon's point of view")
+	other.Post(aliceToken, "from go-mastodon's point of view")
 	other.Drain()
 	other.follow(aliceToken, other.lookup("bob"))
 	for name, events := range map[string]chan mastodon.Event{"SSE": sse, "WebSocket": ws} {
-		ev := nextEvent(t, events)
+		ev := servertest.NextEvent(t, events)
 		if u, ok := ev.(*mastodon.UpdateEvent); !ok || !strings.Contains(u.Status.Content, "point of view") || u.Status.Account.Username != "alice" {
 			t.Fatalf("%s: event %#v; want the update", name, ev)
 		}
 	}
-	ev := nextEvent(t, sse)
+	ev := servertest.NextEvent(t, sse)
 	if n, ok := ev.(*mastodon.NotificationEvent); !ok || n.Notification.Type != "follow" || n.Notification.Account.Username != "alice" {
 		t.Fatalf("SSE: event %#v; want alice's follow", ev)
-	}
-}
-
-// nextEvent returns the next event of a go-mastodon stream.
-func nextEvent(t *testing.T, events chan mastodon.Event) mastodon.Event {
-	t.Helper()
-	select {
-	case ev := <-events:
-		if e, ok := ev.(*mastodon.ErrorEvent); ok {
-			t.Fatalf("stream error: %v", e)
-		}
-		return ev
-	case <-time.After(wait):
-		t.Fatal("no event came")
-	}
-	return nil
-}
-
-// waitSubscribed waits until Redis has n subscribed channels.
-func (s *server) waitSubscribed(n int) {
-	s.T.Helper()
-	raw, err := redisconn.Dial(s.RedisURL)
-	if err != nil {
-		s.T.Fatal(err)
-	}
-	defer raw.Close()
-	for deadline := time.Now().Add(wait); ; time.Sleep(5 * time.Millisecond) {
-		got := 0
-		for _, node := range raw.Nodes() {
-			chans, err := node.Do(s.T.Context(), node.B().PubsubShardchannels().Build()).AsStrSlice()
-			if err != nil {
-				s.T.Fatal(err)
-			}
-			got += len(chans)
-		}
-		if got == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			s.T.Fatalf("Redis has %d subscribed channels; want %d", got, n)
-		}
 	}
 }
 
@@ -579,7 +548,7 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 // once it is a buffer behind, while another of the same stream gets
 // every event and goes on.
 func TestStreamSlowClient(t *testing.T) {
-	s := newServerWith(t, redistest.Start(t).URL, api.Options{StreamBuffer: 8}, func(h http.Handler) *httptest.Server {
+	s := newServerWith(t, redistest.Start(t).URL, streaming.Options{Buffer: 8}, func(h http.Handler) *httptest.Server {
 		srv := httptest.NewUnstartedServer(h)
 		srv.Listener = smallBuffers{srv.Listener}
 		srv.Start()
@@ -601,11 +570,11 @@ func TestStreamSlowClient(t *testing.T) {
 		if i == 200 {
 			t.Fatal("the slow client was not dropped after 200 events")
 		}
-		s.post(token, long)
+		s.Post(token, long)
 		fast.expectUpdate("a long post")
 	}
 	slow.expectEnd()
-	s.post(token, "still here")
+	s.Post(token, "still here")
 	fast.expectUpdate("still here")
 }
 
@@ -639,7 +608,7 @@ func TestStreamCloseDrains(t *testing.T) {
 // with a heartbeat when quiet: a comment line, a WebSocket ping.
 func TestStreamOutlivesTimeouts(t *testing.T) {
 	const timeout = 200 * time.Millisecond
-	s := newServerWith(t, redistest.Start(t).URL, api.Options{Heartbeat: timeout / 4}, func(h http.Handler) *httptest.Server {
+	s := newServerWith(t, redistest.Start(t).URL, streaming.Options{Heartbeat: timeout / 4}, func(h http.Handler) *httptest.Server {
 		srv := httptest.NewUnstartedServer(h)
 		srv.Config.ReadTimeout, srv.Config.WriteTimeout = timeout, timeout
 		srv.Start()
@@ -663,7 +632,7 @@ func TestStreamOutlivesTimeouts(t *testing.T) {
 			t.Fatalf("line %q of a quiet stream; want a heartbeat", l)
 		}
 	}
-	s.post(token, "still streaming")
+	s.Post(token, "still streaming")
 	es.expectUpdate("still streaming")
 	select {
 	case _, ok := <-pongs:
@@ -687,7 +656,7 @@ func TestStreamCluster(t *testing.T) {
 	ws := s.dial("/?stream=hashtag&tag=cluster", nil) // at /api/v1/streaming/, as many apps open it
 	sendWS(t, ws, map[string]string{"type": "subscribe", "stream": "public"})
 	settle(t, ws)
-	id := s.post(aliceToken, "across the #cluster")
+	id := s.Post(aliceToken, "across the #cluster")
 	if st := user.expectUpdate("across the"); st.ID != id {
 		t.Fatalf("update of %s; want %s", st.ID, id)
 	}

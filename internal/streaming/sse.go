@@ -1,10 +1,11 @@
-package api
+package streaming
 
 import (
 	"io"
 	"net/http"
 	"time"
 
+	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/livehub"
 )
 
@@ -15,17 +16,17 @@ import (
 // they can listen too.
 func (s *Server) streamEvents(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		l, err := s.listenerOf(r, bearer(r), true)
+		l, err := s.listenerOf(r, api.Bearer(r), true)
 		if err != nil {
-			s.fail(w, r, err)
+			s.mw.Fail(w, r, err)
 			return
 		}
 		ls, refused := resolveStream(name, r.URL.Query().Get("tag"), l)
 		if refused != nil {
-			renderError(w, r, refused.status, refused.message)
+			api.RenderError(w, r, refused.status, refused.message)
 			return
 		}
-		c, err := s.live.hub.Client()
+		c, err := s.hub.Client()
 		if err == nil {
 			defer c.Close()
 			err = s.subscribe(r.Context(), c, ls)
@@ -63,9 +64,9 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.C
 		}
 		return rc.Flush() == nil
 	}
-	heartbeat := time.NewTicker(s.live.heartbeat)
+	heartbeat := time.NewTicker(s.heartbeat)
 	defer heartbeat.Stop()
-	st := newSite(r)
+	origin := api.Origin(r)
 	for ok := send(":)\n"); ok; {
 		select {
 		case <-r.Context().Done():
@@ -81,7 +82,7 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.C
 			if !ls.sends(m.Event.Kind) {
 				continue
 			}
-			data, err := s.payload(st, l.user.ID, m.Event)
+			data, err := s.payload(origin, l.user.ID, m.Event)
 			if err != nil {
 				s.log.Warn("live event", "event", m.Event.Kind, "err", err)
 			}
@@ -107,23 +108,4 @@ func abortWhenEnded(rc *http.ResponseController, c *livehub.Client) (stop func()
 		}
 	}()
 	return func() { close(quit); <-watched }
-}
-
-// streamHealth answers GET /api/v1/streaming/health, which apps ask
-// before they connect.
-func streamHealth(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Write([]byte("OK"))
-}
-
-// otherStream answers the paths under /api/v1/streaming/ that name no
-// stream: a WebSocket asked for at /api/v1/streaming/ (where Mastodon's
-// web client and many apps open it) is the one of /api/v1/streaming;
-// anything else is refused, as Mastodon refuses it.
-func (s *Server) otherStream(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/api/v1/streaming/" && isUpgrade(r) {
-		s.streamWebSocket(w, r)
-		return
-	}
-	renderError(w, r, http.StatusBadRequest, "Unknown channel requested")
 }
