@@ -80,9 +80,6 @@ func (s *Server) Register(mux *http.ServeMux) {
 	}
 }
 
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
-
 // Scopes the routes need, as Mastodon's documentation names them.
 const (
 	readAccounts      = "read:accounts"
