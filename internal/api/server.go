@@ -48,7 +48,6 @@ type Options struct {
 // Server serves the client API.
 type Server struct {
 	store   *store.Store
-	log     *slog.Logger
 	mw      *middleware.Stack
 	rate    retwis.Rate
 	handler http.Handler
@@ -56,13 +55,9 @@ type Server struct {
 
 // New returns a Server.
 func New(opts Options) *Server {
-	log := opts.Log
-	if log == nil {
-		log = slog.Default()
-	}
-	s := &Server{store: opts.Store, log: log, rate: opts.Rate}
+	s := &Server{store: opts.Store, rate: opts.Rate}
 	s.mw = middleware.New(middleware.Options{
-		Log: log, RenderError: renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
+		Log: opts.Log, RenderError: renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
 		Metrics: opts.Metrics, Writes: opts.Writes, Proxies: opts.Proxies,
 	})
 	mux := http.NewServeMux()

@@ -10,8 +10,8 @@ import (
 const cookieMaxAge = 365 * 24 * 60 * 60 // a year, as in the original Retwis
 
 // SessionCredential is the credential of the HTML interface: the value
-// of the auth cookie, or "" without one. The API's streams accept it
-// too, so that the pages can listen.
+// of the auth cookie, or "" without one. The streams of the client API
+// (internal/streaming) accept it too, so that the pages can listen.
 func SessionCredential(r *http.Request) string {
 	c, err := r.Cookie(retwis.SessionCookie)
 	if err != nil {
