@@ -27,6 +27,8 @@ import (
 // Options configure a Handler. The fields before Pages are every
 // interface's: New sets them in Pages, API and Streaming.
 type Options struct {
+	// Store is the database every interface reads and writes; Log
+	// receives their request lines and failures (nil: slog.Default()).
 	Store *store.Store
 	Log   *slog.Logger
 	// Metrics, if not nil, receives the request metrics of every

@@ -38,7 +38,7 @@ type Options struct {
 
 // Server is a retwis server started for a test, stopped when it ends.
 type Server struct {
-	T        testing.TB
+	T        testing.TB          // the test it serves
 	URL      string              // where the server listens: HTTP.URL
 	HTTP     *httptest.Server    // the HTTP server
 	RedisURL string              // the Redis it runs on, for a second server
