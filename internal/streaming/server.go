@@ -36,6 +36,8 @@ const maxBodyBytes = 64 << 10
 
 // Options configure a Server.
 type Options struct {
+	// Store is where the events come from (store.Listen) and the tokens
+	// and sessions of the listeners are checked.
 	Store *store.Store
 	// API renders the entities the events carry, as the client API
 	// answers them. Required.
