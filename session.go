@@ -2,6 +2,12 @@ package retwis
 
 import "time"
 
+// SessionCookie is the name of the cookie that carries a session's
+// secret, as in the original Retwis: the pages set it at login, and
+// whoever acts as a logged-in browser (the live streams, the benchmarks)
+// sends it.
+const SessionCookie = "auth"
+
 // Session is one login to the pages, on one device, as its owner sees
 // it listed (never the secret itself): each login makes its own, which
 // ends when its owner logs out there or ends it, after a spell without

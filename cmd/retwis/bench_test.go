@@ -17,7 +17,7 @@ import (
 func TestBench(t *testing.T) {
 	t.Parallel()
 	redis := redistest.Start(t)
-	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, timelines: defaultTimelines()})
+	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, store: defaultStoreOptions()})
 	defer stop()
 	dir := t.TempDir()
 	var out bytes.Buffer

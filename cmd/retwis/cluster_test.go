@@ -18,7 +18,7 @@ func TestServeOnReplicatedCluster(t *testing.T) {
 	t.Parallel()
 	c := redistest.ReplicatedCluster(t)
 	seeds := "redis://127.0.0.1:1," + strings.Join(c.Addrs(), ",")
-	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: seeds, timelines: store.Options{ReplicaReads: true}})
+	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: seeds, store: store.Options{ReplicaReads: true}})
 	defer stop()
 	alice := newUser(t, base)
 	alice.signUp("alice")

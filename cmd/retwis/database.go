@@ -48,7 +48,7 @@ func openDatabase(ctx context.Context, cfg serveConfig, log *slog.Logger) (*data
 		d.embedded = true
 	}
 	var opts redisconn.Options
-	if cfg.timelines.ReplicaReads {
+	if cfg.store.ReplicaReads {
 		opts.ReadFromReplica = kernel.ReadFromReplica
 	}
 	c, err := connect(ctx, url, opts, log)

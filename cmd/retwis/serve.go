@@ -18,10 +18,10 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/mux"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -31,12 +31,16 @@ import (
 
 // serveConfig is the configuration of `retwis serve`.
 type serveConfig struct {
-	addr      string        // listen address
-	redisURL  string        // external Redis; empty runs an embedded one
-	dataDir   string        // data of the embedded Redis
-	tlsCert   string        // serve HTTPS with this certificate…
-	tlsKey    string        // …and key
-	timelines store.Options // timeline tuning: HomeCap, CelebrityThreshold, InactiveAfter; SessionIdle, SessionMax
+	addr     string // listen address
+	redisURL string // external Redis; empty runs an embedded one
+	dataDir  string // data of the embedded Redis
+	tlsCert  string // serve HTTPS with this certificate…
+	tlsKey   string // …and key
+	// store is every option of the store the flags set: timelines
+	// (HomeCap, CelebrityThreshold, InactiveAfter), sessions, replicas,
+	// command timeouts, the reserve of deleted names, and the limits of
+	// posts, follows and reports.
+	store store.Options
 	// lockServers are the Redis masters of the maintenance lock; empty:
 	// the database itself (the single-instance lock).
 	lockServers   string
@@ -47,7 +51,7 @@ type serveConfig struct {
 	delivery      delivery.Options // Batch, Parallel and ClaimIdle of the delivery workers
 	writes        int              // posts, follows and deletions at once; 0: twice the cores
 	rateLimits    bool             // apply the rate limits below (false: none, for benchmarks)
-	limits        web.Limits       // logins and sign-ups (posts and follows are in timelines.Limits)
+	pageLimits    web.Limits       // logins and sign-ups (posts, follows and reports are in store.Limits)
 	apiRate       retwis.Rate      // API calls per token or client address
 	proxies       string           // the proxies whose X-Forwarded-For is believed
 
@@ -86,22 +90,22 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.dataDir, "data-dir", "./data", envHelp("`directory` of the embedded Redis's data", "RETWIS_DATA_DIR"))
 	fs.StringVar(&c.tlsCert, "tls-cert", "", envHelp("serve HTTPS with this certificate `file`", "RETWIS_TLS_CERT"))
 	fs.StringVar(&c.tlsKey, "tls-key", "", envHelp("private key `file` for --tls-cert", "RETWIS_TLS_KEY"))
-	fs.IntVar(&c.timelines.HomeCap, "home-cap", kernel.DefaultHomeCap,
+	fs.IntVar(&c.store.HomeCap, "home-cap", kernel.DefaultHomeCap,
 		envHelp("post ids kept at least in each home timeline `list`; older ones move to its archive", "RETWIS_HOME_CAP"))
-	fs.Int64Var(&c.timelines.CelebrityThreshold, "celebrity-threshold", 10_000,
+	fs.Int64Var(&c.store.CelebrityThreshold, "celebrity-threshold", 10_000,
 		envHelp("authors with more `followers` are merged into timelines when read instead of fanned out", "RETWIS_CELEBRITY_THRESHOLD"))
 	fs.StringVar(&c.lockServers, "lock-servers", "", envHelp(
 		"comma-separated Redis `URLs` for the maintenance lock (Redlock); empty: the database itself", "RETWIS_LOCK_SERVERS"))
 	fs.DurationVar(&c.maintainEvery, "maintenance-every", 10*time.Second,
 		envHelp("how `often` one of the servers sharing a database does its upkeep", "RETWIS_MAINTENANCE_EVERY"))
-	fs.IntVar(&c.timelines.WaitReplicas, "wait-replicas", -1, envHelp(
+	fs.IntVar(&c.store.WaitReplicas, "wait-replicas", -1, envHelp(
 		"acknowledge a new account, post or session only once this `many` replicas have it (WAIT); "+
 			"-1: one if every master has a replica, else none", "RETWIS_WAIT_REPLICAS"))
-	fs.DurationVar(&c.timelines.WaitTimeout, "wait-timeout", time.Second, envHelp(
+	fs.DurationVar(&c.store.WaitTimeout, "wait-timeout", time.Second, envHelp(
 		"how `long` a write waits for its replicas; one they do not confirm in time fails and is taken back", "RETWIS_WAIT_TIMEOUT"))
-	fs.DurationVar(&c.timelines.CommandTimeout, "command-timeout", redisconn.DefaultCommandTimeout, envHelp(
+	fs.DurationVar(&c.store.CommandTimeout, "command-timeout", redisconn.DefaultCommandTimeout, envHelp(
 		"how `long` a Redis command may take before the request that sent it fails: what a frozen node costs", "RETWIS_COMMAND_TIMEOUT"))
-	fs.BoolVar(&c.timelines.ReplicaReads, "replica-reads", false, envHelp(
+	fs.BoolVar(&c.store.ReplicaReads, "replica-reads", false, envHelp(
 		"on a cluster, read post hashes and usernames from replicas (what a replica lacks yet is read from the master)",
 		"RETWIS_REPLICA_READS"))
 	fs.BoolVar(&c.secureCookies, "secure-cookies", false, envHelp(
@@ -126,30 +130,30 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 			"empty: none, the peer's address counts", "RETWIS_TRUSTED_PROXIES"))
 	fs.BoolVar(&c.rateLimits, "rate-limits", true, envHelp(
 		"apply the rate limits (--rate-…); false turns them all off, for benchmarks and trusted networks", "RETWIS_RATE_LIMITS"))
-	rateVar(fs, &c.limits.Login, "rate-login", defaultLoginRate, envHelp(
+	rateVar(fs, &c.pageLimits.Login, "rate-login", defaultLoginRate, envHelp(
 		"login attempts per client address (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN"))
-	rateVar(fs, &c.limits.LoginAccount, "rate-login-account", defaultLoginAccountRate, envHelp(
+	rateVar(fs, &c.pageLimits.LoginAccount, "rate-login-account", defaultLoginAccountRate, envHelp(
 		"login attempts per account, from anywhere (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN_ACCOUNT"))
-	rateVar(fs, &c.limits.Signups, "rate-signups", defaultSignupRate, envHelp(
+	rateVar(fs, &c.pageLimits.Signups, "rate-signups", defaultSignupRate, envHelp(
 		"sign-ups per client address (`COUNT/DURATION`, or off)", "RETWIS_RATE_SIGNUPS"))
-	rateVar(fs, &c.timelines.Limits.Posts, "rate-posts", defaultPostRate, envHelp(
+	rateVar(fs, &c.store.Limits.Posts, "rate-posts", defaultPostRate, envHelp(
 		"posts and replies per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_POSTS"))
-	rateVar(fs, &c.timelines.Limits.Follows, "rate-follows", defaultFollowRate, envHelp(
+	rateVar(fs, &c.store.Limits.Follows, "rate-follows", defaultFollowRate, envHelp(
 		"follows per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_FOLLOWS"))
-	rateVar(fs, &c.timelines.Limits.Reports, "rate-reports", defaultReportRate, envHelp(
+	rateVar(fs, &c.store.Limits.Reports, "rate-reports", defaultReportRate, envHelp(
 		"reports to the moderators per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_REPORTS"))
 	rateVar(fs, &c.apiRate, "rate-api", defaultAPIRate, envHelp(
 		"client API calls per token, or per client address without one (`COUNT/DURATION`, or off)", "RETWIS_RATE_API"))
-	fs.Int64Var(&c.timelines.Limits.MaxFollowing, "max-following", 7500, envHelp(
+	fs.Int64Var(&c.store.Limits.MaxFollowing, "max-following", 7500, envHelp(
 		"the most `accounts` one account may follow; 0: no bound", "RETWIS_MAX_FOLLOWING"))
-	fs.DurationVar(&c.timelines.InactiveAfter, "inactive-after", 30*24*time.Hour,
+	fs.DurationVar(&c.store.InactiveAfter, "inactive-after", 30*24*time.Hour,
 		envHelp("users away this `long` are skipped by fanout and rebuilt when they return", "RETWIS_INACTIVE_AFTER"))
-	fs.DurationVar(&c.timelines.SessionIdle, "session-idle", kernel.DefaultSessionIdle, envHelp(
+	fs.DurationVar(&c.store.SessionIdle, "session-idle", kernel.DefaultSessionIdle, envHelp(
 		"a login session unused this `long` ends (each use moves its end on)", "RETWIS_SESSION_IDLE"))
-	fs.DurationVar(&c.timelines.SessionMax, "session-max", kernel.DefaultSessionMax, envHelp(
+	fs.DurationVar(&c.store.SessionMax, "session-max", kernel.DefaultSessionMax, envHelp(
 		"a login session ends this `long` after the login however much it is used (the secret of an account "+
 			"from before sessions per device: after its first use since)", "RETWIS_SESSION_MAX"))
-	fs.DurationVar(&c.timelines.NameReserve, "name-reserve", kernel.DefaultNameReserve, envHelp(
+	fs.DurationVar(&c.store.NameReserve, "name-reserve", kernel.DefaultNameReserve, envHelp(
 		"how `long` the username of a deleted account stays reserved, so that nobody can pose as its owner", "RETWIS_NAME_RESERVE"))
 }
 
@@ -161,17 +165,17 @@ func (c *serveConfig) check() error {
 	switch {
 	case (c.tlsCert == "") != (c.tlsKey == ""):
 		return errors.New("--tls-cert and --tls-key go together")
-	case c.timelines.HomeCap < 10:
+	case c.store.HomeCap < 10:
 		return errors.New("--home-cap must be at least 10")
-	case c.timelines.CelebrityThreshold < 1:
+	case c.store.CelebrityThreshold < 1:
 		return errors.New("--celebrity-threshold must be at least 1")
-	case c.timelines.InactiveAfter < time.Minute:
+	case c.store.InactiveAfter < time.Minute:
 		return errors.New("--inactive-after must be at least 1m")
-	case c.timelines.SessionIdle < time.Minute:
+	case c.store.SessionIdle < time.Minute:
 		return errors.New("--session-idle must be at least 1m")
-	case c.timelines.SessionMax < c.timelines.SessionIdle:
+	case c.store.SessionMax < c.store.SessionIdle:
 		return errors.New("--session-max must be at least --session-idle")
-	case c.timelines.NameReserve < time.Minute:
+	case c.store.NameReserve < time.Minute:
 		return errors.New("--name-reserve must be at least 1m")
 	case c.maintainEvery < time.Second:
 		return errors.New("--maintenance-every must be at least 1s")
@@ -181,13 +185,13 @@ func (c *serveConfig) check() error {
 		return errors.New("--delivery-batch and --delivery-parallel must be at least 1")
 	case c.delivery.ClaimIdle < time.Second:
 		return errors.New("--delivery-claim-idle must be at least 1s")
-	case c.timelines.WaitReplicas < -1:
+	case c.store.WaitReplicas < -1:
 		return errors.New("--wait-replicas must be -1 (automatic), 0 or more")
-	case c.timelines.WaitTimeout < time.Millisecond:
+	case c.store.WaitTimeout < time.Millisecond:
 		return errors.New("--wait-timeout must be at least 1ms")
-	case c.timelines.CommandTimeout < time.Millisecond:
+	case c.store.CommandTimeout < time.Millisecond:
 		return errors.New("--command-timeout must be at least 1ms")
-	case c.timelines.Limits.MaxFollowing < 0:
+	case c.store.Limits.MaxFollowing < 0:
 		return errors.New("--max-following must be 0 (no bound) or more")
 	case c.writes < 0:
 		return errors.New("--write-concurrency must be 0 (twice the cores) or more")
@@ -246,22 +250,22 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	defer stopLease()
 	reg := newRegistry()
-	opts := cfg.timelines
-	opts.Log, opts.IDs, opts.Metrics = log, ids, reg
+	storeOpts := cfg.store
+	storeOpts.Log, storeOpts.IDs, storeOpts.Metrics = log, ids, reg
 	if !cfg.rateLimits {
-		opts.Limits.Posts, opts.Limits.Follows, opts.Limits.Reports = retwis.Rate{}, retwis.Rate{}, retwis.Rate{}
-		cfg.limits, cfg.apiRate = web.Limits{}, retwis.Rate{}
+		storeOpts.Limits.Posts, storeOpts.Limits.Follows, storeOpts.Limits.Reports = retwis.Rate{}, retwis.Rate{}, retwis.Rate{}
+		cfg.pageLimits, cfg.apiRate = web.Limits{}, retwis.Rate{}
 	}
 	switch {
-	case opts.WaitReplicas >= 0:
+	case storeOpts.WaitReplicas >= 0:
 	case db.embedded: // automatic, on a redis-server of its own: there is no replica to wait for, nor to warn about
-		opts.WaitReplicas = 0
+		storeOpts.WaitReplicas = 0
 	default: // automatic: decided once, from the topology at start
-		if opts.WaitReplicas, err = replicasToWaitFor(ctx, db.client, log); err != nil {
+		if storeOpts.WaitReplicas, err = replicasToWaitFor(ctx, db.client, log); err != nil {
 			return err
 		}
 	}
-	st, err := store.New(db.client, opts)
+	st, err := store.New(db.client, storeOpts)
 	if err != nil {
 		return err
 	}
@@ -286,15 +290,14 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
-	apiServer := api.New(api.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Session: web.SessionCredential,
-		Rate: cfg.apiRate, Proxies: proxies})
-	defer apiServer.Close() // its WebSockets, which Shutdown does not wait for, before the database goes
-	h, err := web.New(web.Options{Store: st, Deleter: deletion.New(st), Log: log,
-		SecureCookies: cfg.secureCookies, ProbesOnly: cfg.role == roleWorker, Metrics: reg,
-		Writes: writes, Mount: apiServer.Mount, Limits: cfg.limits, Proxies: proxies})
+	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
+		ProbesOnly: cfg.role == roleWorker,
+		Pages:      web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits},
+		API:        api.Options{Rate: cfg.apiRate}})
 	if err != nil {
 		return err
 	}
+	defer h.Close() // its WebSockets, which Shutdown does not wait for, before the database goes
 	if cfg.metricsAddr != "" {
 		stopMetrics, err := serveMetrics(cfg.metricsAddr, cfg.metricsFallback, reg, log)
 		if err != nil {
@@ -316,7 +319,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	// Shutdown waits for requests to finish: the live streams end at once
 	// (they extend the write timeout themselves, write by write).
-	srv.RegisterOnShutdown(apiServer.Close)
+	srv.RegisterOnShutdown(h.Close)
 	return listenAndServe(ctx, srv, ln, cfg, log, ready)
 }
 

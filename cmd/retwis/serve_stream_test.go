@@ -18,7 +18,7 @@ import (
 func TestServeDrainsStreams(t *testing.T) {
 	t.Parallel()
 	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redistest.Start(t).URL,
-		timelines: defaultTimelines(), maintainEvery: time.Minute})
+		store: defaultStoreOptions(), maintainEvery: time.Minute})
 	res, err := http.Get(base + "/api/v1/streaming/public")
 	if err != nil {
 		t.Fatal(err)

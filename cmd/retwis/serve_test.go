@@ -47,8 +47,9 @@ func startServeLogging(t *testing.T, cfg serveConfig, w io.Writer) (string, func
 	return "", nil
 }
 
-// defaultTimelines are the timeline settings the flags default to.
-func defaultTimelines() store.Options {
+// defaultStoreOptions are the store options of a test server: the
+// timeline settings the flags default to.
+func defaultStoreOptions() store.Options {
 	return store.Options{HomeCap: 800, CelebrityThreshold: 10_000, InactiveAfter: 30 * 24 * time.Hour}
 }
 
@@ -58,8 +59,8 @@ func defaultTimelines() store.Options {
 func TestServeEmbeddedPersists(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	cfg := serveConfig{addr: "127.0.0.1:0", dataDir: dir, timelines: defaultTimelines(), maintainEvery: 10 * time.Second}
-	cfg.timelines.WaitReplicas = -1 // the default: one replica if every master has one
+	cfg := serveConfig{addr: "127.0.0.1:0", dataDir: dir, store: defaultStoreOptions(), maintainEvery: 10 * time.Second}
+	cfg.store.WaitReplicas = -1 // the default: one replica if every master has one
 	var log syncbuf.Buffer
 	base, stop := startServeLogging(t, cfg, &log)
 	if strings.Contains(log.String(), "level=WARN") {
@@ -207,18 +208,18 @@ func TestEnvironmentSetsDefaults(t *testing.T) {
 	if err := parseFlags(fs, []string{"--inactive-after", "72h", "--rate-api", "off", "--session-max", "720h"}); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.timelines.SessionIdle != 48*time.Hour || cfg.timelines.SessionMax != 720*time.Hour {
+	if cfg.store.SessionIdle != 48*time.Hour || cfg.store.SessionMax != 720*time.Hour {
 		t.Fatalf("sessions: idle %s, max %s; want 48h from the environment and 720h from the flag",
-			cfg.timelines.SessionIdle, cfg.timelines.SessionMax)
+			cfg.store.SessionIdle, cfg.store.SessionMax)
 	}
-	if cfg.timelines.HomeCap != 123 || cfg.timelines.InactiveAfter != 72*time.Hour || cfg.timelines.NameReserve != 48*time.Hour {
+	if cfg.store.HomeCap != 123 || cfg.store.InactiveAfter != 72*time.Hour || cfg.store.NameReserve != 48*time.Hour {
 		t.Fatalf("home cap %d, inactive after %s, name reserve %s; want 123 and 48h from the environment and 72h from the flag",
-			cfg.timelines.HomeCap, cfg.timelines.InactiveAfter, cfg.timelines.NameReserve)
+			cfg.store.HomeCap, cfg.store.InactiveAfter, cfg.store.NameReserve)
 	}
-	if cfg.timelines.Limits.Posts != (retwis.Rate{Count: 5, Per: time.Minute}) || !cfg.apiRate.Off() ||
-		cfg.limits.Login != defaultLoginRate || !cfg.rateLimits {
+	if cfg.store.Limits.Posts != (retwis.Rate{Count: 5, Per: time.Minute}) || !cfg.apiRate.Off() ||
+		cfg.pageLimits.Login != defaultLoginRate || !cfg.rateLimits {
 		t.Fatalf("rates: posts %v, api %v, login %v, limits on %v; want 5/1m from the environment, off from the flag, the default",
-			cfg.timelines.Limits.Posts, cfg.apiRate, cfg.limits.Login, cfg.rateLimits)
+			cfg.store.Limits.Posts, cfg.apiRate, cfg.pageLimits.Login, cfg.rateLimits)
 	}
 }
 

@@ -19,10 +19,10 @@ func tokenFrom(ctx context.Context) (retwis.Token, bool) {
 	return t, ok
 }
 
-// bearer returns the access token a request carries: in the
+// Bearer returns the access token a request carries: in the
 // Authorization header, or (as Mastodon accepts, for the streams a
 // browser opens) the access_token query parameter.
-func bearer(r *http.Request) string {
+func Bearer(r *http.Request) string {
 	if h := r.Header.Get("Authorization"); h != "" {
 		if scheme, token, ok := strings.Cut(h, " "); ok && strings.EqualFold(scheme, "Bearer") {
 			return strings.TrimSpace(token)
@@ -36,7 +36,7 @@ func bearer(r *http.Request) string {
 // grants scope ("" asks for none). ok is false once the request has been answered: 401 for
 // a token that is unknown or revoked, 403 for one without the scope.
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request, scope string) (_ *http.Request, ok bool) {
-	secret := bearer(r)
+	secret := Bearer(r)
 	if secret == "" {
 		return r, s.take(w, r, store.APIFrom(s.mw.ClientAddr(r)))
 	}

@@ -13,17 +13,17 @@ import (
 // server. go test -run X -bench HomeTimeline ./internal/api/
 func BenchmarkHomeTimeline(b *testing.B) {
 	s := newServer(b)
-	_, token := s.user("reader")
-	writer, writerToken := s.user("writer")
+	_, token := s.User("reader")
+	writer, writerToken := s.User("writer")
 	for i := range 40 {
-		s.call(http.MethodPost, "/api/v1/statuses", writerToken,
+		s.Call(http.MethodPost, "/api/v1/statuses", writerToken,
 			url.Values{"status": {fmt.Sprint("post number ", i, " with #tag, @reader and https://example.com/x")}})
 	}
-	if r := s.call(http.MethodPost, fmt.Sprint("/api/v1/accounts/", writer.ID, "/follow"), token, nil); r.status != http.StatusOK {
-		b.Fatalf("follow: %d %s", r.status, r.body)
+	if r := s.Call(http.MethodPost, fmt.Sprint("/api/v1/accounts/", writer.ID, "/follow"), token, nil); r.Status != http.StatusOK {
+		b.Fatalf("follow: %d %s", r.Status, r.Body)
 	}
-	s.drain()
-	req, err := http.NewRequest(http.MethodGet, s.srv.URL+"/api/v1/timelines/home", nil)
+	s.Drain()
+	req, err := http.NewRequest(http.MethodGet, s.URL+"/api/v1/timelines/home", nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/retwis/retwis/internal/testkit/servertest"
 )
 
 // multipartBody returns a multipart/form-data body of fields.
@@ -30,7 +32,7 @@ func multipartBody(t *testing.T, fields map[string]string) (string, string) {
 // post nothing.
 func TestBodies(t *testing.T) {
 	s := newServer(t)
-	u, token := s.user("writer")
+	u, token := s.User("writer")
 	mp, mpType := multipartBody(t, map[string]string{"status": "multipart"})
 	for _, tc := range []struct {
 		name, contentType, body string
@@ -54,32 +56,29 @@ func TestBodies(t *testing.T) {
 		{"reply to nothing", "application/json", `{"status": "x", "in_reply_to_id": "12345"}`, 422, ""},
 		{"reply to junk", "application/json", `{"status": "x", "in_reply_to_id": "abc"}`, 422, ""},
 	} {
-		r := s.call(http.MethodPost, "/api/v1/statuses", token, rawBody{tc.contentType, tc.body})
-		if r.status != tc.status {
-			t.Errorf("%s: %d %s; want %d", tc.name, r.status, r.body, tc.status)
+		r := s.Call(http.MethodPost, "/api/v1/statuses", token, servertest.RawBody{ContentType: tc.contentType, Body: tc.body})
+		if r.Status != tc.status {
+			t.Errorf("%s: %d %s; want %d", tc.name, r.Status, r.Body, tc.status)
 			continue
 		}
-		if r.status != http.StatusOK {
-			r.errorMessage(t)
+		if r.Status != http.StatusOK {
+			r.ErrorMessage(t)
 			continue
 		}
 		var st struct{ Content string }
-		r.decode(t, &st)
+		r.Decode(t, &st)
 		if st.Content != "<p>"+tc.text+"</p>" {
 			t.Errorf("%s: content %q; want %q", tc.name, st.Content, tc.text)
 		}
 	}
-	s.drain()
-	r := s.call(http.MethodGet, "/api/v1/accounts/"+id(u.ID)+"/statuses", "", nil)
+	s.Drain()
+	r := s.Call(http.MethodGet, "/api/v1/accounts/"+id(u.ID)+"/statuses", "", nil)
 	var posts []struct{ Content string }
-	r.decode(t, &posts)
+	r.Decode(t, &posts)
 	if len(posts) != 4 {
-		t.Errorf("%d posts were written; want the 4 good ones: %s", len(posts), r.body)
+		t.Errorf("%d posts were written; want the 4 good ones: %s", len(posts), r.Body)
 	}
 }
-
-// rawBody is a body sent as it is, with its content type.
-type rawBody struct{ contentType, body string }
 
 // id writes an id as the API does.
 func id(n int64) string { return strconv.FormatInt(n, 10) }
@@ -88,23 +87,23 @@ func id(n int64) string { return strconv.FormatInt(n, 10) }
 // posts once and answers the same status.
 func TestIdempotencyKey(t *testing.T) {
 	s := newServer(t)
-	_, token := s.user("retrier")
+	_, token := s.User("retrier")
 	var ids []string
 	for range 3 {
-		r := s.call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"once"}}, "Idempotency-Key", "k-1")
+		r := s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"once"}}, "Idempotency-Key", "k-1")
 		var st struct{ ID string }
-		r.decode(t, &st)
-		if r.status != http.StatusOK {
-			t.Fatalf("%d %s", r.status, r.body)
+		r.Decode(t, &st)
+		if r.Status != http.StatusOK {
+			t.Fatalf("%d %s", r.Status, r.Body)
 		}
 		ids = append(ids, st.ID)
 	}
 	if ids[0] != ids[1] || ids[1] != ids[2] {
 		t.Errorf("three posts with one key: %v", ids)
 	}
-	r := s.call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"once"}}, "Idempotency-Key", "k-2")
+	r := s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"once"}}, "Idempotency-Key", "k-2")
 	var st struct{ ID string }
-	r.decode(t, &st)
+	r.Decode(t, &st)
 	if st.ID == ids[0] {
 		t.Error("another key gave the same post")
 	}
@@ -114,31 +113,31 @@ func TestIdempotencyKey(t *testing.T) {
 // id=…), in the query.
 func TestArrayParameters(t *testing.T) {
 	s := newServer(t)
-	a, token := s.user("a")
-	b, _ := s.user("b")
-	c, _ := s.user("c")
-	if err := s.st.Follow(t.Context(), a.ID, b.ID); err != nil {
+	a, token := s.User("a")
+	b, _ := s.User("b")
+	c, _ := s.User("c")
+	if err := s.Store.Follow(t.Context(), a.ID, b.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.st.Follow(t.Context(), c.ID, a.ID); err != nil {
+	if err := s.Store.Follow(t.Context(), c.ID, a.ID); err != nil {
 		t.Fatal(err)
 	}
-	r := s.call(http.MethodGet, "/api/v1/accounts/relationships?id[]="+id(b.ID)+"&id[]="+id(c.ID)+"&id="+id(a.ID), token, nil)
+	r := s.Call(http.MethodGet, "/api/v1/accounts/relationships?id[]="+id(b.ID)+"&id[]="+id(c.ID)+"&id="+id(a.ID), token, nil)
 	var rels []struct {
 		ID         string
 		Following  bool
 		FollowedBy bool `json:"followed_by"`
 	}
-	r.decode(t, &rels)
+	r.Decode(t, &rels)
 	if len(rels) != 3 || rels[0].ID != id(b.ID) || !rels[0].Following || rels[0].FollowedBy ||
 		rels[1].Following || !rels[1].FollowedBy || rels[2].Following {
 		t.Errorf("relationships = %+v", rels)
 	}
-	if r := s.call(http.MethodGet, "/api/v1/accounts/relationships?id[]=x", token, nil); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("a bad id: %d", r.status)
+	if r := s.Call(http.MethodGet, "/api/v1/accounts/relationships?id[]=x", token, nil); r.Status != http.StatusUnprocessableEntity {
+		t.Errorf("a bad id: %d", r.Status)
 	}
-	if r := s.call(http.MethodGet, "/api/v1/accounts/relationships?"+strings.Repeat("id[]=1&", 101), token, nil); r.status != http.StatusUnprocessableEntity {
-		t.Errorf("101 ids: %d", r.status)
+	if r := s.Call(http.MethodGet, "/api/v1/accounts/relationships?"+strings.Repeat("id[]=1&", 101), token, nil); r.Status != http.StatusUnprocessableEntity {
+		t.Errorf("101 ids: %d", r.Status)
 	}
 }
 
@@ -147,14 +146,14 @@ func TestArrayParameters(t *testing.T) {
 func TestNotFoundIsJSON(t *testing.T) {
 	s := newServer(t)
 	for _, path := range []string{"/api/v1/nothing", "/api/v1/statuses/999", "/api/v1/accounts/999", "/api/v1/statuses/abc", "/api/v1/accounts/lookup?acct=nobody"} {
-		r := s.call(http.MethodGet, path, "", nil)
-		if r.status != http.StatusNotFound || r.header.Get("Access-Control-Allow-Origin") != "*" {
-			t.Errorf("%s: %d, CORS %q", path, r.status, r.header.Get("Access-Control-Allow-Origin"))
+		r := s.Call(http.MethodGet, path, "", nil)
+		if r.Status != http.StatusNotFound || r.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("%s: %d, CORS %q", path, r.Status, r.Header.Get("Access-Control-Allow-Origin"))
 		}
-		r.errorMessage(t)
+		r.ErrorMessage(t)
 	}
-	r := s.call(http.MethodOptions, "/api/v1/statuses", "", nil, "Origin", "https://app.example", "Access-Control-Request-Method", "POST")
-	if r.status != http.StatusNoContent || !strings.Contains(r.header.Get("Access-Control-Allow-Headers"), "Authorization") {
-		t.Errorf("preflight: %d %v", r.status, r.header)
+	r := s.Call(http.MethodOptions, "/api/v1/statuses", "", nil, "Origin", "https://app.example", "Access-Control-Request-Method", "POST")
+	if r.Status != http.StatusNoContent || !strings.Contains(r.Header.Get("Access-Control-Allow-Headers"), "Authorization") {
+		t.Errorf("preflight: %d %v", r.Status, r.Header)
 	}
 }

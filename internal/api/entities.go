@@ -161,9 +161,9 @@ type notification struct {
 // millisecond.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
-// origin returns the scheme and host the request was sent to, which the
+// Origin returns the scheme and host the request was sent to, which the
 // entities' URLs begin with.
-func origin(r *http.Request) string {
+func Origin(r *http.Request) string {
 	scheme := "http"
 	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
 		scheme = "https"
@@ -174,7 +174,7 @@ func origin(r *http.Request) string {
 // site turns retwis's domain types into entities for one request.
 type site struct{ origin string }
 
-func newSite(r *http.Request) site { return site{origin: origin(r)} }
+func newSite(r *http.Request) site { return site{origin: Origin(r)} }
 
 func (st site) profileURL(username string) string {
 	return st.origin + "/u/" + url.PathEscape(username)

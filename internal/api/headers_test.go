@@ -19,14 +19,14 @@ import (
 // for its viewer, no caching.
 func TestSecurityHeaders(t *testing.T) {
 	s := newServer(t)
-	u, token := s.user("viewer")
+	u, token := s.User("viewer")
 	b := newBrowser(t)
-	b.send(http.MethodPost, s.srv.URL+"/login", url.Values{"username": {"viewer"}, "password": {"password-viewer"}})
-	r := s.call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"hello #tag"}})
+	b.send(http.MethodPost, s.URL+"/login", url.Values{"username": {"viewer"}, "password": {"password-viewer"}})
+	r := s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"hello #tag"}})
 	var st struct{ ID string }
-	r.decode(t, &st)
-	s.drain()
-	if err := s.st.SetModerator(t.Context(), "cli:test", u.ID, true); err != nil { // so that /admin is a page
+	r.Decode(t, &st)
+	s.Drain()
+	if err := s.Store.SetModerator(t.Context(), "cli:test", u.ID, true); err != nil { // so that /admin is a page
 		t.Fatal(err)
 	}
 	pages := []string{"/", "/u/viewer", "/u/viewer/followers", "/u/viewer/following", "/timeline", "/p/" + st.ID, "/tag/tag",
@@ -66,7 +66,7 @@ func TestSecurityHeaders(t *testing.T) {
 		t.Fatalf("only %d GET routes in the document", len(api))
 	}
 	for _, path := range append(pages, api...) {
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.srv.URL+path, nil)
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, s.URL+path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

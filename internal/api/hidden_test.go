@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-mastodon"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/testkit/servertest"
 )
 
 // reader is a person reading a server through every page and API
@@ -28,8 +29,8 @@ type reader struct {
 // srv, with token for the API.
 func readerOn(t *testing.T, srv *server, name, token string) *reader {
 	t.Helper()
-	r := &reader{t: t, base: srv.srv.URL, web: newBrowser(t),
-		app: mastodon.NewClient(&mastodon.Config{Server: srv.srv.URL, AccessToken: token})}
+	r := &reader{t: t, base: srv.URL, web: newBrowser(t),
+		app: mastodon.NewClient(&mastodon.Config{Server: srv.URL, AccessToken: token})}
 	if resp, _ := r.web.send("POST", r.base+"/login", url.Values{"username": {name}, "password": {"password-" + name}}); resp.StatusCode != 303 {
 		t.Fatalf("%s logs in on %s: %d", name, r.base, resp.StatusCode)
 	}
@@ -95,13 +96,13 @@ func parseID(t *testing.T, sid mastodon.ID) int64 {
 // of hers; carol still sees both; unblocking shows them again.
 func TestBlockedAppearsNowhere(t *testing.T) {
 	one := newServer(t)
-	two := newServerAt(t, one.redisURL())
-	alice, aliceToken := one.user("alice")
-	bob, bobToken := one.user("bob")
-	_, carolToken := one.user("carol")
+	two := newServerAt(t, one.RedisURL)
+	alice, aliceToken := one.User("alice")
+	bob, bobToken := one.User("bob")
+	_, carolToken := one.User("carol")
 	ctx := t.Context()
-	aliceApp := mastodon.NewClient(&mastodon.Config{Server: one.srv.URL, AccessToken: aliceToken})
-	bobApp := mastodon.NewClient(&mastodon.Config{Server: one.srv.URL, AccessToken: bobToken})
+	aliceApp := mastodon.NewClient(&mastodon.Config{Server: one.URL, AccessToken: aliceToken})
+	bobApp := mastodon.NewClient(&mastodon.Config{Server: one.URL, AccessToken: bobToken})
 	if _, err := aliceApp.AccountFollow(ctx, mastodon.ID(id(bob.ID))); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestBlockedAppearsNowhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one.drain()
+	one.Drain()
 	bobsID, alicesID := parseID(t, bobs.ID), parseID(t, alices.ID)
 	aliceThere, bobThere := readerOn(t, two, "alice", aliceToken), readerOn(t, two, "bob", bobToken)
 	if got := aliceThere.finds("bob-words", bobsID, bob, "both"); len(got) < 8 { // the caches of server two are warm now
@@ -143,14 +144,14 @@ func TestBlockedAppearsNowhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	two.waitSubscribed(1)
-	one.post(bobToken, "bob-words again")
-	one.post(carolToken, "carol-words")
-	if ev, ok := nextEvent(t, events).(*mastodon.UpdateEvent); !ok || !strings.Contains(ev.Status.Content, "carol-words") {
+	two.WaitSubscribed(1)
+	one.Post(bobToken, "bob-words again")
+	one.Post(carolToken, "carol-words")
+	if ev, ok := servertest.NextEvent(t, events).(*mastodon.UpdateEvent); !ok || !strings.Contains(ev.Status.Content, "carol-words") {
 		t.Errorf("alice's public stream sent %#v first; want carol's post, not bob's", ev)
 	}
 	stop()
-	one.drain()
+	one.Drain()
 	carol := readerOn(t, two, "carol", carolToken)
 	if got := carol.finds("bob-words", bobsID, bob, "both"); !slices.Contains(got, "api public") || !slices.Contains(got, "page /p/"+id(bobsID)) {
 		t.Errorf("carol finds bob's post only in %v", got)
@@ -165,7 +166,7 @@ func TestBlockedAppearsNowhere(t *testing.T) {
 	var rels []struct {
 		BlockedBy bool `json:"blocked_by"`
 	}
-	two.call("GET", "/api/v1/accounts/relationships?id[]="+id(alice.ID), bobToken, nil).decode(t, &rels)
+	two.Call("GET", "/api/v1/accounts/relationships?id[]="+id(alice.ID), bobToken, nil).Decode(t, &rels)
 	if len(rels) != 1 || !rels[0].BlockedBy { // go-mastodon has no blocked_by
 		t.Errorf("bob's relationship to alice: %+v", rels)
 	}
@@ -182,16 +183,16 @@ func TestBlockedAppearsNowhere(t *testing.T) {
 // timelines and nothing else, and is listed.
 func TestMuteAPI(t *testing.T) {
 	s := newServer(t)
-	_, aliceToken := s.user("alice")
-	bob, bobToken := s.user("bob")
+	_, aliceToken := s.User("alice")
+	bob, bobToken := s.User("bob")
 	ctx := t.Context()
-	aliceApp := mastodon.NewClient(&mastodon.Config{Server: s.srv.URL, AccessToken: aliceToken})
-	bobApp := mastodon.NewClient(&mastodon.Config{Server: s.srv.URL, AccessToken: bobToken})
+	aliceApp := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: aliceToken})
+	bobApp := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: bobToken})
 	st, err := bobApp.PostStatus(ctx, &mastodon.Toot{Status: "muted words #m"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.drain()
+	s.Drain()
 	rel, err := aliceApp.AccountMute(ctx, mastodon.ID(id(bob.ID)))
 	if err != nil || !rel.Muting || rel.Blocking {
 		t.Fatalf("mute = %+v, %v", rel, err)
@@ -224,22 +225,22 @@ func TestMuteAPI(t *testing.T) {
 // lifting the suspension shows the post again.
 func TestSuspendedAppearsNowhere(t *testing.T) {
 	one := newServer(t)
-	two := newServerAt(t, one.redisURL())
-	spammer, spamToken := one.user("spammer")
-	_, carolToken := one.user("carol")
+	two := newServerAt(t, one.RedisURL)
+	spammer, spamToken := one.User("spammer")
+	_, carolToken := one.User("carol")
 	ctx := t.Context()
-	carolApp := mastodon.NewClient(&mastodon.Config{Server: one.srv.URL, AccessToken: carolToken})
+	carolApp := mastodon.NewClient(&mastodon.Config{Server: one.URL, AccessToken: carolToken})
 	if _, err := carolApp.AccountFollow(ctx, mastodon.ID(id(spammer.ID))); err != nil {
 		t.Fatal(err)
 	}
-	spam := one.post(spamToken, "spam-words for @carol #deals")
-	one.drain()
+	spam := one.Post(spamToken, "spam-words for @carol #deals")
+	one.Drain()
 	spamID := parseID(t, mastodon.ID(spam))
 	carol := readerOn(t, two, "carol", carolToken)
 	if got := carol.finds("spam-words", spamID, spammer, "deals"); len(got) < 8 {
 		t.Fatalf("before the suspension, carol finds the post only in %v", got)
 	}
-	if err := one.st.Suspend(ctx, "cli:test", spammer.ID, "spam"); err != nil {
+	if err := one.Store.Suspend(ctx, "cli:test", spammer.ID, "spam"); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
@@ -250,13 +251,13 @@ func TestSuspendedAppearsNowhere(t *testing.T) {
 	if got := carol.finds("spam-words", spamID, spammer, "deals"); len(got) > 0 {
 		t.Errorf("a suspended account's post shows on server two in %v", got)
 	}
-	if r := two.call("GET", "/api/v1/timelines/public", "", nil); r.status != 200 || strings.Contains(string(r.body), "spam-words") {
-		t.Errorf("logged out, the public timeline: %d, %s", r.status, r.body)
+	if r := two.Call("GET", "/api/v1/timelines/public", "", nil); r.Status != 200 || strings.Contains(string(r.Body), "spam-words") {
+		t.Errorf("logged out, the public timeline: %d, %s", r.Status, r.Body)
 	}
-	if r := two.call("POST", "/api/v1/statuses", spamToken, url.Values{"status": {"more"}}); r.status != 401 {
-		t.Errorf("the suspended account's token posts: %d %s", r.status, r.body)
+	if r := two.Call("POST", "/api/v1/statuses", spamToken, url.Values{"status": {"more"}}); r.Status != 401 {
+		t.Errorf("the suspended account's token posts: %d %s", r.Status, r.Body)
 	}
-	if err := one.st.Unsuspend(ctx, "cli:test", spammer.ID, ""); err != nil {
+	if err := one.Store.Unsuspend(ctx, "cli:test", spammer.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {

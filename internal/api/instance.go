@@ -44,7 +44,7 @@ func limits() configuration {
 // streamingURL is the base URL of the streaming API (Mastodon's apps
 // add /api/v1/streaming): this server's own.
 func streamingURL(r *http.Request) string {
-	return strings.Replace(strings.Replace(origin(r), "https://", "wss://", 1), "http://", "ws://", 1)
+	return strings.Replace(strings.Replace(Origin(r), "https://", "wss://", 1), "http://", "ws://", 1)
 }
 
 // instanceV1 answers GET /api/v1/instance.
@@ -78,7 +78,7 @@ func (s *Server) instanceV2(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"domain": r.Host, "title": "retwis", "version": Version, "source_url": "https://github.com/retwis/retwis",
 		"description": "A microblog on Redis.", "usage": map[string]any{"users": map[string]int64{"active_month": users}},
-		"thumbnail": map[string]any{"url": origin(r) + "/static/avatar.png"}, "languages": []string{},
+		"thumbnail": map[string]any{"url": Origin(r) + "/static/avatar.png"}, "languages": []string{},
 		"configuration": conf, "registrations": map[string]any{"enabled": true, "approval_required": false, "message": nil},
 		"contact": map[string]any{"email": "", "account": nil}, "rules": []struct{}{},
 	})

@@ -109,13 +109,13 @@ func unescape(s string) string {
 func client(t *testing.T, s *server, user string) *mastodon.Client {
 	t.Helper()
 	ctx := t.Context()
-	app, err := mastodon.RegisterApp(ctx, &mastodon.AppConfig{Server: s.srv.URL, ClientName: "go-mastodon test",
+	app, err := mastodon.RegisterApp(ctx, &mastodon.AppConfig{Server: s.URL, ClientName: "go-mastodon test",
 		Scopes: "read write follow", RedirectURIs: redirectURI, Website: "https://github.com/mattn/go-mastodon"})
 	if err != nil {
 		t.Fatalf("register app: %v", err)
 	}
-	code := newBrowser(t).approve(s.srv.URL, app.AuthURI, user)
-	c := mastodon.NewClient(&mastodon.Config{Server: s.srv.URL, ClientID: app.ClientID, ClientSecret: app.ClientSecret})
+	code := newBrowser(t).approve(s.URL, app.AuthURI, user)
+	c := mastodon.NewClient(&mastodon.Config{Server: s.URL, ClientID: app.ClientID, ClientSecret: app.ClientSecret})
 	if err := c.AuthenticateToken(ctx, code, redirectURI); err != nil {
 		t.Fatalf("exchange the code: %v", err)
 	}
@@ -157,7 +157,7 @@ func TestMastodonClient(t *testing.T) {
 	if err != nil || reply.InReplyToID != string(ids[0]) || reply.InReplyToAccountID != string(bobAcct.ID) {
 		t.Fatalf("reply = %+v, %v", reply, err)
 	}
-	s.drain()
+	s.Drain()
 
 	// The home timeline, two at a time, by the Link header's "next".
 	want := append([]mastodon.ID{reply.ID}, reversed(ids)...)

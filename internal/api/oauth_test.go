@@ -15,15 +15,15 @@ import (
 
 // app registers an app and returns its client id and secret.
 func (s *server) app(scopes, redirect string) (id, secret string) {
-	s.t.Helper()
-	r := s.call(http.MethodPost, "/api/v1/apps", "", url.Values{"client_name": {"test app"}, "redirect_uris": {redirect}, "scopes": {scopes}})
+	s.T.Helper()
+	r := s.Call(http.MethodPost, "/api/v1/apps", "", url.Values{"client_name": {"test app"}, "redirect_uris": {redirect}, "scopes": {scopes}})
 	var app struct{ ClientID, ClientSecret string }
-	r.decode(s.t, &struct {
+	r.Decode(s.T, &struct {
 		ClientID     *string `json:"client_id"`
 		ClientSecret *string `json:"client_secret"`
 	}{&app.ClientID, &app.ClientSecret})
-	if r.status != http.StatusOK || app.ClientID == "" || app.ClientSecret == "" {
-		s.t.Fatalf("register app: %d %s", r.status, r.body)
+	if r.Status != http.StatusOK || app.ClientID == "" || app.ClientSecret == "" {
+		s.T.Fatalf("register app: %d %s", r.Status, r.Body)
 	}
 	return app.ClientID, app.ClientSecret
 }
@@ -33,24 +33,24 @@ func (s *server) app(scopes, redirect string) (id, secret string) {
 func (s *server) authorize(t *testing.T, user string, q url.Values) string {
 	t.Helper()
 	q.Set("response_type", "code")
-	return newBrowser(t).approve(s.srv.URL, s.srv.URL+"/oauth/authorize?"+q.Encode(), user)
+	return newBrowser(t).approve(s.URL, s.URL+"/oauth/authorize?"+q.Encode(), user)
 }
 
 // exchange trades a code for a token; it returns the status and the
 // token or the OAuth error.
 func (s *server) exchange(id, secret, code, verifier string) (int, string) {
-	s.t.Helper()
+	s.T.Helper()
 	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {id}, "client_secret": {secret}, "redirect_uri": {redirectURI}}
 	if verifier != "" {
 		form.Set("code_verifier", verifier)
 	}
-	r := s.call(http.MethodPost, "/oauth/token", "", form)
+	r := s.Call(http.MethodPost, "/oauth/token", "", form)
 	var out struct {
 		AccessToken string `json:"access_token"`
 		Error       string `json:"error"`
 	}
-	r.decode(s.t, &out)
-	return r.status, out.AccessToken + out.Error
+	r.Decode(s.T, &out)
+	return r.Status, out.AccessToken + out.Error
 }
 
 func challengeOf(verifier string) string {
@@ -81,8 +81,8 @@ func TestPKCE(t *testing.T) {
 	if status != http.StatusOK || token == "" {
 		t.Fatalf("with the verifier: %d %s", status, token)
 	}
-	if r := s.call(http.MethodGet, "/api/v1/accounts/verify_credentials", token, nil); r.status != http.StatusOK {
-		t.Errorf("the token does not work: %d %s", r.status, r.body)
+	if r := s.Call(http.MethodGet, "/api/v1/accounts/verify_credentials", token, nil); r.Status != http.StatusOK {
+		t.Errorf("the token does not work: %d %s", r.Status, r.Body)
 	}
 	if status, got := s.exchange(id, secret, code, verifier); status != http.StatusBadRequest || got != "invalid_grant" {
 		t.Errorf("the same code again: %d %s; want 400 invalid_grant", status, got)
@@ -114,7 +114,7 @@ func TestAuthorizeRefuses(t *testing.T) {
 		{"token response type", url.Values{"client_id": {id}, "redirect_uri": {redirectURI}, "response_type": {"token"}}, http.StatusFound, "unsupported_response_type"},
 		{"plain PKCE", url.Values{"client_id": {id}, "redirect_uri": {redirectURI}, "response_type": {"code"}, "code_challenge": {challengeOf("x")}, "code_challenge_method": {"plain"}}, http.StatusFound, "invalid_request"},
 	} {
-		resp, page := b.send(http.MethodGet, s.srv.URL+"/oauth/authorize?"+tc.q.Encode(), nil)
+		resp, page := b.send(http.MethodGet, s.URL+"/oauth/authorize?"+tc.q.Encode(), nil)
 		loc, _ := url.Parse(resp.Header.Get("Location"))
 		switch {
 		case resp.StatusCode != tc.status:
@@ -124,15 +124,15 @@ func TestAuthorizeRefuses(t *testing.T) {
 		}
 	}
 	// Denying sends access_denied back, and no code.
-	b.send(http.MethodPost, s.srv.URL+"/register", url.Values{"username": {"denier"}, "password": {"password-denier"}, "password2": {"password-denier"}})
-	resp, _ := b.send(http.MethodPost, s.srv.URL+"/oauth/authorize", url.Values{"client_id": {id}, "redirect_uri": {redirectURI},
+	b.send(http.MethodPost, s.URL+"/register", url.Values{"username": {"denier"}, "password": {"password-denier"}, "password2": {"password-denier"}})
+	resp, _ := b.send(http.MethodPost, s.URL+"/oauth/authorize", url.Values{"client_id": {id}, "redirect_uri": {redirectURI},
 		"response_type": {"code"}, "scope": {"read"}, "state": {"s1"}, "decision": {"deny"}})
 	loc, _ := url.Parse(resp.Header.Get("Location"))
 	if q := loc.Query(); q.Get("error") != "access_denied" || q.Get("code") != "" || q.Get("state") != "s1" {
 		t.Errorf("denying sends %q", loc)
 	}
 	// The approval form, sent from another site, is refused.
-	req, _ := http.NewRequest(http.MethodPost, s.srv.URL+"/oauth/authorize", strings.NewReader(url.Values{"client_id": {id},
+	req, _ := http.NewRequest(http.MethodPost, s.URL+"/oauth/authorize", strings.NewReader(url.Values{"client_id": {id},
 		"redirect_uri": {redirectURI}, "response_type": {"code"}, "decision": {"approve"}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
@@ -150,9 +150,9 @@ func TestAuthorizeRefuses(t *testing.T) {
 // cover; the API's errors are Mastodon's.
 func TestScopesEnforced(t *testing.T) {
 	s := newServer(t)
-	_, readOnly := s.user("reader", "read")
-	_, statusesOnly := s.user("poster", "write:statuses")
-	_, full := s.user("full")
+	_, readOnly := s.User("reader", "read")
+	_, statusesOnly := s.User("poster", "write:statuses")
+	_, full := s.User("full")
 	for _, tc := range []struct {
 		method, path, token string
 		body                any
@@ -170,11 +170,11 @@ func TestScopesEnforced(t *testing.T) {
 		{"GET", "/api/v1/timelines/public", "", nil, 200},
 		{"GET", "/api/v1/timelines/public", "garbage", nil, 401},
 	} {
-		r := s.call(tc.method, tc.path, tc.token, tc.body)
-		if r.status != tc.status {
-			t.Errorf("%s %s with %q: %d %s; want %d", tc.method, tc.path, tc.token, r.status, r.body, tc.status)
-		} else if r.status >= 400 {
-			r.errorMessage(t)
+		r := s.Call(tc.method, tc.path, tc.token, tc.body)
+		if r.Status != tc.status {
+			t.Errorf("%s %s with %q: %d %s; want %d", tc.method, tc.path, tc.token, r.Status, r.Body, tc.status)
+		} else if r.Status >= 400 {
+			r.ErrorMessage(t)
 		}
 	}
 }
@@ -184,28 +184,28 @@ func TestScopesEnforced(t *testing.T) {
 // server that had it cached.
 func TestRevokedTokenStops(t *testing.T) {
 	s := newServer(t)
-	other := newServerAt(t, s.redisURL())
+	other := newServerAt(t, s.RedisURL)
 	id, secret := s.app("read", redirectURI)
 	code := s.authorize(t, "revoker", url.Values{"client_id": {id}, "redirect_uri": {redirectURI}, "scope": {"read"}})
 	_, token := s.exchange(id, secret, code, "")
 	for _, srv := range []*server{s, other} { // warm both servers' caches
-		if r := srv.call(http.MethodGet, "/api/v1/timelines/home", token, nil); r.status != http.StatusOK {
-			t.Fatalf("before revoking: %d %s", r.status, r.body)
+		if r := srv.Call(http.MethodGet, "/api/v1/timelines/home", token, nil); r.Status != http.StatusOK {
+			t.Fatalf("before revoking: %d %s", r.Status, r.Body)
 		}
 	}
 	otherID, otherSecret := s.app("read", redirectURI)
-	if r := s.call(http.MethodPost, "/oauth/revoke", "", url.Values{"client_id": {otherID}, "client_secret": {otherSecret}, "token": {token}}); r.status != http.StatusOK {
-		t.Fatalf("revoking as another app: %d %s", r.status, r.body)
+	if r := s.Call(http.MethodPost, "/oauth/revoke", "", url.Values{"client_id": {otherID}, "client_secret": {otherSecret}, "token": {token}}); r.Status != http.StatusOK {
+		t.Fatalf("revoking as another app: %d %s", r.Status, r.Body)
 	}
-	if r := other.call(http.MethodGet, "/api/v1/timelines/home", token, nil); r.status != http.StatusOK {
-		t.Fatalf("another app revoked the token: %d", r.status)
+	if r := other.Call(http.MethodGet, "/api/v1/timelines/home", token, nil); r.Status != http.StatusOK {
+		t.Fatalf("another app revoked the token: %d", r.Status)
 	}
-	if r := s.call(http.MethodPost, "/oauth/revoke", "", url.Values{"client_id": {id}, "client_secret": {secret}, "token": {token}}); r.status != http.StatusOK {
-		t.Fatalf("revoke: %d %s", r.status, r.body)
+	if r := s.Call(http.MethodPost, "/oauth/revoke", "", url.Values{"client_id": {id}, "client_secret": {secret}, "token": {token}}); r.Status != http.StatusOK {
+		t.Fatalf("revoke: %d %s", r.Status, r.Body)
 	}
 	for i, srv := range []*server{s, other} {
-		if r := srv.call(http.MethodGet, "/api/v1/timelines/home", token, nil); r.status != http.StatusUnauthorized {
-			t.Errorf("after revoking, on server %d: %d %s; want 401", i, r.status, r.body)
+		if r := srv.Call(http.MethodGet, "/api/v1/timelines/home", token, nil); r.Status != http.StatusUnauthorized {
+			t.Errorf("after revoking, on server %d: %d %s; want 401", i, r.Status, r.Body)
 		}
 	}
 }
@@ -215,29 +215,29 @@ func TestRevokedTokenStops(t *testing.T) {
 func TestClientCredentials(t *testing.T) {
 	s := newServer(t)
 	id, secret := s.app("read write", redirectURI)
-	r := s.call(http.MethodPost, "/oauth/token", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {"read"}})
+	r := s.Call(http.MethodPost, "/oauth/token", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {"read"}})
 	var tok struct {
 		AccessToken string `json:"access_token"`
 		Scope       string `json:"scope"`
 	}
-	r.decode(t, &tok)
-	if r.status != http.StatusOK || tok.Scope != "read" {
-		t.Fatalf("client_credentials: %d %s", r.status, r.body)
+	r.Decode(t, &tok)
+	if r.Status != http.StatusOK || tok.Scope != "read" {
+		t.Fatalf("client_credentials: %d %s", r.Status, r.Body)
 	}
-	if r := s.call(http.MethodGet, "/api/v1/apps/verify_credentials", tok.AccessToken, nil); r.status != http.StatusOK || !strings.Contains(string(r.body), "test app") {
-		t.Errorf("apps/verify_credentials: %d %s", r.status, r.body)
+	if r := s.Call(http.MethodGet, "/api/v1/apps/verify_credentials", tok.AccessToken, nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), "test app") {
+		t.Errorf("apps/verify_credentials: %d %s", r.Status, r.Body)
 	}
-	if r := s.call(http.MethodGet, "/api/v1/timelines/public", tok.AccessToken, nil); r.status != http.StatusOK {
-		t.Errorf("public timeline with an app token: %d %s", r.status, r.body)
+	if r := s.Call(http.MethodGet, "/api/v1/timelines/public", tok.AccessToken, nil); r.Status != http.StatusOK {
+		t.Errorf("public timeline with an app token: %d %s", r.Status, r.Body)
 	}
 	for _, path := range []string{"/api/v1/timelines/home", "/api/v1/streaming/user"} {
-		if r := s.call(http.MethodGet, path, tok.AccessToken, nil); r.status != http.StatusUnprocessableEntity {
-			t.Errorf("%s with an app token: %d %s; want 422", path, r.status, r.body)
+		if r := s.Call(http.MethodGet, path, tok.AccessToken, nil); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("%s with an app token: %d %s; want 422", path, r.Status, r.Body)
 		}
 	}
-	r = s.call(http.MethodPost, "/oauth/token", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {"follow"}})
-	if r.status != http.StatusBadRequest || r.errorMessage(t) != "invalid_scope" {
-		t.Errorf("a scope beyond the app's: %d %s", r.status, r.body)
+	r = s.Call(http.MethodPost, "/oauth/token", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {"follow"}})
+	if r.Status != http.StatusBadRequest || r.ErrorMessage(t) != "invalid_scope" {
+		t.Errorf("a scope beyond the app's: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -246,24 +246,24 @@ func TestClientCredentials(t *testing.T) {
 // and name 404, to anyone; nobody can follow it.
 func TestDeletedAccount(t *testing.T) {
 	s := newServer(t)
-	ann, annToken := s.user("ann")
-	_, bobToken := s.user("bob")
+	ann, annToken := s.User("ann")
+	_, bobToken := s.User("bob")
 	path := "/api/v1/accounts/" + strconv.FormatInt(ann.ID, 10)
-	if r := s.call(http.MethodGet, path, bobToken, nil); r.status != http.StatusOK {
-		t.Fatalf("ann's account before: %d %s", r.status, r.body)
+	if r := s.Call(http.MethodGet, path, bobToken, nil); r.Status != http.StatusOK {
+		t.Fatalf("ann's account before: %d %s", r.Status, r.Body)
 	}
-	if err := deletion.New(s.st).DeleteAccount(t.Context(), ann.ID, "password-ann"); err != nil {
+	if err := deletion.New(s.Store).DeleteAccount(t.Context(), ann.ID, "password-ann"); err != nil {
 		t.Fatal(err)
 	}
-	if r := s.call(http.MethodGet, "/api/v1/accounts/verify_credentials", annToken, nil); r.status != http.StatusUnauthorized {
-		t.Errorf("ann's token after: %d %s; want 401", r.status, r.body)
+	if r := s.Call(http.MethodGet, "/api/v1/accounts/verify_credentials", annToken, nil); r.Status != http.StatusUnauthorized {
+		t.Errorf("ann's token after: %d %s; want 401", r.Status, r.Body)
 	}
 	for _, call := range []struct{ method, path string }{
 		{http.MethodGet, path}, {http.MethodGet, path + "/statuses"}, {http.MethodGet, "/api/v1/accounts/lookup?acct=ann"},
 		{http.MethodPost, path + "/follow"},
 	} {
-		if r := s.call(call.method, call.path, bobToken, nil); r.status != http.StatusNotFound {
-			t.Errorf("%s %s after: %d %s; want 404", call.method, call.path, r.status, r.body)
+		if r := s.Call(call.method, call.path, bobToken, nil); r.Status != http.StatusNotFound {
+			t.Errorf("%s %s after: %d %s; want 404", call.method, call.path, r.Status, r.Body)
 		}
 	}
 }

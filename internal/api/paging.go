@@ -108,5 +108,5 @@ func pageURL(r *http.Request, name string, at int64) string {
 		q.Del(k)
 	}
 	q.Set(name, id(at))
-	return origin(r) + r.URL.Path + "?" + q.Encode()
+	return Origin(r) + r.URL.Path + "?" + q.Encode()
 }

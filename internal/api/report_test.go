@@ -14,13 +14,13 @@ import (
 // and file nothing.
 func TestReportAPI(t *testing.T) {
 	s := newServer(t)
-	_, aliceToken := s.user("alice")
-	bob, bobToken := s.user("bob")
-	carol, carolToken := s.user("carol")
+	_, aliceToken := s.User("alice")
+	bob, bobToken := s.User("bob")
+	carol, carolToken := s.User("carol")
 	ctx := t.Context()
-	alice := mastodon.NewClient(&mastodon.Config{Server: s.srv.URL, AccessToken: aliceToken})
-	bobs := []mastodon.ID{mastodon.ID(s.post(bobToken, "one")), mastodon.ID(s.post(bobToken, "two"))}
-	carols := mastodon.ID(s.post(carolToken, "three"))
+	alice := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: aliceToken})
+	bobs := []mastodon.ID{mastodon.ID(s.Post(bobToken, "one")), mastodon.ID(s.Post(bobToken, "two"))}
+	carols := mastodon.ID(s.Post(carolToken, "three"))
 	for name, try := range map[string]func() error{
 		"another's status": func() error {
 			_, err := alice.Report(ctx, mastodon.ID(id(bob.ID)), []mastodon.ID{carols}, "x")
@@ -36,7 +36,7 @@ func TestReportAPI(t *testing.T) {
 			t.Errorf("%s: %v; want 422", name, err)
 		}
 	}
-	if open, err := s.st.OpenReports(ctx, 10); err != nil || len(open) != 0 {
+	if open, err := s.Store.OpenReports(ctx, 10); err != nil || len(open) != 0 {
 		t.Fatalf("refused reports were filed: %v, %v", open, err)
 	}
 	rep, err := alice.Report(ctx, mastodon.ID(id(bob.ID)), bobs, "both are spam")
@@ -46,7 +46,7 @@ func TestReportAPI(t *testing.T) {
 	if _, err := alice.Report(ctx, mastodon.ID(id(carol.ID)), nil, ""); err != nil {
 		t.Fatalf("report an account without a comment: %v", err)
 	}
-	open, err := s.st.OpenReports(ctx, 10)
+	open, err := s.Store.OpenReports(ctx, 10)
 	if err != nil || len(open) != 3 || open[0].User != carol || open[0].Reason != "(other, no comment)" ||
 		open[1].Post == 0 || open[2].Post == 0 || open[1].Reason != "both are spam" || open[1].By.Username != "alice" {
 		t.Errorf("open reports: %+v, %v", open, err)

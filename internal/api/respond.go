@@ -34,10 +34,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Write(b.Bytes())
 }
 
-// renderError writes an error as Mastodon does: {"error": "..."}.
-func renderError(w http.ResponseWriter, _ *http.Request, status int, msg string) {
+// RenderError writes an error as Mastodon does: {"error": "..."}. It is
+// the error renderer (middleware.ErrorRenderer) of the API's middleware
+// stack, and of internal/streaming's.
+func RenderError(w http.ResponseWriter, _ *http.Request, status int, msg string) {
 	writeJSON(w, status, apiError{Error: msg})
 }
+
+// renderError is RenderError, by the name the handlers call it.
+var renderError = RenderError
 
 // statusOf is the status of an error in Mastodon's dialect: the shared
 // map (middleware.StatusOf), but for input that breaks a rule, which
@@ -67,10 +72,14 @@ func badRequest(w http.ResponseWriter, r *http.Request, err error) {
 	renderError(w, r, status, err.Error())
 }
 
-// notFound answers a path the API does not have.
-func notFound(w http.ResponseWriter, r *http.Request) {
+// NotFound answers a path the API does not have, or a record it does
+// not find.
+func NotFound(w http.ResponseWriter, r *http.Request) {
 	renderError(w, r, http.StatusNotFound, "Record not found")
 }
+
+// notFound is NotFound, by the name the handlers call it.
+var notFound = NotFound
 
 // unsupported answers the write endpoints of what retwis has no concept
 // of (media, polls, favourites, boosts, edits): 422, as Mastodon answers
@@ -85,12 +94,13 @@ func emptyList(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.Statu
 // emptyObject answers an empty JSON object.
 func emptyObject(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, struct{}{}) }
 
-// cors lets web apps on other origins call the API: it is authorized by
-// bearer tokens, so any origin may read its answers (as Mastodon
-// allows). The streams also take the pages' session cookie, but CORS
-// without Access-Control-Allow-Credentials keeps a browser from sending
-// it to another origin's script. Preflight requests are answered here.
-func cors(next http.Handler) http.Handler {
+// CORS lets web apps on other origins call the API, its streams
+// included: it is authorized by bearer tokens, so any origin may read
+// its answers (as Mastodon allows). The streams also take the pages'
+// session cookie, but CORS without Access-Control-Allow-Credentials
+// keeps a browser from sending it to another origin's script. Preflight
+// requests are answered here.
+func CORS(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", "*")

@@ -3,7 +3,9 @@
 // Mastodon apps and libraries can use a retwis server. It answers JSON
 // on the same mux as the HTML interface, with its own middleware (JSON
 // errors, bearer tokens, CORS) and the same store; one handler per
-// file, named for its route.
+// file, named for its route. Mastodon's streaming API is
+// internal/streaming's, which renders its events and answers its errors
+// with what this package exports.
 package api
 
 import (
@@ -36,16 +38,6 @@ type Options struct {
 	// Writes is how many posts, follows and deletions run at once; see
 	// web.Options.Writes. Zero means no limit.
 	Writes int
-	// Session, if not nil, reads the HTML interface's session from a
-	// request: the streams accept it, so that the pages can listen.
-	Session middleware.Credential
-	// Heartbeat is how often a quiet stream shows its client it is alive
-	// (a comment line, a WebSocket ping); zero means 15 seconds, as
-	// Mastodon.
-	Heartbeat time.Duration
-	// StreamBuffer is how many events a stream's client may be behind
-	// before it is disconnected; zero means stream.DefaultBuffer.
-	StreamBuffer int
 	// Rate limits the calls of each token, and of each client address
 	// for calls without one (zero: no limit); Proxies are the proxies
 	// whose X-Forwarded-For is believed for the address.
@@ -56,60 +48,32 @@ type Options struct {
 // Server serves the client API.
 type Server struct {
 	store   *store.Store
-	log     *slog.Logger
 	mw      *middleware.Stack
-	session middleware.Credential
-	live    *live // the streams
 	rate    retwis.Rate
 	handler http.Handler
 }
 
 // New returns a Server.
 func New(opts Options) *Server {
-	log := opts.Log
-	if log == nil {
-		log = slog.Default()
-	}
-	opts.Log = log
-	s := &Server{store: opts.Store, log: log, session: opts.Session, live: newLive(opts), rate: opts.Rate}
+	s := &Server{store: opts.Store, rate: opts.Rate}
 	s.mw = middleware.New(middleware.Options{
-		Log: log, RenderError: renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
+		Log: opts.Log, RenderError: renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
 		Metrics: opts.Metrics, Writes: opts.Writes, Proxies: opts.Proxies,
 	})
 	mux := http.NewServeMux()
 	s.routes(mux)
-	s.handler = s.withStreams(s.mw.Wrap(cors(mux)), opts)
+	s.handler = s.mw.Wrap(CORS(mux))
 	return s
 }
 
-// withStreams serves the streams beside the rest of the API, through a
-// middleware stack of their own without the request timeout: a stream
-// lasts as long as its client stays.
-func (s *Server) withStreams(rest http.Handler, opts Options) http.Handler {
-	mw := middleware.New(middleware.Options{
-		Log: s.log, RenderError: renderError, MaxBodyBytes: maxBodyBytes, Metrics: opts.Metrics,
-	})
-	streams := http.NewServeMux()
-	s.streamRoutes(streams)
-	h := mw.Wrap(cors(streams))
-	mux := http.NewServeMux()
-	mux.Handle("/", rest)
-	mux.Handle("/api/v1/streaming", h)
-	mux.Handle("/api/v1/streaming/", h)
-	return mux
-}
-
-// Mount registers the API's paths on mux, beside the HTML interface's
-// pages: everything under /api/, and OAuth's token and revocation
-// endpoints (its authorization page is an HTML page).
-func (s *Server) Mount(mux *http.ServeMux) {
+// Register mounts the API on mux, the top-level mux it shares with the
+// HTML interface: everything under /api/, and OAuth's token and
+// revocation endpoints (its authorization page is an HTML page).
+func (s *Server) Register(mux *http.ServeMux) {
 	for _, p := range []string{"/api/", "/oauth/token", "/oauth/revoke"} {
 		mux.Handle(p, s.handler)
 	}
 }
-
-// ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // Scopes the routes need, as Mastodon's documentation names them.
 const (
@@ -198,23 +162,3 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/accounts/{id}/featured_tags", s.may(readAccounts, emptyList))
 	mux.HandleFunc("GET /api/v1/markers", s.need(readStatuses, emptyObject))
 }
-
-// streamRoutes registers the live streams on mux.
-func (s *Server) streamRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/v1/streaming", s.streamWebSocket)
-	mux.HandleFunc("GET /api/v1/streaming/health", streamHealth)
-	for path, name := range map[string]string{"user": "user", "user/notification": "user:notification",
-		"public": "public", "public/local": "public:local", "hashtag": "hashtag", "hashtag/local": "hashtag:local"} {
-		mux.HandleFunc("GET /api/v1/streaming/"+path, s.streamEvents(name))
-	}
-	mux.HandleFunc("/api/v1/streaming/", s.otherStream)
-}
-
-// Close ends the live streams, so that their handlers return (a
-// WebSocket is sent a close frame, going away, and its handshake
-// finishes on its own), and waits until they have: call it
-// when the HTTP server shuts down (http.Server.RegisterOnShutdown), as
-// Shutdown would otherwise wait for the streams until its deadline, and
-// does not wait for WebSockets at all. Other requests finish on their
-// own. New streams are refused afterwards.
-func (s *Server) Close() { s.live.hub.Close() }

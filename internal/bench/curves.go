@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/chart"
 	"github.com/retwis/retwis/internal/loadtest"
 	"github.com/retwis/retwis/internal/store/bulk"
-	"github.com/retwis/retwis/internal/web"
 )
 
 // Points of the growth curves.
@@ -184,7 +184,7 @@ func (b *bench) curveDuration() time.Duration { return min(b.opts.Duration, 5*ti
 // loadAs loads one path with every connection logged in as one user.
 func (b *bench) loadAs(ctx context.Context, cookie, path string) (loadtest.Result, error) {
 	return loadtest.Run(ctx, loadtest.Options{
-		BaseURL: b.opts.URL, Connections: b.opts.Connections, Duration: b.curveDuration(), Cookies: []string{cookie}, CookieName: web.CookieName,
+		BaseURL: b.opts.URL, Connections: b.opts.Connections, Duration: b.curveDuration(), Cookies: []string{cookie}, CookieName: retwis.SessionCookie,
 		Next: func(int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: path} },
 	})
 }

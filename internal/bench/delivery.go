@@ -13,7 +13,6 @@ import (
 	"github.com/retwis/retwis/internal/chart"
 	"github.com/retwis/retwis/internal/loadtest"
 	"github.com/retwis/retwis/internal/store/bulk"
-	"github.com/retwis/retwis/internal/web"
 )
 
 // deliveryCurve gives one author per size that many (made-up) followers,
@@ -118,7 +117,7 @@ func (b *bench) backgroundPosts(ctx context.Context, cookie string) (<-chan load
 	out := make(chan loadtest.Result, 1)
 	go func() {
 		r, _ := loadtest.Run(ctx, loadtest.Options{
-			BaseURL: b.opts.URL, Connections: 4, Duration: time.Hour, Cookies: []string{cookie}, CookieName: web.CookieName,
+			BaseURL: b.opts.URL, Connections: 4, Duration: time.Hour, Cookies: []string{cookie}, CookieName: retwis.SessionCookie,
 			Next: func(conn int, rng *rand.Rand) loadtest.Request { return postRequest(conn, rng) },
 		})
 		out <- r
@@ -177,7 +176,7 @@ func postAs(ctx context.Context, base, cookie string) error {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(&http.Cookie{Name: web.CookieName, Value: cookie})
+	req.AddCookie(&http.Cookie{Name: retwis.SessionCookie, Value: cookie})
 	res, err := noRedirects.Do(req)
 	if err != nil {
 		return err

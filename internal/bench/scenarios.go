@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/loadtest"
-	"github.com/retwis/retwis/internal/web"
 )
 
 // scenario is one kind of traffic: what a connection sends next. A
@@ -178,7 +178,7 @@ func (b *bench) row(name string, r, baseline loadtest.Result) {
 // load runs one load of next for d from every connection.
 func (b *bench) load(ctx context.Context, next func(int, *rand.Rand) loadtest.Request, d time.Duration) (loadtest.Result, error) {
 	return loadtest.Run(ctx, loadtest.Options{
-		BaseURL: b.opts.URL, Connections: b.opts.Connections, Duration: d, Cookies: b.cookies, CookieName: web.CookieName, Next: next,
+		BaseURL: b.opts.URL, Connections: b.opts.Connections, Duration: d, Cookies: b.cookies, CookieName: retwis.SessionCookie, Next: next,
 	})
 }
 
@@ -219,7 +219,7 @@ func personalToken(ctx context.Context, base, cookie string) (string, error) {
 		return "", err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(&http.Cookie{Name: web.CookieName, Value: cookie})
+	req.AddCookie(&http.Cookie{Name: retwis.SessionCookie, Value: cookie})
 	res, err := noRedirects.Do(req)
 	if err != nil {
 		return "", err
@@ -255,7 +255,7 @@ func loginAs(ctx context.Context, base, name, password string) (string, error) {
 	}
 	res.Body.Close()
 	for _, c := range res.Cookies() {
-		if c.Name == web.CookieName && c.Value != "" && res.StatusCode == http.StatusSeeOther {
+		if c.Name == retwis.SessionCookie && c.Value != "" && res.StatusCode == http.StatusSeeOther {
 			return c.Value, nil
 		}
 	}

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/web"
 )
 
 // How the streaming scenario measures: each of its streams is measured
@@ -218,7 +217,7 @@ func (l *listeners) listen(ctx context.Context, u, cookie string, opened chan<- 
 		<-slot
 		return
 	}
-	req.AddCookie(&http.Cookie{Name: web.CookieName, Value: cookie})
+	req.AddCookie(&http.Cookie{Name: retwis.SessionCookie, Value: cookie})
 	res, err := l.client.Do(req)
 	if err == nil && res.StatusCode != http.StatusOK {
 		res.Body.Close()

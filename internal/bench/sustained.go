@@ -12,7 +12,6 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/loadtest"
-	"github.com/retwis/retwis/internal/web"
 )
 
 // sustainedReport is what the sustained-posting scenario measured.
@@ -177,7 +176,7 @@ func (b *bench) readers(ctx context.Context) (func(time.Duration) (loadtest.Resu
 	}
 	return func(d time.Duration) (loadtest.Result, error) {
 		return loadtest.Run(ctx, loadtest.Options{
-			BaseURL: b.opts.URL, Connections: stormReaders, Duration: d, Cookies: cookies, CookieName: web.CookieName,
+			BaseURL: b.opts.URL, Connections: stormReaders, Duration: d, Cookies: cookies, CookieName: retwis.SessionCookie,
 			Next: func(int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/"} },
 		})
 	}, nil

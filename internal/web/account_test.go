@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/mux"
 	"github.com/retwis/retwis/internal/web"
 )
 
@@ -18,7 +20,7 @@ func TestWelcomeAndSignUp(t *testing.T) {
 	r := b.post("/register", url.Values{"username": {"Alice"}, "password": {"password1"}, "password2": {"password1"}})
 	redirects(t, r, "/")
 	c := r.header.Get("Set-Cookie")
-	for _, attr := range []string{web.CookieName + "=", "HttpOnly", "SameSite=Lax", "Path=/"} {
+	for _, attr := range []string{retwis.SessionCookie + "=", "HttpOnly", "SameSite=Lax", "Path=/"} {
 		if !strings.Contains(c, attr) {
 			t.Fatalf("cookie %q lacks %s", c, attr)
 		}
@@ -42,7 +44,7 @@ func TestSecureCookieOverTLS(t *testing.T) {
 // terminates TLS: plain HTTP reaches it, and the cookie is Secure all
 // the same.
 func TestSecureCookiesBehindProxy(t *testing.T) {
-	s := newSiteWith(t, redistestStart(t), httptest.NewServer, web.Options{SecureCookies: true})
+	s := newSiteWith(t, redistestStart(t), httptest.NewServer, mux.Options{Pages: web.Options{SecureCookies: true}})
 	res := s.browser().post("/register", url.Values{"username": {"proxied"}, "password": {"password1"}, "password2": {"password1"}})
 	if c := res.header.Get("Set-Cookie"); !strings.Contains(c, "Secure") {
 		t.Fatalf("cookie with SecureCookies is not Secure: %q", c)

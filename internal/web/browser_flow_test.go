@@ -5,10 +5,7 @@ import (
 	"context"
 	"image/color"
 	"image/png"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"os"
 	"strings"
@@ -18,12 +15,6 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/api"
-	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/store/deletion"
-	"github.com/retwis/retwis/internal/testkit/redistest"
-	"github.com/retwis/retwis/internal/testkit/storetest"
-	"github.com/retwis/retwis/internal/web"
 )
 
 // newTab returns a tab of the headless Chromium of ctx (see chrome) in
@@ -161,7 +152,7 @@ func checkScreenshot(t *testing.T, shot []byte) {
 // the person logs in on the authorization page, approves, and copies
 // the code it shows, which the app exchanges for a working token.
 func TestApproveAppInBrowser(t *testing.T) {
-	s := newAPISite(t)
+	s := newSite(t)
 	app, secret, err := s.st.CreateApp(t.Context(), retwis.App{Name: "Pocket Toot", RedirectURIs: []string{retwis.OutOfBand},
 		Scopes: retwis.Scopes{"read", "write"}})
 	if err != nil {
@@ -212,28 +203,4 @@ func TestApproveAppInBrowser(t *testing.T) {
 	if errs.String() != "" {
 		t.Fatalf("the pages reported errors:\n%s", errs)
 	}
-}
-
-// apiSite is a server with the pages and the client API, as `retwis
-// serve` runs them, on a Redis of its own.
-type apiSite struct {
-	srv *httptest.Server
-	st  *store.Store
-}
-
-func newAPISite(t *testing.T) apiSite {
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	st := storetest.Open(t, redistest.Start(t).URL, store.Options{Log: quiet})
-	if err := st.Migrate(t.Context(), quiet); err != nil {
-		t.Fatal(err)
-	}
-	a := api.New(api.Options{Store: st, Log: quiet, Session: web.SessionCredential})
-	t.Cleanup(a.Close)
-	h, err := web.New(web.Options{Store: st, Deleter: deletion.New(st), Log: quiet, Mount: a.Mount})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return apiSite{srv: srv, st: st}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/mux"
 	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
@@ -27,8 +28,8 @@ import (
 // the test's loopback is a trusted proxy; other people are not held up.
 func TestLoginAndSignupLimits(t *testing.T) {
 	hour := func(n int) retwis.Rate { return retwis.Rate{Count: n, Per: time.Hour} }
-	s := newSiteWith(t, redistest.Start(t).URL, httptest.NewServer, web.Options{
-		Limits:  web.Limits{Login: hour(3), LoginAccount: hour(4), Signups: hour(2)},
+	s := newSiteWith(t, redistest.Start(t).URL, httptest.NewServer, mux.Options{
+		Pages:   web.Options{Limits: web.Limits{Login: hour(3), LoginAccount: hour(4), Signups: hour(2)}},
 		Proxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
 	})
 	b := s.browser()
@@ -95,7 +96,7 @@ func TestFailedLoginsShown(t *testing.T) {
 // excess is refused (503, busy), somebody logging in from another
 // address waits only their turn, and gets in.
 func TestLoginFloodFair(t *testing.T) {
-	s := newSiteStore(t, redistest.Start(t).URL, httptest.NewServer, web.Options{
+	s := newSiteStore(t, redistest.Start(t).URL, httptest.NewServer, mux.Options{
 		Proxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
 	}, store.Options{Password: password.Params{Memory: 4096, Time: 1, Threads: 1}}) // a few ms a hash: the flood piles up
 	s.browser().signUp("carol")

@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -11,22 +10,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/retwis/retwis/internal/api"
-	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/testkit/redistest"
-	"github.com/retwis/retwis/internal/testkit/storetest"
 	"github.com/retwis/retwis/internal/web"
 )
-
-// newLiveSite is a site with the client API mounted, as `retwis serve`
-// runs them, so that its pages can listen to their streams.
-func newLiveSite(t *testing.T) *site {
-	t.Helper()
-	url := redistest.Start(t).URL
-	a := api.New(api.Options{Store: storetest.Open(t, url, store.Options{}), Session: web.SessionCredential})
-	t.Cleanup(a.Close)
-	return newSiteWith(t, url, httptest.NewServer, web.Options{Mount: a.Mount})
-}
 
 // waitListening waits until Redis has n subscribed stream channels.
 func (s *site) waitListening(n int) {
@@ -57,7 +42,7 @@ func liveNotice(want string) chromedp.Action[chromedp.Void] {
 // and after the reload shows them, with nothing new; a tag's page, open
 // by someone logged out, tells of the posts with the tag.
 func TestLiveHomeInBrowser(t *testing.T) {
-	s := newLiveSite(t)
+	s := newSite(t)
 	ctx := t.Context()
 	author, _, err := s.st.Register(ctx, "author", "password1")
 	if err != nil {

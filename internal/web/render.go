@@ -63,11 +63,10 @@ func staticFiles() http.Handler {
 // view is the data of every page: the common fields first, then those
 // of particular pages, left empty by the others.
 type view struct {
-	Title      string
-	Viewer     *retwis.User // nil when logged out
-	MemoryOnly bool
-	Error      string // what went wrong with the last form, if anything
-	Notice     string // what the last form did, if it says so
+	Title  string
+	Viewer *retwis.User // nil when logged out
+	Error  string       // what went wrong with the last form, if anything
+	Notice string       // what the last form did, if it says so
 
 	Username string // the name typed into a failed login or sign-up form
 	Draft    string // the text of a post that could not be published
@@ -120,7 +119,6 @@ type loginFailures struct {
 // navigation shows how many notifications are unread (from the
 // client-side cache: no round trip when warm).
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
-	v.MemoryOnly = s.memoryOnly
 	if v.Viewer != nil && status < 400 {
 		n, err := s.store.UnreadNotifications(r.Context(), v.Viewer.ID)
 		if err != nil {

@@ -37,8 +37,6 @@ type Options struct {
 	// unless ProbesOnly.
 	Deleter *deletion.Deleter
 	Log     *slog.Logger
-	// MemoryOnly shows a warning on every page that data is not persisted.
-	MemoryOnly bool
 	// SecureCookies marks the auth cookie Secure on every request, for a
 	// server behind a proxy that terminates TLS (requests served over TLS
 	// by the server itself get it anyway).
@@ -52,10 +50,6 @@ type Options struct {
 	// others wait their turn, so that pages stay fast during a burst of
 	// them. Zero means no limit.
 	Writes int
-	// Mount, if not nil, registers another interface's routes (the client
-	// API's) beside the pages: outside their middleware and their
-	// cross-origin protection, as that interface brings its own.
-	Mount func(*http.ServeMux)
 	// Limits are the rate limits of logging in and signing up (zero:
 	// none); Proxies the proxies whose X-Forwarded-For is believed, for
 	// the limits per client address.
@@ -75,13 +69,12 @@ type Limits struct {
 // Server serves retwis's pages. It keeps no state of its own between
 // requests (sessions live in Redis), so any number can run side by side.
 type Server struct {
-	store      *store.Store
-	deleter    *deletion.Deleter
-	log        *slog.Logger
-	memoryOnly bool
-	secure     bool // the auth cookie is always Secure
-	limits     Limits
-	pages      map[string]*template.Template
+	store   *store.Store
+	deleter *deletion.Deleter
+	log     *slog.Logger
+	secure  bool // the auth cookie is always Secure
+	limits  Limits
+	pages   map[string]*template.Template
 	// buffers hold pages being rendered: a page is tens of kilobytes,
 	// which a fresh buffer would reach by growing (and copying) often.
 	buffers sync.Pool
@@ -99,23 +92,19 @@ func New(opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{store: opts.Store, deleter: opts.Deleter, log: log, memoryOnly: opts.MemoryOnly, secure: opts.SecureCookies, pages: pages, limits: opts.Limits}
+	s := &Server{store: opts.Store, deleter: opts.Deleter, log: log, secure: opts.SecureCookies, pages: pages, limits: opts.Limits}
 	s.mw = middleware.New(middleware.Options{
 		Log: log, RenderError: s.renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
 		Auth: opts.Store, Credential: SessionCredential, Refused: s.clearAuthCookie, Metrics: opts.Metrics, Writes: opts.Writes,
 		Proxies: opts.Proxies,
 	})
 	s.handler = s.routes(opts.ProbesOnly)
-	if opts.Mount != nil && !opts.ProbesOnly {
-		outer := http.NewServeMux()
-		outer.Handle("/", s.handler)
-		opts.Mount(outer)
-		s.handler = outer
-	}
 	return s, nil
 }
 
-// ServeHTTP implements http.Handler.
+// ServeHTTP implements http.Handler: the pages, the probes, and the page
+// that says there is nothing here for every other path. internal/server
+// mounts it at "/" beside the other interfaces.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 func (s *Server) routes(probesOnly bool) http.Handler {

@@ -3,20 +3,17 @@ package web
 import (
 	"net/http"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 )
-
-// CookieName is the name of the cookie that holds the auth secret, as in
-// the original Retwis.
-const CookieName = "auth"
 
 const cookieMaxAge = 365 * 24 * 60 * 60 // a year, as in the original Retwis
 
 // SessionCredential is the credential of the HTML interface: the value
-// of the auth cookie, or "" without one. The API's streams accept it
-// too, so that the pages can listen.
+// of the auth cookie, or "" without one. The streams of the client API
+// (internal/streaming) accept it too, so that the pages can listen.
 func SessionCredential(r *http.Request) string {
-	c, err := r.Cookie(CookieName)
+	c, err := r.Cookie(retwis.SessionCookie)
 	if err != nil {
 		return ""
 	}
@@ -42,7 +39,7 @@ func (s *Server) setAuthCookie(w http.ResponseWriter, r *http.Request, secret st
 		maxAge = -1
 	}
 	http.SetCookie(w, &http.Cookie{
-		Name: CookieName, Value: secret, Path: "/", MaxAge: maxAge,
+		Name: retwis.SessionCookie, Value: secret, Path: "/", MaxAge: maxAge,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure || r.TLS != nil,
 	})
 }

@@ -13,16 +13,18 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/mux"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/servertest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
-	"github.com/retwis/retwis/internal/web"
 )
 
-// site is a retwis web server on a real Redis, for one test.
+// site is a retwis server on a real Redis, for one test: the pages with
+// the client API and its streams, as `retwis serve` runs them.
 type site struct {
 	t     testing.TB
 	srv   *httptest.Server
@@ -40,41 +42,27 @@ func newSite(t testing.TB) *site {
 }
 
 func newSiteAt(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server) *site {
-	return newSiteWith(t, redisURL, start, web.Options{})
+	return newSiteWith(t, redisURL, start, mux.Options{})
 }
 
-// newSiteWith is newSiteAt with server options (the store, its deleter
-// and the log are the site's).
-func newSiteWith(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server, opts web.Options) *site {
+// newSiteWith is newSiteAt with server options (the store and the log are
+// the site's).
+func newSiteWith(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server, opts mux.Options) *site {
 	t.Helper()
 	return newSiteStore(t, redisURL, start, opts, store.Options{})
 }
 
 // newSiteStore is newSiteWith with the store's options too (its log is
 // the site's).
-func newSiteStore(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server, opts web.Options, storeOpts store.Options) *site {
+func newSiteStore(t testing.TB, redisURL string, start func(http.Handler) *httptest.Server, opts mux.Options, storeOpts store.Options) *site {
 	t.Helper()
-	logs := &syncbuf.Buffer{}
-	log := slog.New(slog.NewTextHandler(logs, nil))
-	storeOpts.Log = log
-	st := storetest.Open(t, redisURL, storeOpts)
-	if err := st.Migrate(t.Context(), log); err != nil {
-		t.Fatal(err)
-	}
-	storetest.StartWorker(t, redisURL, store.Options{})
-	opts.Store, opts.Deleter, opts.Log = st, deletion.New(st), log
-	h, err := web.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := start(h)
-	t.Cleanup(srv.Close)
+	ts := servertest.Start(t, redisURL, servertest.Options{Mux: opts, Store: storeOpts, Start: start})
 	raw, err := redisconn.Dial(redisURL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(raw.Close)
-	return &site{t: t, srv: srv, raw: raw, logs: logs, st: st}
+	return &site{t: t, srv: ts.HTTP, raw: raw, logs: ts.Logs, st: ts.Store}
 }
 
 // drain waits until the delivery worker has carried out every job.
@@ -177,7 +165,7 @@ func (b *browser) postRaw(path, body string, header http.Header) response {
 func (b *browser) cookie() string {
 	u, _ := url.Parse(b.site.srv.URL)
 	for _, c := range b.c.Jar.Cookies(u) {
-		if c.Name == web.CookieName {
+		if c.Name == retwis.SessionCookie {
 			return c.Value
 		}
 	}
@@ -193,7 +181,7 @@ func (b *browser) setCookie(token string) {
 
 // authCookie returns an auth cookie holding secret, for sending by hand.
 func authCookie(secret string) *http.Cookie {
-	return &http.Cookie{Name: web.CookieName, Value: secret}
+	return &http.Cookie{Name: retwis.SessionCookie, Value: secret}
 }
 
 // signUp registers name and expects success.

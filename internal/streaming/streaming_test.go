@@ -1,4 +1,4 @@
-package api_test
+package streaming_test
 
 import (
 	"bufio"
@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,14 +16,38 @@ import (
 	"github.com/coder/websocket"
 	"github.com/mattn/go-mastodon"
 
-	"github.com/retwis/retwis/internal/api"
-	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/mux"
+	"github.com/retwis/retwis/internal/streaming"
 	"github.com/retwis/retwis/internal/testkit/redistest"
-	"github.com/retwis/retwis/internal/web"
+	"github.com/retwis/retwis/internal/testkit/servertest"
 )
 
 // wait is how long a test waits for an event before it fails.
 const wait = 10 * time.Second
+
+// server is a retwis server (the pages, the API and its streams, as
+// `retwis serve` runs them) on a real Redis, with a delivery worker.
+type server struct{ *servertest.Server }
+
+// newServer starts a server on a Redis of its own.
+func newServer(t testing.TB) *server {
+	return newServerAt(t, redistest.Start(t).URL)
+}
+
+// newServerAt starts a server on the Redis (or cluster) at redisURL.
+func newServerAt(t testing.TB, redisURL string) *server {
+	t.Helper()
+	return newServerWith(t, redisURL, streaming.Options{}, nil)
+}
+
+// newServerWith starts a server as newServerAt does, with the streams'
+// options opts (the store, API, log and session are the server's), its
+// HTTP server started by start (if not nil: httptest.NewServer).
+func newServerWith(t testing.TB, redisURL string, opts streaming.Options, start func(http.Handler) *httptest.Server) *server {
+	t.Helper()
+	return &server{servertest.Start(t, redisURL, servertest.Options{Mux: mux.Options{Streaming: opts}, Start: start})}
+}
 
 // eventStream is a stream of Server-Sent Events being read: a line at
 // a time, as the test asks for them, so that a client that asks for
@@ -41,16 +64,16 @@ type sseEvent struct{ name, data string }
 // header pairs, and returns it once the server has it subscribed (it
 // writes its first comment then).
 func (s *server) listen(path, token string, header ...string) *eventStream {
-	s.t.Helper()
+	s.T.Helper()
 	return s.listenWith(http.DefaultClient, path, token, header...)
 }
 
 // listenWith is listen through client.
 func (s *server) listenWith(client *http.Client, path, token string, header ...string) *eventStream {
-	s.t.Helper()
-	req, err := http.NewRequestWithContext(s.t.Context(), http.MethodGet, s.srv.URL+path, nil)
+	s.T.Helper()
+	req, err := http.NewRequestWithContext(s.T.Context(), http.MethodGet, s.URL+path, nil)
 	if err != nil {
-		s.t.Fatal(err)
+		s.T.Fatal(err)
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
@@ -60,15 +83,15 @@ func (s *server) listenWith(client *http.Client, path, token string, header ...s
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		s.t.Fatal(err)
+		s.T.Fatal(err)
 	}
 	done := make(chan struct{})
-	s.t.Cleanup(func() { close(done); resp.Body.Close() })
+	s.T.Cleanup(func() { close(done); resp.Body.Close() })
 	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || ct != "text/event-stream" {
 		b, _ := io.ReadAll(resp.Body)
-		s.t.Fatalf("GET %s: %d %s: %s", path, resp.StatusCode, ct, b)
+		s.T.Fatalf("GET %s: %d %s: %s", path, resp.StatusCode, ct, b)
 	}
-	es := &eventStream{t: s.t.(*testing.T), lines: make(chan string)}
+	es := &eventStream{t: s.T.(*testing.T), lines: make(chan string)}
 	go func() {
 		defer close(es.lines)
 		sc := bufio.NewScanner(resp.Body)
@@ -82,7 +105,7 @@ func (s *server) listenWith(client *http.Client, path, token string, header ...s
 		}
 	}()
 	if first := es.line(); first != ":)" {
-		s.t.Fatalf("GET %s began with %q", path, first)
+		s.T.Fatalf("GET %s began with %q", path, first)
 	}
 	return es
 }
@@ -190,24 +213,11 @@ func (es *eventStream) expectNotification(kind, actor string) notification {
 	return n
 }
 
-// post posts text as the token's user through the API and returns the
-// post's id.
-func (s *server) post(token, text string) string {
-	s.t.Helper()
-	r := s.call("POST", "/api/v1/statuses", token, url.Values{"status": {text}})
-	var st status
-	r.decode(s.t, &st)
-	if r.status != http.StatusOK || st.ID == "" {
-		s.t.Fatalf("post %q: %d %s", text, r.status, r.body)
-	}
-	return st.ID
-}
-
 // follow has the token's user follow uid through the API.
 func (s *server) follow(token string, uid int64) {
-	s.t.Helper()
-	if r := s.call("POST", "/api/v1/accounts/"+strconv.FormatInt(uid, 10)+"/follow", token, nil); r.status != http.StatusOK {
-		s.t.Fatalf("follow: %d %s", r.status, r.body)
+	s.T.Helper()
+	if r := s.Call("POST", "/api/v1/accounts/"+strconv.FormatInt(uid, 10)+"/follow", token, nil); r.Status != http.StatusOK {
+		s.T.Fatalf("follow: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -217,26 +227,26 @@ func (s *server) follow(token string, uid int64) {
 // mention, and the deletion.
 func TestStreamUserAcrossServers(t *testing.T) {
 	one := newServer(t)
-	two := newServerAt(t, one.redisURL())
-	alice, aliceToken := one.user("alice")
-	bob, bobToken := one.user("bob")
-	_, carolToken := one.user("carol")
+	two := newServerAt(t, one.RedisURL)
+	alice, aliceToken := one.User("alice")
+	bob, bobToken := one.User("bob")
+	_, carolToken := one.User("carol")
 	one.follow(bobToken, alice.ID)
-	one.drain()
+	one.Drain()
 	stream := two.listen("/api/v1/streaming/user", bobToken)
 
-	id := one.post(aliceToken, "hello from server one")
+	id := one.Post(aliceToken, "hello from server one")
 	if st := stream.expectUpdate("hello from server one"); st.ID != id || st.Account.Username != "alice" {
 		t.Fatalf("update %+v; want alice's post %s", st, id)
 	}
 	one.follow(carolToken, bob.ID)
 	stream.expectNotification("follow", "carol")
-	one.post(carolToken, "hi @bob")
+	one.Post(carolToken, "hi @bob")
 	if n := stream.expectNotification("mention", "carol"); n.Status == nil || !strings.Contains(n.Status.Content, "hi") {
 		t.Fatalf("mention %+v; want it with its status", n)
 	}
-	if r := one.call("DELETE", "/api/v1/statuses/"+id, aliceToken, nil); r.status != http.StatusOK {
-		t.Fatalf("delete: %d %s", r.status, r.body)
+	if r := one.Call("DELETE", "/api/v1/statuses/"+id, aliceToken, nil); r.Status != http.StatusOK {
+		t.Fatalf("delete: %d %s", r.Status, r.Body)
 	}
 	if ev := stream.next(); ev.name != "delete" || ev.data != id {
 		t.Fatalf("event %+v; want the deletion of %s", ev, id)
@@ -248,14 +258,14 @@ func TestStreamUserAcrossServers(t *testing.T) {
 // and the public one the deletions.
 func TestStreamPublicAndHashtag(t *testing.T) {
 	s := newServer(t)
-	_, token := s.user("alice")
+	_, token := s.User("alice")
 	public := s.listen("/api/v1/streaming/public", "")
 	local := s.listen("/api/v1/streaming/public/local", "")
 	tag := s.listen("/api/v1/streaming/hashtag?tag=Go", "")
 	tagLocal := s.listen("/api/v1/streaming/hashtag/local?tag=go", "")
 
-	untagged := s.post(token, "nothing to tag")
-	tagged := s.post(token, "gophers #GO")
+	untagged := s.Post(token, "nothing to tag")
+	tagged := s.Post(token, "gophers #GO")
 	public.expectUpdate("nothing to tag")
 	public.expectUpdate("gophers")
 	local.expectUpdate("nothing to tag")
@@ -264,11 +274,11 @@ func TestStreamPublicAndHashtag(t *testing.T) {
 			t.Fatalf("tagged update %+v", st)
 		}
 	}
-	s.call("DELETE", "/api/v1/statuses/"+untagged, token, nil)
+	s.Call("DELETE", "/api/v1/statuses/"+untagged, token, nil)
 	if ev := public.next(); ev.name != "delete" || ev.data != untagged {
 		t.Fatalf("public event %+v; want the deletion of %s", ev, untagged)
 	}
-	s.call("DELETE", "/api/v1/statuses/"+tagged, token, nil)
+	s.Call("DELETE", "/api/v1/statuses/"+tagged, token, nil)
 	if ev := tag.next(); ev.name != "delete" || ev.data != tagged {
 		t.Fatalf("tag event %+v; want the deletion of %s (the untagged one is not its)", ev, tagged)
 	}
@@ -278,35 +288,35 @@ func TestStreamPublicAndHashtag(t *testing.T) {
 // read and whether the user stream carries notifications.
 func TestStreamScopes(t *testing.T) {
 	s := newServer(t)
-	alice, aliceToken := s.user("alice")
-	_, statusesOnly := s.user("bob", "read:statuses", "write:follows")
-	_, notesOnly := s.user("carol", "read:notifications", "write:statuses")
+	alice, aliceToken := s.User("alice")
+	_, statusesOnly := s.User("bob", "read:statuses", "write:follows")
+	_, notesOnly := s.User("carol", "read:notifications", "write:statuses")
 	s.follow(statusesOnly, alice.ID)
-	s.drain()
+	s.Drain()
 	bob := s.listen("/api/v1/streaming/user", statusesOnly)
 	carol := s.listen("/api/v1/streaming/user/notification", notesOnly)
 
 	// What a stream should not carry is sent first (drained), so that it
 	// would come before what it should.
-	s.post(notesOnly, "a post carol's stream does not carry")
-	s.drain()
+	s.Post(notesOnly, "a post carol's stream does not carry")
+	s.Drain()
 	s.follow(aliceToken, s.lookup("carol"))
 	carol.expectNotification("follow", "alice")
-	s.post(aliceToken, "@bob a mention bob's stream does not carry, and its update")
-	s.drain()
-	s.post(aliceToken, "the next one")
+	s.Post(aliceToken, "@bob a mention bob's stream does not carry, and its update")
+	s.Drain()
+	s.Post(aliceToken, "the next one")
 	bob.expectUpdate("a mention bob")
 	bob.expectUpdate("the next one")
 }
 
 // lookup returns the id of a user.
 func (s *server) lookup(name string) int64 {
-	s.t.Helper()
+	s.T.Helper()
 	var a struct{ ID string }
-	s.call("GET", "/api/v1/accounts/lookup?acct="+name, "", nil).decode(s.t, &a)
+	s.Call("GET", "/api/v1/accounts/lookup?acct="+name, "", nil).Decode(s.T, &a)
 	n, err := strconv.ParseInt(a.ID, 10, 64)
 	if err != nil {
-		s.t.Fatalf("lookup %s: %v", name, err)
+		s.T.Fatalf("lookup %s: %v", name, err)
 	}
 	return n
 }
@@ -315,9 +325,9 @@ func (s *server) lookup(name string) int64 {
 // a JSON error.
 func TestStreamRefused(t *testing.T) {
 	s := newServer(t)
-	_, token := s.user("alice")
-	_, writeOnly := s.user("bob", "write")
-	_, statusesOnly := s.user("carol", "read:statuses")
+	_, token := s.User("alice")
+	_, writeOnly := s.User("bob", "write")
+	_, statusesOnly := s.User("carol", "read:statuses")
 	for _, tc := range []struct {
 		name, path, token string
 		header            []string
@@ -327,7 +337,7 @@ func TestStreamRefused(t *testing.T) {
 		{"no token", "/api/v1/streaming/user", "", nil, 401, "Missing access token"},
 		{"a wrong token", "/api/v1/streaming/public", "nope", nil, 401, "access token is invalid"},
 		{"a wrong token in the query", "/api/v1/streaming/user?access_token=nope", "", nil, 401, "access token is invalid"},
-		{"a stale cookie", "/api/v1/streaming/user", "", []string{"Cookie", web.CookieName + "=stale"}, 401, "Missing access token"},
+		{"a stale cookie", "/api/v1/streaming/user", "", []string{"Cookie", retwis.SessionCookie + "=stale"}, 401, "Missing access token"},
 		{"no read scope", "/api/v1/streaming/user", writeOnly, nil, 403, "required scopes"},
 		{"no notifications scope", "/api/v1/streaming/user/notification", statusesOnly, nil, 403, "required scopes"},
 		{"no tag", "/api/v1/streaming/hashtag", token, nil, 400, "Missing tag name"},
@@ -340,14 +350,14 @@ func TestStreamRefused(t *testing.T) {
 		{"not a WebSocket", "/api/v1/streaming", token, nil, 404, "not found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := s.call("GET", tc.path, tc.token, nil, tc.header...)
-			if msg := r.errorMessage(t); r.status != tc.status || !strings.Contains(strings.ToLower(msg), strings.ToLower(tc.message)) {
-				t.Fatalf("%d %q; want %d %q", r.status, msg, tc.status, tc.message)
+			r := s.Call("GET", tc.path, tc.token, nil, tc.header...)
+			if msg := r.ErrorMessage(t); r.Status != tc.status || !strings.Contains(strings.ToLower(msg), strings.ToLower(tc.message)) {
+				t.Fatalf("%d %q; want %d %q", r.Status, msg, tc.status, tc.message)
 			}
 		})
 	}
-	if r := s.call("GET", "/api/v1/streaming/health", "", nil); r.status != 200 || string(r.body) != "OK" {
-		t.Fatalf("health: %d %q", r.status, r.body)
+	if r := s.Call("GET", "/api/v1/streaming/health", "", nil); r.Status != 200 || string(r.Body) != "OK" {
+		t.Fatalf("health: %d %q", r.Status, r.Body)
 	}
 }
 
@@ -355,17 +365,17 @@ func TestStreamRefused(t *testing.T) {
 // session cookie.
 func TestStreamSession(t *testing.T) {
 	s := newServer(t)
-	alice, aliceToken := s.user("alice")
-	bob, secret, err := s.st.Register(t.Context(), "bob", "password-bob")
+	alice, aliceToken := s.User("alice")
+	bob, secret, err := s.Store.Register(t.Context(), "bob", "password-bob")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.st.Follow(t.Context(), bob.ID, alice.ID); err != nil {
+	if err := s.Store.Follow(t.Context(), bob.ID, alice.ID); err != nil {
 		t.Fatal(err)
 	}
-	s.drain()
-	stream := s.listen("/api/v1/streaming/user", "", "Cookie", web.CookieName+"="+secret)
-	s.post(aliceToken, "for the pages")
+	s.Drain()
+	stream := s.listen("/api/v1/streaming/user", "", "Cookie", retwis.SessionCookie+"="+secret)
+	s.Post(aliceToken, "for the pages")
 	stream.expectUpdate("for the pages")
 }
 
@@ -380,13 +390,13 @@ type wsMessage struct {
 
 // dial opens the WebSocket with query and opts.
 func (s *server) dial(query string, opts *websocket.DialOptions) *websocket.Conn {
-	s.t.Helper()
-	u := "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/api/v1/streaming" + query
-	c, resp, err := websocket.Dial(s.t.Context(), u, opts)
+	s.T.Helper()
+	u := "ws" + strings.TrimPrefix(s.URL, "http") + "/api/v1/streaming" + query
+	c, resp, err := websocket.Dial(s.T.Context(), u, opts)
 	if err != nil {
-		s.t.Fatalf("dial %s: %v (%v)", u, err, resp)
+		s.T.Fatalf("dial %s: %v (%v)", u, err, resp)
 	}
-	s.t.Cleanup(func() { c.CloseNow() })
+	s.T.Cleanup(func() { c.CloseNow() })
 	return c
 }
 
@@ -441,10 +451,10 @@ func expectWS(t *testing.T, c *websocket.Conn, stream []string, event, text stri
 // stream needs the token, given here as the subprotocol.
 func TestStreamWebSocket(t *testing.T) {
 	s := newServer(t)
-	alice, aliceToken := s.user("alice")
-	_, bobToken := s.user("bob")
+	alice, aliceToken := s.User("alice")
+	_, bobToken := s.User("bob")
 	s.follow(bobToken, alice.ID)
-	s.drain()
+	s.Drain()
 
 	anon := s.dial("?stream=public", nil)
 	sendWS(t, anon, map[string]string{"type": "subscribe", "stream": "hashtag", "tag": "Redis"})
@@ -458,7 +468,7 @@ func TestStreamWebSocket(t *testing.T) {
 		t.Fatalf("subprotocol %q; want the token echoed", bob.Subprotocol())
 	}
 
-	id := s.post(aliceToken, "caching #redis")
+	id := s.Post(aliceToken, "caching #redis")
 	m := expectWS(t, bob, []string{"user"}, "update", "caching")
 	var st status
 	decodeInto(t, m.Payload, &st)
@@ -476,7 +486,7 @@ func TestStreamWebSocket(t *testing.T) {
 
 	sendWS(t, anon, map[string]string{"type": "unsubscribe", "stream": "public"})
 	settle(t, anon)
-	s.call("DELETE", "/api/v1/statuses/"+id, aliceToken, nil)
+	s.Call("DELETE", "/api/v1/statuses/"+id, aliceToken, nil)
 	if m := readWS(t, anon); strings.Join(m.Stream, "/") != "hashtag/Redis" || m.Event != "delete" || m.Payload != id {
 		t.Fatalf("message %+v; want only the tag's deletion of %s", m, id)
 	}
@@ -488,78 +498,37 @@ func TestStreamWebSocket(t *testing.T) {
 // another server process on the same Redis, and a notification.
 func TestStreamMastodonLibrary(t *testing.T) {
 	s := newServer(t)
-	alice, aliceToken := s.user("alice")
-	_, bobToken := s.user("bob")
-	_, carolToken := s.user("carol")
+	alice, aliceToken := s.User("alice")
+	_, bobToken := s.User("bob")
+	_, carolToken := s.User("carol")
 	s.follow(bobToken, alice.ID)
 	s.follow(carolToken, alice.ID)
-	s.drain()
+	s.Drain()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	sse, err := mastodon.NewClient(&mastodon.Config{Server: s.srv.URL, AccessToken: bobToken}).StreamingUser(ctx)
+	sse, err := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: bobToken}).StreamingUser(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := mastodon.NewClient(&mastodon.Config{Server: s.srv.URL, AccessToken: carolToken}).NewWSClient().StreamingWSUser(ctx)
+	ws, err := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: carolToken}).NewWSClient().StreamingWSUser(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.waitSubscribed(2) // bob's stream and carol's
+	s.WaitSubscribed(2) // bob's stream and carol's
 
-	other := newServerAt(t, s.redisURL()) // alice's app is connected to another server process
-	other.post(aliceToken, "from go-mastodon's point of view")
-	other.drain()
+	other := newServerAt(t, s.RedisURL) // alice's app is connected to another server process
+	other.Post(aliceToken, "from go-mastodon's point of view")
+	other.Drain()
 	other.follow(aliceToken, other.lookup("bob"))
 	for name, events := range map[string]chan mastodon.Event{"SSE": sse, "WebSocket": ws} {
-		ev := nextEvent(t, events)
+		ev := servertest.NextEvent(t, events)
 		if u, ok := ev.(*mastodon.UpdateEvent); !ok || !strings.Contains(u.Status.Content, "point of view") || u.Status.Account.Username != "alice" {
 			t.Fatalf("%s: event %#v; want the update", name, ev)
 		}
 	}
-	ev := nextEvent(t, sse)
+	ev := servertest.NextEvent(t, sse)
 	if n, ok := ev.(*mastodon.NotificationEvent); !ok || n.Notification.Type != "follow" || n.Notification.Account.Username != "alice" {
 		t.Fatalf("SSE: event %#v; want alice's follow", ev)
-	}
-}
-
-// nextEvent returns the next event of a go-mastodon stream.
-func nextEvent(t *testing.T, events chan mastodon.Event) mastodon.Event {
-	t.Helper()
-	select {
-	case ev := <-events:
-		if e, ok := ev.(*mastodon.ErrorEvent); ok {
-			t.Fatalf("stream error: %v", e)
-		}
-		return ev
-	case <-time.After(wait):
-		t.Fatal("no event came")
-	}
-	return nil
-}
-
-// waitSubscribed waits until Redis has n subscribed channels.
-func (s *server) waitSubscribed(n int) {
-	s.t.Helper()
-	raw, err := redisconn.Dial(s.redisURL())
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer raw.Close()
-	for deadline := time.Now().Add(wait); ; time.Sleep(5 * time.Millisecond) {
-		got := 0
-		for _, node := range raw.Nodes() {
-			chans, err := node.Do(s.t.Context(), node.B().PubsubShardchannels().Build()).AsStrSlice()
-			if err != nil {
-				s.t.Fatal(err)
-			}
-			got += len(chans)
-		}
-		if got == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("Redis has %d subscribed channels; want %d", got, n)
-		}
 	}
 }
 
@@ -579,10 +548,13 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 // once it is a buffer behind, while another of the same stream gets
 // every event and goes on.
 func TestStreamSlowClient(t *testing.T) {
-	s := newServerWith(t, redistest.Start(t).URL, api.Options{StreamBuffer: 8}, func(srv *httptest.Server) {
+	s := newServerWith(t, redistest.Start(t).URL, streaming.Options{Buffer: 8}, func(h http.Handler) *httptest.Server {
+		srv := httptest.NewUnstartedServer(h)
 		srv.Listener = smallBuffers{srv.Listener}
+		srv.Start()
+		return srv
 	})
-	_, token := s.user("alice")
+	_, token := s.User("alice")
 	small := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
 		if tc, ok := c.(*net.TCPConn); ok {
@@ -594,15 +566,15 @@ func TestStreamSlowClient(t *testing.T) {
 
 	fast := s.listen("/api/v1/streaming/public", "")
 	long := strings.Repeat("a long post to fill the buffers ", 8)
-	for i := 0; !strings.Contains(s.logs.String(), "fell too far behind"); i++ {
+	for i := 0; !strings.Contains(s.Logs.String(), "fell too far behind"); i++ {
 		if i == 200 {
 			t.Fatal("the slow client was not dropped after 200 events")
 		}
-		s.post(token, long)
+		s.Post(token, long)
 		fast.expectUpdate("a long post")
 	}
 	slow.expectEnd()
-	s.post(token, "still here")
+	s.Post(token, "still here")
 	fast.expectUpdate("still here")
 }
 
@@ -610,11 +582,11 @@ func TestStreamSlowClient(t *testing.T) {
 // going away), returns once their handlers have, and refuses new ones.
 func TestStreamCloseDrains(t *testing.T) {
 	s := newServer(t)
-	_, token := s.user("alice")
+	_, token := s.User("alice")
 	streams := []*eventStream{s.listen("/api/v1/streaming/user", token), s.listen("/api/v1/streaming/public", "")}
 	ws := s.dial("?stream=public", nil)
 	start := time.Now()
-	s.api.Close()
+	s.Handler.Close()
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("Close took %v", d)
 	}
@@ -626,8 +598,8 @@ func TestStreamCloseDrains(t *testing.T) {
 	if _, _, err := ws.Read(ctx); websocket.CloseStatus(err) != websocket.StatusGoingAway {
 		t.Fatalf("the WebSocket ended with %v; want going away", err)
 	}
-	if r := s.call("GET", "/api/v1/streaming/public", "", nil); r.status != http.StatusServiceUnavailable {
-		t.Fatalf("a stream after Close: %d %s", r.status, r.body)
+	if r := s.Call("GET", "/api/v1/streaming/public", "", nil); r.Status != http.StatusServiceUnavailable {
+		t.Fatalf("a stream after Close: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -636,10 +608,13 @@ func TestStreamCloseDrains(t *testing.T) {
 // with a heartbeat when quiet: a comment line, a WebSocket ping.
 func TestStreamOutlivesTimeouts(t *testing.T) {
 	const timeout = 200 * time.Millisecond
-	s := newServerWith(t, redistest.Start(t).URL, api.Options{Heartbeat: timeout / 4}, func(srv *httptest.Server) {
+	s := newServerWith(t, redistest.Start(t).URL, streaming.Options{Heartbeat: timeout / 4}, func(h http.Handler) *httptest.Server {
+		srv := httptest.NewUnstartedServer(h)
 		srv.Config.ReadTimeout, srv.Config.WriteTimeout = timeout, timeout
+		srv.Start()
+		return srv
 	})
-	_, token := s.user("alice")
+	_, token := s.User("alice")
 	es := s.listen("/api/v1/streaming/public", "")
 	ws := s.dial("?stream=public", nil)
 	pongs := make(chan struct{}, 1)
@@ -657,7 +632,7 @@ func TestStreamOutlivesTimeouts(t *testing.T) {
 			t.Fatalf("line %q of a quiet stream; want a heartbeat", l)
 		}
 	}
-	s.post(token, "still streaming")
+	s.Post(token, "still streaming")
 	es.expectUpdate("still streaming")
 	select {
 	case _, ok := <-pongs:
@@ -673,15 +648,15 @@ func TestStreamOutlivesTimeouts(t *testing.T) {
 // channel is on the master of its slot.
 func TestStreamCluster(t *testing.T) {
 	s := newServerAt(t, redistest.Cluster(t))
-	alice, aliceToken := s.user("alice")
-	_, bobToken := s.user("bob")
+	alice, aliceToken := s.User("alice")
+	_, bobToken := s.User("bob")
 	s.follow(bobToken, alice.ID)
-	s.drain()
+	s.Drain()
 	user := s.listen("/api/v1/streaming/user", bobToken)
 	ws := s.dial("/?stream=hashtag&tag=cluster", nil) // at /api/v1/streaming/, as many apps open it
 	sendWS(t, ws, map[string]string{"type": "subscribe", "stream": "public"})
 	settle(t, ws)
-	id := s.post(aliceToken, "across the #cluster")
+	id := s.Post(aliceToken, "across the #cluster")
 	if st := user.expectUpdate("across the"); st.ID != id {
 		t.Fatalf("update of %s; want %s", st.ID, id)
 	}

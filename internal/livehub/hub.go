@@ -1,16 +1,16 @@
-// Package stream shares a process's live events among its clients. A Hub
-// listens to each stream (a user's, a tag's, the public one) once,
-// however many clients follow it: the first client of a stream starts
-// its listener (store.Listen, on Redis's sharded pub/sub), the last one
-// to leave stops it, and a listener whose connection fails listens
-// again after a backoff. Each client gets the events of its streams
-// through a bounded buffer: a client that falls that far behind is
-// dropped (its Events channel closed, Err saying why), so that a slow
+// Package livehub shares a process's live events among its clients. A
+// Hub listens to each stream (store.Stream: a user's, a tag's, the public
+// one) once, however many clients follow it: the first client of a
+// stream starts its listener (store.Listen, on Redis's sharded pub/sub),
+// the last one to leave stops it, and a listener whose connection fails
+// listens again after a backoff. Each client gets the events of its
+// streams through a bounded buffer: a client that falls that far behind
+// is dropped (its Events channel closed, Err saying why), so that a slow
 // reader can neither hold memory without bound nor slow the others.
 //
-// The Hub knows nothing of HTTP: internal/api turns its clients into
-// Server-Sent Events and WebSocket connections.
-package stream
+// The Hub knows nothing of HTTP: internal/streaming turns its clients
+// into Server-Sent Events and WebSocket connections.
+package livehub
 
 import (
 	"context"
@@ -25,11 +25,11 @@ import (
 // Why a client ended, as Client.Err says.
 var (
 	// ErrSlow ends a client whose buffer was full: it did not keep up.
-	ErrSlow = errors.New("stream: the client fell too far behind its stream")
+	ErrSlow = errors.New("livehub: the client fell too far behind its stream")
 	// ErrClosed ends the clients of a closed Hub, and refuses new ones.
-	ErrClosed = errors.New("stream: the server is shutting down")
+	ErrClosed = errors.New("livehub: the server is shutting down")
 	// ErrNoStream refuses the zero Stream (a tag that folds to nothing).
-	ErrNoStream = errors.New("stream: there is no such stream")
+	ErrNoStream = errors.New("livehub: there is no such stream")
 )
 
 // Defaults of Options.

@@ -1,11 +1,12 @@
-package api
+package streaming
 
 import (
 	"io"
 	"net/http"
 	"time"
 
-	"github.com/retwis/retwis/internal/stream"
+	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/livehub"
 )
 
 // streamEvents answers GET /api/v1/streaming/user, /user/notification,
@@ -15,17 +16,17 @@ import (
 // they can listen too.
 func (s *Server) streamEvents(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		l, err := s.listenerOf(r, bearer(r), true)
+		l, err := s.listenerOf(r, api.Bearer(r), true)
 		if err != nil {
-			s.fail(w, r, err)
+			s.mw.Fail(w, r, err)
 			return
 		}
 		ls, refused := resolveStream(name, r.URL.Query().Get("tag"), l)
 		if refused != nil {
-			renderError(w, r, refused.status, refused.message)
+			api.RenderError(w, r, refused.status, refused.message)
 			return
 		}
-		c, err := s.live.hub.Client()
+		c, err := s.hub.Client()
 		if err == nil {
 			defer c.Close()
 			err = s.subscribe(r.Context(), c, ls)
@@ -43,7 +44,7 @@ func (s *Server) streamEvents(name string) http.HandlerFunc {
 // client goes away or the Hub ends c: `event: <kind>` and `data:
 // <payload>`, a `:thump` comment every heartbeat, as Mastodon writes
 // them; those of accounts l's user does not see are left out.
-func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *stream.Client, ls liveStream, l listener) {
+func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.Client, ls liveStream, l listener) {
 	rc := http.NewResponseController(w)
 	// The server's read timeout would end the stream: the client sends
 	// nothing more, and a read that times out cancels the request.
@@ -63,9 +64,9 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *stream.Cl
 		}
 		return rc.Flush() == nil
 	}
-	heartbeat := time.NewTicker(s.live.heartbeat)
+	heartbeat := time.NewTicker(s.heartbeat)
 	defer heartbeat.Stop()
-	st := newSite(r)
+	origin := api.Origin(r)
 	for ok := send(":)\n"); ok; {
 		select {
 		case <-r.Context().Done():
@@ -81,7 +82,7 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *stream.Cl
 			if !ls.sends(m.Event.Kind) {
 				continue
 			}
-			data, err := s.payload(st, l.user.ID, m.Event)
+			data, err := s.payload(origin, l.user.ID, m.Event)
 			if err != nil {
 				s.log.Warn("live event", "event", m.Event.Kind, "err", err)
 			}
@@ -96,7 +97,7 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *stream.Cl
 // fail as soon as the Hub drops the client (too slow, or shutting down),
 // instead of at its deadline. It returns the function that stops
 // watching, to be called before the handler returns.
-func abortWhenEnded(rc *http.ResponseController, c *stream.Client) (stop func()) {
+func abortWhenEnded(rc *http.ResponseController, c *livehub.Client) (stop func()) {
 	quit, watched := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(watched)
@@ -107,23 +108,4 @@ func abortWhenEnded(rc *http.ResponseController, c *stream.Client) (stop func())
 		}
 	}()
 	return func() { close(quit); <-watched }
-}
-
-// streamHealth answers GET /api/v1/streaming/health, which apps ask
-// before they connect.
-func streamHealth(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Write([]byte("OK"))
-}
-
-// otherStream answers the paths under /api/v1/streaming/ that name no
-// stream: a WebSocket asked for at /api/v1/streaming/ (where Mastodon's
-// web client and many apps open it) is the one of /api/v1/streaming;
-// anything else is refused, as Mastodon refuses it.
-func (s *Server) otherStream(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/api/v1/streaming/" && isUpgrade(r) {
-		s.streamWebSocket(w, r)
-		return
-	}
-	renderError(w, r, http.StatusBadRequest, "Unknown channel requested")
 }

@@ -1,23 +1,16 @@
-package api
+package streaming
 
 import (
-	"cmp"
 	"context"
 	"net/http"
 	"time"
 	"unicode/utf8"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/livehub"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/stream"
 )
-
-// Live updates are Mastodon's streaming API in both its forms, over the
-// process's stream.Hub (one Redis subscription per stream, however many
-// clients): Server-Sent Events, one stream per request
-// (streaming_sse.go), and a WebSocket that carries any number
-// (streaming_ws.go). Their events are rendered once per process
-// (streaming_payloads.go).
 
 const (
 	// defaultHeartbeat is how often a quiet stream shows its client it is
@@ -33,19 +26,11 @@ const (
 	maxStreams = 64
 )
 
-// live is what the streams of a Server share.
-type live struct {
-	hub       *stream.Hub
-	payloads  payloads
-	heartbeat time.Duration
-}
-
-func newLive(opts Options) *live {
-	return &live{
-		hub:       stream.New(stream.Options{Listen: opts.Store.Listen, Buffer: opts.StreamBuffer, Log: opts.Log}),
-		heartbeat: cmp.Or(opts.Heartbeat, defaultHeartbeat),
-	}
-}
+// The scopes of the user streams, as Mastodon names them.
+const (
+	readStatuses      = "read:statuses"
+	readNotifications = "read:notifications"
+)
 
 // listener is who asks for a stream: a user with the scopes of their
 // token (a session of the pages grants "read"), or nobody.
@@ -57,7 +42,8 @@ type listener struct {
 // listenerOf resolves the token a stream request carries (secret), or
 // else, if cookie is set, the session of the pages. A token that is not
 // valid is refused; a session that is not is ignored, as the pages
-// ignore it.
+// ignore it. Its errors are never of kind Invalid (the one the API
+// answers otherwise), so the handlers answer them with the stack's Fail.
 func (s *Server) listenerOf(r *http.Request, secret string, cookie bool) (listener, error) {
 	if secret != "" {
 		t, err := s.store.AuthenticateToken(r.Context(), secret)
@@ -154,7 +140,7 @@ func resolveStream(name, tag string, l listener) (liveStream, *streamError) {
 
 // subscribe adds ls to c, waiting (a bounded time) until it is listened
 // to.
-func (s *Server) subscribe(ctx context.Context, c *stream.Client, ls liveStream) error {
+func (s *Server) subscribe(ctx context.Context, c *livehub.Client, ls liveStream) error {
 	ctx, cancel := context.WithTimeout(ctx, subscribeTimeout)
 	defer cancel()
 	return c.Subscribe(ctx, ls.source)
@@ -163,11 +149,11 @@ func (s *Server) subscribe(ctx context.Context, c *stream.Client, ls liveStream)
 // streamUnavailable answers a stream that could not be started.
 func (s *Server) streamUnavailable(w http.ResponseWriter, r *http.Request, err error) {
 	s.mw.LogFailure(r, http.StatusServiceUnavailable, err)
-	renderError(w, r, http.StatusServiceUnavailable, "Live updates are unavailable right now. Please try again in a moment.")
+	api.RenderError(w, r, http.StatusServiceUnavailable, "Live updates are unavailable right now. Please try again in a moment.")
 }
 
 // streamEnded logs why the Hub ended a stream's client, if it did.
-func (s *Server) streamEnded(r *http.Request, c *stream.Client) {
+func (s *Server) streamEnded(r *http.Request, c *livehub.Client) {
 	if err := c.Err(); err != nil {
 		s.log.Info("live stream ended", "path", r.URL.Path, "reason", err)
 	}

@@ -1,4 +1,4 @@
-package stream_test
+package livehub_test
 
 import (
 	"context"
@@ -13,9 +13,9 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/livehub"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/stream"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -28,14 +28,14 @@ var quiet = slog.New(slog.DiscardHandler)
 type env struct {
 	st      *store.Store
 	raw     rueidis.Client
-	hub     *stream.Hub
+	hub     *livehub.Hub
 	listens atomic.Int64 // listeners running
 	started atomic.Int64 // listeners ever started
 	// cut ends the latest listener as a failed connection would.
 	cut atomic.Pointer[context.CancelFunc]
 }
 
-func newEnv(t *testing.T, url string, opts stream.Options) *env {
+func newEnv(t *testing.T, url string, opts livehub.Options) *env {
 	t.Helper()
 	e := &env{st: storetest.Open(t, url, store.Options{})}
 	if err := e.st.Migrate(t.Context(), quiet); err != nil {
@@ -58,7 +58,7 @@ func newEnv(t *testing.T, url string, opts stream.Options) *env {
 		return e.st.Listen(ctx, st, fn)
 	}
 	opts.Log = quiet
-	e.hub = stream.New(opts)
+	e.hub = livehub.New(opts)
 	t.Cleanup(e.hub.Close)
 	return e
 }
@@ -86,14 +86,14 @@ func (e *env) post(t *testing.T, author retwis.User, text string) retwis.Post {
 }
 
 // client returns a client subscribed to streams, closed with the test.
-func (e *env) client(t *testing.T, streams ...store.Stream) *stream.Client {
+func (e *env) client(t *testing.T, streams ...store.Stream) *livehub.Client {
 	t.Helper()
 	return newClient(t, e.hub, streams...)
 }
 
 // newClient returns a client of hub subscribed to streams, closed with
 // the test.
-func newClient(t *testing.T, hub *stream.Hub, streams ...store.Stream) *stream.Client {
+func newClient(t *testing.T, hub *livehub.Hub, streams ...store.Stream) *livehub.Client {
 	t.Helper()
 	c, err := hub.Client()
 	if err != nil {
@@ -135,7 +135,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 
 // next returns the client's next message, failing the test if none
 // comes within 10 seconds or the client ends.
-func next(t *testing.T, c *stream.Client) *stream.Message {
+func next(t *testing.T, c *livehub.Client) *livehub.Message {
 	t.Helper()
 	select {
 	case m, ok := <-c.Events():
@@ -151,7 +151,7 @@ func next(t *testing.T, c *stream.Client) *stream.Message {
 
 // expectPost takes the client's next message and checks that it is an
 // update of post p on stream st.
-func expectPost(t *testing.T, c *stream.Client, st store.Stream, p retwis.Post) {
+func expectPost(t *testing.T, c *livehub.Client, st store.Stream, p retwis.Post) {
 	t.Helper()
 	m := next(t, c)
 	if m.Stream != st || m.Event.Kind != "update" || m.Event.Post != p.ID {
@@ -163,7 +163,7 @@ func expectPost(t *testing.T, c *stream.Client, st store.Stream, p retwis.Post) 
 // by the first and stopped by the last (Redis then has no subscriber
 // left), and every client gets every event of its streams.
 func TestSharedListener(t *testing.T) {
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	alice := e.user(t, "alice")
 	public, own := store.PublicStream(), store.UserStream(alice.ID)
 	a, b := e.client(t, public), e.client(t, public, own)
@@ -200,7 +200,7 @@ func TestSharedListener(t *testing.T) {
 // last client left: the new listener waits for the old one's
 // unsubscription, which would otherwise undo its subscription.
 func TestListenAgainAtOnce(t *testing.T) {
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	alice := e.user(t, "alice")
 	public := store.PublicStream()
 	for i := range 5 {
@@ -219,7 +219,7 @@ func TestListenAgainAtOnce(t *testing.T) {
 // of the stream gets everything.
 func TestSlowClientDropped(t *testing.T) {
 	const buffer = 4
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{Buffer: buffer})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{Buffer: buffer})
 	alice := e.user(t, "alice")
 	public := store.PublicStream()
 	slow, fast := e.client(t, public), e.client(t, public)
@@ -232,7 +232,7 @@ func TestSlowClientDropped(t *testing.T) {
 	default:
 		t.Fatal("the slow client was not dropped")
 	}
-	if !errors.Is(slow.Err(), stream.ErrSlow) {
+	if !errors.Is(slow.Err(), livehub.ErrSlow) {
 		t.Fatalf("slow client's Err = %v; want ErrSlow", slow.Err())
 	}
 	held := 0
@@ -242,7 +242,7 @@ func TestSlowClientDropped(t *testing.T) {
 	if held != buffer {
 		t.Fatalf("the dropped client held %d events; want its buffer's %d", held, buffer)
 	}
-	if err := slow.Subscribe(t.Context(), store.UserStream(alice.ID)); !errors.Is(err, stream.ErrSlow) {
+	if err := slow.Subscribe(t.Context(), store.UserStream(alice.ID)); !errors.Is(err, livehub.ErrSlow) {
 		t.Fatalf("Subscribe on a dropped client: %v", err)
 	}
 }
@@ -253,7 +253,7 @@ func TestSlowClientDropped(t *testing.T) {
 // for owners that take a moment, and returns at once when they are
 // done, TestCloseWaitsForOwners checks in a bubble.)
 func TestCloseDrains(t *testing.T) {
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	alice := e.user(t, "alice")
 	var reasons [3]error
 	var closing atomic.Int64 // owners that began to close their clients
@@ -284,11 +284,11 @@ func TestCloseDrains(t *testing.T) {
 		<-owned
 	}
 	for i, err := range reasons {
-		if !errors.Is(err, stream.ErrClosed) {
+		if !errors.Is(err, livehub.ErrClosed) {
 			t.Fatalf("client %d ended with %v; want ErrClosed", i, err)
 		}
 	}
-	if _, err := e.hub.Client(); !errors.Is(err, stream.ErrClosed) {
+	if _, err := e.hub.Client(); !errors.Is(err, livehub.ErrClosed) {
 		t.Fatalf("Client after Close: %v", err)
 	}
 	if n := e.channels(t); n != 0 {
@@ -298,7 +298,7 @@ func TestCloseDrains(t *testing.T) {
 
 // TestSubscribeErrors: the cases where Subscribe refuses.
 func TestSubscribeErrors(t *testing.T) {
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	closed := e.client(t)
 	closed.Close()
 	cancelled, cancel := context.WithCancel(t.Context())
@@ -308,13 +308,13 @@ func TestSubscribeErrors(t *testing.T) {
 	fresh := store.TagStream("nobody-listens-here")
 	for _, tc := range []struct {
 		name   string
-		client *stream.Client
+		client *livehub.Client
 		ctx    context.Context
 		stream store.Stream
 		want   error
 	}{
-		{"a tag that folds to nothing", e.client(t), t.Context(), store.TagStream("\u0301"), stream.ErrNoStream},
-		{"a closed client", closed, t.Context(), store.PublicStream(), stream.ErrClosed},
+		{"a tag that folds to nothing", e.client(t), t.Context(), store.TagStream("\u0301"), livehub.ErrNoStream},
+		{"a closed client", closed, t.Context(), store.PublicStream(), livehub.ErrClosed},
 		{"a context that ends first", e.client(t), cancelled, fresh, context.Canceled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -332,7 +332,7 @@ func TestSubscribeErrors(t *testing.T) {
 // backoff's growth exactly, in a bubble.)
 func TestListenAgain(t *testing.T) {
 	const backoff = 100 * time.Millisecond
-	e := newEnv(t, redistest.Start(t).URL, stream.Options{Backoff: backoff})
+	e := newEnv(t, redistest.Start(t).URL, livehub.Options{Backoff: backoff})
 	alice := e.user(t, "alice")
 	own := store.UserStream(alice.ID)
 	c := e.client(t, own)
@@ -351,7 +351,7 @@ func TestListenAgain(t *testing.T) {
 // the Hub listens again).
 func TestOutage(t *testing.T) {
 	r := redistest.Start(t)
-	e := newEnv(t, r.URL, stream.Options{Backoff: 20 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
+	e := newEnv(t, r.URL, livehub.Options{Backoff: 20 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
 	alice := e.user(t, "alice")
 	own := store.UserStream(alice.ID)
 	c := e.client(t, own)
@@ -372,7 +372,7 @@ func TestOutage(t *testing.T) {
 // of one of the posts, and returns the posts and the event: the first
 // posts may be sent before the subscription is back, and then come late
 // or never.
-func (e *env) postUntilEvent(t *testing.T, c *stream.Client, author retwis.User) ([]int64, *stream.Message) {
+func (e *env) postUntilEvent(t *testing.T, c *livehub.Client, author retwis.User) ([]int64, *livehub.Message) {
 	t.Helper()
 	var sent []int64
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
@@ -401,7 +401,7 @@ func (e *env) postUntilEvent(t *testing.T, c *stream.Client, author retwis.User)
 // Redis is back, subscribing works again.
 func TestRedisAway(t *testing.T) {
 	r := redistest.Start(t)
-	e := newEnv(t, r.URL, stream.Options{})
+	e := newEnv(t, r.URL, livehub.Options{})
 	alice := e.user(t, "alice")
 	own := store.UserStream(alice.ID)
 	r.Stop(t)
@@ -420,7 +420,7 @@ func TestRedisAway(t *testing.T) {
 // master of its slot, the clients of streams on different masters get
 // their events.
 func TestCluster(t *testing.T) {
-	e := newEnv(t, redistest.Cluster(t), stream.Options{})
+	e := newEnv(t, redistest.Cluster(t), livehub.Options{})
 	var users []retwis.User
 	var streams []store.Stream
 	for i := range 6 { // users' streams spread over the masters

@@ -1,4 +1,4 @@
-package stream_test
+package livehub_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/stream"
+	"github.com/retwis/retwis/internal/livehub"
 )
 
 // The tests here run a Hub in a synctest bubble, where its clock moves
@@ -47,10 +47,10 @@ func newBus() *bus {
 }
 
 // newBusHub returns a Hub listening on a new bus, closed with the test.
-func newBusHub(t *testing.T, opts stream.Options) (*bus, *stream.Hub) {
+func newBusHub(t *testing.T, opts livehub.Options) (*bus, *livehub.Hub) {
 	b := newBus()
 	opts.Listen, opts.Log = b.listen, quiet
-	hub := stream.New(opts)
+	hub := livehub.New(opts)
 	t.Cleanup(hub.Close)
 	return b, hub
 }
@@ -149,7 +149,7 @@ func (b *bus) nextStart() time.Time { return <-b.starts }
 func TestBackoff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const backoff, maxBackoff = 100 * time.Millisecond, 400 * time.Millisecond
-		b, hub := newBusHub(t, stream.Options{Backoff: backoff, MaxBackoff: maxBackoff})
+		b, hub := newBusHub(t, livehub.Options{Backoff: backoff, MaxBackoff: maxBackoff})
 		own := store.UserStream(1)
 		c := newClient(t, hub, own)
 		b.nextStart()
@@ -176,7 +176,7 @@ func TestBackoff(t *testing.T) {
 // with no listener left; then it refuses new clients.
 func TestCloseWaitsForOwners(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b, hub := newBusHub(t, stream.Options{})
+		b, hub := newBusHub(t, livehub.Options{})
 		gate := make(chan struct{}) // the owners take a moment to return
 		var reasons [3]error
 		var owners sync.WaitGroup
@@ -210,11 +210,11 @@ func TestCloseWaitsForOwners(t *testing.T) {
 		}
 		owners.Wait()
 		for i, err := range reasons {
-			if !errors.Is(err, stream.ErrClosed) {
+			if !errors.Is(err, livehub.ErrClosed) {
 				t.Errorf("client %d ended with %v; want ErrClosed", i, err)
 			}
 		}
-		if _, err := hub.Client(); !errors.Is(err, stream.ErrClosed) {
+		if _, err := hub.Client(); !errors.Is(err, livehub.ErrClosed) {
 			t.Errorf("Client after Close: %v", err)
 		}
 		if n := b.listeners(); n != 0 {
@@ -229,7 +229,7 @@ func TestCloseWaitsForOwners(t *testing.T) {
 // once Redis is back, subscribing works at once.
 func TestSubscribeFailsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b, hub := newBusHub(t, stream.Options{})
+		b, hub := newBusHub(t, livehub.Options{})
 		own := store.UserStream(1)
 		b.setDown(errLost)
 		c := newClient(t, hub)

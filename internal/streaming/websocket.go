@@ -1,4 +1,4 @@
-package api
+package streaming
 
 import (
 	"context"
@@ -11,7 +11,8 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/retwis/retwis/internal/stream"
+	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/livehub"
 )
 
 // streamWebSocket answers GET /api/v1/streaming: a WebSocket that carries
@@ -26,25 +27,25 @@ import (
 // tells apps that the streams are on this host.
 func (s *Server) streamWebSocket(w http.ResponseWriter, r *http.Request) {
 	if !isUpgrade(r) {
-		notFound(w, r)
+		api.NotFound(w, r)
 		return
 	}
 	secret, protocol := wsToken(r)
 	l, err := s.listenerOf(r, secret, false)
 	if err != nil {
-		s.fail(w, r, err)
+		s.mw.Fail(w, r, err)
 		return
 	}
 	var first []liveStream
 	if name := r.URL.Query().Get("stream"); name != "" {
 		ls, refused := resolveStream(name, r.URL.Query().Get("tag"), l)
 		if refused != nil {
-			renderError(w, r, refused.status, refused.message)
+			api.RenderError(w, r, refused.status, refused.message)
 			return
 		}
 		first = append(first, ls)
 	}
-	c, err := s.live.hub.Client()
+	c, err := s.hub.Client()
 	if err == nil {
 		defer c.Close()
 		for i := 0; i < len(first) && err == nil; i++ {
@@ -55,7 +56,7 @@ func (s *Server) streamWebSocket(w http.ResponseWriter, r *http.Request) {
 		s.streamUnavailable(w, r, err)
 		return
 	}
-	ws := &wsSession{s: s, client: c, listener: l, site: newSite(r), streams: map[string]liveStream{}}
+	ws := &wsSession{s: s, client: c, listener: l, origin: api.Origin(r), streams: map[string]liveStream{}}
 	if ws.conn, err = s.acceptWebSocket(w, r, protocol); err != nil {
 		return // answered
 	}
@@ -66,7 +67,7 @@ func (s *Server) streamWebSocket(w http.ResponseWriter, r *http.Request) {
 // wsToken returns the token of a WebSocket request: as every request
 // carries it, or else as the subprotocol it asks for (then protocol too).
 func wsToken(r *http.Request) (secret, protocol string) {
-	if secret = bearer(r); secret != "" {
+	if secret = api.Bearer(r); secret != "" {
 		return secret, ""
 	}
 	protocol = strings.TrimSpace(strings.Split(r.Header.Get("Sec-WebSocket-Protocol"), ",")[0])
@@ -104,9 +105,9 @@ func (s *Server) acceptWebSocket(w http.ResponseWriter, r *http.Request, protoco
 type wsSession struct {
 	s        *Server
 	conn     *websocket.Conn
-	client   *stream.Client
+	client   *livehub.Client
 	listener listener
-	site     site
+	origin   string // of the request, for the entities' URLs
 
 	mu      sync.Mutex
 	streams map[string]liveStream // by key
@@ -124,7 +125,7 @@ func (ws *wsSession) run(first []liveStream) {
 	wg.Go(func() { defer cancel(); ws.ping(ctx) })
 	ws.send(ctx)
 	ws.client.Close() // the Hub need not wait for the close handshake
-	if errors.Is(ws.client.Err(), stream.ErrClosed) {
+	if errors.Is(ws.client.Err(), livehub.ErrClosed) {
 		ws.conn.Close(websocket.StatusGoingAway, "The server is shutting down.")
 	} else {
 		ws.conn.CloseNow()
@@ -159,7 +160,7 @@ type wsEvent struct {
 
 // deliver sends m to each of the connection's streams that reads its
 // source, and reports whether the connection took it.
-func (ws *wsSession) deliver(m *stream.Message) bool {
+func (ws *wsSession) deliver(m *livehub.Message) bool {
 	var to []liveStream
 	ws.mu.Lock()
 	for _, ls := range ws.streams {
@@ -171,7 +172,7 @@ func (ws *wsSession) deliver(m *stream.Message) bool {
 	if len(to) == 0 {
 		return true
 	}
-	data, err := ws.s.payload(ws.site, ws.listener.user.ID, m.Event)
+	data, err := ws.s.payload(ws.origin, ws.listener.user.ID, m.Event)
 	if err != nil {
 		ws.s.log.Warn("live event", "event", m.Event.Kind, "err", err)
 	}
@@ -279,7 +280,7 @@ func (ws *wsSession) unsubscribe(req wsRequest) {
 
 // ping checks every heartbeat that the client still answers.
 func (ws *wsSession) ping(ctx context.Context) {
-	t := time.NewTicker(ws.s.live.heartbeat)
+	t := time.NewTicker(ws.s.heartbeat)
 	defer t.Stop()
 	for {
 		select {

@@ -1,9 +1,9 @@
-package api
+package streaming
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -92,24 +92,24 @@ func (p *payloads) forget(key payloadKey, e *payload) {
 }
 
 // payload returns the payload of an event for viewer (0: logged out), a
-// client of st's origin: a Status or a Notification as JSON, a deleted
+// client of origin: a Status or a Notification as JSON, a deleted
 // post's id; "" if there is nothing to send (the post or the
 // notification's post is gone, or viewer does not see its account:
 // blocked, muted, suspended).
-func (s *Server) payload(st site, viewer int64, ev store.Event) (string, error) {
+func (s *Server) payload(origin string, viewer int64, ev store.Event) (string, error) {
 	if hidden, err := s.hides(viewer, ev); hidden || err != nil {
 		return "", err
 	}
 	switch ev.Kind {
 	case "delete":
-		return id(ev.Post), nil
+		return strconv.FormatInt(ev.Post, 10), nil
 	case "update":
-		return s.live.payloads.get(payloadKey{ev.Kind, ev.Post, st.origin}, func() (string, error) {
-			return s.renderStatus(st, ev.Post)
+		return s.payloads.get(payloadKey{ev.Kind, ev.Post, origin}, func() (string, error) {
+			return s.renderStatus(origin, ev.Post)
 		})
 	case "notification":
-		return s.live.payloads.get(payloadKey{ev.Kind, ev.Notification.ID, st.origin}, func() (string, error) {
-			return s.renderNotification(st, ev.Notification)
+		return s.payloads.get(payloadKey{ev.Kind, ev.Notification.ID, origin}, func() (string, error) {
+			return s.renderNotification(origin, ev.Notification)
 		})
 	}
 	return "", nil
@@ -143,40 +143,23 @@ func (s *Server) hides(viewer int64, ev store.Event) (bool, error) {
 }
 
 // renderStatus renders the Status of post pid.
-func (s *Server) renderStatus(st site, pid int64) (string, error) {
+func (s *Server) renderStatus(origin string, pid int64) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
 	defer cancel()
-	posts, err := s.store.Posts(ctx, 0, []int64{pid})
+	data, err := s.api.StatusJSON(ctx, origin, pid)
 	if err != nil {
 		return "", fmt.Errorf("live update of post %d: %w", pid, err)
 	}
-	out, err := s.statuses(ctx, st, posts)
-	if err != nil {
-		return "", fmt.Errorf("live update of post %d: %w", pid, err)
-	}
-	return encode(out)
+	return data, nil
 }
 
 // renderNotification renders the Notification of n.
-func (s *Server) renderNotification(st site, n retwis.Notification) (string, error) {
+func (s *Server) renderNotification(origin string, n retwis.Notification) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
 	defer cancel()
-	out, err := s.notificationEntities(ctx, st, []retwis.Notification{n})
+	data, err := s.api.NotificationJSON(ctx, origin, n)
 	if err != nil {
 		return "", fmt.Errorf("live notification %d: %w", n.ID, err)
 	}
-	return encode(out)
-}
-
-// encode returns the JSON of the one entity of out, or "" if there is
-// none.
-func encode[E any](out []E) (string, error) {
-	if len(out) == 0 {
-		return "", nil
-	}
-	b, err := json.Marshal(out[0])
-	if err != nil {
-		return "", fmt.Errorf("live event: %w", err)
-	}
-	return string(b), nil
+	return data, nil
 }

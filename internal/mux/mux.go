@@ -1,0 +1,100 @@
+// Package mux composes retwis's HTTP interfaces into the one handler a
+// server runs: a top-level http.ServeMux on which the pages and the
+// probes (internal/web) take every path but those of the client API
+// (internal/api: everything under /api/, OAuth's token and revocation
+// endpoints) and of its streaming transports (internal/streaming:
+// /api/v1/streaming and under it). Each interface keeps its own
+// middleware stack (the pages' cross-origin protection and cookies; the
+// API's JSON errors, CORS and request timeout; the streams' without
+// it); none knows of the others. `retwis serve` runs this handler, and
+// so do the tests that start a whole server
+// (internal/testkit/servertest), so that what they test is what runs.
+package mux
+
+import (
+	"log/slog"
+	"net/http"
+	"net/netip"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
+	"github.com/retwis/retwis/internal/streaming"
+	"github.com/retwis/retwis/internal/web"
+)
+
+// Options configure a Handler. The fields before Pages are every
+// interface's: New sets them in Pages, API and Streaming.
+type Options struct {
+	// Store is the database every interface reads and writes; Log
+	// receives their request lines and failures (nil: slog.Default()).
+	Store *store.Store
+	Log   *slog.Logger
+	// Metrics, if not nil, receives the request metrics of every
+	// interface, by route.
+	Metrics prometheus.Registerer
+	// Writes is how many posts, follows and deletions run at once, in
+	// each interface (see web.Options.Writes); zero means no limit.
+	Writes int
+	// Proxies are the proxies whose X-Forwarded-For is believed, for the
+	// limits per client address.
+	Proxies []netip.Prefix
+	// ProbesOnly serves the probes (/livez, /healthz, /readyz) and
+	// nothing else: a server that only delivers posts.
+	ProbesOnly bool
+
+	// Pages, API and Streaming are what is each interface's own.
+	Pages     web.Options
+	API       api.Options
+	Streaming streaming.Options
+}
+
+// Handler is the handler of a retwis server: every interface on one mux.
+type Handler struct {
+	mux     *http.ServeMux
+	streams *streaming.Server // nil with ProbesOnly
+}
+
+// New returns a Handler; it fails only if the pages' templates are
+// broken.
+func New(opts Options) (*Handler, error) {
+	pageOpts := opts.Pages
+	pageOpts.Store, pageOpts.Log, pageOpts.Metrics, pageOpts.Writes, pageOpts.Proxies = opts.Store, opts.Log, opts.Metrics, opts.Writes, opts.Proxies
+	pageOpts.ProbesOnly = opts.ProbesOnly
+	pageOpts.Deleter = deletion.New(opts.Store) // the pages' account deletion
+	pages, err := web.New(pageOpts)
+	if err != nil {
+		return nil, err
+	}
+	h := &Handler{mux: http.NewServeMux()}
+	h.mux.Handle("/", pages)
+	if opts.ProbesOnly {
+		return h, nil
+	}
+	apiOpts := opts.API
+	apiOpts.Store, apiOpts.Log, apiOpts.Metrics, apiOpts.Writes, apiOpts.Proxies = opts.Store, opts.Log, opts.Metrics, opts.Writes, opts.Proxies
+	clientAPI := api.New(apiOpts)
+	clientAPI.Register(h.mux)
+	streamOpts := opts.Streaming
+	streamOpts.Store, streamOpts.Log, streamOpts.Metrics = opts.Store, opts.Log, opts.Metrics
+	streamOpts.API = clientAPI                 // renders the events' entities
+	streamOpts.Session = web.SessionCredential // the pages listen to the streams
+	h.streams = streaming.New(streamOpts)
+	h.streams.Register(h.mux)
+	return h, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// Close ends the live streams and waits until their handlers have
+// returned (see streaming.Server.Close): call it when the HTTP server
+// shuts down (http.Server.RegisterOnShutdown). Other requests finish on
+// their own.
+func (h *Handler) Close() {
+	if h.streams != nil {
+		h.streams.Close()
+	}
+}

@@ -1,0 +1,122 @@
+// Package streaming is Mastodon's streaming API on retwis: the live
+// updates of the client API, in both its transports, Server-Sent Events
+// (one stream per request, sse.go) and a WebSocket that carries any
+// number (websocket.go), under /api/v1/streaming. Its events are
+// rendered once per process (payloads.go), as the client API renders
+// its entities (api.Server.StatusJSON), and its errors are the API's.
+//
+// Three packages deal in streams, each a word of its own:
+//
+//   - a stream (store.Stream, internal/store) is a channel of live events
+//     on Redis: a user's, a tag's, the public one;
+//   - a hub (internal/livehub) shares a process's streams among its
+//     clients: one subscription to Redis per stream, however many
+//     clients follow it;
+//   - streaming (this package) is how those clients are HTTP clients, in
+//     Mastodon's words and routes.
+package streaming
+
+import (
+	"cmp"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/livehub"
+	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// maxBodyBytes caps request bodies, as the client API's: a stream's
+// request has none worth reading.
+const maxBodyBytes = 64 << 10
+
+// Options configure a Server.
+type Options struct {
+	// Store is where the events come from (store.Listen) and the tokens
+	// and sessions of the listeners are checked.
+	Store *store.Store
+	// API renders the entities the events carry, as the client API
+	// answers them. Required.
+	API *api.Server
+	Log *slog.Logger
+	// Metrics, if not nil, receives the request metrics (shared with the
+	// other interfaces', by route).
+	Metrics prometheus.Registerer
+	// Session, if not nil, reads the HTML interface's session from a
+	// request: the streams accept it, so that the pages can listen.
+	Session middleware.Credential
+	// Heartbeat is how often a quiet stream shows its client it is alive
+	// (a comment line, a WebSocket ping); zero means 15 seconds, as
+	// Mastodon.
+	Heartbeat time.Duration
+	// Buffer is how many events a stream's client may be behind before
+	// it is disconnected; zero means livehub.DefaultBuffer.
+	Buffer int
+}
+
+// Server serves the streaming API.
+type Server struct {
+	store     *store.Store
+	api       *api.Server
+	log       *slog.Logger
+	mw        *middleware.Stack
+	session   middleware.Credential
+	hub       *livehub.Hub
+	payloads  payloads
+	heartbeat time.Duration
+	handler   http.Handler
+}
+
+// New returns a Server.
+func New(opts Options) *Server {
+	log := opts.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Server{
+		store: opts.Store, api: opts.API, log: log, session: opts.Session,
+		hub:       livehub.New(livehub.Options{Listen: opts.Store.Listen, Buffer: opts.Buffer, Log: log}),
+		heartbeat: cmp.Or(opts.Heartbeat, defaultHeartbeat),
+	}
+	// The API's middleware, but for the request timeout: a stream lasts
+	// as long as its client stays.
+	s.mw = middleware.New(middleware.Options{
+		Log: log, RenderError: api.RenderError, MaxBodyBytes: maxBodyBytes, Metrics: opts.Metrics,
+	})
+	mux := http.NewServeMux()
+	s.routes(mux)
+	s.handler = s.mw.Wrap(api.CORS(mux))
+	return s
+}
+
+// Register mounts the streams on mux, the top-level mux: at
+// /api/v1/streaming and under it, patterns longer than the client API's
+// /api/, so that the mux gives them these paths.
+func (s *Server) Register(mux *http.ServeMux) {
+	mux.Handle("/api/v1/streaming", s.handler)
+	mux.Handle("/api/v1/streaming/", s.handler)
+}
+
+// routes registers the streams on mux.
+func (s *Server) routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/streaming", s.streamWebSocket)
+	mux.HandleFunc("GET /api/v1/streaming/health", streamHealth)
+	for path, name := range map[string]string{"user": "user", "user/notification": "user:notification",
+		"public": "public", "public/local": "public:local", "hashtag": "hashtag", "hashtag/local": "hashtag:local"} {
+		mux.HandleFunc("GET /api/v1/streaming/"+path, s.streamEvents(name))
+	}
+	mux.HandleFunc("/api/v1/streaming/", s.otherStream)
+}
+
+// Close ends the live streams, so that their handlers return (a
+// WebSocket is sent a close frame, going away, and its handshake
+// finishes on its own), and waits until they have: call it
+// when the HTTP server shuts down (http.Server.RegisterOnShutdown), as
+// Shutdown would otherwise wait for the streams until its deadline, and
+// does not wait for WebSockets at all. Other requests finish on their
+// own. New streams are refused afterwards.
+func (s *Server) Close() { s.hub.Close() }
