@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/livehub"
+	"github.com/retwis/retwis/internal/store"
 )
 
 // The tests here run a Hub in a synctest bubble, where its clock moves
