@@ -15,7 +15,7 @@ import (
 // About returns the display name and bio user uid set (empty when not),
 // through the client-side cache.
 func (s *Store) About(ctx context.Context, uid int64) (name, bio string, err error) {
-	return s.parseAbout(s.CachedMulti(ctx, s.aboutCmd(uid))[0])
+	return s.ParseAbout(s.CachedMulti(ctx, s.AboutCmd(uid))[0])
 }
 
 // SetAbout sets the display name and bio of user uid, normalised by the
@@ -60,13 +60,13 @@ func (s *Store) SetAbout(ctx context.Context, uid int64, name, bio string) error
 	return nil
 }
 
-// aboutCmd reads the display name and bio of user uid.
-func (s *Store) aboutCmd(uid int64) rueidis.CacheableTTL {
+// AboutCmd reads the display name and bio of user uid.
+func (s *Store) AboutCmd(uid int64) rueidis.CacheableTTL {
 	return rueidis.CT(s.C.B().Hmget().Key(schema.User(uid)).Field(schema.FieldDisplayName, schema.FieldBio).Cache(), s.Opts.CacheTTL)
 }
 
-// parseAbout reads the reply to aboutCmd.
-func (s *Store) parseAbout(r rueidis.RedisResult) (name, bio string, err error) {
+// ParseAbout reads the reply to aboutCmd.
+func (s *Store) ParseAbout(r rueidis.RedisResult) (name, bio string, err error) {
 	vals, err := r.ToArray()
 	if err != nil {
 		return "", "", s.Wrap("about", err)

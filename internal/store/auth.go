@@ -15,9 +15,9 @@ import (
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
-// authCacheTTL bounds how long authentication data stays in the
+// AuthCacheTTL bounds how long authentication data stays in the
 // client-side cache, on top of Redis's invalidation.
-const authCacheTTL = time.Minute
+const AuthCacheTTL = time.Minute
 
 // Account holds the fields of a user hash that authentication and
 // activity tracking need.
@@ -26,8 +26,8 @@ type Account struct {
 	Auth      string
 	hash      string // argon2id PHC string
 	legacy    string // plaintext password of an original-Retwis account
-	seen      int64  // unix time the user was last seen; 0 if never recorded
-	rebuild   bool   // the home timeline awaits a rebuild
+	Seen      int64  // unix time the user was last seen; 0 if never recorded
+	Rebuild   bool   // the home timeline awaits a rebuild
 	suspended bool   // the account is suspended
 }
 
@@ -36,7 +36,7 @@ type Account struct {
 // invalidates it as soon as the hash changes (a password change, say).
 func (s *Store) Account(ctx context.Context, uid int64, cached bool) (Account, error) {
 	if cached {
-		return s.parseAccount(s.Cached(ctx, s.accountCmd(uid), authCacheTTL))
+		return s.parseAccount(s.Cached(ctx, s.accountCmd(uid), AuthCacheTTL))
 	}
 	return s.parseAccount(s.C.Do(ctx, s.Uncached(s.accountCmd(uid))))
 }
@@ -55,7 +55,7 @@ func (s *Store) parseAccount(r rueidis.RedisResult) (Account, error) {
 	}
 	str := func(i int) string { v, _ := vals[i].ToString(); return v }
 	seen, _ := strconv.ParseInt(str(4), 10, 64)
-	return Account{Username: str(0), Auth: str(1), hash: str(2), legacy: str(3), seen: seen, rebuild: str(5) != "", suspended: str(6) != ""}, nil
+	return Account{Username: str(0), Auth: str(1), hash: str(2), legacy: str(3), Seen: seen, Rebuild: str(5) != "", suspended: str(6) != ""}, nil
 }
 
 // CheckPassword verifies pass against the account. A legacy plaintext
@@ -148,7 +148,7 @@ func (s *Store) tokenOwner(ctx context.Context, token string) (int64, string, er
 	if ok {
 		return uid, secret, nil
 	}
-	v, err := s.Cached(ctx, s.C.B().Hget().Key(schema.Auths(token)).Field(token).Cache(), authCacheTTL).ToString()
+	v, err := s.Cached(ctx, s.C.B().Hget().Key(schema.Auths(token)).Field(token).Cache(), AuthCacheTTL).ToString()
 	if rueidis.IsRedisNil(err) {
 		return 0, "", retwis.Errorf(retwis.Unauthorized, "Please log in.")
 	}
@@ -208,4 +208,18 @@ func (s *Store) ForgetSecret(ctx context.Context, uid int64, old string) {
 	if err := s.C.Do(ctx, s.C.B().Hdel().Key(schema.Auths(old)).Field(old).Build()).Error(); err != nil {
 		s.Log.Warn("an old auth secret stays in its auths shard (it no longer matches)", "user", uid, "err", err)
 	}
+}
+
+// ErrSuspended refuses what a suspended account tries.
+var ErrSuspended = retwis.Errorf(retwis.Forbidden, "This account is suspended.")
+
+// SeenCmds record, in the user hash (which fanout checks), that uid was
+// seen at unix time now, with the need for a rebuild when the user
+// returns from inactivity.
+func (s *Store) SeenCmds(uid, now int64, rebuild bool) rueidis.Commands {
+	user := s.C.B().Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldSeen, strconv.FormatInt(now, 10))
+	if rebuild {
+		user = user.FieldValue(schema.FieldRebuild, "1")
+	}
+	return rueidis.Commands{user.Build()}
 }

@@ -97,7 +97,7 @@ func (s *Store) replyContext(ctx context.Context, replyTo int64, r rueidis.Redis
 		return c, ErrParentGone
 	}
 	if str[1] == "" { // a post from before posts kept their author's name
-		names, err := s.usernames(ctx, []int64{author})
+		names, err := s.Usernames(ctx, []int64{author})
 		if err != nil {
 			return c, err
 		}
@@ -132,7 +132,7 @@ func (s *Store) usersNamed(ctx context.Context, found []rueidis.RedisResult) ([]
 			uids = append(uids, n)
 		}
 	}
-	names, err := s.usernames(ctx, uids)
+	names, err := s.Usernames(ctx, uids)
 	if err != nil {
 		return nil, err
 	}

@@ -27,8 +27,8 @@ const (
 	directoryBudget = 1000
 )
 
-// firstSnowflake is the smallest id a server makes (snowflake.Time).
-const firstSnowflake = 1 << 32
+// FirstSnowflake is the smallest id a server makes (snowflake.Time).
+const FirstSnowflake = 1 << 32
 
 // Facts are what a user's entry in the directory is made of, read from
 // the sources of truth: the user hash, the followers and the own posts.
@@ -72,7 +72,7 @@ func (s *Store) ReadFacts(ctx context.Context, uids []int64, now time.Time, cach
 			b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Cache(),
 			b.Zcard().Key(schema.Followers(uid)).Cache(),
 			b.Zcount().Key(schema.UserPosts(uid)).Min(kernel.ID(snowflake.First(since))).Max("+inf").Cache(),
-			b.Zrange().Key(schema.UserPosts(uid)).Min("("+kernel.ID(firstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, index.LegacyPostsCounted).Cache())
+			b.Zrange().Key(schema.UserPosts(uid)).Min("("+kernel.ID(FirstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, index.LegacyPostsCounted).Cache())
 	}
 	res := s.reads(ctx, cached, cmds)
 	all := make([]Facts, len(uids))

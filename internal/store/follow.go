@@ -177,7 +177,7 @@ func (s *Store) addFollowee(ctx context.Context, follower, followee int64) error
 			return s.Wrap("follow: celebrity", err)
 		}
 	}
-	return s.backfill(ctx, follower, followee)
+	return s.Backfill(ctx, follower, followee)
 }
 
 // removeFollowee takes followee off follower's followed celebrities and
@@ -188,7 +188,7 @@ func (s *Store) removeFollowee(ctx context.Context, follower, followee int64) er
 	if err != nil {
 		return s.Wrap("unfollow: celebrity", err)
 	}
-	return s.removeAuthor(ctx, follower, followee)
+	return s.RemoveAuthor(ctx, follower, followee)
 }
 
 // isCelebrity reports whether uid's posts are merged at read time rather

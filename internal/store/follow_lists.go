@@ -96,7 +96,7 @@ func (s *Store) usersSince(ctx context.Context, entries []rueidis.ZScore) ([]ret
 			uids = append(uids, uid)
 		}
 	}
-	names, err := s.usernames(ctx, uids)
+	names, err := s.Usernames(ctx, uids)
 	if err != nil {
 		return nil, err
 	}

@@ -50,17 +50,6 @@ func thirds(r rueidis.RedisResult) ([]string, error) {
 	return out, nil
 }
 
-// ids parses user ids, skipping what is not one.
-func ids(strs []string) []int64 {
-	out := make([]int64, 0, len(strs))
-	for _, v := range strs {
-		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // Relationship returns what links viewer to user, from the graph: what
 // user did to viewer (follows, mentioned, replied), the users viewer
 // follows who follow user (the first two named) and how many users they
@@ -118,8 +107,8 @@ func (s *Store) Relationship(ctx context.Context, viewer, user int64) (retwis.Re
 	if len(followers) == 0 {
 		return rel, nil
 	}
-	named := ids(followers[:min(2, len(followers))])
-	names, err := s.usernames(ctx, named)
+	named := kernel.ParseIDs(followers[:min(2, len(followers))])
+	names, err := s.Usernames(ctx, named)
 	if err != nil {
 		return rel, err
 	}
@@ -185,8 +174,8 @@ const suggestionsKept = 10 * time.Minute
 // left out) and the names, no round trip when warm.
 func (s *Store) WhoToFollow(ctx context.Context, viewer int64, n int) ([]retwis.Suggestion, error) {
 	res := s.CachedMulti(ctx, append([]rueidis.CacheableTTL{
-		rueidis.CT(s.C.B().Get().Key(schema.Suggestions(viewer)).Cache(), s.Opts.CacheTTL)}, s.hiddenCmds(viewer)...)...)
-	hidden, err := s.parseHidden(res[1:])
+		rueidis.CT(s.C.B().Get().Key(schema.Suggestions(viewer)).Cache(), s.Opts.CacheTTL)}, s.HiddenCmds(viewer)...)...)
+	hidden, err := s.ParseHidden(res[1:])
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +202,7 @@ func (s *Store) WhoToFollow(ctx context.Context, viewer int64, n int) ([]retwis.
 	for i, f := range found {
 		uids[i] = f.User.ID
 	}
-	names, err := s.usernames(ctx, uids)
+	names, err := s.Usernames(ctx, uids)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +229,7 @@ func (s *Store) suggest(ctx context.Context, viewer int64) ([]retwis.Suggestion,
 	rand.Shuffle(len(sample), func(i, j int) { sample[i], sample[j] = sample[j], sample[i] })
 	sample = sample[:min(suggestFrom, len(sample))]
 	reads := make([]rueidis.CacheableTTL, 0, len(sample))
-	for _, x := range ids(sample) {
+	for _, x := range kernel.ParseIDs(sample) {
 		reads = append(reads, s.graphRange(x, "spo", schema.RelFollows, suggestEach))
 	}
 	skip := map[string]bool{kernel.ID(viewer): true}

@@ -37,17 +37,17 @@ func (s *Store) trackActivity(ctx context.Context, uid int64) error {
 	}
 	now := time.Now().Unix()
 	resolution := int64(min(time.Hour, s.Opts.InactiveAfter/10) / time.Second)
-	returning := acct.seen > 0 && now-acct.seen > int64(s.Opts.InactiveAfter/time.Second)
-	if now-acct.seen >= resolution {
+	returning := acct.Seen > 0 && now-acct.Seen > int64(s.Opts.InactiveAfter/time.Second)
+	if now-acct.Seen >= resolution {
 		// Marked active first, so fanout stops skipping the user before
 		// the rebuild reads the authors' posts: a post published in
 		// between is then either read by the rebuild or delivered.
-		err := redisconn.FirstErr(s.C.DoMulti(ctx, s.seenCmds(uid, now, returning)...))
+		err := redisconn.FirstErr(s.C.DoMulti(ctx, s.SeenCmds(uid, now, returning)...))
 		if err != nil {
 			return s.Wrap("mark seen", err)
 		}
 	}
-	if !returning && !acct.rebuild {
+	if !returning && !acct.Rebuild {
 		return nil
 	}
 	if err := s.RebuildHome(ctx, uid); err != nil {
@@ -55,17 +55,6 @@ func (s *Store) trackActivity(ctx context.Context, uid int64) error {
 	}
 	err = s.C.Do(ctx, s.C.B().Hdel().Key(schema.User(uid)).Field(schema.FieldRebuild).Build()).Error()
 	return s.Wrap("mark seen: rebuilt", err)
-}
-
-// seenCmds record, in the user hash (which fanout checks), that uid was
-// seen at unix time now, with the need for a rebuild when the user
-// returns from inactivity.
-func (s *Store) seenCmds(uid, now int64, rebuild bool) rueidis.Commands {
-	user := s.C.B().Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldSeen, strconv.FormatInt(now, 10))
-	if rebuild {
-		user = user.FieldValue(schema.FieldRebuild, "1")
-	}
-	return rueidis.Commands{user.Build()}
 }
 
 // RebuildHome rebuilds uid's home timeline from the own-post indexes of
@@ -146,10 +135,10 @@ func (s *Store) mergeHome(ctx context.Context, uid int64, ids []int64, op string
 	return s.Wrap(op, kernel.MergeIDs.Exec(ctx, s.C, []string{schema.Home(uid), schema.Archive(uid)}, args...).Error())
 }
 
-// backfill merges followee's newest posts (as many as a list keeps) into
+// Backfill merges followee's newest posts (as many as a list keeps) into
 // follower's home timeline; those older than the timeline's list, once
 // it has an archive, are left out.
-func (s *Store) backfill(ctx context.Context, follower, followee int64) error {
+func (s *Store) Backfill(ctx context.Context, follower, followee int64) error {
 	ids, err := s.C.Do(ctx, s.C.B().Zrevrange().Key(schema.UserPosts(followee)).
 		Start(0).Stop(int64(s.Opts.HomeCap-1)).Build()).AsIntSlice()
 	if err != nil {
@@ -158,11 +147,11 @@ func (s *Store) backfill(ctx context.Context, follower, followee int64) error {
 	return s.mergeHome(ctx, follower, ids, "follow: backfill")
 }
 
-// removeAuthor takes followee's posts off follower's home timeline list.
+// RemoveAuthor takes followee's posts off follower's home timeline list.
 // The archive keeps them: pages read from it leave out the posts of
 // authors no longer followed (see HomeTimeline), which costs less than
 // walking an archive of any size at every unfollow.
-func (s *Store) removeAuthor(ctx context.Context, follower, followee int64) error {
+func (s *Store) RemoveAuthor(ctx context.Context, follower, followee int64) error {
 	drops, err := s.AuthorOff(ctx, []int64{follower}, followee)
 	if err != nil {
 		return err

@@ -91,7 +91,7 @@ func (s *Store) SetModerator(ctx context.Context, by retwis.Actor, uid int64, on
 // IsModerator reports whether uid has the moderator role, through the
 // client-side cache.
 func (s *Store) IsModerator(ctx context.Context, uid int64) (bool, error) {
-	role, err := s.Cached(ctx, s.C.B().Hget().Key(schema.User(uid)).Field(schema.FieldRole).Cache(), authCacheTTL).ToString()
+	role, err := s.Cached(ctx, s.C.B().Hget().Key(schema.User(uid)).Field(schema.FieldRole).Cache(), AuthCacheTTL).ToString()
 	if rueidis.IsRedisNil(err) {
 		return false, nil
 	}
@@ -111,7 +111,7 @@ func (s *Store) SuspendedUsers(ctx context.Context, n int) ([]retwis.User, int64
 	if err != nil {
 		return nil, 0, s.Wrap("suspended", err)
 	}
-	users, err := s.namedUsers(ctx, ids(members))
+	users, err := s.namedUsers(ctx, kernel.ParseIDs(members))
 	return users, total, err
 }
 
@@ -140,7 +140,7 @@ func (s *Store) moderated(ctx context.Context, uid int64, reason string) (retwis
 	if err != nil {
 		return retwis.User{}, "", err
 	}
-	names, err := s.usernames(ctx, []int64{uid})
+	names, err := s.Usernames(ctx, []int64{uid})
 	if err != nil {
 		return retwis.User{}, "", err
 	}
@@ -153,7 +153,7 @@ func (s *Store) moderated(ctx context.Context, uid int64, reason string) (retwis
 // namedUsers returns the users of uids that exist, with their names, in
 // the order of uids.
 func (s *Store) namedUsers(ctx context.Context, uids []int64) ([]retwis.User, error) {
-	names, err := s.usernames(ctx, uids)
+	names, err := s.Usernames(ctx, uids)
 	if err != nil {
 		return nil, err
 	}
@@ -199,6 +199,3 @@ func streamTime(entry string) time.Time {
 	n, _ := strconv.ParseInt(ms, 10, 64)
 	return time.UnixMilli(n)
 }
-
-// errSuspended refuses what a suspended account tries.
-var errSuspended = retwis.Errorf(retwis.Forbidden, "This account is suspended.")

@@ -76,7 +76,7 @@ func (s *Store) namedNotes(ctx context.Context, uid int64, entries []rueidis.ZSc
 			actors = append(actors, n.Actor.ID)
 		}
 	}
-	names, err := s.usernames(ctx, actors)
+	names, err := s.Usernames(ctx, actors)
 	if err != nil {
 		return nil, err
 	}
@@ -131,9 +131,9 @@ func parseNote(member string) (retwis.Notification, bool) {
 // by one.
 func (s *Store) UnreadNotifications(ctx context.Context, uid int64) (int64, error) {
 	b := s.C.B()
-	res := s.CachedMulti(ctx, append(s.hiddenCmds(uid),
+	res := s.CachedMulti(ctx, append(s.HiddenCmds(uid),
 		rueidis.CT(b.Hget().Key(schema.User(uid)).Field(schema.FieldNotified).Cache(), s.Opts.CacheTTL))...)
-	hidden, err := s.parseHidden(res[:len(res)-1])
+	hidden, err := s.ParseHidden(res[:len(res)-1])
 	if err != nil {
 		return 0, err
 	}

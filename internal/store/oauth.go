@@ -186,8 +186,8 @@ func (s *Store) AuthenticateToken(ctx context.Context, token string) (retwis.Tok
 	hash := digest(secret)
 	b := s.C.B()
 	res := s.CachedMulti(ctx,
-		rueidis.CT(b.Hget().Key(schema.Tokens(uid)).Field(hash).Cache(), authCacheTTL),
-		rueidis.CT(b.Hget().Key(schema.TokensUsed(uid)).Field(hash).Cache(), authCacheTTL))
+		rueidis.CT(b.Hget().Key(schema.Tokens(uid)).Field(hash).Cache(), AuthCacheTTL),
+		rueidis.CT(b.Hget().Key(schema.TokensUsed(uid)).Field(hash).Cache(), AuthCacheTTL))
 	v, err := res[0].ToString()
 	if rueidis.IsRedisNil(err) {
 		return retwis.Token{}, bad

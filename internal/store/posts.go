@@ -183,7 +183,7 @@ func (s *Store) postingState(ctx context.Context, author int64, key string) (fol
 	if name, err = user[1].ToString(); err != nil {
 		refused = retwis.Errorf(retwis.NotFound, "There is no such user.")
 	} else if !user[2].IsNil() {
-		refused = errSuspended
+		refused = ErrSuspended
 	}
 	if refused != nil {
 		if key != "" { // claimed above, for nothing
@@ -267,11 +267,11 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 		cmds[i] = rueidis.CT(s.C.B().Hmget().Key(schema.Post(pid)).Field(kernel.PostFields...).Cache(), s.Opts.CacheTTL)
 	}
 	if !rd.all {
-		cmds = append(cmds, s.hiddenCmds(rd.id)...)
+		cmds = append(cmds, s.HiddenCmds(rd.id)...)
 	}
 	res := s.CachedMulti(ctx, cmds...)
 	if !rd.all {
-		if hidden, err = s.parseHidden(res[len(pids):]); err != nil {
+		if hidden, err = s.ParseHidden(res[len(pids):]); err != nil {
 			return nil, hidden, 0, err
 		}
 		res = res[:len(pids)]
@@ -311,7 +311,7 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 	if len(authors) == 0 {
 		return posts, hidden, missing, nil
 	}
-	names, unread, err := s.readNames(ctx, authors)
+	names, unread, err := s.ReadNames(ctx, authors)
 	if err != nil {
 		return nil, hidden, 0, err
 	}

@@ -78,7 +78,7 @@ func (s *Store) OpenReports(ctx context.Context, n int) ([]retwis.Report, error)
 			User: retwis.User{ID: uid}, Post: pid, Reason: f[schema.FieldReportReason]})
 		uids = append(uids, by, uid)
 	}
-	names, err := s.usernames(ctx, uids)
+	names, err := s.Usernames(ctx, uids)
 	if err != nil {
 		return nil, err
 	}

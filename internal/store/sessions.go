@@ -189,8 +189,8 @@ func (s *Store) endStale(ctx context.Context, uid int64, all map[string]string, 
 // readSession reads, through the client-side cache, uid's account and
 // the record of its session id (found is false without one).
 func (s *Store) readSession(ctx context.Context, uid int64, id string) (acct Account, r sessionRecord, found bool, err error) {
-	res := s.CachedMulti(ctx, rueidis.CT(s.accountCmd(uid), authCacheTTL),
-		rueidis.CT(s.C.B().Hget().Key(schema.Sessions(uid)).Field(id).Cache(), authCacheTTL))
+	res := s.CachedMulti(ctx, rueidis.CT(s.accountCmd(uid), AuthCacheTTL),
+		rueidis.CT(s.C.B().Hget().Key(schema.Sessions(uid)).Field(id).Cache(), AuthCacheTTL))
 	if acct, err = s.parseAccount(res[0]); err != nil {
 		return Account{}, sessionRecord{}, false, err
 	}

@@ -88,7 +88,7 @@ func parseSummary(uid int64, res []rueidis.RedisResult) (sum retwis.Summary, ok 
 		return sum, false, err
 	}
 	if len(newest) == 1 {
-		if pid, _ := strconv.ParseInt(newest[0], 10, 64); pid >= firstSnowflake { // a legacy id tells no time
+		if pid, _ := strconv.ParseInt(newest[0], 10, 64); pid >= FirstSnowflake { // a legacy id tells no time
 			sum.LastPost = snowflake.Time(pid)
 		}
 	}

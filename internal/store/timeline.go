@@ -155,7 +155,7 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 	b := s.C.B()
 	reads := append(s.countCmds(user.ID),
 		rueidis.CT(b.Zscore().Key(schema.Following(viewer)).Member(kernel.ID(user.ID)).Cache(), s.Opts.CacheTTL),
-		s.aboutCmd(user.ID),
+		s.AboutCmd(user.ID),
 		rueidis.CT(b.Zscore().Key(schema.Blocks(viewer)).Member(kernel.ID(user.ID)).Cache(), s.Opts.CacheTTL),
 		rueidis.CT(b.Zscore().Key(schema.Mutes(viewer)).Member(kernel.ID(user.ID)).Cache(), s.Opts.CacheTTL),
 		rueidis.CT(b.Hget().Key(schema.User(user.ID)).Field(schema.FieldSuspended).Cache(), s.Opts.CacheTTL))
@@ -176,7 +176,7 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 		}
 		*to = r.Error() == nil
 	}
-	if prof.DisplayName, prof.Bio, err = s.parseAbout(res[3]); err != nil {
+	if prof.DisplayName, prof.Bio, err = s.ParseAbout(res[3]); err != nil {
 		return prof, err
 	}
 	prof.Page, err = s.collect(ctx, rd, c, n, source{key: schema.UserPosts(user.ID)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {

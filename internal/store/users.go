@@ -135,7 +135,7 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 	// harm, which `retwis check --repair` mends.
 	now := time.Now()
 	newcomer := Facts{uid: uid, exists: true, joined: now}
-	cmds := append(s.seenCmds(uid, now.Unix(), false),
+	cmds := append(s.SeenCmds(uid, now.Unix(), false),
 		b.Zadd().Key(schema.UsersByTime).ScoreMember().ScoreMember(float64(now.Unix()), username).Build(),
 		s.entryCmd(newcomer))
 	cmds = append(cmds, index.Commands(s.C, index.PeopleWrites(uid, retwis.SearchTerms(username, ""), nil))...)
@@ -180,7 +180,7 @@ func (s *Store) UserByName(ctx context.Context, username string) (retwis.User, e
 	if err != nil {
 		return retwis.User{}, err
 	}
-	names, err := s.usernames(ctx, []int64{uid})
+	names, err := s.Usernames(ctx, []int64{uid})
 	if err != nil {
 		return retwis.User{}, err
 	}
@@ -190,20 +190,20 @@ func (s *Store) UserByName(ctx context.Context, username string) (retwis.User, e
 	return retwis.User{ID: uid, Username: names[uid]}, nil
 }
 
-// usernames resolves user ids to usernames in one round trip, from the
+// Usernames resolves user ids to Usernames in one round trip, from the
 // client-side cache where possible. Unknown ids are missing from the map.
-func (s *Store) usernames(ctx context.Context, uids []int64) (map[int64]string, error) {
-	names, unread, err := s.readNames(ctx, uids)
+func (s *Store) Usernames(ctx context.Context, uids []int64) (map[int64]string, error) {
+	names, unread, err := s.ReadNames(ctx, uids)
 	if err == nil && len(unread) > 0 {
 		err = retwis.Errorf(retwis.Unavailable, "The database is unavailable right now. Please try again in a moment.")
 	}
 	return names, err
 }
 
-// readNames is usernames for a page: the ids whose user hash cannot be
+// ReadNames is usernames for a page: the ids whose user hash cannot be
 // read right now (its node is failing over) are in unread rather than an
 // error, so that the page can show the rest.
-func (s *Store) readNames(ctx context.Context, uids []int64) (names map[int64]string, unread map[int64]bool, err error) {
+func (s *Store) ReadNames(ctx context.Context, uids []int64) (names map[int64]string, unread map[int64]bool, err error) {
 	names = make(map[int64]string, len(uids))
 	cmds := make([]rueidis.CacheableTTL, 0, len(uids))
 	var order []int64
@@ -305,7 +305,7 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 		return retwis.User{}, "", orWrong(err, wrong)
 	}
 	if acct.suspended { // the right password: it may know
-		return retwis.User{}, "", errSuspended
+		return retwis.User{}, "", ErrSuspended
 	}
 	s.noteFailures(ctx, uid)
 	token, err := s.newSession(ctx, uid)

@@ -280,3 +280,14 @@ func IDs(ns []int64) []string {
 	}
 	return out
 }
+
+// ParseIDs parses user or post ids, skipping what is not one.
+func ParseIDs(strs []string) []int64 {
+	out := make([]int64, 0, len(strs))
+	for _, v := range strs {
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
