@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/retwis/retwis"
 )
 
 // multipartBody returns a multipart/form-data body of fields.
@@ -85,10 +87,12 @@ type rawBody struct{ contentType, body string }
 func id(n int64) string { return strconv.FormatInt(n, 10) }
 
 // TestIdempotencyKey: a request repeated with the same Idempotency-Key
-// posts once and answers the same status.
+// posts once and answers the same status; a key of
+// retwis.MaxIdempotencyKeyLen bytes is taken, a longer one refused with
+// 422 and nothing posted.
 func TestIdempotencyKey(t *testing.T) {
 	s := newServer(t)
-	_, token := s.user("retrier")
+	u, token := s.user("retrier")
 	var ids []string
 	for range 3 {
 		r := s.call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"once"}}, "Idempotency-Key", "k-1")
@@ -107,6 +111,17 @@ func TestIdempotencyKey(t *testing.T) {
 	r.decode(t, &st)
 	if st.ID == ids[0] {
 		t.Error("another key gave the same post")
+	}
+	longest := strings.Repeat("k", retwis.MaxIdempotencyKeyLen)
+	if r := s.call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"longest key"}}, "Idempotency-Key", longest); r.status != http.StatusOK {
+		t.Errorf("a key of %d bytes: %d %s", len(longest), r.status, r.body)
+	}
+	r = s.call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"too long"}}, "Idempotency-Key", longest+"k")
+	if r.status != http.StatusUnprocessableEntity || !strings.Contains(r.errorMessage(t), "Idempotency-Key") {
+		t.Errorf("a key one byte too long: %d %s; want 422", r.status, r.body)
+	}
+	if sum, err := s.st.Summary(t.Context(), u.ID); err != nil || sum.Posts != 3 {
+		t.Errorf("posts after the refused key: %d, %v; want 3", sum.Posts, err)
 	}
 }
 
