@@ -3,7 +3,6 @@ package api
 import (
 	"html/template"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -176,11 +175,11 @@ type site struct{ origin string }
 
 func newSite(r *http.Request) site { return site{origin: origin(r)} }
 
-func (st site) profileURL(username string) string {
-	return st.origin + "/u/" + url.PathEscape(username)
-}
-func (st site) tagURL(name string) string { return st.origin + "/tag/" + url.PathEscape(name) }
-func (st site) postURL(pid int64) string  { return st.origin + "/p/" + id(pid) }
+// profileURL, tagURL and postURL are the absolute URLs of the pages of
+// a user, a tag and a post.
+func (st site) profileURL(username string) string { return st.origin + retwis.ProfilePath(username) }
+func (st site) tagURL(name string) string         { return st.origin + retwis.TagPath(name) }
+func (st site) postURL(pid int64) string          { return st.origin + retwis.PostPath(pid) }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }
 

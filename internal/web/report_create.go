@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
@@ -24,11 +23,11 @@ func (s *Server) createReport(w http.ResponseWriter, r *http.Request) {
 	switch name := r.PostFormValue("user"); {
 	case err != nil:
 	case pid > 0:
-		back = "/p/" + strconv.FormatInt(pid, 10)
+		back = retwis.PostPath(pid)
 	case name != "":
 		var target retwis.User
 		if target, err = s.store.UserByName(r.Context(), name); err == nil {
-			uid, back = target.ID, profilePath(target.Username)
+			uid, back = target.ID, retwis.ProfilePath(target.Username)
 		}
 	default:
 		err = retwis.Errorf(retwis.Invalid, "Say which post or account you report.")
