@@ -44,8 +44,9 @@ func newServerAt(t testing.TB, redisURL string) *server {
 }
 
 // newServerWith starts a server as newServerAt does, with the API's
-// options opts (the store, log and session are the server's), its HTTP
-// server first changed by config (if not nil).
+// options opts (the store, log and session are the server's; the pages
+// trust its Proxies too), its HTTP server first changed by config (if
+// not nil).
 func newServerWith(t testing.TB, redisURL string, opts api.Options, config func(*httptest.Server)) *server {
 	t.Helper()
 	logs := &syncbuf.Buffer{}
@@ -57,7 +58,7 @@ func newServerWith(t testing.TB, redisURL string, opts api.Options, config func(
 	storetest.StartWorker(t, redisURL, store.Options{})
 	opts.Store, opts.Log, opts.Session = st, log, web.SessionCredential
 	a := api.New(opts)
-	h, err := web.New(web.Options{Store: st, Log: log, Mount: a.Mount})
+	h, err := web.New(web.Options{Store: st, Log: log, Mount: a.Mount, Proxies: opts.Proxies})
 	if err != nil {
 		t.Fatal(err)
 	}

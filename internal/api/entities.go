@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // The entities are Mastodon's, as its documentation shapes them: ids as
@@ -161,10 +162,11 @@ type notification struct {
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // origin returns the scheme and host the request was sent to, which the
-// entities' URLs begin with.
+// entities' URLs begin with: https if the client came over HTTPS, as the
+// middleware read it through the trusted proxies (middleware.Secure).
 func origin(r *http.Request) string {
 	scheme := "http"
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+	if middleware.Secure(r) {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host

@@ -87,7 +87,7 @@ func New(opts Options) *Server {
 // lasts as long as its client stays.
 func (s *Server) withStreams(rest http.Handler, opts Options) http.Handler {
 	mw := middleware.New(middleware.Options{
-		Log: s.log, RenderError: renderError, MaxBodyBytes: maxBodyBytes, Metrics: opts.Metrics,
+		Log: s.log, RenderError: renderError, MaxBodyBytes: maxBodyBytes, Metrics: opts.Metrics, Proxies: opts.Proxies,
 	})
 	streams := http.NewServeMux()
 	s.streamRoutes(streams)
