@@ -49,9 +49,17 @@ func newServerAt(t testing.TB, redisURL string) *server {
 // not nil).
 func newServerWith(t testing.TB, redisURL string, opts api.Options, config func(*httptest.Server)) *server {
 	t.Helper()
+	return newServerStore(t, redisURL, opts, store.Options{}, config)
+}
+
+// newServerStore is newServerWith with the store's options too (its log
+// is the server's).
+func newServerStore(t testing.TB, redisURL string, opts api.Options, storeOpts store.Options, config func(*httptest.Server)) *server {
+	t.Helper()
 	logs := &syncbuf.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	st, calls := storetest.OpenCounting(t, redisURL, store.Options{Log: log})
+	storeOpts.Log = log
+	st, calls := storetest.OpenCounting(t, redisURL, storeOpts)
 	if err := st.Migrate(t.Context(), log); err != nil {
 		t.Fatal(err)
 	}
