@@ -1,6 +1,7 @@
 package retwis
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -8,6 +9,9 @@ import (
 // MaxReasonLen bounds the reason of a report or of a moderator's action,
 // in Unicode code points after normalisation.
 const MaxReasonLen = 1000
+
+// MaxReportedPosts bounds the posts one report names.
+const MaxReportedPosts = 5
 
 // NormalizeReason turns the reason of a report or of a moderation action
 // as typed into the one stored, by the rules of display names, at most
@@ -19,6 +23,29 @@ func NormalizeReason(reason string, required bool) (string, error) {
 		err = Errorf(Invalid, "Please say what is wrong.")
 	}
 	return r, err
+}
+
+// NormalizeReport applies the rules of a report that need no data: it
+// has a reason (NormalizeReason, required) and names at most
+// MaxReportedPosts posts. It returns the reason to store and the posts
+// in the order given, each once. The store checks the rest before it
+// files the report: the account exists and is not the reporter's, and
+// every post exists and is the account's.
+func NormalizeReport(reason string, posts []int64) (string, []int64, error) {
+	if len(posts) > MaxReportedPosts {
+		return "", nil, Errorf(Invalid, "A report names at most %d posts.", MaxReportedPosts)
+	}
+	reason, err := NormalizeReason(reason, true)
+	if err != nil {
+		return "", nil, err
+	}
+	var once []int64
+	for _, pid := range posts {
+		if !slices.Contains(once, pid) {
+			once = append(once, pid)
+		}
+	}
+	return reason, once, nil
 }
 
 // Action is a moderation action, as the audit log records it.
@@ -67,13 +94,13 @@ type AuditEntry struct {
 	Reason string // "" if none was given
 }
 
-// Report is a user's report of an account, or of one of its posts, to
+// Report is a user's report of an account, or of some of its posts, to
 // the moderators.
 type Report struct {
 	ID     string // the log's id of the report
 	At     time.Time
-	By     User  // the reporter
-	User   User  // the account reported (the post's author)
-	Post   int64 // the post reported, 0 for the account itself
+	By     User    // the reporter
+	User   User    // the account reported (the posts' author)
+	Posts  []int64 // the posts reported, at most MaxReportedPosts; none: the account itself
 	Reason string
 }

@@ -201,6 +201,18 @@ func ValidChallenge(challenge string) bool {
 	return err == nil
 }
 
+// NormalizeTokenName turns the name typed for a personal token, which
+// its owner's list shows where an app's name would be, into the one
+// stored: without the spaces around it, 1 to MaxAppNameLen characters.
+// The store enforces it wherever a personal token is made.
+func NormalizeTokenName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if n := len([]rune(name)); n == 0 || n > MaxAppNameLen {
+		return "", Errorf(Invalid, "Name the token, in 1 to %d characters.", MaxAppNameLen)
+	}
+	return name, nil
+}
+
 // Token is an API access token as its owner sees it listed (never the
 // secret itself).
 type Token struct {

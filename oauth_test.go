@@ -133,6 +133,22 @@ func TestValidateApp(t *testing.T) {
 	}
 }
 
+func TestNormalizeTokenName(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"bot", "bot"},
+		{"  my bot\t\n", "my bot"},
+		{strings.Repeat("é", retwis.MaxAppNameLen), strings.Repeat("é", retwis.MaxAppNameLen)},
+		{"", ""},
+		{" \t ", ""},
+		{strings.Repeat("n", retwis.MaxAppNameLen+1), ""},
+	} {
+		got, err := retwis.NormalizeTokenName(tc.in)
+		if got != tc.want || (err == nil) != (tc.want != "") || err != nil && retwis.ErrorKind(err) != retwis.Invalid {
+			t.Errorf("NormalizeTokenName(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
 // FuzzValidateApp: whatever an app registers, it is refused with a
 // message or has a name and redirect URIs within the bounds.
 func FuzzValidateApp(f *testing.F) {

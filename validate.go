@@ -13,6 +13,11 @@ const (
 	MaxPasswordBytes  = 128 // bytes, so hashing cost is bounded
 	MaxStatusLen      = 280 // Unicode code points, after normalisation
 	maxStatusRawBytes = 4 * 4096
+	// MaxIdempotencyKeyLen bounds the idempotency key a post is sent
+	// with (the API's Idempotency-Key header), in bytes: a longer one is
+	// refused, by the API before anything else and by the store before
+	// anything is written.
+	MaxIdempotencyKeyLen = 128
 )
 
 // ValidateUsername checks a username for registration: 1–32 characters,

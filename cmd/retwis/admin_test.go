@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -116,5 +117,42 @@ func TestAdminCommand(t *testing.T) {
 	}
 	if after := redistest.Snapshot(t, raw); !maps.Equal(before, after) {
 		t.Error("a refused action wrote to the database")
+	}
+}
+
+// TestAdminAuditOfReports: a report of several posts, closed by a
+// moderator, is read back from the audit log by retwis admin audit with
+// every post it named.
+func TestAdminAuditOfReports(t *testing.T) {
+	redis := redistest.Start(t)
+	st := storetest.Open(t, redis.URL, store.Options{})
+	ctx := t.Context()
+	var users []retwis.User
+	for _, name := range []string{"reporter", "spammer"} {
+		u, _, err := st.Register(ctx, name, "password1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		users = append(users, u)
+	}
+	var pids []int64
+	for _, text := range []string{"buy now", "buy more"} {
+		p, err := st.Publish(ctx, store.Draft{Author: users[1].ID, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pids = append(pids, p.ID)
+	}
+	rep, err := st.Report(ctx, users[0].ID, users[1].ID, pids, "spam, twice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CloseReport(ctx, "@mod", rep.ID, "posts deleted"); err != nil {
+		t.Fatal(err)
+	}
+	status, out, errs := runAdminCmd(t, "--redis", redis.URL, "audit", "--limit", "1")
+	want := fmt.Sprintf("report %s (user %d, posts %d,%d, by %d: \"spam, twice\")", rep.ID, users[1].ID, pids[0], pids[1], users[0].ID)
+	if status != 0 || !strings.Contains(out, want) || !strings.Contains(out, "close-report") {
+		t.Errorf("audit: exit %d\n%s%s; want a line with %s", status, out, errs, want)
 	}
 }

@@ -53,7 +53,7 @@ type serveConfig struct {
 	rateLimits    bool             // apply the rate limits below (false: none, for benchmarks)
 	pageLimits    web.Limits       // logins and sign-ups (posts, follows and reports are in store.Limits)
 	apiRate       retwis.Rate      // API calls per token or client address
-	proxies       string           // the proxies whose X-Forwarded-For is believed
+	proxies       string           // the proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
 
 	// metricsFallback: metricsAddr is the default, which gives way to a
 	// free port when another server on the host has it (serveMetrics).
@@ -126,8 +126,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"posts, follows and deletions this server runs at once (`count`); the others wait their turn, "+
 			"so that pages stay fast during a burst of them; 0: twice the number of cores", "RETWIS_WRITE_CONCURRENCY"))
 	fs.StringVar(&c.proxies, "trusted-proxies", "", envHelp(
-		"comma-separated `addresses` or prefixes (10.0.0.0/8) of the proxies whose X-Forwarded-For gives the client's address; "+
-			"empty: none, the peer's address counts", "RETWIS_TRUSTED_PROXIES"))
+		"comma-separated `addresses` or prefixes (10.0.0.0/8) of the proxies whose X-Forwarded-For gives the client's address "+
+			"and X-Forwarded-Proto whether it came over HTTPS; empty: none, the peer's address counts", "RETWIS_TRUSTED_PROXIES"))
 	fs.BoolVar(&c.rateLimits, "rate-limits", true, envHelp(
 		"apply the rate limits (--rate-…); false turns them all off, for benchmarks and trusted networks", "RETWIS_RATE_LIMITS"))
 	rateVar(fs, &c.pageLimits.Login, "rate-login", defaultLoginRate, envHelp(

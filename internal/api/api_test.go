@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/mux"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/servertest"
 )
@@ -27,9 +28,17 @@ func newServerAt(t testing.TB, redisURL string) *server {
 }
 
 // newServerWith starts a server as newServerAt does, with the API's
-// options opts (the store, log and session are the server's), its HTTP
-// server started by start (if not nil: httptest.NewServer).
+// options opts (the store, log and session are the server's; the pages
+// trust its Proxies too), its HTTP server started by start (if not nil:
+// httptest.NewServer).
 func newServerWith(t testing.TB, redisURL string, opts api.Options, start func(http.Handler) *httptest.Server) *server {
 	t.Helper()
-	return &server{servertest.Start(t, redisURL, servertest.Options{Mux: mux.Options{API: opts}, Start: start})}
+	return newServerStore(t, redisURL, opts, store.Options{}, start)
+}
+
+// newServerStore is newServerWith with the store's options too (its log
+// is the server's).
+func newServerStore(t testing.TB, redisURL string, opts api.Options, storeOpts store.Options, start func(http.Handler) *httptest.Server) *server {
+	t.Helper()
+	return &server{servertest.Start(t, redisURL, servertest.Options{Mux: mux.Options{API: opts, Proxies: opts.Proxies}, Store: storeOpts, Start: start})}
 }

@@ -38,7 +38,7 @@ func Bearer(r *http.Request) string {
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request, scope string) (_ *http.Request, ok bool) {
 	secret := Bearer(r)
 	if secret == "" {
-		return r, s.take(w, r, store.APIFrom(s.mw.ClientAddr(r)))
+		return r, s.take(w, r, store.APIFrom(middleware.ClientAddr(r)))
 	}
 	t, err := s.store.AuthenticateToken(r.Context(), secret)
 	if err != nil {
@@ -122,7 +122,7 @@ func (s *Server) take(w http.ResponseWriter, r *http.Request, subject store.Subj
 // OAuth's endpoints) in the rate limit of its client address.
 func (s *Server) limited(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s.take(w, r, store.APIFrom(s.mw.ClientAddr(r))) {
+		if s.take(w, r, store.APIFrom(middleware.ClientAddr(r))) {
 			next(w, r)
 		}
 	}

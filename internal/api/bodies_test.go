@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/testkit/servertest"
 )
 
@@ -84,10 +85,12 @@ func TestBodies(t *testing.T) {
 func id(n int64) string { return strconv.FormatInt(n, 10) }
 
 // TestIdempotencyKey: a request repeated with the same Idempotency-Key
-// posts once and answers the same status.
+// posts once and answers the same status; a key of
+// retwis.MaxIdempotencyKeyLen bytes is taken, a longer one refused with
+// 422 and nothing posted.
 func TestIdempotencyKey(t *testing.T) {
 	s := newServer(t)
-	_, token := s.User("retrier")
+	u, token := s.User("retrier")
 	var ids []string
 	for range 3 {
 		r := s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"once"}}, "Idempotency-Key", "k-1")
@@ -106,6 +109,17 @@ func TestIdempotencyKey(t *testing.T) {
 	r.Decode(t, &st)
 	if st.ID == ids[0] {
 		t.Error("another key gave the same post")
+	}
+	longest := strings.Repeat("k", retwis.MaxIdempotencyKeyLen)
+	if r := s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"longest key"}}, "Idempotency-Key", longest); r.Status != http.StatusOK {
+		t.Errorf("a key of %d bytes: %d %s", len(longest), r.Status, r.Body)
+	}
+	r = s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"too long"}}, "Idempotency-Key", longest+"k")
+	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.ErrorMessage(t), "Idempotency-Key") {
+		t.Errorf("a key one byte too long: %d %s; want 422", r.Status, r.Body)
+	}
+	if sum, err := s.Store.Summary(t.Context(), u.ID); err != nil || sum.Posts != 3 {
+		t.Errorf("posts after the refused key: %d, %v; want 3", sum.Posts, err)
 	}
 }
 

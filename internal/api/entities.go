@@ -3,12 +3,12 @@ package api
 import (
 	"html/template"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // The entities are Mastodon's, as its documentation shapes them: ids as
@@ -162,10 +162,11 @@ type notification struct {
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // Origin returns the scheme and host the request was sent to, which the
-// entities' URLs begin with.
+// entities' URLs begin with: https if the client came over HTTPS, as the
+// middleware read it through the trusted proxies (middleware.Secure).
 func Origin(r *http.Request) string {
 	scheme := "http"
-	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+	if middleware.Secure(r) {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
@@ -176,11 +177,11 @@ type site struct{ origin string }
 
 func newSite(r *http.Request) site { return site{origin: Origin(r)} }
 
-func (st site) profileURL(username string) string {
-	return st.origin + "/u/" + url.PathEscape(username)
-}
-func (st site) tagURL(name string) string { return st.origin + "/tag/" + url.PathEscape(name) }
-func (st site) postURL(pid int64) string  { return st.origin + "/p/" + id(pid) }
+// profileURL, tagURL and postURL are the absolute URLs of the pages of
+// a user, a tag and a post.
+func (st site) profileURL(username string) string { return st.origin + retwis.ProfilePath(username) }
+func (st site) tagURL(name string) string         { return st.origin + retwis.TagPath(name) }
+func (st site) postURL(pid int64) string          { return st.origin + retwis.PostPath(pid) }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }
 

@@ -3,22 +3,29 @@ package api_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/servertest"
 )
 
 // TestSecurityHeaders asks every GET route of the pages and of the API
 // (those the OpenAPI document lists, but the long-lived streams) for an
 // answer, logged in, and checks the headers every answer must carry:
 // no sniffing, no referrer to other sites, no framing, HSTS behind an
-// HTTPS proxy; a page also its CSP, without inline script, and, made
-// for its viewer, no caching.
+// HTTPS proxy (a trusted one: the loopback); a page also its CSP,
+// without inline script, and, made for its viewer, no caching.
 func TestSecurityHeaders(t *testing.T) {
-	s := newServer(t)
+	s := newServerWith(t, redistest.Start(t).URL, api.Options{Proxies: loopback}, nil)
 	u, token := s.User("viewer")
 	b := newBrowser(t)
 	b.send(http.MethodPost, s.URL+"/login", url.Values{"username": {"viewer"}, "password": {"password-viewer"}})
@@ -97,5 +104,58 @@ func TestSecurityHeaders(t *testing.T) {
 				t.Errorf("GET %s: a page for its viewer has Cache-Control %q", path, h.Get("Cache-Control"))
 			}
 		}
+	}
+}
+
+// loopback trusts the test's own address as a proxy: the test's
+// requests then come from a trusted proxy.
+var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+
+// TestForwardedHeaders: X-Forwarded-Proto and X-Forwarded-For are
+// believed from a trusted proxy only. From any other client, a request
+// that says https gets no HSTS (neither from the API nor from its
+// streams) and http and ws URLs, and one that names another address
+// still counts against its own; from a trusted proxy, HSTS, https and
+// wss, and the address it forwards.
+func TestForwardedHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		proxies     []netip.Prefix
+		scheme, ws  string
+		hsts        bool
+		otherClient int // the status of a call from another forwarded address, once the first has had its one
+	}{
+		{"untrusted client", nil, "http://", "ws://", false, http.StatusTooManyRequests},
+		{"trusted proxy", loopback, "https://", "wss://", true, http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServerWith(t, redistest.Start(t).URL, api.Options{Rate: retwis.Rate{Count: 1, Per: time.Hour}, Proxies: tc.proxies}, nil)
+			_, token := s.User("viewer")
+			https := func(path, token string, from string) servertest.Reply {
+				return s.Call(http.MethodGet, path, token, nil, "X-Forwarded-Proto", "https", "X-Forwarded-For", from)
+			}
+			var acct struct{ URL string }
+			r := https("/api/v1/accounts/verify_credentials", token, "203.0.113.1")
+			if r.Decode(t, &acct); !strings.HasPrefix(acct.URL, tc.scheme) {
+				t.Errorf("the account's URL is %q; want %s…", acct.URL, tc.scheme)
+			}
+			var inst struct {
+				Configuration struct{ URLs struct{ Streaming string } }
+			}
+			if https("/api/v2/instance", "", "203.0.113.1").Decode(t, &inst); !strings.HasPrefix(inst.Configuration.URLs.Streaming, tc.ws) {
+				t.Errorf("the streaming URL is %q; want %s…", inst.Configuration.URLs.Streaming, tc.ws)
+			}
+			for _, r := range []servertest.Reply{r, https("/api/v1/streaming/health", "", "203.0.113.1")} {
+				if hsts := r.Header.Get("Strict-Transport-Security") != ""; hsts != tc.hsts {
+					t.Errorf("HSTS sent: %v; want %v", hsts, tc.hsts)
+				}
+			}
+			if r := https("/api/v1/timelines/public", "", "203.0.113.1"); r.Status != http.StatusOK {
+				t.Fatalf("a first call without a token: %d", r.Status)
+			}
+			if r := https("/api/v1/timelines/public", "", "203.0.113.2"); r.Status != tc.otherClient {
+				t.Errorf("a call from another forwarded address: %d; want %d", r.Status, tc.otherClient)
+			}
+		})
 	}
 }

@@ -1,16 +1,10 @@
 package api
 
 import (
-	"fmt"
+	"cmp"
 	"net/http"
-	"slices"
 	"time"
-
-	"github.com/retwis/retwis"
 )
-
-// maxReportedStatuses bounds the statuses one report names.
-const maxReportedStatuses = 5
 
 // report is Mastodon's Report.
 type report struct {
@@ -27,10 +21,11 @@ type report struct {
 }
 
 // createReport answers POST /api/v1/reports (account_id, status_ids[],
-// comment, category): a report to the moderators of the account, or of
-// each of its statuses named (at most 5), filed as one report each; a
-// report without a comment says its category. forward and rule_ids are
-// read and not used.
+// comment, category): one report to the moderators of the account and
+// of the statuses named, filed whole or not at all by store.Report,
+// which holds the rules (at most retwis.MaxReportedPosts statuses, each
+// the account's; a reason); a report without a comment says its
+// category. forward and rule_ids are read and not used.
 func (s *Server) createReport(w http.ResponseWriter, r *http.Request) {
 	v, err := params(r)
 	if err != nil {
@@ -43,54 +38,25 @@ func (s *Server) createReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pids, err := idList(v, "status_ids")
-	if err == nil && len(pids) > maxReportedStatuses {
-		err = retwis.Errorf(retwis.Invalid, "A report names at most %d statuses.", maxReportedStatuses)
-	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	category, comment := v.Get("category"), v.Get("comment")
-	if category == "" {
-		category = "other"
-	}
-	reason := comment
-	if reason == "" {
-		reason = "(" + category + ", no comment)"
-	}
+	category, comment := cmp.Or(v.Get("category"), "other"), v.Get("comment")
 	sum, err := s.store.Summary(r.Context(), uid)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	posts, err := s.store.Posts(r.Context(), viewer(r).ID, pids)
+	rep, err := s.store.Report(r.Context(), viewer(r).ID, uid, pids, cmp.Or(comment, "("+category+", no comment)"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	for _, pid := range pids { // every status checked before anything is filed
-		if !slices.ContainsFunc(posts, func(p retwis.Post) bool { return p.ID == pid && p.AuthorID == uid }) {
-			renderError(w, r, http.StatusUnprocessableEntity, fmt.Sprintf("Status %d is not a status of account %d.", pid, uid))
-			return
-		}
-	}
-	targets := pids
-	if len(targets) == 0 {
-		targets = []int64{0} // the account itself
-	}
-	out := report{Category: category, Comment: comment, StatusIDs: []string{}, TargetAccount: newSite(r).account(sum)}
-	for _, pid := range targets {
-		rep, err := s.store.Report(r.Context(), viewer(r).ID, uid, pid, reason)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		if out.ID == "" {
-			out.ID, out.CreatedAt = rep.ID, rep.At.UTC()
-		}
-		if pid != 0 {
-			out.StatusIDs = append(out.StatusIDs, id(pid))
-		}
+	out := report{ID: rep.ID, Category: category, Comment: comment, CreatedAt: rep.At.UTC(),
+		StatusIDs: make([]string, len(rep.Posts)), TargetAccount: newSite(r).account(sum)}
+	for i, pid := range rep.Posts {
+		out.StatusIDs[i] = id(pid)
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -7,9 +7,6 @@ import (
 	"github.com/retwis/retwis/internal/store"
 )
 
-// maxIdempotencyKey bounds the Idempotency-Key header.
-const maxIdempotencyKey = 128
-
 // createStatus answers POST /api/v1/statuses (status, in_reply_to_id):
 // the new post. With an Idempotency-Key header, a repeat of the request
 // posts nothing more and answers the same post. Media, polls and
@@ -30,7 +27,7 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key := r.Header.Get("Idempotency-Key")
-	if len(key) > maxIdempotencyKey {
+	if len(key) > retwis.MaxIdempotencyKeyLen {
 		renderError(w, r, http.StatusUnprocessableEntity, "The Idempotency-Key header is too long.")
 		return
 	}

@@ -29,17 +29,17 @@ type scenario struct {
 var scenarioList = []scenario{
 	{name: "home", next: func(*bench, int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/"} }},
 	{name: "profile", next: func(b *bench, conn int, rng *rand.Rand) loadtest.Request {
-		return loadtest.Request{Path: "/u/user" + strconv.Itoa(b.popularUser(conn, rng))}
+		return loadtest.Request{Path: retwis.ProfilePath("user" + strconv.Itoa(b.popularUser(conn, rng)))}
 	}},
 	{name: "timeline", next: func(*bench, int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/timeline"} }},
 	{name: "api-home", next: func(b *bench, conn int, _ *rand.Rand) loadtest.Request {
 		return loadtest.Request{Path: "/api/v1/timelines/home", Bearer: b.tokens[conn]}
 	}},
 	{name: "tag", next: func(b *bench, _ int, rng *rand.Rand) loadtest.Request {
-		return loadtest.Request{Path: "/tag/" + b.words[rng.IntN(len(b.words))]}
+		return loadtest.Request{Path: retwis.TagPath(b.words[rng.IntN(len(b.words))])}
 	}},
 	{name: "thread", next: func(b *bench, conn int, rng *rand.Rand) loadtest.Request {
-		return loadtest.Request{Path: "/p/" + strconv.Itoa(b.popularPost(conn, rng))}
+		return loadtest.Request{Path: retwis.PostPath(int64(b.popularPost(conn, rng)))}
 	}},
 	{name: "post", next: func(_ *bench, conn int, rng *rand.Rand) loadtest.Request { return postRequest(conn, rng) }},
 	{name: "post-rich", next: func(b *bench, conn int, rng *rand.Rand) loadtest.Request { return b.richPostRequest(conn, rng) }},
@@ -48,7 +48,7 @@ var scenarioList = []scenario{
 		case x < 70:
 			return loadtest.Request{Path: "/"}
 		case x < 85:
-			return loadtest.Request{Path: "/u/user" + strconv.Itoa(b.popularUser(conn, rng))}
+			return loadtest.Request{Path: retwis.ProfilePath("user" + strconv.Itoa(b.popularUser(conn, rng)))}
 		case x < 95:
 			return loadtest.Request{Path: "/timeline"}
 		}

@@ -1,7 +1,6 @@
 package middleware
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -48,17 +47,13 @@ func register[C prometheus.Collector](reg prometheus.Registerer, c C) C {
 	return c
 }
 
-// routeKey holds, in a request's context, where the innermost handler
-// notes the route that served it.
-type routeKey struct{}
-
 // noteRoute records r's route (set by the mux) for the metrics of the
 // request, after next has run.
 func noteRoute(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		next.ServeHTTP(w, r)
-		if p, ok := r.Context().Value(routeKey{}).(*string); ok {
-			*p = r.Pattern
+		if e, ok := r.Context().Value(enteredKey{}).(*entered); ok {
+			e.route = r.Pattern
 		}
 	})
 }
@@ -70,10 +65,4 @@ func (m *httpMetrics) observe(route string, status int, d time.Duration) {
 	}
 	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
 	m.duration.WithLabelValues(route).Observe(d.Seconds())
-}
-
-// withRoute gives the request a place for its route.
-func withRoute(r *http.Request) (*http.Request, *string) {
-	p := new(string)
-	return r.WithContext(context.WithValue(r.Context(), routeKey{}, p)), p
 }

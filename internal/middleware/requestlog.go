@@ -37,14 +37,15 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // WebSocket upgrades reach the connection.
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// logRequests writes one log line per request, and counts it in the
-// metrics. A request whose client went away is logged with
-// StatusClientClosed, at Info like the others.
+// logRequests notes the request's client (see [ClientAddr], [Secure]),
+// then writes one log line per request, and counts it in the metrics. A
+// request whose client went away is logged with StatusClientClosed, at
+// Info like the others.
 func (s *Stack) logRequests(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
-		r, route := withRoute(r)
+		r, e := s.enter(r)
 		next.ServeHTTP(rec, r)
 		status := rec.status
 		switch {
@@ -56,7 +57,7 @@ func (s *Stack) logRequests(next http.Handler) http.Handler {
 		d := time.Since(start)
 		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", status, "duration", d)
 		if s.metrics != nil {
-			s.metrics.observe(*route, status, d)
+			s.metrics.observe(e.route, status, d)
 		}
 	})
 }

@@ -3,7 +3,6 @@ package middleware
 import (
 	"log/slog"
 	"net/http"
-	"net/netip"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -40,9 +39,9 @@ type Options struct {
 	// Writes is how many requests wrapped by [Stack.Throttle] run at once;
 	// zero means no limit.
 	Writes int
-	// Proxies are the proxies whose X-Forwarded-For is believed, for
-	// [Stack.ClientAddr]; none by default.
-	Proxies []netip.Prefix
+	// Proxies are the reverse proxies whose forwarded headers are
+	// believed, for [ClientAddr] and [Secure]; none by default.
+	Proxies Proxies
 }
 
 // Stack is the middleware of one HTTP interface. It keeps no state
@@ -71,13 +70,10 @@ func New(opts Options) *Stack {
 	return s
 }
 
-// ClientAddr returns the address of the client that sent r, through the
-// trusted proxies (see ClientAddr): what per-address rate limits count.
-func (s *Stack) ClientAddr(r *http.Request) string { return ClientAddr(r, s.opts.Proxies) }
-
 // Wrap returns next behind the middleware every request passes: the
-// request log line and metrics, the security headers, the deadline,
-// panic recovery and the body cap, in this order from the outside in.
+// client read through the trusted proxies, the request log line and
+// metrics, the security headers, the deadline, panic recovery and the
+// body cap, in this order from the outside in.
 func (s *Stack) Wrap(next http.Handler) http.Handler {
 	return s.logRequests(secureHeaders(s.limitTime(s.recoverPanics(s.limitBodies(noteRoute(next))))))
 }

@@ -38,7 +38,7 @@ type Options struct {
 	// Writes is how many posts, follows and deletions run at once, in
 	// each interface (see web.Options.Writes); zero means no limit.
 	Writes int
-	// Proxies are the proxies whose X-Forwarded-For is believed, for the
+	// Proxies are the proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, for the
 	// limits per client address.
 	Proxies []netip.Prefix
 	// ProbesOnly serves the probes (/livez, /healthz, /readyz) and
@@ -78,7 +78,7 @@ func New(opts Options) (*Handler, error) {
 	clientAPI := api.New(apiOpts)
 	clientAPI.Register(h.mux)
 	streamOpts := opts.Streaming
-	streamOpts.Store, streamOpts.Log, streamOpts.Metrics = opts.Store, opts.Log, opts.Metrics
+	streamOpts.Store, streamOpts.Log, streamOpts.Metrics, streamOpts.Proxies = opts.Store, opts.Log, opts.Metrics, opts.Proxies
 	streamOpts.API = clientAPI                 // renders the events' entities
 	streamOpts.Session = web.SessionCredential // the pages listen to the streams
 	h.streams = streaming.New(streamOpts)

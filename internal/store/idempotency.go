@@ -13,9 +13,6 @@ import (
 // idempotencyTTL is how long a post's idempotency key is remembered.
 const idempotencyTTL = 24 * time.Hour
 
-// maxIdempotencyKey bounds the length of an idempotency key.
-const maxIdempotencyKey = 128
-
 // inFlight marks an idempotency key whose post is being published.
 const inFlight = "0"
 
@@ -44,10 +41,11 @@ func (s *Store) earlierPost(ctx context.Context, k string) (retwis.Post, error) 
 	return s.post(ctx, reader{all: true}, pid)
 }
 
-// checkIdempotencyKey accepts 1–128 printable ASCII characters.
+// checkIdempotencyKey accepts 1 to retwis.MaxIdempotencyKeyLen
+// printable ASCII characters.
 func checkIdempotencyKey(key string) error {
-	if len(key) > maxIdempotencyKey {
-		return retwis.Errorf(retwis.Invalid, "An idempotency key is at most %d characters long.", maxIdempotencyKey)
+	if len(key) > retwis.MaxIdempotencyKeyLen {
+		return retwis.Errorf(retwis.Invalid, "An idempotency key is at most %d characters long.", retwis.MaxIdempotencyKeyLen)
 	}
 	for i := range len(key) {
 		if key[i] < ' ' || key[i] > '~' {

@@ -48,7 +48,7 @@ func TestCreatePostOnce(t *testing.T) {
 		t.Fatalf("the profile shows %d posts; want 2 (one per key)", len(prof.Page.Posts))
 	}
 	f.drain(t) // so that the worker changes nothing while the database is compared
-	for _, bad := range []string{strings.Repeat("k", 129), "tab\tkey", "é"} {
+	for _, bad := range []string{strings.Repeat("k", retwis.MaxIdempotencyKeyLen+1), "tab\tkey", "é"} {
 		before := f.snapshot(t)
 		if _, err := f.st.CreatePostOnce(f.ctx, u.ID, "x", bad); retwis.ErrorKind(err) != retwis.Invalid {
 			t.Fatalf("key %q: %v; want invalid", bad, err)

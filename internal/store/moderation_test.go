@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -167,11 +168,11 @@ func TestReports(t *testing.T) {
 		p := f.post(t, store.Draft{Author: bob.ID, Text: "nasty"})
 		before := f.snapshot(t)
 		for name, try := range map[string]func() error{
-			"oneself":     func() error { _, err := f.st.Report(f.ctx, alice.ID, alice.ID, 0, "me"); return err },
-			"own post":    func() error { _, err := f.st.Report(f.ctx, bob.ID, 0, p.ID, "mine"); return err },
-			"nobody":      func() error { _, err := f.st.Report(f.ctx, alice.ID, 999, 0, "who"); return err },
-			"no post":     func() error { _, err := f.st.Report(f.ctx, alice.ID, 0, 999, "what"); return err },
-			"no reason":   func() error { _, err := f.st.Report(f.ctx, alice.ID, bob.ID, 0, "  "); return err },
+			"oneself":     func() error { _, err := f.st.Report(f.ctx, alice.ID, alice.ID, nil, "me"); return err },
+			"own post":    func() error { _, err := f.st.Report(f.ctx, bob.ID, 0, []int64{p.ID}, "mine"); return err },
+			"nobody":      func() error { _, err := f.st.Report(f.ctx, alice.ID, 999, nil, "who"); return err },
+			"no post":     func() error { _, err := f.st.Report(f.ctx, alice.ID, 0, []int64{999}, "what"); return err },
+			"no reason":   func() error { _, err := f.st.Report(f.ctx, alice.ID, bob.ID, nil, "  "); return err },
 			"bad closing": func() error { return f.st.CloseReport(f.ctx, "@mod", "12-x", "") },
 			"no such":     func() error { return f.st.CloseReport(f.ctx, "@mod", "1-1", "") },
 		} {
@@ -180,16 +181,16 @@ func TestReports(t *testing.T) {
 			}
 		}
 		f.assertUnchanged(t, before)
-		ofPost, err := f.st.Report(f.ctx, alice.ID, 0, p.ID, "insulting")
-		if err != nil || ofPost.User != bob || ofPost.By != alice || ofPost.Post != p.ID {
+		ofPost, err := f.st.Report(f.ctx, alice.ID, 0, []int64{p.ID}, "insulting")
+		if err != nil || ofPost.User != bob || ofPost.By != alice || !slices.Equal(ofPost.Posts, []int64{p.ID}) {
 			t.Fatalf("report of a post: %+v, %v", ofPost, err)
 		}
-		ofUser, err := f.st.Report(f.ctx, alice.ID, bob.ID, 0, "a bot")
+		ofUser, err := f.st.Report(f.ctx, alice.ID, bob.ID, nil, "a bot")
 		if err != nil {
 			t.Fatal(err)
 		}
 		open, err := f.st.OpenReports(f.ctx, 10)
-		if err != nil || len(open) != 2 || open[0].ID != ofUser.ID || open[1] != ofPost {
+		if err != nil || len(open) != 2 || open[0].ID != ofUser.ID || !reflect.DeepEqual(open[1], ofPost) {
 			t.Fatalf("open reports: %+v, %v", open, err)
 		}
 		if err := f.st.CloseReport(f.ctx, "@mod", ofPost.ID, "post removed"); err != nil {

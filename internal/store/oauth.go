@@ -146,10 +146,18 @@ type tokenRecord struct {
 }
 
 // CreateToken returns a new access token for uid (0: the app itself)
-// with the given scopes, issued to the app clientID ("" and the name
-// appName for a personal token the user made). The token is
-// "<uid>.<secret>": authentication reads the owner's slot alone.
+// with the given scopes, issued to the app clientID, whose registered
+// name is appName; or, with clientID "", a personal token the user made
+// and named appName, which retwis.NormalizeTokenName checks (a refused
+// name writes nothing). The token is "<uid>.<secret>": authentication
+// reads the owner's slot alone.
 func (s *Store) CreateToken(ctx context.Context, uid int64, clientID, appName string, scopes retwis.Scopes) (string, error) {
+	if clientID == "" {
+		var err error
+		if appName, err = retwis.NormalizeTokenName(appName); err != nil {
+			return "", err
+		}
+	}
 	secret := RandomString(32)
 	v, err := json.Marshal(tokenRecord{ClientID: clientID, AppName: appName, Scopes: scopes, Created: time.Now().Unix()})
 	if err != nil {

@@ -3,6 +3,7 @@ package store_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -79,6 +80,35 @@ func TestTokens(t *testing.T) {
 			t.Errorf("the other token stopped: %v", err)
 		}
 	})
+}
+
+// TestPersonalTokenName: a personal token's name is stored trimmed; a
+// name that is blank or too long is refused and writes nothing; an
+// app's token bears the app's name.
+func TestPersonalTokenName(t *testing.T) {
+	f := newFixture(t)
+	u := f.register(t, "namer")
+	before := f.snapshot(t)
+	for _, bad := range []string{"", "   ", strings.Repeat("n", retwis.MaxAppNameLen+1)} {
+		if _, err := f.st.CreateToken(f.ctx, u.ID, "", bad, retwis.Scopes{"read"}); retwis.ErrorKind(err) != retwis.Invalid {
+			t.Errorf("a token named %q: %v; want invalid", bad, err)
+		}
+	}
+	f.assertUnchanged(t, before)
+	if _, err := f.st.CreateToken(f.ctx, u.ID, "", "  my bot ", retwis.Scopes{"read"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.CreateToken(f.ctx, u.ID, "client", "An App", retwis.Scopes{"read"}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := f.st.Tokens(f.ctx, u.ID)
+	var names []string
+	for _, tok := range list {
+		names = append(names, tok.AppName)
+	}
+	if slices.Sort(names); err != nil || !slices.Equal(names, []string{"An App", "my bot"}) {
+		t.Fatalf("the tokens are named %q, %v; want An App and my bot", names, err)
+	}
 }
 
 // TestCodes: an authorization code gives its grant once, and expires.

@@ -3,61 +3,115 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
-// Report files by's report of post pid (0: of the account uid itself;
-// with a post, uid is read from the post) with reason, for the
-// moderators. Reporting oneself, a post or account that does not exist,
-// or without a reason is refused, and so are reports beyond
-// Limits.Reports; nothing is written then. The reports log keeps about
-// schema.ReportsKept open reports.
-func (s *Store) Report(ctx context.Context, by, uid, pid int64, reason string) (retwis.Report, error) {
-	reason, err := retwis.NormalizeReason(reason, true)
+// Report files by's report of the account uid and of up to
+// retwis.MaxReportedPosts of its posts (pids; with uid 0 the account is
+// their author), with reason, for the moderators: one entry of the
+// reports log, written by one command. It is checked whole before
+// anything is written: the rules of retwis.NormalizeReport, then that
+// the account exists and is not by's, and that every post exists, is
+// seen by by and is the account's; a refused report writes nothing. It
+// counts once against Limits.Reports however many posts it names. The
+// reports log keeps about schema.ReportsKept open reports.
+func (s *Store) Report(ctx context.Context, by, uid int64, pids []int64, reason string) (retwis.Report, error) {
+	reason, pids, err := retwis.NormalizeReport(reason, pids)
 	if err != nil {
 		return retwis.Report{}, err
 	}
-	r := retwis.Report{Post: pid, Reason: reason}
-	if pid != 0 {
-		p, err := s.post(ctx, reader{id: by, where: retwis.InConversation}, pid)
-		if err != nil {
-			return retwis.Report{}, err
-		}
-		uid = p.AuthorID
-	}
-	users, err := s.namedUsers(ctx, []int64{by, uid})
-	if err != nil {
+	r := retwis.Report{Posts: pids, Reason: reason}
+	if r.By, r.User, err = s.reported(ctx, by, uid, pids); err != nil {
 		return retwis.Report{}, err
 	}
-	switch {
-	case by == uid:
-		return retwis.Report{}, retwis.Errorf(retwis.Invalid, "You cannot report yourself.")
-	case len(users) < 2:
-		return retwis.Report{}, retwis.Errorf(retwis.NotFound, "There is no such account.")
-	}
-	r.By, r.User = users[0], users[1]
 	if _, err := s.Take(ctx, Subject(schema.ReportLimit(by)), s.Opts.Limits.Reports); err != nil {
 		return retwis.Report{}, err
 	}
-	fields := []string{schema.FieldReportBy, kernel.ID(by), schema.FieldReportUser, kernel.ID(uid), schema.FieldReportReason, reason}
-	if pid != 0 {
-		fields = append(fields, schema.FieldReportPost, kernel.ID(pid))
-	}
-	cmd := s.C.B().Xadd().Key(schema.Reports).Maxlen().Almost().Threshold(strconv.Itoa(schema.ReportsKept)).Id("*").
-		FieldValue().FieldValue(fields[0], fields[1])
-	for i := 2; i < len(fields); i += 2 {
-		cmd = cmd.FieldValue(fields[i], fields[i+1])
-	}
-	if r.ID, err = s.C.Do(ctx, cmd.Build()).ToString(); err != nil {
+	if r.ID, err = s.C.Do(ctx, s.fileReport(r)).ToString(); err != nil {
 		return retwis.Report{}, s.Wrap("report", err)
 	}
 	r.At = streamTime(r.ID)
 	return r, nil
+}
+
+// reported returns the reporter by and the account a report is of, uid
+// or, if 0, the author of the posts pids, once it has checked that the
+// account exists and is not by's and that each post is the account's
+// and seen by by.
+func (s *Store) reported(ctx context.Context, by, uid int64, pids []int64) (reporter, account retwis.User, err error) {
+	if uid, err = s.reportedPosts(ctx, by, uid, pids); err != nil {
+		return reporter, account, err
+	}
+	users, err := s.namedUsers(ctx, []int64{by, uid})
+	switch {
+	case err != nil:
+		return reporter, account, err
+	case by == uid:
+		return reporter, account, retwis.Errorf(retwis.Invalid, "You cannot report yourself.")
+	case len(users) < 2:
+		return reporter, account, retwis.Errorf(retwis.NotFound, "There is no such account.")
+	}
+	return users[0], users[1], nil
+}
+
+// reportedPosts reads the posts pids as by sees them, in one call, and
+// returns their author, which must be uid (if not 0) and the same for
+// all; uid as it is without posts.
+func (s *Store) reportedPosts(ctx context.Context, by, uid int64, pids []int64) (int64, error) {
+	rd := reader{id: by, where: retwis.InConversation}
+	posts, hidden, missing, err := s.posts(ctx, rd, pids)
+	if err != nil {
+		return 0, err
+	}
+	posts = rd.visible(posts, hidden)
+	for _, pid := range pids {
+		i := slices.IndexFunc(posts, func(p retwis.Post) bool { return p.ID == pid })
+		switch {
+		case i < 0:
+			return 0, noPost(pid, missing)
+		case uid == 0:
+			uid = posts[i].AuthorID
+		case posts[i].AuthorID != uid:
+			return 0, retwis.Errorf(retwis.Invalid, "Post %d is not a post of the account reported.", pid)
+		}
+	}
+	return uid, nil
+}
+
+// fileReport is the command that adds report r to the log: one entry,
+// its posts' ids in one field, comma-separated.
+func (s *Store) fileReport(r retwis.Report) rueidis.Completed {
+	cmd := s.C.B().Xadd().Key(schema.Reports).Maxlen().Almost().Threshold(strconv.Itoa(schema.ReportsKept)).Id("*").
+		FieldValue().FieldValue(schema.FieldReportBy, kernel.ID(r.By.ID)).FieldValue(schema.FieldReportUser, kernel.ID(r.User.ID)).
+		FieldValue(schema.FieldReportReason, r.Reason)
+	if len(r.Posts) > 0 {
+		ids := make([]string, len(r.Posts))
+		for i, pid := range r.Posts {
+			ids[i] = kernel.ID(pid)
+		}
+		cmd = cmd.FieldValue(schema.FieldReportPost, strings.Join(ids, ","))
+	}
+	return cmd.Build()
+}
+
+// reportPosts parses the posts field of a report: ids, comma-separated
+// (one, in the reports of older versions); "" for none.
+func reportPosts(field string) []int64 {
+	var pids []int64
+	for f := range strings.SplitSeq(field, ",") {
+		if pid, err := strconv.ParseInt(f, 10, 64); err == nil && pid > 0 {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // OpenReports returns the newest n reports not yet closed, newest first,
@@ -73,9 +127,8 @@ func (s *Store) OpenReports(ctx context.Context, n int) ([]retwis.Report, error)
 		f := e.FieldValues
 		by, _ := strconv.ParseInt(f[schema.FieldReportBy], 10, 64)
 		uid, _ := strconv.ParseInt(f[schema.FieldReportUser], 10, 64)
-		pid, _ := strconv.ParseInt(f[schema.FieldReportPost], 10, 64)
 		reports = append(reports, retwis.Report{ID: e.ID, At: streamTime(e.ID), By: retwis.User{ID: by},
-			User: retwis.User{ID: uid}, Post: pid, Reason: f[schema.FieldReportReason]})
+			User: retwis.User{ID: uid}, Posts: reportPosts(f[schema.FieldReportPost]), Reason: f[schema.FieldReportReason]})
 		uids = append(uids, by, uid)
 	}
 	names, err := s.Usernames(ctx, uids)
@@ -108,7 +161,7 @@ func (s *Store) CloseReport(ctx context.Context, by retwis.Actor, reportID, reas
 		return retwis.Errorf(retwis.NotFound, "There is no open report %q.", reportID)
 	}
 	f := entries[0].FieldValues
-	target := fmt.Sprintf("report %s (user %s, post %s, by %s: %q)", reportID, f[schema.FieldReportUser],
+	target := fmt.Sprintf("report %s (user %s, posts %s, by %s: %q)", reportID, f[schema.FieldReportUser],
 		f[schema.FieldReportPost], f[schema.FieldReportBy], f[schema.FieldReportReason])
 	if err := s.C.Do(ctx, s.C.B().Xdel().Key(schema.Reports).Id(reportID).Build()).Error(); err != nil {
 		return s.Wrap("close report", err)

@@ -20,6 +20,7 @@ import (
 	"cmp"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -56,6 +57,9 @@ type Options struct {
 	// Buffer is how many events a stream's client may be behind before
 	// it is disconnected; zero means livehub.DefaultBuffer.
 	Buffer int
+	// Proxies are the proxies whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed (middleware.Proxies).
+	Proxies []netip.Prefix
 }
 
 // Server serves the streaming API.
@@ -85,7 +89,7 @@ func New(opts Options) *Server {
 	// The API's middleware, but for the request timeout: a stream lasts
 	// as long as its client stays.
 	s.mw = middleware.New(middleware.Options{
-		Log: log, RenderError: api.RenderError, MaxBodyBytes: maxBodyBytes, Metrics: opts.Metrics,
+		Log: log, RenderError: api.RenderError, MaxBodyBytes: maxBodyBytes, Metrics: opts.Metrics, Proxies: opts.Proxies,
 	})
 	mux := http.NewServeMux()
 	s.routes(mux)

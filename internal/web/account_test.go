@@ -3,6 +3,7 @@ package web_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"strings"
 	"testing"
@@ -48,6 +49,44 @@ func TestSecureCookiesBehindProxy(t *testing.T) {
 	res := s.browser().post("/register", url.Values{"username": {"proxied"}, "password": {"password1"}, "password2": {"password1"}})
 	if c := res.header.Get("Set-Cookie"); !strings.Contains(c, "Secure") {
 		t.Fatalf("cookie with SecureCookies is not Secure: %q", c)
+	}
+}
+
+// TestForwardedHeaders: a sign-up that says it came over HTTPS
+// (X-Forwarded-Proto) from another address (X-Forwarded-For) is believed
+// from a trusted proxy only: then, and only then, its cookie is Secure,
+// its answer carries HSTS and its session is listed at the forwarded
+// address.
+func TestForwardedHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		proxies []netip.Prefix
+		secure  bool
+		addr    string
+	}{
+		{"untrusted client", nil, false, "127.0.0.1"},
+		{"trusted proxy", []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, true, "203.0.113.9"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSiteWith(t, redistestStart(t), httptest.NewServer, mux.Options{Proxies: tc.proxies})
+			form := url.Values{"username": {"forwarded"}, "password": {"password1"}, "password2": {"password1"}}
+			res := s.browser().postRaw("/register", form.Encode(),
+				http.Header{"X-Forwarded-Proto": {"https"}, "X-Forwarded-For": {"203.0.113.9"}})
+			redirects(t, res, "/")
+			if c := res.header.Get("Set-Cookie"); strings.Contains(c, "Secure") != tc.secure {
+				t.Errorf("cookie %q; want Secure: %v", c, tc.secure)
+			}
+			if hsts := res.header.Get("Strict-Transport-Security") != ""; hsts != tc.secure {
+				t.Errorf("HSTS sent: %v; want %v", hsts, tc.secure)
+			}
+			u, err := s.st.UserByName(t.Context(), "forwarded")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sessions, err := s.st.Sessions(t.Context(), u.ID); err != nil || len(sessions) != 1 || sessions[0].Addr != tc.addr {
+				t.Errorf("sessions %+v, %v; want one from %s", sessions, err, tc.addr)
+			}
+		})
 	}
 }
 

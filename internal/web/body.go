@@ -2,7 +2,6 @@ package web
 
 import (
 	"html/template"
-	"net/url"
 	"strings"
 	"unicode/utf8"
 
@@ -22,9 +21,9 @@ func bodyHTML(p retwis.Post) template.HTML {
 		text := template.HTMLEscapeString(seg.Text)
 		switch seg.Kind {
 		case retwis.Mention:
-			b.WriteString(`<a class="mention" href="` + profilePath(seg.Name) + `">` + text + `</a>`)
+			b.WriteString(`<a class="mention" href="` + retwis.ProfilePath(seg.Name) + `">` + text + `</a>`)
 		case retwis.Tag:
-			b.WriteString(`<a class="tag" href="` + tagPath(seg.Name) + `">` + text + `</a>`)
+			b.WriteString(`<a class="tag" href="` + retwis.TagPath(seg.Name) + `">` + text + `</a>`)
 		case retwis.URL:
 			b.WriteString(`<a href="` + template.HTMLEscapeString(seg.Name) + `" rel="nofollow noopener ugc">` +
 				template.HTMLEscapeString(shortURL(seg.Name)) + `</a>`)
@@ -51,6 +50,3 @@ func shortURL(link string) string {
 	r := []rune(s)
 	return string(r[:shownURLRunes-1]) + "…"
 }
-
-// tagPath returns the path of a tag's page.
-func tagPath(tag string) string { return "/tag/" + url.PathEscape(tag) }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 )
 
@@ -51,5 +52,5 @@ func deviceName(ua string) string {
 // withDevice returns the request's context carrying its device, for the
 // session a login, a sign-up or a password change begins.
 func (s *Server) withDevice(r *http.Request) context.Context {
-	return store.WithDevice(r.Context(), store.Device{Name: deviceName(r.UserAgent()), Addr: s.mw.ClientAddr(r)})
+	return store.WithDevice(r.Context(), store.Device{Name: deviceName(r.UserAgent()), Addr: middleware.ClientAddr(r)})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 )
 
@@ -36,7 +37,7 @@ func (s *Server) changeRelation(w http.ResponseWriter, r *http.Request, change f
 		s.mw.Fail(w, r, err)
 		return
 	}
-	next := profilePath(target.Username)
+	next := retwis.ProfilePath(target.Username)
 	if r.PostFormValue("next") == blocksPath {
 		next = blocksPath
 	}

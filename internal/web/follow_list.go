@@ -40,7 +40,7 @@ func (s *Server) followList(which string) http.HandlerFunc {
 		if u, ok := middleware.ViewerFrom(r.Context()); ok {
 			v.Viewer = &u
 		}
-		v.Newer, v.Older = followLinks(profilePath(user.Username)+"/"+which, page)
+		v.Newer, v.Older = followLinks(retwis.ProfilePath(user.Username)+"/"+which, page)
 		s.render(w, r, http.StatusOK, "follows", v)
 	}
 }

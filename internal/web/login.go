@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 )
 
@@ -38,7 +39,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 // address and of the account (by its name: there is no need to look the
 // account up, and a name nobody has is limited alike).
 func (s *Server) limitLogin(r *http.Request, name string) error {
-	if _, err := s.store.Take(r.Context(), store.LoginFrom(s.mw.ClientAddr(r)), s.limits.Login); err != nil {
+	if _, err := s.store.Take(r.Context(), store.LoginFrom(middleware.ClientAddr(r)), s.limits.Login); err != nil {
 		return err
 	}
 	if !retwis.IsUsernameShaped(name) {

@@ -2,10 +2,17 @@ package web_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/mux"
+	"github.com/retwis/retwis/internal/store"
 )
 
 // TestReportAndModerate: a user reports a post and an account; the
@@ -83,4 +90,64 @@ func TestReportAndModerate(t *testing.T) {
 		"close-report")
 	redirects(t, mod.post("/admin/unsuspend", url.Values{"user": {"troll"}}), "/admin?done=unsuspend")
 	expect(t, s.browser().get("/timeline"), http.StatusOK, "second troll post")
+}
+
+// TestReportRulesOnPages: the report form reaches the store's rules: a
+// post that is not, one's own post and a report beyond the limit (one
+// an hour here) are refused and write nothing. The moderators' page
+// shows a report of several posts, as the API files them, with a link
+// to each and a button to delete each.
+func TestReportRulesOnPages(t *testing.T) {
+	s := newSiteStore(t, redistestStart(t), httptest.NewServer, mux.Options{},
+		store.Options{Limits: store.Limits{Reports: retwis.Rate{Count: 1, Per: time.Hour}}})
+	mod, reporter, other, troll := s.browser(), s.browser(), s.browser(), s.browser()
+	for b, name := range map[*browser]string{mod: "mod", reporter: "reporter", other: "other", troll: "troll"} {
+		b.signUp(name)
+	}
+	troll.post("/post", url.Values{"status": {"first troll post"}})
+	troll.post("/post", url.Values{"status": {"second troll post"}})
+	s.drain()
+	ids := regexp.MustCompile(`href="/p/(\d+)"`).FindAllStringSubmatch(s.browser().get("/u/troll").body, -1)
+	if len(ids) < 2 {
+		t.Fatalf("troll's posts not found on the profile")
+	}
+	second, first := ids[0][1], ids[1][1]
+
+	before := s.snapshot()
+	expect(t, reporter.post("/report", url.Values{"post": {"999"}, "reason": {"bad"}}), http.StatusNotFound)
+	expect(t, troll.post("/report", url.Values{"post": {first}, "reason": {"mine"}}), http.StatusBadRequest, "cannot report yourself")
+	s.assertUnchanged(before)
+	redirects(t, reporter.post("/report", url.Values{"post": {first}, "reason": {"spam"}}), "/p/"+first+"?reported=1")
+	before = s.snapshot()
+	expect(t, reporter.post("/report", url.Values{"user": {"troll"}, "reason": {"again"}}), http.StatusTooManyRequests)
+	s.assertUnchanged(before)
+
+	by, err := s.st.UserByName(t.Context(), "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pids := []int64{mustAtoi(t, first), mustAtoi(t, second)}
+	if _, err := s.st.Report(t.Context(), by.ID, 0, pids, "both of them"); err != nil {
+		t.Fatal(err)
+	}
+	modUser, err := s.st.UserByName(t.Context(), "mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.st.SetModerator(t.Context(), "cli:test", modUser.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, mod.get("/admin"), http.StatusOK, "Open reports (2)", "both of them", "reported 2 posts (",
+		`href="/p/`+first+`">`+first+`</a>, <a href="/p/`+second+`">`+second+`</a>) by`,
+		"Delete post "+first, "Delete post "+second, "reported <a href=\"/p/"+first+"\">a post</a> by", "Delete the post")
+}
+
+// mustAtoi reads a post number of a page.
+func mustAtoi(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

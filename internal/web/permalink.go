@@ -55,7 +55,7 @@ func (s *Server) renderThread(w http.ResponseWriter, r *http.Request, status int
 		}
 	}
 	if replies := v.Thread.Replies.Posts; v.Thread.Replies.Newer && len(replies) > 0 {
-		v.Older = "/p/" + strconv.FormatInt(p.ID, 10) + "?after=" + strconv.FormatInt(replies[len(replies)-1].ID, 10)
+		v.Older = retwis.PostPath(p.ID) + "?after=" + strconv.FormatInt(replies[len(replies)-1].ID, 10)
 	}
 	s.render(w, r, status, "post", v)
 }

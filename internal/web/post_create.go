@@ -47,7 +47,7 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if replyTo > 0 { // its own thread, which shows it below what it answers at once
-		http.Redirect(w, r, "/p/"+strconv.FormatInt(p.ID, 10), http.StatusSeeOther)
+		http.Redirect(w, r, retwis.PostPath(p.ID), http.StatusSeeOther)
 		return
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 )
 
@@ -17,5 +18,5 @@ func (s *Server) deletePost(w http.ResponseWriter, r *http.Request) {
 		s.mw.Fail(w, r, err)
 		return
 	}
-	http.Redirect(w, r, profilePath(u.Username), http.StatusSeeOther)
+	http.Redirect(w, r, retwis.ProfilePath(u.Username), http.StatusSeeOther)
 }

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"net/http"
-	"net/url"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
@@ -41,10 +40,6 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	if v.Relationship, err = s.store.Relationship(r.Context(), viewerID, user.ID); err != nil {
 		s.log.Warn("relationship", "viewer", viewerID, "user", user.ID, "err", err) // the page goes on without it
 	}
-	v.Newer, v.Older = pageLinks(profilePath(user.Username), v.Profile.Page)
+	v.Newer, v.Older = pageLinks(retwis.ProfilePath(user.Username), v.Profile.Page)
 	s.render(w, r, http.StatusOK, "profile", v)
 }
-
-// profilePath returns the path of a user's profile. Names registered here
-// need no escaping, but the original Retwis accepted any name.
-func profilePath(username string) string { return "/u/" + url.PathEscape(username) }

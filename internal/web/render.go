@@ -32,8 +32,8 @@ func parseTemplates() (map[string]*template.Template, error) {
 	frags := newFragments(nil, fragmentCapacity)
 	postsHTML := func(posts []retwis.Post) (template.HTML, error) { return frags.HTML(posts, time.Now()) }
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
-	funcs := template.FuncMap{"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": profilePath,
-		"tagPath": tagPath, "ago": func(t time.Time) string { return since(time.Since(t)) }, "scopeText": scopeText}
+	funcs := template.FuncMap{"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": retwis.ProfilePath,
+		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) }, "scopeText": scopeText}
 	base, err := template.New("").Funcs(funcs).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {

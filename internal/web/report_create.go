@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
@@ -11,38 +10,39 @@ import (
 // createReport serves POST /report: the viewer reports a post (post, its
 // id) or an account (user, its username) with reason, for the
 // moderators, and goes back to what they reported, which says the
-// report was sent. A refused report (no reason, oneself, too many)
-// answers 4xx with the reason and writes nothing.
+// report was sent. store.Report holds the rules: a refused report (no
+// reason, oneself, too many) answers 4xx with the reason and writes
+// nothing.
 func (s *Server) createReport(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	status, err := parseForm(w, r)
-	var pid, uid int64
-	back := "/"
-	if err == nil {
-		pid, err = postNumber(r.PostFormValue("post"), "post")
-	}
-	switch name := r.PostFormValue("user"); {
-	case err != nil:
-	case pid > 0:
-		back = "/p/" + strconv.FormatInt(pid, 10)
-	case name != "":
-		var target retwis.User
-		if target, err = s.store.UserByName(r.Context(), name); err == nil {
-			uid, back = target.ID, profilePath(target.Username)
-		}
-	default:
-		err = retwis.Errorf(retwis.Invalid, "Say which post or account you report.")
-	}
-	if err == nil {
-		_, err = s.store.Report(r.Context(), u.ID, uid, pid, r.PostFormValue("reason"))
-	}
-	switch {
-	case status != 0: // the form itself could not be read
+	if status, err := parseForm(w, r); err != nil { // the form itself could not be read
 		s.renderError(w, r, status, retwis.ErrorMessage(err))
 		return
-	case err != nil:
+	}
+	uid, pids, back, err := s.reported(r)
+	if err == nil {
+		_, err = s.store.Report(r.Context(), u.ID, uid, pids, r.PostFormValue("reason"))
+	}
+	if err != nil {
 		s.mw.Fail(w, r, err)
 		return
 	}
 	http.Redirect(w, r, back+"?reported=1", http.StatusSeeOther)
+}
+
+// reported reads what the report form names, a post (post: the account
+// is its author) or an account (user), as store.Report takes it, and
+// the page to go back to.
+func (s *Server) reported(r *http.Request) (uid int64, pids []int64, back string, err error) {
+	pid, err := postNumber(r.PostFormValue("post"), "post")
+	switch name := r.PostFormValue("user"); {
+	case err != nil:
+		return 0, nil, "", err
+	case pid > 0:
+		return 0, []int64{pid}, retwis.PostPath(pid), nil
+	case name != "":
+		target, err := s.store.UserByName(r.Context(), name)
+		return target.ID, nil, retwis.ProfilePath(target.Username), err
+	}
+	return 0, nil, "", retwis.Errorf(retwis.Invalid, "Say which post or account you report.")
 }

@@ -32,7 +32,8 @@ func (s *Server) requireLogin(next http.HandlerFunc) http.HandlerFunc {
 }
 
 // setAuthCookie sends secret as the auth cookie; an empty secret clears it.
-// The cookie is Secure over TLS, and always with Options.SecureCookies.
+// The cookie is Secure over HTTPS (middleware.Secure: TLS here, or a
+// trusted proxy that says so), and always with Options.SecureCookies.
 func (s *Server) setAuthCookie(w http.ResponseWriter, r *http.Request, secret string) {
 	maxAge := cookieMaxAge
 	if secret == "" {
@@ -40,7 +41,7 @@ func (s *Server) setAuthCookie(w http.ResponseWriter, r *http.Request, secret st
 	}
 	http.SetCookie(w, &http.Cookie{
 		Name: retwis.SessionCookie, Value: secret, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure || r.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure || middleware.Secure(r),
 	})
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"net/http"
 	"strings"
 
@@ -87,25 +88,25 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) {
 }
 
 // createToken serves POST /settings/apps/token (name): a personal token
-// with the scopes read, write and follow, shown once.
+// with the scopes read, write and follow, shown once. A name the store
+// refuses (retwis.NormalizeTokenName) shows the form again with 400.
 func (s *Server) createToken(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	status, err := parseForm(w, r)
-	name := strings.TrimSpace(r.PostFormValue("name"))
-	if err == nil && (name == "" || len([]rune(name)) > retwis.MaxAppNameLen) {
-		status, err = http.StatusBadRequest, retwis.Errorf(retwis.Invalid, "Name the token, in 1 to %d characters.", retwis.MaxAppNameLen)
+	status, err := parseForm(w, r) // status: why the form could not be read
+	name := r.PostFormValue("name")
+	var token string
+	if err == nil {
+		token, err = s.store.CreateToken(r.Context(), u.ID, "", name, personalScopes)
 	}
-	if err != nil {
+	switch {
+	case err == nil:
+		s.showTokens(w, r, http.StatusOK, tokensView{New: token}, nil)
+	case status == 0 && retwis.ErrorKind(err) != retwis.Invalid:
+		s.mw.Fail(w, r, err)
+	default:
 		if len(name) > 4*retwis.MaxAppNameLen {
 			name = ""
 		}
-		s.showTokens(w, r, status, tokensView{Name: name}, err)
-		return
+		s.showTokens(w, r, cmp.Or(status, http.StatusBadRequest), tokensView{Name: strings.TrimSpace(name)}, err)
 	}
-	token, err := s.store.CreateToken(r.Context(), u.ID, "", name, personalScopes)
-	if err != nil {
-		s.mw.Fail(w, r, err)
-		return
-	}
-	s.showTokens(w, r, http.StatusOK, tokensView{New: token}, nil)
 }

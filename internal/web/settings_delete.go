@@ -26,7 +26,7 @@ func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil {
 		s.clearAuthCookie(w, r)
-		http.Redirect(w, r, profilePath(u.Username), http.StatusSeeOther)
+		http.Redirect(w, r, retwis.ProfilePath(u.Username), http.StatusSeeOther)
 		return
 	}
 	s.refuseSettings(w, r, u, status, err)

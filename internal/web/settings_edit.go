@@ -38,7 +38,7 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 		err = s.store.SetAbout(r.Context(), u.ID, form.Name, form.Bio)
 	}
 	if err == nil {
-		http.Redirect(w, r, profilePath(u.Username), http.StatusSeeOther)
+		http.Redirect(w, r, retwis.ProfilePath(u.Username), http.StatusSeeOther)
 		return
 	}
 	status, ok := s.formRefused(w, r, status, err)

@@ -56,7 +56,7 @@ func (s *Server) tag(w http.ResponseWriter, r *http.Request) {
 		s.mw.Fail(w, r, err)
 		return
 	}
-	v := view{Title: "#" + name, Page: page, Tag: tagView{Name: name, Path: tagPath(name), Day: day}}
+	v := view{Title: "#" + name, Page: page, Tag: tagView{Name: name, Path: retwis.TagPath(name), Day: day}}
 	v.Tag.Chart = activityChart(activity, v.Tag.Path)
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u

@@ -38,7 +38,7 @@ func (s *Server) searchTags(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, tag := range v.Tags {
 		if retwis.FoldTag(tag) == retwis.FoldTag(strings.TrimPrefix(q, "#")) {
-			http.Redirect(w, r, tagPath(tag), http.StatusSeeOther)
+			http.Redirect(w, r, retwis.TagPath(tag), http.StatusSeeOther)
 			return
 		}
 	}

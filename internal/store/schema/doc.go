@@ -281,7 +281,8 @@
 //	                             (retwis)
 //	reports              stream  the open reports, about 10,000 kept: by
 //	                             (the reporter's id), user (the reported
-//	                             account's id), post (if a post), reason;
+//	                             account's id), post (the posts' ids,
+//	                             comma-separated, if any), reason;
 //	                             a closed report is deleted, the audit log
 //	                             keeps it (retwis)
 //	blocks:{<id>}        zset    the users user <id> blocked, scored by the

@@ -673,7 +673,7 @@ const (
 const (
 	FieldReportBy     = "by"     // the reporter's user id
 	FieldReportUser   = "user"   // the reported user's id
-	FieldReportPost   = "post"   // the reported post's id, or absent
+	FieldReportPost   = "post"   // the reported posts' ids, comma-separated (up to retwis.MaxReportedPosts), or absent
 	FieldReportReason = "reason" // what the reporter wrote
 )
 
