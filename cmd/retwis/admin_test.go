@@ -12,6 +12,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -41,7 +42,7 @@ func TestAdminCommand(t *testing.T) {
 		}
 		users = append(users, u)
 	}
-	spam, err := st.Publish(ctx, store.Draft{Author: users[1].ID, Text: "buy now"})
+	spam, err := st.Publish(ctx, posts.Draft{Author: users[1].ID, Text: "buy now"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestAdminAuditOfReports(t *testing.T) {
 	}
 	var pids []int64
 	for _, text := range []string{"buy now", "buy more"} {
-		p, err := st.Publish(ctx, store.Draft{Author: users[1].ID, Text: text})
+		p, err := st.Publish(ctx, posts.Draft{Author: users[1].ID, Text: text})
 		if err != nil {
 			t.Fatal(err)
 		}

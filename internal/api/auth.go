@@ -8,7 +8,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 )
 
 type tokenKey struct{}
@@ -38,14 +38,14 @@ func Bearer(r *http.Request) string {
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request, scope string) (_ *http.Request, ok bool) {
 	secret := Bearer(r)
 	if secret == "" {
-		return r, s.take(w, r, store.APIFrom(middleware.ClientAddr(r)))
+		return r, s.take(w, r, accounts.APIFrom(middleware.ClientAddr(r)))
 	}
 	t, err := s.store.AuthenticateToken(r.Context(), secret)
 	if err != nil {
 		s.fail(w, r, err)
 		return r, false
 	}
-	if !s.take(w, r, store.APIToken(t)) {
+	if !s.take(w, r, accounts.APIToken(t)) {
 		return r, false
 	}
 	if scope != "" && !t.Scopes.Allows(scope) {
@@ -100,7 +100,7 @@ func viewer(r *http.Request) retwis.User {
 // its client address), and tells the client its quota in Mastodon's
 // headers (X-RateLimit-Limit, -Remaining, -Reset). ok is false once a
 // call beyond the limit has been answered with 429 and Retry-After.
-func (s *Server) take(w http.ResponseWriter, r *http.Request, subject store.Subject) (ok bool) {
+func (s *Server) take(w http.ResponseWriter, r *http.Request, subject accounts.Subject) (ok bool) {
 	if s.rate.Off() {
 		return true
 	}
@@ -122,7 +122,7 @@ func (s *Server) take(w http.ResponseWriter, r *http.Request, subject store.Subj
 // OAuth's endpoints) in the rate limit of its client address.
 func (s *Server) limited(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s.take(w, r, store.APIFrom(middleware.ClientAddr(r))) {
+		if s.take(w, r, accounts.APIFrom(middleware.ClientAddr(r))) {
 			next(w, r)
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // createStatus answers POST /api/v1/statuses (status, in_reply_to_id):
@@ -40,7 +40,7 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 	if sp := v.Get("spoiler_text"); sp != "" {
 		text = sp + " " + text // retwis has no content warnings: the warning is kept as text
 	}
-	p, err := s.store.Publish(r.Context(), store.Draft{Author: viewer(r).ID, Text: text, InReplyTo: reply, Key: key})
+	p, err := s.store.Publish(r.Context(), posts.Draft{Author: viewer(r).ID, Text: text, InReplyTo: reply, Key: key})
 	if err != nil {
 		s.fail(w, r, err)
 		return

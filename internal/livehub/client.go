@@ -5,14 +5,14 @@ import (
 	"context"
 	"sync"
 
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // Message is an event of one of a client's streams. Every client of the
 // stream gets the same Message: it must not be changed.
 type Message struct {
-	Stream store.Stream
-	Event  store.Event
+	Stream posts.Stream
+	Event  posts.Event
 }
 
 // Client is one subscriber (an HTTP stream, a WebSocket connection): the
@@ -23,7 +23,7 @@ type Client struct {
 	events chan *Message
 	ctx    context.Context // ends with the client
 	cancel context.CancelFunc
-	feeds  map[store.Stream]*feed // guarded by hub.mu
+	feeds  map[posts.Stream]*feed // guarded by hub.mu
 
 	mu     sync.Mutex // guards ended and err, and orders sends on events before its close
 	ended  bool
@@ -58,8 +58,8 @@ func (c *Client) Err() error {
 // after Subscribe returns is missed. If ctx ends first, or the stream's
 // listener fails before it ever listened (Redis is away), the client
 // does not keep st.
-func (c *Client) Subscribe(ctx context.Context, st store.Stream) error {
-	if st == (store.Stream{}) {
+func (c *Client) Subscribe(ctx context.Context, st posts.Stream) error {
+	if st == (posts.Stream{}) {
 		return ErrNoStream
 	}
 	if c.ctx.Err() != nil {
@@ -86,7 +86,7 @@ func (c *Client) Subscribe(ctx context.Context, st store.Stream) error {
 }
 
 // Unsubscribe takes st off the client's streams.
-func (c *Client) Unsubscribe(st store.Stream) { c.hub.unsubscribe(c, st) }
+func (c *Client) Unsubscribe(st posts.Stream) { c.hub.unsubscribe(c, st) }
 
 // Close ends the client and takes it off its streams: the last client
 // of a stream stops its listener.
@@ -94,7 +94,7 @@ func (c *Client) Close() {
 	c.closed.Do(func() {
 		c.end(nil)
 		c.hub.mu.Lock()
-		streams := make([]store.Stream, 0, len(c.feeds))
+		streams := make([]posts.Stream, 0, len(c.feeds))
 		for st := range c.feeds {
 			streams = append(streams, st)
 		}
@@ -140,7 +140,7 @@ func (c *Client) endLocked(err error) {
 
 // feed is one stream listened to, and its clients.
 type feed struct {
-	stream store.Stream
+	stream posts.Stream
 	cancel context.CancelFunc
 	done   chan struct{} // closed when its listener has returned
 	ready  chan struct{} // closed once it listens
@@ -190,10 +190,10 @@ func (f *feed) failure() error {
 // dispatch hands an event of the listener to every client. It runs on
 // the Redis connection's reader, so it never blocks: a client whose
 // buffer is full is dropped instead.
-func (f *feed) dispatch(ev store.Event) {
+func (f *feed) dispatch(ev posts.Event) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if ev.Kind == store.Listening {
+	if ev.Kind == posts.Listening {
 		if !f.listening {
 			f.listening, f.err = true, nil
 			close(f.ready)

@@ -1,5 +1,5 @@
 // Package livehub shares a process's live events among its clients. A
-// Hub listens to each stream (store.Stream: a user's, a tag's, the public
+// Hub listens to each stream (posts.Stream: a user's, a tag's, the public
 // one) once, however many clients follow it: the first client of a
 // stream starts its listener (store.Listen, on Redis's sharded pub/sub),
 // the last one to leave stops it, and a listener whose connection fails
@@ -19,7 +19,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // Why a client ended, as Client.Err says.
@@ -41,7 +41,7 @@ const (
 
 // ListenFunc subscribes to a stream, calling fn with its events until
 // ctx ends: (*store.Store).Listen.
-type ListenFunc func(ctx context.Context, st store.Stream, fn func(store.Event)) error
+type ListenFunc func(ctx context.Context, st posts.Stream, fn func(posts.Event)) error
 
 // Options configure a Hub.
 type Options struct {
@@ -66,8 +66,8 @@ type Hub struct {
 
 	mu       sync.Mutex
 	closed   bool
-	feeds    map[store.Stream]*feed         // the streams listened to
-	stopping map[store.Stream]chan struct{} // listeners ending: a new one waits for them
+	feeds    map[posts.Stream]*feed         // the streams listened to
+	stopping map[posts.Stream]chan struct{} // listeners ending: a new one waits for them
 	clients  map[*Client]struct{}           // every client not yet closed by its owner
 	running  sync.WaitGroup                 // listener goroutines
 	live     sync.WaitGroup                 // clients not yet closed by their owners
@@ -89,8 +89,8 @@ func New(opts Options) *Hub {
 		log = slog.Default()
 	}
 	return &Hub{
-		opts: opts, log: log, feeds: map[store.Stream]*feed{},
-		stopping: map[store.Stream]chan struct{}{}, clients: map[*Client]struct{}{},
+		opts: opts, log: log, feeds: map[posts.Stream]*feed{},
+		stopping: map[posts.Stream]chan struct{}{}, clients: map[*Client]struct{}{},
 	}
 }
 
@@ -105,7 +105,7 @@ func (h *Hub) Client() (*Client, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Client{
 		hub: h, events: make(chan *Message, h.opts.Buffer), ctx: ctx, cancel: cancel,
-		feeds: map[store.Stream]*feed{},
+		feeds: map[posts.Stream]*feed{},
 	}
 	h.clients[c] = struct{}{}
 	h.live.Add(1)
@@ -135,7 +135,7 @@ func (h *Hub) Close() {
 
 // subscribe adds c to the feed of st, starting it if c is its first
 // client, and returns the feed.
-func (h *Hub) subscribe(c *Client, st store.Stream) (*feed, error) {
+func (h *Hub) subscribe(c *Client, st posts.Stream) (*feed, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -155,7 +155,7 @@ func (h *Hub) subscribe(c *Client, st store.Stream) (*feed, error) {
 
 // unsubscribe takes c off its feed of st, stopping the feed if c was
 // its last client.
-func (h *Hub) unsubscribe(c *Client, st store.Stream) {
+func (h *Hub) unsubscribe(c *Client, st posts.Stream) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	f := c.feeds[st]
@@ -178,7 +178,7 @@ func (h *Hub) forget(c *Client) {
 }
 
 // start starts the feed of st; h.mu is held.
-func (h *Hub) start(st store.Stream) *feed {
+func (h *Hub) start(st posts.Stream) *feed {
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &feed{stream: st, cancel: cancel, done: make(chan struct{}), ready: make(chan struct{}),
 		failed: make(chan struct{}), clients: map[*Client]struct{}{}}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/livehub"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // The tests here run a Hub in a synctest bubble, where its clock moves
@@ -32,18 +32,18 @@ type bus struct {
 
 	mu      sync.Mutex
 	down    error // if not nil, listeners fail with it at once: Redis is away
-	streams map[store.Stream]*busListener
+	streams map[posts.Stream]*busListener
 	running int // listeners not returned
 }
 
 // busListener is one listener of a bus.
 type busListener struct {
-	fn  func(store.Event)
+	fn  func(posts.Event)
 	cut chan struct{}
 }
 
 func newBus() *bus {
-	return &bus{starts: make(chan time.Time, 100), streams: map[store.Stream]*busListener{}}
+	return &bus{starts: make(chan time.Time, 100), streams: map[posts.Stream]*busListener{}}
 }
 
 // newBusHub returns a Hub listening on a new bus, closed with the test.
@@ -56,7 +56,7 @@ func newBusHub(t *testing.T, opts livehub.Options) (*bus, *livehub.Hub) {
 }
 
 // listen is the bus's ListenFunc.
-func (b *bus) listen(ctx context.Context, st store.Stream, fn func(store.Event)) error {
+func (b *bus) listen(ctx context.Context, st posts.Stream, fn func(posts.Event)) error {
 	start := time.Now()
 	l, err := b.subscribe(st, fn)
 	b.starts <- start
@@ -74,7 +74,7 @@ func (b *bus) listen(ctx context.Context, st store.Stream, fn func(store.Event))
 
 // subscribe adds a listener of st and confirms it, or fails while the
 // bus is down; a listener that it returns must be unsubscribed.
-func (b *bus) subscribe(st store.Stream, fn func(store.Event)) (*busListener, error) {
+func (b *bus) subscribe(st posts.Stream, fn func(posts.Event)) (*busListener, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.down != nil {
@@ -83,11 +83,11 @@ func (b *bus) subscribe(st store.Stream, fn func(store.Event)) (*busListener, er
 	l := &busListener{fn: fn, cut: make(chan struct{})}
 	b.streams[st] = l
 	b.running++
-	fn(store.Event{Kind: store.Listening})
+	fn(posts.Event{Kind: posts.Listening})
 	return l, nil
 }
 
-func (b *bus) unsubscribe(st store.Stream, l *busListener) {
+func (b *bus) unsubscribe(st posts.Stream, l *busListener) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.streams[st] == l {
@@ -112,7 +112,7 @@ func (b *bus) listeners() int {
 }
 
 // cut ends the listener of st as a failed connection would.
-func (b *bus) cut(t *testing.T, st store.Stream) {
+func (b *bus) cut(t *testing.T, st posts.Stream) {
 	t.Helper()
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -126,7 +126,7 @@ func (b *bus) cut(t *testing.T, st store.Stream) {
 
 // publish sends the update of post id to the listener of st, as
 // SPUBLISH would, returning the post it is about.
-func (b *bus) publish(t *testing.T, st store.Stream, id int64) retwis.Post {
+func (b *bus) publish(t *testing.T, st posts.Stream, id int64) retwis.Post {
 	t.Helper()
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -134,7 +134,7 @@ func (b *bus) publish(t *testing.T, st store.Stream, id int64) retwis.Post {
 	if l == nil {
 		t.Fatalf("no listener of %v to publish post %d to", st, id)
 	}
-	l.fn(store.Event{Kind: "update", Post: id})
+	l.fn(posts.Event{Kind: "update", Post: id})
 	return retwis.Post{ID: id}
 }
 
@@ -150,7 +150,7 @@ func TestBackoff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const backoff, maxBackoff = 100 * time.Millisecond, 400 * time.Millisecond
 		b, hub := newBusHub(t, livehub.Options{Backoff: backoff, MaxBackoff: maxBackoff})
-		own := store.UserStream(1)
+		own := posts.UserStream(1)
 		c := newClient(t, hub, own)
 		b.nextStart()
 		for i, want := range []time.Duration{backoff, 2 * backoff, 4 * backoff, maxBackoff, maxBackoff} {
@@ -183,7 +183,7 @@ func TestCloseWaitsForOwners(t *testing.T) {
 		for i := range reasons {
 			c := newClient(t, hub)
 			if i > 0 { // the first has no stream yet
-				if err := c.Subscribe(t.Context(), store.UserStream(1)); err != nil {
+				if err := c.Subscribe(t.Context(), posts.UserStream(1)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -230,7 +230,7 @@ func TestCloseWaitsForOwners(t *testing.T) {
 func TestSubscribeFailsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b, hub := newBusHub(t, livehub.Options{})
-		own := store.UserStream(1)
+		own := posts.UserStream(1)
 		b.setDown(errLost)
 		c := newClient(t, hub)
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)

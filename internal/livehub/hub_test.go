@@ -16,6 +16,7 @@ import (
 	"github.com/retwis/retwis/internal/livehub"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -48,7 +49,7 @@ func newEnv(t *testing.T, url string, opts livehub.Options) *env {
 	}
 	t.Cleanup(raw.Close)
 	e.raw = raw
-	opts.Listen = func(ctx context.Context, st store.Stream, fn func(store.Event)) error {
+	opts.Listen = func(ctx context.Context, st posts.Stream, fn func(posts.Event)) error {
 		e.listens.Add(1)
 		e.started.Add(1)
 		defer e.listens.Add(-1)
@@ -86,14 +87,14 @@ func (e *env) post(t *testing.T, author retwis.User, text string) retwis.Post {
 }
 
 // client returns a client subscribed to streams, closed with the test.
-func (e *env) client(t *testing.T, streams ...store.Stream) *livehub.Client {
+func (e *env) client(t *testing.T, streams ...posts.Stream) *livehub.Client {
 	t.Helper()
 	return newClient(t, e.hub, streams...)
 }
 
 // newClient returns a client of hub subscribed to streams, closed with
 // the test.
-func newClient(t *testing.T, hub *livehub.Hub, streams ...store.Stream) *livehub.Client {
+func newClient(t *testing.T, hub *livehub.Hub, streams ...posts.Stream) *livehub.Client {
 	t.Helper()
 	c, err := hub.Client()
 	if err != nil {
@@ -151,7 +152,7 @@ func next(t *testing.T, c *livehub.Client) *livehub.Message {
 
 // expectPost takes the client's next message and checks that it is an
 // update of post p on stream st.
-func expectPost(t *testing.T, c *livehub.Client, st store.Stream, p retwis.Post) {
+func expectPost(t *testing.T, c *livehub.Client, st posts.Stream, p retwis.Post) {
 	t.Helper()
 	m := next(t, c)
 	if m.Stream != st || m.Event.Kind != "update" || m.Event.Post != p.ID {
@@ -165,14 +166,14 @@ func expectPost(t *testing.T, c *livehub.Client, st store.Stream, p retwis.Post)
 func TestSharedListener(t *testing.T) {
 	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	alice := e.user(t, "alice")
-	public, own := store.PublicStream(), store.UserStream(alice.ID)
+	public, own := posts.PublicStream(), posts.UserStream(alice.ID)
 	a, b := e.client(t, public), e.client(t, public, own)
 	if n := e.listens.Load(); n != 2 {
 		t.Fatalf("%d listeners for two streams", n)
 	}
 	p := e.post(t, alice, "hello")
 	expectPost(t, a, public, p)
-	got := map[store.Stream]bool{}
+	got := map[posts.Stream]bool{}
 	for range 2 {
 		m := next(t, b)
 		if m.Event.Post != p.ID {
@@ -202,7 +203,7 @@ func TestSharedListener(t *testing.T) {
 func TestListenAgainAtOnce(t *testing.T) {
 	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	alice := e.user(t, "alice")
-	public := store.PublicStream()
+	public := posts.PublicStream()
 	for i := range 5 {
 		c := e.client(t, public)
 		p := e.post(t, alice, fmt.Sprint("post ", i))
@@ -221,7 +222,7 @@ func TestSlowClientDropped(t *testing.T) {
 	const buffer = 4
 	e := newEnv(t, redistest.Start(t).URL, livehub.Options{Buffer: buffer})
 	alice := e.user(t, "alice")
-	public := store.PublicStream()
+	public := posts.PublicStream()
 	slow, fast := e.client(t, public), e.client(t, public)
 	for i := range buffer + 3 {
 		p := e.post(t, alice, fmt.Sprint("post ", i))
@@ -242,7 +243,7 @@ func TestSlowClientDropped(t *testing.T) {
 	if held != buffer {
 		t.Fatalf("the dropped client held %d events; want its buffer's %d", held, buffer)
 	}
-	if err := slow.Subscribe(t.Context(), store.UserStream(alice.ID)); !errors.Is(err, livehub.ErrSlow) {
+	if err := slow.Subscribe(t.Context(), posts.UserStream(alice.ID)); !errors.Is(err, livehub.ErrSlow) {
 		t.Fatalf("Subscribe on a dropped client: %v", err)
 	}
 }
@@ -264,7 +265,7 @@ func TestCloseDrains(t *testing.T) {
 			t.Fatal(err)
 		}
 		if i > 0 { // the first has no stream yet
-			if err := c.Subscribe(t.Context(), store.UserStream(alice.ID)); err != nil {
+			if err := c.Subscribe(t.Context(), posts.UserStream(alice.ID)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -305,16 +306,16 @@ func TestSubscribeErrors(t *testing.T) {
 	cancel()
 	// A stream no one else listens to: its listener cannot be ready
 	// before the cancelled context is seen.
-	fresh := store.TagStream("nobody-listens-here")
+	fresh := posts.TagStream("nobody-listens-here")
 	for _, tc := range []struct {
 		name   string
 		client *livehub.Client
 		ctx    context.Context
-		stream store.Stream
+		stream posts.Stream
 		want   error
 	}{
-		{"a tag that folds to nothing", e.client(t), t.Context(), store.TagStream("\u0301"), livehub.ErrNoStream},
-		{"a closed client", closed, t.Context(), store.PublicStream(), livehub.ErrClosed},
+		{"a tag that folds to nothing", e.client(t), t.Context(), posts.TagStream("\u0301"), livehub.ErrNoStream},
+		{"a closed client", closed, t.Context(), posts.PublicStream(), livehub.ErrClosed},
 		{"a context that ends first", e.client(t), cancelled, fresh, context.Canceled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -334,7 +335,7 @@ func TestListenAgain(t *testing.T) {
 	const backoff = 100 * time.Millisecond
 	e := newEnv(t, redistest.Start(t).URL, livehub.Options{Backoff: backoff})
 	alice := e.user(t, "alice")
-	own := store.UserStream(alice.ID)
+	own := posts.UserStream(alice.ID)
 	c := e.client(t, own)
 	cut := time.Now()
 	(*e.cut.Load())()
@@ -353,7 +354,7 @@ func TestOutage(t *testing.T) {
 	r := redistest.Start(t)
 	e := newEnv(t, r.URL, livehub.Options{Backoff: 20 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
 	alice := e.user(t, "alice")
-	own := store.UserStream(alice.ID)
+	own := posts.UserStream(alice.ID)
 	c := e.client(t, own)
 	r.Stop(t)
 	r.Restart(t)
@@ -403,7 +404,7 @@ func TestRedisAway(t *testing.T) {
 	r := redistest.Start(t)
 	e := newEnv(t, r.URL, livehub.Options{})
 	alice := e.user(t, "alice")
-	own := store.UserStream(alice.ID)
+	own := posts.UserStream(alice.ID)
 	r.Stop(t)
 	c := e.client(t)
 	start := time.Now()
@@ -422,16 +423,16 @@ func TestRedisAway(t *testing.T) {
 func TestCluster(t *testing.T) {
 	e := newEnv(t, redistest.Cluster(t), livehub.Options{})
 	var users []retwis.User
-	var streams []store.Stream
+	var streams []posts.Stream
 	for i := range 6 { // users' streams spread over the masters
 		u := e.user(t, fmt.Sprint("user", i))
-		users, streams = append(users, u), append(streams, store.UserStream(u.ID))
+		users, streams = append(users, u), append(streams, posts.UserStream(u.ID))
 	}
-	tag, public := store.TagStream("Go"), store.PublicStream()
+	tag, public := posts.TagStream("Go"), posts.PublicStream()
 	c := e.client(t, append(streams, tag, public)...)
 	for i, u := range users {
 		p := e.post(t, u, "hello #go")
-		got := map[store.Stream]bool{}
+		got := map[posts.Stream]bool{}
 		for range 3 {
 			m := next(t, c)
 			if m.Event.Post != p.ID {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // blockScene is three users, alice, bob and carol, where alice and bob
@@ -25,8 +25,8 @@ func newBlockScene(t *testing.T, f *fixture) blockScene {
 			t.Fatal(err)
 		}
 	}
-	s.bobsPost = f.post(t, store.Draft{Author: s.bob.ID, Text: "hello @alice #news"})
-	s.alicesPost = f.post(t, store.Draft{Author: s.alice.ID, Text: "my #news"})
+	s.bobsPost = f.post(t, posts.Draft{Author: s.bob.ID, Text: "hello @alice #news"})
+	s.alicesPost = f.post(t, posts.Draft{Author: s.alice.ID, Text: "my #news"})
 	f.drain(t)
 	return s
 }
@@ -94,7 +94,7 @@ func TestBlock(t *testing.T) {
 		if err := f.st.Follow(f.ctx, s.alice.ID, s.bob.ID); retwis.ErrorKind(err) != retwis.Invalid {
 			t.Errorf("alice follows bob, whom she blocked: %v; want invalid", err)
 		}
-		later := f.post(t, store.Draft{Author: s.bob.ID, Text: "again @alice #news"})
+		later := f.post(t, posts.Draft{Author: s.bob.ID, Text: "again @alice #news"})
 		f.drain(t)
 		bobs, alices := []int64{later.ID, s.bobsPost.ID}, []int64{s.alicesPost.ID}
 		for who, want := range map[string]map[string][]int64{

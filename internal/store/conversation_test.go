@@ -10,12 +10,13 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // post publishes d, failing the test on an error.
-func (f *fixture) post(t *testing.T, d store.Draft) retwis.Post {
+func (f *fixture) post(t *testing.T, d posts.Draft) retwis.Post {
 	t.Helper()
 	p, err := f.st.Publish(f.ctx, d)
 	if err != nil {
@@ -92,7 +93,7 @@ func (f *fixture) complete(t *testing.T, prefix string) []string {
 func TestConversationIndexed(t *testing.T) {
 	f := newFixture(t)
 	alice, bob := f.register(t, "Alice"), f.register(t, "bob")
-	p := f.post(t, store.Draft{Author: bob.ID,
+	p := f.post(t, posts.Draft{Author: bob.ID,
 		Text: "Hi @alice, @ALICE and @nobody and @bob: #Café #cafe #CAFE! #日本語 see https://example.com/x."})
 	if !slices.Equal(p.Mentions, []string{"Alice", "bob"}) {
 		t.Fatalf("post mentions %q; want the existing users, as registered, once each", p.Mentions)
@@ -155,7 +156,7 @@ func TestConversationIndexed(t *testing.T) {
 func TestMentionsOfNobodyWriteNothing(t *testing.T) {
 	f := newFixture(t)
 	carol := f.register(t, "carol")
-	p := f.post(t, store.Draft{Author: carol.ID, Text: "@ghost @Carol hello"})
+	p := f.post(t, posts.Draft{Author: carol.ID, Text: "@ghost @Carol hello"})
 	f.drain(t)
 	if len(p.Mentions) != 1 || p.Mentions[0] != "carol" {
 		t.Fatalf("mentions = %q", p.Mentions)
@@ -174,7 +175,7 @@ func TestCompletionRanksByUse(t *testing.T) {
 	u := f.register(t, "writer")
 	var last retwis.Post
 	for i, body := range []string{"#rust", "#Redis", "#redis", "#REDIS #ruby", "#ruby", "#python"} {
-		last = f.post(t, store.Draft{Author: u.ID, Text: fmt.Sprint(body, " ", i)})
+		last = f.post(t, posts.Draft{Author: u.ID, Text: fmt.Sprint(body, " ", i)})
 	}
 	f.drain(t)
 	if got := f.complete(t, "r"); !slices.Equal(got, []string{"Redis", "ruby", "rust"}) {
@@ -203,16 +204,16 @@ func TestCompletionRanksByUse(t *testing.T) {
 func TestThreads(t *testing.T) {
 	f := newFixture(t)
 	alice, bob, carol := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol")
-	root := f.post(t, store.Draft{Author: alice.ID, Text: "a question"})
-	r1 := f.post(t, store.Draft{Author: bob.ID, Text: "an answer", InReplyTo: root.ID})
+	root := f.post(t, posts.Draft{Author: alice.ID, Text: "a question"})
+	r1 := f.post(t, posts.Draft{Author: bob.ID, Text: "an answer", InReplyTo: root.ID})
 	if r1.Body != "@alice an answer" || r1.InReplyTo != root.ID || r1.ReplyTo != "alice" {
 		t.Fatalf("reply = %+v; want it to start with @alice and record its parent", r1)
 	}
-	r2 := f.post(t, store.Draft{Author: carol.ID, Text: "@BOB no", InReplyTo: r1.ID})
+	r2 := f.post(t, posts.Draft{Author: carol.ID, Text: "@BOB no", InReplyTo: r1.ID})
 	if r2.Body != "@BOB no" {
 		t.Fatalf("a reply that names its parent's author already was changed: %q", r2.Body)
 	}
-	r3 := f.post(t, store.Draft{Author: alice.ID, Text: "thanks", InReplyTo: root.ID})
+	r3 := f.post(t, posts.Draft{Author: alice.ID, Text: "thanks", InReplyTo: root.ID})
 	f.drain(t)
 
 	th, err := f.st.Thread(f.ctx, 0, r2.ID, 0, 10)
@@ -261,8 +262,8 @@ func TestThreads(t *testing.T) {
 
 	before := f.snapshot(t)
 	for _, parent := range []int64{r1.ID, 999_999} {
-		_, err := f.st.Publish(f.ctx, store.Draft{Author: carol.ID, Text: "late", InReplyTo: parent})
-		if err != store.ErrParentGone {
+		_, err := f.st.Publish(f.ctx, posts.Draft{Author: carol.ID, Text: "late", InReplyTo: parent})
+		if err != posts.ErrParentGone {
 			t.Fatalf("reply to a missing post %d: %v; want ErrParentGone", parent, err)
 		}
 	}
@@ -277,7 +278,7 @@ func TestThreadAncestorsBounded(t *testing.T) {
 	var ids []int64
 	parent := int64(0)
 	for i := range retwis.MaxAncestors + 5 {
-		p := f.post(t, store.Draft{Author: u.ID, Text: fmt.Sprint("turn ", i), InReplyTo: parent})
+		p := f.post(t, posts.Draft{Author: u.ID, Text: fmt.Sprint("turn ", i), InReplyTo: parent})
 		ids, parent = append(ids, p.ID), p.ID
 	}
 	th, err := f.st.Thread(f.ctx, 0, parent, 0, 10)
@@ -300,8 +301,8 @@ func TestDeleteUnindexes(t *testing.T) {
 			url := redistest.Start(t).URL
 			f := newFixtureWith(t, url, store.Options{}, false)
 			alice, bob := f.register(t, "alice"), f.register(t, "bob")
-			root := f.post(t, store.Draft{Author: alice.ID, Text: "#keep this"})
-			p := f.post(t, store.Draft{Author: bob.ID, Text: "@alice #Gone #keep #ñu", InReplyTo: root.ID})
+			root := f.post(t, posts.Draft{Author: alice.ID, Text: "#keep this"})
+			p := f.post(t, posts.Draft{Author: bob.ID, Text: "@alice #Gone #keep #ñu", InReplyTo: root.ID})
 			if delivered {
 				storetest.StartWorker(t, url, store.Options{Password: storetest.Cheap, Log: quiet})
 				f.drain(t)
@@ -446,7 +447,7 @@ func TestTagPagingWhilePosting(t *testing.T) {
 	u := f.register(t, "poster")
 	var want []int64
 	for i := range 35 {
-		want = append(want, f.post(t, store.Draft{Author: u.ID, Text: fmt.Sprint("#Live ", i)}).ID)
+		want = append(want, f.post(t, posts.Draft{Author: u.ID, Text: fmt.Sprint("#Live ", i)}).ID)
 	}
 	f.drain(t)
 	slices.Reverse(want)
@@ -459,7 +460,7 @@ func TestTagPagingWhilePosting(t *testing.T) {
 		return p
 	}, func() {
 		for range 3 {
-			f.post(t, store.Draft{Author: u.ID, Text: fmt.Sprint("#LIVE more ", more)})
+			f.post(t, posts.Draft{Author: u.ID, Text: fmt.Sprint("#LIVE more ", more)})
 			more++
 		}
 		f.drain(t)
@@ -505,13 +506,13 @@ func TestNotificationsUnreadAndCapped(t *testing.T) {
 	if ns, _ := f.st.Notifications(f.ctx, alice.ID); len(ns) != 1 || ns[0].Unread {
 		t.Fatalf("notifications read again = %+v; want the follow, read", ns)
 	}
-	const posts = 210
-	for i := range posts {
-		f.post(t, store.Draft{Author: bob.ID, Text: fmt.Sprint("@alice ", i)})
+	const mentions = 210
+	for i := range mentions {
+		f.post(t, posts.Draft{Author: bob.ID, Text: fmt.Sprint("@alice ", i)})
 	}
 	f.drain(t)
 	if n := unread(); n != 200 {
-		t.Fatalf("unread after %d mentions = %d; want the cap, 200", posts, n)
+		t.Fatalf("unread after %d mentions = %d; want the cap, 200", mentions, n)
 	}
 	ns, err = f.st.Notifications(f.ctx, alice.ID)
 	if err != nil || len(ns) != 200 || ns[0].Kind != retwis.Mentioned {
@@ -533,9 +534,9 @@ func TestClusterConversations(t *testing.T) {
 	alice, bob := f.register(t, "alice"), f.register(t, "bob")
 	var ids []int64
 	for i := range 12 {
-		ids = append(ids, f.post(t, store.Draft{Author: bob.ID, Text: fmt.Sprintf("@alice #t%d #Shared %d", i, i)}).ID)
+		ids = append(ids, f.post(t, posts.Draft{Author: bob.ID, Text: fmt.Sprintf("@alice #t%d #Shared %d", i, i)}).ID)
 	}
-	reply := f.post(t, store.Draft{Author: alice.ID, Text: "yes #shared", InReplyTo: ids[0]})
+	reply := f.post(t, posts.Draft{Author: alice.ID, Text: "yes #shared", InReplyTo: ids[0]})
 	f.drain(t)
 	slices.Reverse(ids)
 	if got := f.tagPosts(t, "shared"); !slices.Equal(got, append([]int64{reply.ID}, ids...)) {
@@ -584,18 +585,18 @@ func TestConversationRoundTrips(t *testing.T) {
 		fn()
 		return f.rc.Calls.Load() - before
 	}
-	post := func(d store.Draft) (int64, retwis.Post) {
+	post := func(d posts.Draft) (int64, retwis.Post) {
 		var p retwis.Post
 		n := calls(func() { p = f.post(t, d) })
 		return n, p
 	}
 	f.st.ForgetWrites()
-	plain, parent := post(store.Draft{Author: author.ID, Text: "plain"})
-	rich := store.Draft{Author: author.ID, Text: "@friend0 @friend1 @friend2 @friend3 @friend4 #a #b #c #d #e"}
+	plain, parent := post(posts.Draft{Author: author.ID, Text: "plain"})
+	rich := posts.Draft{Author: author.ID, Text: "@friend0 @friend1 @friend2 @friend3 @friend4 #a #b #c #d #e"}
 	richCold, _ := post(rich)
 	richWarm, _ := post(rich)
 	f.st.ForgetWrites()
-	reply := store.Draft{Author: author.ID, Text: "@friend0 #a again", InReplyTo: parent.ID}
+	reply := posts.Draft{Author: author.ID, Text: "@friend0 #a again", InReplyTo: parent.ID}
 	replyCold, _ := post(reply)
 	replyWarm, _ := post(reply)
 	if richCold > plain+2 || richWarm != plain || replyCold > plain+2 || replyWarm != plain {

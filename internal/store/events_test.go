@@ -6,44 +6,44 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // listening is a Listen running for a test.
 type listening struct {
-	events chan store.Event
+	events chan posts.Event
 	stop   context.CancelFunc
 	done   chan error
 }
 
 // listen listens to st until stopped (or the test ends), and waits
 // until Redis has the subscription.
-func (f *fixture) listen(t *testing.T, st store.Stream) *listening {
+func (f *fixture) listen(t *testing.T, st posts.Stream) *listening {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	l := &listening{events: make(chan store.Event, 64), stop: cancel, done: make(chan error, 1)}
-	go func() { l.done <- f.st.Listen(ctx, st, func(ev store.Event) { l.events <- ev }) }()
+	l := &listening{events: make(chan posts.Event, 64), stop: cancel, done: make(chan error, 1)}
+	go func() { l.done <- f.st.Listen(ctx, st, func(ev posts.Event) { l.events <- ev }) }()
 	t.Cleanup(func() { cancel(); <-l.done })
-	if ev := l.next(t); ev.Kind != store.Listening {
-		t.Fatalf("first event %+v; want %q", ev, store.Listening)
+	if ev := l.next(t); ev.Kind != posts.Listening {
+		t.Fatalf("first event %+v; want %q", ev, posts.Listening)
 	}
 	return l
 }
 
 // next returns the next event, failing the test after a few seconds.
-func (l *listening) next(t *testing.T) store.Event {
+func (l *listening) next(t *testing.T) posts.Event {
 	t.Helper()
 	select {
 	case ev := <-l.events:
 		return ev
 	case <-time.After(10 * time.Second):
 		t.Fatal("no event came")
-		return store.Event{}
+		return posts.Event{}
 	}
 }
 
 // expect takes the next events and checks their kinds and posts.
-func (l *listening) expect(t *testing.T, name string, want ...store.Event) {
+func (l *listening) expect(t *testing.T, name string, want ...posts.Event) {
 	t.Helper()
 	for _, w := range want {
 		got := l.next(t)
@@ -82,8 +82,8 @@ func TestLiveEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.drain(t)
-		author, reader := f.listen(t, store.UserStream(alice.ID)), f.listen(t, store.UserStream(bob.ID))
-		public, tag := f.listen(t, store.PublicStream()), f.listen(t, store.TagStream("GÖ"))
+		author, reader := f.listen(t, posts.UserStream(alice.ID)), f.listen(t, posts.UserStream(bob.ID))
+		public, tag := f.listen(t, posts.PublicStream()), f.listen(t, posts.TagStream("GÖ"))
 		p, err := f.st.CreatePost(f.ctx, alice.ID, "hello @bob #go")
 		if err != nil {
 			t.Fatal(err)
@@ -93,12 +93,12 @@ func TestLiveEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.drain(t)
-		update, deletion := store.Event{Kind: "update", Post: p.ID}, store.Event{Kind: "delete", Post: p.ID}
+		update, deletion := posts.Event{Kind: "update", Post: p.ID}, posts.Event{Kind: "delete", Post: p.ID}
 		author.expect(t, "author", update, deletion)
 		public.expect(t, "public", update, deletion)
 		tag.expect(t, "tag", update, deletion)
-		got := []store.Event{reader.next(t), reader.next(t), reader.next(t)}
-		var note store.Event
+		got := []posts.Event{reader.next(t), reader.next(t), reader.next(t)}
+		var note posts.Event
 		for _, ev := range got {
 			if ev.Kind == "notification" {
 				note = ev
@@ -127,7 +127,7 @@ func TestLiveEvents(t *testing.T) {
 func TestListenNoSuchStream(t *testing.T) {
 	f := newFixture(t)
 	for _, tag := range []string{"", "\u0301"} {
-		err := f.st.Listen(f.ctx, store.TagStream(tag), func(store.Event) {})
+		err := f.st.Listen(f.ctx, posts.TagStream(tag), func(posts.Event) {})
 		wantKind(t, err, retwis.Invalid)
 	}
 }

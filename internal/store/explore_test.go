@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 )
 
 // account is what the brute force of the directory knows of a user.
@@ -183,14 +184,14 @@ func TestExploreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	day := time.Now().Unix() / 86400
-	for i := range store.DirectoryBudget + 200 { // entries of users that are not there: never shown
+	for i := range accounts.DirectoryBudget + 200 { // entries of users that are not there: never shown
 		f.do(t, "ZADD", store.KeyExplore, fmt.Sprint(store.DirectoryCode(0, 0, day)), itoa(int64(1_000_000+i)))
 	}
 	l, err := f.st.Explore(f.ctx, retwis.Directory{Followers: retwis.Any, Posts: retwis.Any}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Exact || l.Matched < store.DirectoryBudget || len(l.Accounts) == 0 || l.Accounts[0].User.ID != star.ID {
+	if l.Exact || l.Matched < accounts.DirectoryBudget || len(l.Accounts) == 0 || l.Accounts[0].User.ID != star.ID {
 		t.Fatalf("got %+v", l)
 	}
 }

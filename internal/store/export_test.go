@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -68,7 +69,7 @@ const (
 func KeyPost(pid int64) string { return schema.Post(pid) }
 
 // DirectoryBudget is how many entries a directory query reads at most.
-const DirectoryBudget = directoryBudget
+const DirectoryBudget = accounts.DirectoryBudget
 
 // DirectoryCode returns the directory's code for a follower count, a
 // count of posts and a day of sign-up.
@@ -77,5 +78,4 @@ func DirectoryCode(followers, posts, day int64) uint64 {
 }
 
 // KeyTag returns the key of the posts of a folded tag.
-
 func KeyTag(folded string) string { return schema.Tag(folded) }

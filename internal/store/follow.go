@@ -8,6 +8,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -29,7 +30,7 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if err := s.mayFollow(ctx, follower, followee); err != nil {
 		return err
 	}
-	if _, err := s.Take(ctx, Subject(schema.FollowLimit(follower)), s.Opts.Limits.Follows); err != nil {
+	if _, err := s.Take(ctx, accounts.Subject(schema.FollowLimit(follower)), s.Opts.Limits.Follows); err != nil {
 		return err
 	}
 	ctx, cancel := kernel.Detach(ctx)

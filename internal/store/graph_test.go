@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // TestGraphBruteForce follows and unfollows at random among 25 users, on
@@ -100,9 +101,9 @@ func TestGraphBruteForce(t *testing.T) {
 		}
 
 		a, b := users[0], users[1]
-		parent := f.post(t, store.Draft{Author: b.ID, Text: "a question"})
-		f.post(t, store.Draft{Author: a.ID, Text: "hello @node2"})
-		f.post(t, store.Draft{Author: a.ID, Text: "an answer", InReplyTo: parent.ID})
+		parent := f.post(t, posts.Draft{Author: b.ID, Text: "a question"})
+		f.post(t, posts.Draft{Author: a.ID, Text: "hello @node2"})
+		f.post(t, posts.Draft{Author: a.ID, Text: "an answer", InReplyTo: parent.ID})
 		f.drain(t)
 		f.st.ForgetWrites()
 		if rel, err := f.st.Relationship(f.ctx, users[2].ID, a.ID); err != nil || !rel.MentionedYou || rel.RepliedToYou {

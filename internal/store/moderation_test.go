@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // TestSuspend: a suspended account's posts vanish for everyone at once
@@ -25,7 +26,7 @@ func TestSuspend(t *testing.T) {
 		if err := f.st.Follow(f.ctx, reader.ID, spam.ID); err != nil {
 			t.Fatal(err)
 		}
-		p := f.post(t, store.Draft{Author: spam.ID, Text: "buy #cheap things @reader"})
+		p := f.post(t, posts.Draft{Author: spam.ID, Text: "buy #cheap things @reader"})
 		f.drain(t)
 		_, session, err := f.st.Login(f.ctx, "spammer", "password1")
 		if err != nil {
@@ -71,7 +72,7 @@ func TestSuspend(t *testing.T) {
 			}
 		}
 		before, counter := f.snapshot(t), f.do(t, "GET", "next_post_id")
-		if _, err := f.st.Publish(f.ctx, store.Draft{Author: spam.ID, Text: "more", Key: "k1"}); retwis.ErrorKind(err) != retwis.Forbidden {
+		if _, err := f.st.Publish(f.ctx, posts.Draft{Author: spam.ID, Text: "more", Key: "k1"}); retwis.ErrorKind(err) != retwis.Forbidden {
 			t.Errorf("a suspended account posts: %v", err)
 		}
 		// The test's store takes post ids from the tutorial's counter, in
@@ -122,7 +123,7 @@ func TestModeratorsAndRemoval(t *testing.T) {
 	if is, err := f.st.IsModerator(f.ctx, mod.ID); err != nil || !is {
 		t.Fatalf("granted, not a moderator: %v, %v", is, err)
 	}
-	p := f.post(t, store.Draft{Author: author.ID, Text: "rule-breaking #words"})
+	p := f.post(t, posts.Draft{Author: author.ID, Text: "rule-breaking #words"})
 	f.drain(t)
 	before := f.snapshot(t)
 	for name, err := range map[string]error{
@@ -165,7 +166,7 @@ func TestModeratorsAndRemoval(t *testing.T) {
 func TestReports(t *testing.T) {
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		alice, bob := f.register(t, "alice"), f.register(t, "bob")
-		p := f.post(t, store.Draft{Author: bob.ID, Text: "nasty"})
+		p := f.post(t, posts.Draft{Author: bob.ID, Text: "nasty"})
 		before := f.snapshot(t)
 		for name, try := range map[string]func() error{
 			"oneself":     func() error { _, err := f.st.Report(f.ctx, alice.ID, alice.ID, nil, "me"); return err },

@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -105,7 +106,10 @@ func BenchmarkTake(b *testing.B) {
 		op   func(subject string) error
 	}{
 		{"ping", func(string) error { return st.Health(b.Context()) }},
-		{"take", func(subject string) error { _, err := st.Take(b.Context(), store.Subject(subject), rate); return err }},
+		{"take", func(subject string) error {
+			_, err := st.Take(b.Context(), accounts.Subject(subject), rate)
+			return err
+		}},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			var n atomic.Int64

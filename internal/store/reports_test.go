@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // TestReportIsOneWrite: a report of several posts is checked whole and
@@ -25,9 +26,9 @@ func TestReportIsOneWrite(t *testing.T) {
 			alice, bob, carol := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol")
 			var bobs []int64
 			for i := range retwis.MaxReportedPosts + 1 {
-				bobs = append(bobs, f.post(t, store.Draft{Author: bob.ID, Text: fmt.Sprint("spam ", i)}).ID)
+				bobs = append(bobs, f.post(t, posts.Draft{Author: bob.ID, Text: fmt.Sprint("spam ", i)}).ID)
 			}
-			carols := f.post(t, store.Draft{Author: carol.ID, Text: "fine"}).ID
+			carols := f.post(t, posts.Draft{Author: carol.ID, Text: "fine"}).ID
 			f.drain(t)
 			refuseReports(t, f, alice, bob, bobs, carols)
 			five := bobs[:retwis.MaxReportedPosts]

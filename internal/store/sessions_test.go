@@ -11,6 +11,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
@@ -59,7 +60,7 @@ func onBothWithSessions(t *testing.T, test func(t *testing.T, f *fixture, c *clo
 // login logs name in from device and returns the session's token.
 func (f *fixture) login(t *testing.T, name, device string) string {
 	t.Helper()
-	_, token, err := f.st.Login(store.WithDevice(f.ctx, store.Device{Name: device, Addr: "192.0.2.1"}), name, "password1")
+	_, token, err := f.st.Login(accounts.WithDevice(f.ctx, accounts.Device{Name: device, Addr: "192.0.2.1"}), name, "password1")
 	if err != nil {
 		t.Fatalf("login %s: %v", name, err)
 	}
@@ -104,8 +105,8 @@ func TestSessionsPerDevice(t *testing.T) {
 		c.advance(time.Minute)
 		phone := f.login(t, "owner", "Safari on iOS")
 		list := f.sessions(t, u.ID)
-		if len(list) != 3 || list[0].ID != store.SessionID(phone) || list[0].Device != "Safari on iOS" ||
-			list[0].Addr != "192.0.2.1" || list[1].ID != store.SessionID(laptop) || list[0].Legacy {
+		if len(list) != 3 || list[0].ID != accounts.SessionID(phone) || list[0].Device != "Safari on iOS" ||
+			list[0].Addr != "192.0.2.1" || list[1].ID != accounts.SessionID(laptop) || list[0].Legacy {
 			t.Fatalf("sessions = %+v; want the phone's, the laptop's, the sign-up's, the latest first", list)
 		}
 		if want := c.now().Add(time.Hour).Unix(); list[0].Expires.Unix() != want || list[0].Created.Unix() != c.now().Unix() {
@@ -117,7 +118,7 @@ func TestSessionsPerDevice(t *testing.T) {
 		if f.authenticates(t, laptop, u.ID) || !f.authenticates(t, phone, u.ID) {
 			t.Fatal("logging out of the laptop: want it ended and the phone's session going on")
 		}
-		if list := f.sessions(t, u.ID); len(list) != 2 || list[0].ID != store.SessionID(phone) {
+		if list := f.sessions(t, u.ID); len(list) != 2 || list[0].ID != accounts.SessionID(phone) {
 			t.Fatalf("sessions after logging out of one = %+v", list)
 		}
 	})
@@ -139,10 +140,10 @@ func TestSessionExpiry(t *testing.T) {
 		if f.authenticates(t, idle, u.ID) {
 			t.Fatal("a session unused for more than an hour authenticates")
 		}
-		if f.do(t, "HEXISTS", store.KeySessions(u.ID), store.SessionID(idle)) != "0" {
+		if f.do(t, "HEXISTS", store.KeySessions(u.ID), accounts.SessionID(idle)) != "0" {
 			t.Error("the expired session is still stored")
 		}
-		if list := f.sessions(t, u.ID); len(list) != 1 || list[0].ID != store.SessionID(busy) ||
+		if list := f.sessions(t, u.ID); len(list) != 1 || list[0].ID != accounts.SessionID(busy) ||
 			list[0].LastUsed.Unix() != c.now().Unix() {
 			t.Fatalf("sessions = %+v; want the busy one alone, used just now", list)
 		}
@@ -162,7 +163,7 @@ func TestLegacySecret(t *testing.T) {
 		const secret = "fea5e81ac8ca77622bed1c2132a021f9"
 		f.giveLegacy(t, u.ID, secret)
 		list := f.sessions(t, u.ID)
-		if len(list) != 2 || !list[1].Legacy || list[1].ID != store.SessionID(secret) || !list[1].Created.IsZero() {
+		if len(list) != 2 || !list[1].Legacy || list[1].ID != accounts.SessionID(secret) || !list[1].Created.IsZero() {
 			t.Fatalf("sessions = %+v; want the sign-up's, then the old secret, unused since", list)
 		}
 		c.advance(time.Minute)
@@ -229,7 +230,7 @@ func TestChangePasswordEndsOtherSessions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh, err := f.st.ChangePassword(store.WithDevice(f.ctx, store.Device{Name: "here"}), u.ID, "password1", "password2")
+		fresh, err := f.st.ChangePassword(accounts.WithDevice(f.ctx, accounts.Device{Name: "here"}), u.ID, "password1", "password2")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,7 +242,7 @@ func TestChangePasswordEndsOtherSessions(t *testing.T) {
 		if !f.authenticates(t, fresh, u.ID) {
 			t.Fatal("the session given by the password change does not authenticate")
 		}
-		if list := f.sessions(t, u.ID); len(list) != 1 || list[0].ID != store.SessionID(fresh) || list[0].Device != "here" {
+		if list := f.sessions(t, u.ID); len(list) != 1 || list[0].ID != accounts.SessionID(fresh) || list[0].Device != "here" {
 			t.Fatalf("sessions = %+v; want the new one alone", list)
 		}
 		if _, err := f.st.AuthenticateToken(f.ctx, api); err != nil {
@@ -307,7 +308,7 @@ func TestEndSessionRefuses(t *testing.T) {
 	before := f.snapshot(t)
 	for id, kind := range map[string]retwis.Kind{
 		"": retwis.Invalid, "x": retwis.Invalid, strings.Repeat("A", 64): retwis.Invalid, strings.Repeat("0", 65): retwis.Invalid,
-		store.SessionID(theirs): retwis.NotFound, strings.Repeat("0", 64): retwis.NotFound,
+		accounts.SessionID(theirs): retwis.NotFound, strings.Repeat("0", 64): retwis.NotFound,
 	} {
 		wantKind(t, f.st.EndSession(f.ctx, u.ID, id), kind)
 	}
@@ -323,12 +324,12 @@ func TestSessionsBounded(t *testing.T) {
 	c := withClock(f)
 	u := f.register(t, "owner")
 	first := f.login(t, "owner", "first")
-	for range store.MaxSessions {
+	for range accounts.MaxSessions {
 		c.advance(time.Second)
 		f.login(t, "owner", "later")
 	}
-	if n := f.do(t, "HLEN", store.KeySessions(u.ID)); n != itoa(store.MaxSessions) {
-		t.Fatalf("%s sessions stored; want %d", n, store.MaxSessions)
+	if n := f.do(t, "HLEN", store.KeySessions(u.ID)); n != itoa(accounts.MaxSessions) {
+		t.Fatalf("%s sessions stored; want %d", n, accounts.MaxSessions)
 	}
 	if f.authenticates(t, first, u.ID) {
 		t.Fatal("the oldest session outlived the bound")
@@ -340,14 +341,14 @@ func TestSessionsBounded(t *testing.T) {
 func TestSessionDeviceBounded(t *testing.T) {
 	f := newFixture(t)
 	u := f.register(t, "owner")
-	nasty := store.Device{Name: "Fire\x00fox\xff\n" + strings.Repeat("é", 200), Addr: strings.Repeat("1", 1<<20)}
-	_, token, err := f.st.Login(store.WithDevice(f.ctx, nasty), "owner", "password1")
+	nasty := accounts.Device{Name: "Fire\x00fox\xff\n" + strings.Repeat("é", 200), Addr: strings.Repeat("1", 1<<20)}
+	_, token, err := f.st.Login(accounts.WithDevice(f.ctx, nasty), "owner", "password1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var d retwis.Session
 	for _, s := range f.sessions(t, u.ID) {
-		if s.ID == store.SessionID(token) {
+		if s.ID == accounts.SessionID(token) {
 			d = s
 		}
 	}
@@ -376,7 +377,7 @@ func TestEndedSessionStopsEverywhere(t *testing.T) {
 			if !other.authenticates(t, token, u.ID) || other.rc.Calls.Load() != before {
 				t.Fatal("a warm authentication took a round trip")
 			}
-			if err := f.st.EndSession(f.ctx, u.ID, store.SessionID(token)); err != nil {
+			if err := f.st.EndSession(f.ctx, u.ID, accounts.SessionID(token)); err != nil {
 				t.Fatal(err)
 			}
 			if f.authenticates(t, token, u.ID) {

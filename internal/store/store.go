@@ -2,13 +2,17 @@ package store
 
 import (
 	"github.com/redis/rueidis"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // Store is the online API of retwis's data in Redis, what the pages,
-// the client API and the live streams call.
+// the client API and the live streams call: the posts and accounts of
+// packages posts and accounts (whose methods it has), and the graph and
+// discovery of this package.
 type Store struct {
-	*kernel.DB
+	*posts.Store
 	// trendMemo keeps the trending tags for a moment, discovery the
 	// random draw of people.
 	trendMemo *trendMemo
@@ -28,13 +32,13 @@ func New(client rueidis.Client, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{DB: db, trendMemo: &trendMemo{}, discovery: &peopleDraw{}}, nil
+	return &Store{Store: posts.New(accounts.New(db)), trendMemo: &trendMemo{}, discovery: &peopleDraw{}}, nil
 }
 
 // Through returns a store that is s but for the client it sends its
 // Redis calls through (see kernel.DB.Through).
 func (s *Store) Through(client rueidis.Client) *Store {
 	t := *s
-	t.DB = s.DB.Through(client)
+	t.Store = posts.New(accounts.New(s.DB.Through(client)))
 	return &t
 }

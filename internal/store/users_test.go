@@ -14,6 +14,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -28,8 +29,8 @@ func TestRegisterLoginLogout(t *testing.T) {
 		f.do(t, "HGET", "user:{1}", "username") != "Alice" {
 		t.Fatal("user not stored under its keys")
 	}
-	if !strings.HasPrefix(secret, "1:") || f.do(t, "HEXISTS", "sessions:{1}", store.SessionID(secret)) != "1" ||
-		f.do(t, "HEXISTS", "user:{1}", "auth") != "0" || strings.Contains(f.do(t, "HGET", "sessions:{1}", store.SessionID(secret)), strings.TrimPrefix(secret, "1:")) {
+	if !strings.HasPrefix(secret, "1:") || f.do(t, "HEXISTS", "sessions:{1}", accounts.SessionID(secret)) != "1" ||
+		f.do(t, "HEXISTS", "user:{1}", "auth") != "0" || strings.Contains(f.do(t, "HGET", "sessions:{1}", accounts.SessionID(secret)), strings.TrimPrefix(secret, "1:")) {
 		t.Fatalf("session token %q is not the user id and a secret whose hash alone sessions:{1} holds", secret)
 	}
 	if n := f.entries(t, "auths:*"); n != 0 {
@@ -114,7 +115,7 @@ func TestAuthenticateRejects(t *testing.T) {
 		itoa(carol.ID) + ":", ":" + secret, "0:" + secret, "-1:" + secret, itoa(carol.ID) + ":" + secret + "x",
 		secret, // the secret alone: no auths entry maps it
 		"\x00", itoa(carol.ID) + ":\x00", "\xff\xfe", itoa(carol.ID) + ":" + secret + "\x00", "99999999999999999999999:" + secret,
-		store.SessionID(token), itoa(carol.ID) + ":" + store.SessionID(token), // the session's ID is not its secret
+		accounts.SessionID(token), itoa(carol.ID) + ":" + accounts.SessionID(token), // the session's ID is not its secret
 	} {
 		if _, err := f.st.Authenticate(f.ctx, bad); retwis.ErrorKind(err) != retwis.Unauthorized {
 			t.Errorf("Authenticate(%q) = %v; want Unauthorized", bad, err)

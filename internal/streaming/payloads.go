@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 const (
@@ -96,7 +96,7 @@ func (p *payloads) forget(key payloadKey, e *payload) {
 // post's id; "" if there is nothing to send (the post or the
 // notification's post is gone, or viewer does not see its account:
 // blocked, muted, suspended).
-func (s *Server) payload(origin string, viewer int64, ev store.Event) (string, error) {
+func (s *Server) payload(origin string, viewer int64, ev posts.Event) (string, error) {
 	if hidden, err := s.hides(viewer, ev); hidden || err != nil {
 		return "", err
 	}
@@ -119,7 +119,7 @@ func (s *Server) payload(origin string, viewer int64, ev store.Event) (string, e
 // update's author (blocks, mutes, suspensions: a stream is a timeline)
 // or a notification's actor (blocks, suspensions). Read through the
 // client-side cache, which rendering the post fills anyway.
-func (s *Server) hides(viewer int64, ev store.Event) (bool, error) {
+func (s *Server) hides(viewer int64, ev posts.Event) (bool, error) {
 	if ev.Kind == "delete" {
 		return false, nil
 	}

@@ -7,7 +7,7 @@
 //
 // Three packages deal in streams, each a word of its own:
 //
-//   - a stream (store.Stream, internal/store) is a channel of live events
+//   - a stream (posts.Stream, internal/store) is a channel of live events
 //     on Redis: a user's, a tag's, the public one;
 //   - a hub (internal/livehub) shares a process's streams among its
 //     clients: one subscription to Redis per stream, however many

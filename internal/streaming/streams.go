@@ -9,7 +9,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/livehub"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 const (
@@ -69,7 +69,7 @@ func (s *Server) listenerOf(r *http.Request, secret string, cookie bool) (listen
 type liveStream struct {
 	name   string       // "user", "user:notification", "public", "public:local", "hashtag", "hashtag:local"
 	tag    string       // a hashtag stream's tag, as the client wrote it
-	source store.Stream // the store's stream it reads
+	source posts.Stream // the store's stream it reads
 	posts  bool         // updates and deletions are sent
 	notes  bool         // notifications are sent
 }
@@ -121,16 +121,16 @@ func resolveStream(name, tag string, l listener) (liveStream, *streamError) {
 		case !l.scopes.Allows(need):
 			return liveStream{}, &streamError{http.StatusForbidden, "Access token does not have the required scopes"}
 		}
-		return liveStream{name: name, source: store.UserStream(l.user.ID), posts: name == "user",
+		return liveStream{name: name, source: posts.UserStream(l.user.ID), posts: name == "user",
 			notes: l.scopes.Allows(readNotifications)}, nil
 	case "public", "public:local":
-		return liveStream{name: name, source: store.PublicStream(), posts: true}, nil
+		return liveStream{name: name, source: posts.PublicStream(), posts: true}, nil
 	case "hashtag", "hashtag:local":
-		src := store.TagStream(tag)
+		src := posts.TagStream(tag)
 		switch {
 		case tag == "":
 			return liveStream{}, &streamError{http.StatusBadRequest, "Missing tag name parameter"}
-		case src == (store.Stream{}) || utf8.RuneCountInString(tag) > 100:
+		case src == (posts.Stream{}) || utf8.RuneCountInString(tag) > 100:
 			return liveStream{}, &streamError{http.StatusBadRequest, "Unknown tag"}
 		}
 		return liveStream{name: name, tag: tag, source: src, posts: true}, nil

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // TestPostEntities posts a body with every kind of entity and markup:
@@ -208,7 +208,7 @@ func TestThreadPaging(t *testing.T) {
 	}
 	var want []string
 	for i := range 45 {
-		p, err := s.st.Publish(t.Context(), store.Draft{Author: u.ID, Text: fmt.Sprint("more ", i), InReplyTo: 1})
+		p, err := s.st.Publish(t.Context(), posts.Draft{Author: u.ID, Text: fmt.Sprint("more ", i), InReplyTo: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

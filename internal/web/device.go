@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 )
 
 // namedBy pairs what a User-Agent holds with what it names.
@@ -52,5 +52,5 @@ func deviceName(ua string) string {
 // withDevice returns the request's context carrying its device, for the
 // session a login, a sign-up or a password change begins.
 func (s *Server) withDevice(r *http.Request) context.Context {
-	return store.WithDevice(r.Context(), store.Device{Name: deviceName(r.UserAgent()), Addr: middleware.ClientAddr(r)})
+	return accounts.WithDevice(r.Context(), accounts.Device{Name: deviceName(r.UserAgent()), Addr: middleware.ClientAddr(r)})
 }

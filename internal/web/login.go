@@ -7,7 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 )
 
 // login serves POST /login: check the credentials, and set the token of
@@ -39,13 +39,13 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 // address and of the account (by its name: there is no need to look the
 // account up, and a name nobody has is limited alike).
 func (s *Server) limitLogin(r *http.Request, name string) error {
-	if _, err := s.store.Take(r.Context(), store.LoginFrom(middleware.ClientAddr(r)), s.limits.Login); err != nil {
+	if _, err := s.store.Take(r.Context(), accounts.LoginFrom(middleware.ClientAddr(r)), s.limits.Login); err != nil {
 		return err
 	}
 	if !retwis.IsUsernameShaped(name) {
 		return nil // no account has it; the address's limit counts the attempt
 	}
-	_, err := s.store.Take(r.Context(), store.LoginTo(name), s.limits.LoginAccount)
+	_, err := s.store.Take(r.Context(), accounts.LoginTo(name), s.limits.LoginAccount)
 	return err
 }
 

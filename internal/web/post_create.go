@@ -7,7 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // createPost serves POST /post: publish a status update and go home, or,
@@ -25,7 +25,7 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 	}
 	var p retwis.Post
 	if err == nil {
-		p, err = s.store.Publish(r.Context(), store.Draft{Author: u.ID, Text: r.PostFormValue("status"),
+		p, err = s.store.Publish(r.Context(), posts.Draft{Author: u.ID, Text: r.PostFormValue("status"),
 			InReplyTo: replyTo, Key: r.PostFormValue("idempotency_key")})
 	}
 	if err != nil {
@@ -38,7 +38,7 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 			draft = ""
 		}
 		v := view{Error: retwis.ErrorMessage(err), Draft: draft}
-		if replyTo > 0 && !errors.Is(err, store.ErrParentGone) { // back to the thread
+		if replyTo > 0 && !errors.Is(err, posts.ErrParentGone) { // back to the thread
 			r.SetPathValue("id", strconv.FormatInt(replyTo, 10))
 			s.renderThread(w, r, status, v)
 			return

@@ -5,7 +5,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 )
 
 // register serves POST /register: create the account, log it in, and go
@@ -22,7 +22,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, retwis.Errorf(retwis.Invalid, "The two passwords do not match."))
 		return
 	}
-	if _, err := s.store.Take(r.Context(), store.SignupFrom(middleware.ClientAddr(r)), s.limits.Signups); err != nil {
+	if _, err := s.store.Take(r.Context(), accounts.SignupFrom(middleware.ClientAddr(r)), s.limits.Signups); err != nil {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 )
 
 // deleteAccount serves POST /settings/delete (password): with the
@@ -19,7 +19,7 @@ func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	status, err := parseForm(w, r)
 	if err == nil { // each attempt hashes a password: limited as logins to the account are
-		_, err = s.store.Take(r.Context(), store.LoginTo(u.Username), s.limits.LoginAccount)
+		_, err = s.store.Take(r.Context(), accounts.LoginTo(u.Username), s.limits.LoginAccount)
 	}
 	if err == nil {
 		err = s.deleter.DeleteAccount(r.Context(), u.ID, r.PostFormValue("password"))

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 )
 
 // TestExport downloads a user's data: their profile, every post newest
@@ -65,7 +65,7 @@ func TestExport(t *testing.T) {
 		t.Fatalf("export: %s, %q, %q, %d posts, following %v, followers %v", got.Username, got.DisplayName, got.Bio, len(got.Posts), got.Following, got.Followers)
 	}
 	_, secret, _ := strings.Cut(b.cookie(), ":")
-	for _, secret := range []string{secret, store.SessionID(b.cookie()), "argon2id"} {
+	for _, secret := range []string{secret, accounts.SessionID(b.cookie()), "argon2id"} {
 		if strings.Contains(r.body, secret) {
 			t.Fatalf("the export holds a secret, or what it is stored as: %q", secret)
 		}

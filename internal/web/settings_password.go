@@ -5,7 +5,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 )
 
 // changePassword serves POST /settings/password (current, password,
@@ -23,7 +23,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 		err = retwis.Errorf(retwis.Invalid, "The two new passwords do not match.")
 	}
 	if err == nil { // each attempt hashes a password: limited as logins to the account are
-		_, err = s.store.Take(r.Context(), store.LoginTo(u.Username), s.limits.LoginAccount)
+		_, err = s.store.Take(r.Context(), accounts.LoginTo(u.Username), s.limits.LoginAccount)
 	}
 	var token string
 	if err == nil {

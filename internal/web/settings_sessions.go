@@ -6,7 +6,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 )
 
 // sessionsView is what the sessions page shows.
@@ -38,7 +38,7 @@ func (s *Server) showSessions(w http.ResponseWriter, r *http.Request, status int
 		return
 	}
 	page := view{Title: "Sessions", Viewer: &u, Sessions: sessionsView{Sessions: sessions,
-		Current: store.SessionID(SessionCredential(r)),
+		Current: accounts.SessionID(SessionCredential(r)),
 		Tokens:  tokensView{Tokens: tokens, End: "/settings/sessions/end", Button: "End"}}}
 	if err != nil {
 		page.Error = retwis.ErrorMessage(err)
@@ -67,7 +67,7 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	if all || id == store.SessionID(SessionCredential(r)) {
+	if all || id == accounts.SessionID(SessionCredential(r)) {
 		s.clearAuthCookie(w, r)
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return

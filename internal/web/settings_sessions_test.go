@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 )
 
 // endIDs returns the ids of the End buttons of a page.
@@ -56,7 +56,7 @@ func TestSessionsPage(t *testing.T) {
 	if page.header.Get("Cache-Control") != "private, no-store" {
 		t.Errorf("the sessions page has Cache-Control %q", page.header.Get("Cache-Control"))
 	}
-	mine, theirs := store.SessionID(here.cookie()), store.SessionID(elsewhere.cookie())
+	mine, theirs := accounts.SessionID(here.cookie()), accounts.SessionID(elsewhere.cookie())
 	if ids := endIDs(page.body); len(ids) != 3 || !slices.Contains(ids[:2], mine) || !slices.Contains(ids[:2], theirs) || ids[2] != tokens[0].ID {
 		t.Fatalf("End buttons for %v; want both sessions, then the token", ids)
 	}
@@ -125,7 +125,7 @@ func TestLegacySessionOnPage(t *testing.T) {
 	old.setCookie("fea5e81ac8ca77622bed1c2132a021f9")
 	redirects(t, fresh.post("/login", url.Values{"username": {"antirez"}, "password": {"p1pp0p1pp0"}}), "/")
 	page := old.get("/settings/sessions")
-	legacy := row(page.body, store.SessionID("fea5e81ac8ca77622bed1c2132a021f9"))
+	legacy := row(page.body, accounts.SessionID("fea5e81ac8ca77622bed1c2132a021f9"))
 	if !strings.Contains(legacy, "Session from before sessions per device") || !strings.Contains(legacy, "(this session)") {
 		t.Fatalf("the old secret's row: %q; want it named, and this session", legacy)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/retwis/retwis/internal/store/check"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/redistest"
@@ -71,8 +72,8 @@ func conversationWorld(t *testing.T, f *fixture) (ann, bob, cy retwis.User, tagg
 			t.Fatal(err)
 		}
 	}
-	tagged = f.Post(t, store.Draft{Author: ann.ID, Text: "#Café with @bob and @cy"})
-	f.Post(t, store.Draft{Author: bob.ID, Text: "@ann yes", InReplyTo: tagged.ID})
+	tagged = f.Post(t, posts.Draft{Author: ann.ID, Text: "#Café with @bob and @cy"})
+	f.Post(t, posts.Draft{Author: bob.ID, Text: "@ann yes", InReplyTo: tagged.ID})
 	f.Drain(t)
 	return ann, bob, cy, tagged
 }

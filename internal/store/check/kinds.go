@@ -15,6 +15,7 @@ import (
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -604,7 +605,7 @@ func (s checker) checkDirectory(ctx context.Context, keys []string, _ *checkRun)
 // author's posts and, once delivered, in the indexes of its tags,
 // mentions and reply.
 func (s checker) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	fields := append(slices.Clone(store.JobFields), schema.FieldDelivered)
+	fields := append(slices.Clone(posts.JobFields), schema.FieldDelivered)
 	pids, res := s.ReadEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(fields...).Build()
 	})
@@ -612,7 +613,7 @@ func (s checker) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]
 	var found []finding
 	subjects := map[string]rueidis.Completed{}
 	for i, r := range res {
-		p, _, ok, err := store.ParseJobPost(pids[i], r)
+		p, _, ok, err := posts.ParseJobPost(pids[i], r)
 		if err != nil {
 			return nil, s.Wrap("check: read posts", err)
 		}

@@ -32,7 +32,9 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -139,7 +141,7 @@ func (s *Deleter) DeleteAccount(ctx context.Context, uid int64, password string)
 	}
 	wctx, cancel := kernel.Detach(ctx) // once begun, it goes on even if the client goes away
 	defer cancel()
-	token := store.RandomString(20)
+	token := accounts.RandomString(20)
 	if begun, err := s.startDeletion(wctx, d, secret, token); err != nil || !begun {
 		return err
 	}
@@ -192,7 +194,7 @@ func (s *Deleter) accountFacts(ctx context.Context, uid int64) (deletion, error)
 		return deletion{}, s.Wrap("delete account: read", err)
 	}
 	vals, _ := res[0].ToArray()
-	user := store.AsStrings(vals)
+	user := posts.AsStrings(vals)
 	if len(user) != 2 {
 		return deletion{}, s.Wrap("delete account: read", kernel.ErrShape)
 	}
@@ -383,7 +385,7 @@ func (s *Deleter) resumeDeletion(ctx context.Context, uid int64, begun time.Time
 		}
 		return 0, s.Wrap("maintenance: deletions", s.C.Do(ctx, s.C.B().Zrem().Key(schema.Deletions).Member(kernel.ID(uid)).Build()).Error())
 	}
-	token := store.RandomString(20)
+	token := accounts.RandomString(20)
 	if err := s.holdLease(ctx, uid, token); errors.Is(err, errLeaseHeld) {
 		return 0, nil
 	} else if err != nil {

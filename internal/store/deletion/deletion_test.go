@@ -17,6 +17,7 @@ import (
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/redistest"
@@ -102,14 +103,14 @@ func newWorld(t *testing.T, f *fixture, extra int) world {
 			t.Fatal(err)
 		}
 	}
-	w.bobPost = f.Post(t, store.Draft{Author: w.bob.ID, Text: "#Café for all"})
-	tagged := f.Post(t, store.Draft{Author: w.ann.ID, Text: "#Café with @bob and @cy"})
-	reply := f.Post(t, store.Draft{Author: w.ann.ID, Text: "agreed #café", InReplyTo: w.bobPost.ID})
+	w.bobPost = f.Post(t, posts.Draft{Author: w.bob.ID, Text: "#Café for all"})
+	tagged := f.Post(t, posts.Draft{Author: w.ann.ID, Text: "#Café with @bob and @cy"})
+	reply := f.Post(t, posts.Draft{Author: w.ann.ID, Text: "agreed #café", InReplyTo: w.bobPost.ID})
 	w.annPosts = []int64{tagged.ID, reply.ID}
-	w.bobReply = f.Post(t, store.Draft{Author: w.bob.ID, Text: "@ann yes", InReplyTo: tagged.ID})
-	f.Post(t, store.Draft{Author: w.dee.ID, Text: "hi @ann #deleted"})
+	w.bobReply = f.Post(t, posts.Draft{Author: w.bob.ID, Text: "@ann yes", InReplyTo: tagged.ID})
+	f.Post(t, posts.Draft{Author: w.dee.ID, Text: "hi @ann #deleted"})
 	for i := range extra {
-		w.annPosts = append(w.annPosts, f.Post(t, store.Draft{Author: w.ann.ID, Text: fmt.Sprint("#deleted number ", i, " for @cy")}).ID)
+		w.annPosts = append(w.annPosts, f.Post(t, posts.Draft{Author: w.ann.ID, Text: fmt.Sprint("#deleted number ", i, " for @cy")}).ID)
 	}
 	if w.token, err = f.St.CreateToken(f.Ctx, w.ann.ID, "", "script", retwis.Scopes{"read", "write"}); err != nil {
 		t.Fatal(err)

@@ -3,7 +3,7 @@ package deletion
 import (
 	"context"
 
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -23,7 +23,7 @@ func (s *Deleter) StartDeletion(ctx context.Context, uid int64, password string,
 	if err != nil {
 		return err
 	}
-	token := store.RandomString(20)
+	token := accounts.RandomString(20)
 	if _, err := s.startDeletion(ctx, d, secret, token); err != nil {
 		return err
 	}

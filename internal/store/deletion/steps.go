@@ -13,6 +13,7 @@ import (
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -55,7 +56,7 @@ func (s *Deleter) nextWork(ctx context.Context, uid int64) (work, error) {
 	var w work
 	vals, err := res[0].ToArray()
 	if err == nil && len(vals) == 2 {
-		state := store.AsStrings(vals)
+		state := posts.AsStrings(vals)
 		w.batch, w.counted = state[0], state[1] == "1"
 	}
 	var errs [7]error
@@ -255,7 +256,7 @@ func (s *Deleter) deleteGraph(ctx context.Context, uid int64, members []string) 
 }
 
 // stashedPost is a post of a batch being deleted, as the deletion's
-// state keeps it: its values of store.JobFields, none for a post gone already.
+// state keeps it: its values of posts.JobFields, none for a post gone already.
 type stashedPost struct {
 	ID     int64    `json:"id"`
 	Fields []string `json:"fields,omitempty"`
@@ -268,7 +269,7 @@ type stashedPost struct {
 func (s *Deleter) stashPosts(ctx context.Context, uid int64, pids []int64) (string, error) {
 	cmds := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(store.JobFields...).Build()
+		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(posts.JobFields...).Build()
 	}
 	batch := make([]stashedPost, len(pids))
 	for i, r := range s.C.DoMulti(ctx, cmds...) {
@@ -277,7 +278,7 @@ func (s *Deleter) stashPosts(ctx context.Context, uid int64, pids []int64) (stri
 			return "", s.Wrap("deletion: read posts", err)
 		}
 		batch[i].ID = pids[i]
-		if fields := store.AsStrings(vals); len(fields) > 0 && fields[0] != "" {
+		if fields := posts.AsStrings(vals); len(fields) > 0 && fields[0] != "" {
 			batch[i].Fields = fields
 		}
 	}
@@ -360,16 +361,16 @@ func (s *Deleter) unstash(ctx context.Context, uid int64, batch string) ([]stash
 // dropHashes deletes the hashes of the stashed posts (one pipeline), and
 // returns what their indexes need of those that existed.
 func (s *Deleter) dropHashes(ctx context.Context, stashed []stashedPost) ([]index.Post, error) {
-	var posts []index.Post
+	var found []index.Post
 	dels := make(rueidis.Commands, len(stashed))
 	for i, sp := range stashed {
-		if p, _, ok := store.ParseJobFields(sp.ID, sp.Fields); ok {
-			posts = append(posts, p)
+		if p, _, ok := posts.ParseJobFields(sp.ID, sp.Fields); ok {
+			found = append(found, p)
 		}
 		s.Written.Add(schema.Post(sp.ID))
 		dels[i] = s.C.B().Del().Key(schema.Post(sp.ID)).Build()
 	}
-	return posts, s.Wrap("deletion: delete posts", redisconn.FirstErr(s.C.DoMulti(ctx, dels...)))
+	return found, s.Wrap("deletion: delete posts", redisconn.FirstErr(s.C.DoMulti(ctx, dels...)))
 }
 
 // uncount takes posts back from the counts of their tags, once: uid's

@@ -32,6 +32,7 @@ import (
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -379,7 +380,7 @@ func (w *Worker) publishGlobally(ctx context.Context, j job) (fanout bool, err e
 		return false, w.st.Wrap("delivery: global timeline", err)
 	}
 	b := w.st.C.B()
-	post, flag, ok, err := store.ParseJobPost(j.post, w.st.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(store.JobFields...).Build()))
+	post, flag, ok, err := posts.ParseJobPost(j.post, w.st.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(posts.JobFields...).Build()))
 	if err != nil {
 		return false, w.st.Wrap("delivery: read post", err)
 	}
@@ -429,7 +430,7 @@ func (w *Worker) deliverBatch(ctx context.Context, j job, followers []int64) (in
 		return len(reached), err
 	}
 	if j.kind == schema.JobUndeliver {
-		w.st.Announce(ctx, schema.EventDelete, store.Each(reached, j.post))
+		w.st.Announce(ctx, schema.EventDelete, posts.Each(reached, j.post))
 		return len(reached), nil
 	}
 	n, err := w.st.C.Do(ctx, w.st.C.B().Exists().Key(schema.Post(j.post)).Build()).AsInt64()
@@ -440,7 +441,7 @@ func (w *Worker) deliverBatch(ctx context.Context, j job, followers []int64) (in
 		_, err := w.batchCmds(ctx, schema.JobUndeliver, j, reached)
 		return 0, err
 	}
-	w.st.Announce(ctx, schema.EventUpdate, store.Each(reached, j.post))
+	w.st.Announce(ctx, schema.EventUpdate, posts.Each(reached, j.post))
 	return len(reached), nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
@@ -95,7 +96,7 @@ func (f *Fixture) Register(t testing.TB, name string) retwis.User {
 }
 
 // Post publishes d.
-func (f *Fixture) Post(t testing.TB, d store.Draft) retwis.Post {
+func (f *Fixture) Post(t testing.TB, d posts.Draft) retwis.Post {
 	t.Helper()
 	p, err := f.St.Publish(f.Ctx, d)
 	if err != nil {

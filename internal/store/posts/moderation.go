@@ -1,4 +1,4 @@
-package store
+package posts
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -91,7 +92,7 @@ func (s *Store) SetModerator(ctx context.Context, by retwis.Actor, uid int64, on
 // IsModerator reports whether uid has the moderator role, through the
 // client-side cache.
 func (s *Store) IsModerator(ctx context.Context, uid int64) (bool, error) {
-	role, err := s.Cached(ctx, s.C.B().Hget().Key(schema.User(uid)).Field(schema.FieldRole).Cache(), AuthCacheTTL).ToString()
+	role, err := s.Cached(ctx, s.C.B().Hget().Key(schema.User(uid)).Field(schema.FieldRole).Cache(), accounts.AuthCacheTTL).ToString()
 	if rueidis.IsRedisNil(err) {
 		return false, nil
 	}

@@ -1,4 +1,4 @@
-package store
+package posts
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/snowflake"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -88,7 +89,7 @@ func parseSummary(uid int64, res []rueidis.RedisResult) (sum retwis.Summary, ok 
 		return sum, false, err
 	}
 	if len(newest) == 1 {
-		if pid, _ := strconv.ParseInt(newest[0], 10, 64); pid >= FirstSnowflake { // a legacy id tells no time
+		if pid, _ := strconv.ParseInt(newest[0], 10, 64); pid >= accounts.FirstSnowflake { // a legacy id tells no time
 			sum.LastPost = snowflake.Time(pid)
 		}
 	}

@@ -1,4 +1,4 @@
-package store
+package posts
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -74,7 +75,7 @@ func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
 		}
 		key = schema.Idempotency(author, d.Key)
 	}
-	if _, err := s.Take(ctx, Subject(schema.PostLimit(author)), s.Opts.Limits.Posts); err != nil {
+	if _, err := s.Take(ctx, accounts.Subject(schema.PostLimit(author)), s.Opts.Limits.Posts); err != nil {
 		return retwis.Post{}, err
 	}
 	ctx, cancel := kernel.Detach(ctx)
@@ -183,7 +184,7 @@ func (s *Store) postingState(ctx context.Context, author int64, key string) (fol
 	if name, err = user[1].ToString(); err != nil {
 		refused = retwis.Errorf(retwis.NotFound, "There is no such user.")
 	} else if !user[2].IsNil() {
-		refused = ErrSuspended
+		refused = accounts.ErrSuspended
 	}
 	if refused != nil {
 		if key != "" { // claimed above, for nothing

@@ -1,4 +1,4 @@
-package store
+package posts
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -32,7 +33,7 @@ func (s *Store) Report(ctx context.Context, by, uid int64, pids []int64, reason 
 	if r.By, r.User, err = s.reported(ctx, by, uid, pids); err != nil {
 		return retwis.Report{}, err
 	}
-	if _, err := s.Take(ctx, Subject(schema.ReportLimit(by)), s.Opts.Limits.Reports); err != nil {
+	if _, err := s.Take(ctx, accounts.Subject(schema.ReportLimit(by)), s.Opts.Limits.Reports); err != nil {
 		return retwis.Report{}, err
 	}
 	if r.ID, err = s.C.Do(ctx, s.fileReport(r)).ToString(); err != nil {

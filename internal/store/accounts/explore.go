@@ -1,4 +1,4 @@
-package store
+package accounts
 
 import (
 	"cmp"
@@ -23,8 +23,8 @@ const (
 	// directoryRanges is how many ranges of codes a query reads at most
 	// (the decomposition of its box).
 	directoryRanges = 64
-	// directoryBudget is how many index entries a query reads at most.
-	directoryBudget = 1000
+	// DirectoryBudget is how many index entries a query reads at most.
+	DirectoryBudget = 1000
 )
 
 // FirstSnowflake is the smallest id a server makes (snowflake.Time).
@@ -356,7 +356,7 @@ func (s *Store) exploreRanges(ctx context.Context, box zorder.Box, ranges []zord
 	// From the highest codes down: the top bit of a code is the
 	// follower count's.
 	var reads rueidis.Commands
-	budget, unread := int64(directoryBudget), int64(0)
+	budget, unread := int64(DirectoryBudget), int64(0)
 	for i := len(ranges) - 1; i >= 0; i-- {
 		take := min(sizes[i], budget)
 		if take > 0 {
@@ -368,7 +368,7 @@ func (s *Store) exploreRanges(ctx context.Context, box zorder.Box, ranges []zord
 			unread += sizes[i] - take
 		}
 	}
-	listing := retwis.Listing{Exact: sumOf(sizes) <= directoryBudget}
+	listing := retwis.Listing{Exact: sumOf(sizes) <= DirectoryBudget}
 	var found []entry
 	for _, r := range s.C.DoMulti(ctx, reads...) {
 		members, err := r.AsZScores()

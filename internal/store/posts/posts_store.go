@@ -1,0 +1,26 @@
+// Package posts keeps retwis's posts in Redis, with what reads them:
+// publishing and deleting a post (posts.go, idempotency.go), its
+// conversation (conversation.go, threads.go), the timelines (home.go,
+// home_rebuild.go, timeline.go, tags.go), notifications and mentions
+// (notifications.go), the summaries and counts pages show
+// (summaries.go), live events (events.go), what a reader does not see
+// (hidden.go), moderation (moderation.go, reports.go) and the migration
+// of older layouts (migrate.go).
+//
+// It builds on package accounts (a post's author, suspensions, rate
+// limits) and package store builds on it; it imports neither store nor
+// any background package.
+package posts
+
+import (
+	"github.com/retwis/retwis/internal/store/accounts"
+)
+
+// Store reads and writes the posts of retwis, and the accounts they
+// need, in Redis.
+type Store struct {
+	*accounts.Store
+}
+
+// New returns the posts kept in the database of a.
+func New(a *accounts.Store) *Store { return &Store{Store: a} }
