@@ -17,9 +17,9 @@ type EntityKind int
 
 // The kinds of entity.
 const (
-	Mention EntityKind = iota + 1 // "@" and a username
-	Tag                           // "#" and a hashtag
-	URL                           // an http or https link
+	EntityMention EntityKind = iota + 1 // "@" and a username
+	EntityTag                           // "#" and a hashtag
+	EntityURL                           // an http or https link
 )
 
 // Entity is a mention, hashtag or link found in a post's body.
@@ -114,7 +114,7 @@ func mentionAt(body string, i int) (Entity, bool) {
 	if n := end - i - 1; n < 1 || n > MaxUsernameLen {
 		return Entity{}, false
 	}
-	return Entity{Kind: Mention, Start: i, End: end, Name: body[i+1 : end]}, true
+	return Entity{Kind: EntityMention, Start: i, End: end, Name: body[i+1 : end]}, true
 }
 
 func tagAt(body string, i int) (Entity, bool) {
@@ -131,7 +131,7 @@ func tagAt(body string, i int) (Entity, bool) {
 	if !letter || n > maxTagRunes {
 		return Entity{}, false
 	}
-	return Entity{Kind: Tag, Start: i, End: end, Name: body[i+1 : end]}, true
+	return Entity{Kind: EntityTag, Start: i, End: end, Name: body[i+1 : end]}, true
 }
 
 // urlDelimiters end a link: they may not appear in one (RFC 3986), and
@@ -158,7 +158,7 @@ func urlAt(body string, i int) (Entity, bool) {
 	if u, err := url.Parse(link); err != nil || u.Hostname() == "" {
 		return Entity{}, false
 	}
-	return Entity{Kind: URL, Start: i, End: i + len(link), Name: link}, true
+	return Entity{Kind: EntityURL, Start: i, End: i + len(link), Name: link}, true
 }
 
 func hasPrefixFold(s, prefix string) bool {
@@ -223,12 +223,12 @@ func TagsAndMentions(body string) (tags, names []string) {
 	seen := map[string]bool{}
 	for _, e := range Entities(body) {
 		switch e.Kind {
-		case Tag:
+		case EntityTag:
 			if f := "#" + FoldTag(e.Name); len(tags) < MaxTags && !seen[f] {
 				seen[f] = true
 				tags = append(tags, e.Name)
 			}
-		case Mention:
+		case EntityMention:
 			if f := "@" + FoldUsername(e.Name); len(names) < MaxMentions && !seen[f] {
 				seen[f] = true
 				names = append(names, e.Name)
@@ -258,7 +258,7 @@ func (p Post) Segments() []Segment {
 	at := 0
 	for _, e := range Entities(p.Body) {
 		name := e.Name
-		if e.Kind == Mention {
+		if e.Kind == EntityMention {
 			var ok bool
 			if name, ok = known[FoldUsername(e.Name)]; !ok {
 				continue // nobody of that name: plain text

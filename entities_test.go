@@ -9,9 +9,9 @@ import (
 	"unicode/utf8"
 )
 
-func mention(start, end int, name string) Entity { return Entity{Mention, start, end, name} }
-func tag(start, end int, name string) Entity     { return Entity{Tag, start, end, name} }
-func link(start, end int, name string) Entity    { return Entity{URL, start, end, name} }
+func mention(start, end int, name string) Entity { return Entity{EntityMention, start, end, name} }
+func tag(start, end int, name string) Entity     { return Entity{EntityTag, start, end, name} }
+func link(start, end int, name string) Entity    { return Entity{EntityURL, start, end, name} }
 
 var entityTests = []struct {
 	body string
@@ -175,16 +175,16 @@ func checkEntity(t *testing.T, body string, e Entity) {
 		t.Errorf("entity %q is not valid UTF-8", text)
 	}
 	switch e.Kind {
-	case Mention:
+	case EntityMention:
 		if text != "@"+e.Name || ValidateUsername(e.Name) != nil {
 			t.Errorf("bad mention %+v in %q", e, body)
 		}
-	case Tag:
+	case EntityTag:
 		folded := FoldTag(e.Name)
 		if text != "#"+e.Name || folded == "" || FoldTag(folded) != folded {
 			t.Errorf("bad tag %+v (folded %q) in %q", e, folded, body)
 		}
-	case URL:
+	case EntityURL:
 		u, err := url.Parse(e.Name)
 		scheme := hasPrefixFold(text, "http://") || hasPrefixFold(text, "https://")
 		if text != e.Name || !scheme || err != nil || u.Hostname() == "" {

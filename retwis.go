@@ -123,9 +123,9 @@ type Suggestion struct {
 	FollowedBy int
 }
 
-// Follow is a user in a list of users (followers, following, blocked,
+// ListedUser is a user in a list of users (followers, following, blocked,
 // muted), and since when.
-type Follow struct {
+type ListedUser struct {
 	User  User
 	Since time.Time
 }
@@ -133,7 +133,7 @@ type Follow struct {
 // FollowPage is one page of a follower or following list, the most
 // recent first.
 type FollowPage struct {
-	Follows []Follow
+	Follows []ListedUser
 	Newer   bool // more recent follows exist than the first on this page
 	Older   bool // earlier ones exist than the last on this page
 }
@@ -173,19 +173,19 @@ type NotificationKind int
 
 // The kinds of notification.
 const (
-	Followed  NotificationKind = iota + 1 // Actor followed the user
-	Mentioned                             // Actor mentioned the user in Post
-	Replied                               // Actor replied to the user's post with Post
+	NotificationFollow  NotificationKind = iota + 1 // Actor followed the user
+	NotificationMention                             // Actor mentioned the user in Post
+	NotificationReply                               // Actor replied to the user's post with Post
 )
 
 // String names the kind: "follow", "mention" or "reply".
 func (k NotificationKind) String() string {
 	switch k {
-	case Followed:
+	case NotificationFollow:
 		return "follow"
-	case Mentioned:
+	case NotificationMention:
 		return "mention"
-	case Replied:
+	case NotificationReply:
 		return "reply"
 	}
 	return "unknown"

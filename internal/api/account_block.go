@@ -44,7 +44,7 @@ func (s *Server) mutes(w http.ResponseWriter, r *http.Request) {
 // muffleList answers with a page of the accounts read lists, the newest
 // block or mute first, paged by account id (limit 40, at most 80) with
 // Link headers, as the follow lists are.
-func (s *Server) muffleList(w http.ResponseWriter, r *http.Request, read func(ctx context.Context, uid int64) ([]retwis.Follow, error)) {
+func (s *Server) muffleList(w http.ResponseWriter, r *http.Request, read func(ctx context.Context, uid int64) ([]retwis.ListedUser, error)) {
 	p, ok := s.accountPaging(w, r)
 	if !ok {
 		return
@@ -62,9 +62,9 @@ func (s *Server) muffleList(w http.ResponseWriter, r *http.Request, read func(ct
 // the account max_id names (Before), or before min_id's (After), and
 // whether older ones follow. A cursor not in the list gives the first
 // page.
-func pageOfMuffles(all []retwis.Follow, p pageParams) (uids []int64, older bool) {
+func pageOfMuffles(all []retwis.ListedUser, p pageParams) (uids []int64, older bool) {
 	at := func(uid int64) int {
-		return slices.IndexFunc(all, func(m retwis.Follow) bool { return m.User.ID == uid })
+		return slices.IndexFunc(all, func(m retwis.ListedUser) bool { return m.User.ID == uid })
 	}
 	from, to := 0, len(all)
 	switch {

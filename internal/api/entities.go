@@ -235,17 +235,17 @@ func (st site) content(p retwis.Post) (string, []tagRef) {
 	for _, seg := range p.Segments() {
 		text := template.HTMLEscapeString(seg.Text)
 		switch seg.Kind {
-		case retwis.Mention:
+		case retwis.EntityMention:
 			b.WriteString(`<span class="h-card"><a href="` + template.HTMLEscapeString(st.profileURL(seg.Name)) +
 				`" class="u-url mention">@<span>` + template.HTMLEscapeString(seg.Name) + `</span></a></span>`)
-		case retwis.Tag:
+		case retwis.EntityTag:
 			url := template.HTMLEscapeString(st.tagURL(seg.Name))
 			b.WriteString(`<a href="` + url + `" class="mention hashtag" rel="tag">#<span>` + template.HTMLEscapeString(seg.Name) + `</span></a>`)
 			if f := retwis.FoldTag(seg.Name); f != "" && !seen[f] {
 				seen[f] = true
 				tags = append(tags, tagRef{Name: strings.ToLower(seg.Name), URL: st.tagURL(seg.Name)})
 			}
-		case retwis.URL:
+		case retwis.EntityURL:
 			b.WriteString(`<a href="` + template.HTMLEscapeString(seg.Name) + `" rel="nofollow noopener" target="_blank">` + text + `</a>`)
 		default:
 			b.WriteString(text)

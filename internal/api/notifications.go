@@ -14,7 +14,7 @@ import (
 // notificationType is a notification's type as Mastodon names it: a
 // reply is a mention, as in Mastodon.
 func notificationType(k retwis.NotificationKind) string {
-	if k == retwis.Followed {
+	if k == retwis.NotificationFollow {
 		return "follow"
 	}
 	return "mention"

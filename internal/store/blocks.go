@@ -113,19 +113,19 @@ func (s *Store) mayMuffle(ctx context.Context, uid, target int64, key, verb stri
 }
 
 // Blocks returns the users uid blocked, the newest first.
-func (s *Store) Blocks(ctx context.Context, uid int64) ([]retwis.Follow, error) {
+func (s *Store) Blocks(ctx context.Context, uid int64) ([]retwis.ListedUser, error) {
 	return s.muffles(ctx, schema.Blocks(uid), "blocks")
 }
 
 // Mutes returns the users uid muted, the newest first.
-func (s *Store) Mutes(ctx context.Context, uid int64) ([]retwis.Follow, error) {
+func (s *Store) Mutes(ctx context.Context, uid int64) ([]retwis.ListedUser, error) {
 	return s.muffles(ctx, schema.Mutes(uid), "mutes")
 }
 
 // muffles reads the users of key, a sorted set of user ids scored by
 // unix time, the newest first, with their names; deleted accounts are
 // left out.
-func (s *Store) muffles(ctx context.Context, key, what string) ([]retwis.Follow, error) {
+func (s *Store) muffles(ctx context.Context, key, what string) ([]retwis.ListedUser, error) {
 	entries, err := s.C.Do(ctx, s.C.B().Zrevrange().Key(key).Start(0).Stop(-1).Withscores().Build()).AsZScores()
 	if err != nil {
 		return nil, s.Wrap(what, err)

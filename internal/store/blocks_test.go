@@ -124,7 +124,7 @@ func TestBlock(t *testing.T) {
 		if n, err := f.st.UnreadNotifications(f.ctx, s.alice.ID); err != nil || n != 1 {
 			t.Errorf("alice's unread notifications: %d, %v; want carol's follow alone", n, err)
 		}
-		if got := f.notes(t, s.alice.ID); !slices.Equal(got, []string{fmt.Sprint(retwis.Followed, " carol 0")}) {
+		if got := f.notes(t, s.alice.ID); !slices.Equal(got, []string{fmt.Sprint(retwis.NotificationFollow, " carol 0")}) {
 			t.Errorf("alice's notifications: %v; want carol's follow alone", got)
 		}
 		if list, err := f.st.Blocks(f.ctx, s.alice.ID); err != nil || len(list) != 1 || list[0].User != s.bob || list[0].Since.IsZero() {

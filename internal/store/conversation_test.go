@@ -497,7 +497,7 @@ func TestNotificationsUnreadAndCapped(t *testing.T) {
 		t.Fatalf("unread after a follow = %d; want 1", n)
 	}
 	ns, err := f.st.Notifications(f.ctx, alice.ID)
-	if err != nil || len(ns) != 1 || ns[0].Kind != retwis.Followed || ns[0].Actor.Username != "bob" || !ns[0].Unread {
+	if err != nil || len(ns) != 1 || ns[0].Kind != retwis.NotificationFollow || ns[0].Actor.Username != "bob" || !ns[0].Unread {
 		t.Fatalf("notifications = %+v, %v; want bob's follow, unread", ns, err)
 	}
 	if n := unread(); n != 0 {
@@ -515,7 +515,7 @@ func TestNotificationsUnreadAndCapped(t *testing.T) {
 		t.Fatalf("unread after %d mentions = %d; want the cap, 200", mentions, n)
 	}
 	ns, err = f.st.Notifications(f.ctx, alice.ID)
-	if err != nil || len(ns) != 200 || ns[0].Kind != retwis.Mentioned {
+	if err != nil || len(ns) != 200 || ns[0].Kind != retwis.NotificationMention {
 		t.Fatalf("%d notifications, %v; want 200 mentions", len(ns), err)
 	}
 	if n := unread(); n != 0 {

@@ -104,7 +104,7 @@ func TestLiveEvents(t *testing.T) {
 				note = ev
 			}
 		}
-		if n := note.Notification; n.Kind != retwis.Mentioned || n.Actor.ID != alice.ID || n.Post != p.ID || n.ID == 0 {
+		if n := note.Notification; n.Kind != retwis.NotificationMention || n.Actor.ID != alice.ID || n.Post != p.ID || n.ID == 0 {
 			t.Fatalf("reader's events %+v; want a notification of alice's mention", got)
 		}
 

@@ -89,7 +89,7 @@ func (s *Store) pageByRank(ctx context.Context, key string, c retwis.Cursor, n i
 // usersSince names the users of entries, members of a sorted set of
 // user ids scored by unix time, in their order; those whose record is
 // gone, and members that are not user ids, are left out.
-func (s *Store) usersSince(ctx context.Context, entries []rueidis.ZScore) ([]retwis.Follow, error) {
+func (s *Store) usersSince(ctx context.Context, entries []rueidis.ZScore) ([]retwis.ListedUser, error) {
 	uids := make([]int64, 0, len(entries))
 	for _, e := range entries {
 		if uid, err := strconv.ParseInt(e.Member, 10, 64); err == nil {
@@ -100,11 +100,11 @@ func (s *Store) usersSince(ctx context.Context, entries []rueidis.ZScore) ([]ret
 	if err != nil {
 		return nil, err
 	}
-	out := make([]retwis.Follow, 0, len(uids))
+	out := make([]retwis.ListedUser, 0, len(uids))
 	for _, e := range entries {
 		uid, err := strconv.ParseInt(e.Member, 10, 64)
 		if err == nil && names[uid] != "" {
-			out = append(out, retwis.Follow{User: retwis.User{ID: uid, Username: names[uid]}, Since: time.Unix(int64(e.Score), 0)})
+			out = append(out, retwis.ListedUser{User: retwis.User{ID: uid, Username: names[uid]}, Since: time.Unix(int64(e.Score), 0)})
 		}
 	}
 	return out, nil

@@ -133,9 +133,9 @@ func TestFollowListRoundTrips(t *testing.T) {
 
 // walk returns the pages of n followers of uid, from the first by
 // Before cursors.
-func walk(t *testing.T, f *fixture, uid int64, n int) [][]retwis.Follow {
+func walk(t *testing.T, f *fixture, uid int64, n int) [][]retwis.ListedUser {
 	t.Helper()
-	var pages [][]retwis.Follow
+	var pages [][]retwis.ListedUser
 	var c retwis.Cursor
 	for {
 		p, err := f.st.Followers(f.ctx, uid, c, n)
@@ -153,7 +153,7 @@ func walk(t *testing.T, f *fixture, uid int64, n int) [][]retwis.Follow {
 	}
 }
 
-func names(fs []retwis.Follow) []string {
+func names(fs []retwis.ListedUser) []string {
 	var out []string
 	for _, f := range fs {
 		out = append(out, f.User.Username)

@@ -20,11 +20,11 @@ func bodyHTML(p retwis.Post) template.HTML {
 	for _, seg := range p.Segments() {
 		text := template.HTMLEscapeString(seg.Text)
 		switch seg.Kind {
-		case retwis.Mention:
+		case retwis.EntityMention:
 			b.WriteString(`<a class="mention" href="` + retwis.ProfilePath(seg.Name) + `">` + text + `</a>`)
-		case retwis.Tag:
+		case retwis.EntityTag:
 			b.WriteString(`<a class="tag" href="` + retwis.TagPath(seg.Name) + `">` + text + `</a>`)
-		case retwis.URL:
+		case retwis.EntityURL:
 			b.WriteString(`<a href="` + template.HTMLEscapeString(seg.Name) + `" rel="nofollow noopener ugc">` +
 				template.HTMLEscapeString(shortURL(seg.Name)) + `</a>`)
 		default:

@@ -15,7 +15,7 @@ type blocksView struct {
 // muffleList is a list of blocks or of mutes, with the action (a path
 // under the profile) and the label of the button that undoes one.
 type muffleList struct {
-	List          []retwis.Follow
+	List          []retwis.ListedUser
 	Action, Label string
 }
 

@@ -72,7 +72,7 @@ func (s *Store) Converse(ctx context.Context, body string, replyTo int64) (strin
 // does: prepended if the body does not already.
 func addressed(body, name string) (string, error) {
 	for _, e := range retwis.Entities(body) {
-		if e.Start == 0 && e.Kind == retwis.Mention && retwis.FoldUsername(e.Name) == retwis.FoldUsername(name) {
+		if e.Start == 0 && e.Kind == retwis.EntityMention && retwis.FoldUsername(e.Name) == retwis.FoldUsername(name) {
 			return body, nil
 		}
 		break

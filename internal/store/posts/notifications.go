@@ -102,11 +102,11 @@ func parseNote(member string) (retwis.Notification, bool) {
 	var n retwis.Notification
 	switch {
 	case len(parts) == 2 && parts[0] == schema.NoteFollow:
-		n.Kind = retwis.Followed
+		n.Kind = retwis.NotificationFollow
 	case len(parts) == 3 && parts[0] == schema.NoteMention:
-		n.Kind = retwis.Mentioned
+		n.Kind = retwis.NotificationMention
 	case len(parts) == 3 && parts[0] == schema.NoteReply:
-		n.Kind = retwis.Replied
+		n.Kind = retwis.NotificationReply
 	default:
 		return n, false
 	}

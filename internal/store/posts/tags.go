@@ -19,7 +19,7 @@ import (
 // folded form.
 func folded(tag string) (string, error) {
 	es := retwis.Entities("#" + tag)
-	if len(tag) > 400 || len(es) != 1 || es[0].Kind != retwis.Tag || es[0].End != len(tag)+1 {
+	if len(tag) > 400 || len(es) != 1 || es[0].Kind != retwis.EntityTag || es[0].End != len(tag)+1 {
 		return "", retwis.Errorf(retwis.NotFound, "There is no such tag.")
 	}
 	return retwis.FoldTag(tag), nil
