@@ -28,7 +28,8 @@
 //     probes.go) and the walks over every master's keys (Walk, ReadEach,
 //     scan.go).
 //
-// It knows the keys only through package schema, and the facts of
-// retwis (users, posts, follows) not at all: those are the layers'
-// above it.
+// It knows the keys only through package schema, and of the facts of
+// retwis (users, posts, follows) only what several packages share (the
+// fields of a post hash, the push onto a timeline): the operations on
+// them belong to the layers above it.
 package kernel
