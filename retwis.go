@@ -1,7 +1,11 @@
 // Package retwis is the domain of the retwis microblog: users, posts and
-// the rules their fields obey. Storage (internal/store) and the web
-// interface (internal/web) are adapters around these types; the wiring
-// lives in cmd/retwis.
+// the rules their fields obey (validate.go, profile_text.go,
+// moderation.go, oauth.go), the kinds of error (errors.go), what a
+// reader does not see (hidden.go) and the paths of pages (paths.go).
+// Storage (internal/store and the packages under it) and the interfaces
+// (internal/web, internal/api, internal/streaming) are adapters around
+// these types; the wiring lives in cmd/retwis. It imports no package of
+// its own module.
 package retwis
 
 import "time"

@@ -2,8 +2,9 @@
 // synthetic one with power-law popularity (Generate), or a real one from
 // a follow graph in the SNAP edge-list format with users and posts in CSV
 // or JSON Lines (Import). It knows neither Redis nor key names: it hands
-// domain records, in order, to a Writer, which internal/store provides
-// (as a RESP stream for `retwis load`, or straight into a live database),
+// domain records, in order, to a Writer, which internal/store/bulk
+// provides (as a RESP stream for `retwis load`, or straight into a live
+// database),
 // so that every index the server keeps is also written for generated and
 // imported data.
 package dataset

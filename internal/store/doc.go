@@ -1,14 +1,32 @@
-// Package store keeps retwis's data in Redis: accounts, sessions, posts,
-// follows, timelines, their delivery, upkeep and migration. Domain rules
-// are checked here, so every interface (HTML, API, CLI) gets the same.
-// It queues the delivery of posts to followers as jobs; the workers that
-// carry them out are package delivery's (which imports store, not the
-// reverse).
+// Package store is the top layer of retwis's online store, and the one
+// the pages (internal/web), the client API (internal/api) and the live
+// streams (internal/streaming) hold: a *Store has the methods of every
+// layer below it, by embedding, so they call one value.
 //
-// The Redis layout (every key and field, with the complete key table) is
-// in package schema, the only package that spells a key; store composes
-// engines that know no key names of their own (internal/jobqueue for the
-// delivery queue, internal/redisconn for the connection).
+// The online store is three layers, each embedding the one below:
+//
+//   - package accounts: sign-up, logins and sessions, API apps and
+//     tokens, rate limits, display names and bios, and the directory of
+//     accounts;
+//   - package posts: posts and their publication, timelines,
+//     conversations, notifications, live events, what a reader does not
+//     see, moderation and reports, and Migrate;
+//   - this package: what relates accounts to each other and is found
+//     through them: follows and follow lists (follow.go,
+//     follow_lists.go), the graph of relations (graph.go), blocks and
+//     mutes (blocks.go), the people search (people.go), trends
+//     (trends.go) and discovery (discovery.go).
+//
+// Below them, package kernel is the handle on Redis they share, package
+// schema spells every key, and package index builds what each fact
+// writes to the secondary indexes. Beside them, the background
+// packages import this one, never the other way round: delivery (the
+// workers that fan posts out), deletion (accounts), check (the
+// consistency checker), upkeep (the maintenance round) and bulk (the
+// offline writer).
+//
+// Domain rules are checked in the store (with the root package's
+// functions), so every interface (HTML, API, CLI) gets the same.
 //
 // Every command, script and transaction touches keys of one hash slot
 // only, so the same code runs on a single server and on Redis Cluster.

@@ -1,8 +1,15 @@
 // Package web is retwis's HTML interface: one handler per file on a
-// standard library mux, html/template pages embedded in the binary, and
-// no JavaScript. The plumbing it shares with other interfaces (the viewer,
-// error statuses, request logging and limits) is internal/middleware's;
-// what is its own is the cookie, the forms and how pages look.
+// standard library mux, html/template pages and static files embedded in
+// the binary (templates/, static/). Every page works without
+// JavaScript; two small scripts make some nicer where it runs:
+// static/complete.js suggests tags and people in the search boxes, and
+// static/live.js tells the reader of a timeline that new posts have come
+// (through the streaming API's Server-Sent Events, which the session
+// cookie opens). The plumbing it shares with the other interfaces (the
+// viewer, error statuses, request logging and limits, the client's
+// address) is internal/middleware's; what is its own is the cookie, the
+// forms and how pages look. internal/mux mounts it at "/", beside the
+// client API and its streams.
 package web
 
 import (
@@ -103,7 +110,7 @@ func New(opts Options) (*Server, error) {
 }
 
 // ServeHTTP implements http.Handler: the pages, the probes, and the page
-// that says there is nothing here for every other path. internal/server
+// that says there is nothing here for every other path. internal/mux
 // mounts it at "/" beside the other interfaces.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 

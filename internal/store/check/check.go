@@ -14,12 +14,11 @@
 // (index.Writes, index.EdgeWrites, index.PeopleWrites), which the
 // writers use too, so that the check and the writers cannot disagree.
 //
-// The arrows point one way: check imports store, never the reverse.
-// The maintenance round that used to end store.Maintain (a round of the
-// check) is Round here, and the maintenance loop of `retwis serve`
-// (cmd/retwis) runs it after store.Maintain, under the same lock: the
-// simplest design that keeps store free of the checker, with no hook
-// or function value passed in.
+// The arrows point one way: check imports store, never the reverse;
+// the maintenance round (package upkeep) runs Round, and `retwis check`
+// (cmd/retwis) Run. The kinds, each with its walks over the keys of
+// schema and its verification, are listed in checkKinds (kinds.go);
+// check.go runs them, round.go is the maintenance's share.
 package check
 
 import (

@@ -18,8 +18,8 @@ const backgroundCheckBudget = 2000
 // logs what it repaired. Each kind keeps its own progress, so the
 // rotation walks every kind to its end, a round at a time, and starts
 // over. It returns how many keys it walked and problems it fixed. The
-// maintenance loop of `retwis serve` runs it after store.Maintain, under
-// the same lock.
+// maintenance round (upkeep.Round) runs it last, under the maintenance
+// lock.
 func Round(ctx context.Context, st *store.Store) (walked, repaired int, err error) {
 	s := checker{st}
 	kind, err := s.nextToCheck(ctx)

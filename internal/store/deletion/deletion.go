@@ -11,14 +11,12 @@
 // account's follows, posts and graph in batches and undoes what they
 // wrote, through the online store's exported operations (package
 // store) and the index builders. The arrows point one way: deletion
-// imports store, never the reverse. So the entry points moved here with
-// the rest, and their callers (the pages' settings and profile, and
-// cmd/retwis) hold a *Deleter; store's maintenance, which resumes
-// deletions every round, is given Deleter.ResumeDeletions as an option
-// (store.DeliveryOptions.ResumeDeletions) by cmd/retwis. What stays in
-// store is what the online API needs itself: the reservation of a
-// deleted account's name checked at sign-up, and EndAccess, which
-// suspending an account uses too.
+// imports store, never the reverse. Its callers hold a *Deleter: the
+// pages' settings and profile (given one by internal/mux), cmd/retwis,
+// and the maintenance round (upkeep.Round), which resumes deletions
+// every round. What stays in the online store is what it needs itself:
+// the reservation of a deleted account's name checked at sign-up, and
+// EndAccess (package accounts), which suspending an account uses too.
 package deletion
 
 import (
@@ -340,9 +338,8 @@ func (s *Deleter) holdLease(ctx context.Context, uid int64, token string) error 
 // ResumeDeletions carries on the deletions of accounts that no runner
 // holds (their server stopped, or gave up), the oldest first, up to
 // deletionRound batches in all, and returns how many deletions it
-// carried on; store.Maintain calls it every round
-// (store.DeliveryOptions.ResumeDeletions). A deletion whose runner is
-// alive is left to it.
+// carried on; upkeep.Round calls it every round. A deletion whose
+// runner is alive is left to it.
 func (s *Deleter) ResumeDeletions(ctx context.Context) (int, error) {
 	b := s.C.B()
 	entries, err := s.C.Do(ctx, b.Zrange().Key(schema.Deletions).Min("0").Max(strconv.Itoa(deletionsRead-1)).Withscores().Build()).AsZScores()

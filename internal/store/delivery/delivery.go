@@ -7,17 +7,22 @@
 // script call. It also finds posts whose job vanished and queues them
 // again.
 //
-// It is its own package because it is the background half of the
-// store: package store queues the jobs (CreatePost, DeletePost) and
-// serves the pages, and this package does the fanout through store's exported operations and the kernel. The arrows
-// point one way: delivery imports store, never the reverse. Where store
-// needs the worker, it is handed one: Store.Maintain, which stays in
-// store, does the delivery queue's share of upkeep (finishing the jobs
-// of dead workers, removing gone workers, redelivering posts whose job
-// vanished) through a store.DeliveryUpkeep, which a Worker is and which
-// cmd/retwis passes it; Store.Migrate creates the queue's consumer
-// groups itself, as that needs no handler. The delivery metrics
-// (kernel.Metrics.Job) stay in the kernel.
+// It is its own package because it is the background half of
+// publishing: package posts queues the jobs (Publish, DeletePost) and
+// serves the pages, and this package does the fanout through the
+// store's exported operations, the kernel (kernel.DeliverCmd, the
+// push_ids script) and the index builders. The arrows point one way:
+// delivery imports store, never the reverse. The delivery queue's share
+// of maintenance (Reclaim, RemoveGone, RedeliverVanished) is a Worker's
+// too, and package upkeep calls it each round with the worker
+// cmd/retwis hands it; Migrate (package posts) creates the queue's
+// consumer groups itself, as that needs no handler. The delivery
+// metrics (kernel.Metrics.Job) stay in the kernel.
+//
+// The files: delivery.go, one job at a time (a long job walks a
+// snapshot of the followers batch by batch, recording its progress);
+// together.go, the fresh jobs a read hands over, delivered together;
+// vanished.go, the posts whose job vanished.
 package delivery
 
 import (
@@ -54,8 +59,8 @@ type Options struct {
 	// ClaimIdle is how long a job may sit unacknowledged with a worker
 	// before another takes it over: the first is presumed dead (30s when
 	// zero). Negative: Run never takes jobs over, leaving that to
-	// store.Store.Maintain (through Reclaim), which servers run one at a
-	// time.
+	// maintenance (upkeep.Round, through Reclaim), which servers run one
+	// at a time.
 	ClaimIdle time.Duration
 	// Block is how long one read waits for new jobs (2s when zero, at
 	// most kernel.MaxBlock).
@@ -136,8 +141,8 @@ func parseJob(qj jobqueue.Job) job {
 
 // Worker is a delivery worker: its handle on the shards of the delivery
 // queue, through which it carries out jobs (Run) and does the queue's
-// share of maintenance (Reclaim, RemoveGone, RedeliverVanished: a
-// store.DeliveryUpkeep).
+// share of maintenance (Reclaim, RemoveGone, RedeliverVanished, which
+// upkeep.Round calls).
 type Worker struct {
 	st   *store.Store
 	opts Options
@@ -173,14 +178,14 @@ func (w *Worker) Run(ctx context.Context) error {
 
 // Reclaim takes over the jobs of every shard of the queue that workers
 // left idle for opts.ClaimIdle and finishes them, until none is left;
-// it returns how many it did (see store.DeliveryUpkeep).
+// it returns how many it did.
 func (w *Worker) Reclaim(ctx context.Context) (int, error) {
 	return w.q.Reclaim(ctx, w.opts.ClaimIdle)
 }
 
 // RemoveGone removes from the consumer group of every shard the workers
 // that have nothing pending and have been idle for opts.GoneAfter; it
-// returns how many (see store.DeliveryUpkeep).
+// returns how many.
 func (w *Worker) RemoveGone(ctx context.Context) (int, error) {
 	return w.q.RemoveGone(ctx, w.opts.GoneAfter)
 }

@@ -74,7 +74,7 @@ const unsubscribeTimeout = time.Second
 // Listen shares the store's connection. When ctx ends it unsubscribes
 // the connection, which ends any other Listen of the same stream on the
 // same Store (they return nil): a process listens to a stream once and
-// shares its events (internal/stream's Hub does).
+// shares its events (internal/livehub's Hub does).
 func (s *Store) Listen(ctx context.Context, st Stream, fn func(Event)) error {
 	if st.channel == "" {
 		return retwis.Errorf(retwis.Invalid, "There is no such stream.")

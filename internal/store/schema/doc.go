@@ -1,7 +1,9 @@
 // Package schema is retwis's Redis layout: it spells every key name and
-// hash field, and nothing else does. Package store reads and writes
-// through it; so do its offline writer (package bulk) and the
-// migration of older layouts.
+// hash field, and nothing else does. The packages of the store read and
+// write through it (the kernel, the index builders, the online layers
+// accounts, posts and store, and the background packages), and so do
+// the offline writer (package bulk), the migration of older layouts and
+// cmd/retwis, for the names of its distributed locks.
 //
 // The layout grew from the one of the Retwis tutorial. Its keys are kept
 // where they scale, each user's with the user id as hash tag
