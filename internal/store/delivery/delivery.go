@@ -80,12 +80,6 @@ type Options struct {
 	// before maintenance removes it from the consumer group (RemoveGone;
 	// 1h when zero).
 	GoneAfter time.Duration
-	// ResumeDeletions, if set, is what Maintain calls every round to
-	// carry on the deletions of accounts whose server stopped, returning
-	// how many it carried on: the ResumeDeletions of package deletion's
-	// Deleter, set by cmd/retwis. Package store cannot call it itself,
-	// since package deletion imports store. Unset, no deletion is resumed.
-	ResumeDeletions func(context.Context) (int, error)
 }
 
 // Progress reports how far a delivery job has got.
