@@ -53,3 +53,46 @@ func TestRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// TestPostRoundTrips bounds the round trips of posting a status through
+// the API, the answer included (its entity: the post, its author's
+// account, its replies), with and without an idempotency key, and of
+// repeating a post with the same key (which answers the post made).
+func TestPostRoundTrips(t *testing.T) {
+	writer := newServer(t)
+	s := newServerAt(t, writer.RedisURL)
+	poster, token := writer.User("poster")
+	s.Call(http.MethodGet, "/api/v1/accounts/verify_credentials", token, nil) // the token's first use, and the account read
+	var first string
+	for i, c := range []struct {
+		key   string
+		calls int64
+	}{{"", 7}, {"", 6}, {"k1", 6}, {"k1", 4}} {
+		var header []string
+		if c.key != "" {
+			header = []string{"Idempotency-Key", c.key}
+		}
+		before := s.Calls.Calls.Load()
+		r := s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {fmt.Sprint("post ", i, " #tag")}}, header...)
+		calls := s.Calls.Calls.Load() - before
+		var st struct {
+			ID      string
+			Account struct {
+				ID            string
+				StatusesCount int64 `json:"statuses_count"`
+			}
+		}
+		r.Decode(t, &st)
+		if c.key != "" && first == "" {
+			first = st.ID
+		}
+		if c.key != "" && st.ID != first {
+			t.Errorf("post %d (key %q) answered post %s; want %s, the first with the key", i, c.key, st.ID, first)
+		}
+		t.Logf("post %d (key %q): %d round trips", i, c.key, calls)
+		if calls > c.calls || st.Account.ID != id(poster.ID) || st.Account.StatusesCount != int64(min(i+1, 3)) {
+			t.Errorf("post %d (key %q): %d round trips, answered %+v; want at most %d, by %d with %d posts",
+				i, c.key, calls, st, c.calls, poster.ID, min(i+1, 3))
+		}
+	}
+}
