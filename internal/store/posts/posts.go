@@ -257,26 +257,37 @@ func (s *Store) unpublish(ctx context.Context, pid, author int64) {
 // holds.
 //
 // Unless rd reads all, hidden is what rd's reader does not see, read in
-// the same call; posts holds the hidden posts too (the caller tells them
-// from deleted ones), for rd.visible to leave out.
+// the same call unless rd knows it; posts holds the hidden posts too (the
+// caller tells them from deleted ones), for rd.visible to leave out. The
+// reads rd has along go in the same call, even without posts to read.
 func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...retwis.User) (posts []retwis.Post, hidden retwis.Hidden, missing int, err error) {
-	if len(pids) == 0 {
-		return nil, hidden, 0, nil
+	b := rd.along
+	if b == nil {
+		b = new(kernel.Batch)
 	}
-	cmds := make([]rueidis.CacheableTTL, len(pids), len(pids)+4)
+	cmds := make([]rueidis.CacheableTTL, len(pids))
 	for i, pid := range pids {
 		cmds[i] = rueidis.CT(s.C.B().Hmget().Key(schema.Post(pid)).Field(kernel.PostFields...).Cache(), s.Opts.CacheTTL)
 	}
-	if !rd.all {
-		cmds = append(cmds, s.HiddenCmds(rd.id)...)
+	read := b.Add(cmds...)
+	var hiddenRead kernel.Slot
+	if !rd.all && rd.hidden == nil && len(pids) > 0 {
+		hiddenRead = b.Add(s.HiddenCmds(rd.id)...)
 	}
-	res := s.CachedMulti(ctx, cmds...)
-	if !rd.all {
-		if hidden, err = s.ParseHidden(res[len(pids):]); err != nil {
+	s.ReadBatch(ctx, b)
+	if len(pids) == 0 {
+		return nil, hidden, 0, nil
+	}
+	switch {
+	case rd.all:
+	case rd.hidden != nil:
+		hidden = *rd.hidden
+	default:
+		if hidden, err = s.ParseHidden(hiddenRead.Replies()); err != nil {
 			return nil, hidden, 0, err
 		}
-		res = res[:len(pids)]
 	}
+	res := read.Replies()
 	s.FromMaster(ctx, res, func(r rueidis.RedisResult) bool {
 		_, ok, err := parsePost(0, r)
 		return err == nil && !ok
