@@ -42,10 +42,11 @@ func TestAdminCommand(t *testing.T) {
 		}
 		users = append(users, u)
 	}
-	spam, err := st.Publish(ctx, posts.Draft{Author: users[1].ID, Text: "buy now"})
+	published, err := st.Publish(ctx, posts.Draft{Author: users[1].ID, Text: "buy now"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	spam := published.Post
 	_, session, err := st.Login(ctx, "spammer", "password1")
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +143,7 @@ func TestAdminAuditOfReports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pids = append(pids, p.ID)
+		pids = append(pids, p.Post.ID)
 	}
 	rep, err := st.Report(ctx, users[0].ID, users[1].ID, pids, "spam, twice")
 	if err != nil {

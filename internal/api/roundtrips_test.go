@@ -53,3 +53,51 @@ func TestRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// TestPostRoundTrips: posting a status through the API answers from what
+// publishing returns (the post as stored, its author's account, no
+// replies), with no read after: the author's state, the post, the writes
+// with the count of the author's posts, and the delivery job beside them
+// (the first post once more: the token, whose use the warm-up recorded,
+// is read again). Repeating a post with its idempotency key reads the
+// post made back, with its author and its replies, in one call (two, as
+// this server wrote the author's posts a moment ago: those keys are read
+// uncached).
+func TestPostRoundTrips(t *testing.T) {
+	writer := newServer(t)
+	s := newServerAt(t, writer.RedisURL)
+	poster, token := writer.User("poster")
+	s.Call(http.MethodGet, "/api/v1/accounts/verify_credentials", token, nil) // the token's first use, and the account read
+	var first string
+	for i, c := range []struct {
+		key   string
+		calls int64
+	}{{"", 5}, {"", 4}, {"k1", 4}, {"k1", 4}} {
+		var header []string
+		if c.key != "" {
+			header = []string{"Idempotency-Key", c.key}
+		}
+		before := s.Calls.Calls.Load()
+		r := s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {fmt.Sprint("post ", i, " #tag")}}, header...)
+		calls := s.Calls.Calls.Load() - before
+		var st struct {
+			ID      string
+			Account struct {
+				ID            string
+				StatusesCount int64 `json:"statuses_count"`
+			}
+		}
+		r.Decode(t, &st)
+		if c.key != "" && first == "" {
+			first = st.ID
+		}
+		if c.key != "" && st.ID != first {
+			t.Errorf("post %d (key %q) answered post %s; want %s, the first with the key", i, c.key, st.ID, first)
+		}
+		t.Logf("post %d (key %q): %d round trips", i, c.key, calls)
+		if calls > c.calls || st.Account.ID != id(poster.ID) || st.Account.StatusesCount != int64(min(i+1, 3)) {
+			t.Errorf("post %d (key %q): %d round trips, answered %+v; want at most %d, by %d with %d posts",
+				i, c.key, calls, st, c.calls, poster.ID, min(i+1, 3))
+		}
+	}
+}

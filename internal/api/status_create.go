@@ -8,8 +8,9 @@ import (
 )
 
 // createStatus answers POST /api/v1/statuses (status, in_reply_to_id):
-// the new post. With an Idempotency-Key header, a repeat of the request
-// posts nothing more and answers the same post. Media, polls and
+// the new post, from what publishing returns (no read after). With an
+// Idempotency-Key header, a repeat of the request posts nothing more and
+// answers the same post. Media, polls and
 // scheduling are refused with 422; visibilities other than public are
 // refused too, as retwis has only public posts.
 func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
@@ -45,10 +46,5 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	out, err := s.statuses(r.Context(), newSite(r), []retwis.Post{p})
-	if err != nil || len(out) == 0 {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, out[0])
+	writeJSON(w, http.StatusOK, newSite(r).status(p.Post, p.Author, p.Replies))
 }

@@ -22,7 +22,7 @@ func (f *fixture) post(t *testing.T, d posts.Draft) retwis.Post {
 	if err != nil {
 		t.Fatalf("publish %+v: %v", d, err)
 	}
-	return p
+	return p.Post
 }
 
 // tagPosts returns every post with tag, paging by 10.

@@ -13,6 +13,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -62,60 +63,107 @@ func thirds(r rueidis.RedisResult) ([]string, error) {
 // asked about the users viewer follows instead (one ZMSCORE). Then it
 // names two. Two round trips cold, one warm.
 func (s *Store) Relationship(ctx context.Context, viewer, user int64) (retwis.Relationship, error) {
-	var rel retwis.Relationship
+	var first, then kernel.Batch
+	r := s.startRelationship(ctx, viewer, user, &first)
+	s.ReadBatch(ctx, &first)
+	r.then(ctx, &then)
+	s.ReadBatch(ctx, &then)
+	return r.done(ctx)
+}
+
+// relationship is the reading of a Relationship along with a page's
+// other reads, in two batches: startRelationship adds the cached ranges
+// to the first (and sends the uncached read on its own, meanwhile); once
+// it is read, then intersects them and adds the reads of the names to
+// the second; once that is read, done returns the relationship.
+type relationship struct {
+	s            *Store
+	viewer, user int64
+	ranges       kernel.Slot
+	scores       []rueidis.RedisMessage // what user did to viewer
+	scoresErr    error
+	wg           sync.WaitGroup
+	rel          retwis.Relationship
+	named        []int64 // the two users followed who follow user, named
+	names        accounts.Names
+	err          error
+}
+
+// startRelationship begins reading what links viewer to user, adding its
+// cached reads to first; none when there is nothing to read (a visitor
+// logged out, or one's own profile).
+func (s *Store) startRelationship(ctx context.Context, viewer, user int64, first *kernel.Batch) *relationship {
+	r := &relationship{s: s, viewer: viewer, user: user}
 	if viewer == user || viewer == 0 {
-		return rel, nil
+		return r
 	}
 	did := []string{schema.RelFollows, schema.RelMentions, schema.RelReplies}
 	members := make([]string, len(did))
-	for i, r := range did {
-		members[i] = schema.GraphPrefix("spo", user, r) + kernel.ID(viewer)
+	for i, rel := range did {
+		members[i] = schema.GraphPrefix("spo", user, rel) + kernel.ID(viewer)
 	}
-	var scores []rueidis.RedisMessage
-	var rerr error
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		scores, rerr = s.C.Do(ctx, s.C.B().Zmscore().Key(schema.Graph(user)).Member(members...).Build()).ToArray()
+	r.wg.Go(func() {
+		r.scores, r.scoresErr = s.C.Do(ctx, s.C.B().Zmscore().Key(schema.Graph(user)).Member(members...).Build()).ToArray()
+		if r.scoresErr == nil && len(r.scores) != len(did) {
+			r.scoresErr = kernel.ErrShape
+		}
 	})
-	res := s.CachedMulti(ctx, s.graphRange(viewer, "spo", schema.RelFollows, graphScan),
+	r.ranges = first.Add(s.graphRange(viewer, "spo", schema.RelFollows, graphScan),
 		s.graphRange(user, "ops", schema.RelFollows, graphScan+1), s.graphRange(user, "spo", schema.RelFollows, graphScan+1))
-	wg.Wait()
-	if rerr == nil && len(scores) != len(did) {
-		rerr = kernel.ErrShape
+	return r
+}
+
+// then works out the relationship from the first batch's replies, and
+// adds the reads of the names it shows to b.
+func (r *relationship) then(ctx context.Context, b *kernel.Batch) {
+	if r.viewer == r.user || r.viewer == 0 {
+		return
 	}
-	if rerr != nil {
-		return rel, s.Wrap("relationship", rerr)
+	r.wg.Wait()
+	s := r.s
+	if r.scoresErr != nil {
+		r.err = s.Wrap("relationship", r.scoresErr)
+		return
 	}
-	rel.FollowsYou, rel.MentionedYou, rel.RepliedToYou = !scores[0].IsNil(), !scores[1].IsNil(), !scores[2].IsNil()
+	r.rel.FollowsYou, r.rel.MentionedYou, r.rel.RepliedToYou = !r.scores[0].IsNil(), !r.scores[1].IsNil(), !r.scores[2].IsNil()
 	var lists [3][]string
-	for i, r := range res {
+	for i, res := range r.ranges.Replies() {
 		var err error
-		if lists[i], err = thirds(r); err != nil {
-			return rel, s.Wrap("relationship", err)
+		if lists[i], err = thirds(res); err != nil {
+			r.err = s.Wrap("relationship", err)
+			return
 		}
 	}
 	followed := lists[0]
-	followers, err := s.among(ctx, user, "ops", lists[1], followed) // who of followed follow user
+	followers, err := s.among(ctx, r.user, "ops", lists[1], followed) // who of followed follow user
 	if err != nil {
-		return rel, err
+		r.err = err
+		return
 	}
-	both, err := s.among(ctx, user, "spo", lists[2], followed) // whom of followed user follows
+	both, err := s.among(ctx, r.user, "spo", lists[2], followed) // whom of followed user follows
 	if err != nil {
-		return rel, err
+		r.err = err
+		return
 	}
-	rel.BothFollow, rel.FollowedByCount = len(both), len(followers)
-	if len(followers) == 0 {
-		return rel, nil
+	r.rel.BothFollow, r.rel.FollowedByCount = len(both), len(followers)
+	r.named = kernel.ParseIDs(followers[:min(2, len(followers))])
+	r.names = s.StartNames(r.named, b)
+}
+
+// done returns the relationship, with the users it names.
+func (r *relationship) done(ctx context.Context) (retwis.Relationship, error) {
+	r.wg.Wait() // when then was not called
+	if r.err != nil || len(r.named) == 0 {
+		return r.rel, r.err
 	}
-	named := kernel.ParseIDs(followers[:min(2, len(followers))])
-	names, err := s.Usernames(ctx, named)
+	names, err := r.names.Usernames(ctx)
 	if err != nil {
-		return rel, err
+		return r.rel, err
 	}
-	for _, uid := range named {
-		rel.FollowedBy = append(rel.FollowedBy, retwis.User{ID: uid, Username: names[uid]})
+	for _, uid := range r.named {
+		r.rel.FollowedBy = append(r.rel.FollowedBy, retwis.User{ID: uid, Username: names[uid]})
 	}
-	return rel, nil
+	return r.rel, nil
 }
 
 // among returns those of followed (user ids, in their order) that are
@@ -173,41 +221,87 @@ const suggestionsKept = 10 * time.Minute
 // viewer does not see: accounts blocked, muted or suspended, which are
 // left out) and the names, no round trip when warm.
 func (s *Store) WhoToFollow(ctx context.Context, viewer int64, n int) ([]retwis.Suggestion, error) {
-	res := s.CachedMulti(ctx, append([]rueidis.CacheableTTL{
-		rueidis.CT(s.C.B().Get().Key(schema.Suggestions(viewer)).Cache(), s.Opts.CacheTTL)}, s.HiddenCmds(viewer)...)...)
-	hidden, err := s.ParseHidden(res[1:])
+	var first, then kernel.Batch
+	hidden := first.Add(s.HiddenCmds(viewer)...)
+	w := s.startSuggestions(viewer, n, &first)
+	s.ReadBatch(ctx, &first)
+	h, err := s.ParseHidden(hidden.Replies())
 	if err != nil {
 		return nil, err
 	}
-	kept, err := res[0].ToString()
+	w.then(ctx, h, &then)
+	s.ReadBatch(ctx, &then)
+	return w.done(ctx)
+}
+
+// suggestions is the reading of who to follow (see WhoToFollow) along
+// with a page's other reads, in two batches: startSuggestions adds the
+// read of the users kept to the first; once it is read, then computes
+// them if none are kept, and adds the reads of their names to the
+// second; once that is read, done returns them named.
+type suggestions struct {
+	s      *Store
+	viewer int64
+	n      int
+	kept   kernel.Slot
+	found  []retwis.Suggestion
+	names  accounts.Names
+	err    error
+}
+
+// startSuggestions adds the read of the users to follow kept for viewer
+// to first; n is how many are shown.
+func (s *Store) startSuggestions(viewer int64, n int, first *kernel.Batch) *suggestions {
+	cmd := s.C.B().Get().Key(schema.Suggestions(viewer)).Cache()
+	return &suggestions{s: s, viewer: viewer, n: n, kept: first.Add(rueidis.CT(cmd, s.Opts.CacheTTL))}
+}
+
+// then takes the users kept, or computes and keeps them, leaves out
+// those hidden (what the viewer does not see), and adds the reads of the
+// names of the n first to b.
+func (w *suggestions) then(ctx context.Context, hidden retwis.Hidden, b *kernel.Batch) {
+	s := w.s
+	kept, err := w.kept.Replies()[0].ToString()
 	var found []retwis.Suggestion
 	switch {
 	case err == nil:
 		found = parseSuggestions(kept)
 	case rueidis.IsRedisNil(err):
-		if found, err = s.suggest(ctx, viewer); err != nil {
-			return nil, err
+		if found, err = s.suggest(ctx, w.viewer); err != nil {
+			w.err = err
+			return
 		}
-		err = s.C.Do(ctx, s.C.B().Set().Key(schema.Suggestions(viewer)).Value(formatSuggestions(found)).
+		err = s.C.Do(ctx, s.C.B().Set().Key(schema.Suggestions(w.viewer)).Value(formatSuggestions(found)).
 			Ex(suggestionsKept).Build()).Error()
 		if err != nil {
-			return nil, s.Wrap("who to follow: keep", err)
+			w.err = s.Wrap("who to follow: keep", err)
+			return
 		}
 	default:
-		return nil, s.Wrap("who to follow", err)
+		w.err = s.Wrap("who to follow", err)
+		return
 	}
 	found = slices.DeleteFunc(found, func(f retwis.Suggestion) bool { return hidden.Hides(f.User.ID, retwis.InTimeline) })
-	found = found[:min(n, len(found))]
-	uids := make([]int64, len(found))
-	for i, f := range found {
+	w.found = found[:min(w.n, len(found))]
+	uids := make([]int64, len(w.found))
+	for i, f := range w.found {
 		uids[i] = f.User.ID
 	}
-	names, err := s.Usernames(ctx, uids)
+	w.names = s.StartNames(uids, b)
+}
+
+// done returns the users to follow, named; those without a name (gone)
+// are left out.
+func (w *suggestions) done(ctx context.Context) ([]retwis.Suggestion, error) {
+	if w.err != nil {
+		return nil, w.err
+	}
+	names, err := w.names.Usernames(ctx)
 	if err != nil {
 		return nil, err
 	}
-	named := found[:0]
-	for _, f := range found {
+	named := w.found[:0]
+	for _, f := range w.found {
 		if f.User.Username = names[f.User.ID]; f.User.Username != "" {
 			named = append(named, f)
 		}

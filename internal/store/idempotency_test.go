@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // TestCreatePostOnce sends the same post with the same idempotency key
@@ -55,4 +56,38 @@ func TestCreatePostOnce(t *testing.T) {
 		}
 		f.assertUnchanged(t, before)
 	}
+}
+
+// TestPublished: Publish returns the post as a read of it gives it, with
+// its author's summary as Summary reads it once the post is published
+// (the count of posts, the last post's time) and no replies; a repeat
+// with its idempotency key returns the same, with the replies it got
+// since, on one Redis and on a cluster.
+func TestPublished(t *testing.T) {
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		u := f.register(t, "author")
+		other := f.register(t, "other")
+		if err := f.st.Follow(f.ctx, other.ID, u.ID); err != nil {
+			t.Fatal(err)
+		}
+		f.post(t, posts.Draft{Author: u.ID, Text: "an earlier post"})
+		d := posts.Draft{Author: u.ID, Text: "hello @other #tag", Key: "k"}
+		p, err := f.st.Publish(f.ctx, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equal(t, "the post", p.Post)(f.st.Post(f.ctx, 0, p.Post.ID))
+		equal(t, "its author", p.Author)(f.st.Summary(f.ctx, u.ID))
+		if p.Replies != 0 || p.Author.Posts != 2 || p.Author.Counts.Followers != 1 {
+			t.Errorf("published %+v; want no replies, by an author of 2 posts and a follower", p)
+		}
+		f.post(t, posts.Draft{Author: other.ID, Text: "a reply", InReplyTo: p.Post.ID})
+		f.drain(t)
+		again, err := f.st.Publish(f.ctx, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Replies = 1
+		equal(t, "the post published again", again)(p, nil)
+	})
 }

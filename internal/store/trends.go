@@ -12,6 +12,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/index"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -22,18 +23,44 @@ import (
 // scores to now and merges them; then the tags' names as first written
 // (another). The result is kept for trendsFresh (see trendMemo).
 func (s *Store) Trending(ctx context.Context, n int, now time.Time) ([]retwis.Trend, error) {
-	if trends, ok := s.trendMemo.get(n, now); ok {
-		return trends, nil
-	}
-	trends, err := s.readTrending(ctx, n, now)
-	if err == nil {
-		s.trendMemo.put(n, now, trends)
-	}
-	return trends, err
+	var first, then kernel.Batch
+	t := s.startTrending(n, now, &first)
+	s.ReadBatch(ctx, &first)
+	t.then(&then)
+	s.ReadBatch(ctx, &then)
+	return t.done()
 }
 
-// readTrending reads the n tags trending at now from Redis.
-func (s *Store) readTrending(ctx context.Context, n int, now time.Time) ([]retwis.Trend, error) {
+// trending is the reading of the trending tags (see Trending) along with
+// a page's other reads, in two batches: startTrending adds the reads of
+// the shards to the first, unless the tags were read lately; once it is
+// read, then merges them and adds the reads of the tags' names to the
+// second; once that is read, done returns the tags.
+type trending struct {
+	s      *Store
+	n      int
+	now    time.Time
+	trends []retwis.Trend // read lately, or once done
+	kept   bool           // the trends were read lately
+	shards kernel.Slot
+	top    []trend
+	names  kernel.Slot
+	err    error
+}
+
+// trend is a tag (folded) with its weight.
+type trend struct {
+	folded string
+	weight float64
+}
+
+// startTrending adds to first the reads of the n tags trending at now,
+// unless they were read lately.
+func (s *Store) startTrending(n int, now time.Time, first *kernel.Batch) *trending {
+	t := &trending{s: s, n: n, now: now}
+	if t.trends, t.kept = s.trendMemo.get(n, now); t.kept {
+		return t
+	}
 	b := s.C.B()
 	cmds := make([]rueidis.CacheableTTL, 0, 2*schema.TrendShards)
 	for i := range schema.TrendShards {
@@ -41,49 +68,66 @@ func (s *Store) readTrending(ctx context.Context, n int, now time.Time) ([]retwi
 			rueidis.CT(b.Get().Key(schema.TrendEpoch(i)).Cache(), s.Opts.CacheTTL),
 			rueidis.CT(b.Zrevrange().Key(schema.Trends(i)).Start(0).Stop(int64(n-1)).Withscores().Cache(), s.Opts.CacheTTL))
 	}
-	res := s.CachedMulti(ctx, cmds...)
-	type trend struct {
-		folded string
-		weight float64
+	t.shards = first.Add(cmds...)
+	return t
+}
+
+// then brings the shards' scores to now, merges them, and adds the reads
+// of the names of the n heaviest to b.
+func (t *trending) then(b *kernel.Batch) {
+	if t.kept {
+		return
 	}
-	var top []trend
+	s := t.s
+	res := t.shards.Replies()
 	for i := range schema.TrendShards {
 		epoch, err := res[2*i].AsInt64()
 		if rueidis.IsRedisNil(err) {
 			continue // an empty shard
 		}
 		if err != nil {
-			return nil, s.Wrap("trends", err)
+			t.err = s.Wrap("trends", err)
+			return
 		}
 		scores, err := res[2*i+1].AsZScores()
 		if err != nil {
-			return nil, s.Wrap("trends", err)
+			t.err = s.Wrap("trends", err)
+			return
 		}
-		decay := math.Exp2(-now.Sub(time.Unix(epoch, 0)).Seconds() / index.TrendHalfLife.Seconds())
+		decay := math.Exp2(-t.now.Sub(time.Unix(epoch, 0)).Seconds() / index.TrendHalfLife.Seconds())
 		for _, sc := range scores {
-			top = append(top, trend{sc.Member, sc.Score * decay})
+			t.top = append(t.top, trend{sc.Member, sc.Score * decay})
 		}
 	}
-	slices.SortFunc(top, func(a, b trend) int { return cmp.Compare(b.weight, a.weight) })
-	top = top[:min(n, len(top))]
-	if len(top) == 0 {
-		return nil, nil
+	slices.SortFunc(t.top, func(a, b trend) int { return cmp.Compare(b.weight, a.weight) })
+	t.top = t.top[:min(t.n, len(t.top))]
+	names := make([]rueidis.CacheableTTL, len(t.top))
+	for i, tr := range t.top {
+		names[i] = rueidis.CT(s.C.B().Hget().Key(schema.TagInfo(tr.folded)).Field(schema.FieldTagName).Cache(), s.Opts.CacheTTL)
 	}
-	names := make([]rueidis.CacheableTTL, len(top))
-	for i, t := range top {
-		names[i] = rueidis.CT(b.Hget().Key(schema.TagInfo(t.folded)).Field(schema.FieldTagName).Cache(), s.Opts.CacheTTL)
+	t.names = b.Add(names...)
+}
+
+// done returns the trending tags, named as first written, and keeps them
+// for trendsFresh.
+func (t *trending) done() ([]retwis.Trend, error) {
+	if t.kept || t.err != nil {
+		return t.trends, t.err
 	}
-	trends := make([]retwis.Trend, 0, len(top))
-	for i, r := range s.CachedMulti(ctx, names...) {
+	if len(t.top) > 0 {
+		t.trends = make([]retwis.Trend, 0, len(t.top))
+	}
+	for i, r := range t.names.Replies() {
 		name, err := r.ToString()
 		if rueidis.IsRedisNil(err) {
-			name = top[i].folded
+			name = t.top[i].folded
 		} else if err != nil {
-			return nil, s.Wrap("trends: names", err)
+			return nil, t.s.Wrap("trends: names", err)
 		}
-		trends = append(trends, retwis.Trend{Tag: name, Weight: top[i].weight})
+		t.trends = append(t.trends, retwis.Trend{Tag: name, Weight: t.top[i].weight})
 	}
-	return trends, nil
+	t.s.trendMemo.put(t.n, t.now, t.trends)
+	return t.trends, nil
 }
 
 // trendsFresh is how long a server shows the trending tags it read

@@ -212,7 +212,7 @@ func TestThreadPaging(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = append(want, strconv.FormatInt(p.ID, 10))
+		want = append(want, strconv.FormatInt(p.Post.ID, 10))
 	}
 	s.drain()
 	var seen []string

@@ -41,29 +41,27 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 }
 
 // renderHome renders the page of u's home timeline at cursor c; v carries
-// a form error and the draft to show again after a failed post.
+// a form error and the draft to show again after a failed post. It is
+// one call of the store, which reads everything the page shows.
 func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.User, c retwis.Cursor, status int, v view) {
-	page, counts, err := s.store.HomeTimeline(r.Context(), u.ID, c, PageSize)
+	// Who to follow on the first page only, and not on a page that shows
+	// a refused post: computing the suggestions keeps them in Redis, and
+	// a refused request writes nothing.
+	suggest := 0
+	if c == (retwis.Cursor{}) && status == http.StatusOK {
+		suggest = whoToFollow
+	}
+	home, err := s.store.HomePage(r.Context(), u.ID, storeQuery(r, c, PageSize, status), suggest)
 	if err != nil {
 		s.mw.Fail(w, r, err)
 		return
 	}
-	v.Title, v.Viewer, v.Page = "Home", &u, page
-	if n, last, err := s.store.LoginNotice(r.Context(), u.ID); err != nil {
-		s.log.Warn("failed logins", "err", err) // the page goes on without them
-	} else {
-		v.LoginFailures = loginFailures{N: n, Last: last}
-	}
-	v.Profile = retwis.Profile{User: u, Counts: counts}
-	// Who to follow on the first page only, and not on a page that shows
-	// a refused post: computing the suggestions keeps them in Redis, and
-	// a refused request writes nothing.
-	if c == (retwis.Cursor{}) && status == http.StatusOK {
-		if v.Suggestions, err = s.store.WhoToFollow(r.Context(), u.ID, whoToFollow); err != nil {
-			s.log.Warn("who to follow", "user", u.ID, "err", err) // the page goes on without them
-		}
-	}
+	v.Title, v.Viewer, v.Page = "Home", &u, home.Page
+	v.LoginFailures = loginFailures{N: home.LoginFailures, Last: home.LastLoginFailure}
+	v.Profile = retwis.Profile{User: u, Counts: home.Counts}
+	v.Suggestions = home.Suggestions
+	v.Unread, v.counted = home.Unread, true
 	v.PostKey = rand.Text()
-	v.Newer, v.Older = pageLinks("/", page)
+	v.Newer, v.Older = pageLinks("/", home.Page)
 	s.render(w, r, status, "home", v)
 }

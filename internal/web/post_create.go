@@ -23,7 +23,7 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		replyTo, err = postNumber(r.PostFormValue("in_reply_to"), "in_reply_to")
 	}
-	var p retwis.Post
+	var p posts.Published
 	if err == nil {
 		p, err = s.store.Publish(r.Context(), posts.Draft{Author: u.ID, Text: r.PostFormValue("status"),
 			InReplyTo: replyTo, Key: r.PostFormValue("idempotency_key")})
@@ -47,7 +47,7 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if replyTo > 0 { // its own thread, which shows it below what it answers at once
-		http.Redirect(w, r, retwis.PostPath(p.ID), http.StatusSeeOther)
+		http.Redirect(w, r, retwis.PostPath(p.Post.ID), http.StatusSeeOther)
 		return
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/store"
 )
 
 //go:embed templates/*.html
@@ -81,6 +82,7 @@ type view struct {
 	Older   string // link to older posts, if any
 
 	Unread        int64                 // the viewer's unread notifications
+	counted       bool                  // Unread was read with the page (else render reads it)
 	Thread        retwis.Thread         // the permalink page
 	Tag           tagView               // the tag page
 	Notifications []retwis.Notification // the notifications page
@@ -117,9 +119,10 @@ type loginFailures struct {
 // render executes a page into a buffer first, so a template error never
 // leaves a half-written page behind a 200. For a logged-in viewer, the
 // navigation shows how many notifications are unread (from the
-// client-side cache: no round trip when warm).
+// client-side cache: no round trip when warm), read here unless the page
+// read it with the rest (storeQuery).
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
-	if v.Viewer != nil && status < 400 {
+	if v.Viewer != nil && status < 400 && !v.counted {
 		n, err := s.store.UnreadNotifications(r.Context(), v.Viewer.ID)
 		if err != nil {
 			s.log.Warn("unread notifications", "user", v.Viewer.ID, "err", err) // the page goes on without the count
@@ -148,6 +151,14 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	}
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
+}
+
+// storeQuery is the store's query of a hot page at cursor c of n posts,
+// answered with status: the unread count with it when render would show
+// it (a logged-in viewer, a page that is no error).
+func storeQuery(r *http.Request, c retwis.Cursor, n, status int) store.PageQuery {
+	_, viewer := middleware.ViewerFrom(r.Context())
+	return store.PageQuery{Cursor: c, N: n, Unread: viewer && status < 400}
 }
 
 // renderError shows the error page.

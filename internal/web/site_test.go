@@ -28,10 +28,11 @@ import (
 type site struct {
 	t     testing.TB
 	srv   *httptest.Server
-	redis *redistest.Redis // nil on a cluster
-	raw   rueidis.Client   // for setting up and inspecting data
-	logs  *syncbuf.Buffer  // what the server logged
-	st    *store.Store     // the server's store
+	redis *redistest.Redis    // nil on a cluster
+	raw   rueidis.Client      // for setting up and inspecting data
+	logs  *syncbuf.Buffer     // what the server logged
+	st    *store.Store        // the server's store
+	calls *storetest.Counting // the store's round trips to Redis
 }
 
 func newSite(t testing.TB) *site {
@@ -62,7 +63,7 @@ func newSiteStore(t testing.TB, redisURL string, start func(http.Handler) *httpt
 		t.Fatal(err)
 	}
 	t.Cleanup(raw.Close)
-	return &site{t: t, srv: ts.HTTP, raw: raw, logs: ts.Logs, st: ts.Store}
+	return &site{t: t, srv: ts.HTTP, raw: raw, logs: ts.Logs, st: ts.Store, calls: ts.Calls}
 }
 
 // drain waits until the delivery worker has carried out every job.

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -103,12 +104,38 @@ func (s *Store) noteFailures(ctx context.Context, uid int64) {
 // them: the home page shows them once. Read through the client-side
 // cache, so that it costs nothing when there are none.
 func (s *Store) LoginNotice(ctx context.Context, uid int64) (n int, last time.Time, err error) {
-	key := schema.LoginNotice(uid)
-	vals, err := s.Cached(ctx, s.C.B().Lrange().Key(key).Start(0).Stop(schema.LoginFailuresKept-1).Cache(), s.Opts.CacheTTL).AsStrSlice()
+	var b kernel.Batch
+	notice := s.StartLoginNotice(uid, &b)
+	s.ReadBatch(ctx, &b)
+	return notice.Take(ctx)
+}
+
+// Notice is the reading of the failed logins the home page tells its
+// owner of (see LoginNotice) along with the page's other reads:
+// StartLoginNotice adds it to a batch, and once the batch is read, Take
+// returns them.
+type Notice struct {
+	s    *Store
+	uid  int64
+	slot kernel.Slot
+}
+
+// StartLoginNotice adds the read of uid's login notice to b.
+func (s *Store) StartLoginNotice(uid int64, b *kernel.Batch) Notice {
+	cmd := s.C.B().Lrange().Key(schema.LoginNotice(uid)).Start(0).Stop(schema.LoginFailuresKept - 1).Cache()
+	return Notice{s: s, uid: uid, slot: b.Add(rueidis.CT(cmd, s.Opts.CacheTTL))}
+}
+
+// Take returns the failed logins read, and forgets them (a write, when
+// there are some).
+func (n Notice) Take(ctx context.Context) (int, time.Time, error) {
+	s := n.s
+	vals, err := n.slot.Replies()[0].AsStrSlice()
 	if err != nil || len(vals) == 0 {
 		return 0, time.Time{}, s.Wrap("failed logins", err)
 	}
 	ms, _ := strconv.ParseInt(vals[0], 10, 64)
+	key := schema.LoginNotice(n.uid)
 	s.Written.Add(key)
 	if err := s.C.Do(ctx, s.C.B().Del().Key(key).Build()).Error(); err != nil {
 		return 0, time.Time{}, s.Wrap("failed logins", err)

@@ -60,7 +60,7 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 // nameFree refuses a name that is visibly taken, or reserved after its
 // account was deleted, before anything is hashed or written.
 func (s *Store) nameFree(ctx context.Context, username string) error {
-	if _, err := s.lookupID(ctx, username); err == nil {
+	if _, err := s.UserID(ctx, username); err == nil {
 		return errNameTaken
 	} else if retwis.ErrorKind(err) != retwis.NotFound {
 		return err
@@ -145,12 +145,12 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 	return nil
 }
 
-// lookupID resolves a username to a user id: exactly as typed first (the
+// UserID resolves a username to a user id: exactly as typed first (the
 // tutorial's users hash, which also holds names of the original Retwis
 // outside today's alphabet), then ignoring case, for names within the
 // alphabet only. It reads through the client-side cache: Redis
 // invalidates the copy of a shard of the index when a sign-up changes it.
-func (s *Store) lookupID(ctx context.Context, username string) (int64, error) {
+func (s *Store) UserID(ctx context.Context, username string) (int64, error) {
 	if username == "" || len(username) > 256 {
 		return 0, retwis.Errorf(retwis.NotFound, "No such user.")
 	}
@@ -176,7 +176,7 @@ func (s *Store) lookupID(ctx context.Context, username string) (int64, error) {
 // UserByName returns the user called username (matched ignoring case),
 // with the name as it was registered.
 func (s *Store) UserByName(ctx context.Context, username string) (retwis.User, error) {
-	uid, err := s.lookupID(ctx, username)
+	uid, err := s.UserID(ctx, username)
 	if err != nil {
 		return retwis.User{}, err
 	}
@@ -193,33 +193,57 @@ func (s *Store) UserByName(ctx context.Context, username string) (retwis.User, e
 // Usernames resolves user ids to Usernames in one round trip, from the
 // client-side cache where possible. Unknown ids are missing from the map.
 func (s *Store) Usernames(ctx context.Context, uids []int64) (map[int64]string, error) {
-	names, unread, err := s.ReadNames(ctx, uids)
-	if err == nil && len(unread) > 0 {
-		err = retwis.Errorf(retwis.Unavailable, "The database is unavailable right now. Please try again in a moment.")
-	}
-	return names, err
+	var b kernel.Batch
+	n := s.StartNames(uids, &b)
+	s.ReadBatch(ctx, &b)
+	return n.Usernames(ctx)
 }
 
 // ReadNames is usernames for a page: the ids whose user hash cannot be
 // read right now (its node is failing over) are in unread rather than an
 // error, so that the page can show the rest.
 func (s *Store) ReadNames(ctx context.Context, uids []int64) (names map[int64]string, unread map[int64]bool, err error) {
-	names = make(map[int64]string, len(uids))
+	var b kernel.Batch
+	n := s.StartNames(uids, &b)
+	s.ReadBatch(ctx, &b)
+	return n.Read(ctx)
+}
+
+// Names is the reading of usernames along with a page's other reads:
+// StartNames adds them to a batch, and once it is read, Read or
+// Usernames returns them.
+type Names struct {
+	s     *Store
+	order []int64 // the ids read, each once
+	slot  kernel.Slot
+}
+
+// StartNames adds the reads of the usernames of uids to b.
+func (s *Store) StartNames(uids []int64, b *kernel.Batch) Names {
+	n := Names{s: s}
+	seen := make(map[int64]bool, len(uids))
 	cmds := make([]rueidis.CacheableTTL, 0, len(uids))
-	var order []int64
 	for _, uid := range uids {
-		if _, seen := names[uid]; seen {
+		if seen[uid] {
 			continue
 		}
-		names[uid] = ""
-		order = append(order, uid)
+		seen[uid] = true
+		n.order = append(n.order, uid)
 		cmds = append(cmds, rueidis.CT(s.C.B().Hget().Key(schema.User(uid)).Field(schema.FieldUsername).Cache(), s.Opts.CacheTTL))
 	}
-	res := s.CachedMulti(ctx, cmds...)
+	n.slot = b.Add(cmds...)
+	return n
+}
+
+// Read returns the usernames read, as ReadNames does.
+func (n Names) Read(ctx context.Context) (names map[int64]string, unread map[int64]bool, err error) {
+	s := n.s
+	res := n.slot.Replies()
 	s.FromMaster(ctx, res, func(r rueidis.RedisResult) bool { return rueidis.IsRedisNil(r.Error()) },
 		func(i int) rueidis.Completed {
-			return s.C.B().Hmget().Key(schema.User(order[i])).Field(schema.FieldUsername).Build()
+			return s.C.B().Hmget().Key(schema.User(n.order[i])).Field(schema.FieldUsername).Build()
 		})
+	names = make(map[int64]string, len(n.order))
 	for i, r := range res {
 		v, err := nameOf(r)
 		switch {
@@ -227,18 +251,25 @@ func (s *Store) ReadNames(ctx context.Context, uids []int64) (names map[int64]st
 			if unread == nil {
 				unread = map[int64]bool{}
 			}
-			unread[order[i]] = true
+			unread[n.order[i]] = true
 		case err != nil && !rueidis.IsRedisNil(err):
 			return nil, nil, s.Wrap("usernames", err)
 		}
-		names[order[i]] = v
-	}
-	for uid, name := range names {
-		if name == "" {
-			delete(names, uid)
+		if v != "" {
+			names[n.order[i]] = v
 		}
 	}
 	return names, unread, nil
+}
+
+// Usernames returns the usernames read, as Usernames does: an error of
+// kind Unavailable if some could not be read.
+func (n Names) Usernames(ctx context.Context) (map[int64]string, error) {
+	names, unread, err := n.Read(ctx)
+	if err == nil && len(unread) > 0 {
+		err = retwis.Errorf(retwis.Unavailable, "The database is unavailable right now. Please try again in a moment.")
+	}
+	return names, err
 }
 
 // nameOf reads a username from the reply to HGET user:{<id>} username,
@@ -257,9 +288,30 @@ func nameOf(r rueidis.RedisResult) (string, error) {
 // LatestUsers returns the n most recently registered usernames, newest
 // first, from the client-side cache when warm.
 func (s *Store) LatestUsers(ctx context.Context, n int) ([]string, error) {
+	var b kernel.Batch
+	l := s.StartLatestUsers(n, &b)
+	s.ReadBatch(ctx, &b)
+	return l.Users()
+}
+
+// Latest is the reading of the newest usernames (see LatestUsers) along
+// with a page's other reads: StartLatestUsers adds it to a batch, and
+// once the batch is read, Users returns them.
+type Latest struct {
+	s    *Store
+	slot kernel.Slot
+}
+
+// StartLatestUsers adds the read of the n newest usernames to b.
+func (s *Store) StartLatestUsers(n int, b *kernel.Batch) Latest {
 	cmd := s.C.B().Zrevrange().Key(schema.UsersByTime).Start(0).Stop(int64(n - 1)).Cache()
-	names, err := s.Cached(ctx, cmd, s.Opts.CacheTTL).AsStrSlice()
-	return names, s.Wrap("latest users", err)
+	return Latest{s: s, slot: b.Add(rueidis.CT(cmd, s.Opts.CacheTTL))}
+}
+
+// Users returns the usernames read.
+func (l Latest) Users() ([]string, error) {
+	names, err := l.slot.Replies()[0].AsStrSlice()
+	return names, l.s.Wrap("latest users", err)
 }
 
 // Login checks a username and password and returns the user and the
@@ -277,7 +329,7 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	if len(pass) > retwis.MaxPasswordBytes {
 		return retwis.User{}, "", wrong // not a password we could have accepted: no hashing
 	}
-	uid, err := s.lookupID(ctx, username)
+	uid, err := s.UserID(ctx, username)
 	if retwis.ErrorKind(err) == retwis.NotFound {
 		// Spend the time a real check takes, so timing tells nothing.
 		if _, err := s.VerifyPassword(ctx, pass, ""); err != nil {

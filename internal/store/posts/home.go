@@ -29,13 +29,28 @@ import (
 // Reading the home timeline records that uid is active, and first
 // rebuilds it if uid returns from a long absence (see markSeen).
 func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, retwis.Counts, error) {
+	return s.HomeTimelineAlong(ctx, uid, c, n, Along{})
+}
+
+// HomeTimelineAlong is HomeTimeline with a page's other reads (see
+// Along).
+func (s *Store) HomeTimelineAlong(ctx context.Context, uid int64, c retwis.Cursor, n int, a Along) (retwis.Page, retwis.Counts, error) {
 	s.markSeen(ctx, uid)
 	var counts retwis.Counts
-	countsTo := &counts // the first fetch reads the counts too
-	archived := false   // the last fetch read from the archive
-	page, err := s.collect(ctx, reader{id: uid}, c, n, source{key: schema.Home(uid), list: true}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
-		ids, fromArchive, err := s.homeIDs(ctx, uid, c, want, countsTo)
-		countsTo, archived = nil, fromArchive
+	rd, read, err := s.begin(ctx, reader{id: uid}, a, s.homeReads(uid, c, n+1, true)...)
+	if err != nil {
+		return retwis.Page{}, counts, err
+	}
+	first := true     // the first fetch: read above, with the counts
+	archived := false // the last fetch read from the archive
+	page, err := s.collect(ctx, rd, c, n, source{key: schema.Home(uid), list: true}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+		res, countsTo := read.Replies(), &counts
+		if !first {
+			res, countsTo = s.CachedMulti(ctx, s.homeReads(uid, c, want, false)...), nil
+		}
+		first = false
+		ids, fromArchive, err := s.homeIDs(ctx, uid, c, want, res, countsTo)
+		archived = fromArchive
 		return ids, err
 	}, func(ctx context.Context, posts []retwis.Post) ([]retwis.Post, error) {
 		if !archived {
@@ -46,20 +61,26 @@ func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n 
 	return page, counts, err
 }
 
-// homeIDs is the fetchFunc of a home timeline; if counts is not nil, it
-// also reads uid's counts into it. It reports whether any of the ids
-// came from the archive.
-func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want int, counts *retwis.Counts) ([]int64, bool, error) {
+// homeReads are the cached reads of a fetch of uid's home timeline for
+// cursor c (see homeIDs): the followed celebrities, the first want ids
+// of the list for a first page, and with counts, uid's counts.
+func (s *Store) homeReads(uid int64, c retwis.Cursor, want int, counts bool) []rueidis.CacheableTTL {
 	b := s.C.B()
-	first := c == (retwis.Cursor{})
 	reads := []rueidis.CacheableTTL{rueidis.CT(b.Smembers().Key(schema.FollowedCelebrities(uid)).Cache(), s.Opts.CacheTTL)}
-	if first {
+	if c == (retwis.Cursor{}) {
 		reads = append(reads, rueidis.CT(b.Lrange().Key(schema.Home(uid)).Start(0).Stop(int64(want-1)).Cache(), s.Opts.CacheTTL))
 	}
-	if counts != nil {
+	if counts {
 		reads = append(reads, s.countCmds(uid)...)
 	}
-	res := s.CachedMulti(ctx, reads...)
+	return reads
+}
+
+// homeIDs is the fetchFunc of a home timeline, given the replies res to
+// its homeReads; if counts is not nil, they were read, into it. It
+// reports whether any of the ids came from the archive.
+func (s *Store) homeIDs(ctx context.Context, uid int64, c retwis.Cursor, want int, res []rueidis.RedisResult, counts *retwis.Counts) ([]int64, bool, error) {
+	first := c == (retwis.Cursor{})
 	celebrities, err := res[0].AsIntSlice()
 	if err != nil {
 		return nil, false, s.Wrap("followed celebrities", err)

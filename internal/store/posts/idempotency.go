@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 )
 
 // idempotencyTTL is how long a post's idempotency key is remembered.
@@ -22,23 +23,43 @@ const inFlight = "0"
 // answer to a post (a timeout, a dropped connection, a 503) sends it again
 // with the same key and gets one post, not two. An empty key is no key.
 func (s *Store) CreatePostOnce(ctx context.Context, author int64, text, key string) (retwis.Post, error) {
-	return s.Publish(ctx, Draft{Author: author, Text: text, Key: key})
+	p, err := s.Publish(ctx, Draft{Author: author, Text: text, Key: key})
+	return p.Post, err
 }
 
-// earlierPost returns the post an idempotency key was used for.
-func (s *Store) earlierPost(ctx context.Context, k string) (retwis.Post, error) {
+// earlierPost returns the post author used idempotency key k for, with
+// author's summary and the post's count of replies read in the same
+// call.
+func (s *Store) earlierPost(ctx context.Context, author int64, k string) (Published, error) {
 	v, err := s.C.Do(ctx, s.C.B().Get().Key(k).Build()).ToString()
 	if rueidis.IsRedisNil(err) || v == inFlight {
-		return retwis.Post{}, retwis.Errorf(retwis.Conflict, "This post is being published already.")
+		return Published{}, retwis.Errorf(retwis.Conflict, "This post is being published already.")
 	}
 	if err != nil {
-		return retwis.Post{}, s.Wrap("idempotency key", err)
+		return Published{}, s.Wrap("idempotency key", err)
 	}
 	pid, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {
-		return retwis.Post{}, s.Wrap("idempotency key", err)
+		return Published{}, s.Wrap("idempotency key", err)
 	}
-	return s.post(ctx, reader{all: true}, pid)
+	along := new(kernel.Batch)
+	sum, replies := s.startSummaries([]int64{author}, along), s.startReplyCounts([]int64{pid}, along)
+	p, err := s.post(ctx, reader{all: true, along: along}, pid)
+	if err != nil {
+		return Published{}, err
+	}
+	sums, err := s.parseSummaries([]int64{author}, sum.Replies())
+	if err != nil {
+		return Published{}, err
+	}
+	if len(sums) == 0 {
+		return Published{}, retwis.Errorf(retwis.NotFound, "There is no such user.")
+	}
+	n, err := s.parseReplyCounts(replies.Replies())
+	if err != nil {
+		return Published{}, err
+	}
+	return Published{Post: p, Author: sums[0], Replies: n[0]}, nil
 }
 
 // checkIdempotencyKey accepts 1 to retwis.MaxIdempotencyKeyLen

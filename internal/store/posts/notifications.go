@@ -11,6 +11,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -130,23 +131,65 @@ func parseNote(member string) (retwis.Notification, bool) {
 // are some, and uid does not see someone, are they read and counted one
 // by one.
 func (s *Store) UnreadNotifications(ctx context.Context, uid int64) (int64, error) {
-	b := s.C.B()
-	res := s.CachedMulti(ctx, append(s.HiddenCmds(uid),
-		rueidis.CT(b.Hget().Key(schema.User(uid)).Field(schema.FieldNotified).Cache(), s.Opts.CacheTTL))...)
-	hidden, err := s.ParseHidden(res[:len(res)-1])
+	var first, then kernel.Batch
+	hidden := first.Add(s.HiddenCmds(uid)...)
+	u := s.StartUnread(uid, &first)
+	s.ReadBatch(ctx, &first)
+	h, err := s.ParseHidden(hidden.Replies())
 	if err != nil {
 		return 0, err
 	}
-	read, err := res[len(res)-1].AsInt64()
+	u.Then(&then)
+	s.ReadBatch(ctx, &then)
+	return u.Count(ctx, h)
+}
+
+// Unread is the counting of a user's unread notifications (see
+// UnreadNotifications) along with a page's other reads, in two batches:
+// StartUnread adds the read of when they were last read to the first;
+// once it is read, Then adds the count to the second; once that is read,
+// Count returns it.
+type Unread struct {
+	s        *Store
+	uid      int64
+	notified kernel.Slot
+	count    kernel.Slot
+	after    string // the scores counted: after the last read
+	err      error
+}
+
+// StartUnread adds to first the read of when uid last read their
+// notifications.
+func (s *Store) StartUnread(uid int64, first *kernel.Batch) *Unread {
+	cmd := s.C.B().Hget().Key(schema.User(uid)).Field(schema.FieldNotified).Cache()
+	return &Unread{s: s, uid: uid, notified: first.Add(rueidis.CT(cmd, s.Opts.CacheTTL))}
+}
+
+// Then adds the count of the notifications since then to b.
+func (u *Unread) Then(b *kernel.Batch) {
+	read, err := u.notified.Replies()[0].AsInt64()
 	if err != nil && !rueidis.IsRedisNil(err) {
-		return 0, s.Wrap("unread notifications", err)
+		u.err = u.s.Wrap("unread notifications", err)
+		return
 	}
-	after := "(" + strconv.FormatInt(read, 10)
-	n, err := s.Cached(ctx, b.Zcount().Key(schema.Notifications(uid)).Min(after).Max("+inf").Cache(), s.Opts.CacheTTL).AsInt64()
+	u.after = "(" + strconv.FormatInt(read, 10)
+	cmd := u.s.C.B().Zcount().Key(schema.Notifications(u.uid)).Min(u.after).Max("+inf").Cache()
+	u.count = b.Add(rueidis.CT(cmd, u.s.Opts.CacheTTL))
+}
+
+// Count returns how many of the notifications counted the reader sees,
+// given what they do not see (hidden): when they do not see someone, the
+// notifications are read and counted one by one.
+func (u *Unread) Count(ctx context.Context, hidden retwis.Hidden) (int64, error) {
+	if u.err != nil {
+		return 0, u.err
+	}
+	s, b := u.s, u.s.C.B()
+	n, err := u.count.Replies()[0].AsInt64()
 	if err != nil || n == 0 || !hidden.HidesAnyone(retwis.InConversation) {
 		return n, s.Wrap("unread notifications", err)
 	}
-	cmd := b.Zrangebyscore().Key(schema.Notifications(uid)).Min(after).Max("+inf").Limit(0, schema.NotificationsCap).Cache()
+	cmd := b.Zrangebyscore().Key(schema.Notifications(u.uid)).Min(u.after).Max("+inf").Limit(0, schema.NotificationsCap).Cache()
 	members, err := s.Cached(ctx, cmd, s.Opts.CacheTTL).AsStrSlice()
 	if err != nil {
 		return 0, s.Wrap("unread notifications", err)

@@ -40,7 +40,8 @@ import (
 // half-published post nor, when the user tries again, a duplicate
 // remains. Once begun it completes even if the client goes away.
 func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retwis.Post, error) {
-	return s.Publish(ctx, Draft{Author: author, Text: text})
+	p, err := s.Publish(ctx, Draft{Author: author, Text: text})
+	return p.Post, err
 }
 
 // Draft is a post to publish.
@@ -54,6 +55,14 @@ type Draft struct {
 	Key string
 }
 
+// Published is a post as Publish stored it, with what an answer about it
+// shows besides: its author's summary and how many replies it has.
+type Published struct {
+	Post    retwis.Post
+	Author  retwis.Summary
+	Replies int64
+}
+
 // Publish publishes d as CreatePost does, and with a Key as
 // CreatePostOnce does. Besides, it records the post's conversations:
 // its tags, the users it mentions (those that exist) and the post it
@@ -63,33 +72,40 @@ type Draft struct {
 // key (in the author's slot) is claimed in the round trip that reads the
 // author's state, and recorded with the post's id in the one that
 // publishes it, so that it costs no round trip of its own.
-func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
+//
+// It returns the post with its author's summary as they are once it is
+// published, read in the round trips it makes anyway (the author's
+// state before, the count of their posts with the writes): an answer
+// about the post needs no read after. A post already published with the
+// key is read back, with its author's summary and its replies, in one
+// call.
+func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 	body, err := retwis.NormalizeStatus(d.Text)
 	if err != nil {
-		return retwis.Post{}, err
+		return Published{}, err
 	}
 	author, key := d.Author, ""
 	if d.Key != "" {
 		if err := checkIdempotencyKey(d.Key); err != nil {
-			return retwis.Post{}, err
+			return Published{}, err
 		}
 		key = schema.Idempotency(author, d.Key)
 	}
 	if _, err := s.Take(ctx, accounts.Subject(schema.PostLimit(author)), s.Opts.Limits.Posts); err != nil {
-		return retwis.Post{}, err
+		return Published{}, err
 	}
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	body, conv, err := s.Converse(ctx, body, d.InReplyTo)
 	if err != nil {
-		return retwis.Post{}, err
+		return Published{}, err
 	}
-	followers, known, name, pid, err := s.postingState(ctx, author, key)
+	st, err := s.postingState(ctx, author, key)
 	if errors.Is(err, errKeyUsed) {
-		return s.earlierPost(ctx, key)
+		return s.earlierPost(ctx, author, key)
 	}
 	if err != nil {
-		return retwis.Post{}, err
+		return Published{}, err
 	}
 	var published bool
 	defer func() {
@@ -97,19 +113,20 @@ func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
 			s.C.Do(ctx, s.C.B().Del().Key(key).Build())
 		}
 	}()
-	celebrity := followers > s.Opts.CelebrityThreshold
-	newCelebrity := celebrity && !known
+	celebrity := st.author.Counts.Followers > s.Opts.CelebrityThreshold
+	newCelebrity := celebrity && !st.celebrity
 	now := time.Now()
 	// The hash goes first, on its own, so that no timeline ever holds the
 	// id of a post that cannot be read (pipelines to different cluster
 	// nodes are not ordered).
-	fields := append([]string{schema.FieldUserID, kernel.ID(author), schema.FieldAuthor, name,
+	fields := append([]string{schema.FieldUserID, kernel.ID(author), schema.FieldAuthor, st.author.User.Username,
 		schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, body}, conv.Fields()...)
 	if celebrity {
 		fields = append(fields, schema.FieldFanout, "0")
 	}
-	if pid, err = s.CreateHash(ctx, pid, schema.NextPostID, schema.Post, fields...); err != nil {
-		return retwis.Post{}, err
+	pid, err := s.CreateHash(ctx, st.pid, schema.NextPostID, schema.Post, fields...)
+	if err != nil {
+		return Published{}, err
 	}
 	s.Written.Add(schema.Home(author), schema.UserPosts(author)) // the next page shows the post
 	var jobErr error
@@ -128,32 +145,45 @@ func (s *Store) Publish(ctx context.Context, d Draft) (retwis.Post, error) {
 	wg.Wait()
 	if err := errors.Join(redisconn.FirstErr(res[:len(res)-1]), jobErr); err != nil {
 		s.unpublish(ctx, pid, author)
-		return retwis.Post{}, s.Wrap("create post: publish", err)
+		return Published{}, s.Wrap("create post: publish", err)
 	}
 	published = true
-	p := retwis.Post{ID: pid, AuthorID: author, Author: name, Time: now.Truncate(time.Second), Body: body,
+	p := retwis.Post{ID: pid, AuthorID: author, Author: st.author.User.Username, Time: now.Truncate(time.Second), Body: body,
 		InReplyTo: conv.ReplyTo, ReplyTo: conv.ReplyUser.Username, ReplyToID: conv.ReplyUser.ID}
 	for _, u := range conv.Mentions {
 		p.Mentions, p.MentionIDs = append(p.Mentions, u.Username), append(p.MentionIDs, u.ID)
 	}
-	return p, nil
+	st.author.Posts, _ = res[postsCounted].AsInt64() // written with the post: no error
+	st.author.LastPost = postTime(pid)
+	return Published{Post: p, Author: st.author}, nil
 }
 
 // errKeyUsed is postingState's answer when the idempotency key was used
 // already.
 var errKeyUsed = errors.New("store: idempotency key used")
 
-// postingState reads, in one round trip, how many followers author has,
-// whether author is known as a celebrity, and author's username (which
-// the post keeps, so that readers need not look it up); with the
-// tutorial's counter (no id generator) it takes the post's id in the same
-// round trip, and with an idempotency key (not "") it claims the key
-// there too, or fails with errKeyUsed.
-func (s *Store) postingState(ctx context.Context, author int64, key string) (followers int64, celebrity bool, name string, pid int64, err error) {
+// postingState is what publishing reads of its author first.
+type postingState struct {
+	// author is the author's summary but for their posts: name, about,
+	// joined, counts. The post keeps the name, so that readers need not
+	// look it up.
+	author    retwis.Summary
+	celebrity bool  // the author is known as a celebrity
+	pid       int64 // the post's id, if taken with the tutorial's counter
+}
+
+// postingState reads, in one round trip, the author's summary but for
+// their posts (how many followers they have tells whether they are a
+// celebrity) and whether they are known as one; with the tutorial's
+// counter (no id generator) it takes the post's id in the same round
+// trip, and with an idempotency key (not "") it claims the key there
+// too, or fails with errKeyUsed.
+func (s *Store) postingState(ctx context.Context, author int64, key string) (postingState, error) {
 	b := s.C.B()
 	cmds := rueidis.Commands{
 		b.Zcard().Key(schema.Followers(author)).Build(),
-		b.Hmget().Key(schema.User(author)).Field(schema.FieldCelebrity, schema.FieldUsername, schema.FieldSuspended).Build(),
+		b.Zcard().Key(schema.Following(author)).Build(),
+		b.Hmget().Key(schema.User(author)).Field(append([]string{schema.FieldCelebrity, schema.FieldSuspended}, summaryFields...)...).Build(),
 	}
 	if key != "" {
 		cmds = append(cmds, b.Set().Key(key).Value(inFlight).Nx().Ex(idempotencyTTL).Build())
@@ -163,46 +193,63 @@ func (s *Store) postingState(ctx context.Context, author int64, key string) (fol
 	}
 	res := s.C.DoMulti(ctx, cmds...)
 	if key != "" {
-		claimed, err := res[2].AsBool()
+		claimed, err := res[3].AsBool()
 		if err != nil && !rueidis.IsRedisNil(err) {
-			return 0, false, "", 0, s.Wrap("idempotency key", err)
+			return postingState{}, s.Wrap("idempotency key", err)
 		}
 		if !claimed {
-			return 0, false, "", 0, errKeyUsed
+			return postingState{}, errKeyUsed
 		}
 	}
-	followers, err = res[0].AsInt64()
+	st, err := s.parsePostingState(author, res)
 	if err != nil {
-		return 0, false, "", 0, s.Wrap("create post: followers", err)
-	}
-	user, err := res[1].ToArray()
-	if err != nil {
-		return 0, false, "", 0, s.Wrap("create post: author", err)
-	}
-	flag, _ := user[0].ToString()
-	var refused error
-	if name, err = user[1].ToString(); err != nil {
-		refused = retwis.Errorf(retwis.NotFound, "There is no such user.")
-	} else if !user[2].IsNil() {
-		refused = accounts.ErrSuspended
-	}
-	if refused != nil {
 		if key != "" { // claimed above, for nothing
 			s.C.Do(ctx, b.Del().Key(key).Build())
 		}
-		return 0, false, "", 0, refused
+		return postingState{}, err
 	}
 	if s.Opts.IDs == nil {
-		pid, err = res[len(res)-1].AsInt64()
-		return followers, flag == "1", name, pid, s.Wrap("create post: next id", err)
+		st.pid, err = res[len(res)-1].AsInt64()
+		return st, s.Wrap("create post: next id", err)
 	}
-	return followers, flag == "1", name, 0, nil
+	return st, nil
 }
 
+// parsePostingState reads the first three replies to postingState's
+// reads: an error of kind NotFound for an author who does not exist,
+// accounts.ErrSuspended for one suspended.
+func (s *Store) parsePostingState(author int64, res []rueidis.RedisResult) (postingState, error) {
+	var counts [2]int64
+	for i := range counts {
+		var err error
+		if counts[i], err = res[i].AsInt64(); err != nil {
+			return postingState{}, s.Wrap("create post: counts", err)
+		}
+	}
+	user, err := res[2].ToArray()
+	if err != nil {
+		return postingState{}, s.Wrap("create post: author", err)
+	}
+	sum, ok := summaryOf(author, user[2:])
+	switch {
+	case !ok:
+		return postingState{}, retwis.Errorf(retwis.NotFound, "There is no such user.")
+	case !user[1].IsNil():
+		return postingState{}, accounts.ErrSuspended
+	}
+	sum.Counts = retwis.Counts{Followers: counts[0], Following: counts[1]}
+	flag, _ := user[0].ToString()
+	return postingState{author: sum, celebrity: flag == "1"}, nil
+}
+
+// postsCounted is where, in publishCmds, the author's posts are counted.
+const postsCounted = 1
+
 // publishCmds are the writes that make post pid visible, besides its
-// delivery job; all are safe to repeat (pipeline may resend them). The
-// push on the global timeline comes last: it is the one whose failure
-// the delivery job makes up for. An author who has just become a
+// delivery job, with the count of the author's posts once it is among
+// them (at postsCounted); all are safe to repeat (pipeline may resend
+// them). The push on the global timeline comes last: it is the one whose
+// failure the delivery job makes up for. An author who has just become a
 // celebrity is recorded as one, and an idempotency key (not "") records
 // the post.
 func (s *Store) publishCmds(pid, author int64, newCelebrity bool, key string) rueidis.Commands {
@@ -210,6 +257,7 @@ func (s *Store) publishCmds(pid, author int64, newCelebrity bool, key string) ru
 	p := kernel.ID(pid)
 	cmds := rueidis.Commands{
 		b.Zadd().Key(schema.UserPosts(author)).ScoreMember().ScoreMember(float64(pid), p).Build(),
+		b.Zcard().Key(schema.UserPosts(author)).Build(),
 		s.PushHomeCmd(author, pid),
 	}
 	if newCelebrity {
@@ -257,26 +305,37 @@ func (s *Store) unpublish(ctx context.Context, pid, author int64) {
 // holds.
 //
 // Unless rd reads all, hidden is what rd's reader does not see, read in
-// the same call; posts holds the hidden posts too (the caller tells them
-// from deleted ones), for rd.visible to leave out.
+// the same call unless rd knows it; posts holds the hidden posts too (the
+// caller tells them from deleted ones), for rd.visible to leave out. The
+// reads rd has along go in the same call, even without posts to read.
 func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...retwis.User) (posts []retwis.Post, hidden retwis.Hidden, missing int, err error) {
-	if len(pids) == 0 {
-		return nil, hidden, 0, nil
+	b := rd.along
+	if b == nil {
+		b = new(kernel.Batch)
 	}
-	cmds := make([]rueidis.CacheableTTL, len(pids), len(pids)+4)
+	cmds := make([]rueidis.CacheableTTL, len(pids))
 	for i, pid := range pids {
 		cmds[i] = rueidis.CT(s.C.B().Hmget().Key(schema.Post(pid)).Field(kernel.PostFields...).Cache(), s.Opts.CacheTTL)
 	}
-	if !rd.all {
-		cmds = append(cmds, s.HiddenCmds(rd.id)...)
+	read := b.Add(cmds...)
+	var hiddenRead kernel.Slot
+	if !rd.all && rd.hidden == nil && len(pids) > 0 {
+		hiddenRead = b.Add(s.HiddenCmds(rd.id)...)
 	}
-	res := s.CachedMulti(ctx, cmds...)
-	if !rd.all {
-		if hidden, err = s.ParseHidden(res[len(pids):]); err != nil {
+	s.ReadBatch(ctx, b)
+	if len(pids) == 0 {
+		return nil, hidden, 0, nil
+	}
+	switch {
+	case rd.all:
+	case rd.hidden != nil:
+		hidden = *rd.hidden
+	default:
+		if hidden, err = s.ParseHidden(hiddenRead.Replies()); err != nil {
 			return nil, hidden, 0, err
 		}
-		res = res[:len(pids)]
 	}
+	res := read.Replies()
 	s.FromMaster(ctx, res, func(r rueidis.RedisResult) bool {
 		_, ok, err := parsePost(0, r)
 		return err == nil && !ok

@@ -17,6 +17,10 @@ import (
 // summaryReads is how many reads Summaries makes of each user.
 const summaryReads = 5
 
+// summaryFields are the fields of the user hash a summary shows, in the
+// order summaryOf expects.
+var summaryFields = []string{schema.FieldUsername, schema.FieldDisplayName, schema.FieldBio, schema.FieldJoined}
+
 // Summaries returns the profile and counts of each of uids that exists,
 // in their order (the others left out): five reads of each user's slot,
 // all in one pipeline through the client-side cache, so that a page of
@@ -25,17 +29,30 @@ func (s *Store) Summaries(ctx context.Context, uids []int64) ([]retwis.Summary, 
 	if len(uids) == 0 {
 		return nil, nil
 	}
-	b := s.C.B()
+	var b kernel.Batch
+	read := s.startSummaries(uids, &b)
+	s.ReadBatch(ctx, &b)
+	return s.parseSummaries(uids, read.Replies())
+}
+
+// startSummaries adds to b the reads of the summaries of uids (see
+// parseSummaries).
+func (s *Store) startSummaries(uids []int64, b *kernel.Batch) kernel.Slot {
+	c := s.C.B()
 	cmds := make([]rueidis.CacheableTTL, 0, summaryReads*len(uids))
 	for _, uid := range uids {
 		cmds = append(cmds,
-			rueidis.CT(b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldBio, schema.FieldJoined).Cache(), s.Opts.CacheTTL),
-			rueidis.CT(b.Zcard().Key(schema.Followers(uid)).Cache(), s.Opts.CacheTTL),
-			rueidis.CT(b.Zcard().Key(schema.Following(uid)).Cache(), s.Opts.CacheTTL),
-			rueidis.CT(b.Zcard().Key(schema.UserPosts(uid)).Cache(), s.Opts.CacheTTL),
-			rueidis.CT(b.Zrange().Key(schema.UserPosts(uid)).Min("+inf").Max("-inf").Byscore().Rev().Limit(0, 1).Cache(), s.Opts.CacheTTL))
+			rueidis.CT(c.Hmget().Key(schema.User(uid)).Field(summaryFields...).Cache(), s.Opts.CacheTTL),
+			rueidis.CT(c.Zcard().Key(schema.Followers(uid)).Cache(), s.Opts.CacheTTL),
+			rueidis.CT(c.Zcard().Key(schema.Following(uid)).Cache(), s.Opts.CacheTTL),
+			rueidis.CT(c.Zcard().Key(schema.UserPosts(uid)).Cache(), s.Opts.CacheTTL),
+			rueidis.CT(c.Zrange().Key(schema.UserPosts(uid)).Min("+inf").Max("-inf").Byscore().Rev().Limit(0, 1).Cache(), s.Opts.CacheTTL))
 	}
-	res := s.CachedMulti(ctx, cmds...)
+	return b.Add(cmds...)
+}
+
+// parseSummaries reads the replies res to startSummaries' reads of uids.
+func (s *Store) parseSummaries(uids []int64, res []rueidis.RedisResult) ([]retwis.Summary, error) {
 	out := make([]retwis.Summary, 0, len(uids))
 	for i, uid := range uids {
 		sum, ok, err := parseSummary(uid, res[summaryReads*i:summaryReads*(i+1)])
@@ -68,13 +85,8 @@ func parseSummary(uid int64, res []rueidis.RedisResult) (sum retwis.Summary, ok 
 	if err != nil {
 		return sum, false, err
 	}
-	str := func(i int) string { v, _ := vals[i].ToString(); return v }
-	if str(0) == "" {
+	if sum, ok = summaryOf(uid, vals); !ok {
 		return sum, false, nil
-	}
-	sum = retwis.Summary{User: retwis.User{ID: uid, Username: str(0)}, DisplayName: str(1), Bio: str(2)}
-	if joined, err := strconv.ParseInt(str(3), 10, 64); err == nil {
-		sum.Joined = time.Unix(joined, 0)
 	}
 	var counts [3]int64
 	for i := range counts {
@@ -89,22 +101,58 @@ func parseSummary(uid int64, res []rueidis.RedisResult) (sum retwis.Summary, ok 
 		return sum, false, err
 	}
 	if len(newest) == 1 {
-		if pid, _ := strconv.ParseInt(newest[0], 10, 64); pid >= accounts.FirstSnowflake { // a legacy id tells no time
-			sum.LastPost = snowflake.Time(pid)
-		}
+		pid, _ := strconv.ParseInt(newest[0], 10, 64)
+		sum.LastPost = postTime(pid)
 	}
 	return sum, true, nil
+}
+
+// summaryOf starts uid's summary with the values of summaryFields read
+// from the user hash; ok is false for a user that does not exist (no
+// name).
+func summaryOf(uid int64, vals []rueidis.RedisMessage) (sum retwis.Summary, ok bool) {
+	str := func(i int) string { v, _ := vals[i].ToString(); return v }
+	if str(0) == "" {
+		return sum, false
+	}
+	sum = retwis.Summary{User: retwis.User{ID: uid, Username: str(0)}, DisplayName: str(1), Bio: str(2)}
+	if joined, err := strconv.ParseInt(str(3), 10, 64); err == nil {
+		sum.Joined = time.Unix(joined, 0)
+	}
+	return sum, true
+}
+
+// postTime is when post pid was posted, as its id tells (zero for a
+// legacy id, which tells no time).
+func postTime(pid int64) time.Time {
+	if pid < accounts.FirstSnowflake {
+		return time.Time{}
+	}
+	return snowflake.Time(pid)
 }
 
 // ReplyCounts returns how many replies each of pids has, through the
 // client-side cache, in one round trip (none once warm).
 func (s *Store) ReplyCounts(ctx context.Context, pids []int64) ([]int64, error) {
+	var b kernel.Batch
+	read := s.startReplyCounts(pids, &b)
+	s.ReadBatch(ctx, &b)
+	return s.parseReplyCounts(read.Replies())
+}
+
+// startReplyCounts adds to b the reads of the counts of replies of pids.
+func (s *Store) startReplyCounts(pids []int64, b *kernel.Batch) kernel.Slot {
 	cmds := make([]rueidis.CacheableTTL, len(pids))
 	for i, pid := range pids {
 		cmds[i] = rueidis.CT(s.C.B().Zcard().Key(schema.Replies(pid)).Cache(), s.Opts.CacheTTL)
 	}
-	out := make([]int64, len(pids))
-	for i, r := range s.CachedMulti(ctx, cmds...) {
+	return b.Add(cmds...)
+}
+
+// parseReplyCounts reads the replies res to startReplyCounts' reads.
+func (s *Store) parseReplyCounts(res []rueidis.RedisResult) ([]int64, error) {
+	out := make([]int64, len(res))
+	for i, r := range res {
 		n, err := r.AsInt64()
 		if err != nil {
 			return nil, s.Wrap("reply counts", err)

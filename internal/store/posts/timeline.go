@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -41,6 +42,12 @@ type reader struct {
 	id    int64 // the viewer; 0: logged out
 	where retwis.Where
 	all   bool // the posts themselves are at stake (a deletion, a replay): nothing is hidden
+	// hidden is what the viewer does not see, when read already (with a
+	// page's first reads, see begin); nil: read with the posts.
+	hidden *retwis.Hidden
+	// along holds a page's other reads, to send with the next posts read
+	// (the first of a page); nil: none.
+	along *kernel.Batch
 }
 
 // visible returns the posts of posts that rd sees, given hidden.
@@ -49,6 +56,44 @@ func (rd reader) visible(posts []retwis.Post, hidden retwis.Hidden) []retwis.Pos
 		return posts
 	}
 	return hidden.Posts(posts, rd.where)
+}
+
+// Along is what a page reads besides its timeline, sent in the
+// timeline's own pipelines, so that the page costs the round trips of
+// its timeline and no more: First is sent with the timeline's first
+// reads, which include what the viewer does not see; Then, called once
+// they are read with what the viewer does not see, returns the reads to
+// send with the first read of the page's posts (nil: none). The zero
+// Along reads nothing more.
+type Along struct {
+	First *kernel.Batch
+	Then  func(ctx context.Context, hidden retwis.Hidden) *kernel.Batch
+}
+
+// begin sends a timeline's first reads (own) with a.First and what rd
+// does not see, and returns rd knowing it, with the reads of a.Then
+// along; read is where own's replies are. Without reads of its own or
+// along, it sends nothing: the posts are read with what rd does not see.
+func (s *Store) begin(ctx context.Context, rd reader, a Along, own ...rueidis.CacheableTTL) (_ reader, read kernel.Slot, err error) {
+	if len(own) == 0 && a.First == nil {
+		return rd, read, nil
+	}
+	first := a.First
+	if first == nil {
+		first = new(kernel.Batch)
+	}
+	read = first.Add(own...)
+	hiddenRead := first.Add(s.HiddenCmds(rd.id)...)
+	s.ReadBatch(ctx, first)
+	hidden, err := s.ParseHidden(hiddenRead.Replies())
+	if err != nil {
+		return rd, read, err
+	}
+	rd.hidden = &hidden
+	if a.Then != nil {
+		rd.along = a.Then(ctx, hidden)
+	}
+	return rd, read, nil
 }
 
 // collect builds a page of n posts from fetch, for rd, whose authors' names are
@@ -67,6 +112,7 @@ func (s *Store) collect(ctx context.Context, rd reader, c retwis.Cursor, n int, 
 			return retwis.Page{}, err
 		}
 		found, hidden, unread, err := s.posts(ctx, rd, ids, known...)
+		rd.along = nil // sent
 		if err == nil && unread == 0 && len(found) < len(ids) {
 			s.forgetGone(ctx, from, ids, found)
 		}
@@ -151,20 +197,75 @@ func pageOf(posts []retwis.Post, c retwis.Cursor, n int) retwis.Page {
 // cache, in one call with the counts and the follow state, so a warm one
 // makes no round trip.
 func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c retwis.Cursor, n int) (retwis.Profile, error) {
-	rd := reader{id: viewer, where: retwis.InConversation}
-	b := s.C.B()
-	reads := append(s.countCmds(user.ID),
-		rueidis.CT(b.Zscore().Key(schema.Following(viewer)).Member(kernel.ID(user.ID)).Cache(), s.Opts.CacheTTL),
-		s.AboutCmd(user.ID),
-		rueidis.CT(b.Zscore().Key(schema.Blocks(viewer)).Member(kernel.ID(user.ID)).Cache(), s.Opts.CacheTTL),
-		rueidis.CT(b.Zscore().Key(schema.Mutes(viewer)).Member(kernel.ID(user.ID)).Cache(), s.Opts.CacheTTL),
-		rueidis.CT(b.Hget().Key(schema.User(user.ID)).Field(schema.FieldSuspended).Cache(), s.Opts.CacheTTL))
-	first := c == (retwis.Cursor{})
-	if first {
-		reads = append(reads, rueidis.CT(b.Zrevrange().Key(schema.UserPosts(user.ID)).Start(0).Stop(int64(n)).Cache(), s.Opts.CacheTTL))
-	}
-	res := s.CachedMulti(ctx, reads...)
+	return s.ProfileAlong(ctx, viewer, user, c, n, Along{})
+}
+
+// ProfileAlong is Profile with a page's other reads (see Along). Given a
+// user without a name, it reads the name with the rest (as
+// accounts.Store.Usernames does), and fails with an error of kind
+// NotFound if there is none.
+func (s *Store) ProfileAlong(ctx context.Context, viewer int64, user retwis.User, c retwis.Cursor, n int, a Along) (retwis.Profile, error) {
 	prof := retwis.Profile{User: user}
+	if a.First == nil {
+		a.First = new(kernel.Batch)
+	}
+	var name accounts.Names
+	if user.Username == "" {
+		name = s.StartNames([]int64{user.ID}, a.First)
+	}
+	rd, read, err := s.begin(ctx, reader{id: viewer, where: retwis.InConversation}, a, s.profileReads(viewer, user.ID, c, n+1)...)
+	if err != nil {
+		return prof, err
+	}
+	if user.Username == "" {
+		names, err := name.Usernames(ctx)
+		if err != nil {
+			return prof, err
+		}
+		if prof.User.Username = names[user.ID]; prof.User.Username == "" {
+			return prof, retwis.Errorf(retwis.NotFound, "There is no such user.")
+		}
+	}
+	res := read.Replies()
+	if prof, err = s.parseProfile(prof, res); err != nil {
+		return prof, err
+	}
+	first := c == (retwis.Cursor{})
+	prof.Page, err = s.collect(ctx, rd, c, n, source{key: schema.UserPosts(user.ID)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+		if first { // the first fetch: read above, n+1 ids
+			first = false
+			ids, err := res[profileIDsAt].AsIntSlice()
+			return ids, s.Wrap("profile", err)
+		}
+		ids, err := s.indexPage(ctx, schema.UserPosts(user.ID), c, want)
+		return ids, s.Wrap("profile", err)
+	}, nil, prof.User)
+	return prof, err
+}
+
+// profileIDsAt is where the first page's ids are among profileReads.
+const profileIDsAt = 7
+
+// profileReads are the cached reads of user uid's profile as viewer
+// sees it (see parseProfile): the counts, the follow state, the about
+// fields, the block and mute state and the suspension, then for a first
+// page its want ids.
+func (s *Store) profileReads(viewer, uid int64, c retwis.Cursor, want int) []rueidis.CacheableTTL {
+	b := s.C.B()
+	reads := append(s.countCmds(uid),
+		rueidis.CT(b.Zscore().Key(schema.Following(viewer)).Member(kernel.ID(uid)).Cache(), s.Opts.CacheTTL),
+		s.AboutCmd(uid),
+		rueidis.CT(b.Zscore().Key(schema.Blocks(viewer)).Member(kernel.ID(uid)).Cache(), s.Opts.CacheTTL),
+		rueidis.CT(b.Zscore().Key(schema.Mutes(viewer)).Member(kernel.ID(uid)).Cache(), s.Opts.CacheTTL),
+		rueidis.CT(b.Hget().Key(schema.User(uid)).Field(schema.FieldSuspended).Cache(), s.Opts.CacheTTL))
+	if c == (retwis.Cursor{}) {
+		reads = append(reads, rueidis.CT(b.Zrevrange().Key(schema.UserPosts(uid)).Start(0).Stop(int64(want-1)).Cache(), s.Opts.CacheTTL))
+	}
+	return reads
+}
+
+// parseProfile reads the replies to profileReads into prof.
+func (s *Store) parseProfile(prof retwis.Profile, res []rueidis.RedisResult) (retwis.Profile, error) {
 	var err error
 	if prof.Counts, err = s.parseCounts(res); err != nil {
 		return prof, err
@@ -176,18 +277,7 @@ func (s *Store) Profile(ctx context.Context, viewer int64, user retwis.User, c r
 		}
 		*to = r.Error() == nil
 	}
-	if prof.DisplayName, prof.Bio, err = s.ParseAbout(res[3]); err != nil {
-		return prof, err
-	}
-	prof.Page, err = s.collect(ctx, rd, c, n, source{key: schema.UserPosts(user.ID)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
-		if first { // the first fetch: read above, n+1 ids
-			first = false
-			ids, err := res[7].AsIntSlice()
-			return ids, s.Wrap("profile", err)
-		}
-		ids, err := s.indexPage(ctx, schema.UserPosts(user.ID), c, want)
-		return ids, s.Wrap("profile", err)
-	}, nil, user)
+	prof.DisplayName, prof.Bio, err = s.ParseAbout(res[3])
 	return prof, err
 }
 
@@ -224,13 +314,30 @@ func (s *Store) indexCmd(key string, c retwis.Cursor, want int) rueidis.Complete
 // logged out) sees it. A first page is read through the client-side
 // cache, so a warm one makes no round trip.
 func (s *Store) GlobalTimeline(ctx context.Context, viewer int64, c retwis.Cursor, n int) (retwis.Page, error) {
-	return s.collect(ctx, reader{id: viewer}, c, n, source{key: schema.Timeline, list: true}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
-		if c == (retwis.Cursor{}) {
-			cmd := s.C.B().Lrange().Key(schema.Timeline).Start(0).Stop(int64(want - 1)).Cache()
-			ids, err := s.Cached(ctx, cmd, s.Opts.CacheTTL).AsIntSlice()
-			return ids, s.Wrap("global timeline", err)
+	return s.GlobalTimelineAlong(ctx, viewer, c, n, Along{})
+}
+
+// GlobalTimelineAlong is GlobalTimeline with a page's other reads (see
+// Along).
+func (s *Store) GlobalTimelineAlong(ctx context.Context, viewer int64, c retwis.Cursor, n int, a Along) (retwis.Page, error) {
+	first := c == (retwis.Cursor{})
+	var own []rueidis.CacheableTTL
+	if first {
+		own = append(own, rueidis.CT(s.C.B().Lrange().Key(schema.Timeline).Start(0).Stop(int64(n)).Cache(), s.Opts.CacheTTL))
+	}
+	rd, read, err := s.begin(ctx, reader{id: viewer}, a, own...)
+	if err != nil {
+		return retwis.Page{}, err
+	}
+	return s.collect(ctx, rd, c, n, source{key: schema.Timeline, list: true}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+		var ids []int64
+		var err error
+		if first { // the first fetch of a first page: read above, n+1 ids
+			first = false
+			ids, err = read.Replies()[0].AsIntSlice()
+		} else {
+			ids, _, err = s.page(ctx, []string{schema.Timeline}, "", c, want)
 		}
-		ids, _, err := s.page(ctx, []string{schema.Timeline}, "", c, want)
 		return ids, s.Wrap("global timeline", err)
 	}, nil)
 }

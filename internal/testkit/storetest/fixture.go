@@ -102,7 +102,7 @@ func (f *Fixture) Post(t testing.TB, d posts.Draft) retwis.Post {
 	if err != nil {
 		t.Fatalf("publish %+v: %v", d, err)
 	}
-	return p
+	return p.Post
 }
 
 // Do runs a raw command and returns its reply as a string ("" for nil;

@@ -1,0 +1,63 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+)
+
+// TestPageRoundTrips: each hot page (home, profile, global timeline) is
+// one call of the store, which sends everything the page shows (posts by
+// 20 authors, who to follow, the relationship, trends, the unread count)
+// in the two pipelines of its timeline, cold, and none warm; the profile
+// page finds its user by name first, and asks what the user did to the
+// viewer beside its first pipeline, uncached. The data is written
+// through another server, as it would be in production, and each page is
+// read by a server of its own, so that cold means cold: only the session
+// was read before (by a 404 page).
+func TestPageRoundTrips(t *testing.T) {
+	w := newSite(t)
+	reader := w.browser()
+	reader.signUp("reader")
+	var author0 *browser
+	for i := range 20 {
+		author := w.browser()
+		if i == 0 {
+			author0 = author
+		}
+		author.signUp(fmt.Sprint("author", i))
+		for range 2 { // more than a page; each mentions the reader: unread notifications
+			author.post("/post", url.Values{"status": {fmt.Sprint("post ", i, " #tag @reader")}})
+		}
+		if i < 10 { // the reader follows half of them, and author0 all: someone to suggest
+			redirects(t, reader.post(fmt.Sprintf("/u/author%d/follow", i), nil), fmt.Sprintf("/u/author%d", i))
+		}
+	}
+	for i := 1; i < 20; i++ {
+		redirects(t, author0.post(fmt.Sprintf("/u/author%d/follow", i), nil), fmt.Sprintf("/u/author%d", i))
+	}
+	w.drain()
+	expect(t, reader.get("/"), http.StatusOK, "author12") // marks the reader seen, keeps who to follow
+	for _, c := range []struct {
+		path       string
+		cold, warm int64
+		shows      string
+	}{{"/", 2, 0, "Who to follow"}, {"/u/author1", 4, 1, "Followed by"}, {"/timeline", 2, 0, "#tag"}} {
+		s := newSiteAt(t, w.redis.URL, httptest.NewServer)
+		b := s.browser()
+		b.setCookie(reader.cookie())
+		expect(t, b.get("/u/nobody"), http.StatusNotFound)
+		before := s.calls.Calls.Load()
+		expect(t, b.get(c.path), http.StatusOK, "author1", c.shows, `class="unread-count"`)
+		cold := s.calls.Calls.Load() - before
+		before = s.calls.Calls.Load()
+		expect(t, b.get(c.path), http.StatusOK, "author1", c.shows, `class="unread-count"`)
+		warm := s.calls.Calls.Load() - before
+		t.Logf("%s: %d round trips cold, %d warm", c.path, cold, warm)
+		if cold > c.cold || warm > c.warm {
+			t.Errorf("%s: %d round trips cold, %d warm; want at most %d and %d", c.path, cold, warm, c.cold, c.warm)
+		}
+	}
+}
