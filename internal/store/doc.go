@@ -10,12 +10,14 @@
 //     accounts;
 //   - package posts: posts and their publication, timelines,
 //     conversations, notifications, live events, what a reader does not
-//     see, moderation and reports, and Migrate;
+//     see, moderation and reports;
 //   - this package: what relates accounts to each other and is found
 //     through them: follows and follow lists (follow.go,
 //     follow_lists.go), the graph of relations (graph.go), blocks and
 //     mutes (blocks.go), the people search (people.go), trends
-//     (trends.go) and discovery (discovery.go).
+//     (trends.go) and discovery (discovery.go); the pages read in one
+//     call (pages.go); and Migrate (migrate.go), which brings the whole
+//     database to the current layout before a server serves.
 //
 // Below them, package kernel is the handle on Redis they share, package
 // schema spells every key, and package index builds what each fact

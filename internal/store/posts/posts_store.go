@@ -4,8 +4,7 @@
 // home_rebuild.go, timeline.go, tags.go), notifications and mentions
 // (notifications.go), the summaries and counts pages show
 // (summaries.go), live events (events.go), what a reader does not see
-// (hidden.go), moderation (moderation.go, reports.go) and the migration
-// of older layouts (migrate.go).
+// (hidden.go) and moderation (moderation.go, reports.go).
 //
 // It builds on package accounts (a post's author, suspensions, rate
 // limits) and package store builds on it; it imports neither store nor

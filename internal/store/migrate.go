@@ -1,4 +1,4 @@
-package posts
+package store
 
 import (
 	"context"
