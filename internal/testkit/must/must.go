@@ -7,14 +7,22 @@ package must
 
 import "testing"
 
-// Value returns v, or ends the test with err if it is not nil:
-// u := must.Value(t, st.Lookup(ctx, "alice")).
-func Value[T any](t testing.TB, v T, err error) T {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
+// Value takes the two results of a call and returns a function of the
+// test that returns the value, or ends the test with the error if it is
+// not nil:
+//
+//	u := must.Value(st.Lookup(ctx, "alice"))(t)
+//
+// (Go passes a call's results on only as all of a function's arguments,
+// hence the test given apart.)
+func Value[T any](v T, err error) func(t testing.TB) T {
+	return func(t testing.TB) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
 	}
-	return v
 }
 
 // OK ends the test with err if it is not nil: must.OK(t, st.Follow(ctx, a, b)).
