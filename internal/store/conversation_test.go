@@ -91,6 +91,7 @@ func (f *fixture) complete(t *testing.T, prefix string) []string {
 // author), tags folded for case and accents and named as first written,
 // the tag's day index and counts, the completion and the trends.
 func TestConversationIndexed(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	alice, bob := f.register(t, "Alice"), f.register(t, "bob")
 	p := f.post(t, posts.Draft{Author: bob.ID,
@@ -154,6 +155,7 @@ func TestConversationIndexed(t *testing.T) {
 // TestMentionsOfNobodyWriteNothing posts mentions of a user who does
 // not exist and of the author: no index or notification is written.
 func TestMentionsOfNobodyWriteNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	carol := f.register(t, "carol")
 	p := f.post(t, posts.Draft{Author: carol.ID, Text: "@ghost @Carol hello"})
@@ -171,6 +173,7 @@ func TestMentionsOfNobodyWriteNothing(t *testing.T) {
 // TestCompletionRanksByUse completes a prefix with the most used tags
 // first, and counts a deleted post's tag down.
 func TestCompletionRanksByUse(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "writer")
 	var last retwis.Post
@@ -202,6 +205,7 @@ func TestCompletionRanksByUse(t *testing.T) {
 // Deleting a post in the middle leaves its replies standing, in reply to
 // a deleted post, and a reply to it is refused and writes nothing.
 func TestThreads(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	alice, bob, carol := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol")
 	root := f.post(t, posts.Draft{Author: alice.ID, Text: "a question"})
@@ -273,6 +277,7 @@ func TestThreads(t *testing.T) {
 // TestThreadAncestorsBounded replies to a reply, again and again: a
 // thread records at most retwis.MaxAncestors posts above it.
 func TestThreadAncestorsBounded(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "talker")
 	var ids []int64
@@ -296,8 +301,10 @@ func TestThreadAncestorsBounded(t *testing.T) {
 // entered (the tag posts, days, trends and completion, the mentions, the
 // replies and the notifications).
 func TestDeleteUnindexes(t *testing.T) {
+	t.Parallel()
 	for _, delivered := range []bool{true, false} {
 		t.Run(fmt.Sprint("delivered=", delivered), func(t *testing.T) {
+			t.Parallel()
 			url := redistest.Start(t).URL
 			f := newFixtureWith(t, url, store.Options{}, false)
 			alice, bob := f.register(t, "alice"), f.register(t, "bob")
@@ -351,6 +358,7 @@ func TestDeleteUnindexes(t *testing.T) {
 // a double holds unless the shard is rescaled) a tag still weighs one
 // post.
 func TestTrendDecay(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	now := time.Now().Truncate(time.Second)
 	add := func(tag string, at time.Time, n int) {
@@ -405,6 +413,7 @@ func TestTrendDecay(t *testing.T) {
 // tags with their weights brought to the time asked, even though
 // another tag was used meanwhile; after TrendsFresh that tag shows.
 func TestTrendingKeptAMoment(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	now := time.Now().Truncate(time.Second) // trends count whole seconds
 	if err := f.st.AddTrend(f.ctx, "first", now); err != nil {
@@ -443,6 +452,7 @@ func TestTrendingKeptAMoment(t *testing.T) {
 // arriving: the pages hold exactly the posts that were there, newest
 // first, none twice.
 func TestTagPagingWhilePosting(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "poster")
 	var want []int64
@@ -477,6 +487,7 @@ func TestTagPagingWhilePosting(t *testing.T) {
 // follow, mentions), clears the count when they are read, and keeps the
 // newest schema's cap of them.
 func TestNotificationsUnreadAndCapped(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	alice, bob := f.register(t, "alice"), f.register(t, "bob")
 	unread := func() int64 {
@@ -530,7 +541,8 @@ func TestNotificationsUnreadAndCapped(t *testing.T) {
 // Cluster, where the tags, trends, completion, mentions and replies of
 // one post live on different nodes.
 func TestClusterConversations(t *testing.T) {
-	f := newFixtureAt(t, redistest.Cluster(t))
+	t.Parallel()
+	f := newFixtureAt(t, cluster.URL(t))
 	alice, bob := f.register(t, "alice"), f.register(t, "bob")
 	var ids []int64
 	for i := range 12 {
@@ -574,6 +586,7 @@ func TestClusterConversations(t *testing.T) {
 // names with the post answered, then the users found), and the thread,
 // tag and trending pages cost at most two when cold, none warm.
 func TestConversationRoundTrips(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	author := f.register(t, "author")
 	var friends []retwis.User

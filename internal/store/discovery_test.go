@@ -13,6 +13,7 @@ import (
 // months, at most as many as asked, each once; the same draw for a
 // moment, and over draws every active user.
 func TestSomePeople(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	active := map[string]bool{}
 	for i := range 12 {

@@ -76,6 +76,7 @@ func (f *fixture) subscribers(t *testing.T, uid int64) int64 {
 // tag's get the update and then the deletion, the user it mentions the
 // notification, and the end of a Listen unsubscribes its connection.
 func TestLiveEvents(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		alice, bob := f.register(t, "alice"), f.register(t, "bob")
 		if err := f.st.Follow(f.ctx, bob.ID, alice.ID); err != nil {
@@ -125,6 +126,7 @@ func TestLiveEvents(t *testing.T) {
 // TestListenNoSuchStream refuses the stream of a tag that folds to
 // nothing.
 func TestListenNoSuchStream(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, tag := range []string{"", "\u0301"} {
 		err := f.st.Listen(f.ctx, posts.TagStream(tag), func(posts.Event) {})

@@ -12,6 +12,7 @@ import (
 // again, as a client that missed the answer does, also concurrently: one
 // post is published, and every answer is that post.
 func TestCreatePostOnce(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "retrier")
 	first, err := f.st.CreatePostOnce(f.ctx, u.ID, "only once", "key-1")

@@ -15,6 +15,7 @@ import (
 // posts then get ids already in use, and must take others instead of
 // overwriting what was acknowledged.
 func TestReusedIDsNeverOverwrite(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	alice := f.register(t, "alice")
 	first, _ := f.st.CreatePost(f.ctx, alice.ID, "acknowledged before the failover")
@@ -48,6 +49,7 @@ func TestReusedIDsNeverOverwrite(t *testing.T) {
 // posts get time-ordered ids far above the counters', exact as sorted-set
 // scores, and old counter ids keep working next to them.
 func TestGeneratedIDs(t *testing.T) {
+	t.Parallel()
 	url := redistest.Start(t).URL
 	old := newFixtureAt(t, url)
 	veteran := old.register(t, "veteran")

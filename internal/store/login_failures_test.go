@@ -13,6 +13,7 @@ import (
 // password is checked, even the right one), never a lock-out; the
 // owner's next login moves the failures to their notice, read once.
 func TestLoginSlowsDown(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		u := f.register(t, "owner")
 		for range 3 {

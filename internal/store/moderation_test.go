@@ -17,6 +17,7 @@ import (
 // it cannot post; unsuspending shows the posts again; each action is in
 // the audit log, newest first.
 func TestSuspend(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		spam, _, err := f.st.Register(f.ctx, "spammer", "password1")
 		if err != nil {
@@ -112,6 +113,7 @@ func TestSuspend(t *testing.T) {
 // anyone can be removed, with the removal logged; refused actions write
 // nothing.
 func TestModeratorsAndRemoval(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	mod, author := f.register(t, "mod"), f.register(t, "author")
 	if is, err := f.st.IsModerator(f.ctx, mod.ID); err != nil || is {
@@ -164,6 +166,7 @@ func TestModeratorsAndRemoval(t *testing.T) {
 // of nothing, without a reason or too many are refused and write
 // nothing.
 func TestReports(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		alice, bob := f.register(t, "alice"), f.register(t, "bob")
 		p := f.post(t, posts.Draft{Author: bob.ID, Text: "nasty"})

@@ -18,6 +18,7 @@ import (
 // most followed first. Renaming moves a user from the old words to the
 // new ones.
 func TestSearchPeopleBruteForce(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		rng := rand.New(rand.NewPCG(7, 11))
 		words := []string{"José", "Jos", "Joseph", "María", "Marie", "Núñez", "Nunes", "Ada", "Adam", "東京", "東", "Ömer", "Omar", "van", "Vanessa"}
@@ -111,6 +112,7 @@ func TestSearchPeopleBruteForce(t *testing.T) {
 // index range, the follower counts, the names of the most followed) and
 // none warm, whatever the number of candidates.
 func TestSearchPeopleRoundTrips(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for i := range 40 {
 		f.register(t, fmt.Sprint("ann", i))

@@ -19,6 +19,7 @@ import (
 )
 
 func TestPostFanout(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	alice, bob, carol, dave := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol"), f.register(t, "dave")
 	for _, follower := range []retwis.User{bob, carol} {
@@ -68,6 +69,7 @@ func TestPostFanout(t *testing.T) {
 }
 
 func TestPostInvalidWritesNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "poster")
 	before := f.snapshot(t)
@@ -82,6 +84,7 @@ func TestPostInvalidWritesNothing(t *testing.T) {
 }
 
 func TestFollowRules(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, b := f.register(t, "a"), f.register(t, "b")
 	before := f.snapshot(t)
@@ -110,6 +113,7 @@ func TestFollowRules(t *testing.T) {
 }
 
 func TestGlobalTimelineCapped(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "prolific")
 	for i := range 1005 {
@@ -149,6 +153,7 @@ func TestGlobalTimelineCapped(t *testing.T) {
 // their size or depth (a warm page none at all), and posting the same
 // whatever the number of followers.
 func TestConstantRoundTrips(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	authors := []retwis.User{f.register(t, "author1"), f.register(t, "author2"), f.register(t, "author3")}
 	reader := f.register(t, "reader")
@@ -237,6 +242,7 @@ func TestConstantRoundTrips(t *testing.T) {
 // and checks that the indexes it adds appear, that the indexes every
 // request shared are spread over shards, and that nothing old remains.
 func TestMigrateLegacyDatabase(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.do(t, "DEL", "schema_version")
 	f.do(t, "HSET", "users", "Legacy", "7", "other", "8")
@@ -337,6 +343,7 @@ func (f *fixture) limitedURL(t *testing.T, url string, denied ...string) string 
 // delivery job cannot be recorded): the post must not be left half
 // published, and trying again gives exactly one post.
 func TestPublishCompleteOrInvisible(t *testing.T) {
+	t.Parallel()
 	r := redistest.Start(t)
 	f := newFixtureAt(t, r.URL)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
@@ -378,6 +385,7 @@ func TestPublishCompleteOrInvisible(t *testing.T) {
 // migration skips it and the server starts, and pages skip it, rather
 // than reporting the database as unavailable.
 func TestDamagedDataIsNoOutage(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	u := f.register(t, "writer")
 	p1, _ := f.st.CreatePost(f.ctx, u.ID, "fine")
@@ -405,6 +413,7 @@ func TestDamagedDataIsNoOutage(t *testing.T) {
 // TestFullRedis fills Redis to its memory limit: pages still read, and
 // writes fail as "storage full" (retryable) without writing anything.
 func TestFullRedis(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	u := f.register(t, "reader")
 	p, _ := f.st.CreatePost(f.ctx, u.ID, "written before the flood")
@@ -449,6 +458,7 @@ func TestFullRedis(t *testing.T) {
 // after a deletion or a logout does: the client-side cache must not hand
 // back the old copy while Redis's invalidation is still on its way.
 func TestReadsOwnWrites(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "alice")
 	for i := range 200 {

@@ -20,6 +20,7 @@ import (
 // action refused costs nothing; off passes everything without a round
 // trip.
 func TestTake(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		rate := retwis.Rate{Count: 3, Per: 600 * time.Millisecond}
 		for i := range 3 {
@@ -60,6 +61,7 @@ func TestTake(t *testing.T) {
 // TestPostAndFollowLimits: posts and follows beyond their rate are
 // refused with TooMany and write nothing.
 func TestPostAndFollowLimits(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{Limits: store.Limits{
 		Posts: retwis.Rate{Count: 2, Per: time.Hour}, Follows: retwis.Rate{Count: 1, Per: time.Hour}}}, false)
 	alice, bob, carol := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol")

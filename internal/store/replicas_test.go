@@ -21,6 +21,7 @@ import (
 // new account and a new post are not acknowledged until the replica has
 // them, and once it resumes, it has them the moment they are.
 func TestWritesWaitForReplicas(t *testing.T) {
+	t.Parallel()
 	master, replica := redistest.Replicated(t)
 	f := newFixtureWith(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: 10 * time.Second}, false)
 	onReplica := storetest.Open(t, replica.URL, store.Options{}) // reads only: a replica refuses writes
@@ -62,6 +63,7 @@ func TestWritesWaitForReplicas(t *testing.T) {
 // after the wait's timeout, as an outage, and is not published: on a
 // master that a failover replaced, it would be lost.
 func TestWaitTimesOut(t *testing.T) {
+	t.Parallel()
 	master, replica := redistest.Replicated(t)
 	f := newFixtureWith(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: time.Second}, false)
 	author := f.register(t, "author")
@@ -84,6 +86,7 @@ func TestWaitTimesOut(t *testing.T) {
 // cluster: a post read the moment it is written (which its replica may
 // not hold yet) is found on the master, and the replicas answer reads.
 func TestReplicaReads(t *testing.T) {
+	t.Parallel()
 	c := redistest.ReplicatedCluster(t)
 	url := "redis://" + strings.Join(c.Addrs(), ",") // replicas among the seeds
 	// Redis 7.0 lists a replica in CLUSTER SLOTS only once it has
@@ -155,6 +158,7 @@ func TestReplicaReads(t *testing.T) {
 }
 
 func TestReadFromReplica(t *testing.T) {
+	t.Parallel()
 	c, err := redisconn.Dial(redistest.Start(t).URL)
 	if err != nil {
 		t.Fatal(err)

@@ -104,10 +104,14 @@ var databases = []struct {
 	{"cluster", func(t *testing.T) string { return cluster.URL(t) }},
 }
 
-// onRedisAndCluster runs test on a fixture of each of databases.
+// onRedisAndCluster runs test on a fixture of each of databases, side
+// by side: the Redis one need not wait for the cluster's turn.
 func onRedisAndCluster(t *testing.T, test func(t *testing.T, f *fixture)) {
 	for _, db := range databases {
-		t.Run(db.name, func(t *testing.T) { test(t, newFixtureAt(t, db.url(t))) })
+		t.Run(db.name, func(t *testing.T) {
+			t.Parallel()
+			test(t, newFixtureAt(t, db.url(t)))
+		})
 	}
 }
 

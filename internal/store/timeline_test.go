@@ -43,6 +43,7 @@ func (f *fixture) home(t *testing.T, uid int64, n int) func(retwis.Cursor) retwi
 // TestCursorPagingWhilePosting pages through a home timeline and a
 // profile while new posts keep arriving: no post repeats, none is skipped.
 func TestCursorPagingWhilePosting(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	author, reader := f.register(t, "author"), f.register(t, "reader")
 	f.st.Follow(f.ctx, reader.ID, author.ID)
@@ -83,6 +84,7 @@ func TestCursorPagingWhilePosting(t *testing.T) {
 // the archived posts of the author no longer followed and the deleted
 // post are left out (the list no longer holds them either).
 func TestDeepHomePaging(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{HomeCap: 20, ArchiveChunk: 10}, true)
 	reader := f.register(t, "reader")
 	var authors []retwis.User
@@ -134,6 +136,7 @@ func TestDeepHomePaging(t *testing.T) {
 // TestCelebrityMergedAtRead: an author over the threshold is not fanned
 // out, yet followers see the posts; crossing back needs no migration.
 func TestCelebrityMergedAtRead(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 2}, true)
 	star := f.register(t, "star")
 	fans := []retwis.User{f.register(t, "fan1"), f.register(t, "fan2"), f.register(t, "fan3")}
@@ -170,6 +173,7 @@ func TestCelebrityMergedAtRead(t *testing.T) {
 }
 
 func TestFollowBackfillAndUnfollow(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, b := f.register(t, "a"), f.register(t, "b")
 	var ids []int64
@@ -196,6 +200,7 @@ func TestFollowBackfillAndUnfollow(t *testing.T) {
 // archive; their older posts predate what the timeline holds and stay
 // out, so the timeline stays in order from its list into its archive.
 func TestBackfillAboveArchive(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{HomeCap: 5, ArchiveChunk: 3}, true)
 	reader, friend, newcomer := f.register(t, "reader"), f.register(t, "friend"), f.register(t, "newcomer")
 	f.st.Follow(f.ctx, reader.ID, friend.ID)
@@ -238,6 +243,7 @@ func TestBackfillAboveArchive(t *testing.T) {
 // InactiveAfter; when they come back their timeline is rebuilt before the
 // page renders.
 func TestInactiveUserRebuilt(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a := f.register(t, "active")
 	u, secret, _ := f.st.Register(f.ctx, "sleeper", "password1")
@@ -266,6 +272,7 @@ func TestInactiveUserRebuilt(t *testing.T) {
 }
 
 func TestDeletePost(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, b := f.register(t, "author"), f.register(t, "reader")
 	f.st.Follow(f.ctx, b.ID, a.ID)
@@ -312,6 +319,7 @@ func (f *fixture) makeAway(t *testing.T, u retwis.User) {
 // once the damage is repaired the next page rebuilds and shows the posts
 // from the absence.
 func TestFailedRebuildRetried(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, u := f.register(t, "active"), f.register(t, "sleeper")
 	f.st.Follow(f.ctx, u.ID, a.ID)
@@ -341,6 +349,7 @@ func TestFailedRebuildRetried(t *testing.T) {
 // authors' indexes do not show yet (delivered while the rebuild read
 // them): the rebuild merges, so the post stays.
 func TestRebuildKeepsDeliveries(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, u := f.register(t, "author"), f.register(t, "reader")
 	f.st.Follow(f.ctx, u.ID, a.ID)
@@ -360,6 +369,7 @@ func TestRebuildKeepsDeliveries(t *testing.T) {
 // same pair, as a double click or two tabs make: whatever the relation
 // ends as, the home timeline agrees with it.
 func TestFollowUnfollowSettle(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, u := f.register(t, "author"), f.register(t, "clicker")
 	for i := range 5 {
@@ -389,6 +399,7 @@ func TestFollowUnfollowSettle(t *testing.T) {
 // celebrities follows the relation: filled by the job when an author
 // becomes a celebrity, and by follows and unfollows afterwards.
 func TestFollowedCelebritiesPerUser(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 1}, true)
 	star, fan1, fan2, late := f.register(t, "star"), f.register(t, "fan1"), f.register(t, "fan2"), f.register(t, "late")
 	f.st.Follow(f.ctx, fan1.ID, star.ID)
@@ -421,6 +432,7 @@ func TestFollowedCelebritiesPerUser(t *testing.T) {
 // TestCelebrityPostDeletionWalksNobody deletes a post that was never
 // fanned out: no job walks the author's followers for it.
 func TestCelebrityPostDeletionWalksNobody(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 2}, false)
 	star := f.register(t, "star")
 	for i := range 3 {
