@@ -37,10 +37,19 @@ func TestWritesWaitForReplicas(t *testing.T) {
 		p, err := f.st.CreatePost(f.ctx, author.ID, "replicated before acknowledged")
 		done <- result{p.ID, err}
 	}()
+	// The post is written once the store's connection waits in WAIT for
+	// the replica: until then, and then, it is not acknowledged.
+	for !f.blockedInWait(t) {
+		select {
+		case r := <-done:
+			t.Fatalf("the post was answered while the replica was paused: %+v", r)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 	select {
 	case r := <-done:
 		t.Fatalf("the post was acknowledged while the replica was paused: %+v", r)
-	case <-time.After(500 * time.Millisecond):
+	default:
 	}
 	replica.Resume(t)
 	r := <-done
@@ -57,6 +66,23 @@ func TestWritesWaitForReplicas(t *testing.T) {
 	if _, err := onReplica.UserByName(f.ctx, "author"); err != nil {
 		t.Fatalf("the replica lacks the acknowledged account: %v", err)
 	}
+}
+
+// blockedInWait reports whether a client of the fixture's Redis is
+// blocked in a WAIT for its replicas.
+func (f *fixture) blockedInWait(t *testing.T) bool {
+	t.Helper()
+	for line := range strings.SplitSeq(f.do(t, "CLIENT", "LIST"), "\n") {
+		fields := map[string]string{}
+		for field := range strings.FieldsSeq(line) {
+			k, v, _ := strings.Cut(field, "=")
+			fields[k] = v
+		}
+		if fields["cmd"] == "wait" && strings.Contains(fields["flags"], "b") {
+			return true
+		}
+	}
+	return false
 }
 
 // TestWaitTimesOut bounds the wait: with the replica gone, a post fails
