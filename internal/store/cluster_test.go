@@ -10,6 +10,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestClusterRegisterRace runs the sign-up race on Redis Cluster, where
@@ -50,8 +51,8 @@ func TestClusterTimelines(t *testing.T) {
 	reader := f.register(t, "reader")
 	star := f.register(t, "star")
 	writer := f.register(t, "writer")
-	f.st.Follow(f.ctx, reader.ID, writer.ID)
-	f.st.Follow(f.ctx, reader.ID, star.ID)
+	must.OK(t, f.st.Follow(f.ctx, reader.ID, writer.ID))
+	must.OK(t, f.st.Follow(f.ctx, reader.ID, star.ID))
 	for i := range 4 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", strconv.Itoa(5000+i))
 	}

@@ -528,7 +528,7 @@ func TestNotificationsUnreadAndCapped(t *testing.T) {
 	if n := unread(); n != 0 {
 		t.Fatalf("unread after reading = %d; want 0", n)
 	}
-	if ns, _ := f.st.Notifications(f.ctx, alice.ID); len(ns) != 1 || ns[0].Unread {
+	if ns := must.Value(f.st.Notifications(f.ctx, alice.ID))(t); len(ns) != 1 || ns[0].Unread {
 		t.Fatalf("notifications read again = %+v; want the follow, read", ns)
 	}
 	const mentions = 210

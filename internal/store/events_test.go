@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // listening is a Listen running for a test.
@@ -64,7 +65,7 @@ func (f *fixture) subscribers(t *testing.T, uid int64) int64 {
 		if err != nil || len(res) != 2 {
 			t.Fatalf("PUBSUB SHARDNUMSUB: %v %v", res, err)
 		}
-		count, _ := res[1].AsInt64()
+		count := must.Value(res[1].AsInt64())(t)
 		n += count
 	}
 	return n

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestCreatePostOnce sends the same post with the same idempotency key
@@ -44,7 +45,7 @@ func TestCreatePostOnce(t *testing.T) {
 	if len(seen) != 1 {
 		t.Fatalf("concurrent sends with one key published %d posts", len(seen))
 	}
-	prof, _ := f.st.Profile(f.ctx, 0, u, retwis.Cursor{}, 10)
+	prof := must.Value(f.st.Profile(f.ctx, 0, u, retwis.Cursor{}, 10))(t)
 	if len(prof.Page.Posts) != 2 {
 		t.Fatalf("the profile shows %d posts; want 2 (one per key)", len(prof.Page.Posts))
 	}

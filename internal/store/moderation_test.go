@@ -10,6 +10,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestSuspend: a suspended account's posts vanish for everyone at once
@@ -53,11 +54,12 @@ func TestSuspend(t *testing.T) {
 		})
 		for name, st := range map[string]*store.Store{"this store": f.st, "another": other} {
 			for _, viewer := range []int64{0, reader.ID} {
-				g, _ := st.GlobalTimeline(f.ctx, viewer, retwis.Cursor{}, 10)
-				h, _, _ := st.HomeTimeline(f.ctx, reader.ID, retwis.Cursor{}, 10)
-				tag, _ := st.TagPosts(f.ctx, viewer, "cheap", retwis.Cursor{}, 10)
-				prof, _ := st.Profile(f.ctx, viewer, spam, retwis.Cursor{}, 10)
-				m, _ := st.Mentions(f.ctx, reader.ID, retwis.Cursor{}, 10)
+				g := must.Value(st.GlobalTimeline(f.ctx, viewer, retwis.Cursor{}, 10))(t)
+				h, _, err := st.HomeTimeline(f.ctx, reader.ID, retwis.Cursor{}, 10)
+				must.OK(t, err)
+				tag := must.Value(st.TagPosts(f.ctx, viewer, "cheap", retwis.Cursor{}, 10))(t)
+				prof := must.Value(st.Profile(f.ctx, viewer, spam, retwis.Cursor{}, 10))(t)
+				m := must.Value(st.Mentions(f.ctx, reader.ID, retwis.Cursor{}, 10))(t)
 				if n := len(g.Posts) + len(h.Posts) + len(tag.Posts) + len(prof.Page.Posts) + len(m.Posts); n > 0 {
 					t.Errorf("%s, viewer %d: %d posts of a suspended account shown", name, viewer, n)
 				}
@@ -151,7 +153,7 @@ func TestModeratorsAndRemoval(t *testing.T) {
 	if err := f.st.SetModerator(f.ctx, "cli:op", mod.ID, false); err != nil {
 		t.Fatal(err)
 	}
-	if is, _ := f.st.IsModerator(f.ctx, mod.ID); is {
+	if must.Value(f.st.IsModerator(f.ctx, mod.ID))(t) {
 		t.Error("revoked, still a moderator")
 	}
 	log, err := f.st.AuditLog(f.ctx, 2)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestTokens: tokens are stored hashed in their owner's slot, listed
@@ -129,7 +130,7 @@ func TestCodes(t *testing.T) {
 		if _, err := f.st.RedeemCode(f.ctx, code); retwis.ErrorKind(err) != retwis.Unauthorized {
 			t.Errorf("a code redeemed twice: %v", err)
 		}
-		code, _ = f.st.CreateCode(f.ctx, g)
+		code = must.Value(f.st.CreateCode(f.ctx, g))(t)
 		sum := sha256.Sum256([]byte(code))
 		key := "oauth_code:{" + hex.EncodeToString(sum[:]) + "}" // stored by its hash, not as it is
 		if ttl, _ := strconv.Atoi(f.do(t, "TTL", key)); ttl <= 0 || ttl > 600 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestSearchPeopleBruteForce gives 36 users random display names (with
@@ -37,7 +38,7 @@ func TestSearchPeopleBruteForce(t *testing.T) {
 			if err := f.st.SetAbout(f.ctx, u.ID, display, ""); err != nil {
 				t.Fatal(err)
 			}
-			normalized, _ := retwis.NormalizeDisplayName(display)
+			normalized := must.Value(retwis.NormalizeDisplayName(display))(t)
 			people = append(people, &person{user: u, display: normalized})
 		}
 		for _, p := range people {

@@ -47,7 +47,7 @@ func TestTake(t *testing.T) {
 		if ttl, _ := strconv.Atoi(f.do(t, "PTTL", "ratelimit:{test:b}")); ttl <= 0 || ttl > 200 {
 			t.Errorf("the state of a limit lives %d ms; want one interval, 200 ms", ttl)
 		}
-		time.Sleep(refusals[1] + 20*time.Millisecond)
+		time.Sleep(refusals[1] + 20*time.Millisecond) // the rate's interval, on the wall clock, must pass
 		if _, err := f.st.Take(f.ctx, "test:a", rate); err != nil {
 			t.Errorf("after the wait: %v", err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -149,7 +150,7 @@ func TestReplicaReads(t *testing.T) {
 	replicaReads := func() int64 {
 		var n int64
 		for _, node := range c.Nodes {
-			if info, _ := node.Command(t.Context(), "INFO", "replication"); !strings.Contains(info, "role:slave") {
+			if info := must.Value(node.Command(t.Context(), "INFO", "replication"))(t); !strings.Contains(info, "role:slave") {
 				continue
 			}
 			stats, err := node.Command(t.Context(), "INFO", "commandstats")
@@ -159,7 +160,7 @@ func TestReplicaReads(t *testing.T) {
 			for line := range strings.SplitSeq(stats, "\r\n") {
 				for _, cmd := range []string{"cmdstat_hmget:calls=", "cmdstat_hget:calls="} {
 					if v, ok := strings.CutPrefix(line, cmd); ok {
-						calls, _ := strconv.ParseInt(strings.Split(v, ",")[0], 10, 64)
+						calls := must.Value(strconv.ParseInt(strings.Split(v, ",")[0], 10, 64))(t)
 						n += calls
 					}
 				}
