@@ -55,7 +55,7 @@ func TestSlowJobNotTakenOver(t *testing.T) {
 			}
 			time.Sleep(150 * time.Millisecond) // a slow batch
 		}})
-	f.st.CreatePost(f.ctx, author.ID, "slow but alive")
+	must.Value(f.st.CreatePost(f.ctx, author.ID, "slow but alive"))(t)
 	<-started // the job is the slow worker's; now a worker that takes over idle jobs comes
 	runWorker(t, f.st, delivery.Options{Consumer: "eager", Batch: 1, ClaimIdle: time.Second, Block: 20 * time.Millisecond,
 		Progress: func(delivery.Progress) { taken.Add(1) }})
@@ -76,7 +76,7 @@ func TestOrphanSnapshotRemoved(t *testing.T) {
 	for i := range 10 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(700+i))
 	}
-	f.st.CreatePost(f.ctx, author.ID, "interrupted")
+	must.Value(f.st.CreatePost(f.ctx, author.ID, "interrupted"))(t)
 	ctx, kill := context.WithCancel(context.Background())
 	delivery.New(f.st, delivery.Options{Consumer: "doomed", Drain: -1, Batch: 2, Block: 20 * time.Millisecond,
 		Progress: func(delivery.Progress) { kill() }}).Run(ctx)
@@ -105,8 +105,8 @@ func TestDeletedPostNotDelivered(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
-	f.st.Follow(f.ctx, fan.ID, author.ID)
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "regretted")
+	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
+	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "regretted"))(t)
 	if err := f.st.DeletePost(f.ctx, author.ID, p.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestStoppedWorkerDrains(t *testing.T) {
 	for i := range 10 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(600+i))
 	}
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "finish what you started")
+	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "finish what you started"))(t)
 	ctx, stop := context.WithCancel(context.Background())
 	delivery.New(f.st, delivery.Options{Consumer: "stopping", Batch: 2, Block: 20 * time.Millisecond,
 		Progress: func(delivery.Progress) { stop() }}).Run(ctx)
@@ -154,11 +154,11 @@ func TestFailedJobRetried(t *testing.T) {
 	logs := &syncbuf.Buffer{}
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{Log: slog.New(slog.NewTextHandler(logs, nil))}, false)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
-	f.st.Follow(f.ctx, fan.ID, author.ID)
+	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
 	home := fmt.Sprint("posts:{", fan.ID, "}")
 	f.do(t, "SET", home, "damaged")
 	runWorker(t, f.st, delivery.Options{Consumer: "w", ClaimIdle: -1, Block: 20 * time.Millisecond})
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "delivered at the second try")
+	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "delivered at the second try"))(t)
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), "job queue worker"); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the worker logged no failure of the job:\n%s", logs)
@@ -181,10 +181,10 @@ func TestGoneConsumersRemoved(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
-	f.st.Follow(f.ctx, fan.ID, author.ID)
+	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
 	q := schema.QueueOf(author.ID).Stream
 	f.do(t, "XGROUP", "CREATECONSUMER", q, "deliverers", "ghost")
-	f.st.CreatePost(f.ctx, author.ID, "pending with a dead worker")
+	must.Value(f.st.CreatePost(f.ctx, author.ID, "pending with a dead worker"))(t)
 	f.do(t, "XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", q, ">")
 	const goneAfter = 50 * time.Millisecond
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
@@ -231,10 +231,10 @@ func TestVanishedJobRedelivered(t *testing.T) {
 	r := redistest.Start(t)
 	f := newFixtureWith(t, r.URL, store.Options{}, false)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
-	f.st.Follow(f.ctx, fan.ID, author.ID)
-	lost, _ := f.st.CreatePost(f.ctx, author.ID, "its job is lost")
+	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
+	lost := must.Value(f.st.CreatePost(f.ctx, author.ID, "its job is lost"))(t)
 	f.do(t, "XTRIM", schema.QueueOf(author.ID).Stream, "MAXLEN", "0")
-	queued, _ := f.st.CreatePost(f.ctx, author.ID, "its job waits")
+	queued := must.Value(f.st.CreatePost(f.ctx, author.ID, "its job waits"))(t)
 	old := strconv.FormatInt(time.Now().Add(-2*time.Minute).Unix(), 10)
 	for _, p := range []retwis.Post{lost, queued} {
 		f.do(t, "HSET", fmt.Sprint("post:", p.ID), "time", old)
@@ -267,7 +267,7 @@ func TestDeliveryDelays(t *testing.T) {
 	}
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{IDs: gen}, true)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
-	f.st.Follow(f.ctx, fan.ID, author.ID)
+	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
 	if _, err := f.st.CreatePost(f.ctx, author.ID, "before"); err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func TestDeliveryDelays(t *testing.T) {
 // posts.
 func TestBacklogDeliveredTogether(t *testing.T) {
 	t.Parallel()
-	gen, _ := snowflake.New(3)
+	gen := must.Value(snowflake.New(3))(t)
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{IDs: gen, CelebrityThreshold: 5}, false)
 	authors := make([]retwis.User, 6)
 	for i := range authors {
@@ -388,7 +388,7 @@ func TestWorkerKilledMidDelivery(t *testing.T) {
 	for i := range 250 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", strconv.Itoa(1000+i))
 	}
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "must reach everybody once")
+	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "must reach everybody once"))(t)
 
 	ctx, kill := context.WithCancel(context.Background())
 	err := delivery.New(f.st, delivery.Options{Consumer: "doomed", Drain: -1, Batch: 50, Block: 20 * time.Millisecond,
@@ -435,7 +435,7 @@ func TestDeliveryUnfollowMidJob(t *testing.T) {
 	for i := range 25 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), strconv.Itoa(i), strconv.Itoa(100+i))
 	}
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "to all who followed")
+	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "to all who followed"))(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	var once sync.Once
