@@ -103,6 +103,7 @@ var bulkOptions = store.Options{HomeCap: 100}
 // those they follow (1,100 of them when there are more), logins work,
 // and popularity is skewed.
 func TestBulkWriterLive(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, redistest.Start(t).URL, bulkOptions)
 	hash := dataset.SeededHash("seeded pw", 7)
 	stats, err := dataset.Generate(f.ctx, bulk.NewLiveWriter(f.ctx, f.st.DB), network(hash))
@@ -146,6 +147,7 @@ func TestBulkWriterLive(t *testing.T) {
 // deliver them all again, and benchmarks on a seeded network would
 // measure that churn).
 func TestBulkPostsNotRedelivered(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, redistest.Start(t).URL, bulkOptions)
 	opts := network(dataset.SeededHash("pw", 7))
 	opts.Until = time.Now().Add(-5 * time.Minute)
@@ -162,6 +164,7 @@ func TestBulkPostsNotRedelivered(t *testing.T) {
 // a RESP stream loaded with package load and the live database, and
 // checks that the two databases are identical key by key.
 func TestBulkWriterSinksAgree(t *testing.T) {
+	t.Parallel()
 	hash := dataset.SeededHash("pw", 7)
 	live := newFixture(t, redistest.Start(t).URL, bulkOptions)
 	if _, err := dataset.Generate(live.ctx, bulk.NewLiveWriter(live.ctx, live.st.DB), network(hash)); err != nil {
@@ -192,6 +195,7 @@ func TestBulkWriterSinksAgree(t *testing.T) {
 // the authors followed, in a list of the cap and an archive below it:
 // paged through, it is those posts, newest first.
 func TestBuildTimeline(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, redistest.Start(t).URL, store.Options{HomeCap: 10, ArchiveChunk: 4})
 	reader := f.register(t, "reader")
 	var want []int64

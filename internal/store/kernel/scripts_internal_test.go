@@ -82,6 +82,7 @@ func descending(ids []int64) bool {
 // newest ids, and the timeline with an archive every id that was not
 // older than its archive when it came.
 func TestPushIDsOrder(t *testing.T) {
+	t.Parallel()
 	c, err := redisconn.Dial(redistest.Start(t).URL)
 	if err != nil {
 		t.Fatal(err)
@@ -135,6 +136,7 @@ func TestPushIDsOrder(t *testing.T) {
 // a cursor that is no id of the timeline finds its place; and the reply
 // says which pages reached into the archive.
 func TestPageIDs(t *testing.T) {
+	t.Parallel()
 	c, err := redisconn.Dial(redistest.Start(t).URL)
 	if err != nil {
 		t.Fatal(err)
@@ -233,6 +235,7 @@ func TestPageIDs(t *testing.T) {
 // TestDropIDs checks DropIDs against a brute force: random lists with
 // repeats, random ids to drop (some absent); the rest stays in order.
 func TestDropIDs(t *testing.T) {
+	t.Parallel()
 	c, err := redisconn.Dial(redistest.Start(t).URL)
 	if err != nil {
 		t.Fatal(err)
