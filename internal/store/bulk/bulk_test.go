@@ -21,6 +21,7 @@ import (
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/upkeep"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 	"github.com/retwis/retwis/load"
@@ -203,7 +204,7 @@ func TestBuildTimeline(t *testing.T) {
 		a := f.register(t, fmt.Sprint("author", i))
 		f.do(t, "ZADD", fmt.Sprint("following:{", reader.ID, "}"), "1", fmt.Sprint(a.ID))
 		for k := range 20 {
-			p, _ := f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", k))
+			p := must.Value(f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", k)))(t)
 			want = append(want, p.ID)
 		}
 	}
@@ -259,7 +260,7 @@ func (f *fixture) newestOfFollowed(t *testing.T, uid int64) []int64 {
 	var all []int64
 	for _, a := range authors {
 		for _, p := range f.strs(t, "ZRANGE", "user_posts:{"+a+"}", "0", "-1") {
-			n, _ := strconv.ParseInt(p, 10, 64)
+			n := must.Value(strconv.ParseInt(p, 10, 64))(t)
 			all = append(all, n)
 		}
 	}

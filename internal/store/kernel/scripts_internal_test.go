@@ -11,6 +11,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
@@ -165,7 +166,7 @@ func TestPageIDs(t *testing.T) {
 		if err != nil || len(vals) != 2 {
 			t.Fatalf("PageIDs: %v, %v", vals, err)
 		}
-		archived, _ := vals[0].AsInt64()
+		archived := must.Value(vals[0].AsInt64())(t)
 		ids, err := vals[1].AsIntSlice()
 		if err != nil {
 			t.Fatal(err)
