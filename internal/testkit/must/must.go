@@ -7,15 +7,16 @@ package must
 
 import "testing"
 
-// Value takes the two results of a call and returns a function of the
-// test that returns the value, or ends the test with the error if it is
-// not nil:
+// Value takes what a call returns, a value and an error, and gives a
+// function that returns the value to a test, or ends the test with the
+// error if there is one:
 //
-//	u := must.Value(st.Lookup(ctx, "alice"))(t)
+//	req := must.Value(http.NewRequest("GET", url, nil))(t)
 //
-// (Go passes a call's results on only as all of a function's arguments,
-// hence the test given apart.)
-func Value[T any](v T, err error) func(t testing.TB) T {
+// The test comes last because Go passes a call's results on as they are
+// only when they are all of another call's arguments: must.Value(t,
+// http.NewRequest(…)) does not compile.
+func Value[T any](v T, err error) func(testing.TB) T {
 	return func(t testing.TB) T {
 		t.Helper()
 		if err != nil {
@@ -25,7 +26,9 @@ func Value[T any](v T, err error) func(t testing.TB) T {
 	}
 }
 
-// OK ends the test with err if it is not nil: must.OK(t, st.Follow(ctx, a, b)).
+// OK ends the test with err if it is not nil:
+//
+//	must.OK(t, st.Follow(ctx, a, b))
 func OK(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {

@@ -2,7 +2,6 @@ package must_test
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -29,7 +28,7 @@ func (r *recorder) Fatal(args ...any) {
 func TestValue(t *testing.T) {
 	t.Parallel()
 	r := &recorder{TB: t}
-	if got := must.Value(strconv.Atoi("42"))(r); got != 42 || r.fatal != "" {
+	if got := must.Value(42, nil)(r); got != 42 || r.fatal != "" {
 		t.Fatalf("Value(42, nil) = %d, fatal %q", got, r.fatal)
 	}
 	must.Value(0, errors.New("no such user"))(r)
