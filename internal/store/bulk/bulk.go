@@ -335,11 +335,7 @@ type redisSink struct {
 	cmds rueidis.Commands
 }
 
-// bulkPipeline is how many commands go in one pipeline: as many as a
-// delivery batch reaches followers, few enough that a loaded node takes
-// them in well under redisconn.NodeTimeout (5000 took more under the
-// race detector on two loaded cores, failing the write).
-const bulkPipeline = 1000
+const bulkPipeline = 5000
 
 func (r *redisSink) command(args ...string) error {
 	r.cmds = append(r.cmds, r.db.C.B().Arbitrary(args[0]).Keys(args[1]).Args(args[2:]...).Build())
