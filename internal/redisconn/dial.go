@@ -1,6 +1,7 @@
 package redisconn
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,6 +32,11 @@ type Options struct {
 	// written, and read from the master what a replica does not hold
 	// yet. A single server ignores it.
 	ReadFromReplica func(cmd rueidis.Completed) bool
+	// NodeTimeout, if set, is how long a node may take to accept a
+	// connection or to answer before it is taken for gone, instead of
+	// NodeTimeout: tests on a loaded machine, where a sound node may
+	// stall for longer than a second, give it longer.
+	NodeTimeout time.Duration
 }
 
 // Dial connects to the Redis server (or cluster) at redisURL:
@@ -57,8 +63,8 @@ func DialWith(redisURL string, o Options) (rueidis.Client, error) {
 	// Ask a cluster for its topology every few seconds, not only when a
 	// reply says it changed, so that nodes that joined are found.
 	opt.ClusterOption.ShardsRefreshInterval = TopologyRefresh
-	opt.ConnWriteTimeout = NodeTimeout
-	opt.Dialer.Timeout = NodeTimeout
+	opt.ConnWriteTimeout = cmp.Or(o.NodeTimeout, NodeTimeout)
+	opt.Dialer.Timeout = opt.ConnWriteTimeout
 	opt.RetryDelay = retryDelay
 	if o.ReadFromReplica != nil {
 		masters, err := mastersOf(redisURL)

@@ -12,6 +12,7 @@ import (
 // carries them; invalid ones and unknown users are refused, writing
 // nothing.
 func TestAbout(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "jose")
 	if err := f.st.SetAbout(f.ctx, u.ID, " Jose\u0301 ", "  likes  Redis "); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -33,7 +34,7 @@ func BenchmarkTopologies(b *testing.B) {
 		}, 1},
 	} {
 		b.Run(top.name, func(b *testing.B) {
-			gen, _ := snowflake.New(2)
+			gen := must.Value(snowflake.New(2))(b)
 			st := storetest.Open(b, top.url(b), store.Options{IDs: gen, WaitReplicas: top.wait})
 			if err := st.Migrate(b.Context(), quiet); err != nil {
 				b.Fatal(err)
@@ -47,7 +48,7 @@ func BenchmarkTopologies(b *testing.B) {
 				if readers[i], _, err = st.Register(b.Context(), fmt.Sprint("reader", i), "password1"); err != nil {
 					b.Fatal(err)
 				}
-				st.Follow(b.Context(), readers[i].ID, author.ID)
+				must.OK(b, st.Follow(b.Context(), readers[i].ID, author.ID))
 			}
 			b.Run("post", func(b *testing.B) {
 				b.SetParallelism(8) // 16 goroutines on 2 cores

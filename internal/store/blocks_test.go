@@ -73,6 +73,7 @@ func (f *fixture) sees(t *testing.T, viewer retwis.User, s blockScene) map[strin
 // user reads, and a third user sees everything; unblocking shows them
 // again.
 func TestBlock(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		s := newBlockScene(t, f)
 		if n, err := f.st.UnreadNotifications(f.ctx, s.alice.ID); err != nil || n != 3 { // the follows of bob and carol, bob's mention
@@ -146,6 +147,7 @@ func TestBlock(t *testing.T) {
 // timelines and changes nothing else: follows, profiles, threads,
 // mentions and notifications stay.
 func TestMute(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		s := newBlockScene(t, f)
 		if err := f.st.Mute(f.ctx, s.alice.ID, s.bob.ID); err != nil {
@@ -186,6 +188,7 @@ func TestMute(t *testing.T) {
 // TestBlockRefused: blocking or muting oneself or nobody is refused and
 // writes nothing.
 func TestBlockRefused(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	alice := f.register(t, "alice")
 	before := f.snapshot(t)
@@ -206,6 +209,7 @@ func TestBlockRefused(t *testing.T) {
 // viewer blocked or muted, those that blocked the viewer, and suspended
 // ones, even when the suggestions were computed before.
 func TestHiddenNotSuggested(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	viewer, friend := f.register(t, "viewer"), f.register(t, "friend")
 	var others []retwis.User

@@ -10,7 +10,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestClusterRegisterRace runs the sign-up race on Redis Cluster, where
@@ -18,7 +18,8 @@ import (
 // different nodes. The store is given two seed nodes, the first of them
 // dead: it starts from the other.
 func TestClusterRegisterRace(t *testing.T) {
-	url := redistest.Cluster(t)
+	t.Parallel()
+	url := cluster.URL(t)
 	f := newFixtureAt(t, "redis://127.0.0.1:1,"+strings.TrimPrefix(url, "redis://"))
 	raw, err := redisconn.Dial(url) // the test's own commands need no dead seed
 	if err != nil {
@@ -45,12 +46,13 @@ func TestClusterRegisterRace(t *testing.T) {
 // scripts, the delivery stream, celebrity merges and deep paging all touch
 // one slot per command.
 func TestClusterTimelines(t *testing.T) {
-	f := newFixtureWith(t, redistest.Cluster(t), store.Options{HomeCap: 15, CelebrityThreshold: 3}, true)
+	t.Parallel()
+	f := newFixtureWith(t, cluster.URL(t), store.Options{HomeCap: 15, CelebrityThreshold: 3}, true)
 	reader := f.register(t, "reader")
 	star := f.register(t, "star")
 	writer := f.register(t, "writer")
-	f.st.Follow(f.ctx, reader.ID, writer.ID)
-	f.st.Follow(f.ctx, reader.ID, star.ID)
+	must.OK(t, f.st.Follow(f.ctx, reader.ID, writer.ID))
+	must.OK(t, f.st.Follow(f.ctx, reader.ID, star.ID))
 	for i := range 4 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", strconv.Itoa(5000+i))
 	}

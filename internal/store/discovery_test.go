@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestSomePeople draws active users at random: never one unseen for
 // months, at most as many as asked, each once; the same draw for a
 // moment, and over draws every active user.
 func TestSomePeople(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	active := map[string]bool{}
 	for i := range 12 {
@@ -39,7 +41,7 @@ func TestSomePeople(t *testing.T) {
 			names = append(names, p.User.Username)
 			seen[p.User.Username] = true
 		}
-		again, _ := f.st.SomePeople(f.ctx, 5)
+		again := must.Value(f.st.SomePeople(f.ctx, 5))(t)
 		if !slices.Equal(again, people) {
 			t.Fatal("a second draw within the moment differs")
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // listening is a Listen running for a test.
@@ -64,7 +65,7 @@ func (f *fixture) subscribers(t *testing.T, uid int64) int64 {
 		if err != nil || len(res) != 2 {
 			t.Fatalf("PUBSUB SHARDNUMSUB: %v %v", res, err)
 		}
-		count, _ := res[1].AsInt64()
+		count := must.Value(res[1].AsInt64())(t)
 		n += count
 	}
 	return n
@@ -76,6 +77,7 @@ func (f *fixture) subscribers(t *testing.T, uid int64) int64 {
 // tag's get the update and then the deletion, the user it mentions the
 // notification, and the end of a Listen unsubscribes its connection.
 func TestLiveEvents(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		alice, bob := f.register(t, "alice"), f.register(t, "bob")
 		if err := f.st.Follow(f.ctx, bob.ID, alice.ID); err != nil {
@@ -125,6 +127,7 @@ func TestLiveEvents(t *testing.T) {
 // TestListenNoSuchStream refuses the stream of a tag that folds to
 // nothing.
 func TestListenNoSuchStream(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, tag := range []string{"", "\u0301"} {
 		err := f.st.Listen(f.ctx, posts.TagStream(tag), func(posts.Event) {})

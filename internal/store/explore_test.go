@@ -39,6 +39,7 @@ func (a *account) postsSince(since time.Time) int64 {
 // brute-force computation for random boxes of the three ranges: the
 // same accounts, the most followed first, and the count of matches.
 func TestExploreBruteForce(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		rng := rand.New(rand.NewPCG(3, 5))
 		now := time.Now()
@@ -142,6 +143,7 @@ func TestExploreBruteForce(t *testing.T) {
 // behind the directory's back: a query for active accounts leaves the
 // user out and corrects the entry.
 func TestExploreRepairsOnRead(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "fading")
 	var pids []int64
@@ -177,6 +179,7 @@ func TestExploreRepairsOnRead(t *testing.T) {
 // query reads: it reads no more than its budget, says the count is a
 // lower bound, and still lists the most followed first.
 func TestExploreBounded(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	star := f.register(t, "star")
 	fan := f.register(t, "fan")
@@ -202,6 +205,7 @@ func TestExploreBounded(t *testing.T) {
 // cache since the refresh of the entries read them), and two warm (the
 // facts come from the cache), whatever the number of accounts.
 func TestExploreRoundTrips(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t) // the tutorial's counters: post ids tell no time
 	var users []retwis.User
 	for i := range 30 {

@@ -17,6 +17,7 @@ import (
 // others; a cursor naming someone no longer in the list gives an empty
 // page that leads back to the start.
 func TestFollowLists(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		start := time.Now().Truncate(time.Second)
 		star := f.register(t, "star")
@@ -105,6 +106,7 @@ func TestFollowLists(t *testing.T) {
 // round trips cold (the list, then the names) and none warm; a page
 // further down one script call once the names are cached.
 func TestFollowListRoundTrips(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	star := f.register(t, "star")
 	for i := range 30 {

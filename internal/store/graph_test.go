@@ -18,6 +18,7 @@ import (
 // samples against a brute-force computation over the follows; mentions
 // and replies enter the graph too; a follow renews the suggestions.
 func TestGraphBruteForce(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		rng := rand.New(rand.NewPCG(3, 5))
 		var users []retwis.User
@@ -118,6 +119,7 @@ func TestGraphBruteForce(t *testing.T) {
 // TestSuggestionsRenewed: the users to follow are kept, and computed
 // anew once the viewer follows someone, who is then no longer suggested.
 func TestSuggestionsRenewed(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, b, c, d := f.register(t, "a"), f.register(t, "b"), f.register(t, "c"), f.register(t, "d")
 	for _, p := range [][2]retwis.User{{a, b}, {b, c}, {b, d}} {
@@ -153,6 +155,7 @@ func TestSuggestionsRenewed(t *testing.T) {
 // then the names of two) and one warm (the pair's members, not cached),
 // whatever the number followed.
 func TestRelationshipRoundTrips(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	visitor, profile := f.register(t, "visitor"), f.register(t, "profile")
 	for i := range 20 {

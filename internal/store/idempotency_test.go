@@ -7,12 +7,14 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestCreatePostOnce sends the same post with the same idempotency key
 // again, as a client that missed the answer does, also concurrently: one
 // post is published, and every answer is that post.
 func TestCreatePostOnce(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "retrier")
 	first, err := f.st.CreatePostOnce(f.ctx, u.ID, "only once", "key-1")
@@ -44,7 +46,7 @@ func TestCreatePostOnce(t *testing.T) {
 	if len(seen) != 1 {
 		t.Fatalf("concurrent sends with one key published %d posts", len(seen))
 	}
-	prof, _ := f.st.Profile(f.ctx, 0, u, retwis.Cursor{}, 10)
+	prof := must.Value(f.st.Profile(f.ctx, 0, u, retwis.Cursor{}, 10))(t)
 	if len(prof.Page.Posts) != 2 {
 		t.Fatalf("the profile shows %d posts; want 2 (one per key)", len(prof.Page.Posts))
 	}

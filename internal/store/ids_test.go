@@ -7,6 +7,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
@@ -15,9 +16,10 @@ import (
 // posts then get ids already in use, and must take others instead of
 // overwriting what was acknowledged.
 func TestReusedIDsNeverOverwrite(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	alice := f.register(t, "alice")
-	first, _ := f.st.CreatePost(f.ctx, alice.ID, "acknowledged before the failover")
+	first := must.Value(f.st.CreatePost(f.ctx, alice.ID, "acknowledged before the failover"))(t)
 	f.do(t, "SET", "next_user_id", "0")
 	f.do(t, "SET", "next_post_id", "0")
 
@@ -48,10 +50,11 @@ func TestReusedIDsNeverOverwrite(t *testing.T) {
 // posts get time-ordered ids far above the counters', exact as sorted-set
 // scores, and old counter ids keep working next to them.
 func TestGeneratedIDs(t *testing.T) {
+	t.Parallel()
 	url := redistest.Start(t).URL
 	old := newFixtureAt(t, url)
 	veteran := old.register(t, "veteran")
-	oldPost, _ := old.st.CreatePost(old.ctx, veteran.ID, "from the counter days")
+	oldPost := must.Value(old.st.CreatePost(old.ctx, veteran.ID, "from the counter days"))(t)
 
 	gen, err := snowflake.New(3)
 	if err != nil {
@@ -62,7 +65,7 @@ func TestGeneratedIDs(t *testing.T) {
 	if newbie.ID < 1<<40 || snowflake.Worker(newbie.ID) != 3 {
 		t.Fatalf("a generated user id %d", newbie.ID)
 	}
-	f.st.Follow(f.ctx, newbie.ID, veteran.ID)
+	must.OK(t, f.st.Follow(f.ctx, newbie.ID, veteran.ID))
 	var posts []int64
 	for i := range 3 {
 		p, err := f.st.CreatePost(f.ctx, newbie.ID, fmt.Sprint("generated ", i))

@@ -13,6 +13,7 @@ import (
 // password is checked, even the right one), never a lock-out; the
 // owner's next login moves the failures to their notice, read once.
 func TestLoginSlowsDown(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		u := f.register(t, "owner")
 		for range 3 {
@@ -25,7 +26,7 @@ func TestLoginSlowsDown(t *testing.T) {
 		if retwis.ErrorKind(err) != retwis.TooMany || !ok || limited.Quota.RetryAfter <= 0 || limited.Quota.RetryAfter > time.Second {
 			t.Fatalf("right after three failures: %v; want a wait of up to a second", err)
 		}
-		time.Sleep(limited.Quota.RetryAfter + 10*time.Millisecond)
+		time.Sleep(limited.Quota.RetryAfter + 10*time.Millisecond) // the delay, on the wall clock, must pass
 		if _, _, err := f.st.Login(f.ctx, "owner", "password1"); err != nil {
 			t.Fatalf("after the wait, the owner logs in: %v", err)
 		}

@@ -9,12 +9,14 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestTokens: tokens are stored hashed in their owner's slot, listed
 // newest first, authenticate until revoked, and record their use; an
 // app's secret is stored hashed and checked.
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		u := f.register(t, "holder")
 		app, secret, err := f.st.CreateApp(f.ctx, retwis.App{Name: "App", RedirectURIs: []string{retwis.OutOfBand}, Scopes: retwis.Scopes{"read", "write"}})
@@ -86,6 +88,7 @@ func TestTokens(t *testing.T) {
 // name that is blank or too long is refused and writes nothing; an
 // app's token bears the app's name.
 func TestPersonalTokenName(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "namer")
 	before := f.snapshot(t)
@@ -113,6 +116,7 @@ func TestPersonalTokenName(t *testing.T) {
 
 // TestCodes: an authorization code gives its grant once, and expires.
 func TestCodes(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		g := retwis.Grant{ClientID: "c", UserID: 7, Scopes: retwis.Scopes{"read"}, RedirectURI: retwis.OutOfBand, Challenge: strings.Repeat("A", 43)}
 		code, err := f.st.CreateCode(f.ctx, g)
@@ -126,7 +130,7 @@ func TestCodes(t *testing.T) {
 		if _, err := f.st.RedeemCode(f.ctx, code); retwis.ErrorKind(err) != retwis.Unauthorized {
 			t.Errorf("a code redeemed twice: %v", err)
 		}
-		code, _ = f.st.CreateCode(f.ctx, g)
+		code = must.Value(f.st.CreateCode(f.ctx, g))(t)
 		sum := sha256.Sum256([]byte(code))
 		key := "oauth_code:{" + hex.EncodeToString(sum[:]) + "}" // stored by its hash, not as it is
 		if ttl, _ := strconv.Atoi(f.do(t, "TTL", key)); ttl <= 0 || ttl > 600 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestSearchPeopleBruteForce gives 36 users random display names (with
@@ -18,6 +19,7 @@ import (
 // most followed first. Renaming moves a user from the old words to the
 // new ones.
 func TestSearchPeopleBruteForce(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		rng := rand.New(rand.NewPCG(7, 11))
 		words := []string{"José", "Jos", "Joseph", "María", "Marie", "Núñez", "Nunes", "Ada", "Adam", "東京", "東", "Ömer", "Omar", "van", "Vanessa"}
@@ -36,7 +38,7 @@ func TestSearchPeopleBruteForce(t *testing.T) {
 			if err := f.st.SetAbout(f.ctx, u.ID, display, ""); err != nil {
 				t.Fatal(err)
 			}
-			normalized, _ := retwis.NormalizeDisplayName(display)
+			normalized := must.Value(retwis.NormalizeDisplayName(display))(t)
 			people = append(people, &person{user: u, display: normalized})
 		}
 		for _, p := range people {
@@ -111,6 +113,7 @@ func TestSearchPeopleBruteForce(t *testing.T) {
 // index range, the follower counts, the names of the most followed) and
 // none warm, whatever the number of candidates.
 func TestSearchPeopleRoundTrips(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for i := range 40 {
 		f.register(t, fmt.Sprint("ann", i))

@@ -14,11 +14,13 @@ import (
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/upkeep"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 func TestPostFanout(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	alice, bob, carol, dave := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol"), f.register(t, "dave")
 	for _, follower := range []retwis.User{bob, carol} {
@@ -48,7 +50,7 @@ func TestPostFanout(t *testing.T) {
 	}
 
 	// Bob's own post is on his home and profile but not on alice's.
-	bp, _ := f.st.CreatePost(f.ctx, bob.ID, "bob here")
+	bp := must.Value(f.st.CreatePost(f.ctx, bob.ID, "bob here"))(t)
 	f.drain(t)
 	home, counts, err := f.st.HomeTimeline(f.ctx, bob.ID, retwis.Cursor{}, 10)
 	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{bp.ID, p.ID}) || counts.Following != 1 {
@@ -61,13 +63,14 @@ func TestPostFanout(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(prof.Page.Posts), []int64{bp.ID}) || prof.Followed {
 		t.Fatalf("bob's profile = %v followed=%v %v", postIDs(prof.Page.Posts), prof.Followed, err)
 	}
-	prof, _ = f.st.Profile(f.ctx, bob.ID, alice, retwis.Cursor{}, 10)
+	prof = must.Value(f.st.Profile(f.ctx, bob.ID, alice, retwis.Cursor{}, 10))(t)
 	if !prof.Followed || prof.Counts.Followers != 2 || !slices.Equal(postIDs(prof.Page.Posts), []int64{p.ID}) {
 		t.Fatalf("alice's profile seen by bob = %+v", prof)
 	}
 }
 
 func TestPostInvalidWritesNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "poster")
 	before := f.snapshot(t)
@@ -82,6 +85,7 @@ func TestPostInvalidWritesNothing(t *testing.T) {
 }
 
 func TestFollowRules(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, b := f.register(t, "a"), f.register(t, "b")
 	before := f.snapshot(t)
@@ -110,6 +114,7 @@ func TestFollowRules(t *testing.T) {
 }
 
 func TestGlobalTimelineCapped(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "prolific")
 	for i := range 1005 {
@@ -149,6 +154,7 @@ func TestGlobalTimelineCapped(t *testing.T) {
 // their size or depth (a warm page none at all), and posting the same
 // whatever the number of followers.
 func TestConstantRoundTrips(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	authors := []retwis.User{f.register(t, "author1"), f.register(t, "author2"), f.register(t, "author3")}
 	reader := f.register(t, "reader")
@@ -166,10 +172,10 @@ func TestConstantRoundTrips(t *testing.T) {
 	}
 	alone := post(authors[0])
 	for _, a := range authors {
-		f.st.Follow(f.ctx, reader.ID, a.ID)
+		must.OK(t, f.st.Follow(f.ctx, reader.ID, a.ID))
 	}
 	for i := range 40 {
-		f.st.Follow(f.ctx, int64(100+i), authors[1].ID) // many followers
+		must.OK(t, f.st.Follow(f.ctx, int64(100+i), authors[1].ID)) // many followers
 	}
 	if popular := post(authors[1]); popular != alone {
 		t.Fatalf("posting with 41 followers took %d round trips, with none %d", popular, alone)
@@ -182,13 +188,13 @@ func TestConstantRoundTrips(t *testing.T) {
 		return calls(read), calls(read)
 	}
 	home := func() (int64, int64) {
-		return twice(func() { f.st.HomeTimeline(f.ctx, reader.ID, retwis.Cursor{}, 10) })
+		return twice(func() { f.home(t, reader.ID, 10)(retwis.Cursor{}) })
 	}
 	profile := func() (int64, int64) {
-		return twice(func() { f.st.Profile(f.ctx, reader.ID, authors[1], retwis.Cursor{}, 10) })
+		return twice(func() { must.Value(f.st.Profile(f.ctx, reader.ID, authors[1], retwis.Cursor{}, 10))(t) })
 	}
 	global := func() (int64, int64) {
-		return twice(func() { f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 50) })
+		return twice(func() { must.Value(f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 50))(t) })
 	}
 	// A list shorter than a page may go on in the archive: one call more.
 	short, _ := home()
@@ -210,7 +216,7 @@ func TestConstantRoundTrips(t *testing.T) {
 	}
 	deep := func(depth int) int64 { // a page below the list, by the archive
 		ids := pageAll(t, f.home(t, reader.ID, depth), nil)
-		return calls(func() { f.st.HomeTimeline(f.ctx, reader.ID, retwis.Cursor{Before: ids[depth-1]}, 10) })
+		return calls(func() { f.home(t, reader.ID, 10)(retwis.Cursor{Before: ids[depth-1]}) })
 	}
 	if near, far := deep(5), deep(40); near != far || far > 3 {
 		t.Fatalf("a page 5 posts down took %d round trips, 40 posts down %d; want the same, at most 3", near, far)
@@ -237,6 +243,7 @@ func TestConstantRoundTrips(t *testing.T) {
 // and checks that the indexes it adds appear, that the indexes every
 // request shared are spread over shards, and that nothing old remains.
 func TestMigrateLegacyDatabase(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.do(t, "DEL", "schema_version")
 	f.do(t, "HSET", "users", "Legacy", "7", "other", "8")
@@ -337,10 +344,11 @@ func (f *fixture) limitedURL(t *testing.T, url string, denied ...string) string 
 // delivery job cannot be recorded): the post must not be left half
 // published, and trying again gives exactly one post.
 func TestPublishCompleteOrInvisible(t *testing.T) {
+	t.Parallel()
 	r := redistest.Start(t)
 	f := newFixtureAt(t, r.URL)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
-	f.st.Follow(f.ctx, fan.ID, author.ID)
+	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
 	c, err := redisconn.Dial(f.limitedURL(t, r.URL, "xadd"))
 	if err != nil {
 		t.Fatal(err)
@@ -368,7 +376,7 @@ func TestPublishCompleteOrInvisible(t *testing.T) {
 	if _, err := f.st.CreatePost(f.ctx, author.ID, "will work"); err != nil {
 		t.Fatal(err)
 	}
-	prof, _ := f.st.Profile(f.ctx, 0, author, retwis.Cursor{}, 10)
+	prof := must.Value(f.st.Profile(f.ctx, 0, author, retwis.Cursor{}, 10))(t)
 	if len(prof.Page.Posts) != 1 {
 		t.Fatalf("after a retry the profile shows %d posts; want 1", len(prof.Page.Posts))
 	}
@@ -378,11 +386,12 @@ func TestPublishCompleteOrInvisible(t *testing.T) {
 // migration skips it and the server starts, and pages skip it, rather
 // than reporting the database as unavailable.
 func TestDamagedDataIsNoOutage(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	u := f.register(t, "writer")
-	p1, _ := f.st.CreatePost(f.ctx, u.ID, "fine")
-	p2, _ := f.st.CreatePost(f.ctx, u.ID, "to be damaged")
-	p3, _ := f.st.CreatePost(f.ctx, u.ID, "also fine")
+	p1 := must.Value(f.st.CreatePost(f.ctx, u.ID, "fine"))(t)
+	p2 := must.Value(f.st.CreatePost(f.ctx, u.ID, "to be damaged"))(t)
+	p3 := must.Value(f.st.CreatePost(f.ctx, u.ID, "also fine"))(t)
 	f.do(t, "HSET", fmt.Sprint("post:", p2.ID), "user_id", "not a number")
 	f.do(t, "SET", "post:77", "not a hash")
 	f.do(t, "SET", "next_post_id", "100")
@@ -405,17 +414,19 @@ func TestDamagedDataIsNoOutage(t *testing.T) {
 // TestFullRedis fills Redis to its memory limit: pages still read, and
 // writes fail as "storage full" (retryable) without writing anything.
 func TestFullRedis(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	u := f.register(t, "reader")
-	p, _ := f.st.CreatePost(f.ctx, u.ID, "written before the flood")
-	_, secret, _ := f.st.Login(f.ctx, "reader", "password1")
+	p := must.Value(f.st.CreatePost(f.ctx, u.ID, "written before the flood"))(t)
+	_, secret, err := f.st.Login(f.ctx, "reader", "password1")
+	must.OK(t, err)
 	// Seen two hours ago: the next home page would record the visit.
 	f.do(t, "HSET", fmt.Sprint("user:{", u.ID, "}"), "seen", strconv.FormatInt(time.Now().Add(-2*time.Hour).Unix(), 10))
 	info := f.do(t, "INFO", "memory")
 	var mem int64
 	for line := range strings.SplitSeq(info, "\r\n") {
 		if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
-			mem, _ = strconv.ParseInt(v, 10, 64)
+			mem = must.Value(strconv.ParseInt(v, 10, 64))(t)
 		}
 	}
 	f.do(t, "CONFIG", "SET", "maxmemory-policy", "noeviction")
@@ -449,6 +460,7 @@ func TestFullRedis(t *testing.T) {
 // after a deletion or a logout does: the client-side cache must not hand
 // back the old copy while Redis's invalidation is still on its way.
 func TestReadsOwnWrites(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "alice")
 	for i := range 200 {

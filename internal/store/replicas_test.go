@@ -13,6 +13,7 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -21,6 +22,7 @@ import (
 // new account and a new post are not acknowledged until the replica has
 // them, and once it resumes, it has them the moment they are.
 func TestWritesWaitForReplicas(t *testing.T) {
+	t.Parallel()
 	master, replica := redistest.Replicated(t)
 	f := newFixtureWith(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: 10 * time.Second}, false)
 	onReplica := storetest.Open(t, replica.URL, store.Options{}) // reads only: a replica refuses writes
@@ -36,10 +38,19 @@ func TestWritesWaitForReplicas(t *testing.T) {
 		p, err := f.st.CreatePost(f.ctx, author.ID, "replicated before acknowledged")
 		done <- result{p.ID, err}
 	}()
+	// The post is written once the store's connection waits in WAIT for
+	// the replica: until then, and then, it is not acknowledged.
+	for !f.blockedInWait(t) {
+		select {
+		case r := <-done:
+			t.Fatalf("the post was answered while the replica was paused: %+v", r)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 	select {
 	case r := <-done:
 		t.Fatalf("the post was acknowledged while the replica was paused: %+v", r)
-	case <-time.After(500 * time.Millisecond):
+	default:
 	}
 	replica.Resume(t)
 	r := <-done
@@ -58,12 +69,33 @@ func TestWritesWaitForReplicas(t *testing.T) {
 	}
 }
 
+// blockedInWait reports whether a client of the fixture's Redis is
+// blocked in a WAIT for its replicas.
+func (f *fixture) blockedInWait(t *testing.T) bool {
+	t.Helper()
+	for line := range strings.SplitSeq(f.do(t, "CLIENT", "LIST"), "\n") {
+		fields := map[string]string{}
+		for field := range strings.FieldsSeq(line) {
+			k, v, _ := strings.Cut(field, "=")
+			fields[k] = v
+		}
+		if fields["cmd"] == "wait" && strings.Contains(fields["flags"], "b") {
+			return true
+		}
+	}
+	return false
+}
+
 // TestWaitTimesOut bounds the wait: with the replica gone, a post fails
 // after the wait's timeout, as an outage, and is not published: on a
-// master that a failover replaced, it would be lost.
+// master that a failover replaced, it would be lost. (The store tries a
+// few post ids, each in another slot, before it gives up: the post
+// takes a few timeouts.)
 func TestWaitTimesOut(t *testing.T) {
+	t.Parallel()
+	const timeout = 500 * time.Millisecond
 	master, replica := redistest.Replicated(t)
-	f := newFixtureWith(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: time.Second}, false)
+	f := newFixtureWith(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: timeout}, false)
 	author := f.register(t, "author")
 	replica.Pause(t)
 	defer replica.Resume(t)
@@ -72,8 +104,8 @@ func TestWaitTimesOut(t *testing.T) {
 	if retwis.ErrorKind(err) != retwis.Unavailable {
 		t.Fatalf("posting without a replica: %v; want unavailable", err)
 	}
-	if d := time.Since(start); d < time.Second || d > 6*time.Second {
-		t.Fatalf("posting took %s; want the wait's 1s timeout and then an answer", d)
+	if d := time.Since(start); d < timeout || d > 6*time.Second {
+		t.Fatalf("posting took %s; want the wait's timeout, %s, and then an answer", d, timeout)
 	}
 	if prof, err := f.st.Profile(f.ctx, 0, author, retwis.Cursor{}, 10); err != nil || len(prof.Page.Posts) != 0 {
 		t.Fatalf("the failed post shows: %v, %v", postIDs(prof.Page.Posts), err)
@@ -84,6 +116,7 @@ func TestWaitTimesOut(t *testing.T) {
 // cluster: a post read the moment it is written (which its replica may
 // not hold yet) is found on the master, and the replicas answer reads.
 func TestReplicaReads(t *testing.T) {
+	t.Parallel()
 	c := redistest.ReplicatedCluster(t)
 	url := "redis://" + strings.Join(c.Addrs(), ",") // replicas among the seeds
 	// Redis 7.0 lists a replica in CLUSTER SLOTS only once it has
@@ -120,7 +153,7 @@ func TestReplicaReads(t *testing.T) {
 	replicaReads := func() int64 {
 		var n int64
 		for _, node := range c.Nodes {
-			if info, _ := node.Command(t.Context(), "INFO", "replication"); !strings.Contains(info, "role:slave") {
+			if info := must.Value(node.Command(t.Context(), "INFO", "replication"))(t); !strings.Contains(info, "role:slave") {
 				continue
 			}
 			stats, err := node.Command(t.Context(), "INFO", "commandstats")
@@ -130,7 +163,7 @@ func TestReplicaReads(t *testing.T) {
 			for line := range strings.SplitSeq(stats, "\r\n") {
 				for _, cmd := range []string{"cmdstat_hmget:calls=", "cmdstat_hget:calls="} {
 					if v, ok := strings.CutPrefix(line, cmd); ok {
-						calls, _ := strconv.ParseInt(strings.Split(v, ",")[0], 10, 64)
+						calls := must.Value(strconv.ParseInt(strings.Split(v, ",")[0], 10, 64))(t)
 						n += calls
 					}
 				}
@@ -155,6 +188,7 @@ func TestReplicaReads(t *testing.T) {
 }
 
 func TestReadFromReplica(t *testing.T) {
+	t.Parallel()
 	c, err := redisconn.Dial(redistest.Start(t).URL)
 	if err != nil {
 		t.Fatal(err)

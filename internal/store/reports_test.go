@@ -20,8 +20,10 @@ import (
 // posts counts once against the limit of two reports an hour, so that
 // one more passes and the next is refused, writing nothing.
 func TestReportIsOneWrite(t *testing.T) {
+	t.Parallel()
 	for _, db := range databases {
 		t.Run(db.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixtureWith(t, db.url(t), store.Options{Limits: store.Limits{Reports: retwis.Rate{Count: 2, Per: time.Hour}}}, true)
 			alice, bob, carol := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol")
 			var bobs []int64

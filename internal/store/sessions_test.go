@@ -46,12 +46,10 @@ func withClock(f *fixture) *clock {
 // onBothWithSessions runs test on one Redis and on the cluster, with a
 // store of short session expiries and the test's clock.
 func onBothWithSessions(t *testing.T, test func(t *testing.T, f *fixture, c *clock)) {
-	for name, url := range map[string]func(testing.TB) string{
-		"redis":   func(t testing.TB) string { return redistest.Start(t).URL },
-		"cluster": cluster.URL,
-	} {
-		t.Run(name, func(t *testing.T) {
-			f := newFixtureWith(t, url(t), sessionOpts, false)
+	for _, db := range databases {
+		t.Run(db.name, func(t *testing.T) {
+			t.Parallel()
+			f := newFixtureWith(t, db.url(t), sessionOpts, false)
 			test(t, f, withClock(f))
 		})
 	}
@@ -98,6 +96,7 @@ func (f *fixture) giveLegacy(t *testing.T, uid int64, secret string) {
 // TestSessionsPerDevice: each login is a session of its own, listed
 // with its device; logging out ends that one alone.
 func TestSessionsPerDevice(t *testing.T) {
+	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
 		u := f.register(t, "owner")
 		c.advance(time.Minute)
@@ -128,6 +127,7 @@ func TestSessionsPerDevice(t *testing.T) {
 // each use (recorded every few minutes) moving it on, and at the
 // absolute expiry however much it is used.
 func TestSessionExpiry(t *testing.T) {
+	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
 		u := f.register(t, "owner")
 		idle, busy := f.login(t, "owner", "idle"), f.login(t, "owner", "busy")
@@ -158,6 +158,7 @@ func TestSessionExpiry(t *testing.T) {
 // device goes on working, under both cookies it was given, is listed,
 // expires from its first use since, and can be ended.
 func TestLegacySecret(t *testing.T) {
+	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
 		u := f.register(t, "owner")
 		const secret = "fea5e81ac8ca77622bed1c2132a021f9"
@@ -195,6 +196,7 @@ func TestLegacySecret(t *testing.T) {
 // counted from its first use since sessions per device; logging out
 // with it ends it.
 func TestLegacySecretExpires(t *testing.T) {
+	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
 		u, v := f.register(t, "owner"), f.register(t, "other")
 		f.giveLegacy(t, u.ID, "old-secret-u")
@@ -222,6 +224,7 @@ func TestLegacySecretExpires(t *testing.T) {
 // other session, the old secret too, and gives this browser a new one;
 // API tokens stay.
 func TestChangePasswordEndsOtherSessions(t *testing.T) {
+	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
 		u := f.register(t, "owner")
 		here, there := f.login(t, "owner", "here"), f.login(t, "owner", "there")
@@ -254,6 +257,7 @@ func TestChangePasswordEndsOtherSessions(t *testing.T) {
 // TestEndSessions: every session ends but the one kept (the old secret
 // when it is that one), or all of them; RevokeTokens ends the tokens.
 func TestEndSessions(t *testing.T) {
+	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
 		u := f.register(t, "owner")
 		a, b := f.login(t, "owner", "a"), f.login(t, "owner", "b")
@@ -302,6 +306,7 @@ func TestEndSessions(t *testing.T) {
 // TestEndSessionRefuses: an ID that is not a session's, or another
 // user's session's, ends nothing.
 func TestEndSessionRefuses(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, v := f.register(t, "owner"), f.register(t, "other")
 	theirs := f.login(t, "other", "theirs")
@@ -320,6 +325,7 @@ func TestEndSessionRefuses(t *testing.T) {
 // TestSessionsBounded: an account keeps MaxSessions sessions; a login
 // beyond ends the oldest.
 func TestSessionsBounded(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, sessionOpts, false)
 	c := withClock(f)
 	u := f.register(t, "owner")
@@ -339,6 +345,7 @@ func TestSessionsBounded(t *testing.T) {
 // TestSessionDeviceBounded: what a session keeps of its device is short
 // printable text, whatever the browser sent.
 func TestSessionDeviceBounded(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u := f.register(t, "owner")
 	nasty := accounts.Device{Name: "Fire\x00fox\xff\n" + strings.Repeat("é", 200), Addr: strings.Repeat("1", 1<<20)}
@@ -361,8 +368,11 @@ func TestSessionDeviceBounded(t *testing.T) {
 // stops on another that had it in its client-side cache, as soon as
 // Redis's invalidation reaches it.
 func TestEndedSessionStopsEverywhere(t *testing.T) {
-	for name, url := range map[string]string{"redis": redistest.Start(t).URL, "cluster": cluster.URL(t)} {
-		t.Run(name, func(t *testing.T) {
+	t.Parallel()
+	for _, db := range databases {
+		t.Run(db.name, func(t *testing.T) {
+			t.Parallel()
+			url := db.url(t)
 			f, other := newFixtureWith(t, url, store.Options{}, false), newFixtureWith(t, url, store.Options{}, false)
 			u := f.register(t, "owner")
 			token := f.login(t, "owner", "laptop")

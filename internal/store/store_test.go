@@ -47,27 +47,12 @@ func newFixtureAt(t *testing.T, url string) *fixture {
 	return newFixtureWith(t, url, store.Options{}, true)
 }
 
-// newFixtureWith returns a fixture whose store has opts (with storetest.Cheap
-// password hashing), and a background delivery worker if worker is set.
+// newFixtureWith returns a fixture whose store has opts (with
+// storetest.OpenCounting's defaults), and a background delivery worker if
+// worker is set.
 func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *fixture {
 	t.Helper()
-	opts.Password = storetest.Cheap
-	if opts.CommandTimeout == 0 {
-		opts.CommandTimeout = storetest.CommandTimeout
-	}
-	if opts.Log == nil {
-		opts.Log = quiet
-	}
-	c, err := redisconn.Dial(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc := &storetest.Counting{Client: c}
-	st, err := store.New(rc, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(st.Close)
+	st, rc := storetest.OpenCounting(t, url, opts)
 	raw, err := redisconn.Dial(url)
 	if err != nil {
 		t.Fatal(err)
@@ -104,10 +89,14 @@ var databases = []struct {
 	{"cluster", func(t *testing.T) string { return cluster.URL(t) }},
 }
 
-// onRedisAndCluster runs test on a fixture of each of databases.
+// onRedisAndCluster runs test on a fixture of each of databases, side
+// by side: the Redis one need not wait for the cluster's turn.
 func onRedisAndCluster(t *testing.T, test func(t *testing.T, f *fixture)) {
 	for _, db := range databases {
-		t.Run(db.name, func(t *testing.T) { test(t, newFixtureAt(t, db.url(t))) })
+		t.Run(db.name, func(t *testing.T) {
+			t.Parallel()
+			test(t, newFixtureAt(t, db.url(t)))
+		})
 	}
 }
 

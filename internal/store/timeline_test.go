@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -43,16 +44,17 @@ func (f *fixture) home(t *testing.T, uid int64, n int) func(retwis.Cursor) retwi
 // TestCursorPagingWhilePosting pages through a home timeline and a
 // profile while new posts keep arriving: no post repeats, none is skipped.
 func TestCursorPagingWhilePosting(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	author, reader := f.register(t, "author"), f.register(t, "reader")
-	f.st.Follow(f.ctx, reader.ID, author.ID)
+	must.OK(t, f.st.Follow(f.ctx, reader.ID, author.ID))
 	for i := range 35 {
-		f.st.CreatePost(f.ctx, author.ID, fmt.Sprint("before ", i))
+		must.Value(f.st.CreatePost(f.ctx, author.ID, fmt.Sprint("before ", i)))(t)
 	}
 	f.drain(t)
 	interrupt := func() {
 		for range 3 {
-			f.st.CreatePost(f.ctx, author.ID, "arrived while paging")
+			must.Value(f.st.CreatePost(f.ctx, author.ID, "arrived while paging"))(t)
 		}
 		f.drain(t)
 	}
@@ -83,22 +85,23 @@ func TestCursorPagingWhilePosting(t *testing.T) {
 // the archived posts of the author no longer followed and the deleted
 // post are left out (the list no longer holds them either).
 func TestDeepHomePaging(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{HomeCap: 20, ArchiveChunk: 10}, true)
 	reader := f.register(t, "reader")
 	var authors []retwis.User
 	for i := range 3 {
 		a := f.register(t, fmt.Sprint("author", i))
-		f.st.Follow(f.ctx, reader.ID, a.ID)
+		must.OK(t, f.st.Follow(f.ctx, reader.ID, a.ID))
 		authors = append(authors, a)
 	}
 	stranger := f.register(t, "stranger")
 	var posts []retwis.Post
 	for i := range 90 {
-		p, _ := f.st.CreatePost(f.ctx, authors[i%3].ID, fmt.Sprint("post ", i))
+		p := must.Value(f.st.CreatePost(f.ctx, authors[i%3].ID, fmt.Sprint("post ", i)))(t)
 		posts = append(posts, p)
-		f.st.CreatePost(f.ctx, stranger.ID, "not followed")
+		must.Value(f.st.CreatePost(f.ctx, stranger.ID, "not followed"))(t)
 	}
-	own, _ := f.st.CreatePost(f.ctx, reader.ID, "my own")
+	own := must.Value(f.st.CreatePost(f.ctx, reader.ID, "my own"))(t)
 	posts = append(posts, own)
 	f.drain(t)
 	list, _ := strconv.Atoi(f.do(t, "LLEN", fmt.Sprint("posts:{", reader.ID, "}")))
@@ -134,14 +137,15 @@ func TestDeepHomePaging(t *testing.T) {
 // TestCelebrityMergedAtRead: an author over the threshold is not fanned
 // out, yet followers see the posts; crossing back needs no migration.
 func TestCelebrityMergedAtRead(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 2}, true)
 	star := f.register(t, "star")
 	fans := []retwis.User{f.register(t, "fan1"), f.register(t, "fan2"), f.register(t, "fan3")}
-	early, _ := f.st.CreatePost(f.ctx, star.ID, "before fame")
+	early := must.Value(f.st.CreatePost(f.ctx, star.ID, "before fame"))(t)
 	for _, fan := range fans {
-		f.st.Follow(f.ctx, fan.ID, star.ID)
+		must.OK(t, f.st.Follow(f.ctx, fan.ID, star.ID))
 	}
-	famous, _ := f.st.CreatePost(f.ctx, star.ID, "now famous")
+	famous := must.Value(f.st.CreatePost(f.ctx, star.ID, "now famous"))(t)
 	f.drain(t) // the jobs: the post's (global timeline only) and the one that notes the new celebrity in its fans' sets
 	if f.do(t, "LINDEX", fmt.Sprint("posts:{", fans[0].ID, "}"), "0") == fmt.Sprint(famous.ID) {
 		t.Fatal("a celebrity's post was fanned out")
@@ -149,14 +153,14 @@ func TestCelebrityMergedAtRead(t *testing.T) {
 	if f.do(t, "LINDEX", "timeline", "0") != fmt.Sprint(famous.ID) {
 		t.Fatal("a celebrity's post is not on the global timeline")
 	}
-	mine, _ := f.st.CreatePost(f.ctx, fans[0].ID, "a fan's own post")
+	mine := must.Value(f.st.CreatePost(f.ctx, fans[0].ID, "a fan's own post"))(t)
 	if got := pageAll(t, f.home(t, fans[0].ID, 2), nil); !slices.Equal(got, []int64{mine.ID, famous.ID, early.ID}) {
 		t.Fatalf("fan's home = %v; want own post, then the merged celebrity posts", got)
 	}
 	// Back under the threshold: fanned out again, the old posts still show.
-	f.st.Unfollow(f.ctx, fans[1].ID, star.ID)
-	f.st.Unfollow(f.ctx, fans[2].ID, star.ID)
-	later, _ := f.st.CreatePost(f.ctx, star.ID, "back to normal")
+	must.OK(t, f.st.Unfollow(f.ctx, fans[1].ID, star.ID))
+	must.OK(t, f.st.Unfollow(f.ctx, fans[2].ID, star.ID))
+	later := must.Value(f.st.CreatePost(f.ctx, star.ID, "back to normal"))(t)
 	f.drain(t)
 	if f.do(t, "LINDEX", fmt.Sprint("posts:{", fans[0].ID, "}"), "0") != fmt.Sprint(later.ID) {
 		t.Fatal("after dropping under the threshold, posts are not fanned out")
@@ -170,20 +174,21 @@ func TestCelebrityMergedAtRead(t *testing.T) {
 }
 
 func TestFollowBackfillAndUnfollow(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, b := f.register(t, "a"), f.register(t, "b")
 	var ids []int64
 	for i := range 6 {
 		u := []retwis.User{a, b}[i%2]
-		p, _ := f.st.CreatePost(f.ctx, u.ID, fmt.Sprint("post ", i))
+		p := must.Value(f.st.CreatePost(f.ctx, u.ID, fmt.Sprint("post ", i)))(t)
 		ids = append(ids, p.ID)
 	}
 	slices.Reverse(ids)
-	f.st.Follow(f.ctx, b.ID, a.ID)
+	must.OK(t, f.st.Follow(f.ctx, b.ID, a.ID))
 	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", b.ID, "}"), "0", "-1"); fmt.Sprint(got) != fmt.Sprint(ids) {
 		t.Fatalf("after following, b's timeline list = %v; want a's posts merged in order %v", got, ids)
 	}
-	f.st.Unfollow(f.ctx, b.ID, a.ID)
+	must.OK(t, f.st.Unfollow(f.ctx, b.ID, a.ID))
 	for _, p := range pageAll(t, f.home(t, b.ID, 10), nil) {
 		if p%2 == 1 { // a wrote the odd-numbered posts
 			t.Fatalf("after unfollowing, b's home still shows a's post %d", p)
@@ -196,21 +201,22 @@ func TestFollowBackfillAndUnfollow(t *testing.T) {
 // archive; their older posts predate what the timeline holds and stay
 // out, so the timeline stays in order from its list into its archive.
 func TestBackfillAboveArchive(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{HomeCap: 5, ArchiveChunk: 3}, true)
 	reader, friend, newcomer := f.register(t, "reader"), f.register(t, "friend"), f.register(t, "newcomer")
-	f.st.Follow(f.ctx, reader.ID, friend.ID)
+	must.OK(t, f.st.Follow(f.ctx, reader.ID, friend.ID))
 	var mine []int64 // the newcomer's, oldest first
 	var all []int64  // what the reader's timeline should hold, oldest first
 	for i := range 20 {
 		if i%4 == 0 {
-			p, _ := f.st.CreatePost(f.ctx, newcomer.ID, fmt.Sprint("newcomer ", i))
+			p := must.Value(f.st.CreatePost(f.ctx, newcomer.ID, fmt.Sprint("newcomer ", i)))(t)
 			mine = append(mine, p.ID)
 		}
-		p, _ := f.st.CreatePost(f.ctx, friend.ID, fmt.Sprint("friend ", i))
+		p := must.Value(f.st.CreatePost(f.ctx, friend.ID, fmt.Sprint("friend ", i)))(t)
 		all = append(all, p.ID)
 	}
 	f.drain(t)
-	tail, _ := strconv.ParseInt(f.do(t, "LINDEX", fmt.Sprint("posts:{", reader.ID, "}"), "-1"), 10, 64)
+	tail := must.Value(strconv.ParseInt(f.do(t, "LINDEX", fmt.Sprint("posts:{", reader.ID, "}"), "-1"), 10, 64))(t)
 	if f.do(t, "ZCARD", fmt.Sprint("archive:{", reader.ID, "}")) == "0" {
 		t.Fatal("the reader's timeline has no archive")
 	}
@@ -238,13 +244,15 @@ func TestBackfillAboveArchive(t *testing.T) {
 // InactiveAfter; when they come back their timeline is rebuilt before the
 // page renders.
 func TestInactiveUserRebuilt(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a := f.register(t, "active")
-	u, secret, _ := f.st.Register(f.ctx, "sleeper", "password1")
-	f.st.Follow(f.ctx, u.ID, a.ID)
+	u, secret, err := f.st.Register(f.ctx, "sleeper", "password1")
+	must.OK(t, err)
+	must.OK(t, f.st.Follow(f.ctx, u.ID, a.ID))
 	away := strconv.FormatInt(time.Now().Add(-40*24*time.Hour).Unix(), 10)
 	f.do(t, "HSET", fmt.Sprint("user:{", u.ID, "}"), "seen", away)
-	p, _ := f.st.CreatePost(f.ctx, a.ID, "while you were away")
+	p := must.Value(f.st.CreatePost(f.ctx, a.ID, "while you were away"))(t)
 	f.drain(t)
 	if n := f.do(t, "LLEN", fmt.Sprint("posts:{", u.ID, "}")); n != "0" {
 		t.Fatal("fanout delivered to an inactive user")
@@ -266,11 +274,12 @@ func TestInactiveUserRebuilt(t *testing.T) {
 }
 
 func TestDeletePost(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, b := f.register(t, "author"), f.register(t, "reader")
-	f.st.Follow(f.ctx, b.ID, a.ID)
+	must.OK(t, f.st.Follow(f.ctx, b.ID, a.ID))
 	for i := range 12 {
-		f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", i+1))
+		must.Value(f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", i+1)))(t)
 	}
 	f.drain(t)
 	wantKind(t, f.st.DeletePost(f.ctx, b.ID, 11), retwis.Forbidden)
@@ -283,8 +292,8 @@ func TestDeletePost(t *testing.T) {
 	if want := []int64{12, 10, 9, 8, 7, 6, 5, 4, 3, 2}; !slices.Equal(postIDs(page.Posts), want) || !page.Older {
 		t.Fatalf("reader's first page = %v; want %v", postIDs(page.Posts), want)
 	}
-	prof, _ := f.st.Profile(f.ctx, 0, a, retwis.Cursor{}, 10)
-	global, _ := f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 10)
+	prof := must.Value(f.st.Profile(f.ctx, 0, a, retwis.Cursor{}, 10))(t)
+	global := must.Value(f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 10))(t)
 	for _, p := range []retwis.Page{prof.Page, global} {
 		if slices.Contains(postIDs(p.Posts), 11) || len(p.Posts) != 10 {
 			t.Fatalf("page after delete = %v", postIDs(p.Posts))
@@ -312,11 +321,12 @@ func (f *fixture) makeAway(t *testing.T, u retwis.User) {
 // once the damage is repaired the next page rebuilds and shows the posts
 // from the absence.
 func TestFailedRebuildRetried(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, u := f.register(t, "active"), f.register(t, "sleeper")
-	f.st.Follow(f.ctx, u.ID, a.ID)
+	must.OK(t, f.st.Follow(f.ctx, u.ID, a.ID))
 	f.makeAway(t, u)
-	p, _ := f.st.CreatePost(f.ctx, a.ID, "while you were away")
+	p := must.Value(f.st.CreatePost(f.ctx, a.ID, "while you were away"))(t)
 	f.drain(t)
 	following := fmt.Sprint("following:{", u.ID, "}")
 	saved := f.do(t, "DUMP", following)
@@ -341,10 +351,11 @@ func TestFailedRebuildRetried(t *testing.T) {
 // authors' indexes do not show yet (delivered while the rebuild read
 // them): the rebuild merges, so the post stays.
 func TestRebuildKeepsDeliveries(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, u := f.register(t, "author"), f.register(t, "reader")
-	f.st.Follow(f.ctx, u.ID, a.ID)
-	old, _ := f.st.CreatePost(f.ctx, a.ID, "indexed")
+	must.OK(t, f.st.Follow(f.ctx, u.ID, a.ID))
+	old := must.Value(f.st.CreatePost(f.ctx, a.ID, "indexed"))(t)
 	f.drain(t)
 	f.do(t, "HSET", "post:9999", "user_id", fmt.Sprint(a.ID), "time", "1", "body", "in flight")
 	f.do(t, "LPUSH", fmt.Sprint("posts:{", u.ID, "}"), "9999")
@@ -360,19 +371,24 @@ func TestRebuildKeepsDeliveries(t *testing.T) {
 // same pair, as a double click or two tabs make: whatever the relation
 // ends as, the home timeline agrees with it.
 func TestFollowUnfollowSettle(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	a, u := f.register(t, "author"), f.register(t, "clicker")
 	for i := range 5 {
-		f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", i))
+		must.Value(f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", i)))(t)
 	}
 	for round := range 30 {
 		var wg sync.WaitGroup
 		for i := range 4 {
 			wg.Go(func() {
+				var err error
 				if (i+round)%2 == 0 {
-					f.st.Follow(f.ctx, u.ID, a.ID)
+					err = f.st.Follow(f.ctx, u.ID, a.ID)
 				} else {
-					f.st.Unfollow(f.ctx, u.ID, a.ID)
+					err = f.st.Unfollow(f.ctx, u.ID, a.ID)
+				}
+				if err != nil {
+					t.Error(err) // not Fatal: this is not the test's goroutine
 				}
 			})
 		}
@@ -389,11 +405,12 @@ func TestFollowUnfollowSettle(t *testing.T) {
 // celebrities follows the relation: filled by the job when an author
 // becomes a celebrity, and by follows and unfollows afterwards.
 func TestFollowedCelebritiesPerUser(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 1}, true)
 	star, fan1, fan2, late := f.register(t, "star"), f.register(t, "fan1"), f.register(t, "fan2"), f.register(t, "late")
-	f.st.Follow(f.ctx, fan1.ID, star.ID)
-	f.st.Follow(f.ctx, fan2.ID, star.ID)
-	f.st.CreatePost(f.ctx, star.ID, "famous now")
+	must.OK(t, f.st.Follow(f.ctx, fan1.ID, star.ID))
+	must.OK(t, f.st.Follow(f.ctx, fan2.ID, star.ID))
+	must.Value(f.st.CreatePost(f.ctx, star.ID, "famous now"))(t)
 	f.drain(t)
 	set := func(u retwis.User) []string {
 		return f.strs(t, "SMEMBERS", fmt.Sprint("celebrities_followed:{", u.ID, "}"))
@@ -402,8 +419,8 @@ func TestFollowedCelebritiesPerUser(t *testing.T) {
 	if !slices.Equal(set(fan1), want) || !slices.Equal(set(fan2), want) {
 		t.Fatalf("after the star's rise: %v %v", set(fan1), set(fan2))
 	}
-	f.st.Follow(f.ctx, late.ID, star.ID)
-	f.st.Unfollow(f.ctx, fan2.ID, star.ID)
+	must.OK(t, f.st.Follow(f.ctx, late.ID, star.ID))
+	must.OK(t, f.st.Unfollow(f.ctx, fan2.ID, star.ID))
 	if !slices.Equal(set(late), want) || len(set(fan2)) != 0 {
 		t.Fatalf("after a follow and an unfollow: %v %v", set(late), set(fan2))
 	}
@@ -411,7 +428,7 @@ func TestFollowedCelebritiesPerUser(t *testing.T) {
 	for i := range 50 {
 		f.do(t, "HSET", fmt.Sprint("user:{", 5000+i, "}"), "celebrity", "1")
 	}
-	p, _ := f.st.CreatePost(f.ctx, star.ID, "merged when read")
+	p := must.Value(f.st.CreatePost(f.ctx, star.ID, "merged when read"))(t)
 	page, _, err := f.st.HomeTimeline(f.ctx, late.ID, retwis.Cursor{}, 1)
 	if err != nil || len(page.Posts) != 1 || page.Posts[0].ID != p.ID {
 		t.Fatalf("late fan's home = %v, %v", postIDs(page.Posts), err)
@@ -421,12 +438,13 @@ func TestFollowedCelebritiesPerUser(t *testing.T) {
 // TestCelebrityPostDeletionWalksNobody deletes a post that was never
 // fanned out: no job walks the author's followers for it.
 func TestCelebrityPostDeletionWalksNobody(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 2}, false)
 	star := f.register(t, "star")
 	for i := range 3 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", fmt.Sprint(900+i))
 	}
-	p, _ := f.st.CreatePost(f.ctx, star.ID, "famous words")
+	p := must.Value(f.st.CreatePost(f.ctx, star.ID, "famous words"))(t)
 	f.do(t, "XTRIM", store.KeyQueue(star.ID), "MAXLEN", "0") // the job noting the new celebrity
 	if err := f.st.DeletePost(f.ctx, star.ID, p.ID); err != nil {
 		t.Fatal(err)

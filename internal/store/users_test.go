@@ -20,6 +20,7 @@ import (
 )
 
 func TestRegisterLoginLogout(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	u, secret, err := f.st.Register(f.ctx, "Alice", "password1")
 	if err != nil {
@@ -76,6 +77,7 @@ func TestRegisterLoginLogout(t *testing.T) {
 // but the record of the failures to the account that exists (which
 // slows the next attempts down, see TestLoginSlowsDown).
 func TestLoginFailures(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	bob := f.register(t, "bob")
 	before := f.snapshot(t)
@@ -101,6 +103,7 @@ func TestLoginFailures(t *testing.T) {
 }
 
 func TestAuthenticateRejects(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	carol, token, err := f.st.Register(f.ctx, "carol", "password1")
 	if err != nil {
@@ -127,6 +130,7 @@ func TestAuthenticateRejects(t *testing.T) {
 }
 
 func TestRegisterInvalidWritesNothing(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.register(t, "Taken")
 	before := f.snapshot(t)
@@ -180,6 +184,7 @@ func raceRegister(t *testing.T, f *fixture, names []string, n int) int {
 }
 
 func TestRegisterRace(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	if wins := raceRegister(t, f, []string{"Racer", "racer", "RACER", "rAcEr"}, 40); wins != 1 {
 		t.Fatalf("%d sign-ups won; want exactly 1", wins)
@@ -195,6 +200,7 @@ func TestRegisterRace(t *testing.T) {
 // TestLegacyAccount logs in to an account written by the original PHP
 // Retwis (plaintext password, no folded index) and checks the upgrade.
 func TestLegacyAccount(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.do(t, "SET", "next_user_id", "1000")
 	f.do(t, "HSET", "user:1000", "username", "antirez", "password", "p1pp0pass", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
@@ -231,6 +237,7 @@ func TestLegacyAccount(t *testing.T) {
 }
 
 func TestUserByName(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.register(t, "Dave")
 	for _, name := range []string{"Dave", "dave", "DAVE"} {
@@ -246,6 +253,7 @@ func TestUserByName(t *testing.T) {
 }
 
 func TestLatestUsers(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for i, name := range []string{"u1", "u2", "u3"} {
 		f.register(t, name)
@@ -261,6 +269,7 @@ func TestLatestUsers(t *testing.T) {
 // TestLookupFoldsASCIIOnly looks names up with characters that Unicode
 // case mapping would fold into real names: they find nobody.
 func TestLookupFoldsASCIIOnly(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.register(t, "alice")
 	f.register(t, "kelvin")
@@ -306,6 +315,7 @@ func (c *cancellingClient) DoMulti(ctx context.Context, cmds ...rueidis.Complete
 // creates a complete account or writes nothing, and a cancellation is
 // never reported as an outage.
 func TestRegisterCancelled(t *testing.T) {
+	t.Parallel()
 	r := redistest.Start(t)
 	f := newFixtureAt(t, r.URL)
 	for n := int64(1); n <= 8; n++ {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestLoginDelay(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	ago := func(ds ...time.Duration) []int64 {
 		out := make([]int64, len(ds))

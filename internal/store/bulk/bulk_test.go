@@ -21,6 +21,7 @@ import (
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/upkeep"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 	"github.com/retwis/retwis/load"
@@ -103,6 +104,7 @@ var bulkOptions = store.Options{HomeCap: 100}
 // those they follow (1,100 of them when there are more), logins work,
 // and popularity is skewed.
 func TestBulkWriterLive(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, redistest.Start(t).URL, bulkOptions)
 	hash := dataset.SeededHash("seeded pw", 7)
 	stats, err := dataset.Generate(f.ctx, bulk.NewLiveWriter(f.ctx, f.st.DB), network(hash))
@@ -146,6 +148,7 @@ func TestBulkWriterLive(t *testing.T) {
 // deliver them all again, and benchmarks on a seeded network would
 // measure that churn).
 func TestBulkPostsNotRedelivered(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, redistest.Start(t).URL, bulkOptions)
 	opts := network(dataset.SeededHash("pw", 7))
 	opts.Until = time.Now().Add(-5 * time.Minute)
@@ -162,6 +165,7 @@ func TestBulkPostsNotRedelivered(t *testing.T) {
 // a RESP stream loaded with package load and the live database, and
 // checks that the two databases are identical key by key.
 func TestBulkWriterSinksAgree(t *testing.T) {
+	t.Parallel()
 	hash := dataset.SeededHash("pw", 7)
 	live := newFixture(t, redistest.Start(t).URL, bulkOptions)
 	if _, err := dataset.Generate(live.ctx, bulk.NewLiveWriter(live.ctx, live.st.DB), network(hash)); err != nil {
@@ -192,6 +196,7 @@ func TestBulkWriterSinksAgree(t *testing.T) {
 // the authors followed, in a list of the cap and an archive below it:
 // paged through, it is those posts, newest first.
 func TestBuildTimeline(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t, redistest.Start(t).URL, store.Options{HomeCap: 10, ArchiveChunk: 4})
 	reader := f.register(t, "reader")
 	var want []int64
@@ -199,7 +204,7 @@ func TestBuildTimeline(t *testing.T) {
 		a := f.register(t, fmt.Sprint("author", i))
 		f.do(t, "ZADD", fmt.Sprint("following:{", reader.ID, "}"), "1", fmt.Sprint(a.ID))
 		for k := range 20 {
-			p, _ := f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", k))
+			p := must.Value(f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", k)))(t)
 			want = append(want, p.ID)
 		}
 	}
@@ -255,7 +260,7 @@ func (f *fixture) newestOfFollowed(t *testing.T, uid int64) []int64 {
 	var all []int64
 	for _, a := range authors {
 		for _, p := range f.strs(t, "ZRANGE", "user_posts:{"+a+"}", "0", "-1") {
-			n, _ := strconv.ParseInt(p, 10, 64)
+			n := must.Value(strconv.ParseInt(p, 10, 64))(t)
 			all = append(all, n)
 		}
 	}

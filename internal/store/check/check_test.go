@@ -84,6 +84,7 @@ func conversationWorld(t *testing.T, f *fixture) (ann, bob, cy retwis.User, tagg
 // database exactly as it was before the damage; a third check finds
 // nothing.
 func TestCheckFindsAndRepairs(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		ann, bob, cy, tagged := conversationWorld(t, f)
 		dee := f.Register(t, "dee")
@@ -174,6 +175,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 // that many keys and goes on where the last stopped, until it is done;
 // then the progress is forgotten.
 func TestCheckResumes(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	conversationWorld(t, f)
 	f.Do(t, "ZADD", "mentions:{1}", "525252", "525252")
@@ -213,6 +215,7 @@ func TestCheckResumes(t *testing.T) {
 // entry of a user they both follow, and the last to write wins, which
 // the background check mends.
 func TestCheckLive(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, checkLive)
 }
 
@@ -276,6 +279,7 @@ func checkLive(t *testing.T, f *fixture) {
 // TestReadsRepair reads pages that hold ids of posts that are gone: each
 // page skips them and takes them out of the index or timeline it read.
 func TestReadsRepair(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ann, bob, _, _ := conversationWorld(t, f)
 	a := itoa(ann.ID)
@@ -318,6 +322,7 @@ func TestReadsRepair(t *testing.T) {
 // TestMaintenanceChecks damages an index: rounds of maintenance, each
 // checking a kind of index in turn (Round), find and repair it.
 func TestMaintenanceChecks(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ann, bob, _, _ := conversationWorld(t, f)
 	f.Do(t, "ZREM", "followers:{"+itoa(bob.ID)+"}", itoa(ann.ID))

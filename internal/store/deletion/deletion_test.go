@@ -65,10 +65,14 @@ func TestMain(m *testing.M) {
 // (flushed).
 var databases = storetest.Databases(&cluster)
 
-// onRedisAndCluster runs test on a fixture of each of databases.
+// onRedisAndCluster runs test on a fixture of each of databases, side
+// by side: the Redis one need not wait for the cluster's turn.
 func onRedisAndCluster(t *testing.T, test func(t *testing.T, f *fixture)) {
 	for _, db := range databases {
-		t.Run(db.Name, func(t *testing.T) { test(t, newFixtureAt(t, db.URL(t))) })
+		t.Run(db.Name, func(t *testing.T) {
+			t.Parallel()
+			test(t, newFixtureAt(t, db.URL(t)))
+		})
 	}
 }
 
@@ -219,6 +223,7 @@ func (f *fixture) completions(t *testing.T, folded string) string {
 // removes everything that refers to the account, which a check confirms;
 // the name stays reserved.
 func TestDeleteSmallAccount(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		w := newWorld(t, f, 3)
 		before := f.Snapshot(t)
@@ -258,8 +263,10 @@ func TestDeleteSmallAccount(t *testing.T) {
 // it finds all the while: the progress is logged batch by batch, and in
 // the end nothing refers to the account and the check finds nothing.
 func TestDeleteLargeAccountInBackground(t *testing.T) {
+	t.Parallel()
 	for _, db := range databases {
 		t.Run(db.Name, func(t *testing.T) {
+			t.Parallel()
 			logs := &syncbuf.Buffer{}
 			f := newFixtureWith(t, db.URL(t), store.Options{Log: slog.New(slog.NewTextHandler(logs, nil))}, true)
 			w := newWorld(t, f, 250)
@@ -322,11 +329,13 @@ func (f *fixture) waitDeleted(t *testing.T, name string) retwis.Deletion {
 // maintenance resumes it to the end, each post's tags counted down once
 // whether the batch stopped before or after counting them down.
 func TestDeletionResumes(t *testing.T) {
+	t.Parallel()
 	for _, stage := range []struct {
 		name  string
 		stage int
 	}{{"hashes", deletion.StageHashes}, {"counted", deletion.StageCounted}} {
 		t.Run(stage.name, func(t *testing.T) {
+			t.Parallel()
 			onRedisAndCluster(t, func(t *testing.T, f *fixture) { testDeletionResumes(t, f, stage.stage) })
 		})
 	}
@@ -367,6 +376,7 @@ func testDeletionResumes(t *testing.T, f *fixture, stage int) {
 // TestNameReservedThenFree: the name of a deleted account cannot be
 // registered, in any case, until its reservation ends; then it can.
 func TestNameReservedThenFree(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, databases[0].URL(t), store.Options{NameReserve: 300 * time.Millisecond}, true)
 	ann, _, err := f.St.Register(f.Ctx, "ann", "password1")
 	if err != nil {
@@ -384,7 +394,7 @@ func TestNameReservedThenFree(t *testing.T) {
 		t.Fatalf("registering the reserved name: %v; want a conflict", err)
 	}
 	f.AssertUnchanged(t, before)
-	time.Sleep(time.Until(d.Reserved))
+	time.Sleep(time.Until(d.Reserved)) // the reservation, on the wall clock, must end
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		again, _, err := f.St.Register(f.Ctx, "Ann", "password2")
@@ -407,6 +417,7 @@ func TestNameReservedThenFree(t *testing.T) {
 // TestDeleteAccountTwice: a second request to delete an account being
 // deleted finds it gone.
 func TestDeleteAccountTwice(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	ann := f.Register(t, "ann")
 	if err := f.del.DeleteAccount(f.Ctx, ann.ID, "password1"); err != nil {
@@ -422,6 +433,7 @@ func TestDeleteAccountTwice(t *testing.T) {
 // other side of its blocks and mutes, both ways, and of the suspended
 // accounts; the check then finds nothing.
 func TestDeleteBlockingAccount(t *testing.T) {
+	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		gone, bob, carol := f.Register(t, "gone"), f.Register(t, "bob"), f.Register(t, "carol")
 		for _, step := range []error{

@@ -3,6 +3,7 @@ package delivery_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,8 +19,10 @@ import (
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/store/upkeep"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
+	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
 // runWorker runs a delivery worker with opts until the test ends.
@@ -33,11 +36,14 @@ func runWorker(t *testing.T, st *store.Store, opts delivery.Options) {
 // TestSlowJobNotTakenOver runs a job whose batches take a while, for
 // longer in all than the claim idle time, next to a worker that takes
 // over idle jobs: the job's own worker renews its claim after each
-// batch, so nobody else runs it.
+// batch, so nobody else runs it. A batch takes 150ms, the claim idle
+// time is 1s: a loaded machine may slow a batch down a lot before the
+// job looks idle.
 func TestSlowJobNotTakenOver(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author := f.register(t, "slow")
-	for i := range 6 {
+	for i := range 10 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(500+i))
 	}
 	var mine, taken atomic.Int64
@@ -47,15 +53,15 @@ func TestSlowJobNotTakenOver(t *testing.T) {
 			if mine.Add(1) == 1 {
 				close(started)
 			}
-			time.Sleep(150 * time.Millisecond)
+			time.Sleep(150 * time.Millisecond) // a slow batch
 		}})
-	f.st.CreatePost(f.ctx, author.ID, "slow but alive")
+	must.Value(f.st.CreatePost(f.ctx, author.ID, "slow but alive"))(t)
 	<-started // the job is the slow worker's; now a worker that takes over idle jobs comes
-	runWorker(t, f.st, delivery.Options{Consumer: "eager", Batch: 1, ClaimIdle: 400 * time.Millisecond, Block: 20 * time.Millisecond,
+	runWorker(t, f.st, delivery.Options{Consumer: "eager", Batch: 1, ClaimIdle: time.Second, Block: 20 * time.Millisecond,
 		Progress: func(delivery.Progress) { taken.Add(1) }})
 	f.drain(t)
-	if taken.Load() != 0 || mine.Load() != 6 {
-		t.Fatalf("the job's worker did %d batches and another worker %d; want 6 and 0", mine.Load(), taken.Load())
+	if taken.Load() != 0 || mine.Load() != 10 {
+		t.Fatalf("the job's worker did %d batches and another worker %d; want 10 and 0", mine.Load(), taken.Load())
 	}
 }
 
@@ -64,12 +70,13 @@ func TestSlowJobNotTakenOver(t *testing.T) {
 // vanishes from the stream (as when its record is lost). Maintenance
 // removes the snapshot and its registration.
 func TestOrphanSnapshotRemoved(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author := f.register(t, "author")
 	for i := range 10 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(700+i))
 	}
-	f.st.CreatePost(f.ctx, author.ID, "interrupted")
+	must.Value(f.st.CreatePost(f.ctx, author.ID, "interrupted"))(t)
 	ctx, kill := context.WithCancel(context.Background())
 	delivery.New(f.st, delivery.Options{Consumer: "doomed", Drain: -1, Batch: 2, Block: 20 * time.Millisecond,
 		Progress: func(delivery.Progress) { kill() }}).Run(ctx)
@@ -95,10 +102,11 @@ func TestOrphanSnapshotRemoved(t *testing.T) {
 // deletion, as when the undeliver job overtakes the deliver job: the post
 // must not come back into anyone's timeline.
 func TestDeletedPostNotDelivered(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
-	f.st.Follow(f.ctx, fan.ID, author.ID)
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "regretted")
+	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
+	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "regretted"))(t)
 	if err := f.st.DeletePost(f.ctx, author.ID, p.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -119,12 +127,13 @@ func TestDeletedPostNotDelivered(t *testing.T) {
 // several batches: it finishes the job before it returns, so nothing is
 // left for another worker to take over.
 func TestStoppedWorkerDrains(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author := f.register(t, "author")
 	for i := range 10 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(600+i))
 	}
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "finish what you started")
+	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "finish what you started"))(t)
 	ctx, stop := context.WithCancel(context.Background())
 	delivery.New(f.st, delivery.Options{Consumer: "stopping", Batch: 2, Block: 20 * time.Millisecond,
 		Progress: func(delivery.Progress) { stop() }}).Run(ctx)
@@ -141,14 +150,20 @@ func TestStoppedWorkerDrains(t *testing.T) {
 // repaired, the same worker tries again within seconds, instead of
 // leaving the job to be claimed.
 func TestFailedJobRetried(t *testing.T) {
-	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
+	t.Parallel()
+	logs := &syncbuf.Buffer{}
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{Log: slog.New(slog.NewTextHandler(logs, nil))}, false)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
-	f.st.Follow(f.ctx, fan.ID, author.ID)
+	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
 	home := fmt.Sprint("posts:{", fan.ID, "}")
 	f.do(t, "SET", home, "damaged")
 	runWorker(t, f.st, delivery.Options{Consumer: "w", ClaimIdle: -1, Block: 20 * time.Millisecond})
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "delivered at the second try")
-	time.Sleep(300 * time.Millisecond)
+	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "delivered at the second try"))(t)
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), "job queue worker"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker logged no failure of the job:\n%s", logs)
+		}
+	}
 	if n := f.do(t, "XLEN", schema.QueueOf(author.ID).Stream); n != "1" {
 		t.Fatalf("the failing job is gone (%s jobs)", n)
 	}
@@ -163,36 +178,48 @@ func TestFailedJobRetried(t *testing.T) {
 // nothing pending, idle long enough, is removed; one with a job pending
 // stays until its job is taken over.
 func TestGoneConsumersRemoved(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
-	f.st.Follow(f.ctx, fan.ID, author.ID)
+	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
 	q := schema.QueueOf(author.ID).Stream
 	f.do(t, "XGROUP", "CREATECONSUMER", q, "deliverers", "ghost")
-	f.st.CreatePost(f.ctx, author.ID, "pending with a dead worker")
+	must.Value(f.st.CreatePost(f.ctx, author.ID, "pending with a dead worker"))(t)
 	f.do(t, "XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", q, ">")
-	time.Sleep(100 * time.Millisecond)
-	rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", GoneAfter: 50 * time.Millisecond, ClaimIdle: time.Hour}), deletion.New(f.st))
+	const goneAfter = 50 * time.Millisecond
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		idle := consumers(t, f, q)
+		if idle["ghost"] >= goneAfter && idle["dead"] >= goneAfter { // both would be gone but for what is pending
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the workers are idle for %v; want %v", idle, goneAfter)
+		}
+	}
+	rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", GoneAfter: goneAfter, ClaimIdle: time.Hour}), deletion.New(f.st))
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := consumerNames(t, f, q)
-	if rep.Consumers != 1 || slices.Contains(names, "ghost") || !slices.Contains(names, "dead") {
-		t.Fatalf("removed %d; the group now has %v; want ghost gone and dead kept", rep.Consumers, names)
+	left := consumers(t, f, q)
+	_, ghost := left["ghost"]
+	_, dead := left["dead"]
+	if rep.Consumers != 1 || ghost || !dead {
+		t.Fatalf("removed %d; the group now has %v; want ghost gone and dead kept", rep.Consumers, left)
 	}
 }
 
-// consumerNames lists the consumers of the delivery group on stream.
-func consumerNames(t *testing.T, f *fixture, stream string) []string {
-	infos, err := f.raw.Do(f.ctx, f.raw.B().XinfoConsumers().Key(stream).Group("deliverers").Build()).ToArray()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
+// consumers returns the consumers of the delivery group on stream, each
+// with how long it has been idle.
+func consumers(t *testing.T, f *fixture, stream string) map[string]time.Duration {
+	t.Helper()
+	infos := must.Value(f.raw.Do(f.ctx, f.raw.B().XinfoConsumers().Key(stream).Group("deliverers").Build()).ToArray())(t)
+	out := map[string]time.Duration{}
 	for _, info := range infos {
-		m, _ := info.AsStrMap()
-		names = append(names, m["name"])
+		m := must.Value(info.AsMap())(t)
+		name, idle := m["name"], m["idle"]
+		out[must.Value(name.ToString())(t)] = time.Duration(must.Value(idle.AsInt64())(t)) * time.Millisecond
 	}
-	return names
+	return out
 }
 
 // TestVanishedJobRedelivered loses a post's delivery job, as a failover
@@ -200,13 +227,14 @@ func consumerNames(t *testing.T, f *fixture, stream string) []string {
 // (on the global timeline, not marked delivered, no job queued) and
 // delivers it. A post whose job is still queued is left to its job.
 func TestVanishedJobRedelivered(t *testing.T) {
+	t.Parallel()
 	r := redistest.Start(t)
 	f := newFixtureWith(t, r.URL, store.Options{}, false)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
-	f.st.Follow(f.ctx, fan.ID, author.ID)
-	lost, _ := f.st.CreatePost(f.ctx, author.ID, "its job is lost")
+	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
+	lost := must.Value(f.st.CreatePost(f.ctx, author.ID, "its job is lost"))(t)
 	f.do(t, "XTRIM", schema.QueueOf(author.ID).Stream, "MAXLEN", "0")
-	queued, _ := f.st.CreatePost(f.ctx, author.ID, "its job waits")
+	queued := must.Value(f.st.CreatePost(f.ctx, author.ID, "its job waits"))(t)
 	old := strconv.FormatInt(time.Now().Add(-2*time.Minute).Unix(), 10)
 	for _, p := range []retwis.Post{lost, queued} {
 		f.do(t, "HSET", fmt.Sprint("post:", p.ID), "time", old)
@@ -232,17 +260,18 @@ func TestVanishedJobRedelivered(t *testing.T) {
 // TestDeliveryDelays: a delivered post's delay, from its id's time to its
 // job's end, is read back; one made before since is left out.
 func TestDeliveryDelays(t *testing.T) {
+	t.Parallel()
 	gen, err := snowflake.New(1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{IDs: gen}, true)
 	author, fan := f.register(t, "author"), f.register(t, "fan")
-	f.st.Follow(f.ctx, fan.ID, author.ID)
+	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
 	if _, err := f.st.CreatePost(f.ctx, author.ID, "before"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Millisecond)
+	time.Sleep(5 * time.Millisecond) // the posts measured have ids of a later millisecond than since
 	since := time.Now()
 	for range 3 {
 		if _, err := f.st.CreatePost(f.ctx, author.ID, "measured"); err != nil {
@@ -270,7 +299,8 @@ func TestDeliveryDelays(t *testing.T) {
 // newest first, once each, and the global timeline without the deleted
 // posts.
 func TestBacklogDeliveredTogether(t *testing.T) {
-	gen, _ := snowflake.New(3)
+	t.Parallel()
+	gen := must.Value(snowflake.New(3))(t)
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{IDs: gen, CelebrityThreshold: 5}, false)
 	authors := make([]retwis.User, 6)
 	for i := range authors {
@@ -351,13 +381,14 @@ func TestBacklogDeliveredTogether(t *testing.T) {
 // crash would; another worker claims the job and finishes it, and every
 // follower gets the post exactly once.
 func TestWorkerKilledMidDelivery(t *testing.T) {
+	t.Parallel()
 	url := redistest.Start(t).URL
 	f := newFixtureWith(t, url, store.Options{}, false)
 	author := f.register(t, "author")
 	for i := range 250 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", strconv.Itoa(1000+i))
 	}
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "must reach everybody once")
+	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "must reach everybody once"))(t)
 
 	ctx, kill := context.WithCancel(context.Background())
 	err := delivery.New(f.st, delivery.Options{Consumer: "doomed", Drain: -1, Batch: 50, Block: 20 * time.Millisecond,
@@ -398,12 +429,13 @@ func TestWorkerKilledMidDelivery(t *testing.T) {
 // TestDeliveryUnfollowMidJob: followers who unfollow while a large
 // delivery is under way must not make it skip anyone else.
 func TestDeliveryUnfollowMidJob(t *testing.T) {
+	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
 	author := f.register(t, "author")
 	for i := range 25 {
 		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), strconv.Itoa(i), strconv.Itoa(100+i))
 	}
-	p, _ := f.st.CreatePost(f.ctx, author.ID, "to all who followed")
+	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "to all who followed"))(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	var once sync.Once

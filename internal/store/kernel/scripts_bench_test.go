@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
@@ -94,9 +95,9 @@ func evalshaStats(b *testing.B, c rueidis.Client) (usec float64, calls int64) {
 			k, v, _ := strings.Cut(field, "=")
 			switch k {
 			case "calls":
-				calls, _ = strconv.ParseInt(v, 10, 64)
+				calls = must.Value(strconv.ParseInt(v, 10, 64))(b)
 			case "usec":
-				usec, _ = strconv.ParseFloat(v, 64)
+				usec = must.Value(strconv.ParseFloat(v, 64))(b)
 			}
 		}
 	}

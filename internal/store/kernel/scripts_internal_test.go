@@ -11,6 +11,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
@@ -82,6 +83,7 @@ func descending(ids []int64) bool {
 // newest ids, and the timeline with an archive every id that was not
 // older than its archive when it came.
 func TestPushIDsOrder(t *testing.T) {
+	t.Parallel()
 	c, err := redisconn.Dial(redistest.Start(t).URL)
 	if err != nil {
 		t.Fatal(err)
@@ -135,6 +137,7 @@ func TestPushIDsOrder(t *testing.T) {
 // a cursor that is no id of the timeline finds its place; and the reply
 // says which pages reached into the archive.
 func TestPageIDs(t *testing.T) {
+	t.Parallel()
 	c, err := redisconn.Dial(redistest.Start(t).URL)
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +166,7 @@ func TestPageIDs(t *testing.T) {
 		if err != nil || len(vals) != 2 {
 			t.Fatalf("PageIDs: %v, %v", vals, err)
 		}
-		archived, _ := vals[0].AsInt64()
+		archived := must.Value(vals[0].AsInt64())(t)
 		ids, err := vals[1].AsIntSlice()
 		if err != nil {
 			t.Fatal(err)
@@ -233,6 +236,7 @@ func TestPageIDs(t *testing.T) {
 // TestDropIDs checks DropIDs against a brute force: random lists with
 // repeats, random ids to drop (some absent); the rest stays in order.
 func TestDropIDs(t *testing.T) {
+	t.Parallel()
 	c, err := redisconn.Dial(redistest.Start(t).URL)
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ func hashTag(key string) string {
 // that a request about one user touches one slot; a job's follower
 // snapshot stays in its followers' slot (COPY needs it).
 func TestUserKeysShareASlot(t *testing.T) {
+	t.Parallel()
 	const uid = 42
 	for _, key := range []string{
 		schema.User(uid), schema.Followers(uid), schema.Following(uid), schema.Home(uid), schema.UserPosts(uid),
@@ -46,6 +47,7 @@ func TestUserKeysShareASlot(t *testing.T) {
 // TestGraphTwin: each member of a user's part of the graph leads to the
 // member of the other user's part that records the same triple.
 func TestGraphTwin(t *testing.T) {
+	t.Parallel()
 	subject, object := schema.GraphEdge(7, schema.RelMentions, 9)
 	for _, tc := range []struct{ member, key, twin string }{
 		{subject, schema.Graph(9), object},
@@ -63,6 +65,7 @@ func TestGraphTwin(t *testing.T) {
 }
 
 func TestQueueShards(t *testing.T) {
+	t.Parallel()
 	seen := map[int]bool{}
 	for author := int64(1); author <= 1000; author++ {
 		n := schema.QueueIndex(author)
@@ -80,6 +83,7 @@ func TestQueueShards(t *testing.T) {
 }
 
 func TestJobValid(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		kind         string
 		post, author int64

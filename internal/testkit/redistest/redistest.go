@@ -24,7 +24,8 @@ import (
 
 // Environment variables that point the tests at external servers instead.
 // Their data is flushed before every test: never point them at a database
-// you care about. Test packages that share one take turns.
+// you care about. Test packages that share one take turns, and so do the
+// tests of a package, parallel or not (see external).
 const (
 	EnvURL     = "RETWIS_TEST_REDIS"   // a Redis URL, e.g. redis://127.0.0.1:6379/15
 	EnvCluster = "RETWIS_TEST_CLUSTER" // a cluster node, e.g. redis://127.0.0.1:7000
@@ -43,6 +44,7 @@ type Redis struct {
 func Start(t testing.TB) *Redis {
 	t.Helper()
 	if url := os.Getenv(EnvURL); url != "" {
+		external.take(t)
 		lockExternal(t, url)
 		flush(t, url)
 		return &Redis{URL: url}
@@ -160,6 +162,7 @@ func (r *Redis) Resume(t testing.TB) {
 func Cluster(t testing.TB) string {
 	t.Helper()
 	if url := os.Getenv(EnvCluster); url != "" {
+		external.take(t)
 		lockExternal(t, url)
 		flush(t, url)
 		return url
@@ -180,19 +183,24 @@ func Cluster(t testing.TB) string {
 // SharedCluster is one 3-master cluster that the tests of a package take
 // turns on, started by the first that asks and stopped by Stop (from the
 // package's TestMain), so that a package with many cluster tests starts
-// one cluster, not one each.
+// one cluster, not one each. A cluster has a single database, so a test
+// has the cluster to itself from its call of URL to its end: parallel
+// tests wait for their turn.
 type SharedCluster struct {
 	once    sync.Once
 	url     string
 	cluster *redisserver.Cluster
 	dir     string
 	err     error
+	turn    turn
 }
 
-// URL returns the URL of a node of the shared cluster, flushed: the one
-// named by RETWIS_TEST_CLUSTER, or a local one started on first use.
+// URL returns the URL of a node of the shared cluster, flushed, once it
+// is t's turn, which lasts until t ends: the cluster named by
+// RETWIS_TEST_CLUSTER, or a local one started on first use.
 func (s *SharedCluster) URL(t testing.TB) string {
 	t.Helper()
+	s.turn.take(t)
 	if os.Getenv(EnvCluster) != "" {
 		return Cluster(t)
 	}
@@ -248,6 +256,40 @@ func ReplicatedCluster(t testing.TB) *redisserver.Cluster {
 		c.Stop()
 	})
 	return c
+}
+
+// external is the turn of this process's tests on the external servers:
+// each test flushes them, so one test at a time uses them, from its first
+// Start or Cluster to its end.
+var external turn
+
+// turn lets one test at a time hold something (a database it flushes)
+// until the test ends.
+type turn struct {
+	lock   sync.Mutex // held by the test whose turn it is
+	mu     sync.Mutex // guards holder
+	holder testing.TB
+}
+
+// take waits for t's turn, which lasts until t ends. A test that holds
+// the turn already, or whose parent test does, has it at once.
+func (tn *turn) take(t testing.TB) {
+	tn.mu.Lock()
+	h := tn.holder
+	tn.mu.Unlock()
+	if h != nil && (h == t || strings.HasPrefix(t.Name(), h.Name()+"/")) {
+		return
+	}
+	tn.lock.Lock()
+	tn.mu.Lock()
+	tn.holder = t
+	tn.mu.Unlock()
+	t.Cleanup(func() {
+		tn.mu.Lock()
+		tn.holder = nil
+		tn.mu.Unlock()
+		tn.lock.Unlock()
+	})
 }
 
 // externalLocks holds, per external URL, a lock file taken by the first

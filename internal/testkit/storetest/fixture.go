@@ -65,17 +65,15 @@ func Databases(cluster *redistest.SharedCluster) []Database {
 }
 
 // OnRedisAndCluster runs test on a Fixture, with a delivery worker, on
-// each of the two kinds of database: a new Redis, and cluster (flushed),
-// the shared cluster of the test's package.
+// each of the two kinds of database, side by side: a new Redis, and
+// cluster (flushed, once it is the test's turn), the shared cluster of
+// the test's package.
 func OnRedisAndCluster(t *testing.T, cluster *redistest.SharedCluster, test func(t *testing.T, f *Fixture)) {
-	for _, db := range []struct {
-		name string
-		url  func(t *testing.T) string
-	}{
-		{"redis", func(t *testing.T) string { return redistest.Start(t).URL }},
-		{"cluster", func(t *testing.T) string { return cluster.URL(t) }},
-	} {
-		t.Run(db.name, func(t *testing.T) { test(t, NewFixture(t, db.url(t), store.Options{}, true)) })
+	for _, db := range Databases(cluster) {
+		t.Run(db.Name, func(t *testing.T) {
+			t.Parallel()
+			test(t, NewFixture(t, db.URL(t), store.Options{}, true))
+		})
 	}
 }
 

@@ -27,7 +27,9 @@ var Cheap = password.Params{Memory: 64, Time: 1, Threads: 1}
 
 // CommandTimeout is the Redis command timeout of test stores unless their
 // options say otherwise: the race detector and the test suites sharing
-// two cores can hold a command up for more than a production second.
+// two cores can hold a command up for more than a production second. A
+// test store's client gives a node as long to answer at all (see
+// redisconn.Options.NodeTimeout) as its store gives a command.
 const CommandTimeout = 10 * time.Second
 
 // Counting is a client that counts its round trips to Redis: a call
@@ -73,7 +75,8 @@ func (c *Counting) DoMultiCache(ctx context.Context, cmds ...rueidis.CacheableTT
 
 // Open returns a Store on the Redis at url, closed when the test ends.
 // Unless opts say otherwise, it hashes passwords cheaply, logs nowhere
-// and waits up to CommandTimeout for a command.
+// and waits up to CommandTimeout for a command, and as long for a node
+// to answer.
 func Open(t testing.TB, url string, opts store.Options) *store.Store {
 	t.Helper()
 	st, _ := OpenCounting(t, url, opts)
@@ -93,7 +96,7 @@ func OpenCounting(t testing.TB, url string, opts store.Options) (*store.Store, *
 	if opts.CommandTimeout == 0 {
 		opts.CommandTimeout = CommandTimeout
 	}
-	c, err := redisconn.Dial(url)
+	c, err := redisconn.DialWith(url, redisconn.Options{NodeTimeout: opts.CommandTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
