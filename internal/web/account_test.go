@@ -14,6 +14,7 @@ import (
 )
 
 func TestWelcomeAndSignUp(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	expect(t, b.get("/"), 200, `action="/login"`, `action="/register"`, `name="password2"`)
@@ -33,6 +34,7 @@ func TestWelcomeAndSignUp(t *testing.T) {
 }
 
 func TestSecureCookieOverTLS(t *testing.T) {
+	t.Parallel()
 	r := redistestStart(t)
 	s := newSiteAt(t, r, httptest.NewTLSServer)
 	res := s.browser().post("/register", url.Values{"username": {"tls"}, "password": {"password1"}, "password2": {"password1"}})
@@ -45,6 +47,7 @@ func TestSecureCookieOverTLS(t *testing.T) {
 // terminates TLS: plain HTTP reaches it, and the cookie is Secure all
 // the same.
 func TestSecureCookiesBehindProxy(t *testing.T) {
+	t.Parallel()
 	s := newSiteWith(t, redistestStart(t), httptest.NewServer, mux.Options{Pages: web.Options{SecureCookies: true}})
 	res := s.browser().post("/register", url.Values{"username": {"proxied"}, "password": {"password1"}, "password2": {"password1"}})
 	if c := res.header.Get("Set-Cookie"); !strings.Contains(c, "Secure") {
@@ -58,6 +61,7 @@ func TestSecureCookiesBehindProxy(t *testing.T) {
 // its answer carries HSTS and its session is listed at the forwarded
 // address.
 func TestForwardedHeaders(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		proxies []netip.Prefix
@@ -91,6 +95,7 @@ func TestForwardedHeaders(t *testing.T) {
 }
 
 func TestSignUpErrorsWriteNothing(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	s.browser().signUp("Taken")
 	before := s.snapshot()
@@ -126,6 +131,7 @@ func TestSignUpErrorsWriteNothing(t *testing.T) {
 }
 
 func TestLoginLogout(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	alice := s.browser()
 	alice.signUp("alice")
@@ -163,6 +169,7 @@ func TestLoginLogout(t *testing.T) {
 
 // TestLegacyLogin logs in to an account written by the original Retwis.
 func TestLegacyLogin(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	s.do("HSET", "user:1000", "username", "antirez", "password", "p1pp0p1pp0", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
 	s.do("HSET", "users", "antirez", "1000")
@@ -183,6 +190,7 @@ func TestLegacyLogin(t *testing.T) {
 }
 
 func TestLoginRequired(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	s.browser().signUp("target")
 	before := s.snapshot()
@@ -194,6 +202,7 @@ func TestLoginRequired(t *testing.T) {
 }
 
 func TestCrossOriginRefused(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("victim")

@@ -15,6 +15,7 @@ import (
 // second time from the cache, again when its author's name changed, and
 // the cache keeps no more than its capacity, evicting the oldest.
 func TestFragments(t *testing.T) {
+	t.Parallel()
 	pages, err := parseTemplates()
 	if err != nil {
 		t.Fatal(err)

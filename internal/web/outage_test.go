@@ -13,6 +13,8 @@ import (
 // TestRedisOutage stops Redis under a running server: pages answer 503
 // with an explanation, and everything works again once Redis is back,
 // without restarting retwis.
+//
+// Not in parallel: it times the recovery.
 func TestRedisOutage(t *testing.T) {
 	s := newSite(t)
 	b := s.browser()
@@ -54,6 +56,8 @@ func TestRedisOutage(t *testing.T) {
 // TestClientWentAway lets a visitor give up while Redis is paused: the
 // request is logged with status 499 and nothing is logged as an error,
 // although the store saw its wait for Redis cut short.
+//
+// Not in parallel: the request must reach Redis within the pause.
 func TestClientWentAway(t *testing.T) {
 	s := newSite(t)
 	if err := s.do("CLIENT", "PAUSE", "1000", "ALL").Error(); err != nil {

@@ -9,6 +9,7 @@ import (
 // through: healthy, full, emptied by a restart without persistence, and
 // gone; /livez answers throughout.
 func TestProbes(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	expect(t, b.get("/livez"), 200, "ok")

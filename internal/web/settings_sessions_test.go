@@ -37,6 +37,7 @@ func row(page, id string) string {
 // session logs this browser out; ids that name nothing of the viewer's
 // are refused and end nothing.
 func TestSessionsPage(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	here, elsewhere := s.browser(), s.browser()
 	here.signUp("owner")
@@ -90,6 +91,7 @@ func TestSessionsPage(t *testing.T) {
 // TestLogOutEverywhere ends every session, this one too, and no API
 // token.
 func TestLogOutEverywhere(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	here, elsewhere := s.browser(), s.browser()
 	here.signUp("owner")
@@ -116,6 +118,7 @@ func TestLogOutEverywhere(t *testing.T) {
 // listed as one session, this one when the browser holds it, and ends
 // with a logout there, the other sessions staying.
 func TestLegacySessionOnPage(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	s.do("HSET", "user:1000", "username", "antirez", "password", "p1pp0p1pp0", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
 	s.do("HSET", "users", "antirez", "1000")
@@ -148,6 +151,7 @@ func TestLegacySessionOnPage(t *testing.T) {
 // TestSessionDevice: a session is listed with what its browser is and
 // the client's address.
 func TestSessionDevice(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("owner")

@@ -15,6 +15,7 @@ import (
 // TestFollowAndPost is the tutorial's story: bob follows alice, alice
 // posts, bob sees it at home; bob unfollows and sees nothing new.
 func TestFollowAndPost(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	alice, bob := s.browser(), s.browser()
 	alice.signUp("alice")
@@ -51,6 +52,7 @@ func TestFollowAndPost(t *testing.T) {
 }
 
 func TestFollowErrors(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("me")
@@ -62,6 +64,7 @@ func TestFollowErrors(t *testing.T) {
 }
 
 func TestPostErrorsWriteNothing(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("writer")
@@ -89,6 +92,7 @@ func TestPostErrorsWriteNothing(t *testing.T) {
 }
 
 func TestEscaping(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("html")
@@ -116,6 +120,7 @@ func TestEscaping(t *testing.T) {
 // links to the end and back by their Newer links: every post once, in
 // order.
 func TestPagination(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("pager")
@@ -159,6 +164,7 @@ func TestPagination(t *testing.T) {
 // each moves for good to the cursor page that holds the same posts as
 // walking the Older links, on every paged timeline.
 func TestOldStartLinks(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("pager")
@@ -201,6 +207,7 @@ func TestOldStartLinks(t *testing.T) {
 // TestDeepStartRefused checks that too deep an old link is refused before
 // any timeline is read.
 func TestDeepStartRefused(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("pager")
@@ -263,6 +270,7 @@ func linkOf(body, label string) string {
 }
 
 func TestTimelinePage(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	for i := range 12 {
@@ -288,6 +296,7 @@ func TestTimelinePage(t *testing.T) {
 }
 
 func TestNotFound(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	expect(t, b.get("/u/nobody"), 404, "no user called")
@@ -300,6 +309,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestPermalinkAndDelete(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	author, other := s.browser(), s.browser()
 	author.signUp("author")
@@ -329,6 +339,7 @@ func TestPermalinkAndDelete(t *testing.T) {
 // idempotency key, as a browser does when its user resends a form whose
 // answer was lost: one post appears. A fresh form publishes again.
 func TestResentPostFormPublishesOnce(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	alice := s.browser()
 	alice.signUp("alice")
