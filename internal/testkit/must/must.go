@@ -7,17 +7,28 @@ package must
 
 import "testing"
 
-// Value returns v, or ends the test with err if it is not nil:
-// u := must.Value(t, st.Lookup(ctx, "alice")).
-func Value[T any](t testing.TB, v T, err error) T {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
+// Value takes what a call returns, a value and an error, and gives a
+// function that returns the value to a test, or ends the test with the
+// error if there is one:
+//
+//	req := must.Value(http.NewRequest("GET", url, nil))(t)
+//
+// The test comes last because Go passes a call's results on as they are
+// only when they are all of another call's arguments: must.Value(t,
+// http.NewRequest(…)) does not compile.
+func Value[T any](v T, err error) func(testing.TB) T {
+	return func(t testing.TB) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
 	}
-	return v
 }
 
-// OK ends the test with err if it is not nil: must.OK(t, st.Follow(ctx, a, b)).
+// OK ends the test with err if it is not nil:
+//
+//	must.OK(t, st.Follow(ctx, a, b))
 func OK(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {

@@ -28,10 +28,10 @@ func (r *recorder) Fatal(args ...any) {
 func TestValue(t *testing.T) {
 	t.Parallel()
 	r := &recorder{TB: t}
-	if got := must.Value(r, 42, nil); got != 42 || r.fatal != "" {
+	if got := must.Value(42, nil)(r); got != 42 || r.fatal != "" {
 		t.Fatalf("Value(42, nil) = %d, fatal %q", got, r.fatal)
 	}
-	must.Value(r, 0, errors.New("no such user"))
+	must.Value(0, errors.New("no such user"))(r)
 	if !strings.Contains(r.fatal, "no such user") {
 		t.Fatalf("Value with an error: fatal %q; want the error", r.fatal)
 	}
