@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/mux"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/web"
 )
 
@@ -143,14 +144,14 @@ func TestLoginLogout(t *testing.T) {
 		t.Fatal("logout did not clear the cookie")
 	}
 	thief := s.browser()
-	req, _ := http.NewRequest("GET", s.srv.URL+"/", nil)
+	req := must.Value(http.NewRequest("GET", s.srv.URL+"/", nil))(t)
 	req.AddCookie(authCookie(old))
 	expect(t, thief.send(req), 200, `action="/login"`)
-	req, _ = http.NewRequest("POST", s.srv.URL+"/post", strings.NewReader("status=stolen"))
+	req = must.Value(http.NewRequest("POST", s.srv.URL+"/post", strings.NewReader("status=stolen")))(t)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.AddCookie(authCookie(old))
 	redirects(t, thief.send(req), "/")
-	if n, _ := s.do("EXISTS", "next_post_id").AsInt64(); n != 0 {
+	if n := must.Value(s.do("EXISTS", "next_post_id").AsInt64())(t); n != 0 {
 		t.Fatal("a post was written with a dead cookie")
 	}
 
@@ -171,16 +172,16 @@ func TestLoginLogout(t *testing.T) {
 func TestLegacyLogin(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
-	s.do("HSET", "user:1000", "username", "antirez", "password", "p1pp0p1pp0", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
-	s.do("HSET", "users", "antirez", "1000")
-	s.do("HSET", "auths", "fea5e81ac8ca77622bed1c2132a021f9", "1000")
+	s.exec("HSET", "user:1000", "username", "antirez", "password", "p1pp0p1pp0", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
+	s.exec("HSET", "users", "antirez", "1000")
+	s.exec("HSET", "auths", "fea5e81ac8ca77622bed1c2132a021f9", "1000")
 	s.remigrate()
 	b := s.browser()
 	redirects(t, b.post("/login", url.Values{"username": {"antirez"}, "password": {"p1pp0p1pp0"}}), "/")
 	if c := b.cookie(); !strings.HasPrefix(c, "1000:") || strings.Contains(c, "fea5e81ac8ca77622bed1c2132a021f9") {
 		t.Fatalf("cookie = %q; want the user id and the secret of a new session", b.cookie())
 	}
-	if n, _ := s.do("HEXISTS", "user:{1000}", "password").AsInt64(); n != 0 {
+	if n := must.Value(s.do("HEXISTS", "user:{1000}", "password").AsInt64())(t); n != 0 {
 		t.Fatal("plaintext password kept after login")
 	}
 	expect(t, b.get("/"), 200, "Hi, antirez")

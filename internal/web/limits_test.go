@@ -108,7 +108,10 @@ func TestLoginFloodFair(t *testing.T) {
 	flood := s.srv.Client().Transport.(*http.Transport).Clone()
 	flood.MaxIdleConnsPerHost = 100
 	login := func(c *http.Client, addr, name, pass string) (int, error) {
-		req, _ := http.NewRequest("POST", s.srv.URL+"/login", strings.NewReader(url.Values{"username": {name}, "password": {pass}}.Encode()))
+		req, err := http.NewRequest("POST", s.srv.URL+"/login", strings.NewReader(url.Values{"username": {name}, "password": {pass}}.Encode()))
+		if err != nil {
+			return 0, err
+		}
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("X-Forwarded-For", addr)
 		res, err := c.Do(req)

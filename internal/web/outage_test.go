@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestRedisOutage stops Redis under a running server: pages answer 503
@@ -65,7 +67,7 @@ func TestClientWentAway(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", s.srv.URL+"/timeline", nil)
+	req := must.Value(http.NewRequestWithContext(ctx, "GET", s.srv.URL+"/timeline", nil))(t)
 	if res, err := s.srv.Client().Do(req); err == nil {
 		res.Body.Close()
 		t.Fatalf("the request was answered (%d) while Redis was paused", res.StatusCode)

@@ -98,11 +98,11 @@ func TestEscaping(t *testing.T) {
 	b.signUp("html")
 	b.post("/post", url.Values{"status": {`<script>alert("x")</script> & <b>bold</b>`}})
 	// A username the original Retwis would have accepted.
-	s.do("HSET", "user:99", "username", "<script>evil</script>", "auth", "x")
-	s.do("HSET", "users", "<script>evil</script>", "99")
-	s.do("HSET", "post:500", "user_id", "99", "time", "1401267618", "body", "legacy <i>post</i>")
-	s.do("LPUSH", "timeline", "500")
-	s.do("ZADD", "users_by_time", "1", "<script>evil</script>")
+	s.exec("HSET", "user:99", "username", "<script>evil</script>", "auth", "x")
+	s.exec("HSET", "users", "<script>evil</script>", "99")
+	s.exec("HSET", "post:500", "user_id", "99", "time", "1401267618", "body", "legacy <i>post</i>")
+	s.exec("LPUSH", "timeline", "500")
+	s.exec("ZADD", "users_by_time", "1", "<script>evil</script>")
 	s.remigrate()
 	for _, path := range []string{"/", "/u/html", "/timeline"} {
 		body := b.get(path).body
@@ -213,7 +213,7 @@ func TestDeepStartRefused(t *testing.T) {
 	b.signUp("pager")
 	b.post("/post", url.Values{"status": {"one post"}})
 	s.drain()
-	s.do("CONFIG", "RESETSTAT")
+	s.exec("CONFIG", "RESETSTAT")
 	for _, path := range []string{"/", "/u/pager", "/timeline"} {
 		expect(t, b.get(path+"?start=1000"), 400, "at most 200 posts deep", "Older links")
 		expect(t, b.get(path+"?start=99999999999999999999999"), 400, "Older links")
