@@ -61,6 +61,7 @@ func challengeOf(verifier string) string {
 // TestPKCE: a code given for a PKCE challenge is exchanged only with
 // its verifier, and any code only once.
 func TestPKCE(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	id, secret := s.app("read write", redirectURI)
 	verifier := strings.Repeat("v3rifier-", 6)
@@ -99,6 +100,7 @@ func TestPKCE(t *testing.T) {
 // TestAuthorizeRefuses: requests the authorization page must not send
 // back, and those it answers with an OAuth error.
 func TestAuthorizeRefuses(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	id, _ := s.app("read", redirectURI)
 	b := newBrowser(t)
@@ -149,6 +151,7 @@ func TestAuthorizeRefuses(t *testing.T) {
 // TestScopesEnforced: a token works only on the routes its scopes
 // cover; the API's errors are Mastodon's.
 func TestScopesEnforced(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	_, readOnly := s.User("reader", "read")
 	_, statusesOnly := s.User("poster", "write:statuses")
@@ -183,6 +186,7 @@ func TestScopesEnforced(t *testing.T) {
 // or by its user (the settings page) stops working at once, also on a
 // server that had it cached.
 func TestRevokedTokenStops(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	other := newServerAt(t, s.RedisURL)
 	id, secret := s.app("read", redirectURI)
@@ -213,6 +217,7 @@ func TestRevokedTokenStops(t *testing.T) {
 // TestClientCredentials: an app's own token reads public data and is
 // refused, with 422, what needs a user.
 func TestClientCredentials(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	id, secret := s.app("read write", redirectURI)
 	r := s.Call(http.MethodPost, "/oauth/token", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {"read"}})
@@ -245,6 +250,7 @@ func TestClientCredentials(t *testing.T) {
 // Mastodon's API has no call for it), its tokens answer 401, and its id
 // and name 404, to anyone; nobody can follow it.
 func TestDeletedAccount(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	ann, annToken := s.User("ann")
 	_, bobToken := s.User("bob")

@@ -24,6 +24,7 @@ import (
 // does not exist among them, too many statuses, oneself or no account
 // refuse the whole report (4xx), and file nothing, nor count.
 func TestReportAPI(t *testing.T) {
+	t.Parallel()
 	s := newServerStore(t, redistest.Start(t).URL, api.Options{},
 		store.Options{Limits: store.Limits{Reports: retwis.Rate{Count: 2, Per: time.Hour}}}, nil)
 	alice, aliceToken := s.User("alice")
@@ -82,6 +83,7 @@ func TestReportAPI(t *testing.T) {
 // TestReportEntity: the answer to a report is Mastodon's Report, with
 // every status it names.
 func TestReportEntity(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	_, token := s.User("alice")
 	bob, bobToken := s.User("bob")
