@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis/internal/store/deletion"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // app registers an app and returns its client id and secret.
@@ -117,7 +118,7 @@ func TestAuthorizeRefuses(t *testing.T) {
 		{"plain PKCE", url.Values{"client_id": {id}, "redirect_uri": {redirectURI}, "response_type": {"code"}, "code_challenge": {challengeOf("x")}, "code_challenge_method": {"plain"}}, http.StatusFound, "invalid_request"},
 	} {
 		resp, page := b.send(http.MethodGet, s.URL+"/oauth/authorize?"+tc.q.Encode(), nil)
-		loc, _ := url.Parse(resp.Header.Get("Location"))
+		loc := must.Value(url.Parse(resp.Header.Get("Location")))(t)
 		switch {
 		case resp.StatusCode != tc.status:
 			t.Errorf("%s: %d; want %d (%s)", tc.name, resp.StatusCode, tc.status, page)
@@ -129,13 +130,13 @@ func TestAuthorizeRefuses(t *testing.T) {
 	b.send(http.MethodPost, s.URL+"/register", url.Values{"username": {"denier"}, "password": {"password-denier"}, "password2": {"password-denier"}})
 	resp, _ := b.send(http.MethodPost, s.URL+"/oauth/authorize", url.Values{"client_id": {id}, "redirect_uri": {redirectURI},
 		"response_type": {"code"}, "scope": {"read"}, "state": {"s1"}, "decision": {"deny"}})
-	loc, _ := url.Parse(resp.Header.Get("Location"))
+	loc := must.Value(url.Parse(resp.Header.Get("Location")))(t)
 	if q := loc.Query(); q.Get("error") != "access_denied" || q.Get("code") != "" || q.Get("state") != "s1" {
 		t.Errorf("denying sends %q", loc)
 	}
 	// The approval form, sent from another site, is refused.
-	req, _ := http.NewRequest(http.MethodPost, s.URL+"/oauth/authorize", strings.NewReader(url.Values{"client_id": {id},
-		"redirect_uri": {redirectURI}, "response_type": {"code"}, "decision": {"approve"}}.Encode()))
+	req := must.Value(http.NewRequest(http.MethodPost, s.URL+"/oauth/authorize", strings.NewReader(url.Values{"client_id": {id},
+		"redirect_uri": {redirectURI}, "response_type": {"code"}, "decision": {"approve"}}.Encode())))(t)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
 	resp, err := b.c.Do(req)

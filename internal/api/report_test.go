@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,8 +35,7 @@ func TestReportAPI(t *testing.T) {
 	var bobIDs []int64
 	for _, text := range []string{"one", "two", "three"} {
 		bobs = append(bobs, mastodon.ID(s.Post(bobToken, text)))
-		n, _ := strconv.ParseInt(string(bobs[len(bobs)-1]), 10, 64)
-		bobIDs = append(bobIDs, n)
+		bobIDs = append(bobIDs, parseID(t, bobs[len(bobs)-1]))
 	}
 	carols := mastodon.ID(s.Post(carolToken, "fine"))
 	bobAcct := mastodon.ID(id(bob.ID))
