@@ -64,7 +64,10 @@ func TestMaintenanceReclaimsStalledJob(t *testing.T) {
 	defer stop()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		head, _ := c.Do(t.Context(), c.B().Lindex().Key("posts:{902}").Index(0).Build()).ToString()
+		head, err := c.Do(t.Context(), c.B().Lindex().Key("posts:{902}").Index(0).Build()).ToString()
+		if err != nil && !rueidis.IsRedisNil(err) { // nil: nothing delivered yet
+			t.Fatal(err)
+		}
 		if head == strconv.FormatInt(p.ID, 10) {
 			break
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
@@ -60,7 +61,7 @@ func TestMetrics(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := io.ReadAll(res.Body)
+		b := must.Value(io.ReadAll(res.Body))(t)
 		res.Body.Close()
 		missing = missing[:0]
 		for _, want := range wants {
@@ -79,7 +80,7 @@ func TestMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := io.ReadAll(res.Body)
+	b := must.Value(io.ReadAll(res.Body))(t)
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK || !strings.Contains(string(b), "goroutine profile:") {
 		t.Errorf("the metrics address serves no goroutine profile: %s %.200s", res.Status, b)
