@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 func TestScopesAllow(t *testing.T) {
@@ -60,9 +61,9 @@ func TestParseScopes(t *testing.T) {
 			t.Errorf("ParseScopes(%q): error of kind %v", tc.in, retwis.ErrorKind(err))
 		}
 	}
-	app, _ := retwis.ParseScopes("read write")
+	app := must.Value(retwis.ParseScopes("read write"))(t)
 	for in, want := range map[string]bool{"read": true, "read:statuses write:follows": true, "follow": false, "read push": false} {
-		sc, _ := retwis.ParseScopes(in)
+		sc := must.Value(retwis.ParseScopes(in))(t)
 		if got := sc.Within(app); got != want {
 			t.Errorf("%q within %q = %v; want %v", in, app, got, want)
 		}

@@ -93,7 +93,7 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case cfg.limit < 1 || cfg.limit > 10000:
 		return usageError(fs, "--limit must be 1 to 10000")
 	}
-	st, err := openStore(cfg.redisURL, 0)
+	st, err := openStore(cfg.redisURL, store.Options{})
 	if err != nil {
 		return err
 	}

@@ -8,14 +8,17 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/bench"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/kernel"
 )
 
 // benchConfig is the configuration of `retwis bench`.
 type benchConfig struct {
 	bench.Options
-	redisURL  string // the server's Redis, for seeding and inspection
-	scenarios string // comma-separated
+	redisURL       string        // the server's Redis, for seeding and inspection
+	scenarios      string        // comma-separated
+	commandTimeout time.Duration // of the seeding's and the measures' calls to Redis
 }
 
 func (c *benchConfig) register(fs *flag.FlagSet) {
@@ -33,6 +36,8 @@ func (c *benchConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.scenarios, "scenarios", strings.Join(bench.Scenarios(), ","), "comma-separated `list` of scenarios")
 	fs.StringVar(&c.Curves, "curves", "", "measure growth curves and write their SVG charts into this `directory`")
 	fs.StringVar(&c.Password, "password", "benchpass1", "`password` of the seeded users (user1, user2, …)")
+	fs.DurationVar(&c.commandTimeout, "command-timeout", redisconn.DefaultCommandTimeout, envHelp(
+		"how `long` a Redis command or pipeline of the seeding and the measures may take", "RETWIS_COMMAND_TIMEOUT"))
 	fs.IntVar(&c.MaxAudience, "max-followers", 1_000_000, "largest follower `count` of the delivery curve (1000, 10000, … up to this)")
 }
 
@@ -54,7 +59,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := cfg.Check(); err != nil {
 		return usageError(fs, "%v", err)
 	}
-	st, err := openStore(cfg.redisURL, cfg.HomeCap)
+	if cfg.commandTimeout < time.Millisecond {
+		return usageError(fs, "--command-timeout must be at least 1ms")
+	}
+	st, err := openStore(cfg.redisURL, store.Options{HomeCap: cfg.HomeCap, CommandTimeout: cfg.commandTimeout})
 	if err != nil {
 		return err
 	}

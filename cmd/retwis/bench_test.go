@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // TestBench seeds a small network into a real Redis, serves it, and runs
@@ -17,13 +18,17 @@ import (
 func TestBench(t *testing.T) {
 	t.Parallel()
 	redis := redistest.Start(t)
-	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, store: defaultStoreOptions()})
+	// Pipelines of the seeding, and the server's commands, may take more
+	// than a production second on two cores shared with other tests.
+	cfg := serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, store: defaultStoreOptions()}
+	cfg.store.CommandTimeout = storetest.CommandTimeout
+	base, stop := startServe(t, cfg)
 	defer stop()
 	dir := t.TempDir()
 	var out bytes.Buffer
 	status := run(t.Context(), []string{"bench", "--url", base, "--redis", redis.URL, "--seed",
 		"--users", "120", "--posts", "3000", "--follows", "8", "--connections", "4", "--duration", "300ms",
-		"--curves", dir, "--max-followers", "1000"}, &out, &out)
+		"--curves", dir, "--max-followers", "1000", "--command-timeout", storetest.CommandTimeout.String()}, &out, &out)
 	report := out.String()
 	if status != 0 {
 		t.Fatalf("bench exited %d:\n%s", status, report)

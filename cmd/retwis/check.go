@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/check"
 )
 
@@ -63,7 +64,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case cfg.settle < 0:
 		return usageError(fs, "--settle cannot be negative")
 	}
-	st, err := openStore(cfg.redisURL, 0)
+	st, err := openStore(cfg.redisURL, store.Options{})
 	if err != nil {
 		return err
 	}

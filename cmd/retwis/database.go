@@ -138,14 +138,14 @@ func connect(ctx context.Context, url string, opts redisconn.Options, log *slog.
 }
 
 // openStore connects the tools that work on a database (bench, check,
-// spam) to the one at url, whose home timelines keep homeCap entries (0:
-// the default).
-func openStore(url string, homeCap int) (*store.Store, error) {
+// spam, admin) to the one at url, with the store options opts (zero: the
+// defaults).
+func openStore(url string, opts store.Options) (*store.Store, error) {
 	c, err := redisconn.Dial(url)
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.New(c, store.Options{HomeCap: homeCap})
+	st, err := store.New(c, opts)
 	if err != nil {
 		c.Close()
 		return nil, err

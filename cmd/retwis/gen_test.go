@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
@@ -62,13 +63,13 @@ func TestGenServed(t *testing.T) {
 	loadInto(t, redis.URL, data)
 	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL})
 	defer stop()
-	jar, _ := cookiejar.New(nil)
+	jar := must.Value(cookiejar.New(nil))(t)
 	c := &http.Client{Jar: jar}
 	res, err := c.PostForm(base+"/login", url.Values{"username": {"user17"}, "password": {"retwispass"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ := io.ReadAll(res.Body)
+	body := must.Value(io.ReadAll(res.Body))(t)
 	res.Body.Close()
 	if !bytes.Contains(body, []byte("Hi, user17")) {
 		t.Fatalf("a generated user cannot log in:\n%s", body)
@@ -107,7 +108,7 @@ func checkPeople(t *testing.T, c *http.Client, base string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, _ := io.ReadAll(res.Body)
+		body := must.Value(io.ReadAll(res.Body))(t)
 		res.Body.Close()
 		if res.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(want)) {
 			t.Fatalf("GET %s: %s, without %s:\n%s", path, res.Status, want, body)
@@ -128,7 +129,7 @@ func checkConversations(t *testing.T, c *http.Client, base, user string) {
 			t.Fatal(err)
 		}
 		defer res.Body.Close()
-		body, _ := io.ReadAll(res.Body)
+		body := must.Value(io.ReadAll(res.Body))(t)
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("GET %s: %s\n%s", path, res.Status, body)
 		}
@@ -233,14 +234,14 @@ func TestGenOutputAllOrNothing(t *testing.T) {
 			t.Fatalf("%v succeeded", tc.args)
 		}
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+	if entries := must.Value(os.ReadDir(dir))(t); len(entries) != 1 {
 		t.Fatalf("interrupted or failed runs left files: %v", entries)
 	}
 	out := filepath.Join(dir, "done.resp")
 	if status := run(t.Context(), []string{"gen", "--users", "20", "--follows", "5", "--posts", "50", "--out", out}, io.Discard, io.Discard); status != 0 {
 		t.Fatalf("gen exited %d", status)
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+	if entries := must.Value(os.ReadDir(dir))(t); len(entries) != 2 {
 		t.Fatalf("a complete run left %v; want the graph and the output", entries)
 	}
 	if b, err := os.ReadFile(out); err != nil || !bytes.HasPrefix(b, []byte("*")) {

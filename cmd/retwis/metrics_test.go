@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
@@ -20,15 +21,17 @@ import (
 // beside them, and that the pages serve neither.
 func TestMetrics(t *testing.T) {
 	t.Parallel()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
 	redis := redistest.Start(t)
-	base, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, metricsAddr: addr})
+	// A port of its own, which the log names: a free port found before
+	// may be taken by another test before serve listens on it.
+	var log syncbuf.Buffer
+	base, stop := startServeLogging(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, metricsAddr: "127.0.0.1:0"}, &log)
 	defer stop()
+	metrics, ok := metricsURL(log.String())
+	if !ok {
+		t.Fatalf("the log does not say where the metrics are:\n%s", log.String())
+	}
+	debug := strings.TrimSuffix(metrics, "/metrics") + "/debug/pprof/goroutine?debug=1"
 	alice, bob := newUser(t, base), newUser(t, base)
 	alice.signUp("alice")
 	bob.signUp("bob")
@@ -56,11 +59,11 @@ func TestMetrics(t *testing.T) {
 	// every line, then report those still missing.
 	var missing []string
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		res, err := http.Get("http://" + addr + "/metrics")
+		res, err := http.Get(metrics)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := io.ReadAll(res.Body)
+		b := must.Value(io.ReadAll(res.Body))(t)
 		res.Body.Close()
 		missing = missing[:0]
 		for _, want := range wants {
@@ -75,11 +78,11 @@ func TestMetrics(t *testing.T) {
 	for _, want := range missing {
 		t.Errorf("the metrics lack %s", want)
 	}
-	res, err := http.Get("http://" + addr + "/debug/pprof/goroutine?debug=1")
+	res, err := http.Get(debug)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := io.ReadAll(res.Body)
+	b := must.Value(io.ReadAll(res.Body))(t)
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK || !strings.Contains(string(b), "goroutine profile:") {
 		t.Errorf("the metrics address serves no goroutine profile: %s %.200s", res.Status, b)

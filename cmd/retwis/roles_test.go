@@ -8,8 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -38,12 +42,14 @@ func TestRoles(t *testing.T) {
 	}
 	bobID := strconv.FormatInt(bobUser.ID, 10)
 	delivered := func() bool {
-		n, _ := db.Do(t.Context(), db.B().Llen().Key("posts:{"+bobID+"}").Build()).AsInt64()
-		return n > 0
+		return must.Value(db.Do(t.Context(), db.B().Llen().Key("posts:{"+bobID+"}").Build()).AsInt64())(t) > 0
 	}
-	time.Sleep(200 * time.Millisecond)
-	if delivered() {
-		t.Fatal("a web-only server delivered the post itself")
+	// A delivery worker joins the delivery group with its first read, as
+	// it starts, before its server serves a page: the web-only server,
+	// which has served the sign-ups, the follow and the post, would have
+	// joined by now.
+	if n := deliveryConsumers(t, db); n != 0 || delivered() {
+		t.Fatalf("a web-only server delivers posts itself: %d consumers of the delivery queue, post delivered: %v", n, delivered())
 	}
 
 	worker, stopWorker := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, role: roleWorker})
@@ -66,4 +72,22 @@ func TestRoles(t *testing.T) {
 	if _, home := bob.get("/"); !strings.Contains(home, "delivered by the worker") {
 		t.Fatal("bob's home page lacks the post")
 	}
+}
+
+// deliveryConsumers returns how many consumers the delivery group has,
+// over every shard of the queue.
+func deliveryConsumers(t *testing.T, db rueidis.Client) int64 {
+	t.Helper()
+	var n int64
+	for shard := range schema.QueueShards {
+		groups := must.Value(db.Do(t.Context(), db.B().XinfoGroups().Key(schema.QueueN(shard).Stream).Build()).ToArray())(t)
+		for _, g := range groups {
+			info := must.Value(g.AsMap())(t)
+			name, consumers := info["name"], info["consumers"]
+			if must.Value(name.ToString())(t) == schema.DeliveryGroup {
+				n += must.Value(consumers.AsInt64())(t)
+			}
+		}
+	}
+	return n
 }

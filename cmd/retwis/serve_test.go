@@ -18,6 +18,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
@@ -66,14 +67,15 @@ func TestServeEmbeddedPersists(t *testing.T) {
 	if strings.Contains(log.String(), "level=WARN") {
 		t.Errorf("a server on its own redis-server warns:\n%s", log.String())
 	}
-	jar, _ := cookiejar.New(nil)
+	jar := must.Value(cookiejar.New(nil))(t)
 	c := &http.Client{Jar: jar}
 	res, err := c.PostForm(base+"/register", url.Values{"username": {"kept"}, "password": {"password1"}, "password2": {"password1"}})
 	if err != nil || res.StatusCode != 200 {
 		t.Fatalf("register: %v %v", res, err)
 	}
 	res.Body.Close()
-	c.PostForm(base+"/post", url.Values{"status": {"written before the restart"}})
+	res = must.Value(c.PostForm(base+"/post", url.Values{"status": {"written before the restart"}}))(t)
+	res.Body.Close()
 
 	// A second server on the same data directory is refused.
 	if err := serve(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil); err == nil ||
@@ -93,7 +95,7 @@ func TestServeEmbeddedPersists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, _ := io.ReadAll(res.Body)
+	body := must.Value(io.ReadAll(res.Body))(t)
 	res.Body.Close()
 	if !bytes.Contains(body, []byte("Hi, kept")) || !bytes.Contains(body, []byte("written before the restart")) {
 		t.Fatalf("data did not survive a restart:\n%s", body)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
 )
 
 // spamConfig is the configuration of `retwis spam`.
@@ -47,7 +48,7 @@ func runSpam(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case cfg.limit < 1 || cfg.limit > 1000:
 		return usageError(fs, "--limit must be 1 to 1000")
 	}
-	st, err := openStore(cfg.redisURL, 0)
+	st, err := openStore(cfg.redisURL, store.Options{})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"testing"
+
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // user is a browser with its own cookies.
@@ -16,7 +18,7 @@ type user struct {
 }
 
 func newUser(t *testing.T, base string) *user {
-	jar, _ := cookiejar.New(nil)
+	jar := must.Value(cookiejar.New(nil))(t)
 	return &user{t: t, base: base, client: &http.Client{Jar: jar}}
 }
 
@@ -41,7 +43,7 @@ func (u *user) get(path string) (int, string) {
 		u.t.Fatal(err)
 	}
 	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
+	b := must.Value(io.ReadAll(res.Body))(u.t)
 	return res.StatusCode, string(b)
 }
 

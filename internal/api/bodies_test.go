@@ -32,6 +32,7 @@ func multipartBody(t *testing.T, fields map[string]string) (string, string) {
 // multipart, as the libraries send them; bad bodies get a clear 4xx and
 // post nothing.
 func TestBodies(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	u, token := s.User("writer")
 	mp, mpType := multipartBody(t, map[string]string{"status": "multipart"})
@@ -89,6 +90,7 @@ func id(n int64) string { return strconv.FormatInt(n, 10) }
 // retwis.MaxIdempotencyKeyLen bytes is taken, a longer one refused with
 // 422 and nothing posted.
 func TestIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	u, token := s.User("retrier")
 	var ids []string
@@ -126,6 +128,7 @@ func TestIdempotencyKey(t *testing.T) {
 // TestArrayParameters: relationships takes ids as id[]=…&id[]=… (and
 // id=…), in the query.
 func TestArrayParameters(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	a, token := s.User("a")
 	b, _ := s.User("b")
@@ -158,6 +161,7 @@ func TestArrayParameters(t *testing.T) {
 // TestNotFoundIsJSON: unknown paths and records answer Mastodon's JSON
 // error, with CORS for web apps.
 func TestNotFoundIsJSON(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	for _, path := range []string{"/api/v1/nothing", "/api/v1/statuses/999", "/api/v1/accounts/999", "/api/v1/statuses/abc", "/api/v1/accounts/lookup?acct=nobody"} {
 		r := s.Call(http.MethodGet, path, "", nil)

@@ -25,6 +25,7 @@ import (
 // HTTPS proxy (a trusted one: the loopback); a page also its CSP,
 // without inline script, and, made for its viewer, no caching.
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	s := newServerWith(t, redistest.Start(t).URL, api.Options{Proxies: loopback}, nil)
 	u, token := s.User("viewer")
 	b := newBrowser(t)
@@ -118,6 +119,7 @@ var loopback = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustPa
 // still counts against its own; from a trusted proxy, HSTS, https and
 // wss, and the address it forwards.
 func TestForwardedHeaders(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name        string
 		proxies     []netip.Prefix

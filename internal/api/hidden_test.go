@@ -95,6 +95,7 @@ func parseID(t *testing.T, sid mastodon.ID) int64 {
 // bob's on any page or API endpoint that shows posts, and bob nothing
 // of hers; carol still sees both; unblocking shows them again.
 func TestBlockedAppearsNowhere(t *testing.T) {
+	t.Parallel()
 	one := newServer(t)
 	two := newServerAt(t, one.RedisURL)
 	alice, aliceToken := one.User("alice")
@@ -182,6 +183,7 @@ func TestBlockedAppearsNowhere(t *testing.T) {
 // TestMuteAPI: a mute through the API takes the account's posts off the
 // timelines and nothing else, and is listed.
 func TestMuteAPI(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	_, aliceToken := s.User("alice")
 	bob, bobToken := s.User("bob")
@@ -224,6 +226,7 @@ func TestMuteAPI(t *testing.T) {
 // on no page and no API endpoint, and the account's token stops there;
 // lifting the suspension shows the post again.
 func TestSuspendedAppearsNowhere(t *testing.T) {
+	t.Parallel()
 	one := newServer(t)
 	two := newServerAt(t, one.RedisURL)
 	spammer, spamToken := one.User("spammer")

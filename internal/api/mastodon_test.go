@@ -130,6 +130,7 @@ func client(t *testing.T, s *server, user string) *mastodon.Client {
 // authorization page, posts, replies, follows, reads the home timeline
 // page by page, searches and reads notifications.
 func TestMastodonClient(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	ctx := t.Context()
 	alice, bob := client(t, s, "alice"), client(t, s, "bob")

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis/internal/store/deletion"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // app registers an app and returns its client id and secret.
@@ -61,6 +62,7 @@ func challengeOf(verifier string) string {
 // TestPKCE: a code given for a PKCE challenge is exchanged only with
 // its verifier, and any code only once.
 func TestPKCE(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	id, secret := s.app("read write", redirectURI)
 	verifier := strings.Repeat("v3rifier-", 6)
@@ -99,6 +101,7 @@ func TestPKCE(t *testing.T) {
 // TestAuthorizeRefuses: requests the authorization page must not send
 // back, and those it answers with an OAuth error.
 func TestAuthorizeRefuses(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	id, _ := s.app("read", redirectURI)
 	b := newBrowser(t)
@@ -115,7 +118,7 @@ func TestAuthorizeRefuses(t *testing.T) {
 		{"plain PKCE", url.Values{"client_id": {id}, "redirect_uri": {redirectURI}, "response_type": {"code"}, "code_challenge": {challengeOf("x")}, "code_challenge_method": {"plain"}}, http.StatusFound, "invalid_request"},
 	} {
 		resp, page := b.send(http.MethodGet, s.URL+"/oauth/authorize?"+tc.q.Encode(), nil)
-		loc, _ := url.Parse(resp.Header.Get("Location"))
+		loc := must.Value(url.Parse(resp.Header.Get("Location")))(t)
 		switch {
 		case resp.StatusCode != tc.status:
 			t.Errorf("%s: %d; want %d (%s)", tc.name, resp.StatusCode, tc.status, page)
@@ -127,13 +130,13 @@ func TestAuthorizeRefuses(t *testing.T) {
 	b.send(http.MethodPost, s.URL+"/register", url.Values{"username": {"denier"}, "password": {"password-denier"}, "password2": {"password-denier"}})
 	resp, _ := b.send(http.MethodPost, s.URL+"/oauth/authorize", url.Values{"client_id": {id}, "redirect_uri": {redirectURI},
 		"response_type": {"code"}, "scope": {"read"}, "state": {"s1"}, "decision": {"deny"}})
-	loc, _ := url.Parse(resp.Header.Get("Location"))
+	loc := must.Value(url.Parse(resp.Header.Get("Location")))(t)
 	if q := loc.Query(); q.Get("error") != "access_denied" || q.Get("code") != "" || q.Get("state") != "s1" {
 		t.Errorf("denying sends %q", loc)
 	}
 	// The approval form, sent from another site, is refused.
-	req, _ := http.NewRequest(http.MethodPost, s.URL+"/oauth/authorize", strings.NewReader(url.Values{"client_id": {id},
-		"redirect_uri": {redirectURI}, "response_type": {"code"}, "decision": {"approve"}}.Encode()))
+	req := must.Value(http.NewRequest(http.MethodPost, s.URL+"/oauth/authorize", strings.NewReader(url.Values{"client_id": {id},
+		"redirect_uri": {redirectURI}, "response_type": {"code"}, "decision": {"approve"}}.Encode())))(t)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
 	resp, err := b.c.Do(req)
@@ -149,6 +152,7 @@ func TestAuthorizeRefuses(t *testing.T) {
 // TestScopesEnforced: a token works only on the routes its scopes
 // cover; the API's errors are Mastodon's.
 func TestScopesEnforced(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	_, readOnly := s.User("reader", "read")
 	_, statusesOnly := s.User("poster", "write:statuses")
@@ -183,6 +187,7 @@ func TestScopesEnforced(t *testing.T) {
 // or by its user (the settings page) stops working at once, also on a
 // server that had it cached.
 func TestRevokedTokenStops(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	other := newServerAt(t, s.RedisURL)
 	id, secret := s.app("read", redirectURI)
@@ -213,6 +218,7 @@ func TestRevokedTokenStops(t *testing.T) {
 // TestClientCredentials: an app's own token reads public data and is
 // refused, with 422, what needs a user.
 func TestClientCredentials(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	id, secret := s.app("read write", redirectURI)
 	r := s.Call(http.MethodPost, "/oauth/token", "", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}, "scope": {"read"}})
@@ -245,6 +251,7 @@ func TestClientCredentials(t *testing.T) {
 // Mastodon's API has no call for it), its tokens answer 401, and its id
 // and name 404, to anyone; nobody can follow it.
 func TestDeletedAccount(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	ann, annToken := s.User("ann")
 	_, bobToken := s.User("bob")

@@ -24,6 +24,7 @@ import (
 const streamingPaths = "/api/v1/streaming"
 
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	doc, raw := openapitest.Load(t, openAPI)
 	if doc.OpenAPI != "3.1.0" {
 		t.Errorf("openapi = %q, want 3.1.0", doc.OpenAPI)
@@ -155,6 +156,7 @@ func deref(doc, v any) (any, error) {
 }
 
 func TestOpenAPIServed(t *testing.T) {
+	t.Parallel()
 	w := httptest.NewRecorder()
 	serveOpenAPI(w, httptest.NewRequest(http.MethodGet, "/api/v1/openapi.json", nil))
 	if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
@@ -166,6 +168,7 @@ func TestOpenAPIServed(t *testing.T) {
 }
 
 func TestOpenAPIRoutes(t *testing.T) {
+	t.Parallel()
 	doc, _ := openapitest.Load(t, openAPI)
 	openapitest.CheckRoutes(t, doc, openapitest.PackageRoutes(t, "."), func(path string) bool {
 		return !strings.HasPrefix(path, streamingPaths)
@@ -176,6 +179,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 // the handlers encode: the same properties, and required exactly when
 // always present (no omitempty).
 func TestOpenAPIEntities(t *testing.T) {
+	t.Parallel()
 	doc, _ := openapitest.Load(t, openAPI)
 	for _, c := range []struct {
 		schema string

@@ -9,6 +9,7 @@ import (
 )
 
 func TestJSONParams(t *testing.T) {
+	t.Parallel()
 	r := httptest.NewRequest(http.MethodPost, "/x?limit=5", strings.NewReader(
 		`{"status": "hi", "media_ids": ["1", 2], "poll": {"options": ["a", "b"]}, "sensitive": true, "n": null}`))
 	r.Header.Set("Content-Type", "application/json")

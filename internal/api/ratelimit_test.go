@@ -17,6 +17,7 @@ import (
 // another token has its own quota; calls without a token count against
 // their address, registering an app included.
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	s := newServerWith(t, redistest.Start(t).URL, api.Options{Rate: retwis.Rate{Count: 3, Per: time.Hour}}, nil)
 	_, token := s.User("busy")
 	_, other := s.User("other")

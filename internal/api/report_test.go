@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +23,7 @@ import (
 // does not exist among them, too many statuses, oneself or no account
 // refuse the whole report (4xx), and file nothing, nor count.
 func TestReportAPI(t *testing.T) {
+	t.Parallel()
 	s := newServerStore(t, redistest.Start(t).URL, api.Options{},
 		store.Options{Limits: store.Limits{Reports: retwis.Rate{Count: 2, Per: time.Hour}}}, nil)
 	alice, aliceToken := s.User("alice")
@@ -35,8 +35,7 @@ func TestReportAPI(t *testing.T) {
 	var bobIDs []int64
 	for _, text := range []string{"one", "two", "three"} {
 		bobs = append(bobs, mastodon.ID(s.Post(bobToken, text)))
-		n, _ := strconv.ParseInt(string(bobs[len(bobs)-1]), 10, 64)
-		bobIDs = append(bobIDs, n)
+		bobIDs = append(bobIDs, parseID(t, bobs[len(bobs)-1]))
 	}
 	carols := mastodon.ID(s.Post(carolToken, "fine"))
 	bobAcct := mastodon.ID(id(bob.ID))
@@ -82,6 +81,7 @@ func TestReportAPI(t *testing.T) {
 // TestReportEntity: the answer to a report is Mastodon's Report, with
 // every status it names.
 func TestReportEntity(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	_, token := s.User("alice")
 	bob, bobToken := s.User("bob")

@@ -14,6 +14,7 @@ import (
 // what it wrote itself from Redis for a few seconds (its read-your-writes
 // window).
 func TestRoundTrips(t *testing.T) {
+	t.Parallel()
 	writer := newServer(t)
 	s := newServerAt(t, writer.RedisURL)
 	reader, token := writer.User("reader")

@@ -45,6 +45,7 @@ func links(t *testing.T, r servertest.Reply) map[string]string {
 // TestTimelinePaging pages the public, home and tag timelines with
 // max_id, min_id and since_id, following the Link headers as apps do.
 func TestTimelinePaging(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	author, token := s.User("author")
 	_, readerToken := s.User("reader")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/retwis/retwis/internal/jobqueue"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
@@ -73,6 +74,7 @@ func runUntil(t *testing.T, q *jobqueue.Queue, done func() bool) {
 // fails is tried again, marked Resumed, until it succeeds; a job handed
 // over with it that succeeded is not.
 func TestRunRetriesAndTidies(t *testing.T) {
+	t.Parallel()
 	c := dial(t)
 	l := &log{runs: map[string][]bool{}}
 	q := jobqueue.New(c, jobqueue.Options{
@@ -103,7 +105,7 @@ func TestRunRetriesAndTidies(t *testing.T) {
 	add(t, c, streams[1], "two")
 	empty := func() bool {
 		for _, s := range streams {
-			if n, _ := c.Do(t.Context(), c.B().Xlen().Key(s).Build()).AsInt64(); n != 0 {
+			if n := must.Value(c.Do(t.Context(), c.B().Xlen().Key(s).Build()).AsInt64())(t); n != 0 {
 				return false
 			}
 		}
@@ -119,11 +121,11 @@ func TestRunRetriesAndTidies(t *testing.T) {
 		}
 	}
 	for _, s := range streams {
-		if n, _ := c.Do(t.Context(), c.B().Xlen().Key(s).Build()).AsInt64(); n != 0 {
+		if n := must.Value(c.Do(t.Context(), c.B().Xlen().Key(s).Build()).AsInt64())(t); n != 0 {
 			t.Errorf("%s still holds %d jobs", s, n)
 		}
 	}
-	if got, _ := c.Do(t.Context(), c.B().Smembers().Key("tidied:{"+streams[1]+"}").Build()).AsStrSlice(); len(got) != 2 {
+	if got := must.Value(c.Do(t.Context(), c.B().Smembers().Key("tidied:{"+streams[1]+"}").Build()).AsStrSlice())(t); len(got) != 2 {
 		t.Errorf("tidied on %s: %v; want two and flaky", streams[1], got)
 	}
 }
@@ -132,20 +134,30 @@ func TestRunRetriesAndTidies(t *testing.T) {
 // Reclaim carries it out (Resumed); RemoveGone then removes the dead
 // worker, never the live one.
 func TestReclaimAndRemoveGone(t *testing.T) {
+	t.Parallel()
 	c := dial(t)
 	opts := jobqueue.Options{Streams: streams[:1], Group: "g", Block: 10 * time.Millisecond,
 		Handle: func(context.Context, []jobqueue.Job) error { return nil }}
 	dead := opts
 	dead.Consumer = "dead"
-	dead.Handle = func(ctx context.Context, _ []jobqueue.Job) error { <-ctx.Done(); return ctx.Err() }
+	holding := make(chan struct{})
+	hold := sync.OnceFunc(func() { close(holding) })
+	dead.Handle = func(ctx context.Context, _ []jobqueue.Job) error { hold(); <-ctx.Done(); return ctx.Err() }
 	dq := jobqueue.New(c, dead)
 	if err := dq.EnsureGroup(t.Context(), streams[0]); err != nil {
 		t.Fatal(err)
 	}
 	add(t, c, streams[0], "stuck")
-	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
-	dq.Run(ctx) // reads the job, then dies with it (Drain 0)
+	ctx, cancel := context.WithCancel(t.Context())
+	died := make(chan struct{})
+	go func() { dq.Run(ctx); close(died) }()
+	select { // the worker reads the job, then dies with it (Drain 0)
+	case <-holding:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the worker did not read the job")
+	}
 	cancel()
+	<-died
 
 	var got []jobqueue.Job
 	live := opts
@@ -178,6 +190,7 @@ func TestReclaimAndRemoveGone(t *testing.T) {
 // fails is handed over again whole, marked Resumed, until it succeeds;
 // then every job is gone.
 func TestBatch(t *testing.T) {
+	t.Parallel()
 	c := dial(t)
 	var mu sync.Mutex
 	var calls [][]string
@@ -206,8 +219,7 @@ func TestBatch(t *testing.T) {
 		add(t, c, streams[0], fmt.Sprint(i))
 	}
 	runUntil(t, q, func() bool {
-		n, _ := c.Do(t.Context(), c.B().Xlen().Key(streams[0]).Build()).AsInt64()
-		return n == 0
+		return must.Value(c.Do(t.Context(), c.B().Xlen().Key(streams[0]).Build()).AsInt64())(t) == 0
 	})
 	mu.Lock()
 	defer mu.Unlock()
@@ -224,6 +236,7 @@ func TestBatch(t *testing.T) {
 // after the other, take the jobs in the order they were queued across
 // the streams, each once (within a call, the jobs are done together).
 func TestGroupsInQueueOrder(t *testing.T) {
+	t.Parallel()
 	c := dial(t)
 	three := []string{"jobs:{a}", "jobs:{b}", "jobs:{c}"}
 	var mu sync.Mutex

@@ -147,6 +147,7 @@ func (b *bus) nextStart() time.Time { return <-b.starts }
 // MaxBackoff; the client goes on getting events without subscribing
 // again.
 func TestBackoff(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		const backoff, maxBackoff = 100 * time.Millisecond, 400 * time.Millisecond
 		b, hub := newBusHub(t, livehub.Options{Backoff: backoff, MaxBackoff: maxBackoff})
@@ -175,6 +176,7 @@ func TestBackoff(t *testing.T) {
 // ErrClosed), and returns once their owners have closed them, at once,
 // with no listener left; then it refuses new clients.
 func TestCloseWaitsForOwners(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		b, hub := newBusHub(t, livehub.Options{})
 		gate := make(chan struct{}) // the owners take a moment to return
@@ -228,6 +230,7 @@ func TestCloseWaitsForOwners(t *testing.T) {
 // caller's deadline, and the listener stops, nobody wanting the stream;
 // once Redis is back, subscribing works at once.
 func TestSubscribeFailsAtOnce(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		b, hub := newBusHub(t, livehub.Options{})
 		own := posts.UserStream(1)

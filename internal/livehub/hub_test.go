@@ -164,6 +164,7 @@ func expectPost(t *testing.T, c *livehub.Client, st posts.Stream, p retwis.Post)
 // by the first and stopped by the last (Redis then has no subscriber
 // left), and every client gets every event of its streams.
 func TestSharedListener(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	alice := e.user(t, "alice")
 	public, own := posts.PublicStream(), posts.UserStream(alice.ID)
@@ -201,6 +202,7 @@ func TestSharedListener(t *testing.T) {
 // last client left: the new listener waits for the old one's
 // unsubscription, which would otherwise undo its subscription.
 func TestListenAgainAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	alice := e.user(t, "alice")
 	public := posts.PublicStream()
@@ -219,6 +221,7 @@ func TestListenAgainAtOnce(t *testing.T) {
 // buffer is full, with ErrSlow, keeping what it had; the other client
 // of the stream gets everything.
 func TestSlowClientDropped(t *testing.T) {
+	t.Parallel()
 	const buffer = 4
 	e := newEnv(t, redistest.Start(t).URL, livehub.Options{Buffer: buffer})
 	alice := e.user(t, "alice")
@@ -254,6 +257,7 @@ func TestSlowClientDropped(t *testing.T) {
 // for owners that take a moment, and returns at once when they are
 // done, TestCloseWaitsForOwners checks in a bubble.)
 func TestCloseDrains(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	alice := e.user(t, "alice")
 	var reasons [3]error
@@ -299,6 +303,7 @@ func TestCloseDrains(t *testing.T) {
 
 // TestSubscribeErrors: the cases where Subscribe refuses.
 func TestSubscribeErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, redistest.Start(t).URL, livehub.Options{})
 	closed := e.client(t)
 	closed.Close()
@@ -332,6 +337,7 @@ func TestSubscribeErrors(t *testing.T) {
 // getting events without subscribing again. (TestBackoff checks the
 // backoff's growth exactly, in a bubble.)
 func TestListenAgain(t *testing.T) {
+	t.Parallel()
 	const backoff = 100 * time.Millisecond
 	e := newEnv(t, redistest.Start(t).URL, livehub.Options{Backoff: backoff})
 	alice := e.user(t, "alice")
@@ -351,6 +357,7 @@ func TestListenAgain(t *testing.T) {
 // without subscribing again (the client library subscribes again, or
 // the Hub listens again).
 func TestOutage(t *testing.T) {
+	t.Parallel()
 	r := redistest.Start(t)
 	e := newEnv(t, r.URL, livehub.Options{Backoff: 20 * time.Millisecond, MaxBackoff: 100 * time.Millisecond})
 	alice := e.user(t, "alice")
@@ -401,6 +408,7 @@ func (e *env) postUntilEvent(t *testing.T, c *livehub.Client, author retwis.User
 // stream's listener does, rather than at the caller's deadline; once
 // Redis is back, subscribing works again.
 func TestRedisAway(t *testing.T) {
+	t.Parallel()
 	r := redistest.Start(t)
 	e := newEnv(t, r.URL, livehub.Options{})
 	alice := e.user(t, "alice")
@@ -421,6 +429,7 @@ func TestRedisAway(t *testing.T) {
 // master of its slot, the clients of streams on different masters get
 // their events.
 func TestCluster(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, redistest.Cluster(t), livehub.Options{})
 	var users []retwis.User
 	var streams []posts.Stream

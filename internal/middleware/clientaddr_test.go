@@ -11,9 +11,11 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 func TestClientAddr(t *testing.T) {
+	t.Parallel()
 	trusted, err := middleware.ParseProxies("10.0.0.0/8, 127.0.0.1")
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +52,7 @@ func TestClientAddr(t *testing.T) {
 // and of it the last value, which the nearest proxy wrote; TLS to the
 // server itself is HTTPS from anyone.
 func TestSecure(t *testing.T) {
+	t.Parallel()
 	trusted, err := middleware.ParseProxies("10.0.0.0/8, ::1")
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +95,7 @@ func TestSecure(t *testing.T) {
 // only over HTTPS so read: a client that is not a trusted proxy cannot
 // claim HTTPS or another address; one that is, is believed.
 func TestClientThroughStack(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		proxies string
@@ -113,7 +117,7 @@ func TestClientThroughStack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, _ := io.ReadAll(res.Body)
+		body := must.Value(io.ReadAll(res.Body))(t)
 		res.Body.Close()
 		if want := fmt.Sprintf("%s %v", tc.addr, tc.secure); string(body) != want {
 			t.Errorf("%s: the handler read %q; want %q", tc.name, body, want)
@@ -132,7 +136,7 @@ func FuzzClientAddr(f *testing.F) {
 	for _, seed := range [][2]string{{"127.0.0.1:1", "203.0.113.9"}, {"[::1]:1", "::ffff:1.2.3.4, junk"}, {"192.0.2.1:1", "10.0.0.1"}, {"bad", "\x00"}} {
 		f.Add(seed[0], seed[1])
 	}
-	trusted, _ := middleware.ParseProxies("127.0.0.1, ::1")
+	trusted := must.Value(middleware.ParseProxies("127.0.0.1, ::1"))(f)
 	f.Fuzz(func(t *testing.T, peer, xff string) {
 		r := httptest.NewRequest("GET", "/", nil)
 		r.RemoteAddr = peer

@@ -11,6 +11,7 @@ import (
 )
 
 func TestStatusOf(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		err  error
 		want int

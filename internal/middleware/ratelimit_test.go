@@ -6,6 +6,7 @@ import (
 )
 
 func TestLogLimiter(t *testing.T) {
+	t.Parallel()
 	var l logLimiter
 	start := time.Now()
 	if ok, left := l.allow(start); !ok || left != 0 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
@@ -54,7 +55,8 @@ func newServer(t *testing.T, opts middleware.Options, h handler) *server {
 
 // do sends a request with body (if not "") and the given headers.
 func (s *server) do(ctx context.Context, method, path, body string, header http.Header) (*http.Response, error) {
-	req, _ := http.NewRequestWithContext(ctx, method, s.srv.URL+path, strings.NewReader(body))
+	s.t.Helper()
+	req := must.Value(http.NewRequestWithContext(ctx, method, s.srv.URL+path, strings.NewReader(body)))(s.t)
 	for k, v := range header {
 		req.Header[k] = v
 	}
@@ -69,7 +71,7 @@ func (s *server) get(path string, header http.Header) (int, string) {
 		s.t.Fatal(err)
 	}
 	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
+	body := must.Value(io.ReadAll(res.Body))(s.t)
 	return res.StatusCode, string(body)
 }
 
@@ -93,6 +95,7 @@ func failWith(err error) handler {
 }
 
 func TestRequestLog(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, middleware.Options{}, func(st *middleware.Stack, w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/missing":
@@ -120,6 +123,7 @@ func TestRequestLog(t *testing.T) {
 // error in the log, even when the store reports its lost wait as an
 // unavailable database.
 func TestClientWentAway(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	s := newServer(t, middleware.Options{}, func(st *middleware.Stack, w http.ResponseWriter, r *http.Request) {
 		close(started)
@@ -143,6 +147,7 @@ func TestClientWentAway(t *testing.T) {
 }
 
 func TestOutageLoggedAsError(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, middleware.Options{}, failWith(&retwis.Error{Kind: retwis.Unavailable,
 		Message: "The database is unavailable right now.", Err: errors.New("dial unix: connection refused")}))
 	if status, body := s.get("/", nil); status != 503 || body != "503 The database is unavailable right now." {
@@ -152,6 +157,7 @@ func TestOutageLoggedAsError(t *testing.T) {
 }
 
 func TestRecoverPanics(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, middleware.Options{}, func(st *middleware.Stack, w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/boom" {
 			panic("boom")
@@ -168,6 +174,7 @@ func TestRecoverPanics(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, middleware.Options{MaxBodyBytes: 10, Timeout: time.Minute},
 		func(st *middleware.Stack, w http.ResponseWriter, r *http.Request) {
 			deadline, ok := r.Context().Deadline()
@@ -192,6 +199,7 @@ func TestLimits(t *testing.T) {
 }
 
 func TestNoLimits(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, middleware.Options{}, func(st *middleware.Stack, w http.ResponseWriter, r *http.Request) {
 		if _, ok := r.Context().Deadline(); ok {
 			t.Error("a deadline without a Timeout")

@@ -56,6 +56,7 @@ func (j *journal) paths() []string {
 // it, a page is served at once and another write waits its turn and then
 // runs.
 func TestThrottle(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
 		var j journal
@@ -103,6 +104,7 @@ func TestThrottle(t *testing.T) {
 // server lets it (its request's deadline, or the throttle's own bound)
 // is answered 503 with Retry-After then, without running.
 func TestThrottleBusy(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		timeout time.Duration // the request's

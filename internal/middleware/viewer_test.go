@@ -9,6 +9,7 @@ import (
 
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -24,6 +25,7 @@ func bearer(r *http.Request) string {
 // TestViewer resolves bearer tokens with a real store: a handler behind
 // Viewer sees the user the token belongs to, or nobody.
 func TestViewer(t *testing.T) {
+	t.Parallel()
 	redis := redistest.Start(t)
 	st := storetest.Open(t, redis.URL, store.Options{})
 	_, secret, err := st.Register(t.Context(), "alice", "password1")
@@ -54,7 +56,7 @@ func TestViewer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, _ := io.ReadAll(res.Body)
+		body := must.Value(io.ReadAll(res.Body))(t)
 		res.Body.Close()
 		if string(body) != tc.want || (res.Header.Get("X-Refused") != "") != tc.refused {
 			t.Errorf("token %q: %q, refused %q; want %q, refused %v", tc.token, body, res.Header.Get("X-Refused"), tc.want, tc.refused)

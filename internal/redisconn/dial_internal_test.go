@@ -3,6 +3,7 @@ package redisconn
 import "testing"
 
 func TestSeedsAsQuery(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"redis://a:1", "redis://a:1"},
 		{"redis://a:1,b:2,c:3", "redis://a:1?addr=b%3A2&addr=c%3A3"},

@@ -12,6 +12,7 @@ import (
 // TestDialRefused: a server that refuses the client, or a URL that is
 // not Redis's, is an Invalid error at once, never taken for an outage.
 func TestDialRefused(t *testing.T) {
+	t.Parallel()
 	r := redistest.Start(t)
 	path, ok := strings.CutPrefix(r.URL, "unix://")
 	if !ok {

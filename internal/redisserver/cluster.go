@@ -35,6 +35,16 @@ func StartCluster(ctx context.Context, dir string, masters int) (*Cluster, error
 	return StartClusterWith(ctx, ClusterOptions{Dir: dir, Masters: masters})
 }
 
+// createWait bounds `redis-cli --cluster create`, which waits for the
+// nodes to agree with no end of its own: a cluster whose nodes do not
+// come together fails, with what each node knows, instead of holding its
+// test up until the test binary's timeout.
+const createWait = time.Minute
+
+// clusterAttempts is how many clusters StartClusterWith starts, each on
+// new nodes, before it gives up on one whose nodes do not come together.
+const clusterAttempts = 3
+
 // StartClusterWith starts the cluster o describes, and waits until every
 // node reports cluster_state:ok and every replica is in sync. Replicas
 // take over at any replication lag (cluster-replica-validity-factor 0).
@@ -46,26 +56,63 @@ func StartClusterWith(ctx context.Context, o ClusterOptions) (*Cluster, error) {
 	if o.NodeTimeout == 0 {
 		o.NodeTimeout = 2 * time.Second
 	}
+	for attempt := 1; ; attempt++ {
+		dir := o.Dir
+		if attempt > 1 {
+			dir = filepath.Join(o.Dir, "attempt"+strconv.Itoa(attempt))
+		}
+		c, err := startClusterNodes(ctx, dir, o)
+		if err != nil {
+			return nil, err
+		}
+		err = c.join(ctx, cli, o.Replicas)
+		if err == nil {
+			return c, nil
+		}
+		c.Stop()
+		if attempt == clusterAttempts || ctx.Err() != nil {
+			return nil, err
+		}
+	}
+}
+
+// startClusterNodes starts the nodes of the cluster o describes, not yet
+// joined, in directories under dir.
+func startClusterNodes(ctx context.Context, dir string, o ClusterOptions) (*Cluster, error) {
 	c := &Cluster{}
 	for i := range o.Masters * (1 + o.Replicas) {
-		s, err := startClusterNode(ctx, filepath.Join(o.Dir, "node"+strconv.Itoa(i)), o.NodeTimeout)
+		s, err := startClusterNode(ctx, filepath.Join(dir, "node"+strconv.Itoa(i)), o.NodeTimeout)
 		if err != nil {
 			c.Stop()
 			return nil, err
 		}
 		c.Nodes = append(c.Nodes, s)
 	}
-	args := append([]string{"--cluster", "create"}, c.Addrs()...)
-	args = append(args, "--cluster-replicas", strconv.Itoa(o.Replicas), "--cluster-yes")
-	if out, err := exec.CommandContext(ctx, cli, args...).CombinedOutput(); err != nil {
-		c.Stop()
-		return nil, fmt.Errorf("redisserver: redis-cli --cluster create: %v: %s", err, out)
-	}
-	if err := c.WaitOK(ctx); err != nil {
-		c.Stop()
-		return nil, err
-	}
 	return c, nil
+}
+
+// join makes c's nodes one cluster with replicas per master, and waits
+// until it is ready.
+func (c *Cluster) join(ctx context.Context, cli string, replicas int) error {
+	args := append([]string{"--cluster", "create"}, c.Addrs()...)
+	args = append(args, "--cluster-replicas", strconv.Itoa(replicas), "--cluster-yes")
+	createCtx, cancel := context.WithTimeout(ctx, createWait)
+	defer cancel()
+	if out, err := exec.CommandContext(createCtx, cli, args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("redisserver: redis-cli --cluster create: %v: %s\nwhat the nodes know:%s", err, out, c.views(ctx))
+	}
+	return c.WaitOK(ctx)
+}
+
+// views returns what each node says of the cluster (CLUSTER NODES), to
+// tell why its nodes did not come together.
+func (c *Cluster) views(ctx context.Context) string {
+	var b strings.Builder
+	for _, s := range c.Nodes {
+		nodes, err := s.Command(ctx, "CLUSTER", "NODES")
+		fmt.Fprintf(&b, "\n%s: %v\n%s", s.Addr(), err, nodes)
+	}
+	return b.String()
 }
 
 // startClusterNode starts one node on a free port. The cluster bus uses

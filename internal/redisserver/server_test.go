@@ -11,6 +11,7 @@ import (
 )
 
 func TestStartStopRestart(t *testing.T) {
+	t.Parallel()
 	dir, err := os.MkdirTemp("", "rts")
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +48,9 @@ func TestStartStopRestart(t *testing.T) {
 	}
 }
 
+// TestStartFailsClearly: without redis-server on the PATH, or with a
+// directive it refuses, Start says so. Not in parallel: it empties the
+// PATH of the process.
 func TestStartFailsClearly(t *testing.T) {
 	t.Run("not installed", func(t *testing.T) {
 		t.Setenv("PATH", t.TempDir())

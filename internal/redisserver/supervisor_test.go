@@ -15,6 +15,7 @@ import (
 // started again on the same socket with its data, and after Stop no
 // server is left.
 func TestSupervise(t *testing.T) {
+	t.Parallel()
 	dir, err := os.MkdirTemp("", "rtsv")
 	if err != nil {
 		t.Fatal(err)

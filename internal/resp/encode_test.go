@@ -10,6 +10,7 @@ import (
 )
 
 func TestAppendCommand(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -26,6 +27,7 @@ func TestAppendCommand(t *testing.T) {
 }
 
 func TestWriter(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	w := resp.NewWriter(bufio.NewWriter(&buf))
 	w.Command("SET", "k1", "v1")
@@ -39,6 +41,7 @@ func TestWriter(t *testing.T) {
 }
 
 func TestCommandInts(t *testing.T) {
+	t.Parallel()
 	var a, b bytes.Buffer
 	wa, wb := resp.NewWriter(bufio.NewWriter(&a)), resp.NewWriter(bufio.NewWriter(&b))
 	wa.CommandInts("RPUSH", "posts:1", []int64{3, 20, -1, 1 << 40})

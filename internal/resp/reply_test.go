@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/resp"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 const sentinel = "0123456789abcdefghij"
 
 func TestReadReply(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, reply string
 		want        resp.Reply
@@ -65,6 +67,7 @@ func TestReadReply(t *testing.T) {
 }
 
 func TestReadReplyErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, reply string
 		want        string // "" for io.EOF
@@ -90,6 +93,7 @@ func TestReadReplyErrors(t *testing.T) {
 // TestReplyFromRedis reads the replies of a real server, in RESP2 then in
 // RESP3, with ReadReply and ReadValue.
 func TestReplyFromRedis(t *testing.T) {
+	t.Parallel()
 	conn := dialRedis(t)
 	r := bufio.NewReader(conn)
 	send := func(args ...string) {
@@ -151,7 +155,7 @@ func dialRedis(t *testing.T) net.Conn {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	conn.SetDeadline(time.Now().Add(30 * time.Second))
+	must.OK(t, conn.SetDeadline(time.Now().Add(30*time.Second)))
 	return conn
 }
 

@@ -31,6 +31,7 @@ func scanAll(input []byte, size int) ([][]byte, []*resp.Command, error) {
 }
 
 func TestScanner(t *testing.T) {
+	t.Parallel()
 	commands := [][]string{
 		{"SET", "key", "value"},
 		{"PING"},
@@ -75,6 +76,7 @@ func TestScanner(t *testing.T) {
 }
 
 func TestScannerErrors(t *testing.T) {
+	t.Parallel()
 	ping := "*1\r\n$4\r\nPING\r\n" // 14 bytes
 	for _, tc := range []struct {
 		name, input string
@@ -112,6 +114,7 @@ func TestScannerErrors(t *testing.T) {
 }
 
 func TestScannerErrorIsSticky(t *testing.T) {
+	t.Parallel()
 	sc := resp.NewScanner(bufio.NewReader(strings.NewReader("*1\r\nx*1\r\n$4\r\nPING\r\n")))
 	_, err1 := sc.Next()
 	_, err2 := sc.Next()

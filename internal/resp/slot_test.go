@@ -12,6 +12,7 @@ import (
 )
 
 func TestSlot(t *testing.T) {
+	t.Parallel()
 	if got := resp.CRC16([]byte("123456789")); got != 0x31C3 {
 		t.Fatalf("CRC16(123456789) = %#x; want 0x31c3", got)
 	}
@@ -45,6 +46,7 @@ func TestSlot(t *testing.T) {
 // TestSlotMatchesRedis compares Slot with CLUSTER KEYSLOT of a real
 // cluster node, on keys with and without tags, and binary ones.
 func TestSlotMatchesRedis(t *testing.T) {
+	t.Parallel()
 	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{redistest.Cluster(t)[len("redis://"):]}, DisableCache: true})
 	if err != nil {
 		t.Fatal(err)

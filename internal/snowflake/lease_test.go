@@ -12,6 +12,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/snowflake"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/redlock"
 )
@@ -29,7 +30,7 @@ func locks(t *testing.T) (*redlock.Client, rueidis.Client) {
 		t.Fatal(err)
 	}
 	t.Cleanup(l.Close)
-	opt, _ := rueidis.ParseURL(url)
+	opt := must.Value(rueidis.ParseURL(url))(t)
 	opt.DisableCache = true
 	raw, err := rueidis.NewClient(opt)
 	if err != nil {
@@ -42,6 +43,7 @@ func locks(t *testing.T) (*redlock.Client, rueidis.Client) {
 // TestLeaseDistinct leases a number for many generators at once: each
 // gets its own, and ids never repeat across them.
 func TestLeaseDistinct(t *testing.T) {
+	t.Parallel()
 	l, _ := locks(t)
 	seen := map[int]bool{}
 	ids := map[int64]bool{}
@@ -65,7 +67,7 @@ func TestLeaseDistinct(t *testing.T) {
 			seen[w] = true
 		}
 		for range 100 {
-			id, _ := g.Next(t.Context())
+			id := must.Value(g.Next(t.Context()))(t)
 			if ids[id] {
 				t.Fatalf("id %d made twice", id)
 			}
@@ -77,6 +79,7 @@ func TestLeaseDistinct(t *testing.T) {
 // TestLeaseAllTaken fills every worker number: the next lease fails
 // with a clear error instead of sharing one.
 func TestLeaseAllTaken(t *testing.T) {
+	t.Parallel()
 	l, raw := locks(t)
 	for n := range snowflake.Workers {
 		if err := raw.Do(t.Context(), raw.B().Set().Key(workerLock(n)).Value("someone").Build()).Error(); err != nil {
@@ -94,6 +97,7 @@ func TestLeaseAllTaken(t *testing.T) {
 // ids with that number before anyone else could use it, and leases
 // another.
 func TestLeaseLost(t *testing.T) {
+	t.Parallel()
 	l, raw := locks(t)
 	g := snowflake.NewLeased()
 	ttl := 600 * time.Millisecond
@@ -102,7 +106,7 @@ func TestLeaseLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	first, _ := g.Next(t.Context())
+	first := must.Value(g.Next(t.Context()))(t)
 	w := snowflake.Worker(first)
 	// Someone else now holds w (as after the lock's key was lost).
 	if err := raw.Do(t.Context(), raw.B().Set().Key(workerLock(w)).Value("thief").Build()).Error(); err != nil {

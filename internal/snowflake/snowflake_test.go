@@ -3,7 +3,10 @@ package snowflake
 import (
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // clock is a settable clock for the generator.
@@ -25,6 +28,7 @@ func (c *clock) set(t time.Time) {
 }
 
 func TestLayout(t *testing.T) {
+	t.Parallel()
 	g, err := New(37)
 	if err != nil {
 		t.Fatal(err)
@@ -53,8 +57,9 @@ func TestLayout(t *testing.T) {
 }
 
 func TestUniqueAndIncreasing(t *testing.T) {
-	g, _ := New(1)
-	h, _ := New(2)
+	t.Parallel()
+	g := must.Value(New(1))(t)
+	h := must.Value(New(2))(t)
 	const n = 20000
 	ids := make(chan int64, 2*n)
 	var wg sync.WaitGroup
@@ -89,35 +94,44 @@ func TestUniqueAndIncreasing(t *testing.T) {
 }
 
 func TestSpentMillisecondWaits(t *testing.T) {
-	c := &clock{t: time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)}
-	g, _ := New(5)
-	g.now = c.now
-	for i := range 64 {
-		if id, err := g.Next(t.Context()); err != nil || id&seqMask != int64(i) {
-			t.Fatalf("id %d: %d, %v", i, id, err)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) { // time.After, where Next waits, in a bubble
+		c := &clock{t: time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)}
+		g := must.Value(New(5))(t)
+		g.now = c.now
+		for i := range 64 {
+			if id, err := g.Next(t.Context()); err != nil || id&seqMask != int64(i) {
+				t.Fatalf("id %d: %d, %v", i, id, err)
+			}
 		}
-	}
-	done := make(chan int64)
-	go func() {
-		id, _ := g.Next(t.Context())
-		done <- id
-	}()
-	select {
-	case id := <-done:
-		t.Fatalf("the 65th id of a millisecond was issued at once: %d", id)
-	case <-time.After(20 * time.Millisecond):
-	}
-	c.set(c.now().Add(time.Millisecond))
-	if id := <-done; !Time(id).Equal(c.now()) || id&seqMask != 0 {
-		t.Fatalf("after the clock moved on: %d", id)
-	}
+		type result struct {
+			id  int64
+			err error
+		}
+		done := make(chan result, 1)
+		go func() {
+			id, err := g.Next(t.Context())
+			done <- result{id, err}
+		}()
+		synctest.Wait() // until Next waits for the clock
+		select {
+		case r := <-done:
+			t.Fatalf("the 65th id of a millisecond was issued at once: %d, %v", r.id, r.err)
+		default:
+		}
+		c.set(c.now().Add(time.Millisecond))
+		if r := <-done; r.err != nil || !Time(r.id).Equal(c.now()) || r.id&seqMask != 0 {
+			t.Fatalf("after the clock moved on: %d, %v", r.id, r.err)
+		}
+	})
 }
 
 func TestClockBack(t *testing.T) {
+	t.Parallel()
 	c := &clock{t: time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)}
-	g, _ := New(5)
+	g := must.Value(New(5))(t)
 	g.now = c.now
-	first, _ := g.Next(t.Context())
+	first := must.Value(g.Next(t.Context()))(t)
 	c.set(c.now().Add(-2 * time.Second))
 	if _, err := g.Next(t.Context()); err == nil {
 		t.Fatal("a clock two seconds back must be refused, not waited out")
@@ -129,8 +143,9 @@ func TestClockBack(t *testing.T) {
 }
 
 func TestLeaseEnd(t *testing.T) {
+	t.Parallel()
 	c := &clock{t: time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)}
-	g, _ := New(0)
+	g := must.Value(New(0))(t)
 	g.now = c.now
 	if err := g.SetWorker(9, c.now().Add(time.Second)); err != nil {
 		t.Fatal(err)

@@ -28,6 +28,7 @@ func loadSpec(t *testing.T) openapitest.Spec {
 }
 
 func TestOpenAPIRoutes(t *testing.T) {
+	t.Parallel()
 	doc := loadSpec(t)
 	routes := openapitest.PackageRoutes(t, ".")
 	for i, rt := range routes {
@@ -71,6 +72,7 @@ func streamAuth(t *testing.T, where, name string, reqs []any) (auth, scope strin
 // TestOpenAPIEntities checks the WebSocket's messages' schemas against
 // the structs it encodes.
 func TestOpenAPIEntities(t *testing.T) {
+	t.Parallel()
 	doc := loadSpec(t)
 	openapitest.CheckSchema(t, doc, "StreamEvent", wsEvent{}, nil)
 	openapitest.CheckSchema(t, doc, "StreamError", wsError{}, nil)

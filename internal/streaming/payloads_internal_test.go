@@ -11,6 +11,7 @@ import (
 // once, again for another origin or after a failure, and the cache
 // keeps at most two generations.
 func TestPayloads(t *testing.T) {
+	t.Parallel()
 	var p payloads
 	var renders atomic.Int64
 	render := func(data string, err error) func() (string, error) {

@@ -19,6 +19,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/mux"
 	"github.com/retwis/retwis/internal/streaming"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/servertest"
 )
@@ -226,6 +227,7 @@ func (s *server) follow(token string, uid int64) {
 // the post he follows comes, his notifications of a follow and a
 // mention, and the deletion.
 func TestStreamUserAcrossServers(t *testing.T) {
+	t.Parallel()
 	one := newServer(t)
 	two := newServerAt(t, one.RedisURL)
 	alice, aliceToken := one.User("alice")
@@ -257,6 +259,7 @@ func TestStreamUserAcrossServers(t *testing.T) {
 // and a tag's (in any case, local or not); each gets the posts it should,
 // and the public one the deletions.
 func TestStreamPublicAndHashtag(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	_, token := s.User("alice")
 	public := s.listen("/api/v1/streaming/public", "")
@@ -287,6 +290,7 @@ func TestStreamPublicAndHashtag(t *testing.T) {
 // TestStreamScopes: a token's scopes decide which user streams it may
 // read and whether the user stream carries notifications.
 func TestStreamScopes(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	alice, aliceToken := s.User("alice")
 	_, statusesOnly := s.User("bob", "read:statuses", "write:follows")
@@ -324,6 +328,7 @@ func (s *server) lookup(name string) int64 {
 // TestStreamRefused: the requests refused before a stream starts, with
 // a JSON error.
 func TestStreamRefused(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	_, token := s.User("alice")
 	_, writeOnly := s.User("bob", "write")
@@ -364,6 +369,7 @@ func TestStreamRefused(t *testing.T) {
 // TestStreamSession: the pages listen to the user stream with their
 // session cookie.
 func TestStreamSession(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	alice, aliceToken := s.User("alice")
 	bob, secret, err := s.Store.Register(t.Context(), "bob", "password-bob")
@@ -417,7 +423,7 @@ func readWS(t *testing.T, c *websocket.Conn) wsMessage {
 // sendWS sends a JSON message.
 func sendWS(t *testing.T, c *websocket.Conn, v any) {
 	t.Helper()
-	b, _ := json.Marshal(v)
+	b := must.Value(json.Marshal(v))(t)
 	if err := c.Write(t.Context(), websocket.MessageText, b); err != nil {
 		t.Fatal(err)
 	}
@@ -450,6 +456,7 @@ func expectWS(t *testing.T, c *websocket.Conn, stream []string, event, text stri
 // each stream as Mastodon does (the payload a string of JSON); a user
 // stream needs the token, given here as the subprotocol.
 func TestStreamWebSocket(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	alice, aliceToken := s.User("alice")
 	_, bobToken := s.User("bob")
@@ -497,6 +504,7 @@ func TestStreamWebSocket(t *testing.T) {
 // Events and WebSocket, receive the update of a post made through
 // another server process on the same Redis, and a notification.
 func TestStreamMastodonLibrary(t *testing.T) {
+	t.Parallel()
 	s := newServer(t)
 	alice, aliceToken := s.User("alice")
 	_, bobToken := s.User("bob")
@@ -548,6 +556,7 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 // once it is a buffer behind, while another of the same stream gets
 // every event and goes on.
 func TestStreamSlowClient(t *testing.T) {
+	t.Parallel()
 	s := newServerWith(t, redistest.Start(t).URL, streaming.Options{Buffer: 8}, func(h http.Handler) *httptest.Server {
 		srv := httptest.NewUnstartedServer(h)
 		srv.Listener = smallBuffers{srv.Listener}
@@ -580,6 +589,8 @@ func TestStreamSlowClient(t *testing.T) {
 
 // TestStreamCloseDrains: Close ends every stream at once (a WebSocket as
 // going away), returns once their handlers have, and refuses new ones.
+//
+// Not in parallel: it times Close.
 func TestStreamCloseDrains(t *testing.T) {
 	s := newServer(t)
 	_, token := s.User("alice")
@@ -606,6 +617,9 @@ func TestStreamCloseDrains(t *testing.T) {
 // TestStreamOutlivesTimeouts: the streams outlast the HTTP server's read
 // and write timeouts (and the API's request timeout does not apply),
 // with a heartbeat when quiet: a comment line, a WebSocket ping.
+//
+// Not in parallel: the server's timeouts are short (200ms), and a post
+// must still be read and answered within them.
 func TestStreamOutlivesTimeouts(t *testing.T) {
 	const timeout = 200 * time.Millisecond
 	s := newServerWith(t, redistest.Start(t).URL, streaming.Options{Heartbeat: timeout / 4}, func(h http.Handler) *httptest.Server {
@@ -647,6 +661,7 @@ func TestStreamOutlivesTimeouts(t *testing.T) {
 // TestStreamCluster: the streams on a cluster, where each stream's
 // channel is on the master of its slot.
 func TestStreamCluster(t *testing.T) {
+	t.Parallel()
 	s := newServerAt(t, redistest.Cluster(t))
 	alice, aliceToken := s.User("alice")
 	_, bobToken := s.User("bob")

@@ -10,10 +10,12 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/mux"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/web"
 )
 
 func TestWelcomeAndSignUp(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	expect(t, b.get("/"), 200, `action="/login"`, `action="/register"`, `name="password2"`)
@@ -33,6 +35,7 @@ func TestWelcomeAndSignUp(t *testing.T) {
 }
 
 func TestSecureCookieOverTLS(t *testing.T) {
+	t.Parallel()
 	r := redistestStart(t)
 	s := newSiteAt(t, r, httptest.NewTLSServer)
 	res := s.browser().post("/register", url.Values{"username": {"tls"}, "password": {"password1"}, "password2": {"password1"}})
@@ -45,6 +48,7 @@ func TestSecureCookieOverTLS(t *testing.T) {
 // terminates TLS: plain HTTP reaches it, and the cookie is Secure all
 // the same.
 func TestSecureCookiesBehindProxy(t *testing.T) {
+	t.Parallel()
 	s := newSiteWith(t, redistestStart(t), httptest.NewServer, mux.Options{Pages: web.Options{SecureCookies: true}})
 	res := s.browser().post("/register", url.Values{"username": {"proxied"}, "password": {"password1"}, "password2": {"password1"}})
 	if c := res.header.Get("Set-Cookie"); !strings.Contains(c, "Secure") {
@@ -58,6 +62,7 @@ func TestSecureCookiesBehindProxy(t *testing.T) {
 // its answer carries HSTS and its session is listed at the forwarded
 // address.
 func TestForwardedHeaders(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		proxies []netip.Prefix
@@ -91,6 +96,7 @@ func TestForwardedHeaders(t *testing.T) {
 }
 
 func TestSignUpErrorsWriteNothing(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	s.browser().signUp("Taken")
 	before := s.snapshot()
@@ -126,6 +132,7 @@ func TestSignUpErrorsWriteNothing(t *testing.T) {
 }
 
 func TestLoginLogout(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	alice := s.browser()
 	alice.signUp("alice")
@@ -137,14 +144,14 @@ func TestLoginLogout(t *testing.T) {
 		t.Fatal("logout did not clear the cookie")
 	}
 	thief := s.browser()
-	req, _ := http.NewRequest("GET", s.srv.URL+"/", nil)
+	req := must.Value(http.NewRequest("GET", s.srv.URL+"/", nil))(t)
 	req.AddCookie(authCookie(old))
 	expect(t, thief.send(req), 200, `action="/login"`)
-	req, _ = http.NewRequest("POST", s.srv.URL+"/post", strings.NewReader("status=stolen"))
+	req = must.Value(http.NewRequest("POST", s.srv.URL+"/post", strings.NewReader("status=stolen")))(t)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.AddCookie(authCookie(old))
 	redirects(t, thief.send(req), "/")
-	if n, _ := s.do("EXISTS", "next_post_id").AsInt64(); n != 0 {
+	if n := must.Value(s.do("EXISTS", "next_post_id").AsInt64())(t); n != 0 {
 		t.Fatal("a post was written with a dead cookie")
 	}
 
@@ -163,17 +170,18 @@ func TestLoginLogout(t *testing.T) {
 
 // TestLegacyLogin logs in to an account written by the original Retwis.
 func TestLegacyLogin(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
-	s.do("HSET", "user:1000", "username", "antirez", "password", "p1pp0p1pp0", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
-	s.do("HSET", "users", "antirez", "1000")
-	s.do("HSET", "auths", "fea5e81ac8ca77622bed1c2132a021f9", "1000")
+	s.exec("HSET", "user:1000", "username", "antirez", "password", "p1pp0p1pp0", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
+	s.exec("HSET", "users", "antirez", "1000")
+	s.exec("HSET", "auths", "fea5e81ac8ca77622bed1c2132a021f9", "1000")
 	s.remigrate()
 	b := s.browser()
 	redirects(t, b.post("/login", url.Values{"username": {"antirez"}, "password": {"p1pp0p1pp0"}}), "/")
 	if c := b.cookie(); !strings.HasPrefix(c, "1000:") || strings.Contains(c, "fea5e81ac8ca77622bed1c2132a021f9") {
 		t.Fatalf("cookie = %q; want the user id and the secret of a new session", b.cookie())
 	}
-	if n, _ := s.do("HEXISTS", "user:{1000}", "password").AsInt64(); n != 0 {
+	if n := must.Value(s.do("HEXISTS", "user:{1000}", "password").AsInt64())(t); n != 0 {
 		t.Fatal("plaintext password kept after login")
 	}
 	expect(t, b.get("/"), 200, "Hi, antirez")
@@ -183,6 +191,7 @@ func TestLegacyLogin(t *testing.T) {
 }
 
 func TestLoginRequired(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	s.browser().signUp("target")
 	before := s.snapshot()
@@ -194,6 +203,7 @@ func TestLoginRequired(t *testing.T) {
 }
 
 func TestCrossOriginRefused(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("victim")

@@ -54,7 +54,7 @@ func BenchmarkPost(b *testing.B) {
 	author := s.browser()
 	author.signUp("author")
 	for i := range 100 {
-		s.do("ZADD", "followers:{1}", "1", fmt.Sprint(1000+i))
+		s.exec("ZADD", "followers:{1}", "1", fmt.Sprint(1000+i))
 	}
 	body := url.Values{"status": {"a status update of a realistic length, fanned out to a hundred followers"}}.Encode()
 	b.ResetTimer()

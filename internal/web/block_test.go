@@ -13,6 +13,7 @@ import (
 // posts from the other on every page and ends follows; refused
 // requests write nothing.
 func TestBlockAndMute(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	alice, bob := s.browser(), s.browser()
 	alice.signUp("alice")

@@ -43,6 +43,7 @@ func signUpIn(name string) chromedp.Action[chromedp.Void] {
 // the other follows them from their profile, finds the post on the home
 // page and replies to it; the reply shows in the thread.
 func TestSocialInBrowser(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx, errs := chrome(t)
 	bob, alice := newTab(t, ctx), newTab(t, ctx)
@@ -152,6 +153,7 @@ func checkScreenshot(t *testing.T, shot []byte) {
 // the person logs in on the authorization page, approves, and copies
 // the code it shows, which the app exchanges for a working token.
 func TestApproveAppInBrowser(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	app, secret, err := s.st.CreateApp(t.Context(), retwis.App{Name: "Pocket Toot", RedirectURIs: []string{retwis.OutOfBand},
 		Scopes: retwis.Scopes{"read", "write"}})

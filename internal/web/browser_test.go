@@ -15,11 +15,19 @@ import (
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
+// browsers is how many headless Chromiums the tests run at once: the
+// browser tests run beside the others, but on two cores more Chromiums
+// starting together only slow each other down.
+var browsers = make(chan struct{}, 2)
+
 // chrome returns the context of a tab of a headless Chromium (make test
 // installs it), closed with the test, and what the page's console
-// reported as errors (a script the CSP refused shows there).
+// reported as errors (a script the CSP refused shows there). It waits
+// for its turn among the browsers running (see browsers).
 func chrome(t *testing.T) (context.Context, *syncbuf.Buffer) {
 	t.Helper()
+	browsers <- struct{}{}
+	t.Cleanup(func() { <-browsers })
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.NoSandbox, // tests may run as root
 		chromedp.Flag("disable-dev-shm-usage", true))
@@ -51,6 +59,7 @@ func chrome(t *testing.T) (context.Context, *syncbuf.Buffer) {
 // CSP, suggests the tags in use that begin with what is typed, the most
 // used first, and searching for one opens its page.
 func TestTagCompletionInBrowser(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("typist")
@@ -100,6 +109,7 @@ func TestTagCompletionInBrowser(t *testing.T) {
 // most followed first, with their display names, and searching lists
 // them on /search.
 func TestPeopleCompletionInBrowser(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	named := map[string]string{"jose": "José Núñez", "josefina": "Josefina", "joe": "Joe"}
 	ids := map[string]int64{}

@@ -13,6 +13,7 @@ import (
 // Redis Cluster: any command, script or transaction touching keys in two
 // slots would fail here with CROSSSLOT.
 func TestClusterEndToEnd(t *testing.T) {
+	t.Parallel()
 	s := newSiteAt(t, redistest.Cluster(t), httptest.NewServer)
 	alice, bob, carol := s.browser(), s.browser(), s.browser()
 	alice.signUp("Alice")

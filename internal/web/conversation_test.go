@@ -19,6 +19,7 @@ import (
 // to its page, the address to itself marked as the author's and shown
 // shortened, and nothing of the body reaches the page unescaped.
 func TestPostEntities(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	alice, bob := s.browser(), s.browser()
 	alice.signUp("Alice")
@@ -40,6 +41,7 @@ func TestPostEntities(t *testing.T) {
 // chart linking to its days; a day shows that day's posts; a tag nobody
 // used, a malformed one and a malformed day are refused.
 func TestTagPage(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("tagger")
@@ -69,6 +71,7 @@ func TestTagPage(t *testing.T) {
 
 // TestTagPagePaging pages a tag by its Older links to the beginning.
 func TestTagPagePaging(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("many")
@@ -94,6 +97,7 @@ func TestTagPagePaging(t *testing.T) {
 // the post; reading the notifications clears the count. Logged out, both
 // pages send home.
 func TestMentionsAndNotifications(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	alice, bob := s.browser(), s.browser()
 	alice.signUp("alice")
@@ -123,6 +127,7 @@ func TestMentionsAndNotifications(t *testing.T) {
 // refused and writes nothing; the replies it had stay, in reply to a
 // deleted post.
 func TestReplyFlow(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	alice, bob := s.browser(), s.browser()
 	alice.signUp("alice")
@@ -156,6 +161,7 @@ func TestReplyFlow(t *testing.T) {
 // with the tag search box: a tag in use goes to its page, a prefix lists
 // the tags that begin with it, and the completion endpoint answers JSON.
 func TestTrendingAndTagSearch(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("trender")
@@ -198,6 +204,7 @@ func TestTrendingAndTagSearch(t *testing.T) {
 // TestThreadPaging walks the replies of a post by their "Later replies"
 // links: every reply once, oldest first.
 func TestThreadPaging(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("op")

@@ -3,6 +3,7 @@ package web
 import "testing"
 
 func TestDeviceName(t *testing.T) {
+	t.Parallel()
 	for ua, want := range map[string]string{
 		"Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0":                                                                 "Firefox on Linux",
 		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0":          "Edge on Windows",

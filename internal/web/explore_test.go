@@ -11,6 +11,7 @@ import (
 // most followed first, keeps the form's values, and refuses malformed
 // ranges and dates with a 400 that says why.
 func TestExplore(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	star := s.browser()
 	star.signUp("star")

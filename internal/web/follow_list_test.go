@@ -12,6 +12,7 @@ import (
 // recent first, with the date they followed; the following list, the
 // links from the profile's counts, and bad cursors refused.
 func TestFollowLists(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	star, _, err := s.st.Register(t.Context(), "star", "password1")
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestFragments renders posts through the cache: each comes out as the
@@ -15,6 +16,7 @@ import (
 // second time from the cache, again when its author's name changed, and
 // the cache keeps no more than its capacity, evicting the oldest.
 func TestFragments(t *testing.T) {
+	t.Parallel()
 	pages, err := parseTemplates()
 	if err != nil {
 		t.Fatal(err)
@@ -52,11 +54,11 @@ func TestFragments(t *testing.T) {
 		}
 	}
 	two := []retwis.Post{{ID: 5, Author: "carol", Time: now, Body: "one"}, {ID: 6, Author: "dave", Time: now, Body: "two"}}
-	if got, _ := f.HTML(two, now); string(got) != direct(two[0])+direct(two[1]) {
+	if got := must.Value(f.HTML(two, now))(t); string(got) != direct(two[0])+direct(two[1]) {
 		t.Errorf("two posts give %s; want each in turn", got)
 	}
 	renamed := retwis.Post{ID: 1, AuthorID: 7, Author: "alicia", Time: now.Add(-3 * time.Minute), Body: "hello"}
-	if got, _ := f.HTML([]retwis.Post{renamed}, now); !strings.Contains(string(got), "alicia") {
+	if got := must.Value(f.HTML([]retwis.Post{renamed}, now))(t); !strings.Contains(string(got), "alicia") {
 		t.Errorf("after the author's name changed: %s", got)
 	}
 	n := 0

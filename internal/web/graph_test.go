@@ -11,6 +11,7 @@ import (
 // users they both follow and whether the user mentioned them; the home
 // page suggests friends of friends, with a Follow button.
 func TestGraphPanels(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := map[string]*browser{}
 	for _, name := range []string{"alice", "bob", "carol", "dave", "erin"} {

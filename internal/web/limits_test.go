@@ -27,6 +27,7 @@ import (
 // form kept; the client address comes from X-Forwarded-For only because
 // the test's loopback is a trusted proxy; other people are not held up.
 func TestLoginAndSignupLimits(t *testing.T) {
+	t.Parallel()
 	hour := func(n int) retwis.Rate { return retwis.Rate{Count: n, Per: time.Hour} }
 	s := newSiteWith(t, redistest.Start(t).URL, httptest.NewServer, mux.Options{
 		Pages:   web.Options{Limits: web.Limits{Login: hour(3), LoginAccount: hour(4), Signups: hour(2)}},
@@ -74,6 +75,7 @@ func TestLoginAndSignupLimits(t *testing.T) {
 // TestFailedLoginsShown: after failed attempts on their account, the
 // owner's home page tells them, once.
 func TestFailedLoginsShown(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	owner := s.browser()
 	owner.signUp("owner")
@@ -95,6 +97,9 @@ func TestFailedLoginsShown(t *testing.T) {
 // it before any hashing); once the hashers are full and the flood's
 // excess is refused (503, busy), somebody logging in from another
 // address waits only their turn, and gets in.
+//
+// Not in parallel: the flood takes both cores, and the login it lets
+// through must not wait password.MaxWait for them.
 func TestLoginFloodFair(t *testing.T) {
 	s := newSiteStore(t, redistest.Start(t).URL, httptest.NewServer, mux.Options{
 		Proxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
@@ -103,7 +108,10 @@ func TestLoginFloodFair(t *testing.T) {
 	flood := s.srv.Client().Transport.(*http.Transport).Clone()
 	flood.MaxIdleConnsPerHost = 100
 	login := func(c *http.Client, addr, name, pass string) (int, error) {
-		req, _ := http.NewRequest("POST", s.srv.URL+"/login", strings.NewReader(url.Values{"username": {name}, "password": {pass}}.Encode()))
+		req, err := http.NewRequest("POST", s.srv.URL+"/login", strings.NewReader(url.Values{"username": {name}, "password": {pass}}.Encode()))
+		if err != nil {
+			return 0, err
+		}
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("X-Forwarded-For", addr)
 		res, err := c.Do(req)

@@ -42,6 +42,7 @@ func liveNotice(want string) chromedp.Action[chromedp.Void] {
 // and after the reload shows them, with nothing new; a tag's page, open
 // by someone logged out, tells of the posts with the tag.
 func TestLiveHomeInBrowser(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	ctx := t.Context()
 	author, _, err := s.st.Register(ctx, "author", "password1")
@@ -123,6 +124,7 @@ func TestLiveHomeInBrowser(t *testing.T) {
 // (hidden until the script has news); older pages, and a tag's page of
 // one day, have nothing to be told.
 func TestLivePlaceholders(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("writer")

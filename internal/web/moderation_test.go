@@ -21,6 +21,7 @@ import (
 // finds each action in the audit log; others get 404 at /admin; refused
 // forms write nothing.
 func TestReportAndModerate(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	mod, reporter, troll := s.browser(), s.browser(), s.browser()
 	mod.signUp("mod")
@@ -98,6 +99,7 @@ func TestReportAndModerate(t *testing.T) {
 // shows a report of several posts, as the API files them, with a link
 // to each and a button to delete each.
 func TestReportRulesOnPages(t *testing.T) {
+	t.Parallel()
 	s := newSiteStore(t, redistestStart(t), httptest.NewServer, mux.Options{},
 		store.Options{Limits: store.Limits{Reports: retwis.Rate{Count: 1, Per: time.Hour}}})
 	mod, reporter, other, troll := s.browser(), s.browser(), s.browser(), s.browser()

@@ -8,11 +8,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestRedisOutage stops Redis under a running server: pages answer 503
 // with an explanation, and everything works again once Redis is back,
 // without restarting retwis.
+//
+// Not in parallel: it times the recovery.
 func TestRedisOutage(t *testing.T) {
 	s := newSite(t)
 	b := s.browser()
@@ -54,6 +58,8 @@ func TestRedisOutage(t *testing.T) {
 // TestClientWentAway lets a visitor give up while Redis is paused: the
 // request is logged with status 499 and nothing is logged as an error,
 // although the store saw its wait for Redis cut short.
+//
+// Not in parallel: the request must reach Redis within the pause.
 func TestClientWentAway(t *testing.T) {
 	s := newSite(t)
 	if err := s.do("CLIENT", "PAUSE", "1000", "ALL").Error(); err != nil {
@@ -61,7 +67,7 @@ func TestClientWentAway(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", s.srv.URL+"/timeline", nil)
+	req := must.Value(http.NewRequestWithContext(ctx, "GET", s.srv.URL+"/timeline", nil))(t)
 	if res, err := s.srv.Client().Do(req); err == nil {
 		res.Body.Close()
 		t.Fatalf("the request was answered (%d) while Redis was paused", res.StatusCode)

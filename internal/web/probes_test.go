@@ -3,32 +3,35 @@ package web_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // TestProbes checks the three probes through the states a database goes
 // through: healthy, full, emptied by a restart without persistence, and
 // gone; /livez answers throughout.
 func TestProbes(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	expect(t, b.get("/livez"), 200, "ok")
 	expect(t, b.get("/healthz"), 200, "ok")
 	expect(t, b.get("/readyz"), 200, "ready")
 
-	info, _ := s.do("INFO", "memory").ToString()
+	info := must.Value(s.do("INFO", "memory").ToString())(t)
 	var used string
 	for line := range strings.SplitSeq(info, "\r\n") {
 		if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
 			used = v
 		}
 	}
-	s.do("CONFIG", "SET", "maxmemory-policy", "noeviction")
-	s.do("CONFIG", "SET", "maxmemory", used)
+	s.exec("CONFIG", "SET", "maxmemory-policy", "noeviction")
+	s.exec("CONFIG", "SET", "maxmemory", used)
 	expect(t, b.get("/readyz"), 503, "is full")
 	expect(t, b.get("/healthz"), 200, "ok") // full is not down
-	s.do("CONFIG", "SET", "maxmemory", "0")
+	s.exec("CONFIG", "SET", "maxmemory", "0")
 
-	s.do("FLUSHALL")
+	s.exec("FLUSHALL")
 	expect(t, b.get("/readyz"), 503, "the database is empty")
 	if !strings.Contains(s.logs.String(), "lost retwis's data") {
 		t.Fatal("a database that lost its data was not logged")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSince(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		d    time.Duration
 		want string
@@ -34,6 +35,7 @@ func TestSince(t *testing.T) {
 // TestDeletedPage renders the page of an account being deleted, and of
 // one deleted.
 func TestDeletedPage(t *testing.T) {
+	t.Parallel()
 	pages, err := parseTemplates()
 	if err != nil {
 		t.Fatal(err)

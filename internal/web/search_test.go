@@ -12,6 +12,7 @@ import (
 // first, and tags in use; @ and # narrow the search; /complete/people
 // answers JSON; bad queries are refused.
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("maria")
@@ -62,6 +63,7 @@ func TestSearch(t *testing.T) {
 // TestSomePeople: the welcome page suggests people who were active
 // lately, with their display names, and nobody when no one was.
 func TestSomePeople(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	expect(t, s.browser().get("/"), 200, "Create an account")
 	if strings.Contains(s.browser().get("/").body, "Some people") {

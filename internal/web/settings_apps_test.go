@@ -14,6 +14,7 @@ import (
 // page ends it at once. A nameless token is refused and nothing is
 // written; another user's token cannot be revoked.
 func TestAppsSettings(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("owner")

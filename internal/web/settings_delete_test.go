@@ -13,6 +13,7 @@ import (
 // says the account is deleted; its name can neither log in nor be
 // registered again, and its posts are gone from its followers' pages.
 func TestDeleteAccount(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	owner, other := s.browser(), s.browser()
 	owner.signUp("owner")

@@ -14,6 +14,7 @@ import (
 // first (more than a page of them), whom they follow and who follows
 // them, as valid JSON, and no secret; a visitor is sent home.
 func TestExport(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("writer")

@@ -10,6 +10,7 @@ import (
 // the other devices are logged out and this one stays; a wrong current
 // password, a short or mistyped new one change nothing.
 func TestChangePassword(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	here := s.browser()
 	here.signUp("owner")

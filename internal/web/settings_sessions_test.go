@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // endIDs returns the ids of the End buttons of a page.
@@ -37,6 +38,7 @@ func row(page, id string) string {
 // session logs this browser out; ids that name nothing of the viewer's
 // are refused and end nothing.
 func TestSessionsPage(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	here, elsewhere := s.browser(), s.browser()
 	here.signUp("owner")
@@ -90,11 +92,12 @@ func TestSessionsPage(t *testing.T) {
 // TestLogOutEverywhere ends every session, this one too, and no API
 // token.
 func TestLogOutEverywhere(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	here, elsewhere := s.browser(), s.browser()
 	here.signUp("owner")
 	redirects(t, elsewhere.post("/login", url.Values{"username": {"owner"}, "password": {"password1"}}), "/")
-	owner, _ := s.st.UserByName(t.Context(), "owner")
+	owner := must.Value(s.st.UserByName(t.Context(), "owner"))(t)
 	token, err := s.st.CreateToken(t.Context(), owner.ID, "", "bot", retwis.Scopes{"read"})
 	if err != nil {
 		t.Fatal(err)
@@ -116,10 +119,11 @@ func TestLogOutEverywhere(t *testing.T) {
 // listed as one session, this one when the browser holds it, and ends
 // with a logout there, the other sessions staying.
 func TestLegacySessionOnPage(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
-	s.do("HSET", "user:1000", "username", "antirez", "password", "p1pp0p1pp0", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
-	s.do("HSET", "users", "antirez", "1000")
-	s.do("HSET", "auths", "fea5e81ac8ca77622bed1c2132a021f9", "1000")
+	s.exec("HSET", "user:1000", "username", "antirez", "password", "p1pp0p1pp0", "auth", "fea5e81ac8ca77622bed1c2132a021f9")
+	s.exec("HSET", "users", "antirez", "1000")
+	s.exec("HSET", "auths", "fea5e81ac8ca77622bed1c2132a021f9", "1000")
 	s.remigrate()
 	old, fresh := s.browser(), s.browser()
 	old.setCookie("fea5e81ac8ca77622bed1c2132a021f9")
@@ -140,7 +144,7 @@ func TestLegacySessionOnPage(t *testing.T) {
 	if strings.Contains(page.body, "before sessions per device") || len(endIDs(page.body)) != 1 {
 		t.Fatal("the old secret is still listed after logging out with it")
 	}
-	if n, _ := s.do("HEXISTS", "user:{1000}", "auth").AsInt64(); n != 0 {
+	if n := must.Value(s.do("HEXISTS", "user:{1000}", "auth").AsInt64())(t); n != 0 {
 		t.Fatal("the old secret is still in the user hash")
 	}
 }
@@ -148,10 +152,11 @@ func TestLegacySessionOnPage(t *testing.T) {
 // TestSessionDevice: a session is listed with what its browser is and
 // the client's address.
 func TestSessionDevice(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("owner")
-	req, _ := http.NewRequest("POST", s.srv.URL+"/login", strings.NewReader("username=owner&password=password1"))
+	req := must.Value(http.NewRequest("POST", s.srv.URL+"/login", strings.NewReader("username=owner&password=password1")))(t)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("User-Agent", "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0")
 	redirects(t, s.browser().send(req), "/")

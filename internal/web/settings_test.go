@@ -12,6 +12,7 @@ import (
 // the form keeps what was typed, and nothing is written; the page needs a
 // login (a visitor is sent to the welcome page).
 func TestSettings(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("jose")

@@ -17,6 +17,7 @@ import (
 	"github.com/retwis/retwis/internal/mux"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/servertest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -72,19 +73,26 @@ func (s *site) drain() {
 	storetest.Drain(s.t, s.st)
 }
 
-// do runs a raw Redis command.
 // remigrate migrates the database again, after a test wrote keys the way
 // the original Retwis does.
 func (s *site) remigrate() {
 	s.t.Helper()
-	s.do("DEL", "schema_version")
+	s.exec("DEL", "schema_version")
 	if err := s.st.Migrate(context.Background(), slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
 		s.t.Fatal(err)
 	}
 }
 
+// do runs a raw Redis command and returns its result, errors included.
 func (s *site) do(args ...string) rueidis.RedisResult {
 	return s.raw.Do(context.Background(), s.raw.B().Arbitrary(args...).Build())
+}
+
+// exec runs a raw Redis command of a test's setup, failing the test on
+// an error, and returns its reply as redistest.Do does.
+func (s *site) exec(args ...string) string {
+	s.t.Helper()
+	return redistest.Do(s.t, s.raw, args...)
 }
 
 // snapshot returns every key with its value (redistest.Snapshot).
@@ -115,7 +123,7 @@ type browser struct {
 }
 
 func (s *site) browser() *browser {
-	jar, _ := cookiejar.New(nil)
+	jar := must.Value(cookiejar.New(nil))(s.t)
 	c := *s.srv.Client() // a copy: the server's client is shared
 	c.Jar = jar
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
@@ -137,13 +145,13 @@ func (b *browser) send(req *http.Request) response {
 		b.t.Fatal(err)
 	}
 	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
+	body := must.Value(io.ReadAll(res.Body))(b.t)
 	return response{res.StatusCode, res.Header.Get("Location"), string(body), res.Header}
 }
 
 func (b *browser) get(path string) response {
 	b.t.Helper()
-	req, _ := http.NewRequest("GET", b.site.srv.URL+path, nil)
+	req := must.Value(http.NewRequest("GET", b.site.srv.URL+path, nil))(b.t)
 	return b.send(req)
 }
 
@@ -154,7 +162,7 @@ func (b *browser) post(path string, form url.Values) response {
 
 func (b *browser) postRaw(path, body string, header http.Header) response {
 	b.t.Helper()
-	req, _ := http.NewRequest("POST", b.site.srv.URL+path, strings.NewReader(body))
+	req := must.Value(http.NewRequest("POST", b.site.srv.URL+path, strings.NewReader(body)))(b.t)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	for k, v := range header {
 		req.Header[k] = v
@@ -164,7 +172,7 @@ func (b *browser) postRaw(path, body string, header http.Header) response {
 
 // cookie returns the browser's auth cookie value.
 func (b *browser) cookie() string {
-	u, _ := url.Parse(b.site.srv.URL)
+	u := must.Value(url.Parse(b.site.srv.URL))(b.t)
 	for _, c := range b.c.Jar.Cookies(u) {
 		if c.Name == retwis.SessionCookie {
 			return c.Value
@@ -176,7 +184,7 @@ func (b *browser) cookie() string {
 // setCookie gives the browser an auth cookie holding token, as one that
 // another version of retwis gave it.
 func (b *browser) setCookie(token string) {
-	u, _ := url.Parse(b.site.srv.URL)
+	u := must.Value(url.Parse(b.site.srv.URL))(b.t)
 	b.c.Jar.SetCookies(u, []*http.Cookie{authCookie(token)})
 }
 

@@ -15,6 +15,7 @@ import (
 // TestFollowAndPost is the tutorial's story: bob follows alice, alice
 // posts, bob sees it at home; bob unfollows and sees nothing new.
 func TestFollowAndPost(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	alice, bob := s.browser(), s.browser()
 	alice.signUp("alice")
@@ -51,6 +52,7 @@ func TestFollowAndPost(t *testing.T) {
 }
 
 func TestFollowErrors(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("me")
@@ -62,6 +64,7 @@ func TestFollowErrors(t *testing.T) {
 }
 
 func TestPostErrorsWriteNothing(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("writer")
@@ -89,16 +92,17 @@ func TestPostErrorsWriteNothing(t *testing.T) {
 }
 
 func TestEscaping(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("html")
 	b.post("/post", url.Values{"status": {`<script>alert("x")</script> & <b>bold</b>`}})
 	// A username the original Retwis would have accepted.
-	s.do("HSET", "user:99", "username", "<script>evil</script>", "auth", "x")
-	s.do("HSET", "users", "<script>evil</script>", "99")
-	s.do("HSET", "post:500", "user_id", "99", "time", "1401267618", "body", "legacy <i>post</i>")
-	s.do("LPUSH", "timeline", "500")
-	s.do("ZADD", "users_by_time", "1", "<script>evil</script>")
+	s.exec("HSET", "user:99", "username", "<script>evil</script>", "auth", "x")
+	s.exec("HSET", "users", "<script>evil</script>", "99")
+	s.exec("HSET", "post:500", "user_id", "99", "time", "1401267618", "body", "legacy <i>post</i>")
+	s.exec("LPUSH", "timeline", "500")
+	s.exec("ZADD", "users_by_time", "1", "<script>evil</script>")
 	s.remigrate()
 	for _, path := range []string{"/", "/u/html", "/timeline"} {
 		body := b.get(path).body
@@ -116,6 +120,7 @@ func TestEscaping(t *testing.T) {
 // links to the end and back by their Newer links: every post once, in
 // order.
 func TestPagination(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("pager")
@@ -159,6 +164,7 @@ func TestPagination(t *testing.T) {
 // each moves for good to the cursor page that holds the same posts as
 // walking the Older links, on every paged timeline.
 func TestOldStartLinks(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("pager")
@@ -201,12 +207,13 @@ func TestOldStartLinks(t *testing.T) {
 // TestDeepStartRefused checks that too deep an old link is refused before
 // any timeline is read.
 func TestDeepStartRefused(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	b.signUp("pager")
 	b.post("/post", url.Values{"status": {"one post"}})
 	s.drain()
-	s.do("CONFIG", "RESETSTAT")
+	s.exec("CONFIG", "RESETSTAT")
 	for _, path := range []string{"/", "/u/pager", "/timeline"} {
 		expect(t, b.get(path+"?start=1000"), 400, "at most 200 posts deep", "Older links")
 		expect(t, b.get(path+"?start=99999999999999999999999"), 400, "Older links")
@@ -263,6 +270,7 @@ func linkOf(body, label string) string {
 }
 
 func TestTimelinePage(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	for i := range 12 {
@@ -288,6 +296,7 @@ func TestTimelinePage(t *testing.T) {
 }
 
 func TestNotFound(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	expect(t, b.get("/u/nobody"), 404, "no user called")
@@ -300,6 +309,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestPermalinkAndDelete(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	author, other := s.browser(), s.browser()
 	author.signUp("author")
@@ -329,6 +339,7 @@ func TestPermalinkAndDelete(t *testing.T) {
 // idempotency key, as a browser does when its user resends a form whose
 // answer was lost: one post appears. A fresh form publishes again.
 func TestResentPostFormPublishesOnce(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	alice := s.browser()
 	alice.signUp("alice")
