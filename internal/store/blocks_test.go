@@ -19,48 +19,48 @@ type blockScene struct {
 
 func newBlockScene(t *testing.T, f *fixture) blockScene {
 	t.Helper()
-	s := blockScene{alice: f.register(t, "alice"), bob: f.register(t, "bob"), carol: f.register(t, "carol")}
+	s := blockScene{alice: f.Register(t, "alice"), bob: f.Register(t, "bob"), carol: f.Register(t, "carol")}
 	for _, p := range [][2]retwis.User{{s.alice, s.bob}, {s.bob, s.alice}, {s.carol, s.alice}, {s.carol, s.bob}} {
-		if err := f.st.Follow(f.ctx, p[0].ID, p[1].ID); err != nil {
+		if err := f.St.Follow(f.Ctx, p[0].ID, p[1].ID); err != nil {
 			t.Fatal(err)
 		}
 	}
 	s.bobsPost = f.post(t, posts.Draft{Author: s.bob.ID, Text: "hello @alice #news"})
 	s.alicesPost = f.post(t, posts.Draft{Author: s.alice.ID, Text: "my #news"})
-	f.drain(t)
+	f.Drain(t)
 	return s
 }
 
 // sees lists, for viewer, which of the posts of s appear in each place.
 func (f *fixture) sees(t *testing.T, viewer retwis.User, s blockScene) map[string][]int64 {
 	t.Helper()
-	home, _, err := f.st.HomeTimeline(f.ctx, viewer.ID, retwis.Cursor{}, 50)
+	home, _, err := f.St.HomeTimeline(f.Ctx, viewer.ID, retwis.Cursor{}, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
-	global, err := f.st.GlobalTimeline(f.ctx, viewer.ID, retwis.Cursor{}, 50)
+	global, err := f.St.GlobalTimeline(f.Ctx, viewer.ID, retwis.Cursor{}, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tag, err := f.st.TagPosts(f.ctx, viewer.ID, "news", retwis.Cursor{}, 50)
+	tag, err := f.St.TagPosts(f.Ctx, viewer.ID, "news", retwis.Cursor{}, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string][]int64{"home": postIDs(home.Posts), "global": postIDs(global.Posts), "tag": postIDs(tag.Posts)}
 	for _, author := range []retwis.User{s.alice, s.bob} {
-		prof, err := f.st.Profile(f.ctx, viewer.ID, author, retwis.Cursor{}, 50)
+		prof, err := f.St.Profile(f.Ctx, viewer.ID, author, retwis.Cursor{}, 50)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out["profile of "+author.Username] = postIDs(prof.Page.Posts)
 	}
 	for _, p := range []retwis.Post{s.bobsPost, s.alicesPost} {
-		if _, err := f.st.Thread(f.ctx, viewer.ID, p.ID, 0, 10); err == nil {
+		if _, err := f.St.Thread(f.Ctx, viewer.ID, p.ID, 0, 10); err == nil {
 			out["threads"] = append(out["threads"], p.ID)
 		} else if retwis.ErrorKind(err) != retwis.NotFound {
 			t.Fatal(err)
 		}
-		if _, err := f.st.Post(f.ctx, viewer.ID, p.ID); err == nil {
+		if _, err := f.St.Post(f.Ctx, viewer.ID, p.ID); err == nil {
 			out["posts"] = append(out["posts"], p.ID)
 		}
 	}
@@ -76,27 +76,27 @@ func TestBlock(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		s := newBlockScene(t, f)
-		if n, err := f.st.UnreadNotifications(f.ctx, s.alice.ID); err != nil || n != 3 { // the follows of bob and carol, bob's mention
+		if n, err := f.St.UnreadNotifications(f.Ctx, s.alice.ID); err != nil || n != 3 { // the follows of bob and carol, bob's mention
 			t.Fatalf("alice's unread notifications before: %d, %v", n, err)
 		}
-		if err := f.st.Block(f.ctx, s.alice.ID, s.bob.ID); err != nil {
+		if err := f.St.Block(f.Ctx, s.alice.ID, s.bob.ID); err != nil {
 			t.Fatal(err)
 		}
-		ties, err := f.st.Relations(f.ctx, s.alice.ID, []int64{s.bob.ID, s.carol.ID})
+		ties, err := f.St.Relations(f.Ctx, s.alice.ID, []int64{s.bob.ID, s.carol.ID})
 		if err != nil || ties[0] != (retwis.Ties{Blocking: true}) || ties[1] != (retwis.Ties{FollowedBy: true}) {
 			t.Fatalf("alice's ties to bob and carol: %+v, %v", ties, err)
 		}
-		if ties, err := f.st.Relations(f.ctx, s.bob.ID, []int64{s.alice.ID}); err != nil || ties[0] != (retwis.Ties{BlockedBy: true}) {
+		if ties, err := f.St.Relations(f.Ctx, s.bob.ID, []int64{s.alice.ID}); err != nil || ties[0] != (retwis.Ties{BlockedBy: true}) {
 			t.Fatalf("bob's ties to alice: %+v, %v", ties, err)
 		}
-		if err := f.st.Follow(f.ctx, s.bob.ID, s.alice.ID); retwis.ErrorKind(err) != retwis.Forbidden {
+		if err := f.St.Follow(f.Ctx, s.bob.ID, s.alice.ID); retwis.ErrorKind(err) != retwis.Forbidden {
 			t.Errorf("bob follows alice, who blocked him: %v; want forbidden", err)
 		}
-		if err := f.st.Follow(f.ctx, s.alice.ID, s.bob.ID); retwis.ErrorKind(err) != retwis.Invalid {
+		if err := f.St.Follow(f.Ctx, s.alice.ID, s.bob.ID); retwis.ErrorKind(err) != retwis.Invalid {
 			t.Errorf("alice follows bob, whom she blocked: %v; want invalid", err)
 		}
 		later := f.post(t, posts.Draft{Author: s.bob.ID, Text: "again @alice #news"})
-		f.drain(t)
+		f.Drain(t)
 		bobs, alices := []int64{later.ID, s.bobsPost.ID}, []int64{s.alicesPost.ID}
 		for who, want := range map[string]map[string][]int64{
 			"alice": {"home": alices, "global": alices, "tag": alices, "profile of alice": alices, "threads": alices, "posts": alices},
@@ -122,22 +122,22 @@ func TestBlock(t *testing.T) {
 		if got := f.mentions(t, s.alice.ID); len(got) != 0 {
 			t.Errorf("alice's mentions: %v; want none of bob's", got)
 		}
-		if n, err := f.st.UnreadNotifications(f.ctx, s.alice.ID); err != nil || n != 1 {
+		if n, err := f.St.UnreadNotifications(f.Ctx, s.alice.ID); err != nil || n != 1 {
 			t.Errorf("alice's unread notifications: %d, %v; want carol's follow alone", n, err)
 		}
 		if got := f.notes(t, s.alice.ID); !slices.Equal(got, []string{fmt.Sprint(retwis.NotificationFollow, " carol 0")}) {
 			t.Errorf("alice's notifications: %v; want carol's follow alone", got)
 		}
-		if list, err := f.st.Blocks(f.ctx, s.alice.ID); err != nil || len(list) != 1 || list[0].User != s.bob || list[0].Since.IsZero() {
+		if list, err := f.St.Blocks(f.Ctx, s.alice.ID); err != nil || len(list) != 1 || list[0].User != s.bob || list[0].Since.IsZero() {
 			t.Errorf("alice's blocks: %+v, %v", list, err)
 		}
-		if err := f.st.Unblock(f.ctx, s.alice.ID, s.bob.ID); err != nil {
+		if err := f.St.Unblock(f.Ctx, s.alice.ID, s.bob.ID); err != nil {
 			t.Fatal(err)
 		}
 		if got := f.sees(t, s.alice, s); len(got["global"]) != 3 || len(got["profile of bob"]) != 2 || len(got["home"]) != 1 {
 			t.Errorf("alice after unblocking: %v; want bob's posts everywhere but her home (she no longer follows him)", got)
 		}
-		if err := f.st.Follow(f.ctx, s.bob.ID, s.alice.ID); err != nil {
+		if err := f.St.Follow(f.Ctx, s.bob.ID, s.alice.ID); err != nil {
 			t.Errorf("bob follows alice after the unblock: %v", err)
 		}
 	})
@@ -150,7 +150,7 @@ func TestMute(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		s := newBlockScene(t, f)
-		if err := f.st.Mute(f.ctx, s.alice.ID, s.bob.ID); err != nil {
+		if err := f.St.Mute(f.Ctx, s.alice.ID, s.bob.ID); err != nil {
 			t.Fatal(err)
 		}
 		got := f.sees(t, s.alice, s)
@@ -166,17 +166,17 @@ func TestMute(t *testing.T) {
 		if len(f.mentions(t, s.alice.ID)) != 1 {
 			t.Error("a mute took a mention away")
 		}
-		if ties, err := f.st.Relations(f.ctx, s.alice.ID, []int64{s.bob.ID}); err != nil || ties[0] != (retwis.Ties{Following: true, FollowedBy: true, Muting: true}) {
+		if ties, err := f.St.Relations(f.Ctx, s.alice.ID, []int64{s.bob.ID}); err != nil || ties[0] != (retwis.Ties{Following: true, FollowedBy: true, Muting: true}) {
 			t.Errorf("alice's ties to bob: %+v, %v", ties, err)
 		}
 		if got := f.sees(t, s.bob, s); len(got["global"]) != 2 {
 			t.Errorf("bob, muted, sees %v; want everything", got)
 		}
-		prof, err := f.st.Profile(f.ctx, s.alice.ID, s.bob, retwis.Cursor{}, 10)
+		prof, err := f.St.Profile(f.Ctx, s.alice.ID, s.bob, retwis.Cursor{}, 10)
 		if err != nil || !prof.Muted || prof.Blocked || !prof.Followed {
 			t.Errorf("bob's profile for alice: muted %v blocked %v followed %v, %v", prof.Muted, prof.Blocked, prof.Followed, err)
 		}
-		if err := f.st.Unmute(f.ctx, s.alice.ID, s.bob.ID); err != nil {
+		if err := f.St.Unmute(f.Ctx, s.alice.ID, s.bob.ID); err != nil {
 			t.Fatal(err)
 		}
 		if got := f.sees(t, s.alice, s); len(got["global"]) != 2 || len(got["home"]) != 2 {
@@ -190,19 +190,19 @@ func TestMute(t *testing.T) {
 func TestBlockRefused(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	alice := f.register(t, "alice")
-	before := f.snapshot(t)
+	alice := f.Register(t, "alice")
+	before := f.Snapshot(t)
 	for name, err := range map[string]error{
-		"block self":   f.st.Block(f.ctx, alice.ID, alice.ID),
-		"mute self":    f.st.Mute(f.ctx, alice.ID, alice.ID),
-		"block nobody": f.st.Block(f.ctx, alice.ID, 999),
-		"mute nobody":  f.st.Mute(f.ctx, alice.ID, 999),
+		"block self":   f.St.Block(f.Ctx, alice.ID, alice.ID),
+		"mute self":    f.St.Mute(f.Ctx, alice.ID, alice.ID),
+		"block nobody": f.St.Block(f.Ctx, alice.ID, 999),
+		"mute nobody":  f.St.Mute(f.Ctx, alice.ID, 999),
 	} {
 		if k := retwis.ErrorKind(err); k != retwis.Invalid && k != retwis.NotFound {
 			t.Errorf("%s: %v; want invalid or not found", name, err)
 		}
 	}
-	f.assertUnchanged(t, before)
+	f.AssertUnchanged(t, before)
 }
 
 // TestHiddenNotSuggested: who to follow leaves out the accounts the
@@ -211,21 +211,21 @@ func TestBlockRefused(t *testing.T) {
 func TestHiddenNotSuggested(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	viewer, friend := f.register(t, "viewer"), f.register(t, "friend")
+	viewer, friend := f.Register(t, "viewer"), f.Register(t, "friend")
 	var others []retwis.User
 	for _, name := range []string{"blocked", "muted", "blocker", "suspended", "fine"} {
-		u := f.register(t, name)
+		u := f.Register(t, name)
 		others = append(others, u)
-		if err := f.st.Follow(f.ctx, friend.ID, u.ID); err != nil {
+		if err := f.St.Follow(f.Ctx, friend.ID, u.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := f.st.Follow(f.ctx, viewer.ID, friend.ID); err != nil {
+	if err := f.St.Follow(f.Ctx, viewer.ID, friend.ID); err != nil {
 		t.Fatal(err)
 	}
 	suggested := func() []string {
 		t.Helper()
-		got, err := f.st.WhoToFollow(f.ctx, viewer.ID, 10)
+		got, err := f.St.WhoToFollow(f.Ctx, viewer.ID, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,10 +240,10 @@ func TestHiddenNotSuggested(t *testing.T) {
 		t.Fatalf("before: %v", got)
 	}
 	for _, step := range []error{
-		f.st.Block(f.ctx, viewer.ID, others[0].ID),
-		f.st.Mute(f.ctx, viewer.ID, others[1].ID),
-		f.st.Block(f.ctx, others[2].ID, viewer.ID),
-		f.st.Suspend(f.ctx, "cli:test", others[3].ID, ""),
+		f.St.Block(f.Ctx, viewer.ID, others[0].ID),
+		f.St.Mute(f.Ctx, viewer.ID, others[1].ID),
+		f.St.Block(f.Ctx, others[2].ID, viewer.ID),
+		f.St.Suspend(f.Ctx, "cli:test", others[3].ID, ""),
 	} {
 		if step != nil {
 			t.Fatal(step)

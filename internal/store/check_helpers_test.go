@@ -13,5 +13,5 @@ func problems(rep check.Report) []string { return storetest.Problems(rep) }
 // check runs a whole check with a short settling pause.
 func (f *fixture) check(t *testing.T, repair bool) check.Report {
 	t.Helper()
-	return storetest.Check(t, f.st, repair)
+	return storetest.Check(t, f.St, repair)
 }

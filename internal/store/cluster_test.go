@@ -26,18 +26,18 @@ func TestClusterRegisterRace(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	f.raw = raw
-	if err := f.st.Health(f.ctx); err != nil {
+	f.Raw = raw
+	if err := f.St.Health(f.Ctx); err != nil {
 		t.Fatalf("health with a dead seed that is no part of the cluster: %v", err)
 	}
 	if wins := raceRegister(t, f, []string{"Same", "same", "SAME"}, 24); wins != 1 {
 		t.Fatalf("%d sign-ups won; want exactly 1", wins)
 	}
-	u, err := f.st.UserByName(f.ctx, "sAmE")
+	u, err := f.St.UserByName(f.Ctx, "sAmE")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := f.do(t, "HGET", "user:{"+itoa(u.ID)+"}", "username"); got != u.Username {
+	if got := f.Do(t, "HGET", "user:{"+itoa(u.ID)+"}", "username"); got != u.Username {
 		t.Fatalf("user hash holds %q; want %q", got, u.Username)
 	}
 }
@@ -48,31 +48,31 @@ func TestClusterRegisterRace(t *testing.T) {
 func TestClusterTimelines(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, cluster.URL(t), store.Options{HomeCap: 15, CelebrityThreshold: 3}, true)
-	reader := f.register(t, "reader")
-	star := f.register(t, "star")
-	writer := f.register(t, "writer")
-	must.OK(t, f.st.Follow(f.ctx, reader.ID, writer.ID))
-	must.OK(t, f.st.Follow(f.ctx, reader.ID, star.ID))
+	reader := f.Register(t, "reader")
+	star := f.Register(t, "star")
+	writer := f.Register(t, "writer")
+	must.OK(t, f.St.Follow(f.Ctx, reader.ID, writer.ID))
+	must.OK(t, f.St.Follow(f.Ctx, reader.ID, star.ID))
 	for i := range 4 {
-		f.do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", strconv.Itoa(5000+i))
+		f.Do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", strconv.Itoa(5000+i))
 	}
 	var want []int64
 	for i := range 40 {
 		author := []retwis.User{writer, star}[i%2]
-		p, err := f.st.CreatePost(f.ctx, author.ID, fmt.Sprint("post ", i))
+		p, err := f.St.CreatePost(f.Ctx, author.ID, fmt.Sprint("post ", i))
 		if err != nil {
 			t.Fatal(err)
 		}
 		want = append(want, p.ID)
 	}
-	f.drain(t)
-	if err := f.st.DeletePost(f.ctx, writer.ID, want[0]); err != nil {
+	f.Drain(t)
+	if err := f.St.DeletePost(f.Ctx, writer.ID, want[0]); err != nil {
 		t.Fatal(err)
 	}
 	want = want[1:]
 	slices.Reverse(want)
-	if got := pageAll(t, f.home(t, reader.ID, 10), nil); !slices.Equal(got, want) {
+	if got := pageAll(t, f.Home(t, reader.ID, 10), nil); !slices.Equal(got, want) {
 		t.Fatalf("home paging on the cluster saw %v;\nwant %v", got, want)
 	}
-	f.drain(t)
+	f.Drain(t)
 }

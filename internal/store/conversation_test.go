@@ -19,7 +19,7 @@ import (
 // post publishes d, failing the test on an error.
 func (f *fixture) post(t *testing.T, d posts.Draft) retwis.Post {
 	t.Helper()
-	p, err := f.st.Publish(f.ctx, d)
+	p, err := f.St.Publish(f.Ctx, d)
 	if err != nil {
 		t.Fatalf("publish %+v: %v", d, err)
 	}
@@ -30,7 +30,7 @@ func (f *fixture) post(t *testing.T, d posts.Draft) retwis.Post {
 func (f *fixture) tagPosts(t *testing.T, tag string) []int64 {
 	t.Helper()
 	return pageAll(t, func(c retwis.Cursor) retwis.Page {
-		p, err := f.st.TagPosts(f.ctx, 0, tag, c, 10)
+		p, err := f.St.TagPosts(f.Ctx, 0, tag, c, 10)
 		if err != nil {
 			t.Fatalf("tag %s: %v", tag, err)
 		}
@@ -41,7 +41,7 @@ func (f *fixture) tagPosts(t *testing.T, tag string) []int64 {
 // mentions returns every post that mentions uid.
 func (f *fixture) mentions(t *testing.T, uid int64) []int64 {
 	t.Helper()
-	p, err := f.st.Mentions(f.ctx, uid, retwis.Cursor{}, 100)
+	p, err := f.St.Mentions(f.Ctx, uid, retwis.Cursor{}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func (f *fixture) mentions(t *testing.T, uid int64) []int64 {
 // newest first (which reads them).
 func (f *fixture) notes(t *testing.T, uid int64) []string {
 	t.Helper()
-	ns, err := f.st.Notifications(f.ctx, uid)
+	ns, err := f.St.Notifications(f.Ctx, uid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,8 +66,8 @@ func (f *fixture) notes(t *testing.T, uid int64) []string {
 // trending returns the names of the tags trending now.
 func (f *fixture) trending(t *testing.T, at time.Time) []string {
 	t.Helper()
-	f.st.ForgetTrends()
-	tr, err := f.st.Trending(f.ctx, 10, at)
+	f.St.ForgetTrends()
+	tr, err := f.St.Trending(f.Ctx, 10, at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func (f *fixture) trending(t *testing.T, at time.Time) []string {
 
 func (f *fixture) complete(t *testing.T, prefix string) []string {
 	t.Helper()
-	tags, err := f.st.CompleteTags(f.ctx, prefix, 10)
+	tags, err := f.St.CompleteTags(f.Ctx, prefix, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,20 +94,20 @@ func (f *fixture) complete(t *testing.T, prefix string) []string {
 func TestConversationIndexed(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	alice, bob := f.register(t, "Alice"), f.register(t, "bob")
+	alice, bob := f.Register(t, "Alice"), f.Register(t, "bob")
 	p := f.post(t, posts.Draft{Author: bob.ID,
 		Text: "Hi @alice, @ALICE and @nobody and @bob: #Café #cafe #CAFE! #日本語 see https://example.com/x."})
 	if !slices.Equal(p.Mentions, []string{"Alice", "bob"}) {
 		t.Fatalf("post mentions %q; want the existing users, as registered, once each", p.Mentions)
 	}
-	f.drain(t)
+	f.Drain(t)
 	if got := f.mentions(t, alice.ID); !slices.Equal(got, []int64{p.ID}) {
 		t.Fatalf("alice's mentions = %v; want [%d]", got, p.ID)
 	}
 	if got := f.mentions(t, bob.ID); len(got) != 0 {
 		t.Fatalf("bob's mentions of himself = %v; want none", got)
 	}
-	if got := f.strs(t, "KEYS", "mentions:*"); !slices.Equal(got, []string{"mentions:{" + itoa(alice.ID) + "}"}) {
+	if got := f.Strs(t, "KEYS", "mentions:*"); !slices.Equal(got, []string{"mentions:{" + itoa(alice.ID) + "}"}) {
 		t.Fatalf("mention keys %q; want alice's only", got)
 	}
 	if got := f.notes(t, alice.ID); !slices.Equal(got, []string{"mention bob " + itoa(p.ID)}) {
@@ -125,18 +125,18 @@ func TestConversationIndexed(t *testing.T) {
 		t.Fatalf("#日本語 lists %v", got)
 	}
 	now := time.Now()
-	name, days, err := f.st.TagInfo(f.ctx, "CAFE", 3, now)
+	name, days, err := f.St.TagInfo(f.Ctx, "CAFE", 3, now)
 	if err != nil || name != "Café" {
 		t.Fatalf("TagInfo name = %q, %v; want Café, as first written", name, err)
 	}
 	if len(days) != 3 || days[2].Posts != 1 || days[0].Posts != 0 || days[2].Day.Day() != now.UTC().Day() {
 		t.Fatalf("TagInfo days = %+v; want today's one post last", days)
 	}
-	day, err := f.st.TagDayPosts(f.ctx, 0, "cafe", now, retwis.Cursor{}, 10)
+	day, err := f.St.TagDayPosts(f.Ctx, 0, "cafe", now, retwis.Cursor{}, 10)
 	if err != nil || !slices.Equal(postIDs(day.Posts), []int64{p.ID}) {
 		t.Fatalf("today's #cafe = %v, %v", postIDs(day.Posts), err)
 	}
-	if day, err := f.st.TagDayPosts(f.ctx, 0, "cafe", now.AddDate(0, 0, -1), retwis.Cursor{}, 10); err != nil || len(day.Posts) != 0 {
+	if day, err := f.St.TagDayPosts(f.Ctx, 0, "cafe", now.AddDate(0, 0, -1), retwis.Cursor{}, 10); err != nil || len(day.Posts) != 0 {
 		t.Fatalf("yesterday's #cafe = %v, %v; want none", postIDs(day.Posts), err)
 	}
 	if got := f.complete(t, "#CA"); !slices.Equal(got, []string{"Café"}) {
@@ -146,11 +146,11 @@ func TestConversationIndexed(t *testing.T) {
 		t.Fatalf("trending = %q; want Café and 日本語", got)
 	}
 	for _, bad := range []string{"no such", "a:b", "{x}", strings.Repeat("x", 500), ""} {
-		_, err := f.st.TagPosts(f.ctx, 0, bad, retwis.Cursor{}, 10)
-		wantKind(t, err, retwis.NotFound)
+		_, err := f.St.TagPosts(f.Ctx, 0, bad, retwis.Cursor{}, 10)
+		storetest.WantKind(t, err, retwis.NotFound)
 	}
-	_, _, err = f.st.TagInfo(f.ctx, "unused", 3, now)
-	wantKind(t, err, retwis.NotFound)
+	_, _, err = f.St.TagInfo(f.Ctx, "unused", 3, now)
+	storetest.WantKind(t, err, retwis.NotFound)
 }
 
 // TestMentionsOfNobodyWriteNothing posts mentions of a user who does
@@ -158,14 +158,14 @@ func TestConversationIndexed(t *testing.T) {
 func TestMentionsOfNobodyWriteNothing(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	carol := f.register(t, "carol")
+	carol := f.Register(t, "carol")
 	p := f.post(t, posts.Draft{Author: carol.ID, Text: "@ghost @Carol hello"})
-	f.drain(t)
+	f.Drain(t)
 	if len(p.Mentions) != 1 || p.Mentions[0] != "carol" {
 		t.Fatalf("mentions = %q", p.Mentions)
 	}
 	for _, pattern := range []string{"mentions:*", "notifications:*", "tag:*"} {
-		if keys := f.strs(t, "KEYS", pattern); len(keys) != 0 {
+		if keys := f.Strs(t, "KEYS", pattern); len(keys) != 0 {
 			t.Fatalf("keys %q were written", keys)
 		}
 	}
@@ -176,12 +176,12 @@ func TestMentionsOfNobodyWriteNothing(t *testing.T) {
 func TestCompletionRanksByUse(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	u := f.register(t, "writer")
+	u := f.Register(t, "writer")
 	var last retwis.Post
 	for i, body := range []string{"#rust", "#Redis", "#redis", "#REDIS #ruby", "#ruby", "#python"} {
 		last = f.post(t, posts.Draft{Author: u.ID, Text: fmt.Sprint(body, " ", i)})
 	}
-	f.drain(t)
+	f.Drain(t)
 	if got := f.complete(t, "r"); !slices.Equal(got, []string{"Redis", "ruby", "rust"}) {
 		t.Fatalf("completion of r = %q; want by use, Redis as first written", got)
 	}
@@ -191,7 +191,7 @@ func TestCompletionRanksByUse(t *testing.T) {
 	if got := f.complete(t, "x"); len(got) != 0 {
 		t.Fatalf("completion of x = %q", got)
 	}
-	if err := f.st.DeletePost(f.ctx, u.ID, last.ID); err != nil {
+	if err := f.St.DeletePost(f.Ctx, u.ID, last.ID); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.complete(t, "p"); len(got) != 0 {
@@ -208,7 +208,7 @@ func TestCompletionRanksByUse(t *testing.T) {
 func TestThreads(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	alice, bob, carol := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol")
+	alice, bob, carol := f.Register(t, "alice"), f.Register(t, "bob"), f.Register(t, "carol")
 	root := f.post(t, posts.Draft{Author: alice.ID, Text: "a question"})
 	r1 := f.post(t, posts.Draft{Author: bob.ID, Text: "an answer", InReplyTo: root.ID})
 	if r1.Body != "@alice an answer" || r1.InReplyTo != root.ID || r1.ReplyTo != "alice" {
@@ -219,17 +219,17 @@ func TestThreads(t *testing.T) {
 		t.Fatalf("a reply that names its parent's author already was changed: %q", r2.Body)
 	}
 	r3 := f.post(t, posts.Draft{Author: alice.ID, Text: "thanks", InReplyTo: root.ID})
-	f.drain(t)
+	f.Drain(t)
 
-	th, err := f.st.Thread(f.ctx, 0, r2.ID, 0, 10)
+	th, err := f.St.Thread(f.Ctx, 0, r2.ID, 0, 10)
 	if err != nil || !slices.Equal(postIDs(th.Ancestors), []int64{root.ID, r1.ID}) || th.Post.ID != r2.ID || th.ParentGone {
 		t.Fatalf("thread of r2: ancestors %v, post %d, gone %v, %v", postIDs(th.Ancestors), th.Post.ID, th.ParentGone, err)
 	}
-	th, err = f.st.Thread(f.ctx, 0, root.ID, 0, 1)
+	th, err = f.St.Thread(f.Ctx, 0, root.ID, 0, 1)
 	if err != nil || !slices.Equal(postIDs(th.Replies.Posts), []int64{r1.ID}) || !th.Replies.Newer || len(th.Ancestors) != 0 {
 		t.Fatalf("first page of root's replies = %v (more: %v), %v", postIDs(th.Replies.Posts), th.Replies.Newer, err)
 	}
-	th, err = f.st.Thread(f.ctx, 0, root.ID, r1.ID, 1)
+	th, err = f.St.Thread(f.Ctx, 0, root.ID, r1.ID, 1)
 	if err != nil || !slices.Equal(postIDs(th.Replies.Posts), []int64{r3.ID}) || th.Replies.Newer {
 		t.Fatalf("second page of root's replies = %v (more: %v), %v", postIDs(th.Replies.Posts), th.Replies.Newer, err)
 	}
@@ -243,15 +243,15 @@ func TestThreads(t *testing.T) {
 		t.Fatalf("alice's mentions = %v; a reply mentions its parent's author", got)
 	}
 
-	if err := f.st.DeletePost(f.ctx, bob.ID, r1.ID); err != nil {
+	if err := f.St.DeletePost(f.Ctx, bob.ID, r1.ID); err != nil {
 		t.Fatal(err)
 	}
-	f.drain(t)
-	th, err = f.st.Thread(f.ctx, 0, r2.ID, 0, 10)
+	f.Drain(t)
+	th, err = f.St.Thread(f.Ctx, 0, r2.ID, 0, 10)
 	if err != nil || !th.ParentGone || len(th.Ancestors) != 0 || th.Post.InReplyTo != r1.ID {
 		t.Fatalf("thread of r2 after its parent was deleted: gone %v, ancestors %v, %v", th.ParentGone, postIDs(th.Ancestors), err)
 	}
-	th, err = f.st.Thread(f.ctx, 0, root.ID, 0, 10)
+	th, err = f.St.Thread(f.Ctx, 0, root.ID, 0, 10)
 	if err != nil || !slices.Equal(postIDs(th.Replies.Posts), []int64{r3.ID}) {
 		t.Fatalf("root's replies after deleting one = %v, %v", postIDs(th.Replies.Posts), err)
 	}
@@ -261,18 +261,18 @@ func TestThreads(t *testing.T) {
 	if got := f.mentions(t, alice.ID); len(got) != 0 {
 		t.Fatalf("alice's mentions after the deletion = %v", got)
 	}
-	if n := f.do(t, "EXISTS", "replies:{"+itoa(r1.ID)+"}"); n != "0" {
+	if n := f.Do(t, "EXISTS", "replies:{"+itoa(r1.ID)+"}"); n != "0" {
 		t.Fatal("the deleted post's replies index stays")
 	}
 
-	before := f.snapshot(t)
+	before := f.Snapshot(t)
 	for _, parent := range []int64{r1.ID, 999_999} {
-		_, err := f.st.Publish(f.ctx, posts.Draft{Author: carol.ID, Text: "late", InReplyTo: parent})
+		_, err := f.St.Publish(f.Ctx, posts.Draft{Author: carol.ID, Text: "late", InReplyTo: parent})
 		if err != posts.ErrParentGone {
 			t.Fatalf("reply to a missing post %d: %v; want ErrParentGone", parent, err)
 		}
 	}
-	f.assertUnchanged(t, before)
+	f.AssertUnchanged(t, before)
 }
 
 // TestThreadAncestorsBounded replies to a reply, again and again: a
@@ -280,14 +280,14 @@ func TestThreads(t *testing.T) {
 func TestThreadAncestorsBounded(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	u := f.register(t, "talker")
+	u := f.Register(t, "talker")
 	var ids []int64
 	parent := int64(0)
 	for i := range retwis.MaxAncestors + 5 {
 		p := f.post(t, posts.Draft{Author: u.ID, Text: fmt.Sprint("turn ", i), InReplyTo: parent})
 		ids, parent = append(ids, p.ID), p.ID
 	}
-	th, err := f.st.Thread(f.ctx, 0, parent, 0, 10)
+	th, err := f.St.Thread(f.Ctx, 0, parent, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,20 +308,20 @@ func TestDeleteUnindexes(t *testing.T) {
 			t.Parallel()
 			url := redistest.Start(t).URL
 			f := newFixtureWith(t, url, store.Options{}, false)
-			alice, bob := f.register(t, "alice"), f.register(t, "bob")
+			alice, bob := f.Register(t, "alice"), f.Register(t, "bob")
 			root := f.post(t, posts.Draft{Author: alice.ID, Text: "#keep this"})
 			p := f.post(t, posts.Draft{Author: bob.ID, Text: "@alice #Gone #keep #ñu", InReplyTo: root.ID})
 			if delivered {
 				storetest.StartWorker(t, url, store.Options{Password: storetest.Cheap, Log: quiet})
-				f.drain(t)
+				f.Drain(t)
 			}
-			if err := f.st.DeletePost(f.ctx, bob.ID, p.ID); err != nil {
+			if err := f.St.DeletePost(f.Ctx, bob.ID, p.ID); err != nil {
 				t.Fatal(err)
 			}
 			if !delivered {
 				storetest.StartWorker(t, url, store.Options{Password: storetest.Cheap, Log: quiet})
 			}
-			f.drain(t)
+			f.Drain(t)
 			for _, tag := range []string{"gone", "ñu"} {
 				if got := f.tagPosts(t, tag); len(got) != 0 {
 					t.Fatalf("#%s lists %v after the deletion", tag, got)
@@ -329,7 +329,7 @@ func TestDeleteUnindexes(t *testing.T) {
 				if got := f.complete(t, tag); len(got) != 0 {
 					t.Fatalf("completion of %s = %q", tag, got)
 				}
-				if _, days, err := f.st.TagInfo(f.ctx, tag, 1, time.Now()); err == nil && days[0].Posts != 0 {
+				if _, days, err := f.St.TagInfo(f.Ctx, tag, 1, time.Now()); err == nil && days[0].Posts != 0 {
 					t.Fatalf("#%s still counts %d posts today", tag, days[0].Posts)
 				}
 			}
@@ -345,7 +345,7 @@ func TestDeleteUnindexes(t *testing.T) {
 			if got := f.notes(t, alice.ID); len(got) != 0 {
 				t.Fatalf("alice's notifications = %q", got)
 			}
-			if th, err := f.st.Thread(f.ctx, 0, root.ID, 0, 10); err != nil || len(th.Replies.Posts) != 0 {
+			if th, err := f.St.Thread(f.Ctx, 0, root.ID, 0, 10); err != nil || len(th.Replies.Posts) != 0 {
 				t.Fatalf("root's replies = %v, %v", postIDs(th.Replies.Posts), err)
 			}
 		})
@@ -364,7 +364,7 @@ func TestTrendDecay(t *testing.T) {
 	now := time.Now().Truncate(time.Second)
 	add := func(tag string, at time.Time, n int) {
 		for range n {
-			if err := f.st.AddTrend(f.ctx, tag, at); err != nil {
+			if err := f.St.AddTrend(f.Ctx, tag, at); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -379,8 +379,8 @@ func TestTrendDecay(t *testing.T) {
 		t.Fatalf("trending now = %q; want the burst faded below two posts", got)
 	}
 	weights := func(at time.Time) map[string]float64 {
-		f.st.ForgetTrends()
-		tr, err := f.st.Trending(f.ctx, 10, at)
+		f.St.ForgetTrends()
+		tr, err := f.St.Trending(f.Ctx, 10, at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -430,15 +430,15 @@ func TestTrendingKeptAMoment(t *testing.T) {
 func trendingKeptAMoment(t *testing.T, f *fixture) bool {
 	t.Helper()
 	now := time.Now().Truncate(time.Second) // trends count whole seconds
-	must.OK(t, f.st.AddTrend(f.ctx, "first", now))
-	f.st.ForgetTrends()
+	must.OK(t, f.St.AddTrend(f.Ctx, "first", now))
+	f.St.ForgetTrends()
 	read := func(at time.Time) (tags []string, weight float64, calls int64) {
-		before := f.rc.Calls.Load()
-		tr := must.Value(f.st.Trending(f.ctx, 10, at))(t)
+		before := f.RC.Calls.Load()
+		tr := must.Value(f.St.Trending(f.Ctx, 10, at))(t)
 		for _, x := range tr {
 			tags = append(tags, x.Tag)
 		}
-		return tags, tr[0].Weight, f.rc.Calls.Load() - before
+		return tags, tr[0].Weight, f.RC.Calls.Load() - before
 	}
 	began := time.Now()
 	if tags, w, _ := read(now); !slices.Equal(tags, []string{"first"}) || math.Abs(w-1) > 1e-9 {
@@ -446,7 +446,7 @@ func trendingKeptAMoment(t *testing.T, f *fixture) bool {
 	}
 	kept := time.Now() // the store keeps the read from a moment before
 	for range 2 {
-		must.OK(t, f.st.AddTrend(f.ctx, "second", now))
+		must.OK(t, f.St.AddTrend(f.Ctx, "second", now))
 	}
 	tags, w, calls := read(now.Add(3 * time.Hour))
 	if time.Since(began) >= store.TrendsFresh {
@@ -468,16 +468,16 @@ func trendingKeptAMoment(t *testing.T, f *fixture) bool {
 func TestTagPagingWhilePosting(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	u := f.register(t, "poster")
+	u := f.Register(t, "poster")
 	var want []int64
 	for i := range 35 {
 		want = append(want, f.post(t, posts.Draft{Author: u.ID, Text: fmt.Sprint("#Live ", i)}).ID)
 	}
-	f.drain(t)
+	f.Drain(t)
 	slices.Reverse(want)
 	more := 0
 	got := pageAll(t, func(c retwis.Cursor) retwis.Page {
-		p, err := f.st.TagPosts(f.ctx, 0, "live", c, 10)
+		p, err := f.St.TagPosts(f.Ctx, 0, "live", c, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -487,7 +487,7 @@ func TestTagPagingWhilePosting(t *testing.T) {
 			f.post(t, posts.Draft{Author: u.ID, Text: fmt.Sprint("#LIVE more ", more)})
 			more++
 		}
-		f.drain(t)
+		f.Drain(t)
 	})
 	if !slices.Equal(got, want) {
 		t.Fatalf("paging while posting saw %v;\nwant %v", got, want)
@@ -503,10 +503,10 @@ func TestTagPagingWhilePosting(t *testing.T) {
 func TestNotificationsUnreadAndCapped(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	alice, bob := f.register(t, "alice"), f.register(t, "bob")
+	alice, bob := f.Register(t, "alice"), f.Register(t, "bob")
 	unread := func() int64 {
 		t.Helper()
-		n, err := f.st.UnreadNotifications(f.ctx, alice.ID)
+		n, err := f.St.UnreadNotifications(f.Ctx, alice.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -515,31 +515,31 @@ func TestNotificationsUnreadAndCapped(t *testing.T) {
 	if n := unread(); n != 0 {
 		t.Fatalf("unread of a new user = %d", n)
 	}
-	if err := f.st.Follow(f.ctx, bob.ID, alice.ID); err != nil {
+	if err := f.St.Follow(f.Ctx, bob.ID, alice.ID); err != nil {
 		t.Fatal(err)
 	}
 	if n := unread(); n != 1 {
 		t.Fatalf("unread after a follow = %d; want 1", n)
 	}
-	ns, err := f.st.Notifications(f.ctx, alice.ID)
+	ns, err := f.St.Notifications(f.Ctx, alice.ID)
 	if err != nil || len(ns) != 1 || ns[0].Kind != retwis.NotificationFollow || ns[0].Actor.Username != "bob" || !ns[0].Unread {
 		t.Fatalf("notifications = %+v, %v; want bob's follow, unread", ns, err)
 	}
 	if n := unread(); n != 0 {
 		t.Fatalf("unread after reading = %d; want 0", n)
 	}
-	if ns := must.Value(f.st.Notifications(f.ctx, alice.ID))(t); len(ns) != 1 || ns[0].Unread {
+	if ns := must.Value(f.St.Notifications(f.Ctx, alice.ID))(t); len(ns) != 1 || ns[0].Unread {
 		t.Fatalf("notifications read again = %+v; want the follow, read", ns)
 	}
 	const mentions = 210
 	for i := range mentions {
 		f.post(t, posts.Draft{Author: bob.ID, Text: fmt.Sprint("@alice ", i)})
 	}
-	f.drain(t)
+	f.Drain(t)
 	if n := unread(); n != 200 {
 		t.Fatalf("unread after %d mentions = %d; want the cap, 200", mentions, n)
 	}
-	ns, err = f.st.Notifications(f.ctx, alice.ID)
+	ns, err = f.St.Notifications(f.Ctx, alice.ID)
 	if err != nil || len(ns) != 200 || ns[0].Kind != retwis.NotificationMention {
 		t.Fatalf("%d notifications, %v; want 200 mentions", len(ns), err)
 	}
@@ -557,16 +557,16 @@ func TestNotificationsUnreadAndCapped(t *testing.T) {
 func TestClusterConversations(t *testing.T) {
 	t.Parallel()
 	f := newFixtureAt(t, cluster.URL(t))
-	alice, bob := f.register(t, "alice"), f.register(t, "bob")
+	alice, bob := f.Register(t, "alice"), f.Register(t, "bob")
 	var ids []int64
 	for i := range 12 {
 		ids = append(ids, f.post(t, posts.Draft{Author: bob.ID, Text: fmt.Sprintf("@alice #t%d #Shared %d", i, i)}).ID)
 	}
 	// The worker indexes the jobs of two authors in no set order: bob's
 	// posts are indexed first, so that the tag is named as he wrote it.
-	f.drain(t)
+	f.Drain(t)
 	reply := f.post(t, posts.Draft{Author: alice.ID, Text: "yes #shared", InReplyTo: ids[0]})
-	f.drain(t)
+	f.Drain(t)
 	slices.Reverse(ids)
 	if got := f.tagPosts(t, "shared"); !slices.Equal(got, append([]int64{reply.ID}, ids...)) {
 		t.Fatalf("#shared on the cluster = %v", got)
@@ -580,17 +580,17 @@ func TestClusterConversations(t *testing.T) {
 	if got := f.complete(t, "T1"); !slices.Equal(got, []string{"t1", "t10", "t11"}) {
 		t.Fatalf("completion of T1 on the cluster = %q", got)
 	}
-	th, err := f.st.Thread(f.ctx, 0, ids[len(ids)-1], 0, 10)
+	th, err := f.St.Thread(f.Ctx, 0, ids[len(ids)-1], 0, 10)
 	if err != nil || !slices.Equal(postIDs(th.Replies.Posts), []int64{reply.ID}) {
 		t.Fatalf("thread on the cluster: %v, %v", postIDs(th.Replies.Posts), err)
 	}
 	if got := f.notes(t, bob.ID); !slices.Equal(got, []string{"reply alice " + itoa(reply.ID)}) {
 		t.Fatalf("bob's notifications on the cluster = %q", got)
 	}
-	if err := f.st.DeletePost(f.ctx, bob.ID, ids[0]); err != nil {
+	if err := f.St.DeletePost(f.Ctx, bob.ID, ids[0]); err != nil {
 		t.Fatal(err)
 	}
-	f.drain(t)
+	f.Drain(t)
 	if got := f.tagPosts(t, "t11"); len(got) != 0 {
 		t.Fatalf("#t11 after its post was deleted on the cluster = %v", got)
 	}
@@ -608,27 +608,27 @@ func TestClusterConversations(t *testing.T) {
 func TestConversationRoundTrips(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
-	author := f.register(t, "author")
+	author := f.Register(t, "author")
 	var friends []retwis.User
 	for i := range 5 {
-		friends = append(friends, f.register(t, fmt.Sprint("friend", i)))
+		friends = append(friends, f.Register(t, fmt.Sprint("friend", i)))
 	}
 	calls := func(fn func()) int64 {
-		before := f.rc.Calls.Load()
+		before := f.RC.Calls.Load()
 		fn()
-		return f.rc.Calls.Load() - before
+		return f.RC.Calls.Load() - before
 	}
 	post := func(d posts.Draft) (int64, retwis.Post) {
 		var p retwis.Post
 		n := calls(func() { p = f.post(t, d) })
 		return n, p
 	}
-	f.st.ForgetWrites()
+	f.St.ForgetWrites()
 	plain, parent := post(posts.Draft{Author: author.ID, Text: "plain"})
 	rich := posts.Draft{Author: author.ID, Text: "@friend0 @friend1 @friend2 @friend3 @friend4 #a #b #c #d #e"}
 	richCold, _ := post(rich)
 	richWarm, _ := post(rich)
-	f.st.ForgetWrites()
+	f.St.ForgetWrites()
 	reply := posts.Draft{Author: author.ID, Text: "@friend0 #a again", InReplyTo: parent.ID}
 	replyCold, _ := post(reply)
 	replyWarm, _ := post(reply)
@@ -636,11 +636,11 @@ func TestConversationRoundTrips(t *testing.T) {
 		t.Fatalf("round trips of a plain post %d; with 5 mentions and 5 tags %d cold, %d warm; a reply %d cold, %d warm",
 			plain, richCold, richWarm, replyCold, replyWarm)
 	}
-	storetest.StartWorker(t, f.url, store.Options{})
-	f.drain(t)
+	storetest.StartWorker(t, f.URL, store.Options{})
+	f.Drain(t)
 	twice := func(read func() error) (cold, warm int64) {
-		f.st.ForgetWrites()
-		f.st.ForgetTrends()
+		f.St.ForgetWrites()
+		f.St.ForgetTrends()
 		var err error
 		cold = calls(func() { err = read() })
 		if err != nil {
@@ -649,15 +649,15 @@ func TestConversationRoundTrips(t *testing.T) {
 		return cold, calls(func() { err = read() })
 	}
 	for name, read := range map[string]func() error{
-		"thread": func() error { _, err := f.st.Thread(f.ctx, 0, parent.ID, 0, 20); return err },
-		"tag":    func() error { _, err := f.st.TagPosts(f.ctx, 0, "A", retwis.Cursor{}, 10); return err },
+		"thread": func() error { _, err := f.St.Thread(f.Ctx, 0, parent.ID, 0, 20); return err },
+		"tag":    func() error { _, err := f.St.TagPosts(f.Ctx, 0, "A", retwis.Cursor{}, 10); return err },
 		"tag info": func() error {
-			_, _, err := f.st.TagInfo(f.ctx, "a", 30, time.Now())
+			_, _, err := f.St.TagInfo(f.Ctx, "a", 30, time.Now())
 			return err
 		},
-		"trending": func() error { _, err := f.st.Trending(f.ctx, 10, time.Now()); return err },
-		"mentions": func() error { _, err := f.st.Mentions(f.ctx, friends[0].ID, retwis.Cursor{}, 10); return err },
-		"unread":   func() error { _, err := f.st.UnreadNotifications(f.ctx, friends[0].ID); return err },
+		"trending": func() error { _, err := f.St.Trending(f.Ctx, 10, time.Now()); return err },
+		"mentions": func() error { _, err := f.St.Mentions(f.Ctx, friends[0].ID, retwis.Cursor{}, 10); return err },
+		"unread":   func() error { _, err := f.St.UnreadNotifications(f.Ctx, friends[0].ID); return err },
 	} {
 		if cold, warm := twice(read); cold > 2 || warm != 0 {
 			t.Errorf("the %s page took %d round trips cold, %d warm; want at most 2, none", name, cold, warm)

@@ -18,18 +18,18 @@ func TestSomePeople(t *testing.T) {
 	f := newFixture(t)
 	active := map[string]bool{}
 	for i := range 12 {
-		u := f.register(t, fmt.Sprint("person", i))
+		u := f.Register(t, fmt.Sprint("person", i))
 		if i%3 == 0 {
-			f.do(t, "HSET", store.KeyUser(u.ID), "seen", "1401267700") // 2014
+			f.Do(t, "HSET", store.KeyUser(u.ID), "seen", "1401267700") // 2014
 		} else {
-			f.do(t, "HSET", store.KeyUser(u.ID), "seen", fmt.Sprint(time.Now().Unix()))
+			f.Do(t, "HSET", store.KeyUser(u.ID), "seen", fmt.Sprint(time.Now().Unix()))
 			active[u.Username] = true
 		}
 	}
 	seen := map[string]bool{}
 	for range 20 {
-		f.st.ForgetDraw()
-		people, err := f.st.SomePeople(f.ctx, 5)
+		f.St.ForgetDraw()
+		people, err := f.St.SomePeople(f.Ctx, 5)
 		if err != nil || len(people) != 5 {
 			t.Fatalf("some people: %d, %v; want 5", len(people), err)
 		}
@@ -41,7 +41,7 @@ func TestSomePeople(t *testing.T) {
 			names = append(names, p.User.Username)
 			seen[p.User.Username] = true
 		}
-		again := must.Value(f.st.SomePeople(f.ctx, 5))(t)
+		again := must.Value(f.St.SomePeople(f.Ctx, 5))(t)
 		if !slices.Equal(again, people) {
 			t.Fatal("a second draw within the moment differs")
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // listening is a Listen running for a test.
@@ -23,7 +24,7 @@ func (f *fixture) listen(t *testing.T, st posts.Stream) *listening {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &listening{events: make(chan posts.Event, 64), stop: cancel, done: make(chan error, 1)}
-	go func() { l.done <- f.st.Listen(ctx, st, func(ev posts.Event) { l.events <- ev }) }()
+	go func() { l.done <- f.St.Listen(ctx, st, func(ev posts.Event) { l.events <- ev }) }()
 	t.Cleanup(func() { cancel(); <-l.done })
 	if ev := l.next(t); ev.Kind != posts.Listening {
 		t.Fatalf("first event %+v; want %q", ev, posts.Listening)
@@ -60,8 +61,8 @@ func (f *fixture) subscribers(t *testing.T, uid int64) int64 {
 	t.Helper()
 	channel := "stream:{" + itoa(uid) + "}"
 	var n int64
-	for _, node := range f.raw.Nodes() {
-		res, err := node.Do(f.ctx, node.B().PubsubShardnumsub().Channel(channel).Build()).ToArray()
+	for _, node := range f.Raw.Nodes() {
+		res, err := node.Do(f.Ctx, node.B().PubsubShardnumsub().Channel(channel).Build()).ToArray()
 		if err != nil || len(res) != 2 {
 			t.Fatalf("PUBSUB SHARDNUMSUB: %v %v", res, err)
 		}
@@ -79,22 +80,22 @@ func (f *fixture) subscribers(t *testing.T, uid int64) int64 {
 func TestLiveEvents(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
-		alice, bob := f.register(t, "alice"), f.register(t, "bob")
-		if err := f.st.Follow(f.ctx, bob.ID, alice.ID); err != nil {
+		alice, bob := f.Register(t, "alice"), f.Register(t, "bob")
+		if err := f.St.Follow(f.Ctx, bob.ID, alice.ID); err != nil {
 			t.Fatal(err)
 		}
-		f.drain(t)
+		f.Drain(t)
 		author, reader := f.listen(t, posts.UserStream(alice.ID)), f.listen(t, posts.UserStream(bob.ID))
 		public, tag := f.listen(t, posts.PublicStream()), f.listen(t, posts.TagStream("GÖ"))
-		p, err := f.st.CreatePost(f.ctx, alice.ID, "hello @bob #go")
+		p, err := f.St.CreatePost(f.Ctx, alice.ID, "hello @bob #go")
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.drain(t)
-		if err := f.st.DeletePost(f.ctx, alice.ID, p.ID); err != nil {
+		f.Drain(t)
+		if err := f.St.DeletePost(f.Ctx, alice.ID, p.ID); err != nil {
 			t.Fatal(err)
 		}
-		f.drain(t)
+		f.Drain(t)
 		update, deletion := posts.Event{Kind: "update", Post: p.ID}, posts.Event{Kind: "delete", Post: p.ID}
 		author.expect(t, "author", update, deletion)
 		public.expect(t, "public", update, deletion)
@@ -130,7 +131,7 @@ func TestListenNoSuchStream(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	for _, tag := range []string{"", "\u0301"} {
-		err := f.st.Listen(f.ctx, posts.TagStream(tag), func(posts.Event) {})
-		wantKind(t, err, retwis.Invalid)
+		err := f.St.Listen(f.Ctx, posts.TagStream(tag), func(posts.Event) {})
+		storetest.WantKind(t, err, retwis.Invalid)
 	}
 }

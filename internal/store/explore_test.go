@@ -46,15 +46,15 @@ func TestExploreBruteForce(t *testing.T) {
 		today := now.UTC().Truncate(24 * time.Hour)
 		var all []*account
 		for i := range 40 {
-			u := f.register(t, fmt.Sprint("explorer", i))
+			u := f.Register(t, fmt.Sprint("explorer", i))
 			joined := today.Add(-time.Duration(rng.IntN(60)) * 24 * time.Hour).Add(time.Hour)
-			f.do(t, "HSET", store.KeyUser(u.ID), store.FieldJoined, itoa(joined.Unix()))
+			f.Do(t, "HSET", store.KeyUser(u.ID), store.FieldJoined, itoa(joined.Unix()))
 			all = append(all, &account{user: u, joined: joined})
 		}
 		for _, a := range all {
 			for _, b := range all {
 				if a != b && rng.IntN(6) == 0 {
-					if err := f.st.Follow(f.ctx, b.user.ID, a.user.ID); err != nil {
+					if err := f.St.Follow(f.Ctx, b.user.ID, a.user.ID); err != nil {
 						t.Fatal(err)
 					}
 					a.followers++
@@ -63,24 +63,24 @@ func TestExploreBruteForce(t *testing.T) {
 			n := rng.IntN(5) * rng.IntN(5)
 			old := rng.IntN(n + 1)
 			for k := range n {
-				p, err := f.st.CreatePost(f.ctx, a.user.ID, "hello")
+				p, err := f.St.CreatePost(f.Ctx, a.user.ID, "hello")
 				if err != nil {
 					t.Fatal(err)
 				}
 				made := now
 				if k < old { // the first ones backdated past the week, older first, as ids go
 					made = now.Add(-time.Duration(30-k) * 24 * time.Hour)
-					f.do(t, "HSET", store.KeyPost(p.ID), store.FieldTime, itoa(made.Unix()))
+					f.Do(t, "HSET", store.KeyPost(p.ID), store.FieldTime, itoa(made.Unix()))
 				}
 				a.posts = append(a.posts, made)
 			}
 		}
-		f.drain(t)
+		f.Drain(t)
 		uids := make([]int64, len(all))
 		for i, a := range all {
 			uids[i] = a.user.ID
 		}
-		if err := f.st.RefreshDirectory(f.ctx, uids...); err != nil { // after the backdating
+		if err := f.St.RefreshDirectory(f.Ctx, uids...); err != nil { // after the backdating
 			t.Fatal(err)
 		}
 		week := now.Add(-retwis.DirectoryWeek)
@@ -123,7 +123,7 @@ func TestExploreBruteForce(t *testing.T) {
 					d.JoinedTo = today.Add(-time.Duration(rng.IntN(70)) * 24 * time.Hour)
 				}
 			}
-			l, err := f.st.Explore(f.ctx, d, 100)
+			l, err := f.St.Explore(f.Ctx, d, 100)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,32 +145,32 @@ func TestExploreBruteForce(t *testing.T) {
 func TestExploreRepairsOnRead(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	u := f.register(t, "fading")
+	u := f.Register(t, "fading")
 	var pids []int64
 	for range 3 {
-		p, err := f.st.CreatePost(f.ctx, u.ID, "soon old")
+		p, err := f.St.CreatePost(f.Ctx, u.ID, "soon old")
 		if err != nil {
 			t.Fatal(err)
 		}
 		pids = append(pids, p.ID)
 	}
-	f.drain(t)
+	f.Drain(t)
 	active := retwis.Directory{Followers: retwis.Any, Posts: retwis.Range{Min: 3, Max: -1}}
-	if l, err := f.st.Explore(f.ctx, active, 10); err != nil || len(l.Accounts) != 1 || l.Accounts[0].PostsThisWeek != 3 {
+	if l, err := f.St.Explore(f.Ctx, active, 10); err != nil || len(l.Accounts) != 1 || l.Accounts[0].PostsThisWeek != 3 {
 		t.Fatalf("before: %+v, %v", l, err)
 	}
-	before := f.do(t, "ZSCORE", store.KeyExplore, itoa(u.ID))
+	before := f.Do(t, "ZSCORE", store.KeyExplore, itoa(u.ID))
 	for _, pid := range pids {
-		f.do(t, "HSET", store.KeyPost(pid), store.FieldTime, itoa(time.Now().Add(-8*24*time.Hour).Unix()))
+		f.Do(t, "HSET", store.KeyPost(pid), store.FieldTime, itoa(time.Now().Add(-8*24*time.Hour).Unix()))
 	}
-	if l, err := f.st.Explore(f.ctx, active, 10); err != nil || len(l.Accounts) != 0 {
+	if l, err := f.St.Explore(f.Ctx, active, 10); err != nil || len(l.Accounts) != 0 {
 		t.Fatalf("after the week: %+v, %v", l, err)
 	}
-	if after := f.do(t, "ZSCORE", store.KeyExplore, itoa(u.ID)); after == before {
+	if after := f.Do(t, "ZSCORE", store.KeyExplore, itoa(u.ID)); after == before {
 		t.Fatal("the out-of-date entry was not corrected")
 	}
 	quiet := retwis.Directory{Followers: retwis.Any, Posts: retwis.Range{Min: 0, Max: 0}}
-	if l, err := f.st.Explore(f.ctx, quiet, 10); err != nil || len(l.Accounts) != 1 {
+	if l, err := f.St.Explore(f.Ctx, quiet, 10); err != nil || len(l.Accounts) != 1 {
 		t.Fatalf("quiet accounts: %+v, %v", l, err)
 	}
 }
@@ -181,16 +181,16 @@ func TestExploreRepairsOnRead(t *testing.T) {
 func TestExploreBounded(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	star := f.register(t, "star")
-	fan := f.register(t, "fan")
-	if err := f.st.Follow(f.ctx, fan.ID, star.ID); err != nil {
+	star := f.Register(t, "star")
+	fan := f.Register(t, "fan")
+	if err := f.St.Follow(f.Ctx, fan.ID, star.ID); err != nil {
 		t.Fatal(err)
 	}
 	day := time.Now().Unix() / 86400
 	for i := range accounts.DirectoryBudget + 200 { // entries of users that are not there: never shown
-		f.do(t, "ZADD", store.KeyExplore, fmt.Sprint(store.DirectoryCode(0, 0, day)), itoa(int64(1_000_000+i)))
+		f.Do(t, "ZADD", store.KeyExplore, fmt.Sprint(store.DirectoryCode(0, 0, day)), itoa(int64(1_000_000+i)))
 	}
-	l, err := f.st.Explore(f.ctx, retwis.Directory{Followers: retwis.Any, Posts: retwis.Any}, 5)
+	l, err := f.St.Explore(f.Ctx, retwis.Directory{Followers: retwis.Any, Posts: retwis.Any}, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,13 +209,13 @@ func TestExploreRoundTrips(t *testing.T) {
 	f := newFixture(t) // the tutorial's counters: post ids tell no time
 	var users []retwis.User
 	for i := range 30 {
-		users = append(users, f.register(t, fmt.Sprint("round", i)))
+		users = append(users, f.Register(t, fmt.Sprint("round", i)))
 	}
-	if _, err := f.st.CreatePost(f.ctx, users[0].ID, "one"); err != nil {
+	if _, err := f.St.CreatePost(f.Ctx, users[0].ID, "one"); err != nil {
 		t.Fatal(err)
 	}
-	f.drain(t)
-	f.st.ForgetWrites()
+	f.Drain(t)
+	f.St.ForgetWrites()
 	for _, c := range []struct {
 		d    retwis.Directory
 		cold int64
@@ -224,12 +224,12 @@ func TestExploreRoundTrips(t *testing.T) {
 		{retwis.Directory{Followers: retwis.Any, Posts: retwis.Range{Min: 0, Max: 0}}, 3},
 	} {
 		calls := func() int64 {
-			before := f.rc.Calls.Load()
-			l, err := f.st.Explore(f.ctx, c.d, 30)
+			before := f.RC.Calls.Load()
+			l, err := f.St.Explore(f.Ctx, c.d, 30)
 			if err != nil || len(l.Accounts) == 0 {
 				t.Fatalf("explore %+v: %+v, %v", c.d, l, err)
 			}
-			return f.rc.Calls.Load() - before
+			return f.RC.Calls.Load() - before
 		}
 		if cold, warm := calls(), calls(); cold != c.cold || warm != 2 {
 			t.Fatalf("explore %+v took %d round trips cold, %d warm; want %d and 2", c.d, cold, warm, c.cold)

@@ -20,16 +20,16 @@ func TestFollowLists(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		start := time.Now().Truncate(time.Second)
-		star := f.register(t, "star")
+		star := f.Register(t, "star")
 		var fans []retwis.User
 		for i := range 25 {
-			u := f.register(t, fmt.Sprint("fan", i))
-			if err := f.st.Follow(f.ctx, u.ID, star.ID); err != nil {
+			u := f.Register(t, fmt.Sprint("fan", i))
+			if err := f.St.Follow(f.Ctx, u.ID, star.ID); err != nil {
 				t.Fatal(err)
 			}
 			fans = append(fans, u)
 		}
-		all, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{}, 100)
+		all, err := f.St.Followers(f.Ctx, star.ID, retwis.Cursor{}, 100)
 		if err != nil || len(all.Follows) != 25 || all.Older || all.Newer {
 			t.Fatalf("all followers = %d, older %v, %v; want 25 on one page", len(all.Follows), all.Older, err)
 		}
@@ -53,7 +53,7 @@ func TestFollowLists(t *testing.T) {
 		// Back up from the last page by After: the same pages.
 		last := pages[3][0].User.ID
 		for k := 2; k >= 0; k-- {
-			p, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{After: last}, 7)
+			p, err := f.St.Followers(f.Ctx, star.ID, retwis.Cursor{After: last}, 7)
 			if err != nil || !slices.Equal(names(p.Follows), names(pages[k])) || p.Newer != (k > 0) || !p.Older {
 				t.Fatalf("page %d by After = %q (newer %v, older %v), %v; want %q", k, names(p.Follows), p.Newer, p.Older, err, names(pages[k]))
 			}
@@ -61,19 +61,19 @@ func TestFollowLists(t *testing.T) {
 		}
 
 		// Two unfollow between the first page and the next ones.
-		first, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{}, 7)
+		first, err := f.St.Followers(f.Ctx, star.ID, retwis.Cursor{}, 7)
 		if err != nil {
 			t.Fatal(err)
 		}
 		gone := []retwis.User{first.Follows[2].User, pages[2][3].User}
 		for _, u := range gone {
-			if err := f.st.Unfollow(f.ctx, u.ID, star.ID); err != nil {
+			if err := f.St.Unfollow(f.Ctx, u.ID, star.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
 		rest := names(first.Follows)
 		for c := (retwis.Cursor{Before: first.Follows[6].User.ID}); ; {
-			p, err := f.st.Followers(f.ctx, star.ID, c, 7)
+			p, err := f.St.Followers(f.Ctx, star.ID, c, 7)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,14 +88,14 @@ func TestFollowLists(t *testing.T) {
 			t.Fatalf("paged while two unfollowed: %q; want %q", rest, want)
 		}
 
-		p, err := f.st.Followers(f.ctx, star.ID, retwis.Cursor{Before: gone[0].ID}, 7)
+		p, err := f.St.Followers(f.Ctx, star.ID, retwis.Cursor{Before: gone[0].ID}, 7)
 		if err != nil || len(p.Follows) != 0 || !p.Newer || p.Older {
 			t.Fatalf("page after someone gone = %+v, %v; want empty, leading back", p, err)
 		}
 		// A fan who still follows (which fans unfollowed above depends on
 		// the order of follows made in the same second).
 		kept := fans[slices.IndexFunc(fans, func(u retwis.User) bool { return !slices.Contains(gone, u) })]
-		following, err := f.st.Following(f.ctx, kept.ID, retwis.Cursor{}, 10)
+		following, err := f.St.Following(f.Ctx, kept.ID, retwis.Cursor{}, 10)
 		if err != nil || !slices.Equal(names(following.Follows), []string{"star"}) {
 			t.Fatalf("%s follows %q, %v; want star", kept.Username, names(following.Follows), err)
 		}
@@ -108,22 +108,22 @@ func TestFollowLists(t *testing.T) {
 func TestFollowListRoundTrips(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	star := f.register(t, "star")
+	star := f.Register(t, "star")
 	for i := range 30 {
-		u := f.register(t, fmt.Sprint("fan", i))
-		if err := f.st.Follow(f.ctx, u.ID, star.ID); err != nil {
+		u := f.Register(t, fmt.Sprint("fan", i))
+		if err := f.St.Follow(f.Ctx, u.ID, star.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
 	calls := func(c retwis.Cursor) (int64, retwis.FollowPage) {
-		before := f.rc.Calls.Load()
-		p, err := f.st.Followers(f.ctx, star.ID, c, 10)
+		before := f.RC.Calls.Load()
+		p, err := f.St.Followers(f.Ctx, star.ID, c, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return f.rc.Calls.Load() - before, p
+		return f.RC.Calls.Load() - before, p
 	}
-	f.st.ForgetWrites()
+	f.St.ForgetWrites()
 	cold, p := calls(retwis.Cursor{})
 	warm, _ := calls(retwis.Cursor{})
 	calls(retwis.Cursor{Before: p.Follows[9].User.ID}) // caches the names of the second page
@@ -140,7 +140,7 @@ func walk(t *testing.T, f *fixture, uid int64, n int) [][]retwis.ListedUser {
 	var pages [][]retwis.ListedUser
 	var c retwis.Cursor
 	for {
-		p, err := f.st.Followers(f.ctx, uid, c, n)
+		p, err := f.St.Followers(f.Ctx, uid, c, n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ func TestGraphBruteForce(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 5))
 		var users []retwis.User
 		for i := range 25 {
-			users = append(users, f.register(t, fmt.Sprint("node", i)))
+			users = append(users, f.Register(t, fmt.Sprint("node", i)))
 		}
 		follows := map[int64]map[int64]bool{}
 		for _, u := range users {
@@ -35,18 +35,18 @@ func TestGraphBruteForce(t *testing.T) {
 				continue
 			}
 			if follows[a.ID][b.ID] && rng.IntN(3) == 0 {
-				if err := f.st.Unfollow(f.ctx, a.ID, b.ID); err != nil {
+				if err := f.St.Unfollow(f.Ctx, a.ID, b.ID); err != nil {
 					t.Fatal(err)
 				}
 				delete(follows[a.ID], b.ID)
 			} else {
-				if err := f.st.Follow(f.ctx, a.ID, b.ID); err != nil {
+				if err := f.St.Follow(f.Ctx, a.ID, b.ID); err != nil {
 					t.Fatal(err)
 				}
 				follows[a.ID][b.ID] = true
 			}
 		}
-		f.st.ForgetWrites()
+		f.St.ForgetWrites()
 		for _, v := range users {
 			for _, p := range users {
 				if v.ID == p.ID {
@@ -62,7 +62,7 @@ func TestGraphBruteForce(t *testing.T) {
 						both++
 					}
 				}
-				rel, err := f.st.Relationship(f.ctx, v.ID, p.ID)
+				rel, err := f.St.Relationship(f.Ctx, v.ID, p.ID)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -92,7 +92,7 @@ func TestGraphBruteForce(t *testing.T) {
 			slices.SortFunc(want, func(a, b retwis.Suggestion) int {
 				return cmp.Or(cmp.Compare(b.FollowedBy, a.FollowedBy), cmp.Compare(a.User.ID, b.User.ID))
 			})
-			got, err := f.st.WhoToFollow(f.ctx, v.ID, 5)
+			got, err := f.St.WhoToFollow(f.Ctx, v.ID, 5)
 			if len(follows[v.ID]) > store.SuggestFrom {
 				continue // drawn from a sample: not to be compared
 			}
@@ -105,12 +105,12 @@ func TestGraphBruteForce(t *testing.T) {
 		parent := f.post(t, posts.Draft{Author: b.ID, Text: "a question"})
 		f.post(t, posts.Draft{Author: a.ID, Text: "hello @node2"})
 		f.post(t, posts.Draft{Author: a.ID, Text: "an answer", InReplyTo: parent.ID})
-		f.drain(t)
-		f.st.ForgetWrites()
-		if rel, err := f.st.Relationship(f.ctx, users[2].ID, a.ID); err != nil || !rel.MentionedYou || rel.RepliedToYou {
+		f.Drain(t)
+		f.St.ForgetWrites()
+		if rel, err := f.St.Relationship(f.Ctx, users[2].ID, a.ID); err != nil || !rel.MentionedYou || rel.RepliedToYou {
 			t.Fatalf("node0 to node2 after a mention: %+v, %v", rel, err)
 		}
-		if rel, err := f.st.Relationship(f.ctx, b.ID, a.ID); err != nil || !rel.RepliedToYou || rel.MentionedYou {
+		if rel, err := f.St.Relationship(f.Ctx, b.ID, a.ID); err != nil || !rel.RepliedToYou || rel.MentionedYou {
 			t.Fatalf("node0 to node1 after a reply: %+v, %v", rel, err)
 		}
 	})
@@ -121,14 +121,14 @@ func TestGraphBruteForce(t *testing.T) {
 func TestSuggestionsRenewed(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	a, b, c, d := f.register(t, "a"), f.register(t, "b"), f.register(t, "c"), f.register(t, "d")
+	a, b, c, d := f.Register(t, "a"), f.Register(t, "b"), f.Register(t, "c"), f.Register(t, "d")
 	for _, p := range [][2]retwis.User{{a, b}, {b, c}, {b, d}} {
-		if err := f.st.Follow(f.ctx, p[0].ID, p[1].ID); err != nil {
+		if err := f.St.Follow(f.Ctx, p[0].ID, p[1].ID); err != nil {
 			t.Fatal(err)
 		}
 	}
 	names := func() []string {
-		found, err := f.st.WhoToFollow(f.ctx, a.ID, 5)
+		found, err := f.St.WhoToFollow(f.Ctx, a.ID, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +141,7 @@ func TestSuggestionsRenewed(t *testing.T) {
 	if got := names(); !slices.Equal(got, []string{"c", "d"}) {
 		t.Fatalf("suggestions = %q; want c, d", got)
 	}
-	if err := f.st.Follow(f.ctx, a.ID, c.ID); err != nil {
+	if err := f.St.Follow(f.Ctx, a.ID, c.ID); err != nil {
 		t.Fatal(err)
 	}
 	if got := names(); !slices.Equal(got, []string{"d"}) {
@@ -157,24 +157,24 @@ func TestSuggestionsRenewed(t *testing.T) {
 func TestRelationshipRoundTrips(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	visitor, profile := f.register(t, "visitor"), f.register(t, "profile")
+	visitor, profile := f.Register(t, "visitor"), f.Register(t, "profile")
 	for i := range 20 {
-		u := f.register(t, fmt.Sprint("mutual", i))
+		u := f.Register(t, fmt.Sprint("mutual", i))
 		for _, pair := range [][2]int64{{visitor.ID, u.ID}, {u.ID, profile.ID}} {
-			if err := f.st.Follow(f.ctx, pair[0], pair[1]); err != nil {
+			if err := f.St.Follow(f.Ctx, pair[0], pair[1]); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	calls := func() int64 {
-		before := f.rc.Calls.Load()
-		rel, err := f.st.Relationship(f.ctx, visitor.ID, profile.ID)
+		before := f.RC.Calls.Load()
+		rel, err := f.St.Relationship(f.Ctx, visitor.ID, profile.ID)
 		if err != nil || rel.FollowedByCount != 20 || len(rel.FollowedBy) != 2 {
 			t.Fatalf("relationship: %+v, %v", rel, err)
 		}
-		return f.rc.Calls.Load() - before
+		return f.RC.Calls.Load() - before
 	}
-	f.st.ForgetWrites()
+	f.St.ForgetWrites()
 	if cold, warm := calls(), calls(); cold != 3 || warm != 1 {
 		t.Fatalf("the panel took %d round trips cold, %d warm; want 3 and 1", cold, warm)
 	}

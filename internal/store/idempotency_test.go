@@ -16,12 +16,12 @@ import (
 func TestCreatePostOnce(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	u := f.register(t, "retrier")
-	first, err := f.st.CreatePostOnce(f.ctx, u.ID, "only once", "key-1")
+	u := f.Register(t, "retrier")
+	first, err := f.St.CreatePostOnce(f.Ctx, u.ID, "only once", "key-1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := f.st.CreatePostOnce(f.ctx, u.ID, "only once", "key-1")
+	again, err := f.St.CreatePostOnce(f.Ctx, u.ID, "only once", "key-1")
 	if err != nil || again.ID != first.ID {
 		t.Fatalf("the retry gave %+v, %v; want post %d", again, err, first.ID)
 	}
@@ -29,7 +29,7 @@ func TestCreatePostOnce(t *testing.T) {
 	ids := make(chan int64, 10)
 	for range 10 {
 		wg.Go(func() {
-			p, err := f.st.CreatePostOnce(f.ctx, u.ID, "concurrent", "key-2")
+			p, err := f.St.CreatePostOnce(f.Ctx, u.ID, "concurrent", "key-2")
 			if err == nil {
 				ids <- p.ID
 			} else if retwis.ErrorKind(err) != retwis.Conflict {
@@ -46,17 +46,17 @@ func TestCreatePostOnce(t *testing.T) {
 	if len(seen) != 1 {
 		t.Fatalf("concurrent sends with one key published %d posts", len(seen))
 	}
-	prof := must.Value(f.st.Profile(f.ctx, 0, u, retwis.Cursor{}, 10))(t)
+	prof := must.Value(f.St.Profile(f.Ctx, 0, u, retwis.Cursor{}, 10))(t)
 	if len(prof.Page.Posts) != 2 {
 		t.Fatalf("the profile shows %d posts; want 2 (one per key)", len(prof.Page.Posts))
 	}
-	f.drain(t) // so that the worker changes nothing while the database is compared
+	f.Drain(t) // so that the worker changes nothing while the database is compared
 	for _, bad := range []string{strings.Repeat("k", retwis.MaxIdempotencyKeyLen+1), "tab\tkey", "é"} {
-		before := f.snapshot(t)
-		if _, err := f.st.CreatePostOnce(f.ctx, u.ID, "x", bad); retwis.ErrorKind(err) != retwis.Invalid {
+		before := f.Snapshot(t)
+		if _, err := f.St.CreatePostOnce(f.Ctx, u.ID, "x", bad); retwis.ErrorKind(err) != retwis.Invalid {
 			t.Fatalf("key %q: %v; want invalid", bad, err)
 		}
-		f.assertUnchanged(t, before)
+		f.AssertUnchanged(t, before)
 	}
 }
 
@@ -67,25 +67,25 @@ func TestCreatePostOnce(t *testing.T) {
 // since, on one Redis and on a cluster.
 func TestPublished(t *testing.T) {
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
-		u := f.register(t, "author")
-		other := f.register(t, "other")
-		if err := f.st.Follow(f.ctx, other.ID, u.ID); err != nil {
+		u := f.Register(t, "author")
+		other := f.Register(t, "other")
+		if err := f.St.Follow(f.Ctx, other.ID, u.ID); err != nil {
 			t.Fatal(err)
 		}
 		f.post(t, posts.Draft{Author: u.ID, Text: "an earlier post"})
 		d := posts.Draft{Author: u.ID, Text: "hello @other #tag", Key: "k"}
-		p, err := f.st.Publish(f.ctx, d)
+		p, err := f.St.Publish(f.Ctx, d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		equal(t, "the post", p.Post)(f.st.Post(f.ctx, 0, p.Post.ID))
-		equal(t, "its author", p.Author)(f.st.Summary(f.ctx, u.ID))
+		equal(t, "the post", p.Post)(f.St.Post(f.Ctx, 0, p.Post.ID))
+		equal(t, "its author", p.Author)(f.St.Summary(f.Ctx, u.ID))
 		if p.Replies != 0 || p.Author.Posts != 2 || p.Author.Counts.Followers != 1 {
 			t.Errorf("published %+v; want no replies, by an author of 2 posts and a follower", p)
 		}
 		f.post(t, posts.Draft{Author: other.ID, Text: "a reply", InReplyTo: p.Post.ID})
-		f.drain(t)
-		again, err := f.st.Publish(f.ctx, d)
+		f.Drain(t)
+		again, err := f.St.Publish(f.Ctx, d)
 		if err != nil {
 			t.Fatal(err)
 		}

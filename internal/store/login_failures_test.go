@@ -15,29 +15,29 @@ import (
 func TestLoginSlowsDown(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
-		u := f.register(t, "owner")
+		u := f.Register(t, "owner")
 		for range 3 {
-			if _, _, err := f.st.Login(f.ctx, "owner", "wrong-password"); retwis.ErrorKind(err) != retwis.Unauthorized {
+			if _, _, err := f.St.Login(f.Ctx, "owner", "wrong-password"); retwis.ErrorKind(err) != retwis.Unauthorized {
 				t.Fatalf("a wrong password: %v", err)
 			}
 		}
-		_, _, err := f.st.Login(f.ctx, "owner", "password1")
+		_, _, err := f.St.Login(f.Ctx, "owner", "password1")
 		limited, ok := errors.AsType[*retwis.Limited](err)
 		if retwis.ErrorKind(err) != retwis.TooMany || !ok || limited.Quota.RetryAfter <= 0 || limited.Quota.RetryAfter > time.Second {
 			t.Fatalf("right after three failures: %v; want a wait of up to a second", err)
 		}
 		time.Sleep(limited.Quota.RetryAfter + 10*time.Millisecond) // the delay, on the wall clock, must pass
-		if _, _, err := f.st.Login(f.ctx, "owner", "password1"); err != nil {
+		if _, _, err := f.St.Login(f.Ctx, "owner", "password1"); err != nil {
 			t.Fatalf("after the wait, the owner logs in: %v", err)
 		}
-		n, last, err := f.st.LoginNotice(f.ctx, u.ID)
+		n, last, err := f.St.LoginNotice(f.Ctx, u.ID)
 		if err != nil || n != 3 || time.Since(last) > 10*time.Second {
 			t.Fatalf("notice = %d failures, the last at %v, %v; want 3, just now", n, last, err)
 		}
-		if n, _, err := f.st.LoginNotice(f.ctx, u.ID); err != nil || n != 0 {
+		if n, _, err := f.St.LoginNotice(f.Ctx, u.ID); err != nil || n != 0 {
 			t.Errorf("the notice again: %d, %v; want it read once", n, err)
 		}
-		if _, _, err := f.st.Login(f.ctx, "owner", "wrong-password"); retwis.ErrorKind(err) != retwis.Unauthorized {
+		if _, _, err := f.St.Login(f.Ctx, "owner", "wrong-password"); retwis.ErrorKind(err) != retwis.Unauthorized {
 			t.Errorf("after a login the count starts again: %v", err)
 		}
 	})

@@ -20,81 +20,81 @@ import (
 func TestSuspend(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
-		spam, _, err := f.st.Register(f.ctx, "spammer", "password1")
+		spam, _, err := f.St.Register(f.Ctx, "spammer", "password1")
 		if err != nil {
 			t.Fatal(err)
 		}
-		reader := f.register(t, "reader")
-		if err := f.st.Follow(f.ctx, reader.ID, spam.ID); err != nil {
+		reader := f.Register(t, "reader")
+		if err := f.St.Follow(f.Ctx, reader.ID, spam.ID); err != nil {
 			t.Fatal(err)
 		}
 		p := f.post(t, posts.Draft{Author: spam.ID, Text: "buy #cheap things @reader"})
-		f.drain(t)
-		_, session, err := f.st.Login(f.ctx, "spammer", "password1")
+		f.Drain(t)
+		_, session, err := f.St.Login(f.Ctx, "spammer", "password1")
 		if err != nil {
 			t.Fatal(err)
 		}
-		token, err := f.st.CreateToken(f.ctx, spam.ID, "", "bot", retwis.Scopes{"write"})
+		token, err := f.St.CreateToken(f.Ctx, spam.ID, "", "bot", retwis.Scopes{"write"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		other := f.second(t)
-		for _, st := range []*store.Store{f.st, other} { // warm both caches
-			if g, err := st.GlobalTimeline(f.ctx, reader.ID, retwis.Cursor{}, 10); err != nil || len(g.Posts) != 1 {
+		for _, st := range []*store.Store{f.St, other} { // warm both caches
+			if g, err := st.GlobalTimeline(f.Ctx, reader.ID, retwis.Cursor{}, 10); err != nil || len(g.Posts) != 1 {
 				t.Fatalf("before: %d posts, %v", len(g.Posts), err)
 			}
 		}
 
-		if err := f.st.Suspend(f.ctx, "cli:op", spam.ID, "spam"); err != nil {
+		if err := f.St.Suspend(f.Ctx, "cli:op", spam.ID, "spam"); err != nil {
 			t.Fatal(err)
 		}
 		soon(t, "the suspended account's post vanishes on another store", func() bool {
-			_, err := other.Post(f.ctx, 0, p.ID)
+			_, err := other.Post(f.Ctx, 0, p.ID)
 			return retwis.ErrorKind(err) == retwis.NotFound
 		})
-		for name, st := range map[string]*store.Store{"this store": f.st, "another": other} {
+		for name, st := range map[string]*store.Store{"this store": f.St, "another": other} {
 			for _, viewer := range []int64{0, reader.ID} {
-				g := must.Value(st.GlobalTimeline(f.ctx, viewer, retwis.Cursor{}, 10))(t)
-				h, _, err := st.HomeTimeline(f.ctx, reader.ID, retwis.Cursor{}, 10)
+				g := must.Value(st.GlobalTimeline(f.Ctx, viewer, retwis.Cursor{}, 10))(t)
+				h, _, err := st.HomeTimeline(f.Ctx, reader.ID, retwis.Cursor{}, 10)
 				must.OK(t, err)
-				tag := must.Value(st.TagPosts(f.ctx, viewer, "cheap", retwis.Cursor{}, 10))(t)
-				prof := must.Value(st.Profile(f.ctx, viewer, spam, retwis.Cursor{}, 10))(t)
-				m := must.Value(st.Mentions(f.ctx, reader.ID, retwis.Cursor{}, 10))(t)
+				tag := must.Value(st.TagPosts(f.Ctx, viewer, "cheap", retwis.Cursor{}, 10))(t)
+				prof := must.Value(st.Profile(f.Ctx, viewer, spam, retwis.Cursor{}, 10))(t)
+				m := must.Value(st.Mentions(f.Ctx, reader.ID, retwis.Cursor{}, 10))(t)
 				if n := len(g.Posts) + len(h.Posts) + len(tag.Posts) + len(prof.Page.Posts) + len(m.Posts); n > 0 {
 					t.Errorf("%s, viewer %d: %d posts of a suspended account shown", name, viewer, n)
 				}
-				if _, err := st.Post(f.ctx, viewer, p.ID); retwis.ErrorKind(err) != retwis.NotFound {
+				if _, err := st.Post(f.Ctx, viewer, p.ID); retwis.ErrorKind(err) != retwis.NotFound {
 					t.Errorf("%s: the suspended account's post reads as %v", name, err)
 				}
 			}
-			if _, err := st.Authenticate(f.ctx, session); retwis.ErrorKind(err) != retwis.Unauthorized {
+			if _, err := st.Authenticate(f.Ctx, session); retwis.ErrorKind(err) != retwis.Unauthorized {
 				t.Errorf("%s: the suspended account's session: %v", name, err)
 			}
-			if _, err := st.AuthenticateToken(f.ctx, token); retwis.ErrorKind(err) != retwis.Unauthorized {
+			if _, err := st.AuthenticateToken(f.Ctx, token); retwis.ErrorKind(err) != retwis.Unauthorized {
 				t.Errorf("%s: the suspended account's token: %v", name, err)
 			}
 		}
-		before, counter := f.snapshot(t), f.do(t, "GET", "next_post_id")
-		if _, err := f.st.Publish(f.ctx, posts.Draft{Author: spam.ID, Text: "more", Key: "k1"}); retwis.ErrorKind(err) != retwis.Forbidden {
+		before, counter := f.Snapshot(t), f.Do(t, "GET", "next_post_id")
+		if _, err := f.St.Publish(f.Ctx, posts.Draft{Author: spam.ID, Text: "more", Key: "k1"}); retwis.ErrorKind(err) != retwis.Forbidden {
 			t.Errorf("a suspended account posts: %v", err)
 		}
 		// The test's store takes post ids from the tutorial's counter, in
 		// the round trip that finds the author suspended (servers take them
 		// from a generator): an id spent is no post written.
-		f.do(t, "SET", "next_post_id", counter)
-		f.assertUnchanged(t, before)
-		if users, n, err := f.st.SuspendedUsers(f.ctx, 10); err != nil || n != 1 || len(users) != 1 || users[0] != spam {
+		f.Do(t, "SET", "next_post_id", counter)
+		f.AssertUnchanged(t, before)
+		if users, n, err := f.St.SuspendedUsers(f.Ctx, 10); err != nil || n != 1 || len(users) != 1 || users[0] != spam {
 			t.Errorf("suspended users: %v %d %v", users, n, err)
 		}
 
-		if err := f.st.Unsuspend(f.ctx, "@mod", spam.ID, ""); err != nil {
+		if err := f.St.Unsuspend(f.Ctx, "@mod", spam.ID, ""); err != nil {
 			t.Fatal(err)
 		}
 		soon(t, "the unsuspended account's post shows on another store", func() bool {
-			g, err := other.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 10)
+			g, err := other.GlobalTimeline(f.Ctx, 0, retwis.Cursor{}, 10)
 			return err == nil && len(g.Posts) == 1
 		})
-		log, err := f.st.AuditLog(f.ctx, 10)
+		log, err := f.St.AuditLog(f.Ctx, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,46 +117,46 @@ func TestSuspend(t *testing.T) {
 func TestModeratorsAndRemoval(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	mod, author := f.register(t, "mod"), f.register(t, "author")
-	if is, err := f.st.IsModerator(f.ctx, mod.ID); err != nil || is {
+	mod, author := f.Register(t, "mod"), f.Register(t, "author")
+	if is, err := f.St.IsModerator(f.Ctx, mod.ID); err != nil || is {
 		t.Fatalf("a new user is a moderator: %v, %v", is, err)
 	}
-	if err := f.st.SetModerator(f.ctx, "cli:op", mod.ID, true); err != nil {
+	if err := f.St.SetModerator(f.Ctx, "cli:op", mod.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	if is, err := f.st.IsModerator(f.ctx, mod.ID); err != nil || !is {
+	if is, err := f.St.IsModerator(f.Ctx, mod.ID); err != nil || !is {
 		t.Fatalf("granted, not a moderator: %v, %v", is, err)
 	}
 	p := f.post(t, posts.Draft{Author: author.ID, Text: "rule-breaking #words"})
-	f.drain(t)
-	before := f.snapshot(t)
+	f.Drain(t)
+	before := f.Snapshot(t)
 	for name, err := range map[string]error{
-		"suspend nobody":  f.st.Suspend(f.ctx, "cli:op", 999, ""),
-		"remove nothing":  f.st.RemovePost(f.ctx, "cli:op", 999, ""),
-		"long reason":     f.st.Suspend(f.ctx, "cli:op", author.ID, strings.Repeat("x", 1001)),
-		"grant to nobody": f.st.SetModerator(f.ctx, "cli:op", 999, true),
+		"suspend nobody":  f.St.Suspend(f.Ctx, "cli:op", 999, ""),
+		"remove nothing":  f.St.RemovePost(f.Ctx, "cli:op", 999, ""),
+		"long reason":     f.St.Suspend(f.Ctx, "cli:op", author.ID, strings.Repeat("x", 1001)),
+		"grant to nobody": f.St.SetModerator(f.Ctx, "cli:op", 999, true),
 	} {
 		if k := retwis.ErrorKind(err); k != retwis.NotFound && k != retwis.Invalid {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	f.assertUnchanged(t, before)
-	if err := f.st.RemovePost(f.ctx, retwis.ModeratorActor(mod), p.ID, "rule 2"); err != nil {
+	f.AssertUnchanged(t, before)
+	if err := f.St.RemovePost(f.Ctx, retwis.ModeratorActor(mod), p.ID, "rule 2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.st.Post(f.ctx, 0, p.ID); retwis.ErrorKind(err) != retwis.NotFound {
+	if _, err := f.St.Post(f.Ctx, 0, p.ID); retwis.ErrorKind(err) != retwis.NotFound {
 		t.Errorf("a removed post reads as %v", err)
 	}
 	if got := f.tagPosts(t, "words"); len(got) != 0 {
 		t.Errorf("a removed post stays on its tag page: %v", got)
 	}
-	if err := f.st.SetModerator(f.ctx, "cli:op", mod.ID, false); err != nil {
+	if err := f.St.SetModerator(f.Ctx, "cli:op", mod.ID, false); err != nil {
 		t.Fatal(err)
 	}
-	if must.Value(f.st.IsModerator(f.ctx, mod.ID))(t) {
+	if must.Value(f.St.IsModerator(f.Ctx, mod.ID))(t) {
 		t.Error("revoked, still a moderator")
 	}
-	log, err := f.st.AuditLog(f.ctx, 2)
+	log, err := f.St.AuditLog(f.Ctx, 2)
 	if err != nil || len(log) != 2 || log[0].Action != retwis.RevokeModerator ||
 		log[1].Action != retwis.DeletePost || log[1].Actor != "@mod" || !strings.Contains(log[1].Target, "by @author") || log[1].Reason != "rule 2" {
 		t.Errorf("audit log: %+v, %v", log, err)
@@ -170,43 +170,43 @@ func TestModeratorsAndRemoval(t *testing.T) {
 func TestReports(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
-		alice, bob := f.register(t, "alice"), f.register(t, "bob")
+		alice, bob := f.Register(t, "alice"), f.Register(t, "bob")
 		p := f.post(t, posts.Draft{Author: bob.ID, Text: "nasty"})
-		f.drain(t) // so that the worker changes nothing while the database is compared
-		before := f.snapshot(t)
+		f.Drain(t) // so that the worker changes nothing while the database is compared
+		before := f.Snapshot(t)
 		for name, try := range map[string]func() error{
-			"oneself":     func() error { _, err := f.st.Report(f.ctx, alice.ID, alice.ID, nil, "me"); return err },
-			"own post":    func() error { _, err := f.st.Report(f.ctx, bob.ID, 0, []int64{p.ID}, "mine"); return err },
-			"nobody":      func() error { _, err := f.st.Report(f.ctx, alice.ID, 999, nil, "who"); return err },
-			"no post":     func() error { _, err := f.st.Report(f.ctx, alice.ID, 0, []int64{999}, "what"); return err },
-			"no reason":   func() error { _, err := f.st.Report(f.ctx, alice.ID, bob.ID, nil, "  "); return err },
-			"bad closing": func() error { return f.st.CloseReport(f.ctx, "@mod", "12-x", "") },
-			"no such":     func() error { return f.st.CloseReport(f.ctx, "@mod", "1-1", "") },
+			"oneself":     func() error { _, err := f.St.Report(f.Ctx, alice.ID, alice.ID, nil, "me"); return err },
+			"own post":    func() error { _, err := f.St.Report(f.Ctx, bob.ID, 0, []int64{p.ID}, "mine"); return err },
+			"nobody":      func() error { _, err := f.St.Report(f.Ctx, alice.ID, 999, nil, "who"); return err },
+			"no post":     func() error { _, err := f.St.Report(f.Ctx, alice.ID, 0, []int64{999}, "what"); return err },
+			"no reason":   func() error { _, err := f.St.Report(f.Ctx, alice.ID, bob.ID, nil, "  "); return err },
+			"bad closing": func() error { return f.St.CloseReport(f.Ctx, "@mod", "12-x", "") },
+			"no such":     func() error { return f.St.CloseReport(f.Ctx, "@mod", "1-1", "") },
 		} {
 			if k := retwis.ErrorKind(try()); k != retwis.Invalid && k != retwis.NotFound {
 				t.Errorf("%s: kind %v", name, k)
 			}
 		}
-		f.assertUnchanged(t, before)
-		ofPost, err := f.st.Report(f.ctx, alice.ID, 0, []int64{p.ID}, "insulting")
+		f.AssertUnchanged(t, before)
+		ofPost, err := f.St.Report(f.Ctx, alice.ID, 0, []int64{p.ID}, "insulting")
 		if err != nil || ofPost.User != bob || ofPost.By != alice || !slices.Equal(ofPost.Posts, []int64{p.ID}) {
 			t.Fatalf("report of a post: %+v, %v", ofPost, err)
 		}
-		ofUser, err := f.st.Report(f.ctx, alice.ID, bob.ID, nil, "a bot")
+		ofUser, err := f.St.Report(f.Ctx, alice.ID, bob.ID, nil, "a bot")
 		if err != nil {
 			t.Fatal(err)
 		}
-		open, err := f.st.OpenReports(f.ctx, 10)
+		open, err := f.St.OpenReports(f.Ctx, 10)
 		if err != nil || len(open) != 2 || open[0].ID != ofUser.ID || !reflect.DeepEqual(open[1], ofPost) {
 			t.Fatalf("open reports: %+v, %v", open, err)
 		}
-		if err := f.st.CloseReport(f.ctx, "@mod", ofPost.ID, "post removed"); err != nil {
+		if err := f.St.CloseReport(f.Ctx, "@mod", ofPost.ID, "post removed"); err != nil {
 			t.Fatal(err)
 		}
-		if open, err := f.st.OpenReports(f.ctx, 10); err != nil || len(open) != 1 || open[0].ID != ofUser.ID {
+		if open, err := f.St.OpenReports(f.Ctx, 10); err != nil || len(open) != 1 || open[0].ID != ofUser.ID {
 			t.Errorf("after closing one: %+v, %v", open, err)
 		}
-		log, err := f.st.AuditLog(f.ctx, 1)
+		log, err := f.St.AuditLog(f.Ctx, 1)
 		if err != nil || len(log) != 1 || log[0].Action != retwis.CloseReport || !strings.Contains(log[0].Target, `"insulting"`) {
 			t.Errorf("audit log: %+v, %v", log, err)
 		}

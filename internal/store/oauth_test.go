@@ -18,67 +18,67 @@ import (
 func TestTokens(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
-		u := f.register(t, "holder")
-		app, secret, err := f.st.CreateApp(f.ctx, retwis.App{Name: "App", RedirectURIs: []string{retwis.OutOfBand}, Scopes: retwis.Scopes{"read", "write"}})
+		u := f.Register(t, "holder")
+		app, secret, err := f.St.CreateApp(f.Ctx, retwis.App{Name: "App", RedirectURIs: []string{retwis.OutOfBand}, Scopes: retwis.Scopes{"read", "write"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := f.do(t, "HGET", "app:{"+app.ClientID+"}", "secret"); got == "" || strings.Contains(got, secret) {
+		if got := f.Do(t, "HGET", "app:{"+app.ClientID+"}", "secret"); got == "" || strings.Contains(got, secret) {
 			t.Fatalf("the client secret is stored as %q", got)
 		}
-		if _, err := f.st.AuthenticateApp(f.ctx, app.ClientID, secret); err != nil {
+		if _, err := f.St.AuthenticateApp(f.Ctx, app.ClientID, secret); err != nil {
 			t.Fatal(err)
 		}
 		for _, bad := range [][2]string{{app.ClientID, "wrong"}, {"nobody", secret}, {"", ""}} {
-			if _, err := f.st.AuthenticateApp(f.ctx, bad[0], bad[1]); retwis.ErrorKind(err) != retwis.Unauthorized {
+			if _, err := f.St.AuthenticateApp(f.Ctx, bad[0], bad[1]); retwis.ErrorKind(err) != retwis.Unauthorized {
 				t.Errorf("AuthenticateApp(%q, %q) = %v", bad[0], bad[1], err)
 			}
 		}
-		first, err := f.st.CreateToken(f.ctx, u.ID, app.ClientID, app.Name, retwis.Scopes{"read"})
+		first, err := f.St.CreateToken(f.Ctx, u.ID, app.ClientID, app.Name, retwis.Scopes{"read"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		second, err := f.st.CreateToken(f.ctx, u.ID, "", "personal", retwis.Scopes{"read", "write"})
+		second, err := f.St.CreateToken(f.Ctx, u.ID, "", "personal", retwis.Scopes{"read", "write"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !strings.HasPrefix(first, strconv.FormatInt(u.ID, 10)+".") {
 			t.Errorf("token %q does not name its user", first)
 		}
-		for _, field := range f.strs(t, "HKEYS", "tokens:{"+strconv.FormatInt(u.ID, 10)+"}") {
+		for _, field := range f.Strs(t, "HKEYS", "tokens:{"+strconv.FormatInt(u.ID, 10)+"}") {
 			if strings.Contains(first, field) || strings.Contains(second, field) {
 				t.Error("a token is stored as it is")
 			}
 		}
-		tok, err := f.st.AuthenticateToken(f.ctx, first)
+		tok, err := f.St.AuthenticateToken(f.Ctx, first)
 		if err != nil || tok.User != u || tok.ClientID != app.ClientID || tok.Scopes.String() != "read" {
 			t.Fatalf("AuthenticateToken = %+v, %v", tok, err)
 		}
-		list, err := f.st.Tokens(f.ctx, u.ID)
+		list, err := f.St.Tokens(f.Ctx, u.ID)
 		if err != nil || len(list) != 2 || list[0].LastUsed.IsZero() == list[1].LastUsed.IsZero() {
 			t.Fatalf("Tokens = %+v, %v; want two, one used", list, err)
 		}
 		for _, bad := range []string{"", "x", "0.x", strconv.FormatInt(u.ID, 10) + ".x", first + "x", strings.Repeat("1", 200)} {
-			if _, err := f.st.AuthenticateToken(f.ctx, bad); retwis.ErrorKind(err) != retwis.Unauthorized {
+			if _, err := f.St.AuthenticateToken(f.Ctx, bad); retwis.ErrorKind(err) != retwis.Unauthorized {
 				t.Errorf("AuthenticateToken(%q) = %v", bad, err)
 			}
 		}
-		if err := f.st.RevokeBearer(f.ctx, "another app", first); err != nil {
+		if err := f.St.RevokeBearer(f.Ctx, "another app", first); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.st.AuthenticateToken(f.ctx, first); err != nil {
+		if _, err := f.St.AuthenticateToken(f.Ctx, first); err != nil {
 			t.Fatal("another app revoked the token")
 		}
-		if err := f.st.RevokeBearer(f.ctx, app.ClientID, first); err != nil {
+		if err := f.St.RevokeBearer(f.Ctx, app.ClientID, first); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.st.AuthenticateToken(f.ctx, first); retwis.ErrorKind(err) != retwis.Unauthorized {
+		if _, err := f.St.AuthenticateToken(f.Ctx, first); retwis.ErrorKind(err) != retwis.Unauthorized {
 			t.Errorf("a revoked token authenticates: %v", err)
 		}
-		if err := f.st.RevokeToken(f.ctx, u.ID, "nothing"); retwis.ErrorKind(err) != retwis.NotFound {
+		if err := f.St.RevokeToken(f.Ctx, u.ID, "nothing"); retwis.ErrorKind(err) != retwis.NotFound {
 			t.Errorf("revoking nothing: %v", err)
 		}
-		if _, err := f.st.AuthenticateToken(f.ctx, second); err != nil {
+		if _, err := f.St.AuthenticateToken(f.Ctx, second); err != nil {
 			t.Errorf("the other token stopped: %v", err)
 		}
 	})
@@ -90,21 +90,21 @@ func TestTokens(t *testing.T) {
 func TestPersonalTokenName(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	u := f.register(t, "namer")
-	before := f.snapshot(t)
+	u := f.Register(t, "namer")
+	before := f.Snapshot(t)
 	for _, bad := range []string{"", "   ", strings.Repeat("n", retwis.MaxAppNameLen+1)} {
-		if _, err := f.st.CreateToken(f.ctx, u.ID, "", bad, retwis.Scopes{"read"}); retwis.ErrorKind(err) != retwis.Invalid {
+		if _, err := f.St.CreateToken(f.Ctx, u.ID, "", bad, retwis.Scopes{"read"}); retwis.ErrorKind(err) != retwis.Invalid {
 			t.Errorf("a token named %q: %v; want invalid", bad, err)
 		}
 	}
-	f.assertUnchanged(t, before)
-	if _, err := f.st.CreateToken(f.ctx, u.ID, "", "  my bot ", retwis.Scopes{"read"}); err != nil {
+	f.AssertUnchanged(t, before)
+	if _, err := f.St.CreateToken(f.Ctx, u.ID, "", "  my bot ", retwis.Scopes{"read"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.st.CreateToken(f.ctx, u.ID, "client", "An App", retwis.Scopes{"read"}); err != nil {
+	if _, err := f.St.CreateToken(f.Ctx, u.ID, "client", "An App", retwis.Scopes{"read"}); err != nil {
 		t.Fatal(err)
 	}
-	list, err := f.st.Tokens(f.ctx, u.ID)
+	list, err := f.St.Tokens(f.Ctx, u.ID)
 	var names []string
 	for _, tok := range list {
 		names = append(names, tok.AppName)
@@ -119,21 +119,21 @@ func TestCodes(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		g := retwis.Grant{ClientID: "c", UserID: 7, Scopes: retwis.Scopes{"read"}, RedirectURI: retwis.OutOfBand, Challenge: strings.Repeat("A", 43)}
-		code, err := f.st.CreateCode(f.ctx, g)
+		code, err := f.St.CreateCode(f.Ctx, g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := f.st.RedeemCode(f.ctx, code)
+		got, err := f.St.RedeemCode(f.Ctx, code)
 		if err != nil || got.ClientID != g.ClientID || got.UserID != g.UserID || got.Challenge != g.Challenge || got.Scopes.String() != "read" {
 			t.Fatalf("RedeemCode = %+v, %v", got, err)
 		}
-		if _, err := f.st.RedeemCode(f.ctx, code); retwis.ErrorKind(err) != retwis.Unauthorized {
+		if _, err := f.St.RedeemCode(f.Ctx, code); retwis.ErrorKind(err) != retwis.Unauthorized {
 			t.Errorf("a code redeemed twice: %v", err)
 		}
-		code = must.Value(f.st.CreateCode(f.ctx, g))(t)
+		code = must.Value(f.St.CreateCode(f.Ctx, g))(t)
 		sum := sha256.Sum256([]byte(code))
 		key := "oauth_code:{" + hex.EncodeToString(sum[:]) + "}" // stored by its hash, not as it is
-		if ttl, _ := strconv.Atoi(f.do(t, "TTL", key)); ttl <= 0 || ttl > 600 {
+		if ttl, _ := strconv.Atoi(f.Do(t, "TTL", key)); ttl <= 0 || ttl > 600 {
 			t.Errorf("the code's key %s lives %ds; want up to 10 minutes", key, ttl)
 		}
 	})

@@ -30,12 +30,12 @@ func TestSearchPeopleBruteForce(t *testing.T) {
 		}
 		var people []*person
 		for i := range 36 {
-			u := f.register(t, fmt.Sprintf("user%02d_%s", i, []string{"jo", "ma", "ad", "x"}[i%4]))
+			u := f.Register(t, fmt.Sprintf("user%02d_%s", i, []string{"jo", "ma", "ad", "x"}[i%4]))
 			display := ""
 			for range rng.IntN(4) {
 				display += words[rng.IntN(len(words))] + " "
 			}
-			if err := f.st.SetAbout(f.ctx, u.ID, display, ""); err != nil {
+			if err := f.St.SetAbout(f.Ctx, u.ID, display, ""); err != nil {
 				t.Fatal(err)
 			}
 			normalized := must.Value(retwis.NormalizeDisplayName(display))(t)
@@ -44,7 +44,7 @@ func TestSearchPeopleBruteForce(t *testing.T) {
 		for _, p := range people {
 			for _, q := range people {
 				if p != q && rng.IntN(5) == 0 {
-					if err := f.st.Follow(f.ctx, q.user.ID, p.user.ID); err != nil {
+					if err := f.St.Follow(f.Ctx, q.user.ID, p.user.ID); err != nil {
 						t.Fatal(err)
 					}
 					p.followers++
@@ -71,7 +71,7 @@ func TestSearchPeopleBruteForce(t *testing.T) {
 			return names
 		}
 		search := func(query string) []string {
-			found, err := f.st.SearchPeople(f.ctx, query, 50)
+			found, err := f.St.SearchPeople(f.Ctx, query, 50)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +94,7 @@ func TestSearchPeopleBruteForce(t *testing.T) {
 		}
 
 		renamed := people[0]
-		if err := f.st.SetAbout(f.ctx, renamed.user.ID, "Zebulon Quartz", ""); err != nil {
+		if err := f.St.SetAbout(f.Ctx, renamed.user.ID, "Zebulon Quartz", ""); err != nil {
 			t.Fatal(err)
 		}
 		renamed.display = "Zebulon Quartz"
@@ -116,17 +116,17 @@ func TestSearchPeopleRoundTrips(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	for i := range 40 {
-		f.register(t, fmt.Sprint("ann", i))
+		f.Register(t, fmt.Sprint("ann", i))
 	}
 	calls := func() int64 {
-		before := f.rc.Calls.Load()
-		found, err := f.st.SearchPeople(f.ctx, "ann", 10)
+		before := f.RC.Calls.Load()
+		found, err := f.St.SearchPeople(f.Ctx, "ann", 10)
 		if err != nil || len(found) != 10 {
 			t.Fatalf("search: %d found, %v", len(found), err)
 		}
-		return f.rc.Calls.Load() - before
+		return f.RC.Calls.Load() - before
 	}
-	f.st.ForgetWrites()
+	f.St.ForgetWrites()
 	if cold, warm := calls(), calls(); cold > 3 || warm != 0 {
 		t.Fatalf("a search took %d round trips cold, %d warm; want at most 3, none", cold, warm)
 	}

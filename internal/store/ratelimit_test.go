@@ -26,14 +26,14 @@ func TestTake(t *testing.T) {
 		const interval = time.Second
 		rate := retwis.Rate{Count: 3, Per: 3 * interval}
 		for i := range 3 {
-			q, err := f.st.Take(f.ctx, "test:a", rate)
+			q, err := f.St.Take(f.Ctx, "test:a", rate)
 			if err != nil || q.Limit != 3 || q.Remaining != 2-i {
 				t.Fatalf("action %d: %+v, %v; want %d remaining", i, q, err, 2-i)
 			}
 		}
 		var refusals []time.Duration
 		for range 2 { // a refusal does not push the next pass further
-			q, err := f.st.Take(f.ctx, "test:a", rate)
+			q, err := f.St.Take(f.Ctx, "test:a", rate)
 			limited, ok := errors.AsType[*retwis.Limited](err)
 			if retwis.ErrorKind(err) != retwis.TooMany || !ok || q.Remaining != 0 || q.RetryAfter <= 0 || q.RetryAfter > interval || limited.Quota != q {
 				t.Fatalf("beyond the rate: %+v, %v", q, err)
@@ -43,19 +43,19 @@ func TestTake(t *testing.T) {
 		if refusals[1] > refusals[0] {
 			t.Errorf("a refused action moved the next pass: %v", refusals)
 		}
-		if _, err := f.st.Take(f.ctx, "test:b", rate); err != nil {
+		if _, err := f.St.Take(f.Ctx, "test:b", rate); err != nil {
 			t.Errorf("another subject: %v", err)
 		}
-		if ttl, _ := strconv.Atoi(f.do(t, "PTTL", "ratelimit:{test:b}")); ttl <= 0 || ttl > int(interval.Milliseconds()) {
+		if ttl, _ := strconv.Atoi(f.Do(t, "PTTL", "ratelimit:{test:b}")); ttl <= 0 || ttl > int(interval.Milliseconds()) {
 			t.Errorf("the state of a limit lives %d ms; want one interval, %v", ttl, interval)
 		}
 		time.Sleep(refusals[1] + 20*time.Millisecond) // the rate's interval, on the wall clock, must pass
-		if _, err := f.st.Take(f.ctx, "test:a", rate); err != nil {
+		if _, err := f.St.Take(f.Ctx, "test:a", rate); err != nil {
 			t.Errorf("after the wait: %v", err)
 		}
-		before := f.rc.Calls.Load()
-		if _, err := f.st.Take(f.ctx, "test:a", retwis.Rate{}); err != nil || f.rc.Calls.Load() != before {
-			t.Errorf("off: %v, %d round trips", err, f.rc.Calls.Load()-before)
+		before := f.RC.Calls.Load()
+		if _, err := f.St.Take(f.Ctx, "test:a", retwis.Rate{}); err != nil || f.RC.Calls.Load() != before {
+			t.Errorf("off: %v, %d round trips", err, f.RC.Calls.Load()-before)
 		}
 	})
 }
@@ -66,32 +66,32 @@ func TestPostAndFollowLimits(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{Limits: store.Limits{
 		Posts: retwis.Rate{Count: 2, Per: time.Hour}, Follows: retwis.Rate{Count: 1, Per: time.Hour}}}, false)
-	alice, bob, carol := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol")
+	alice, bob, carol := f.Register(t, "alice"), f.Register(t, "bob"), f.Register(t, "carol")
 	for i := range 2 {
-		if _, err := f.st.CreatePost(f.ctx, alice.ID, fmt.Sprint("post ", i)); err != nil {
+		if _, err := f.St.CreatePost(f.Ctx, alice.ID, fmt.Sprint("post ", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	before := f.strs(t, "ZRANGE", fmt.Sprint("user_posts:{", alice.ID, "}"), "0", "-1")
-	if _, err := f.st.CreatePost(f.ctx, alice.ID, "one too many"); retwis.ErrorKind(err) != retwis.TooMany {
+	before := f.Strs(t, "ZRANGE", fmt.Sprint("user_posts:{", alice.ID, "}"), "0", "-1")
+	if _, err := f.St.CreatePost(f.Ctx, alice.ID, "one too many"); retwis.ErrorKind(err) != retwis.TooMany {
 		t.Fatalf("a third post: %v", err)
 	}
-	if after := f.strs(t, "ZRANGE", fmt.Sprint("user_posts:{", alice.ID, "}"), "0", "-1"); len(after) != len(before) {
+	if after := f.Strs(t, "ZRANGE", fmt.Sprint("user_posts:{", alice.ID, "}"), "0", "-1"); len(after) != len(before) {
 		t.Errorf("a refused post was written: %v", after)
 	}
-	if _, err := f.st.CreatePost(f.ctx, bob.ID, "bob's own quota"); err != nil {
+	if _, err := f.St.CreatePost(f.Ctx, bob.ID, "bob's own quota"); err != nil {
 		t.Errorf("another user's post: %v", err)
 	}
-	if err := f.st.Follow(f.ctx, alice.ID, bob.ID); err != nil {
+	if err := f.St.Follow(f.Ctx, alice.ID, bob.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.st.Follow(f.ctx, alice.ID, carol.ID); retwis.ErrorKind(err) != retwis.TooMany {
+	if err := f.St.Follow(f.Ctx, alice.ID, carol.ID); retwis.ErrorKind(err) != retwis.TooMany {
 		t.Fatalf("a second follow: %v", err)
 	}
-	if got := f.strs(t, "ZRANGE", fmt.Sprint("following:{", alice.ID, "}"), "0", "-1"); len(got) != 1 {
+	if got := f.Strs(t, "ZRANGE", fmt.Sprint("following:{", alice.ID, "}"), "0", "-1"); len(got) != 1 {
 		t.Errorf("following after a refused follow: %v", got)
 	}
-	if err := f.st.Unfollow(f.ctx, alice.ID, bob.ID); err != nil {
+	if err := f.St.Unfollow(f.Ctx, alice.ID, bob.ID); err != nil {
 		t.Errorf("unfollowing is not limited: %v", err)
 	}
 }

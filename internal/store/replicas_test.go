@@ -26,7 +26,7 @@ func TestWritesWaitForReplicas(t *testing.T) {
 	master, replica := redistest.Replicated(t)
 	f := newFixtureWith(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: 10 * time.Second}, false)
 	onReplica := storetest.Open(t, replica.URL, store.Options{}) // reads only: a replica refuses writes
-	author := f.register(t, "author")
+	author := f.Register(t, "author")
 
 	replica.Pause(t)
 	type result struct {
@@ -35,7 +35,7 @@ func TestWritesWaitForReplicas(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		p, err := f.st.CreatePost(f.ctx, author.ID, "replicated before acknowledged")
+		p, err := f.St.CreatePost(f.Ctx, author.ID, "replicated before acknowledged")
 		done <- result{p.ID, err}
 	}()
 	// The post is written once the store's connection waits in WAIT for
@@ -57,14 +57,14 @@ func TestWritesWaitForReplicas(t *testing.T) {
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	if got, err := onReplica.Post(f.ctx, 0, r.id); err != nil || got.AuthorID != author.ID {
+	if got, err := onReplica.Post(f.Ctx, 0, r.id); err != nil || got.AuthorID != author.ID {
 		t.Fatalf("the replica lacks the acknowledged post: %+v, %v", got, err)
 	}
-	prof, err := onReplica.Profile(f.ctx, 0, author, retwis.Cursor{}, 10)
+	prof, err := onReplica.Profile(f.Ctx, 0, author, retwis.Cursor{}, 10)
 	if err != nil || len(prof.Page.Posts) != 1 {
 		t.Fatalf("the replica lacks the acknowledged post's index entry: %v, %v", postIDs(prof.Page.Posts), err)
 	}
-	if _, err := onReplica.UserByName(f.ctx, "author"); err != nil {
+	if _, err := onReplica.UserByName(f.Ctx, "author"); err != nil {
 		t.Fatalf("the replica lacks the acknowledged account: %v", err)
 	}
 }
@@ -73,7 +73,7 @@ func TestWritesWaitForReplicas(t *testing.T) {
 // blocked in a WAIT for its replicas.
 func (f *fixture) blockedInWait(t *testing.T) bool {
 	t.Helper()
-	for line := range strings.SplitSeq(f.do(t, "CLIENT", "LIST"), "\n") {
+	for line := range strings.SplitSeq(f.Do(t, "CLIENT", "LIST"), "\n") {
 		fields := map[string]string{}
 		for field := range strings.FieldsSeq(line) {
 			k, v, _ := strings.Cut(field, "=")
@@ -96,18 +96,18 @@ func TestWaitTimesOut(t *testing.T) {
 	const timeout = 500 * time.Millisecond
 	master, replica := redistest.Replicated(t)
 	f := newFixtureWith(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: timeout}, false)
-	author := f.register(t, "author")
+	author := f.Register(t, "author")
 	replica.Pause(t)
 	defer replica.Resume(t)
 	start := time.Now()
-	_, err := f.st.CreatePost(f.ctx, author.ID, "the replica is down")
+	_, err := f.St.CreatePost(f.Ctx, author.ID, "the replica is down")
 	if retwis.ErrorKind(err) != retwis.Unavailable {
 		t.Fatalf("posting without a replica: %v; want unavailable", err)
 	}
 	if d := time.Since(start); d < timeout || d > 6*time.Second {
 		t.Fatalf("posting took %s; want the wait's timeout, %s, and then an answer", d, timeout)
 	}
-	if prof, err := f.st.Profile(f.ctx, 0, author, retwis.Cursor{}, 10); err != nil || len(prof.Page.Posts) != 0 {
+	if prof, err := f.St.Profile(f.Ctx, 0, author, retwis.Cursor{}, 10); err != nil || len(prof.Page.Posts) != 0 {
 		t.Fatalf("the failed post shows: %v, %v", postIDs(prof.Page.Posts), err)
 	}
 }

@@ -22,34 +22,34 @@ import (
 func TestReportIsOneWrite(t *testing.T) {
 	t.Parallel()
 	for _, db := range databases {
-		t.Run(db.name, func(t *testing.T) {
+		t.Run(db.Name, func(t *testing.T) {
 			t.Parallel()
-			f := newFixtureWith(t, db.url(t), store.Options{Limits: store.Limits{Reports: retwis.Rate{Count: 2, Per: time.Hour}}}, true)
-			alice, bob, carol := f.register(t, "alice"), f.register(t, "bob"), f.register(t, "carol")
+			f := newFixtureWith(t, db.URL(t), store.Options{Limits: store.Limits{Reports: retwis.Rate{Count: 2, Per: time.Hour}}}, true)
+			alice, bob, carol := f.Register(t, "alice"), f.Register(t, "bob"), f.Register(t, "carol")
 			var bobs []int64
 			for i := range retwis.MaxReportedPosts + 1 {
 				bobs = append(bobs, f.post(t, posts.Draft{Author: bob.ID, Text: fmt.Sprint("spam ", i)}).ID)
 			}
 			carols := f.post(t, posts.Draft{Author: carol.ID, Text: "fine"}).ID
-			f.drain(t)
+			f.Drain(t)
 			refuseReports(t, f, alice, bob, bobs, carols)
 			five := bobs[:retwis.MaxReportedPosts]
-			rep, err := f.st.Report(f.ctx, alice.ID, bob.ID, five, "all spam")
+			rep, err := f.St.Report(f.Ctx, alice.ID, bob.ID, five, "all spam")
 			if err != nil || rep.User != bob || rep.By != alice || !slices.Equal(rep.Posts, five) {
 				t.Fatalf("a report of five posts: %+v, %v", rep, err)
 			}
-			open, err := f.st.OpenReports(f.ctx, 10)
+			open, err := f.St.OpenReports(f.Ctx, 10)
 			if err != nil || len(open) != 1 || open[0].ID != rep.ID || !slices.Equal(open[0].Posts, five) || open[0].User != bob {
 				t.Fatalf("open reports: %+v, %v; want the one report of five posts", open, err)
 			}
-			if _, err := f.st.Report(f.ctx, alice.ID, 0, []int64{bobs[5]}, "more spam"); err != nil {
+			if _, err := f.St.Report(f.Ctx, alice.ID, 0, []int64{bobs[5]}, "more spam"); err != nil {
 				t.Fatalf("a second report, within the limit of two: %v", err)
 			}
-			before := f.snapshot(t)
-			if _, err := f.st.Report(f.ctx, alice.ID, carol.ID, nil, "a third"); retwis.ErrorKind(err) != retwis.TooMany {
+			before := f.Snapshot(t)
+			if _, err := f.St.Report(f.Ctx, alice.ID, carol.ID, nil, "a third"); retwis.ErrorKind(err) != retwis.TooMany {
 				t.Fatalf("a third report in the hour: %v; want too many", err)
 			}
-			f.assertUnchanged(t, before)
+			f.AssertUnchanged(t, before)
 		})
 	}
 }
@@ -58,7 +58,7 @@ func TestReportIsOneWrite(t *testing.T) {
 // must write nothing.
 func refuseReports(t *testing.T, f *fixture, alice, bob retwis.User, bobs []int64, carols int64) {
 	t.Helper()
-	before := f.snapshot(t)
+	before := f.Snapshot(t)
 	for _, tc := range []struct {
 		name   string
 		by     retwis.User
@@ -76,9 +76,9 @@ func refuseReports(t *testing.T, f *fixture, alice, bob retwis.User, bobs []int6
 		{"one's own posts", bob, 0, bobs[:2], "oops", retwis.Invalid},
 		{"oneself", bob, bob.ID, nil, "me", retwis.Invalid},
 	} {
-		if _, err := f.st.Report(f.ctx, tc.by.ID, tc.uid, tc.pids, tc.reason); retwis.ErrorKind(err) != tc.kind {
+		if _, err := f.St.Report(f.Ctx, tc.by.ID, tc.uid, tc.pids, tc.reason); retwis.ErrorKind(err) != tc.kind {
 			t.Errorf("%s: %v; want kind %v", tc.name, err, tc.kind)
 		}
 	}
-	f.assertUnchanged(t, before)
+	f.AssertUnchanged(t, before)
 }

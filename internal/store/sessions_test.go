@@ -13,6 +13,7 @@ import (
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // sessionOpts are short expiries, which the tests' clock passes.
@@ -39,7 +40,7 @@ func (c *clock) advance(d time.Duration) {
 // withClock gives f's store a clock of the test's, and returns it.
 func withClock(f *fixture) *clock {
 	c := &clock{t: time.Now()}
-	f.st.SetClock(c.now)
+	f.St.SetClock(c.now)
 	return c
 }
 
@@ -47,9 +48,9 @@ func withClock(f *fixture) *clock {
 // store of short session expiries and the test's clock.
 func onBothWithSessions(t *testing.T, test func(t *testing.T, f *fixture, c *clock)) {
 	for _, db := range databases {
-		t.Run(db.name, func(t *testing.T) {
+		t.Run(db.Name, func(t *testing.T) {
 			t.Parallel()
-			f := newFixtureWith(t, db.url(t), sessionOpts, false)
+			f := newFixtureWith(t, db.URL(t), sessionOpts, false)
 			test(t, f, withClock(f))
 		})
 	}
@@ -58,7 +59,7 @@ func onBothWithSessions(t *testing.T, test func(t *testing.T, f *fixture, c *clo
 // login logs name in from device and returns the session's token.
 func (f *fixture) login(t *testing.T, name, device string) string {
 	t.Helper()
-	_, token, err := f.st.Login(accounts.WithDevice(f.ctx, accounts.Device{Name: device, Addr: "192.0.2.1"}), name, "password1")
+	_, token, err := f.St.Login(accounts.WithDevice(f.Ctx, accounts.Device{Name: device, Addr: "192.0.2.1"}), name, "password1")
 	if err != nil {
 		t.Fatalf("login %s: %v", name, err)
 	}
@@ -68,7 +69,7 @@ func (f *fixture) login(t *testing.T, name, device string) string {
 // authenticates reports whether token authenticates as uid.
 func (f *fixture) authenticates(t *testing.T, token string, uid int64) bool {
 	t.Helper()
-	u, err := f.st.Authenticate(f.ctx, token)
+	u, err := f.St.Authenticate(f.Ctx, token)
 	if err != nil && retwis.ErrorKind(err) != retwis.Unauthorized {
 		t.Fatalf("Authenticate: %v", err)
 	}
@@ -78,7 +79,7 @@ func (f *fixture) authenticates(t *testing.T, token string, uid int64) bool {
 // sessions returns the devices of uid's sessions, as listed.
 func (f *fixture) sessions(t *testing.T, uid int64) []retwis.Session {
 	t.Helper()
-	list, err := f.st.Sessions(f.ctx, uid)
+	list, err := f.St.Sessions(f.Ctx, uid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +90,8 @@ func (f *fixture) sessions(t *testing.T, uid int64) []retwis.Session {
 // tutorial wrote it: in the user hash and in its auths shard.
 func (f *fixture) giveLegacy(t *testing.T, uid int64, secret string) {
 	t.Helper()
-	f.do(t, "HSET", store.KeyUser(uid), "auth", secret)
-	f.do(t, "HSET", store.KeyAuths(secret), secret, itoa(uid))
+	f.Do(t, "HSET", store.KeyUser(uid), "auth", secret)
+	f.Do(t, "HSET", store.KeyAuths(secret), secret, itoa(uid))
 }
 
 // TestSessionsPerDevice: each login is a session of its own, listed
@@ -98,7 +99,7 @@ func (f *fixture) giveLegacy(t *testing.T, uid int64, secret string) {
 func TestSessionsPerDevice(t *testing.T) {
 	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
-		u := f.register(t, "owner")
+		u := f.Register(t, "owner")
 		c.advance(time.Minute)
 		laptop := f.login(t, "owner", "Firefox on Linux")
 		c.advance(time.Minute)
@@ -111,7 +112,7 @@ func TestSessionsPerDevice(t *testing.T) {
 		if want := c.now().Add(time.Hour).Unix(); list[0].Expires.Unix() != want || list[0].Created.Unix() != c.now().Unix() {
 			t.Errorf("the phone's session: created %v, expires %v; want now, in an hour", list[0].Created, list[0].Expires)
 		}
-		if err := f.st.Logout(f.ctx, u.ID, laptop); err != nil {
+		if err := f.St.Logout(f.Ctx, u.ID, laptop); err != nil {
 			t.Fatal(err)
 		}
 		if f.authenticates(t, laptop, u.ID) || !f.authenticates(t, phone, u.ID) {
@@ -129,7 +130,7 @@ func TestSessionsPerDevice(t *testing.T) {
 func TestSessionExpiry(t *testing.T) {
 	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
-		u := f.register(t, "owner")
+		u := f.Register(t, "owner")
 		idle, busy := f.login(t, "owner", "idle"), f.login(t, "owner", "busy")
 		for range 4 { // the busy one is used every 40 minutes; the idle one not
 			c.advance(40 * time.Minute)
@@ -140,7 +141,7 @@ func TestSessionExpiry(t *testing.T) {
 		if f.authenticates(t, idle, u.ID) {
 			t.Fatal("a session unused for more than an hour authenticates")
 		}
-		if f.do(t, "HEXISTS", store.KeySessions(u.ID), accounts.SessionID(idle)) != "0" {
+		if f.Do(t, "HEXISTS", store.KeySessions(u.ID), accounts.SessionID(idle)) != "0" {
 			t.Error("the expired session is still stored")
 		}
 		if list := f.sessions(t, u.ID); len(list) != 1 || list[0].ID != accounts.SessionID(busy) ||
@@ -160,7 +161,7 @@ func TestSessionExpiry(t *testing.T) {
 func TestLegacySecret(t *testing.T) {
 	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
-		u := f.register(t, "owner")
+		u := f.Register(t, "owner")
 		const secret = "fea5e81ac8ca77622bed1c2132a021f9"
 		f.giveLegacy(t, u.ID, secret)
 		list := f.sessions(t, u.ID)
@@ -177,13 +178,13 @@ func TestLegacySecret(t *testing.T) {
 		if len(list) != 2 || !list[0].Legacy || list[0].Created.Unix() != c.now().Unix() {
 			t.Fatalf("sessions = %+v; want the old secret first, seen just now", list)
 		}
-		if err := f.st.EndSession(f.ctx, u.ID, list[0].ID); err != nil {
+		if err := f.St.EndSession(f.Ctx, u.ID, list[0].ID); err != nil {
 			t.Fatal(err)
 		}
 		if f.authenticates(t, secret, u.ID) || f.authenticates(t, itoa(u.ID)+":"+secret, u.ID) {
 			t.Fatal("the old secret authenticates once ended")
 		}
-		if f.do(t, "HEXISTS", store.KeyUser(u.ID), "auth") != "0" || f.do(t, "HGET", store.KeyAuths(secret), secret) != "" {
+		if f.Do(t, "HEXISTS", store.KeyUser(u.ID), "auth") != "0" || f.Do(t, "HGET", store.KeyAuths(secret), secret) != "" {
 			t.Error("the ended secret is still in the user hash or its auths shard")
 		}
 		if list := f.sessions(t, u.ID); len(list) != 1 || list[0].Legacy {
@@ -198,7 +199,7 @@ func TestLegacySecret(t *testing.T) {
 func TestLegacySecretExpires(t *testing.T) {
 	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
-		u, v := f.register(t, "owner"), f.register(t, "other")
+		u, v := f.Register(t, "owner"), f.Register(t, "other")
 		f.giveLegacy(t, u.ID, "old-secret-u")
 		f.giveLegacy(t, v.ID, "old-secret-v")
 		for range 5 {
@@ -208,13 +209,13 @@ func TestLegacySecretExpires(t *testing.T) {
 			}
 		}
 		c.advance(40 * time.Minute)
-		if f.authenticates(t, "old-secret-u", u.ID) || f.do(t, "HEXISTS", store.KeyUser(u.ID), "auth") != "0" {
+		if f.authenticates(t, "old-secret-u", u.ID) || f.Do(t, "HEXISTS", store.KeyUser(u.ID), "auth") != "0" {
 			t.Fatal("the old secret outlived its absolute expiry, counted from its first use")
 		}
-		if err := f.st.Logout(f.ctx, v.ID, itoa(v.ID)+":old-secret-v"); err != nil {
+		if err := f.St.Logout(f.Ctx, v.ID, itoa(v.ID)+":old-secret-v"); err != nil {
 			t.Fatal(err)
 		}
-		if f.authenticates(t, "old-secret-v", v.ID) || f.do(t, "HEXISTS", store.KeyUser(v.ID), "auth") != "0" {
+		if f.authenticates(t, "old-secret-v", v.ID) || f.Do(t, "HEXISTS", store.KeyUser(v.ID), "auth") != "0" {
 			t.Fatal("logging out with the old secret did not end it")
 		}
 	})
@@ -226,14 +227,14 @@ func TestLegacySecretExpires(t *testing.T) {
 func TestChangePasswordEndsOtherSessions(t *testing.T) {
 	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
-		u := f.register(t, "owner")
+		u := f.Register(t, "owner")
 		here, there := f.login(t, "owner", "here"), f.login(t, "owner", "there")
 		f.giveLegacy(t, u.ID, "old-secret")
-		api, err := f.st.CreateToken(f.ctx, u.ID, "", "script", retwis.Scopes{"read"})
+		api, err := f.St.CreateToken(f.Ctx, u.ID, "", "script", retwis.Scopes{"read"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh, err := f.st.ChangePassword(accounts.WithDevice(f.ctx, accounts.Device{Name: "here"}), u.ID, "password1", "password2")
+		fresh, err := f.St.ChangePassword(accounts.WithDevice(f.Ctx, accounts.Device{Name: "here"}), u.ID, "password1", "password2")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -248,7 +249,7 @@ func TestChangePasswordEndsOtherSessions(t *testing.T) {
 		if list := f.sessions(t, u.ID); len(list) != 1 || list[0].ID != accounts.SessionID(fresh) || list[0].Device != "here" {
 			t.Fatalf("sessions = %+v; want the new one alone", list)
 		}
-		if _, err := f.st.AuthenticateToken(f.ctx, api); err != nil {
+		if _, err := f.St.AuthenticateToken(f.Ctx, api); err != nil {
 			t.Fatalf("the API token after a password change: %v", err)
 		}
 	})
@@ -259,23 +260,23 @@ func TestChangePasswordEndsOtherSessions(t *testing.T) {
 func TestEndSessions(t *testing.T) {
 	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
-		u := f.register(t, "owner")
+		u := f.Register(t, "owner")
 		a, b := f.login(t, "owner", "a"), f.login(t, "owner", "b")
 		f.giveLegacy(t, u.ID, "old-secret")
-		if err := f.st.EndSessions(f.ctx, u.ID, "old-secret"); err != nil {
+		if err := f.St.EndSessions(f.Ctx, u.ID, "old-secret"); err != nil {
 			t.Fatal(err)
 		}
 		if f.authenticates(t, a, u.ID) || f.authenticates(t, b, u.ID) || !f.authenticates(t, "old-secret", u.ID) {
 			t.Fatal("ending the sessions but the old secret's")
 		}
 		a = f.login(t, "owner", "a")
-		if err := f.st.EndSessions(f.ctx, u.ID, a); err != nil {
+		if err := f.St.EndSessions(f.Ctx, u.ID, a); err != nil {
 			t.Fatal(err)
 		}
 		if !f.authenticates(t, a, u.ID) || f.authenticates(t, "old-secret", u.ID) {
 			t.Fatal("ending the sessions but a new one")
 		}
-		if err := f.st.EndSessions(f.ctx, u.ID, ""); err != nil {
+		if err := f.St.EndSessions(f.Ctx, u.ID, ""); err != nil {
 			t.Fatal(err)
 		}
 		if f.authenticates(t, a, u.ID) || len(f.sessions(t, u.ID)) != 0 {
@@ -283,21 +284,21 @@ func TestEndSessions(t *testing.T) {
 		}
 		var tokens []string
 		for range 2 {
-			tok, err := f.st.CreateToken(f.ctx, u.ID, "", "script", retwis.Scopes{"read"})
+			tok, err := f.St.CreateToken(f.Ctx, u.ID, "", "script", retwis.Scopes{"read"})
 			if err != nil {
 				t.Fatal(err)
 			}
 			tokens = append(tokens, tok)
 		}
-		if err := f.st.RevokeTokens(f.ctx, u.ID); err != nil {
+		if err := f.St.RevokeTokens(f.Ctx, u.ID); err != nil {
 			t.Fatal(err)
 		}
 		for _, tok := range tokens {
-			if _, err := f.st.AuthenticateToken(f.ctx, tok); retwis.ErrorKind(err) != retwis.Unauthorized {
+			if _, err := f.St.AuthenticateToken(f.Ctx, tok); retwis.ErrorKind(err) != retwis.Unauthorized {
 				t.Fatalf("a token after RevokeTokens: %v", err)
 			}
 		}
-		if list, err := f.st.Tokens(f.ctx, u.ID); err != nil || len(list) != 0 {
+		if list, err := f.St.Tokens(f.Ctx, u.ID); err != nil || len(list) != 0 {
 			t.Fatalf("tokens after RevokeTokens = %v, %v", list, err)
 		}
 	})
@@ -308,16 +309,16 @@ func TestEndSessions(t *testing.T) {
 func TestEndSessionRefuses(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	u, v := f.register(t, "owner"), f.register(t, "other")
+	u, v := f.Register(t, "owner"), f.Register(t, "other")
 	theirs := f.login(t, "other", "theirs")
-	before := f.snapshot(t)
+	before := f.Snapshot(t)
 	for id, kind := range map[string]retwis.Kind{
 		"": retwis.Invalid, "x": retwis.Invalid, strings.Repeat("A", 64): retwis.Invalid, strings.Repeat("0", 65): retwis.Invalid,
 		accounts.SessionID(theirs): retwis.NotFound, strings.Repeat("0", 64): retwis.NotFound,
 	} {
-		wantKind(t, f.st.EndSession(f.ctx, u.ID, id), kind)
+		storetest.WantKind(t, f.St.EndSession(f.Ctx, u.ID, id), kind)
 	}
-	if after := f.snapshot(t); !maps.Equal(after, before) || !f.authenticates(t, theirs, v.ID) {
+	if after := f.Snapshot(t); !maps.Equal(after, before) || !f.authenticates(t, theirs, v.ID) {
 		t.Fatal("a refused ending changed something")
 	}
 }
@@ -328,13 +329,13 @@ func TestSessionsBounded(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, sessionOpts, false)
 	c := withClock(f)
-	u := f.register(t, "owner")
+	u := f.Register(t, "owner")
 	first := f.login(t, "owner", "first")
 	for range accounts.MaxSessions {
 		c.advance(time.Second)
 		f.login(t, "owner", "later")
 	}
-	if n := f.do(t, "HLEN", store.KeySessions(u.ID)); n != itoa(accounts.MaxSessions) {
+	if n := f.Do(t, "HLEN", store.KeySessions(u.ID)); n != itoa(accounts.MaxSessions) {
 		t.Fatalf("%s sessions stored; want %d", n, accounts.MaxSessions)
 	}
 	if f.authenticates(t, first, u.ID) {
@@ -347,9 +348,9 @@ func TestSessionsBounded(t *testing.T) {
 func TestSessionDeviceBounded(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	u := f.register(t, "owner")
+	u := f.Register(t, "owner")
 	nasty := accounts.Device{Name: "Fire\x00fox\xff\n" + strings.Repeat("é", 200), Addr: strings.Repeat("1", 1<<20)}
-	_, token, err := f.st.Login(accounts.WithDevice(f.ctx, nasty), "owner", "password1")
+	_, token, err := f.St.Login(accounts.WithDevice(f.Ctx, nasty), "owner", "password1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,11 +371,11 @@ func TestSessionDeviceBounded(t *testing.T) {
 func TestEndedSessionStopsEverywhere(t *testing.T) {
 	t.Parallel()
 	for _, db := range databases {
-		t.Run(db.name, func(t *testing.T) {
+		t.Run(db.Name, func(t *testing.T) {
 			t.Parallel()
-			url := db.url(t)
+			url := db.URL(t)
 			f, other := newFixtureWith(t, url, store.Options{}, false), newFixtureWith(t, url, store.Options{}, false)
-			u := f.register(t, "owner")
+			u := f.Register(t, "owner")
 			token := f.login(t, "owner", "laptop")
 			for _, st := range []*fixture{f, other} { // warm both caches
 				for range 2 {
@@ -383,17 +384,17 @@ func TestEndedSessionStopsEverywhere(t *testing.T) {
 					}
 				}
 			}
-			before := other.rc.Calls.Load()
-			if !other.authenticates(t, token, u.ID) || other.rc.Calls.Load() != before {
+			before := other.RC.Calls.Load()
+			if !other.authenticates(t, token, u.ID) || other.RC.Calls.Load() != before {
 				t.Fatal("a warm authentication took a round trip")
 			}
-			if err := f.st.EndSession(f.ctx, u.ID, accounts.SessionID(token)); err != nil {
+			if err := f.St.EndSession(f.Ctx, u.ID, accounts.SessionID(token)); err != nil {
 				t.Fatal(err)
 			}
 			if f.authenticates(t, token, u.ID) {
 				t.Fatal("the session authenticates on the server that ended it")
 			}
-			ctx, cancel := context.WithTimeout(f.ctx, 5*time.Second) // the cache would keep it a minute
+			ctx, cancel := context.WithTimeout(f.Ctx, 5*time.Second) // the cache would keep it a minute
 			defer cancel()
 			for other.authenticates(t, token, u.ID) {
 				if ctx.Err() != nil {

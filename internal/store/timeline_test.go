@@ -30,39 +30,28 @@ func descending(from, to int64) []int64 {
 	return out
 }
 
-func (f *fixture) home(t *testing.T, uid int64, n int) func(retwis.Cursor) retwis.Page {
-	return func(c retwis.Cursor) retwis.Page {
-		t.Helper()
-		p, _, err := f.st.HomeTimeline(f.ctx, uid, c, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-}
-
 // TestCursorPagingWhilePosting pages through a home timeline and a
 // profile while new posts keep arriving: no post repeats, none is skipped.
 func TestCursorPagingWhilePosting(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	author, reader := f.register(t, "author"), f.register(t, "reader")
-	must.OK(t, f.st.Follow(f.ctx, reader.ID, author.ID))
+	author, reader := f.Register(t, "author"), f.Register(t, "reader")
+	must.OK(t, f.St.Follow(f.Ctx, reader.ID, author.ID))
 	for i := range 35 {
-		must.Value(f.st.CreatePost(f.ctx, author.ID, fmt.Sprint("before ", i)))(t)
+		must.Value(f.St.CreatePost(f.Ctx, author.ID, fmt.Sprint("before ", i)))(t)
 	}
-	f.drain(t)
+	f.Drain(t)
 	interrupt := func() {
 		for range 3 {
-			must.Value(f.st.CreatePost(f.ctx, author.ID, "arrived while paging"))(t)
+			must.Value(f.St.CreatePost(f.Ctx, author.ID, "arrived while paging"))(t)
 		}
-		f.drain(t)
+		f.Drain(t)
 	}
-	if got := pageAll(t, f.home(t, reader.ID, 10), interrupt); !slices.Equal(got, descending(35, 1)) {
+	if got := pageAll(t, f.Home(t, reader.ID, 10), interrupt); !slices.Equal(got, descending(35, 1)) {
 		t.Fatalf("home paging saw %v", got)
 	}
 	profile := func(c retwis.Cursor) retwis.Page {
-		p, err := f.st.Profile(f.ctx, 0, author, c, 10)
+		p, err := f.St.Profile(f.Ctx, 0, author, c, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,8 +62,8 @@ func TestCursorPagingWhilePosting(t *testing.T) {
 		t.Fatalf("profile paging saw %v", got)
 	}
 	// Newer pages: from the oldest page back up by After cursors.
-	p := f.home(t, reader.ID, 10)(retwis.Cursor{Before: 6})
-	up := f.home(t, reader.ID, 10)(retwis.Cursor{After: p.Posts[0].ID})
+	p := f.Home(t, reader.ID, 10)(retwis.Cursor{Before: 6})
+	up := f.Home(t, reader.ID, 10)(retwis.Cursor{After: p.Posts[0].ID})
 	if !slices.Equal(postIDs(up.Posts), descending(15, 6)) || !up.Newer || !up.Older {
 		t.Fatalf("the page after post 5 is %v (newer=%v older=%v)", postIDs(up.Posts), up.Newer, up.Older)
 	}
@@ -87,25 +76,25 @@ func TestCursorPagingWhilePosting(t *testing.T) {
 func TestDeepHomePaging(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{HomeCap: 20, ArchiveChunk: 10}, true)
-	reader := f.register(t, "reader")
+	reader := f.Register(t, "reader")
 	var authors []retwis.User
 	for i := range 3 {
-		a := f.register(t, fmt.Sprint("author", i))
-		must.OK(t, f.st.Follow(f.ctx, reader.ID, a.ID))
+		a := f.Register(t, fmt.Sprint("author", i))
+		must.OK(t, f.St.Follow(f.Ctx, reader.ID, a.ID))
 		authors = append(authors, a)
 	}
-	stranger := f.register(t, "stranger")
+	stranger := f.Register(t, "stranger")
 	var posts []retwis.Post
 	for i := range 90 {
-		p := must.Value(f.st.CreatePost(f.ctx, authors[i%3].ID, fmt.Sprint("post ", i)))(t)
+		p := must.Value(f.St.CreatePost(f.Ctx, authors[i%3].ID, fmt.Sprint("post ", i)))(t)
 		posts = append(posts, p)
-		must.Value(f.st.CreatePost(f.ctx, stranger.ID, "not followed"))(t)
+		must.Value(f.St.CreatePost(f.Ctx, stranger.ID, "not followed"))(t)
 	}
-	own := must.Value(f.st.CreatePost(f.ctx, reader.ID, "my own"))(t)
+	own := must.Value(f.St.CreatePost(f.Ctx, reader.ID, "my own"))(t)
 	posts = append(posts, own)
-	f.drain(t)
-	list, _ := strconv.Atoi(f.do(t, "LLEN", fmt.Sprint("posts:{", reader.ID, "}")))
-	if chunks := f.do(t, "ZCARD", fmt.Sprint("archive:{", reader.ID, "}")); list < 20 || list > 30 || chunks == "0" {
+	f.Drain(t)
+	list, _ := strconv.Atoi(f.Do(t, "LLEN", fmt.Sprint("posts:{", reader.ID, "}")))
+	if chunks := f.Do(t, "ZCARD", fmt.Sprint("archive:{", reader.ID, "}")); list < 20 || list > 30 || chunks == "0" {
 		t.Fatalf("the home list holds %d ids, the archive %s chunks; want 20 to 30, and some", list, chunks)
 	}
 	want := func(skip func(retwis.Post) bool) []int64 {
@@ -117,19 +106,19 @@ func TestDeepHomePaging(t *testing.T) {
 		}
 		return ids
 	}
-	if got, all := pageAll(t, f.home(t, reader.ID, 7), nil), want(func(retwis.Post) bool { return false }); !slices.Equal(got, all) {
+	if got, all := pageAll(t, f.Home(t, reader.ID, 7), nil), want(func(retwis.Post) bool { return false }); !slices.Equal(got, all) {
 		t.Fatalf("deep paging saw %d posts %v;\nwant %d %v", len(got), got, len(all), all)
 	}
-	if err := f.st.Unfollow(f.ctx, reader.ID, authors[0].ID); err != nil {
+	if err := f.St.Unfollow(f.Ctx, reader.ID, authors[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	gone := posts[4] // author1's, in the archive
-	if err := f.st.DeletePost(f.ctx, gone.AuthorID, gone.ID); err != nil {
+	if err := f.St.DeletePost(f.Ctx, gone.AuthorID, gone.ID); err != nil {
 		t.Fatal(err)
 	}
-	f.drain(t)
+	f.Drain(t)
 	left := want(func(p retwis.Post) bool { return p.AuthorID == authors[0].ID || p.ID == gone.ID })
-	if got := pageAll(t, f.home(t, reader.ID, 7), nil); !slices.Equal(got, left) {
+	if got := pageAll(t, f.Home(t, reader.ID, 7), nil); !slices.Equal(got, left) {
 		t.Fatalf("after unfollowing author0 and deleting a post, deep paging saw %d posts %v;\nwant %d %v", len(got), got, len(left), left)
 	}
 }
@@ -139,36 +128,36 @@ func TestDeepHomePaging(t *testing.T) {
 func TestCelebrityMergedAtRead(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 2}, true)
-	star := f.register(t, "star")
-	fans := []retwis.User{f.register(t, "fan1"), f.register(t, "fan2"), f.register(t, "fan3")}
-	early := must.Value(f.st.CreatePost(f.ctx, star.ID, "before fame"))(t)
+	star := f.Register(t, "star")
+	fans := []retwis.User{f.Register(t, "fan1"), f.Register(t, "fan2"), f.Register(t, "fan3")}
+	early := must.Value(f.St.CreatePost(f.Ctx, star.ID, "before fame"))(t)
 	for _, fan := range fans {
-		must.OK(t, f.st.Follow(f.ctx, fan.ID, star.ID))
+		must.OK(t, f.St.Follow(f.Ctx, fan.ID, star.ID))
 	}
-	famous := must.Value(f.st.CreatePost(f.ctx, star.ID, "now famous"))(t)
-	f.drain(t) // the jobs: the post's (global timeline only) and the one that notes the new celebrity in its fans' sets
-	if f.do(t, "LINDEX", fmt.Sprint("posts:{", fans[0].ID, "}"), "0") == fmt.Sprint(famous.ID) {
+	famous := must.Value(f.St.CreatePost(f.Ctx, star.ID, "now famous"))(t)
+	f.Drain(t) // the jobs: the post's (global timeline only) and the one that notes the new celebrity in its fans' sets
+	if f.Do(t, "LINDEX", fmt.Sprint("posts:{", fans[0].ID, "}"), "0") == fmt.Sprint(famous.ID) {
 		t.Fatal("a celebrity's post was fanned out")
 	}
-	if f.do(t, "LINDEX", "timeline", "0") != fmt.Sprint(famous.ID) {
+	if f.Do(t, "LINDEX", "timeline", "0") != fmt.Sprint(famous.ID) {
 		t.Fatal("a celebrity's post is not on the global timeline")
 	}
-	mine := must.Value(f.st.CreatePost(f.ctx, fans[0].ID, "a fan's own post"))(t)
-	if got := pageAll(t, f.home(t, fans[0].ID, 2), nil); !slices.Equal(got, []int64{mine.ID, famous.ID, early.ID}) {
+	mine := must.Value(f.St.CreatePost(f.Ctx, fans[0].ID, "a fan's own post"))(t)
+	if got := pageAll(t, f.Home(t, fans[0].ID, 2), nil); !slices.Equal(got, []int64{mine.ID, famous.ID, early.ID}) {
 		t.Fatalf("fan's home = %v; want own post, then the merged celebrity posts", got)
 	}
 	// Back under the threshold: fanned out again, the old posts still show.
-	must.OK(t, f.st.Unfollow(f.ctx, fans[1].ID, star.ID))
-	must.OK(t, f.st.Unfollow(f.ctx, fans[2].ID, star.ID))
-	later := must.Value(f.st.CreatePost(f.ctx, star.ID, "back to normal"))(t)
-	f.drain(t)
-	if f.do(t, "LINDEX", fmt.Sprint("posts:{", fans[0].ID, "}"), "0") != fmt.Sprint(later.ID) {
+	must.OK(t, f.St.Unfollow(f.Ctx, fans[1].ID, star.ID))
+	must.OK(t, f.St.Unfollow(f.Ctx, fans[2].ID, star.ID))
+	later := must.Value(f.St.CreatePost(f.Ctx, star.ID, "back to normal"))(t)
+	f.Drain(t)
+	if f.Do(t, "LINDEX", fmt.Sprint("posts:{", fans[0].ID, "}"), "0") != fmt.Sprint(later.ID) {
 		t.Fatal("after dropping under the threshold, posts are not fanned out")
 	}
-	if got := pageAll(t, f.home(t, fans[0].ID, 10), nil); !slices.Equal(got, []int64{later.ID, mine.ID, famous.ID, early.ID}) {
+	if got := pageAll(t, f.Home(t, fans[0].ID, 10), nil); !slices.Equal(got, []int64{later.ID, mine.ID, famous.ID, early.ID}) {
 		t.Fatalf("fan's home = %v", got)
 	}
-	if got := pageAll(t, f.home(t, fans[1].ID, 10), nil); len(got) != 0 {
+	if got := pageAll(t, f.Home(t, fans[1].ID, 10), nil); len(got) != 0 {
 		t.Fatalf("an ex-fan still sees %v", got)
 	}
 }
@@ -176,20 +165,20 @@ func TestCelebrityMergedAtRead(t *testing.T) {
 func TestFollowBackfillAndUnfollow(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	a, b := f.register(t, "a"), f.register(t, "b")
+	a, b := f.Register(t, "a"), f.Register(t, "b")
 	var ids []int64
 	for i := range 6 {
 		u := []retwis.User{a, b}[i%2]
-		p := must.Value(f.st.CreatePost(f.ctx, u.ID, fmt.Sprint("post ", i)))(t)
+		p := must.Value(f.St.CreatePost(f.Ctx, u.ID, fmt.Sprint("post ", i)))(t)
 		ids = append(ids, p.ID)
 	}
 	slices.Reverse(ids)
-	must.OK(t, f.st.Follow(f.ctx, b.ID, a.ID))
-	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", b.ID, "}"), "0", "-1"); fmt.Sprint(got) != fmt.Sprint(ids) {
+	must.OK(t, f.St.Follow(f.Ctx, b.ID, a.ID))
+	if got := f.Strs(t, "LRANGE", fmt.Sprint("posts:{", b.ID, "}"), "0", "-1"); fmt.Sprint(got) != fmt.Sprint(ids) {
 		t.Fatalf("after following, b's timeline list = %v; want a's posts merged in order %v", got, ids)
 	}
-	must.OK(t, f.st.Unfollow(f.ctx, b.ID, a.ID))
-	for _, p := range pageAll(t, f.home(t, b.ID, 10), nil) {
+	must.OK(t, f.St.Unfollow(f.Ctx, b.ID, a.ID))
+	for _, p := range pageAll(t, f.Home(t, b.ID, 10), nil) {
 		if p%2 == 1 { // a wrote the odd-numbered posts
 			t.Fatalf("after unfollowing, b's home still shows a's post %d", p)
 		}
@@ -203,24 +192,24 @@ func TestFollowBackfillAndUnfollow(t *testing.T) {
 func TestBackfillAboveArchive(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{HomeCap: 5, ArchiveChunk: 3}, true)
-	reader, friend, newcomer := f.register(t, "reader"), f.register(t, "friend"), f.register(t, "newcomer")
-	must.OK(t, f.st.Follow(f.ctx, reader.ID, friend.ID))
+	reader, friend, newcomer := f.Register(t, "reader"), f.Register(t, "friend"), f.Register(t, "newcomer")
+	must.OK(t, f.St.Follow(f.Ctx, reader.ID, friend.ID))
 	var mine []int64 // the newcomer's, oldest first
 	var all []int64  // what the reader's timeline should hold, oldest first
 	for i := range 20 {
 		if i%4 == 0 {
-			p := must.Value(f.st.CreatePost(f.ctx, newcomer.ID, fmt.Sprint("newcomer ", i)))(t)
+			p := must.Value(f.St.CreatePost(f.Ctx, newcomer.ID, fmt.Sprint("newcomer ", i)))(t)
 			mine = append(mine, p.ID)
 		}
-		p := must.Value(f.st.CreatePost(f.ctx, friend.ID, fmt.Sprint("friend ", i)))(t)
+		p := must.Value(f.St.CreatePost(f.Ctx, friend.ID, fmt.Sprint("friend ", i)))(t)
 		all = append(all, p.ID)
 	}
-	f.drain(t)
-	tail := must.Value(strconv.ParseInt(f.do(t, "LINDEX", fmt.Sprint("posts:{", reader.ID, "}"), "-1"), 10, 64))(t)
-	if f.do(t, "ZCARD", fmt.Sprint("archive:{", reader.ID, "}")) == "0" {
+	f.Drain(t)
+	tail := must.Value(strconv.ParseInt(f.Do(t, "LINDEX", fmt.Sprint("posts:{", reader.ID, "}"), "-1"), 10, 64))(t)
+	if f.Do(t, "ZCARD", fmt.Sprint("archive:{", reader.ID, "}")) == "0" {
 		t.Fatal("the reader's timeline has no archive")
 	}
-	if err := f.st.Follow(f.ctx, reader.ID, newcomer.ID); err != nil {
+	if err := f.St.Follow(f.Ctx, reader.ID, newcomer.ID); err != nil {
 		t.Fatal(err)
 	}
 	merged := 0
@@ -235,7 +224,7 @@ func TestBackfillAboveArchive(t *testing.T) {
 	}
 	slices.Sort(all)
 	slices.Reverse(all)
-	if got := pageAll(t, f.home(t, reader.ID, 4), nil); !slices.Equal(got, all) {
+	if got := pageAll(t, f.Home(t, reader.ID, 4), nil); !slices.Equal(got, all) {
 		t.Fatalf("after following the newcomer, the reader's timeline is %v; want %v (the newcomer's posts above %d)", got, all, tail)
 	}
 }
@@ -246,29 +235,29 @@ func TestBackfillAboveArchive(t *testing.T) {
 func TestInactiveUserRebuilt(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	a := f.register(t, "active")
-	u, secret, err := f.st.Register(f.ctx, "sleeper", "password1")
+	a := f.Register(t, "active")
+	u, secret, err := f.St.Register(f.Ctx, "sleeper", "password1")
 	must.OK(t, err)
-	must.OK(t, f.st.Follow(f.ctx, u.ID, a.ID))
+	must.OK(t, f.St.Follow(f.Ctx, u.ID, a.ID))
 	away := strconv.FormatInt(time.Now().Add(-40*24*time.Hour).Unix(), 10)
-	f.do(t, "HSET", fmt.Sprint("user:{", u.ID, "}"), "seen", away)
-	p := must.Value(f.st.CreatePost(f.ctx, a.ID, "while you were away"))(t)
-	f.drain(t)
-	if n := f.do(t, "LLEN", fmt.Sprint("posts:{", u.ID, "}")); n != "0" {
+	f.Do(t, "HSET", fmt.Sprint("user:{", u.ID, "}"), "seen", away)
+	p := must.Value(f.St.CreatePost(f.Ctx, a.ID, "while you were away"))(t)
+	f.Drain(t)
+	if n := f.Do(t, "LLEN", fmt.Sprint("posts:{", u.ID, "}")); n != "0" {
 		t.Fatal("fanout delivered to an inactive user")
 	}
-	before := f.snapshot(t)
-	if _, err := f.st.Authenticate(f.ctx, secret); err != nil {
+	before := f.Snapshot(t)
+	if _, err := f.St.Authenticate(f.Ctx, secret); err != nil {
 		t.Fatal(err)
 	}
-	f.assertUnchanged(t, before) // authentication alone writes nothing
-	if _, _, err := f.st.HomeTimeline(f.ctx, u.ID, retwis.Cursor{}, 10); err != nil {
+	f.AssertUnchanged(t, before) // authentication alone writes nothing
+	if _, _, err := f.St.HomeTimeline(f.Ctx, u.ID, retwis.Cursor{}, 10); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", u.ID, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+	if got := f.Strs(t, "LRANGE", fmt.Sprint("posts:{", u.ID, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
 		t.Fatalf("after returning, the timeline list is %v; want the missed post", got)
 	}
-	if f.do(t, "HGET", fmt.Sprint("user:{", u.ID, "}"), "seen") == away {
+	if f.Do(t, "HGET", fmt.Sprint("user:{", u.ID, "}"), "seen") == away {
 		t.Fatal("the return was not recorded")
 	}
 }
@@ -276,33 +265,33 @@ func TestInactiveUserRebuilt(t *testing.T) {
 func TestDeletePost(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	a, b := f.register(t, "author"), f.register(t, "reader")
-	must.OK(t, f.st.Follow(f.ctx, b.ID, a.ID))
+	a, b := f.Register(t, "author"), f.Register(t, "reader")
+	must.OK(t, f.St.Follow(f.Ctx, b.ID, a.ID))
 	for i := range 12 {
-		must.Value(f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", i+1)))(t)
+		must.Value(f.St.CreatePost(f.Ctx, a.ID, fmt.Sprint("post ", i+1)))(t)
 	}
-	f.drain(t)
-	wantKind(t, f.st.DeletePost(f.ctx, b.ID, 11), retwis.Forbidden)
-	wantKind(t, f.st.DeletePost(f.ctx, a.ID, 999), retwis.NotFound)
-	if err := f.st.DeletePost(f.ctx, a.ID, 11); err != nil {
+	f.Drain(t)
+	storetest.WantKind(t, f.St.DeletePost(f.Ctx, b.ID, 11), retwis.Forbidden)
+	storetest.WantKind(t, f.St.DeletePost(f.Ctx, a.ID, 999), retwis.NotFound)
+	if err := f.St.DeletePost(f.Ctx, a.ID, 11); err != nil {
 		t.Fatal(err)
 	}
 	// Gone from every page at once, and the next posts fill in.
-	page := f.home(t, b.ID, 10)(retwis.Cursor{})
+	page := f.Home(t, b.ID, 10)(retwis.Cursor{})
 	if want := []int64{12, 10, 9, 8, 7, 6, 5, 4, 3, 2}; !slices.Equal(postIDs(page.Posts), want) || !page.Older {
 		t.Fatalf("reader's first page = %v; want %v", postIDs(page.Posts), want)
 	}
-	prof := must.Value(f.st.Profile(f.ctx, 0, a, retwis.Cursor{}, 10))(t)
-	global := must.Value(f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 10))(t)
+	prof := must.Value(f.St.Profile(f.Ctx, 0, a, retwis.Cursor{}, 10))(t)
+	global := must.Value(f.St.GlobalTimeline(f.Ctx, 0, retwis.Cursor{}, 10))(t)
 	for _, p := range []retwis.Page{prof.Page, global} {
 		if slices.Contains(postIDs(p.Posts), 11) || len(p.Posts) != 10 {
 			t.Fatalf("page after delete = %v", postIDs(p.Posts))
 		}
 	}
-	_, err := f.st.Post(f.ctx, 0, 11)
-	wantKind(t, err, retwis.NotFound)
-	f.drain(t)
-	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", b.ID, "}"), "0", "-1"); slices.Contains(got, "11") {
+	_, err := f.St.Post(f.Ctx, 0, 11)
+	storetest.WantKind(t, err, retwis.NotFound)
+	f.Drain(t)
+	if got := f.Strs(t, "LRANGE", fmt.Sprint("posts:{", b.ID, "}"), "0", "-1"); slices.Contains(got, "11") {
 		t.Fatal("the deleted id was not taken off the follower's list")
 	}
 }
@@ -313,7 +302,7 @@ func TestDeletePost(t *testing.T) {
 func (f *fixture) makeAway(t *testing.T, u retwis.User) {
 	t.Helper()
 	away := strconv.FormatInt(time.Now().Add(-40*24*time.Hour).Unix(), 10)
-	f.do(t, "HSET", fmt.Sprint("user:{", u.ID, "}"), "seen", away)
+	f.Do(t, "HSET", fmt.Sprint("user:{", u.ID, "}"), "seen", away)
 }
 
 // TestFailedRebuildRetried makes the rebuild of a returning user's home
@@ -323,26 +312,26 @@ func (f *fixture) makeAway(t *testing.T, u retwis.User) {
 func TestFailedRebuildRetried(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	a, u := f.register(t, "active"), f.register(t, "sleeper")
-	must.OK(t, f.st.Follow(f.ctx, u.ID, a.ID))
+	a, u := f.Register(t, "active"), f.Register(t, "sleeper")
+	must.OK(t, f.St.Follow(f.Ctx, u.ID, a.ID))
 	f.makeAway(t, u)
-	p := must.Value(f.st.CreatePost(f.ctx, a.ID, "while you were away"))(t)
-	f.drain(t)
+	p := must.Value(f.St.CreatePost(f.Ctx, a.ID, "while you were away"))(t)
+	f.Drain(t)
 	following := fmt.Sprint("following:{", u.ID, "}")
-	saved := f.do(t, "DUMP", following)
-	f.do(t, "DEL", following)
-	f.do(t, "SET", following, "damaged")
-	f.st.HomeTimeline(f.ctx, u.ID, retwis.Cursor{}, 10) // the rebuild fails; the page goes on
-	if f.do(t, "HGET", fmt.Sprint("user:{", u.ID, "}"), "rebuild") != "1" {
+	saved := f.Do(t, "DUMP", following)
+	f.Do(t, "DEL", following)
+	f.Do(t, "SET", following, "damaged")
+	f.St.HomeTimeline(f.Ctx, u.ID, retwis.Cursor{}, 10) // the rebuild fails; the page goes on
+	if f.Do(t, "HGET", fmt.Sprint("user:{", u.ID, "}"), "rebuild") != "1" {
 		t.Fatal("the failed rebuild is not marked as still to do")
 	}
-	f.do(t, "DEL", following)
-	f.do(t, "RESTORE", following, "0", saved)
-	page, _, err := f.st.HomeTimeline(f.ctx, u.ID, retwis.Cursor{}, 10)
+	f.Do(t, "DEL", following)
+	f.Do(t, "RESTORE", following, "0", saved)
+	page, _, err := f.St.HomeTimeline(f.Ctx, u.ID, retwis.Cursor{}, 10)
 	if err != nil || !slices.Equal(postIDs(page.Posts), []int64{p.ID}) {
 		t.Fatalf("the next page = %v, %v; want the post from the absence", postIDs(page.Posts), err)
 	}
-	if f.do(t, "HGET", fmt.Sprint("user:{", u.ID, "}"), "rebuild") != "" {
+	if f.Do(t, "HGET", fmt.Sprint("user:{", u.ID, "}"), "rebuild") != "" {
 		t.Fatal("the pending rebuild was not cleared")
 	}
 }
@@ -353,16 +342,16 @@ func TestFailedRebuildRetried(t *testing.T) {
 func TestRebuildKeepsDeliveries(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	a, u := f.register(t, "author"), f.register(t, "reader")
-	must.OK(t, f.st.Follow(f.ctx, u.ID, a.ID))
-	old := must.Value(f.st.CreatePost(f.ctx, a.ID, "indexed"))(t)
-	f.drain(t)
-	f.do(t, "HSET", "post:9999", "user_id", fmt.Sprint(a.ID), "time", "1", "body", "in flight")
-	f.do(t, "LPUSH", fmt.Sprint("posts:{", u.ID, "}"), "9999")
-	if err := f.st.RebuildHome(f.ctx, u.ID); err != nil {
+	a, u := f.Register(t, "author"), f.Register(t, "reader")
+	must.OK(t, f.St.Follow(f.Ctx, u.ID, a.ID))
+	old := must.Value(f.St.CreatePost(f.Ctx, a.ID, "indexed"))(t)
+	f.Drain(t)
+	f.Do(t, "HSET", "post:9999", "user_id", fmt.Sprint(a.ID), "time", "1", "body", "in flight")
+	f.Do(t, "LPUSH", fmt.Sprint("posts:{", u.ID, "}"), "9999")
+	if err := f.St.RebuildHome(f.Ctx, u.ID); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", u.ID, "}"), "0", "-1"); !slices.Equal(got, []string{"9999", fmt.Sprint(old.ID)}) {
+	if got := f.Strs(t, "LRANGE", fmt.Sprint("posts:{", u.ID, "}"), "0", "-1"); !slices.Equal(got, []string{"9999", fmt.Sprint(old.ID)}) {
 		t.Fatalf("after the rebuild the list is %v; want the delivery kept", got)
 	}
 }
@@ -373,9 +362,9 @@ func TestRebuildKeepsDeliveries(t *testing.T) {
 func TestFollowUnfollowSettle(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	a, u := f.register(t, "author"), f.register(t, "clicker")
+	a, u := f.Register(t, "author"), f.Register(t, "clicker")
 	for i := range 5 {
-		must.Value(f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", i)))(t)
+		must.Value(f.St.CreatePost(f.Ctx, a.ID, fmt.Sprint("post ", i)))(t)
 	}
 	for round := range 30 {
 		var wg sync.WaitGroup
@@ -383,9 +372,9 @@ func TestFollowUnfollowSettle(t *testing.T) {
 			wg.Go(func() {
 				var err error
 				if (i+round)%2 == 0 {
-					err = f.st.Follow(f.ctx, u.ID, a.ID)
+					err = f.St.Follow(f.Ctx, u.ID, a.ID)
 				} else {
-					err = f.st.Unfollow(f.ctx, u.ID, a.ID)
+					err = f.St.Unfollow(f.Ctx, u.ID, a.ID)
 				}
 				if err != nil {
 					t.Error(err) // not Fatal: this is not the test's goroutine
@@ -393,8 +382,8 @@ func TestFollowUnfollowSettle(t *testing.T) {
 			})
 		}
 		wg.Wait()
-		follows := f.do(t, "ZSCORE", fmt.Sprint("following:{", u.ID, "}"), fmt.Sprint(a.ID)) != ""
-		n := len(f.strs(t, "LRANGE", fmt.Sprint("posts:{", u.ID, "}"), "0", "-1"))
+		follows := f.Do(t, "ZSCORE", fmt.Sprint("following:{", u.ID, "}"), fmt.Sprint(a.ID)) != ""
+		n := len(f.Strs(t, "LRANGE", fmt.Sprint("posts:{", u.ID, "}"), "0", "-1"))
 		if follows != (n == 5) || (!follows && n != 0) {
 			t.Fatalf("round %d: following=%v but the home timeline holds %d of the 5 posts", round, follows, n)
 		}
@@ -407,29 +396,29 @@ func TestFollowUnfollowSettle(t *testing.T) {
 func TestFollowedCelebritiesPerUser(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 1}, true)
-	star, fan1, fan2, late := f.register(t, "star"), f.register(t, "fan1"), f.register(t, "fan2"), f.register(t, "late")
-	must.OK(t, f.st.Follow(f.ctx, fan1.ID, star.ID))
-	must.OK(t, f.st.Follow(f.ctx, fan2.ID, star.ID))
-	must.Value(f.st.CreatePost(f.ctx, star.ID, "famous now"))(t)
-	f.drain(t)
+	star, fan1, fan2, late := f.Register(t, "star"), f.Register(t, "fan1"), f.Register(t, "fan2"), f.Register(t, "late")
+	must.OK(t, f.St.Follow(f.Ctx, fan1.ID, star.ID))
+	must.OK(t, f.St.Follow(f.Ctx, fan2.ID, star.ID))
+	must.Value(f.St.CreatePost(f.Ctx, star.ID, "famous now"))(t)
+	f.Drain(t)
 	set := func(u retwis.User) []string {
-		return f.strs(t, "SMEMBERS", fmt.Sprint("celebrities_followed:{", u.ID, "}"))
+		return f.Strs(t, "SMEMBERS", fmt.Sprint("celebrities_followed:{", u.ID, "}"))
 	}
 	want := []string{fmt.Sprint(star.ID)}
 	if !slices.Equal(set(fan1), want) || !slices.Equal(set(fan2), want) {
 		t.Fatalf("after the star's rise: %v %v", set(fan1), set(fan2))
 	}
-	must.OK(t, f.st.Follow(f.ctx, late.ID, star.ID))
-	must.OK(t, f.st.Unfollow(f.ctx, fan2.ID, star.ID))
+	must.OK(t, f.St.Follow(f.Ctx, late.ID, star.ID))
+	must.OK(t, f.St.Unfollow(f.Ctx, fan2.ID, star.ID))
 	if !slices.Equal(set(late), want) || len(set(fan2)) != 0 {
 		t.Fatalf("after a follow and an unfollow: %v %v", set(late), set(fan2))
 	}
 	// 50 other celebrities nobody here follows cost this user nothing.
 	for i := range 50 {
-		f.do(t, "HSET", fmt.Sprint("user:{", 5000+i, "}"), "celebrity", "1")
+		f.Do(t, "HSET", fmt.Sprint("user:{", 5000+i, "}"), "celebrity", "1")
 	}
-	p := must.Value(f.st.CreatePost(f.ctx, star.ID, "merged when read"))(t)
-	page, _, err := f.st.HomeTimeline(f.ctx, late.ID, retwis.Cursor{}, 1)
+	p := must.Value(f.St.CreatePost(f.Ctx, star.ID, "merged when read"))(t)
+	page, _, err := f.St.HomeTimeline(f.Ctx, late.ID, retwis.Cursor{}, 1)
 	if err != nil || len(page.Posts) != 1 || page.Posts[0].ID != p.ID {
 		t.Fatalf("late fan's home = %v, %v", postIDs(page.Posts), err)
 	}
@@ -440,16 +429,16 @@ func TestFollowedCelebritiesPerUser(t *testing.T) {
 func TestCelebrityPostDeletionWalksNobody(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 2}, false)
-	star := f.register(t, "star")
+	star := f.Register(t, "star")
 	for i := range 3 {
-		f.do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", fmt.Sprint(900+i))
+		f.Do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", fmt.Sprint(900+i))
 	}
-	p := must.Value(f.st.CreatePost(f.ctx, star.ID, "famous words"))(t)
-	f.do(t, "XTRIM", store.KeyQueue(star.ID), "MAXLEN", "0") // the job noting the new celebrity
-	if err := f.st.DeletePost(f.ctx, star.ID, p.ID); err != nil {
+	p := must.Value(f.St.CreatePost(f.Ctx, star.ID, "famous words"))(t)
+	f.Do(t, "XTRIM", store.KeyQueue(star.ID), "MAXLEN", "0") // the job noting the new celebrity
+	if err := f.St.DeletePost(f.Ctx, star.ID, p.ID); err != nil {
 		t.Fatal(err)
 	}
-	if n := f.do(t, "XLEN", store.KeyQueue(star.ID)); n != "0" {
+	if n := f.Do(t, "XLEN", store.KeyQueue(star.ID)); n != "0" {
 		t.Fatalf("deleting a celebrity's post queued %s jobs; want none", n)
 	}
 }

@@ -3,18 +3,14 @@ package bulk_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/redis/rueidis"
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/dataset"
-	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/resp"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/bulk"
@@ -27,60 +23,15 @@ import (
 	"github.com/retwis/retwis/load"
 )
 
-// fixture is a store under test, with a client of its own for setting
-// up and inspecting its database.
-type fixture struct {
-	st  *store.Store
-	raw rueidis.Client
-	ctx context.Context
-}
+// fixture is a store under test (storetest.Fixture), its database
+// migrated, with no delivery worker: the tests run their own.
+type fixture struct{ *storetest.Fixture }
 
 // newFixture returns a fixture whose store, on the Redis at url, has
-// opts (with storetest's defaults), its database migrated.
+// opts (with storetest's defaults).
 func newFixture(t *testing.T, url string, opts store.Options) *fixture {
 	t.Helper()
-	st := storetest.Open(t, url, opts)
-	raw, err := redisconn.Dial(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(raw.Close)
-	if err := st.Migrate(t.Context(), slog.New(slog.DiscardHandler)); err != nil {
-		t.Fatal(err)
-	}
-	return &fixture{st: st, raw: raw, ctx: t.Context()}
-}
-
-// do runs a raw command and returns its reply as a string ("" for nil).
-func (f *fixture) do(t *testing.T, args ...string) string {
-	t.Helper()
-	return redistest.Do(t, f.raw, args...)
-}
-
-func (f *fixture) strs(t *testing.T, args ...string) []string {
-	t.Helper()
-	return redistest.Strs(t, f.raw, args...)
-}
-
-func (f *fixture) register(t *testing.T, name string) retwis.User {
-	t.Helper()
-	u, _, err := f.st.Register(f.ctx, name, "password1")
-	if err != nil {
-		t.Fatalf("register %s: %v", name, err)
-	}
-	return u
-}
-
-// home pages through uid's home timeline n posts at a time.
-func (f *fixture) home(t *testing.T, uid int64, n int) func(retwis.Cursor) retwis.Page {
-	return func(c retwis.Cursor) retwis.Page {
-		t.Helper()
-		p, _, err := f.st.HomeTimeline(f.ctx, uid, c, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	return &fixture{storetest.NewFixture(t, url, opts, false)}
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -107,7 +58,7 @@ func TestBulkWriterLive(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, redistest.Start(t).URL, bulkOptions)
 	hash := dataset.SeededHash("seeded pw", 7)
-	stats, err := dataset.Generate(f.ctx, bulk.NewLiveWriter(f.ctx, f.st.DB), network(hash))
+	stats, err := dataset.Generate(f.Ctx, bulk.NewLiveWriter(f.Ctx, f.St.DB), network(hash))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,27 +68,27 @@ func TestBulkWriterLive(t *testing.T) {
 	if avg := stats.Follows / stats.Users; stats.MaxFollowers < 8*avg {
 		t.Fatalf("the most followed user has %d followers, the average %d: not a power law", stats.MaxFollowers, avg)
 	}
-	if empty, err := f.st.IsEmpty(f.ctx); err != nil || empty {
+	if empty, err := f.St.IsEmpty(f.Ctx); err != nil || empty {
 		t.Fatalf("IsEmpty after writing = %v, %v", empty, err)
 	}
 	if stats.ArchivedEntries == 0 {
 		t.Fatal("nothing was archived")
 	}
 	for _, uid := range []int64{1, 150, 300} {
-		got := storetest.PageAll(t, f.home(t, uid, 50), nil)
+		got := storetest.PageAll(t, f.Home(t, uid, 50), nil)
 		want := f.newestOfFollowed(t, uid)
 		want = want[:min(len(want), 1100)]
 		if !slices.Equal(got, want) {
 			t.Fatalf("user %d: home timeline has %d posts; want the %d newest of the authors'", uid, len(got), len(want))
 		}
 	}
-	if _, _, err := f.st.Login(f.ctx, "user42", "seeded pw"); err != nil {
+	if _, _, err := f.St.Login(f.Ctx, "user42", "seeded pw"); err != nil {
 		t.Fatalf("a generated user cannot log in: %v", err)
 	}
-	if p, err := f.st.GlobalTimeline(f.ctx, 0, retwis.Cursor{}, 10); err != nil || p.Posts[0].ID != 6000 {
+	if p, err := f.St.GlobalTimeline(f.Ctx, 0, retwis.Cursor{}, 10); err != nil || p.Posts[0].ID != 6000 {
 		t.Fatalf("global timeline: %v", err)
 	}
-	if n := f.do(t, "LLEN", "timeline"); n != "1000" {
+	if n := f.Do(t, "LLEN", "timeline"); n != "1000" {
 		t.Fatalf("the global timeline holds %s posts; want 1000", n)
 	}
 }
@@ -152,10 +103,10 @@ func TestBulkPostsNotRedelivered(t *testing.T) {
 	f := newFixture(t, redistest.Start(t).URL, bulkOptions)
 	opts := network(dataset.SeededHash("pw", 7))
 	opts.Until = time.Now().Add(-5 * time.Minute)
-	if _, err := dataset.Generate(f.ctx, bulk.NewLiveWriter(f.ctx, f.st.DB), opts); err != nil {
+	if _, err := dataset.Generate(f.Ctx, bulk.NewLiveWriter(f.Ctx, f.St.DB), opts); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.st))
+	rep, err := upkeep.Round(f.Ctx, f.St, delivery.New(f.St, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.St))
 	if err != nil || rep.Redelivered != 0 {
 		t.Fatalf("maintenance redelivered %d generated posts (%v); want none", rep.Redelivered, err)
 	}
@@ -168,7 +119,7 @@ func TestBulkWriterSinksAgree(t *testing.T) {
 	t.Parallel()
 	hash := dataset.SeededHash("pw", 7)
 	live := newFixture(t, redistest.Start(t).URL, bulkOptions)
-	if _, err := dataset.Generate(live.ctx, bulk.NewLiveWriter(live.ctx, live.st.DB), network(hash)); err != nil {
+	if _, err := dataset.Generate(live.Ctx, bulk.NewLiveWriter(live.Ctx, live.St.DB), network(hash)); err != nil {
 		t.Fatal(err)
 	}
 	var stream bytes.Buffer
@@ -181,7 +132,7 @@ func TestBulkWriterSinksAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	loaded := newFixture(t, other.URL, bulkOptions)
-	a, b := live.strs(t, "KEYS", "*"), loaded.strs(t, "KEYS", "*")
+	a, b := live.Strs(t, "KEYS", "*"), loaded.Strs(t, "KEYS", "*")
 	if len(a) != len(b) {
 		t.Fatalf("the live database has %d keys, the loaded stream %d", len(a), len(b))
 	}
@@ -198,26 +149,26 @@ func TestBulkWriterSinksAgree(t *testing.T) {
 func TestBuildTimeline(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, redistest.Start(t).URL, store.Options{HomeCap: 10, ArchiveChunk: 4})
-	reader := f.register(t, "reader")
+	reader := f.Register(t, "reader")
 	var want []int64
 	for i := range 3 {
-		a := f.register(t, fmt.Sprint("author", i))
-		f.do(t, "ZADD", fmt.Sprint("following:{", reader.ID, "}"), "1", fmt.Sprint(a.ID))
+		a := f.Register(t, fmt.Sprint("author", i))
+		f.Do(t, "ZADD", fmt.Sprint("following:{", reader.ID, "}"), "1", fmt.Sprint(a.ID))
 		for k := range 20 {
-			p := must.Value(f.st.CreatePost(f.ctx, a.ID, fmt.Sprint("post ", k)))(t)
+			p := must.Value(f.St.CreatePost(f.Ctx, a.ID, fmt.Sprint("post ", k)))(t)
 			want = append(want, p.ID)
 		}
 	}
 	slices.Sort(want)
 	slices.Reverse(want)
-	got, err := bulk.BuildTimeline(f.ctx, f.st, reader.ID, 30)
+	got, err := bulk.BuildTimeline(f.Ctx, f.St, reader.ID, 30)
 	if err != nil || !slices.Equal(got, want[:30]) {
 		t.Fatalf("BuildTimeline = %v, %v; want the 30 newest %v", got, err, want[:30])
 	}
-	if n := f.do(t, "LLEN", fmt.Sprint("posts:{", reader.ID, "}")); n != "10" {
+	if n := f.Do(t, "LLEN", fmt.Sprint("posts:{", reader.ID, "}")); n != "10" {
 		t.Fatalf("the list holds %s ids; want the cap, 10", n)
 	}
-	if paged := storetest.PageAll(t, f.home(t, reader.ID, 7), nil); !slices.Equal(paged, want[:30]) {
+	if paged := storetest.PageAll(t, f.Home(t, reader.ID, 7), nil); !slices.Equal(paged, want[:30]) {
 		t.Fatalf("paged through: %v; want %v", paged, want[:30])
 	}
 }
@@ -227,15 +178,15 @@ func TestBuildTimeline(t *testing.T) {
 func (f *fixture) contents(t *testing.T, key string) []string {
 	t.Helper()
 	var v []string
-	switch typ := f.do(t, "TYPE", key); typ {
+	switch typ := f.Do(t, "TYPE", key); typ {
 	case "string":
-		return []string{f.do(t, "GET", key)}
+		return []string{f.Do(t, "GET", key)}
 	case "list":
-		return f.strs(t, "LRANGE", key, "0", "-1")
+		return f.Strs(t, "LRANGE", key, "0", "-1")
 	case "zset":
-		return f.strs(t, "ZRANGE", key, "0", "-1", "WITHSCORES")
+		return f.Strs(t, "ZRANGE", key, "0", "-1", "WITHSCORES")
 	case "hash":
-		m, err := f.raw.Do(f.ctx, f.raw.B().Hgetall().Key(key).Build()).AsStrMap()
+		m, err := f.Raw.Do(f.Ctx, f.Raw.B().Hgetall().Key(key).Build()).AsStrMap()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,9 +194,9 @@ func (f *fixture) contents(t *testing.T, key string) []string {
 			v = append(v, field+"="+value)
 		}
 	case "set":
-		v = f.strs(t, "SMEMBERS", key)
+		v = f.Strs(t, "SMEMBERS", key)
 	case "stream":
-		return []string{f.do(t, "XLEN", key)}
+		return []string{f.Do(t, "XLEN", key)}
 	default:
 		t.Fatalf("key %s has type %s", key, typ)
 	}
@@ -256,10 +207,10 @@ func (f *fixture) contents(t *testing.T, key string) []string {
 // newestOfFollowed returns every post by uid or someone uid follows,
 // newest first, read straight from the indexes.
 func (f *fixture) newestOfFollowed(t *testing.T, uid int64) []int64 {
-	authors := append(f.strs(t, "ZRANGE", "following:{"+itoa(uid)+"}", "0", "-1"), itoa(uid))
+	authors := append(f.Strs(t, "ZRANGE", "following:{"+itoa(uid)+"}", "0", "-1"), itoa(uid))
 	var all []int64
 	for _, a := range authors {
-		for _, p := range f.strs(t, "ZRANGE", "user_posts:{"+a+"}", "0", "-1") {
+		for _, p := range f.Strs(t, "ZRANGE", "user_posts:{"+a+"}", "0", "-1") {
 			n := must.Value(strconv.ParseInt(p, 10, 64))(t)
 			all = append(all, n)
 		}

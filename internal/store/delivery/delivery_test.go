@@ -42,24 +42,24 @@ func runWorker(t *testing.T, st *store.Store, opts delivery.Options) {
 func TestSlowJobNotTakenOver(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
-	author := f.register(t, "slow")
+	author := f.Register(t, "slow")
 	for i := range 10 {
-		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(500+i))
+		f.Do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(500+i))
 	}
 	var mine, taken atomic.Int64
 	started := make(chan struct{})
-	runWorker(t, f.st, delivery.Options{Consumer: "slow", Batch: 1, ClaimIdle: -1, Block: 20 * time.Millisecond,
+	runWorker(t, f.St, delivery.Options{Consumer: "slow", Batch: 1, ClaimIdle: -1, Block: 20 * time.Millisecond,
 		Progress: func(delivery.Progress) {
 			if mine.Add(1) == 1 {
 				close(started)
 			}
 			time.Sleep(150 * time.Millisecond) // a slow batch
 		}})
-	must.Value(f.st.CreatePost(f.ctx, author.ID, "slow but alive"))(t)
+	must.Value(f.St.CreatePost(f.Ctx, author.ID, "slow but alive"))(t)
 	<-started // the job is the slow worker's; now a worker that takes over idle jobs comes
-	runWorker(t, f.st, delivery.Options{Consumer: "eager", Batch: 1, ClaimIdle: time.Second, Block: 20 * time.Millisecond,
+	runWorker(t, f.St, delivery.Options{Consumer: "eager", Batch: 1, ClaimIdle: time.Second, Block: 20 * time.Millisecond,
 		Progress: func(delivery.Progress) { taken.Add(1) }})
-	f.drain(t)
+	f.Drain(t)
 	if taken.Load() != 0 || mine.Load() != 10 {
 		t.Fatalf("the job's worker did %d batches and another worker %d; want 10 and 0", mine.Load(), taken.Load())
 	}
@@ -72,26 +72,26 @@ func TestSlowJobNotTakenOver(t *testing.T) {
 func TestOrphanSnapshotRemoved(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
-	author := f.register(t, "author")
+	author := f.Register(t, "author")
 	for i := range 10 {
-		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(700+i))
+		f.Do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(700+i))
 	}
-	must.Value(f.st.CreatePost(f.ctx, author.ID, "interrupted"))(t)
+	must.Value(f.St.CreatePost(f.Ctx, author.ID, "interrupted"))(t)
 	ctx, kill := context.WithCancel(context.Background())
-	delivery.New(f.st, delivery.Options{Consumer: "doomed", Drain: -1, Batch: 2, Block: 20 * time.Millisecond,
+	delivery.New(f.St, delivery.Options{Consumer: "doomed", Drain: -1, Batch: 2, Block: 20 * time.Millisecond,
 		Progress: func(delivery.Progress) { kill() }}).Run(ctx)
-	snaps := f.strs(t, "KEYS", "followers:{*}:job:*")
+	snaps := f.Strs(t, "KEYS", "followers:{*}:job:*")
 	if len(snaps) != 1 {
 		t.Fatalf("snapshots = %v; want the interrupted job's", snaps)
 	}
 	job := snaps[0][strings.LastIndex(snaps[0], ":")+1:]
-	f.do(t, "XDEL", schema.QueueOf(author.ID).Stream, job)
-	rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep"}), deletion.New(f.st))
+	f.Do(t, "XDEL", schema.QueueOf(author.ID).Stream, job)
+	rep, err := upkeep.Round(f.Ctx, f.St, delivery.New(f.St, delivery.Options{Consumer: "upkeep"}), deletion.New(f.St))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if left := f.strs(t, "KEYS", "followers:{*}:job:*"); len(left) != 0 || f.do(t, "HLEN", schema.QueueOf(author.ID).Snapshots) != "0" {
-		t.Fatalf("after maintenance: snapshots %v, registrations %s", left, f.do(t, "HLEN", schema.QueueOf(author.ID).Snapshots))
+	if left := f.Strs(t, "KEYS", "followers:{*}:job:*"); len(left) != 0 || f.Do(t, "HLEN", schema.QueueOf(author.ID).Snapshots) != "0" {
+		t.Fatalf("after maintenance: snapshots %v, registrations %s", left, f.Do(t, "HLEN", schema.QueueOf(author.ID).Snapshots))
 	}
 	if rep.Orphans != 2 { // the progress record and the snapshot
 		t.Fatalf("maintenance removed %d orphans; want 2", rep.Orphans)
@@ -104,21 +104,21 @@ func TestOrphanSnapshotRemoved(t *testing.T) {
 func TestDeletedPostNotDelivered(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
-	author, fan := f.register(t, "author"), f.register(t, "fan")
-	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
-	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "regretted"))(t)
-	if err := f.st.DeletePost(f.ctx, author.ID, p.ID); err != nil {
+	author, fan := f.Register(t, "author"), f.Register(t, "fan")
+	must.OK(t, f.St.Follow(f.Ctx, fan.ID, author.ID))
+	p := must.Value(f.St.CreatePost(f.Ctx, author.ID, "regretted"))(t)
+	if err := f.St.DeletePost(f.Ctx, author.ID, p.ID); err != nil {
 		t.Fatal(err)
 	}
 	// Undeliver first, then deliver: the order the jobs may run in when
 	// workers run them in parallel.
-	if jobs := f.do(t, "XLEN", schema.QueueOf(author.ID).Stream); jobs != "2" {
+	if jobs := f.Do(t, "XLEN", schema.QueueOf(author.ID).Stream); jobs != "2" {
 		t.Fatalf("jobs = %v; want deliver and undeliver", jobs)
 	}
-	f.do(t, "XADD", schema.QueueOf(author.ID).Stream, "*", "kind", "deliver", "post", fmt.Sprint(p.ID), "author", fmt.Sprint(author.ID))
-	runWorker(t, f.st, delivery.Options{Consumer: "w", Parallel: 1, Block: 20 * time.Millisecond})
-	f.drain(t)
-	if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", fan.ID, "}"), "0", "-1"); slices.Contains(got, fmt.Sprint(p.ID)) {
+	f.Do(t, "XADD", schema.QueueOf(author.ID).Stream, "*", "kind", "deliver", "post", fmt.Sprint(p.ID), "author", fmt.Sprint(author.ID))
+	runWorker(t, f.St, delivery.Options{Consumer: "w", Parallel: 1, Block: 20 * time.Millisecond})
+	f.Drain(t)
+	if got := f.Strs(t, "LRANGE", fmt.Sprint("posts:{", fan.ID, "}"), "0", "-1"); slices.Contains(got, fmt.Sprint(p.ID)) {
 		t.Fatalf("the deleted post came back into the fan's timeline: %v", got)
 	}
 }
@@ -129,18 +129,18 @@ func TestDeletedPostNotDelivered(t *testing.T) {
 func TestStoppedWorkerDrains(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
-	author := f.register(t, "author")
+	author := f.Register(t, "author")
 	for i := range 10 {
-		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(600+i))
+		f.Do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", fmt.Sprint(600+i))
 	}
-	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "finish what you started"))(t)
+	p := must.Value(f.St.CreatePost(f.Ctx, author.ID, "finish what you started"))(t)
 	ctx, stop := context.WithCancel(context.Background())
-	delivery.New(f.st, delivery.Options{Consumer: "stopping", Batch: 2, Block: 20 * time.Millisecond,
+	delivery.New(f.St, delivery.Options{Consumer: "stopping", Batch: 2, Block: 20 * time.Millisecond,
 		Progress: func(delivery.Progress) { stop() }}).Run(ctx)
-	if n := f.do(t, "XLEN", schema.QueueOf(author.ID).Stream); n != "0" {
+	if n := f.Do(t, "XLEN", schema.QueueOf(author.ID).Stream); n != "0" {
 		t.Fatalf("%s jobs left behind by a worker that was stopped", n)
 	}
-	if got := f.strs(t, "LRANGE", "posts:{609}", "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+	if got := f.Strs(t, "LRANGE", "posts:{609}", "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
 		t.Fatalf("the last follower holds %v", got)
 	}
 }
@@ -153,23 +153,23 @@ func TestFailedJobRetried(t *testing.T) {
 	t.Parallel()
 	logs := &syncbuf.Buffer{}
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{Log: slog.New(slog.NewTextHandler(logs, nil))}, false)
-	author, fan := f.register(t, "author"), f.register(t, "fan")
-	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
+	author, fan := f.Register(t, "author"), f.Register(t, "fan")
+	must.OK(t, f.St.Follow(f.Ctx, fan.ID, author.ID))
 	home := fmt.Sprint("posts:{", fan.ID, "}")
-	f.do(t, "SET", home, "damaged")
-	runWorker(t, f.st, delivery.Options{Consumer: "w", ClaimIdle: -1, Block: 20 * time.Millisecond})
-	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "delivered at the second try"))(t)
+	f.Do(t, "SET", home, "damaged")
+	runWorker(t, f.St, delivery.Options{Consumer: "w", ClaimIdle: -1, Block: 20 * time.Millisecond})
+	p := must.Value(f.St.CreatePost(f.Ctx, author.ID, "delivered at the second try"))(t)
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), "job queue worker"); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the worker logged no failure of the job:\n%s", logs)
 		}
 	}
-	if n := f.do(t, "XLEN", schema.QueueOf(author.ID).Stream); n != "1" {
+	if n := f.Do(t, "XLEN", schema.QueueOf(author.ID).Stream); n != "1" {
 		t.Fatalf("the failing job is gone (%s jobs)", n)
 	}
-	f.do(t, "DEL", home)
-	f.drain(t)
-	if got := f.strs(t, "LRANGE", home, "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+	f.Do(t, "DEL", home)
+	f.Drain(t)
+	if got := f.Strs(t, "LRANGE", home, "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
 		t.Fatalf("the fan holds %v", got)
 	}
 }
@@ -180,12 +180,12 @@ func TestFailedJobRetried(t *testing.T) {
 func TestGoneConsumersRemoved(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
-	author, fan := f.register(t, "author"), f.register(t, "fan")
-	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
+	author, fan := f.Register(t, "author"), f.Register(t, "fan")
+	must.OK(t, f.St.Follow(f.Ctx, fan.ID, author.ID))
 	q := schema.QueueOf(author.ID).Stream
-	f.do(t, "XGROUP", "CREATECONSUMER", q, "deliverers", "ghost")
-	must.Value(f.st.CreatePost(f.ctx, author.ID, "pending with a dead worker"))(t)
-	f.do(t, "XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", q, ">")
+	f.Do(t, "XGROUP", "CREATECONSUMER", q, "deliverers", "ghost")
+	must.Value(f.St.CreatePost(f.Ctx, author.ID, "pending with a dead worker"))(t)
+	f.Do(t, "XREADGROUP", "GROUP", "deliverers", "dead", "COUNT", "1", "STREAMS", q, ">")
 	const goneAfter = 50 * time.Millisecond
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		idle := consumers(t, f, q)
@@ -196,7 +196,7 @@ func TestGoneConsumersRemoved(t *testing.T) {
 			t.Fatalf("the workers are idle for %v; want %v", idle, goneAfter)
 		}
 	}
-	rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", GoneAfter: goneAfter, ClaimIdle: time.Hour}), deletion.New(f.st))
+	rep, err := upkeep.Round(f.Ctx, f.St, delivery.New(f.St, delivery.Options{Consumer: "upkeep", GoneAfter: goneAfter, ClaimIdle: time.Hour}), deletion.New(f.St))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestGoneConsumersRemoved(t *testing.T) {
 // with how long it has been idle.
 func consumers(t *testing.T, f *fixture, stream string) map[string]time.Duration {
 	t.Helper()
-	infos := must.Value(f.raw.Do(f.ctx, f.raw.B().XinfoConsumers().Key(stream).Group("deliverers").Build()).ToArray())(t)
+	infos := must.Value(f.Raw.Do(f.Ctx, f.Raw.B().XinfoConsumers().Key(stream).Group("deliverers").Build()).ToArray())(t)
 	out := map[string]time.Duration{}
 	for _, info := range infos {
 		m := must.Value(info.AsMap())(t)
@@ -230,29 +230,29 @@ func TestVanishedJobRedelivered(t *testing.T) {
 	t.Parallel()
 	r := redistest.Start(t)
 	f := newFixtureWith(t, r.URL, store.Options{}, false)
-	author, fan := f.register(t, "author"), f.register(t, "fan")
-	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
-	lost := must.Value(f.st.CreatePost(f.ctx, author.ID, "its job is lost"))(t)
-	f.do(t, "XTRIM", schema.QueueOf(author.ID).Stream, "MAXLEN", "0")
-	queued := must.Value(f.st.CreatePost(f.ctx, author.ID, "its job waits"))(t)
+	author, fan := f.Register(t, "author"), f.Register(t, "fan")
+	must.OK(t, f.St.Follow(f.Ctx, fan.ID, author.ID))
+	lost := must.Value(f.St.CreatePost(f.Ctx, author.ID, "its job is lost"))(t)
+	f.Do(t, "XTRIM", schema.QueueOf(author.ID).Stream, "MAXLEN", "0")
+	queued := must.Value(f.St.CreatePost(f.Ctx, author.ID, "its job waits"))(t)
 	old := strconv.FormatInt(time.Now().Add(-2*time.Minute).Unix(), 10)
 	for _, p := range []retwis.Post{lost, queued} {
-		f.do(t, "HSET", fmt.Sprint("post:", p.ID), "time", old)
+		f.Do(t, "HSET", fmt.Sprint("post:", p.ID), "time", old)
 	}
-	rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.st))
+	rep, err := upkeep.Round(f.Ctx, f.St, delivery.New(f.St, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.St))
 	if err != nil || rep.Redelivered != 1 {
 		t.Fatalf("maintenance redelivered %d posts (%v); want 1", rep.Redelivered, err)
 	}
 	storetest.StartWorker(t, r.URL, store.Options{})
-	f.drain(t)
-	home := f.strs(t, "LRANGE", fmt.Sprint("posts:{", fan.ID, "}"), "0", "-1")
+	f.Drain(t)
+	home := f.Strs(t, "LRANGE", fmt.Sprint("posts:{", fan.ID, "}"), "0", "-1")
 	if !slices.Equal(home, []string{itoa(queued.ID), itoa(lost.ID)}) {
 		t.Fatalf("the fan's home timeline = %v; want both posts", home)
 	}
-	if ms, _ := strconv.ParseInt(f.do(t, "HGET", fmt.Sprint("post:", lost.ID), "delivered"), 10, 64); time.Since(time.UnixMilli(ms)) > time.Minute {
+	if ms, _ := strconv.ParseInt(f.Do(t, "HGET", fmt.Sprint("post:", lost.ID), "delivered"), 10, 64); time.Since(time.UnixMilli(ms)) > time.Minute {
 		t.Fatal("the delivered post is not marked with the time of its delivery")
 	}
-	if rep, err := upkeep.Round(f.ctx, f.st, delivery.New(f.st, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.st)); err != nil || rep.Redelivered != 0 {
+	if rep, err := upkeep.Round(f.Ctx, f.St, delivery.New(f.St, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.St)); err != nil || rep.Redelivered != 0 {
 		t.Fatalf("the next round redelivered %d posts (%v); want none", rep.Redelivered, err)
 	}
 }
@@ -266,20 +266,20 @@ func TestDeliveryDelays(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{IDs: gen}, true)
-	author, fan := f.register(t, "author"), f.register(t, "fan")
-	must.OK(t, f.st.Follow(f.ctx, fan.ID, author.ID))
-	if _, err := f.st.CreatePost(f.ctx, author.ID, "before"); err != nil {
+	author, fan := f.Register(t, "author"), f.Register(t, "fan")
+	must.OK(t, f.St.Follow(f.Ctx, fan.ID, author.ID))
+	if _, err := f.St.CreatePost(f.Ctx, author.ID, "before"); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(5 * time.Millisecond) // the posts measured have ids of a later millisecond than since
 	since := time.Now()
 	for range 3 {
-		if _, err := f.st.CreatePost(f.ctx, author.ID, "measured"); err != nil {
+		if _, err := f.St.CreatePost(f.Ctx, author.ID, "measured"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	f.drain(t)
-	delays, err := f.st.DeliveryDelays(f.ctx, []int64{author.ID}, since)
+	f.Drain(t)
+	delays, err := f.St.DeliveryDelays(f.Ctx, []int64{author.ID}, since)
 	if err != nil || len(delays) != 3 {
 		t.Fatalf("delays %v, %v; want the 3 posts made since", delays, err)
 	}
@@ -304,15 +304,15 @@ func TestBacklogDeliveredTogether(t *testing.T) {
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{IDs: gen, CelebrityThreshold: 5}, false)
 	authors := make([]retwis.User, 6)
 	for i := range authors {
-		authors[i] = f.register(t, fmt.Sprint("author", i))
+		authors[i] = f.Register(t, fmt.Sprint("author", i))
 	}
 	readers := make([]retwis.User, 5)
 	follows := map[int64][]int64{} // reader -> authors
 	for i := range readers {
-		readers[i] = f.register(t, fmt.Sprint("reader", i))
+		readers[i] = f.Register(t, fmt.Sprint("reader", i))
 		for k, a := range authors[:5] { // author5 is followed by nobody; author0 by all five
 			if (i+k)%2 == 0 || k == 0 {
-				if err := f.st.Follow(f.ctx, readers[i].ID, a.ID); err != nil {
+				if err := f.St.Follow(f.Ctx, readers[i].ID, a.ID); err != nil {
 					t.Fatal(err)
 				}
 				follows[readers[i].ID] = append(follows[readers[i].ID], a.ID)
@@ -321,11 +321,11 @@ func TestBacklogDeliveredTogether(t *testing.T) {
 	}
 	star := authors[4]
 	for i := range 6 {
-		f.do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", fmt.Sprint(900+i))
+		f.Do(t, "ZADD", fmt.Sprint("followers:{", star.ID, "}"), "1", fmt.Sprint(900+i))
 	}
 	var posts []retwis.Post
 	for i := range 120 {
-		p, err := f.st.CreatePost(f.ctx, authors[(i*7)%len(authors)].ID, fmt.Sprint("post ", i))
+		p, err := f.St.CreatePost(f.Ctx, authors[(i*7)%len(authors)].ID, fmt.Sprint("post ", i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -334,7 +334,7 @@ func TestBacklogDeliveredTogether(t *testing.T) {
 	deleted := map[int64]bool{}
 	for i, p := range posts {
 		if i%11 == 3 {
-			if err := f.st.DeletePost(f.ctx, p.AuthorID, p.ID); err != nil {
+			if err := f.St.DeletePost(f.Ctx, p.AuthorID, p.ID); err != nil {
 				t.Fatal(err)
 			}
 			deleted[p.ID] = true
@@ -353,11 +353,11 @@ func TestBacklogDeliveredTogether(t *testing.T) {
 	for _, p := range want(readers[1])[:10] {
 		newest = append([]string{fmt.Sprint(p)}, newest...)
 	}
-	f.do(t, append([]string{"LPUSH", fmt.Sprint("posts:{", readers[1].ID, "}")}, newest...)...)
-	runWorker(t, f.st, delivery.Options{Consumer: "w", Jobs: 64, Batch: 4, Block: 20 * time.Millisecond})
-	f.drain(t)
+	f.Do(t, append([]string{"LPUSH", fmt.Sprint("posts:{", readers[1].ID, "}")}, newest...)...)
+	runWorker(t, f.St, delivery.Options{Consumer: "w", Jobs: 64, Batch: 4, Block: 20 * time.Millisecond})
+	f.Drain(t)
 	for _, r := range readers {
-		if got := storetest.PageAll(t, f.home(t, r.ID, 7), nil); !slices.Equal(got, want(r)) {
+		if got := storetest.PageAll(t, f.Home(t, r.ID, 7), nil); !slices.Equal(got, want(r)) {
 			t.Errorf("%s's home timeline = %v; want %v", r.Username, got, want(r))
 		}
 		var fanned []string // the list: all but the celebrity's posts
@@ -366,11 +366,11 @@ func TestBacklogDeliveredTogether(t *testing.T) {
 				fanned = append(fanned, fmt.Sprint(p))
 			}
 		}
-		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", r.ID, "}"), "0", "-1"); !slices.Equal(got, fanned) {
+		if got := f.Strs(t, "LRANGE", fmt.Sprint("posts:{", r.ID, "}"), "0", "-1"); !slices.Equal(got, fanned) {
 			t.Errorf("%s's home list = %v; want %v", r.Username, got, fanned)
 		}
 	}
-	for _, s := range f.strs(t, "LRANGE", "timeline", "0", "-1") {
+	for _, s := range f.Strs(t, "LRANGE", "timeline", "0", "-1") {
 		if p, _ := strconv.ParseInt(s, 10, 64); deleted[p] {
 			t.Errorf("the global timeline holds deleted post %d", p)
 		}
@@ -384,14 +384,14 @@ func TestWorkerKilledMidDelivery(t *testing.T) {
 	t.Parallel()
 	url := redistest.Start(t).URL
 	f := newFixtureWith(t, url, store.Options{}, false)
-	author := f.register(t, "author")
+	author := f.Register(t, "author")
 	for i := range 250 {
-		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", strconv.Itoa(1000+i))
+		f.Do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), "1", strconv.Itoa(1000+i))
 	}
-	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "must reach everybody once"))(t)
+	p := must.Value(f.St.CreatePost(f.Ctx, author.ID, "must reach everybody once"))(t)
 
 	ctx, kill := context.WithCancel(context.Background())
-	err := delivery.New(f.st, delivery.Options{Consumer: "doomed", Drain: -1, Batch: 50, Block: 20 * time.Millisecond,
+	err := delivery.New(f.St, delivery.Options{Consumer: "doomed", Drain: -1, Batch: 50, Block: 20 * time.Millisecond,
 		Progress: func(pr delivery.Progress) {
 			if pr.Done >= 100 {
 				kill()
@@ -400,10 +400,10 @@ func TestWorkerKilledMidDelivery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := f.do(t, "HLEN", schema.QueueOf(author.ID).Progress); n != "1" {
+	if n := f.Do(t, "HLEN", schema.QueueOf(author.ID).Progress); n != "1" {
 		t.Fatalf("no progress recorded for the interrupted job")
 	}
-	if n := f.do(t, "LLEN", "posts:{1200}"); n != "0" {
+	if n := f.Do(t, "LLEN", "posts:{1200}"); n != "0" {
 		t.Fatalf("the doomed worker reached follower 200: the test did not interrupt it")
 	}
 
@@ -411,17 +411,17 @@ func TestWorkerKilledMidDelivery(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		delivery.New(f.st, delivery.Options{Consumer: "heir", Batch: 50, Block: 20 * time.Millisecond, ClaimIdle: 50 * time.Millisecond}).Run(ctx)
+		delivery.New(f.St, delivery.Options{Consumer: "heir", Batch: 50, Block: 20 * time.Millisecond, ClaimIdle: 50 * time.Millisecond}).Run(ctx)
 	}()
-	f.drain(t)
+	f.Drain(t)
 	stop()
 	<-done
 	for i := range 250 {
-		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", 1000+i, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+		if got := f.Strs(t, "LRANGE", fmt.Sprint("posts:{", 1000+i, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
 			t.Fatalf("follower %d holds %v; want the post exactly once", 1000+i, got)
 		}
 	}
-	if n := f.do(t, "HLEN", schema.QueueOf(author.ID).Progress); n != "0" {
+	if n := f.Do(t, "HLEN", schema.QueueOf(author.ID).Progress); n != "0" {
 		t.Fatal("progress of a finished job was not cleaned up")
 	}
 }
@@ -431,32 +431,32 @@ func TestWorkerKilledMidDelivery(t *testing.T) {
 func TestDeliveryUnfollowMidJob(t *testing.T) {
 	t.Parallel()
 	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{}, false)
-	author := f.register(t, "author")
+	author := f.Register(t, "author")
 	for i := range 25 {
-		f.do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), strconv.Itoa(i), strconv.Itoa(100+i))
+		f.Do(t, "ZADD", fmt.Sprint("followers:{", author.ID, "}"), strconv.Itoa(i), strconv.Itoa(100+i))
 	}
-	p := must.Value(f.st.CreatePost(f.ctx, author.ID, "to all who followed"))(t)
+	p := must.Value(f.St.CreatePost(f.Ctx, author.ID, "to all who followed"))(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	var once sync.Once
 	go func() {
 		defer close(done)
-		delivery.New(f.st, delivery.Options{Consumer: "w", Batch: 10, Block: 10 * time.Millisecond,
+		delivery.New(f.St, delivery.Options{Consumer: "w", Batch: 10, Block: 10 * time.Millisecond,
 			Progress: func(delivery.Progress) {
 				once.Do(func() { // after the first batch, two early followers leave
-					f.do(t, "ZREM", fmt.Sprint("followers:{", author.ID, "}"), "100", "101")
+					f.Do(t, "ZREM", fmt.Sprint("followers:{", author.ID, "}"), "100", "101")
 				})
 			}}).Run(ctx)
 	}()
-	f.drain(t)
+	f.Drain(t)
 	cancel()
 	<-done
 	for i := 2; i < 25; i++ {
-		if got := f.strs(t, "LRANGE", fmt.Sprint("posts:{", 100+i, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
+		if got := f.Strs(t, "LRANGE", fmt.Sprint("posts:{", 100+i, "}"), "0", "-1"); !slices.Equal(got, []string{fmt.Sprint(p.ID)}) {
 			t.Fatalf("follower %d got %v: skipped because others unfollowed mid-delivery", 100+i, got)
 		}
 	}
-	if keys := f.strs(t, "KEYS", "followers:{*}:job:*"); len(keys) != 0 {
+	if keys := f.Strs(t, "KEYS", "followers:{*}:job:*"); len(keys) != 0 {
 		t.Fatalf("follower snapshots left behind: %v", keys)
 	}
 }

@@ -103,6 +103,18 @@ func (f *Fixture) Post(t testing.TB, d posts.Draft) retwis.Post {
 	return p.Post
 }
 
+// Home reads uid's home timeline n posts a page, for PageAll.
+func (f *Fixture) Home(t testing.TB, uid int64, n int) func(retwis.Cursor) retwis.Page {
+	return func(c retwis.Cursor) retwis.Page {
+		t.Helper()
+		p, _, err := f.St.HomeTimeline(f.Ctx, uid, c, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
 // Do runs a raw command and returns its reply as a string ("" for nil;
 // see redistest.Do).
 func (f *Fixture) Do(t testing.TB, args ...string) string {
