@@ -29,7 +29,7 @@ test: packages vet
 
 ## test-faults: the load-and-fault tests alone
 test-faults: packages
-	$(GO) test $(RACE) -count=1 -run '$(FAULTS)' ./...
+	$(GO) test $(RACE) -count=1 -run '$(FAULTS)' ./internal/store/
 
 ## screenshot: renew docs/screenshot.png, the README's picture of the home
 ## page, with the browser test that takes it

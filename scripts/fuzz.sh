@@ -1,14 +1,16 @@
 #!/bin/sh
 # Fuzzes every Go fuzz test of the module for a short budget each
-# (FUZZTIME, default 3s): `make test` runs it after the tests, which
-# only replay the seed corpora. Each package's test binary is built
-# once, instrumented for fuzzing, and then runs each of its targets, so
-# a package with several targets is not compiled again for each. A
+# (FUZZTIME, default 1s; FUZZTIME=1m for a longer search): `make test`
+# runs it after the tests, which only replay the seed corpora. Each
+# package's test binary is built once, instrumented for fuzzing, and
+# then runs each of its targets, so a package with several targets is
+# not compiled again for each. The corpus of inputs found interesting
+# is kept between runs, where go test keeps it, so short runs add up. A
 # failing input is written under the package's testdata/fuzz, where
 # `go test` replays it from then on.
 # Usage: scripts/fuzz.sh [package pattern, default ./...]
 set -eu
-FUZZTIME=${FUZZTIME:-3s}
+FUZZTIME=${FUZZTIME:-1s}
 work=$(mktemp -d "${TMPDIR:-/tmp}/retwis-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # The corpus of inputs found interesting, kept between runs where go test
