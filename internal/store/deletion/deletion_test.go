@@ -68,12 +68,9 @@ var databases = storetest.Databases(&cluster)
 // onRedisAndCluster runs test on a fixture of each of databases, side
 // by side: the Redis one need not wait for the cluster's turn.
 func onRedisAndCluster(t *testing.T, test func(t *testing.T, f *fixture)) {
-	for _, db := range databases {
-		t.Run(db.Name, func(t *testing.T) {
-			t.Parallel()
-			test(t, newFixtureAt(t, db.URL(t)))
-		})
-	}
+	storetest.OnRedisAndCluster(t, &cluster, func(t *testing.T, f *storetest.Fixture) {
+		test(t, &fixture{Fixture: f, del: deletion.New(f.St)})
+	})
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
