@@ -145,7 +145,7 @@ func TestBlockedAppearsNowhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	two.WaitSubscribed(1)
+	two.WaitSubscribed(2) // the public stream and the revocations of alice's access
 	one.Post(bobToken, "bob-words again")
 	one.Post(carolToken, "carol-words")
 	if ev, ok := servertest.NextEvent(t, events).(*mastodon.UpdateEvent); !ok || !strings.Contains(ev.Status.Content, "carol-words") {

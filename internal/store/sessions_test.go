@@ -223,7 +223,7 @@ func TestLegacySecretExpires(t *testing.T) {
 
 // TestChangePasswordEndsOtherSessions: a password change ends every
 // other session, the old secret too, and gives this browser a new one;
-// API tokens stay.
+// the API tokens are revoked, as Mastodon does.
 func TestChangePasswordEndsOtherSessions(t *testing.T) {
 	t.Parallel()
 	onBothWithSessions(t, func(t *testing.T, f *fixture, c *clock) {
@@ -249,8 +249,8 @@ func TestChangePasswordEndsOtherSessions(t *testing.T) {
 		if list := f.sessions(t, u.ID); len(list) != 1 || list[0].ID != accounts.SessionID(fresh) || list[0].Device != "here" {
 			t.Fatalf("sessions = %+v; want the new one alone", list)
 		}
-		if _, err := f.St.AuthenticateToken(f.Ctx, api); err != nil {
-			t.Fatalf("the API token after a password change: %v", err)
+		if _, err := f.St.AuthenticateToken(f.Ctx, api); retwis.ErrorKind(err) != retwis.Unauthorized {
+			t.Fatalf("the API token after a password change: %v; want it revoked", err)
 		}
 	})
 }

@@ -29,7 +29,7 @@ func (s *Server) streamEvents(name string) http.HandlerFunc {
 		c, err := s.hub.Client()
 		if err == nil {
 			defer c.Close()
-			err = s.subscribe(r.Context(), c, ls)
+			err = s.open(r.Context(), c, l, ls)
 		}
 		if err != nil {
 			s.streamUnavailable(w, r, err)
@@ -43,7 +43,8 @@ func (s *Server) streamEvents(name string) http.HandlerFunc {
 // sendEvents writes the events of c as Server-Sent Events until the
 // client goes away or the Hub ends c: `event: <kind>` and `data:
 // <payload>`, a `:thump` comment every heartbeat, as Mastodon writes
-// them; those of accounts l's user does not see are left out.
+// them; those of accounts l's user does not see are left out. A
+// revocation of l's access ends it.
 func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.Client, ls liveStream, l listener) {
 	rc := http.NewResponseController(w)
 	// The server's read timeout would end the stream: the client sends
@@ -76,10 +77,10 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.C
 		case <-heartbeat.C:
 			ok = send(":thump\n")
 		case m := <-c.Events():
-			if m == nil {
-				return // ended: Done says so too
+			if m == nil || l.revokedBy(m) {
+				return // ended (Done says so too), or its access taken away
 			}
-			if !ls.sends(m.Event.Kind) {
+			if m.Stream != ls.source || !ls.sends(m.Event.Kind) {
 				continue
 			}
 			data, err := s.payload(origin, l.user.ID, m.Event)

@@ -522,7 +522,7 @@ func TestStreamMastodonLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.WaitSubscribed(2) // bob's stream and carol's
+	s.WaitSubscribed(3) // bob's stream, carol's and the revocations of their access
 
 	other := newServerAt(t, s.RedisURL) // alice's app is connected to another server process
 	other.Post(aliceToken, "from go-mastodon's point of view")

@@ -9,6 +9,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/livehub"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/posts"
 )
 
@@ -33,10 +34,17 @@ const (
 )
 
 // listener is who asks for a stream: a user with the scopes of their
-// token (a session of the pages grants "read"), or nobody.
+// token (a session of the pages grants "read"), or nobody; and the
+// access they came with, which a revocation ends.
 type listener struct {
 	user   retwis.User
 	scopes retwis.Scopes
+	access accounts.Access
+}
+
+// revokedBy reports whether m takes l's access away.
+func (l listener) revokedBy(m *livehub.Message) bool {
+	return m.Event.Kind == posts.Revoked && m.Event.Revocation.Ends(l.access)
 }
 
 // listenerOf resolves the token a stream request carries (secret), or
@@ -50,7 +58,7 @@ func (s *Server) listenerOf(r *http.Request, secret string, cookie bool) (listen
 		if err != nil {
 			return listener{}, err
 		}
-		return listener{user: t.User, scopes: t.Scopes}, nil
+		return listener{user: t.User, scopes: t.Scopes, access: accounts.Access{User: t.User.ID, Token: t.ID}}, nil
 	}
 	if !cookie || s.session == nil || s.session(r) == "" {
 		return listener{}, nil
@@ -58,7 +66,8 @@ func (s *Server) listenerOf(r *http.Request, secret string, cookie bool) (listen
 	u, err := s.store.Authenticate(r.Context(), s.session(r))
 	switch {
 	case err == nil:
-		return listener{user: u, scopes: retwis.Scopes{"read"}}, nil
+		return listener{user: u, scopes: retwis.Scopes{"read"},
+			access: accounts.Access{User: u.ID, Session: accounts.SessionID(s.session(r))}}, nil
 	case retwis.ErrorKind(err) == retwis.Unauthorized:
 		return listener{}, nil
 	}
@@ -144,6 +153,26 @@ func (s *Server) subscribe(ctx context.Context, c *livehub.Client, ls liveStream
 	ctx, cancel := context.WithTimeout(ctx, subscribeTimeout)
 	defer cancel()
 	return c.Subscribe(ctx, ls.source)
+}
+
+// open subscribes c, the client of a new connection of l, to its first
+// streams and, if l is a user, to the revocations that end it: on every
+// server, a token revoked or a session ended ends the connections it
+// opened (listener.revokedBy).
+func (s *Server) open(ctx context.Context, c *livehub.Client, l listener, first ...liveStream) error {
+	if l.access.User != 0 {
+		ctx, cancel := context.WithTimeout(ctx, subscribeTimeout)
+		defer cancel()
+		if err := c.Subscribe(ctx, posts.RevocationStream()); err != nil {
+			return err
+		}
+	}
+	for _, ls := range first {
+		if err := s.subscribe(ctx, c, ls); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // streamUnavailable answers a stream that could not be started.

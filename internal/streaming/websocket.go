@@ -48,9 +48,7 @@ func (s *Server) streamWebSocket(w http.ResponseWriter, r *http.Request) {
 	c, err := s.hub.Client()
 	if err == nil {
 		defer c.Close()
-		for i := 0; i < len(first) && err == nil; i++ {
-			err = s.subscribe(r.Context(), c, first[i])
-		}
+		err = s.open(r.Context(), c, l, first...)
 	}
 	if err != nil {
 		s.streamUnavailable(w, r, err)
@@ -123,11 +121,14 @@ func (ws *wsSession) run(first []liveStream) {
 	var wg sync.WaitGroup
 	wg.Go(func() { defer cancel(); ws.read(ctx) })
 	wg.Go(func() { defer cancel(); ws.ping(ctx) })
-	ws.send(ctx)
+	revoked := ws.send(ctx)
 	ws.client.Close() // the Hub need not wait for the close handshake
-	if errors.Is(ws.client.Err(), livehub.ErrClosed) {
+	switch {
+	case revoked:
+		ws.conn.Close(websocket.StatusPolicyViolation, "The access token was revoked.")
+	case errors.Is(ws.client.Err(), livehub.ErrClosed):
 		ws.conn.Close(websocket.StatusGoingAway, "The server is shutting down.")
-	} else {
+	default:
 		ws.conn.CloseNow()
 	}
 	cancel()
@@ -135,17 +136,20 @@ func (ws *wsSession) run(first []liveStream) {
 }
 
 // send writes the events of the client's streams until ctx or the
-// client ends.
-func (ws *wsSession) send(ctx context.Context) {
+// client ends, or the listener's access is taken away (revoked true).
+func (ws *wsSession) send(ctx context.Context) (revoked bool) {
 	for {
 		select {
 		case <-ctx.Done():
-			return
+			return false
 		case <-ws.client.Done():
-			return
+			return false
 		case m := <-ws.client.Events():
+			if m != nil && ws.listener.revokedBy(m) {
+				return true
+			}
 			if m == nil || !ws.deliver(m) {
-				return
+				return false
 			}
 		}
 	}

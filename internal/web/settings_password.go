@@ -12,7 +12,7 @@ import (
 // password2): the new password replaces the old if current is right,
 // every other session of the account ends, and this browser goes on in a
 // new session, with a new cookie; 303 to the settings page. API tokens
-// stay. Refused (a wrong current
+// are revoked. Refused (a wrong current
 // password, a new one that breaks the rules or is typed differently
 // twice, too many attempts), the settings page shows why, and nothing
 // changes.

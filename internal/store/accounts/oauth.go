@@ -268,7 +268,8 @@ func (s *Store) Tokens(ctx context.Context, uid int64) ([]retwis.Token, error) {
 }
 
 // RevokeToken ends uid's token with the given ID (as Tokens lists it);
-// it stops working at once. An unknown ID is an error of kind NotFound.
+// it stops working at once, and the live streams it opened end, on
+// every server. An unknown ID is an error of kind NotFound.
 func (s *Store) RevokeToken(ctx context.Context, uid int64, tokenID string) error {
 	s.Written.Add(schema.Tokens(uid)) // this server's next read must not be its cached copy
 	b := s.C.B()
@@ -281,17 +282,23 @@ func (s *Store) RevokeToken(ctx context.Context, uid int64, tokenID string) erro
 	if n == 0 {
 		return retwis.Errorf(retwis.NotFound, "There is no such token.")
 	}
+	s.revoked(ctx, Revocation{What: RevokedToken, User: uid, Ref: tokenID})
 	return nil
 }
 
 // RevokeTokens revokes every API token of uid at once: each stops
-// working on every server. Sessions are apart: EndSessions ends those.
+// working on every server, and the live streams they opened end. Sessions are apart: EndSessions ends those.
 func (s *Store) RevokeTokens(ctx context.Context, uid int64) error {
 	s.Written.Add(schema.Tokens(uid), schema.TokensUsed(uid))
 	b := s.C.B()
-	err := redisconn.FirstErr(s.C.DoMulti(context.WithoutCancel(ctx), b.Del().Key(schema.Tokens(uid)).Build(),
+	ctx = context.WithoutCancel(ctx)
+	err := redisconn.FirstErr(s.C.DoMulti(ctx, b.Del().Key(schema.Tokens(uid)).Build(),
 		b.Del().Key(schema.TokensUsed(uid)).Build()))
-	return s.Wrap("revoke tokens", err)
+	if err != nil {
+		return s.Wrap("revoke tokens", err)
+	}
+	s.revoked(ctx, Revocation{What: RevokedTokens, User: uid})
+	return nil
 }
 
 // RevokeBearer ends the token that bearer is, if it was issued to the

@@ -17,8 +17,9 @@ import (
 // the token of the new session, for the browser that changed it.
 // A wrong current password is an error of kind Invalid, and a new one
 // that breaks the rules (retwis.ValidatePassword) too; nothing is
-// written then. API tokens are not sessions: they stay, listed on the
-// apps and sessions pages.
+// written then. Every API token is revoked too, as Mastodon does: an
+// app the old password let in must be let in again. The live streams of
+// the sessions and tokens that ended end on every server.
 func (s *Store) ChangePassword(ctx context.Context, uid int64, current, password string) (string, error) {
 	if err := retwis.ValidatePassword(password); err != nil {
 		return "", err
@@ -51,6 +52,9 @@ func (s *Store) ChangePassword(ctx context.Context, uid int64, current, password
 		if derr := s.EndSession(ctx, uid, SessionID(token)); derr != nil { // a session nobody was given
 			s.Log.Warn("a session begun for a password change that failed stays until it expires", "user", uid, "err", derr)
 		}
+		return "", err
+	}
+	if err := s.RevokeTokens(ctx, uid); err != nil {
 		return "", err
 	}
 	return token, nil

@@ -277,7 +277,8 @@ func listed(id string, r sessionRecord) retwis.Session {
 }
 
 // EndSession ends uid's session with the given ID (as Sessions lists
-// it): it stops authenticating at once, on every server. The secret of
+// it): it stops authenticating at once, and the live streams it opened
+// end, on every server. The secret of
 // before sessions per device ends with its auth field. A malformed ID
 // is an error of kind Invalid, an unknown one of kind NotFound; nothing
 // is written then.
@@ -290,8 +291,19 @@ func (s *Store) EndSession(ctx context.Context, uid int64, id string) error {
 		return err
 	}
 	if acct.Auth != "" && digest(acct.Auth) == id {
-		return s.endLegacy(ctx, uid, acct.Auth)
+		err = s.endLegacy(ctx, uid, acct.Auth)
+	} else {
+		err = s.endSession(ctx, uid, id)
 	}
+	if err == nil {
+		s.revoked(ctx, Revocation{What: RevokedSession, User: uid, Ref: id})
+	}
+	return err
+}
+
+// endSession ends uid's session id (not the secret of before sessions
+// per device): an error of kind NotFound if it has none such.
+func (s *Store) endSession(ctx context.Context, uid int64, id string) error {
 	s.Written.Add(schema.Sessions(uid)) // this server's next read must not be its cached copy
 	n, err := s.C.Do(ctx, s.C.B().Hdel().Key(schema.Sessions(uid)).Field(id).Build()).AsInt64()
 	if err != nil {
@@ -332,7 +344,8 @@ func (s *Store) Logout(ctx context.Context, uid int64, token string) error {
 
 // EndSessions ends every session of uid, the secret of before sessions
 // per device too, but the one whose cookie is keep ("" keeps none), at
-// once: "log out everywhere" (keep ""), an account suspended or deleted.
+// once, and the live streams they opened end on every server: "log out
+// everywhere" (keep ""), an account suspended or deleted.
 // API tokens are not sessions: RevokeTokens ends those.
 func (s *Store) EndSessions(ctx context.Context, uid int64, keep string) error {
 	acct, err := s.Account(ctx, uid, false)
@@ -364,5 +377,6 @@ func (s *Store) endSessions(ctx context.Context, uid int64, auth, keep string, f
 	if keepLegacy == "0" {
 		s.ForgetSecret(ctx, uid, auth)
 	}
+	s.revoked(ctx, Revocation{What: RevokedSessions, User: uid, Ref: keepID})
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -43,17 +44,27 @@ func TagStream(tag string) Stream {
 	return Stream{}
 }
 
+// RevocationStream is the stream of access taken away (Events of Kind
+// Revoked), which every server listening to live events follows too, so
+// that it ends the streams that access opened.
+func RevocationStream() Stream { return Stream{schema.Revocations} }
+
 // Event is a live event of a stream.
 type Event struct {
-	// Kind is "update" (a new post), "delete" (a deleted post) or
-	// "notification".
+	// Kind is "update" (a new post), "delete" (a deleted post),
+	// "notification" or Revoked.
 	Kind string
 	// Post is the post an update or a deletion is about.
 	Post int64
 	// Notification is the notification of a "notification" event; its
 	// actor's username is not filled in.
 	Notification retwis.Notification
+	// Revocation is the access a Revoked event took away.
+	Revocation accounts.Revocation
 }
+
+// Revoked is the Kind of the events of RevocationStream.
+const Revoked = schema.EventRevoke
 
 // Listening is the Kind of the event that Listen gives fn each time
 // Redis confirms the subscription (first, and again after the client
@@ -129,6 +140,9 @@ func parseEvent(msg string) (Event, bool) {
 		}
 		n.ID, n.Time = noteID(ms, member), time.UnixMilli(ms)
 		return Event{Kind: kind, Notification: n}, true
+	case schema.EventRevoke:
+		r, ok := accounts.ParseRevocation(rest)
+		return Event{Kind: kind, Revocation: r}, ok
 	}
 	return Event{}, false
 }

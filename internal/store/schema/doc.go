@@ -346,7 +346,11 @@
 // timeline, their notifications), stream:tag:{<folded>} (a tag's, in its
 // slot) and stream:{public}; messages "update:<post id>",
 // "delete:<post id>", "notification:<unix ms>:<member of
-// notifications:{<id>}>" (retwis).
+// notifications:{<id>}>" (retwis); and stream:{revocations}, on which
+// every server hears of access taken away: "revoke:<what>:<user
+// id>:<id>", what being token (one token, by the hash Tokens holds it
+// under), tokens (all of the account's), session (one, by its ID) or
+// sessions (all but the one whose ID follows, if any) (retwis).
 //
 // Every command, script and transaction touches keys of one hash slot
 // only, so the same code runs on a single server and on Redis Cluster.

@@ -564,12 +564,25 @@ func TagStream(folded string) string { return "stream:" + Tag(folded) }
 // PublicStream is the channel of every new post and deletion.
 const PublicStream = "stream:{public}"
 
+// Revocations is the channel on which every server hears of access
+// taken away (a token revoked, sessions ended), so that it ends the
+// live streams that access opened. Its messages are RevocationEvent's.
+const Revocations = "stream:{revocations}"
+
 // The events of a stream, as its messages begin.
 const (
 	EventUpdate       = "update"       // "update:<post id>"
 	EventDelete       = "delete"       // "delete:<post id>"
 	EventNotification = "notification" // "notification:<score>:<member of Notifications>"
+	EventRevoke       = "revoke"       // "revoke:<what>:<user id>:<token or session id>"
 )
+
+// RevocationEvent is the message, on Revocations, that uid's access
+// named what ("token", "tokens", "session", "sessions") and the token's
+// or session's ID (as Tokens and Sessions hold them; "" for none) ended.
+func RevocationEvent(what string, uid int64, ref string) string {
+	return EventRevoke + ":" + what + ":" + id(uid) + ":" + ref
+}
 
 // PostEvent is the message of an update or delete event of post pid.
 func PostEvent(kind string, pid int64) string { return kind + ":" + id(pid) }
