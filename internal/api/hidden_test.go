@@ -272,3 +272,50 @@ func TestSuspendedAppearsNowhere(t *testing.T) {
 		t.Errorf("after the suspension is lifted, carol finds the post only in %v", got)
 	}
 }
+
+// TestReplyToBlockerRefused: bob, whom alice blocked, cannot reply to
+// her post by its id, through the API (in_reply_to_id) or the pages
+// (in_reply_to), nor alice to his: 404, as Mastodon answers, and nothing
+// is posted; carol can, and so can bob once alice unblocks him.
+func TestReplyToBlockerRefused(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	alice, aliceToken := s.User("alice")
+	bob, bobToken := s.User("bob")
+	_, carolToken := s.User("carol")
+	ctx := t.Context()
+	aliceApp := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: aliceToken})
+	hers := s.Post(aliceToken, "alice's post")
+	his := s.Post(bobToken, "bob's post")
+	if _, err := aliceApp.AccountBlock(ctx, mastodon.ID(id(bob.ID))); err != nil {
+		t.Fatal(err)
+	}
+	bobWeb := readerOn(t, s, "bob", bobToken).web
+	for _, tc := range []struct {
+		who, token, to string
+		web            *browser
+	}{{"bob", bobToken, hers, bobWeb}, {"alice", aliceToken, his, readerOn(t, s, "alice", aliceToken).web}} {
+		r := s.Call("POST", "/api/v1/statuses", tc.token, url.Values{"status": {"a reply"}, "in_reply_to_id": {tc.to}})
+		if r.Status != 404 {
+			t.Errorf("%s replies through the API across a block: %d %s; want 404", tc.who, r.Status, r.Body)
+		}
+		resp, body := tc.web.send("POST", s.URL+"/post", url.Values{"status": {"a reply"}, "in_reply_to": {tc.to}})
+		if resp.StatusCode != 404 || !strings.Contains(body, "does not exist") {
+			t.Errorf("%s replies on the pages across a block: %d; want 404 with the reason", tc.who, resp.StatusCode)
+		}
+	}
+	for _, u := range []retwis.User{alice, bob} {
+		if sum, err := s.Store.Summary(ctx, u.ID); err != nil || sum.Posts != 1 {
+			t.Errorf("%s has %d posts (%v); want the refused replies not posted", u.Username, sum.Posts, err)
+		}
+	}
+	if r := s.Call("POST", "/api/v1/statuses", carolToken, url.Values{"status": {"carol's reply"}, "in_reply_to_id": {hers}}); r.Status != 200 {
+		t.Errorf("carol's reply: %d %s", r.Status, r.Body)
+	}
+	if _, err := aliceApp.AccountUnblock(ctx, mastodon.ID(id(bob.ID))); err != nil {
+		t.Fatal(err)
+	}
+	if resp, _ := bobWeb.send("POST", s.URL+"/post", url.Values{"status": {"a reply"}, "in_reply_to": {hers}}); resp.StatusCode != 303 {
+		t.Errorf("bob's reply once unblocked: %d; want 303", resp.StatusCode)
+	}
+}

@@ -38,7 +38,7 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 			draft = ""
 		}
 		v := view{Error: retwis.ErrorMessage(err), Draft: draft}
-		if replyTo > 0 && !errors.Is(err, posts.ErrParentGone) { // back to the thread
+		if replyTo > 0 && !errors.Is(err, posts.ErrParentGone) && !errors.Is(err, posts.ErrParentHidden) { // back to the thread
 			r.SetPathValue("id", strconv.FormatInt(replyTo, 10))
 			s.renderThread(w, r, status, v)
 			return

@@ -13,6 +13,29 @@ import (
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
+// ErrParentHidden is the error of a reply to a post its author does not
+// see (a block either way, a suspension), refused as Mastodon does: as
+// if it did not exist, which tells nobody of the block.
+var ErrParentHidden = retwis.Errorf(retwis.NotFound, "The post you reply to does not exist.")
+
+// mayReply refuses author's reply of conversation c to a post author
+// does not see (ErrParentHidden), through the client-side cache: no
+// round trip when warm. Every interface's replies come through Publish,
+// which asks.
+func (s *Store) mayReply(ctx context.Context, author int64, c index.Conversation) error {
+	if c.ReplyTo == 0 {
+		return nil
+	}
+	h, err := s.Hidden(ctx, author)
+	if err != nil {
+		return err
+	}
+	if h.Hides(c.ReplyUser.ID, retwis.InConversation) {
+		return ErrParentHidden
+	}
+	return nil
+}
+
 // ErrParentGone is the error of a reply to a post that does not exist
 // (any more).
 var ErrParentGone = retwis.Errorf(retwis.Invalid, "The post you reply to has been deleted.")

@@ -97,6 +97,9 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	body, conv, err := s.Converse(ctx, body, d.InReplyTo)
+	if err == nil {
+		err = s.mayReply(ctx, author, conv)
+	}
 	if err != nil {
 		return Published{}, err
 	}
