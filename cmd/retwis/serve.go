@@ -25,6 +25,7 @@ import (
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/streaming"
 	"github.com/retwis/retwis/internal/web"
 	"github.com/retwis/retwis/redlock"
 )
@@ -53,6 +54,7 @@ type serveConfig struct {
 	rateLimits    bool             // apply the rate limits below (false: none, for benchmarks)
 	pageLimits    web.Limits       // logins and sign-ups (posts, follows and reports are in store.Limits)
 	apiRate       retwis.Rate      // API calls per token or client address
+	streams       streaming.Limits // live stream connections per token, account and address
 	proxies       string           // the proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
 
 	// metricsFallback: metricsAddr is the default, which gives way to a
@@ -144,6 +146,12 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"reports to the moderators per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_REPORTS"))
 	rateVar(fs, &c.apiRate, "rate-api", defaultAPIRate, envHelp(
 		"client API calls per token, or per client address without one (`COUNT/DURATION`, or off)", "RETWIS_RATE_API"))
+	fs.IntVar(&c.streams.PerToken, "streams-per-token", streaming.DefaultLimits.PerToken, envHelp(
+		"live stream `connections` open at once on this server per API token or session; -1: no bound", "RETWIS_STREAMS_PER_TOKEN"))
+	fs.IntVar(&c.streams.PerAccount, "streams-per-account", streaming.DefaultLimits.PerAccount, envHelp(
+		"live stream `connections` open at once on this server per account; -1: no bound", "RETWIS_STREAMS_PER_ACCOUNT"))
+	fs.IntVar(&c.streams.PerAddr, "streams-per-addr", streaming.DefaultLimits.PerAddr, envHelp(
+		"live stream `connections` open at once on this server per client address; -1: no bound", "RETWIS_STREAMS_PER_ADDR"))
 	fs.Int64Var(&c.store.Limits.MaxFollowing, "max-following", 7500, envHelp(
 		"the most `accounts` one account may follow; 0: no bound", "RETWIS_MAX_FOLLOWING"))
 	fs.DurationVar(&c.store.InactiveAfter, "inactive-after", 30*24*time.Hour,
@@ -195,6 +203,9 @@ func (c *serveConfig) check() error {
 		return errors.New("--max-following must be 0 (no bound) or more")
 	case c.writes < 0:
 		return errors.New("--write-concurrency must be 0 (twice the cores) or more")
+	case min(c.streams.PerToken, c.streams.PerAccount, c.streams.PerAddr) < -1 ||
+		c.streams.PerToken == 0 || c.streams.PerAccount == 0 || c.streams.PerAddr == 0:
+		return errors.New("--streams-per-token, --streams-per-account and --streams-per-addr must be at least 1, or -1 (no bound)")
 	}
 	return nil
 }
@@ -293,7 +304,8 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
 		ProbesOnly: cfg.role == roleWorker,
 		Pages:      web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits},
-		API:        api.Options{Rate: cfg.apiRate}})
+		API:        api.Options{Rate: cfg.apiRate},
+		Streaming:  streaming.Options{Limits: cfg.streams}})
 	if err != nil {
 		return err
 	}

@@ -96,6 +96,17 @@ func viewer(r *http.Request) retwis.User {
 	return u
 }
 
+// TakeStream counts the opening of a live stream against the client
+// API's rate limit, as a call: its token's (tokenID, the token's ID), or
+// without one its client address's. ok is false once a stream beyond
+// the limit has been answered with 429 and Retry-After.
+func (s *Server) TakeStream(w http.ResponseWriter, r *http.Request, tokenID string) (ok bool) {
+	if tokenID != "" {
+		return s.take(w, r, accounts.APIToken(retwis.Token{ID: tokenID}))
+	}
+	return s.take(w, r, accounts.APIFrom(middleware.ClientAddr(r)))
+}
+
 // take counts a call against the rate limit of subject (its token, or
 // its client address), and tells the client its quota in Mastodon's
 // headers (X-RateLimit-Limit, -Remaining, -Reset). ok is false once a

@@ -112,6 +112,14 @@ func (h *Hub) Client() (*Client, error) {
 	return c, nil
 }
 
+// Streams returns how many streams the Hub listens to: the channels it
+// subscribes on Redis.
+func (h *Hub) Streams() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.feeds)
+}
+
 // Close ends every client with ErrClosed, so that their owners return,
 // refuses new ones, stops the listeners, and waits until the owners
 // have closed their clients and the listeners have unsubscribed.

@@ -60,6 +60,9 @@ type Options struct {
 	// Proxies are the proxies whose X-Forwarded-For and
 	// X-Forwarded-Proto are believed (middleware.Proxies).
 	Proxies []netip.Prefix
+	// Limits bound the connections open at once per token, account and
+	// address; zeros mean DefaultLimits.
+	Limits Limits
 }
 
 // Server serves the streaming API.
@@ -73,6 +76,7 @@ type Server struct {
 	payloads  payloads
 	heartbeat time.Duration
 	handler   http.Handler
+	conns     *connections
 }
 
 // New returns a Server.
@@ -85,6 +89,10 @@ func New(opts Options) *Server {
 		store: opts.Store, api: opts.API, log: log, session: opts.Session,
 		hub:       livehub.New(livehub.Options{Listen: opts.Store.Listen, Buffer: opts.Buffer, Log: log}),
 		heartbeat: cmp.Or(opts.Heartbeat, defaultHeartbeat),
+		conns:     newConnections(opts.Limits),
+	}
+	if opts.Metrics != nil {
+		s.registerMetrics(opts.Metrics)
 	}
 	// The API's middleware, but for the request timeout: a stream lasts
 	// as long as its client stays.

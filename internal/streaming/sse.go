@@ -26,6 +26,11 @@ func (s *Server) streamEvents(name string) http.HandlerFunc {
 			api.RenderError(w, r, refused.status, refused.message)
 			return
 		}
+		release, ok := s.admit(w, r, l)
+		if !ok {
+			return
+		}
+		defer release()
 		c, err := s.hub.Client()
 		if err == nil {
 			defer c.Close()

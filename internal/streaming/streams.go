@@ -9,6 +9,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/livehub"
+	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/posts"
 )
@@ -173,6 +174,24 @@ func (s *Server) open(ctx context.Context, c *livehub.Client, l listener, first 
 		}
 	}
 	return nil
+}
+
+// admit lets a new connection of l in, or answers why not: past the
+// limits of connections open at once (429), or past the client API's
+// rate limit of its token, or of its address without a user (429 and
+// Retry-After); a session of the pages counts against the limits alone.
+// It returns the function that ends the connection's count.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, l listener) (release func(), ok bool) {
+	release, refused := s.conns.admit(l, middleware.ClientAddr(r))
+	if refused != nil {
+		api.RenderError(w, r, refused.status, refused.message)
+		return nil, false
+	}
+	if l.access.Session == "" && !s.api.TakeStream(w, r, l.access.Token) {
+		release()
+		return nil, false
+	}
+	return release, true
 }
 
 // streamUnavailable answers a stream that could not be started.

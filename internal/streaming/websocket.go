@@ -45,6 +45,11 @@ func (s *Server) streamWebSocket(w http.ResponseWriter, r *http.Request) {
 		}
 		first = append(first, ls)
 	}
+	release, ok := s.admit(w, r, l)
+	if !ok {
+		return
+	}
+	defer release()
 	c, err := s.hub.Client()
 	if err == nil {
 		defer c.Close()
