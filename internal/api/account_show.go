@@ -16,14 +16,19 @@ func (s *Server) account(w http.ResponseWriter, r *http.Request) {
 }
 
 // accountOf reads the account the path names; ok is false once the
-// request has been answered (404 for an id of nobody).
+// request has been answered (404 for an id of nobody, or of a suspended
+// account but to moderators).
 func (s *Server) accountOf(w http.ResponseWriter, r *http.Request) (retwis.Summary, bool) {
 	uid, ok := idParam(r.PathValue("id"))
 	if !ok {
 		notFound(w, r)
 		return retwis.Summary{}, false
 	}
-	sum, err := s.store.Summary(r.Context(), uid)
+	err := s.store.Shown(r.Context(), viewer(r).ID, uid)
+	var sum retwis.Summary
+	if err == nil {
+		sum, err = s.store.Summary(r.Context(), uid)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return sum, false
@@ -45,6 +50,9 @@ func (s *Server) lookupAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, err := s.store.UserByName(r.Context(), name)
+	if err == nil {
+		err = s.store.Shown(r.Context(), viewer(r).ID, u.ID)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -10,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -29,14 +30,26 @@ const (
 )
 
 // SomePeople returns up to n users drawn at random among those seen in
-// the last 30 days, with their display names and follower counts: the
-// welcome page's "some people". A draw that found someone is kept for
+// the last 30 days, but suspended accounts, with their display names
+// and follower counts: the welcome page's "some people". A draw that found someone is kept for
 // discoveryFresh. It
 // reads a random sample of the registered users, their ids, then their
 // user hashes and follower counts: three round trips.
 func (s *Store) SomePeople(ctx context.Context, n int) ([]retwis.Person, error) {
+	suspended, err := s.Suspended(ctx)
+	if err != nil {
+		return nil, err
+	}
+	people, err := s.drawPeople(ctx)
+	people = accounts.Listed(suspended, people, func(p retwis.Person) int64 { return p.User.ID })
+	return people[:min(n, len(people))], err
+}
+
+// drawPeople returns the people of SomePeople's last draw, if it is
+// fresh, or else of a new draw.
+func (s *Store) drawPeople(ctx context.Context) ([]retwis.Person, error) {
 	if people, ok := s.discovery.get(); ok {
-		return people[:min(n, len(people))], nil
+		return people, nil
 	}
 	b := s.C.B()
 	names, err := s.C.Do(ctx, b.Zrandmember().Key(schema.UsersByTime).Count(discoveryDraw).Build()).AsStrSlice()
@@ -87,7 +100,7 @@ func (s *Store) SomePeople(ctx context.Context, n int) ([]retwis.Person, error) 
 	if len(people) > 0 { // a site nobody uses yet draws again each time
 		s.discovery.put(people)
 	}
-	return people[:min(n, len(people))], nil
+	return people, nil
 }
 
 // peopleDraw keeps the last draw of SomePeople for discoveryFresh.

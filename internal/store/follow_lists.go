@@ -88,7 +88,8 @@ func (s *Store) pageByRank(ctx context.Context, key string, c retwis.Cursor, n i
 
 // usersSince names the users of entries, members of a sorted set of
 // user ids scored by unix time, in their order; those whose record is
-// gone, and members that are not user ids, are left out.
+// gone or who are suspended, and members that are not user ids, are
+// left out.
 func (s *Store) usersSince(ctx context.Context, entries []rueidis.ZScore) ([]retwis.ListedUser, error) {
 	uids := make([]int64, 0, len(entries))
 	for _, e := range entries {
@@ -96,14 +97,22 @@ func (s *Store) usersSince(ctx context.Context, entries []rueidis.ZScore) ([]ret
 			uids = append(uids, uid)
 		}
 	}
-	names, err := s.Usernames(ctx, uids)
+	var b kernel.Batch
+	read, susp := s.StartNames(uids, &b), b.Add(s.SuspendedCmd())
+	s.ReadBatch(ctx, &b)
+	names, err := read.Usernames(ctx)
 	if err != nil {
 		return nil, err
 	}
+	suspended, err := s.ParseSuspended(susp.Replies()[0])
+	if err != nil {
+		return nil, err
+	}
+
 	out := make([]retwis.ListedUser, 0, len(uids))
 	for _, e := range entries {
 		uid, err := strconv.ParseInt(e.Member, 10, 64)
-		if err == nil && names[uid] != "" {
+		if err == nil && names[uid] != "" && !suspended[uid] {
 			out = append(out, retwis.ListedUser{User: retwis.User{ID: uid, Username: names[uid]}, Since: time.Unix(int64(e.Score), 0)})
 		}
 	}

@@ -85,8 +85,9 @@ type ProfileView struct {
 // ProfilePage reads the profile page of the user called username (see
 // UserByName) as viewer (0: logged out) sees it, at q: a page of the
 // user's posts with their profile (Profile), what links viewer to them
-// (Relationship) and the unread count if asked for. Finding the user by
-// name is one round trip more.
+// (Relationship) and the unread count if asked for; a suspended user's
+// is not found but by moderators (Shown). Finding the user by name is
+// one round trip more.
 func (s *Store) ProfilePage(ctx context.Context, viewer int64, username string, q PageQuery) (ProfileView, error) {
 	var v ProfileView
 	uid, err := s.UserID(ctx, username)
@@ -94,15 +95,20 @@ func (s *Store) ProfilePage(ctx context.Context, viewer int64, username string, 
 		return v, err
 	}
 	var first kernel.Batch
+	var suspended bool
 	rel := s.startRelationship(ctx, viewer, uid, &first)
 	unread := s.startUnread(viewer, q.Unread, &first)
 	v.Profile, err = s.ProfileAlong(ctx, viewer, retwis.User{ID: uid}, q.Cursor, q.N, posts.Along{First: &first,
 		Then: func(ctx context.Context, hidden retwis.Hidden) *kernel.Batch {
+			suspended = hidden.Suspended[uid]
 			then := unread.then(hidden)
 			rel.then(ctx, then)
 			return then
 		}})
-	if retwis.ErrorKind(err) == retwis.NotFound { // the name's user is gone
+	if err == nil && suspended { // read with the posts: only then is the viewer's role read
+		err = s.Shown(ctx, viewer, uid)
+	}
+	if retwis.ErrorKind(err) == retwis.NotFound { // the name's user is gone, or suspended
 		err = retwis.Errorf(retwis.NotFound, "There is no user called %q.", username)
 	}
 	if err != nil {
@@ -143,7 +149,7 @@ func (s *Store) TimelinePage(ctx context.Context, viewer int64, q PageQuery, use
 	if err != nil {
 		return v, err
 	}
-	if v.Users, err = latest.Users(); err != nil {
+	if v.Users, err = latest.Users(ctx); err != nil {
 		return v, err
 	}
 	if v.Trends, err = trending.done(); err != nil {

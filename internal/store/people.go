@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -28,7 +29,8 @@ const maxPeopleFound = 50
 // index for the query's longest word, the candidates' follower counts,
 // then the names of the most followed: three cached reads (more when
 // many candidates drop out). Index entries that no longer match their
-// user (a name changed meanwhile) are left out.
+// user (a name changed meanwhile) are left out, and suspended accounts
+// (accounts.Listed).
 func (s *Store) SearchPeople(ctx context.Context, query string, n int) ([]retwis.Person, error) {
 	words := retwis.SearchWords(query)
 	if len(words) == 0 || n < 1 {
@@ -37,10 +39,15 @@ func (s *Store) SearchPeople(ctx context.Context, query string, n int) ([]retwis
 	n = min(n, maxPeopleFound)
 	key := slices.MaxFunc(words, func(a, b string) int { return cmp.Compare(len(a), len(b)) })
 	b := s.C.B()
-	members, err := s.Cached(ctx, b.Zrangebylex().Key(schema.People(schema.PeopleOf(key))).
-		Min("["+key).Max("["+key+"\xff").Limit(0, peopleScan).Cache(), s.Opts.CacheTTL).AsStrSlice()
+	res := s.CachedMulti(ctx, rueidis.CT(b.Zrangebylex().Key(schema.People(schema.PeopleOf(key))).
+		Min("["+key).Max("["+key+"\xff").Limit(0, peopleScan).Cache(), s.Opts.CacheTTL), s.SuspendedCmd())
+	members, err := res[0].AsStrSlice()
 	if err != nil {
 		return nil, s.Wrap("search people", err)
+	}
+	suspended, err := s.ParseSuspended(res[1])
+	if err != nil {
+		return nil, err
 	}
 	var uids []int64
 	for _, m := range members {
@@ -48,7 +55,7 @@ func (s *Store) SearchPeople(ctx context.Context, query string, n int) ([]retwis
 			uids = append(uids, uid)
 		}
 	}
-	if len(uids) == 0 {
+	if uids = accounts.Listed(suspended, uids, func(uid int64) int64 { return uid }); len(uids) == 0 {
 		return nil, nil
 	}
 	counts := make([]rueidis.CacheableTTL, len(uids))

@@ -36,6 +36,7 @@ type Facts struct {
 	uid               int64
 	exists            bool
 	username, display string
+	suspended         bool // left out of the directory's pages while it is
 	followers, posts  int64
 	joined            time.Time
 	legacy            []int64 // ids of recent posts whose time must be read
@@ -69,7 +70,7 @@ func (s *Store) ReadFacts(ctx context.Context, uids []int64, now time.Time, cach
 	cmds := make([]rueidis.Cacheable, 0, 4*len(uids))
 	for _, uid := range uids {
 		cmds = append(cmds,
-			b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined).Cache(),
+			b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined, schema.FieldSuspended).Cache(),
 			b.Zcard().Key(schema.Followers(uid)).Cache(),
 			b.Zcount().Key(schema.UserPosts(uid)).Min(kernel.ID(snowflake.First(since))).Max("+inf").Cache(),
 			b.Zrange().Key(schema.UserPosts(uid)).Min("("+kernel.ID(FirstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, index.LegacyPostsCounted).Cache())
@@ -107,11 +108,12 @@ func (s *Store) reads(ctx context.Context, cached bool, cmds []rueidis.Cacheable
 func factsOf(uid int64, res []rueidis.RedisResult) (Facts, error) {
 	f := Facts{uid: uid}
 	vals, err := res[0].ToArray()
-	if err != nil || len(vals) != 3 {
+	if err != nil || len(vals) != 4 {
 		return f, redisconn.FirstErr(res[:1])
 	}
 	f.username, _ = vals[0].ToString()
 	f.display, _ = vals[1].ToString()
+	f.suspended = !vals[3].IsNil()
 	f.exists = f.username != ""
 	if joined, err := vals[2].AsInt64(); err == nil {
 		f.joined = time.Unix(joined, 0)
@@ -390,7 +392,8 @@ func (s *Store) exploreRanges(ctx context.Context, box zorder.Box, ranges []zord
 }
 
 // checkEntries reads the facts of found and returns their accounts, but
-// for those whose facts no longer lie in box; it corrects the entries
+// for those whose facts no longer lie in box and the suspended (their
+// user hash's mark, set with the suspended set); it corrects the entries
 // that are out of date (read repair), in one more round trip if any.
 func (s *Store) checkEntries(ctx context.Context, box zorder.Box, found []entry) ([]retwis.Account, error) {
 	uids := make([]int64, len(found))
@@ -408,7 +411,7 @@ func (s *Store) checkEntries(ctx context.Context, box zorder.Box, found []entry)
 		if !f.exists || code != found[i].code {
 			fixes = append(fixes, s.entryCmd(f))
 		}
-		if f.exists && index.Directory.Contains(box, code) {
+		if f.exists && index.Directory.Contains(box, code) && !f.suspended {
 			accounts = append(accounts, f.account())
 		}
 	}

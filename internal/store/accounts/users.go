@@ -286,32 +286,72 @@ func nameOf(r rueidis.RedisResult) (string, error) {
 }
 
 // LatestUsers returns the n most recently registered usernames, newest
-// first, from the client-side cache when warm.
+// first, but for suspended accounts, from the client-side cache when
+// warm.
 func (s *Store) LatestUsers(ctx context.Context, n int) ([]string, error) {
 	var b kernel.Batch
 	l := s.StartLatestUsers(n, &b)
 	s.ReadBatch(ctx, &b)
-	return l.Users()
+	return l.Users(ctx)
 }
+
+// latestSlack is how many more of the newest usernames than asked for
+// are read, for the suspended among them.
+const latestSlack = 16
 
 // Latest is the reading of the newest usernames (see LatestUsers) along
 // with a page's other reads: StartLatestUsers adds it to a batch, and
 // once the batch is read, Users returns them.
 type Latest struct {
 	s    *Store
+	n    int
 	slot kernel.Slot
 }
 
-// StartLatestUsers adds the read of the n newest usernames to b.
+// StartLatestUsers adds the read of the n newest usernames to b, and of
+// the suspended accounts.
 func (s *Store) StartLatestUsers(n int, b *kernel.Batch) Latest {
-	cmd := s.C.B().Zrevrange().Key(schema.UsersByTime).Start(0).Stop(int64(n - 1)).Cache()
-	return Latest{s: s, slot: b.Add(rueidis.CT(cmd, s.Opts.CacheTTL))}
+	cmd := s.C.B().Zrevrange().Key(schema.UsersByTime).Start(0).Stop(int64(n - 1 + latestSlack)).Cache()
+	return Latest{s: s, n: n, slot: b.Add(rueidis.CT(cmd, s.Opts.CacheTTL), s.SuspendedCmd())}
 }
 
-// Users returns the usernames read.
-func (l Latest) Users() ([]string, error) {
-	names, err := l.slot.Replies()[0].AsStrSlice()
-	return names, l.s.Wrap("latest users", err)
+// Users returns the usernames read, but for the suspended accounts'
+// (their ids looked up through the client-side cache, when there are
+// any suspended).
+func (l Latest) Users(ctx context.Context) ([]string, error) {
+	res := l.slot.Replies()
+	names, err := res[0].AsStrSlice()
+	if err != nil {
+		return nil, l.s.Wrap("latest users", err)
+	}
+	suspended, err := l.s.ParseSuspended(res[1])
+	if err == nil && len(suspended) > 0 {
+		names, err = l.s.listedNames(ctx, names, suspended)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return names[:min(l.n, len(names))], nil
+}
+
+// listedNames returns, of names, those whose account is not among
+// suspended, in their order.
+func (s *Store) listedNames(ctx context.Context, names []string, suspended map[int64]bool) ([]string, error) {
+	cmds := make([]rueidis.CacheableTTL, len(names))
+	for i, name := range names {
+		cmds[i] = rueidis.CT(s.C.B().Hget().Key(schema.Names(name)).Field(name).Cache(), s.Opts.CacheTTL)
+	}
+	out := make([]string, 0, len(names))
+	for i, r := range s.CachedMulti(ctx, cmds...) {
+		uid, err := r.AsInt64()
+		if err != nil && !rueidis.IsRedisNil(err) {
+			return nil, s.Wrap("latest users", err)
+		}
+		if !suspended[uid] {
+			out = append(out, names[i])
+		}
+	}
+	return out, nil
 }
 
 // Login checks a username and password and returns the user and the

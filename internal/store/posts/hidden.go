@@ -20,7 +20,7 @@ func (s *Store) Hidden(ctx context.Context, viewer int64) (retwis.Hidden, error)
 // blockers, all of viewer's slot.
 func (s *Store) HiddenCmds(viewer int64) []rueidis.CacheableTTL {
 	b := s.C.B()
-	cmds := []rueidis.CacheableTTL{rueidis.CT(b.Smembers().Key(schema.Suspended).Cache(), s.Opts.CacheTTL)}
+	cmds := []rueidis.CacheableTTL{s.SuspendedCmd()}
 	if viewer == 0 {
 		return cmds
 	}

@@ -10,7 +10,9 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -18,25 +20,30 @@ import (
 // Suspend suspends uid's account on the word of by, for reason
 // (optional): its posts vanish from every page and the API at once, for
 // everyone (the suspended set is read with every page's posts, and
-// Redis invalidates every server's cached copy), it can no longer log
-// in or post, and its sessions and API tokens end. The action is
+// Redis invalidates every server's cached copy), and so does the account
+// (from every listing of accounts; its profile and the API's account
+// but for moderators: Shown), its posts' weight leaves the trends, it
+// can no longer log in or post, and its sessions and API tokens end,
+// with the live streams they opened. The action is
 // recorded in the audit log. Suspending again changes nothing but adds
 // to the log.
 func (s *Store) Suspend(ctx context.Context, by retwis.Actor, uid int64, reason string) error {
 	return s.setSuspended(ctx, by, uid, reason, true)
 }
 
-// Unsuspend lifts the suspension of uid's account: its posts show again,
-// and its owner may log in (their old sessions and tokens stay ended).
+// Unsuspend lifts the suspension of uid's account: it and its posts show
+// again, their weight back in the trends, and its owner may log in (their old sessions and tokens stay ended).
 // Recorded in the audit log.
 func (s *Store) Unsuspend(ctx context.Context, by retwis.Actor, uid int64, reason string) error {
 	return s.setSuspended(ctx, by, uid, reason, false)
 }
 
 // setSuspended suspends uid (on) or lifts its suspension: the suspended
-// set first, which hides or shows the posts, then the user hash, which
-// refuses or lets through logins and posts; a suspension then ends the
-// account's access.
+// set first, which hides or shows the posts and the account, then the
+// user hash, which refuses or lets through logins and posts; if the set
+// changed, the weight of the account's recent posts is taken out of the
+// trends or put back (retrend); a suspension then ends the account's
+// access.
 func (s *Store) setSuspended(ctx context.Context, by retwis.Actor, uid int64, reason string, on bool) error {
 	u, reason, err := s.moderated(ctx, uid, reason)
 	if err != nil {
@@ -56,10 +63,17 @@ func (s *Store) setSuspended(ctx context.Context, by retwis.Actor, uid int64, re
 		}, retwis.Suspend
 	}
 	s.Written.Add(schema.Suspended, schema.User(uid))
-	for _, cmd := range cmds {
-		if err := s.C.Do(ctx, cmd).Error(); err != nil {
-			return s.Wrap(string(action), err)
-		}
+	changed, err := s.C.Do(ctx, cmds[0]).AsInt64()
+	if err == nil {
+		err = s.C.Do(ctx, cmds[1]).Error()
+	}
+	if err != nil {
+		return s.Wrap(string(action), err)
+	}
+	if changed == 1 && on {
+		s.retrend(ctx, uid, -1)
+	} else if changed == 1 {
+		s.retrend(ctx, uid, 1)
 	}
 	if on {
 		if err := s.EndAccess(ctx, uid); err != nil {
@@ -67,6 +81,51 @@ func (s *Store) setSuspended(ctx context.Context, by retwis.Actor, uid int64, re
 		}
 	}
 	return s.audit(ctx, by, action, "@"+u.Username, reason)
+}
+
+// Suspending an account takes the weight of its posts of the last
+// trendWindow (at most trendPosts of them) out of the trends, and lifting
+// the suspension puts it back.
+const (
+	trendWindow = 16 * index.TrendHalfLife // older posts weigh less than 2^-16 of a new one
+	trendPosts  = 1000
+)
+
+// retrend adds sign (-1, 1) times the weight of uid's recent posts to
+// their tags' trends. The trends are a courtesy: a failure is logged.
+func (s *Store) retrend(ctx context.Context, uid int64, sign int) {
+	pids, err := s.C.Do(ctx, s.C.B().Zrevrange().Key(schema.UserPosts(uid)).Start(0).Stop(trendPosts-1).Build()).AsIntSlice()
+	if err != nil || len(pids) == 0 {
+		s.logRetrend(uid, err)
+		return
+	}
+	reads := make(rueidis.Commands, len(pids))
+	for i, pid := range pids {
+		reads[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()
+	}
+	since := time.Now().Add(-trendWindow).Unix()
+	var cmds rueidis.Commands
+	for i, r := range s.C.DoMulti(ctx, reads...) {
+		p, _, ok, err := ParseJobPost(pids[i], r)
+		if err != nil || !ok || p.Time < since {
+			continue
+		}
+		for _, tag := range p.Conv.Tags {
+			if f := retwis.FoldTag(tag); f != "" {
+				cmds = append(cmds, index.TrendCmd(s.C, f, p.Time, sign))
+			}
+		}
+	}
+	if len(cmds) > 0 {
+		s.logRetrend(uid, redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)))
+	}
+}
+
+// logRetrend logs a failure of retrend.
+func (s *Store) logRetrend(uid int64, err error) {
+	if err != nil {
+		s.Log.Warn("the trends keep (or miss) the tags of a suspended account's posts", "user", uid, "err", err)
+	}
 }
 
 // SetModerator grants uid the moderator role (on) or takes it back, on
@@ -97,6 +156,24 @@ func (s *Store) IsModerator(ctx context.Context, uid int64) (bool, error) {
 		return false, nil
 	}
 	return role == schema.RoleModerator, s.Wrap("role", err)
+}
+
+// Shown refuses to show the account uid to viewer (0: logged out) if it
+// is suspended and viewer is not a moderator: an error of kind
+// NotFound, as for a deleted account, until the suspension is lifted.
+// The profile pages and the API's accounts ask it; the listings of
+// accounts leave suspended ones out for everybody (accounts.Listed).
+func (s *Store) Shown(ctx context.Context, viewer, uid int64) error {
+	suspended, err := s.Suspended(ctx)
+	if err != nil || !suspended[uid] {
+		return err
+	}
+	if viewer != 0 {
+		if mod, err := s.IsModerator(ctx, viewer); err != nil || mod {
+			return err
+		}
+	}
+	return retwis.Errorf(retwis.NotFound, "There is no such account.")
 }
 
 // SuspendedUsers returns the suspended accounts, at most n, in no
