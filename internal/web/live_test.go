@@ -75,7 +75,7 @@ func TestLiveHomeInBrowser(t *testing.T) {
 	if err := chromedp.Do(tag, chromedp.Navigate(s.srv.URL+"/tag/Live"), chromedp.WaitReady(chromedp.CSS(`.live`))); err != nil {
 		t.Fatalf("open the tag's page: %v (console: %s)", err, errs)
 	}
-	s.waitListening(2) // the reader's stream and the tag's
+	s.waitListening(3) // the reader's stream, the revocations of their session, and the tag's
 	hidden, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.querySelector(".live").hidden`))
 	if err != nil || !hidden {
 		t.Fatalf("the live notice shows before anything came (%v)", err)

@@ -80,7 +80,8 @@ func TestReportAndModerate(t *testing.T) {
 		t.Error("a suspended account's post is on the timeline")
 	}
 	expect(t, s.browser().get("/p/"+second), http.StatusNotFound)
-	expect(t, s.browser().get("/u/troll"), http.StatusOK, "This account is suspended")
+	expect(t, s.browser().get("/u/troll"), http.StatusNotFound) // as if deleted, but to moderators
+	expect(t, mod.get("/u/troll"), http.StatusOK, "This account is suspended")
 	redirects(t, troll.get("/settings"), "/") // logged out
 	expect(t, troll.post("/login", url.Values{"username": {"troll"}, "password": {"password1"}}), http.StatusForbidden, "suspended")
 	for _, m := range reportIDs {
