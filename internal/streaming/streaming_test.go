@@ -659,12 +659,12 @@ func TestStreamOutlivesTimeouts(t *testing.T) {
 }
 
 // TestStreamCluster: the streams on a cluster, where each stream's
-// channel is on the master of its slot.
+// channel is on the master of its slot, and the revocations too.
 func TestStreamCluster(t *testing.T) {
 	t.Parallel()
 	s := newServerAt(t, redistest.Cluster(t))
 	alice, aliceToken := s.User("alice")
-	_, bobToken := s.User("bob")
+	bob, bobToken := s.User("bob")
 	s.follow(bobToken, alice.ID)
 	s.Drain()
 	user := s.listen("/api/v1/streaming/user", bobToken)
@@ -683,4 +683,6 @@ func TestStreamCluster(t *testing.T) {
 	if !got["public"] || !got["hashtag/cluster"] {
 		t.Fatalf("the WebSocket got %v; want the post on the public and the tag's stream", got)
 	}
+	must.OK(t, s.Store.RevokeTokens(t.Context(), bob.ID))
+	user.expectEndWithin(revokedWithin)
 }
