@@ -31,10 +31,11 @@ const (
 
 // SomePeople returns up to n users drawn at random among those seen in
 // the last 30 days, but suspended accounts, with their display names
-// and follower counts: the welcome page's "some people". A draw that found someone is kept for
-// discoveryFresh. It
-// reads a random sample of the registered users, their ids, then their
-// user hashes and follower counts: three round trips.
+// and follower counts: the welcome page's "some people". A draw that
+// found someone is kept for discoveryFresh; the suspended are left out
+// of it each time. It reads a random sample of the registered users,
+// their ids, then their user hashes and follower counts: three round
+// trips.
 func (s *Store) SomePeople(ctx context.Context, n int) ([]retwis.Person, error) {
 	suspended, err := s.Suspended(ctx)
 	if err != nil {

@@ -108,7 +108,6 @@ func (s *Store) usersSince(ctx context.Context, entries []rueidis.ZScore) ([]ret
 	if err != nil {
 		return nil, err
 	}
-
 	out := make([]retwis.ListedUser, 0, len(uids))
 	for _, e := range entries {
 		uid, err := strconv.ParseInt(e.Member, 10, 64)
