@@ -27,7 +27,7 @@ type Revocation struct {
 }
 
 // Access is what a live stream was opened with: a user's API token or
-// session, by its ID (TokenID or SessionID of its secret).
+// session, by its ID (retwis.Token's ID, or SessionID of its cookie).
 type Access struct {
 	User    int64
 	Token   string // the token's ID, if it came with one
@@ -69,13 +69,6 @@ func ParseRevocation(rest string) (Revocation, bool) {
 		return r, true
 	}
 	return Revocation{}, false
-}
-
-// TokenID returns the ID, as Tokens lists it, of the API token bearer
-// (whether or not it exists).
-func TokenID(bearer string) string {
-	_, secret, _ := splitToken(bearer)
-	return digest(secret)
 }
 
 // revoked tells every server that r's access ended, once it has: they
