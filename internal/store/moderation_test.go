@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -223,4 +224,40 @@ func soon(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("%s: not after 5 s", what)
 		}
 	}
+}
+
+// TestSuspendTrends: a suspension takes the weight of the account's
+// posts out of the trends, and lifting it puts it back; a post of the
+// account that a moderator deletes meanwhile is taken out once; a second
+// suspension changes nothing.
+func TestSuspendTrends(t *testing.T) {
+	t.Parallel()
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		mallory, alice := f.Register(t, "mallory"), f.Register(t, "alice")
+		f.post(t, posts.Draft{Author: alice.ID, Text: "#shared by alice"})
+		f.post(t, posts.Draft{Author: mallory.ID, Text: "#shared and #own by mallory"})
+		removed := f.post(t, posts.Draft{Author: mallory.ID, Text: "#shared again"})
+		f.Drain(t)
+		at := time.Now()
+		trends := func() map[string]float64 {
+			f.St.ForgetTrends()
+			got := map[string]float64{}
+			for _, tr := range must.Value(f.St.Trending(f.Ctx, 10, at))(t) {
+				got[tr.Tag] = math.Round(tr.Weight*10) / 10
+			}
+			return got
+		}
+		expect := func(when string, want map[string]float64) { // once the cache has heard of the writes
+			t.Helper()
+			soon(t, when, func() bool { return reflect.DeepEqual(trends(), want) })
+		}
+		expect("before", map[string]float64{"shared": 3, "own": 1})
+		must.OK(t, f.St.Suspend(f.Ctx, "cli:op", mallory.ID, ""))
+		must.OK(t, f.St.Suspend(f.Ctx, "cli:op", mallory.ID, "again"))
+		expect("suspended", map[string]float64{"shared": 1})
+		must.OK(t, f.St.RemovePost(f.Ctx, "cli:op", removed.ID, ""))
+		expect("a post removed", map[string]float64{"shared": 1})
+		must.OK(t, f.St.Unsuspend(f.Ctx, "cli:op", mallory.ID, ""))
+		expect("unsuspended", map[string]float64{"shared": 2, "own": 1})
+	})
 }

@@ -383,10 +383,11 @@ func (s *Deleter) uncount(ctx context.Context, uid int64, posts []index.Post) er
 	if err != nil {
 		return s.Wrap("deletion: uncount", err)
 	}
+	uncount := s.Uncounter(ctx)
 	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, p := range posts {
-			cmds = append(cmds, index.UncountCmds(s.C, p)...)
+			cmds = append(cmds, uncount(p)...)
 		}
 		return cmds
 	}))

@@ -104,20 +104,48 @@ func (s *Store) retrend(ctx context.Context, uid int64, sign int) {
 		reads[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()
 	}
 	since := time.Now().Add(-trendWindow).Unix()
-	var cmds rueidis.Commands
+	var recent []index.Post
 	for i, r := range s.C.DoMulti(ctx, reads...) {
-		p, _, ok, err := ParseJobPost(pids[i], r)
-		if err != nil || !ok || p.Time < since {
-			continue
-		}
-		for _, tag := range p.Conv.Tags {
-			if f := retwis.FoldTag(tag); f != "" {
-				cmds = append(cmds, index.TrendCmd(s.C, f, p.Time, sign))
-			}
+		if p, _, ok, err := ParseJobPost(pids[i], r); err == nil && ok && p.Time >= since {
+			recent = append(recent, p)
 		}
 	}
-	if len(cmds) > 0 {
-		s.logRetrend(uid, redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)))
+	s.logRetrend(uid, redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
+		var cmds rueidis.Commands
+		for _, p := range recent {
+			cmds = append(cmds, s.trendCmds(p, sign)...)
+		}
+		return cmds
+	})))
+}
+
+// trendCmds return the commands that add sign times p's weight to its
+// tags' trends.
+func (s *Store) trendCmds(p index.Post, sign int) rueidis.Commands {
+	var cmds rueidis.Commands
+	for _, tag := range p.Conv.Tags {
+		if f := retwis.FoldTag(tag); f != "" {
+			cmds = append(cmds, index.TrendCmd(s.C, f, p.Time, sign))
+		}
+	}
+	return cmds
+}
+
+// Uncounter returns the builder of index.UncountCmds of posts being
+// deleted, but for a suspended author's post whose weight its
+// suspension took out of the trends already (retrend): that weight is
+// put back first, so that the post is taken out once. It reads the
+// suspended accounts once, through the client-side cache (if it cannot,
+// none counts as suspended).
+func (s *Store) Uncounter(ctx context.Context) func(p index.Post) rueidis.Commands {
+	suspended, _ := s.Suspended(ctx)
+	since := time.Now().Add(-trendWindow).Unix()
+	return func(p index.Post) rueidis.Commands {
+		cmds := index.UncountCmds(s.C, p)
+		if !suspended[p.Author] || p.Time < since {
+			return cmds
+		}
+		return append(s.trendCmds(p, 1), cmds...)
 	}
 }
 

@@ -502,11 +502,12 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	// The post is gone from here on: readers skip ids whose hash is
 	// missing, so what follows only reclaims space, and a failure is
 	// logged rather than reported.
+	uncount := s.Uncounter(ctx)
 	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		return append(rueidis.Commands{
 			b.Zrem().Key(schema.UserPosts(uid)).Member(kernel.ID(pid)).Build(),
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(kernel.ID(pid)).Build(),
-		}, append(s.DeletedCmds(post), index.UncountCmds(s.C, post)...)...)
+		}, append(s.DeletedCmds(post), uncount(post)...)...)
 	}))
 	if fanout != "0" {
 		err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
