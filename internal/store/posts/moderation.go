@@ -20,11 +20,11 @@ import (
 // Suspend suspends uid's account on the word of by, for reason
 // (optional): its posts vanish from every page and the API at once, for
 // everyone (the suspended set is read with every page's posts, and
-// Redis invalidates every server's cached copy), and so does the account
-// (from every listing of accounts; its profile and the API's account
-// but for moderators: Shown), its posts' weight leaves the trends, it
-// can no longer log in or post, and its sessions and API tokens end,
-// with the live streams they opened. The action is
+// Redis invalidates every server's cached copy), and so does the
+// account (from every listing of accounts; its profile and the API's
+// account but for moderators: store.Store.Shown), its posts' weight
+// leaves the trends, it can no longer log in or post, and its sessions
+// and API tokens end, with the live streams they opened. The action is
 // recorded in the audit log. Suspending again changes nothing but adds
 // to the log.
 func (s *Store) Suspend(ctx context.Context, by retwis.Actor, uid int64, reason string) error {
@@ -184,24 +184,6 @@ func (s *Store) IsModerator(ctx context.Context, uid int64) (bool, error) {
 		return false, nil
 	}
 	return role == schema.RoleModerator, s.Wrap("role", err)
-}
-
-// Shown refuses to show the account uid to viewer (0: logged out) if it
-// is suspended and viewer is not a moderator: an error of kind
-// NotFound, as for a deleted account, until the suspension is lifted.
-// The profile pages and the API's accounts ask it; the listings of
-// accounts leave suspended ones out for everybody (accounts.Listed).
-func (s *Store) Shown(ctx context.Context, viewer, uid int64) error {
-	suspended, err := s.Suspended(ctx)
-	if err != nil || !suspended[uid] {
-		return err
-	}
-	if viewer != 0 {
-		if mod, err := s.IsModerator(ctx, viewer); err != nil || mod {
-			return err
-		}
-	}
-	return retwis.Errorf(retwis.NotFound, "There is no such account.")
 }
 
 // SuspendedUsers returns the suspended accounts, at most n, in no
