@@ -18,6 +18,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/streaming"
 	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
@@ -178,6 +179,9 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{[]string{"--command-timeout", "0s"}, nil, "--command-timeout"},
 		{[]string{"--name-reserve", "0s"}, nil, "--name-reserve"},
 		{nil, map[string]string{"RETWIS_NAME_RESERVE": "30 days"}, "RETWIS_NAME_RESERVE"},
+		{[]string{"--streams-per-token", "0"}, nil, "--streams-per-token"},
+		{[]string{"--streams-per-addr", "-2"}, nil, "--streams-per-addr"},
+		{nil, map[string]string{"RETWIS_STREAMS_PER_ACCOUNT": "lots"}, "RETWIS_STREAMS_PER_ACCOUNT"},
 	} {
 		t.Run(strings.Join(tc.args, " ")+fmt.Sprint(tc.env), func(t *testing.T) {
 			for k, v := range tc.env {
@@ -204,11 +208,16 @@ func TestEnvironmentSetsDefaults(t *testing.T) {
 	t.Setenv("RETWIS_SESSION_IDLE", "48h")
 	t.Setenv("RETWIS_SESSION_MAX", "100h")
 	t.Setenv("RETWIS_NAME_RESERVE", "48h")
+	t.Setenv("RETWIS_STREAMS_PER_TOKEN", "4")
+	t.Setenv("RETWIS_STREAMS_PER_ADDR", "-1")
 	var cfg serveConfig
 	fs := newFlagSet("serve", io.Discard)
 	cfg.register(fs)
-	if err := parseFlags(fs, []string{"--inactive-after", "72h", "--rate-api", "off", "--session-max", "720h"}); err != nil {
+	if err := parseFlags(fs, []string{"--inactive-after", "72h", "--rate-api", "off", "--session-max", "720h", "--streams-per-addr", "100"}); err != nil {
 		t.Fatal(err)
+	}
+	if want := (streaming.Limits{PerToken: 4, PerAccount: streaming.DefaultLimits.PerAccount, PerAddr: 100}); cfg.streams != want {
+		t.Fatalf("stream limits %+v; want %+v: 4 from the environment, the default, 100 from the flag", cfg.streams, want)
 	}
 	if cfg.store.SessionIdle != 48*time.Hour || cfg.store.SessionMax != 720*time.Hour {
 		t.Fatalf("sessions: idle %s, max %s; want 48h from the environment and 720h from the flag",
