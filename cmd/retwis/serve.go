@@ -65,6 +65,7 @@ type serveConfig struct {
 var (
 	defaultLoginRate        = retwis.Rate{Count: 30, Per: 5 * time.Minute}
 	defaultLoginAccountRate = retwis.Rate{Count: 10, Per: 5 * time.Minute}
+	defaultLoginDeviceRate  = retwis.Rate{Count: 10, Per: 5 * time.Minute}
 	defaultSignupRate       = retwis.Rate{Count: 10, Per: time.Hour}
 	defaultPostRate         = retwis.Rate{Count: 300, Per: 3 * time.Hour}
 	defaultFollowRate       = retwis.Rate{Count: 400, Per: 24 * time.Hour}
@@ -134,6 +135,9 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"login attempts per client address (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN"))
 	rateVar(fs, &c.pageLimits.LoginAccount, "rate-login-account", defaultLoginAccountRate, envHelp(
 		"login attempts per account, from anywhere (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN_ACCOUNT"))
+	rateVar(fs, &c.pageLimits.LoginDevice, "rate-login-device", defaultLoginDeviceRate, envHelp(
+		"login attempts per known device (a browser that logged in to the account before), "+
+			"instead of the two above (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN_DEVICE"))
 	rateVar(fs, &c.pageLimits.Signups, "rate-signups", defaultSignupRate, envHelp(
 		"sign-ups per client address (`COUNT/DURATION`, or off)", "RETWIS_RATE_SIGNUPS"))
 	rateVar(fs, &c.store.Limits.Posts, "rate-posts", defaultPostRate, envHelp(

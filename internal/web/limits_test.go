@@ -21,8 +21,9 @@ import (
 	"github.com/retwis/retwis/internal/web"
 )
 
-// TestLoginAndSignupLimits: login attempts beyond the limit of their
-// client address, or of the account from any address, and sign-ups
+// TestLoginAndSignupLimits: login attempts from browsers new to the
+// site (no device cookie) beyond the limit of their client address, or
+// of the account from any address, and sign-ups
 // beyond their address's, are refused with 429 and Retry-After, the
 // form kept; the client address comes from X-Forwarded-For only because
 // the test's loopback is a trusted proxy; other people are not held up.
@@ -35,8 +36,8 @@ func TestLoginAndSignupLimits(t *testing.T) {
 	})
 	b := s.browser()
 	from := func(addr string) http.Header { return http.Header{"X-Forwarded-For": {addr}} }
-	login := func(addr, name, pass string) response {
-		return b.postRaw("/login", url.Values{"username": {name}, "password": {pass}}.Encode(), from(addr))
+	login := func(addr, name, pass string) response { // from a browser new to the site: no known device
+		return s.browser().postRaw("/login", url.Values{"username": {name}, "password": {pass}}.Encode(), from(addr))
 	}
 	signUp := func(addr, name string) response {
 		return b.postRaw("/register", url.Values{"username": {name}, "password": {"password1"}, "password2": {"password1"}}.Encode(), from(addr))

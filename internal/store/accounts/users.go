@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
@@ -322,8 +323,11 @@ func (l Latest) Users() ([]string, error) {
 // keep failing is slowed down: past three failures in 15 minutes, an
 // attempt before a growing delay after the last (1 s, doubling, at most
 // 5 min) is refused with an error of kind TooMany, before any password
-// is hashed. A login moves the failures since the last one to the
-// owner's notice (LoginNotice).
+// is hashed; but not an attempt from a device that logged in to the
+// account before (Device.Known, see RecognizeDevice), whose password is
+// hashed in the known lane of the hashers (password.WithKnownClient).
+// A login moves the failures since the last one to the owner's notice
+// (LoginNotice).
 func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, string, error) {
 	wrong := retwis.Errorf(retwis.Unauthorized, "Wrong username or password.")
 	if len(pass) > retwis.MaxPasswordBytes {
@@ -340,7 +344,9 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	if err != nil {
 		return retwis.User{}, "", err
 	}
-	if err := s.checkLoginDelay(ctx, uid); err != nil {
+	if known := deviceFrom(ctx).Known; known.UID == uid {
+		ctx = password.WithKnownClient(ctx, known.ID)
+	} else if err := s.checkLoginDelay(ctx, uid); err != nil {
 		return retwis.User{}, "", err
 	}
 	acct, err := s.Account(ctx, uid, false)

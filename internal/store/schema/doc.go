@@ -313,6 +313,9 @@
 //	                             by the unix time their deletion began, so
 //	                             that maintenance resumes those whose runner
 //	                             stopped (retwis)
+//	device_key           string  the key of the device cookies' HMAC
+//	                             (32 random bytes, base64url), made by the
+//	                             first server that signs one (retwis)
 //	login_failures:{<id>}
 //	                     list    unix ms of the failed logins to user <id>
 //	                             since the last login, newest first (20
@@ -324,7 +327,8 @@
 //	ratelimit:{<subject>}
 //	                     string  a rate limit's state for one subject
 //	                             (login:addr:<address>, login:user:<folded
-//	                             name>, signup:addr:<address>, post:<id>,
+//	                             name>, login:device:<device id>,
+//	                             signup:addr:<address>, post:<id>,
 //	                             follow:<id>, report:<id>, api:token:<hash>,
 //	                             api:addr:<address>): the generic
 //	                             cell-rate algorithm's theoretical arrival

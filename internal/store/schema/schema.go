@@ -589,11 +589,17 @@ func RateLimit(subject string) string { return "ratelimit:{" + subject + "}" }
 // The subjects of the rate limits, for RateLimit.
 func LoginAddrLimit(addr string) string      { return "login:addr:" + addr }
 func LoginAccountLimit(folded string) string { return "login:user:" + folded }
+func LoginDeviceLimit(device string) string  { return "login:device:" + device }
 func SignupAddrLimit(addr string) string     { return "signup:addr:" + addr }
 func PostLimit(uid int64) string             { return "post:" + id(uid) }
 func FollowLimit(uid int64) string           { return "follow:" + id(uid) }
 func APITokenLimit(token string) string      { return "api:token:" + token }
 func APIAddrLimit(addr string) string        { return "api:addr:" + addr }
+
+// DeviceKey holds the key (random, base64url) with which the servers
+// sign and check device cookies: made by the first server that needs
+// it; deleting it forgets every device.
+const DeviceKey = "device_key"
 
 // LoginFailures holds the times (unix ms) of the failed logins to uid's
 // account since its last login, newest first (the newest
