@@ -278,3 +278,17 @@ func (h *Hasher) InProgress() int {
 	defer h.mu.Unlock()
 	return h.running
 }
+
+// Waiting returns how many requests wait for a hasher: of clients that
+// are not known (and the anonymous one), and of known clients.
+func (h *Hasher) Waiting() (unknown, known int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	count := func(l *lane) (n int) {
+		for _, q := range l.queues {
+			n += len(q.waiting)
+		}
+		return n
+	}
+	return count(&h.lanes[unknownLane]), count(&h.lanes[knownLane])
+}

@@ -371,6 +371,9 @@ func TestHasherKnownLane(t *testing.T) {
 		}
 		l.send(t, t.Context(), h, &wg, "K", 2)
 		l.send(t, t.Context(), h, &wg, "L", 1)
+		if unknown, known := h.Waiting(); unknown != 3*perClient || known != 3 {
+			t.Errorf("waiting: %d unknown, %d known; want %d and 3", unknown, known, 3*perClient)
+		}
 		h.release()
 		wg.Wait()
 		l.check(t, "K", "A", "L", "B", "K", "C", "A", "B", "C", "A", "B", "C")
