@@ -2,21 +2,17 @@ package web_test
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/mux"
-	"github.com/retwis/retwis/internal/password"
-	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/web"
 )
@@ -89,78 +85,5 @@ func TestFailedLoginsShown(t *testing.T) {
 	expect(t, owner.get("/"), http.StatusOK, "2 failed attempts to log in to your account since you last logged in")
 	if page := owner.get("/"); strings.Contains(page.body, "failed attempts") {
 		t.Error("the notice is shown twice")
-	}
-}
-
-// TestLoginFloodFair: with the rate limits off, as in a benchmark, one
-// address floods the login form with 100 connections of wrong guesses
-// (for a name nobody has: an account's own delay would stop guesses at
-// it before any hashing); once the hashers are full and the flood's
-// excess is refused (503, busy), somebody logging in from another
-// address waits only their turn, and gets in.
-//
-// Not in parallel: the flood takes both cores, and the login it lets
-// through must not wait password.MaxWait for them.
-func TestLoginFloodFair(t *testing.T) {
-	s := newSiteStore(t, redistest.Start(t).URL, httptest.NewServer, mux.Options{
-		Proxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
-	}, store.Options{Password: password.Params{Memory: 4096, Time: 1, Threads: 1}}) // a few ms a hash: the flood piles up
-	s.browser().signUp("carol")
-	flood := s.srv.Client().Transport.(*http.Transport).Clone()
-	flood.MaxIdleConnsPerHost = 100
-	login := func(c *http.Client, addr, name, pass string) (int, error) {
-		req, err := http.NewRequest("POST", s.srv.URL+"/login", strings.NewReader(url.Values{"username": {name}, "password": {pass}}.Encode()))
-		if err != nil {
-			return 0, err
-		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("X-Forwarded-For", addr)
-		res, err := c.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		return res.StatusCode, nil
-	}
-	full, stop := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	var wg sync.WaitGroup
-	for range 100 {
-		wg.Go(func() {
-			c := &http.Client{Transport: flood}
-			for range 30 { // until carol is in; at most 30 rounds each
-				status, err := login(c, "198.51.100.7", "nobody", "guess")
-				switch {
-				case err != nil:
-					t.Error(err)
-					return
-				case status == http.StatusServiceUnavailable:
-					once.Do(func() { close(full) })
-				case status != http.StatusUnauthorized:
-					t.Errorf("a guess of the flood: %d; want 401 or 503", status)
-				}
-				select {
-				case <-stop:
-					return
-				default:
-				}
-			}
-		})
-	}
-	flooded := make(chan struct{})
-	go func() { wg.Wait(); close(flooded) }()
-	select {
-	case <-full:
-	case <-flooded:
-		t.Fatal("the flood never filled the hashers: nothing was refused")
-	}
-	carol := s.browser()
-	r := carol.postRaw("/login", url.Values{"username": {"carol"}, "password": {"password1"}}.Encode(),
-		http.Header{"X-Forwarded-For": {"203.0.113.5"}})
-	close(stop)
-	<-flooded
-	if r.status != http.StatusSeeOther || carol.cookie() == "" {
-		t.Fatalf("carol's login during the flood: %d, cookie %q; want 303 and a cookie:\n%s", r.status, carol.cookie(), r.body)
 	}
 }
