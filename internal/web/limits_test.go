@@ -87,3 +87,41 @@ func TestFailedLoginsShown(t *testing.T) {
 		t.Error("the notice is shown twice")
 	}
 }
+
+// TestOwnerNotLockedOut: 14 wrong passwords from 14 addresses, each of a
+// browser new to the site, use up the account's limit and make its
+// next attempts wait, with the default limits; the owner, on the
+// browser they logged in with before, logs in at once all the same,
+// and is told of the attempts. On a browser new to the site the owner
+// waits like anybody else.
+func TestOwnerNotLockedOut(t *testing.T) {
+	t.Parallel()
+	per5m := func(n int) retwis.Rate { return retwis.Rate{Count: n, Per: 5 * time.Minute} }
+	s := newSiteWith(t, redistest.Start(t).URL, httptest.NewServer, mux.Options{
+		Pages:   web.Options{Limits: web.Limits{Login: per5m(30), LoginAccount: per5m(10), LoginDevice: per5m(10)}},
+		Proxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
+	})
+	owner := s.browser()
+	owner.signUp("owner")
+	owner.post("/logout", nil)
+	login := func(b *browser, addr, pass string) response {
+		return b.postRaw("/login", url.Values{"username": {"owner"}, "password": {pass}}.Encode(),
+			http.Header{"X-Forwarded-For": {addr}})
+	}
+	refused := 0
+	for i := range 14 {
+		switch r := login(s.browser(), fmt.Sprint("198.51.100.", i), "wrong-password"); r.status {
+		case http.StatusTooManyRequests:
+			refused++
+		case http.StatusUnauthorized:
+		default:
+			t.Fatalf("guess %d: %d; want 401 or 429", i, r.status)
+		}
+	}
+	if refused < 10 {
+		t.Fatalf("%d of 14 guesses refused; want the account's delay and limit to refuse most", refused)
+	}
+	expect(t, login(s.browser(), "203.0.113.1", "password1"), http.StatusTooManyRequests)
+	redirects(t, login(owner, "203.0.113.2", "password1"), "/")
+	expect(t, owner.get("/"), http.StatusOK, "failed attempts to log in to your account since you last logged in")
+}
