@@ -60,6 +60,14 @@ func device(r *http.Request) accounts.Device {
 	return accounts.Device{Name: deviceName(r.UserAgent()), Addr: middleware.ClientAddr(r)}
 }
 
+// knownDevice returns where r comes from, known for the account called
+// name if r's device cookie says it logged in to it before.
+func (s *Server) knownDevice(r *http.Request, name string) accounts.Device {
+	d := device(r)
+	d.Known, _ = s.store.RecognizeDevice(r.Context(), deviceCookie(r), name)
+	return d
+}
+
 // deviceCookieName is the name of the cookie that names the browser and
 // the accounts it logged in to, signed by the servers (see
 // accounts.RecognizeDevice).

@@ -92,8 +92,9 @@ func TestFailedLoginsShown(t *testing.T) {
 // browser new to the site, use up the account's limit and make its
 // next attempts wait, with the default limits; the owner, on the
 // browser they logged in with before, logs in at once all the same,
-// and is told of the attempts. On a browser new to the site the owner
-// waits like anybody else.
+// is told of the attempts, and may change their password (which counts
+// against the device's allowance too). On a browser new to the site the
+// owner waits like anybody else.
 func TestOwnerNotLockedOut(t *testing.T) {
 	t.Parallel()
 	per5m := func(n int) retwis.Rate { return retwis.Rate{Count: n, Per: 5 * time.Minute} }
@@ -124,4 +125,6 @@ func TestOwnerNotLockedOut(t *testing.T) {
 	expect(t, login(s.browser(), "203.0.113.1", "password1"), http.StatusTooManyRequests)
 	redirects(t, login(owner, "203.0.113.2", "password1"), "/")
 	expect(t, owner.get("/"), http.StatusOK, "failed attempts to log in to your account since you last logged in")
+	redirects(t, owner.post("/settings/password", url.Values{"current": {"password1"}, "password": {"password2"}, "password2": {"password2"}}),
+		"/settings?password=changed")
 }

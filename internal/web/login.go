@@ -23,8 +23,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, retwis.Errorf(retwis.Invalid, "You need to enter both username and password to log in."))
 		return
 	}
-	d := device(r)
-	d.Known, _ = s.store.RecognizeDevice(r.Context(), deviceCookie(r), name)
+	d := s.knownDevice(r, name)
 	if err := s.limitLogin(r, name, d.Known); err != nil {
 		s.welcomeError(w, r, 0, name, err)
 		return
@@ -46,15 +45,25 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 // alike). So guesses from elsewhere never use up the owner's own
 // device's allowance.
 func (s *Server) limitLogin(r *http.Request, name string, known accounts.KnownDevice) error {
+	if known.ID == "" {
+		if _, err := s.store.Take(r.Context(), accounts.LoginFrom(middleware.ClientAddr(r)), s.limits.Login); err != nil {
+			return err
+		}
+		if !retwis.IsUsernameShaped(name) {
+			return nil // no account has it; the address's limit counts the attempt
+		}
+	}
+	return s.limitAttempt(r, name, known)
+}
+
+// limitAttempt counts an attempt at the password of the account called
+// name (a login, a password change, a deletion) against the allowance of
+// the known device it comes from (known: zero for none), or else
+// against the account's limit.
+func (s *Server) limitAttempt(r *http.Request, name string, known accounts.KnownDevice) error {
 	if known.ID != "" {
 		_, err := s.store.Take(r.Context(), accounts.LoginOnDevice(known), s.limits.LoginDevice)
 		return err
-	}
-	if _, err := s.store.Take(r.Context(), accounts.LoginFrom(middleware.ClientAddr(r)), s.limits.Login); err != nil {
-		return err
-	}
-	if !retwis.IsUsernameShaped(name) {
-		return nil // no account has it; the address's limit counts the attempt
 	}
 	_, err := s.store.Take(r.Context(), accounts.LoginTo(name), s.limits.LoginAccount)
 	return err

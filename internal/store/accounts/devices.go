@@ -42,6 +42,13 @@ type KnownDevice struct {
 	UID int64  // the account it logged in to
 }
 
+// knownDevice returns the known device ctx carries (Device.Known), if it
+// is one of uid's.
+func knownDevice(ctx context.Context, uid int64) (KnownDevice, bool) {
+	d := deviceFrom(ctx).Known
+	return d, d.ID != "" && d.UID == uid
+}
+
 // LoginOnDevice is the subject of the login attempts from the known
 // device d, for its own allowance.
 func LoginOnDevice(d KnownDevice) Subject { return Subject(schema.LoginDeviceLimit(d.ID)) }

@@ -8,7 +8,6 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
@@ -325,7 +324,7 @@ func (l Latest) Users() ([]string, error) {
 // 5 min) is refused with an error of kind TooMany, before any password
 // is hashed; but not an attempt from a device that logged in to the
 // account before (Device.Known, see RecognizeDevice), whose password is
-// hashed in the known lane of the hashers (password.WithKnownClient).
+// hashed in the known lane of the hashers (see CheckPassword).
 // A login moves the failures since the last one to the owner's notice
 // (LoginNotice).
 func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, string, error) {
@@ -344,10 +343,10 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	if err != nil {
 		return retwis.User{}, "", err
 	}
-	if known := deviceFrom(ctx).Known; known.UID == uid {
-		ctx = password.WithKnownClient(ctx, known.ID)
-	} else if err := s.checkLoginDelay(ctx, uid); err != nil {
-		return retwis.User{}, "", err
+	if _, known := knownDevice(ctx, uid); !known {
+		if err := s.checkLoginDelay(ctx, uid); err != nil {
+			return retwis.User{}, "", err
+		}
 	}
 	acct, err := s.Account(ctx, uid, false)
 	if err != nil {
