@@ -52,14 +52,38 @@ func parseTemplates() (map[string]*template.Template, error) {
 	return pages, nil
 }
 
+// staticFiles serves the files of static/, and no listing of it: a
+// directory is not found.
 func staticFiles() http.Handler {
 	sub, _ := fs.Sub(staticFS, "static")
-	files := http.StripPrefix("/static/", http.FileServerFS(sub))
+	files := http.StripPrefix("/static/", http.FileServerFS(filesOnly{sub}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		files.ServeHTTP(w, r)
 	})
 }
+
+// filesOnly is a file system whose directories cannot be opened, so
+// that a file server lists none.
+type filesOnly struct{ fs.FS }
+
+// Open opens the file name, and answers fs.ErrNotExist for a directory.
+func (f filesOnly) Open(name string) (fs.File, error) {
+	file, err := f.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := file.Stat(); err != nil || info.IsDir() {
+		file.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return file, nil
+}
+
+// contentSecurityPolicy is the policy of every page: its scripts,
+// styles and images from the site alone, forms sent to it alone, no
+// <base> (which would move every relative URL elsewhere), and no frame.
+const contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // view is the data of every page: the common fields first, then those
 // of particular pages, left empty by the others.
@@ -142,7 +166,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	switch {
 	case v.Viewer != nil: // a page made for its viewer: no cache but theirs, and not even that
 		h.Set("Cache-Control", "private, no-store")
