@@ -1,0 +1,59 @@
+package api_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+)
+
+// TestAppRedirectSchemes: POST /api/v1/apps refuses redirect URIs of
+// schemes a browser would run or read locally, and names that turn text
+// around, with 422 naming the field; apps' own schemes are taken.
+func TestAppRedirectSchemes(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	for _, tc := range []struct {
+		name, redirect string
+		status         int
+		field          string // what the error names
+	}{
+		{"app", "com.example.app://cb", 200, ""},
+		{"app", "urn:ietf:wg:oauth:2.0:oob", 200, ""},
+		{"app", "https://app.example/cb", 200, ""},
+		{"app", "javascript:alert(document.cookie)//", 422, "redirect URI"},
+		{"app", "JavaScript:alert(1)", 422, "redirect URI"},
+		{"app", "data:text/html,<script>alert(1)</script>", 422, "redirect URI"},
+		{"app", "vbscript:msgbox", 422, "redirect URI"},
+		{"app", "file:///etc/passwd", 422, "redirect URI"},
+		{"app", "app://cb data:,x", 422, "redirect URI"}, // two in one string, as Mastodon takes them
+		{"app\u202eevil", "app://cb", 422, "app's name"},
+	} {
+		r := s.Call(http.MethodPost, "/api/v1/apps", "", url.Values{"client_name": {tc.name}, "redirect_uris": {tc.redirect}})
+		if r.Status != tc.status {
+			t.Errorf("%q, %q: %d %s; want %d", tc.name, tc.redirect, r.Status, r.Body, tc.status)
+			continue
+		}
+		if tc.status != http.StatusOK && !strings.Contains(r.ErrorMessage(t), tc.field) {
+			t.Errorf("%q, %q: %q does not name the %s", tc.name, tc.redirect, r.ErrorMessage(t), tc.field)
+		}
+	}
+}
+
+// TestAuthorizeRefusedScheme: an app registered with a javascript:
+// redirect before the rule gets no code sent there; the page says why.
+func TestAuthorizeRefusedScheme(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	id, _ := s.app("read", "app://cb")
+	redistest.Do(t, s.Store.C, "HSET", schema.App(id), schema.FieldAppRedirects, "javascript:alert(1)")
+	b := newBrowser(t)
+	q := url.Values{"client_id": {id}, "redirect_uri": {"javascript:alert(1)"}, "response_type": {"code"}}
+	resp, page := b.send(http.MethodGet, s.URL+"/oauth/authorize?"+q.Encode(), nil)
+	if resp.StatusCode < 400 || resp.Header.Get("Location") != "" || !strings.Contains(page, "javascript:") {
+		t.Errorf("authorize to javascript: %d, Location %q: %s", resp.StatusCode, resp.Header.Get("Location"), page)
+	}
+}
