@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -30,4 +31,22 @@ func TestContentSecurityPolicy(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBidiIsolated: a post's body, its links, a bio and the search
+// box's query are isolated from the page around them, so that a
+// right-to-left override in them turns nothing outside them around.
+func TestBidiIsolated(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	b := s.browser()
+	b.signUp("writer")
+	rlo := "\u202e"
+	redirects(t, b.post("/post", url.Values{"status": {"see " + rlo + "gnp.exe https://a.example/" + rlo + "x #t" + rlo + "ag"}}), "/")
+	redirects(t, b.post("/settings", url.Values{"bio": {"bio " + rlo + "reversed"}}), "/u/writer")
+	s.drain()
+	page := b.get("/u/writer")
+	expect(t, page, 200, `<p class="body" dir="auto">see `+rlo+`gnp.exe <a href="https://a.example/`+rlo+`x" rel="nofollow noopener ugc"><bdi>a.example/`+rlo+`x</bdi></a>`,
+		`<p class="bio" dir="auto">bio `+rlo+`reversed</p>`)
+	expect(t, b.get("/search?q="+url.QueryEscape(rlo+"zz")), 200, "“<bdi>"+rlo+"zz</bdi>”")
 }
