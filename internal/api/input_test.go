@@ -57,3 +57,20 @@ func TestAuthorizeRefusedScheme(t *testing.T) {
 		t.Errorf("authorize to javascript: %d, Location %q: %s", resp.StatusCode, resp.Header.Get("Location"), page)
 	}
 }
+
+// TestBlankStatusRefused: a status of characters that show as nothing
+// is refused with 422, and nothing is posted.
+func TestBlankStatusRefused(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	u, token := s.User("blank")
+	for _, blank := range []string{"\u2800", "\u3164\u3164", "\u115f\u1160", "\uffa0 \u200b\ufeff"} {
+		r := s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {blank}})
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.ErrorMessage(t), "write something") {
+			t.Errorf("status %q: %d %s; want 422", blank, r.Status, r.Body)
+		}
+	}
+	if sum, err := s.Store.Summary(t.Context(), u.ID); err != nil || sum.Posts != 0 {
+		t.Errorf("posts after blank statuses: %d, %v; want 0", sum.Posts, err)
+	}
+}

@@ -50,3 +50,17 @@ func TestBidiIsolated(t *testing.T) {
 		`<p class="bio" dir="auto">bio `+rlo+`reversed</p>`)
 	expect(t, b.get("/search?q="+url.QueryEscape(rlo+"zz")), 200, "“<bdi>"+rlo+"zz</bdi>”")
 }
+
+// TestBlankPostsRefused: a post of characters that show as nothing is
+// refused as empty, and nothing is written.
+func TestBlankPostsRefused(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	b := s.browser()
+	b.signUp("blank")
+	before := s.snapshot()
+	for _, blank := range []string{"\u2800", "\u3164 \u3164", "\u115f\u1160", "\uffa0\n\u200b\u200c\u200d\u2060\ufeff"} {
+		expect(t, b.post("/post", url.Values{"status": {blank}}), 400, "Please write something to post.")
+	}
+	s.assertUnchanged(before)
+}

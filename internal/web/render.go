@@ -27,6 +27,14 @@ var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag"
 // fragmentCapacity is how many rendered posts a server keeps.
 const fragmentCapacity = 50_000
 
+// statusMaxLength is the compose box's maxlength: the server counts a
+// post's length in code points (retwis.MaxStatusLen), a browser counts
+// maxlength in UTF-16 units, of which a code point takes one or two (a
+// line break, which the post turns into one space, counts as two), so
+// that twice the server's limit is the bound that refuses no post the
+// server takes; the server's own check tells of a longer one.
+const statusMaxLength = 2 * retwis.MaxStatusLen
+
 // parseTemplates parses the pages. They render posts through a cache of
 // fragments (see fragments), made with their "post" template.
 func parseTemplates() (map[string]*template.Template, error) {
@@ -34,7 +42,8 @@ func parseTemplates() (map[string]*template.Template, error) {
 	postsHTML := func(posts []retwis.Post) (template.HTML, error) { return frags.HTML(posts, time.Now()) }
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
 	funcs := template.FuncMap{"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": retwis.ProfilePath,
-		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) }, "scopeText": scopeText}
+		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) }, "scopeText": scopeText,
+		"statusMaxLength": func() int { return statusMaxLength }}
 	base, err := template.New("").Funcs(funcs).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
