@@ -18,7 +18,7 @@ func (s *Server) account(w http.ResponseWriter, r *http.Request) {
 // accountOf reads the account the path names; ok is false once the
 // request has been answered (404 for an id of nobody).
 func (s *Server) accountOf(w http.ResponseWriter, r *http.Request) (retwis.Summary, bool) {
-	uid, ok := idParam(r.PathValue("id"))
+	uid, ok := retwis.ParseID(r.PathValue("id"))
 	if !ok {
 		notFound(w, r)
 		return retwis.Summary{}, false

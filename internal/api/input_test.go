@@ -74,3 +74,38 @@ func TestBlankStatusRefused(t *testing.T) {
 		t.Errorf("posts after blank statuses: %d, %v; want 0", sum.Posts, err)
 	}
 }
+
+// TestOneIDPerThing: statuses, accounts and notifications are found by
+// their ids alone; a sign or leading zeros is 404 in a path and 422 in a
+// parameter.
+func TestOneIDPerThing(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	u, token := s.User("author")
+	r := s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"the one"}})
+	var st struct{ ID string }
+	r.Decode(t, &st)
+	for _, tc := range []struct {
+		path   string
+		status int
+	}{
+		{"/api/v1/statuses/" + st.ID, 200},
+		{"/api/v1/statuses/+" + st.ID, 404},
+		{"/api/v1/statuses/0" + st.ID, 404},
+		{"/api/v1/statuses/%2B" + st.ID + "/context", 404},
+		{"/api/v1/accounts/" + id(u.ID), 200},
+		{"/api/v1/accounts/+" + id(u.ID), 404},
+		{"/api/v1/accounts/0" + id(u.ID) + "/statuses", 404},
+		{"/api/v1/notifications/01", 404},
+		{"/api/v1/timelines/public?max_id=0" + st.ID, 422},
+		{"/api/v1/timelines/public?since_id=0", 200},
+	} {
+		if r := s.Call(http.MethodGet, tc.path, token, nil); r.Status != tc.status {
+			t.Errorf("GET %s: %d %s; want %d", tc.path, r.Status, r.Body, tc.status)
+		}
+	}
+	r = s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"reply"}, "in_reply_to_id": {"+" + st.ID}})
+	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.ErrorMessage(t), "in_reply_to_id") {
+		t.Errorf("a reply to +%s: %d %s; want 422 naming in_reply_to_id", st.ID, r.Status, r.Body)
+	}
+}

@@ -149,10 +149,3 @@ func flag(v url.Values, name string) bool {
 	}
 	return false
 }
-
-// idParam parses an id of an account or status in the path; ok is false
-// when it is no id (and none can exist).
-func idParam(s string) (int64, bool) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	return n, err == nil && n > 0
-}

@@ -64,3 +64,25 @@ func TestBlankPostsRefused(t *testing.T) {
 	}
 	s.assertUnchanged(before)
 }
+
+// TestOnePathPerPost: a post is at /p/<id> alone; another spelling of
+// its number (a sign, leading zeros) finds nothing, in paths, in the
+// thread's ?after and in the forms that name a post.
+func TestOnePathPerPost(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	b := s.browser()
+	b.signUp("author")
+	redirects(t, b.post("/post", url.Values{"status": {"the one"}}), "/")
+	expect(t, b.get("/p/1"), 200, "the one")
+	for _, path := range []string{"/p/+1", "/p/%2B1", "/p/01", "/p/0001", "/p/1.0", "/p/0x1"} {
+		if r := b.get(path); r.status != 404 || strings.Contains(r.body, "the one") {
+			t.Errorf("GET %s: %d; want 404", path, r.status)
+		}
+	}
+	expect(t, b.get("/p/1?after=01"), 400)
+	expect(t, b.get("/timeline?before=+5"), 400)
+	before := s.snapshot()
+	expect(t, b.post("/post", url.Values{"status": {"reply"}, "in_reply_to": {"01"}}), 400, "in_reply_to must be a post number")
+	s.assertUnchanged(before)
+}
