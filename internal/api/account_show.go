@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // account answers GET /api/v1/accounts/{id}.
@@ -36,7 +37,7 @@ func (s *Server) accountOf(w http.ResponseWriter, r *http.Request) (retwis.Summa
 func (s *Server) lookupAccount(w http.ResponseWriter, r *http.Request) {
 	acct := strings.TrimPrefix(r.URL.Query().Get("acct"), "@")
 	name, host, remote := strings.Cut(acct, "@")
-	if remote && !strings.EqualFold(host, r.Host) {
+	if remote && !strings.EqualFold(host, middleware.Host(r)) {
 		notFound(w, r) // retwis does not federate
 		return
 	}

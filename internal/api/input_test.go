@@ -6,8 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/mux"
 	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/servertest"
 )
 
 // TestAppRedirectSchemes: POST /api/v1/apps refuses redirect URIs of
@@ -107,5 +111,55 @@ func TestOneIDPerThing(t *testing.T) {
 	r = s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"reply"}, "in_reply_to_id": {"+" + st.ID}})
 	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.ErrorMessage(t), "in_reply_to_id") {
 		t.Errorf("a reply to +%s: %d %s; want 422 naming in_reply_to_id", st.ID, r.Status, r.Body)
+	}
+}
+
+// TestPublicURL: with a public URL configured, every absolute URL the
+// API writes begins with it, whatever the Host header says; a request
+// for another host is refused with 421, pages and API alike, but for
+// the probes; the default URL of a server (from its address) names it
+// and refuses nobody.
+func TestPublicURL(t *testing.T) {
+	t.Parallel()
+	redisURL := redistest.Start(t).URL
+	public := must.Value(middleware.ParsePublicURL("https://Social.Example/"))(t)
+	s := &server{servertest.Start(t, redisURL, servertest.Options{Mux: mux.Options{PublicURL: public}})}
+	_, token := s.User("writer")
+	host := func(h string) []string { return []string{"Host", h, "X-Forwarded-Proto", "http"} }
+	r := s.Call(http.MethodPost, "/api/v1/statuses", token, url.Values{"status": {"hi"}}, host("social.example")...)
+	var st struct {
+		URL     string
+		Account struct{ URL string }
+	}
+	r.Decode(t, &st)
+	if !strings.HasPrefix(st.URL, "https://social.example/p/") || st.Account.URL != "https://social.example/u/writer" {
+		t.Errorf("status URLs %q, %q; want https://social.example/…", st.URL, st.Account.URL)
+	}
+	for _, h := range []string{"social.example", "SOCIAL.EXAMPLE"} {
+		r = s.Call(http.MethodGet, "/api/v2/instance", "", nil, host(h)...)
+		if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"domain":"social.example"`) ||
+			!strings.Contains(string(r.Body), `"wss://social.example"`) {
+			t.Errorf("instance for Host %s: %d %s", h, r.Status, r.Body)
+		}
+	}
+	r = s.Call(http.MethodGet, "/api/v1/timelines/public?limit=1", "", nil, host("social.example")...)
+	if link := r.Header.Get("Link"); !strings.Contains(link, "<https://social.example/api/v1/timelines/public?") {
+		t.Errorf("Link %q", link)
+	}
+	for _, path := range []string{"/api/v1/instance", "/", "/api/v1/streaming/health", "/static/style.css"} {
+		r = s.Call(http.MethodGet, path, "", nil, host("evil.example")...)
+		if r.Status != http.StatusMisdirectedRequest || strings.Contains(string(r.Body), "evil.example/") {
+			t.Errorf("GET %s for Host evil.example: %d %s; want 421", path, r.Status, r.Body)
+		}
+	}
+	if r := s.Call(http.MethodGet, "/livez", "", nil, host("10.0.0.7:8080")...); r.Status != http.StatusOK {
+		t.Errorf("a probe by address: %d", r.Status)
+	}
+
+	def := must.Value(middleware.DefaultPublicURL("127.0.0.1:8080", false))(t)
+	d := servertest.Start(t, redisURL, servertest.Options{Mux: mux.Options{PublicURL: def}})
+	r = d.Call(http.MethodGet, "/api/v2/instance", "", nil, host("evil.example")...)
+	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"domain":"127.0.0.1:8080"`) || strings.Contains(string(r.Body), "evil") {
+		t.Errorf("the default URL: %d %s", r.Status, r.Body)
 	}
 }

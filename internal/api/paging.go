@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // Page sizes of the lists: Mastodon's defaults and maxima.
@@ -109,5 +110,5 @@ func pageURL(r *http.Request, name string, at int64) string {
 		q.Del(k)
 	}
 	q.Set(name, id(at))
-	return Origin(r) + r.URL.Path + "?" + q.Encode()
+	return middleware.Origin(r) + r.URL.Path + "?" + q.Encode()
 }
