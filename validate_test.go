@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/retwis/retwis"
 )
@@ -154,4 +156,34 @@ func ExampleNormalizeStatus() {
 	// Output:
 	// "Hello, Redis!" <nil>
 	// invalid - Please write something to post.
+}
+
+// FuzzNormalizeStatus: a post taken shows something (not only blanks),
+// holds 1 to MaxStatusLen code points and no control character but
+// tabs, and is taken again as it is.
+func FuzzNormalizeStatus(f *testing.F) {
+	for _, s := range []string{"hello", "\u2800", "\u3164x", "a\r\nb", "\u202egnp.exe", "🙂"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := retwis.NormalizeStatus(in)
+		if err != nil {
+			if retwis.ErrorKind(err) != retwis.Invalid {
+				t.Fatalf("%q: %v is not Invalid", in, err)
+			}
+			return
+		}
+		if n := utf8.RuneCountInString(got); n == 0 || n > retwis.MaxStatusLen || strings.TrimFunc(got, blank) == "" {
+			t.Fatalf("%q → %q: empty, blank or too long", in, got)
+		}
+		if again, err := retwis.NormalizeStatus(got); err != nil || again != got {
+			t.Fatalf("%q → %q → %q, %v", in, got, again, err)
+		}
+	})
+}
+
+// blank reports whether r shows as nothing: a space, a format or
+// control character, a mark, or one of the blank letters.
+func blank(r rune) bool {
+	return unicode.In(r, unicode.Z, unicode.Cf, unicode.Cc, unicode.M) || strings.ContainsRune("\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0", r)
 }
