@@ -163,3 +163,25 @@ func TestPublicURL(t *testing.T) {
 		t.Errorf("the default URL: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestNamesRefuseBidi: a display name with a direction control is
+// refused with 422 saying so, and the name is kept.
+func TestNamesRefuseBidi(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	_, token := s.User("named")
+	r := s.Call(http.MethodPatch, "/api/v1/accounts/update_credentials", token, url.Values{"display_name": {"Ada"}})
+	if r.Status != http.StatusOK {
+		t.Fatalf("a good name: %d %s", r.Status, r.Body)
+	}
+	for _, name := range []string{"Ada\u202egnp.exe", "\u2067Ada\u2069", "\u3164"} {
+		r = s.Call(http.MethodPatch, "/api/v1/accounts/update_credentials", token, url.Values{"display_name": {name}})
+		if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.ErrorMessage(t), "Display names") {
+			t.Errorf("display name %q: %d %s; want 422", name, r.Status, r.Body)
+		}
+	}
+	r = s.Call(http.MethodGet, "/api/v1/accounts/verify_credentials", token, nil)
+	if !strings.Contains(string(r.Body), `"display_name":"Ada"`) {
+		t.Errorf("the name after refusals: %s", r.Body)
+	}
+}
