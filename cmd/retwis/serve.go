@@ -54,6 +54,7 @@ type serveConfig struct {
 	pageLimits    web.Limits       // logins and sign-ups (posts, follows and reports are in store.Limits)
 	apiRate       retwis.Rate      // API calls per token or client address
 	proxies       string           // the proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
+	publicURL     publicURLValue   // the URL the server is reached at; zero: derived from addr
 
 	// metricsFallback: metricsAddr is the default, which gives way to a
 	// free port when another server on the host has it (serveMetrics).
@@ -129,6 +130,9 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.proxies, "trusted-proxies", "", envHelp(
 		"comma-separated `addresses` or prefixes (10.0.0.0/8) of the proxies whose X-Forwarded-For gives the client's address "+
 			"and X-Forwarded-Proto whether it came over HTTPS; empty: none, the peer's address counts", "RETWIS_TRUSTED_PROXIES"))
+	fs.Var(&c.publicURL, "public-url", envHelp(
+		"the `URL` people reach this server at (https://example.org), which every absolute URL it writes begins with; "+
+			"requests for another host are refused (421) but for the probes; empty: http://--addr, refusing no host", "RETWIS_PUBLIC_URL"))
 	fs.BoolVar(&c.rateLimits, "rate-limits", true, envHelp(
 		"apply the rate limits (--rate-…); false turns them all off, for benchmarks and trusted networks", "RETWIS_RATE_LIMITS"))
 	rateVar(fs, &c.pageLimits.Login, "rate-login", defaultLoginRate, envHelp(
@@ -161,10 +165,43 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"how `long` the username of a deleted account stays reserved, so that nobody can pose as its owner", "RETWIS_NAME_RESERVE"))
 }
 
+// publicURLValue is the flag.Value of --public-url, read when it is set,
+// so that a malformed RETWIS_PUBLIC_URL is refused naming it.
+type publicURLValue struct{ url middleware.PublicURL }
+
+// String returns the URL's origin, "" if none is set.
+func (v *publicURLValue) String() string { return v.url.String() }
+
+// Set reads a public URL (middleware.ParsePublicURL).
+func (v *publicURLValue) Set(s string) error {
+	u, err := middleware.ParsePublicURL(s)
+	if err != nil {
+		return err
+	}
+	v.url = u
+	return nil
+}
+
+// public is the server's public URL: --public-url, or else the one
+// derived from --addr (middleware.DefaultPublicURL).
+func (c *serveConfig) public() (middleware.PublicURL, error) {
+	if c.publicURL.String() != "" {
+		return c.publicURL.url, nil
+	}
+	p, err := middleware.DefaultPublicURL(c.addr, c.tlsCert != "")
+	if err != nil {
+		return p, fmt.Errorf("--addr: %w", err)
+	}
+	return p, nil
+}
+
 // check refuses values the flags parse but the server cannot work with.
 func (c *serveConfig) check() error {
 	if _, err := middleware.ParseProxies(c.proxies); err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	if _, err := c.public(); err != nil {
+		return err
 	}
 	switch {
 	case (c.tlsCert == "") != (c.tlsKey == ""):
@@ -294,10 +331,14 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
+	public, err := cfg.public() // checked by check
+	if err != nil {
+		return err
+	}
 	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
-		ProbesOnly: cfg.role == roleWorker,
-		Pages:      web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits},
-		API:        api.Options{Rate: cfg.apiRate}})
+		ProbesOnly: cfg.role == roleWorker, PublicURL: public,
+		Pages: web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits},
+		API:   api.Options{Rate: cfg.apiRate}})
 	if err != nil {
 		return err
 	}

@@ -178,6 +178,9 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{[]string{"--command-timeout", "0s"}, nil, "--command-timeout"},
 		{[]string{"--name-reserve", "0s"}, nil, "--name-reserve"},
 		{nil, map[string]string{"RETWIS_NAME_RESERVE": "30 days"}, "RETWIS_NAME_RESERVE"},
+		{[]string{"--public-url", "social.example"}, nil, "-public-url"},
+		{[]string{"--public-url", "https://social.example/retwis"}, nil, "-public-url"},
+		{nil, map[string]string{"RETWIS_PUBLIC_URL": "ftp://social.example"}, "RETWIS_PUBLIC_URL"},
 	} {
 		t.Run(strings.Join(tc.args, " ")+fmt.Sprint(tc.env), func(t *testing.T) {
 			for k, v := range tc.env {
