@@ -254,6 +254,11 @@
 //	                             before its first write and removed once it
 //	                             is complete; maintenance completes those
 //	                             whose request failed (retwis)
+//	deliveries:{<n>}:unpublish
+//	                     zset    "<post id>:<author id>" -> unix ms: a
+//	                             post whose publication failed and could
+//	                             not be taken back at once; maintenance
+//	                             takes it back (retwis)
 //	followers:{<id>}:job:<entry>
 //	                     zset    snapshot of followers:{<id>} that a delivery
 //	                             job of more than one batch walks; deleted
