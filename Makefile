@@ -14,10 +14,10 @@ run:
 	@./retwis serve
 
 # FAULTS are the load-and-fault tests on a cluster with replicas whose
-# masters fail: the share of requests served under load, follows whole or
+# masters fail: the share of requests served under load, writes whole or
 # absent. They run last, alone, so that the rest of the suite does not
 # load the machine they measure.
-FAULTS := ^(TestFailoverLosesNothing|TestFollowsUnderFaultsAreWholeOrNone)$$
+FAULTS := ^(TestFailoverLosesNothing|TestFaultsLeaveNoHalfWrites)$$
 
 ## test: vet and run every test against real redis-server processes (and
 ## headless Chromium for the browser tests), tests of a package side by

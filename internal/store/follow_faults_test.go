@@ -12,6 +12,8 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/must"
@@ -19,19 +21,22 @@ import (
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
-// TestFollowsUnderFaultsAreWholeOrNone follows and unfollows among a few
-// users, acknowledged once replicated, on a 3-master cluster with
-// replicas while a master is killed (then restarted) and another frozen
-// (then resumed), each until its replica took over. Once maintenance
-// repaired the changes under way (RepairFollows), every follow is whole
-// or absent: in the follower's following, the followee's followers and
-// both parts of the graph, or in none; every pair whose last request
+// TestFaultsLeaveNoHalfWrites follows, unfollows and posts
+// among a few users, acknowledged once replicated, on a 3-master cluster
+// with replicas while a master is killed (then restarted) and another
+// frozen (then resumed), each until its replica took over. Once
+// maintenance repaired the changes under way (RepairFollows) and took
+// back the posts that failed (TakeBackPosts), every follow is whole or
+// absent: in the follower's following, the followee's followers and both
+// parts of the graph, or in none; every pair whose last request
 // succeeded is as it asked, one whose last request failed either; no
-// record of a change is left, and the check finds nothing.
-func TestFollowsUnderFaultsAreWholeOrNone(t *testing.T) {
+// record of a change is left; every acknowledged post is on its author's
+// profile, and the check finds nothing (no post left behind by a failed
+// one).
+func TestFaultsLeaveNoHalfWrites(t *testing.T) {
 	c := redistest.ReplicatedCluster(t)
 	url := "redis://" + strings.Join(c.Addrs(), ",")
-	opts := store.Options{WaitReplicas: 1, WaitTimeout: time.Second, CommandTimeout: time.Second}
+	opts := store.Options{IDs: must.Value(snowflake.New(1))(t), WaitReplicas: 1, WaitTimeout: time.Second, CommandTimeout: time.Second}
 	st := storetest.Open(t, url, opts)
 	must.OK(t, st.Migrate(t.Context(), quiet))
 	var users []int64
@@ -58,13 +63,18 @@ func TestFollowsUnderFaultsAreWholeOrNone(t *testing.T) {
 	fresh := storetest.Open(t, url, store.Options{})
 	repaired, err := fresh.RepairFollows(t.Context(), time.Now().Add(time.Second))
 	must.OK(t, err)
+	takenBack, err := fresh.TakeBackPosts(t.Context())
+	must.OK(t, err)
+	storetest.StartWorker(t, url, opts)
+	storetest.Drain(t, fresh)
 	ok, failed := ch.tally()
-	t.Logf("%d follows and unfollows succeeded, %d failed (%d of them during the faults); maintenance completed %d",
-		ok, failed, ch.failedInWindow.Load(), repaired)
+	t.Logf("%d follows and unfollows failed during the faults; of the pairs, the last request of %d succeeded, of %d failed; %d posts acknowledged; maintenance completed %d changes and took back %d posts",
+		ch.failedInWindow.Load(), ok, failed, len(ch.posts), repaired, takenBack)
 	if ch.failedInWindow.Load() == 0 || ok == 0 {
 		t.Fatalf("%d requests succeeded and %d failed during the faults: the faults did not hit the follows", ok, ch.failedInWindow.Load())
 	}
 	ch.verify(t, fresh)
+	ch.verifyPosts(t, fresh)
 	if rep := storetest.Check(t, fresh, false); len(rep.Problems) > 0 {
 		t.Errorf("the check after the repair found %v", storetest.Problems(rep))
 	}
@@ -77,9 +87,10 @@ type churn struct {
 	st    *store.Store
 	users []int64
 
-	mu   sync.Mutex
-	last map[[2]int64]outcome // follower, followee -> the last request
-	ops  atomic.Int64         // requests made so far
+	mu    sync.Mutex
+	last  map[[2]int64]outcome // follower, followee -> the last request
+	posts []retwis.Post        // the posts acknowledged
+	ops   atomic.Int64         // requests made so far
 
 	window         atomic.Bool // set while a fault lasts
 	failedInWindow atomic.Int64
@@ -102,7 +113,11 @@ func (ch *churn) run(ctx context.Context) {
 			defer tick.Stop()
 			for n := g; ctx.Err() == nil; n += churners {
 				<-tick.C
-				ch.request(ctx, ch.users[n%len(ch.users)], ch.users[rng.IntN(len(ch.users))], rng.IntN(2) == 0)
+				if n%3 == 0 {
+					ch.post(ctx, ch.users[n%len(ch.users)])
+				} else {
+					ch.request(ctx, ch.users[n%len(ch.users)], ch.users[rng.IntN(len(ch.users))], rng.IntN(2) == 0)
+				}
 			}
 		})
 	}
@@ -130,6 +145,16 @@ func (ch *churn) request(ctx context.Context, follower, followee int64, follow b
 	ch.last[[2]int64{follower, followee}] = outcome{follow, err == nil}
 	ch.mu.Unlock()
 	ch.ops.Add(1)
+}
+
+// post publishes a post by author, and records it if acknowledged.
+func (ch *churn) post(ctx context.Context, author int64) {
+	p, err := ch.st.CreatePost(ctx, author, "churn")
+	if err == nil {
+		ch.mu.Lock()
+		ch.posts = append(ch.posts, p)
+		ch.mu.Unlock()
+	}
 }
 
 // waitOps waits until n more requests are made.
@@ -202,6 +227,22 @@ func (ch *churn) verify(t *testing.T, st *store.Store) {
 	for i := range schema.QueueShards {
 		if n := must.Value(st.C.Do(t.Context(), b.Zcard().Key(schema.QueueN(i).Follows).Build()).AsInt64())(t); n > 0 {
 			t.Errorf("%d changes under way left on shard %d after the repair", n, i)
+		}
+	}
+}
+
+// verifyPosts checks through st that every post acknowledged is on its
+// author's profile.
+func (ch *churn) verifyPosts(t *testing.T, st *store.Store) {
+	t.Helper()
+	b := st.C.B()
+	cmds := make(rueidis.Commands, len(ch.posts))
+	for i, p := range ch.posts {
+		cmds[i] = b.Zscore().Key(schema.UserPosts(p.AuthorID)).Member(itoa(p.ID)).Build()
+	}
+	for i, r := range st.C.DoMulti(t.Context(), cmds...) {
+		if err := r.Error(); err != nil {
+			t.Errorf("acknowledged post %d is not among its author's posts: %v", ch.posts[i].ID, err)
 		}
 	}
 }
