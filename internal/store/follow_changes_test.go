@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -11,7 +12,10 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/deletion"
+	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -159,4 +163,55 @@ func (f *fixture) masterOf(t *testing.T, key string) string {
 	}
 	t.Fatalf("no node holds %s", key)
 	return ""
+}
+
+// TestMaintenanceCompletesChanges: a maintenance round completes by
+// itself, by the follower's set of users followed, the follows and
+// unfollows recorded as under way longer than FollowChangeGrace ago (a
+// follow found in that set whole, one not found absent, one of an
+// account that is gone ended), leaves a younger one to its request, and
+// takes back a post recorded to be taken back; it reports both.
+func TestMaintenanceCompletesChanges(t *testing.T) {
+	t.Parallel()
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		a, b, c := f.Register(t, "a"), f.Register(t, "b"), f.Register(t, "c")
+		const gone = 99999 // a user that does not exist
+		failed := must.Value(f.St.CreatePost(f.Ctx, c.ID, "failed, then taken back"))(t)
+		f.Drain(t)
+		old := strconv.FormatInt(time.Now().Add(-store.FollowChangeGrace-time.Second).UnixMilli(), 10)
+		young := strconv.FormatInt(time.Now().UnixMilli(), 10)
+		spo, ops := schema.GraphEdge(c.ID, schema.RelFollows, b.ID)
+		for _, cmd := range [][]string{
+			// a follows b: only in a's following (its request failed after that).
+			{"ZADD", schema.Following(a.ID), "1", itoa(b.ID)},
+			{"ZADD", schema.QueueN(1).Follows, old, schema.FollowChange(a.ID, b.ID, 1)},
+			// c no longer follows b: its unfollow failed after a's following.
+			{"ZADD", schema.Followers(b.ID), "1", itoa(c.ID)},
+			{"ZADD", schema.Graph(c.ID), "0", spo},
+			{"ZADD", schema.Graph(b.ID), "0", ops},
+			{"ZADD", schema.QueueN(2).Follows, old, schema.FollowChange(c.ID, b.ID, 2)},
+			// a follows an account that is gone.
+			{"ZADD", schema.Following(a.ID), "1", itoa(gone)},
+			{"ZADD", schema.QueueN(3).Follows, old, schema.FollowChange(a.ID, gone, 3)},
+			// c follows a, under way: its request may be writing still.
+			{"ZADD", schema.Following(c.ID), "1", itoa(a.ID)},
+			{"ZADD", schema.QueueN(4).Follows, young, schema.FollowChange(c.ID, a.ID, 4)},
+			{"ZADD", schema.QueueN(5).Unpublish, old, schema.Unpublished(failed.ID, c.ID)},
+		} {
+			f.Do(t, cmd...)
+		}
+		rep, err := upkeep.Round(f.Ctx, f.St, delivery.New(f.St, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.St))
+		if err != nil || rep.Follows != 3 || rep.TakenBack != 1 {
+			t.Fatalf("maintenance round: %+v, %v; want 3 follows completed, 1 post taken back", rep, err)
+		}
+		f.wantFollow(t, a.ID, b.ID, true)
+		f.wantFollow(t, c.ID, b.ID, false)
+		f.wantFollow(t, a.ID, gone, false)
+		if n := f.changesUnderWay(t); n != 1 {
+			t.Errorf("%d changes under way after maintenance; want the one younger than FollowChangeGrace", n)
+		}
+		if f.Do(t, "EXISTS", schema.Post(failed.ID)) != "0" || f.unpublishing(t) != 0 {
+			t.Error("maintenance did not take back the post recorded to be")
+		}
+	})
 }
