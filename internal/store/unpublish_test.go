@@ -2,9 +2,13 @@ package store_test
 
 import (
 	"testing"
+	"time"
 
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
@@ -46,4 +50,21 @@ func (f *fixture) unpublishing(t *testing.T) int {
 		n += int(must.Value(f.Raw.Do(f.Ctx, f.Raw.B().Zcard().Key(schema.QueueN(i).Unpublish).Build()).AsInt64())(t))
 	}
 	return n
+}
+
+// TestUnreplicatedRecordsTakenBack: on a master whose writes no replica
+// confirms, a post fails (503) and leaves no hash behind, although
+// each id it tried wrote one.
+func TestUnreplicatedRecordsTakenBack(t *testing.T) {
+	t.Parallel()
+	r := redistest.Start(t)
+	f := newFixtureWith(t, r.URL, store.Options{}, false)
+	author := f.Register(t, "author")
+	waiting := storetest.Open(t, r.URL, store.Options{WaitReplicas: 1, WaitTimeout: 10 * time.Millisecond})
+	if _, err := waiting.CreatePost(f.Ctx, author.ID, "never confirmed"); retwis.ErrorKind(err) != retwis.Unavailable {
+		t.Fatalf("a post no replica confirms: %v; want unavailable", err)
+	}
+	if keys := f.Keys(t, schema.PostKeys); len(keys) > 0 {
+		t.Errorf("the failed post left %v", keys)
+	}
 }
