@@ -248,6 +248,17 @@
 //	                             made a snapshot below, so that maintenance
 //	                             can remove the snapshots of jobs that
 //	                             vanished (retwis)
+//	deliveries:{<n>}:follows
+//	                     zset    "<follower>:<followee>:<unix ns>" -> unix
+//	                             ms: a follow or unfollow under way, written
+//	                             before its first write and removed once it
+//	                             is complete; maintenance completes those
+//	                             whose request failed (retwis)
+//	deliveries:{<n>}:unpublish
+//	                     zset    "<post id>:<author id>" -> unix ms: a
+//	                             post whose publication failed and could
+//	                             not be taken back at once; maintenance
+//	                             takes it back (retwis)
 //	followers:{<id>}:job:<entry>
 //	                     zset    snapshot of followers:{<id>} that a delivery
 //	                             job of more than one batch walks; deleted

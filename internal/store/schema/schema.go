@@ -58,16 +58,19 @@ const (
 const QueueShards = 16
 
 // Queue is one shard of the delivery queue: the stream of jobs with its
-// consumer group, the progress of its long jobs and the registry of its
-// follower snapshots.
-type Queue struct{ Stream, Progress, Snapshots string }
+// consumer group, the progress of its long jobs, the registry of its
+// follower snapshots, the follows and unfollows under way that it holds
+// until they are complete (FollowChange), and the posts whose failed
+// publication could not be taken back at once (Unpublished).
+type Queue struct{ Stream, Progress, Snapshots, Follows, Unpublish string }
 
 // QueueN returns shard n of the delivery queue.
 func QueueN(n int) Queue { return QueueAt(fmt.Sprintf("deliveries:{%02x}", n)) }
 
 // QueueAt returns the shard of the delivery queue whose stream is stream.
 func QueueAt(stream string) Queue {
-	return Queue{Stream: stream, Progress: stream + ":progress", Snapshots: stream + ":snapshots"}
+	return Queue{Stream: stream, Progress: stream + ":progress", Snapshots: stream + ":snapshots", Follows: stream + ":follows",
+		Unpublish: stream + ":unpublish"}
 }
 
 // QueueOf returns the shard of the delivery queue that takes author's
@@ -489,6 +492,38 @@ const (
 	JobUndeliver = "undeliver" // take a deleted post off them
 	JobCelebrate = "celebrate" // note in every follower's set that the author is a celebrity
 )
+
+// FollowChange is the member of a shard's Follows that records a follow
+// or unfollow of followee by follower under way, begun at unix
+// nanoseconds at (which tells apart two changes of the same pair).
+func FollowChange(follower, followee, at int64) string {
+	return id(follower) + ":" + id(followee) + ":" + strconv.FormatInt(at, 10)
+}
+
+// FollowChangeOf returns the follower and followee of a member of a
+// shard's Follows; ok is false for a member that is not one.
+func FollowChangeOf(member string) (follower, followee int64, ok bool) {
+	parts := strings.Split(member, ":")
+	if len(parts) != 3 {
+		return 0, 0, false
+	}
+	a, err1 := strconv.ParseInt(parts[0], 10, 64)
+	b, err2 := strconv.ParseInt(parts[1], 10, 64)
+	return a, b, err1 == nil && err2 == nil
+}
+
+// Unpublished is the member of a shard's Unpublish that records that
+// post pid of author failed to publish and is to be taken back.
+func Unpublished(pid, author int64) string { return id(pid) + ":" + id(author) }
+
+// UnpublishedOf returns the post and author of a member of a shard's
+// Unpublish; ok is false for a member that is not one.
+func UnpublishedOf(member string) (pid, author int64, ok bool) {
+	p, a, found := strings.Cut(member, ":")
+	pid, err1 := strconv.ParseInt(p, 10, 64)
+	author, err2 := strconv.ParseInt(a, 10, 64)
+	return pid, author, found && err1 == nil && err2 == nil
+}
 
 // Job returns the XADD that records a delivery job on shard q of the
 // queue; pid is 0 for a celebrate job.
