@@ -41,8 +41,8 @@ type serveConfig struct {
 	// command timeouts, the reserve of deleted names, and the limits of
 	// posts, follows and reports.
 	store store.Options
-	// lockServers are the Redis masters of the maintenance lock; empty:
-	// the database itself (the single-instance lock).
+	// lockServers are the Redis masters of the distributed locks; empty:
+	// the database itself (its masters, on a cluster).
 	lockServers   string
 	maintainEvery time.Duration
 	secureCookies bool             // the auth cookie is Secure although served over plain HTTP (TLS ends at a proxy)
@@ -95,7 +95,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.Int64Var(&c.store.CelebrityThreshold, "celebrity-threshold", 10_000,
 		envHelp("authors with more `followers` are merged into timelines when read instead of fanned out", "RETWIS_CELEBRITY_THRESHOLD"))
 	fs.StringVar(&c.lockServers, "lock-servers", "", envHelp(
-		"comma-separated Redis `URLs` for the maintenance lock (Redlock); empty: the database itself", "RETWIS_LOCK_SERVERS"))
+		"comma-separated `URLs` of independent Redis masters for the maintenance lock and the id leases (Redlock); "+
+			"empty: the database (on a cluster, a lock's keys spread over its masters)", "RETWIS_LOCK_SERVERS"))
 	fs.DurationVar(&c.maintainEvery, "maintenance-every", 10*time.Second,
 		envHelp("how `often` one of the servers sharing a database does its upkeep", "RETWIS_MAINTENANCE_EVERY"))
 	fs.IntVar(&c.store.WaitReplicas, "wait-replicas", -1, envHelp(
@@ -244,7 +245,9 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	defer locks.Close()
 	ids := snowflake.NewLeased()
-	stopLease, err := snowflake.Lease(ctx, locks, schema.WorkerLock, idLeaseTTL, ids, log)
+	// A lease is extended for as long as the server runs: it guards no
+	// work that could hang, only the numbers the server's ids carry.
+	stopLease, err := snowflake.Lease(ctx, locks.WithMaxExtensions(-1), schema.WorkerLock, idLeaseTTL, ids, log)
 	if err != nil {
 		return err
 	}
@@ -341,19 +344,23 @@ func replicasToWaitFor(ctx context.Context, client rueidis.Client, log *slog.Log
 const idLeaseTTL = 10 * time.Second
 
 // serverLocks returns the lock client for the server's distributed locks
-// (maintenance, the lease on its id worker number): the configured lock
-// servers, or the database's own connection.
+// (maintenance, the lease on its id worker number), whose locks may be
+// extended maintenanceMaxExtensions times (the lease takes off the limit
+// with WithMaxExtensions): the configured lock servers; else, on a Redis
+// Cluster, its masters, a lock's keys spread over their slots so that
+// it outlives the failover of one of three masters (redlock.NewOnCluster);
+// else the database itself, a single instance.
 func serverLocks(cfg serveConfig, db *database) (*redlock.Client, error) {
-	// Locks are extended for as long as their holder needs them (a
-	// maintenance backlog after an outage can take minutes); liveness
-	// comes from the holder, not from a cap on extensions.
-	opts := redlock.Options{MaxExtensions: -1}
-	if cfg.lockServers != "" {
+	opts := redlock.Options{MaxExtensions: maintenanceMaxExtensions}
+	switch {
+	case cfg.lockServers != "":
 		urls, err := redlock.ParseServers(cfg.lockServers)
 		if err != nil {
 			return nil, fmt.Errorf("--lock-servers: %w", err)
 		}
 		return redlock.New(urls, opts)
+	case db.client.Mode() == rueidis.ClientModeCluster:
+		return redlock.NewOnCluster(db.client, redlock.DefaultClusterKeys, opts)
 	}
 	return redlock.NewFromClients([]rueidis.Client{db.client}, opts)
 }

@@ -511,7 +511,9 @@ func JobValid(kind string, pid, author int64) bool {
 // MaintenanceLock is the name of the distributed lock under which one
 // server at a time does the database's upkeep (Maintain). Redlock keeps
 // it in the keys "retwis:maintenance" and "{retwis:maintenance}:fence"
-// of the lock servers (see the table in doc.go).
+// of the lock servers, or on a cluster in "{<tag>}retwis:maintenance"
+// and its ":fence" for each of the tags redlock.NewOnCluster spreads
+// over the slots (see the table in doc.go).
 const MaintenanceLock = "retwis:maintenance"
 
 // WorkerLock is the name of the distributed lock that leases id worker

@@ -1,0 +1,88 @@
+package redlock_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/redisserver"
+	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/redlock"
+)
+
+// TestOnClusterFailover takes a lock on a cluster of three masters, each
+// with a replica: its nine keys are three on each master, so it is held
+// on every master. A master is killed and its replica, promoted, lacks
+// the keys (the worst case of asynchronous replication, made sure of by
+// deleting them there): the holder still has six of nine, so a second
+// client cannot take the lock while it is valid, and the holder's next
+// extension puts the lost keys back on the new master.
+func TestOnClusterFailover(t *testing.T) {
+	t.Parallel()
+	c := redistest.ReplicatedCluster(t)
+	client := must.Value(redisconn.Dial("redis://" + strings.Join(c.Addrs(), ",")))(t)
+	defer client.Close()
+	opts := redlock.Options{InstanceTimeout: 500 * time.Millisecond}
+	holder := must.Value(redlock.NewOnCluster(client, redlock.DefaultClusterKeys, opts))(t)
+	other := must.Value(redlock.NewOnCluster(client, redlock.DefaultClusterKeys, opts))(t)
+	const ttl = 20 * time.Second // longer than the failover, which the lock outlives
+	l := must.Value(holder.Lock(t.Context(), "upkeep", ttl))(t)
+	masters := c.Masters(t.Context())
+	for _, m := range masters {
+		if keys := lockKeys(t, client, m); len(keys) != 3 {
+			t.Fatalf("master %s holds %v of the lock's keys; want 3 on each of the 3 masters", m.Addr(), keys)
+		}
+	}
+
+	victim := masters[0]
+	victim.Kill()
+	must.OK(t, c.WaitFailover(t.Context(), 3, victim))
+	var promoted *redisserver.Server
+	for _, m := range c.Masters(t.Context(), victim) {
+		if m != masters[1] && m != masters[2] {
+			promoted = m
+		}
+	}
+	for _, k := range lockKeys(t, client, promoted) {
+		redistest.Do(t, client.Nodes()[promoted.Addr()], "DEL", k)
+	}
+
+	if _, err := other.TryLock(t.Context(), "upkeep", ttl); !errors.Is(err, redlock.ErrNotAcquired) {
+		t.Fatalf("a second client took the lock after a failover lost a third of it: %v; want ErrNotAcquired", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(lockKeys(t, client, promoted)) != 3 { // once the client knows the new master
+		if err := l.Extend(t.Context(), ttl); err != nil {
+			t.Fatalf("extend after the failover: %v", err)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the extensions never put the lost keys back on the promoted master")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if _, err := other.TryLock(t.Context(), "upkeep", ttl); !errors.Is(err, redlock.ErrNotAcquired) {
+		t.Fatalf("a second client took the held lock: %v; want ErrNotAcquired", err)
+	}
+	must.OK(t, l.Unlock(t.Context()))
+	next := must.Value(other.TryLock(t.Context(), "upkeep", ttl))(t)
+	if next.Token() <= l.Token() {
+		t.Fatalf("the next holder's token %d is not above the first's, %d", next.Token(), l.Token())
+	}
+	must.OK(t, next.Unlock(t.Context()))
+}
+
+// lockKeys returns the keys of the lock "upkeep" (not its fence
+// counters) on master m, through client's connection to it.
+func lockKeys(t *testing.T, client rueidis.Client, m *redisserver.Server) []string {
+	t.Helper()
+	node, ok := client.Nodes()[m.Addr()]
+	if !ok {
+		t.Fatalf("the client has no connection to %s", m.Addr())
+	}
+	return redistest.Strs(t, node, "KEYS", "*upkeep")
+}
