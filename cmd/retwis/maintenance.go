@@ -49,7 +49,7 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,
 					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "reindexed_posts", rep.Reindexed,
 					"refreshed_entries", rep.Refreshed, "checked_keys", rep.Checked, "repaired", rep.Repaired,
-					"resumed_deletions", rep.Deletions)
+					"resumed_deletions", rep.Deletions, "trimmed_history", rep.Trimmed)
 			}
 			return err
 		})

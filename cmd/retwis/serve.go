@@ -37,7 +37,7 @@ type serveConfig struct {
 	tlsCert  string // serve HTTPS with this certificate…
 	tlsKey   string // …and key
 	// store is every option of the store the flags set: timelines
-	// (HomeCap, CelebrityThreshold, InactiveAfter), sessions, replicas,
+	// (HomeCap, HomeHistory, CelebrityThreshold, InactiveAfter), sessions, replicas,
 	// command timeouts, the reserve of deleted names, and the limits of
 	// posts, follows and reports.
 	store store.Options
@@ -92,6 +92,9 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.tlsKey, "tls-key", "", envHelp("private key `file` for --tls-cert", "RETWIS_TLS_KEY"))
 	fs.IntVar(&c.store.HomeCap, "home-cap", kernel.DefaultHomeCap,
 		envHelp("post ids kept at least in each home timeline `list`; older ones move to its archive", "RETWIS_HOME_CAP"))
+	fs.IntVar(&c.store.HomeHistory, "home-history", kernel.DefaultHomeHistory, envHelp(
+		"about how many post `ids` each home timeline keeps, list and archive together: maintenance drops the archive's "+
+			"oldest chunks past them (0: keep them all)", "RETWIS_HOME_HISTORY"))
 	fs.Int64Var(&c.store.CelebrityThreshold, "celebrity-threshold", 10_000,
 		envHelp("authors with more `followers` are merged into timelines when read instead of fanned out", "RETWIS_CELEBRITY_THRESHOLD"))
 	fs.StringVar(&c.lockServers, "lock-servers", "", envHelp(
@@ -168,6 +171,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--tls-cert and --tls-key go together")
 	case c.store.HomeCap < 10:
 		return errors.New("--home-cap must be at least 10")
+	case c.store.HomeHistory < 0:
+		return errors.New("--home-history must be 0 (keep everything) or more")
 	case c.store.CelebrityThreshold < 1:
 		return errors.New("--celebrity-threshold must be at least 1")
 	case c.store.InactiveAfter < time.Minute:

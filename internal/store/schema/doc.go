@@ -195,6 +195,10 @@
 //	check:rotation       list    the kinds of index that maintenance's
 //	                             check takes in turn, rotated with LMOVE
 //	                             each round (retwis)
+//	trim:history         hash    master address -> SCAN cursor (or "done")
+//	                             of maintenance's walk over the archives,
+//	                             dropping the chunks past --home-history;
+//	                             deleted when a walk ends (retwis)
 //	explore              zset    the directory of accounts, a
 //	                             multi-dimensional index: user ids scored by
 //	                             the Z-order code (internal/zorder) of their
