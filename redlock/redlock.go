@@ -135,13 +135,14 @@ func NewFromClients(clients []rueidis.Client, opts Options) (*Client, error) {
 	return c, nil
 }
 
-// WithMaxExtensions returns a Client on the same instances and
-// connections whose locks may be extended at most n times (negative: no
-// limit), for locks of another kind than c's: Options.MaxExtensions. The
-// two share their connections: close only one of them.
-func (c *Client) WithMaxExtensions(n int) *Client {
+// WithOptions returns a Client on the same instances and connections
+// with opts instead of c's (zero fields take their defaults, as in New),
+// for locks of another kind: the two share their connections, so close
+// only one of them.
+func (c *Client) WithOptions(opts Options) *Client {
 	d := *c
-	d.opts.MaxExtensions = n
+	d.opts = opts
+	d.opts.setDefaults()
 	return &d
 }
 

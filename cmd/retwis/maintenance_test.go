@@ -105,7 +105,7 @@ func TestMaintenanceLockServers(t *testing.T) {
 
 // TestMaintenanceLockBounded: the maintenance lock can be extended
 // maintenanceMaxExtensions times, no more, so that a hung round loses it;
-// the id lease, through WithMaxExtensions(-1), as long as the server runs.
+// the id lease, with idLeaseLocks, as long as the server runs.
 func TestMaintenanceLockBounded(t *testing.T) {
 	t.Parallel()
 	redis := redistest.Start(t)
@@ -117,7 +117,7 @@ func TestMaintenanceLockBounded(t *testing.T) {
 		want  error // after maintenanceMaxExtensions extensions
 	}{
 		{locks, schema.MaintenanceLock, redlock.ErrTooManyExtensions},
-		{locks.WithMaxExtensions(-1), schema.WorkerLock(0), nil},
+		{locks.WithOptions(idLeaseLocks), schema.WorkerLock(0), nil},
 	} {
 		l := must.Value(tc.locks.Lock(t.Context(), tc.name, 10*time.Second))(t)
 		for i := range maintenanceMaxExtensions {

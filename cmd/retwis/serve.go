@@ -250,9 +250,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	defer locks.Close()
 	ids := snowflake.NewLeased()
-	// A lease is extended for as long as the server runs: it guards no
-	// work that could hang, only the numbers the server's ids carry.
-	stopLease, err := snowflake.Lease(ctx, locks.WithMaxExtensions(-1), schema.WorkerLock, idLeaseTTL, ids, log)
+	stopLease, err := snowflake.Lease(ctx, locks.WithOptions(idLeaseLocks), schema.WorkerLock, idLeaseTTL, ids, log)
 	if err != nil {
 		return err
 	}
@@ -348,10 +346,19 @@ func replicasToWaitFor(ctx context.Context, client rueidis.Client, log *slog.Log
 // number after this long.
 const idLeaseTTL = 10 * time.Second
 
+// idLeaseLocks are the options of the id leases' locks. A lease is
+// extended for as long as the server runs: it guards no work that could
+// hang, only the number the server's ids carry. Each lock server may take
+// a second to answer (not the 100 ms of the default for a 10 s lock): a
+// server whose CPU is saturated by a burst of posts answers late, and an
+// extension that fails every time until the lease ends costs the server
+// its number, and its posts a 503 until it has leased one again.
+var idLeaseLocks = redlock.Options{MaxExtensions: -1, InstanceTimeout: time.Second}
+
 // serverLocks returns the lock client for the server's distributed locks
 // (maintenance, the lease on its id worker number), whose locks may be
-// extended maintenanceMaxExtensions times (the lease takes off the limit
-// with WithMaxExtensions): the configured lock servers; else, on a Redis
+// extended maintenanceMaxExtensions times (the lease has options of its
+// own, idLeaseLocks, through WithOptions): the configured lock servers; else, on a Redis
 // Cluster, its masters, a lock's keys spread over their slots so that
 // it outlives the failover of one of three masters (redlock.NewOnCluster);
 // else the database itself, a single instance.
