@@ -41,23 +41,31 @@ func distribution(values []int64) Distribution {
 	return Distribution{Mean: sum / int64(len(v)), P50: at(50), P90: at(90), P99: at(99), Max: v[len(v)-1]}
 }
 
+// sizesBatch is how many users MeasureSizes measures a pair of
+// pipelines, so that a pipeline stays small whatever the archives hold.
+const sizesBatch = 100
+
 // MeasureSizes samples up to n users, a share of them from each master
 // (the first user hashes SCAN finds there, in the order of Redis's
 // dictionary, which is unrelated to the users), and measures their
-// timelines: three pipelines, however many users.
+// timelines, sizesBatch users a pair of pipelines.
 func MeasureSizes(ctx context.Context, st *store.Store, n int) (Sizes, error) {
 	uids, err := sampleUsers(ctx, st, n)
 	if err != nil || len(uids) == 0 {
 		return Sizes{}, err
 	}
-	heads, err := measureHeads(ctx, st, uids)
-	if err != nil {
-		return Sizes{}, err
+	var sizes []userSize
+	for batch := range slices.Chunk(uids, sizesBatch) {
+		heads, err := measureHeads(ctx, st, batch)
+		if err != nil {
+			return Sizes{}, err
+		}
+		if err := measureChunks(ctx, st, batch, heads); err != nil {
+			return Sizes{}, err
+		}
+		sizes = append(sizes, heads...)
 	}
-	if err := measureChunks(ctx, st, uids, heads); err != nil {
-		return Sizes{}, err
-	}
-	return summarise(uids, heads), nil
+	return summarise(uids, sizes), nil
 }
 
 // userSize is what measureHeads and measureChunks find of one user.
