@@ -146,7 +146,8 @@ func TestLeaseKeptThroughSlowness(t *testing.T) {
 	stop := must.Value(snowflake.Lease(t.Context(), l, workerLock, ttl, g, quiet))(t)
 	defer stop()
 	w := snowflake.Worker(must.Value(g.Next(t.Context()))(t))
-	// From about 0.2 s to 2.4 s: the extensions at 1 s and 2 s fail.
+	// For the next 2.2 s: the extensions at 1 s and 2 s fail, those tried
+	// again every 0.3 s too, until one after the pause goes through.
 	must.OK(t, raw.Do(t.Context(), raw.B().ClientPause().Timeout(2200).All().Build()).Error())
 	for end := time.Now().Add(ttl + time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 		id, err := g.Next(t.Context())
