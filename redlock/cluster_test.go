@@ -105,8 +105,11 @@ func TestOnClusterFailover(t *testing.T) {
 func lockKeys(t *testing.T, client rueidis.Client, m *redisserver.Server) (spread []string, single bool) {
 	t.Helper()
 	node, ok := client.Nodes()[m.Addr()]
-	if !ok {
-		t.Fatalf("the client has no connection to %s", m.Addr())
+	for deadline := time.Now().Add(10 * time.Second); !ok; node, ok = client.Nodes()[m.Addr()] {
+		if time.Now().After(deadline) { // a promoted master is learnt at the next refresh
+			t.Fatalf("the client has no connection to %s", m.Addr())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	for _, k := range redistest.Strs(t, node, "KEYS", "*upkeep") {
 		if k == "upkeep" {

@@ -140,16 +140,17 @@ func TestLeaseLost(t *testing.T) {
 // ids all along.
 func TestLeaseKeptThroughSlowness(t *testing.T) {
 	t.Parallel()
-	l, raw := locksWith(t, redlock.Options{MaxExtensions: -1, InstanceTimeout: 50 * time.Millisecond})
+	l, raw := locksWith(t, redlock.Options{MaxExtensions: -1, InstanceTimeout: 200 * time.Millisecond})
 	g := snowflake.NewLeased()
-	const ttl = 3 * time.Second // extended at 1 s, 2 s…; valid until about 3 s without
+	const ttl = 6 * time.Second // extended every 2 s; valid until about 6 s without
 	stop := must.Value(snowflake.Lease(t.Context(), l, workerLock, ttl, g, quiet))(t)
 	defer stop()
 	w := snowflake.Worker(must.Value(g.Next(t.Context()))(t))
-	// For the next 2.2 s: the extensions at 1 s and 2 s fail, those tried
-	// again every 0.3 s too, until one after the pause goes through.
-	must.OK(t, raw.Do(t.Context(), raw.B().ClientPause().Timeout(2200).All().Build()).Error())
-	for end := time.Now().Add(ttl + time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+	// For the next 4.6 s: the extension at 2 s fails, and so would one 2 s
+	// after it; tried again every 0.6 s, one after the pause goes through,
+	// most of a second before the lease would end.
+	must.OK(t, raw.Do(t.Context(), raw.B().ClientPause().Timeout(4600).All().Build()).Error())
+	for end := time.Now().Add(ttl + 500*time.Millisecond); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
 		id, err := g.Next(t.Context())
 		if err != nil {
 			t.Fatalf("the generator stopped making ids: %v", err)
