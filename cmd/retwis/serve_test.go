@@ -166,6 +166,8 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{[]string{"--maintenance-every", "-1s"}, nil, "--maintenance-every"},
 		{[]string{"--home-cap", "5"}, nil, "--home-cap"},
 		{nil, map[string]string{"RETWIS_HOME_CAP": "80O"}, "RETWIS_HOME_CAP"},
+		{[]string{"--home-history", "-1"}, nil, "--home-history"},
+		{nil, map[string]string{"RETWIS_HOME_HISTORY": "10k"}, "RETWIS_HOME_HISTORY"},
 		{nil, map[string]string{"RETWIS_INACTIVE_AFTER": "30 days"}, "RETWIS_INACTIVE_AFTER"},
 		{nil, map[string]string{"RETWIS_MAINTENANCE_EVERY": "-1s"}, "--maintenance-every"},
 		{[]string{"--rate-posts", "0/1m"}, nil, "-rate-posts"},

@@ -195,6 +195,10 @@
 //	check:rotation       list    the kinds of index that maintenance's
 //	                             check takes in turn, rotated with LMOVE
 //	                             each round (retwis)
+//	trim:history         hash    master address -> SCAN cursor (or "done")
+//	                             of maintenance's walk over the archives,
+//	                             dropping the chunks past --home-history;
+//	                             deleted when a walk ends (retwis)
 //	explore              zset    the directory of accounts, a
 //	                             multi-dimensional index: user ids scored by
 //	                             the Z-order code (internal/zorder) of their
@@ -348,13 +352,20 @@
 //	schema_version       string  layout version (7) written by Migrate
 //	                             (retwis)
 //	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
-//	                             Redlock key on the lock servers (the
-//	                             database itself unless --lock-servers)
+//	                             Redlock key on the lock servers (a single
+//	                             Redis, or each of --lock-servers)
 //	{retwis:maintenance}:fence
 //	                     string  its fencing counter (retwis)
+//	{<tag>}retwis:maintenance, {<tag>}retwis:maintenance:fence
+//	                     string  the same on a Redis Cluster without
+//	                             --lock-servers: one pair per tag, nine
+//	                             tags naming hash slots spread over the
+//	                             masters (redlock.NewOnCluster) (retwis)
 //	retwis:worker:<n>    string  the lease of id worker number n (0–63) to
 //	                             one server, a Redlock key like the above,
-//	                             with its {retwis:worker:<n>}:fence (retwis)
+//	                             with its {retwis:worker:<n>}:fence, or
+//	                             on a cluster {<tag>}retwis:worker:<n> and
+//	                             its :fence (retwis)
 //
 // Live events travel on sharded pub/sub channels (SPUBLISH), which hold
 // nothing: stream:{<id>} (user <id>'s: the posts delivered to their home

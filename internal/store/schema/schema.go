@@ -155,6 +155,19 @@ func ArchivePrefix(uid int64) string { return Archive(uid) + ":" }
 // of post ids, newest first.
 func ArchiveChunk(uid, n int64) string { return ArchivePrefix(uid) + id(n) }
 
+// ArchiveKeys is the SCAN pattern of the archives' indexes (a chunk's
+// name goes on past the tag, so it does not match).
+const ArchiveKeys = "archive:{*}"
+
+// ArchiveOf returns the id of the user whose archive index key is.
+func ArchiveOf(key string) (int64, bool) { return ownerOf("archive:", key) }
+
+// HistoryTrimState records, per master (its address), how far
+// maintenance's walk over the archives, trimming each home timeline to
+// its history, has got: a SCAN cursor, or "done"; deleted once every
+// master is done, so that the next round begins a new walk.
+const HistoryTrimState = "trim:history"
+
 // UserPosts is the sorted set of the posts uid wrote.
 func UserPosts(uid int64) string { return "user_posts:" + tag(uid) }
 
@@ -546,7 +559,9 @@ func JobValid(kind string, pid, author int64) bool {
 // MaintenanceLock is the name of the distributed lock under which one
 // server at a time does the database's upkeep (Maintain). Redlock keeps
 // it in the keys "retwis:maintenance" and "{retwis:maintenance}:fence"
-// of the lock servers (see the table in doc.go).
+// of the lock servers, or on a cluster in "{<tag>}retwis:maintenance"
+// and its ":fence" for each of the tags redlock.NewOnCluster spreads
+// over the slots (see the table in doc.go).
 const MaintenanceLock = "retwis:maintenance"
 
 // WorkerLock is the name of the distributed lock that leases id worker

@@ -3,10 +3,11 @@
 // serve`): the delivery queue's stalled jobs, gone workers, orphaned
 // records and vanished jobs (through package delivery), the follows
 // whose request failed midway, the posts whose publication failed, the
-// completion's fading, the backfills of
-// indexes that older versions lacked (backfills.go), the directory's stale entries, the deletions
-// of accounts whose server stopped (package deletion) and a round of the
-// consistency check (package check). It is its own package because it
+// completion's fading, the backfills of indexes that older versions
+// lacked (backfills.go), the directory's stale entries, the deletions
+// of accounts whose server stopped (package deletion), the trimming of
+// home timelines' histories (history.go) and a round of the consistency
+// check (package check). It is its own package because it
 // drives the others: it imports store, delivery, deletion and check,
 // which import none of it.
 package upkeep
@@ -51,6 +52,9 @@ type Report struct {
 	// Deletions counts the deletions of accounts carried on for a
 	// server that stopped.
 	Deletions int
+	// Trimmed counts the post ids dropped from the oldest history of
+	// home timelines, past Options.HomeHistory.
+	Trimmed int
 	// Checked counts the keys of the round of the consistency check,
 	// Repaired the problems it found and repaired.
 	Checked, Repaired int
@@ -74,8 +78,11 @@ type keeper struct{ *store.Store }
 // a batch of what older versions wrote in the indexes they lacked
 // (backfills.go), refreshes the directory's entries of the authors of
 // the posts delivered since the last round, carries on (through del)
-// the deletions of accounts whose server stopped, and checks a batch of
-// one kind of index (check.Round), repairing what it finds.
+// the deletions of accounts whose server stopped, drops the oldest
+// chunks of home timelines' archives past their history
+// (Options.HomeHistory, a bounded number a round: history.go), and
+// checks a batch of one kind of index (check.Round), repairing what it
+// finds.
 //
 // It is safe but wasteful for several servers to run it at once (and
 // the counts of the older posts' tags would be counted twice), so `retwis
@@ -114,6 +121,9 @@ func Round(ctx context.Context, st *store.Store, d *delivery.Worker, del *deleti
 		return rep, err
 	}
 	if rep.Deletions, err = del.ResumeDeletions(ctx); err != nil {
+		return rep, err
+	}
+	if rep.Trimmed, err = s.trimHistories(ctx); err != nil {
 		return rep, err
 	}
 	rep.Checked, rep.Repaired, err = check.Round(ctx, st)
