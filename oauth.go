@@ -118,12 +118,14 @@ type App struct {
 	Created      time.Time
 }
 
-// ValidateApp checks what an app registers: a name of 1–100 characters,
-// 1–10 redirect URIs, each absolute (or OutOfBand) and without a
-// fragment, and a website that is empty or an http(s) URL.
+// ValidateApp checks what an app registers: a name of 1–100 characters
+// (ValidName's), 1–10 redirect URIs, each absolute (or OutOfBand),
+// without a fragment and of no scheme a browser would run or read
+// locally (RedirectScheme), and a website that is empty or an http(s)
+// URL.
 func ValidateApp(a App) error {
-	if n := len([]rune(a.Name)); n == 0 || n > MaxAppNameLen {
-		return Errorf(Invalid, "An app's name has 1 to %d characters.", MaxAppNameLen)
+	if err := ValidName(a.Name, MaxAppNameLen, "An app's name"); err != nil {
+		return err
 	}
 	if len(a.RedirectURIs) == 0 || len(a.RedirectURIs) > MaxRedirectURIs {
 		return Errorf(Invalid, "An app has 1 to %d redirect URIs.", MaxRedirectURIs)
@@ -131,6 +133,9 @@ func ValidateApp(a App) error {
 	for _, u := range a.RedirectURIs {
 		if !validRedirect(u) {
 			return Errorf(Invalid, "The redirect URI %q is not an absolute URI without a fragment.", truncate(u, 100))
+		}
+		if err := RedirectScheme(u); err != nil {
+			return err
 		}
 	}
 	if a.Website != "" {
@@ -149,6 +154,38 @@ func validRedirect(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && len(s) <= maxRedirectURILen && u.Scheme != "" && u.Fragment == "" &&
 		!strings.ContainsAny(s, " \t\r\n") && (u.Host != "" || u.Opaque != "" || u.Path != "")
+}
+
+// refusedSchemes are the schemes no app may redirect to: those a browser
+// runs as script or opens as a document of its own making (javascript,
+// vbscript, data, blob, about…), and those that read the local machine
+// or the browser itself (file, filesystem, view-source, chrome…). A
+// code sent there reaches no app, or a page an attacker wrote.
+var refusedSchemes = []string{
+	"javascript", "vbscript", "livescript", "data", "file", "about", "blob", "filesystem", "view-source",
+	"chrome", "chrome-extension", "moz-extension", "resource", "jar", "mhtml", "ms-its", "res",
+}
+
+// RedirectScheme checks the scheme of a redirect URI an app registers:
+// any scheme of its own (com.example.app:, tusky:) or http(s) is fine,
+// but for the refused ones (javascript:, data:, file: and the like),
+// http and https need a host, and OutOfBand is always fine.
+func RedirectScheme(uri string) error {
+	if uri == OutOfBand {
+		return nil
+	}
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme == "" {
+		return Errorf(Invalid, "The redirect URI %q has no scheme.", truncate(uri, 100))
+	}
+	scheme := strings.ToLower(u.Scheme)
+	switch {
+	case slices.Contains(refusedSchemes, scheme):
+		return Errorf(Invalid, "The redirect URI %q has the scheme %s:, to which no app may be redirected.", truncate(uri, 100), scheme)
+	case (scheme == "http" || scheme == "https") && u.Host == "":
+		return Errorf(Invalid, "The redirect URI %q has no host.", truncate(uri, 100))
+	}
+	return nil
 }
 
 // truncate cuts s to at most n bytes on a character boundary.
@@ -203,12 +240,13 @@ func ValidChallenge(challenge string) bool {
 
 // NormalizeTokenName turns the name typed for a personal token, which
 // its owner's list shows where an app's name would be, into the one
-// stored: without the spaces around it, 1 to MaxAppNameLen characters.
+// stored: without the spaces around it, 1 to MaxAppNameLen characters,
+// by ValidName's rules.
 // The store enforces it wherever a personal token is made.
 func NormalizeTokenName(name string) (string, error) {
 	name = strings.TrimSpace(name)
-	if n := len([]rune(name)); n == 0 || n > MaxAppNameLen {
-		return "", Errorf(Invalid, "Name the token, in 1 to %d characters.", MaxAppNameLen)
+	if err := ValidName(name, MaxAppNameLen, "A token's name"); err != nil {
+		return "", err
 	}
 	return name, nil
 }

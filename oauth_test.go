@@ -1,6 +1,8 @@
 package retwis_test
 
 import (
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,6 +119,23 @@ func TestValidateApp(t *testing.T) {
 		{"fine", func(*retwis.App) {}, true},
 		{"out of band", func(a *retwis.App) { a.RedirectURIs = []string{retwis.OutOfBand} }, true},
 		{"custom scheme", func(a *retwis.App) { a.RedirectURIs = []string{"tusky://oauth"} }, true},
+		{"reverse domain scheme", func(a *retwis.App) { a.RedirectURIs = []string{"com.example.app://cb"} }, true},
+		{"reverse domain path", func(a *retwis.App) { a.RedirectURIs = []string{"com.example.app:/oauth2redirect"} }, true},
+		{"loopback", func(a *retwis.App) { a.RedirectURIs = []string{"http://127.0.0.1:8123/cb"} }, true},
+		{"javascript", func(a *retwis.App) { a.RedirectURIs = []string{"javascript:alert(document.domain)//"} }, false},
+		{"javascript in capitals", func(a *retwis.App) { a.RedirectURIs = []string{"JavaScript:alert(1)"} }, false},
+		{"data", func(a *retwis.App) { a.RedirectURIs = []string{"data:text/html,<script>alert(1)</script>"} }, false},
+		{"vbscript", func(a *retwis.App) { a.RedirectURIs = []string{"vbscript:msgbox(1)"} }, false},
+		{"file", func(a *retwis.App) { a.RedirectURIs = []string{"file:///etc/passwd"} }, false},
+		{"about", func(a *retwis.App) { a.RedirectURIs = []string{"about:blank"} }, false},
+		{"blob", func(a *retwis.App) { a.RedirectURIs = []string{"blob:https://a.example/1"} }, false},
+		{"filesystem", func(a *retwis.App) { a.RedirectURIs = []string{"filesystem:https://a.example/x"} }, false},
+		{"view-source", func(a *retwis.App) { a.RedirectURIs = []string{"view-source:https://a.example/"} }, false},
+		{"https without host", func(a *retwis.App) { a.RedirectURIs = []string{"https:/cb"} }, false},
+		{"one bad of two", func(a *retwis.App) { a.RedirectURIs = []string{"app://cb", "data:,x"} }, false},
+		{"reversing name", func(a *retwis.App) { a.Name = "App\u202eevil" }, false},
+		{"control in name", func(a *retwis.App) { a.Name = "App\nline" }, false},
+		{"blank name", func(a *retwis.App) { a.Name = "\u3164" }, false},
 		{"no name", func(a *retwis.App) { a.Name = "" }, false},
 		{"long name", func(a *retwis.App) { a.Name = strings.Repeat("n", 101) }, false},
 		{"no redirect", func(a *retwis.App) { a.RedirectURIs = nil }, false},
@@ -142,6 +161,7 @@ func TestNormalizeTokenName(t *testing.T) {
 		{"", ""},
 		{" \t ", ""},
 		{strings.Repeat("n", retwis.MaxAppNameLen+1), ""},
+		{"bot\u202e", ""}, {"\u2800", ""}, {"a\x07", ""},
 	} {
 		got, err := retwis.NormalizeTokenName(tc.in)
 		if got != tc.want || (err == nil) != (tc.want != "") || err != nil && retwis.ErrorKind(err) != retwis.Invalid {
@@ -154,7 +174,8 @@ func TestNormalizeTokenName(t *testing.T) {
 // message or has a name and redirect URIs within the bounds.
 func FuzzValidateApp(f *testing.F) {
 	for _, seed := range [][3]string{{"App", "https://a.example/cb", ""}, {"x", "urn:ietf:wg:oauth:2.0:oob", "javascript:x"},
-		{"", "/relative", "https://site"}, {"\xff", "app://cb#frag", "http://"}} {
+		{"", "/relative", "https://site"}, {"\xff", "app://cb#frag", "http://"},
+		{"a\u202e", "JAVASCRIPT:x", ""}, {"b", "data:,x", ""}, {"c", "com.example.app://cb", ""}} {
 		f.Add(seed[0], seed[1], seed[2])
 	}
 	f.Fuzz(func(t *testing.T, name, redirect, website string) {
@@ -167,6 +188,12 @@ func FuzzValidateApp(f *testing.F) {
 		}
 		if n := len([]rune(name)); n == 0 || n > retwis.MaxAppNameLen || strings.ContainsAny(redirect, " \n#") && redirect != retwis.OutOfBand {
 			t.Fatalf("accepted %q, %q", name, redirect)
+		}
+		if strings.ContainsFunc(name, retwis.IsBidiControl) || retwis.RedirectScheme(redirect) != nil {
+			t.Fatalf("accepted %q, %q: a direction control or a refused scheme", name, redirect)
+		}
+		if u, err := url.Parse(redirect); err == nil && slices.Contains([]string{"javascript", "data", "file", "vbscript"}, strings.ToLower(u.Scheme)) {
+			t.Fatalf("accepted the redirect URI %q", redirect)
 		}
 	})
 }

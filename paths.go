@@ -20,3 +20,24 @@ func TagPath(tag string) string { return "/tag/" + url.PathEscape(tag) }
 
 // PostPath is the path of post pid's page, its permalink: /p/<pid>.
 func PostPath(pid int64) string { return "/p/" + strconv.FormatInt(pid, 10) }
+
+// ParseID reads the id of a post, an account or a notification as paths
+// and parameters write it, PostPath's way: the decimal digits of a
+// positive number, without sign or leading zeros. Anything else ("+1",
+// "01", " 1", "1e3", "0") is no id, ok false, so that each thing has one
+// path and one spelling.
+func ParseID(s string) (id int64, ok bool) {
+	if s == "" || len(s) > 19 || s[0] < '1' || s[0] > '9' {
+		return 0, false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil { // beyond int64
+		return 0, false
+	}
+	return n, true
+}

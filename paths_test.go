@@ -2,6 +2,7 @@ package retwis_test
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,4 +43,33 @@ func TestPaths(t *testing.T) {
 			t.Errorf("%q: the last segment reads back as %q, %v; want %q", tc.got, got, err, tc.segment)
 		}
 	}
+}
+
+func TestParseID(t *testing.T) {
+	for s, want := range map[string]int64{
+		"1": 1, "42": 42, "9223372036854775807": 9223372036854775807,
+		"": 0, "0": 0, "01": 0, "00": 0, "+1": 0, "-1": 0, " 1": 0, "1 ": 0, "1e3": 0, "0x1f": 0,
+		"1_000": 0, "9223372036854775808": 0, "١": 0, "１": 0, "18446744073709551616": 0,
+	} {
+		if got, ok := retwis.ParseID(s); got != want || ok != (want != 0) {
+			t.Errorf("ParseID(%q) = %d, %v; want %d", s, got, ok, want)
+		}
+	}
+}
+
+// FuzzParseID: an id is read from exactly one spelling, the one
+// PostPath writes.
+func FuzzParseID(f *testing.F) {
+	for _, s := range []string{"1", "+1", "01", "9223372036854775807", "-0", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, ok := retwis.ParseID(s)
+		if ok != (n > 0 && strconv.FormatInt(n, 10) == s) {
+			t.Fatalf("ParseID(%q) = %d, %v", s, n, ok)
+		}
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil && n > 0 && strconv.FormatInt(n, 10) == s && !ok {
+			t.Fatalf("ParseID(%q) refused the id %d", s, n)
+		}
+	})
 }

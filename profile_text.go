@@ -15,11 +15,16 @@ const (
 
 // NormalizeDisplayName turns a display name as typed into the one
 // stored: NFC, runs of spaces and line breaks made one space, trimmed; at
-// most 50 code points, something visible, no control characters. An
-// empty name (or only spaces) is allowed: it removes the display name,
-// and pages show the username alone.
+// most 50 code points, something visible, no control characters and no
+// bidirectional controls (IsBidiControl). An empty name (or only
+// spaces) is allowed: it removes the display name, and pages show the
+// username alone.
 func NormalizeDisplayName(name string) (string, error) {
-	return normalizeText(name, MaxDisplayNameLen, "Display names")
+	name, err := normalizeText(name, MaxDisplayNameLen, "Display names")
+	if err == nil && strings.ContainsFunc(name, IsBidiControl) {
+		return "", Errorf(Invalid, "Display names may not contain direction controls (such as U+202E), which show text reversed.")
+	}
+	return name, err
 }
 
 // NormalizeBio turns a bio as typed into the one stored, by the rules of

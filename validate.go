@@ -102,8 +102,65 @@ func NormalizeStatus(text string) (string, error) {
 func isForbiddenControl(r rune) bool { return r != '\t' && unicode.IsControl(r) }
 
 // isVisible reports whether r shows as something on the page: a letter,
-// digit, punctuation or symbol. Spaces, format characters (zero-width
-// spaces and joiners, direction marks) and lone combining marks do not.
+// digit, punctuation or symbol, but for the blank ones (blanks). Spaces,
+// format characters (zero-width spaces and joiners, direction marks) and
+// lone combining marks do not.
 func isVisible(r rune) bool {
-	return unicode.In(r, unicode.L, unicode.N, unicode.P, unicode.S)
+	return unicode.In(r, unicode.L, unicode.N, unicode.P, unicode.S) && !unicode.Is(blanks, r)
+}
+
+// blanks are the letters and symbols that show as nothing: the Braille
+// pattern without dots, the Hangul fillers, the Khmer inherent vowels,
+// the Mongolian vowel separator and the like, and the format
+// characters that are not spaces (zero-width space, joiners, word
+// joiner, the byte order mark), which text made to look empty uses.
+var blanks = &unicode.RangeTable{
+	R16: []unicode.Range16{
+		{Lo: 0x115f, Hi: 0x1160, Stride: 1},
+		{Lo: 0x17b4, Hi: 0x17b5, Stride: 1},
+		{Lo: 0x180e, Hi: 0x180e, Stride: 1},
+		{Lo: 0x200b, Hi: 0x200d, Stride: 1},
+		{Lo: 0x2060, Hi: 0x2060, Stride: 1},
+		{Lo: 0x2800, Hi: 0x2800, Stride: 1},
+		{Lo: 0x3164, Hi: 0x3164, Stride: 1},
+		{Lo: 0xfeff, Hi: 0xfeff, Stride: 1},
+		{Lo: 0xffa0, Hi: 0xffa0, Stride: 1},
+	},
+}
+
+// IsBidiControl reports whether r is one of Unicode's bidirectional
+// controls: the marks (U+200E, U+200F, U+061C), the embeddings and
+// overrides (U+202A–U+202E) and the isolates (U+2066–U+2069). Inside a
+// name they turn the text after them around ("\u202egnp.exe" shows as
+// "exe.png"); names refuse them, and pages isolate every text a user
+// wrote so that they turn nothing outside it.
+func IsBidiControl(r rune) bool {
+	switch {
+	case r == 0x061c, r == 0x200e, r == 0x200f:
+		return true
+	case 0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// ValidName checks a name someone gives to what others see listed (an
+// app, a token, themselves): valid UTF-8 of 1 to max code points,
+// something visible, no control characters and no bidirectional
+// controls (IsBidiControl). what names the field in the messages
+// ("An app's name").
+func ValidName(name string, max int, what string) error {
+	switch {
+	case !utf8.ValidString(name):
+		return Errorf(Invalid, "%s must be valid UTF-8 text.", what)
+	case name == "" || utf8.RuneCountInString(name) > max:
+		return Errorf(Invalid, "%s has 1 to %d characters.", what, max)
+	case !strings.ContainsFunc(name, isVisible):
+		return Errorf(Invalid, "%s needs a letter, digit or symbol.", what)
+	case strings.ContainsFunc(name, isForbiddenControl):
+		return Errorf(Invalid, "%s may not contain control characters.", what)
+	case strings.ContainsFunc(name, IsBidiControl):
+		return Errorf(Invalid, "%s may not contain direction controls (such as U+202E), which show text reversed.", what)
+	}
+	return nil
 }

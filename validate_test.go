@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/retwis/retwis"
 )
@@ -63,10 +65,49 @@ func TestNormalizeStatus(t *testing.T) {
 		{"\u200b\u200b\u200b", "", false}, {"\u200d \ufeff\u2060", "", false},
 		{"\u200e\u200f", "", false}, {"\u0301\u0301", "", false},
 		{"\u200bhi\u200b", "\u200bhi\u200b", true}, {"🙂", "🙂", true}, {"…", "…", true},
+		// Letters and symbols that show as nothing are not a post either.
+		{"\u2800", "", false}, {"\u3164\u3164", "", false}, {"\u115f\u1160", "", false},
+		{"\uffa0 \u2800\n\u3164", "", false}, {"\u17b4\u180e\u200c", "", false},
+		{"\u2800x", "\u2800x", true}, {"한", "한", true},
+		// Bidirectional controls are kept in posts (pages isolate them).
+		{"\u202egnp.exe", "\u202egnp.exe", true},
+		// 280 code points, whatever their UTF-16 length.
+		{strings.Repeat("🙂", 280), strings.Repeat("🙂", 280), true}, {strings.Repeat("🙂", 281), "", false},
 	} {
 		got, err := retwis.NormalizeStatus(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("NormalizeStatus(%.20q) = %.20q, %v; want %.20q ok=%v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestValidName(t *testing.T) {
+	for _, tc := range []struct{ in, err string }{
+		{"My app", ""}, {"日本語", ""}, {strings.Repeat("é", 100), ""},
+		{"", "1 to 100 characters"}, {strings.Repeat("é", 101), "1 to 100 characters"},
+		{"bad\xff", "valid UTF-8"}, {"a\x00b", "control characters"}, {"a\nb", "control characters"},
+		{"\u2800\u3164", "letter, digit or symbol"}, {"\u200b", "letter, digit or symbol"},
+		{"\u202egnp.exe", "direction controls"}, {"a\u200eb", "direction controls"},
+		{"a\u061cb", "direction controls"}, {"a\u2067b\u2069", "direction controls"}, {"\u202ax\u202c", "direction controls"},
+	} {
+		err := retwis.ValidName(tc.in, 100, "The name")
+		if (err == nil) != (tc.err == "") || err != nil && (!strings.Contains(err.Error(), tc.err) ||
+			!strings.HasPrefix(err.Error(), "The name") || retwis.ErrorKind(err) != retwis.Invalid) {
+			t.Errorf("ValidName(%q) = %v; want %q", tc.in, err, tc.err)
+		}
+	}
+}
+
+func TestIsBidiControl(t *testing.T) {
+	bidi := "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+	for _, r := range bidi {
+		if !retwis.IsBidiControl(r) {
+			t.Errorf("U+%04X is a bidirectional control", r)
+		}
+	}
+	for _, r := range "a\u200b\u200d\u2029\u2065\u206a\u0627" {
+		if retwis.IsBidiControl(r) {
+			t.Errorf("U+%04X is no bidirectional control", r)
 		}
 	}
 }
@@ -115,4 +156,34 @@ func ExampleNormalizeStatus() {
 	// Output:
 	// "Hello, Redis!" <nil>
 	// invalid - Please write something to post.
+}
+
+// FuzzNormalizeStatus: a post taken shows something (not only blanks),
+// holds 1 to MaxStatusLen code points and no control character but
+// tabs, and is taken again as it is.
+func FuzzNormalizeStatus(f *testing.F) {
+	for _, s := range []string{"hello", "\u2800", "\u3164x", "a\r\nb", "\u202egnp.exe", "🙂"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := retwis.NormalizeStatus(in)
+		if err != nil {
+			if retwis.ErrorKind(err) != retwis.Invalid {
+				t.Fatalf("%q: %v is not Invalid", in, err)
+			}
+			return
+		}
+		if n := utf8.RuneCountInString(got); n == 0 || n > retwis.MaxStatusLen || strings.TrimFunc(got, blank) == "" {
+			t.Fatalf("%q → %q: empty, blank or too long", in, got)
+		}
+		if again, err := retwis.NormalizeStatus(got); err != nil || again != got {
+			t.Fatalf("%q → %q → %q, %v", in, got, again, err)
+		}
+	})
+}
+
+// blank reports whether r shows as nothing: a space, a format or
+// control character, a mark, or one of the blank letters.
+func blank(r rune) bool {
+	return unicode.In(r, unicode.Z, unicode.Cf, unicode.Cc, unicode.M) || strings.ContainsRune("\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0", r)
 }

@@ -16,7 +16,28 @@
 // within the validity. A failed extension (ErrExtendFailed) leaves the
 // lock valid until its Until; the lock is lost (ErrLost) once that has
 // passed, or once so many instances no longer hold it that no majority
-// can. N = 1 is the single-instance lock.
+// can. Extend also puts the key back on instances that lost it (one
+// restarted empty, a replica promoted without it), so that a lock
+// taken on a bare majority, or one instance of which lost its data,
+// is soon held on every instance again. N = 1 is the single-instance
+// lock.
+//
+// # On a Redis Cluster
+//
+// A cluster given to New as one URL is one instance: the lock's key
+// lives on one master, and a failover to a replica that had not
+// received it (replication is asynchronous) lets a second holder in, the
+// failure the specification warns of. NewOnCluster instead makes n
+// instances of the one cluster: a lock's key is kept in n hash slots
+// spread evenly over the slot space, "{<tag>}name", so over the masters.
+// With DefaultClusterKeys (9) on three masters, each holds three keys: a
+// holder that locked them all keeps six after one master's failover,
+// even one whose replica had none of them, and a second client can get
+// at most three, short of the five it needs; the holder's next extension
+// puts the three back. Two faults at once (a failover while the lock is
+// held on a bare majority, or two masters down) can still let a second
+// holder in, as with independent masters that restart without their
+// data.
 //
 // # Running work under a lock
 //

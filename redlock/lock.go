@@ -36,12 +36,22 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0`)
-	// extendScript is compare-and-extend.
+	// extendScript is compare-and-extend, and it puts the lock back where
+	// its key is missing (the instance restarted empty, or a replica that
+	// lacked it took over), raising the fence counter to the lock's
+	// token, ARGV[3], as acquiring would have: it returns 1 when extended,
+	// 2 when put back, 0 when another holds the key there.
 	extendScript = rueidis.NewLuaScript(`
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 end
-return 0`)
+if v then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if tonumber(redis.call('GET', KEYS[2]) or '0') < tonumber(ARGV[3]) then
+  redis.call('SET', KEYS[2], ARGV[3])
+end
+return 2`)
 )
 
 // Lock is an acquired lock. Its methods are not safe for concurrent use:
@@ -73,14 +83,21 @@ type reply struct {
 	err error
 }
 
-// onAll runs f on every instance at once, each within timeout, and
-// returns their answers in order.
-func (c *Client) onAll(ctx context.Context, timeout time.Duration, f func(context.Context, rueidis.Client) (int64, error)) []reply {
+// onAll runs f on every instance at once, each within timeout, with the
+// keys of the lock name there, and returns their answers in order.
+func (c *Client) onAll(ctx context.Context, timeout time.Duration, name string, f func(context.Context, rueidis.Client, []string) (int64, error)) []reply {
 	out := make([]reply, len(c.instances))
 	ask := func(i int) {
+		keys, err := c.instances[i].keys(name)
+		if err != nil {
+			out[i].err = err
+			return
+		}
 		ctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		out[i].n, out[i].err = c.instances[i].call(ctx, f)
+		out[i].n, out[i].err = c.instances[i].call(ctx, func(ctx context.Context, cl rueidis.Client) (int64, error) {
+			return f(ctx, cl, keys)
+		})
 	}
 	var wg sync.WaitGroup
 	last := len(c.instances) - 1
@@ -171,17 +188,15 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	fence, err := fenceKey(name)
-	if err != nil {
+	if _, err := fenceKey(name); err != nil { // a name whose keys cannot share a slot
 		return nil, err
 	}
 	l := &Lock{c: c, name: name, value: newValue()}
-	keys := []string{name, fence}
 	timeout := c.instanceTimeout(ttl)
 	start := time.Now()
-	got := c.onAll(ctx, timeout, func(ctx context.Context, cl rueidis.Client) (int64, error) {
+	got := c.onAll(ctx, timeout, name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
 		if c.opts.NoFencing { // no counter to read: a plain SET NX
-			err := cl.Do(ctx, cl.B().Set().Key(name).Value(l.value).Nx().Px(ttl).Build()).Error()
+			err := cl.Do(ctx, cl.B().Set().Key(keys[0]).Value(l.value).Nx().Px(ttl).Build()).Error()
 			if rueidis.IsRedisNil(err) {
 				return -1, nil // held by another
 			}
@@ -200,7 +215,7 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 		if !c.opts.NoFencing {
 			l.token = highest + 1
 		}
-		if c.opts.NoFencing || c.fence(ctx, l, keys, timeout) >= c.quorum() {
+		if c.opts.NoFencing || c.fence(ctx, l, timeout) >= c.quorum() {
 			if validity := ttl - time.Since(start) - c.drift(ttl); validity > 0 {
 				l.until = start.Add(ttl - c.drift(ttl))
 				return l, nil
@@ -216,9 +231,9 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 
 // fence raises the fence counters to the lock's token and returns on how
 // many instances it succeeded.
-func (c *Client) fence(ctx context.Context, l *Lock, keys []string, timeout time.Duration) int {
+func (c *Client) fence(ctx context.Context, l *Lock, timeout time.Duration) int {
 	ok := 0
-	for _, r := range c.onAll(ctx, timeout, func(ctx context.Context, cl rueidis.Client) (int64, error) {
+	for _, r := range c.onAll(ctx, timeout, l.name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
 		return raiseScript.Exec(ctx, cl, keys, []string{l.value, strconv.FormatInt(l.token, 10)}).AsInt64()
 	}) {
 		if r.err == nil && r.n == 1 {
@@ -241,8 +256,8 @@ func (l *Lock) Unlock(ctx context.Context) error {
 }
 
 func (l *Lock) release(ctx context.Context, timeout time.Duration) []reply {
-	return l.c.onAll(ctx, max(timeout, 5*time.Millisecond), func(ctx context.Context, cl rueidis.Client) (int64, error) {
-		return releaseScript.Exec(ctx, cl, []string{l.name}, []string{l.value}).AsInt64()
+	return l.c.onAll(ctx, max(timeout, 5*time.Millisecond), l.name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
+		return releaseScript.Exec(ctx, cl, keys[:1], []string{l.value}).AsInt64()
 	})
 }
 
@@ -252,6 +267,14 @@ func (l *Lock) release(ctx context.Context, timeout time.Duration) []reply {
 // many instances no longer hold it for a majority), with ErrExtendFailed
 // when this attempt failed but the lock stays valid until Until, and
 // with ErrTooManyExtensions after MaxExtensions successful calls.
+//
+// Where the lock's key is missing (an instance restarted empty, or a
+// replica that had not received it took over), Extend puts it back, so
+// that a lock held on a majority is soon held on every instance again
+// and the next such loss leaves it a majority; an instance put back
+// does not count towards the majority of this extension, and when too
+// many instances had lost the key for the lock to be held, the keys are
+// released again.
 func (l *Lock) Extend(ctx context.Context, ttl time.Duration) error {
 	if l.c.opts.MaxExtensions >= 0 && l.extensions >= l.c.opts.MaxExtensions {
 		return ErrTooManyExtensions
@@ -260,21 +283,23 @@ func (l *Lock) Extend(ctx context.Context, ttl time.Duration) error {
 	if !start.Before(l.until) {
 		return fmt.Errorf("%w: its validity ended", ErrLost)
 	}
+	args := []string{l.value, strconv.FormatInt(ttl.Milliseconds(), 10), strconv.FormatInt(l.token, 10)}
 	ok, gone := 0, 0
-	for _, r := range l.c.onAll(ctx, l.c.instanceTimeout(ttl), func(ctx context.Context, cl rueidis.Client) (int64, error) {
-		return extendScript.Exec(ctx, cl, []string{l.name}, []string{l.value, strconv.FormatInt(ttl.Milliseconds(), 10)}).AsInt64()
+	for _, r := range l.c.onAll(ctx, l.c.instanceTimeout(ttl), l.name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
+		return extendScript.Exec(ctx, cl, keys, args).AsInt64()
 	}) {
 		switch {
 		case r.err == nil && r.n == 1:
 			ok++
 		case r.err == nil:
-			gone++ // the key has expired there, or holds another value
+			gone++ // the key had expired or vanished there (put back), or holds another value
 		}
 	}
 	n, quorum := len(l.c.instances), l.c.quorum()
 	now := time.Now()
 	switch {
 	case gone > n-quorum:
+		l.release(context.WithoutCancel(ctx), l.c.instanceTimeout(ttl)) // what was put back
 		return fmt.Errorf("%w: %d of %d instances no longer hold it", ErrLost, gone, n)
 	case !now.Before(l.until):
 		return fmt.Errorf("%w: its validity ended during the extension", ErrLost)

@@ -135,6 +135,17 @@ func NewFromClients(clients []rueidis.Client, opts Options) (*Client, error) {
 	return c, nil
 }
 
+// WithOptions returns a Client on the same instances and connections
+// with opts instead of c's (zero fields take their defaults, as in New),
+// for locks of another kind: the two share their connections, so close
+// only one of them.
+func (c *Client) WithOptions(opts Options) *Client {
+	d := *c
+	d.opts = opts
+	d.opts.setDefaults()
+	return &d
+}
+
 // Close closes the connections the Client opened.
 func (c *Client) Close() {
 	for _, in := range c.instances {
@@ -156,13 +167,29 @@ func (c *Client) drift(ttl time.Duration) time.Duration {
 	return time.Duration(float64(ttl)*c.opts.DriftFactor) + c.opts.DriftMin
 }
 
-// instance is one master, connected on first use.
+// instance is one master, connected on first use, or one key's slot of
+// a cluster.
 type instance struct {
 	opt      rueidis.ClientOption
 	ready    atomic.Pointer[connected] // the client once connected: read without the lock
 	mu       sync.Mutex                // guards connecting and closing
 	client   rueidis.Client
 	borrowed bool
+	// prefix is prepended to a lock's name to make its key here: "" on
+	// an independent master; a hash tag "{<tag>}" naming this instance's
+	// slot on a cluster (NewOnCluster).
+	prefix string
+}
+
+// keys returns the lock key of name on the instance and its fence key,
+// which share a hash slot.
+func (in *instance) keys(name string) ([]string, error) {
+	key := in.prefix + name
+	fence, err := fenceKey(key)
+	if err != nil {
+		return nil, err
+	}
+	return []string{key, fence}, nil
 }
 
 // connected holds an instance's client.

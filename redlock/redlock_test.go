@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/redlock"
 )
@@ -277,6 +279,38 @@ func TestTryLock(t *testing.T) {
 		t.Fatalf("TryLock of a held lock: %v after %v; want ErrNotAcquired at once", err, time.Since(start))
 	}
 	l.Unlock(t.Context())
+}
+
+// TestExtendPutsBack: an instance that lost the lock's key (restarted
+// empty) gets it back, with its fence counter, at the next extension
+// that reaches it,
+// so that the next such loss still leaves a majority; one that another
+// client holds is left to it.
+func TestExtendPutsBack(t *testing.T) {
+	servers := startServers(t, 3, false)
+	c := newClient(t, servers, redlock.Options{InstanceTimeout: 400 * time.Millisecond})
+	l := must.Value(c.Lock(t.Context(), "kept", 10*time.Second))(t)
+	value := must.Value(servers[1].do("GET", "kept"))(t)
+	servers[0].crash()
+	servers[0].start()                                   // empty: no persistence
+	for deadline := time.Now().Add(5 * time.Second); ; { // the first call may meet the broken connection
+		must.OK(t, l.Extend(t.Context(), 10*time.Second))
+		v, err := servers[0].do("GET", "kept")
+		if err == nil && v == value {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the restarted instance holds %q (%v) after extensions; want the holder's %q", v, err, value)
+		}
+	}
+	if tok, err := servers[0].do("GET", "{kept}:fence"); err != nil || tok != strconv.FormatInt(l.Token(), 10) {
+		t.Fatalf("the restarted instance's fence counter is %q (%v); want the token %d", tok, err, l.Token())
+	}
+	servers[2].do("SET", "kept", "another's")
+	must.OK(t, l.Extend(t.Context(), 10*time.Second)) // two of three: still held
+	if v, _ := servers[2].do("GET", "kept"); v != "another's" {
+		t.Fatalf("the extension overwrote another holder's key: %q", v)
+	}
 }
 
 func TestExtensionsLimited(t *testing.T) {

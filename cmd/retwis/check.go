@@ -22,6 +22,7 @@ type checkConfig struct {
 	kinds    string
 	restart  bool
 	settle   time.Duration
+	sizes    int // users sampled for the memory report; 0: none
 }
 
 func (c *checkConfig) register(fs *flag.FlagSet) {
@@ -30,6 +31,7 @@ func (c *checkConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.kinds, "kinds", "", "comma-separated `list` of the kinds of index to check (default all: "+strings.Join(check.Kinds(), ", ")+")")
 	fs.BoolVar(&c.restart, "restart", false, "start from the beginning rather than where an interrupted check stopped")
 	fs.DurationVar(&c.settle, "settle", time.Second, "how long a problem must last to count (writes under way are not damage)")
+	fs.IntVar(&c.sizes, "sizes", 1000, "report the memory of the timelines of this many `users`, sampled (0: none)")
 }
 
 // errProblems is the failure of a check that found problems it did not
@@ -63,6 +65,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError(fs, "--redis is needed")
 	case cfg.settle < 0:
 		return usageError(fs, "--settle cannot be negative")
+	case cfg.sizes < 0:
+		return usageError(fs, "--sizes cannot be negative")
 	}
 	st, err := openStore(cfg.redisURL, store.Options{})
 	if err != nil {
@@ -80,6 +84,13 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("interrupted; run it again to go on where it stopped")
 	case err != nil:
 		return err
+	}
+	if cfg.sizes > 0 {
+		sizes, err := check.MeasureSizes(ctx, st, cfg.sizes)
+		if err != nil {
+			return err
+		}
+		printSizes(stdout, sizes)
 	}
 	for _, p := range rep.Problems {
 		if p.Repaired < p.Count {
@@ -105,6 +116,38 @@ func printCheck(w io.Writer, rep check.Report, repair bool, took time.Duration) 
 			fmt.Fprintf(w, "    %s\n", e)
 		}
 	}
+}
+
+// printSizes writes the memory report of the timelines of a sample of
+// users.
+func printSizes(w io.Writer, s check.Sizes) {
+	if s.Users == 0 {
+		return
+	}
+	bytes := func(d check.Distribution) string {
+		return fmt.Sprintf("mean %s, p50 %s, p90 %s, p99 %s, max %s",
+			size(d.Mean), size(d.P50), size(d.P90), size(d.P99), size(d.Max))
+	}
+	count := func(d check.Distribution) string {
+		return fmt.Sprintf("mean %d, p50 %d, p90 %d, p99 %d, max %d", d.Mean, d.P50, d.P90, d.P99, d.Max)
+	}
+	fmt.Fprintf(w, "memory per user, %d users sampled (MEMORY USAGE):\n", s.Users)
+	fmt.Fprintf(w, "  home timeline, list and archive: %s\n", bytes(s.HomeBytes))
+	fmt.Fprintf(w, "    post ids: %s (most: user %d)\n", count(s.HomeIDs), s.LongestHome)
+	fmt.Fprintf(w, "    of them in the archive: %s\n", count(s.ArchiveIDs))
+	fmt.Fprintf(w, "  own posts (the profile, never trimmed): %s\n", bytes(s.OwnBytes))
+	fmt.Fprintf(w, "    post ids: %s\n", count(s.OwnIDs))
+}
+
+// size writes n bytes in B, KB or MB (of 1,000).
+func size(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 // progress shows how far a check has got: on a terminal, one line

@@ -68,3 +68,28 @@ func TestCheckCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSizes: retwis check reports what the timelines of a sample of
+// users take, bytes and post ids, home timeline and own posts.
+func TestCheckSizes(t *testing.T) {
+	t.Parallel()
+	redis := redistest.Start(t)
+	loadInto(t, redis.URL, genOutput(t, "--users", "60", "--follows", "8", "--posts", "600", "--until", "now"))
+	status, out, errs := runCheckCmd(t, "--redis", redis.URL, "--kinds", "followers", "--sizes", "50")
+	if status != 0 {
+		t.Fatalf("exit %d\n%s%s", status, out, errs)
+	}
+	for _, want := range []string{
+		`(?m)^memory per user, 50 users sampled \(MEMORY USAGE\):$`,
+		`(?m)^  home timeline, list and archive: mean [1-9][\d.]* (B|KB), p50 .*, max [\d.]+ (B|KB)$`,
+		`(?m)^    post ids: mean [1-9]\d*, p50 \d+, p90 \d+, p99 \d+, max [1-9]\d* \(most: user [1-9]\d*\)$`,
+		`(?m)^  own posts \(the profile, never trimmed\): mean [1-9][\d.]* (B|KB), .*$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Fatalf("the report lacks %s:\n%s", want, out)
+		}
+	}
+	if status, out, _ := runCheckCmd(t, "--redis", redis.URL, "--kinds", "followers", "--sizes", "0"); status != 0 || strings.Contains(out, "memory per user") {
+		t.Fatalf("--sizes 0: exit %d\n%s", status, out)
+	}
+}

@@ -18,10 +18,16 @@ package main
 // its environment.
 //
 // --max-extensions bounds how long a command can hold the lock: about
-// ttl × (N+1). The default, no limit, suits jobs of unknown length, but a
-// command that hangs then keeps the lock, and the job off every other
-// machine, until someone kills it. With a limit, a hung command is stopped
-// in the end, and so is a healthy one that runs too long.
+// ttl × (1 + N/3), as the lock is extended every ttl/3. The default
+// (defaultLockMaxExtensions) is about an hour at the default --ttl, as
+// Redlock's liveness rule asks: a command that hangs is stopped in the
+// end, rather than keeping the lock, and the job off every other machine,
+// until someone kills it; a healthy one that runs longer must say so
+// with a larger N, or a negative one for no limit.
+//
+// One URL that is a Redis Cluster is not one instance: the lock's keys
+// are spread over the cluster's masters (redlock.NewOnCluster), so that
+// it outlives the failover of one of them.
 //
 // The command runs in a process group of its own, so that stopping it
 // reaches the processes it started too; SIGINT and SIGTERM that retwis lock
@@ -41,6 +47,8 @@ import (
 	"os/signal"
 	"strings"
 	"time"
+
+	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/redlock"
 )
@@ -74,7 +82,8 @@ func (e exitError) Unwrap() error { return e.err }
 const lockUsage = `Usage: retwis lock [flags] NAME -- COMMAND [ARGS...]
 
 Run COMMAND while holding the distributed lock NAME (Redlock: a majority of
-the --servers must agree). The lock is extended while the command runs and
+the --servers must agree; a single URL of a Redis Cluster spreads the lock
+over its masters). The lock is extended while the command runs and
 released when it exits; if it is lost, the command is stopped. The command
 gets the lock's fencing token, which grows with each holder, in the variable
 named by --token-env, and NAME in RETWIS_LOCK_NAME.
@@ -91,6 +100,13 @@ keep the command's statuses clear of them.
 Flags:
 `
 
+// defaultLockMaxExtensions is the default --max-extensions: a command
+// holds the lock for about an hour at the default --ttl of 10 s (10 s ×
+// (1 + 1080/3) = 3,610 s), longer than a cron job should take and short
+// enough that a hung one frees the job for the other machines the same
+// hour.
+const defaultLockMaxExtensions = 1080
+
 // lockConfig is the configuration of `retwis lock`.
 type lockConfig struct {
 	servers       string        // comma-separated URLs of the Redis masters
@@ -106,7 +122,8 @@ type lockConfig struct {
 
 func (c *lockConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.servers, "servers", "redis://127.0.0.1:6379", envHelp(
-		"comma-separated `URLs` of independent Redis masters (redis://, rediss://, unix://)",
+		"comma-separated `URLs` of independent Redis masters (redis://, rediss://, unix://), "+
+			"or one of a Redis Cluster, whose masters then hold the lock",
 		"RETWIS_LOCK_SERVERS", "REDIS_URL"))
 	fs.DurationVar(&c.ttl, "ttl", 10*time.Second, envHelp(
 		"the lock expires this `long` after its holder stops extending it; it is extended every ttl/3", "RETWIS_LOCK_TTL"))
@@ -114,9 +131,10 @@ func (c *lockConfig) register(fs *flag.FlagSet) {
 		"wait this `long` for the lock to be free; 0 does not wait for a holder", "RETWIS_LOCK_WAIT"))
 	fs.DurationVar(&c.grace, "grace", 5*time.Second, envHelp(
 		"when the lock is lost, give the command this `long` after SIGTERM before SIGKILL", "RETWIS_LOCK_GRACE"))
-	fs.IntVar(&c.maxExtensions, "max-extensions", -1, envHelp(
-		"extend the lock at most `N` times, then stop the command when it expires; "+
-			"negative: no limit, and a hung command keeps the lock", "RETWIS_LOCK_MAX_EXTENSIONS"))
+	fs.IntVar(&c.maxExtensions, "max-extensions", defaultLockMaxExtensions, envHelp(
+		"extend the lock at most `N` times, every ttl/3, then stop the command when it expires: it runs at most "+
+			"about ttl × (1 + N/3), an hour with the defaults; negative: no limit, and a hung command keeps the lock",
+		"RETWIS_LOCK_MAX_EXTENSIONS"))
 	fs.StringVar(&c.tokenEnv, "token-env", "RETWIS_LOCK_TOKEN", envHelp(
 		"pass the fencing token to the command in this environment `variable`", "RETWIS_LOCK_TOKEN_ENV"))
 }
@@ -189,11 +207,11 @@ func lockAndRun(ctx context.Context, cfg lockConfig, stdin io.Reader, stdout, st
 	if _, err := exec.LookPath(cfg.command[0]); err != nil {
 		return err
 	}
-	client, err := redlock.New(cfg.urls, cfg.redlockOptions())
+	client, closeClient, err := lockClient(cfg)
 	if err != nil {
 		return err
 	}
-	defer client.Close()
+	defer closeClient()
 	// Signals are caught from now on, so that they are not lost between the
 	// lock and the start of the command; main's context only says that one
 	// came, not which.
@@ -218,6 +236,46 @@ func lockAndRun(ctx context.Context, cfg lockConfig, stdin io.Reader, stdout, st
 		return exitError{code: exitLost} // superviseCommand said why
 	}
 	return commandResult(cmd, err)
+}
+
+// lockClient returns the Redlock client of cfg's servers and what closes
+// it. The servers are independent masters, connected lazily, but for a
+// single URL that answers as a Redis Cluster: a lock's keys are then
+// spread over its masters.
+func lockClient(cfg lockConfig) (*redlock.Client, func(), error) {
+	if cl := clusterAt(cfg.urls); cl != nil {
+		client, err := redlock.NewOnCluster(cl, redlock.DefaultClusterKeys, cfg.redlockOptions())
+		return client, cl.Close, err
+	}
+	client, err := redlock.New(cfg.urls, cfg.redlockOptions())
+	if err != nil {
+		return nil, nil, err
+	}
+	return client, client.Close, nil
+}
+
+// clusterAt returns a client of the Redis Cluster that urls name, or nil
+// when they are several, or the one names a single server, or nothing
+// that answers within a second (redlock.New then says so).
+func clusterAt(urls []string) rueidis.Client {
+	if len(urls) != 1 {
+		return nil
+	}
+	opt, err := rueidis.ParseURL(urls[0])
+	if err != nil {
+		return nil
+	}
+	opt.DisableCache = true
+	opt.Dialer.Timeout = time.Second
+	cl, err := rueidis.NewClient(opt)
+	if err != nil {
+		return nil
+	}
+	if cl.Mode() != rueidis.ClientModeCluster {
+		cl.Close()
+		return nil
+	}
+	return cl
 }
 
 // acquireLock takes the lock within --wait and turns failures into the exit

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/redisserver"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 	"github.com/retwis/retwis/redlock"
@@ -398,5 +401,51 @@ func TestLockProcesses(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLockOnCluster: a single --servers URL of a Redis Cluster spreads
+// the lock over its masters, three keys on each of the three, while the
+// command runs.
+func TestLockOnCluster(t *testing.T) {
+	url := redistest.Cluster(t)
+	dir := t.TempDir()
+	started, finish := filepath.Join(dir, "started"), filepath.Join(dir, "finish")
+	done := make(chan string, 1)
+	go func() {
+		status, out := runLockCmd(t, "--servers", url, "job", "--",
+			"sh", "-c", fmt.Sprintf("echo > %s; while [ ! -e %s ]; do sleep 0.02; done", started, finish))
+		if status != 0 {
+			out = fmt.Sprintf("status %d, output:\n%s", status, out)
+		}
+		done <- out
+	}()
+	waitForFile(t, started)
+	client := must.Value(redisconn.Dial(url))(t)
+	defer client.Close()
+	masters := redisconn.NewNodes(client).Masters(t.Context())
+	var held []int
+	for _, node := range masters {
+		held = append(held, len(redistest.Strs(t, node, "KEYS", "*job")))
+	}
+	must.OK(t, os.WriteFile(finish, nil, 0o600))
+	if out := <-done; out != "" {
+		t.Fatal(out)
+	}
+	if len(held) != 3 || held[0] != 3 || held[1] != 3 || held[2] != 3 {
+		t.Fatalf("the lock's keys on the cluster's masters: %v; want 3 on each of 3", held)
+	}
+}
+
+// TestLockMaxExtensionsDefault: by default a command holds the lock for
+// about an hour, not for ever.
+func TestLockMaxExtensionsDefault(t *testing.T) {
+	var cfg lockConfig
+	fs := newFlagSet("lock", io.Discard)
+	cfg.register(fs)
+	must.OK(t, parseLockArgs(fs, []string{"job", "--", "true"}, &cfg))
+	n := cfg.redlockOptions().MaxExtensions
+	if hold := cfg.ttl + time.Duration(n)*cfg.ttl/3; n < 0 || hold < time.Hour || hold > time.Hour+time.Minute {
+		t.Fatalf("by default the lock is extended %d times (every %v): held %v; want about an hour", n, cfg.ttl/3, hold)
 	}
 }

@@ -14,9 +14,19 @@ import (
 	"github.com/retwis/retwis/redlock"
 )
 
-// maintenanceTTL is the validity of the maintenance lock, extended while
-// the upkeep runs.
+// maintenanceTTL is the validity of the maintenance lock, extended every
+// third of it while the upkeep runs.
 const maintenanceTTL = 30 * time.Second
+
+// maintenanceMaxExtensions bounds a round of upkeep to about 10.5
+// minutes (maintenanceTTL × (1 + 60/3)): a round that hangs then loses
+// the lock, its context is cancelled, and another server can take over,
+// as Redlock's liveness rule asks. Every step of a round is bounded (a
+// batch of backfills, of deletions, of the check) but one, finishing a
+// dead worker's delivery jobs, which for a celebrity's post can take
+// minutes; a round cut short loses nothing, since every job records its
+// progress and the next round, a lock taken afresh, carries it on.
+const maintenanceMaxExtensions = 60
 
 // runMaintenance does the periodic upkeep of the database every interval
 // until ctx ends: an upkeep.Round, through the delivery worker d and the
@@ -37,9 +47,9 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 			rep, err := upkeep.Round(ctx, st, d, del)
 			if quiet := (upkeep.Report{Refreshed: rep.Refreshed, Checked: rep.Checked}); rep != quiet { // routine
 				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,
-					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "reindexed_posts", rep.Reindexed,
+					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "completed_follows", rep.Follows, "posts_taken_back", rep.TakenBack, "reindexed_posts", rep.Reindexed,
 					"refreshed_entries", rep.Refreshed, "checked_keys", rep.Checked, "repaired", rep.Repaired,
-					"resumed_deletions", rep.Deletions)
+					"resumed_deletions", rep.Deletions, "trimmed_history", rep.Trimmed)
 			}
 			return err
 		})

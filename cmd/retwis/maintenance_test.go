@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 	"strconv"
@@ -11,7 +12,10 @@ import (
 
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/redlock"
 )
 
 // TestMaintenanceReclaimsStalledJob leaves a delivery job with a worker
@@ -96,6 +100,35 @@ func TestMaintenanceLockServers(t *testing.T) {
 	l.Unlock(t.Context())
 	if _, err := serverLocks(serveConfig{lockServers: " , "}, nil); err == nil {
 		t.Fatal("a --lock-servers list with no URL was accepted")
+	}
+}
+
+// TestMaintenanceLockBounded: the maintenance lock can be extended
+// maintenanceMaxExtensions times, no more, so that a hung round loses it;
+// the id lease, with idLeaseLocks, as long as the server runs.
+func TestMaintenanceLockBounded(t *testing.T) {
+	t.Parallel()
+	redis := redistest.Start(t)
+	locks := must.Value(serverLocks(serveConfig{lockServers: redis.URL}, nil))(t)
+	defer locks.Close()
+	for _, tc := range []struct {
+		locks *redlock.Client
+		name  string
+		want  error // after maintenanceMaxExtensions extensions
+	}{
+		{locks, schema.MaintenanceLock, redlock.ErrTooManyExtensions},
+		{locks.WithOptions(idLeaseLocks), schema.WorkerLock(0), nil},
+	} {
+		l := must.Value(tc.locks.Lock(t.Context(), tc.name, 10*time.Second))(t)
+		for i := range maintenanceMaxExtensions {
+			if err := l.Extend(t.Context(), 10*time.Second); err != nil {
+				t.Fatalf("%s: extension %d: %v", tc.name, i+1, err)
+			}
+		}
+		if err := l.Extend(t.Context(), 10*time.Second); !errors.Is(err, tc.want) {
+			t.Fatalf("%s: extension %d: %v; want %v", tc.name, maintenanceMaxExtensions+1, err, tc.want)
+		}
+		must.OK(t, l.Unlock(t.Context()))
 	}
 }
 

@@ -51,6 +51,8 @@ func TestMetrics(t *testing.T) {
 		`retwis_delivery_backlog 0`,
 		`retwis_delivery_oldest_pending_seconds 0`,
 		`retwis_password_hashes_in_progress 0`,
+		`retwis_password_hashes_waiting{lane="known"} 0`,
+		`retwis_password_hashes_waiting{lane="unknown"} 0`,
 		`retwis_redis_node_up{node=`,
 		`retwis_redis_node_rtt_seconds{node=`,
 		`go_goroutines`,

@@ -38,12 +38,12 @@ type serveConfig struct {
 	tlsCert  string // serve HTTPS with this certificate…
 	tlsKey   string // …and key
 	// store is every option of the store the flags set: timelines
-	// (HomeCap, CelebrityThreshold, InactiveAfter), sessions, replicas,
+	// (HomeCap, HomeHistory, CelebrityThreshold, InactiveAfter), sessions, replicas,
 	// command timeouts, the reserve of deleted names, and the limits of
 	// posts, follows and reports.
 	store store.Options
-	// lockServers are the Redis masters of the maintenance lock; empty:
-	// the database itself (the single-instance lock).
+	// lockServers are the Redis masters of the distributed locks; empty:
+	// the database itself (its masters, on a cluster).
 	lockServers   string
 	maintainEvery time.Duration
 	secureCookies bool             // the auth cookie is Secure although served over plain HTTP (TLS ends at a proxy)
@@ -56,6 +56,7 @@ type serveConfig struct {
 	apiRate       retwis.Rate      // API calls per token or client address
 	streams       streaming.Limits // live stream connections per token, account and address
 	proxies       string           // the proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
+	publicURL     publicURLValue   // the URL the server is reached at; zero: derived from addr
 
 	// metricsFallback: metricsAddr is the default, which gives way to a
 	// free port when another server on the host has it (serveMetrics).
@@ -67,6 +68,7 @@ type serveConfig struct {
 var (
 	defaultLoginRate        = retwis.Rate{Count: 30, Per: 5 * time.Minute}
 	defaultLoginAccountRate = retwis.Rate{Count: 10, Per: 5 * time.Minute}
+	defaultLoginDeviceRate  = retwis.Rate{Count: 10, Per: 5 * time.Minute}
 	defaultSignupRate       = retwis.Rate{Count: 10, Per: time.Hour}
 	defaultPostRate         = retwis.Rate{Count: 300, Per: 3 * time.Hour}
 	defaultFollowRate       = retwis.Rate{Count: 400, Per: 24 * time.Hour}
@@ -94,10 +96,14 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.tlsKey, "tls-key", "", envHelp("private key `file` for --tls-cert", "RETWIS_TLS_KEY"))
 	fs.IntVar(&c.store.HomeCap, "home-cap", kernel.DefaultHomeCap,
 		envHelp("post ids kept at least in each home timeline `list`; older ones move to its archive", "RETWIS_HOME_CAP"))
+	fs.IntVar(&c.store.HomeHistory, "home-history", kernel.DefaultHomeHistory, envHelp(
+		"about how many post `ids` each home timeline keeps, list and archive together: maintenance drops the archive's "+
+			"oldest chunks past them (0: keep them all)", "RETWIS_HOME_HISTORY"))
 	fs.Int64Var(&c.store.CelebrityThreshold, "celebrity-threshold", 10_000,
 		envHelp("authors with more `followers` are merged into timelines when read instead of fanned out", "RETWIS_CELEBRITY_THRESHOLD"))
 	fs.StringVar(&c.lockServers, "lock-servers", "", envHelp(
-		"comma-separated Redis `URLs` for the maintenance lock (Redlock); empty: the database itself", "RETWIS_LOCK_SERVERS"))
+		"comma-separated `URLs` of independent Redis masters for the maintenance lock and the id leases (Redlock); "+
+			"empty: the database (on a cluster, a lock's keys spread over its masters)", "RETWIS_LOCK_SERVERS"))
 	fs.DurationVar(&c.maintainEvery, "maintenance-every", 10*time.Second,
 		envHelp("how `often` one of the servers sharing a database does its upkeep", "RETWIS_MAINTENANCE_EVERY"))
 	fs.IntVar(&c.store.WaitReplicas, "wait-replicas", -1, envHelp(
@@ -130,12 +136,18 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.proxies, "trusted-proxies", "", envHelp(
 		"comma-separated `addresses` or prefixes (10.0.0.0/8) of the proxies whose X-Forwarded-For gives the client's address "+
 			"and X-Forwarded-Proto whether it came over HTTPS; empty: none, the peer's address counts", "RETWIS_TRUSTED_PROXIES"))
+	fs.Var(&c.publicURL, "public-url", envHelp(
+		"the `URL` people reach this server at (https://example.org), which every absolute URL it writes begins with; "+
+			"requests for another host are refused (421) but for the probes; empty: http://--addr, refusing no host", "RETWIS_PUBLIC_URL"))
 	fs.BoolVar(&c.rateLimits, "rate-limits", true, envHelp(
 		"apply the rate limits (--rate-…); false turns them all off, for benchmarks and trusted networks", "RETWIS_RATE_LIMITS"))
 	rateVar(fs, &c.pageLimits.Login, "rate-login", defaultLoginRate, envHelp(
 		"login attempts per client address (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN"))
 	rateVar(fs, &c.pageLimits.LoginAccount, "rate-login-account", defaultLoginAccountRate, envHelp(
 		"login attempts per account, from anywhere (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN_ACCOUNT"))
+	rateVar(fs, &c.pageLimits.LoginDevice, "rate-login-device", defaultLoginDeviceRate, envHelp(
+		"login attempts per known device (a browser that logged in to the account before), "+
+			"instead of the two above (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN_DEVICE"))
 	rateVar(fs, &c.pageLimits.Signups, "rate-signups", defaultSignupRate, envHelp(
 		"sign-ups per client address (`COUNT/DURATION`, or off)", "RETWIS_RATE_SIGNUPS"))
 	rateVar(fs, &c.store.Limits.Posts, "rate-posts", defaultPostRate, envHelp(
@@ -165,16 +177,51 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"how `long` the username of a deleted account stays reserved, so that nobody can pose as its owner", "RETWIS_NAME_RESERVE"))
 }
 
+// publicURLValue is the flag.Value of --public-url, read when it is set,
+// so that a malformed RETWIS_PUBLIC_URL is refused naming it.
+type publicURLValue struct{ url middleware.PublicURL }
+
+// String returns the URL's origin, "" if none is set.
+func (v *publicURLValue) String() string { return v.url.String() }
+
+// Set reads a public URL (middleware.ParsePublicURL).
+func (v *publicURLValue) Set(s string) error {
+	u, err := middleware.ParsePublicURL(s)
+	if err != nil {
+		return err
+	}
+	v.url = u
+	return nil
+}
+
+// public is the server's public URL: --public-url, or else the one
+// derived from --addr (middleware.DefaultPublicURL).
+func (c *serveConfig) public() (middleware.PublicURL, error) {
+	if c.publicURL.String() != "" {
+		return c.publicURL.url, nil
+	}
+	p, err := middleware.DefaultPublicURL(c.addr, c.tlsCert != "")
+	if err != nil {
+		return p, fmt.Errorf("--addr: %w", err)
+	}
+	return p, nil
+}
+
 // check refuses values the flags parse but the server cannot work with.
 func (c *serveConfig) check() error {
 	if _, err := middleware.ParseProxies(c.proxies); err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	if _, err := c.public(); err != nil {
+		return err
 	}
 	switch {
 	case (c.tlsCert == "") != (c.tlsKey == ""):
 		return errors.New("--tls-cert and --tls-key go together")
 	case c.store.HomeCap < 10:
 		return errors.New("--home-cap must be at least 10")
+	case c.store.HomeHistory < 0:
+		return errors.New("--home-history must be 0 (keep everything) or more")
 	case c.store.CelebrityThreshold < 1:
 		return errors.New("--celebrity-threshold must be at least 1")
 	case c.store.InactiveAfter < time.Minute:
@@ -255,7 +302,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	defer locks.Close()
 	ids := snowflake.NewLeased()
-	stopLease, err := snowflake.Lease(ctx, locks, schema.WorkerLock, idLeaseTTL, ids, log)
+	stopLease, err := snowflake.Lease(ctx, locks.WithOptions(idLeaseLocks), schema.WorkerLock, idLeaseTTL, ids, log)
 	if err != nil {
 		return err
 	}
@@ -301,11 +348,15 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
+	public, err := cfg.public() // checked by check
+	if err != nil {
+		return err
+	}
 	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
-		ProbesOnly: cfg.role == roleWorker,
-		Pages:      web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits},
-		API:        api.Options{Rate: cfg.apiRate},
-		Streaming:  streaming.Options{Limits: cfg.streams}})
+		ProbesOnly: cfg.role == roleWorker, PublicURL: public,
+		Pages:     web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits},
+		API:       api.Options{Rate: cfg.apiRate},
+		Streaming: streaming.Options{Limits: cfg.streams}})
 	if err != nil {
 		return err
 	}
@@ -352,20 +403,33 @@ func replicasToWaitFor(ctx context.Context, client rueidis.Client, log *slog.Log
 // number after this long.
 const idLeaseTTL = 10 * time.Second
 
+// idLeaseLocks are the options of the id leases' locks. A lease is
+// extended for as long as the server runs: it guards no work that could
+// hang, only the number the server's ids carry. Each lock server may take
+// a second to answer (not the 100 ms of the default for a 10 s lock): a
+// server whose CPU is saturated by a burst of posts answers late, and an
+// extension that fails every time until the lease ends costs the server
+// its number, and its posts a 503 until it has leased one again.
+var idLeaseLocks = redlock.Options{MaxExtensions: -1, InstanceTimeout: time.Second}
+
 // serverLocks returns the lock client for the server's distributed locks
-// (maintenance, the lease on its id worker number): the configured lock
-// servers, or the database's own connection.
+// (maintenance, the lease on its id worker number), whose locks may be
+// extended maintenanceMaxExtensions times (the lease has options of its
+// own, idLeaseLocks, through WithOptions): the configured lock servers; else, on a Redis
+// Cluster, its masters, a lock's keys spread over their slots so that
+// it outlives the failover of one of three masters (redlock.NewOnCluster);
+// else the database itself, a single instance.
 func serverLocks(cfg serveConfig, db *database) (*redlock.Client, error) {
-	// Locks are extended for as long as their holder needs them (a
-	// maintenance backlog after an outage can take minutes); liveness
-	// comes from the holder, not from a cap on extensions.
-	opts := redlock.Options{MaxExtensions: -1}
-	if cfg.lockServers != "" {
+	opts := redlock.Options{MaxExtensions: maintenanceMaxExtensions}
+	switch {
+	case cfg.lockServers != "":
 		urls, err := redlock.ParseServers(cfg.lockServers)
 		if err != nil {
 			return nil, fmt.Errorf("--lock-servers: %w", err)
 		}
 		return redlock.New(urls, opts)
+	case db.client.Mode() == rueidis.ClientModeCluster:
+		return redlock.NewOnCluster(db.client, redlock.DefaultClusterKeys, opts)
 	}
 	return redlock.NewFromClients([]rueidis.Client{db.client}, opts)
 }

@@ -77,7 +77,7 @@ func idList(v url.Values, name string) ([]int64, error) {
 	}
 	uids := make([]int64, 0, len(raw))
 	for _, s := range raw {
-		uid, ok := idParam(s)
+		uid, ok := retwis.ParseID(s)
 		if !ok {
 			return nil, retwis.Errorf(retwis.Invalid, "%s[] must be ids.", name)
 		}

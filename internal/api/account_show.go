@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // account answers GET /api/v1/accounts/{id}.
@@ -19,7 +20,7 @@ func (s *Server) account(w http.ResponseWriter, r *http.Request) {
 // request has been answered (404 for an id of nobody, or of a suspended
 // account but to moderators).
 func (s *Server) accountOf(w http.ResponseWriter, r *http.Request) (retwis.Summary, bool) {
-	uid, ok := idParam(r.PathValue("id"))
+	uid, ok := retwis.ParseID(r.PathValue("id"))
 	if !ok {
 		notFound(w, r)
 		return retwis.Summary{}, false
@@ -41,7 +42,7 @@ func (s *Server) accountOf(w http.ResponseWriter, r *http.Request) (retwis.Summa
 func (s *Server) lookupAccount(w http.ResponseWriter, r *http.Request) {
 	acct := strings.TrimPrefix(r.URL.Query().Get("acct"), "@")
 	name, host, remote := strings.Cut(acct, "@")
-	if remote && !strings.EqualFold(host, r.Host) {
+	if remote && !strings.EqualFold(host, middleware.Host(r)) {
 		notFound(w, r) // retwis does not federate
 		return
 	}

@@ -111,6 +111,11 @@ func (s *Server) TakeStream(w http.ResponseWriter, r *http.Request, tokenID stri
 // its client address), and tells the client its quota in Mastodon's
 // headers (X-RateLimit-Limit, -Remaining, -Reset). ok is false once a
 // call beyond the limit has been answered with 429 and Retry-After.
+//
+// Counting is a write: when Redis cannot take it (full, or the node of
+// the subject's limit away), a read (GET, HEAD) goes on uncounted,
+// since the limit must not turn a read that could be served into a
+// failure, and another call is answered 503 as its own write would be.
 func (s *Server) take(w http.ResponseWriter, r *http.Request, subject accounts.Subject) (ok bool) {
 	if s.rate.Off() {
 		return true
@@ -122,11 +127,14 @@ func (s *Server) take(w http.ResponseWriter, r *http.Request, subject accounts.S
 		h.Set("X-RateLimit-Remaining", strconv.Itoa(q.Remaining))
 		h.Set("X-RateLimit-Reset", stamp(q.Reset))
 	}
-	if err != nil {
-		s.fail(w, r, err)
-		return false
+	switch {
+	case err == nil:
+		return true
+	case retwis.ErrorKind(err) == retwis.Unavailable && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+		return true
 	}
-	return true
+	s.fail(w, r, err)
+	return false
 }
 
 // limited wraps a route that takes no token (an app registering,

@@ -161,21 +161,10 @@ type notification struct {
 // millisecond.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
-// Origin returns the scheme and host the request was sent to, which the
-// entities' URLs begin with: https if the client came over HTTPS, as the
-// middleware read it through the trusted proxies (middleware.Secure).
-func Origin(r *http.Request) string {
-	scheme := "http"
-	if middleware.Secure(r) {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
-
 // site turns retwis's domain types into entities for one request.
 type site struct{ origin string }
 
-func newSite(r *http.Request) site { return site{origin: Origin(r)} }
+func newSite(r *http.Request) site { return site{origin: middleware.Origin(r)} }
 
 // profileURL, tagURL and postURL are the absolute URLs of the pages of
 // a user, a tag and a post.

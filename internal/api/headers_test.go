@@ -98,7 +98,8 @@ func TestSecurityHeaders(t *testing.T) {
 			}
 		}
 		if strings.HasPrefix(h.Get("Content-Type"), "text/html") {
-			if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+			if csp := h.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "base-uri 'none'") ||
+				!strings.Contains(csp, "form-action 'self'") || strings.Contains(csp, "unsafe-inline") {
 				t.Errorf("GET %s: CSP %q", path, csp)
 			}
 			if resp.StatusCode == http.StatusOK && h.Get("Cache-Control") != "private, no-store" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // Version is the Mastodon API version retwis answers as: apps read
@@ -44,7 +45,7 @@ func limits() configuration {
 // streamingURL is the base URL of the streaming API (Mastodon's apps
 // add /api/v1/streaming): this server's own.
 func streamingURL(r *http.Request) string {
-	return strings.Replace(strings.Replace(Origin(r), "https://", "wss://", 1), "http://", "ws://", 1)
+	return strings.Replace(strings.Replace(middleware.Origin(r), "https://", "wss://", 1), "http://", "ws://", 1)
 }
 
 // instanceV1 answers GET /api/v1/instance.
@@ -55,7 +56,7 @@ func (s *Server) instanceV1(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"uri": r.Host, "title": "retwis", "short_description": "A microblog on Redis.",
+		"uri": middleware.Host(r), "title": "retwis", "short_description": "A microblog on Redis.",
 		"description": "A microblog on Redis.", "email": "", "version": Version,
 		"urls":      map[string]string{"streaming_api": streamingURL(r)},
 		"stats":     map[string]int64{"user_count": users, "status_count": 0, "domain_count": 1},
@@ -76,9 +77,9 @@ func (s *Server) instanceV2(w http.ResponseWriter, r *http.Request) {
 		Streaming string `json:"streaming"`
 	}{streamingURL(r)}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"domain": r.Host, "title": "retwis", "version": Version, "source_url": "https://github.com/retwis/retwis",
+		"domain": middleware.Host(r), "title": "retwis", "version": Version, "source_url": "https://github.com/retwis/retwis",
 		"description": "A microblog on Redis.", "usage": map[string]any{"users": map[string]int64{"active_month": users}},
-		"thumbnail": map[string]any{"url": Origin(r) + "/static/avatar.png"}, "languages": []string{},
+		"thumbnail": map[string]any{"url": middleware.Origin(r) + "/static/avatar.png"}, "languages": []string{},
 		"configuration": conf, "registrations": map[string]any{"enabled": true, "approval_required": false, "message": nil},
 		"contact": map[string]any{"email": "", "account": nil}, "rules": []struct{}{},
 	})

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
@@ -77,8 +76,8 @@ func pickNotes(all []retwis.Notification, v url.Values, p pageParams) ([]retwis.
 
 // notification answers GET /api/v1/notifications/{id}.
 func (s *Server) notification(w http.ResponseWriter, r *http.Request) {
-	want, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
+	want, ok := retwis.ParseID(r.PathValue("id"))
+	if !ok {
 		notFound(w, r)
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // Page sizes of the lists: Mastodon's defaults and maxima.
@@ -57,14 +58,15 @@ func readLimit(v url.Values, def, max int) (int, error) {
 	return min(n, max), nil
 }
 
-// optionalID reads an id parameter; absent or empty is 0.
+// optionalID reads an id parameter, spelled as retwis.ParseID reads it;
+// absent, empty or "0" (which some apps send for none) is 0.
 func optionalID(v url.Values, name string) (int64, error) {
 	s := v.Get(name)
-	if s == "" {
+	if s == "" || s == "0" {
 		return 0, nil
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 {
+	n, ok := retwis.ParseID(s)
+	if !ok {
 		return 0, retwis.Errorf(retwis.Invalid, "%s must be an id.", name)
 	}
 	return n, nil
@@ -108,5 +110,5 @@ func pageURL(r *http.Request, name string, at int64) string {
 		q.Del(k)
 	}
 	q.Set(name, id(at))
-	return Origin(r) + r.URL.Path + "?" + q.Encode()
+	return middleware.Origin(r) + r.URL.Path + "?" + q.Encode()
 }

@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -15,32 +16,56 @@ import (
 // maxParams bounds the parameters of one request, however sent.
 const maxParams = 200
 
-// params returns a request's parameters, as Mastodon reads them: the
-// query string, and the body, sent as application/json,
-// application/x-www-form-urlencoded or multipart/form-data (libraries
-// differ in what they send). A JSON body's arrays become repeated
-// "name[]" values and its objects "name[key]" ones, as Rails reads
-// forms. A body that cannot be read is an error fit to show.
+// params returns a request's parameters by one rule. A GET (or HEAD)
+// has them in its query string. Any other request has them in its body
+// when it has one, read as its media type says: application/json (or
+// any +json type), application/x-www-form-urlencoded (also when the type
+// is missing, as Rack reads it) or multipart/form-data; another type is
+// refused (415), never guessed. Its query string may add parameters the
+// body does not give, as Rails merges them, but one given in both is
+// refused (422), not decided by where it came from. A JSON body's arrays
+// become repeated "name[]" values and its objects "name[key]" ones, as
+// Rails reads forms; a parameter the API reads as one value
+// (scalarParams) sent as an array, an object or more than once is
+// refused (422) naming it, not silently missed. Every error is a
+// paramError fit to show.
 func params(r *http.Request) (url.Values, error) {
 	v := r.URL.Query()
 	if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Body == nil || r.ContentLength == 0 {
-		return v, countParams(v)
+		return v, checkParams(v)
 	}
-	ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil && r.Header.Get("Content-Type") != "" {
+	body, err := bodyParams(r)
+	if err != nil {
+		return nil, err
+	}
+	for k := range body {
+		if _, ok := v[k]; ok {
+			return nil, &paramError{http.StatusUnprocessableEntity, fmt.Sprintf("The parameter %s is given both in the query string and in the body: send it once.", k)}
+		}
+	}
+	merge(v, body)
+	return v, checkParams(v)
+}
+
+// bodyParams reads the parameters of a request's body, by its media
+// type (see params).
+func bodyParams(r *http.Request) (url.Values, error) {
+	header := r.Header.Get("Content-Type")
+	ct, _, err := mime.ParseMediaType(header)
+	if err != nil && header != "" {
 		return nil, unreadable("The Content-Type header cannot be read.")
 	}
-	switch ct {
-	case "application/json":
-		if err := jsonParams(r.Body, v); err != nil {
-			return nil, err
-		}
-	case "multipart/form-data":
+	v := url.Values{}
+	switch {
+	case ct == "application/json" || strings.HasPrefix(ct, "application/") && strings.HasSuffix(ct, "+json"):
+		return v, jsonParams(r.Body, v)
+	case ct == "multipart/form-data":
 		if err := r.ParseMultipartForm(maxBodyBytes); err != nil {
 			return nil, bodyError(err, "The multipart form cannot be read.")
 		}
 		merge(v, r.MultipartForm.Value)
-	default: // form-encoded, also when the type is missing
+		return v, nil
+	case ct == "application/x-www-form-urlencoded" || header == "":
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
 			return nil, bodyError(err, "The request body cannot be read.")
@@ -49,9 +74,46 @@ func params(r *http.Request) (url.Values, error) {
 		if err != nil {
 			return nil, unreadable("The form-encoded body cannot be read.")
 		}
-		merge(v, form)
+		return form, nil
 	}
-	return v, countParams(v)
+	return nil, &paramError{http.StatusUnsupportedMediaType,
+		fmt.Sprintf("A body of type %s cannot be read: send application/json, application/x-www-form-urlencoded or multipart/form-data.", ct)}
+}
+
+// scalarParams are the parameters the API reads as one value: a text, a
+// number, an id or a flag.
+var scalarParams = []string{
+	"status", "in_reply_to_id", "visibility", "spoiler_text", "sensitive", "language", "scheduled_at",
+	"display_name", "note", "locked", "bot", "discoverable",
+	"client_name", "website", "scopes", "scope", "grant_type", "code", "redirect_uri", "code_verifier",
+	"client_id", "client_secret", "token",
+	"max_id", "min_id", "since_id", "limit", "offset", "q", "type", "resolve", "following", "account_id",
+	"only_media", "pinned", "exclude_replies", "remote", "local", "category", "comment", "forward",
+	"reblogs", "notify",
+}
+
+// notOneValue is the error of a parameter of scalarParams not given as
+// one value.
+func notOneValue(name string) error {
+	return &paramError{http.StatusUnprocessableEntity, fmt.Sprintf("The parameter %s takes one value, not a list, an object or several.", name)}
+}
+
+// checkParams checks what params read: at most maxParams values, each
+// of scalarParams once and as one value.
+func checkParams(v url.Values) error {
+	if err := countParams(v); err != nil {
+		return err
+	}
+	for k, vals := range v {
+		name, _, nested := strings.Cut(k, "[")
+		if !slices.Contains(scalarParams, name) {
+			continue
+		}
+		if nested || len(vals) > 1 {
+			return notOneValue(name)
+		}
+	}
+	return nil
 }
 
 // paramError is a request whose parameters cannot be read: its status
@@ -92,7 +154,8 @@ func merge(dst, src url.Values) {
 	}
 }
 
-// jsonParams reads a JSON object into v.
+// jsonParams reads a JSON object into v. An array or object given for
+// one of scalarParams is refused, even empty.
 func jsonParams(body io.Reader, v url.Values) error {
 	dec := json.NewDecoder(body)
 	dec.UseNumber()
@@ -104,6 +167,12 @@ func jsonParams(body io.Reader, v url.Values) error {
 		return unreadable("The JSON body cannot be read: it must be one JSON object.")
 	}
 	for k, val := range obj {
+		switch val.(type) {
+		case []any, map[string]any:
+			if slices.Contains(scalarParams, k) {
+				return notOneValue(k)
+			}
+		}
 		flatten(v, k, val, 0)
 	}
 	return nil
@@ -148,11 +217,4 @@ func flag(v url.Values, name string) bool {
 		return true
 	}
 	return false
-}
-
-// idParam parses an id of an account or status in the path; ok is false
-// when it is no id (and none can exist).
-func idParam(s string) (int64, bool) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	return n, err == nil && n > 0
 }

@@ -32,8 +32,9 @@ func TestJSONParams(t *testing.T) {
 }
 
 // FuzzParams: whatever the body and its type, params answers values or
-// an error that says what is wrong (400 or 413), never panics, and never
-// more than maxParams values.
+// an error that says what is wrong (400, 413, 415 or 422), never
+// panics, and never more than maxParams values, nor one of scalarParams
+// as anything but one value.
 func FuzzParams(f *testing.F) {
 	for _, seed := range [][2]string{
 		{"application/json", `{"a": [1, {"b": [[["deep"]]]}]}`},
@@ -51,13 +52,63 @@ func FuzzParams(f *testing.F) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 		v, err := params(r)
 		if err != nil {
-			if pe, ok := err.(*paramError); !ok || pe.status != http.StatusBadRequest && pe.status != http.StatusRequestEntityTooLarge || pe.msg == "" {
+			if pe, ok := err.(*paramError); !ok || !slices.Contains(paramStatuses, pe.status) || pe.msg == "" {
 				t.Fatalf("error %#v", err)
 			}
 			return
 		}
-		if countParams(v) != nil {
-			t.Fatalf("%d values passed", len(v))
+		if checkParams(v) != nil {
+			t.Fatalf("%q passed", v)
 		}
 	})
+}
+
+// paramStatuses are the statuses of a paramError.
+var paramStatuses = []int{http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusUnprocessableEntity}
+
+// TestParamsRule: parameters come from the query string of a GET, from
+// the body of any other request as its media type says (and from its
+// query string when the body does not give them); a type that is not
+// read is 415, a parameter given twice or of the wrong shape 422 naming
+// it.
+func TestParamsRule(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, method, query, contentType, body string
+		status                                 int    // 0: read
+		want                                   string // status=… when read, the parameter named when refused
+	}{
+		{"get", "GET", "status=q", "application/json", `{"status": "b"}`, 0, "q"},
+		{"form", "POST", "", "application/x-www-form-urlencoded", "status=f", 0, "f"},
+		{"no type", "POST", "", "", "status=f", 0, "f"},
+		{"json", "POST", "", "application/json; charset=utf-8", `{"status": "j"}`, 0, "j"},
+		{"json suffix", "POST", "", "application/vnd.api+json", `{"status": "j"}`, 0, "j"},
+		{"query alone", "POST", "status=q", "", "", 0, "q"},
+		{"query beside body", "POST", "visibility=public", "application/json", `{"status": "j"}`, 0, "j"},
+		{"query and body", "POST", "status=q", "application/json", `{"status": "b"}`, 422, "status"},
+		{"query and form", "POST", "status=q", "application/x-www-form-urlencoded", "status=b", 422, "status"},
+		{"text/plain", "POST", "", "text/plain", "status=t", 415, "text/plain"},
+		{"xml", "POST", "", "application/xml", "<status/>", 415, "application/xml"},
+		{"json object", "POST", "", "application/json", `{"status": {"text": "x"}}`, 422, "status"},
+		{"json empty object", "POST", "", "application/json", `{"status": {}}`, 422, "status"},
+		{"json array", "POST", "", "application/json", `{"status": ["x"]}`, 422, "status"},
+		{"json list of ids", "POST", "", "application/json", `{"status": "x", "media_ids": []}`, 0, "x"},
+		{"form array", "POST", "", "application/x-www-form-urlencoded", "status[]=x", 422, "status"},
+		{"form object", "POST", "", "application/x-www-form-urlencoded", "status[text]=x", 422, "status"},
+		{"form twice", "POST", "", "application/x-www-form-urlencoded", "status=a&status=b", 422, "status"},
+		{"query twice", "GET", "limit=1&limit=2", "", "", 422, "limit"},
+		{"query array", "GET", "max_id[]=1", "", "", 422, "max_id"},
+		{"list in the query", "GET", "id[]=1&id[]=2&status=s", "", "", 0, "s"},
+	} {
+		r := httptest.NewRequest(tc.method, "/x?"+tc.query, strings.NewReader(tc.body))
+		r.Header.Set("Content-Type", tc.contentType)
+		v, err := params(r)
+		pe, _ := err.(*paramError)
+		switch {
+		case tc.status == 0 && (err != nil || v.Get("status") != tc.want):
+			t.Errorf("%s: %q, %v; want status=%s", tc.name, v, err, tc.want)
+		case tc.status != 0 && (pe == nil || pe.status != tc.status || !strings.Contains(pe.msg, tc.want)):
+			t.Errorf("%s: %q, %v; want %d naming %s", tc.name, v, err, tc.status, tc.want)
+		}
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"net/http"
 	"time"
+
+	"github.com/retwis/retwis"
 )
 
 // report is Mastodon's Report.
@@ -32,7 +34,7 @@ func (s *Server) createReport(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, r, err)
 		return
 	}
-	uid, ok := idParam(v.Get("account_id"))
+	uid, ok := retwis.ParseID(v.Get("account_id"))
 	if !ok {
 		renderError(w, r, http.StatusUnprocessableEntity, "account_id must be the id of an account.")
 		return

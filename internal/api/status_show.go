@@ -20,7 +20,7 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 // once the request has been answered (404 for no such post, or one whose
 // author is gone).
 func (s *Server) statusOf(w http.ResponseWriter, r *http.Request) (retwis.Post, status, bool) {
-	pid, ok := idParam(r.PathValue("id"))
+	pid, ok := retwis.ParseID(r.PathValue("id"))
 	if !ok {
 		notFound(w, r)
 		return retwis.Post{}, status{}, false
@@ -45,7 +45,7 @@ func (s *Server) statusOf(w http.ResponseWriter, r *http.Request) (retwis.Post, 
 // above it in its thread, oldest first, and its replies, oldest first
 // (the direct replies, up to 60).
 func (s *Server) statusContext(w http.ResponseWriter, r *http.Request) {
-	pid, ok := idParam(r.PathValue("id"))
+	pid, ok := retwis.ParseID(r.PathValue("id"))
 	if !ok {
 		notFound(w, r)
 		return

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/streaming"
@@ -44,6 +45,11 @@ type Options struct {
 	// ProbesOnly serves the probes (/livez, /healthz, /readyz) and
 	// nothing else: a server that only delivers posts.
 	ProbesOnly bool
+	// PublicURL is the URL the server is reached at, which every
+	// absolute URL it writes begins with; configured, it is the only
+	// host answered but for the probes (see middleware.PublicURL.Only).
+	// Zero: each request's own scheme and host.
+	PublicURL middleware.PublicURL
 
 	// Pages, API and Streaming are what is each interface's own.
 	Pages     web.Options
@@ -51,11 +57,17 @@ type Options struct {
 	Streaming streaming.Options
 }
 
-// Handler is the handler of a retwis server: every interface on one mux.
+// Handler is the handler of a retwis server: every interface on one mux,
+// behind the public URL.
 type Handler struct {
 	mux     *http.ServeMux
+	handler http.Handler      // mux behind the public URL
 	streams *streaming.Server // nil with ProbesOnly
 }
+
+// probes are the paths answered whatever the Host header: load
+// balancers and orchestrators call them by address.
+var probes = []string{"/livez", "/healthz", "/readyz"}
 
 // New returns a Handler; it fails only if the pages' templates are
 // broken.
@@ -69,6 +81,7 @@ func New(opts Options) (*Handler, error) {
 		return nil, err
 	}
 	h := &Handler{mux: http.NewServeMux()}
+	h.handler = opts.PublicURL.Only(probes, h.mux)
 	h.mux.Handle("/", pages)
 	if opts.ProbesOnly {
 		return h, nil
@@ -87,7 +100,7 @@ func New(opts Options) (*Handler, error) {
 }
 
 // ServeHTTP implements http.Handler.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.handler.ServeHTTP(w, r) }
 
 // Close ends the live streams and waits until their handlers have
 // returned (see streaming.Server.Close): call it when the HTTP server

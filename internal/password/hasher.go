@@ -40,26 +40,65 @@ type clientKey struct{}
 // for the client key names (the client's address, say): a Hasher serves
 // the clients that wait in turn, and bounds what each may queue.
 func WithClient(ctx context.Context, key string) context.Context {
-	return context.WithValue(ctx, clientKey{}, key)
+	return context.WithValue(ctx, clientKey{}, client{key: key, named: true})
 }
 
-// client is whom a hash is for: a named client, or, with named false,
-// the anonymous one that every call without WithClient shares.
+// WithKnownClient returns a context saying that the hashes made under it
+// are for a known client that key names (a browser that logged in to the
+// account before, say): known clients wait in a lane of their own, which
+// takes every other hasher that comes free while both lanes wait, so
+// that a flood of unknown clients, from however many addresses, holds a
+// known one up by about one hash.
+func WithKnownClient(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, clientKey{}, client{key: key, named: true, known: true})
+}
+
+// client is whom a hash is for: a named client, known or not, or, with
+// named false, the anonymous one that every call without WithClient
+// shares.
 type client struct {
 	key   string
 	named bool
+	known bool
 }
 
 func clientOf(ctx context.Context) client {
-	key, named := ctx.Value(clientKey{}).(string)
-	return client{key: key, named: named}
+	c, _ := ctx.Value(clientKey{}).(client)
+	return c
 }
+
+// lane returns the index in Hasher.lanes of the lane c waits in.
+func (c client) lane() int {
+	if c.known {
+		return knownLane
+	}
+	return unknownLane
+}
+
+// The lanes of a Hasher.
+const (
+	unknownLane = iota // the clients that are not known, and the anonymous one
+	knownLane          // the known clients (WithKnownClient)
+)
 
 // queue holds the requests of one client waiting for a hasher.
 type queue struct {
 	who     client
 	waiting []chan struct{} // oldest first; each closed when given a hasher
-	turn    *list.Element   // the client's place in Hasher.turns
+	turn    *list.Element   // the client's place in its lane's turns
+}
+
+// lane holds the clients of one kind waiting for a hasher.
+type lane struct {
+	queues map[client]*queue // the clients waiting
+	turns  list.List         // of *queue: the clients waiting, whose turn first
+}
+
+// drop removes a client that has nothing waiting. The caller holds the
+// Hasher's mu.
+func (l *lane) drop(q *queue) {
+	l.turns.Remove(q.turn)
+	delete(l.queues, q.who)
 }
 
 // Hasher hashes and verifies passwords on a fixed number of hashers.
@@ -67,17 +106,18 @@ type queue struct {
 // core for about 20 ms, so an unbounded burst of logins (even for
 // unknown names) would exhaust memory; with the bound a burst queues,
 // fairly between clients (see the package documentation), and a caller
-// that waited MaxWait gets ErrBusy.
+// that waited MaxWait gets ErrBusy. Known clients (WithKnownClient)
+// wait in a lane of their own, bounded alike.
 type Hasher struct {
 	params     Params
 	dummy      string // a hash to verify against when there is no account
 	hashers    int
-	maxClients int // clients that may wait at once (the anonymous one may come beyond)
+	maxClients int // clients that may wait at once in a lane (the anonymous one may come beyond)
 
-	mu      sync.Mutex
-	running int               // hashers in use; while one is free, nobody waits
-	queues  map[client]*queue // the clients waiting
-	turns   list.List         // of *queue: the clients waiting, whose turn first
+	mu        sync.Mutex
+	running   int     // hashers in use; while one is free, nobody waits
+	lanes     [2]lane // the clients waiting: unknownLane, knownLane
+	knownNext bool    // while both lanes wait, the next hasher goes to the known
 }
 
 // NewHasher returns a Hasher making hashes with p on at most hashers
@@ -88,8 +128,11 @@ func NewHasher(p Params, hashers int) (*Hasher, error) {
 		return nil, fmt.Errorf("password: %w", err)
 	}
 	hashers = max(hashers, 1)
-	return &Hasher{params: p, dummy: dummy, hashers: hashers, maxClients: clientsPerHasher * hashers,
-		queues: map[client]*queue{}}, nil
+	h := &Hasher{params: p, dummy: dummy, hashers: hashers, maxClients: clientsPerHasher * hashers}
+	for i := range h.lanes {
+		h.lanes[i].queues = map[client]*queue{}
+	}
+	return h, nil
 }
 
 // acquire takes a hasher for the context's client, waiting its turn for
@@ -120,19 +163,20 @@ func (h *Hasher) acquire(ctx context.Context) error {
 }
 
 // enqueue adds a request of who to its queue, the client joining the
-// end of the turns if it was not waiting; the returned channel is
+// end of its lane's turns if it was not waiting; the returned channel is
 // closed when the request is given a hasher. The caller holds mu.
 func (h *Hasher) enqueue(who client) (chan struct{}, error) {
-	q := h.queues[who]
+	l := &h.lanes[who.lane()]
+	q := l.queues[who]
 	switch {
-	case q == nil && who.named && len(h.queues) >= h.maxClients:
+	case q == nil && who.named && len(l.queues) >= h.maxClients:
 		return nil, errCrowded
 	case q != nil && who.named && len(q.waiting) >= perClient:
 		return nil, errQueueFull
 	case q == nil:
 		q = &queue{who: who}
-		q.turn = h.turns.PushBack(q)
-		h.queues[who] = q
+		q.turn = l.turns.PushBack(q)
+		l.queues[who] = q
 	}
 	ready := make(chan struct{})
 	q.waiting = append(q.waiting, ready)
@@ -144,14 +188,15 @@ func (h *Hasher) enqueue(who client) (chan struct{}, error) {
 func (h *Hasher) leave(who client, ready chan struct{}) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	q := h.queues[who]
+	l := &h.lanes[who.lane()]
+	q := l.queues[who]
 	if q == nil || !slices.Contains(q.waiting, ready) {
 		h.handOn() // given a hasher meanwhile
 		return
 	}
 	q.waiting = slices.DeleteFunc(q.waiting, func(c chan struct{}) bool { return c == ready })
 	if len(q.waiting) == 0 {
-		h.drop(q)
+		l.drop(q)
 	}
 }
 
@@ -163,28 +208,44 @@ func (h *Hasher) release() {
 }
 
 // handOn gives a hasher that came free to the oldest request of the
-// client whose turn it is, that client going to the end of the turns;
-// with nobody waiting, the hasher is free. The caller holds mu.
+// client whose turn it is in the lane whose turn it is, that client
+// going to the end of its lane's turns; with nobody waiting, the hasher
+// is free. The caller holds mu.
 func (h *Hasher) handOn() {
-	front := h.turns.Front()
-	if front == nil {
+	l := h.nextLane()
+	if l == nil {
 		h.running--
 		return
 	}
+	front := l.turns.Front()
 	q := front.Value.(*queue)
 	close(q.waiting[0])
 	q.waiting = slices.Delete(q.waiting, 0, 1)
 	if len(q.waiting) == 0 {
-		h.drop(q)
+		l.drop(q)
 	} else {
-		h.turns.MoveToBack(front)
+		l.turns.MoveToBack(front)
 	}
 }
 
-// drop removes a client that has nothing waiting. The caller holds mu.
-func (h *Hasher) drop(q *queue) {
-	h.turns.Remove(q.turn)
-	delete(h.queues, q.who)
+// nextLane returns the lane to serve next: the only one with clients
+// waiting, or, while both have, each in turn; nil while nobody waits.
+// The caller holds mu.
+func (h *Hasher) nextLane() *lane {
+	unknown, known := &h.lanes[unknownLane], &h.lanes[knownLane]
+	switch {
+	case known.turns.Len() == 0 && unknown.turns.Len() == 0:
+		return nil
+	case known.turns.Len() == 0:
+		return unknown
+	case unknown.turns.Len() == 0:
+		return known
+	}
+	h.knownNext = !h.knownNext
+	if h.knownNext {
+		return known
+	}
+	return unknown
 }
 
 // Hash hashes a new password.
@@ -216,4 +277,18 @@ func (h *Hasher) InProgress() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.running
+}
+
+// Waiting returns how many requests wait for a hasher: of clients that
+// are not known (and the anonymous one), and of known clients.
+func (h *Hasher) Waiting() (unknown, known int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	count := func(l *lane) (n int) {
+		for _, q := range l.queues {
+			n += len(q.waiting)
+		}
+		return n
+	}
+	return count(&h.lanes[unknownLane]), count(&h.lanes[knownLane])
 }

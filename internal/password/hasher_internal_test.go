@@ -39,13 +39,19 @@ type line struct {
 	// gate, if not nil, is what a request that got a hasher waits for
 	// before it gives the hasher back.
 	gate chan struct{}
+	// known are the clients that are known (WithKnownClient).
+	known map[string]bool
 }
 
 // take waits for a hasher for client who, notes who, and gives the
 // hasher back (once the gate opens, with one): with one hasher, or with
 // a gate, the names are in the order of service.
 func (l *line) take(ctx context.Context, h *Hasher, who string) error {
-	if err := h.acquire(WithClient(ctx, who)); err != nil {
+	with := WithClient
+	if l.known[who] {
+		with = WithKnownClient
+	}
+	if err := h.acquire(with(ctx, who)); err != nil {
 		return err
 	}
 	l.mu.Lock()
@@ -98,8 +104,13 @@ func assertIdle(t *testing.T, h *Hasher) {
 	t.Helper()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.running != 0 || len(h.queues) != 0 || h.turns.Len() != 0 {
-		t.Errorf("idle hasher: %d running, %d clients waiting, %d turns", h.running, len(h.queues), h.turns.Len())
+	for i, l := range h.lanes {
+		if len(l.queues) != 0 || l.turns.Len() != 0 {
+			t.Errorf("idle hasher: lane %d has %d clients waiting, %d turns", i, len(l.queues), l.turns.Len())
+		}
+	}
+	if h.running != 0 {
+		t.Errorf("idle hasher: %d running", h.running)
 	}
 }
 
@@ -336,6 +347,36 @@ func TestHasherCrowded(t *testing.T) {
 		h.release()
 		wg.Wait()
 		l.check(t, "A", "B")
+		assertIdle(t, h)
+	})
+}
+
+// TestHasherKnownLane: known clients wait in a lane of their own, which
+// takes every other hasher while both lanes wait: a known client that
+// comes behind a flood of unknown ones, each with its queue full, is
+// served after one of them; the unknown lane's bound on clients waiting
+// does not hold up a known client, and known clients take turns too.
+func TestHasherKnownLane(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newTestHasher(t, 1)
+		h.maxClients = 3
+		hold(t, h)
+		l := line{known: map[string]bool{"K": true, "L": true}}
+		var wg sync.WaitGroup
+		for _, who := range []string{"A", "B", "C"} {
+			l.send(t, t.Context(), h, &wg, who, perClient)
+		}
+		if err := l.take(t.Context(), h, "D"); !errors.Is(err, errCrowded) {
+			t.Fatalf("a 4th unknown client: %v; want ErrBusy at once", err)
+		}
+		l.send(t, t.Context(), h, &wg, "K", 2)
+		l.send(t, t.Context(), h, &wg, "L", 1)
+		if unknown, known := h.Waiting(); unknown != 3*perClient || known != 3 {
+			t.Errorf("waiting: %d unknown, %d known; want %d and 3", unknown, known, 3*perClient)
+		}
+		h.release()
+		wg.Wait()
+		l.check(t, "K", "A", "L", "B", "K", "C", "A", "B", "C", "A", "B", "C")
 		assertIdle(t, h)
 	})
 }

@@ -5,8 +5,7 @@
 //
 // A [Hasher] runs these costly computations on a fixed number of
 // hashers (one per core), fairly between the clients that wait for one,
-// so that a login flood from one client does not hold up other people's
-// logins:
+// so that a login flood does not hold up other people's logins:
 //
 //   - Each hash is for a client, named by the context ([WithClient]: the
 //     client's address as the web and API middleware compute it, an IPv6
@@ -24,6 +23,13 @@
 //     may wait (at about 20 ms a hash, those further back would hardly
 //     be served within [MaxWait]); a new client beyond is refused alike.
 //     The anonymous client, the server's own tools, is bound by neither.
+//   - Known clients ([WithKnownClient]: a browser that logged in to the
+//     account before, by its device cookie) wait in a lane of their own,
+//     with its own turns and bounds; while both lanes have clients
+//     waiting, they take the hashers that come free in turn. So a flood
+//     of unknown clients from any number of addresses holds a known
+//     client up by about one hash, and the unknown ones still get at
+//     least every other hash.
 //   - A request that waited [MaxWait], or whose context ended, gets
 //     ErrBusy and leaves its queue; a hasher given to it meanwhile goes
 //     to the next in turn.

@@ -16,15 +16,17 @@ import (
 // generators sharing locks ever make ids with the same number. A number
 // is a Redlock lock, named by name(n), tried in random order; gen may
 // make ids only while the lock is valid (Generator.SetWorker with the
-// lock's Until). The lock is extended every ttl/3; if it is lost, gen
-// stops making ids until a number (perhaps another) is leased again.
+// lock's Until). The lock is extended every ttl/3, and a failed
+// extension tried again every ttl/10 while the lock is valid; if it is
+// lost, gen stops making ids until a number (the same one, if nobody
+// else took it) is leased again.
 //
 // Lease returns once gen has its first number, or fails when every
 // number is taken or the locks cannot be reached before ctx ends. The
 // lease is kept until stop is called, which releases it.
 func Lease(ctx context.Context, locks *redlock.Client, name func(n int) string, ttl time.Duration,
 	gen *Generator, log *slog.Logger) (stop func(), err error) {
-	l, w, err := acquire(ctx, locks, name, ttl)
+	l, w, err := acquire(ctx, locks, name, ttl, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -36,13 +38,19 @@ func Lease(ctx context.Context, locks *redlock.Client, name func(n int) string, 
 	return func() { cancel(); wg.Wait() }, nil
 }
 
-// acquire takes the lock of a free worker number, trying every number
-// once in random order, and again after a pause while the locks cannot be
-// reached, until ctx ends.
-func acquire(ctx context.Context, locks *redlock.Client, name func(int) string, ttl time.Duration) (*redlock.Lock, int, error) {
+// acquire takes the lock of a free worker number, trying prefer first
+// (if it is one: the number a generator just lost, which it takes back
+// when nobody else has) and then every number once in random order, and
+// again after a pause while the locks cannot be reached, until ctx ends.
+func acquire(ctx context.Context, locks *redlock.Client, name func(int) string, ttl time.Duration,
+	prefer int) (*redlock.Lock, int, error) {
 	for {
 		var lastErr error
-		for _, w := range rand.Perm(Workers) {
+		order := rand.Perm(Workers)
+		if prefer >= 0 {
+			order = append([]int{prefer}, order...)
+		}
+		for _, w := range order {
 			l, err := locks.TryLock(ctx, name(w), ttl)
 			if err == nil {
 				return l, w, nil
@@ -64,42 +72,51 @@ func acquire(ctx context.Context, locks *redlock.Client, name func(int) string, 
 }
 
 // keep extends the lease on worker w until ctx ends, then releases it.
-// When the lock is lost, gen stops making ids at once and a number is
-// leased again.
+// A failed extension is tried again every tenth of the ttl while the
+// lease is valid, so that a slow moment (a saturated CPU, a failover)
+// does not cost the number. When the lock is lost, gen stops making ids
+// at once and a number is leased again, w itself if it is free.
 func keep(ctx context.Context, locks *redlock.Client, name func(int) string, ttl time.Duration,
 	gen *Generator, l *redlock.Lock, w int, log *slog.Logger) {
+	wait := ttl / 3
 	for {
 		select {
 		case <-ctx.Done():
 			gen.SetWorker(w, time.Now())
 			l.Unlock(context.Background())
 			return
-		case <-time.After(ttl / 3):
+		case <-time.After(wait):
 		}
 		err := l.Extend(ctx, ttl)
 		switch {
 		case err == nil:
 			gen.SetWorker(w, l.Until())
+			wait = ttl / 3
 			continue
-		case ctx.Err() != nil || errors.Is(err, redlock.ErrExtendFailed):
-			continue // still valid until its Until; gen stops then by itself
+		case ctx.Err() != nil:
+			continue
+		case errors.Is(err, redlock.ErrExtendFailed): // still valid until its Until; gen stops then by itself
+			log.Warn("could not extend the lease on the id worker number; trying again", "worker", w, "err", err)
+			wait = max(time.Millisecond, min(time.Until(l.Until()), ttl/10))
+			continue
 		}
 		gen.SetWorker(w, time.Now())
-		log.Warn("lost the lease on an id worker number; leasing another", "worker", w, "err", err)
-		if l, w = reacquire(ctx, locks, name, ttl, log); l == nil {
+		log.Warn("lost the lease on an id worker number; leasing one again", "worker", w, "err", err)
+		if l, w = reacquire(ctx, locks, name, ttl, w, log); l == nil {
 			return
 		}
 		gen.SetWorker(w, l.Until())
+		wait = ttl / 3
 		log.Info("leased an id worker number", "worker", w)
 	}
 }
 
-// reacquire leases a worker number again, trying every ttl until it
-// succeeds; it returns a nil lock when ctx ends first.
+// reacquire leases a worker number again, lost first, trying every ttl
+// until it succeeds; it returns a nil lock when ctx ends first.
 func reacquire(ctx context.Context, locks *redlock.Client, name func(int) string, ttl time.Duration,
-	log *slog.Logger) (*redlock.Lock, int) {
+	lost int, log *slog.Logger) (*redlock.Lock, int) {
 	for {
-		l, w, err := acquire(ctx, locks, name, ttl)
+		l, w, err := acquire(ctx, locks, name, ttl, lost)
 		if err == nil {
 			return l, w
 		}

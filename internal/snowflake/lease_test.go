@@ -24,8 +24,13 @@ func workerLock(n int) string { return fmt.Sprint("test:worker:", n) }
 // locks returns a Redlock client on one real Redis, and a plain client
 // to meddle with its keys.
 func locks(t *testing.T) (*redlock.Client, rueidis.Client) {
+	return locksWith(t, redlock.Options{MaxExtensions: -1})
+}
+
+// locksWith is locks with the Redlock client's options.
+func locksWith(t *testing.T, opts redlock.Options) (*redlock.Client, rueidis.Client) {
 	url := redistest.Start(t).URL
-	l, err := redlock.New([]string{url}, redlock.Options{MaxExtensions: -1})
+	l, err := redlock.New([]string{url}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,5 +130,33 @@ func TestLeaseLost(t *testing.T) {
 			t.Fatalf("no new number: %v", err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestLeaseKeptThroughSlowness: the lock server stops answering for
+// longer than two extension periods but less than the lease's validity
+// (a saturated CPU, a failover): the failed extensions are tried again
+// until one goes through, and the generator keeps its number and makes
+// ids all along.
+func TestLeaseKeptThroughSlowness(t *testing.T) {
+	t.Parallel()
+	l, raw := locksWith(t, redlock.Options{MaxExtensions: -1, InstanceTimeout: 200 * time.Millisecond})
+	g := snowflake.NewLeased()
+	const ttl = 6 * time.Second // extended every 2 s; valid until about 6 s without
+	stop := must.Value(snowflake.Lease(t.Context(), l, workerLock, ttl, g, quiet))(t)
+	defer stop()
+	w := snowflake.Worker(must.Value(g.Next(t.Context()))(t))
+	// For the next 4.6 s: the extension at 2 s fails, and so would one 2 s
+	// after it; tried again every 0.6 s, one after the pause goes through,
+	// most of a second before the lease would end.
+	must.OK(t, raw.Do(t.Context(), raw.B().ClientPause().Timeout(4600).All().Build()).Error())
+	for end := time.Now().Add(ttl + 500*time.Millisecond); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		id, err := g.Next(t.Context())
+		if err != nil {
+			t.Fatalf("the generator stopped making ids: %v", err)
+		}
+		if snowflake.Worker(id) != w {
+			t.Fatalf("the generator lost its number %d for %d", w, snowflake.Worker(id))
+		}
 	}
 }

@@ -3,6 +3,7 @@ package store_test
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/retwis/retwis"
@@ -13,8 +14,8 @@ import (
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
-// BenchmarkTopologies posts (to 20 followers, delivery queued) and reads
-// a home page of 10 posts, 16 goroutines at once, on one Redis, on one
+// BenchmarkTopologies posts (to 20 followers, delivery queued), follows
+// and unfollows, and reads a home page of 10 posts, 16 goroutines at once, on one Redis, on one
 // Redis with a replica and WAIT, on a 3-master cluster, and on a
 // 3-master cluster with replicas and WAIT, so that the cost of the
 // cluster and of waiting for replicas shows in one run:
@@ -55,6 +56,27 @@ func BenchmarkTopologies(b *testing.B) {
 				b.RunParallel(func(pb *testing.PB) {
 					for pb.Next() {
 						if _, err := st.CreatePost(b.Context(), author.ID, "a status update of a realistic length"); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			})
+			b.Run("follow", func(b *testing.B) { // a follow or an unfollow of one reader by another
+				b.SetParallelism(8)
+				var goroutines atomic.Int64
+				b.RunParallel(func(pb *testing.PB) {
+					g := int(goroutines.Add(1))
+					for i := 0; pb.Next(); i++ {
+						follower, followee := readers[g%len(readers)].ID, readers[(g+1+i/2)%len(readers)].ID
+						if follower == followee {
+							continue
+						}
+						change := st.Follow
+						if i%2 == 1 {
+							change = st.Unfollow
+						}
+						if err := change(b.Context(), follower, followee); err != nil {
 							b.Error(err)
 							return
 						}

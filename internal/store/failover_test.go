@@ -253,26 +253,33 @@ func TestFailoverLosesNothing(t *testing.T) {
 }
 
 // fail kills or freezes victim, a master, until its replica has taken
-// over, and counts the requests made meanwhile (and half a second after).
-// Then the victim comes back, as a replica of its successor: a killed one
-// is restarted (as a supervisor would; until then its successor has no
-// replica, and writes to it fail as they wait for one), a frozen one
-// resumed. It returns how long the takeover took.
+// over, counting the requests made meanwhile (see injectFault).
 func (l *ledger) fail(t *testing.T, c *redisserver.Cluster, victim *redisserver.Server, fault string) time.Duration {
 	t.Helper()
-	l.fault.Store(true)
+	return injectFault(t, c, victim, fault, l.masters, &l.fault)
+}
+
+// injectFault kills or freezes victim, one of the masters of c, until
+// its replica has taken over, with window set meanwhile (and half a
+// second after). Then the victim comes back, as a replica of its
+// successor: a killed one is restarted (as a supervisor would; until then
+// its successor has no replica, and writes to it fail as they wait for
+// one), a frozen one resumed. It returns how long the takeover took.
+func injectFault(t *testing.T, c *redisserver.Cluster, victim *redisserver.Server, fault string, masters int, window *atomic.Bool) time.Duration {
+	t.Helper()
+	window.Store(true)
 	start := time.Now()
 	if fault == "kill" {
 		victim.Kill()
 	} else if err := victim.Pause(); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.WaitFailover(t.Context(), l.masters, victim); err != nil {
+	if err := c.WaitFailover(t.Context(), masters, victim); err != nil {
 		t.Fatal(err)
 	}
 	promoted := time.Since(start)
 	time.Sleep(500 * time.Millisecond)
-	l.fault.Store(false)
+	window.Store(false)
 	if fault == "kill" {
 		if _, err := c.Restart(t.Context(), victim); err != nil {
 			t.Fatal(err)

@@ -17,12 +17,13 @@ import (
 // Follow makes follower follow followee, recording the time in both
 // sorted sets as the tutorial does, notifies followee (in the same
 // pipeline), and backfills followee's recent posts into follower's home
-// timeline, in order. Following again only refreshes
-// the time. The two sets may live on different cluster nodes, so they are
-// written in one pipeline rather than one transaction, acknowledged once
-// replicated (Options.WaitReplicas); every step is idempotent, so a retry
-// repairs a half-done follow. Once begun it completes even if the client
-// goes away.
+// timeline, in order. Following again only refreshes the time. The two
+// sets may live on different cluster nodes, so they are written in one
+// pipeline rather than one transaction, acknowledged once replicated
+// (Options.WaitReplicas), as a change under way (see change): a follow
+// whose request fails is complete once maintenance has repaired it, or
+// did not happen, never half done. Once begun it completes even if the
+// client goes away.
 func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if follower == followee {
 		return retwis.Errorf(retwis.Invalid, "You cannot follow yourself.")
@@ -33,25 +34,17 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	if _, err := s.Take(ctx, accounts.Subject(schema.FollowLimit(follower)), s.Opts.Limits.Follows); err != nil {
 		return err
 	}
-	ctx, cancel := kernel.Detach(ctx)
-	defer cancel()
-	s.Written.Add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))
 	at := time.Now()
 	now := float64(at.Unix())
 	b := s.C.B()
-	err := redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands {
+	return s.change(ctx, "follow", follower, followee, func() rueidis.Commands {
 		cmds := append(rueidis.Commands{
 			b.Zadd().Key(schema.Following(follower)).ScoreMember().ScoreMember(now, kernel.ID(followee)).Build(),
 			b.Zadd().Key(schema.Followers(followee)).ScoreMember().ScoreMember(now, kernel.ID(follower)).Build(),
 		}, index.NotifyCmds(s.C, followee, schema.Note(schema.NoteFollow, follower, 0), at.UnixMilli())...)
 		cmds = append(cmds, b.Del().Key(schema.Suggestions(follower)).Build())
 		return append(cmds, index.Commands(s.C, index.EdgeWrites("ZADD", follower, schema.RelFollows, followee))...)
-	}, schema.Following(follower), schema.Followers(followee)))
-	if err != nil {
-		return s.Wrap("follow", err)
-	}
-	s.RefreshQuietly(ctx, followee)
-	return s.settleFollow(ctx, follower, followee)
+	})
 }
 
 // mayFollow refuses a follow when either of the two blocked the other,
@@ -90,22 +83,43 @@ func (s *Store) mayFollow(ctx context.Context, follower, followee int64) error {
 }
 
 // Unfollow undoes Follow and takes followee's posts off follower's home
-// timeline. Unfollowing someone not followed does nothing.
+// timeline, as a change under way like Follow's. Unfollowing someone not
+// followed does nothing.
 func (s *Store) Unfollow(ctx context.Context, follower, followee int64) error {
 	if follower == followee {
 		return retwis.Errorf(retwis.Invalid, "You cannot unfollow yourself.")
 	}
+	return s.change(ctx, "unfollow", follower, followee, func() rueidis.Commands {
+		return index.Commands(s.C, UnfollowWrites(follower, followee))
+	})
+}
+
+// change writes a follow or unfollow (op) of followee by follower, the
+// commands writes returns, then brings follower's home timeline in line
+// (settleFollow). Before its first write it records the change under
+// way on a shard of the queue (beginChange), and takes the record back
+// once all is done: a change whose request fails midway keeps its
+// record, and maintenance completes it (RepairFollows) by the truth,
+// follower's set of users followed. A change refused before its record
+// is written has no effect.
+func (s *Store) change(ctx context.Context, op string, follower, followee int64, writes func() rueidis.Commands) error {
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	s.Written.Add(schema.Following(follower), schema.Followers(followee), schema.Home(follower), schema.Graph(follower), schema.Graph(followee), schema.Suggestions(follower))
-	err := redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands {
-		return index.Commands(s.C, UnfollowWrites(follower, followee))
-	}, schema.Following(follower), schema.Followers(followee)))
+	done, err := s.beginChange(ctx, follower, followee)
 	if err != nil {
-		return s.Wrap("unfollow", err)
+		return s.Wrap(op, err)
+	}
+	err = redisconn.FirstErr(s.Replicated(ctx, writes, schema.Following(follower), schema.Followers(followee)))
+	if err != nil {
+		return s.Wrap(op, err)
 	}
 	s.RefreshQuietly(ctx, followee)
-	return s.settleFollow(ctx, follower, followee)
+	if err := s.settleFollow(ctx, follower, followee); err != nil {
+		return err
+	}
+	done(ctx)
+	return nil
 }
 
 // UnfollowWrites are the plain commands that end a follow: out of both
@@ -119,29 +133,35 @@ func UnfollowWrites(follower, followee int64) [][]string {
 	}, index.EdgeWrites("ZREM", follower, schema.RelFollows, followee)...)
 }
 
-// maxSettle bounds how often settleFollow goes round; each round that
+// maxSettle bounds how often untilSettled goes round; each round that
 // does not settle means another follow or unfollow of the same pair ran
 // in between, and that one settles the pair in turn.
 const maxSettle = 5
 
 // settleFollow brings follower's home timeline and set of followed
 // celebrities in line with whether follower now follows followee:
-// backfilled or emptied of followee's posts. It reads the relation again
-// afterwards and goes round until it has not changed, so that of several
-// overlapping follows and unfollows of the same pair (a double click, two
-// tabs), the last to finish leaves the timeline matching the relation.
+// backfilled or emptied of followee's posts (see untilSettled).
 func (s *Store) settleFollow(ctx context.Context, follower, followee int64) error {
+	return s.untilSettled(ctx, follower, followee, func(following bool) error {
+		if following {
+			return s.addFollowee(ctx, follower, followee)
+		}
+		return s.removeFollowee(ctx, follower, followee)
+	})
+}
+
+// untilSettled reads whether follower follows followee and calls apply
+// with the answer, then reads the relation again and goes round until it
+// has not changed, so that of several overlapping follows and unfollows
+// of the same pair (a double click, two tabs, a repair), the last to
+// finish leaves what apply writes matching the relation.
+func (s *Store) untilSettled(ctx context.Context, follower, followee int64, apply func(following bool) error) error {
 	following, err := s.follows(ctx, follower, followee)
 	for range maxSettle {
 		if err != nil {
 			return err
 		}
-		if following {
-			err = s.addFollowee(ctx, follower, followee)
-		} else {
-			err = s.removeFollowee(ctx, follower, followee)
-		}
-		if err != nil {
+		if err := apply(following); err != nil {
 			return err
 		}
 		var now bool

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/livehub"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // streamEvents answers GET /api/v1/streaming/user, /user/notification,
@@ -72,7 +73,7 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.C
 	}
 	heartbeat := time.NewTicker(s.heartbeat)
 	defer heartbeat.Stop()
-	origin := api.Origin(r)
+	origin := middleware.Origin(r)
 	for ok := send(":)\n"); ok; {
 		select {
 		case <-r.Context().Done():

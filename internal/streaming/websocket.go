@@ -13,6 +13,7 @@ import (
 
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/livehub"
+	"github.com/retwis/retwis/internal/middleware"
 )
 
 // streamWebSocket answers GET /api/v1/streaming: a WebSocket that carries
@@ -59,7 +60,7 @@ func (s *Server) streamWebSocket(w http.ResponseWriter, r *http.Request) {
 		s.streamUnavailable(w, r, err)
 		return
 	}
-	ws := &wsSession{s: s, client: c, listener: l, origin: api.Origin(r), streams: map[string]liveStream{}}
+	ws := &wsSession{s: s, client: c, listener: l, origin: middleware.Origin(r), streams: map[string]liveStream{}}
 	if ws.conn, err = s.acceptWebSocket(w, r, protocol); err != nil {
 		return // answered
 	}

@@ -14,19 +14,21 @@ const shownURLRunes = 32
 // bodyHTML returns the HTML of a post's body: its text escaped, with its
 // mentions of users that existed when it was posted linked to their
 // profiles, its tags to their pages, and its links to where they point
-// (shown shortened, and marked as the author's, not the site's).
+// (shown shortened, and marked as the author's, not the site's). The text
+// of each link is isolated (<bdi>), so that a direction control in it
+// turns nothing around it; the template isolates the whole body.
 func bodyHTML(p retwis.Post) template.HTML {
 	var b strings.Builder
 	for _, seg := range p.Segments() {
 		text := template.HTMLEscapeString(seg.Text)
 		switch seg.Kind {
 		case retwis.EntityMention:
-			b.WriteString(`<a class="mention" href="` + retwis.ProfilePath(seg.Name) + `">` + text + `</a>`)
+			b.WriteString(`<a class="mention" href="` + retwis.ProfilePath(seg.Name) + `"><bdi>` + text + `</bdi></a>`)
 		case retwis.EntityTag:
-			b.WriteString(`<a class="tag" href="` + retwis.TagPath(seg.Name) + `">` + text + `</a>`)
+			b.WriteString(`<a class="tag" href="` + retwis.TagPath(seg.Name) + `"><bdi>` + text + `</bdi></a>`)
 		case retwis.EntityURL:
-			b.WriteString(`<a href="` + template.HTMLEscapeString(seg.Name) + `" rel="nofollow noopener ugc">` +
-				template.HTMLEscapeString(shortURL(seg.Name)) + `</a>`)
+			b.WriteString(`<a href="` + template.HTMLEscapeString(seg.Name) + `" rel="nofollow noopener ugc"><bdi>` +
+				template.HTMLEscapeString(shortURL(seg.Name)) + `</bdi></a>`)
 		default:
 			b.WriteString(text)
 		}

@@ -28,10 +28,10 @@ func TestPostEntities(t *testing.T) {
 	redirects(t, bob.post("/post", url.Values{"status": {body}}), "/")
 	page := bob.get("/u/bob")
 	expect(t, page, 200,
-		`<a class="mention" href="/u/Alice">@alice</a>, @nobody!`,
+		`<a class="mention" href="/u/Alice"><bdi>@alice</bdi></a>, @nobody!`,
 		`&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;`,
-		`<a class="tag" href="/tag/Caf%C3%A9">#Café</a>`,
-		`<a href="https://example.com/a/very/long/path?q=1&amp;r=" rel="nofollow noopener ugc">example.com/a/very/long/path?q=…</a>&#34;2&#34; #&lt;b&gt;`)
+		`<a class="tag" href="/tag/Caf%C3%A9"><bdi>#Café</bdi></a>`,
+		`<a href="https://example.com/a/very/long/path?q=1&amp;r=" rel="nofollow noopener ugc"><bdi>example.com/a/very/long/path?q=…</bdi></a>&#34;2&#34; #&lt;b&gt;`)
 	if strings.Contains(page.body, "<script>") || strings.Contains(page.body, "<b>") {
 		t.Fatalf("markup from a post reached the page:\n%s", page.body)
 	}
@@ -107,7 +107,7 @@ func TestMentionsAndNotifications(t *testing.T) {
 	bob.post("/post", url.Values{"status": {"hello @ALICE"}})
 	s.drain()
 	expect(t, alice.get("/"), 200, `Notifications <span class="unread-count">2</span>`)
-	expect(t, alice.get("/mentions"), 200, `hello <a class="mention" href="/u/alice">@ALICE</a>`)
+	expect(t, alice.get("/mentions"), 200, `hello <a class="mention" href="/u/alice"><bdi>@ALICE</bdi></a>`)
 	expect(t, bob.get("/mentions"), 200, "No posts yet")
 	expect(t, alice.get("/notifications"), 200, `<article class="note unread">`, "mentioned you", "followed you")
 	if page := alice.get("/"); strings.Contains(page.body, "unread-count") {
@@ -138,7 +138,7 @@ func TestReplyFlow(t *testing.T) {
 	key := regexp.MustCompile(`name="idempotency_key" value="([A-Z0-9]+)"`).FindStringSubmatch(form.body)
 	redirects(t, bob.post("/post", url.Values{"status": {"I agree"}, "in_reply_to": {"1"}, "idempotency_key": {key[1]}}), "/p/2")
 	expect(t, bob.get("/p/2"), 200, `<div class="ancestors"><article class="post" id="p1">`,
-		`in reply to <a href="/p/1">@alice</a>`, `<a class="mention" href="/u/alice">@alice</a> I agree`)
+		`in reply to <a href="/p/1">@alice</a>`, `<a class="mention" href="/u/alice"><bdi>@alice</bdi></a> I agree`)
 	s.drain()
 	_, replies, _ := strings.Cut(bob.get("/p/1").body, `<section class="replies">`)
 	if !strings.Contains(replies, `id="p2"`) {
@@ -174,7 +174,7 @@ func TestTrendingAndTagSearch(t *testing.T) {
 	redirects(t, b.get("/tags?q=%23REDIS"), "/tag/Redis")
 	redirects(t, b.get("/tags?q=cafe"), "/tag/Caf%C3%A9")
 	expect(t, b.get("/tags?q=r"), 200, `href="/tag/Redis"`, `href="/tag/rust"`)
-	expect(t, b.get("/tags?q=zz"), 200, "No tag in use begins with “zz”")
+	expect(t, b.get("/tags?q=zz"), 200, "No tag in use begins with “<bdi>zz</bdi>”")
 	expect(t, b.get("/tags"), 200, `href="/tag/Redis"`)
 	expect(t, b.get("/tags?q="+strings.Repeat("x", 101)), 400, "at most 100 characters")
 

@@ -3,7 +3,6 @@ package web
 import (
 	"errors"
 	"net/http"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/retwis/retwis"
@@ -30,13 +29,13 @@ func parseForm(w http.ResponseWriter, r *http.Request) (int, error) {
 }
 
 // postNumber reads the post id in value, a parameter called name of a
-// request: 0 when value is empty.
+// request, spelled as retwis.ParseID reads it: 0 when value is empty.
 func postNumber(value, name string) (int64, error) {
 	if value == "" {
 		return 0, nil
 	}
-	n, err := strconv.ParseInt(value, 10, 64)
-	if err != nil || n <= 0 {
+	n, ok := retwis.ParseID(value)
+	if !ok {
 		return 0, retwis.Errorf(retwis.Invalid, "%s must be a post number.", name)
 	}
 	return n, nil

@@ -2,27 +2,24 @@ package web_test
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/mux"
-	"github.com/retwis/retwis/internal/password"
-	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/web"
 )
 
-// TestLoginAndSignupLimits: login attempts beyond the limit of their
-// client address, or of the account from any address, and sign-ups
+// TestLoginAndSignupLimits: login attempts from browsers new to the
+// site (no device cookie) beyond the limit of their client address, or
+// of the account from any address, and sign-ups
 // beyond their address's, are refused with 429 and Retry-After, the
 // form kept; the client address comes from X-Forwarded-For only because
 // the test's loopback is a trusted proxy; other people are not held up.
@@ -35,8 +32,8 @@ func TestLoginAndSignupLimits(t *testing.T) {
 	})
 	b := s.browser()
 	from := func(addr string) http.Header { return http.Header{"X-Forwarded-For": {addr}} }
-	login := func(addr, name, pass string) response {
-		return b.postRaw("/login", url.Values{"username": {name}, "password": {pass}}.Encode(), from(addr))
+	login := func(addr, name, pass string) response { // from a browser new to the site: no known device
+		return s.browser().postRaw("/login", url.Values{"username": {name}, "password": {pass}}.Encode(), from(addr))
 	}
 	signUp := func(addr, name string) response {
 		return b.postRaw("/register", url.Values{"username": {name}, "password": {"password1"}, "password2": {"password1"}}.Encode(), from(addr))
@@ -91,75 +88,43 @@ func TestFailedLoginsShown(t *testing.T) {
 	}
 }
 
-// TestLoginFloodFair: with the rate limits off, as in a benchmark, one
-// address floods the login form with 100 connections of wrong guesses
-// (for a name nobody has: an account's own delay would stop guesses at
-// it before any hashing); once the hashers are full and the flood's
-// excess is refused (503, busy), somebody logging in from another
-// address waits only their turn, and gets in.
-//
-// Not in parallel: the flood takes both cores, and the login it lets
-// through must not wait password.MaxWait for them.
-func TestLoginFloodFair(t *testing.T) {
-	s := newSiteStore(t, redistest.Start(t).URL, httptest.NewServer, mux.Options{
+// TestOwnerNotLockedOut: 14 wrong passwords from 14 addresses, each of a
+// browser new to the site, use up the account's limit and make its
+// next attempts wait, with the default limits; the owner, on the
+// browser they logged in with before, logs in at once all the same,
+// is told of the attempts, and may change their password (which counts
+// against the device's allowance too). On a browser new to the site the
+// owner waits like anybody else.
+func TestOwnerNotLockedOut(t *testing.T) {
+	t.Parallel()
+	per5m := func(n int) retwis.Rate { return retwis.Rate{Count: n, Per: 5 * time.Minute} }
+	s := newSiteWith(t, redistest.Start(t).URL, httptest.NewServer, mux.Options{
+		Pages:   web.Options{Limits: web.Limits{Login: per5m(30), LoginAccount: per5m(10), LoginDevice: per5m(10)}},
 		Proxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
-	}, store.Options{Password: password.Params{Memory: 4096, Time: 1, Threads: 1}}) // a few ms a hash: the flood piles up
-	s.browser().signUp("carol")
-	flood := s.srv.Client().Transport.(*http.Transport).Clone()
-	flood.MaxIdleConnsPerHost = 100
-	login := func(c *http.Client, addr, name, pass string) (int, error) {
-		req, err := http.NewRequest("POST", s.srv.URL+"/login", strings.NewReader(url.Values{"username": {name}, "password": {pass}}.Encode()))
-		if err != nil {
-			return 0, err
+	})
+	owner := s.browser()
+	owner.signUp("owner")
+	owner.post("/logout", nil)
+	login := func(b *browser, addr, pass string) response {
+		return b.postRaw("/login", url.Values{"username": {"owner"}, "password": {pass}}.Encode(),
+			http.Header{"X-Forwarded-For": {addr}})
+	}
+	refused := 0
+	for i := range 14 {
+		switch r := login(s.browser(), fmt.Sprint("198.51.100.", i), "wrong-password"); r.status {
+		case http.StatusTooManyRequests:
+			refused++
+		case http.StatusUnauthorized:
+		default:
+			t.Fatalf("guess %d: %d; want 401 or 429", i, r.status)
 		}
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("X-Forwarded-For", addr)
-		res, err := c.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		return res.StatusCode, nil
 	}
-	full, stop := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	var wg sync.WaitGroup
-	for range 100 {
-		wg.Go(func() {
-			c := &http.Client{Transport: flood}
-			for range 30 { // until carol is in; at most 30 rounds each
-				status, err := login(c, "198.51.100.7", "nobody", "guess")
-				switch {
-				case err != nil:
-					t.Error(err)
-					return
-				case status == http.StatusServiceUnavailable:
-					once.Do(func() { close(full) })
-				case status != http.StatusUnauthorized:
-					t.Errorf("a guess of the flood: %d; want 401 or 503", status)
-				}
-				select {
-				case <-stop:
-					return
-				default:
-				}
-			}
-		})
+	if refused < 10 {
+		t.Fatalf("%d of 14 guesses refused; want the account's delay and limit to refuse most", refused)
 	}
-	flooded := make(chan struct{})
-	go func() { wg.Wait(); close(flooded) }()
-	select {
-	case <-full:
-	case <-flooded:
-		t.Fatal("the flood never filled the hashers: nothing was refused")
-	}
-	carol := s.browser()
-	r := carol.postRaw("/login", url.Values{"username": {"carol"}, "password": {"password1"}}.Encode(),
-		http.Header{"X-Forwarded-For": {"203.0.113.5"}})
-	close(stop)
-	<-flooded
-	if r.status != http.StatusSeeOther || carol.cookie() == "" {
-		t.Fatalf("carol's login during the flood: %d, cookie %q; want 303 and a cookie:\n%s", r.status, carol.cookie(), r.body)
-	}
+	expect(t, login(s.browser(), "203.0.113.1", "password1"), http.StatusTooManyRequests)
+	redirects(t, login(owner, "203.0.113.2", "password1"), "/")
+	expect(t, owner.get("/"), http.StatusOK, "failed attempts to log in to your account since you last logged in")
+	redirects(t, owner.post("/settings/password", url.Values{"current": {"password1"}, "password": {"password2"}, "password2": {"password2"}}),
+		"/settings?password=changed")
 }

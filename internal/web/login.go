@@ -11,7 +11,8 @@ import (
 )
 
 // login serves POST /login: check the credentials, and set the token of
-// the new session they begin (one per login) as the cookie.
+// the new session they begin (one per login) as the cookie, and the
+// device cookie that makes the browser a known device of the account.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	if status, err := parseForm(w, r); err != nil {
 		s.welcomeError(w, r, status, "", err)
@@ -22,28 +23,47 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, retwis.Errorf(retwis.Invalid, "You need to enter both username and password to log in."))
 		return
 	}
-	if err := s.limitLogin(r, name); err != nil {
+	d := s.knownDevice(r, name)
+	if err := s.limitLogin(r, name, d.Known); err != nil {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}
-	_, secret, err := s.store.Login(s.withDevice(r), name, pass)
+	u, secret, err := s.store.Login(accounts.WithDevice(r.Context(), d), name, pass)
 	if err != nil {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}
 	s.setAuthCookie(w, r, secret)
+	s.rememberDevice(w, r, u.ID)
 	http.Redirect(w, r, cmp.Or(localPath(r.PostFormValue("next")), "/"), http.StatusSeeOther)
 }
 
-// limitLogin counts a login attempt against the limits of its client
-// address and of the account (by its name: there is no need to look the
-// account up, and a name nobody has is limited alike).
-func (s *Server) limitLogin(r *http.Request, name string) error {
-	if _, err := s.store.Take(r.Context(), accounts.LoginFrom(middleware.ClientAddr(r)), s.limits.Login); err != nil {
-		return err
+// limitLogin counts a login attempt against the allowance of the known
+// device it comes from (known: zero for none), or else against the
+// limits of its client address and of the account (by its name: there
+// is no need to look the account up, and a name nobody has is limited
+// alike). So guesses from elsewhere never use up the owner's own
+// device's allowance.
+func (s *Server) limitLogin(r *http.Request, name string, known accounts.KnownDevice) error {
+	if known.ID == "" {
+		if _, err := s.store.Take(r.Context(), accounts.LoginFrom(middleware.ClientAddr(r)), s.limits.Login); err != nil {
+			return err
+		}
+		if !retwis.IsUsernameShaped(name) {
+			return nil // no account has it; the address's limit counts the attempt
+		}
 	}
-	if !retwis.IsUsernameShaped(name) {
-		return nil // no account has it; the address's limit counts the attempt
+	return s.limitAttempt(r, name, known)
+}
+
+// limitAttempt counts an attempt at the password of the account called
+// name (a login, a password change, a deletion) against the allowance of
+// the known device it comes from (known: zero for none), or else
+// against the account's limit.
+func (s *Server) limitAttempt(r *http.Request, name string, known accounts.KnownDevice) error {
+	if known.ID != "" {
+		_, err := s.store.Take(r.Context(), accounts.LoginOnDevice(known), s.limits.LoginDevice)
+		return err
 	}
 	_, err := s.store.Take(r.Context(), accounts.LoginTo(name), s.limits.LoginAccount)
 	return err

@@ -88,7 +88,7 @@ func TestReportAndModerate(t *testing.T) {
 		redirects(t, mod.post("/admin/reports/close", url.Values{"id": {m[1]}, "reason": {"dealt with"}}), "/admin?done=close-report")
 	}
 	expect(t, mod.get("/admin"), http.StatusOK, "Open reports (0)", "Suspended accounts (1)",
-		"@mod</td><td>suspend</td><td>@troll</td><td>trolling", "@mod</td><td>delete-post</td><td>post "+first+" by @troll</td><td>insults",
+		"@mod</td><td>suspend</td><td>@troll</td><td dir=\"auto\">trolling", "@mod</td><td>delete-post</td><td>post "+first+" by @troll</td><td dir=\"auto\">insults",
 		"close-report")
 	redirects(t, mod.post("/admin/unsuspend", url.Values{"user": {"troll"}}), "/admin?done=unsuspend")
 	expect(t, s.browser().get("/timeline"), http.StatusOK, "second troll post")

@@ -35,7 +35,8 @@ type authorizeRequest struct {
 
 // readAuthorize checks an authorization request's parameters (from the
 // query or the form). A request that cannot be sent back to the app
-// (unknown app, a redirect URI it did not register) is an error shown
+// (unknown app, a redirect URI it did not register or of a scheme
+// retwis.RedirectScheme refuses) is an error shown
 // on the page; one that can is sent back with grantErr (RFC 6749,
 // 4.1.2.1).
 func (s *Server) readAuthorize(r *http.Request, v url.Values) (authorizeRequest, error) {
@@ -49,6 +50,9 @@ func (s *Server) readAuthorize(r *http.Request, v url.Values) (authorizeRequest,
 	}
 	if !slices.Contains(app.RedirectURIs, redirect) {
 		return authorizeRequest{}, retwis.Errorf(retwis.Invalid, "The redirect URI is not one that %s registered.", app.Name)
+	}
+	if err := retwis.RedirectScheme(redirect); err != nil { // registered before the rule
+		return authorizeRequest{}, err
 	}
 	req := authorizeRequest{app: app, redirect: redirect, state: v.Get("state"), params: url.Values{}}
 	for _, k := range authorizeParams {

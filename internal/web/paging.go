@@ -76,8 +76,8 @@ func parseCursor(v url.Values, thing string) (retwis.Cursor, error) {
 		dst  *int64
 	}{{"before", &c.Before}, {"after", &c.After}} {
 		if s := v.Get(f.name); s != "" {
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil || n <= 0 {
+			n, ok := retwis.ParseID(s)
+			if !ok {
 				return retwis.Cursor{}, retwis.Errorf(retwis.Invalid, "?%s must be a %s number.", f.name, thing)
 			}
 			*f.dst = n

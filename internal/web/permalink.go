@@ -9,10 +9,11 @@ import (
 	"github.com/retwis/retwis/internal/middleware"
 )
 
-// postID reads the {id} of a post path.
+// postID reads the {id} of a post path, spelled as retwis.ParseID reads
+// it: /p/+1 and /p/01 are not found, as /p/1 is the post's one path.
 func postID(r *http.Request) (int64, error) {
-	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || n <= 0 {
+	n, ok := retwis.ParseID(r.PathValue("id"))
+	if !ok {
 		return 0, retwis.Errorf(retwis.NotFound, "There is no such post.")
 	}
 	return n, nil

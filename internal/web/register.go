@@ -8,8 +8,8 @@ import (
 	"github.com/retwis/retwis/internal/store/accounts"
 )
 
-// register serves POST /register: create the account, log it in, and go
-// home. A failed sign-up shows the welcome page again with the reason.
+// register serves POST /register: create the account, log it in (the
+// browser a known device of it), and go home. A failed sign-up shows the welcome page again with the reason.
 // The form's own matter, the confirmation, is checked here; the rules of
 // usernames and passwords are the store's, which every interface reaches.
 func (s *Server) register(w http.ResponseWriter, r *http.Request) {
@@ -26,11 +26,12 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}
-	_, secret, err := s.store.Register(s.withDevice(r), name, pass)
+	u, secret, err := s.store.Register(s.withDevice(r), name, pass)
 	if err != nil {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}
 	s.setAuthCookie(w, r, secret)
+	s.rememberDevice(w, r, u.ID)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

@@ -27,6 +27,14 @@ var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag"
 // fragmentCapacity is how many rendered posts a server keeps.
 const fragmentCapacity = 50_000
 
+// statusMaxLength is the compose box's maxlength: the server counts a
+// post's length in code points (retwis.MaxStatusLen), a browser counts
+// maxlength in UTF-16 units, of which a code point takes one or two (a
+// line break, which the post turns into one space, counts as two), so
+// that twice the server's limit is the bound that refuses no post the
+// server takes; the server's own check tells of a longer one.
+const statusMaxLength = 2 * retwis.MaxStatusLen
+
 // parseTemplates parses the pages. They render posts through a cache of
 // fragments (see fragments), made with their "post" template.
 func parseTemplates() (map[string]*template.Template, error) {
@@ -34,7 +42,8 @@ func parseTemplates() (map[string]*template.Template, error) {
 	postsHTML := func(posts []retwis.Post) (template.HTML, error) { return frags.HTML(posts, time.Now()) }
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
 	funcs := template.FuncMap{"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": retwis.ProfilePath,
-		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) }, "scopeText": scopeText}
+		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) }, "scopeText": scopeText,
+		"statusMaxLength": func() int { return statusMaxLength }}
 	base, err := template.New("").Funcs(funcs).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
@@ -52,14 +61,38 @@ func parseTemplates() (map[string]*template.Template, error) {
 	return pages, nil
 }
 
+// staticFiles serves the files of static/, and no listing of it: a
+// directory is not found.
 func staticFiles() http.Handler {
 	sub, _ := fs.Sub(staticFS, "static")
-	files := http.StripPrefix("/static/", http.FileServerFS(sub))
+	files := http.StripPrefix("/static/", http.FileServerFS(filesOnly{sub}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		files.ServeHTTP(w, r)
 	})
 }
+
+// filesOnly is a file system whose directories cannot be opened, so
+// that a file server lists none.
+type filesOnly struct{ fs.FS }
+
+// Open opens the file name, and answers fs.ErrNotExist for a directory.
+func (f filesOnly) Open(name string) (fs.File, error) {
+	file, err := f.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := file.Stat(); err != nil || info.IsDir() {
+		file.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return file, nil
+}
+
+// contentSecurityPolicy is the policy of every page: its scripts,
+// styles and images from the site alone, forms sent to it alone, no
+// <base> (which would move every relative URL elsewhere), and no frame.
+const contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // view is the data of every page: the common fields first, then those
 // of particular pages, left empty by the others.
@@ -142,7 +175,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'self'; form-action 'self'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	switch {
 	case v.Viewer != nil: // a page made for its viewer: no cache but theirs, and not even that
 		h.Set("Cache-Control", "private, no-store")

@@ -24,7 +24,7 @@ func TestSearch(t *testing.T) {
 	s.drain()
 
 	page := b.get("/search?q=MAR")
-	expect(t, page, 200, `<span class="name">María José</span> <span class="username">@maria</span>`, "1 follower", "@marco", `href="/tag/Marathon"`)
+	expect(t, page, 200, `<bdi class="name">María José</bdi> <span class="username">@maria</span>`, "1 follower", "@marco", `href="/tag/Marathon"`)
 	if strings.Index(page.body, "@maria") > strings.Index(page.body, "@marco") {
 		t.Fatal("the more followed user is not listed first")
 	}
@@ -36,7 +36,7 @@ func TestSearch(t *testing.T) {
 	if body := b.get("/search?q=%23mar").body; strings.Contains(body, "<h2>People</h2>") || !strings.Contains(body, "#Marathon") {
 		t.Fatal("a # search shows people, or no tags")
 	}
-	expect(t, b.get("/search?q=zz"), 200, "Nobody is found by “zz”.")
+	expect(t, b.get("/search?q=zz"), 200, "Nobody is found by “<bdi>zz</bdi>”.")
 	expect(t, b.get("/search"), 200, "Type a name")
 	expect(t, b.get("/search?q="+strings.Repeat("x", 101)), 400, "at most 100 characters")
 	expect(t, b.get("/timeline"), 200, `action="/search"`, `data-complete="/complete/people"`)
@@ -72,5 +72,5 @@ func TestSomePeople(t *testing.T) {
 	b := s.browser()
 	b.signUp("ines")
 	redirects(t, b.post("/settings", url.Values{"name": {"Inès"}}), "/u/ines")
-	expect(t, s.browser().get("/"), 200, "<h2>Some people</h2>", `<span class="name">Inès</span> <span class="username">@ines</span>`)
+	expect(t, s.browser().get("/"), 200, "<h2>Some people</h2>", `<bdi class="name">Inès</bdi> <span class="username">@ines</span>`)
 }

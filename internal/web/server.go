@@ -70,7 +70,10 @@ type Options struct {
 type Limits struct {
 	Login        retwis.Rate // login attempts per client address
 	LoginAccount retwis.Rate // login attempts per account, from anywhere
-	Signups      retwis.Rate // sign-ups per client address
+	// LoginDevice is the login attempts per known device (a browser that
+	// logged in to the account before), instead of the two above.
+	LoginDevice retwis.Rate
+	Signups     retwis.Rate // sign-ups per client address
 }
 
 // Server serves retwis's pages. It keeps no state of its own between

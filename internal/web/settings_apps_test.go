@@ -20,8 +20,9 @@ func TestAppsSettings(t *testing.T) {
 	b.signUp("owner")
 	expect(t, b.get("/settings/apps"), 200, "No app can use your account", `action="/settings/apps/token"`)
 	before := s.snapshot()
-	expect(t, b.post("/settings/apps/token", url.Values{"name": {"  "}}), 400, "Name the token")
-	expect(t, b.post("/settings/apps/token", url.Values{"name": {strings.Repeat("n", 101)}}), 400, "Name the token")
+	expect(t, b.post("/settings/apps/token", url.Values{"name": {"  "}}), 400, "name has 1 to 100 characters")
+	expect(t, b.post("/settings/apps/token", url.Values{"name": {strings.Repeat("n", 101)}}), 400, "name has 1 to 100 characters")
+	expect(t, b.post("/settings/apps/token", url.Values{"name": {"bot\u202egnp.exe"}}), 400, "direction controls")
 	s.assertUnchanged(before)
 
 	page := b.post("/settings/apps/token", url.Values{"name": {"my <bot>"}})

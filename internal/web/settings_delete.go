@@ -18,11 +18,12 @@ import (
 func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	status, err := parseForm(w, r)
+	d := s.knownDevice(r, u.Username)
 	if err == nil { // each attempt hashes a password: limited as logins to the account are
-		_, err = s.store.Take(r.Context(), accounts.LoginTo(u.Username), s.limits.LoginAccount)
+		err = s.limitAttempt(r, u.Username, d.Known)
 	}
 	if err == nil {
-		err = s.deleter.DeleteAccount(r.Context(), u.ID, r.PostFormValue("password"))
+		err = s.deleter.DeleteAccount(accounts.WithDevice(r.Context(), d), u.ID, r.PostFormValue("password"))
 	}
 	if err == nil {
 		s.clearAuthCookie(w, r)

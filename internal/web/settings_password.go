@@ -22,12 +22,13 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 	if err == nil && r.PostFormValue("password") != r.PostFormValue("password2") {
 		err = retwis.Errorf(retwis.Invalid, "The two new passwords do not match.")
 	}
+	d := s.knownDevice(r, u.Username)
 	if err == nil { // each attempt hashes a password: limited as logins to the account are
-		_, err = s.store.Take(r.Context(), accounts.LoginTo(u.Username), s.limits.LoginAccount)
+		err = s.limitAttempt(r, u.Username, d.Known)
 	}
 	var token string
 	if err == nil {
-		token, err = s.store.ChangePassword(s.withDevice(r), u.ID, r.PostFormValue("current"), r.PostFormValue("password"))
+		token, err = s.store.ChangePassword(accounts.WithDevice(r.Context(), d), u.ID, r.PostFormValue("current"), r.PostFormValue("password"))
 	}
 	if err == nil {
 		s.setAuthCookie(w, r, token)

@@ -18,7 +18,7 @@ func TestSettings(t *testing.T) {
 	b.signUp("jose")
 	expect(t, b.get("/settings"), 200, `name="name" value=""`, `action="/settings"`)
 	redirects(t, b.post("/settings", url.Values{"name": {"  José \n Núñez "}, "bio": {"Redis & <Go>"}}), "/u/jose")
-	expect(t, b.get("/u/jose"), 200, `<h1>José Núñez <span class="handle">@jose</span></h1>`, `<p class="bio">Redis &amp; &lt;Go&gt;</p>`)
+	expect(t, b.get("/u/jose"), 200, `<h1><bdi>José Núñez</bdi> <span class="handle">@jose</span></h1>`, `<p class="bio" dir="auto">Redis &amp; &lt;Go&gt;</p>`)
 	expect(t, b.get("/settings"), 200, `value="José Núñez"`, "Redis &amp; &lt;Go&gt;</textarea>")
 
 	before := s.snapshot()
@@ -30,10 +30,12 @@ func TestSettings(t *testing.T) {
 		{url.Values{"name": {"ok"}, "bio": {strings.Repeat("b", 161)}}, "Bios are at most 160 characters"},
 		{url.Values{"name": {"\u200b"}}, "need a letter, digit or symbol"},
 		{url.Values{"name": {"bell\a"}}, "control characters"},
+		{url.Values{"name": {"\u3164"}}, "need a letter, digit or symbol"},
+		{url.Values{"name": {"Ada\u202egnp.exe"}}, "direction controls"},
 	} {
 		r := b.post("/settings", bad.form)
 		expect(t, r, 400, bad.want)
-		if name := bad.form.Get("name"); len(name) < 100 && !strings.Contains(r.body, `value="`+name+`"`) && !strings.ContainsAny(name, "\a\u200b") {
+		if name := bad.form.Get("name"); len(name) < 100 && !strings.Contains(r.body, `value="`+name+`"`) && !strings.ContainsAny(name, "\a\u200b\u3164\u202e") {
 			t.Errorf("the refused form lost the name typed: %q", name)
 		}
 	}

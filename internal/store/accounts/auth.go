@@ -11,6 +11,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -60,8 +61,13 @@ func (s *Store) parseAccount(r rueidis.RedisResult) (Account, error) {
 
 // CheckPassword verifies pass against the account. A legacy plaintext
 // password is compared in constant time and, when it matches, re-stored
-// hashed with the plaintext removed.
+// hashed with the plaintext removed. From a known device of the account
+// (Device.Known), the hash is made in the known lane of the hashers
+// (password.WithKnownClient).
 func (s *Store) CheckPassword(ctx context.Context, uid int64, acct Account, pass string) (bool, error) {
+	if known, ok := knownDevice(ctx, uid); ok {
+		ctx = password.WithKnownClient(ctx, known.ID)
+	}
 	switch {
 	case acct.hash != "":
 		ok, err := s.VerifyPassword(ctx, pass, acct.hash)

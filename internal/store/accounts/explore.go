@@ -281,11 +281,17 @@ func (s *Store) RefreshStale(ctx context.Context) (int, error) {
 }
 
 // RefreshQuietly is refreshDirectory for writes that have succeeded
-// whatever becomes of the directory: a failure is logged, and left to
-// the next refresh of the user or to `retwis check`.
+// whatever becomes of the directory: on a failure, the entries are
+// marked stale (schema.ExploreStale) for the next round of maintenance
+// to refresh (RefreshStale); if even that fails, it is logged, and left
+// to the next refresh of the user or to the check.
 func (s *Store) RefreshQuietly(ctx context.Context, uids ...int64) {
-	if err := s.RefreshDirectory(ctx, uids...); err != nil {
-		s.Log.Warn("directory entries not refreshed", "users", uids, "err", err)
+	err := s.RefreshDirectory(ctx, uids...)
+	if err == nil {
+		return
+	}
+	if rerr := s.C.Do(ctx, s.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.IDs(uids)...).Build()).Error(); rerr != nil {
+		s.Log.Warn("directory entries not refreshed", "users", uids, "err", err, "marking them stale", rerr)
 	}
 }
 

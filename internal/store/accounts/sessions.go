@@ -35,10 +35,14 @@ const (
 )
 
 // Device is where a login comes from, as its owner's list of sessions
-// shows it.
+// shows it, and whether it is a known device.
 type Device struct {
 	Name string // what the browser is, shortly: "Firefox on Linux"
 	Addr string // the client's address
+	// Known is the device as its device cookie proves it
+	// (RecognizeDevice), if it does: a login to Known.UID's account is
+	// then the known device's (see Login).
+	Known KnownDevice
 }
 
 type deviceKey struct{}
@@ -53,7 +57,7 @@ func WithDevice(ctx context.Context, d Device) context.Context {
 // deviceFrom returns the device ctx carries, bounded.
 func deviceFrom(ctx context.Context) Device {
 	d, _ := ctx.Value(deviceKey{}).(Device)
-	return Device{Name: printable(d.Name, maxDeviceBytes), Addr: printable(d.Addr, maxAddrBytes)}
+	return Device{Name: printable(d.Name, maxDeviceBytes), Addr: printable(d.Addr, maxAddrBytes), Known: d.Known}
 }
 
 // printable returns s without invalid UTF-8 or control characters, cut

@@ -362,8 +362,11 @@ func (s *Store) listedNames(ctx context.Context, names []string, suspended map[i
 // keep failing is slowed down: past three failures in 15 minutes, an
 // attempt before a growing delay after the last (1 s, doubling, at most
 // 5 min) is refused with an error of kind TooMany, before any password
-// is hashed. A login moves the failures since the last one to the
-// owner's notice (LoginNotice).
+// is hashed; but not an attempt from a device that logged in to the
+// account before (Device.Known, see RecognizeDevice), whose password is
+// hashed in the known lane of the hashers (see CheckPassword).
+// A login moves the failures since the last one to the owner's notice
+// (LoginNotice).
 func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, string, error) {
 	wrong := retwis.Errorf(retwis.Unauthorized, "Wrong username or password.")
 	if len(pass) > retwis.MaxPasswordBytes {
@@ -380,8 +383,10 @@ func (s *Store) Login(ctx context.Context, username, pass string) (retwis.User, 
 	if err != nil {
 		return retwis.User{}, "", err
 	}
-	if err := s.checkLoginDelay(ctx, uid); err != nil {
-		return retwis.User{}, "", err
+	if _, known := knownDevice(ctx, uid); !known {
+		if err := s.checkLoginDelay(ctx, uid); err != nil {
+			return retwis.User{}, "", err
+		}
 	}
 	acct, err := s.Account(ctx, uid, false)
 	if err != nil {

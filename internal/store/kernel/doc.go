@@ -21,8 +21,9 @@
 //     built on them that several packages send (PushHomeCmd, DeliverCmd,
 //     PushGlobalCmd) (scripts.go);
 //   - the minting of ids and the records created under them (NewID,
-//     CreateHash, ids.go) and the delivery jobs' shard of the queue
-//     (Enqueue, JobCmd, jobs.go);
+//     CreateHash, ids.go) and the shard of the queue that takes a
+//     delivery job or another durable record (Enqueue, OnShard, JobCmd,
+//     jobs.go);
 //   - the password hasher (hashing.go), the metrics (metrics.go), the
 //     probes of health, readiness and the delivery backlog (health.go,
 //     probes.go) and the walks over every master's keys (Walk, ReadEach,

@@ -13,8 +13,11 @@ import (
 // that the context names (password.WithClient, which the interfaces'
 // middleware sets from the client's address: middleware.Stack.Hashing):
 // the clients waiting take turns, and a client asking for more than its
-// share is told the server is busy at once. Without a client (the
-// command line, the benchmarks), hashes share one anonymous client.
+// share is told the server is busy at once. A known device of the
+// account whose password is checked hashes in a lane of its own
+// (password.WithKnownClient, which accounts.Store.CheckPassword sets).
+// Without a client (the command line, the benchmarks), hashes share one
+// anonymous client.
 
 // HashPassword hashes a new password for the context's client.
 func (db *DB) HashPassword(ctx context.Context, pass string) (string, error) {

@@ -35,6 +35,14 @@ func (db *DB) NewID(ctx context.Context, counter string) (int64, error) {
 	return n, nil
 }
 
+// dropRecord deletes the record k that CreateHash wrote but gives up,
+// logging a failure: the check finds what is left.
+func (db *DB) dropRecord(ctx context.Context, k string) {
+	if err := db.C.Do(ctx, db.C.B().Del().Key(k).Build()).Error(); err != nil {
+		db.Log.Warn("a record written but not replicated in time could not be taken back", "key", k, "err", err)
+	}
+}
+
 // CreateHash writes the hash key(n) with fields, n being a new id, and
 // returns n. It never overwrites: should the key exist, the id has been
 // handed out before (a counter that lost its last increments in a
@@ -61,7 +69,11 @@ func (db *DB) CreateHash(ctx context.Context, first int64, counter string, key f
 			// over): another id puts the record in another slot, most
 			// likely on a master that works. Should the write have been
 			// applied without an answer, the record stays unreachable
-			// (nothing refers to it).
+			// (nothing refers to it); one written but not replicated in
+			// time is taken back, as its node answers.
+			if errors.Is(err, ErrNotReplicated) {
+				db.dropRecord(ctx, k)
+			}
 			lastOutage, n = err, 0
 			continue
 		}

@@ -48,22 +48,30 @@ func (o *ShardOutages) order(author int64) []int {
 }
 
 // Enqueue records author's jobs (the commands jobs returns for a shard)
-// on one shard of the delivery queue, replicated as Options.WaitReplicas
-// asks. Every worker reads every shard, so any shard will do: when the
-// node of one cannot be reached (it is failing over), the jobs go to
-// another, and a failing master does not stop posting.
+// on one shard of the delivery queue (see OnShard).
 func (db *DB) Enqueue(ctx context.Context, author int64, jobs func(q schema.Queue) rueidis.Commands) error {
+	_, err := db.OnShard(ctx, author, jobs)
+	return db.Wrap("record delivery job", err)
+}
+
+// OnShard runs the commands cmds returns for a shard of the queue on one
+// shard, replicated as Options.WaitReplicas asks, and returns which.
+// Every worker reads every shard, so any shard will do: author's own is
+// tried first, and when the node of one cannot be reached (it is failing
+// over), the next, so a failing master does not stop posting or
+// following.
+func (db *DB) OnShard(ctx context.Context, author int64, cmds func(q schema.Queue) rueidis.Commands) (schema.Queue, error) {
 	var err error
 	for _, n := range db.Outages.order(author) {
 		q := schema.QueueN(n)
-		res := db.Replicated(ctx, func() rueidis.Commands { return jobs(q) }, q.Stream)
+		res := db.Replicated(ctx, func() rueidis.Commands { return cmds(q) }, q.Stream)
 		if err = redisconn.FirstErr(res); !redisconn.IsOutage(err) {
-			return db.Wrap("record delivery job", err)
+			return q, err
 		}
 		db.Outages[n].Store(time.Now().UnixNano())
 		if ctx.Err() != nil {
 			break
 		}
 	}
-	return db.Wrap("record delivery job", err)
+	return schema.Queue{}, err
 }

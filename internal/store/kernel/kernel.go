@@ -22,6 +22,11 @@ import (
 // Options.HomeCap says otherwise.
 const DefaultHomeCap = 800
 
+// DefaultHomeHistory is `retwis serve`'s default --home-history
+// (Options.HomeHistory): about 10,000 post ids a home timeline, days to
+// weeks of reading, some 70 KB of Redis a user at most.
+const DefaultHomeHistory = 10_000
+
 // DefaultArchiveChunk is how many entries of a home timeline move to its
 // archive at a time unless Options.ArchiveChunk says otherwise.
 const DefaultArchiveChunk = 200
@@ -43,6 +48,10 @@ type Options struct {
 	// (DefaultArchiveChunk when zero): deep pages read the archive.
 	HomeCap      int
 	ArchiveChunk int
+	// HomeHistory is about how many post ids a home timeline keeps, its
+	// list and archive together: maintenance drops the archive's oldest
+	// chunks past it (DB.TrimHistory). Zero keeps them all.
+	HomeHistory int
 	// CelebrityThreshold is the follower count above which an author's
 	// posts are not fanned out on write but merged into followers' home
 	// timelines when read (10,000 when zero).

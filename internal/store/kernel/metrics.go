@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/retwis/retwis/internal/password"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/snowflake"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -57,8 +58,20 @@ func newMetrics(reg prometheus.Registerer, db *DB) *Metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "retwis_password_hashes_in_progress", Help: "Password hashes being computed; at most one per core, the rest wait, clients in turn.",
 		}, func() float64 { return float64(db.Hasher.InProgress()) }),
+		hashesWaiting(db.Hasher, "unknown", func(unknown, _ int) int { return unknown }),
+		hashesWaiting(db.Hasher, "known", func(_, known int) int { return known }),
 	)
 	return m
+}
+
+// hashesWaiting is the gauge of the password hashes waiting in one lane
+// of h (lane: known or unknown, which of Waiting's counts pick returns).
+func hashesWaiting(h *password.Hasher, lane string, pick func(unknown, known int) int) prometheus.Collector {
+	return prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name:        "retwis_password_hashes_waiting",
+		Help:        "Password hashes waiting for a hasher, by lane: known devices, or unknown clients.",
+		ConstLabels: prometheus.Labels{"lane": lane},
+	}, func() float64 { return float64(pick(h.Waiting())) })
 }
 
 // gauge reads a value from Redis for a scrape, within a second; -1 when

@@ -200,6 +200,38 @@ var PageIDs = newScript("page_ids")
 // timeline.
 var DropIDs = newScript("drop_ids")
 
+// TrimArchive drops the oldest chunks of a home timeline's archive past
+// a number kept, a bounded number a call (see TrimHistory).
+var TrimArchive = newScript("trim_archive")
+
+// TrimHistory drops the oldest chunks of uid's home timeline archive
+// past those Options.HomeHistory keeps (HistoryChunks), at most most of
+// them, so that a call blocks Redis for a bounded time, and returns how
+// many chunks and post ids went. The entries dropped are the oldest of
+// the timeline: its pages end with what is left.
+func (db *DB) TrimHistory(ctx context.Context, uid int64, most int) (chunks, ids int64, err error) {
+	if db.Opts.HomeHistory <= 0 {
+		return 0, 0, nil
+	}
+	res, err := TrimArchive.Exec(ctx, db.C, []string{schema.Archive(uid)},
+		schema.ArchivePrefix(uid), strconv.Itoa(db.HistoryChunks()), strconv.Itoa(most)).AsIntSlice()
+	switch {
+	case err != nil:
+		return 0, 0, db.Wrap("trim a home timeline's history", err)
+	case len(res) != 2:
+		return 0, 0, db.Wrap("trim a home timeline's history", ErrScriptReply)
+	}
+	return res[0], res[1], nil
+}
+
+// HistoryChunks is how many chunks of its archive a home timeline keeps
+// so as to hold Options.HomeHistory post ids with its list (at least
+// HomeCap): the fewest chunks that, full, make up the rest.
+func (db *DB) HistoryChunks() int {
+	rest := db.Opts.HomeHistory - db.Opts.HomeCap
+	return max(0, (rest+db.Opts.ArchiveChunk-1)/db.Opts.ArchiveChunk)
+}
+
 // TrendAdd adds a post's weight to a tag's trend score, or takes it
 // back (see trendCmd).
 var TrendAdd = newScript("trend_add")

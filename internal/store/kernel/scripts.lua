@@ -309,6 +309,23 @@ for i = 1, #kept, 1000 do
 end
 return #all - #kept
 
+--- trim_archive
+-- KEYS[1]: a home timeline's archive index. ARGV: the chunk key prefix,
+-- how many chunks to keep, the most to drop. It drops the oldest chunks
+-- past those kept, at most that many, and returns how many chunks and
+-- how many ids went.
+local idx, prefix = KEYS[1], ARGV[1]
+local drop = math.min(redis.call('ZCARD', idx) - tonumber(ARGV[2]), tonumber(ARGV[3]))
+if drop <= 0 then return {0, 0} end
+local old = redis.call('ZRANGE', idx, 0, drop - 1)
+local ids = 0
+for _, n in ipairs(old) do
+  ids = ids + redis.call('LLEN', prefix .. n)
+  redis.call('DEL', prefix .. n)
+end
+redis.call('ZREMRANGEBYRANK', idx, 0, drop - 1)
+return {#old, ids}
+
 --- trend_add
 -- KEYS[1]: a shard of the trends; KEYS[2]: its epoch. ARGV: a folded
 -- tag, the unix time of its post, the half-life (seconds), a sign (1 or

@@ -277,26 +277,6 @@ func (s *Store) globalPushCmd(pids ...int64) rueidis.Completed {
 	return kernel.PushGlobalCmd(s.C, pids...)
 }
 
-// unpublish takes back what a failed CreatePost may have written, hash
-// last: a delivery job already recorded finds no post and does nothing.
-// If that fails too, the post is logged, as only by hand can it go.
-func (s *Store) unpublish(ctx context.Context, pid, author int64) {
-	b := s.C.B()
-	p := kernel.ID(pid)
-	err := redisconn.FirstErr(s.C.DoMulti(ctx,
-		b.Zrem().Key(schema.UserPosts(author)).Member(p).Build(),
-		b.Lrem().Key(schema.Home(author)).Count(0).Element(p).Build(),
-		b.Lrem().Key(schema.Timeline).Count(0).Element(p).Build(),
-	))
-	if err == nil {
-		err = s.C.Do(ctx, b.Del().Key(schema.Post(pid)).Build()).Error()
-	}
-	if err != nil {
-		s.Log.Error("a post that failed to publish could not be taken back; delete it by hand",
-			"post", pid, "author", author, "err", err)
-	}
-}
-
 // posts loads the posts with the given ids, in order, with their authors'
 // names, in one round trip, served from the client-side cache when
 // possible since posts never change. A post keeps its author's name;

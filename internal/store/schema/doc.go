@@ -195,6 +195,10 @@
 //	check:rotation       list    the kinds of index that maintenance's
 //	                             check takes in turn, rotated with LMOVE
 //	                             each round (retwis)
+//	trim:history         hash    master address -> SCAN cursor (or "done")
+//	                             of maintenance's walk over the archives,
+//	                             dropping the chunks past --home-history;
+//	                             deleted when a walk ends (retwis)
 //	explore              zset    the directory of accounts, a
 //	                             multi-dimensional index: user ids scored by
 //	                             the Z-order code (internal/zorder) of their
@@ -248,6 +252,17 @@
 //	                             made a snapshot below, so that maintenance
 //	                             can remove the snapshots of jobs that
 //	                             vanished (retwis)
+//	deliveries:{<n>}:follows
+//	                     zset    "<follower>:<followee>:<unix ns>" -> unix
+//	                             ms: a follow or unfollow under way, written
+//	                             before its first write and removed once it
+//	                             is complete; maintenance completes those
+//	                             whose request failed (retwis)
+//	deliveries:{<n>}:unpublish
+//	                     zset    "<post id>:<author id>" -> unix ms: a
+//	                             post whose publication failed and could
+//	                             not be taken back at once; maintenance
+//	                             takes it back (retwis)
 //	followers:{<id>}:job:<entry>
 //	                     zset    snapshot of followers:{<id>} that a delivery
 //	                             job of more than one batch walks; deleted
@@ -313,6 +328,9 @@
 //	                             by the unix time their deletion began, so
 //	                             that maintenance resumes those whose runner
 //	                             stopped (retwis)
+//	device_key           string  the key of the device cookies' HMAC
+//	                             (32 random bytes, base64url), made by the
+//	                             first server that signs one (retwis)
 //	login_failures:{<id>}
 //	                     list    unix ms of the failed logins to user <id>
 //	                             since the last login, newest first (20
@@ -324,7 +342,8 @@
 //	ratelimit:{<subject>}
 //	                     string  a rate limit's state for one subject
 //	                             (login:addr:<address>, login:user:<folded
-//	                             name>, signup:addr:<address>, post:<id>,
+//	                             name>, login:device:<device id>,
+//	                             signup:addr:<address>, post:<id>,
 //	                             follow:<id>, report:<id>, api:token:<hash>,
 //	                             api:addr:<address>): the generic
 //	                             cell-rate algorithm's theoretical arrival
@@ -333,13 +352,20 @@
 //	schema_version       string  layout version (7) written by Migrate
 //	                             (retwis)
 //	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
-//	                             Redlock key on the lock servers (the
-//	                             database itself unless --lock-servers)
+//	                             Redlock key on the lock servers (a single
+//	                             Redis, or each of --lock-servers)
 //	{retwis:maintenance}:fence
 //	                     string  its fencing counter (retwis)
+//	{<tag>}retwis:maintenance, {<tag>}retwis:maintenance:fence
+//	                     string  the same on a Redis Cluster without
+//	                             --lock-servers: one pair per tag, nine
+//	                             tags naming hash slots spread over the
+//	                             masters (redlock.NewOnCluster) (retwis)
 //	retwis:worker:<n>    string  the lease of id worker number n (0–63) to
 //	                             one server, a Redlock key like the above,
-//	                             with its {retwis:worker:<n>}:fence (retwis)
+//	                             with its {retwis:worker:<n>}:fence, or
+//	                             on a cluster {<tag>}retwis:worker:<n> and
+//	                             its :fence (retwis)
 //
 // Live events travel on sharded pub/sub channels (SPUBLISH), which hold
 // nothing: stream:{<id>} (user <id>'s: the posts delivered to their home

@@ -58,16 +58,19 @@ const (
 const QueueShards = 16
 
 // Queue is one shard of the delivery queue: the stream of jobs with its
-// consumer group, the progress of its long jobs and the registry of its
-// follower snapshots.
-type Queue struct{ Stream, Progress, Snapshots string }
+// consumer group, the progress of its long jobs, the registry of its
+// follower snapshots, the follows and unfollows under way that it holds
+// until they are complete (FollowChange), and the posts whose failed
+// publication could not be taken back at once (Unpublished).
+type Queue struct{ Stream, Progress, Snapshots, Follows, Unpublish string }
 
 // QueueN returns shard n of the delivery queue.
 func QueueN(n int) Queue { return QueueAt(fmt.Sprintf("deliveries:{%02x}", n)) }
 
 // QueueAt returns the shard of the delivery queue whose stream is stream.
 func QueueAt(stream string) Queue {
-	return Queue{Stream: stream, Progress: stream + ":progress", Snapshots: stream + ":snapshots"}
+	return Queue{Stream: stream, Progress: stream + ":progress", Snapshots: stream + ":snapshots", Follows: stream + ":follows",
+		Unpublish: stream + ":unpublish"}
 }
 
 // QueueOf returns the shard of the delivery queue that takes author's
@@ -151,6 +154,19 @@ func ArchivePrefix(uid int64) string { return Archive(uid) + ":" }
 // ArchiveChunk is chunk n of the archive of uid's home timeline: a list
 // of post ids, newest first.
 func ArchiveChunk(uid, n int64) string { return ArchivePrefix(uid) + id(n) }
+
+// ArchiveKeys is the SCAN pattern of the archives' indexes (a chunk's
+// name goes on past the tag, so it does not match).
+const ArchiveKeys = "archive:{*}"
+
+// ArchiveOf returns the id of the user whose archive index key is.
+func ArchiveOf(key string) (int64, bool) { return ownerOf("archive:", key) }
+
+// HistoryTrimState records, per master (its address), how far
+// maintenance's walk over the archives, trimming each home timeline to
+// its history, has got: a SCAN cursor, or "done"; deleted once every
+// master is done, so that the next round begins a new walk.
+const HistoryTrimState = "trim:history"
 
 // UserPosts is the sorted set of the posts uid wrote.
 func UserPosts(uid int64) string { return "user_posts:" + tag(uid) }
@@ -490,6 +506,38 @@ const (
 	JobCelebrate = "celebrate" // note in every follower's set that the author is a celebrity
 )
 
+// FollowChange is the member of a shard's Follows that records a follow
+// or unfollow of followee by follower under way, begun at unix
+// nanoseconds at (which tells apart two changes of the same pair).
+func FollowChange(follower, followee, at int64) string {
+	return id(follower) + ":" + id(followee) + ":" + strconv.FormatInt(at, 10)
+}
+
+// FollowChangeOf returns the follower and followee of a member of a
+// shard's Follows; ok is false for a member that is not one.
+func FollowChangeOf(member string) (follower, followee int64, ok bool) {
+	parts := strings.Split(member, ":")
+	if len(parts) != 3 {
+		return 0, 0, false
+	}
+	a, err1 := strconv.ParseInt(parts[0], 10, 64)
+	b, err2 := strconv.ParseInt(parts[1], 10, 64)
+	return a, b, err1 == nil && err2 == nil
+}
+
+// Unpublished is the member of a shard's Unpublish that records that
+// post pid of author failed to publish and is to be taken back.
+func Unpublished(pid, author int64) string { return id(pid) + ":" + id(author) }
+
+// UnpublishedOf returns the post and author of a member of a shard's
+// Unpublish; ok is false for a member that is not one.
+func UnpublishedOf(member string) (pid, author int64, ok bool) {
+	p, a, found := strings.Cut(member, ":")
+	pid, err1 := strconv.ParseInt(p, 10, 64)
+	author, err2 := strconv.ParseInt(a, 10, 64)
+	return pid, author, found && err1 == nil && err2 == nil
+}
+
 // Job returns the XADD that records a delivery job on shard q of the
 // queue; pid is 0 for a celebrate job.
 func Job(b rueidis.Builder, q Queue, kind string, pid, author int64) rueidis.Completed {
@@ -511,7 +559,9 @@ func JobValid(kind string, pid, author int64) bool {
 // MaintenanceLock is the name of the distributed lock under which one
 // server at a time does the database's upkeep (Maintain). Redlock keeps
 // it in the keys "retwis:maintenance" and "{retwis:maintenance}:fence"
-// of the lock servers (see the table in doc.go).
+// of the lock servers, or on a cluster in "{<tag>}retwis:maintenance"
+// and its ":fence" for each of the tags redlock.NewOnCluster spreads
+// over the slots (see the table in doc.go).
 const MaintenanceLock = "retwis:maintenance"
 
 // WorkerLock is the name of the distributed lock that leases id worker
@@ -602,11 +652,17 @@ func RateLimit(subject string) string { return "ratelimit:{" + subject + "}" }
 // The subjects of the rate limits, for RateLimit.
 func LoginAddrLimit(addr string) string      { return "login:addr:" + addr }
 func LoginAccountLimit(folded string) string { return "login:user:" + folded }
+func LoginDeviceLimit(device string) string  { return "login:device:" + device }
 func SignupAddrLimit(addr string) string     { return "signup:addr:" + addr }
 func PostLimit(uid int64) string             { return "post:" + id(uid) }
 func FollowLimit(uid int64) string           { return "follow:" + id(uid) }
 func APITokenLimit(token string) string      { return "api:token:" + token }
 func APIAddrLimit(addr string) string        { return "api:addr:" + addr }
+
+// DeviceKey holds the key (random, base64url) with which the servers
+// sign and check device cookies: made by the first server that needs
+// it; deleting it forgets every device.
+const DeviceKey = "device_key"
 
 // LoginFailures holds the times (unix ms) of the failed logins to uid's
 // account since its last login, newest first (the newest

@@ -39,8 +39,36 @@ func TestUserKeysShareASlot(t *testing.T) {
 		t.Error("a name's reservation depends on its case")
 	}
 	q := schema.QueueOf(uid)
-	if hashTag(q.Stream) != hashTag(q.Progress) || hashTag(q.Stream) != hashTag(q.Snapshots) {
+	if hashTag(q.Stream) != hashTag(q.Progress) || hashTag(q.Stream) != hashTag(q.Snapshots) || hashTag(q.Stream) != hashTag(q.Follows) || hashTag(q.Stream) != hashTag(q.Unpublish) {
 		t.Errorf("a shard of the queue spans slots: %+v", q)
+	}
+}
+
+// TestFollowChange: a member of a shard's follows under way gives back
+// its follower and followee, and nothing else is taken for one.
+func TestFollowChange(t *testing.T) {
+	t.Parallel()
+	if a, b, ok := schema.FollowChangeOf(schema.FollowChange(12, 345, 6789)); !ok || a != 12 || b != 345 {
+		t.Errorf("FollowChangeOf(FollowChange(12, 345, 6789)) = %d, %d, %v", a, b, ok)
+	}
+	for _, m := range []string{"", "12:345", "12:x:1", "a:345:1", "1:2:3:4"} {
+		if _, _, ok := schema.FollowChangeOf(m); ok {
+			t.Errorf("FollowChangeOf(%q) is a change", m)
+		}
+	}
+}
+
+// TestUnpublished: a member of a shard's posts to take back gives back
+// its post and author, and nothing else is taken for one.
+func TestUnpublished(t *testing.T) {
+	t.Parallel()
+	if pid, author, ok := schema.UnpublishedOf(schema.Unpublished(987, 65)); !ok || pid != 987 || author != 65 {
+		t.Errorf("UnpublishedOf(Unpublished(987, 65)) = %d, %d, %v", pid, author, ok)
+	}
+	for _, m := range []string{"", "987", "987:", "x:65", "987:65:1"} {
+		if _, _, ok := schema.UnpublishedOf(m); ok {
+			t.Errorf("UnpublishedOf(%q) is a post to take back", m)
+		}
 	}
 }
 

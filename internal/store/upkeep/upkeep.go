@@ -1,11 +1,13 @@
 // Package upkeep is the periodic upkeep of a retwis database, a round
 // at a time under a distributed lock (the maintenance loop of `retwis
 // serve`): the delivery queue's stalled jobs, gone workers, orphaned
-// records and vanished jobs (through package delivery), the
+// records and vanished jobs (through package delivery), the follows
+// whose request failed midway, the posts whose publication failed, the
 // completion's fading, the backfills of indexes that older versions
 // lacked (backfills.go), the directory's stale entries, the deletions
-// of accounts whose server stopped (package deletion) and a round of the
-// consistency check (package check). It is its own package because it
+// of accounts whose server stopped (package deletion), the trimming of
+// home timelines' histories (history.go) and a round of the consistency
+// check (package check). It is its own package because it
 // drives the others: it imports store, delivery, deletion and check,
 // which import none of it.
 package upkeep
@@ -13,6 +15,7 @@ package upkeep
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/redis/rueidis"
 
@@ -40,9 +43,18 @@ type Report struct {
 	// Refreshed counts the entries of the directory brought up to date
 	// after deliveries (see RefreshStale).
 	Refreshed int
+	// Follows counts the follows and unfollows whose request failed
+	// midway, completed (see store.RepairFollows).
+	Follows int
+	// TakenBack counts the posts whose publication failed and could not
+	// be taken back at once, taken back (see posts.Store.TakeBackPosts).
+	TakenBack int
 	// Deletions counts the deletions of accounts carried on for a
 	// server that stopped.
 	Deletions int
+	// Trimmed counts the post ids dropped from the oldest history of
+	// home timelines, past Options.HomeHistory.
+	Trimmed int
 	// Checked counts the keys of the round of the consistency check,
 	// Repaired the problems it found and repaired.
 	Checked, Repaired int
@@ -57,13 +69,20 @@ type keeper struct{ *store.Store }
 // that a dead worker left idle for its ClaimIdle and finishes them, and
 // removes workers gone for good from the consumer groups; it removes
 // progress records and follower snapshots whose job is gone, and
-// (through d) gives recent posts whose job vanished a new one. It counts
+// (through d) gives recent posts whose job vanished a new one. It
+// completes the follows and unfollows whose request failed midway
+// (store.RepairFollows, those begun FollowChangeGrace ago or more) and
+// takes back the posts whose publication failed but could not be taken
+// back at once (TakeBackPosts). It counts
 // down a few entries of the tag completion (the rare ones fade), enters
 // a batch of what older versions wrote in the indexes they lacked
 // (backfills.go), refreshes the directory's entries of the authors of
 // the posts delivered since the last round, carries on (through del)
-// the deletions of accounts whose server stopped, and checks a batch of
-// one kind of index (check.Round), repairing what it finds.
+// the deletions of accounts whose server stopped, drops the oldest
+// chunks of home timelines' archives past their history
+// (Options.HomeHistory, a bounded number a round: history.go), and
+// checks a batch of one kind of index (check.Round), repairing what it
+// finds.
 //
 // It is safe but wasteful for several servers to run it at once (and
 // the counts of the older posts' tags would be counted twice), so `retwis
@@ -86,6 +105,12 @@ func Round(ctx context.Context, st *store.Store, d *delivery.Worker, del *deleti
 	if rep.Redelivered, err = d.RedeliverVanished(ctx); err != nil {
 		return rep, err
 	}
+	if rep.Follows, err = st.RepairFollows(ctx, time.Now().Add(-store.FollowChangeGrace)); err != nil {
+		return rep, err
+	}
+	if rep.TakenBack, err = st.TakeBackPosts(ctx); err != nil {
+		return rep, err
+	}
 	if err := s.purgeCompletion(ctx); err != nil {
 		return rep, err
 	}
@@ -96,6 +121,9 @@ func Round(ctx context.Context, st *store.Store, d *delivery.Worker, del *deleti
 		return rep, err
 	}
 	if rep.Deletions, err = del.ResumeDeletions(ctx); err != nil {
+		return rep, err
+	}
+	if rep.Trimmed, err = s.trimHistories(ctx); err != nil {
 		return rep, err
 	}
 	rep.Checked, rep.Repaired, err = check.Round(ctx, st)

@@ -194,7 +194,7 @@ type RawBody struct{ ContentType, Body string }
 // Call sends a request with token (if any) and a body: url.Values are
 // sent form-encoded, strings as they are with the JSON type, a RawBody
 // as it is, nil as nothing, anything else as JSON; header are pairs of
-// a name and a value.
+// a name and a value ("Host" sets the host the request names).
 func (s *Server) Call(method, path, token string, body any, header ...string) Reply {
 	s.T.Helper()
 	var rd io.Reader
@@ -225,6 +225,10 @@ func (s *Server) Call(method, path, token string, body any, header ...string) Re
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	for i := 0; i+1 < len(header); i += 2 {
+		if strings.EqualFold(header[i], "Host") { // the host the request names, not the one it is sent to
+			req.Host = header[i+1]
+			continue
+		}
 		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := http.DefaultClient.Do(req)
