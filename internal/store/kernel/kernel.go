@@ -229,11 +229,15 @@ const MaxBlock = 2 * time.Second
 //   - the caller's context was cancelled (the client went away): Canceled;
 //   - Redis is full (maxmemory with noeviction): Unavailable, "storage
 //     full", worth retrying later;
-//   - Redis cannot serve right now (loading, failing over, busy) or
+//   - Redis refuses for now (a master without the replicas its
+//     min-replicas-to-write asks for, a replica or a master that lost
+//     its own, loading, busy with a script, a cluster failing over) or
 //     cannot be reached at all (refused or dropped connections,
-//     timeouts): Unavailable;
+//     timeouts, a node whose circuit is open): Unavailable;
 //   - anything else is an error reply or data that does not parse, a bug
 //     or damaged data, never an outage: Internal.
+//
+// The metrics count each failure by its class (see [Metrics.Failed]).
 func (db *DB) Wrap(op string, err error) error {
 	if err == nil {
 		return nil
@@ -249,13 +253,22 @@ func (db *DB) Wrap(op string, err error) error {
 		db.Metrics.Failed("full")
 		return &retwis.Error{Kind: retwis.Unavailable, Err: wrapped,
 			Message: "The server's storage is full, so nothing can be saved right now. Please try again later."}
-	case redisconn.IsTemporary(err) || !redisconn.IsReply(err):
+	case redisconn.IsTemporary(err):
+		db.Metrics.Failed(redisconn.Refusal(err))
+		return unavailable(wrapped)
+	case !redisconn.IsReply(err):
 		db.Metrics.Failed("unavailable")
-		return &retwis.Error{Kind: retwis.Unavailable, Err: wrapped,
-			Message: "The database is unavailable right now. Please try again in a moment."}
+		return unavailable(wrapped)
 	}
 	db.Metrics.Failed("internal")
 	return wrapped
+}
+
+// unavailable is an Unavailable error for a database that cannot serve
+// right now.
+func unavailable(err error) error {
+	return &retwis.Error{Kind: retwis.Unavailable, Err: err,
+		Message: "The database is unavailable right now. Please try again in a moment."}
 }
 
 // WriteTimeout bounds writes that go on after their request was
