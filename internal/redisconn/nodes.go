@@ -34,6 +34,10 @@ type NodeState struct {
 	Used    int64  // used_memory
 	Limit   int64  // maxmemory; 0 for none
 	Evicts  bool   // maxmemory-policy evicts keys, so Redis never refuses writes for memory
+	// MinReplicas is the master's min-replicas-to-write (0: none, or its
+	// CONFIG cannot be read), GoodReplicas how many of its replicas are
+	// connected and recent enough to count for it.
+	MinReplicas, GoodReplicas int
 	// RTT is how long the probe's round trip took.
 	RTT time.Duration
 	// Errors counts the error replies the node has sent since it started,
@@ -105,6 +109,18 @@ func (n *Nodes) Probe(ctx context.Context) []NodeState {
 	return out
 }
 
+// Writable reports whether a master that answered accepts writes: it is
+// not at its memory limit (without eviction) and has the replicas its
+// min-replicas-to-write asks for. Otherwise it refuses them (OOM,
+// NOREPLICAS) while still serving reads.
+func (st NodeState) Writable() bool {
+	return st.Err == nil && !st.Full() && st.GoodReplicas >= st.MinReplicas
+}
+
+// Full reports whether a master is at its memory limit without eviction:
+// it refuses writes.
+func (st NodeState) Full() bool { return st.Limit > 0 && !st.Evicts && st.Used >= st.Limit }
+
 // ErrNotConnected reports a master the client has no connection to.
 var ErrNotConnected = errors.New("not connected")
 
@@ -142,6 +158,10 @@ func probeNode(ctx context.Context, addr string, node rueidis.Client) NodeState 
 	st.Limit, _ = strconv.ParseInt(field("maxmemory"), 10, 64)
 	st.Evicts = !strings.HasPrefix(field("maxmemory_policy"), "noeviction")
 	st.Errors = errorStats(info.String())
+	st.GoodReplicas, _ = strconv.Atoi(field("min_slaves_good_slaves"))
+	if st.Master && field("min_slaves_good_slaves") != "" { // min-replicas-to-write is set
+		st.MinReplicas = minReplicas(ctx, node)
+	}
 	if field("cluster_enabled") == "1" {
 		if v, err := node.Do(ctx, node.B().ClusterInfo().Build()).ToString(); err == nil {
 			for line := range strings.SplitSeq(v, "\r\n") {
@@ -152,6 +172,17 @@ func probeNode(ctx context.Context, addr string, node rueidis.Client) NodeState 
 		}
 	}
 	return st
+}
+
+// minReplicas returns a node's min-replicas-to-write, or 0 if its
+// configuration cannot be read (CONFIG renamed away).
+func minReplicas(ctx context.Context, node rueidis.Client) int {
+	kv, err := node.Do(ctx, node.B().ConfigGet().Parameter("min-replicas-to-write").Build()).AsStrMap()
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(kv["min-replicas-to-write"])
+	return n
 }
 
 // errorStats reads the errorstat_<PREFIX>:count=<n> lines of INFO.
