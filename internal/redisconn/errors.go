@@ -52,13 +52,19 @@ var refusals = []string{"NOREPLICAS", "OOM", "READONLY", "MASTERDOWN", "LOADING"
 // command it would carry out at another time — "noreplicas", "oom",
 // "readonly", "masterdown", "loading", "busy", "tryagain" or
 // "clusterdown", after the reply's prefix — or "" when err is no such
-// reply. Metrics count failures by it.
+// reply. A connection whose handshake the server refused so (a node
+// loading or busy when the client reconnects) counts too. Metrics count
+// failures by it.
 func Refusal(err error) string {
-	re, ok := errors.AsType[*rueidis.RedisError](err)
-	if !ok {
-		return ""
+	msg := ""
+	if re, ok := errors.AsType[*rueidis.RedisError](err); ok {
+		msg = re.Error()
 	}
-	msg := re.Error()
+	for e := err; e != nil && msg == ""; e = errors.Unwrap(e) {
+		if errors.Unwrap(e) == rueidis.ErrNoCache { // "<reply>: [CLIENT TRACKING …]\n…"
+			msg = e.Error()
+		}
+	}
 	for _, prefix := range refusals {
 		if rest, ok := strings.CutPrefix(msg, prefix); ok && (rest == "" || rest[0] == ' ') {
 			return strings.ToLower(prefix)

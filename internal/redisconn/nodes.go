@@ -71,20 +71,93 @@ func (n *Nodes) Masters(ctx context.Context) map[string]rueidis.Client {
 			continue
 		}
 		out := map[string]rueidis.Client{}
-		for line := range strings.SplitSeq(strings.TrimSpace(v), "\n") {
-			// id addr flags master ping pong epoch link slots…: a master
-			// that serves slots, failed or not yet; one the cluster has
-			// given up on (flag "fail") lost its slots to its replica.
-			f := strings.Fields(line)
-			if len(f) < 9 || !strings.Contains(f[2], "master") || strings.Contains(f[2], "noaddr") {
-				continue
-			}
-			master, _, _ := strings.Cut(f[1], "@")
-			out[master] = known[master]
+		for _, m := range clusterMasters(v) {
+			out[m.addr] = known[m.addr]
 		}
 		return out
 	}
 	return known // nobody answers: report them all
+}
+
+// clusterMaster is a master as CLUSTER NODES lists it: its address and
+// the ranges of slots it serves.
+type clusterMaster struct {
+	addr  string
+	slots []SlotRange
+}
+
+// clusterMasters reads the masters of a reply of CLUSTER NODES: those
+// that serve slots, failed or not yet; one the cluster has given up on
+// (flag "fail") lost its slots to its replica.
+func clusterMasters(reply string) []clusterMaster {
+	var out []clusterMaster
+	for line := range strings.SplitSeq(strings.TrimSpace(reply), "\n") {
+		// id addr flags master ping pong epoch link slots…
+		f := strings.Fields(line)
+		if len(f) < 9 || !strings.Contains(f[2], "master") || strings.Contains(f[2], "noaddr") {
+			continue
+		}
+		m := clusterMaster{}
+		m.addr, _, _ = strings.Cut(f[1], "@")
+		for _, r := range f[8:] { // "0-5460" or "5461"; "[…]" is a slot in migration
+			first, last, isRange := strings.Cut(r, "-")
+			if !isRange {
+				last = first
+			}
+			lo, err1 := strconv.ParseUint(first, 10, 16)
+			hi, err2 := strconv.ParseUint(last, 10, 16)
+			if err1 == nil && err2 == nil {
+				m.slots = append(m.slots, SlotRange{First: uint16(lo), Last: uint16(hi), Addr: m.addr})
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// SlotCount is the number of hash slots of a Redis Cluster.
+const SlotCount = 16384
+
+// SlotRange is a range of hash slots, First to Last included, and the
+// master that serves them.
+type SlotRange struct {
+	First, Last uint16
+	Addr        string
+}
+
+// Slots returns which master serves each hash slot, in ranges sorted by
+// slot: the cluster's own view (CLUSTER NODES), asked of every node at
+// once and taken from the first that answers; for a single server, every
+// slot is its.
+func (n *Nodes) Slots(ctx context.Context) ([]SlotRange, error) {
+	known := n.c.Nodes()
+	if len(known) == 0 {
+		return nil, ErrNotConnected
+	}
+	if n.c.Mode() != rueidis.ClientModeCluster {
+		for addr := range known {
+			return []SlotRange{{First: 0, Last: SlotCount - 1, Addr: addr}}, nil
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	replies := make(chan rueidis.RedisResult, len(known))
+	for _, node := range known {
+		go func() { replies <- node.Do(ctx, node.B().ClusterNodes().Build()) }()
+	}
+	var err error
+	for range known {
+		var v string
+		if v, err = (<-replies).ToString(); err == nil {
+			var out []SlotRange
+			for _, m := range clusterMasters(v) {
+				out = append(out, m.slots...)
+			}
+			sort.Slice(out, func(i, j int) bool { return out[i].First < out[j].First })
+			return out, nil
+		}
+	}
+	return nil, fmt.Errorf("redisconn: no node says which serves each slot: %w", err)
 }
 
 // Probe asks every master about itself, concurrently, and returns what

@@ -67,6 +67,11 @@ type Options struct {
 	// (redisconn.DefaultCommandTimeout when zero): what a frozen node
 	// costs a request.
 	CommandTimeout time.Duration
+	// CircuitOpen is how long the calls bound for a master that timed
+	// out fail at once before one tries it again
+	// (redisconn.DefaultCircuitOpen when zero; negative: never, every
+	// call waits for its CommandTimeout).
+	CircuitOpen time.Duration
 	// ReplicaReads says that the client sends some reads to replicas
 	// (ReadFromReplica): post hashes and usernames a replica does not hold
 	// yet are then read again from the master.
@@ -168,6 +173,10 @@ type DB struct {
 	Hasher *password.Hasher
 	// Nodes are the masters, for health checks and scans.
 	Nodes *redisconn.Nodes
+	// Breakers fail at once the calls bound for a master that timed out
+	// a moment ago (nil when Options.CircuitOpen is negative); every
+	// client of the DB (Through) shares them.
+	Breakers *redisconn.Breakers
 	// Metrics is nil without Options.Metrics.
 	Metrics *Metrics
 	// Written holds the cached keys this server changed a moment ago.
@@ -189,6 +198,9 @@ func New(client rueidis.Client, opts Options) (*DB, error) {
 	}
 	db := &DB{Opts: opts, Log: opts.Log, Hasher: hasher, Nodes: redisconn.NewNodes(client),
 		Written: &Written{}, Outages: &ShardOutages{}, Now: time.Now}
+	if opts.CircuitOpen >= 0 {
+		db.Breakers = redisconn.NewBreakers(db.Nodes, opts.CircuitOpen)
+	}
 	if opts.Metrics != nil {
 		db.Metrics = newMetrics(opts.Metrics, db)
 	}
@@ -203,7 +215,7 @@ func (db *DB) bounded(client rueidis.Client) rueidis.Client {
 	if db.Metrics != nil {
 		observe = db.Metrics.Call
 	}
-	return redisconn.Bounded(client, db.Opts.CommandTimeout, max(db.Opts.WaitTimeout, MaxBlock), observe)
+	return redisconn.Bounded(client, db.Opts.CommandTimeout, max(db.Opts.WaitTimeout, MaxBlock), observe, db.Breakers)
 }
 
 // Through returns a DB that is db but for the client it sends its

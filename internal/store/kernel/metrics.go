@@ -60,6 +60,9 @@ func newMetrics(reg prometheus.Registerer, db *DB) *Metrics {
 			Name: "retwis_password_hashes_in_progress", Help: "Password hashes being computed; at most one per core, the rest wait, clients in turn.",
 		}, func() float64 { return float64(db.Hasher.InProgress()) }),
 	)
+	if db.Breakers != nil {
+		reg.MustRegister(db.Breakers)
+	}
 	return m
 }
 
