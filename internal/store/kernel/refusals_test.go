@@ -42,7 +42,7 @@ func TestRefusalsAreOutages(t *testing.T) {
 	for _, tc := range []struct {
 		class   string // the label of retwis_redis_errors_total
 		refusal string // redisconn.Refusal of the error, "" for no answer
-		setup  refusal
+		setup   refusal
 	}{
 		{"noreplicas", "noreplicas", configured("min-replicas-to-write", "1")},
 		{"full", "oom", configured("maxmemory-policy", "noeviction", "maxmemory", "1")},
