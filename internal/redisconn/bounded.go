@@ -63,7 +63,7 @@ func (c boundedClient) Do(ctx context.Context, cmd rueidis.Completed) rueidis.Re
 	bctx, cancel := c.bounded(ctx, cmd.IsBlock())
 	defer cancel()
 	res := c.Client.Do(bctx, cmd)
-	c.breakers.record(addr, outcomeOf(ctx, res.Error()))
+	c.breakers.record(addr, outcomeOf(ctx, res))
 	return res
 }
 
@@ -89,7 +89,7 @@ func (c boundedClient) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl t
 	bctx, cancel := c.bounded(ctx, false)
 	defer cancel()
 	res := c.Client.DoCache(bctx, cmd, ttl)
-	c.breakers.record(addr, outcomeOf(ctx, res.Error()))
+	c.breakers.record(addr, outcomeOf(ctx, res))
 	return res
 }
 
@@ -141,7 +141,7 @@ func gated[T any](ctx context.Context, breakers *Breakers, cmds []T, slot func(*
 	}
 	outcomes := map[string]outcome{}
 	for _, i := range at {
-		outcomes[addrs[i]] = max(outcomes[addrs[i]], outcomeOf(ctx, out[i].Error()))
+		outcomes[addrs[i]] = max(outcomes[addrs[i]], outcomeOf(ctx, out[i]))
 	}
 	for addr, o := range outcomes {
 		breakers.record(addr, o)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/rueidis"
 )
 
 // DefaultCircuitOpen is how long a node's circuit stays open, unless
@@ -119,7 +120,7 @@ func (b *Breakers) refreshOlder(age time.Duration) *slotMap {
 // CircuitRefresh is how old the slot map may be when a call fails
 // because its master's circuit is open: a failover may have given the
 // master's slots to another.
-const CircuitRefresh = 500 * time.Millisecond
+const CircuitRefresh = 100 * time.Millisecond
 
 // refresh reads the slot map (in the background: see refreshOlder).
 func (b *Breakers) refresh() {
@@ -171,10 +172,14 @@ const (
 	answered                // the node answered, whatever it said
 )
 
-// outcomeOf classifies the error of a call made under a context whose
-// parent is parent.
-func outcomeOf(parent context.Context, err error) outcome {
+// outcomeOf classifies the result of a call made under a context whose
+// parent is parent. A read the client-side cache answered says nothing
+// of the node.
+func outcomeOf(parent context.Context, res rueidis.RedisResult) outcome {
+	err := res.Error()
 	switch {
+	case res.IsCacheHit():
+		return unknown
 	case err == nil || IsReply(err):
 		return answered
 	case parent.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded)):
@@ -199,8 +204,10 @@ func (b *Breakers) record(addr string, o outcome) {
 	case answered:
 		*c = circuit{}
 	case timedOut:
+		// Calls sent before the circuit opened time out after: they do
+		// not make the open period longer.
 		c.timeouts++
-		if c.probing || c.timeouts >= CircuitTrip {
+		if c.probing || (c.openUntil.IsZero() && c.timeouts >= CircuitTrip) {
 			c.openUntil, c.probing = b.now().Add(b.open), false
 		}
 	default:

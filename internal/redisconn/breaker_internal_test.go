@@ -71,8 +71,8 @@ func TestBreakerFreeze(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 2 * CircuitTrip {
 		wg.Go(func() {
-			err := c.Do(t.Context(), c.B().Get().Key(frozenKey).Build()).Error()
-			if o := outcomeOf(t.Context(), err); o != timedOut && !errors.Is(err, ErrCircuitOpen) {
+			res := c.Do(t.Context(), c.B().Get().Key(frozenKey).Build())
+			if err := res.Error(); outcomeOf(t.Context(), res) != timedOut && !errors.Is(err, ErrCircuitOpen) {
 				t.Errorf("a call to the frozen master: %v; want a timeout", err)
 			}
 		})
