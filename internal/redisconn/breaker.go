@@ -51,6 +51,10 @@ type Breakers struct {
 
 	mu       sync.Mutex
 	circuits map[string]*circuit
+	// unsettled counts the circuits that are not closed with no timeout
+	// counted: while there are none, calls neither wait for mu nor change
+	// anything.
+	unsettled atomic.Int32
 
 	state *prometheus.Desc
 }
@@ -67,6 +71,9 @@ type circuit struct {
 	openUntil time.Time // zero while closed
 	probing   bool      // the open period is over and one call is trying the node
 }
+
+// settled reports whether c is closed with no timeout counted.
+func (c *circuit) settled() bool { return *c == circuit{} }
 
 // The states of a circuit, as the retwis_redis_circuit_state gauge shows
 // them.
@@ -144,7 +151,7 @@ func (b *Breakers) Refresh(ctx context.Context) error {
 // closed, or its open period is over and no other call is trying the
 // node (this call then does). Otherwise it returns the call's error.
 func (b *Breakers) allow(addr string) error {
-	if addr == "" {
+	if addr == "" || b.unsettled.Load() == 0 {
 		return nil
 	}
 	b.mu.Lock()
@@ -190,7 +197,7 @@ func outcomeOf(parent context.Context, res rueidis.RedisResult) outcome {
 
 // record updates addr's circuit with what a call there came to.
 func (b *Breakers) record(addr string, o outcome) {
-	if addr == "" {
+	if addr == "" || (o != timedOut && b.unsettled.Load() == 0) {
 		return
 	}
 	b.mu.Lock()
@@ -200,6 +207,7 @@ func (b *Breakers) record(addr string, o outcome) {
 		c = &circuit{}
 		b.circuits[addr] = c
 	}
+	was := c.settled()
 	switch o {
 	case answered:
 		*c = circuit{}
@@ -213,13 +221,16 @@ func (b *Breakers) record(addr string, o outcome) {
 	default:
 		c.probing = false // let another call try
 	}
+	if now := c.settled(); now != was {
+		b.unsettled.Add(map[bool]int32{true: -1, false: 1}[now])
+	}
 }
 
 // Describe implements prometheus.Collector.
 func (b *Breakers) Describe(ch chan<- *prometheus.Desc) { ch <- b.state }
 
 // Collect implements prometheus.Collector: the state of the circuit of
-// every master a call has gone to.
+// every master that has timed out since the Breakers were made.
 func (b *Breakers) Collect(ch chan<- prometheus.Metric) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
