@@ -90,6 +90,9 @@ func TestBreakerFreeze(t *testing.T) {
 		t.Errorf("calls to the frozen master: %v, in a pipeline %v, after %v; want at once, the circuit open",
 			failed, res[1].Error(), time.Since(start))
 	}
+	if IsReply(failed) || !IsOutage(failed) {
+		t.Errorf("a call refused by an open circuit: %v; want an outage, as an unreachable node", failed)
+	}
 	if res[0].Error() != nil || sound != nil {
 		t.Errorf("calls to a sound master: in a pipeline %v, alone %v; want answers", res[0].Error(), sound)
 	}
