@@ -139,16 +139,27 @@ func (n *Nodes) Slots(ctx context.Context) ([]SlotRange, error) {
 			return []SlotRange{{First: 0, Last: SlotCount - 1, Addr: addr}}, nil
 		}
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	// Each node is asked for NodeTimeout at most, whatever becomes of
+	// ctx: cancelling a call in flight would close the connection it
+	// shares with other calls. Once one answers, the others are left to.
 	replies := make(chan rueidis.RedisResult, len(known))
 	for _, node := range known {
-		go func() { replies <- node.Do(ctx, node.B().ClusterNodes().Build()) }()
+		go func() {
+			nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), NodeTimeout)
+			defer cancel()
+			replies <- node.Do(nctx, node.B().ClusterNodes().Build())
+		}()
 	}
 	var err error
 	for range known {
+		var reply rueidis.RedisResult
+		select {
+		case reply = <-replies:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 		var v string
-		if v, err = (<-replies).ToString(); err == nil {
+		if v, err = reply.ToString(); err == nil {
 			var out []SlotRange
 			for _, m := range clusterMasters(v) {
 				out = append(out, m.slots...)
