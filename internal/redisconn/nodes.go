@@ -140,8 +140,9 @@ func (n *Nodes) Slots(ctx context.Context) ([]SlotRange, error) {
 		}
 	}
 	// Each node is asked for NodeTimeout at most, whatever becomes of
-	// ctx: cancelling a call in flight would close the connection it
-	// shares with other calls. Once one answers, the others are left to.
+	// ctx: calls cancelled in flight were seen to fail other calls of the
+	// client, which share their connections and topology refreshes, with
+	// "context canceled". Once one answers, the others are left to.
 	replies := make(chan rueidis.RedisResult, len(known))
 	for _, node := range known {
 		go func() {
