@@ -106,7 +106,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.store.CommandTimeout, "command-timeout", redisconn.DefaultCommandTimeout, envHelp(
 		"how `long` a Redis command may take before the request that sent it fails: what a frozen node costs", "RETWIS_COMMAND_TIMEOUT"))
 	fs.DurationVar(&c.store.CircuitOpen, "circuit-open", redisconn.DefaultCircuitOpen, envHelp(
-		"once calls to a Redis master time out, calls bound for it fail at once for this `long` (503), then one tries it again; "+
+		"once calls to a Redis master have timed out for a second, calls bound for it fail at once for this `long` (503), "+
+			"then one tries it again; "+
 			"negative: never (each waits for --command-timeout)", "RETWIS_CIRCUIT_OPEN"))
 	fs.BoolVar(&c.store.ReplicaReads, "replica-reads", false, envHelp(
 		"on a cluster, read post hashes and usernames from replicas (what a replica lacks yet is read from the master)",

@@ -19,18 +19,21 @@ import (
 // again.
 const DefaultCircuitOpen = 2 * time.Second
 
-// CircuitTrip is how many calls to a node must time out in a row, none
-// answered in between, to open its circuit: one slow call of a sound
-// node does not, the pile of calls a frozen node holds does at once.
-const CircuitTrip = 2
+// CircuitTrip is how long calls to a node must have been timing out,
+// none answered in between, for its circuit to open: one slow call of a
+// sound node does not open it, nor does a freeze that a failover ends
+// within about a second of the first timeouts (the calls that wait for
+// it may then succeed on the replica that takes over); a longer one
+// does.
+const CircuitTrip = time.Second
 
 // ErrCircuitOpen is the error of a call that was not sent because the
 // circuit of the node it was bound for is open.
 var ErrCircuitOpen = errors.New("circuit open: the node timed out a moment ago")
 
 // Breakers are circuit breakers, one per master: calls bound for a
-// master whose last calls timed out (a frozen machine, a network split)
-// fail at once, for an open period, rather than each holding a request
+// master whose calls have been timing out for CircuitTrip (a frozen
+// machine, a network split) fail at once, for an open period, rather than each holding a request
 // and a connection for the whole command timeout. Once the period is
 // over a single call goes through (half-open): if the master answers,
 // its circuit closes; if that call times out too, it opens again.
@@ -67,7 +70,7 @@ type slotMap struct {
 
 // circuit is the state of one master's breaker.
 type circuit struct {
-	timeouts  int       // in a row, nothing answered in between
+	timedOut  time.Time // the first timeout since the last answer; zero for none
 	openUntil time.Time // zero while closed
 	probing   bool      // the open period is over and one call is trying the node
 }
@@ -214,9 +217,12 @@ func (b *Breakers) record(addr string, o outcome) {
 	case timedOut:
 		// Calls sent before the circuit opened time out after: they do
 		// not make the open period longer.
-		c.timeouts++
-		if c.probing || (c.openUntil.IsZero() && c.timeouts >= CircuitTrip) {
-			c.openUntil, c.probing = b.now().Add(b.open), false
+		now := b.now()
+		if c.timedOut.IsZero() {
+			c.timedOut = now
+		}
+		if c.probing || (c.openUntil.IsZero() && now.Sub(c.timedOut) >= CircuitTrip) {
+			c.openUntil, c.probing = now.Add(b.open), false
 		}
 	default:
 		c.probing = false // let another call try

@@ -16,7 +16,8 @@ import (
 )
 
 // TestBreakerFreeze freezes one master of a local cluster (SIGSTOP) and
-// checks that, once calls to it have timed out, calls bound for it fail
+// checks that, once calls to it have been timing out for CircuitTrip (the
+// test's clock moves on), calls bound for it fail
 // at once, alone or in a pipeline, while calls to the other masters go
 // on; and that after the master is back, and the open period over, a
 // call tries it again and its circuit closes. The breakers' clock is the
@@ -67,17 +68,26 @@ func TestBreakerFreeze(t *testing.T) {
 			defer n.Resume()
 		}
 	}
-	// The calls a frozen master holds time out together.
-	var wg sync.WaitGroup
-	for range 2 * CircuitTrip {
-		wg.Go(func() {
-			res := c.Do(t.Context(), c.B().Get().Key(frozenKey).Build())
-			if err := res.Error(); outcomeOf(t.Context(), res) != timedOut && !errors.Is(err, ErrCircuitOpen) {
-				t.Errorf("a call to the frozen master: %v; want a timeout", err)
-			}
-		})
+	// The calls a frozen master holds time out together; the circuit
+	// opens once they have been timing out for CircuitTrip.
+	timeouts := func() {
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				res := c.Do(t.Context(), c.B().Get().Key(frozenKey).Build())
+				if err := res.Error(); outcomeOf(t.Context(), res) != timedOut {
+					t.Errorf("a call to the frozen master: %v; want a timeout", err)
+				}
+			})
+		}
+		wg.Wait()
 	}
-	wg.Wait()
+	timeouts()
+	if state := circuitStates(t, breakers)[frozen]; state != circuitClosed {
+		t.Fatalf("the frozen master's circuit is in state %v after its first timeouts; want still closed", state)
+	}
+	clock.now.Add(int64(CircuitTrip))
+	timeouts()
 	if state := circuitStates(t, breakers)[frozen]; state != circuitOpen {
 		t.Fatalf("the frozen master's circuit is in state %v; want open", state)
 	}
