@@ -51,6 +51,7 @@ type Breakers struct {
 
 	slots      atomic.Pointer[slotMap]
 	refreshing atomic.Bool
+	tried      atomic.Int64 // when the map was last read or tried, in Unix nanoseconds
 
 	mu       sync.Mutex
 	circuits map[string]*circuit
@@ -118,10 +119,13 @@ func (b *Breakers) route(slot uint16) string {
 }
 
 // refreshOlder returns the slot map, and reads it again in the
-// background if it is older than age (unless a read is under way).
+// background if it is older than age, unless a read is under way or
+// began less than CircuitRefresh ago (the nodes did not answer).
 func (b *Breakers) refreshOlder(age time.Duration) *slotMap {
-	m := b.slots.Load()
-	if (m == nil || b.now().Sub(m.read) > age) && b.refreshing.CompareAndSwap(false, true) {
+	m, now := b.slots.Load(), b.now()
+	if (m == nil || now.Sub(m.read) > age) && now.UnixNano()-b.tried.Load() > int64(CircuitRefresh) &&
+		b.refreshing.CompareAndSwap(false, true) {
+		b.tried.Store(now.UnixNano())
 		go b.refresh()
 	}
 	return m

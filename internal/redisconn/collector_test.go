@@ -6,6 +6,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -93,7 +94,12 @@ func TestWritable(t *testing.T) {
 		writable bool
 	}{{"0", true}, {"1", true}, {"2", false}} {
 		redistest.Do(t, c, "CONFIG", "SET", "min-replicas-to-write", tc.min)
+		// Redis counts its good replicas anew once a second.
 		probe := nodes.Probe(t.Context())
+		for deadline := time.Now().Add(5 * time.Second); len(probe) == 1 && probe[0].Writable() != tc.writable &&
+			time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			probe = nodes.Probe(t.Context())
+		}
 		write := c.Do(t.Context(), c.B().Set().Key("k").Value("v").Build()).Error()
 		if len(probe) != 1 || probe[0].Writable() != tc.writable || (write == nil) != tc.writable {
 			t.Fatalf("min-replicas-to-write %s: probe %+v, a write: %v; want writable %v", tc.min, probe, write, tc.writable)
