@@ -113,6 +113,10 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"how `long` a write waits for its replicas; one they do not confirm in time fails and is taken back", "RETWIS_WAIT_TIMEOUT"))
 	fs.DurationVar(&c.store.CommandTimeout, "command-timeout", redisconn.DefaultCommandTimeout, envHelp(
 		"how `long` a Redis command may take before the request that sent it fails: what a frozen node costs", "RETWIS_COMMAND_TIMEOUT"))
+	fs.DurationVar(&c.store.CircuitOpen, "circuit-open", redisconn.DefaultCircuitOpen, envHelp(
+		"once calls to a Redis master have timed out for a second, calls bound for it fail at once for this `long` (503), "+
+			"then one tries it again; "+
+			"negative: never (each waits for --command-timeout)", "RETWIS_CIRCUIT_OPEN"))
 	fs.BoolVar(&c.store.ReplicaReads, "replica-reads", false, envHelp(
 		"on a cluster, read post hashes and usernames from replicas (what a replica lacks yet is read from the master)",
 		"RETWIS_REPLICA_READS"))
@@ -246,6 +250,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--wait-timeout must be at least 1ms")
 	case c.store.CommandTimeout < time.Millisecond:
 		return errors.New("--command-timeout must be at least 1ms")
+	case c.store.CircuitOpen >= 0 && c.store.CircuitOpen < time.Millisecond:
+		return errors.New("--circuit-open must be at least 1ms, or negative (no circuit breakers)")
 	case c.store.Limits.MaxFollowing < 0:
 		return errors.New("--max-following must be 0 (no bound) or more")
 	case c.writes < 0:

@@ -179,6 +179,8 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{[]string{"--session-idle", "48h", "--session-max", "24h"}, nil, "--session-max"},
 		{[]string{"--trusted-proxies", "10.0.0.0/8,proxy.example"}, nil, "--trusted-proxies"},
 		{[]string{"--command-timeout", "0s"}, nil, "--command-timeout"},
+		{[]string{"--circuit-open", "0s"}, nil, "--circuit-open"},
+		{nil, map[string]string{"RETWIS_CIRCUIT_OPEN": "2 seconds"}, "RETWIS_CIRCUIT_OPEN"},
 		{[]string{"--name-reserve", "0s"}, nil, "--name-reserve"},
 		{nil, map[string]string{"RETWIS_NAME_RESERVE": "30 days"}, "RETWIS_NAME_RESERVE"},
 		{[]string{"--public-url", "social.example"}, nil, "-public-url"},

@@ -74,10 +74,18 @@ func clientWentAway(r *http.Request, err error) bool {
 		retwis.ErrorKind(err) == retwis.Canceled || errors.Is(err, context.Canceled)
 }
 
+// RetryUnavailable is the Retry-After of an answer to a request that
+// failed because the database could not serve it (503): about the time
+// a Redis cluster takes to fail over, or a node's circuit to close.
+const RetryUnavailable = 5 * time.Second
+
 // SetRetryAfter sets the Retry-After header (whole seconds, rounded up)
-// of the answer to an action a rate limit refused, if err is one.
+// of the answer to an action a rate limit refused, if err is one, or
+// that the database could not serve (kind Unavailable: RetryUnavailable).
 func SetRetryAfter(w http.ResponseWriter, err error) {
 	if l, ok := errors.AsType[*retwis.Limited](err); ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(l.Quota.RetryAfter.Seconds()))))
+	} else if retwis.ErrorKind(err) == retwis.Unavailable {
+		w.Header().Set("Retry-After", strconv.Itoa(int(RetryUnavailable.Seconds())))
 	}
 }

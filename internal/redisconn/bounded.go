@@ -23,16 +23,21 @@ type Observer func(call string, start time.Time)
 // Bounded returns a client that applies timeout to every call of client,
 // and block plus timeout to blocking commands (block is the longest any
 // blocking command of the caller asks Redis to wait). observe, if not
-// nil, is told of every call. Closing the returned client closes client.
-func Bounded(client rueidis.Client, timeout, block time.Duration, observe Observer) rueidis.Client {
-	return boundedClient{Client: client, timeout: timeout, block: block, observe: observe}
+// nil, is told of every call. breakers, if not nil, fail at once the
+// commands bound for a master whose circuit is open, and learn from
+// every call whether its master answers; in a pipeline, only the
+// commands bound for such a master fail. Closing the returned client
+// closes client.
+func Bounded(client rueidis.Client, timeout, block time.Duration, observe Observer, breakers *Breakers) rueidis.Client {
+	return boundedClient{Client: client, timeout: timeout, block: block, observe: observe, breakers: breakers}
 }
 
 type boundedClient struct {
 	rueidis.Client
-	timeout time.Duration
-	block   time.Duration
-	observe Observer
+	timeout  time.Duration
+	block    time.Duration
+	observe  Observer
+	breakers *Breakers
 }
 
 // done tells the observer of a call that began at start.
@@ -50,33 +55,96 @@ func (c boundedClient) bounded(ctx context.Context, blocking bool) (context.Cont
 }
 
 func (c boundedClient) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
-	ctx, cancel := c.bounded(ctx, cmd.IsBlock())
-	defer cancel()
 	defer c.done("do", time.Now())
-	return c.Client.Do(ctx, cmd)
+	addr := c.breakers.route(cmd.Slot())
+	if err := c.breakers.allow(addr); err != nil {
+		return rueidis.NewErrorResult(err)
+	}
+	bctx, cancel := c.bounded(ctx, cmd.IsBlock())
+	defer cancel()
+	res := c.Client.Do(bctx, cmd)
+	c.breakers.record(addr, outcomeOf(ctx, res))
+	return res
 }
 
 func (c boundedClient) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
+	defer c.done("pipeline", time.Now())
 	blocking := false
 	for _, cmd := range cmds {
 		blocking = blocking || cmd.IsBlock()
 	}
-	ctx, cancel := c.bounded(ctx, blocking)
+	bctx, cancel := c.bounded(ctx, blocking)
 	defer cancel()
-	defer c.done("pipeline", time.Now())
-	return c.Client.DoMulti(ctx, cmds...)
+	return gated(ctx, c.breakers, cmds, (*rueidis.Completed).Slot, func(cmds ...rueidis.Completed) []rueidis.RedisResult {
+		return c.Client.DoMulti(bctx, cmds...)
+	})
 }
 
 func (c boundedClient) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
-	ctx, cancel := c.bounded(ctx, false)
-	defer cancel()
 	defer c.done("cached", time.Now())
-	return c.Client.DoCache(ctx, cmd, ttl)
+	addr := c.breakers.route(cmd.Slot())
+	if err := c.breakers.allow(addr); err != nil {
+		return rueidis.NewErrorResult(err)
+	}
+	bctx, cancel := c.bounded(ctx, false)
+	defer cancel()
+	res := c.Client.DoCache(bctx, cmd, ttl)
+	c.breakers.record(addr, outcomeOf(ctx, res))
+	return res
 }
 
 func (c boundedClient) DoMultiCache(ctx context.Context, cmds ...rueidis.CacheableTTL) []rueidis.RedisResult {
-	ctx, cancel := c.bounded(ctx, false)
-	defer cancel()
 	defer c.done("cached_pipeline", time.Now())
-	return c.Client.DoMultiCache(ctx, cmds...)
+	bctx, cancel := c.bounded(ctx, false)
+	defer cancel()
+	slot := func(c *rueidis.CacheableTTL) uint16 { return c.Cmd.Slot() }
+	return gated(ctx, c.breakers, cmds, slot, func(cmds ...rueidis.CacheableTTL) []rueidis.RedisResult {
+		return c.Client.DoMultiCache(bctx, cmds...)
+	})
+}
+
+// gated sends the commands of a pipeline through send, but for those
+// bound for a master whose circuit is open, which fail at once, and tells
+// breakers what became of each master's commands (ctx is the caller's).
+func gated[T any](ctx context.Context, breakers *Breakers, cmds []T, slot func(*T) uint16,
+	send func(...T) []rueidis.RedisResult) []rueidis.RedisResult {
+	if breakers == nil {
+		return send(cmds...)
+	}
+	addrs := make([]string, len(cmds))
+	refused := map[string]error{} // by master, decided once a pipeline
+	out := make([]rueidis.RedisResult, len(cmds))
+	var sent []T
+	var at []int // the index in cmds of each of sent
+	for i := range cmds {
+		addrs[i] = breakers.route(slot(&cmds[i]))
+		err, seen := refused[addrs[i]]
+		if !seen {
+			err = breakers.allow(addrs[i])
+			refused[addrs[i]] = err
+		}
+		if err != nil {
+			out[i] = rueidis.NewErrorResult(err)
+			continue
+		}
+		sent, at = append(sent, cmds[i]), append(at, i)
+	}
+	if len(sent) == 0 {
+		return out
+	}
+	if len(sent) == len(cmds) {
+		out = send(sent...)
+	} else {
+		for j, res := range send(sent...) {
+			out[at[j]] = res
+		}
+	}
+	outcomes := map[string]outcome{}
+	for _, i := range at {
+		outcomes[addrs[i]] = max(outcomes[addrs[i]], outcomeOf(ctx, out[i]))
+	}
+	for addr, o := range outcomes {
+		breakers.record(addr, o)
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 type Collector struct {
 	nodes              *Nodes
 	up, rtt, used, max *prometheus.Desc
+	writable           *prometheus.Desc
 	errors             *prometheus.Desc
 }
 
@@ -28,6 +29,9 @@ func NewCollector(nodes *Nodes) *Collector {
 			"Round-trip time of a probe of the Redis master, at the scrape.", node, nil),
 		used: prometheus.NewDesc("retwis_redis_node_memory_used_bytes", "Memory the Redis master uses (used_memory).", node, nil),
 		max:  prometheus.NewDesc("retwis_redis_node_memory_max_bytes", "The Redis master's maxmemory; 0 for none.", node, nil),
+		writable: prometheus.NewDesc("retwis_redis_node_writable",
+			"Whether the Redis master accepts writes (1) or refuses them (0): it does not answer, is full, "+
+				"or lacks the replicas its min-replicas-to-write asks for.", node, nil),
 		errors: prometheus.NewDesc("retwis_redis_node_error_replies_total",
 			"Error replies the Redis master has sent since it started (to any client), by prefix: "+
 				"MOVED and ASK are redirections, TRYAGAIN and CLUSTERDOWN refusals during resharding or failover.",
@@ -37,7 +41,7 @@ func NewCollector(nodes *Nodes) *Collector {
 
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.up, c.rtt, c.used, c.max, c.errors} {
+	for _, d := range []*prometheus.Desc{c.up, c.rtt, c.used, c.max, c.writable, c.errors} {
 		ch <- d
 	}
 }
@@ -47,6 +51,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	for _, n := range c.nodes.Probe(ctx) {
+		ch <- prometheus.MustNewConstMetric(c.writable, prometheus.GaugeValue, gauge(n.Writable()), n.Addr)
 		if n.Err != nil {
 			ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, 0, n.Addr)
 			continue
@@ -59,4 +64,12 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 			ch <- prometheus.MustNewConstMetric(c.errors, prometheus.CounterValue, float64(count), n.Addr, prefix)
 		}
 	}
+}
+
+// gauge is 1 for true, 0 for false.
+func gauge(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

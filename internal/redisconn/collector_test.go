@@ -6,6 +6,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -74,4 +75,55 @@ func TestCollector(t *testing.T) {
 	if moved < 1 {
 		t.Errorf("no MOVED reply counted on %s", addr)
 	}
+}
+
+// TestWritable has a master with one replica ask for one, then for two
+// (min-replicas-to-write): it accepts writes, then refuses them, and a
+// probe and the writable gauge say so.
+func TestWritable(t *testing.T) {
+	t.Parallel()
+	master, _ := redistest.Replicated(t)
+	c, err := redisconn.Dial(master.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	nodes := redisconn.NewNodes(c)
+	for _, tc := range []struct {
+		min      string
+		writable bool
+	}{{"0", true}, {"1", true}, {"2", false}} {
+		redistest.Do(t, c, "CONFIG", "SET", "min-replicas-to-write", tc.min)
+		// Redis counts its good replicas anew once a second.
+		probe := nodes.Probe(t.Context())
+		for deadline := time.Now().Add(5 * time.Second); len(probe) == 1 && probe[0].Writable() != tc.writable &&
+			time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			probe = nodes.Probe(t.Context())
+		}
+		write := c.Do(t.Context(), c.B().Set().Key("k").Value("v").Build()).Error()
+		if len(probe) != 1 || probe[0].Writable() != tc.writable || (write == nil) != tc.writable {
+			t.Fatalf("min-replicas-to-write %s: probe %+v, a write: %v; want writable %v", tc.min, probe, write, tc.writable)
+		}
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(redisconn.NewCollector(nodes))
+		if g := gaugeOf(t, reg, "retwis_redis_node_writable"); g != map[bool]float64{true: 1, false: 0}[tc.writable] {
+			t.Fatalf("min-replicas-to-write %s: retwis_redis_node_writable %v", tc.min, g)
+		}
+	}
+}
+
+// gaugeOf returns the value of the one gauge of name that reg gathers.
+func gaugeOf(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == name && len(f.GetMetric()) == 1 {
+			return f.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("no single gauge %s", name)
+	return 0
 }

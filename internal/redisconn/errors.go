@@ -30,27 +30,47 @@ func IsDamage(err error) bool {
 // IsFull reports whether err is Redis refusing a write because it reached
 // its memory limit.
 func IsFull(err error) bool {
-	re, ok := errors.AsType[*rueidis.RedisError](err)
-	return ok && strings.HasPrefix(re.Error(), "OOM ")
+	return Refusal(err) == "oom"
 }
 
 // IsTemporary reports whether err is an error reply saying the server
-// cannot serve right now but will: loading its data after a restart, busy
-// with a script, failing over, or a cluster that is reconfiguring.
+// cannot serve right now but will: a master without the replicas its
+// min-replicas-to-write asks for, a replica or a master that lost its
+// own (READONLY, MASTERDOWN), loading its data after a restart, busy
+// with a script, or a cluster that is failing over or reconfiguring.
 func IsTemporary(err error) bool {
-	re, ok := errors.AsType[*rueidis.RedisError](err)
-	if !ok {
-		return false
+	class := Refusal(err)
+	return class != "" && class != "oom"
+}
+
+// refusals are the prefixes of the error replies by which Redis refuses
+// a command it would carry out at another time (Refusal's classes are
+// their lower-case forms).
+var refusals = []string{"NOREPLICAS", "OOM", "READONLY", "MASTERDOWN", "LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN"}
+
+// Refusal returns the class of an error reply by which Redis refuses a
+// command it would carry out at another time — "noreplicas", "oom",
+// "readonly", "masterdown", "loading", "busy", "tryagain" or
+// "clusterdown", after the reply's prefix — or "" when err is no such
+// reply. A connection whose handshake the server refused so (a node
+// loading or busy when the client reconnects) counts too. Metrics count
+// failures by it.
+func Refusal(err error) string {
+	msg := ""
+	if re, ok := errors.AsType[*rueidis.RedisError](err); ok {
+		msg = re.Error()
 	}
-	if re.IsLoading() || re.IsClusterDown() || re.IsTryAgain() {
-		return true
-	}
-	for _, prefix := range []string{"BUSY ", "MASTERDOWN ", "READONLY "} {
-		if strings.HasPrefix(re.Error(), prefix) {
-			return true
+	for e := err; e != nil && msg == ""; e = errors.Unwrap(e) {
+		if errors.Unwrap(e) == rueidis.ErrNoCache { // "<reply>: [CLIENT TRACKING …]\n…"
+			msg = e.Error()
 		}
 	}
-	return false
+	for _, prefix := range refusals {
+		if rest, ok := strings.CutPrefix(msg, prefix); ok && (rest == "" || rest[0] == ' ') {
+			return strings.ToLower(prefix)
+		}
+	}
+	return ""
 }
 
 // IsOutage reports whether err says that the node a command went to

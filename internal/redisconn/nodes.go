@@ -34,6 +34,10 @@ type NodeState struct {
 	Used    int64  // used_memory
 	Limit   int64  // maxmemory; 0 for none
 	Evicts  bool   // maxmemory-policy evicts keys, so Redis never refuses writes for memory
+	// MinReplicas is the master's min-replicas-to-write (0: none, or its
+	// CONFIG cannot be read), GoodReplicas how many of its replicas are
+	// connected and recent enough to count for it.
+	MinReplicas, GoodReplicas int
 	// RTT is how long the probe's round trip took.
 	RTT time.Duration
 	// Errors counts the error replies the node has sent since it started,
@@ -67,20 +71,105 @@ func (n *Nodes) Masters(ctx context.Context) map[string]rueidis.Client {
 			continue
 		}
 		out := map[string]rueidis.Client{}
-		for line := range strings.SplitSeq(strings.TrimSpace(v), "\n") {
-			// id addr flags master ping pong epoch link slots…: a master
-			// that serves slots, failed or not yet; one the cluster has
-			// given up on (flag "fail") lost its slots to its replica.
-			f := strings.Fields(line)
-			if len(f) < 9 || !strings.Contains(f[2], "master") || strings.Contains(f[2], "noaddr") {
-				continue
-			}
-			master, _, _ := strings.Cut(f[1], "@")
-			out[master] = known[master]
+		for _, m := range clusterMasters(v) {
+			out[m.addr] = known[m.addr]
 		}
 		return out
 	}
 	return known // nobody answers: report them all
+}
+
+// clusterMaster is a master as CLUSTER NODES lists it: its address and
+// the ranges of slots it serves.
+type clusterMaster struct {
+	addr  string
+	slots []SlotRange
+}
+
+// clusterMasters reads the masters of a reply of CLUSTER NODES: those
+// that serve slots, failed or not yet; one the cluster has given up on
+// (flag "fail") lost its slots to its replica.
+func clusterMasters(reply string) []clusterMaster {
+	var out []clusterMaster
+	for line := range strings.SplitSeq(strings.TrimSpace(reply), "\n") {
+		// id addr flags master ping pong epoch link slots…
+		f := strings.Fields(line)
+		if len(f) < 9 || !strings.Contains(f[2], "master") || strings.Contains(f[2], "noaddr") {
+			continue
+		}
+		m := clusterMaster{}
+		m.addr, _, _ = strings.Cut(f[1], "@")
+		for _, r := range f[8:] { // "0-5460" or "5461"; "[…]" is a slot in migration
+			first, last, isRange := strings.Cut(r, "-")
+			if !isRange {
+				last = first
+			}
+			lo, err1 := strconv.ParseUint(first, 10, 16)
+			hi, err2 := strconv.ParseUint(last, 10, 16)
+			if err1 == nil && err2 == nil {
+				m.slots = append(m.slots, SlotRange{First: uint16(lo), Last: uint16(hi), Addr: m.addr})
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// SlotCount is the number of hash slots of a Redis Cluster.
+const SlotCount = 16384
+
+// SlotRange is a range of hash slots, First to Last included, and the
+// master that serves them.
+type SlotRange struct {
+	First, Last uint16
+	Addr        string
+}
+
+// Slots returns which master serves each hash slot, in ranges sorted by
+// slot: the cluster's own view (CLUSTER NODES), asked of every node at
+// once and taken from the first that answers; for a single server, every
+// slot is its.
+func (n *Nodes) Slots(ctx context.Context) ([]SlotRange, error) {
+	known := n.c.Nodes()
+	if len(known) == 0 {
+		return nil, ErrNotConnected
+	}
+	if n.c.Mode() != rueidis.ClientModeCluster {
+		for addr := range known {
+			return []SlotRange{{First: 0, Last: SlotCount - 1, Addr: addr}}, nil
+		}
+	}
+	// Each node is asked for NodeTimeout at most, whatever becomes of
+	// ctx: calls cancelled in flight were seen to fail other calls of the
+	// client, which share their connections and topology refreshes, with
+	// "context canceled". Once one answers, the others are left to.
+	replies := make(chan rueidis.RedisResult, len(known))
+	for _, node := range known {
+		go func() {
+			nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), NodeTimeout)
+			defer cancel()
+			replies <- node.Do(nctx, node.B().ClusterNodes().Build())
+		}()
+	}
+	var err error
+	for range known {
+		var reply rueidis.RedisResult
+		select {
+		case reply = <-replies:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		var v string
+		if v, err = reply.ToString(); err == nil {
+			var out []SlotRange
+			for _, m := range clusterMasters(v) {
+				out = append(out, m.slots...)
+			}
+			sort.Slice(out, func(i, j int) bool { return out[i].First < out[j].First })
+			return out, nil
+		}
+	}
+	return nil, fmt.Errorf("redisconn: no node says which serves each slot: %w", err)
 }
 
 // Probe asks every master about itself, concurrently, and returns what
@@ -104,6 +193,18 @@ func (n *Nodes) Probe(ctx context.Context) []NodeState {
 	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
 	return out
 }
+
+// Writable reports whether a master that answered accepts writes: it is
+// not at its memory limit (without eviction) and has the replicas its
+// min-replicas-to-write asks for. Otherwise it refuses them (OOM,
+// NOREPLICAS) while still serving reads.
+func (st NodeState) Writable() bool {
+	return st.Err == nil && !st.Full() && st.GoodReplicas >= st.MinReplicas
+}
+
+// Full reports whether a master is at its memory limit without eviction:
+// it refuses writes.
+func (st NodeState) Full() bool { return st.Limit > 0 && !st.Evicts && st.Used >= st.Limit }
 
 // ErrNotConnected reports a master the client has no connection to.
 var ErrNotConnected = errors.New("not connected")
@@ -142,6 +243,10 @@ func probeNode(ctx context.Context, addr string, node rueidis.Client) NodeState 
 	st.Limit, _ = strconv.ParseInt(field("maxmemory"), 10, 64)
 	st.Evicts = !strings.HasPrefix(field("maxmemory_policy"), "noeviction")
 	st.Errors = errorStats(info.String())
+	st.GoodReplicas, _ = strconv.Atoi(field("min_slaves_good_slaves"))
+	if st.Master && field("min_slaves_good_slaves") != "" { // min-replicas-to-write is set
+		st.MinReplicas = minReplicas(ctx, node)
+	}
 	if field("cluster_enabled") == "1" {
 		if v, err := node.Do(ctx, node.B().ClusterInfo().Build()).ToString(); err == nil {
 			for line := range strings.SplitSeq(v, "\r\n") {
@@ -152,6 +257,17 @@ func probeNode(ctx context.Context, addr string, node rueidis.Client) NodeState 
 		}
 	}
 	return st
+}
+
+// minReplicas returns a node's min-replicas-to-write, or 0 if its
+// configuration cannot be read (CONFIG renamed away).
+func minReplicas(ctx context.Context, node rueidis.Client) int {
+	kv, err := node.Do(ctx, node.B().ConfigGet().Parameter("min-replicas-to-write").Build()).AsStrMap()
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(kv["min-replicas-to-write"])
+	return n
 }
 
 // errorStats reads the errorstat_<PREFIX>:count=<n> lines of INFO.

@@ -36,13 +36,14 @@ func (s *Server) completeTags(w http.ResponseWriter, r *http.Request) {
 }
 
 // completionFailed answers a completion request that failed with err
-// with its status and a JSON error, logging what is not the request's
-// fault.
+// with its status (and Retry-After, for an unavailable database) and a
+// JSON error, logging what is not the request's fault.
 func (s *Server) completionFailed(w http.ResponseWriter, what string, err error) {
 	status := middleware.StatusOf(err)
 	if status >= 500 {
 		s.log.Warn(what, "err", err)
 	}
+	middleware.SetRetryAfter(w, err)
 	writeJSON(w, status, map[string]string{"error": retwis.ErrorMessage(err)})
 }
 

@@ -8,14 +8,20 @@ import (
 )
 
 // TestProbes checks the three probes through the states a database goes
-// through: healthy, full, emptied by a restart without persistence, and
-// gone; /livez answers throughout.
+// through: healthy, refusing writes for want of a replica, full, emptied
+// by a restart without persistence, and gone; /livez answers throughout.
 func TestProbes(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
 	b := s.browser()
 	expect(t, b.get("/livez"), 200, "ok")
 	expect(t, b.get("/healthz"), 200, "ok")
+	expect(t, b.get("/readyz"), 200, "ready")
+
+	s.exec("CONFIG", "SET", "min-replicas-to-write", "1") // and no replica
+	expect(t, b.get("/readyz"), 503, "refuses writes: 0 of the 1 replicas")
+	expect(t, b.get("/healthz"), 200, "ok") // reads are served
+	s.exec("CONFIG", "SET", "min-replicas-to-write", "0")
 	expect(t, b.get("/readyz"), 200, "ready")
 
 	info := must.Value(s.do("INFO", "memory").ToString())(t)

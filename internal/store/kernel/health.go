@@ -16,7 +16,8 @@ func (db *DB) Health(ctx context.Context) error {
 
 // Readiness returns why the database should not receive traffic, or
 // nothing when it should: a node that does not answer, a cluster whose
-// state is not ok, a master at its memory limit (writes would fail), or
+// state is not ok, a master that refuses writes (at its memory limit, or
+// without the replicas its min-replicas-to-write asks for), or
 // a database that has lost retwis's data (its layout version is gone,
 // as after a restart without persistence: every session would be dead).
 func (db *DB) Readiness(ctx context.Context) []string {
@@ -27,8 +28,11 @@ func (db *DB) Readiness(ctx context.Context) []string {
 			problems = append(problems, fmt.Sprintf("Redis %s does not answer: %v", n.Addr, n.Err))
 		case n.Cluster != "" && n.Cluster != "ok":
 			problems = append(problems, fmt.Sprintf("Redis %s: cluster state %s", n.Addr, n.Cluster))
-		case n.Master && n.Limit > 0 && !n.Evicts && n.Used >= n.Limit:
+		case n.Master && n.Full():
 			problems = append(problems, fmt.Sprintf("Redis %s is full: %d of %d bytes used, writes fail", n.Addr, n.Used, n.Limit))
+		case n.Master && !n.Writable():
+			problems = append(problems, fmt.Sprintf("Redis %s refuses writes: %d of the %d replicas its min-replicas-to-write asks for",
+				n.Addr, n.GoodReplicas, n.MinReplicas))
 		}
 	}
 	if len(problems) > 0 {

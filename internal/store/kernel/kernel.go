@@ -76,6 +76,11 @@ type Options struct {
 	// (redisconn.DefaultCommandTimeout when zero): what a frozen node
 	// costs a request.
 	CommandTimeout time.Duration
+	// CircuitOpen is how long the calls bound for a master that timed
+	// out fail at once before one tries it again
+	// (redisconn.DefaultCircuitOpen when zero; negative: never, every
+	// call waits for its CommandTimeout).
+	CircuitOpen time.Duration
 	// ReplicaReads says that the client sends some reads to replicas
 	// (ReadFromReplica): post hashes and usernames a replica does not hold
 	// yet are then read again from the master.
@@ -177,6 +182,10 @@ type DB struct {
 	Hasher *password.Hasher
 	// Nodes are the masters, for health checks and scans.
 	Nodes *redisconn.Nodes
+	// Breakers fail at once the calls bound for a master that timed out
+	// a moment ago (nil when Options.CircuitOpen is negative); every
+	// client of the DB (Through) shares them.
+	Breakers *redisconn.Breakers
 	// Metrics is nil without Options.Metrics.
 	Metrics *Metrics
 	// Written holds the cached keys this server changed a moment ago.
@@ -198,6 +207,9 @@ func New(client rueidis.Client, opts Options) (*DB, error) {
 	}
 	db := &DB{Opts: opts, Log: opts.Log, Hasher: hasher, Nodes: redisconn.NewNodes(client),
 		Written: &Written{}, Outages: &ShardOutages{}, Now: time.Now}
+	if opts.CircuitOpen >= 0 {
+		db.Breakers = redisconn.NewBreakers(db.Nodes, opts.CircuitOpen)
+	}
 	if opts.Metrics != nil {
 		db.Metrics = newMetrics(opts.Metrics, db)
 	}
@@ -212,7 +224,7 @@ func (db *DB) bounded(client rueidis.Client) rueidis.Client {
 	if db.Metrics != nil {
 		observe = db.Metrics.Call
 	}
-	return redisconn.Bounded(client, db.Opts.CommandTimeout, max(db.Opts.WaitTimeout, MaxBlock), observe)
+	return redisconn.Bounded(client, db.Opts.CommandTimeout, max(db.Opts.WaitTimeout, MaxBlock), observe, db.Breakers)
 }
 
 // Through returns a DB that is db but for the client it sends its
@@ -238,11 +250,15 @@ const MaxBlock = 2 * time.Second
 //   - the caller's context was cancelled (the client went away): Canceled;
 //   - Redis is full (maxmemory with noeviction): Unavailable, "storage
 //     full", worth retrying later;
-//   - Redis cannot serve right now (loading, failing over, busy) or
+//   - Redis refuses for now (a master without the replicas its
+//     min-replicas-to-write asks for, a replica or a master that lost
+//     its own, loading, busy with a script, a cluster failing over) or
 //     cannot be reached at all (refused or dropped connections,
-//     timeouts): Unavailable;
+//     timeouts, a node whose circuit is open): Unavailable;
 //   - anything else is an error reply or data that does not parse, a bug
 //     or damaged data, never an outage: Internal.
+//
+// The metrics count each failure by its class (see [Metrics.Failed]).
 func (db *DB) Wrap(op string, err error) error {
 	if err == nil {
 		return nil
@@ -258,13 +274,22 @@ func (db *DB) Wrap(op string, err error) error {
 		db.Metrics.Failed("full")
 		return &retwis.Error{Kind: retwis.Unavailable, Err: wrapped,
 			Message: "The server's storage is full, so nothing can be saved right now. Please try again later."}
-	case redisconn.IsTemporary(err) || !redisconn.IsReply(err):
+	case redisconn.IsTemporary(err):
+		db.Metrics.Failed(redisconn.Refusal(err))
+		return unavailable(wrapped)
+	case !redisconn.IsReply(err):
 		db.Metrics.Failed("unavailable")
-		return &retwis.Error{Kind: retwis.Unavailable, Err: wrapped,
-			Message: "The database is unavailable right now. Please try again in a moment."}
+		return unavailable(wrapped)
 	}
 	db.Metrics.Failed("internal")
 	return wrapped
+}
+
+// unavailable is an Unavailable error for a database that cannot serve
+// right now.
+func unavailable(err error) error {
+	return &retwis.Error{Kind: retwis.Unavailable, Err: err,
+		Message: "The database is unavailable right now. Please try again in a moment."}
 }
 
 // WriteTimeout bounds writes that go on after their request was

@@ -33,7 +33,9 @@ func newMetrics(reg prometheus.Registerer, db *DB) *Metrics {
 			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 16),
 		}, []string{"call"}),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "retwis_redis_errors_total", Help: "Errors of Redis operations, by kind: unavailable, full, canceled, internal.",
+			Name: "retwis_redis_errors_total", Help: "Errors of Redis operations, by kind: unavailable (no answer: timeouts, connections, an open circuit), " +
+				"full (OOM), a refusal by its class (noreplicas, readonly, masterdown, loading, busy, tryagain, clusterdown), " +
+				"canceled, internal (a bug or damaged data).",
 		}, []string{"kind"}),
 		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "retwis_cache_reads_total", Help: "Reads through the client-side cache, by result: hit or miss.",
@@ -61,6 +63,9 @@ func newMetrics(reg prometheus.Registerer, db *DB) *Metrics {
 		hashesWaiting(db.Hasher, "unknown", func(unknown, _ int) int { return unknown }),
 		hashesWaiting(db.Hasher, "known", func(_, known int) int { return known }),
 	)
+	if db.Breakers != nil {
+		reg.MustRegister(db.Breakers)
+	}
 	return m
 }
 
@@ -116,6 +121,9 @@ func (m *Metrics) Call(name string, start time.Time) {
 	}
 }
 
+// Failed counts a failed Redis operation under kind: "unavailable" (no
+// answer), "full", the class of a refusal (redisconn.Refusal),
+// "canceled" or "internal".
 func (m *Metrics) Failed(kind string) {
 	if m != nil {
 		m.errors.WithLabelValues(kind).Inc()
