@@ -213,7 +213,7 @@ func (l *ledger) someone(n int) (session, bool) {
 // min-replicas-to-write 1) while each master in turn is killed (SIGKILL)
 // or frozen (SIGSTOP), and nobody helps: a killed master stays dead, a
 // frozen one is resumed only after its shard serves writes again. Each
-// shard's successor must accept writes within a second of its promotion
+// shard's successor must accept writes within 2s of its promotion
 // (its other replica follows it by itself), delivery must go on (every
 // acknowledged post of a watched user is delivered in the end, through
 // the successors' queue shards), and after the faults the logged-in
@@ -299,8 +299,9 @@ func TestFailoverLosesNothing(t *testing.T) {
 // half a second after). Nobody restarts a killed victim; a frozen one is
 // resumed then, and rejoins as a replica of its successor. It returns how
 // long the takeover took, and how long until the successor accepted
-// writes (it must, within a second of its promotion: the victim's other
-// replica follows it).
+// writes (it must, within 2s of its promotion: the victim's other
+// replica follows it at once; a spare replica would migrate to it only
+// after 5s, and with one replica a master it would never have one).
 func (l *ledger) fail(t *testing.T, c *redisserver.Cluster, victim *redisserver.Server, fault string, before []*redisserver.Server) (promoted, writable time.Duration) {
 	t.Helper()
 	l.phase.Store(phaseDuring)
@@ -324,8 +325,8 @@ func (l *ledger) fail(t *testing.T, c *redisserver.Cluster, victim *redisserver.
 		}
 	}
 	writable = time.Since(start)
-	if writable-promoted > time.Second {
-		t.Errorf("the successor accepted writes %v after its promotion; want within a second", writable-promoted)
+	if writable-promoted > 2*time.Second {
+		t.Errorf("the successor accepted writes %v after its promotion; want within 2s", writable-promoted)
 	}
 	time.Sleep(500 * time.Millisecond)
 	l.phase.Store(phaseBetween)
