@@ -33,9 +33,17 @@ type load struct {
 	results []result
 }
 
-// user is an account the load acts as.
+// user is an account the load acts as, from an address of its own: the
+// servers trust the load's X-Forwarded-For, so that its users are many
+// clients, each with its own allowances (of the password hashers'
+// queue, say), as real ones are.
 type user struct {
-	name, cookie string
+	name, cookie, addr string
+}
+
+// clientAddr returns the nth client address, 10.0.0.0/8 in order.
+func clientAddr(n int) string {
+	return fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255)
 }
 
 // result is the outcome of one request.
@@ -61,7 +69,7 @@ func newLoad(servers []string, every time.Duration) *load {
 func (l *load) signUp(ctx context.Context, n int) error {
 	for i := range n {
 		for {
-			u, err := l.register(ctx, l.servers[i%len(l.servers)], fmt.Sprintf("user%d", i))
+			u, err := l.register(ctx, l.servers[i%len(l.servers)], fmt.Sprintf("user%d", i), clientAddr(i))
 			if err == nil {
 				l.users = append(l.users, u)
 				break
@@ -75,24 +83,25 @@ func (l *load) signUp(ctx context.Context, n int) error {
 	return nil
 }
 
-// register signs name up on server and returns its session.
-func (l *load) register(ctx context.Context, server, name string) (user, error) {
+// register signs name up on server from client address addr, and
+// returns its session.
+func (l *load) register(ctx context.Context, server, name, addr string) (user, error) {
 	form := url.Values{"username": {name}, "password": {"password-" + name}, "password2": {"password-" + name}}
-	resp, err := l.send(ctx, http.MethodPost, server+"/register", form, "")
+	resp, err := l.send(ctx, http.MethodPost, server+"/register", form, user{addr: addr})
 	if err != nil {
 		return user{}, err
 	}
 	for _, c := range resp.Cookies() {
 		if c.Name == retwis.SessionCookie && c.Value != "" {
-			return user{name, c.Value}, nil
+			return user{name, c.Value, addr}, nil
 		}
 	}
 	return user{}, fmt.Errorf("sign-up of %s: no session cookie", name)
 }
 
-// send sends one request and reads its answer; an answer other than 2xx
-// or 3xx is an error.
-func (l *load) send(ctx context.Context, method, target string, form url.Values, cookie string) (*http.Response, error) {
+// send sends one request as u (its session, if any, and its address)
+// and reads its answer; an answer other than 2xx or 3xx is an error.
+func (l *load) send(ctx context.Context, method, target string, form url.Values, u user) (*http.Response, error) {
 	var body io.Reader
 	if form != nil {
 		body = strings.NewReader(form.Encode())
@@ -104,9 +113,10 @@ func (l *load) send(ctx context.Context, method, target string, form url.Values,
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
-	if cookie != "" {
-		req.AddCookie(&http.Cookie{Name: retwis.SessionCookie, Value: cookie})
+	if u.cookie != "" {
+		req.AddCookie(&http.Cookie{Name: retwis.SessionCookie, Value: u.cookie})
 	}
+	req.Header.Set("X-Forwarded-For", u.addr)
 	resp, err := l.client.Do(req)
 	if err != nil {
 		return nil, err
@@ -156,17 +166,17 @@ func (l *load) request(n int) (string, error) {
 	me := l.users[(n*7)%len(l.users)]
 	switch k := n % 20; {
 	case k < 9:
-		_, err := l.send(ctx, http.MethodGet, server+"/", nil, me.cookie)
+		_, err := l.send(ctx, http.MethodGet, server+"/", nil, me)
 		return "home", err
 	case k < 17:
-		_, err := l.send(ctx, http.MethodPost, server+"/post", url.Values{"status": {fmt.Sprintf("post %d", n)}}, me.cookie)
+		_, err := l.send(ctx, http.MethodPost, server+"/post", url.Values{"status": {fmt.Sprintf("post %d", n)}}, me)
 		return "post", err
 	case k < 19:
 		other := l.users[(n*13)%len(l.users)]
-		_, err := l.send(ctx, http.MethodPost, server+"/u/"+other.name+"/follow", url.Values{}, me.cookie)
+		_, err := l.send(ctx, http.MethodPost, server+"/u/"+other.name+"/follow", url.Values{}, me)
 		return "follow", err
 	}
-	_, err := l.register(ctx, server, fmt.Sprintf("new%d", n))
+	_, err := l.register(ctx, server, fmt.Sprintf("new%d", n), clientAddr(len(l.users)+n))
 	return "signup", err
 }
 

@@ -38,7 +38,7 @@ func main() {
 // run parses the flags, runs every scenario --runs times, logging each
 // run to progress, and writes the table of medians and ranges to out.
 func run(ctx context.Context, args []string, out, progress io.Writer) error {
-	cfg, runs, faults, err := parse(args, progress)
+	cfg, runs, faults, keep, err := parse(args, progress)
 	if err != nil {
 		return err
 	}
@@ -57,9 +57,12 @@ func run(ctx context.Context, args []string, out, progress io.Writer) error {
 			if err != nil {
 				return fmt.Errorf("%s, run %d (logs in %s): %w", s, i+1, dir, err)
 			}
-			os.RemoveAll(dir)
-			fmt.Fprintf(progress, "run %d, %s: takeover after %v; served %d of %d (%.0f%%) meanwhile; full service after %s; %d failed after the takeover %v\n",
-				i+1, s, o.promoted.Round(10*time.Millisecond), o.served, o.requests, 100*o.share(), fullString(o.full, cfg.observe), o.after, o.why)
+			if !keep {
+				os.RemoveAll(dir)
+			}
+			fmt.Fprintf(progress, "run %d, %s: %d failed before the fault; takeover after %v; served %d of %d (%.0f%%) meanwhile; full service after %s; %d failed after the takeover %v, more than a second after it: %v\n",
+				i+1, s, o.before, o.promoted.Round(10*time.Millisecond), o.served, o.requests, 100*o.share(),
+				fullString(o.full, cfg.observe), o.after, o.why, o.late)
 			outcomes[s] = append(outcomes[s], o)
 		}
 	}
@@ -68,7 +71,7 @@ func run(ctx context.Context, args []string, out, progress io.Writer) error {
 }
 
 // parse reads the flags.
-func parse(args []string, stderr io.Writer) (cfg config, runs int, faults []string, err error) {
+func parse(args []string, stderr io.Writer) (cfg config, runs int, faults []string, keep bool, err error) {
 	fs := flag.NewFlagSet("failoverbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.retwis, "retwis", "", "the retwis `binary` to run (go build ./cmd/retwis)")
@@ -81,28 +84,29 @@ func parse(args []string, stderr io.Writer) (cfg config, runs int, faults []stri
 	fs.DurationVar(&cfg.freeze, "freeze", 5*time.Second, "how long a frozen master stays frozen after its replica took over, when nobody helps")
 	fs.DurationVar(&cfg.lag, "lag", time.Second, "how long a master's replicas are frozen (fall behind) before it is killed")
 	fs.IntVar(&runs, "runs", 3, "runs of each scenario")
+	fs.BoolVar(&keep, "keep", false, "keep each run's directory (the nodes' data and logs, the servers' logs)")
 	fs.IntVar(&cfg.replicas, "replicas", 2, "`replicas` of each master (min-replicas-to-write is 1)")
 	fs.IntVar(&cfg.spares, "spares", 0, "spare `replicas`, which migrate to a master left without one")
 	list := fs.String("faults", strings.Join([]string{faultKill, faultFreeze, faultLag}, ","), "comma-separated `faults` to inject: kill, freeze, lag")
 	if err := fs.Parse(args); err != nil {
-		return cfg, 0, nil, err
+		return cfg, 0, nil, false, err
 	}
 	if cfg.retwis == "" {
-		return cfg, 0, nil, fmt.Errorf("--retwis is needed")
+		return cfg, 0, nil, false, fmt.Errorf("--retwis is needed")
 	}
 	if cfg.replicas < 1 || cfg.spares < 0 || runs < 1 {
-		return cfg, 0, nil, fmt.Errorf("--replicas and --runs must be at least 1, --spares at least 0")
+		return cfg, 0, nil, false, fmt.Errorf("--replicas and --runs must be at least 1, --spares at least 0")
 	}
 	if cfg.retwis, err = filepath.Abs(cfg.retwis); err != nil {
-		return cfg, 0, nil, err
+		return cfg, 0, nil, false, err
 	}
 	for f := range strings.SplitSeq(*list, ",") {
 		if !slices.Contains([]string{faultKill, faultFreeze, faultLag}, f) {
-			return cfg, 0, nil, fmt.Errorf("--faults: no fault %q (kill, freeze, lag)", f)
+			return cfg, 0, nil, false, fmt.Errorf("--faults: no fault %q (kill, freeze, lag)", f)
 		}
 		faults = append(faults, f)
 	}
-	return cfg, runs, faults, nil
+	return cfg, runs, faults, keep, nil
 }
 
 // writeTable writes, for each scenario, the medians and ranges of its

@@ -44,6 +44,8 @@ type outcome struct {
 	full             time.Duration  // from the fault to the last failed request; -1: failures went on to the end
 	after            int            // requests that failed after the fault window
 	why              map[string]int // the errors of those, by kind of request and status
+	late             []string       // the failures more than a second after the takeover: when, what
+	before           int            // requests that failed before the fault (of the warm-up)
 }
 
 // share is the share of the requests due in the fault window that
@@ -110,7 +112,13 @@ func (cfg config) run(ctx context.Context, s scenario, dir string) (outcome, err
 	if err != nil {
 		return outcome{}, err
 	}
-	return measure(l.since(start), start, promoted, stopAt), nil
+	out := measure(l.since(start), start, promoted, stopAt)
+	for _, r := range l.since(time.Time{}) {
+		if r.at.Before(start) && r.err != nil {
+			out.before++
+		}
+	}
+	return out, nil
 }
 
 // inject brings the fault of s upon a master of c, waits until a replica
@@ -186,8 +194,11 @@ func measure(results []result, start, promoted, end time.Time) outcome {
 		} else if r.err != nil {
 			o.after++
 			o.why[r.kind+": "+reason(r.err)]++
+			if r.at.Sub(promoted) > time.Second {
+				o.late = append(o.late, fmt.Sprintf("%.1fs %s %s", r.at.Sub(start).Seconds(), r.kind, reason(r.err)))
+			}
 		}
-		if r.err != nil {
+		if r.err != nil && r.at.After(lastFailed) {
 			lastFailed = r.at
 		}
 	}
@@ -214,7 +225,8 @@ func (cfg config) serve(ctx context.Context, url, logPath string) (base string, 
 		return "", nil, err
 	}
 	cmd := exec.CommandContext(ctx, cfg.retwis, "serve", "--addr", addr, "--redis", url,
-		"--wait-replicas", "1", "--rate-limits=false", "--metrics-addr", "")
+		"--wait-replicas", "1", "--rate-limits=false", "--metrics-addr", "",
+		"--trusted-proxies", "127.0.0.1") // the load's X-Forwarded-For: a client address a user
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		log.Close()

@@ -18,6 +18,7 @@ func TestMeasure(t *testing.T) {
 	results := []result{
 		{at(0), "home", nil}, {at(500), "post", failed}, {at(1000), "home", failed}, {at(1500), "post", nil},
 		{at(2500), "home", nil}, {at(3000), "post", failed}, {at(9000), "home", nil},
+		{at(2600), "home", failed}, // answered last: results come in the order they end
 	}
 	o := measure(results, start, promoted, end)
 	if o.requests != 4 || o.served != 2 || o.share() != 0.5 {
@@ -26,8 +27,8 @@ func TestMeasure(t *testing.T) {
 	if o.promoted != 2*time.Second || o.full != 3*time.Second {
 		t.Errorf("takeover after %v, full service after %v; want 2s and 3s (the last failure)", o.promoted, o.full)
 	}
-	if o.after != 1 || o.why["post: 503 Service Unavailable"] != 1 {
-		t.Errorf("after the takeover: %d failed, %v; want the post's 503", o.after, o.why)
+	if o.after != 2 || o.why["post: 503 Service Unavailable"] != 1 || o.why["home: 503 Service Unavailable"] != 1 {
+		t.Errorf("after the takeover: %d failed, %v; want a post's 503 and a home page's", o.after, o.why)
 	}
 	if o := measure(results[:2], start, promoted, end); o.full != 2*time.Second {
 		t.Errorf("failures only before the takeover: full service after %v; want the takeover's 2s", o.full)
