@@ -149,9 +149,12 @@ func (l *ledger) run(ctx context.Context, st *store.Store) {
 // started during or after the faults, and what it acknowledged.
 func (l *ledger) request(ctx context.Context, st *store.Store, n int) {
 	ts := l.of(l.phase.Load())
-	count := func(t func(*tallies) *tally, err error) {
-		if ts != nil && ctx.Err() == nil {
-			t(ts).add(err)
+	if ts == nil {
+		ts = &tallies{} // not counted
+	}
+	count := func(t *tally, err error) {
+		if ctx.Err() == nil {
+			t.add(err)
 		}
 	}
 	me, ok := l.someone(n)
@@ -166,7 +169,7 @@ func (l *ledger) request(ctx context.Context, st *store.Store, n int) {
 			}
 			l.account(name, session{u.ID, token})
 		}
-		count(func(ts *tallies) *tally { return &ts.signups }, err)
+		count(&ts.signups, err)
 		return
 	}
 	u, err := st.Authenticate(ctx, me.token)
@@ -177,7 +180,7 @@ func (l *ledger) request(ctx context.Context, st *store.Store, n int) {
 		if err == nil {
 			_, _, err = st.HomeTimeline(ctx, me.uid, retwis.Cursor{}, 10)
 		}
-		count(func(ts *tallies) *tally { return &ts.pages }, err)
+		count(&ts.pages, err)
 		return
 	}
 	body := fmt.Sprintf("post %d", n)
@@ -185,7 +188,7 @@ func (l *ledger) request(ctx context.Context, st *store.Store, n int) {
 	if err == nil {
 		p, err = st.CreatePost(ctx, me.uid, body)
 	}
-	count(func(ts *tallies) *tally { return &ts.posting }, err)
+	count(&ts.posting, err)
 	if err == nil {
 		l.post(p.ID, me.uid, body)
 	}
