@@ -83,22 +83,43 @@ func (cfg config) run(ctx context.Context, s scenario, dir string) (outcome, err
 		}
 		c.Stop()
 	}()
-	url := "redis://" + strings.Join(c.Addrs(), ",")
-	var servers []string
-	for i := range 2 {
-		base, stop, err := cfg.serve(ctx, url, filepath.Join(dir, "retwis"+strconv.Itoa(i)+".log"))
-		if err != nil {
-			return outcome{}, err
-		}
-		defer stop()
-		servers = append(servers, base)
+	servers, stop, err := cfg.startServers(ctx, "redis://"+strings.Join(c.Addrs(), ","), dir)
+	if err != nil {
+		return outcome{}, err
 	}
+	defer stop()
 	l := newLoad(servers, cfg.every)
 	setup, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	if err := l.signUp(setup, cfg.users); err != nil {
 		return outcome{}, err
 	}
+	return cfg.underLoad(ctx, c, l, s)
+}
+
+// startServers starts two retwis servers on url, logging into dir, and
+// returns their base URLs; stop ends them.
+func (cfg config) startServers(ctx context.Context, url, dir string) (bases []string, stop func(), err error) {
+	var stops []func()
+	stop = func() {
+		for _, s := range stops {
+			s()
+		}
+	}
+	for i := range 2 {
+		base, stopOne, err := cfg.serve(ctx, url, filepath.Join(dir, "retwis"+strconv.Itoa(i)+".log"))
+		if err != nil {
+			stop()
+			return nil, nil, err
+		}
+		bases, stops = append(bases, base), append(stops, stopOne)
+	}
+	return bases, stop, nil
+}
+
+// underLoad runs l's load for cfg.warmup, injects the fault of s, goes
+// on for cfg.observe, and measures.
+func (cfg config) underLoad(ctx context.Context, c *redisserver.Cluster, l *load, s scenario) (outcome, error) {
 	loadCtx, stopLoad := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { l.run(loadCtx); close(done) }()
