@@ -2,6 +2,7 @@ package redisserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os/exec"
@@ -23,9 +24,44 @@ type ClusterOptions struct {
 	Dir      string // the nodes' data directories go here
 	Masters  int
 	Replicas int // per master
+	// Spares are replicas beyond Replicas per master, each given to one
+	// master: with replica migration (on by default in Redis), a spare
+	// moves to a master left without replicas, such as a replica promoted
+	// when its master died.
+	Spares int
 	// NodeTimeout is the cluster-node-timeout: how long a master may be
 	// unreachable before its replica takes over (2s when zero).
 	NodeTimeout time.Duration
+	// MinReplicasToWrite is every node's min-replicas-to-write: a master
+	// with fewer replicas in sync refuses writes (NOREPLICAS). Zero turns
+	// the check off, as Redis does by default.
+	MinReplicasToWrite int
+}
+
+// Recommended returns the topology docs/OPERATIONS.md recommends, in
+// dir: 3 masters with two replicas each and min-replicas-to-write 1, so
+// that a master acknowledges no write it alone holds, and still has a
+// replica after a failover: when a master fails, one replica takes over
+// and the other follows it by itself (with one replica a master, a
+// promoted replica would refuse every write until someone gave it one).
+func Recommended(dir string, nodeTimeout time.Duration) ClusterOptions {
+	return ClusterOptions{Dir: dir, Masters: 3, Replicas: 2, NodeTimeout: nodeTimeout, MinReplicasToWrite: 1}
+}
+
+// nodeArgs are the directives of every node of the cluster o describes.
+func (o ClusterOptions) nodeArgs() []string {
+	return []string{
+		"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+		"--cluster-node-timeout", strconv.FormatInt(o.NodeTimeout.Milliseconds(), 10),
+		"--cluster-replica-validity-factor", "0", "--repl-diskless-sync-delay", "0",
+		// The other masters keep serving while a failed one's slots
+		// wait for its replica (the default stops the whole cluster).
+		"--cluster-require-full-coverage", "no",
+		// Replicas show their offset soon (clients list a replica
+		// only once it has replicated something).
+		"--repl-ping-replica-period", "1",
+		"--min-replicas-to-write", strconv.Itoa(o.MinReplicasToWrite),
+	}
 }
 
 // StartCluster starts masters redis-server processes in cluster mode under
@@ -80,8 +116,8 @@ func StartClusterWith(ctx context.Context, o ClusterOptions) (*Cluster, error) {
 // joined, in directories under dir.
 func startClusterNodes(ctx context.Context, dir string, o ClusterOptions) (*Cluster, error) {
 	c := &Cluster{}
-	for i := range o.Masters * (1 + o.Replicas) {
-		s, err := startClusterNode(ctx, filepath.Join(dir, "node"+strconv.Itoa(i)), o.NodeTimeout)
+	for i := range o.Masters*(1+o.Replicas) + o.Spares {
+		s, err := startClusterNode(ctx, filepath.Join(dir, "node"+strconv.Itoa(i)), o.nodeArgs())
 		if err != nil {
 			c.Stop()
 			return nil, err
@@ -118,24 +154,14 @@ func (c *Cluster) views(ctx context.Context) string {
 // startClusterNode starts one node on a free port. The cluster bus uses
 // port+10000, which must be free too; a port taken between probing and
 // binding makes the start fail, so it is retried on another port.
-func startClusterNode(ctx context.Context, dir string, timeout time.Duration) (*Server, error) {
+func startClusterNode(ctx context.Context, dir string, args []string) (*Server, error) {
 	var lastErr error
 	for range 5 {
 		port, err := freeClusterPort()
 		if err != nil {
 			return nil, err
 		}
-		s, err := Start(ctx, Options{Dir: dir, Port: port, Args: []string{
-			"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-			"--cluster-node-timeout", strconv.FormatInt(timeout.Milliseconds(), 10),
-			"--cluster-replica-validity-factor", "0", "--repl-diskless-sync-delay", "0",
-			// The other masters keep serving while a failed one's slots
-			// wait for its replica (the default stops the whole cluster).
-			"--cluster-require-full-coverage", "no",
-			// Replicas show their offset soon (clients list a replica
-			// only once it has replicated something).
-			"--repl-ping-replica-period", "1",
-		}})
+		s, err := Start(ctx, Options{Dir: dir, Port: port, Args: args})
 		if err == nil {
 			return s, nil
 		}
@@ -282,4 +308,72 @@ func (c *Cluster) Stop() {
 	for _, s := range c.Nodes {
 		s.Stop()
 	}
+}
+
+// WaitWritable waits until master s accepts a write to one of its slots
+// (a master short of replicas refuses it with NOREPLICAS), writing and
+// removing a key of its own, "redisserver-probe{n}", in one of them.
+func (c *Cluster) WaitWritable(ctx context.Context, s *Server) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	key, err := ownKey(ctx, s)
+	for err == nil {
+		if _, err = s.Command(ctx, "SET", key, "1"); err == nil {
+			_, err = s.Command(ctx, "DEL", key)
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("redisserver: %s refuses writes: %v", s.Addr(), err)
+		case <-time.After(20 * time.Millisecond):
+			err = nil
+		}
+	}
+	return fmt.Errorf("redisserver: a key of %s: %w", s.Addr(), err)
+}
+
+// ownKey returns a key in one of the slots master s serves.
+func ownKey(ctx context.Context, s *Server) (string, error) {
+	nodes, err := s.Command(ctx, "CLUSTER", "NODES")
+	if err != nil {
+		return "", err
+	}
+	for n := range 1000 {
+		key := "redisserver-probe{" + strconv.Itoa(n) + "}"
+		reply, err := s.Command(ctx, "CLUSTER", "KEYSLOT", key)
+		if err != nil {
+			return "", err
+		}
+		slot, err := strconv.Atoi(reply)
+		if err != nil {
+			return "", fmt.Errorf("CLUSTER KEYSLOT: %q", reply)
+		}
+		if servesSlot(nodes, slot) {
+			return key, nil
+		}
+	}
+	return "", errors.New("no key of 1000 falls in its slots")
+}
+
+// servesSlot tells whether the node whose CLUSTER NODES reply is nodes
+// ("myself") serves slot.
+func servesSlot(nodes string, slot int) bool {
+	for line := range strings.SplitSeq(nodes, "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 9 || !strings.Contains(fields[2], "myself") {
+			continue
+		}
+		for _, r := range fields[8:] {
+			lo, hi, _ := strings.Cut(r, "-")
+			if hi == "" {
+				hi = lo
+			}
+			from, err1 := strconv.Atoi(lo)
+			to, err2 := strconv.Atoi(hi)
+			if err1 == nil && err2 == nil && from <= slot && slot <= to {
+				return true
+			}
+		}
+	}
+	return false
 }

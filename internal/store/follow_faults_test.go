@@ -23,8 +23,9 @@ import (
 
 // TestFaultsLeaveNoHalfWrites follows, unfollows and posts
 // among a few users, acknowledged once replicated, on a 3-master cluster
-// with replicas while a master is killed (then restarted) and another
-// frozen (then resumed), each until its replica took over. Once
+// with two replicas a master (the recommended topology) while a master is
+// killed (for good) and another frozen (then resumed), each until its
+// replica took over and accepts writes. Once
 // maintenance repaired the changes under way (RepairFollows) and took
 // back the posts that failed (TakeBackPosts), every follow is whole or
 // absent: in the follower's following, the followee's followers and both
@@ -34,7 +35,7 @@ import (
 // profile, and the check finds nothing (no post left behind by a failed
 // one).
 func TestFaultsLeaveNoHalfWrites(t *testing.T) {
-	c := redistest.ReplicatedCluster(t)
+	c := redistest.RecommendedCluster(t)
 	url := "redis://" + strings.Join(c.Addrs(), ",")
 	opts := store.Options{IDs: must.Value(snowflake.New(1))(t), WaitReplicas: 1, WaitTimeout: time.Second, CommandTimeout: time.Second}
 	st := storetest.Open(t, url, opts)
@@ -52,7 +53,8 @@ func TestFaultsLeaveNoHalfWrites(t *testing.T) {
 	go func() { ch.run(ctx); close(done) }()
 	for _, fault := range []string{"kill", "pause"} {
 		ch.waitOps(t, 200)
-		injectFault(t, c, c.Masters(t.Context())[0], fault, masters, &ch.window)
+		before := c.Masters(t.Context(), deadNodes(c)...)
+		injectFault(t, c, before[0], fault, masters, before, ch.window.Store)
 	}
 	ch.waitOps(t, 200)
 	stop()

@@ -236,6 +236,28 @@ func (s *SharedCluster) Stop() {
 // external cluster.
 func ReplicatedCluster(t testing.TB) *redisserver.Cluster {
 	t.Helper()
+	return clusterOf(t, redisserver.ClusterOptions{Masters: 3, Replicas: 1, NodeTimeout: failoverNodeTimeout})
+}
+
+// RecommendedCluster starts a local cluster of the topology the docs
+// recommend (redisserver.Recommended: 3 masters with two replicas each,
+// min-replicas-to-write 1), with ReplicatedCluster's short node timeout.
+func RecommendedCluster(t testing.TB) *redisserver.Cluster {
+	t.Helper()
+	return clusterOf(t, redisserver.Recommended("", failoverNodeTimeout))
+}
+
+// failoverNodeTimeout is the node timeout of the clusters failover
+// tests start: a failed master's replica takes over within about a
+// second.
+const failoverNodeTimeout = 500 * time.Millisecond
+
+// clusterOf starts the local cluster o describes in a directory of its
+// own, and stops it when the test ends (resuming any node the test
+// paused). It skips the test when RETWIS_TEST_CLUSTER names an external
+// cluster.
+func clusterOf(t testing.TB, o redisserver.ClusterOptions) *redisserver.Cluster {
+	t.Helper()
 	if os.Getenv(EnvCluster) != "" {
 		t.Skip("failover tests start clusters of their own")
 	}
@@ -244,8 +266,8 @@ func ReplicatedCluster(t testing.TB) *redisserver.Cluster {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	c, err := redisserver.StartClusterWith(context.Background(), redisserver.ClusterOptions{
-		Dir: dir, Masters: 3, Replicas: 1, NodeTimeout: 500 * time.Millisecond})
+	o.Dir = dir
+	c, err := redisserver.StartClusterWith(context.Background(), o)
 	if err != nil {
 		t.Fatalf("redistest: cannot start a replicated cluster: %v", err)
 	}
