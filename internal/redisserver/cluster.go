@@ -191,8 +191,9 @@ func freeClusterPort() (int, error) {
 	return 0, fmt.Errorf("redisserver: no free port pair for a cluster node")
 }
 
-// WaitOK waits until every node reports the cluster ok, every replica is
-// in sync with its master, and every node knows every replica.
+// WaitOK waits until every running node reports the cluster ok, every
+// replica is in sync with its master, and every node knows every
+// replica. A node that was killed (and not restarted) is left out.
 func (c *Cluster) WaitOK(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
@@ -210,7 +211,8 @@ func (c *Cluster) WaitOK(ctx context.Context) error {
 
 func (c *Cluster) allOK(ctx context.Context) bool {
 	replicas := 0
-	for _, s := range c.Nodes {
+	live := c.running()
+	for _, s := range live {
 		info, err := s.Command(ctx, "CLUSTER", "INFO")
 		if err != nil || !strings.Contains(info, "cluster_state:ok") {
 			return false
@@ -225,13 +227,26 @@ func (c *Cluster) allOK(ctx context.Context) bool {
 	}
 	// Every node knows every replica (gossip has converged), so that a
 	// client reading the topology from any node finds them all.
-	for _, s := range c.Nodes {
+	for _, s := range live {
 		nodes, err := s.Command(ctx, "CLUSTER", "NODES")
 		if err != nil || strings.Count(nodes, " slave ")+strings.Count(nodes, ",slave ") != replicas {
 			return false
 		}
 	}
 	return true
+}
+
+// running returns the nodes whose process has not exited.
+func (c *Cluster) running() []*Server {
+	var out []*Server
+	for _, s := range c.Nodes {
+		select {
+		case <-s.Done():
+		default:
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Masters returns the nodes that are masters now (a failover changes
