@@ -84,7 +84,7 @@ func (s *Store) setSuspended(ctx context.Context, by retwis.Actor, uid int64, re
 }
 
 // Suspending an account takes the weight of its posts of the last
-// trendWindow (at most trendPosts of them) out of the trends, and lifting
+// TrendWindow (at most trendPosts of them) out of the trends, and lifting
 // the suspension puts it back.
 const trendPosts = 1000
 
@@ -100,7 +100,7 @@ func (s *Store) retrend(ctx context.Context, uid int64, sign int) {
 	for i, pid := range pids {
 		reads[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()
 	}
-	since := time.Now().Add(-trendWindow).Unix()
+	since := time.Now().Add(-TrendWindow).Unix()
 	var recent []index.Post
 	for i, r := range s.C.DoMulti(ctx, reads...) {
 		if p, _, ok, err := ParseJobPost(pids[i], r); err == nil && ok && p.Time >= since {
@@ -110,7 +110,7 @@ func (s *Store) retrend(ctx context.Context, uid int64, sign int) {
 	s.logRetrend(uid, redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, p := range recent {
-			cmds = append(cmds, s.trendCmds(p, sign)...)
+			cmds = append(cmds, s.TrendCmds(p, sign)...)
 		}
 		return cmds
 	})))
@@ -178,7 +178,7 @@ func (s *Store) RemovePost(ctx context.Context, by retwis.Actor, pid int64, reas
 	if err != nil {
 		return err
 	}
-	p, err := s.post(ctx, reader{all: true}, pid)
+	p, err := s.ModeratedPost(ctx, pid)
 	if err != nil {
 		return err
 	}
