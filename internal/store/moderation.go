@@ -1,4 +1,4 @@
-package posts
+package store
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -22,7 +23,7 @@ import (
 // everyone (the suspended set is read with every page's posts, and
 // Redis invalidates every server's cached copy), and so does the
 // account (from every listing of accounts; its profile and the API's
-// account but for moderators: store.Store.Shown), its posts' weight
+// account but for moderators: Shown), its posts' weight
 // leaves the trends, it can no longer log in or post, and its sessions
 // and API tokens end, with the live streams they opened. The action is
 // recorded in the audit log. Suspending again changes nothing but adds
@@ -98,12 +99,12 @@ func (s *Store) retrend(ctx context.Context, uid int64, sign int) {
 	}
 	reads := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		reads[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()
+		reads[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(posts.JobFields...).Build()
 	}
-	since := time.Now().Add(-TrendWindow).Unix()
+	since := time.Now().Add(-posts.TrendWindow).Unix()
 	var recent []index.Post
 	for i, r := range s.C.DoMulti(ctx, reads...) {
-		if p, _, ok, err := ParseJobPost(pids[i], r); err == nil && ok && p.Time >= since {
+		if p, _, ok, err := posts.ParseJobPost(pids[i], r); err == nil && ok && p.Time >= since {
 			recent = append(recent, p)
 		}
 	}

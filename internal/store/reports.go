@@ -1,4 +1,4 @@
-package posts
+package store
 
 import (
 	"context"
@@ -66,8 +66,8 @@ func (s *Store) reported(ctx context.Context, by, uid int64, pids []int64) (repo
 // returns their author, which must be uid (if not 0) and the same for
 // all; uid as it is without posts.
 func (s *Store) reportedPosts(ctx context.Context, by, uid int64, pids []int64) (int64, error) {
-	posts, err := s.PostsSeen(ctx, by, pids)
-	for _, p := range posts {
+	seen, err := s.PostsSeen(ctx, by, pids)
+	for _, p := range seen {
 		switch {
 		case uid == 0:
 			uid = p.AuthorID
