@@ -9,13 +9,15 @@
 //     tokens, rate limits, display names and bios, and the directory of
 //     accounts;
 //   - package posts: posts and their publication, timelines,
-//     conversations, notifications, live events, what a reader does not
-//     see, moderation and reports;
+//     conversations, notifications, live events and what a reader does
+//     not see;
 //   - this package: what relates accounts to each other and is found
 //     through them: follows and follow lists (follow.go,
 //     follow_lists.go), the graph of relations (graph.go), blocks and
 //     mutes (blocks.go), the people search (people.go), trends
-//     (trends.go) and discovery (discovery.go); the pages read in one
+//     (trends.go) and discovery (discovery.go); moderation: suspensions,
+//     moderators, removed posts and the audit log (moderation.go,
+//     suspended.go), and reports (reports.go); the pages read in one
 //     call (pages.go); and Migrate (migrate.go), which brings the whole
 //     database to the current layout before a server serves.
 //

@@ -417,6 +417,36 @@ func (s *Store) Post(ctx context.Context, viewer, pid int64) (retwis.Post, error
 	return s.post(ctx, reader{id: viewer, where: retwis.InConversation}, pid)
 }
 
+// PostsSeen returns the posts pids, in their order, as viewer (0: logged
+// out) sees them in a conversation, read in one call, if viewer sees
+// each. At the first one viewer does not see, it returns the posts before
+// it and the error Post returns for that one: of kind NotFound, or
+// Unavailable if some of them could not be read right now.
+func (s *Store) PostsSeen(ctx context.Context, viewer int64, pids []int64) ([]retwis.Post, error) {
+	rd := reader{id: viewer, where: retwis.InConversation}
+	posts, hidden, missing, err := s.posts(ctx, rd, pids)
+	if err != nil {
+		return nil, err
+	}
+	posts = rd.visible(posts, hidden)
+	seen := make([]retwis.Post, 0, len(pids))
+	for _, pid := range pids {
+		i := slices.IndexFunc(posts, func(p retwis.Post) bool { return p.ID == pid })
+		if i < 0 {
+			return seen, noPost(pid, missing)
+		}
+		seen = append(seen, posts[i])
+	}
+	return seen, nil
+}
+
+// ModeratedPost returns post pid with its author's name for a moderator
+// to act on: whoever reads it, nothing is hidden (not even a suspended
+// author's post). A post not found is an error as for Post.
+func (s *Store) ModeratedPost(ctx context.Context, pid int64) (retwis.Post, error) {
+	return s.post(ctx, reader{all: true}, pid)
+}
+
 // post returns post pid if rd sees it.
 func (s *Store) post(ctx context.Context, rd reader, pid int64) (retwis.Post, error) {
 	posts, hidden, missing, err := s.posts(ctx, rd, []int64{pid})

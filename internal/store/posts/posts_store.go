@@ -4,7 +4,9 @@
 // home_rebuild.go, timeline.go, tags.go), notifications and mentions
 // (notifications.go), the summaries and counts pages show
 // (summaries.go), live events (events.go), what a reader does not see
-// (hidden.go) and moderation (moderation.go, reports.go).
+// (hidden.go) and the weight of a suspended account's posts in the
+// trends (trend_weight.go). Moderation and reports, which act on posts,
+// are package store's, through PostsSeen and ModeratedPost.
 //
 // It builds on package accounts (a post's author, suspensions, rate
 // limits) and package store builds on it; it imports neither store nor

@@ -1,4 +1,4 @@
-package posts
+package store
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -22,7 +23,7 @@ import (
 // everyone (the suspended set is read with every page's posts, and
 // Redis invalidates every server's cached copy), and so does the
 // account (from every listing of accounts; its profile and the API's
-// account but for moderators: store.Store.Shown), its posts' weight
+// account but for moderators: Shown), its posts' weight
 // leaves the trends, it can no longer log in or post, and its sessions
 // and API tokens end, with the live streams they opened. The action is
 // recorded in the audit log. Suspending again changes nothing but adds
@@ -84,12 +85,9 @@ func (s *Store) setSuspended(ctx context.Context, by retwis.Actor, uid int64, re
 }
 
 // Suspending an account takes the weight of its posts of the last
-// trendWindow (at most trendPosts of them) out of the trends, and lifting
+// TrendWindow (at most trendPosts of them) out of the trends, and lifting
 // the suspension puts it back.
-const (
-	trendWindow = 16 * index.TrendHalfLife // older posts weigh less than 2^-16 of a new one
-	trendPosts  = 1000
-)
+const trendPosts = 1000
 
 // retrend adds sign (-1, 1) times the weight of uid's recent posts to
 // their tags' trends. The trends are a courtesy: a failure is logged.
@@ -101,52 +99,22 @@ func (s *Store) retrend(ctx context.Context, uid int64, sign int) {
 	}
 	reads := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		reads[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()
+		reads[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(posts.JobFields...).Build()
 	}
-	since := time.Now().Add(-trendWindow).Unix()
+	since := time.Now().Add(-posts.TrendWindow).Unix()
 	var recent []index.Post
 	for i, r := range s.C.DoMulti(ctx, reads...) {
-		if p, _, ok, err := ParseJobPost(pids[i], r); err == nil && ok && p.Time >= since {
+		if p, _, ok, err := posts.ParseJobPost(pids[i], r); err == nil && ok && p.Time >= since {
 			recent = append(recent, p)
 		}
 	}
 	s.logRetrend(uid, redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		for _, p := range recent {
-			cmds = append(cmds, s.trendCmds(p, sign)...)
+			cmds = append(cmds, s.TrendCmds(p, sign)...)
 		}
 		return cmds
 	})))
-}
-
-// trendCmds return the commands that add sign times p's weight to its
-// tags' trends.
-func (s *Store) trendCmds(p index.Post, sign int) rueidis.Commands {
-	var cmds rueidis.Commands
-	for _, tag := range p.Conv.Tags {
-		if f := retwis.FoldTag(tag); f != "" {
-			cmds = append(cmds, index.TrendCmd(s.C, f, p.Time, sign))
-		}
-	}
-	return cmds
-}
-
-// Uncounter returns the builder of index.UncountCmds of posts being
-// deleted, but for a suspended author's post whose weight its
-// suspension took out of the trends already (retrend): that weight is
-// put back first, so that the post is taken out once. It reads the
-// suspended accounts once, through the client-side cache (if it cannot,
-// none counts as suspended).
-func (s *Store) Uncounter(ctx context.Context) func(p index.Post) rueidis.Commands {
-	suspended, _ := s.Suspended(ctx)
-	since := time.Now().Add(-trendWindow).Unix()
-	return func(p index.Post) rueidis.Commands {
-		cmds := index.UncountCmds(s.C, p)
-		if !suspended[p.Author] || p.Time < since {
-			return cmds
-		}
-		return append(s.trendCmds(p, 1), cmds...)
-	}
 }
 
 // logRetrend logs a failure of retrend.
@@ -211,7 +179,7 @@ func (s *Store) RemovePost(ctx context.Context, by retwis.Actor, pid int64, reas
 	if err != nil {
 		return err
 	}
-	p, err := s.post(ctx, reader{all: true}, pid)
+	p, err := s.ModeratedPost(ctx, pid)
 	if err != nil {
 		return err
 	}

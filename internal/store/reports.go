@@ -1,9 +1,8 @@
-package posts
+package store
 
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -67,22 +66,17 @@ func (s *Store) reported(ctx context.Context, by, uid int64, pids []int64) (repo
 // returns their author, which must be uid (if not 0) and the same for
 // all; uid as it is without posts.
 func (s *Store) reportedPosts(ctx context.Context, by, uid int64, pids []int64) (int64, error) {
-	rd := reader{id: by, where: retwis.InConversation}
-	posts, hidden, missing, err := s.posts(ctx, rd, pids)
+	seen, err := s.PostsSeen(ctx, by, pids)
+	for _, p := range seen {
+		switch {
+		case uid == 0:
+			uid = p.AuthorID
+		case p.AuthorID != uid:
+			return 0, retwis.Errorf(retwis.Invalid, "Post %d is not a post of the account reported.", p.ID)
+		}
+	}
 	if err != nil {
 		return 0, err
-	}
-	posts = rd.visible(posts, hidden)
-	for _, pid := range pids {
-		i := slices.IndexFunc(posts, func(p retwis.Post) bool { return p.ID == pid })
-		switch {
-		case i < 0:
-			return 0, noPost(pid, missing)
-		case uid == 0:
-			uid = posts[i].AuthorID
-		case posts[i].AuthorID != uid:
-			return 0, retwis.Errorf(retwis.Invalid, "Post %d is not a post of the account reported.", pid)
-		}
 	}
 	return uid, nil
 }
