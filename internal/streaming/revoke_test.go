@@ -19,22 +19,6 @@ import (
 // away, on any server.
 const revokedWithin = time.Second
 
-// expectEndWithin checks that the server ends the stream within d.
-func (es *eventStream) expectEndWithin(d time.Duration) {
-	es.t.Helper()
-	timeout := time.After(d)
-	for {
-		select {
-		case _, ok := <-es.lines:
-			if !ok {
-				return
-			}
-		case <-timeout:
-			es.t.Fatalf("the stream was still open %v after its access was taken away", d)
-		}
-	}
-}
-
 // expectClosedWithin checks that the server closes the WebSocket within
 // d, saying that its access was revoked.
 func expectClosedWithin(t *testing.T, c *websocket.Conn, d time.Duration) {

@@ -147,7 +147,13 @@ func (es *eventStream) next() sseEvent {
 // had still buffered is skipped).
 func (es *eventStream) expectEnd() {
 	es.t.Helper()
-	timeout := time.After(wait)
+	es.expectEndWithin(wait)
+}
+
+// expectEndWithin checks that the server ends the stream within d.
+func (es *eventStream) expectEndWithin(d time.Duration) {
+	es.t.Helper()
+	timeout := time.After(d)
 	for {
 		select {
 		case _, ok := <-es.lines:
@@ -155,7 +161,7 @@ func (es *eventStream) expectEnd() {
 				return
 			}
 		case <-timeout:
-			es.t.Fatal("the server did not end the stream")
+			es.t.Fatalf("the server did not end the stream within %v", d)
 		}
 	}
 }
