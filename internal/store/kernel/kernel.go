@@ -67,9 +67,11 @@ type Options struct {
 	// and single-server use; a failover can roll those back, and writes
 	// then refuse the reused ids rather than overwrite.
 	IDs *snowflake.Generator
-	// WaitReplicas is how many replicas must have a new account, post or
-	// session before it is acknowledged (Redis's WAIT); zero does not
-	// wait. WaitTimeout bounds each wait (one second when zero).
+	// WaitReplicas is how many replicas at least must have a new
+	// account, post or session before it is acknowledged (Redis's WAIT):
+	// a write waits for every replica in sync that its master has, and
+	// for this many at least (see DB.Replicated); zero does not wait.
+	// WaitTimeout bounds each wait (one second when zero).
 	WaitReplicas int
 	WaitTimeout  time.Duration
 	// CommandTimeout bounds how long a Redis command or pipeline may take
