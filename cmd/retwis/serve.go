@@ -107,8 +107,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.maintainEvery, "maintenance-every", 10*time.Second,
 		envHelp("how `often` one of the servers sharing a database does its upkeep", "RETWIS_MAINTENANCE_EVERY"))
 	fs.IntVar(&c.store.WaitReplicas, "wait-replicas", -1, envHelp(
-		"acknowledge a new account, post or session only once this `many` replicas have it (WAIT); "+
-			"-1: one if every master has a replica, else none", "RETWIS_WAIT_REPLICAS"))
+		"acknowledge a new account, post or session only once every replica in sync of its master, and at least this `many`, have it (WAIT); "+
+			"-1: one if every master has a replica, else none; 0: wait for none", "RETWIS_WAIT_REPLICAS"))
 	fs.DurationVar(&c.store.WaitTimeout, "wait-timeout", time.Second, envHelp(
 		"how `long` a write waits for its replicas; one they do not confirm in time fails and is taken back", "RETWIS_WAIT_TIMEOUT"))
 	fs.DurationVar(&c.store.CommandTimeout, "command-timeout", redisconn.DefaultCommandTimeout, envHelp(

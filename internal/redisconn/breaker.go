@@ -51,6 +51,7 @@ type Breakers struct {
 
 	slots      atomic.Pointer[slotMap]
 	refreshing atomic.Bool
+	rereading  sync.Mutex   // held by RefreshSince
 	tried      atomic.Int64 // when the map was last read or tried, in Unix nanoseconds
 
 	mu       sync.Mutex
@@ -65,7 +66,7 @@ type Breakers struct {
 
 // slotMap is which master serves each hash slot, read at a time.
 type slotMap struct {
-	read   time.Time
+	read   time.Time   // when the read began
 	ranges []SlotRange // sorted by First
 }
 
@@ -147,12 +148,36 @@ func (b *Breakers) refresh() {
 // Refresh reads the slot map now: calls are routed from the moment it
 // returns, rather than after a first read in the background.
 func (b *Breakers) Refresh(ctx context.Context) error {
+	began := b.now()
 	ranges, err := b.nodes.Slots(ctx)
 	if err == nil {
-		b.slots.Store(&slotMap{read: b.now(), ranges: ranges})
+		b.slots.Store(&slotMap{read: began, ranges: ranges})
 	}
 	return err
 }
+
+// RefreshSince reads the slot map now unless a read that began at since
+// or later did: the callers that learn at once that the map may be out
+// of date (a failover) share one read.
+func (b *Breakers) RefreshSince(ctx context.Context, since time.Time) error {
+	if b == nil {
+		return nil
+	}
+	b.rereading.Lock()
+	defer b.rereading.Unlock()
+	if m := b.slots.Load(); m != nil && !m.read.Before(since) {
+		return nil
+	}
+	return b.Refresh(ctx)
+}
+
+// Master returns the master that serves the key slot of a command with a
+// key (rueidis's Completed.Slot) by the slot map, or "" when it is not
+// known (see route). Other parts of the client, such as the store's
+// waits for replicas, share the map this way. A client that is not a
+// cluster's marks its commands' slots (rueidis's NoSlot bit): its one
+// master serves them all.
+func (b *Breakers) Master(slot uint16) string { return b.route(slot % SlotCount) }
 
 // allow reports whether a call bound for addr may go: its circuit is
 // closed, or its open period is over and no other call is trying the

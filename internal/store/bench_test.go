@@ -16,9 +16,10 @@ import (
 
 // BenchmarkTopologies posts (to 20 followers, delivery queued), follows
 // and unfollows, and reads a home page of 10 posts, 16 goroutines at once, on one Redis, on one
-// Redis with a replica and WAIT, on a 3-master cluster, and on a
-// 3-master cluster with replicas and WAIT, so that the cost of the
-// cluster and of waiting for replicas shows in one run:
+// Redis with one or two replicas and WAIT, on a 3-master cluster, and on
+// a 3-master cluster with one or two replicas a master (the recommended
+// topology) and WAIT, so that the cost of the cluster and of waiting for
+// replicas shows in one run:
 //
 //	go test ./internal/store -run '^$' -bench Topologies -benchtime 3s -count 3
 func BenchmarkTopologies(b *testing.B) {
@@ -30,8 +31,12 @@ func BenchmarkTopologies(b *testing.B) {
 		{"single", func(b *testing.B) string { return redistest.Start(b).URL }, 0},
 		{"single+replica+WAIT", func(b *testing.B) string { m, _ := redistest.Replicated(b); return m.URL }, 1},
 		{"cluster3", func(b *testing.B) string { return redistest.Cluster(b) }, 0},
+		{"single+2replicas+WAIT", func(b *testing.B) string { m, _ := redistest.Replicas(b, 2); return m.URL }, 1},
 		{"cluster3+replicas+WAIT", func(b *testing.B) string {
 			return "redis://" + strings.Join(redistest.ReplicatedCluster(b).Addrs(), ",")
+		}, 1},
+		{"cluster3+2replicas+WAIT", func(b *testing.B) string {
+			return "redis://" + strings.Join(redistest.RecommendedCluster(b).Addrs(), ",")
 		}, 1},
 	} {
 		b.Run(top.name, func(b *testing.B) {

@@ -67,9 +67,11 @@ type Options struct {
 	// and single-server use; a failover can roll those back, and writes
 	// then refuse the reused ids rather than overwrite.
 	IDs *snowflake.Generator
-	// WaitReplicas is how many replicas must have a new account, post or
-	// session before it is acknowledged (Redis's WAIT); zero does not
-	// wait. WaitTimeout bounds each wait (one second when zero).
+	// WaitReplicas is how many replicas at least must have a new
+	// account, post or session before it is acknowledged (Redis's WAIT):
+	// a write waits for every replica in sync that its master has, and
+	// for this many at least (see DB.Replicated); zero does not wait.
+	// WaitTimeout bounds each wait (one second when zero).
 	WaitReplicas int
 	WaitTimeout  time.Duration
 	// CommandTimeout bounds how long a Redis command or pipeline may take
@@ -183,8 +185,9 @@ type DB struct {
 	// Nodes are the masters, for health checks and scans.
 	Nodes *redisconn.Nodes
 	// Breakers fail at once the calls bound for a master that timed out
-	// a moment ago (nil when Options.CircuitOpen is negative); every
-	// client of the DB (Through) shares them.
+	// a moment ago (unless Options.CircuitOpen is negative); every
+	// client of the DB (Through) shares them. Their map of which master
+	// serves each slot also tells Replicated whose replicas to wait for.
 	Breakers *redisconn.Breakers
 	// Metrics is nil without Options.Metrics.
 	Metrics *Metrics
@@ -193,6 +196,9 @@ type DB struct {
 	// Outages holds the shards of the delivery queue that failed a
 	// moment ago.
 	Outages *ShardOutages
+	// replicas are how many replicas in sync each master has, for
+	// Replicated.
+	replicas *replicaCounts
 	// Now is the clock of sessions' expiries.
 	Now func() time.Time
 }
@@ -207,9 +213,8 @@ func New(client rueidis.Client, opts Options) (*DB, error) {
 	}
 	db := &DB{Opts: opts, Log: opts.Log, Hasher: hasher, Nodes: redisconn.NewNodes(client),
 		Written: &Written{}, Outages: &ShardOutages{}, Now: time.Now}
-	if opts.CircuitOpen >= 0 {
-		db.Breakers = redisconn.NewBreakers(db.Nodes, opts.CircuitOpen)
-	}
+	db.Breakers = redisconn.NewBreakers(db.Nodes, opts.CircuitOpen)
+	db.replicas = &replicaCounts{nodes: db.Nodes}
 	if opts.Metrics != nil {
 		db.Metrics = newMetrics(opts.Metrics, db)
 	}
@@ -224,7 +229,16 @@ func (db *DB) bounded(client rueidis.Client) rueidis.Client {
 	if db.Metrics != nil {
 		observe = db.Metrics.Call
 	}
-	return redisconn.Bounded(client, db.Opts.CommandTimeout, max(db.Opts.WaitTimeout, MaxBlock), observe, db.Breakers)
+	return redisconn.Bounded(client, db.Opts.CommandTimeout, max(db.Opts.WaitTimeout, MaxBlock), observe, db.circuits())
+}
+
+// circuits are the breakers that gate calls: none when
+// Options.CircuitOpen is negative.
+func (db *DB) circuits() *redisconn.Breakers {
+	if db.Opts.CircuitOpen < 0 {
+		return nil
+	}
+	return db.Breakers
 }
 
 // Through returns a DB that is db but for the client it sends its

@@ -63,8 +63,8 @@ func newMetrics(reg prometheus.Registerer, db *DB) *Metrics {
 		hashesWaiting(db.Hasher, "unknown", func(unknown, _ int) int { return unknown }),
 		hashesWaiting(db.Hasher, "known", func(_, known int) int { return known }),
 	)
-	if db.Breakers != nil {
-		reg.MustRegister(db.Breakers)
+	if c := db.circuits(); c != nil {
+		reg.MustRegister(c)
 	}
 	return m
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -94,6 +95,14 @@ func (r *Redis) Restart(t testing.TB) {
 // when RETWIS_TEST_REDIS names an external server.
 func Replicated(t testing.TB) (master, replica *Redis) {
 	t.Helper()
+	master, replicas := Replicas(t, 1)
+	return master, replicas[0]
+}
+
+// Replicas returns a new master and n replicas of it, as Replicated
+// does, every replica in sync before it returns.
+func Replicas(t testing.TB, n int) (master *Redis, replicas []*Redis) {
+	t.Helper()
 	if os.Getenv(EnvURL) != "" {
 		t.Skip("replication tests start servers of their own")
 	}
@@ -117,14 +126,48 @@ func Replicated(t testing.TB) (master, replica *Redis) {
 	}
 	master = start("master", "--repl-diskless-sync-delay", "0")
 	host, port, _ := net.SplitHostPort(master.server.Addr())
-	replica = start("replica", "--replicaof", host, port)
+	for i := range n {
+		replicas = append(replicas, start("replica"+strconv.Itoa(i), "--replicaof", host, port))
+	}
+	for _, replica := range replicas {
+		waitSynced(t, replica)
+	}
+	waitAcknowledged(t, master, n)
+	return master, replicas
+}
+
+// waitSynced waits until replica has loaded its master's data.
+func waitSynced(t testing.TB, replica *Redis) {
+	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		info, err := replica.server.Command(context.Background(), "INFO", "replication")
 		if err == nil && strings.Contains(info, "master_link_status:up") {
-			return master, replica
+			return
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("redistest: the replica did not sync: %v %s", err, info)
+		}
+	}
+}
+
+// waitAcknowledged waits until n replicas acknowledge a write to master
+// (a replica that has just loaded its master's data may take a second
+// to), by a write that leaves nothing behind.
+func waitAcknowledged(t testing.TB, master *Redis, n int) {
+	t.Helper()
+	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{master.server.Addr()}, DisableCache: true})
+	if err != nil {
+		t.Fatalf("redistest: connect to the master: %v", err)
+	}
+	defer c.Close()
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		res := c.DoMulti(context.Background(), c.B().Set().Key("redistest:acked").Value("1").Build(),
+			c.B().Del().Key("redistest:acked").Build(), c.B().Wait().Numreplicas(int64(n)).Timeout(100).Build())
+		if acks, err := res[2].AsInt64(); err == nil && acks >= int64(n) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("redistest: the master's %d replicas do not acknowledge its writes", n)
 		}
 	}
 }
