@@ -3,7 +3,6 @@ package redisconn
 import (
 	"context"
 	"errors"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -13,39 +12,43 @@ import (
 )
 
 // The client library learns that a failover moved a master's slots only
-// when a node answers MOVED, a connection is found dead, or every
-// TopologyRefresh, and then only after a random delay of up to a second.
-// Commands that time out teach it nothing, so while a master is frozen
+// when a node answers MOVED, or after a connection failed, or every
+// TopologyRefresh, and then only after a random delay of up to a second;
+// commands that time out teach it nothing. So while a master is frozen
 // (SIGSTOP, a stalled machine) it goes on sending that master's slots to
 // it after its replica took over, and once the old master is resumed and
 // has become a replica of its successor, it still sends them there for
 // up to a second: reads and writes are redirected (MOVED), but a WAIT
-// fails there, and so does the write it confirms. A rerouting client
-// watches the cluster's slot map while calls time out, and once a
-// master's slots have moved, it starts a new client, which reads the
-// topology before it sends anything, and sends every call through it.
+// fails there, and so does the write it confirms. After a kill, it sends
+// them to the dead address for as long. A rerouting client watches the
+// cluster's slot map while calls fail on the network (time out, or find
+// no connection), and once a master's slots have moved, it starts a new
+// client, which reads the topology before it sends anything, and sends
+// every call through it.
 
-// rerouteWatch is how long after its last timed-out call a rerouting
-// client goes on watching the slot map, and rerouteEvery how often it
-// reads it meanwhile.
+// rerouteWatch is how long after its last call that failed on the
+// network a rerouting client goes on watching the slot map, and
+// rerouteEvery how often it reads it meanwhile.
 const (
 	rerouteWatch = 10 * time.Second
 	rerouteEvery = 100 * time.Millisecond
 )
 
 // retireAfter is how long a client that a failover replaced lives on, for
-// the calls and subscriptions under way on it: a live stream listening on
-// it ends then, and its client listens again on the new one.
+// the calls and subscriptions under way on it: a live stream listening
+// through it ends then, as one on the failed master's shard did at the
+// failover.
 const retireAfter = 2 * TopologyRefresh
 
 // rerouting is a cluster client that starts a new client of the library
-// when a failover moves slots while calls time out (see above).
+// when a failover moves slots while calls fail on the network (see
+// above).
 type rerouting struct {
 	opt   rueidis.ClientOption
 	cur   atomic.Pointer[rueidis.Client]
 	nodes *Nodes
 
-	lastTimeout atomic.Int64 // Unix nanoseconds
+	lastFailure atomic.Int64 // Unix nanoseconds
 	watching    atomic.Bool
 
 	mu      sync.Mutex
@@ -64,18 +67,21 @@ func newRerouting(c rueidis.Client, opt rueidis.ClientOption) *rerouting {
 
 func (r *rerouting) c() rueidis.Client { return *r.cur.Load() }
 
-// observe starts watching the slot map if err is a timeout.
+// observe starts watching the slot map if err says a node did not
+// answer: a timeout, or a connection that failed or was refused (not a
+// call its caller gave up on).
 func (r *rerouting) observe(err error) {
-	if err == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, os.ErrDeadlineExceeded)) {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, rueidis.ErrClosing) {
 		return
 	}
-	r.lastTimeout.Store(time.Now().UnixNano())
+	r.lastFailure.Store(time.Now().UnixNano())
 	if r.watching.CompareAndSwap(false, true) {
 		go r.watch()
 	}
 }
 
-// observeAll is observe of the first timeout among results.
+// observeAll is observe of the first failure among results that is not
+// Redis's answer.
 func (r *rerouting) observeAll(results []rueidis.RedisResult) {
 	for _, res := range results {
 		if err := res.NonRedisError(); err != nil {
@@ -86,15 +92,16 @@ func (r *rerouting) observeAll(results []rueidis.RedisResult) {
 }
 
 // watch reads the slot map every rerouteEvery until rerouteWatch after
-// the last timeout, and reroutes when it changes. A change counts once
-// two reads in a row saw it: a master resumed after a failover claims
-// its old slots for a moment, until the cluster tells it otherwise.
+// the last call that failed on the network, and reroutes when it
+// changes. A change counts once two reads in a row saw it: a master
+// resumed after a failover claims its old slots for a moment, until the
+// cluster tells it otherwise.
 func (r *rerouting) watch() {
 	defer r.watching.Store(false)
 	var routed, last []SlotRange
 	tick := time.NewTicker(rerouteEvery)
 	defer tick.Stop()
-	for ; time.Since(time.Unix(0, r.lastTimeout.Load())) < rerouteWatch && !r.isClosed(); <-tick.C {
+	for ; time.Since(time.Unix(0, r.lastFailure.Load())) < rerouteWatch && !r.isClosed(); <-tick.C {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*NodeTimeout)
 		now, err := r.nodes.Slots(ctx)
 		cancel()
