@@ -50,7 +50,12 @@ type Options struct {
 //
 // A node that stops answering (a frozen machine, a network split) fails
 // the commands sent to it within about NodeTimeout, rather than holding
-// them until the request's deadline.
+// them until the request's deadline. On a cluster, while commands fail
+// on the network (time out, find no connection), the client watches
+// which master serves each slot, and once a failover moves slots it
+// sends every command through a new connection to the cluster, which
+// knows (see reroute.go): a master that a replica replaced gets no more
+// commands, neither while frozen or dead nor once resumed as a replica.
 func Dial(redisURL string) (rueidis.Client, error) { return DialWith(redisURL, Options{}) }
 
 // DialWith is Dial with options.
@@ -89,6 +94,9 @@ func DialWith(redisURL string, o Options) (rueidis.Client, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("redisconn: connect to %s: %w", redact(redisURL), err)
+	}
+	if c.Mode() == rueidis.ClientModeCluster {
+		return newRerouting(c, opt), nil
 	}
 	return c, nil
 }
