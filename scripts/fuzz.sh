@@ -25,9 +25,20 @@ go list -f '{{.Dir}} {{.ImportPath}}' "${1:-./...}" | while read -r dir pkg; do
 		echo "fuzz $pkg $target ($FUZZTIME)"
 		# From the package's directory, as go test runs it: a failing
 		# input goes to its testdata/fuzz.
+		found="$dir/testdata/fuzz/$target"
+		before=$(ls "$found" 2>/dev/null | wc -l)
 		(cd "$dir" && "$bin" -test.run '^$' -test.fuzz "^$target\$" -test.fuzztime "$FUZZTIME" \
 			-test.fuzzcachedir "$cache/$pkg") >"$work/log" 2>&1 || {
 			cat "$work/log"
+			# Go 1.26's fuzzing coordinator may fail a target with a bare
+			# "context deadline exceeded" when the budget ends while a
+			# worker is busy (go.dev/issue/75804, fixed in Go 1.27): no
+			# input failed, none is written. A real finding writes one.
+			if [ "$(ls "$found" 2>/dev/null | wc -l)" -eq "$before" ] &&
+				grep -qx '    context deadline exceeded' "$work/log" && ! grep -q -e '^panic' -e 'Failing input' "$work/log"; then
+				echo "fuzz $pkg $target: the budget ended mid-run (go.dev/issue/75804); no failing input, going on"
+				continue
+			fi
 			exit 1
 		}
 	done
