@@ -4,14 +4,14 @@
 // notes a new celebrity among what they follow), batch by batch,
 // resuming after a crash from the progress it recorded; under a backlog
 // it delivers the posts of many jobs together, each follower's in one
-// script call. It also finds posts whose job vanished and queues them
+// push. It also finds posts whose job vanished and queues them
 // again.
 //
 // It is its own package because it is the background half of
 // publishing: package posts queues the jobs (Publish, DeletePost) and
 // serves the pages, and this package does the fanout through the
-// store's exported operations, the kernel (kernel.DeliverCmd, the
-// push_ids script) and the index builders. The arrows point one way:
+// store's exported operations, the kernel (kernel.DB.Deliver: plain
+// pushes, scripts only for late ids) and the index builders. The arrows point one way:
 // delivery imports store, never the reverse. The delivery queue's share
 // of maintenance (Reclaim, RemoveGone, RedeliverVanished) is a Worker's
 // too, and package upkeep calls it each round with the worker
@@ -54,7 +54,7 @@ type Options struct {
 	// once (256 when zero): under a backlog, the oldest jobs of every
 	// shard are handed over at once, in the order they were queued, and
 	// their posts delivered together, each follower's new posts in one
-	// script call.
+	// push (kernel.DB.Deliver).
 	Jobs int
 	// ClaimIdle is how long a job may sit unacknowledged with a worker
 	// before another takes it over: the first is presumed dead (30s when
@@ -444,60 +444,56 @@ func (w *Worker) deliverBatch(ctx context.Context, j job, followers []int64) (in
 	return len(reached), nil
 }
 
-// batchCmds sends, in one pipeline, what a job of the given kind does to
-// each of followers, and returns those it did it to: for a delivery, the
-// active ones (see deliverCmd). Deliveries wait for replicas as
-// Options.WaitReplicas asks (one WAIT per slot written), so that a job is
-// done only once what it delivered would survive a failover; an
-// undelivered post id or a celebrity noted that a failover loses is
-// harmless (readers skip ids whose post is gone, and a celebrity is noted
-// again at its next post).
+// batchCmds does, in one pipeline (a few for a delivery, see
+// kernel.DB.Deliver), what a job of the given kind does to each of
+// followers, and returns those it did it to: for a delivery, the active
+// ones. Deliveries wait for replicas as Options.WaitReplicas asks (one
+// WAIT per slot written), so that a job is done only once what it
+// delivered would survive a failover; an undelivered post id or a
+// celebrity noted that a failover loses is harmless (readers skip ids
+// whose post is gone, and a celebrity is noted again at its next post).
 func (w *Worker) batchCmds(ctx context.Context, kind string, j job, followers []int64) ([]int64, error) {
-	p, author := kernel.ID(j.post), kernel.ID(j.author)
-	var written []string
 	if kind == schema.JobDeliver {
-		written = make([]string, len(followers))
+		ds := make([]kernel.Delivery, len(followers))
 		for i, f := range followers {
-			written[i] = schema.Home(f)
+			ds[i] = kernel.Delivery{UID: f, IDs: []int64{j.post}}
 		}
+		reached, err := w.st.Deliver(ctx, w.horizon(), ds)
+		if err != nil {
+			return nil, w.st.Wrap("delivery: "+kind, err)
+		}
+		return reachedBy(followers, reached), nil
 	}
-	horizon := w.horizon()
-	res := w.st.Replicated(ctx, func() rueidis.Commands {
+	p, author := kernel.ID(j.post), kernel.ID(j.author)
+	res := w.st.Pipeline(ctx, func() rueidis.Commands {
 		b := w.st.C.B()
 		cmds := make(rueidis.Commands, len(followers))
 		for i, f := range followers {
-			switch kind {
-			case schema.JobDeliver:
-				cmds[i] = w.st.DeliverCmd(f, horizon, j.post)
-			case schema.JobUndeliver:
+			if kind == schema.JobUndeliver {
 				cmds[i] = b.Lrem().Key(schema.Home(f)).Count(0).Element(p).Build()
-			default:
+			} else {
 				cmds[i] = b.Sadd().Key(schema.FollowedCelebrities(f)).Member(author).Build()
 			}
 		}
 		return cmds
-	}, written...)
+	})
 	if err := redisconn.FirstErr(res); err != nil {
 		return nil, w.st.Wrap("delivery: "+kind, err)
 	}
-	if kind != schema.JobDeliver {
-		return followers, nil
-	}
-	return reachedBy(followers, res), nil
+	return followers, nil
 }
 
 // horizon returns the time (unix) a user must have been seen since to
 // be delivered to: fanout skips users away longer than InactiveAfter.
 func (w *Worker) horizon() int64 { return time.Now().Add(-w.st.Opts.InactiveAfter).Unix() }
 
-// reachedBy returns the followers whose deliverCmd, answered in res,
-// pushed (replied with the list's length, not -1).
-func reachedBy(followers []int64, res []rueidis.RedisResult) []int64 {
-	reached := followers[:0:0]
-	for i, r := range res[:len(followers)] {
-		if n, err := r.AsInt64(); err == nil && n >= 0 {
-			reached = append(reached, followers[i])
+// reachedBy returns the followers that kernel.DB.Deliver reached.
+func reachedBy(followers []int64, reached []bool) []int64 {
+	out := followers[:0:0]
+	for i, ok := range reached {
+		if ok {
+			out = append(out, followers[i])
 		}
 	}
-	return reached
+	return out
 }

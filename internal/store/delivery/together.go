@@ -31,9 +31,9 @@ type audience struct {
 // number of round trips however many they are: the posts go onto the
 // global timeline in one script call; the posts and their authors'
 // followers are read in one pipeline; and each active follower gets all
-// of the new posts meant for them in one kernel.PushIDs call, so a backlog
-// costs Redis one call per follower rather than one per follower and
-// post. Then, as runJob does, posts deleted meanwhile are taken back and
+// of the new posts meant for them in one push (kernel.DB.Deliver), so a
+// backlog costs Redis one push per follower rather than one per follower
+// and post. Then, as runJob does, posts deleted meanwhile are taken back and
 // the others are marked delivered.
 //
 // It returns the jobs it leaves to be carried out one by one: those whose
@@ -190,18 +190,12 @@ func (w *Worker) pushTogether(ctx context.Context, a audience, batch int) (map[i
 	got := make(map[int64][]int64, len(a.fanned))
 	for start := 0; start < len(everyone); start += batch {
 		chunk := everyone[start:min(start+batch, len(everyone))]
-		homes := make([]string, len(chunk))
+		ds := make([]kernel.Delivery, len(chunk))
 		for i, f := range chunk {
-			homes[i] = schema.Home(f)
+			ds[i] = kernel.Delivery{UID: f, IDs: inbox[f]}
 		}
-		res := w.st.Replicated(ctx, func() rueidis.Commands {
-			cmds := make(rueidis.Commands, len(chunk))
-			for i, f := range chunk {
-				cmds[i] = w.st.DeliverCmd(f, horizon, inbox[f]...)
-			}
-			return cmds
-		}, homes...)
-		if err := redisconn.FirstErr(res); err != nil {
+		res, err := w.st.Deliver(ctx, horizon, ds)
+		if err != nil {
 			return nil, w.st.Wrap("delivery: deliver", err)
 		}
 		reached := make(map[int64][]int64)

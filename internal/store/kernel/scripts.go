@@ -81,7 +81,7 @@ func (sc *Script) Cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
-var allScripts = []*Script{PushIDs, MergeIDs, PageIDs, DropIDs, TrendAdd, CompleteAdd, ClaimName, UnclaimName, UpgradeLegacy,
+var allScripts = []*Script{PushIDs, FixIDs, MergeIDs, PageIDs, DropIDs, TrendAdd, CompleteAdd, ClaimName, UnclaimName, UpgradeLegacy,
 	CreateIfAbsent, SetIfExists, BeginDeletion}
 
 // LoadScripts loads every pipelined script on every node. Servers forget

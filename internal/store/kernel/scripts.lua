@@ -188,6 +188,52 @@ elseif len > keep then
 end
 return len
 
+--- fix_ids lib timeline
+-- KEYS[1]: a home timeline list; KEYS[2]: its archive index. ARGV: keep,
+-- chunk (0: none; then the list is cut at keep), the chunk key prefix,
+-- then ids pushed onto the list's head without a look (kernel.Deliver),
+-- which may be out of place. The entries from the head down to the
+-- deepest of them are taken off and put back, with the ids, each in its
+-- place, without repeats; then the list is archived or cut as push_ids
+-- does. Without ids it only archives. It returns the list's length.
+local list, idx = KEYS[1], KEYS[2]
+local keep, chunk, prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local deepest = -1
+for k = 4, #ARGV do
+  local p = redis.call('LPOS', list, ARGV[k])
+  if p and p > deepest then deepest = p end
+end
+local pool = {}
+if deepest >= 0 then
+  for _, v in ipairs(redis.call('LRANGE', list, 0, deepest)) do pool[#pool + 1] = tonumber(v) end
+  redis.call('LTRIM', list, deepest + 1, -1)
+end
+for k = 4, #ARGV do pool[#pool + 1] = tonumber(ARGV[k]) end
+table.sort(pool, function(a, b) return a > b end)
+local len = redis.call('LLEN', list)
+local last
+for _, id in ipairs(pool) do -- the newest first, so that pushes at the tail keep the order
+  if id ~= last then
+    if len > 0 and id < at(list, -1) then
+      if chunk > 0 then
+        len = archived(list, idx, prefix, id, len)
+      elseif len < keep then
+        len = redis.call('RPUSH', list, id)
+      end
+    else
+      len = insert(list, id, len)
+    end
+    last = id
+  end
+end
+if chunk > 0 then
+  len = archive(list, idx, prefix, keep, chunk, len)
+elseif len > keep then
+  redis.call('LTRIM', list, 0, keep - 1)
+  len = keep
+end
+return len
+
 --- merge_ids lib timeline
 -- KEYS[1]: a home timeline list; KEYS[2]: its archive index. ARGV: keep,
 -- chunk, the chunk key prefix, then the ids, descending.
