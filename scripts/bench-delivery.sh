@@ -34,14 +34,16 @@ entries() { # every home list's length plus its archive chunks'
 }
 backlog() { redis-cli -p $PORT eval "local n = 0 for _, k in ipairs(redis.call('KEYS', 'queue*')) do if redis.call('TYPE', k).ok == 'stream' then for _, g in ipairs(redis.call('XINFO', 'GROUPS', k)) do n = n + (g[12] or 0) + g[6] end end end return n" 0 2>/dev/null || echo 0; }
 for round in $(seq "$ROUNDS"); do
+	e0=$(entries)
 	redis-cli -p $PORT config resetstat >/dev/null
-	e0=$(entries); c0=$(cpu); p0=$(redis-cli -p $PORT get next_post_id)
+	c0=$(cpu)
 	"$WORK/retwis" bench --url http://$ADDR --redis redis://127.0.0.1:$PORT --connections 64 --duration 10s --scenarios post |
 		grep -E "^post +[0-9]"
 	sleep 2 # the delivery backlog drains within ~0.2 s of a storm
-	e1=$(entries); c1=$(cpu); p1=$(redis-cli -p $PORT get next_post_id)
-	echo "round $round: posts $((p1 - p0)), entries $((e1 - e0)), redis cpu $(echo "$c1 - $c0" | bc) s," \
+	c1=$(cpu)
+	stats=$(redis-cli -p $PORT info commandstats | tr -d '\r' | awk -F'[:=,]' '/^cmdstat/ {print $5, $1, $3}' | sort -rn | head -8)
+	e1=$(entries)
+	echo "round $round: entries $((e1 - e0)), redis cpu $(echo "$c1 - $c0" | bc) s," \
 		"$(echo "scale=2; ($c1 - $c0) * 1000000 / ($e1 - $e0)" | bc) us per entry"
-	redis-cli -p $PORT info commandstats | tr -d '\r' | awk -F'[:=,]' '/^cmdstat/ {print $5, $1, $3}' | sort -rn | head -8 |
-		awk '{printf "  %-24s %10d usec %9d calls\n", $2, $1, $3}'
+	echo "$stats" | awk '{printf "  %-24s %10d usec %9d calls\n", $2, $1, $3}'
 done
