@@ -193,15 +193,15 @@ return len
 -- chunk (0: none; then the list is cut at keep), the chunk key prefix,
 -- then ids pushed onto the list's head without a look (kernel.Deliver),
 -- which may be out of place. The entries from the head down to the
--- deepest of them are taken off and put back, with the ids, each in its
+-- deepest copy of them are taken off and put back, with the ids, each in its
 -- place, without repeats; then the list is archived or cut as push_ids
 -- does. Without ids it only archives. It returns the list's length.
 local list, idx = KEYS[1], KEYS[2]
 local keep, chunk, prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
 local deepest = -1
-for k = 4, #ARGV do
-  local p = redis.call('LPOS', list, ARGV[k])
-  if p and p > deepest then deepest = p end
+for k = 4, #ARGV do -- every copy in the list, so that none stays out of place
+  local found = redis.call('LPOS', list, ARGV[k], 'COUNT', 0)
+  if #found > 0 and found[#found] > deepest then deepest = found[#found] end
 end
 local pool = {}
 if deepest >= 0 then
@@ -214,7 +214,9 @@ local len = redis.call('LLEN', list)
 local last
 for _, id in ipairs(pool) do -- the newest first, so that pushes at the tail keep the order
   if id ~= last then
-    if len > 0 and id < at(list, -1) then
+    if len == 0 then
+      len = redis.call('RPUSH', list, id)
+    elseif id < at(list, -1) then
       if chunk > 0 then
         len = archived(list, idx, prefix, id, len)
       elseif len < keep then
