@@ -3,9 +3,9 @@
 # builds retwis at the given revision, seeds a fresh redis-server
 # (1,000 users, ~50 follows each), serves it, resets Redis's statistics,
 # runs the `post` scenario of `retwis bench` for the given rounds, waits
-# for the delivery backlog to drain, and prints, per round, the posts,
-# the timeline entries delivered (the growth of every home list and
-# archive), redis-server's CPU (used_cpu_user+sys) and the commands that
+# for the delivery backlog to drain, and prints, per round, the `post`
+# row of the bench, the timeline entries delivered (the growth of
+# every home list and archive chunk), redis-server's CPU (used_cpu_user+sys) and the commands that
 # took the most of it (INFO commandstats).
 # Usage: scripts/bench-delivery.sh [REV] [rounds]
 set -eu
@@ -32,7 +32,6 @@ entries() { # every home list's length plus its archive chunks'
 	{ redis-cli -p $PORT --scan --pattern 'posts:{*}'; redis-cli -p $PORT --scan --pattern 'archive:{*}:*'; } |
 		sed 's/^/LLEN /' | redis-cli -p $PORT | awk '{s += $1} END {print s}'
 }
-backlog() { redis-cli -p $PORT eval "local n = 0 for _, k in ipairs(redis.call('KEYS', 'queue*')) do if redis.call('TYPE', k).ok == 'stream' then for _, g in ipairs(redis.call('XINFO', 'GROUPS', k)) do n = n + (g[12] or 0) + g[6] end end end return n" 0 2>/dev/null || echo 0; }
 for round in $(seq "$ROUNDS"); do
 	e0=$(entries)
 	redis-cli -p $PORT config resetstat >/dev/null

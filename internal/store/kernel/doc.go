@@ -20,6 +20,8 @@
 //     variable (PushIDs, CreateIfAbsent, RateTake…), and the commands
 //     built on them that several packages send (PushHomeCmd, DeliverCmd,
 //     PushGlobalCmd) (scripts.go);
+//   - delivery onto home timelines with plain commands, scripts only for
+//     late or raced ids (Deliver, deliver.go);
 //   - the minting of ids and the records created under them (NewID,
 //     CreateHash, ids.go) and the shard of the queue that takes a
 //     delivery job or another durable record (Enqueue, OnShard, JobCmd,
