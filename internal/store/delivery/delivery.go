@@ -458,7 +458,11 @@ func (w *Worker) batchCmds(ctx context.Context, kind string, j job, followers []
 		for i, f := range followers {
 			ds[i] = kernel.Delivery{UID: f, IDs: []int64{j.post}}
 		}
-		reached, err := w.st.Deliver(ctx, w.horizon(), ds)
+		deliver := w.st.Deliver
+		if j.Resumed { // an earlier attempt may have left ids out of place
+			deliver = w.st.Redeliver
+		}
+		reached, err := deliver(ctx, w.horizon(), ds)
 		if err != nil {
 			return nil, w.st.Wrap("delivery: "+kind, err)
 		}

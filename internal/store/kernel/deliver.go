@@ -27,11 +27,53 @@ type Delivery struct {
 // fixHomeCmd returns the FixIDs call for uid's home timeline, after ids
 // were pushed onto its head (none: only archive).
 func (db *DB) fixHomeCmd(uid int64, ids []int64) rueidis.Completed {
-	args := []string{strconv.Itoa(db.Opts.HomeCap), strconv.Itoa(db.Opts.ArchiveChunk), schema.ArchivePrefix(uid)}
+	return FixIDs.Cmd(db.C, []string{schema.Home(uid), schema.Archive(uid)}, db.fixArgs(uid, 0, ids)...)
+}
+
+// redeliverCmd returns the FixIDs call that delivers ids to uid again,
+// unless uid was last seen before horizon (it replies -1 then).
+func (db *DB) redeliverCmd(uid, horizon int64, ids []int64) rueidis.Completed {
+	return FixIDs.Cmd(db.C, []string{schema.Home(uid), schema.Archive(uid), schema.User(uid)}, db.fixArgs(uid, horizon, ids)...)
+}
+
+// fixArgs returns the arguments of FixIDs.
+func (db *DB) fixArgs(uid, horizon int64, ids []int64) []string {
+	args := []string{strconv.Itoa(db.Opts.HomeCap), strconv.Itoa(db.Opts.ArchiveChunk), schema.ArchivePrefix(uid),
+		strconv.FormatInt(horizon, 10), schema.FieldSeen}
 	for _, id := range ids {
 		args = append(args, ID(id))
 	}
-	return FixIDs.Cmd(db.C, []string{schema.Home(uid), schema.Archive(uid)}, args...)
+	return args
+}
+
+// Redeliver is Deliver for a delivery that may have run before and
+// failed part way (a job tried again, or taken over): an earlier attempt
+// may have pushed ids onto a head without putting them back in order
+// (its FixIDs never ran), so every owner's delivery goes through FixIDs,
+// which finds every copy of the ids in the list and puts the head down
+// to the deepest in order, in one pipeline of script calls.
+func (db *DB) Redeliver(ctx context.Context, horizon int64, ds []Delivery) ([]bool, error) {
+	ds = sortedDeliveries(ds)
+	homes := make([]string, len(ds))
+	for i, d := range ds {
+		homes[i] = schema.Home(d.UID)
+	}
+	res := db.Replicated(ctx, func() rueidis.Commands {
+		cmds := make(rueidis.Commands, len(ds))
+		for i, d := range ds {
+			cmds[i] = db.redeliverCmd(d.UID, horizon, d.IDs)
+		}
+		return cmds
+	}, homes...)
+	if err := redisconn.FirstErr(res); err != nil {
+		return nil, db.Wrap("redeliver", err)
+	}
+	reached := make([]bool, len(ds))
+	for i, r := range res[:len(ds)] {
+		n, err := r.AsInt64()
+		reached[i] = err == nil && n >= 0
+	}
+	return reached, nil
 }
 
 // Deliver puts each delivery's ids onto its owner's home timeline, as

@@ -92,7 +92,8 @@ func deliverDatabases(t *testing.T, test func(t *testing.T, db *DB)) {
 // order and random groups, to a few owners, through Deliver (its fast
 // path when the ids are newer than the head, its late path otherwise)
 // and, for some calls, as a delivery that raced another does: a blind
-// LPUSH followed by FixIDs. After every call each owner's timeline
+// LPUSH followed by FixIDs, or by nothing (the attempt failed) and then
+// Redeliver. After every call each owner's timeline
 // (list and archive) must be exactly the model's, descending without
 // repeats, its list within the cap; an owner away since before the
 // horizon must get nothing and not be reported reached.
@@ -138,13 +139,23 @@ func TestDeliverMatchesModel(t *testing.T) {
 				}
 				model[d.UID].deliver(d.IDs, keep, chunk)
 			}
-			if rng.IntN(4) == 0 { // as if each had raced another delivery
+			switch rng.IntN(8) {
+			case 0, 1: // as if each had raced another delivery
 				for _, d := range sortedDeliveries(ds[1:]) {
 					redistest.Do(t, db.C, append([]string{"LPUSH", schema.Home(d.UID)}, IDs(d.IDs)...)...)
 					must.OK(t, db.C.Do(ctx, db.fixHomeCmd(d.UID, d.IDs)).Error())
 					raced++
 				}
-			} else {
+			case 2: // as if it had raced and failed before FixIDs, then was tried again
+				for _, d := range sortedDeliveries(ds[1:]) {
+					redistest.Do(t, db.C, append([]string{"LPUSH", schema.Home(d.UID)}, IDs(d.IDs)...)...)
+					raced++
+				}
+				reached := must.Value(db.Redeliver(ctx, horizon, ds))(t)
+				if want := append([]bool{false}, slices.Repeat([]bool{true}, len(ds)-1)...); !slices.Equal(reached, want) {
+					t.Fatalf("step %d: redelivery reached %v; want %v", step, reached, want)
+				}
+			default:
 				reached := must.Value(db.Deliver(ctx, horizon, ds))(t)
 				if want := append([]bool{false}, slices.Repeat([]bool{true}, len(ds)-1)...); !slices.Equal(reached, want) {
 					t.Fatalf("step %d: reached %v; want %v", step, reached, want)

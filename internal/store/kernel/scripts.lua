@@ -189,17 +189,24 @@ end
 return len
 
 --- fix_ids lib timeline
--- KEYS[1]: a home timeline list; KEYS[2]: its archive index. ARGV: keep,
--- chunk (0: none; then the list is cut at keep), the chunk key prefix,
--- then ids pushed onto the list's head without a look (kernel.Deliver),
--- which may be out of place. The entries from the head down to the
--- deepest copy of them are taken off and put back, with the ids, each in its
--- place, without repeats; then the list is archived or cut as push_ids
--- does. Without ids it only archives. It returns the list's length.
+-- KEYS[1]: a home timeline list; KEYS[2]: its archive index; KEYS[3],
+-- for a redelivery: the owner's user hash. ARGV: keep, chunk (0: none;
+-- then the list is cut at keep), the chunk key prefix, the horizon and
+-- the field of the time the owner was last seen (as push_ids), then ids
+-- that may have been pushed onto the list's head without a look
+-- (kernel.Deliver), out of place. The entries from the head down to the
+-- deepest copy of them are taken off and put back, with the ids, each
+-- in its place, without repeats; then the list is archived or cut as
+-- push_ids does. Without ids it only archives. It returns the list's
+-- length, or -1 for an owner away (nothing done).
 local list, idx = KEYS[1], KEYS[2]
 local keep, chunk, prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+if KEYS[3] then
+  local seen = tonumber(redis.call('HGET', KEYS[3], ARGV[5]))
+  if seen and seen < tonumber(ARGV[4]) then return -1 end
+end
 local deepest = -1
-for k = 4, #ARGV do -- every copy in the list, so that none stays out of place
+for k = 6, #ARGV do -- every copy in the list, so that none stays out of place
   local found = redis.call('LPOS', list, ARGV[k], 'COUNT', 0)
   if #found > 0 and found[#found] > deepest then deepest = found[#found] end
 end
@@ -208,7 +215,7 @@ if deepest >= 0 then
   for _, v in ipairs(redis.call('LRANGE', list, 0, deepest)) do pool[#pool + 1] = tonumber(v) end
   redis.call('LTRIM', list, deepest + 1, -1)
 end
-for k = 4, #ARGV do pool[#pool + 1] = tonumber(ARGV[k]) end
+for k = 6, #ARGV do pool[#pool + 1] = tonumber(ARGV[k]) end
 table.sort(pool, function(a, b) return a > b end)
 local len = redis.call('LLEN', list)
 local last
