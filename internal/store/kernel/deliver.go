@@ -191,7 +191,9 @@ func ignoreNil(err error) error {
 // heads, each in a transaction that also reads the entry below them, and
 // returns those that need FixIDs: with their ids when these went above
 // an entry at least as new, without when the list only passed the cap
-// plus a chunk.
+// plus a chunk. The pipeline holds no script: DB.Pipeline sends a
+// pipeline again only when a script is missing, and a push is not safe
+// to repeat.
 func (db *DB) pushHeads(ctx context.Context, ds []Delivery, fast []int) ([]Delivery, error) {
 	if len(fast) == 0 {
 		return nil, nil
