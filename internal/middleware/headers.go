@@ -7,9 +7,9 @@ import "net/http"
 // appended to in place), which spares the canonicalisation and the
 // allocation of http.Header.Set on every request.
 var (
-	nosniff        = []string{"nosniff"}
-	sameOrigin     = []string{"same-origin"}
-	denyFrames     = []string{"DENY"}
+	nosniff         = []string{"nosniff"}
+	sameOrigin      = []string{"same-origin"}
+	denyFrames      = []string{"DENY"}
 	strictTransport = []string{"max-age=31536000"}
 )
 
