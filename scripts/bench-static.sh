@@ -10,14 +10,16 @@
 # then each column's median req/s with its spread (min-max) and its
 # ratio to the hello-world's median.
 # Usage: scripts/bench-static.sh [rounds] [connections] [seconds]
-# RETWIS_FLAGS adds flags to `retwis serve` (e.g. "--log-flush 0").
+# RETWIS_FLAGS adds flags to `retwis serve` (e.g. "--log-flush 0");
+# RETWIS_BIN runs that retwis binary instead of one built from the tree
+# (an older build, for a before-and-after).
 set -eu
 command -v wrk >/dev/null || { echo "bench-static: wrk is needed (apt-get install wrk)" >&2; exit 1; }
 ROUNDS=${1:-3}
 C=${2:-64}
 D=${3:-10}
 TMP=$(mktemp -d)
-go build -o "$TMP/retwis" ./cmd/retwis
+if [ -n "${RETWIS_BIN:-}" ]; then cp "$RETWIS_BIN" "$TMP/retwis"; else go build -o "$TMP/retwis" ./cmd/retwis; fi
 go build -o "$TMP/hello" ./internal/hellobench
 RETWIS=127.0.0.1:18092
 HELLO=127.0.0.1:18093
