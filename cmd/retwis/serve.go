@@ -48,6 +48,7 @@ type serveConfig struct {
 	maintainEvery time.Duration
 	secureCookies bool             // the auth cookie is Secure although served over plain HTTP (TLS ends at a proxy)
 	metricsAddr   string           // where /metrics listens; empty: nowhere
+	logFlush      time.Duration    // how often the buffered log is written out; 0: every line at once
 	role          string           // what this server runs: all, web or worker
 	delivery      delivery.Options // Batch, Parallel and ClaimIdle of the delivery workers
 	writes        int              // posts, follows and deletions at once; 0: twice the cores
@@ -125,6 +126,9 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.metricsAddr, "metrics-addr", defaultMetricsAddr, envHelp(
 		"serve Prometheus metrics at /metrics on this `address`, apart from the pages (empty: none); "+
 			"the default gives way to a free port of 127.0.0.1, logged, when another server on the host holds it", "RETWIS_METRICS_ADDR"))
+	fs.DurationVar(&c.logFlush, "log-flush", 100*time.Millisecond, envHelp(
+		"gather the log, a line per request, in memory and write it to stderr this `often` (or when 64 KiB are waiting), "+
+			"so that no request waits on the write of its line; 0: write each line at once", "RETWIS_LOG_FLUSH"))
 	fs.StringVar(&c.role, "role", roleAll, envHelp(
 		"what this server `runs`: all (pages and delivery), web (pages only) or worker (delivery and upkeep, probes on --addr)", "RETWIS_ROLE"))
 	fs.IntVar(&c.delivery.Batch, "delivery-batch", 1000, envHelp(
@@ -254,6 +258,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--circuit-open must be at least 1ms, or negative (no circuit breakers)")
 	case c.store.Limits.MaxFollowing < 0:
 		return errors.New("--max-following must be 0 (no bound) or more")
+	case c.logFlush < 0:
+		return errors.New("--log-flush must be 0 (every line at once) or more")
 	case c.writes < 0:
 		return errors.New("--write-concurrency must be 0 (twice the cores) or more")
 	case min(c.streams.PerToken, c.streams.PerAccount, c.streams.PerAddr) < -1 ||
@@ -268,7 +274,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	out, stopLog := bufferLog(stderr, cfg.logFlush)
+	defer stopLog()
+	log := slog.New(slog.NewTextHandler(out, nil))
 	return serve(ctx, cfg, log, nil)
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 )
 
 // Proxies are the reverse proxies a server trusts (--trusted-proxies):
@@ -79,6 +80,9 @@ func (p Proxies) Secure(r *http.Request) bool {
 	if r.TLS != nil {
 		return true
 	}
+	if len(p) == 0 {
+		return false // no proxy to believe: no address to read
+	}
 	addr, _, ok := peer(r)
 	if !ok || !p.trusts(addr) {
 		return false
@@ -113,12 +117,16 @@ func (p Proxies) trusts(a netip.Addr) bool {
 }
 
 // entered is what a Stack notes of a request as it enters, in one value
-// of its context: its client, read once through the trusted proxies, and
-// a place for the route that serves it, for the metrics.
+// of its context: whether it came over HTTPS and its client, read once
+// through the trusted proxies (the client on first use: most routes
+// never ask), and a place for the route that serves it, for the metrics.
 type entered struct {
-	addr   string // Proxies.ClientAddr
-	secure bool   // Proxies.Secure
-	route  string // set by noteRoute once the request is served
+	secure  bool   // Proxies.Secure
+	route   string // set by noteRoute once the request is served
+	proxies Proxies
+	req     *http.Request // as it entered, for addr
+	once    sync.Once
+	addr    string // Proxies.ClientAddr, once read
 }
 
 // enteredKey holds a request's *entered in its context.
@@ -126,8 +134,14 @@ type enteredKey struct{}
 
 // enter returns r carrying what the Stack notes of it.
 func (s *Stack) enter(r *http.Request) (*http.Request, *entered) {
-	e := &entered{addr: s.opts.Proxies.ClientAddr(r), secure: s.opts.Proxies.Secure(r)}
+	e := &entered{secure: s.opts.Proxies.Secure(r), proxies: s.opts.Proxies, req: r}
 	return r.WithContext(context.WithValue(r.Context(), enteredKey{}, e)), e
+}
+
+// clientAddr returns the client's address, read on the first call.
+func (e *entered) clientAddr() string {
+	e.once.Do(func() { e.addr = e.proxies.ClientAddr(e.req) })
+	return e.addr
 }
 
 // ClientAddr returns the address of the client that sent r, as the Stack
@@ -137,7 +151,7 @@ func (s *Stack) enter(r *http.Request) (*http.Request, *entered) {
 // trusting no proxy.
 func ClientAddr(r *http.Request) string {
 	if e, ok := r.Context().Value(enteredKey{}).(*entered); ok {
-		return e.addr
+		return e.clientAddr()
 	}
 	return Proxies(nil).ClientAddr(r)
 }

@@ -12,9 +12,11 @@
 //     that went away is no error, a server-side fault is;
 //   - one log line per request (method, path, status, duration) and the
 //     request metrics, security headers, panic recovery, a cap on
-//     request bodies and a deadline for each request;
-//   - the client's address and whether it came over HTTPS, read once per
-//     request, believing forwarded headers from the trusted proxies only
+//     request bodies and a deadline for each request ([Stack.Wrap]), or
+//     only the first four for files served from memory
+//     ([Stack.WrapStatic]);
+//   - the client's address and whether it came over HTTPS, read at most
+//     once per request, believing forwarded headers from the trusted proxies only
 //     ([Proxies], [ClientAddr], [Secure]), and given to the password
 //     hashers on the routes that hash ([Stack.Hashing]);
 //   - the write slots: posts, follows and deletions wait their turn for

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,6 +16,15 @@ import (
 type httpMetrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
+	routes   sync.Map // route → *routeSeries
+}
+
+// routeSeries are the series of one route, resolved from the vectors
+// once (WithLabelValues hashes its labels on every call): its latency,
+// and its count by status.
+type routeSeries struct {
+	duration prometheus.Observer
+	requests sync.Map // status (int) → prometheus.Counter
 }
 
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
@@ -63,6 +73,27 @@ func (m *httpMetrics) observe(route string, status int, d time.Duration) {
 	if route == "" {
 		route = "unmatched"
 	}
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
-	m.duration.WithLabelValues(route).Observe(d.Seconds())
+	rs := m.series(route)
+	rs.count(m.requests, route, status).Inc()
+	rs.duration.Observe(d.Seconds())
+}
+
+// series returns the series of route, resolved on its first request.
+// Routes are the mux's patterns, so that the map stays small.
+func (m *httpMetrics) series(route string) *routeSeries {
+	if rs, ok := m.routes.Load(route); ok {
+		return rs.(*routeSeries)
+	}
+	rs, _ := m.routes.LoadOrStore(route, &routeSeries{duration: m.duration.WithLabelValues(route)})
+	return rs.(*routeSeries)
+}
+
+// count returns the counter of the route's answers with status,
+// resolved from requests on the first of them.
+func (rs *routeSeries) count(requests *prometheus.CounterVec, route string, status int) prometheus.Counter {
+	if c, ok := rs.requests.Load(status); ok {
+		return c.(prometheus.Counter)
+	}
+	c, _ := rs.requests.LoadOrStore(status, requests.WithLabelValues(route, strconv.Itoa(status)))
+	return c.(prometheus.Counter)
 }

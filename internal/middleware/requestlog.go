@@ -2,6 +2,7 @@ package middleware
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -55,7 +56,10 @@ func (s *Stack) logRequests(next http.Handler) http.Handler {
 			status = http.StatusOK // what net/http sends for an empty answer
 		}
 		d := time.Since(start)
-		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", status, "duration", d)
+		if s.log.Enabled(r.Context(), slog.LevelInfo) {
+			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method),
+				slog.String("path", r.URL.Path), slog.Int("status", status), slog.Duration("duration", d))
+		}
 		if s.metrics != nil {
 			s.metrics.observe(e.route, status, d)
 		}

@@ -5,7 +5,6 @@ import (
 	"embed"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"net/http"
 	"time"
 
@@ -16,9 +15,6 @@ import (
 
 //go:embed templates/*.html
 var templateFiles embed.FS
-
-//go:embed static
-var staticFS embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
@@ -59,34 +55,6 @@ func parseTemplates() (map[string]*template.Template, error) {
 		pages[name] = t
 	}
 	return pages, nil
-}
-
-// staticFiles serves the files of static/, and no listing of it: a
-// directory is not found.
-func staticFiles() http.Handler {
-	sub, _ := fs.Sub(staticFS, "static")
-	files := http.StripPrefix("/static/", http.FileServerFS(filesOnly{sub}))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=3600")
-		files.ServeHTTP(w, r)
-	})
-}
-
-// filesOnly is a file system whose directories cannot be opened, so
-// that a file server lists none.
-type filesOnly struct{ fs.FS }
-
-// Open opens the file name, and answers fs.ErrNotExist for a directory.
-func (f filesOnly) Open(name string) (fs.File, error) {
-	file, err := f.FS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	if info, err := file.Stat(); err != nil || info.IsDir() {
-		file.Close()
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
-	}
-	return file, nil
 }
 
 // contentSecurityPolicy is the policy of every page: its scripts,

@@ -131,7 +131,16 @@ func (s *Server) routes(probesOnly bool) http.Handler {
 	// header, such as curl, are not browsers and pass.
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
-	return s.mw.Wrap(cop.Handler(mux))
+	pages := s.mw.Wrap(cop.Handler(mux))
+	if probesOnly {
+		return pages
+	}
+	// The static files take a shorter stack: no deadline, body cap or
+	// cross-origin check, which a GET of bytes in memory has no use for.
+	outer := http.NewServeMux()
+	outer.Handle("GET /static/", s.mw.WrapStatic(staticFiles()))
+	outer.Handle("/", pages)
+	return outer
 }
 
 // pageRoutes registers the pages and forms on mux.
@@ -183,7 +192,6 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /settings/apps/revoke", s.requireLogin(s.revokeToken))
 	mux.HandleFunc("POST /settings/apps/token", s.requireLogin(s.mw.Throttle(s.createToken)))
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))
-	mux.Handle("GET /static/", staticFiles())
 	// The form routes answer only POST; someone who types one of them in,
 	// or reloads after a failed form, is sent home rather than shown a 404.
 	for _, path := range []string{"/register", "/login", "/logout", "/post"} {
