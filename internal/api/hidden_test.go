@@ -30,7 +30,7 @@ type reader struct {
 func readerOn(t *testing.T, srv *server, name, token string) *reader {
 	t.Helper()
 	r := &reader{t: t, base: srv.URL, web: newBrowser(t),
-		app: mastodon.NewClient(&mastodon.Config{Server: srv.URL, AccessToken: token})}
+		app: srv.Mastodon(&mastodon.Config{AccessToken: token})}
 	if resp, _ := r.web.send("POST", r.base+"/login", url.Values{"username": {name}, "password": {"password-" + name}}); resp.StatusCode != 303 {
 		t.Fatalf("%s logs in on %s: %d", name, r.base, resp.StatusCode)
 	}
@@ -102,8 +102,8 @@ func TestBlockedAppearsNowhere(t *testing.T) {
 	bob, bobToken := one.User("bob")
 	_, carolToken := one.User("carol")
 	ctx := t.Context()
-	aliceApp := mastodon.NewClient(&mastodon.Config{Server: one.URL, AccessToken: aliceToken})
-	bobApp := mastodon.NewClient(&mastodon.Config{Server: one.URL, AccessToken: bobToken})
+	aliceApp := one.Mastodon(&mastodon.Config{AccessToken: aliceToken})
+	bobApp := one.Mastodon(&mastodon.Config{AccessToken: bobToken})
 	if _, err := aliceApp.AccountFollow(ctx, mastodon.ID(id(bob.ID))); err != nil {
 		t.Fatal(err)
 	}
@@ -188,8 +188,8 @@ func TestMuteAPI(t *testing.T) {
 	_, aliceToken := s.User("alice")
 	bob, bobToken := s.User("bob")
 	ctx := t.Context()
-	aliceApp := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: aliceToken})
-	bobApp := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: bobToken})
+	aliceApp := s.Mastodon(&mastodon.Config{AccessToken: aliceToken})
+	bobApp := s.Mastodon(&mastodon.Config{AccessToken: bobToken})
 	st, err := bobApp.PostStatus(ctx, &mastodon.Toot{Status: "muted words #m"})
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +232,7 @@ func TestSuspendedAppearsNowhere(t *testing.T) {
 	spammer, spamToken := one.User("spammer")
 	_, carolToken := one.User("carol")
 	ctx := t.Context()
-	carolApp := mastodon.NewClient(&mastodon.Config{Server: one.URL, AccessToken: carolToken})
+	carolApp := one.Mastodon(&mastodon.Config{AccessToken: carolToken})
 	if _, err := carolApp.AccountFollow(ctx, mastodon.ID(id(spammer.ID))); err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestReplyToBlockerRefused(t *testing.T) {
 	bob, bobToken := s.User("bob")
 	_, carolToken := s.User("carol")
 	ctx := t.Context()
-	aliceApp := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: aliceToken})
+	aliceApp := s.Mastodon(&mastodon.Config{AccessToken: aliceToken})
 	hers := s.Post(aliceToken, "alice's post")
 	his := s.Post(bobToken, "bob's post")
 	if _, err := aliceApp.AccountBlock(ctx, mastodon.ID(id(bob.ID))); err != nil {

@@ -29,7 +29,11 @@ func newBrowser(t *testing.T) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &browser{t: t, c: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error {
+	// A transport of its own: http.DefaultTransport's idle connections
+	// are closed by every other test's server as it stops.
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &browser{t: t, c: &http.Client{Jar: jar, Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error {
 		return http.ErrUseLastResponse
 	}}}
 }
@@ -115,7 +119,7 @@ func client(t *testing.T, s *server, user string) *mastodon.Client {
 		t.Fatalf("register app: %v", err)
 	}
 	code := newBrowser(t).approve(s.URL, app.AuthURI, user)
-	c := mastodon.NewClient(&mastodon.Config{Server: s.URL, ClientID: app.ClientID, ClientSecret: app.ClientSecret})
+	c := s.Mastodon(&mastodon.Config{ClientID: app.ClientID, ClientSecret: app.ClientSecret})
 	if err := c.AuthenticateToken(ctx, code, redirectURI); err != nil {
 		t.Fatalf("exchange the code: %v", err)
 	}

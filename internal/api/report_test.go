@@ -30,7 +30,7 @@ func TestReportAPI(t *testing.T) {
 	bob, bobToken := s.User("bob")
 	carol, carolToken := s.User("carol")
 	ctx := t.Context()
-	app := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: aliceToken})
+	app := s.Mastodon(&mastodon.Config{AccessToken: aliceToken})
 	var bobs []mastodon.ID
 	var bobIDs []int64
 	for _, text := range []string{"one", "two", "three"} {

@@ -520,11 +520,11 @@ func TestStreamMastodonLibrary(t *testing.T) {
 	s.Drain()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	sse, err := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: bobToken}).StreamingUser(ctx)
+	sse, err := s.Mastodon(&mastodon.Config{AccessToken: bobToken}).StreamingUser(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := mastodon.NewClient(&mastodon.Config{Server: s.URL, AccessToken: carolToken}).NewWSClient().StreamingWSUser(ctx)
+	ws, err := s.Mastodon(&mastodon.Config{AccessToken: carolToken}).NewWSClient().StreamingWSUser(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

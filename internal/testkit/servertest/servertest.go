@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-mastodon"
+
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/mux"
 	"github.com/retwis/retwis/internal/redisconn"
@@ -231,7 +232,7 @@ func (s *Server) Call(method, path, token string, body any, header ...string) Re
 		}
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := s.HTTP.Client().Do(req)
 	if err != nil {
 		s.T.Fatal(err)
 	}
@@ -241,4 +242,16 @@ func (s *Server) Call(method, path, token string, body any, header ...string) Re
 		s.T.Fatal(err)
 	}
 	return Reply{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// Mastodon returns a go-mastodon client of s configured by cfg (its
+// Server set to s), which talks over s's own connections: not over
+// http.DefaultTransport, whose idle connections every other test's
+// server closes when it stops (httptest.Server.Close), breaking a
+// request that was about to reuse one.
+func (s *Server) Mastodon(cfg *mastodon.Config) *mastodon.Client {
+	cfg.Server = s.URL
+	c := mastodon.NewClient(cfg)
+	c.Client = *s.HTTP.Client()
+	return c
 }
