@@ -29,7 +29,7 @@ mkdir "$TMP/data"
 PIDS=$!
 "$TMP/hello" $HELLO &
 PIDS="$PIDS $!"
-"$TMP/hello" $HELLOCSS internal/web/static/style.css &
+"$TMP/hello" $HELLOCSS internal/web/assets/static/style.css &
 PIDS="$PIDS $!"
 trap 'kill $PIDS; wait $PIDS 2>/dev/null; rm -rf "$TMP"' EXIT
 for url in http://$RETWIS/static/style.css http://$HELLO/ http://$HELLOCSS/; do

@@ -1,7 +1,7 @@
 // Package web is retwis's HTML interface: one handler per file on a
-// standard library mux, html/template pages and static files embedded in
-// the binary (templates/, static/). Every page works without
-// JavaScript; two small scripts make some nicer where it runs:
+// standard library mux, html/template pages embedded in the binary
+// (templates/), and the static files of package assets. Every page works
+// without JavaScript; two small scripts make some nicer where it runs:
 // static/complete.js suggests tags and people in the search boxes, and
 // static/live.js tells the reader of a timeline that new posts have come
 // (through the streaming API's Server-Sent Events, which the session
@@ -26,6 +26,7 @@ import (
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/deletion"
+	"github.com/retwis/retwis/internal/web/assets"
 )
 
 // PageSize is the number of posts on a page of the home or profile timeline.
@@ -138,7 +139,7 @@ func (s *Server) routes(probesOnly bool) http.Handler {
 	// The static files take a shorter stack: no deadline, body cap or
 	// cross-origin check, which a GET of bytes in memory has no use for.
 	outer := http.NewServeMux()
-	outer.Handle("GET /static/", s.mw.WrapStatic(staticFiles()))
+	outer.Handle("GET /static/", s.mw.WrapStatic(assets.Handler()))
 	outer.Handle("/", pages)
 	return outer
 }

@@ -1,4 +1,4 @@
-package web
+package assets
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func staticGet(t *testing.T, h http.Handler, path string, header ...string) *htt
 // once uncompressed; an unknown file is 404.
 func TestStaticFiles(t *testing.T) {
 	t.Parallel()
-	h := staticFiles()
+	h := Handler()
 	want, err := os.ReadFile("static/style.css")
 	if err != nil {
 		t.Fatal(err)

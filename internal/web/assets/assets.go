@@ -1,4 +1,8 @@
-package web
+// Package assets holds the static files of the pages (static/: the
+// style sheet, images and the two small scripts the pages work without),
+// embedded in the binary, and serves them from memory: each read, hashed
+// and gzipped once, when the server starts.
+package assets
 
 import (
 	"bytes"
@@ -36,12 +40,12 @@ type staticBody struct {
 // again (with If-None-Match, answered 304 while the file is the same).
 const staticMaxAge = "public, max-age=3600"
 
-// staticFiles serves the files of static/, and no listing of it: a
+// Handler serves the files of static/ under /static/, and no listing of it: a
 // directory, or any other path, is not found. Each file carries an ETag
 // (a digest of its bytes) and is answered 304 Not Modified to a browser
 // that has it; a text file is sent gzipped to a client that accepts
 // gzip, compressed once at start.
-func staticFiles() http.Handler {
+func Handler() http.Handler {
 	files := loadStatic()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, ok := files[strings.TrimPrefix(r.URL.Path, "/static/")]
@@ -69,7 +73,7 @@ func loadStatic() map[string]*staticFile {
 		return nil
 	})
 	if err != nil {
-		panic("web: the embedded static files: " + err.Error()) // embedded: cannot fail
+		panic("assets: the embedded static files: " + err.Error()) // embedded: cannot fail
 	}
 	return files
 }
