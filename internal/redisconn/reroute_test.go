@@ -56,6 +56,15 @@ func TestRerouteAfterFreeze(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop()
+	// The client reads the slot map every tenth of a second while calls
+	// fail, and starts afresh after two reads that agree: on a loaded
+	// machine that may end just after the cluster is ok. Give it half a
+	// second (left to itself, the library takes up to a second after its
+	// first MOVED, and 5 s without one), then every write must succeed.
+	settled := time.Now().Add(500 * time.Millisecond)
+	for time.Now().Before(settled) && !waited(t, client, key) {
+		time.Sleep(20 * time.Millisecond)
+	}
 	for i := range 20 {
 		res := client.DoMulti(t.Context(), client.B().Set().Key(key).Value("1").Build(),
 			client.B().Wait().Numreplicas(1).Timeout(1000).Build().SetSlot(key))
@@ -113,4 +122,12 @@ func readUntil(client rueidis.Client, key string) (stop func()) {
 		}
 	})
 	return func() { close(done); wg.Wait() }
+}
+
+// waited reports whether a write to key is confirmed by a replica (WAIT).
+func waited(t *testing.T, client rueidis.Client, key string) bool {
+	res := client.DoMulti(t.Context(), client.B().Set().Key(key).Value("1").Build(),
+		client.B().Wait().Numreplicas(1).Timeout(1000).Build().SetSlot(key))
+	n, err := res[1].AsInt64()
+	return res[0].Error() == nil && err == nil && n >= 1
 }
