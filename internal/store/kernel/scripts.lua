@@ -89,6 +89,19 @@ local function archived(list, idx, prefix, id, len)
   return len
 end
 
+-- capped bounds list (of length len) after a push: with chunks, its
+-- tail moves to the archive (archive); without, it is cut at keep. It
+-- returns the list's new length.
+local function capped(list, idx, prefix, keep, chunk, len)
+  if chunk > 0 then
+    return archive(list, idx, prefix, keep, chunk, len)
+  elseif len > keep then
+    redis.call('LTRIM', list, 0, keep - 1)
+    return keep
+  end
+  return len
+end
+
 --- push_ids lib timeline
 -- KEYS[1]: the list; KEYS[2], for a home timeline: its archive index;
 -- KEYS[3], for a delivery: the owner's user hash. ARGV: keep, chunk (0:
@@ -180,13 +193,7 @@ if top <= n then
     len = redis.call('LPUSH', list, unpack(ARGV, k, math.min(k + 999, n)))
   end
 end
-if chunk > 0 then
-  len = archive(list, idx, prefix, keep, chunk, len)
-elseif len > keep then
-  redis.call('LTRIM', list, 0, keep - 1)
-  len = keep
-end
-return len
+return capped(list, idx, prefix, keep, chunk, len)
 
 --- fix_ids lib timeline
 -- KEYS[1]: a home timeline list; KEYS[2]: its archive index; KEYS[3],
@@ -235,13 +242,7 @@ for _, id in ipairs(pool) do -- the newest first, so that pushes at the tail kee
     last = id
   end
 end
-if chunk > 0 then
-  len = archive(list, idx, prefix, keep, chunk, len)
-elseif len > keep then
-  redis.call('LTRIM', list, 0, keep - 1)
-  len = keep
-end
-return len
+return capped(list, idx, prefix, keep, chunk, len)
 
 --- merge_ids lib timeline
 -- KEYS[1]: a home timeline list; KEYS[2]: its archive index. ARGV: keep,
