@@ -261,6 +261,10 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	f.Do(t, "HSET", "post:1", "user_id", "7", "time", "1401267618", "body", "old one #Café for @OTHER")
 	f.Do(t, "HSET", "post:3", "user_id", "7", "time", "1401267619", "body", "old three #cafe") // post 2 is gone
 	f.Do(t, "LPUSH", "posts:7", "1", "2", "3")
+	// A post made ten minutes ago, delivered by the original as it posted.
+	f.Do(t, "SET", "next_post_id", "4")
+	f.Do(t, "HSET", "post:4", "user_id", "8", "time", strconv.FormatInt(time.Now().Add(-10*time.Minute).Unix(), 10), "body", "recent")
+	f.Do(t, "LPUSH", "timeline", "1", "3", "4")
 
 	if err := f.St.Migrate(f.Ctx, quiet); err != nil {
 		t.Fatal(err)
@@ -289,6 +293,9 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 		rep, err := upkeep.Round(f.Ctx, f.St, delivery.New(f.St, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.St))
 		if err != nil || rep.Reindexed != want {
 			t.Fatalf("maintenance round %d indexed %d older posts and users (%v); want %d", round, rep.Reindexed, err, want)
+		}
+		if rep.Redelivered != 0 {
+			t.Fatalf("maintenance round %d delivered %d migrated posts again; the original delivered them as it posted", round, rep.Redelivered)
 		}
 	}
 	if found, err := f.St.SearchPeople(f.Ctx, "LEG", 10); err != nil || len(found) != 1 || found[0].User.ID != 7 {

@@ -176,7 +176,11 @@ func (m *migrator) foldIntoUsers(ctx context.Context, log *slog.Logger) error {
 }
 
 // indexUserPosts walks every post id ever issued, in batches, and adds
-// each existing post to its author's own-post index.
+// each existing post to its author's own-post index. It also marks each
+// delivered at its time, as the original delivered a post while posting
+// it: otherwise maintenance would take the recent ones for posts whose
+// delivery job vanished and deliver them again (a job of an older retwis
+// still queued runs all the same, and marks its post when done).
 func (m *migrator) indexUserPosts(ctx context.Context, log *slog.Logger) error {
 	b := m.c.B()
 	last, err := m.c.Do(ctx, b.Get().Key(schema.NextPostID).Build()).AsInt64()
@@ -190,12 +194,12 @@ func (m *migrator) indexUserPosts(ctx context.Context, log *slog.Logger) error {
 		hi := min(lo+migrateBatch-1, last)
 		cmds := make(rueidis.Commands, 0, hi-lo+1)
 		for pid := lo; pid <= hi; pid++ {
-			cmds = append(cmds, b.Hget().Key(schema.Post(pid)).Field(schema.FieldUserID).Build())
+			cmds = append(cmds, b.Hmget().Key(schema.Post(pid)).Field(schema.FieldUserID, schema.FieldTime).Build())
 		}
 		var adds rueidis.Commands
 		for i, r := range m.c.DoMulti(ctx, cmds...) {
 			pid := lo + int64(i)
-			uid, err := r.AsInt64()
+			uid, ts, err := postAuthorTime(r)
 			switch {
 			case rueidis.IsRedisNil(err):
 				continue // no such post: nothing to index
@@ -206,6 +210,9 @@ func (m *migrator) indexUserPosts(ctx context.Context, log *slog.Logger) error {
 				return wrap("migrate: read posts", err)
 			}
 			adds = append(adds, b.Zadd().Key(schema.UserPosts(uid)).ScoreMember().ScoreMember(float64(pid), strconv.FormatInt(pid, 10)).Build())
+			if ts > 0 {
+				adds = append(adds, b.Hset().Key(schema.Post(pid)).FieldValue().FieldValue(schema.FieldDelivered, strconv.FormatInt(ts*1000, 10)).Build())
+			}
 		}
 		if err := redisconn.FirstErr(m.c.DoMulti(ctx, adds...)); err != nil {
 			return wrap("migrate: index posts", err)
@@ -215,6 +222,24 @@ func (m *migrator) indexUserPosts(ctx context.Context, log *slog.Logger) error {
 		}
 	}
 	return nil
+}
+
+// postAuthorTime reads the reply to HMGET user_id time of a post: a
+// Redis nil error when there is no such post; ts is 0 when the time is
+// missing or not a number.
+func postAuthorTime(r rueidis.RedisResult) (uid, ts int64, err error) {
+	vals, err := r.ToArray()
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(vals) != 2 {
+		return 0, 0, fmt.Errorf("migrate: HMGET answered %d values for 2 fields", len(vals))
+	}
+	if uid, err = vals[0].AsInt64(); err != nil {
+		return 0, 0, err
+	}
+	ts, _ = vals[1].AsInt64()
+	return uid, ts, nil
 }
 
 // celebrateAll records a job for every celebrity, which notes it in
