@@ -15,11 +15,12 @@ import (
 // Lua scripts run on each instance. Each touches the lock key and its
 // fence key, which share a hash slot.
 var (
-	// acquireScript sets the lock if free and returns the fence counter,
-	// or -1 when the lock is held.
+	// acquireScript sets the lock if free and returns the fence counter
+	// incremented, the token this instance offers, or -1 when the lock is
+	// held.
 	acquireScript = rueidis.NewLuaScript(`
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return tonumber(redis.call('GET', KEYS[2]) or '0')
+  return redis.call('INCR', KEYS[2])
 end
 return -1`)
 	// raiseScript raises the fence counter to ARGV[2], if this client
@@ -83,21 +84,20 @@ type reply struct {
 	err error
 }
 
-// onAll runs f on every instance at once, each within timeout, with the
-// keys of the lock name there, and returns their answers in order.
+// onAll runs f on every instance at once, all within one timeout, with
+// the keys of the lock name there, and returns their answers in order.
 func (c *Client) onAll(ctx context.Context, timeout time.Duration, name string, f func(context.Context, rueidis.Client, []string) (int64, error)) []reply {
+	ctx, cancel := context.WithTimeout(ctx, timeout) // one deadline for all: they are asked at the same time
+	defer cancel()
 	out := make([]reply, len(c.instances))
 	ask := func(i int) {
-		keys, err := c.instances[i].keys(name)
+		in := c.instances[i]
+		keys, err := in.keys(name)
 		if err != nil {
 			out[i].err = err
 			return
 		}
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		out[i].n, out[i].err = c.instances[i].call(ctx, func(ctx context.Context, cl rueidis.Client) (int64, error) {
-			return f(ctx, cl, keys)
-		})
+		out[i].n, out[i].err = in.call(ctx, keys, f)
 	}
 	var wg sync.WaitGroup
 	last := len(c.instances) - 1
@@ -109,17 +109,17 @@ func (c *Client) onAll(ctx context.Context, timeout time.Duration, name string, 
 	return out
 }
 
-// call runs f on the instance. A connection broken since the last call
-// (the server restarted) fails its first command; the client then
-// reconnects, so a failure that is not a reply is tried once more within
-// the same deadline.
-func (in *instance) call(ctx context.Context, f func(context.Context, rueidis.Client) (int64, error)) (int64, error) {
+// call runs f on the instance with the lock's keys there. A connection
+// broken since the last call (the server restarted) fails its first
+// command; the client then reconnects, so a failure that is not a reply
+// is tried once more within the same deadline.
+func (in *instance) call(ctx context.Context, keys []string, f func(context.Context, rueidis.Client, []string) (int64, error)) (int64, error) {
 	var n int64
 	var err error
 	for try := 0; try < 2; try++ {
 		var cl rueidis.Client
 		if cl, err = in.get(ctx); err == nil {
-			if n, err = f(ctx, cl); err == nil {
+			if n, err = f(ctx, cl, keys); err == nil {
 				return n, nil
 			}
 		}
@@ -204,18 +204,18 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 		}
 		return acquireScript.Exec(ctx, cl, keys, []string{l.value, strconv.FormatInt(ttl.Milliseconds(), 10)}).AsInt64()
 	})
-	locked, highest := 0, int64(0)
+	locked, token := 0, int64(0)
 	for _, r := range got {
 		if r.err == nil && r.n >= 0 {
 			locked++
-			highest = max(highest, r.n)
+			token = max(token, r.n)
 		}
 	}
 	if locked >= c.quorum() {
 		if !c.opts.NoFencing {
-			l.token = highest + 1
+			l.token = token
 		}
-		if c.opts.NoFencing || c.fence(ctx, l, timeout) >= c.quorum() {
+		if c.opts.NoFencing || c.fenced(ctx, l, got, timeout) {
 			if validity := ttl - time.Since(start) - c.drift(ttl); validity > 0 {
 				l.until = start.Add(ttl - c.drift(ttl))
 				return l, nil
@@ -227,6 +227,20 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 		return nil, ErrQuorum
 	}
 	return nil, ErrNotAcquired
+}
+
+// fenced reports whether the lock's token is written to a majority: at once
+// when a majority of the instances' counters reached it as they were
+// locked (the usual case: counters that agree), or else by a second
+// round that raises the counters to it.
+func (c *Client) fenced(ctx context.Context, l *Lock, got []reply, timeout time.Duration) bool {
+	at := 0
+	for _, r := range got {
+		if r.err == nil && r.n == l.token {
+			at++
+		}
+	}
+	return at >= c.quorum() || c.fence(ctx, l, timeout) >= c.quorum()
 }
 
 // fence raises the fence counters to the lock's token and returns on how

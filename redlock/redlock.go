@@ -51,9 +51,11 @@ type Options struct {
 	// when zero; negative: no limit), as the specification asks for
 	// liveness. Failed attempts do not count.
 	MaxExtensions int
-	// NoFencing skips the fencing round: locks carry no token (Lock.Token
-	// returns 0), and acquiring costs one round trip less. For work whose
-	// resources do not check tokens.
+	// NoFencing skips fencing: locks carry no token (Lock.Token returns
+	// 0), and acquiring is a plain SET NX per instance instead of a script
+	// that also increments the fence counter, and never takes a second
+	// round to raise lagging counters. For work whose resources do not
+	// check tokens.
 	NoFencing bool
 }
 

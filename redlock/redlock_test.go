@@ -362,6 +362,41 @@ func TestFencingTokens(t *testing.T) {
 	}
 }
 
+// TestFencingRounds: where the counters of a majority agree, acquiring
+// writes the token in its one round, and a lagging counter stays behind;
+// where they disagree, a second round raises a majority to the token.
+func TestFencingRounds(t *testing.T) {
+	servers := startServers(t, 3, false)
+	c := newClient(t, servers, redlock.Options{})
+	counters := func() []string {
+		var out []string
+		for _, s := range servers {
+			out = append(out, must.Value(s.do("GET", "{f}:fence"))(t))
+		}
+		return out
+	}
+	lock := func(want int64) {
+		t.Helper()
+		l := must.Value(c.Lock(t.Context(), "f", time.Second))(t)
+		if l.Token() != want {
+			t.Fatalf("token %d; want %d (counters %v)", l.Token(), want, counters())
+		}
+		must.OK(t, l.Unlock(t.Context()))
+	}
+	for i, v := range []string{"5", "12", "12"} { // a majority agrees
+		must.Value(servers[i].do("SET", "{f}:fence", v))(t)
+	}
+	lock(13)
+	if got := counters(); !slices.Equal(got, []string{"6", "13", "13"}) {
+		t.Fatalf("counters %v after one round; want [6 13 13]", got)
+	}
+	must.Value(servers[1].do("SET", "{f}:fence", "2"))(t) // now all three differ: 6, 2, 13
+	lock(14)
+	if got := counters(); !slices.Equal(got, []string{"14", "14", "14"}) {
+		t.Fatalf("counters %v after the second round; want [14 14 14]", got)
+	}
+}
+
 func TestBadArguments(t *testing.T) {
 	if _, err := redlock.New(nil, redlock.Options{}); err == nil {
 		t.Fatal("New with no instances succeeded")
