@@ -60,6 +60,7 @@ return 2`)
 type Lock struct {
 	c          *Client
 	name       string
+	keys       [][]string // per instance: the lock key and the fence key there
 	value      string
 	token      int64
 	until      time.Time
@@ -85,20 +86,13 @@ type reply struct {
 }
 
 // onAll runs f on every instance at once, all within one timeout, with
-// the keys of the lock name there, and returns their answers in order.
-func (c *Client) onAll(ctx context.Context, timeout time.Duration, name string, f func(context.Context, rueidis.Client, []string) (int64, error)) []reply {
+// the lock's keys there (keys[i] on instance i), and returns their
+// answers in order.
+func (c *Client) onAll(ctx context.Context, timeout time.Duration, keys [][]string, f func(context.Context, rueidis.Client, []string) (int64, error)) []reply {
 	ctx, cancel := context.WithTimeout(ctx, timeout) // one deadline for all: they are asked at the same time
 	defer cancel()
 	out := make([]reply, len(c.instances))
-	ask := func(i int) {
-		in := c.instances[i]
-		keys, err := in.keys(name)
-		if err != nil {
-			out[i].err = err
-			return
-		}
-		out[i].n, out[i].err = in.call(ctx, keys, f)
-	}
+	ask := func(i int) { out[i].n, out[i].err = c.instances[i].call(ctx, keys[i], f) }
 	var wg sync.WaitGroup
 	last := len(c.instances) - 1
 	for i := range last {
@@ -188,13 +182,14 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if _, err := fenceKey(name); err != nil { // a name whose keys cannot share a slot
+	keys, err := c.keys(name) // fails for a name whose keys cannot share a slot
+	if err != nil {
 		return nil, err
 	}
-	l := &Lock{c: c, name: name, value: newValue()}
+	l := &Lock{c: c, name: name, keys: keys, value: newValue()}
 	timeout := c.instanceTimeout(ttl)
 	start := time.Now()
-	got := c.onAll(ctx, timeout, name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
+	got := c.onAll(ctx, timeout, keys, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
 		if c.opts.NoFencing { // no counter to read: a plain SET NX
 			err := cl.Do(ctx, cl.B().Set().Key(keys[0]).Value(l.value).Nx().Px(ttl).Build()).Error()
 			if rueidis.IsRedisNil(err) {
@@ -247,7 +242,7 @@ func (c *Client) fenced(ctx context.Context, l *Lock, got []reply, timeout time.
 // many instances it succeeded.
 func (c *Client) fence(ctx context.Context, l *Lock, timeout time.Duration) int {
 	ok := 0
-	for _, r := range c.onAll(ctx, timeout, l.name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
+	for _, r := range c.onAll(ctx, timeout, l.keys, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
 		return raiseScript.Exec(ctx, cl, keys, []string{l.value, strconv.FormatInt(l.token, 10)}).AsInt64()
 	}) {
 		if r.err == nil && r.n == 1 {
@@ -270,7 +265,7 @@ func (l *Lock) Unlock(ctx context.Context) error {
 }
 
 func (l *Lock) release(ctx context.Context, timeout time.Duration) []reply {
-	return l.c.onAll(ctx, max(timeout, 5*time.Millisecond), l.name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
+	return l.c.onAll(ctx, max(timeout, 5*time.Millisecond), l.keys, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
 		return releaseScript.Exec(ctx, cl, keys[:1], []string{l.value}).AsInt64()
 	})
 }
@@ -299,7 +294,7 @@ func (l *Lock) Extend(ctx context.Context, ttl time.Duration) error {
 	}
 	args := []string{l.value, strconv.FormatInt(ttl.Milliseconds(), 10), strconv.FormatInt(l.token, 10)}
 	ok, gone := 0, 0
-	for _, r := range l.c.onAll(ctx, l.c.instanceTimeout(ttl), l.name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
+	for _, r := range l.c.onAll(ctx, l.c.instanceTimeout(ttl), l.keys, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
 		return extendScript.Exec(ctx, cl, keys, args).AsInt64()
 	}) {
 		switch {
