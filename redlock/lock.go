@@ -15,14 +15,6 @@ import (
 // Lua scripts run on each instance. Each touches the lock key and its
 // fence key, which share a hash slot.
 var (
-	// acquireScript sets the lock if free and returns the fence counter
-	// incremented, the token this instance offers, or -1 when the lock is
-	// held.
-	acquireScript = rueidis.NewLuaScript(`
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return redis.call('INCR', KEYS[2])
-end
-return -1`)
 	// raiseScript raises the fence counter to ARGV[2], if this client
 	// still holds the lock.
 	raiseScript = rueidis.NewLuaScript(`
@@ -190,14 +182,7 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 	timeout := c.instanceTimeout(ttl)
 	start := time.Now()
 	got := c.onAll(ctx, timeout, keys, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
-		if c.opts.NoFencing { // no counter to read: a plain SET NX
-			err := cl.Do(ctx, cl.B().Set().Key(keys[0]).Value(l.value).Nx().Px(ttl).Build()).Error()
-			if rueidis.IsRedisNil(err) {
-				return -1, nil // held by another
-			}
-			return 0, err
-		}
-		return acquireScript.Exec(ctx, cl, keys, []string{l.value, strconv.FormatInt(ttl.Milliseconds(), 10)}).AsInt64()
+		return acquire(ctx, cl, keys, l.value, ttl, !c.opts.NoFencing)
 	})
 	locked, token := 0, int64(0)
 	for _, r := range got {
@@ -222,6 +207,31 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 		return nil, ErrQuorum
 	}
 	return nil, ErrNotAcquired
+}
+
+// acquire sets the lock key on one instance if it is free, with a plain
+// SET NX PX, and with fencing increments the fence counter right after
+// it, in the same round trip (the two commands pipelined, run in order):
+// the counter then holds at least every token of the lock acquired
+// before this SET NX succeeded. It returns the counter so incremented (0
+// without fencing), or -1 when another holds the lock, whose counter is
+// incremented all the same: counters need only grow.
+func acquire(ctx context.Context, cl rueidis.Client, keys []string, value string, ttl time.Duration, fencing bool) (int64, error) {
+	set := cl.B().Set().Key(keys[0]).Value(value).Nx().Px(ttl).Build()
+	if !fencing {
+		err := cl.Do(ctx, set).Error()
+		if rueidis.IsRedisNil(err) {
+			return -1, nil
+		}
+		return 0, err
+	}
+	res := cl.DoMulti(ctx, set, cl.B().Incr().Key(keys[1]).Build())
+	if err := res[0].Error(); rueidis.IsRedisNil(err) {
+		return -1, nil
+	} else if err != nil {
+		return 0, err
+	}
+	return res[1].AsInt64()
 }
 
 // fenced reports whether the lock's token is written to a majority: at once

@@ -52,10 +52,9 @@ type Options struct {
 	// liveness. Failed attempts do not count.
 	MaxExtensions int
 	// NoFencing skips fencing: locks carry no token (Lock.Token returns
-	// 0), and acquiring is a plain SET NX per instance instead of a script
-	// that also increments the fence counter, and never takes a second
-	// round to raise lagging counters. For work whose resources do not
-	// check tokens.
+	// 0), and acquiring sends each instance its SET NX alone, without the
+	// INCR of the fence counter, and never takes a second round to raise
+	// lagging counters. For work whose resources do not check tokens.
 	NoFencing bool
 }
 
