@@ -83,6 +83,7 @@ type reply struct {
 func (c *Client) onAll(ctx context.Context, timeout time.Duration, keys [][]string, f func(context.Context, rueidis.Client, []string) (int64, error)) []reply {
 	ctx, cancel := context.WithTimeout(ctx, timeout) // one deadline for all: they are asked at the same time
 	defer cancel()
+	ctx.Done() // made now, not under a lock by the first of the goroutines that all ask for it
 	out := make([]reply, len(c.instances))
 	ask := func(i int) { out[i].n, out[i].err = c.instances[i].call(ctx, keys[i], f) }
 	var wg sync.WaitGroup
