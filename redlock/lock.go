@@ -211,12 +211,12 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 }
 
 // acquire sets the lock key on one instance if it is free, with a plain
-// SET NX PX, and with fencing increments the fence counter right after
-// it, in the same round trip (the two commands pipelined, run in order):
-// the counter then holds at least every token of the lock acquired
-// before this SET NX succeeded. It returns the counter so incremented (0
-// without fencing), or -1 when another holds the lock, whose counter is
-// incremented all the same: counters need only grow.
+// SET NX PX, and with fencing increments the instance's fence counter in
+// the same round trip (the two commands pipelined, which the instance
+// runs in order: the INCR follows a successful SET NX). It returns the
+// counter so incremented (0 without fencing), or -1 when another holds
+// the lock; the counter was then incremented all the same, which does no
+// harm: counters need only grow.
 func acquire(ctx context.Context, cl rueidis.Client, keys []string, value string, ttl time.Duration, fencing bool) (int64, error) {
 	set := cl.B().Set().Key(keys[0]).Value(value).Nx().Px(ttl).Build()
 	if !fencing {
