@@ -55,15 +55,20 @@
 // network), so a resource that must never be written by two holders
 // should check a token that increases with each holder: Lock.Token.
 // Every instance keeps a counter next to the lock key ("{name}:fence").
-// Acquiring reads the counters of the instances it locked; the token is
-// T = 1 + the largest of them, and before the lock counts as acquired T
-// is written (as a maximum) to a majority of the instances it holds.
+// Acquiring sends each instance an INCR of its counter right after the
+// SET NX, in the same round trip (pipelined: the instance runs the two in
+// order); the token T is the largest counter among the instances it
+// locked, and before the lock counts as acquired T must be the counter of
+// a majority of the instances it holds. Usually the counters agree and it
+// already is, in the one round; where it is not, a second round raises
+// the counters (as a maximum) to T. A try that fails increments counters
+// too, which does no harm: tokens need only grow.
 //
 // Why tokens increase: a later holder B locked a majority of instances,
 // and any two majorities share an instance I. B could lock I only after
 // the earlier holder A's key there was gone, which happens after A
-// acquired, that is after A raised I's counter to T_A. So B reads at
-// least T_A at I, and T_B ≥ T_A + 1.
+// acquired, that is after I's counter reached T_A; B's INCR at I ran
+// after its SET NX there. So it gave at least T_A + 1, and T_B ≥ T_A + 1.
 //
 // Limits: counters never decrease only while instances keep their data.
 // An instance that restarts without persistence (or loses the last second
@@ -72,6 +77,6 @@
 // out until the locks of its time have expired (the delayed restart of
 // the specification), or if the shared instance of two majorities is
 // another one. And a token only protects a resource that checks it; a
-// client whose resources do not check tokens can skip the fencing round
-// (Options.NoFencing) and acquire in one round trip.
+// client whose resources do not check tokens can skip fencing
+// (Options.NoFencing): a plain SET NX per instance, no script.
 package redlock

@@ -15,13 +15,6 @@ import (
 // Lua scripts run on each instance. Each touches the lock key and its
 // fence key, which share a hash slot.
 var (
-	// acquireScript sets the lock if free and returns the fence counter,
-	// or -1 when the lock is held.
-	acquireScript = rueidis.NewLuaScript(`
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return tonumber(redis.call('GET', KEYS[2]) or '0')
-end
-return -1`)
 	// raiseScript raises the fence counter to ARGV[2], if this client
 	// still holds the lock.
 	raiseScript = rueidis.NewLuaScript(`
@@ -59,6 +52,7 @@ return 2`)
 type Lock struct {
 	c          *Client
 	name       string
+	keys       [][]string // per instance: the lock key and the fence key there
 	value      string
 	token      int64
 	until      time.Time
@@ -83,22 +77,15 @@ type reply struct {
 	err error
 }
 
-// onAll runs f on every instance at once, each within timeout, with the
-// keys of the lock name there, and returns their answers in order.
-func (c *Client) onAll(ctx context.Context, timeout time.Duration, name string, f func(context.Context, rueidis.Client, []string) (int64, error)) []reply {
+// onAll runs f on every instance at once, all within one timeout, with
+// the lock's keys there (keys[i] on instance i), and returns their
+// answers in order.
+func (c *Client) onAll(ctx context.Context, timeout time.Duration, keys [][]string, f func(context.Context, rueidis.Client, []string) (int64, error)) []reply {
+	ctx, cancel := context.WithTimeout(ctx, timeout) // one deadline for all: they are asked at the same time
+	defer cancel()
+	ctx.Done() // made now, not under a lock by the first of the goroutines that all ask for it
 	out := make([]reply, len(c.instances))
-	ask := func(i int) {
-		keys, err := c.instances[i].keys(name)
-		if err != nil {
-			out[i].err = err
-			return
-		}
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		out[i].n, out[i].err = c.instances[i].call(ctx, func(ctx context.Context, cl rueidis.Client) (int64, error) {
-			return f(ctx, cl, keys)
-		})
-	}
+	ask := func(i int) { out[i].n, out[i].err = c.instances[i].call(ctx, keys[i], f) }
 	var wg sync.WaitGroup
 	last := len(c.instances) - 1
 	for i := range last {
@@ -109,17 +96,17 @@ func (c *Client) onAll(ctx context.Context, timeout time.Duration, name string, 
 	return out
 }
 
-// call runs f on the instance. A connection broken since the last call
-// (the server restarted) fails its first command; the client then
-// reconnects, so a failure that is not a reply is tried once more within
-// the same deadline.
-func (in *instance) call(ctx context.Context, f func(context.Context, rueidis.Client) (int64, error)) (int64, error) {
+// call runs f on the instance with the lock's keys there. A connection
+// broken since the last call (the server restarted) fails its first
+// command; the client then reconnects, so a failure that is not a reply
+// is tried once more within the same deadline.
+func (in *instance) call(ctx context.Context, keys []string, f func(context.Context, rueidis.Client, []string) (int64, error)) (int64, error) {
 	var n int64
 	var err error
 	for try := 0; try < 2; try++ {
 		var cl rueidis.Client
 		if cl, err = in.get(ctx); err == nil {
-			if n, err = f(ctx, cl); err == nil {
+			if n, err = f(ctx, cl, keys); err == nil {
 				return n, nil
 			}
 		}
@@ -188,34 +175,28 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if _, err := fenceKey(name); err != nil { // a name whose keys cannot share a slot
+	keys, err := c.keys(name) // fails for a name whose keys cannot share a slot
+	if err != nil {
 		return nil, err
 	}
-	l := &Lock{c: c, name: name, value: newValue()}
+	l := &Lock{c: c, name: name, keys: keys, value: newValue()}
 	timeout := c.instanceTimeout(ttl)
 	start := time.Now()
-	got := c.onAll(ctx, timeout, name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
-		if c.opts.NoFencing { // no counter to read: a plain SET NX
-			err := cl.Do(ctx, cl.B().Set().Key(keys[0]).Value(l.value).Nx().Px(ttl).Build()).Error()
-			if rueidis.IsRedisNil(err) {
-				return -1, nil // held by another
-			}
-			return 0, err
-		}
-		return acquireScript.Exec(ctx, cl, keys, []string{l.value, strconv.FormatInt(ttl.Milliseconds(), 10)}).AsInt64()
+	got := c.onAll(ctx, timeout, keys, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
+		return acquire(ctx, cl, keys, l.value, ttl, !c.opts.NoFencing)
 	})
-	locked, highest := 0, int64(0)
+	locked, token := 0, int64(0)
 	for _, r := range got {
 		if r.err == nil && r.n >= 0 {
 			locked++
-			highest = max(highest, r.n)
+			token = max(token, r.n)
 		}
 	}
 	if locked >= c.quorum() {
 		if !c.opts.NoFencing {
-			l.token = highest + 1
+			l.token = token
 		}
-		if c.opts.NoFencing || c.fence(ctx, l, timeout) >= c.quorum() {
+		if c.opts.NoFencing || c.fenced(ctx, l, got, timeout) {
 			if validity := ttl - time.Since(start) - c.drift(ttl); validity > 0 {
 				l.until = start.Add(ttl - c.drift(ttl))
 				return l, nil
@@ -229,11 +210,50 @@ func (c *Client) try(ctx context.Context, name string, ttl time.Duration) (*Lock
 	return nil, ErrNotAcquired
 }
 
+// acquire sets the lock key on one instance if it is free, with a plain
+// SET NX PX, and with fencing increments the instance's fence counter in
+// the same round trip (the two commands pipelined, which the instance
+// runs in order: the INCR follows a successful SET NX). It returns the
+// counter so incremented (0 without fencing), or -1 when another holds
+// the lock; the counter was then incremented all the same, which does no
+// harm: counters need only grow.
+func acquire(ctx context.Context, cl rueidis.Client, keys []string, value string, ttl time.Duration, fencing bool) (int64, error) {
+	set := cl.B().Set().Key(keys[0]).Value(value).Nx().Px(ttl).Build()
+	if !fencing {
+		err := cl.Do(ctx, set).Error()
+		if rueidis.IsRedisNil(err) {
+			return -1, nil
+		}
+		return 0, err
+	}
+	res := cl.DoMulti(ctx, set, cl.B().Incr().Key(keys[1]).Build())
+	if err := res[0].Error(); rueidis.IsRedisNil(err) {
+		return -1, nil
+	} else if err != nil {
+		return 0, err
+	}
+	return res[1].AsInt64()
+}
+
+// fenced reports whether the lock's token is written to a majority: at once
+// when a majority of the instances' counters reached it as they were
+// locked (the usual case: counters that agree), or else by a second
+// round that raises the counters to it.
+func (c *Client) fenced(ctx context.Context, l *Lock, got []reply, timeout time.Duration) bool {
+	at := 0
+	for _, r := range got {
+		if r.err == nil && r.n == l.token {
+			at++
+		}
+	}
+	return at >= c.quorum() || c.fence(ctx, l, timeout) >= c.quorum()
+}
+
 // fence raises the fence counters to the lock's token and returns on how
 // many instances it succeeded.
 func (c *Client) fence(ctx context.Context, l *Lock, timeout time.Duration) int {
 	ok := 0
-	for _, r := range c.onAll(ctx, timeout, l.name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
+	for _, r := range c.onAll(ctx, timeout, l.keys, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
 		return raiseScript.Exec(ctx, cl, keys, []string{l.value, strconv.FormatInt(l.token, 10)}).AsInt64()
 	}) {
 		if r.err == nil && r.n == 1 {
@@ -256,7 +276,7 @@ func (l *Lock) Unlock(ctx context.Context) error {
 }
 
 func (l *Lock) release(ctx context.Context, timeout time.Duration) []reply {
-	return l.c.onAll(ctx, max(timeout, 5*time.Millisecond), l.name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
+	return l.c.onAll(ctx, max(timeout, 5*time.Millisecond), l.keys, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
 		return releaseScript.Exec(ctx, cl, keys[:1], []string{l.value}).AsInt64()
 	})
 }
@@ -285,7 +305,7 @@ func (l *Lock) Extend(ctx context.Context, ttl time.Duration) error {
 	}
 	args := []string{l.value, strconv.FormatInt(ttl.Milliseconds(), 10), strconv.FormatInt(l.token, 10)}
 	ok, gone := 0, 0
-	for _, r := range l.c.onAll(ctx, l.c.instanceTimeout(ttl), l.name, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
+	for _, r := range l.c.onAll(ctx, l.c.instanceTimeout(ttl), l.keys, func(ctx context.Context, cl rueidis.Client, keys []string) (int64, error) {
 		return extendScript.Exec(ctx, cl, keys, args).AsInt64()
 	}) {
 		switch {

@@ -51,9 +51,10 @@ type Options struct {
 	// when zero; negative: no limit), as the specification asks for
 	// liveness. Failed attempts do not count.
 	MaxExtensions int
-	// NoFencing skips the fencing round: locks carry no token (Lock.Token
-	// returns 0), and acquiring costs one round trip less. For work whose
-	// resources do not check tokens.
+	// NoFencing skips fencing: locks carry no token (Lock.Token returns
+	// 0), and acquiring sends each instance its SET NX alone, without the
+	// INCR of the fence counter, and never takes a second round to raise
+	// lagging counters. For work whose resources do not check tokens.
 	NoFencing bool
 }
 
@@ -181,15 +182,27 @@ type instance struct {
 	prefix string
 }
 
-// keys returns the lock key of name on the instance and its fence key,
-// which share a hash slot.
-func (in *instance) keys(name string) ([]string, error) {
-	key := in.prefix + name
-	fence, err := fenceKey(key)
-	if err != nil {
+// keys returns, for each instance, the lock key of name there and its
+// fence key, which share a hash slot. Instances with the same prefix (all
+// the independent masters) share one slice: it is only read.
+func (c *Client) keys(name string) ([][]string, error) {
+	if err := checkName(name); err != nil { // also on a cluster, whose prefixes are tags
 		return nil, err
 	}
-	return []string{key, fence}, nil
+	out := make([][]string, len(c.instances))
+	for i, in := range c.instances {
+		if i > 0 && in.prefix == c.instances[i-1].prefix {
+			out[i] = out[i-1]
+			continue
+		}
+		key := in.prefix + name
+		fence, err := fenceKey(key)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = []string{key, fence}
+	}
+	return out, nil
 }
 
 // connected holds an instance's client.
@@ -242,16 +255,34 @@ func newValue() string {
 // name without one is hashed whole, and wrapping it in braces hashes the
 // same bytes, unless it contains '}', which such a name may not.
 func fenceKey(name string) (string, error) {
-	if i := strings.IndexByte(name, '{'); i >= 0 {
-		if j := strings.IndexByte(name[i+1:], '}'); j > 0 {
-			return name + ":fence", nil
-		}
+	if err := checkName(name); err != nil {
+		return "", err
 	}
-	if strings.ContainsRune(name, '}') {
-		return "", fmt.Errorf("redlock: lock name %q: a '}' is allowed only in a {hash tag}", name)
-	}
-	if name == "" {
-		return "", errors.New("redlock: empty lock name")
+	if hasTag(name) {
+		return name + ":fence", nil
 	}
 	return "{" + name + "}:fence", nil
+}
+
+// checkName fails for a name whose fence key could not share its slot,
+// and for the empty name.
+func checkName(name string) error {
+	switch {
+	case hasTag(name):
+		return nil
+	case strings.ContainsRune(name, '}'):
+		return fmt.Errorf("redlock: lock name %q: a '}' is allowed only in a {hash tag}", name)
+	case name == "":
+		return errors.New("redlock: empty lock name")
+	}
+	return nil
+}
+
+// hasTag reports whether name has a {hash tag}: a '{' followed, later,
+// by a '}' with something between them.
+func hasTag(name string) bool {
+	if i := strings.IndexByte(name, '{'); i >= 0 {
+		return strings.IndexByte(name[i+1:], '}') > 0
+	}
+	return false
 }

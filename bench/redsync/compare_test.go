@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,10 +25,16 @@ import (
 )
 
 // BenchmarkCompare runs each library's acquire-and-release on 1 and 5
-// instances; redlock with its fencing round and without it.
+// instances; redlock with its fencing round and without it. Besides the
+// latency and the throughput, each sub-benchmark reports what an
+// operation costs: CPU of this process (go-cpu-µs/op), CPU of the
+// redis-servers (redis-cpu-µs/op) and the reads the servers made from
+// their sockets (redis-reads/op: fewer reads for the same commands means
+// the client pipelines more of them into one write).
 func BenchmarkCompare(b *testing.B) {
 	socks := startServers(b, 5)
 	for _, n := range []int{1, 5} {
+		m := newMeter(b, socks[:n])
 		urls := make([]string, n)
 		pools := make([]redsyncredis.Pool, 0, n)
 		for i, s := range socks[:n] {
@@ -48,8 +56,8 @@ func BenchmarkCompare(b *testing.B) {
 		}
 		for _, name := range []string{"redsync", "redlock", "redlock-nofence"} {
 			op := ops[name]
-			b.Run(fmt.Sprintf("%s-%d/serial", name, n), func(b *testing.B) { serial(b, op) })
-			b.Run(fmt.Sprintf("%s-%d/parallel", name, n), func(b *testing.B) { parallel(b, op) })
+			b.Run(fmt.Sprintf("%s-%d/serial", name, n), func(b *testing.B) { m.measure(b, func() { serial(b, op) }) })
+			b.Run(fmt.Sprintf("%s-%d/parallel", name, n), func(b *testing.B) { m.measure(b, func() { parallel(b, op) }) })
 		}
 	}
 }
@@ -72,6 +80,12 @@ func redlockOp(b *testing.B, urls []string, opts redlock.Options) func(context.C
 
 // pool returns a go-redsync pool on the instance at sock, through rueidis.
 func pool(b *testing.B, sock string) redsyncredis.Pool {
+	return redsyncrueidis.NewPool(rueidiscompat.NewAdapter(client(b, sock)))
+}
+
+// client returns a rueidis client of the instance at sock, with the
+// options go-redsync's users would give it (no client-side cache).
+func client(b *testing.B, sock string) rueidis.Client {
 	o, err := rueidis.ParseURL("unix://" + sock)
 	if err != nil {
 		b.Fatal(err)
@@ -82,7 +96,7 @@ func pool(b *testing.B, sock string) redsyncredis.Pool {
 		b.Fatal(err)
 	}
 	b.Cleanup(c.Close)
-	return redsyncrueidis.NewPool(rueidiscompat.NewAdapter(c))
+	return c
 }
 
 // serial runs op one at a time and reports its latency percentiles.
@@ -115,6 +129,67 @@ func parallel(b *testing.B, op func(context.Context, string) error) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "ops/s")
+}
+
+// meter reads the CPU time of this process and of the redis-servers, and
+// the servers' socket reads, around a sub-benchmark.
+type meter struct {
+	b       *testing.B
+	servers []rueidis.Client
+}
+
+func newMeter(b *testing.B, socks []string) *meter {
+	m := &meter{b: b}
+	for _, s := range socks {
+		m.servers = append(m.servers, client(b, s))
+	}
+	return m
+}
+
+// usage is a reading: CPU seconds of this process and of the servers,
+// and the servers' reads.
+type usage struct{ goCPU, redisCPU, reads float64 }
+
+// measure runs bench (which runs b's loop) and reports its costs per
+// operation.
+func (m *meter) measure(b *testing.B, bench func()) {
+	before := m.read()
+	bench()
+	after := m.read()
+	n := float64(b.N)
+	b.ReportMetric((after.goCPU-before.goCPU)*1e6/n, "go-cpu-µs/op")
+	b.ReportMetric((after.redisCPU-before.redisCPU)*1e6/n, "redis-cpu-µs/op")
+	b.ReportMetric((after.reads-before.reads)/n, "redis-reads/op")
+}
+
+func (m *meter) read() usage {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		m.b.Fatal(err)
+	}
+	u := usage{goCPU: seconds(ru.Utime) + seconds(ru.Stime)}
+	for _, c := range m.servers {
+		info, err := c.Do(context.Background(), c.B().Info().Section("cpu").Section("stats").Build()).ToString()
+		if err != nil {
+			m.b.Fatal(err)
+		}
+		u.redisCPU += infoField(info, "used_cpu_user") + infoField(info, "used_cpu_sys")
+		u.reads += infoField(info, "total_reads_processed")
+	}
+	return u
+}
+
+func seconds(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+
+// infoField returns the number named field in an INFO reply, 0 if absent.
+func infoField(info, field string) float64 {
+	for line := range strings.Lines(info) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), field+":"); ok {
+			f, _ := strconv.ParseFloat(v, 64)
+			return f
+		}
+	}
+	return 0
 }
 
 // startServers starts n redis-servers on unix sockets, without
