@@ -51,7 +51,7 @@ type serveConfig struct {
 	logFlush      time.Duration    // how often the buffered log is written out; 0: every line at once
 	role          string           // what this server runs: all, web or worker
 	delivery      delivery.Options // Batch, Parallel and ClaimIdle of the delivery workers
-	writes        int              // posts, follows and deletions at once; 0: twice the cores
+	writes        int              // posts, follows and deletions at once; 0: eight times the cores
 	rateLimits    bool             // apply the rate limits below (false: none, for benchmarks)
 	pageLimits    web.Limits       // logins and sign-ups (posts, follows and reports are in store.Limits)
 	apiRate       retwis.Rate      // API calls per token or client address
@@ -133,14 +133,15 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"what this server `runs`: all (pages and delivery), web (pages only) or worker (delivery and upkeep, probes on --addr)", "RETWIS_ROLE"))
 	fs.IntVar(&c.delivery.Batch, "delivery-batch", 1000, envHelp(
 		"followers a delivery job reaches per pipeline (`count`)", "RETWIS_DELIVERY_BATCH"))
-	fs.IntVar(&c.delivery.Parallel, "delivery-parallel", 8, envHelp(
-		"delivery jobs one server carries out at once (`count`)", "RETWIS_DELIVERY_PARALLEL"))
+	fs.IntVar(&c.delivery.Parallel, "delivery-parallel", 1, envHelp(
+		"groups of delivery jobs one server carries out at once (`count`); more let a long job overlap the others, "+
+			"but make posts late for each other's followers", "RETWIS_DELIVERY_PARALLEL"))
 	fs.DurationVar(&c.delivery.ClaimIdle, "delivery-claim-idle", 30*time.Second, envHelp(
 		"how `long` a delivery job may sit idle with a worker before upkeep takes it over (the worker is presumed dead)",
 		"RETWIS_DELIVERY_CLAIM_IDLE"))
 	fs.IntVar(&c.writes, "write-concurrency", 0, envHelp(
 		"posts, follows and deletions this server runs at once (`count`); the others wait their turn, "+
-			"so that pages stay fast during a burst of them; 0: twice the number of cores", "RETWIS_WRITE_CONCURRENCY"))
+			"so that pages stay fast during a burst of them; 0: eight times the number of cores", "RETWIS_WRITE_CONCURRENCY"))
 	fs.StringVar(&c.proxies, "trusted-proxies", "", envHelp(
 		"comma-separated `addresses` or prefixes (10.0.0.0/8) of the proxies whose X-Forwarded-For gives the client's address "+
 			"and X-Forwarded-Proto whether it came over HTTPS; empty: none, the peer's address counts", "RETWIS_TRUSTED_PROXIES"))
@@ -357,7 +358,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		stopWorkers := startWorkers(work, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, log) // zero: the default
 		defer stopWorkers()                                                                                    // after the HTTP server: it drains jobs in flight
 	}
-	writes := cmp.Or(cfg.writes, 2*runtime.GOMAXPROCS(0))
+	writes := cmp.Or(cfg.writes, 8*runtime.GOMAXPROCS(0))
 	proxies, err := middleware.ParseProxies(cfg.proxies) // checked by check
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)

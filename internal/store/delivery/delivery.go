@@ -66,8 +66,14 @@ type Options struct {
 	// most kernel.MaxBlock).
 	Block time.Duration
 	// Parallel is how many groups of jobs one worker carries out at once
-	// (8 when zero): jobs are bound by round trips, so overlapping them
-	// keeps Redis busy.
+	// (1 when zero). One at a time, groups run in the order their jobs
+	// were queued, and the more jobs wait the larger the next group, whose
+	// posts reach each follower in one push; groups run at once make
+	// each other's posts late for their common followers (a script call
+	// each, see kernel.DB.Deliver) and push fewer posts a command: under
+	// a storm of posts, 8 at once cost Redis about 1.7 times the CPU per
+	// post of one (docs/PERFORMANCE.md). More let a long job (an author
+	// with more than Batch followers) overlap the others.
 	Parallel int
 	// Progress, if set, is called after each batch of a job.
 	Progress func(p Progress)
@@ -106,7 +112,7 @@ func (o *Options) setDefaults() {
 	}
 	o.Block = min(o.Block, kernel.MaxBlock)
 	if o.Parallel == 0 {
-		o.Parallel = 8
+		o.Parallel = 1
 	}
 	if o.Drain == 0 {
 		o.Drain = 10 * time.Second
