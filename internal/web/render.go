@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/retwis/retwis"
@@ -20,8 +21,12 @@ var templateFiles embed.FS
 // together with the layout and the shared partials.
 var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted"}
 
-// fragmentCapacity is how many rendered posts a server keeps.
-const fragmentCapacity = 50_000
+// fragmentCapacity is how many rendered posts a server keeps,
+// partCapacity how many other parts of pages (see parts).
+const (
+	fragmentCapacity = 50_000
+	partCapacity     = 20_000
+)
 
 // statusMaxLength is the compose box's maxlength: the server counts a
 // post's length in code points (retwis.MaxStatusLen), a browser counts
@@ -32,20 +37,23 @@ const fragmentCapacity = 50_000
 const statusMaxLength = 2 * retwis.MaxStatusLen
 
 // parseTemplates parses the pages. They render posts through a cache of
-// fragments (see fragments), made with their "post" template.
+// fragments (see fragments), made with their "post" template, and the
+// parts many pages show alike through a cache of parts (see parts).
 func parseTemplates() (map[string]*template.Template, error) {
 	frags := newFragments(nil, fragmentCapacity)
+	kept := newParts(partCapacity)
 	postsHTML := func(posts []retwis.Post) (template.HTML, error) { return frags.HTML(posts, time.Now()) }
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
 	funcs := template.FuncMap{"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": retwis.ProfilePath,
 		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) }, "scopeText": scopeText,
-		"statusMaxLength": func() int { return statusMaxLength }}
+		"statusMaxLength": func() int { return statusMaxLength },
+		"nav": kept.nav, "homeCard": kept.homeCard, "suggestionsHTML": kept.suggestions}
 	base, err := template.New("").Funcs(funcs).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)
 	}
-	frags.tmpl = base
+	frags.tmpl, kept.tmpl = base, base
 	pages := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
 		t, err := template.Must(base.Clone()).ParseFS(templateFiles, "templates/"+name+".html")
@@ -61,6 +69,16 @@ func parseTemplates() (map[string]*template.Template, error) {
 // styles and images from the site alone, forms sent to it alone, no
 // <base> (which would move every relative URL elsewhere), and no frame.
 const contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// The values of the headers of a page, built once: each answer's header
+// map takes these slices as they are (set, never appended to), which
+// spares the canonicalisation and the allocation of http.Header.Set.
+var (
+	htmlType       = []string{"text/html; charset=utf-8"}
+	pageCSP        = []string{contentSecurityPolicy}
+	privateNoStore = []string{"private, no-store"}
+	noStore        = []string{"no-store"}
+)
 
 // view is the data of every page: the common fields first, then those
 // of particular pages, left empty by the others.
@@ -136,19 +154,22 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	}
 	buf.Reset()
 	defer s.buffers.Put(buf)
-	if err := s.pages[name].ExecuteTemplate(buf, "layout", v); err != nil {
+	if err := s.pages[name].ExecuteTemplate(buf, "layout", &v); err != nil {
 		s.log.Error("render", "template", name, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h["Content-Type"] = htmlType
+	h["Content-Security-Policy"] = pageCSP
+	// The length spares the page the chunked encoding, and its answer the
+	// write of the last, empty chunk.
+	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
 	switch {
 	case v.Viewer != nil: // a page made for its viewer: no cache but theirs, and not even that
-		h.Set("Cache-Control", "private, no-store")
+		h["Cache-Control"] = privateNoStore
 	case status >= 400:
-		h.Set("Cache-Control", "no-store")
+		h["Cache-Control"] = noStore
 	}
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
