@@ -44,10 +44,12 @@ func parseTemplates() (map[string]*template.Template, error) {
 	kept := newParts(partCapacity)
 	postsHTML := func(posts []retwis.Post) (template.HTML, error) { return frags.HTML(posts, time.Now()) }
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
-	funcs := template.FuncMap{"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": retwis.ProfilePath,
-		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) }, "scopeText": scopeText,
-		"statusMaxLength": func() int { return statusMaxLength },
-		"nav":             kept.nav, "homeCard": kept.homeCard, "suggestionsHTML": kept.suggestions}
+	funcs := template.FuncMap{
+		"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": retwis.ProfilePath,
+		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) },
+		"scopeText": scopeText, "statusMaxLength": func() int { return statusMaxLength },
+		"nav": kept.nav, "homeCard": kept.homeCard, "suggestionsHTML": kept.suggestions,
+	}
 	base, err := template.New("").Funcs(funcs).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
