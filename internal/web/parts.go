@@ -172,3 +172,49 @@ func (p *parts) suggestions(ss []retwis.Suggestion) (template.HTML, error) {
 	}
 	return template.HTML(b.String()), nil
 }
+
+// keyed returns the template name executed on data, kept under data
+// itself, spelled out in Go syntax (%#v): data must hold no pointer,
+// whose address would stand for what it points to, and nothing the
+// part does not show, which would only keep copies apart.
+func (p *parts) keyed(name string, data any) (template.HTML, error) {
+	return p.HTML(name, fmt.Sprintf("%#v", data), data, "")
+}
+
+// profileCard is what the first card of a profile page shows: the
+// profile without its posts, what links the viewer to the user, and
+// whether the viewer (logged in) just reported them.
+type profileCard struct {
+	Profile      retwis.Profile
+	Relationship retwis.Relationship
+	Viewer       retwis.User
+	LoggedIn     bool
+	Reported     bool
+}
+
+// profileCard returns the first card of the profile page of v.
+func (p *parts) profileCard(v *view) (template.HTML, error) {
+	c := profileCard{Profile: v.Profile, Relationship: v.Relationship, Reported: v.Reported}
+	c.Profile.Page = retwis.Page{}
+	if v.Viewer != nil {
+		c.Viewer, c.LoggedIn = *v.Viewer, true
+	}
+	return p.keyed("profile-card", c)
+}
+
+// timelineCards is what the cards of the global timeline above its
+// posts show: the trending tags and the latest users' names.
+type timelineCards struct {
+	Tags  []string
+	Users []string
+}
+
+// timelineCards returns the cards of the global timeline page of v,
+// which every viewer sees alike.
+func (p *parts) timelineCards(v *view) (template.HTML, error) {
+	c := timelineCards{Users: v.Users}
+	for _, t := range v.Trends {
+		c.Tags = append(c.Tags, t.Tag)
+	}
+	return p.keyed("timeline-cards", c)
+}

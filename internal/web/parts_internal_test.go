@@ -72,6 +72,48 @@ func TestParts(t *testing.T) {
 			t.Errorf("home card, %s: kept %v; want %v", tc.name, kept, tc.kept)
 		}
 	}
+	profiles := []view{
+		{Profile: retwis.Profile{User: odd, DisplayName: "Ann <b>", Bio: "a bio"}},
+		{Viewer: &plain, Profile: retwis.Profile{User: odd, Followed: true, Counts: retwis.Counts{Followers: 1}}},
+		{Viewer: &plain, Profile: retwis.Profile{User: odd, Blocked: true}, Reported: true},
+		{Viewer: &plain, Profile: retwis.Profile{User: odd}, Relationship: retwis.Relationship{FollowsYou: true, FollowedBy: []retwis.User{plain}, FollowedByCount: 3}},
+		{Viewer: &plain, Profile: retwis.Profile{User: plain}}, // one's own
+	}
+	seen := map[string]bool{}
+	for i, v := range profiles {
+		v.Profile.Page = retwis.Page{Posts: []retwis.Post{{ID: int64(i), Author: "x"}}}
+		c := profileCard{Profile: v.Profile, Relationship: v.Relationship, Reported: v.Reported}
+		c.Profile.Page = retwis.Page{}
+		if v.Viewer != nil {
+			c.Viewer, c.LoggedIn = *v.Viewer, true
+		}
+		for round := range 2 {
+			got := must.Value(p.profileCard(&v))(t)
+			if want := direct("profile-card", c); string(got) != want {
+				t.Errorf("profile card %d, round %d:\n%s\nwant\n%s", i, round, got, want)
+			}
+			if round == 0 && seen[string(got)] {
+				t.Errorf("profile card %d renders as an earlier one:\n%s", i, got)
+			}
+			seen[string(got)] = true
+		}
+	}
+	for i, v := range []view{{}, {Trends: []retwis.Trend{{Tag: "go", Weight: 2}}, Users: []string{"ann", "bob"}}, {Users: []string{"ann bob"}}} {
+		before := p.cache.Len()
+		for round := range 2 {
+			c := timelineCards{Users: v.Users}
+			for _, tr := range v.Trends {
+				c.Tags = append(c.Tags, tr.Tag)
+			}
+			got := must.Value(p.timelineCards(&v))(t)
+			if want := direct("timeline-cards", c); string(got) != want {
+				t.Errorf("timeline cards %d, round %d:\n%s\nwant\n%s", i, round, got, want)
+			}
+		}
+		if p.cache.Len() != before+1 {
+			t.Errorf("timeline cards %d: kept %d parts; want 1", i, p.cache.Len()-before)
+		}
+	}
 	ss := []retwis.Suggestion{{User: plain, FollowedBy: 2}, {User: odd, FollowedBy: 1}}
 	for round := range 2 {
 		got := must.Value(p.suggestions(ss))(t)

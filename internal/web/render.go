@@ -49,6 +49,7 @@ func parseTemplates() (map[string]*template.Template, error) {
 		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) },
 		"scopeText": scopeText, "statusMaxLength": func() int { return statusMaxLength },
 		"nav": kept.nav, "homeCard": kept.homeCard, "suggestionsHTML": kept.suggestions,
+		"profileCard": kept.profileCard, "timelineCards": kept.timelineCards,
 	}
 	base, err := template.New("").Funcs(funcs).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
