@@ -12,28 +12,26 @@ import (
 )
 
 // bounded is a map of at most capacity entries, safe for concurrent use,
-// that evicts the oldest entry to make room for a new one. Lookups take
-// no lock.
+// that evicts the oldest entry to make room for a new one. Lookups share
+// a read lock (a sync.Map would box every key it is asked for).
 type bounded[K comparable, V any] struct {
 	capacity int
-	m        sync.Map // K → V
-	mu       sync.Mutex
+	mu       sync.RWMutex
+	m        map[K]V
 	ring     []K // keys in the order they were added, for eviction
 	next     int // the slot of ring to fill next
 }
 
 func newBounded[K comparable, V any](capacity int) *bounded[K, V] {
-	return &bounded[K, V]{capacity: capacity}
+	return &bounded[K, V]{capacity: capacity, m: map[K]V{}}
 }
 
 // Load returns the value kept under k, if any.
 func (b *bounded[K, V]) Load(k K) (V, bool) {
-	v, ok := b.m.Load(k)
-	if !ok {
-		var zero V
-		return zero, false
-	}
-	return v.(V), true
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	v, ok := b.m[k]
+	return v, ok
 }
 
 // Store keeps v under k, evicting the oldest entry when full; a key kept
@@ -42,25 +40,27 @@ func (b *bounded[K, V]) Store(k K, v V) {
 	if b.capacity <= 0 {
 		return
 	}
-	if _, loaded := b.m.Swap(k, v); loaded {
-		return
-	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if _, ok := b.m[k]; ok {
+		b.m[k] = v
+		return
+	}
+	b.m[k] = v
 	if len(b.ring) < b.capacity {
 		b.ring = append(b.ring, k)
 		return
 	}
-	b.m.Delete(b.ring[b.next])
+	delete(b.m, b.ring[b.next])
 	b.ring[b.next] = k
 	b.next = (b.next + 1) % b.capacity
 }
 
 // Len returns how many entries are kept.
 func (b *bounded[K, V]) Len() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.ring)
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return len(b.m)
 }
 
 // holeMarker stands for the one value of a kept part that changes on
@@ -90,13 +90,14 @@ func newParts(capacity int) *parts {
 	return &parts{cache: newBounded[string, part](capacity)}
 }
 
-// HTML returns the template name executed on data, kept under key: key
+// HTML returns the template name executed on the data that data
+// returns (called only if the part is not kept), kept under key: key
 // must tell apart every data that renders differently ("": render it
 // every time, keep nothing). If the part has a hole (data carries
 // holeMarker at its place), fill is put there, escaped; the hole must
 // be in text or a quoted attribute value, where that escaping is
 // html/template's.
-func (p *parts) HTML(name, key string, data any, fill string) (template.HTML, error) {
+func (p *parts) HTML(name, key string, data func() any, fill string) (template.HTML, error) {
 	var pt part
 	ok := false
 	if key != "" {
@@ -104,7 +105,7 @@ func (p *parts) HTML(name, key string, data any, fill string) (template.HTML, er
 		pt, ok = p.cache.Load(key)
 	}
 	if !ok {
-		html, err := p.render(name, data)
+		html, err := p.render(name, data())
 		if err != nil {
 			return "", err
 		}
@@ -141,7 +142,7 @@ func (p *parts) nav(v *view) (template.HTML, error) {
 	default:
 		key = "in\x00" + v.Viewer.Username + "\x00" + strconv.FormatInt(v.Unread, 10)
 	}
-	return p.HTML("nav", key, v, "")
+	return p.HTML("nav", key, func() any { return v }, "")
 }
 
 // homeCard returns the first card of the home page of v, its compose
@@ -154,9 +155,12 @@ func (p *parts) homeCard(v *view) (template.HTML, error) {
 		c := v.Profile.Counts
 		key = v.Viewer.Username + "\x00" + strconv.FormatInt(c.Followers, 10) + "\x00" + strconv.FormatInt(c.Following, 10)
 	}
-	data := *v
-	data.PostKey = holeMarker
-	return p.HTML("home-card", key, &data, v.PostKey)
+	data := func() any {
+		d := *v
+		d.PostKey = holeMarker
+		return &d
+	}
+	return p.HTML("home-card", key, data, v.PostKey)
 }
 
 // suggestions returns the items of the home page's who to follow, each
@@ -164,7 +168,7 @@ func (p *parts) homeCard(v *view) (template.HTML, error) {
 func (p *parts) suggestions(ss []retwis.Suggestion) (template.HTML, error) {
 	var b strings.Builder
 	for _, s := range ss {
-		html, err := p.HTML("suggestion", s.User.Username+"\x00"+strconv.Itoa(s.FollowedBy), s, "")
+		html, err := p.HTML("suggestion", s.User.Username+"\x00"+strconv.Itoa(s.FollowedBy), func() any { return s }, "")
 		if err != nil {
 			return "", err
 		}
@@ -178,7 +182,7 @@ func (p *parts) suggestions(ss []retwis.Suggestion) (template.HTML, error) {
 // whose address would stand for what it points to, and nothing the
 // part does not show, which would only keep copies apart.
 func (p *parts) keyed(name string, data any) (template.HTML, error) {
-	return p.HTML(name, fmt.Sprintf("%#v", data), data, "")
+	return p.HTML(name, fmt.Sprintf("%#v", data), func() any { return data }, "")
 }
 
 // profileCard is what the first card of a profile page shows: the

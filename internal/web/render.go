@@ -203,23 +203,39 @@ func plural(n int64, one, many string) string {
 	return many
 }
 
+// agoUnits are the units since counts in, the largest first.
+var agoUnits = []struct {
+	d    time.Duration
+	name string
+}{
+	{365 * 24 * time.Hour, "year"}, {30 * 24 * time.Hour, "month"}, {7 * 24 * time.Hour, "week"},
+	{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"},
+}
+
+// agoTexts holds, for each of agoUnits, the words of 1 to 59 of it
+// ("3 minutes ago"), made once: a page of 50 posts says 50 of them.
+var agoTexts = func() [][]string {
+	texts := make([][]string, len(agoUnits))
+	for i, u := range agoUnits {
+		texts[i] = make([]string, 60)
+		for n := 2; n < 60; n++ {
+			texts[i][n] = fmt.Sprintf("%d %ss ago", n, u.name)
+		}
+		texts[i][1] = "1 " + u.name + " ago"
+	}
+	return texts
+}()
+
 // since says how long ago something was, d ago, in words: "3 minutes
 // ago".
 func since(d time.Duration) string {
-	units := []struct {
-		d    time.Duration
-		name string
-	}{
-		{365 * 24 * time.Hour, "year"}, {30 * 24 * time.Hour, "month"}, {7 * 24 * time.Hour, "week"},
-		{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"},
-	}
 	if d < 5*time.Second {
 		return "just now"
 	}
-	for _, u := range units {
+	for i, u := range agoUnits {
 		if n := int64(d / u.d); n >= 1 {
-			if n == 1 {
-				return "1 " + u.name + " ago"
+			if n < 60 {
+				return agoTexts[i][n]
 			}
 			return fmt.Sprintf("%d %ss ago", n, u.name)
 		}
