@@ -1,6 +1,8 @@
 #!/bin/sh
 # Measures page throughput of a freshly started `retwis serve` with wrk:
-# the logged-in home page, a profile and the global timeline, next to two
+# the logged-in home page (10 posts of the 5 authors the reader follows,
+# and who to follow: the 6 users those authors follow), a profile and
+# the global timeline, next to two
 # baselines in the same run: /static/style.css (a static file: no Redis,
 # no template) and /healthz (one Redis PING). Each path is measured ROUNDS
 # times, interleaved (every path once, then again), and reported as its
@@ -45,9 +47,11 @@ for srv in $SERVERS; do
 	until curl -fs "http://$ADDR/healthz" >/dev/null; do sleep 0.1; done
 	READER=$(signup reader)
 	echo "$READER" >"$TMP/reader-$srv"
+	for f in 1 2 3 4 5 6; do signup "friend$f" >/dev/null; done
 	for a in 1 2 3 4 5; do
 		S=$(signup "author$a")
 		form "$READER" "/u/author$a/follow"
+		for f in 1 2 3 4 5 6; do form "$S" "/u/friend$f/follow"; done # whom the home page suggests
 		for i in 1 2 3 4 5 6 7 8 9 10; do
 			form "$S" /post "status=post $i by author $a, of a realistic length for a status update"
 		done
