@@ -36,7 +36,8 @@ addr() { if [ "$1" = after ]; then echo 127.0.0.1:18090; else echo 127.0.0.1:180
 maddr() { if [ "$1" = after ]; then echo 127.0.0.1:18095; else echo 127.0.0.1:18096; fi; }
 for srv in $SERVERS; do
 	mkdir "$TMP/data-$srv"
-	"$TMP/$srv" serve --addr "$(addr $srv)" --data-dir "$TMP/data-$srv" --metrics-addr "$(maddr $srv)" ${RETWIS_FLAGS:-} 2>"$TMP/$srv.log" &
+	"$TMP/$srv" serve --addr "$(addr $srv)" --data-dir "$TMP/data-$srv" --metrics-addr "$(maddr $srv)" \
+		--rate-signups off ${RETWIS_FLAGS:-} 2>"$TMP/$srv.log" &
 	PIDS="$PIDS $!"
 	echo $! >"$TMP/pid-$srv"
 done
