@@ -30,6 +30,9 @@ func BenchmarkRenderHome(b *testing.B) {
 	b.ReportMetric(float64(buf.Len()), "bytes/page")
 }
 
+// homeBenchView is a home page's view: a viewer with unread
+// notifications, five people to follow, ten posts and a link to older
+// ones.
 func homeBenchView() view {
 	u := retwis.User{ID: 1, Username: "reader"}
 	v := view{Title: "Home", Viewer: &u, PostKey: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", Unread: 3, counted: true}
@@ -42,25 +45,4 @@ func homeBenchView() view {
 	}
 	v.Older = "/?before=1000"
 	return v
-}
-
-func BenchmarkRenderParts(b *testing.B) {
-	pages, _ := parseTemplates()
-	full := homeBenchView()
-	noSugg := full
-	noSugg.Suggestions = nil
-	noPosts := noSugg
-	noPosts.Page.Posts = nil
-	for name, c := range map[string]struct {
-		page string
-		v    view
-	}{"home": {"home", full}, "home-nosugg": {"home", noSugg}, "home-noposts": {"home", noPosts}, "error-layout": {"error", full}} {
-		b.Run(name, func(b *testing.B) {
-			var buf bytes.Buffer
-			for b.Loop() {
-				buf.Reset()
-				pages[c.page].ExecuteTemplate(&buf, "layout", &c.v)
-			}
-		})
-	}
 }
