@@ -25,7 +25,7 @@ var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag"
 // partCapacity how many other parts of pages (see parts).
 const (
 	fragmentCapacity = 50_000
-	partCapacity     = 20_000
+	partCapacity     = 10_000
 )
 
 // statusMaxLength is the compose box's maxlength: the server counts a
