@@ -82,7 +82,7 @@ func New(opts Options) (*Handler, error) {
 	}
 	h := &Handler{mux: http.NewServeMux()}
 	h.handler = opts.PublicURL.Only(probes, h.mux)
-	h.mux.Handle("/", pages)
+	pages.Register(h.mux)
 	if opts.ProbesOnly {
 		return h, nil
 	}

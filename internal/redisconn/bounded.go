@@ -106,45 +106,82 @@ func (c boundedClient) DoMultiCache(ctx context.Context, cmds ...rueidis.Cacheab
 // gated sends the commands of a pipeline through send, but for those
 // bound for a master whose circuit is open, which fail at once, and tells
 // breakers what became of each master's commands (ctx is the caller's).
+// When every master is allowed, the common case, cmds are sent as they
+// are.
 func gated[T any](ctx context.Context, breakers *Breakers, cmds []T, slot func(*T) uint16,
 	send func(...T) []rueidis.RedisResult) []rueidis.RedisResult {
 	if breakers == nil {
 		return send(cmds...)
 	}
 	addrs := make([]string, len(cmds))
-	refused := map[string]error{} // by master, decided once a pipeline
-	out := make([]rueidis.RedisResult, len(cmds))
-	var sent []T
-	var at []int // the index in cmds of each of sent
+	var masters masterStates // by master, decided once a pipeline
+	refused := 0
 	for i := range cmds {
 		addrs[i] = breakers.route(slot(&cmds[i]))
-		err, seen := refused[addrs[i]]
-		if !seen {
-			err = breakers.allow(addrs[i])
-			refused[addrs[i]] = err
+		st := masters.of(addrs[i])
+		if !st.decided {
+			st.err, st.decided = breakers.allow(addrs[i]), true
 		}
-		if err != nil {
-			out[i] = rueidis.NewErrorResult(err)
-			continue
+		if st.err != nil {
+			refused++
 		}
-		sent, at = append(sent, cmds[i]), append(at, i)
 	}
-	if len(sent) == 0 {
-		return out
-	}
-	if len(sent) == len(cmds) {
-		out = send(sent...)
-	} else {
+	var out []rueidis.RedisResult
+	var at []int // the index in cmds of each command sent
+	switch {
+	case refused == len(cmds):
+		out = make([]rueidis.RedisResult, len(cmds))
+	case refused == 0:
+		out = send(cmds...)
+	default:
+		out = make([]rueidis.RedisResult, len(cmds))
+		sent := make([]T, 0, len(cmds)-refused)
+		for i := range cmds {
+			if masters.of(addrs[i]).err == nil {
+				sent, at = append(sent, cmds[i]), append(at, i)
+			}
+		}
 		for j, res := range send(sent...) {
 			out[at[j]] = res
 		}
 	}
-	outcomes := map[string]outcome{}
-	for _, i := range at {
-		outcomes[addrs[i]] = max(outcomes[addrs[i]], outcomeOf(ctx, out[i]))
+	for i := range cmds {
+		st := masters.of(addrs[i])
+		if st.err != nil {
+			out[i] = rueidis.NewErrorResult(st.err)
+			continue
+		}
+		st.outcome, st.sent = max(st.outcome, outcomeOf(ctx, out[i])), true
 	}
-	for addr, o := range outcomes {
-		breakers.record(addr, o)
+	for _, st := range masters {
+		if st.sent {
+			breakers.record(st.addr, st.outcome)
+		}
 	}
 	return out
+}
+
+// masterState is what gated decided for one master of a pipeline, and
+// what became of the commands sent to it.
+type masterState struct {
+	addr    string
+	decided bool  // err is breakers.allow's
+	err     error // not nil: the master's circuit is open, its commands refused
+	sent    bool  // outcome is that of the master's commands
+	outcome outcome
+}
+
+// masterStates are the masters of one pipeline: few (one, on a single
+// server), so a slice searched in order, not a map made per pipeline.
+type masterStates []masterState
+
+// of returns the state of the master at addr, added if new.
+func (m *masterStates) of(addr string) *masterState {
+	for i := range *m {
+		if (*m)[i].addr == addr {
+			return &(*m)[i]
+		}
+	}
+	*m = append(*m, masterState{addr: addr})
+	return &(*m)[len(*m)-1]
 }

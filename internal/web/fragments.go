@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/retwis/retwis"
@@ -29,19 +28,14 @@ type fragment struct {
 // keeps the capacity most recently rendered posts, and is safe for
 // concurrent use.
 type fragments struct {
-	tmpl     *template.Template // with the "post" template
-	capacity int
-
-	cache sync.Map // post id → fragment
-	mu    sync.Mutex
-	ring  []int64 // ids in the order they were added, for eviction
-	next  int     // the slot of ring to fill next
+	tmpl  *template.Template // with the "post" template
+	cache *bounded[int64, fragment]
 }
 
 // newFragments returns a cache of up to capacity rendered posts, made
 // with the "post" template of tmpl.
 func newFragments(tmpl *template.Template, capacity int) *fragments {
-	return &fragments{tmpl: tmpl, capacity: capacity}
+	return &fragments{tmpl: tmpl, cache: newBounded[int64, fragment](capacity)}
 }
 
 // postView is what the "post" template renders: the post, its body as
@@ -76,10 +70,8 @@ func (f *fragments) HTML(posts []retwis.Post, now time.Time) (template.HTML, err
 
 // get returns the fragment of p, rendering it if need be.
 func (f *fragments) get(p retwis.Post) (fragment, error) {
-	if v, ok := f.cache.Load(p.ID); ok {
-		if fr := v.(fragment); fr.author == p.Author {
-			return fr, nil
-		}
+	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author {
+		return fr, nil
 	}
 	var buf bytes.Buffer
 	if err := f.tmpl.ExecuteTemplate(&buf, "post", postView{Post: p, BodyHTML: bodyHTML(p), Ago: agoMarker}); err != nil {
@@ -91,25 +83,6 @@ func (f *fragments) get(p retwis.Post) (fragment, error) {
 		return fragment{}, fmt.Errorf("web: render post %d: the post template shows no relative time", p.ID)
 	}
 	fr := fragment{author: p.Author, head: html[:at], tail: html[at+len(agoMarker):]}
-	f.add(p.ID, fr)
+	f.cache.Store(p.ID, fr) // a renamed author's post keeps its slot
 	return fr, nil
-}
-
-// add keeps fr, evicting the oldest fragment when full.
-func (f *fragments) add(id int64, fr fragment) {
-	if f.capacity <= 0 {
-		return
-	}
-	if _, loaded := f.cache.Swap(id, fr); loaded {
-		return // rendered again (a renamed author): it keeps its slot
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.ring) < f.capacity {
-		f.ring = append(f.ring, id)
-		return
-	}
-	f.cache.Delete(f.ring[f.next])
-	f.ring[f.next] = id
-	f.next = (f.next + 1) % f.capacity
 }

@@ -61,10 +61,8 @@ func TestFragments(t *testing.T) {
 	if got := must.Value(f.HTML([]retwis.Post{renamed}, now))(t); !strings.Contains(string(got), "alicia") {
 		t.Errorf("after the author's name changed: %s", got)
 	}
-	n := 0
-	f.cache.Range(func(any, any) bool { n++; return true })
-	if n != 3 || len(f.ring) != 3 {
-		t.Errorf("the cache holds %d fragments (%d in its ring); want its capacity, 3", n, len(f.ring))
+	if n := f.cache.Len(); n != 3 || len(f.cache.ring) != 3 {
+		t.Errorf("the cache holds %d fragments (%d in its ring); want its capacity, 3", n, len(f.cache.ring))
 	}
 	for id, want := range map[int64]bool{1: true, 4: false, 5: true, 6: true} { // 1 came back, evicting the oldest
 		if _, ok := f.cache.Load(id); ok != want {

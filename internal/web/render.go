@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/retwis/retwis"
@@ -20,8 +21,12 @@ var templateFiles embed.FS
 // together with the layout and the shared partials.
 var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted"}
 
-// fragmentCapacity is how many rendered posts a server keeps.
-const fragmentCapacity = 50_000
+// fragmentCapacity is how many rendered posts a server keeps,
+// partCapacity how many other parts of pages (see parts).
+const (
+	fragmentCapacity = 50_000
+	partCapacity     = 10_000
+)
 
 // statusMaxLength is the compose box's maxlength: the server counts a
 // post's length in code points (retwis.MaxStatusLen), a browser counts
@@ -32,20 +37,26 @@ const fragmentCapacity = 50_000
 const statusMaxLength = 2 * retwis.MaxStatusLen
 
 // parseTemplates parses the pages. They render posts through a cache of
-// fragments (see fragments), made with their "post" template.
+// fragments (see fragments), made with their "post" template, and the
+// parts many pages show alike through a cache of parts (see parts).
 func parseTemplates() (map[string]*template.Template, error) {
 	frags := newFragments(nil, fragmentCapacity)
+	kept := newParts(partCapacity)
 	postsHTML := func(posts []retwis.Post) (template.HTML, error) { return frags.HTML(posts, time.Now()) }
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
-	funcs := template.FuncMap{"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": retwis.ProfilePath,
-		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) }, "scopeText": scopeText,
-		"statusMaxLength": func() int { return statusMaxLength }}
+	funcs := template.FuncMap{
+		"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": retwis.ProfilePath,
+		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) },
+		"scopeText": scopeText, "statusMaxLength": func() int { return statusMaxLength },
+		"nav": kept.nav, "homeCard": kept.homeCard, "suggestionsHTML": kept.suggestions,
+		"profileCard": kept.profileCard, "timelineCards": kept.timelineCards,
+	}
 	base, err := template.New("").Funcs(funcs).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)
 	}
-	frags.tmpl = base
+	frags.tmpl, kept.tmpl = base, base
 	pages := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
 		t, err := template.Must(base.Clone()).ParseFS(templateFiles, "templates/"+name+".html")
@@ -61,6 +72,16 @@ func parseTemplates() (map[string]*template.Template, error) {
 // styles and images from the site alone, forms sent to it alone, no
 // <base> (which would move every relative URL elsewhere), and no frame.
 const contentSecurityPolicy = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// The values of the headers of a page, built once: each answer's header
+// map takes these slices as they are (set, never appended to), which
+// spares the canonicalisation and the allocation of http.Header.Set.
+var (
+	htmlType       = []string{"text/html; charset=utf-8"}
+	pageCSP        = []string{contentSecurityPolicy}
+	privateNoStore = []string{"private, no-store"}
+	noStore        = []string{"no-store"}
+)
 
 // view is the data of every page: the common fields first, then those
 // of particular pages, left empty by the others.
@@ -136,19 +157,22 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	}
 	buf.Reset()
 	defer s.buffers.Put(buf)
-	if err := s.pages[name].ExecuteTemplate(buf, "layout", v); err != nil {
+	if err := s.pages[name].ExecuteTemplate(buf, "layout", &v); err != nil {
 		s.log.Error("render", "template", name, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h["Content-Type"] = htmlType
+	h["Content-Security-Policy"] = pageCSP
+	// The length spares the page the chunked encoding, and its answer the
+	// write of the last, empty chunk.
+	h["Content-Length"] = []string{strconv.Itoa(buf.Len())}
 	switch {
 	case v.Viewer != nil: // a page made for its viewer: no cache but theirs, and not even that
-		h.Set("Cache-Control", "private, no-store")
+		h["Cache-Control"] = privateNoStore
 	case status >= 400:
-		h.Set("Cache-Control", "no-store")
+		h["Cache-Control"] = noStore
 	}
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
@@ -179,23 +203,39 @@ func plural(n int64, one, many string) string {
 	return many
 }
 
+// agoUnits are the units since counts in, the largest first.
+var agoUnits = []struct {
+	d    time.Duration
+	name string
+}{
+	{365 * 24 * time.Hour, "year"}, {30 * 24 * time.Hour, "month"}, {7 * 24 * time.Hour, "week"},
+	{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"},
+}
+
+// agoTexts holds, for each of agoUnits, the words of 1 to 59 of it
+// ("3 minutes ago"), made once: a page of 50 posts says 50 of them.
+var agoTexts = func() [][]string {
+	texts := make([][]string, len(agoUnits))
+	for i, u := range agoUnits {
+		texts[i] = make([]string, 60)
+		for n := 2; n < 60; n++ {
+			texts[i][n] = fmt.Sprintf("%d %ss ago", n, u.name)
+		}
+		texts[i][1] = "1 " + u.name + " ago"
+	}
+	return texts
+}()
+
 // since says how long ago something was, d ago, in words: "3 minutes
 // ago".
 func since(d time.Duration) string {
-	units := []struct {
-		d    time.Duration
-		name string
-	}{
-		{365 * 24 * time.Hour, "year"}, {30 * 24 * time.Hour, "month"}, {7 * 24 * time.Hour, "week"},
-		{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"},
-	}
 	if d < 5*time.Second {
 		return "just now"
 	}
-	for _, u := range units {
+	for i, u := range agoUnits {
 		if n := int64(d / u.d); n >= 1 {
-			if n == 1 {
-				return "1 " + u.name + " ago"
+			if n < 60 {
+				return agoTexts[i][n]
 			}
 			return fmt.Sprintf("%d %ss ago", n, u.name)
 		}

@@ -25,6 +25,8 @@ func TestSince(t *testing.T) {
 		{8 * 24 * time.Hour, "1 week ago"},
 		{45 * 24 * time.Hour, "1 month ago"},
 		{800 * 24 * time.Hour, "2 years ago"},
+		{59 * time.Second, "59 seconds ago"},
+		{100 * 365 * 24 * time.Hour, "100 years ago"},
 	} {
 		if got := since(tc.d); got != tc.want {
 			t.Errorf("since(%v) = %q; want %q", tc.d, got, tc.want)
@@ -49,7 +51,7 @@ func TestDeletedPage(t *testing.T) {
 		{retwis.Deletion{Done: true}, "This account has been deleted."},
 	} {
 		var b strings.Builder
-		if err := pages["deleted"].ExecuteTemplate(&b, "layout", view{Title: "ann", Deletion: tc.d}); err != nil {
+		if err := pages["deleted"].ExecuteTemplate(&b, "layout", &view{Title: "ann", Deletion: tc.d}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), tc.want) {

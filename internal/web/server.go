@@ -90,7 +90,9 @@ type Server struct {
 	// which a fresh buffer would reach by growing (and copying) often.
 	buffers sync.Pool
 	mw      *middleware.Stack
-	handler http.Handler
+	dynamic http.Handler // the pages and the probes, behind the middleware
+	static  http.Handler // the static files, behind theirs; nil with ProbesOnly
+	handler http.Handler // both, for ServeHTTP
 }
 
 // New returns a Server; it fails only if the embedded templates are broken.
@@ -109,16 +111,31 @@ func New(opts Options) (*Server, error) {
 		Auth: opts.Store, Credential: SessionCredential, Refused: s.clearAuthCookie, Metrics: opts.Metrics, Writes: opts.Writes,
 		Proxies: opts.Proxies,
 	})
-	s.handler = s.routes(opts.ProbesOnly)
+	s.routes(opts.ProbesOnly)
+	mux := http.NewServeMux()
+	s.Register(mux)
+	s.handler = mux
 	return s, nil
 }
 
-// ServeHTTP implements http.Handler: the pages, the probes, and the page
-// that says there is nothing here for every other path. internal/mux
-// mounts it at "/" beside the other interfaces.
+// ServeHTTP implements http.Handler: the pages, the probes, the static
+// files, and the page that says there is nothing here for every other
+// path. internal/mux registers them on its own mux instead (Register).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-func (s *Server) routes(probesOnly bool) http.Handler {
+// Register registers the pages and the probes on mux at "/", and the
+// static files at "GET /static/", so that a request for one of those is
+// routed once, by mux.
+func (s *Server) Register(mux *http.ServeMux) {
+	mux.Handle("/", s.dynamic)
+	if s.static != nil {
+		mux.Handle("GET /static/", s.static)
+	}
+}
+
+// routes builds the handler of the pages and the probes, behind the
+// middleware, and that of the static files (none with probesOnly).
+func (s *Server) routes(probesOnly bool) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /livez", s.livez)
 	mux.HandleFunc("GET /healthz", s.healthz)
@@ -132,16 +149,12 @@ func (s *Server) routes(probesOnly bool) http.Handler {
 	// header, such as curl, are not browsers and pass.
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
-	pages := s.mw.Wrap(cop.Handler(mux))
-	if probesOnly {
-		return pages
+	s.dynamic = s.mw.Wrap(cop.Handler(mux))
+	if !probesOnly {
+		// The static files take a shorter stack: no deadline, body cap or
+		// cross-origin check, which a GET of bytes in memory has no use for.
+		s.static = s.mw.WrapStatic(assets.Handler())
 	}
-	// The static files take a shorter stack: no deadline, body cap or
-	// cross-origin check, which a GET of bytes in memory has no use for.
-	outer := http.NewServeMux()
-	outer.Handle("GET /static/", s.mw.WrapStatic(assets.Handler()))
-	outer.Handle("/", pages)
-	return outer
 }
 
 // pageRoutes registers the pages and forms on mux.

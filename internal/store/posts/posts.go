@@ -403,7 +403,10 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 	for _, u := range index.SplitUsers(more[1]) {
 		p.Mentions, p.MentionIDs = append(p.Mentions, u.Username), append(p.MentionIDs, u.ID)
 	}
-	if p.InReplyTo, _ = strconv.ParseInt(more[2], 10, 64); p.InReplyTo > 0 {
+	if more[2] != "" { // most posts answer none: no parse, and no error made to be dropped
+		p.InReplyTo, _ = strconv.ParseInt(more[2], 10, 64)
+	}
+	if p.InReplyTo > 0 {
 		if u := index.SplitUsers(more[3]); len(u) == 1 {
 			p.ReplyTo, p.ReplyToID = u[0].Username, u[0].ID
 		}
