@@ -3,51 +3,12 @@ package web
 import (
 	"context"
 	"net/http"
-	"strings"
+
+	"github.com/retwis/retwis/internal/web/words"
 
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/accounts"
 )
-
-// namedBy pairs what a User-Agent holds with what it names.
-type namedBy struct{ token, name string }
-
-// browsers and systems are what a User-Agent is searched for, in order:
-// the first found names it (Edge and Opera say Chrome too, Chrome on
-// iOS says Safari).
-var (
-	browsers = []namedBy{{"Edg/", "Edge"}, {"OPR/", "Opera"}, {"CriOS/", "Chrome"}, {"FxiOS/", "Firefox"},
-		{"Firefox/", "Firefox"}, {"Chrome/", "Chrome"}, {"Safari/", "Safari"}}
-	systems = []namedBy{{"iPhone", "iOS"}, {"iPad", "iPadOS"}, {"Android", "Android"}, {"CrOS", "ChromeOS"},
-		{"Windows", "Windows"}, {"Mac OS X", "macOS"}, {"Linux", "Linux"}}
-)
-
-// firstNamed returns the name of the first of list that ua holds, or "".
-func firstNamed(list []namedBy, ua string) string {
-	for _, n := range list {
-		if strings.Contains(ua, n.token) {
-			return n.name
-		}
-	}
-	return ""
-}
-
-// deviceName says shortly what a User-Agent is, for the list of
-// sessions: "Firefox on Linux"; for a client that is no known browser,
-// its first product token ("curl/8.5.0"), which the store cuts short.
-func deviceName(ua string) string {
-	browser, system := firstNamed(browsers, ua), firstNamed(systems, ua)
-	switch {
-	case browser != "" && system != "":
-		return browser + " on " + system
-	case browser != "":
-		return browser
-	case system != "":
-		return "A browser on " + system
-	}
-	product, _, _ := strings.Cut(ua, " ")
-	return product
-}
 
 // withDevice returns the request's context carrying its device, for the
 // session a login, a sign-up or a password change begins.
@@ -57,7 +18,7 @@ func (s *Server) withDevice(r *http.Request) context.Context {
 
 // device returns where r comes from, for the list of sessions.
 func device(r *http.Request) accounts.Device {
-	return accounts.Device{Name: deviceName(r.UserAgent()), Addr: middleware.ClientAddr(r)}
+	return accounts.Device{Name: words.DeviceName(r.UserAgent()), Addr: middleware.ClientAddr(r)}
 }
 
 // knownDevice returns where r comes from, known for the account called

@@ -5,6 +5,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/paging"
 )
 
 // followListSize is how many users a page of a follow list shows.
@@ -21,7 +22,7 @@ func (s *Server) followList(which string) http.HandlerFunc {
 		read, title = s.store.Following, "Followed by "
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		c, err := parseCursor(r.URL.Query(), "user")
+		c, err := paging.ParseCursor(r.URL.Query(), "user")
 		if err != nil {
 			s.mw.Fail(w, r, err)
 			return
@@ -59,5 +60,5 @@ func followLinks(base string, p retwis.FollowPage) (newer, older string) {
 	for i, f := range p.Follows {
 		ids[i] = f.User.ID
 	}
-	return cursorLinks(base, ids, p.Newer, p.Older)
+	return paging.CursorLinks(base, ids, p.Newer, p.Older)
 }

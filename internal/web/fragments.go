@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retwis/retwis/internal/bounded"
+	"github.com/retwis/retwis/internal/web/words"
+
 	"github.com/retwis/retwis"
 )
 
@@ -29,13 +32,13 @@ type fragment struct {
 // concurrent use.
 type fragments struct {
 	tmpl  *template.Template // with the "post" template
-	cache *bounded[int64, fragment]
+	cache *bounded.Map[int64, fragment]
 }
 
 // newFragments returns a cache of up to capacity rendered posts, made
 // with the "post" template of tmpl.
 func newFragments(tmpl *template.Template, capacity int) *fragments {
-	return &fragments{tmpl: tmpl, cache: newBounded[int64, fragment](capacity)}
+	return &fragments{tmpl: tmpl, cache: bounded.New[int64, fragment](capacity)}
 }
 
 // postView is what the "post" template renders: the post, its body as
@@ -62,7 +65,7 @@ func (f *fragments) HTML(posts []retwis.Post, now time.Time) (template.HTML, err
 	b.Grow(size)
 	for i, fr := range frs {
 		b.WriteString(fr.head)
-		b.WriteString(template.HTMLEscapeString(since(now.Sub(posts[i].Time))))
+		b.WriteString(template.HTMLEscapeString(words.Since(now.Sub(posts[i].Time))))
 		b.WriteString(fr.tail)
 	}
 	return template.HTML(b.String()), nil

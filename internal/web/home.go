@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/paging"
 )
 
 // somePeople is how many people the welcome page suggests, whoToFollow
@@ -62,6 +63,6 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.Use
 	v.Suggestions = home.Suggestions
 	v.Unread, v.counted = home.Unread, true
 	v.PostKey = rand.Text()
-	v.Newer, v.Older = pageLinks("/", home.Page)
+	v.Newer, v.Older = paging.Links("/", home.Page)
 	s.render(w, r, status, "home", v)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/paging"
 )
 
 // mentions serves GET /mentions: the posts that mention the viewer,
@@ -24,6 +25,6 @@ func (s *Server) mentions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := view{Title: "Mentions", Viewer: &u, Page: page}
-	v.Newer, v.Older = pageLinks("/mentions", page)
+	v.Newer, v.Older = paging.Links("/mentions", page)
 	s.render(w, r, http.StatusOK, "mentions", v)
 }

@@ -6,62 +6,11 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/retwis/retwis/internal/bounded"
 
 	"github.com/retwis/retwis"
 )
-
-// bounded is a map of at most capacity entries, safe for concurrent use,
-// that evicts the oldest entry to make room for a new one. Lookups share
-// a read lock (a sync.Map would box every key it is asked for).
-type bounded[K comparable, V any] struct {
-	capacity int
-	mu       sync.RWMutex
-	m        map[K]V
-	ring     []K // keys in the order they were added, for eviction
-	next     int // the slot of ring to fill next
-}
-
-func newBounded[K comparable, V any](capacity int) *bounded[K, V] {
-	return &bounded[K, V]{capacity: capacity, m: map[K]V{}}
-}
-
-// Load returns the value kept under k, if any.
-func (b *bounded[K, V]) Load(k K) (V, bool) {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	v, ok := b.m[k]
-	return v, ok
-}
-
-// Store keeps v under k, evicting the oldest entry when full; a key kept
-// already keeps its place.
-func (b *bounded[K, V]) Store(k K, v V) {
-	if b.capacity <= 0 {
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if _, ok := b.m[k]; ok {
-		b.m[k] = v
-		return
-	}
-	b.m[k] = v
-	if len(b.ring) < b.capacity {
-		b.ring = append(b.ring, k)
-		return
-	}
-	delete(b.m, b.ring[b.next])
-	b.ring[b.next] = k
-	b.next = (b.next + 1) % b.capacity
-}
-
-// Len returns how many entries are kept.
-func (b *bounded[K, V]) Len() int {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	return len(b.m)
-}
 
 // holeMarker stands for the one value of a kept part that changes on
 // every render (the compose form's idempotency key) while the part is
@@ -77,7 +26,7 @@ const holeMarker = "\ue000hole\ue000"
 // what they render is a function of the key it is kept under.
 type parts struct {
 	tmpl  *template.Template // with the parts' templates
-	cache *bounded[string, part]
+	cache *bounded.Map[string, part]
 }
 
 // part is a kept part: its HTML, or its HTML before and after its hole.
@@ -87,7 +36,7 @@ type part struct {
 }
 
 func newParts(capacity int) *parts {
-	return &parts{cache: newBounded[string, part](capacity)}
+	return &parts{cache: bounded.New[string, part](capacity)}
 }
 
 // HTML returns the template name executed on the data that data

@@ -6,6 +6,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/paging"
 )
 
 // profile serves GET /u/{username}: the user's own posts, follower counts
@@ -42,6 +43,6 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Title, v.Profile, v.Relationship = page.Profile.User.Username, page.Profile, page.Relationship
 	v.Unread, v.counted = page.Unread, true
-	v.Newer, v.Older = pageLinks(retwis.ProfilePath(page.Profile.User.Username), page.Profile.Page)
+	v.Newer, v.Older = paging.Links(retwis.ProfilePath(page.Profile.User.Username), page.Profile.Page)
 	s.render(w, r, http.StatusOK, "profile", v)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/web/words"
 )
 
 //go:embed templates/*.html
@@ -45,8 +46,8 @@ func parseTemplates() (map[string]*template.Template, error) {
 	postsHTML := func(posts []retwis.Post) (template.HTML, error) { return frags.HTML(posts, time.Now()) }
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
 	funcs := template.FuncMap{
-		"postsHTML": postsHTML, "posts": posts, "plural": plural, "profile": retwis.ProfilePath,
-		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return since(time.Since(t)) },
+		"postsHTML": postsHTML, "posts": posts, "plural": words.Plural, "profile": retwis.ProfilePath,
+		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return words.Since(time.Since(t)) },
 		"scopeText": scopeText, "statusMaxLength": func() int { return statusMaxLength },
 		"nav": kept.nav, "homeCard": kept.homeCard, "suggestionsHTML": kept.suggestions,
 		"profileCard": kept.profileCard, "timelineCards": kept.timelineCards,
@@ -193,52 +194,4 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int,
 		v.Viewer = &u
 	}
 	s.render(w, r, status, "error", v)
-}
-
-// plural returns one when n is 1 and many otherwise.
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// agoUnits are the units since counts in, the largest first.
-var agoUnits = []struct {
-	d    time.Duration
-	name string
-}{
-	{365 * 24 * time.Hour, "year"}, {30 * 24 * time.Hour, "month"}, {7 * 24 * time.Hour, "week"},
-	{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}, {time.Second, "second"},
-}
-
-// agoTexts holds, for each of agoUnits, the words of 1 to 59 of it
-// ("3 minutes ago"), made once: a page of 50 posts says 50 of them.
-var agoTexts = func() [][]string {
-	texts := make([][]string, len(agoUnits))
-	for i, u := range agoUnits {
-		texts[i] = make([]string, 60)
-		for n := 2; n < 60; n++ {
-			texts[i][n] = fmt.Sprintf("%d %ss ago", n, u.name)
-		}
-		texts[i][1] = "1 " + u.name + " ago"
-	}
-	return texts
-}()
-
-// since says how long ago something was, d ago, in words: "3 minutes
-// ago".
-func since(d time.Duration) string {
-	if d < 5*time.Second {
-		return "just now"
-	}
-	for i, u := range agoUnits {
-		if n := int64(d / u.d); n >= 1 {
-			if n < 60 {
-				return agoTexts[i][n]
-			}
-			return fmt.Sprintf("%d %ss ago", n, u.name)
-		}
-	}
-	return "just now"
 }

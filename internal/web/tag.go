@@ -10,6 +10,8 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/paging"
+	"github.com/retwis/retwis/internal/web/words"
 )
 
 // activityDays is how many days the activity chart of a tag page shows.
@@ -65,7 +67,7 @@ func (s *Server) tag(w http.ResponseWriter, r *http.Request) {
 	if !day.IsZero() {
 		base += "?day=" + day.Format("20060102")
 	}
-	v.Newer, v.Older = pageLinks(base, page)
+	v.Newer, v.Older = paging.Links(base, page)
 	s.render(w, r, http.StatusOK, "tag", v)
 }
 
@@ -90,7 +92,7 @@ func activityChart(days []retwis.DayCount, path string) template.HTML {
 	for i, d := range days {
 		h := float64(chartHeight) * float64(d.Posts) / float64(most)
 		x := float64(i) * slot
-		label := fmt.Sprintf("%s: %d %s", d.Day.Format("2 Jan"), d.Posts, plural(d.Posts, "post", "posts"))
+		label := fmt.Sprintf("%s: %d %s", d.Day.Format("2 Jan"), d.Posts, words.Plural(d.Posts, "post", "posts"))
 		fmt.Fprintf(&b, `<a href="%s?day=%s"><title>%s</title><rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#c6302b"/>`+
 			`<rect x="%.1f" y="0" width="%.1f" height="%d" fill="transparent"/></a>`,
 			template.HTMLEscapeString(path), d.Day.Format("20060102"), template.HTMLEscapeString(label),

@@ -6,6 +6,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/paging"
 )
 
 // Sizes of the global timeline page.
@@ -38,6 +39,6 @@ func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Page, v.Users, v.Trends = page.Page, page.Users, page.Trends
 	v.Unread, v.counted = page.Unread, true
-	v.Newer, v.Older = pageLinks("/timeline", v.Page)
+	v.Newer, v.Older = paging.Links("/timeline", v.Page)
 	s.render(w, r, http.StatusOK, "timeline", v)
 }

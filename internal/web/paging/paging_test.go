@@ -1,4 +1,4 @@
-package web
+package paging
 
 import (
 	"net/url"
@@ -18,7 +18,7 @@ func FuzzParseCursor(f *testing.F) {
 		if err != nil {
 			return
 		}
-		c, err := parseCursor(v, "post")
+		c, err := ParseCursor(v, "post")
 		if err != nil {
 			if retwis.ErrorMessage(err) == "" {
 				t.Fatalf("%q: an error without a message", q)
