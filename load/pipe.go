@@ -244,11 +244,17 @@ func (p *pipe) write(b []byte) error {
 }
 
 // readLoop reads replies until the reply of the final ECHO, counting them
-// and reporting the errors with the numbers of their commands.
+// and reporting the errors with the numbers of their commands. The
+// simple replies that most commands of a load get (+OK, :1) are read in
+// runs of what is buffered, the others one by one.
 func (p *pipe) readLoop() {
 	defer p.wg.Done()
 	r := bufio.NewReaderSize(deadlineReader{p}, replyBuffer)
 	for {
+		if err := p.answerSimple(resp.ReadSimple(r)); err != nil {
+			p.fail(err)
+			return
+		}
 		rep, err := resp.ReadReply(r, p.sentinel)
 		if err != nil {
 			p.fail(p.readError(err))
@@ -257,17 +263,15 @@ func (p *pipe) readLoop() {
 		if rep.Kind == '>' {
 			continue // a RESP3 push answers no command
 		}
-		num, ok := p.next()
+		num, err := p.answered()
 		switch {
-		case !ok:
-			p.fail(fmt.Errorf("%s: a reply to no command: a command of the input got several replies "+
-				"(SUBSCRIBE, MONITOR and CLIENT REPLY are not supported)", p.addr))
+		case err != nil:
+			p.fail(err)
 			return
 		case num == 0 && rep.Sentinel:
 			return // all the replies are in
 		case num == 0:
-			p.fail(fmt.Errorf("%s: the reply to the final ECHO did not match: replies and commands are out of step "+
-				"(a command of the input got no reply, or several)", p.addr))
+			p.fail(p.echoMismatch())
 			return
 		}
 		p.replies.Add(1)
@@ -276,6 +280,41 @@ func (p *pipe) readLoop() {
 			p.errs.add(num, rep.Err)
 		}
 	}
+}
+
+// answerSimple takes n simple replies, none of them an error, as the
+// answers of the next n commands.
+func (p *pipe) answerSimple(n int) error {
+	if n == 0 {
+		return nil
+	}
+	for range n {
+		num, err := p.answered()
+		if err != nil {
+			return err
+		}
+		if num == 0 {
+			return p.echoMismatch()
+		}
+	}
+	p.replies.Add(int64(n))
+	return nil
+}
+
+// answered returns the number of the command that a reply answers (0 for
+// the final ECHO), or an error when no command is waiting for a reply.
+func (p *pipe) answered() (int64, error) {
+	num, ok := p.next()
+	if !ok {
+		return 0, fmt.Errorf("%s: a reply to no command: a command of the input got several replies "+
+			"(SUBSCRIBE, MONITOR and CLIENT REPLY are not supported)", p.addr)
+	}
+	return num, nil
+}
+
+func (p *pipe) echoMismatch() error {
+	return fmt.Errorf("%s: the reply to the final ECHO did not match: replies and commands are out of step "+
+		"(a command of the input got no reply, or several)", p.addr)
 }
 
 func (p *pipe) readError(err error) error {
