@@ -141,14 +141,19 @@ func TestLoadErrorsAttributed(t *testing.T) {
 
 // TestLoadOutOfStep loads a command that gets two replies (SUBSCRIBE to
 // two channels) after some that get simple ones: the load must see that
-// the reply to its final ECHO is not the one it sent, and break off.
+// the second reply answers no command, or that the reply to its final
+// ECHO is not the one it sent (whichever the second reply comes before),
+// and break off.
 func TestLoadOutOfStep(t *testing.T) {
 	t.Parallel()
 	redis := redistest.Start(t)
 	cmds := [][]string{{"SET", "a", "1"}, {"INCR", "n"}, {"SUBSCRIBE", "c1", "c2"}}
-	rep, _, err := loadInput(t, resp.Commands(cmds...), Options{URL: redis.URL})
-	if !errors.Is(err, ErrBrokeOff) || !strings.Contains(err.Error(), "the reply to the final ECHO did not match") || rep.Replies != 3 {
-		t.Fatalf("%v, %+v; want the load broken off on the ECHO's reply, after 3 replies", err, rep)
+	for range 20 {
+		rep, _, err := loadInput(t, resp.Commands(cmds...), Options{URL: redis.URL})
+		if !errors.Is(err, ErrBrokeOff) || rep.Replies != 3 ||
+			!strings.Contains(err.Error(), "the reply to the final ECHO did not match") && !strings.Contains(err.Error(), "a reply to no command") {
+			t.Fatalf("%v, %+v; want the load broken off on the fourth reply, after 3", err, rep)
+		}
 	}
 }
 
