@@ -105,8 +105,12 @@ func newPipe(addr string, conn net.Conn, timeout time.Duration, errs *errorLog, 
 		chunks:   make(chan *chunk, 4),
 		free:     make(chan *chunk, 8),
 		inflight: make(chan *batch, maxInFlight/maxBatch),
-		spare:    make(chan *batch, 16),
-		done:     make(chan struct{}),
+		// Room for every batch there can be (in flight, with the writer,
+		// waiting for it, pending), so that none is allocated anew once
+		// the load runs: a batch of a cluster's pipe holds a span per
+		// command, grown at a cost.
+		spare: make(chan *batch, maxInFlight/maxBatch+8),
+		done:  make(chan struct{}),
 	}
 	p.pending = p.newChunk()
 	return p
