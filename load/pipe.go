@@ -289,16 +289,14 @@ func (p *pipe) readLoop() {
 // answerSimple takes n simple replies, none of them an error, as the
 // answers of the next n commands.
 func (p *pipe) answerSimple(n int) error {
-	if n == 0 {
-		return nil
-	}
-	for range n {
+	for i := range n {
 		num, err := p.answered()
-		if err != nil {
-			return err
+		if err == nil && num == 0 {
+			err = p.echoMismatch()
 		}
-		if num == 0 {
-			return p.echoMismatch()
+		if err != nil {
+			p.replies.Add(int64(i)) // those before it answered their commands
+			return err
 		}
 	}
 	p.replies.Add(int64(n))
@@ -316,6 +314,8 @@ func (p *pipe) answered() (int64, error) {
 	return num, nil
 }
 
+// echoMismatch is the error of a reply other than the sentinel taken for
+// the final ECHO's.
 func (p *pipe) echoMismatch() error {
 	return fmt.Errorf("%s: the reply to the final ECHO did not match: replies and commands are out of step "+
 		"(a command of the input got no reply, or several)", p.addr)
