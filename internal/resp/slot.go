@@ -7,7 +7,7 @@ const Slots = 16384
 
 // crcTable is CRC16-CCITT (XMODEM: polynomial 0x1021, initial value 0,
 // no reflection), the checksum Redis Cluster hashes keys with, one byte
-// at a time: the checksum of byte i followed by two zero bytes.
+// at a time: entry i is the checksum of the one byte i.
 var crcTable = func() (t [256]uint16) {
 	for i := range t {
 		c := uint16(i) << 8
@@ -23,10 +23,11 @@ var crcTable = func() (t [256]uint16) {
 	return t
 }()
 
-// crcTable2 is crcTable advanced by one more zero byte, so that CRC16
-// takes two bytes a step with two independent lookups: the checksum is
-// linear, and a step's 16 bits are its high byte followed by two zero
-// bytes plus its low byte followed by two.
+// crcTable2 is crcTable advanced by a zero byte: entry i is the checksum
+// of byte i followed by a zero byte. The checksum is linear, so a step of
+// two bytes (16 bits XORed into the register) is the sum of those of its
+// high byte followed by a zero byte and of its low byte alone: two
+// lookups independent of each other, where a byte at a time chains them.
 var crcTable2 = func() (t [256]uint16) {
 	for i, c := range crcTable {
 		t[i] = c<<8 ^ crcTable[byte(c>>8)]
