@@ -139,6 +139,24 @@ func TestLoadErrorsAttributed(t *testing.T) {
 	}
 }
 
+// TestLoadOutOfStep loads a command that gets two replies (SUBSCRIBE to
+// two channels) after some that get simple ones: the load must see that
+// the second reply answers no command, or that the reply to its final
+// ECHO is not the one it sent (whichever the second reply comes before),
+// and break off.
+func TestLoadOutOfStep(t *testing.T) {
+	t.Parallel()
+	redis := redistest.Start(t)
+	cmds := [][]string{{"SET", "a", "1"}, {"INCR", "n"}, {"SUBSCRIBE", "c1", "c2"}}
+	for range 20 {
+		rep, _, err := loadInput(t, resp.Commands(cmds...), Options{URL: redis.URL})
+		if !errors.Is(err, ErrBrokeOff) || rep.Replies != 3 ||
+			!strings.Contains(err.Error(), "the reply to the final ECHO did not match") && !strings.Contains(err.Error(), "a reply to no command") {
+			t.Fatalf("%v, %+v; want the load broken off on the fourth reply, after 3", err, rep)
+		}
+	}
+}
+
 // TestLoadBadInput loads inputs that go bad after five good commands: the
 // five are applied, nothing after the bad bytes is, and the message gives
 // the offset of the bad byte.
@@ -335,17 +353,26 @@ func loadUntilStopped(t *testing.T, url string, stop func()) Report {
 // BenchmarkLoad loads 200,000 SET commands into a real server per
 // iteration.
 func BenchmarkLoad(b *testing.B) {
-	redis := redistest.Start(b)
-	const n = 200_000
+	benchmarkLoad(b, redistest.Start(b).URL, 200_000)
+}
+
+// BenchmarkLoadCluster loads 1,000,000 SET commands into a local 3-master
+// cluster per iteration: with -cpuprofile, the loader's CPU per command.
+func BenchmarkLoadCluster(b *testing.B) {
+	benchmarkLoad(b, redistest.Cluster(b), 1_000_000)
+}
+
+// benchmarkLoad loads n SET commands into the Redis at url per iteration.
+func benchmarkLoad(b *testing.B, url string, n int) {
 	var input []byte
 	for i := range n {
 		input = resp.AppendCommand(input, "SET", "key:"+strconv.Itoa(i), "value:"+strconv.Itoa(i))
 	}
 	b.SetBytes(int64(len(input)))
 	for b.Loop() {
-		if _, errs, err := loadInput(b, input, Options{URL: redis.URL}); err != nil {
+		if _, errs, err := loadInput(b, input, Options{URL: url}); err != nil {
 			b.Fatalf("%v: %s", err, errs)
 		}
 	}
-	b.ReportMetric(float64(b.N)*n/b.Elapsed().Seconds(), "commands/s")
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "commands/s")
 }

@@ -105,8 +105,12 @@ func newPipe(addr string, conn net.Conn, timeout time.Duration, errs *errorLog, 
 		chunks:   make(chan *chunk, 4),
 		free:     make(chan *chunk, 8),
 		inflight: make(chan *batch, maxInFlight/maxBatch),
-		spare:    make(chan *batch, 16),
-		done:     make(chan struct{}),
+		// Room for every batch there can be (in flight, with the writer,
+		// waiting for it, pending), so that none is allocated anew once
+		// the load runs: a batch of a cluster's pipe holds a span per
+		// command, grown at a cost.
+		spare: make(chan *batch, maxInFlight/maxBatch+8),
+		done:  make(chan struct{}),
 	}
 	p.pending = p.newChunk()
 	return p
@@ -244,11 +248,17 @@ func (p *pipe) write(b []byte) error {
 }
 
 // readLoop reads replies until the reply of the final ECHO, counting them
-// and reporting the errors with the numbers of their commands.
+// and reporting the errors with the numbers of their commands. The
+// simple replies that most commands of a load get (+OK, :1) are read in
+// runs of what is buffered, the others one by one.
 func (p *pipe) readLoop() {
 	defer p.wg.Done()
 	r := bufio.NewReaderSize(deadlineReader{p}, replyBuffer)
 	for {
+		if err := p.answerSimple(resp.ReadSimple(r)); err != nil {
+			p.fail(err)
+			return
+		}
 		rep, err := resp.ReadReply(r, p.sentinel)
 		if err != nil {
 			p.fail(p.readError(err))
@@ -257,17 +267,15 @@ func (p *pipe) readLoop() {
 		if rep.Kind == '>' {
 			continue // a RESP3 push answers no command
 		}
-		num, ok := p.next()
+		num, err := p.answered()
 		switch {
-		case !ok:
-			p.fail(fmt.Errorf("%s: a reply to no command: a command of the input got several replies "+
-				"(SUBSCRIBE, MONITOR and CLIENT REPLY are not supported)", p.addr))
+		case err != nil:
+			p.fail(err)
 			return
 		case num == 0 && rep.Sentinel:
 			return // all the replies are in
 		case num == 0:
-			p.fail(fmt.Errorf("%s: the reply to the final ECHO did not match: replies and commands are out of step "+
-				"(a command of the input got no reply, or several)", p.addr))
+			p.fail(p.echoMismatch())
 			return
 		}
 		p.replies.Add(1)
@@ -276,6 +284,41 @@ func (p *pipe) readLoop() {
 			p.errs.add(num, rep.Err)
 		}
 	}
+}
+
+// answerSimple takes n simple replies, none of them an error, as the
+// answers of the next n commands.
+func (p *pipe) answerSimple(n int) error {
+	for i := range n {
+		num, err := p.answered()
+		if err == nil && num == 0 {
+			err = p.echoMismatch()
+		}
+		if err != nil {
+			p.replies.Add(int64(i)) // those before it answered their commands
+			return err
+		}
+	}
+	p.replies.Add(int64(n))
+	return nil
+}
+
+// answered returns the number of the command that a reply answers (0 for
+// the final ECHO), or an error when no command is waiting for a reply.
+func (p *pipe) answered() (int64, error) {
+	num, ok := p.next()
+	if !ok {
+		return 0, fmt.Errorf("%s: a reply to no command: a command of the input got several replies "+
+			"(SUBSCRIBE, MONITOR and CLIENT REPLY are not supported)", p.addr)
+	}
+	return num, nil
+}
+
+// echoMismatch is the error of a reply other than the sentinel taken for
+// the final ECHO's.
+func (p *pipe) echoMismatch() error {
+	return fmt.Errorf("%s: the reply to the final ECHO did not match: replies and commands are out of step "+
+		"(a command of the input got no reply, or several)", p.addr)
 }
 
 func (p *pipe) readError(err error) error {

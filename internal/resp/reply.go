@@ -73,6 +73,30 @@ func ReadReply(r *bufio.Reader, sentinel []byte) (Reply, error) {
 	}
 }
 
+// ReadSimple reads the run of simple replies, status strings ('+') and
+// integers (':'), that r's buffer begins with, and returns how many it
+// read. It reads nothing from r's source and allocates nothing: the
+// replies of a bulk load (+OK, :1) are thus counted in runs, a buffer at
+// a time. It stops before a reply of another kind, one that is not
+// wholly buffered or one that is malformed, all of which ReadReply reads.
+func ReadSimple(r *bufio.Reader) int {
+	b, _ := r.Peek(r.Buffered())
+	n, pos := 0, 0
+	for pos < len(b) && (b[pos] == '+' || b[pos] == ':') {
+		end := pos + 5
+		if end > len(b) || string(b[pos:end]) != "+OK\r\n" {
+			i := bytes.IndexByte(b[pos:], '\n')
+			if i < 2 || b[pos+i-1] != '\r' {
+				break // not wholly buffered, or malformed
+			}
+			end = pos + i + 1
+		}
+		n, pos = n+1, end
+	}
+	_, _ = r.Discard(pos) // no more than is buffered: cannot fail
+	return n
+}
+
 // midReply turns the end of the stream inside a reply into
 // io.ErrUnexpectedEOF: a plain io.EOF means that the server closed the
 // connection between two replies.

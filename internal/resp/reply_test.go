@@ -159,6 +159,70 @@ func dialRedis(t *testing.T) net.Conn {
 	return conn
 }
 
+// TestReadSimple reads runs of simple replies from what is buffered, and
+// leaves the rest, whole, to ReadReply.
+func TestReadSimple(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, stream string
+		n            int
+		rest         resp.Reply // what ReadReply reads next, if anything
+	}{
+		{"nothing", "", 0, resp.Reply{}},
+		{"a run", "+OK\r\n:12\r\n+QUEUED\r\n:-1\r\n", 4, resp.Reply{}},
+		{"up to a bulk string", "+OK\r\n+OK\r\n$5\r\nvalue\r\n", 2, resp.Reply{Kind: '$'}},
+		{"up to an error", "+OK\r\n-ERR x\r\n+OK\r\n", 1, resp.Reply{Kind: '-', Err: "ERR x"}},
+		{"up to an array", "*1\r\n+OK\r\n", 0, resp.Reply{Kind: '*'}},
+		{"empty status", "+\r\n+OK\r\n", 2, resp.Reply{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := bufio.NewReader(strings.NewReader(tc.stream))
+			_, _ = r.Peek(len(tc.stream)) // buffered whole
+			if n := resp.ReadSimple(r); n != tc.n {
+				t.Fatalf("ReadSimple = %d; want %d", n, tc.n)
+			}
+			if tc.rest.Kind == 0 {
+				if r.Buffered() != 0 {
+					t.Fatalf("%d bytes left after the run", r.Buffered())
+				}
+				return
+			}
+			if got, err := resp.ReadReply(r, nil); err != nil || got != tc.rest {
+				t.Fatalf("then ReadReply = %+v, %v; want %+v", got, err, tc.rest)
+			}
+		})
+	}
+}
+
+// TestReadSimplePartial stops before a reply that is not wholly
+// buffered, or malformed, without reading from the source: ReadReply then
+// reads it, or reports it.
+func TestReadSimplePartial(t *testing.T) {
+	t.Parallel()
+	pr, pw := io.Pipe()
+	r := bufio.NewReader(pr)
+	go func() {
+		_, _ = pw.Write([]byte("+OK\r\n:1\r\n+O"))
+		_, _ = pw.Write([]byte("K\r\n+OK\n"))
+		pw.Close()
+	}()
+	_, _ = r.Peek(11) // the first write, buffered
+	if n := resp.ReadSimple(r); n != 2 || r.Buffered() != 2 {
+		t.Fatalf("ReadSimple = %d with %d bytes left; want 2 replies, and \"+O\" left", n, r.Buffered())
+	}
+	if got, err := resp.ReadReply(r, nil); err != nil || got.Kind != '+' {
+		t.Fatalf("ReadReply of the split reply = %+v, %v", got, err)
+	}
+	_, _ = r.Peek(5)
+	if n := resp.ReadSimple(r); n != 0 {
+		t.Fatalf("ReadSimple read %d replies of \"+OK\\n\"", n)
+	}
+	var perr *resp.ProtocolError
+	if _, err := resp.ReadReply(r, nil); !errors.As(err, &perr) {
+		t.Fatalf("ReadReply of \"+OK\\n\" = %v; want a ProtocolError", err)
+	}
+}
+
 func BenchmarkReadReply(b *testing.B) {
 	replies := strings.Repeat("+OK\r\n:12\r\n$5\r\nvalue\r\n-ERR x\r\n", 1000)
 	r := bufio.NewReaderSize(nil, 256<<10)
@@ -171,4 +235,31 @@ func BenchmarkReadReply(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)*4000/b.Elapsed().Seconds(), "replies/s")
+}
+
+// BenchmarkReadSimple reads the +OK replies of a bulk load of SETs, in
+// runs, against ReadReply one by one.
+func BenchmarkReadSimple(b *testing.B) {
+	replies := strings.Repeat("+OK\r\n", 4000)
+	r := bufio.NewReaderSize(nil, 256<<10)
+	for _, run := range []bool{false, true} {
+		b.Run(map[bool]string{false: "ReadReply", true: "ReadSimple"}[run], func(b *testing.B) {
+			for b.Loop() {
+				r.Reset(strings.NewReader(replies))
+				for n := 0; n < 4000; {
+					if run {
+						if k := resp.ReadSimple(r); k > 0 {
+							n += k
+							continue
+						}
+					}
+					if _, err := resp.ReadReply(r, nil); err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+			}
+			b.ReportMetric(float64(b.N)*4000/b.Elapsed().Seconds(), "replies/s")
+		})
+	}
 }

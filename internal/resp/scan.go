@@ -79,11 +79,17 @@ var errShort = errors.New("resp: short command")
 // first byte the Scanner read.
 type Scanner struct {
 	r   *bufio.Reader
-	off int64  // offset of the next command
-	big []byte // a command longer than r's buffer is assembled here
-	st  scanState
-	cmd Command
-	err error // sticky: once the stream is bad, it stays bad
+	off int64 // offset of the next command
+	// view is what r had buffered when it was last peeked at, of which
+	// the first used bytes are commands returned already: they are
+	// discarded from r only when view runs out, so that the commands of a
+	// buffer cost no call to r each.
+	view []byte
+	used int
+	big  []byte // a command longer than r's buffer is assembled here
+	st   scanState
+	cmd  Command
+	err  error // sticky: once the stream is bad, it stays bad
 }
 
 // scanState is how far the checking of the current command got, so that
@@ -110,6 +116,20 @@ func (s *Scanner) Next() (*Command, error) {
 		return nil, s.err
 	}
 	s.st = scanState{left: -1}
+	if rest := s.view[s.used:]; len(rest) > 0 {
+		err := s.check(rest)
+		if err == nil {
+			s.used += s.st.pos
+			return s.command(rest[:s.st.pos]), nil
+		}
+		if err != errShort {
+			return nil, s.fail(err, len(rest))
+		}
+	}
+	// The rest of the view holds no whole command: the checking goes on
+	// from where it stopped once more bytes are read.
+	_, _ = s.r.Discard(s.used) // no more than is buffered: cannot fail
+	s.view, s.used = nil, 0
 	if cap(s.big) > 4<<20 {
 		s.big = nil // memory stays flat after a huge command
 	}
@@ -120,9 +140,8 @@ func (s *Scanner) Next() (*Command, error) {
 		b, _ := s.r.Peek(s.r.Buffered())
 		err := s.check(b)
 		if err == nil {
-			raw := b[:s.st.pos]
-			_, _ = s.r.Discard(len(raw)) // never more than is buffered: cannot fail
-			return s.command(raw), nil
+			s.view, s.used = b, s.st.pos
+			return s.command(b[:s.st.pos]), nil
 		}
 		if err != errShort {
 			return nil, s.fail(err, len(b))

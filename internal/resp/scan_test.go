@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/retwis/retwis/internal/resp"
 )
@@ -15,7 +16,8 @@ import (
 // scanAll scans input with a reader buffer of size bytes and returns the
 // commands' raw bytes (copied) and the error that ended the stream.
 func scanAll(input []byte, size int) ([][]byte, []*resp.Command, error) {
-	sc := resp.NewScanner(bufio.NewReaderSize(bytes.NewReader(input), size))
+	// Half reads: commands end up split between reads, at every place.
+	sc := resp.NewScanner(bufio.NewReaderSize(iotest.HalfReader(bytes.NewReader(input)), size))
 	var raws [][]byte
 	var cmds []*resp.Command
 	for {

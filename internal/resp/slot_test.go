@@ -3,6 +3,7 @@ package resp_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/redis/rueidis"
@@ -66,4 +67,52 @@ func TestSlotMatchesRedis(t *testing.T) {
 			t.Fatalf("Slot(%q) = %d; CLUSTER KEYSLOT says %d", key, got, want)
 		}
 	}
+}
+
+// TestCRC16 compares CRC16 with the checksum computed bit by bit, on
+// random inputs of every length up to 40 bytes.
+func TestCRC16(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := range 41 {
+		for range 50 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			if got, want := resp.CRC16(b), crc16Bitwise(b); got != want {
+				t.Fatalf("CRC16(%x) = %#x; want %#x", b, got, want)
+			}
+		}
+	}
+}
+
+// crc16Bitwise is CRC16-XMODEM by its definition: each bit of the input,
+// high bit first, shifted through the polynomial 0x1021.
+func crc16Bitwise(b []byte) uint16 {
+	var c uint16
+	for _, x := range b {
+		c ^= uint16(x) << 8
+		for range 8 {
+			if c&0x8000 != 0 {
+				c = c<<1 ^ 0x1021
+			} else {
+				c <<= 1
+			}
+		}
+	}
+	return c
+}
+
+// BenchmarkSlot hashes the short keys of a bulk load.
+func BenchmarkSlot(b *testing.B) {
+	keys := make([][]byte, 1024)
+	for i := range keys {
+		keys[i] = []byte(fmt.Sprintf("key:%d", i*7919))
+	}
+	var sum int
+	for i := 0; b.Loop(); i++ {
+		sum += resp.Slot(keys[i%len(keys)])
+	}
+	_ = sum
 }
