@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -58,8 +57,10 @@ func thirds(r rueidis.RedisResult) ([]string, error) {
 // cache, the users viewer follows and those who follow user and whom
 // user follows (up to graphScan each: ranges of user's graph that every
 // visitor of the profile shares), with what user did to viewer (three
-// members of user's graph, not cached: a visitor seldom sees a profile
-// twice), and intersects them here; a range longer than graphScan is
+// members of user's graph: a read of its own for each pair, kept in the
+// cache like the others, so that a visitor who comes back reads it from
+// there and a first visit reads it with the rest), and intersects them
+// here; a range longer than graphScan is
 // asked about the users viewer follows instead (one ZMSCORE). Then it
 // names two. Two round trips cold, one warm.
 func (s *Store) Relationship(ctx context.Context, viewer, user int64) (retwis.Relationship, error) {
@@ -72,17 +73,15 @@ func (s *Store) Relationship(ctx context.Context, viewer, user int64) (retwis.Re
 }
 
 // relationship is the reading of a Relationship along with a page's
-// other reads, in two batches: startRelationship adds the cached ranges
-// to the first (and sends the uncached read on its own, meanwhile); once
-// it is read, then intersects them and adds the reads of the names to
-// the second; once that is read, done returns the relationship.
+// other reads, in two batches: startRelationship adds its cached reads
+// (what user did to viewer, the ranges of their follows) to the first;
+// once it is read, then intersects the ranges and adds the reads of the
+// names to the second; once that is read, done returns the relationship.
 type relationship struct {
 	s            *Store
 	viewer, user int64
+	scores       kernel.Slot // what user did to viewer
 	ranges       kernel.Slot
-	scores       []rueidis.RedisMessage // what user did to viewer
-	scoresErr    error
-	wg           sync.WaitGroup
 	rel          retwis.Relationship
 	named        []int64 // the two users followed who follow user, named
 	names        accounts.Names
@@ -102,12 +101,7 @@ func (s *Store) startRelationship(ctx context.Context, viewer, user int64, first
 	for i, rel := range did {
 		members[i] = schema.GraphPrefix("spo", user, rel) + kernel.ID(viewer)
 	}
-	r.wg.Go(func() {
-		r.scores, r.scoresErr = s.C.Do(ctx, s.C.B().Zmscore().Key(schema.Graph(user)).Member(members...).Build()).ToArray()
-		if r.scoresErr == nil && len(r.scores) != len(did) {
-			r.scoresErr = kernel.ErrShape
-		}
-	})
+	r.scores = first.Add(rueidis.CT(s.C.B().Zmscore().Key(schema.Graph(user)).Member(members...).Cache(), s.Opts.CacheTTL))
 	r.ranges = first.Add(s.graphRange(viewer, "spo", schema.RelFollows, graphScan),
 		s.graphRange(user, "ops", schema.RelFollows, graphScan+1), s.graphRange(user, "spo", schema.RelFollows, graphScan+1))
 	return r
@@ -119,13 +113,16 @@ func (r *relationship) then(ctx context.Context, b *kernel.Batch) {
 	if r.viewer == r.user || r.viewer == 0 {
 		return
 	}
-	r.wg.Wait()
 	s := r.s
-	if r.scoresErr != nil {
-		r.err = s.Wrap("relationship", r.scoresErr)
+	scores, err := r.scores.Replies()[0].ToArray()
+	if err == nil && len(scores) != 3 {
+		err = kernel.ErrShape
+	}
+	if err != nil {
+		r.err = s.Wrap("relationship", err)
 		return
 	}
-	r.rel.FollowsYou, r.rel.MentionedYou, r.rel.RepliedToYou = !r.scores[0].IsNil(), !r.scores[1].IsNil(), !r.scores[2].IsNil()
+	r.rel.FollowsYou, r.rel.MentionedYou, r.rel.RepliedToYou = !scores[0].IsNil(), !scores[1].IsNil(), !scores[2].IsNil()
 	var lists [3][]string
 	for i, res := range r.ranges.Replies() {
 		var err error
@@ -152,7 +149,6 @@ func (r *relationship) then(ctx context.Context, b *kernel.Batch) {
 
 // done returns the relationship, with the users it names.
 func (r *relationship) done(ctx context.Context) (retwis.Relationship, error) {
-	r.wg.Wait() // when then was not called
 	if r.err != nil || len(r.named) == 0 {
 		return r.rel, r.err
 	}

@@ -149,11 +149,10 @@ func TestSuggestionsRenewed(t *testing.T) {
 	}
 }
 
-// TestRelationshipRoundTrips: the relationship panel costs three calls
-// cold (the ranges of the visitor's and the profile's graphs, with the
-// pair's three members of the profile's graph asked at the same time;
-// then the names of two) and one warm (the pair's members, not cached),
-// whatever the number followed.
+// TestRelationshipRoundTrips: the relationship panel costs two calls
+// cold (the ranges of the visitor's and the profile's graphs with the
+// pair's three members of the profile's graph; then the names of two)
+// and none warm, whatever the number followed.
 func TestRelationshipRoundTrips(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -175,7 +174,7 @@ func TestRelationshipRoundTrips(t *testing.T) {
 		return f.RC.Calls.Load() - before
 	}
 	f.St.ForgetWrites()
-	if cold, warm := calls(), calls(); cold != 3 || warm != 1 {
-		t.Fatalf("the panel took %d round trips cold, %d warm; want 3 and 1", cold, warm)
+	if cold, warm := calls(), calls(); cold != 2 || warm != 0 {
+		t.Fatalf("the panel took %d round trips cold, %d warm; want 2 and 0", cold, warm)
 	}
 }
