@@ -27,11 +27,7 @@ import (
 // onRedisAndCluster take turns on.
 var cluster redistest.SharedCluster
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	cluster.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(cluster.Run(m)) }
 
 // fixture is a store under test, with a delivery worker.
 type fixture struct{ *storetest.Fixture }

@@ -54,11 +54,7 @@ func newFixtureWith(t *testing.T, url string, opts store.Options, worker bool) *
 // onRedisAndCluster take turns on.
 var cluster redistest.SharedCluster
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	cluster.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(cluster.Run(m)) }
 
 // databases are the two kinds of database the tests of
 // onRedisAndCluster run on: one Redis, and the package's cluster

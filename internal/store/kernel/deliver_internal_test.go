@@ -20,11 +20,7 @@ import (
 // on.
 var cluster redistest.SharedCluster
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	cluster.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(cluster.Run(m)) }
 
 // modelHome is a brute-force model of a home timeline: the set of its
 // ids, of which the archived ones are the oldest.

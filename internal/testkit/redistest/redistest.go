@@ -224,8 +224,8 @@ func Cluster(t testing.TB) string {
 }
 
 // SharedCluster is one 3-master cluster that the tests of a package take
-// turns on, started by the first that asks and stopped by Stop (from the
-// package's TestMain), so that a package with many cluster tests starts
+// turns on, started by the first that asks and stopped by Run or Stop (from
+// the package's TestMain), so that a package with many cluster tests starts
 // one cluster, not one each. A cluster has a single database, so a test
 // has the cluster to itself from its call of URL to its end: parallel
 // tests wait for their turn.
@@ -260,6 +260,15 @@ func (s *SharedCluster) URL(t testing.TB) string {
 	}
 	flush(t, s.url)
 	return s.url
+}
+
+// Run runs the tests of m, then stops the shared cluster, and returns
+// the exit code for os.Exit: a package's TestMain is
+// os.Exit(cluster.Run(m)).
+func (s *SharedCluster) Run(m *testing.M) int {
+	code := m.Run()
+	s.Stop()
+	return code
 }
 
 // Stop stops the shared cluster, if one was started.
