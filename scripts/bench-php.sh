@@ -37,7 +37,10 @@ ROUNDS=${1:-3}
 D=${2:-10}
 CHILDREN=${PHP_CHILDREN:-32}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-sh "$REPO/scripts/ensure-packages.sh" wrk=wrk nginx=nginx php=php-fpm redis-server=redis-server redis-cli=redis-tools
+sh "$REPO/scripts/ensure-packages.sh" wrk=wrk nginx=nginx redis-server=redis-server redis-cli=redis-tools
+# php-fpm's command is named for its PHP version (php-fpm8.2): asked for
+# by a name no version has, the package is installed when none is there.
+ls /usr/sbin/php-fpm* >/dev/null 2>&1 || sh "$REPO/scripts/ensure-packages.sh" php-fpm=php-fpm
 FPM=$(ls /usr/sbin/php-fpm* 2>/dev/null | head -1)
 [ -n "$FPM" ] || { echo "bench-php: no php-fpm in /usr/sbin after installing php-fpm" >&2; exit 1; }
 export RETWIS_RATE_LIMITS=false # the load comes from one address
