@@ -34,7 +34,7 @@ func ParsePublicURL(s string) (PublicURL, error) {
 	switch {
 	case err != nil:
 		return PublicURL{}, fmt.Errorf("%q is not a URL: %w", s, err)
-	case u.Scheme != "http" && u.Scheme != "https", u.Host == "":
+	case u.Scheme != "http" && u.Scheme != "https", u.Hostname() == "":
 		return PublicURL{}, fmt.Errorf("%q is not an http or https URL with a host", s)
 	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery || (u.Path != "" && u.Path != "/"):
 		return PublicURL{}, fmt.Errorf("%q has more than a scheme and a host: retwis is served at the root of its host", s)

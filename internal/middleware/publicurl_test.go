@@ -24,6 +24,8 @@ func TestParsePublicURL(t *testing.T) {
 		"example.org":                "!",
 		"ftp://example.org":          "!",
 		"https://":                   "!",
+		"http://:80":                 "!", // a port without a host
+		"https://:8443":              "!",
 		"https://example.org/social": "!",
 		"https://example.org/?x":     "!",
 		"https://example.org/#x":     "!",
