@@ -367,7 +367,10 @@ func TestFencingTokens(t *testing.T) {
 // where they disagree, a second round raises a majority to the token.
 func TestFencingRounds(t *testing.T) {
 	servers := startServers(t, 3, false)
-	c := newClient(t, servers, redlock.Options{})
+	// Every try counts on the counters, so none may fail: an instance
+	// gets all the time it needs (under load, connecting alone can take
+	// longer than the default for a one-second lock).
+	c := newClient(t, servers, redlock.Options{InstanceTimeout: 5 * time.Second})
 	counters := func() []string {
 		var out []string
 		for _, s := range servers {
