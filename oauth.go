@@ -152,8 +152,8 @@ func validRedirect(s string) bool {
 		return true
 	}
 	u, err := url.Parse(s)
-	return err == nil && len(s) <= maxRedirectURILen && u.Scheme != "" && u.Fragment == "" &&
-		!strings.ContainsAny(s, " \t\r\n") && (u.Host != "" || u.Opaque != "" || u.Path != "")
+	return err == nil && len(s) <= maxRedirectURILen && u.Scheme != "" &&
+		!strings.ContainsAny(s, "# \t\r\n") && (u.Host != "" || u.Opaque != "" || u.Path != "")
 }
 
 // refusedSchemes are the schemes no app may redirect to: those a browser

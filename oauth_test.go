@@ -141,6 +141,7 @@ func TestValidateApp(t *testing.T) {
 		{"no redirect", func(a *retwis.App) { a.RedirectURIs = nil }, false},
 		{"relative redirect", func(a *retwis.App) { a.RedirectURIs = []string{"/cb"} }, false},
 		{"fragment", func(a *retwis.App) { a.RedirectURIs = []string{"https://a.example/#x"} }, false},
+		{"empty fragment", func(a *retwis.App) { a.RedirectURIs = []string{"app:0#"} }, false},
 		{"many redirects", func(a *retwis.App) { a.RedirectURIs = make([]string, 11) }, false},
 		{"website", func(a *retwis.App) { a.Website = "https://app.example" }, true},
 		{"javascript website", func(a *retwis.App) { a.Website = "javascript:alert(1)" }, false},
