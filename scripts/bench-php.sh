@@ -27,6 +27,9 @@
 #               git directory); by default it is downloaded from GitHub
 #   BEFORE      a revision of retwis measured too, as a "before" column
 #   PHP_CHILDREN  php-fpm's static pool size (default 32)
+#   SCENARIOS   the scenarios measured (default: all of them, "home
+#               profile global post storm static"); post includes the drain
+#   NO_PHP=1    measures retwis alone (for a quick look, not a comparison)
 #   PROFILE     a directory: in the first round, a CPU profile of each
 #               retwis server for each scenario (DIR/TARGET-SCENARIO.pprof)
 #               and Redis's commands by CPU time (.redis: usec, calls)
@@ -59,6 +62,9 @@ trap "exit 1" INT TERM HUP
 
 # The servers measured: php, after (this tree) and, with BEFORE, before.
 TARGETS="php after"
+SCENARIOS=${SCENARIOS:-home profile global post storm static}
+# wants scenario: whether the run measures it.
+wants() { case " $SCENARIOS " in *" $1 "*) return 0 ;; esac; return 1; }
 go build -o "$WORK/retwis-after" "$REPO/cmd/retwis"
 if [ -n "${BEFORE:-}" ]; then
 	TARGETS="php before after"
@@ -66,6 +72,7 @@ if [ -n "${BEFORE:-}" ]; then
 	(cd "$WORK/src-before" && go build -o "$WORK/retwis-before" ./cmd/retwis)
 	git -C "$REPO" worktree remove --force "$WORK/src-before"
 fi
+[ "${NO_PHP:-}" = 1 ] && TARGETS=${TARGETS#php }
 go build -o "$WORK/hello" "$REPO/internal/hellobench"
 
 # PHP Retwis, pointed at its own redis-server.
@@ -295,7 +302,7 @@ drained() {
 echo "wrk -t2 -c64 -d${D}s, $ROUNDS interleaved rounds; storm: wrk -t1 -c64 posting with wrk -t1 -c8 reading home"
 for round in $(seq "$ROUNDS"); do
 	echo "round $round"
-	measure hello static 16410 -t2 -c64 -d"${D}s" http://127.0.0.1:18416/
+	! wants static || measure hello static 16410 -t2 -c64 -d"${D}s" http://127.0.0.1:18416/
 	for t in $TARGETS; do
 		if [ "$t" = php ]; then
 			base=http://127.0.0.1:18410; rp=16410
@@ -304,17 +311,20 @@ for round in $(seq "$ROUNDS"); do
 			eval "h=\$HTTP_$t; rp=\$RPORT_$t"
 			base=http://127.0.0.1:$h
 			home=$base/; profile=$base/u/user1; global=$base/timeline; post=/post
-			measure "$t" static "$rp" -t2 -c64 -d"${D}s" "$base/static/style.css"
+			! wants static || measure "$t" static "$rp" -t2 -c64 -d"${D}s" "$base/static/style.css"
 		fi
-		measure "$t" home "$rp" -t2 -c64 -d"${D}s" -H "Cookie: auth=$READER" "$home"
-		measure "$t" profile "$rp" -t2 -c64 -d"${D}s" -H "Cookie: auth=$READER" "$profile"
-		measure "$t" global "$rp" -t2 -c64 -d"${D}s" "$global"
-		measure "$t" post "$rp" -t2 -c64 -d"${D}s" -s "$WORK/post.lua" "$base" -- "$post" "$WORK/cookies.txt"
-		if [ "$t" != php ]; then
-			dr=$(drained $((h + 2)))
-			echo "$round $t drain $dr 0 0" >>"$WORK/results"
-			echo "  $t delivery backlog empty ${dr} s after the storm"
+		! wants home || measure "$t" home "$rp" -t2 -c64 -d"${D}s" -H "Cookie: auth=$READER" "$home"
+		! wants profile || measure "$t" profile "$rp" -t2 -c64 -d"${D}s" -H "Cookie: auth=$READER" "$profile"
+		! wants global || measure "$t" global "$rp" -t2 -c64 -d"${D}s" "$global"
+		if wants post; then
+			measure "$t" post "$rp" -t2 -c64 -d"${D}s" -s "$WORK/post.lua" "$base" -- "$post" "$WORK/cookies.txt"
+			if [ "$t" != php ]; then
+				dr=$(drained $((h + 2)))
+				echo "$round $t drain $dr 0 0" >>"$WORK/results"
+				echo "  $t delivery backlog empty ${dr} s after the storm"
+			fi
 		fi
+		wants storm || continue
 		measure "$t" quiet-home "$rp" -t1 -c8 -d"${D}s" -H "Cookie: auth=$READER" "$home"
 		wrk -t1 -c64 -d"${D}s" -s "$WORK/post.lua" "$base" -- "$post" "$WORK/cookies.txt" >/dev/null 2>&1 &
 		storm=$!
