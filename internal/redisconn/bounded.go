@@ -116,8 +116,9 @@ func gated[T any](ctx context.Context, breakers *Breakers, cmds []T, slot func(*
 	addrs := make([]string, len(cmds))
 	var masters masterStates // by master, decided once a pipeline
 	refused := 0
+	routes := breakers.routes()
 	for i := range cmds {
-		addrs[i] = breakers.route(slot(&cmds[i]))
+		addrs[i] = routes.master(slot(&cmds[i]))
 		st := masters.of(addrs[i])
 		if !st.decided {
 			st.err, st.decided = breakers.allow(addrs[i]), true

@@ -105,10 +105,24 @@ func NewBreakers(nodes *Nodes, open time.Duration) *Breakers {
 // (a call without a key, the map not read yet, no breakers). It reads the
 // map again in the background when it is older than TopologyRefresh.
 func (b *Breakers) route(slot uint16) string {
+	return b.routes().master(slot)
+}
+
+// routes returns the slot map to route a call or a pipeline by (nil
+// when there are no breakers, or the map is not read yet): a pipeline
+// looks at the clock and loads the map once, not once a command. It
+// reads the map again in the background when it is older than
+// TopologyRefresh.
+func (b *Breakers) routes() *slotMap {
 	if b == nil {
-		return ""
+		return nil
 	}
-	m := b.refreshOlder(TopologyRefresh)
+	return b.refreshOlder(TopologyRefresh)
+}
+
+// master returns the master that serves slot by m, or "" when it is not
+// known (m nil, or a call without a key).
+func (m *slotMap) master(slot uint16) string {
 	if m == nil || slot >= SlotCount {
 		return ""
 	}

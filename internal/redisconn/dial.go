@@ -71,6 +71,12 @@ func DialWith(redisURL string, o Options) (rueidis.Client, error) {
 	opt.ConnWriteTimeout = cmp.Or(o.NodeTimeout, NodeTimeout)
 	opt.Dialer.Timeout = opt.ConnWriteTimeout
 	opt.RetryDelay = retryDelay
+	// One pipelined connection to each node, as a cluster client has by
+	// default (a single server's default is one per two cores): a page's
+	// cached reads are then one pipeline, answered from the cache in the
+	// caller's goroutine, rather than split by connection and run in a
+	// goroutine each (docs/PERFORMANCE.md, "one connection a node").
+	opt.PipelineMultiplex = -1
 	if o.ReadFromReplica != nil {
 		masters, err := mastersOf(redisURL)
 		if err != nil {
