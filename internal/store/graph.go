@@ -43,11 +43,10 @@ func thirds(r rueidis.RedisResult) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(members))
 	for i, m := range members {
-		out[i] = m[strings.LastIndexByte(m, ':')+1:]
+		members[i] = m[strings.LastIndexByte(m, ':')+1:]
 	}
-	return out, nil
+	return members, nil
 }
 
 // Relationship returns what links viewer to user, from the graph: what
@@ -170,13 +169,18 @@ func (r *relationship) done(ctx context.Context) (retwis.Relationship, error) {
 func (s *Store) among(ctx context.Context, user int64, perm string, list, followed []string) ([]string, error) {
 	var in []string
 	if len(list) <= graphScan {
-		set := make(map[string]bool, len(list))
-		for _, x := range list {
-			set[x] = true
-		}
-		for _, x := range followed {
-			if set[x] {
-				in = append(in, x)
+		// Both are ranges of a graph by a prefix of their own, in the
+		// order of their members, and so of the ids that end them: a
+		// merge finds those in both.
+		for i, j := 0, 0; i < len(list) && j < len(followed); {
+			switch c := strings.Compare(list[i], followed[j]); {
+			case c < 0:
+				i++
+			case c > 0:
+				j++
+			default:
+				in = append(in, followed[j])
+				i, j = i+1, j+1
 			}
 		}
 		return in, nil

@@ -52,9 +52,11 @@ func TestPageRoundTrips(t *testing.T) {
 		expect(t, b.get(c.path), http.StatusOK, "author1", c.shows, `class="unread-count"`)
 		cold := s.calls.Calls.Load() - before
 		before = s.calls.Calls.Load()
+		lookups, keys := s.calls.Lookups.Load(), s.calls.Keys.Load()
 		expect(t, b.get(c.path), http.StatusOK, "author1", c.shows, `class="unread-count"`)
 		warm := s.calls.Calls.Load() - before
-		t.Logf("%s: %d round trips cold, %d warm", c.path, cold, warm)
+		lookups, keys = s.calls.Lookups.Load()-lookups, s.calls.Keys.Load()-keys
+		t.Logf("%s: %d round trips cold, %d warm; warm: %d cache lookups of %d keys", c.path, cold, warm, lookups, keys)
 		if cold > c.cold || warm > c.warm {
 			t.Errorf("%s: %d round trips cold, %d warm; want at most %d and %d", c.path, cold, warm, c.cold, c.warm)
 		}

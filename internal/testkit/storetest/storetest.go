@@ -38,6 +38,9 @@ const CommandTimeout = 10 * time.Second
 type Counting struct {
 	rueidis.Client
 	Calls atomic.Int64
+	// Lookups counts the calls of the client-side cache (DoCache and
+	// DoMultiCache), answered by it or not; Keys the reads they asked.
+	Lookups, Keys atomic.Int64
 }
 
 // Do implements rueidis.Client.
@@ -54,6 +57,8 @@ func (c *Counting) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rue
 
 // DoCache counts a round trip unless the client-side cache answered.
 func (c *Counting) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
+	c.Lookups.Add(1)
+	c.Keys.Add(1)
 	r := c.Client.DoCache(ctx, cmd, ttl)
 	if !r.IsCacheHit() {
 		c.Calls.Add(1)
@@ -63,6 +68,8 @@ func (c *Counting) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.
 
 // DoMultiCache counts a round trip unless the cache answered every read.
 func (c *Counting) DoMultiCache(ctx context.Context, cmds ...rueidis.CacheableTTL) []rueidis.RedisResult {
+	c.Lookups.Add(1)
+	c.Keys.Add(int64(len(cmds)))
 	res := c.Client.DoMultiCache(ctx, cmds...)
 	for _, r := range res {
 		if !r.IsCacheHit() {
