@@ -42,6 +42,15 @@ func (s *Store) Account(ctx context.Context, uid int64, cached bool) (Account, e
 	return s.parseAccount(s.C.Do(ctx, s.Uncached(s.accountCmd(uid))))
 }
 
+// AccountRead is Account's cached read, for a page to send with its own
+// reads; ParseAccount reads its reply.
+func (s *Store) AccountRead(uid int64) rueidis.CacheableTTL {
+	return rueidis.CT(s.accountCmd(uid), AuthCacheTTL)
+}
+
+// ParseAccount reads the reply to AccountRead.
+func (s *Store) ParseAccount(r rueidis.RedisResult) (Account, error) { return s.parseAccount(r) }
+
 // accountCmd is the read of account.
 func (s *Store) accountCmd(uid int64) rueidis.Cacheable {
 	return s.C.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldAuth, schema.FieldPasswordHash,

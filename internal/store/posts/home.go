@@ -26,8 +26,8 @@ import (
 // users uid follows. Posts read from the archive whose author uid no
 // longer follows are left out (unfollowing takes them off the list only).
 //
-// Reading the home timeline records that uid is active, and first
-// rebuilds it if uid returns from a long absence (see markSeen).
+// Reading the home timeline records that uid is active, and rebuilds it
+// before reading it if uid returns from a long absence (see markSeen).
 func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, retwis.Counts, error) {
 	return s.HomeTimelineAlong(ctx, uid, c, n, Along{})
 }
@@ -35,16 +35,25 @@ func (s *Store) HomeTimeline(ctx context.Context, uid int64, c retwis.Cursor, n 
 // HomeTimelineAlong is HomeTimeline with a page's other reads (see
 // Along).
 func (s *Store) HomeTimelineAlong(ctx context.Context, uid int64, c retwis.Cursor, n int, a Along) (retwis.Page, retwis.Counts, error) {
-	s.markSeen(ctx, uid)
 	var counts retwis.Counts
-	rd, read, err := s.begin(ctx, reader{id: uid}, a, s.homeReads(uid, c, n+1, true)...)
+	// uid's account is read with the first reads, for markSeen: the
+	// page's reads do not wait for it, and in the rare page that rebuilds
+	// the home timeline, the first read of the list is read again.
+	rd, read, err := s.begin(ctx, reader{id: uid}, a, append(s.homeReads(uid, c, n+1, true), s.AccountRead(uid))...)
 	if err != nil {
 		return retwis.Page{}, counts, err
 	}
-	first := true     // the first fetch: read above, with the counts
+	own := read.Replies()
+	own, acct := own[:len(own)-1], own[len(own)-1]
+	first := !s.markSeen(ctx, uid, acct) // the first fetch: read above, with the counts
+	if !first {
+		if counts, err = s.parseCounts(own[len(own)-2:]); err != nil {
+			return retwis.Page{}, counts, err
+		}
+	}
 	archived := false // the last fetch read from the archive
 	page, err := s.collect(ctx, rd, c, n, source{key: schema.Home(uid), list: true}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
-		res, countsTo := read.Replies(), &counts
+		res, countsTo := own, &counts
 		if !first {
 			res, countsTo = s.CachedMulti(ctx, s.homeReads(uid, c, want, false)...), nil
 		}

@@ -14,26 +14,29 @@ import (
 )
 
 // markSeen records that uid, who is reading their home timeline, is
-// active: at most once per resolution, so that busy users do not cost a
-// write per page. A user returning after InactiveAfter had fanout skip
-// them, so their home timeline is rebuilt before the page renders. The
-// need for a rebuild is recorded in the user hash in the same write as
-// the time seen, and cleared only once a rebuild has succeeded: a failed
-// rebuild is tried again at the next page. None of this is what the page
-// is for, so a failure is logged and the page goes on with the timeline
-// as it is (a Redis that is full still serves pages).
-func (s *Store) markSeen(ctx context.Context, uid int64) {
-	if err := s.trackActivity(ctx, uid); err != nil && ctx.Err() == nil {
+// active, given the reply to uid's AccountRead: at most once per
+// resolution, so that busy users do not cost a write per page. A user
+// returning after InactiveAfter had fanout skip them, so their home
+// timeline is rebuilt before the page reads it; markSeen reports whether
+// it was. The need for a rebuild is recorded in the user hash in the same
+// write as the time seen, and cleared only once a rebuild has succeeded:
+// a failed rebuild is tried again at the next page. None of this is what
+// the page is for, so a failure is logged and the page goes on with the
+// timeline as it is (a Redis that is full still serves pages).
+func (s *Store) markSeen(ctx context.Context, uid int64, account rueidis.RedisResult) (rebuilt bool) {
+	rebuilt, err := s.trackActivity(ctx, uid, account)
+	if err != nil && ctx.Err() == nil {
 		s.Log.Warn("could not record a visit or rebuild the home timeline; trying again at the next page",
 			"user", uid, "err", err)
 	}
+	return rebuilt
 }
 
 // trackActivity does the work of markSeen.
-func (s *Store) trackActivity(ctx context.Context, uid int64) error {
-	acct, err := s.Account(ctx, uid, true)
+func (s *Store) trackActivity(ctx context.Context, uid int64, account rueidis.RedisResult) (rebuilt bool, err error) {
+	acct, err := s.ParseAccount(account)
 	if err != nil {
-		return err
+		return false, err
 	}
 	now := time.Now().Unix()
 	resolution := int64(min(time.Hour, s.Opts.InactiveAfter/10) / time.Second)
@@ -44,17 +47,17 @@ func (s *Store) trackActivity(ctx context.Context, uid int64) error {
 		// between is then either read by the rebuild or delivered.
 		err := redisconn.FirstErr(s.C.DoMulti(ctx, s.SeenCmds(uid, now, returning)...))
 		if err != nil {
-			return s.Wrap("mark seen", err)
+			return false, s.Wrap("mark seen", err)
 		}
 	}
 	if !returning && !acct.Rebuild {
-		return nil
+		return false, nil
 	}
 	if err := s.RebuildHome(ctx, uid); err != nil {
-		return err
+		return false, err
 	}
 	err = s.C.Do(ctx, s.C.B().Hdel().Key(schema.User(uid)).Field(schema.FieldRebuild).Build()).Error()
-	return s.Wrap("mark seen: rebuilt", err)
+	return true, s.Wrap("mark seen: rebuilt", err)
 }
 
 // RebuildHome rebuilds uid's home timeline from the own-post indexes of
