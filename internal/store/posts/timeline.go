@@ -124,9 +124,12 @@ func (s *Store) collect(ctx context.Context, rd reader, c retwis.Cursor, n int, 
 			return retwis.Page{}, err
 		}
 		missing += unread
-		if cur.After > 0 {
+		switch {
+		case posts == nil: // the first round, and most often the only one
+			posts = found
+		case cur.After > 0:
 			posts = append(found, posts...)
-		} else {
+		default:
 			posts = append(posts, found...)
 		}
 		if len(ids) < want || len(posts) >= n+1 || missing > 0 {
