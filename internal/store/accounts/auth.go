@@ -131,7 +131,8 @@ func (s *Store) Authenticate(ctx context.Context, token string) (retwis.User, er
 	if err != nil {
 		return retwis.User{}, err
 	}
-	acct, r, found, err := s.readSession(ctx, uid, digest(secret))
+	id := digest(secret)
+	acct, r, found, err := s.readSession(ctx, uid, id)
 	if err != nil {
 		return retwis.User{}, err
 	}
@@ -150,7 +151,7 @@ func (s *Store) Authenticate(ctx context.Context, token string) (retwis.User, er
 		s.endExpired(ctx, uid, secret, r)
 		return retwis.User{}, none
 	}
-	s.touch(ctx, uid, digest(secret), r, now)
+	s.touch(ctx, uid, id, r, now)
 	return retwis.User{ID: uid, Username: acct.Username}, nil
 }
 
