@@ -138,7 +138,8 @@ func (ps *pageSet) execute(buf *bytes.Buffer, name string, v *view) error {
 // compose writes hot page name of v to buf from its shape and kept
 // parts, executing no template but those of parts not kept yet; it
 // returns false, having written nothing, if the page is not hot or v is
-// in no shape.
+// in no shape, and its error, having written part of the page, if a
+// part fails to render.
 func (ps *pageSet) compose(buf *bytes.Buffer, name string, v *view) (bool, error) {
 	hp, ok := hotPages[name]
 	if !ok {
@@ -149,28 +150,16 @@ func (ps *pageSet) compose(buf *bytes.Buffer, name string, v *view) (bool, error
 		return false, nil
 	}
 	shape := &ps.shapes[name][bits]
-	var values [holeCount]string
-	size := shape.Len()
-	for _, hole := range shape.Holes() {
-		s, err := ps.value(hp, v, hole)
-		if err != nil {
-			return false, err
-		}
-		values[hole] = s
-		size += len(s)
-	}
-	buf.Grow(size)
-	shape.Write(buf, values[:])
-	return true, nil
+	return true, shape.Write(buf, func(hole int) error { return ps.fill(buf, hp, v, hole) })
 }
 
-// value returns what fills hole of hot page hp of v, as HTML.
-func (ps *pageSet) value(hp hotPage, v *view, hole int) (string, error) {
+// fill writes what fills hole of hot page hp of v to buf, as HTML.
+func (ps *pageSet) fill(buf *bytes.Buffer, hp hotPage, v *view, hole int) error {
 	var html template.HTML
 	var err error
 	switch hole {
 	case holeTitle:
-		return parts.Escape(v.Title), nil
+		buf.WriteString(parts.Escape(v.Title))
 	case holeNav:
 		html, err = ps.kept.nav(v)
 	case holeCard:
@@ -178,13 +167,14 @@ func (ps *pageSet) value(hp hotPage, v *view, hole int) (string, error) {
 	case holeSuggestions:
 		html, err = ps.kept.suggestions(v.Suggestions)
 	case holePosts:
-		html, err = ps.frags.HTML(hp.page(v).Posts, time.Now())
+		err = ps.frags.Write(buf, hp.page(v).Posts, time.Now())
 	case holeNewer:
-		return v.Newer, nil // a plain URL: see shape
+		buf.WriteString(v.Newer) // a plain URL: see shape
 	case holeOlder:
-		return v.Older, nil
+		buf.WriteString(v.Older)
 	default:
-		return "", fmt.Errorf("web: no value for hole %d", hole)
+		err = fmt.Errorf("web: no value for hole %d", hole)
 	}
-	return string(html), err
+	buf.WriteString(string(html))
+	return err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"io"
 	"strings"
 	"time"
 
@@ -51,24 +52,49 @@ type PostView struct {
 
 // HTML returns the HTML of posts, one after the other, as of now.
 func (f *Fragments) HTML(posts []retwis.Post, now time.Time) (template.HTML, error) {
+	frs, size, err := f.all(posts)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(size)
+	write(&b, frs, posts, now)
+	return template.HTML(b.String()), nil
+}
+
+// Write writes the HTML of posts to b, one after the other, as of now.
+func (f *Fragments) Write(b *bytes.Buffer, posts []retwis.Post, now time.Time) error {
+	frs, size, err := f.all(posts)
+	if err != nil {
+		return err
+	}
+	b.Grow(size)
+	write(b, frs, posts, now)
+	return nil
+}
+
+// all returns the fragments of posts and about how long their HTML is.
+func (f *Fragments) all(posts []retwis.Post) ([]fragment, int, error) {
 	frs := make([]fragment, len(posts))
 	size := 0
 	for i, p := range posts {
 		fr, err := f.get(p)
 		if err != nil {
-			return "", err
+			return nil, 0, err
 		}
 		frs[i] = fr
 		size += len(fr.head) + len(fr.tail) + 20 // "posted 11 months ago"
 	}
-	var b strings.Builder
-	b.Grow(size)
+	return frs, size, nil
+}
+
+// write writes frs, the fragments of posts, to w, as of now.
+func write(w io.StringWriter, frs []fragment, posts []retwis.Post, now time.Time) {
 	for i, fr := range frs {
-		b.WriteString(fr.head)
-		b.WriteString(Escape(words.Since(now.Sub(posts[i].Time))))
-		b.WriteString(fr.tail)
+		w.WriteString(fr.head)
+		w.WriteString(Escape(words.Since(now.Sub(posts[i].Time))))
+		w.WriteString(fr.tail)
 	}
-	return template.HTML(b.String()), nil
 }
 
 // get returns the fragment of p, rendering it if need be.

@@ -76,27 +76,18 @@ func readMarker(s string) (i, n int) {
 	return i, len(markerPrefix) + end + 1
 }
 
-// Holes returns the values the shape's holes take, in order.
-func (s Shape) Holes() []int { return s.holes }
-
-// Len returns how many bytes the shape writes besides its values.
-func (s Shape) Len() int {
-	n := 0
-	for _, seg := range s.segs {
-		n += len(seg)
-	}
-	return n
-}
-
-// Write writes the shape to b with values[i] in the holes of marker i,
-// as they are: a value is HTML already, escaped (Escape) if it is text.
-// values must hold every value the shape's holes take.
-func (s Shape) Write(b *bytes.Buffer, values []string) {
+// Write writes the shape to b, calling fill to write the value of hole
+// i (a marker's number) in its place: as HTML, escaped (Escape) if it is
+// text. It stops at fill's first error.
+func (s Shape) Write(b *bytes.Buffer, fill func(hole int) error) error {
 	for i, hole := range s.holes {
 		b.WriteString(s.segs[i])
-		b.WriteString(values[hole])
+		if err := fill(hole); err != nil {
+			return err
+		}
 	}
 	b.WriteString(s.segs[len(s.segs)-1])
+	return nil
 }
 
 // escapes are what html/template writes for each byte it escapes in
