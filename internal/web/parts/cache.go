@@ -76,11 +76,15 @@ func (c *Cache) HTML(name, key string, data func() any, fill string) (template.H
 }
 
 // Keyed returns the template name executed on data, kept under data
-// itself, spelled out in Go syntax (%#v): data must hold no pointer,
-// whose address would stand for what it points to, and nothing the
-// part does not show, which would only keep copies apart.
+// itself, spelled out (Key): data should hold nothing the part does not
+// show, which would only keep copies apart. A part whose data Key
+// cannot spell out (a pointer in it) is rendered every time.
 func (c *Cache) Keyed(name string, data any) (template.HTML, error) {
-	return c.HTML(name, fmt.Sprintf("%#v", data), func() any { return data }, "")
+	key, ok := Key(data)
+	if !ok {
+		key = ""
+	}
+	return c.HTML(name, key, func() any { return data }, "")
 }
 
 func (c *Cache) render(name string, data any) (string, error) {
