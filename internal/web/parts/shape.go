@@ -132,15 +132,21 @@ func Escape(s string) string {
 
 // PlainURL reports whether html/template writes u as it is in a quoted
 // URL attribute (href, src): u has no scheme and only bytes that its URL
-// normalizer and its escaper both leave alone (letters, digits and
-// -._~/?=%). A page fills a URL hole only with such a URL, and executes
-// its template for any other.
+// normalizer and its escaper both leave alone (letters, digits, -._~/?=
+// and a % that starts an escape). A page fills a URL hole only with such
+// a URL, and executes its template for any other.
 func PlainURL(u string) bool {
 	for i := 0; i < len(u); i++ {
-		c := u[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~/?=%", c) >= 0) {
+		switch c := u[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', strings.IndexByte("-._~/?=", c) >= 0:
+		case c == '%' && i+2 < len(u) && isHex(u[i+1]) && isHex(u[i+2]):
+		default:
 			return false
 		}
 	}
 	return true
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
