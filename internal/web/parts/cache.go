@@ -24,8 +24,11 @@ const HoleMarker = "\ue000hole\ue000"
 // parts, and is safe for concurrent use.
 type Cache struct {
 	tmpl  *template.Template // with the parts' templates
-	cache *bounded.Map[string, part]
+	cache *bounded.Map[partKey, part]
 }
+
+// partKey is what a part is kept under: its template's name and its key.
+type partKey struct{ name, key string }
 
 // part is a kept part: its HTML, or its HTML before and after its hole.
 type part struct {
@@ -36,7 +39,7 @@ type part struct {
 // NewCache returns a cache of up to capacity parts rendered with the
 // templates of tmpl.
 func NewCache(tmpl *template.Template, capacity int) *Cache {
-	return &Cache{tmpl: tmpl, cache: bounded.New[string, part](capacity)}
+	return &Cache{tmpl: tmpl, cache: bounded.New[partKey, part](capacity)}
 }
 
 // Len returns how many parts the cache keeps.
@@ -53,8 +56,7 @@ func (c *Cache) HTML(name, key string, data func() any, fill string) (template.H
 	var pt part
 	ok := false
 	if key != "" {
-		key = name + "\x00" + key
-		pt, ok = c.cache.Load(key)
+		pt, ok = c.cache.Load(partKey{name, key})
 	}
 	if !ok {
 		html, err := c.render(name, data())
@@ -66,7 +68,7 @@ func (c *Cache) HTML(name, key string, data func() any, fill string) (template.H
 			pt = part{head: html[:at], tail: html[at+len(HoleMarker):], hole: true}
 		}
 		if key != "" {
-			c.cache.Store(key, pt)
+			c.cache.Store(partKey{name, key}, pt)
 		}
 	}
 	if !pt.hole {
