@@ -3,7 +3,10 @@ package web
 import (
 	"bytes"
 	"fmt"
+	"html/template"
+	"strings"
 	"testing"
+	"text/template/parse"
 	"time"
 
 	"github.com/retwis/retwis"
@@ -120,5 +123,103 @@ func withShape(v *view, p *retwis.Page, base string, bits int) {
 	}
 	if bits&withOlder != 0 {
 		v.Older = base + "?before=9"
+	}
+}
+
+// shapedNames are what the hot pages' templates may use: the fields and
+// functions their shapes account for (markerView puts a marker or a
+// list in each field, parseShapes a marker-returning function in place
+// of each function's), and the builtins that only test them.
+var shapedNames = map[string]bool{
+	"Title": true, "Suggestions": true, "Newer": true, "Older": true, "Page": true, "Profile": true, "Posts": true, "Missing": true,
+	"nav": true, "homeCard": true, "profileCard": true, "timelineCards": true, "suggestionsHTML": true, "postsHTML": true,
+	"not": true, "or": true,
+}
+
+// TestHotTemplatesShaped walks the templates of the hot pages (the
+// layout, the content and the templates they call) and checks that they
+// use nothing their shapes do not account for: a field used anew would
+// render alike in every shape, and TestComposedPages would see it only
+// if its cases gave it a value.
+func TestHotTemplatesShaped(t *testing.T) {
+	t.Parallel()
+	ps := must.Value(parseTemplates())(t)
+	for name := range hotPages {
+		w := shapedWalk{t: t, page: name, tmpl: ps.templates[name], seen: map[string]bool{}}
+		w.walk(w.tmpl.Lookup("layout").Tree.Root)
+		if !w.seen["content"] {
+			t.Errorf("%s: the layout calls no content", name)
+		}
+	}
+}
+
+// shapedWalk walks the templates of a hot page (see
+// TestHotTemplatesShaped), each called template once.
+type shapedWalk struct {
+	t    *testing.T
+	page string
+	tmpl *template.Template
+	seen map[string]bool
+}
+
+func (w *shapedWalk) walk(n parse.Node) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		w.list(n)
+	case *parse.IfNode:
+		w.branch(&n.BranchNode)
+	case *parse.WithNode:
+		w.branch(&n.BranchNode)
+	case *parse.RangeNode:
+		w.branch(&n.BranchNode)
+	case *parse.ActionNode:
+		w.walk(n.Pipe)
+	case *parse.PipeNode:
+		if n == nil { // {{template "name"}}
+			return
+		}
+		for _, c := range n.Cmds {
+			for _, a := range c.Args {
+				w.walk(a)
+			}
+		}
+	case *parse.FieldNode:
+		for _, f := range n.Ident {
+			w.check(f, "use ."+f)
+		}
+	case *parse.IdentifierNode:
+		if !strings.HasPrefix(n.Ident, "_html_template_") {
+			w.check(n.Ident, "call "+n.Ident)
+		}
+	case *parse.TemplateNode:
+		w.walk(n.Pipe)
+		if !w.seen[n.Name] {
+			w.seen[n.Name] = true
+			w.walk(w.tmpl.Lookup(n.Name).Tree.Root)
+		}
+	case *parse.TextNode, *parse.DotNode, *parse.StringNode, *parse.NumberNode, *parse.BoolNode, *parse.NilNode, *parse.CommentNode:
+	default:
+		w.t.Errorf("%s: its templates hold a %T, which this test does not read", w.page, n)
+	}
+}
+
+func (w *shapedWalk) list(l *parse.ListNode) {
+	if l == nil {
+		return
+	}
+	for _, n := range l.Nodes {
+		w.walk(n)
+	}
+}
+
+func (w *shapedWalk) branch(b *parse.BranchNode) {
+	w.walk(b.Pipe)
+	w.list(b.List)
+	w.list(b.ElseList)
+}
+
+func (w *shapedWalk) check(name, what string) {
+	if !shapedNames[name] {
+		w.t.Errorf("%s: its templates %s, which its shapes do not account for (hotPage.shape, markerView, parseShapes)", w.page, what)
 	}
 }
