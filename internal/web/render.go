@@ -12,6 +12,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/web/parts"
 	"github.com/retwis/retwis/internal/web/words"
 )
 
@@ -23,7 +24,7 @@ var templateFiles embed.FS
 var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted"}
 
 // fragmentCapacity is how many rendered posts a server keeps,
-// partCapacity how many other parts of pages (see parts).
+// partCapacity how many other parts of pages (see parts.Cache).
 const (
 	fragmentCapacity = 50_000
 	partCapacity     = 10_000
@@ -37,36 +38,59 @@ const (
 // server takes; the server's own check tells of a longer one.
 const statusMaxLength = 2 * retwis.MaxStatusLen
 
+// pageSet is the pages' templates, the caches of what they rendered
+// (posts and parts many pages show alike), and the shapes of the pages
+// shown most, which a request fills in without executing a template
+// (see compose).
+type pageSet struct {
+	templates map[string]*template.Template
+	kept      *keptParts
+	frags     *parts.Fragments
+	shapes    map[string]*[shapeCount]parts.Shape
+}
+
 // parseTemplates parses the pages. They render posts through a cache of
-// fragments (see fragments), made with their "post" template, and the
-// parts many pages show alike through a cache of parts (see parts).
-func parseTemplates() (map[string]*template.Template, error) {
-	frags := newFragments(nil, fragmentCapacity)
-	kept := newParts(partCapacity)
-	postsHTML := func(posts []retwis.Post) (template.HTML, error) { return frags.HTML(posts, time.Now()) }
+// fragments (see parts.Fragments), made with their "post" template, and
+// the parts many pages show alike through a cache of parts (keptParts).
+func parseTemplates() (*pageSet, error) {
+	ps := &pageSet{kept: &keptParts{}}
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
 	funcs := template.FuncMap{
-		"postsHTML": postsHTML, "posts": posts, "plural": words.Plural, "profile": retwis.ProfilePath,
+		"postsHTML": func(posts []retwis.Post) (template.HTML, error) { return ps.frags.HTML(posts, time.Now()) },
+		"posts":     posts, "plural": words.Plural, "profile": retwis.ProfilePath,
 		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return words.Since(time.Since(t)) },
 		"scopeText": scopeText, "statusMaxLength": func() int { return statusMaxLength },
-		"nav": kept.nav, "homeCard": kept.homeCard, "suggestionsHTML": kept.suggestions,
-		"profileCard": kept.profileCard, "timelineCards": kept.timelineCards,
+		"nav": ps.kept.nav, "homeCard": ps.kept.homeCard, "suggestionsHTML": ps.kept.suggestions,
+		"profileCard": ps.kept.profileCard, "timelineCards": ps.kept.timelineCards,
 	}
-	base, err := template.New("").Funcs(funcs).
+	base, pages, err := parsePages(funcs, pageNames)
+	if err != nil {
+		return nil, err
+	}
+	ps.templates, ps.frags, ps.kept.Cache = pages, parts.NewFragments(base, fragmentCapacity), parts.NewCache(base, partCapacity)
+	if ps.shapes, err = parseShapes(funcs); err != nil {
+		return nil, err
+	}
+	return ps, nil
+}
+
+// parsePages parses the pages names, each together with the layout and
+// the shared partials (base), calling funcs.
+func parsePages(funcs template.FuncMap, names []string) (base *template.Template, pages map[string]*template.Template, err error) {
+	base, err = template.New("").Funcs(funcs).
 		ParseFS(templateFiles, "templates/layout.html", "templates/partials.html")
 	if err != nil {
-		return nil, fmt.Errorf("web: templates: %w", err)
+		return nil, nil, fmt.Errorf("web: templates: %w", err)
 	}
-	frags.tmpl, kept.tmpl = base, base
-	pages := make(map[string]*template.Template, len(pageNames))
-	for _, name := range pageNames {
+	pages = make(map[string]*template.Template, len(names))
+	for _, name := range names {
 		t, err := template.Must(base.Clone()).ParseFS(templateFiles, "templates/"+name+".html")
 		if err != nil {
-			return nil, fmt.Errorf("web: template %s: %w", name, err)
+			return nil, nil, fmt.Errorf("web: template %s: %w", name, err)
 		}
 		pages[name] = t
 	}
-	return pages, nil
+	return base, pages, nil
 }
 
 // contentSecurityPolicy is the policy of every page: its scripts,
@@ -158,7 +182,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	}
 	buf.Reset()
 	defer s.buffers.Put(buf)
-	if err := s.pages[name].ExecuteTemplate(buf, "layout", &v); err != nil {
+	if err := s.pages.execute(buf, name, &v); err != nil {
 		s.log.Error("render", "template", name, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return

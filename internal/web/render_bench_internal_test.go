@@ -9,25 +9,53 @@ import (
 	"github.com/retwis/retwis"
 )
 
-// BenchmarkRenderHome measures rendering the home page alone (no
-// Redis, no HTTP): the layout, the compose form, five suggestions and
-// ten posts already rendered once.
+// BenchmarkRender measures rendering the hot pages alone (no Redis, no
+// HTTP), each both ways: composed from its shape and kept parts, and its
+// template executed (the kept parts and posts still kept). The home page
+// shows the compose form, five suggestions and ten posts; a profile and
+// the global timeline ten and fifty posts; each a link to older ones.
 //
-//	go test ./internal/web -run '^$' -bench RenderHome
-func BenchmarkRenderHome(b *testing.B) {
-	pages, err := parseTemplates()
+//	go test ./internal/web -run '^$' -bench Render -benchmem
+func BenchmarkRender(b *testing.B) {
+	ps, err := parseTemplates()
 	if err != nil {
 		b.Fatal(err)
 	}
-	v := homeBenchView()
+	for _, page := range []struct {
+		name string
+		v    view
+	}{{"home", homeBenchView()}, {"profile", profileBenchView()}, {"timeline", timelineBenchView()}} {
+		b.Run(page.name+"/composed", func(b *testing.B) {
+			benchRender(b, func(buf *bytes.Buffer, v *view) error { return ps.execute(buf, page.name, v) }, page.v)
+		})
+		b.Run(page.name+"/template", func(b *testing.B) {
+			benchRender(b, func(buf *bytes.Buffer, v *view) error {
+				return ps.templates[page.name].ExecuteTemplate(buf, "layout", v)
+			}, page.v)
+		})
+	}
+}
+
+// benchRender renders v with render, into a buffer reused as the
+// server's pool reuses it.
+func benchRender(b *testing.B, render func(*bytes.Buffer, *view) error, v view) {
 	var buf bytes.Buffer
 	for b.Loop() {
 		buf.Reset()
-		if err := pages["home"].ExecuteTemplate(&buf, "layout", &v); err != nil {
+		if err := render(&buf, &v); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(buf.Len()), "bytes/page")
+}
+
+// benchPosts returns n posts of a realistic length.
+func benchPosts(n int) []retwis.Post {
+	posts := make([]retwis.Post, n)
+	for i := range posts {
+		posts[i] = retwis.Post{ID: int64(1000 + i), Author: "author", Body: "a post of a realistic length for a status update #tag @someone", Time: time.Now().Add(-time.Hour)}
+	}
+	return posts
 }
 
 // homeBenchView is a home page's view: a viewer with unread
@@ -40,9 +68,32 @@ func homeBenchView() view {
 	for i := range 5 {
 		v.Suggestions = append(v.Suggestions, retwis.Suggestion{User: retwis.User{ID: int64(100 + i), Username: fmt.Sprint("someone", i)}, FollowedBy: 3})
 	}
-	for i := range 10 {
-		v.Page.Posts = append(v.Page.Posts, retwis.Post{ID: int64(1000 + i), Author: "author", Body: "a post of a realistic length for a status update #tag @someone", Time: time.Now().Add(-time.Hour)})
-	}
+	v.Page.Posts = benchPosts(10)
 	v.Older = "/?before=1000"
+	return v
+}
+
+// profileBenchView is a profile page's view, seen by another user who
+// does not follow them: their counts, ten posts, a link to older ones.
+func profileBenchView() view {
+	u := retwis.User{ID: 1, Username: "reader"}
+	author := retwis.User{ID: 2, Username: "author"}
+	v := view{Title: author.Username, Viewer: &u, Unread: 3, counted: true}
+	v.Profile = retwis.Profile{User: author, Counts: retwis.Counts{Followers: 120, Following: 5}}
+	v.Profile.Page.Posts = benchPosts(10)
+	v.Older = retwis.ProfilePath(author.Username) + "?before=1000"
+	return v
+}
+
+// timelineBenchView is the global timeline's view, logged out: ten
+// trending tags, ten new users, fifty posts, a link to older ones.
+func timelineBenchView() view {
+	v := view{Title: "Timeline"}
+	for i := range 10 {
+		v.Trends = append(v.Trends, retwis.Trend{Tag: fmt.Sprint("tag", i)})
+		v.Users = append(v.Users, fmt.Sprint("user", i))
+	}
+	v.Page.Posts = benchPosts(50)
+	v.Older = "/timeline?before=1000"
 	return v
 }

@@ -13,7 +13,6 @@
 package web
 
 import (
-	"html/template"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -85,7 +84,7 @@ type Server struct {
 	log     *slog.Logger
 	secure  bool // the auth cookie is always Secure
 	limits  Limits
-	pages   map[string]*template.Template
+	pages   *pageSet
 	// buffers hold pages being rendered: a page is tens of kilobytes,
 	// which a fresh buffer would reach by growing (and copying) often.
 	buffers sync.Pool

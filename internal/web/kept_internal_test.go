@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/web/parts"
 )
 
 // TestParts renders the kept parts of pages through the cache, twice
@@ -17,9 +18,8 @@ import (
 func TestParts(t *testing.T) {
 	t.Parallel()
 	pages := must.Value(parseTemplates())(t)
-	tmpl := pages["home"]
-	p := newParts(100)
-	p.tmpl = tmpl
+	tmpl := pages.templates["home"]
+	p := &keptParts{parts.NewCache(tmpl, 100)}
 	direct := func(name string, data any) string {
 		var b strings.Builder
 		must.OK(t, tmpl.ExecuteTemplate(&b, name, data))
@@ -38,14 +38,14 @@ func TestParts(t *testing.T) {
 		{"a search", view{Viewer: &plain, Query: `"><script>`}, false},
 	}
 	for _, tc := range views {
-		before := p.cache.Len()
+		before := p.Len()
 		for round := range 2 {
 			got := must.Value(p.nav(&tc.v))(t)
 			if want := direct("nav", &tc.v); string(got) != want {
 				t.Errorf("nav, %s, round %d:\n%s\nwant\n%s", tc.name, round, got, want)
 			}
 		}
-		if kept := p.cache.Len() > before; kept != tc.kept {
+		if kept := p.Len() > before; kept != tc.kept {
 			t.Errorf("nav, %s: kept %v; want %v", tc.name, kept, tc.kept)
 		}
 	}
@@ -60,7 +60,7 @@ func TestParts(t *testing.T) {
 		{"failed logins", view{Viewer: &plain, Profile: retwis.Profile{User: plain}, LoginFailures: loginFailures{N: 2, Last: time.Now()}}, false},
 	}
 	for _, tc := range cards {
-		before := p.cache.Len()
+		before := p.Len()
 		for _, key := range []string{"KEY1", `a"&<`} {
 			tc.v.PostKey = key
 			got := must.Value(p.homeCard(&tc.v))(t)
@@ -68,7 +68,7 @@ func TestParts(t *testing.T) {
 				t.Errorf("home card, %s, key %s:\n%s\nwant\n%s", tc.name, key, got, want)
 			}
 		}
-		if kept := p.cache.Len() > before; kept != tc.kept {
+		if kept := p.Len() > before; kept != tc.kept {
 			t.Errorf("home card, %s: kept %v; want %v", tc.name, kept, tc.kept)
 		}
 	}
@@ -99,7 +99,7 @@ func TestParts(t *testing.T) {
 		}
 	}
 	for i, v := range []view{{}, {Trends: []retwis.Trend{{Tag: "go", Weight: 2}}, Users: []string{"ann", "bob"}}, {Users: []string{"ann bob"}}} {
-		before := p.cache.Len()
+		before := p.Len()
 		for round := range 2 {
 			c := timelineCards{Users: v.Users}
 			for _, tr := range v.Trends {
@@ -110,8 +110,8 @@ func TestParts(t *testing.T) {
 				t.Errorf("timeline cards %d, round %d:\n%s\nwant\n%s", i, round, got, want)
 			}
 		}
-		if p.cache.Len() != before+1 {
-			t.Errorf("timeline cards %d: kept %d parts; want 1", i, p.cache.Len()-before)
+		if p.Len() != before+1 {
+			t.Errorf("timeline cards %d: kept %d parts; want 1", i, p.Len()-before)
 		}
 	}
 	ss := []retwis.Suggestion{{User: plain, FollowedBy: 2}, {User: odd, FollowedBy: 1}}

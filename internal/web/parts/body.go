@@ -1,4 +1,4 @@
-package web
+package parts
 
 import (
 	"html/template"
@@ -11,13 +11,13 @@ import (
 // shownURLRunes is how much of a link's address a post shows.
 const shownURLRunes = 32
 
-// bodyHTML returns the HTML of a post's body: its text escaped, with its
+// BodyHTML returns the HTML of a post's body: its text escaped, with its
 // mentions of users that existed when it was posted linked to their
 // profiles, its tags to their pages, and its links to where they point
 // (shown shortened, and marked as the author's, not the site's). The text
 // of each link is isolated (<bdi>), so that a direction control in it
 // turns nothing around it; the template isolates the whole body.
-func bodyHTML(p retwis.Post) template.HTML {
+func BodyHTML(p retwis.Post) template.HTML {
 	var b strings.Builder
 	for _, seg := range p.Segments() {
 		text := template.HTMLEscapeString(seg.Text)

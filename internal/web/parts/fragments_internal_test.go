@@ -1,4 +1,4 @@
-package web
+package parts
 
 import (
 	"fmt"
@@ -18,16 +18,12 @@ import (
 // the cache keeps no more than its capacity, evicting the oldest.
 func TestFragments(t *testing.T) {
 	t.Parallel()
-	pages, err := parseTemplates()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := pages["post"]
-	f := newFragments(tmpl, 3)
+	tmpl := partials(t)
+	f := NewFragments(tmpl, 3)
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	direct := func(p retwis.Post) string {
 		var b strings.Builder
-		if err := tmpl.ExecuteTemplate(&b, "post", postView{Post: p, BodyHTML: bodyHTML(p), Ago: words.Since(now.Sub(p.Time))}); err != nil {
+		if err := tmpl.ExecuteTemplate(&b, "post", PostView{Post: p, BodyHTML: BodyHTML(p), Ago: words.Since(now.Sub(p.Time))}); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -75,28 +71,38 @@ func TestFragments(t *testing.T) {
 // BenchmarkPostHTML compares a post from the fragment cache with the
 // post template executed each time.
 func BenchmarkPostHTML(b *testing.B) {
-	pages, err := parseTemplates()
-	if err != nil {
-		b.Fatal(err)
-	}
-	tmpl := pages["post"]
+	tmpl := partials(b)
 	now := time.Now()
 	p := retwis.Post{ID: 42, AuthorID: 7, Author: "alice", Time: now.Add(-time.Hour),
 		Body: "a status update of a realistic length, with an ampersand & a <tag> to escape"}
 	b.Run("template", func(b *testing.B) {
 		for b.Loop() {
 			var sb strings.Builder
-			if err := tmpl.ExecuteTemplate(&sb, "post", postView{Post: p, BodyHTML: bodyHTML(p), Ago: words.Since(now.Sub(p.Time))}); err != nil {
+			if err := tmpl.ExecuteTemplate(&sb, "post", PostView{Post: p, BodyHTML: BodyHTML(p), Ago: words.Since(now.Sub(p.Time))}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("fragments", func(b *testing.B) {
-		f := newFragments(tmpl, 10)
+		f := NewFragments(tmpl, 10)
 		var out template.HTML
 		for b.Loop() {
 			out, _ = f.HTML([]retwis.Post{p}, now)
 		}
 		_ = fmt.Sprint(len(out))
 	})
+}
+
+// partials returns the pages' partials (../templates/partials.html),
+// with the functions they call, the posts' through fragments of them.
+func partials(t testing.TB) *template.Template {
+	var f *Fragments
+	funcs := template.FuncMap{
+		"postsHTML": func(posts []retwis.Post) (template.HTML, error) { return f.HTML(posts, time.Now()) },
+		"profile":   retwis.ProfilePath, "postPath": retwis.PostPath, "tagPath": retwis.TagPath, "plural": words.Plural,
+		"ago": func(t time.Time) string { return words.Since(time.Since(t)) }, "statusMaxLength": func() int { return 560 },
+	}
+	tmpl := must.Value(template.New("").Funcs(funcs).ParseFiles("../templates/partials.html"))(t)
+	f = NewFragments(tmpl, 10)
+	return tmpl
 }
