@@ -49,6 +49,7 @@ type serveConfig struct {
 	secureCookies bool             // the auth cookie is Secure although served over plain HTTP (TLS ends at a proxy)
 	metricsAddr   string           // where /metrics listens; empty: nowhere
 	logFlush      time.Duration    // how often the buffered log is written out; 0: every line at once
+	logStatic     bool             // log every answer of a static file, not only those that fail or are slow
 	role          string           // what this server runs: all, web or worker
 	delivery      delivery.Options // Batch, Parallel and ClaimIdle of the delivery workers
 	writes        int              // posts, follows and deletions at once; 0: eight times the cores
@@ -129,6 +130,9 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.logFlush, "log-flush", 100*time.Millisecond, envHelp(
 		"gather the log, a line per request, in memory and write it to stderr this `often` (or when 64 KiB are waiting), "+
 			"so that no request waits on the write of its line; 0: write each line at once", "RETWIS_LOG_FLUSH"))
+	fs.BoolVar(&c.logStatic, "log-static", false, envHelp(
+		"log a line for every answer of a static file (/static/…); by default only those that fail or take 100 ms or more "+
+			"(all are counted in the metrics)", "RETWIS_LOG_STATIC"))
 	fs.StringVar(&c.role, "role", roleAll, envHelp(
 		"what this server `runs`: all (pages and delivery), web (pages only) or worker (delivery and upkeep, probes on --addr)", "RETWIS_ROLE"))
 	fs.IntVar(&c.delivery.Batch, "delivery-batch", 1000, envHelp(
@@ -369,7 +373,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
 		ProbesOnly: cfg.role == roleWorker, PublicURL: public,
-		Pages:     web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits},
+		Pages:     web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits, LogStatic: cfg.logStatic},
 		API:       api.Options{Rate: cfg.apiRate},
 		Streaming: streaming.Options{Limits: cfg.streams}})
 	if err != nil {

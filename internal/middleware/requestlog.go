@@ -38,11 +38,17 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // WebSocket upgrades reach the connection.
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
+// StaticSlow is how long an answer of a file held in memory may take
+// before it is logged whatever Options.LogStatic says: a server too busy
+// to send a file at once.
+const StaticSlow = 100 * time.Millisecond
+
 // logRequests notes the request's client (see [ClientAddr], [Secure]),
-// then writes one log line per request, and counts it in the metrics. A
-// request whose client went away is logged with StatusClientClosed, at
-// Info like the others.
-func (s *Stack) logRequests(next http.Handler) http.Handler {
+// then writes one log line per request, and counts it in the metrics;
+// quiet leaves out the line of an answer below 400 that took less than
+// StaticSlow. A request whose client went away is logged with
+// StatusClientClosed, at Info like the others.
+func (s *Stack) logRequests(next http.Handler, quiet bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
@@ -56,7 +62,7 @@ func (s *Stack) logRequests(next http.Handler) http.Handler {
 			status = http.StatusOK // what net/http sends for an empty answer
 		}
 		d := time.Since(start)
-		if s.log.Enabled(r.Context(), slog.LevelInfo) {
+		if !(quiet && status < 400 && d < StaticSlow) && s.log.Enabled(r.Context(), slog.LevelInfo) {
 			s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method),
 				slog.String("path", r.URL.Path), slog.Int("status", status), slog.Duration("duration", d))
 		}

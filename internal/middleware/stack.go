@@ -42,6 +42,11 @@ type Options struct {
 	// Proxies are the reverse proxies whose forwarded headers are
 	// believed, for [ClientAddr] and [Secure]; none by default.
 	Proxies Proxies
+	// LogStatic logs a line for every answer of the handlers behind
+	// [Stack.WrapStatic]; by default only those that fail (a status of
+	// 400 or more) or took StaticSlow or longer are logged, the others
+	// only counted in the metrics.
+	LogStatic bool
 }
 
 // Stack is the middleware of one HTTP interface. It keeps no state
@@ -75,15 +80,16 @@ func New(opts Options) *Stack {
 // metrics, the security headers, the deadline, panic recovery and the
 // body cap, in this order from the outside in.
 func (s *Stack) Wrap(next http.Handler) http.Handler {
-	return s.logRequests(secureHeaders(s.limitTime(s.recoverPanics(s.limitBodies(noteRoute(next))))))
+	return s.logRequests(secureHeaders(s.limitTime(s.recoverPanics(s.limitBodies(noteRoute(next))))), false)
 }
 
 // WrapStatic returns next behind the part of Wrap that a handler of
 // files held in memory needs: the client read through the trusted
-// proxies, the request log line and metrics, the security headers and
-// panic recovery. It leaves out the deadline (next waits on nothing) and
-// the body cap (next reads no body), whose context and reader every
-// request would pay for.
+// proxies, the metrics, the security headers and panic recovery, and
+// the request log line of an answer that failed or was slow
+// (Options.LogStatic: of every answer). It leaves out the deadline
+// (next waits on nothing) and the body cap (next reads no body), whose
+// context and reader every request would pay for.
 func (s *Stack) WrapStatic(next http.Handler) http.Handler {
-	return s.logRequests(secureHeaders(s.recoverPanics(noteRoute(next))))
+	return s.logRequests(secureHeaders(s.recoverPanics(noteRoute(next))), !s.opts.LogStatic)
 }

@@ -119,6 +119,38 @@ func TestRequestLog(t *testing.T) {
 	}
 }
 
+// TestStaticLog: behind WrapStatic, an answer that fails is logged and
+// one that succeeds is not, unless LogStatic says to log them all.
+func TestStaticLog(t *testing.T) {
+	t.Parallel()
+	for _, all := range []bool{false, true} {
+		logs := &syncbuf.Buffer{}
+		st := middleware.New(middleware.Options{LogStatic: all, Log: slog.New(slog.NewTextHandler(logs, nil)),
+			RenderError: func(w http.ResponseWriter, r *http.Request, status int, msg string) { w.WriteHeader(status) }})
+		srv := httptest.NewServer(st.WrapStatic(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/static/style.css" {
+				http.NotFound(w, r)
+				return
+			}
+			io.WriteString(w, "body { }")
+		})))
+		s := &server{t: t, srv: srv, logs: logs}
+		if status, body := s.get("/static/style.css", nil); status != 200 || body != "body { }" {
+			t.Fatalf("got %d %q", status, body)
+		}
+		if status, _ := s.get("/static/missing.css", nil); status != 404 {
+			t.Fatalf("a missing file answered %d", status)
+		}
+		// The lines are written before the answers are sent: the first
+		// is there by now if it is ever written.
+		s.waitLog(`msg=request method=GET path=/static/missing.css status=404 `)
+		if logged := strings.Contains(logs.String(), "path=/static/style.css"); logged != all {
+			t.Errorf("LogStatic %v: the answer of a file logged %v:\n%s", all, logged, logs.String())
+		}
+		srv.Close()
+	}
+}
+
 // TestClientWentAway checks that a request whose client gave up is no
 // error in the log, even when the store reports its lost wait as an
 // unavailable database.

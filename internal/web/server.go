@@ -62,6 +62,9 @@ type Options struct {
 	// the limits per client address.
 	Limits  Limits
 	Proxies []netip.Prefix
+	// LogStatic logs every answer of a static file, not only those that
+	// fail or are slow (middleware.Options.LogStatic).
+	LogStatic bool
 }
 
 // Limits are the rate limits of the pages' forms that need no account:
@@ -108,7 +111,7 @@ func New(opts Options) (*Server, error) {
 	s.mw = middleware.New(middleware.Options{
 		Log: log, RenderError: s.renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
 		Auth: opts.Store, Credential: SessionCredential, Refused: s.clearAuthCookie, Metrics: opts.Metrics, Writes: opts.Writes,
-		Proxies: opts.Proxies,
+		Proxies: opts.Proxies, LogStatic: opts.LogStatic,
 	})
 	s.routes(opts.ProbesOnly)
 	mux := http.NewServeMux()
