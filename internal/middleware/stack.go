@@ -80,16 +80,29 @@ func New(opts Options) *Stack {
 // metrics, the security headers, the deadline, panic recovery and the
 // body cap, in this order from the outside in.
 func (s *Stack) Wrap(next http.Handler) http.Handler {
-	return s.logRequests(secureHeaders(s.limitTime(s.recoverPanics(s.limitBodies(noteRoute(next))))), false)
+	return s.logRequests(secureHeaders(s.limitTime(s.recoverPanics(s.limitBodies(noteRoute(next))))))
 }
 
-// WrapStatic returns next behind the part of Wrap that a handler of
-// files held in memory needs: the client read through the trusted
-// proxies, the metrics, the security headers and panic recovery, and
-// the request log line of an answer that failed or was slow
-// (Options.LogStatic: of every answer). It leaves out the deadline
-// (next waits on nothing) and the body cap (next reads no body), whose
-// context and reader every request would pay for.
-func (s *Stack) WrapStatic(next http.Handler) http.Handler {
-	return s.logRequests(secureHeaders(s.recoverPanics(noteRoute(next))), !s.opts.LogStatic)
+// WrapStatic returns next, a handler of files held in memory registered
+// at route, behind what it needs of Wrap: the header that forbids
+// sniffing (and HSTS over HTTPS), panic recovery, the metrics, and the
+// request log line of an answer that failed or was slow
+// (Options.LogStatic: of every answer). It leaves out what only pages
+// and documents need: the deadline (next waits on nothing), the body cap
+// (next reads no body), the client noted in the request's context (none
+// asks for it), and the headers about framing and referrers (a style
+// sheet, a script or a picture is no document, and refers to nothing).
+func (s *Stack) WrapStatic(route string, next http.Handler) http.Handler {
+	next = s.recoverPanics(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		h := w.Header()
+		h["X-Content-Type-Options"] = nosniff
+		if s.opts.Proxies.Secure(r) {
+			h["Strict-Transport-Security"] = strictTransport
+		}
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		s.finish(r, route, rec.status, start, !s.opts.LogStatic)
+	})
 }

@@ -119,15 +119,16 @@ func TestRequestLog(t *testing.T) {
 	}
 }
 
-// TestStaticLog: behind WrapStatic, an answer that fails is logged and
-// one that succeeds is not, unless LogStatic says to log them all.
+// TestStaticLog: behind WrapStatic, a file is sent with nosniff; an
+// answer that fails is logged and one that succeeds is not, unless
+// LogStatic says to log them all.
 func TestStaticLog(t *testing.T) {
 	t.Parallel()
 	for _, all := range []bool{false, true} {
 		logs := &syncbuf.Buffer{}
 		st := middleware.New(middleware.Options{LogStatic: all, Log: slog.New(slog.NewTextHandler(logs, nil)),
 			RenderError: func(w http.ResponseWriter, r *http.Request, status int, msg string) { w.WriteHeader(status) }})
-		srv := httptest.NewServer(st.WrapStatic(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		srv := httptest.NewServer(st.WrapStatic("GET /static/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.URL.Path != "/static/style.css" {
 				http.NotFound(w, r)
 				return
@@ -135,8 +136,11 @@ func TestStaticLog(t *testing.T) {
 			io.WriteString(w, "body { }")
 		})))
 		s := &server{t: t, srv: srv, logs: logs}
-		if status, body := s.get("/static/style.css", nil); status != 200 || body != "body { }" {
-			t.Fatalf("got %d %q", status, body)
+		res := must.Value(s.do(t.Context(), "GET", "/static/style.css", "", nil))(t)
+		body := must.Value(io.ReadAll(res.Body))(t)
+		res.Body.Close()
+		if res.StatusCode != 200 || string(body) != "body { }" || res.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Fatalf("got %d %q, %v", res.StatusCode, body, res.Header)
 		}
 		if status, _ := s.get("/static/missing.css", nil); status != 404 {
 			t.Fatalf("a missing file answered %d", status)

@@ -131,9 +131,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 func (s *Server) Register(mux *http.ServeMux) {
 	mux.Handle("/", s.dynamic)
 	if s.static != nil {
-		mux.Handle("GET /static/", s.static)
+		mux.Handle(staticRoute, s.static)
 	}
 }
+
+// staticRoute is the route of the static files.
+const staticRoute = "GET /static/"
 
 // routes builds the handler of the pages and the probes, behind the
 // middleware, and that of the static files (none with probesOnly).
@@ -155,7 +158,7 @@ func (s *Server) routes(probesOnly bool) {
 	if !probesOnly {
 		// The static files take a shorter stack: no deadline, body cap or
 		// cross-origin check, which a GET of bytes in memory has no use for.
-		s.static = s.mw.WrapStatic(assets.Handler())
+		s.static = s.mw.WrapStatic(staticRoute, assets.Handler())
 	}
 }
 
