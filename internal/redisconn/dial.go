@@ -75,7 +75,7 @@ func DialWith(redisURL string, o Options) (rueidis.Client, error) {
 	// default (a single server's default is one per two cores): a page's
 	// cached reads are then one pipeline, answered from the cache in the
 	// caller's goroutine, rather than split by connection and run in a
-	// goroutine each (docs/PERFORMANCE.md, "one connection a node").
+	// goroutine each (docs/PERFORMANCE.md, "The data path").
 	opt.PipelineMultiplex = -1
 	if o.ReadFromReplica != nil {
 		masters, err := mastersOf(redisURL)
