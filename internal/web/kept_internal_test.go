@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"strings"
 	"testing"
 	"time"
@@ -37,17 +38,25 @@ func TestParts(t *testing.T) {
 		{"an odd name", view{Viewer: &odd}, true},
 		{"a search", view{Viewer: &plain, Query: `"><script>`}, false},
 	}
-	for _, tc := range views {
+	// check renders v twice with render, edit changing it before each
+	// (round 0, then 1), against the template part executed directly,
+	// and checks whether the part was kept.
+	check := func(part, name string, v *view, kept bool, render func(*view) (template.HTML, error), edit func(round int, v *view)) {
+		t.Helper()
 		before := p.Len()
 		for round := range 2 {
-			got := must.Value(p.nav(&tc.v))(t)
-			if want := direct("nav", &tc.v); string(got) != want {
-				t.Errorf("nav, %s, round %d:\n%s\nwant\n%s", tc.name, round, got, want)
+			edit(round, v)
+			got := must.Value(render(v))(t)
+			if want := direct(part, v); string(got) != want {
+				t.Errorf("%s, %s, round %d:\n%s\nwant\n%s", part, name, round, got, want)
 			}
 		}
-		if kept := p.Len() > before; kept != tc.kept {
-			t.Errorf("nav, %s: kept %v; want %v", tc.name, kept, tc.kept)
+		if k := p.Len() > before; k != kept {
+			t.Errorf("%s, %s: kept %v; want %v", part, name, k, kept)
 		}
+	}
+	for _, tc := range views {
+		check("nav", tc.name, &tc.v, tc.kept, p.nav, func(int, *view) {})
 	}
 	cards := []struct {
 		name string
@@ -60,17 +69,7 @@ func TestParts(t *testing.T) {
 		{"failed logins", view{Viewer: &plain, Profile: retwis.Profile{User: plain}, LoginFailures: loginFailures{N: 2, Last: time.Now()}}, false},
 	}
 	for _, tc := range cards {
-		before := p.Len()
-		for _, key := range []string{"KEY1", `a"&<`} {
-			tc.v.PostKey = key
-			got := must.Value(p.homeCard(&tc.v))(t)
-			if want := direct("home-card", &tc.v); string(got) != want {
-				t.Errorf("home card, %s, key %s:\n%s\nwant\n%s", tc.name, key, got, want)
-			}
-		}
-		if kept := p.Len() > before; kept != tc.kept {
-			t.Errorf("home card, %s: kept %v; want %v", tc.name, kept, tc.kept)
-		}
+		check("home-card", tc.name, &tc.v, tc.kept, p.homeCard, func(round int, v *view) { v.PostKey = []string{"KEY1", `a"&<`}[round] })
 	}
 	profiles := []view{
 		{Profile: retwis.Profile{User: odd, DisplayName: "Ann <b>", Bio: "a bio"}},
