@@ -13,8 +13,8 @@
 //   - one log line per request (method, path, status, duration) and the
 //     request metrics, security headers, panic recovery, a cap on
 //     request bodies and a deadline for each request ([Stack.Wrap]), or
-//     for files served from memory only the metrics, the header against
-//     sniffing, panic recovery and the lines of failed or slow answers
+//     for files served from memory only the metrics, the security
+//     headers, panic recovery and the lines of failed or slow answers
 //     ([Stack.WrapStatic]);
 //   - the client's address and whether it came over HTTPS, read at most
 //     once per request, believing forwarded headers from the trusted proxies only

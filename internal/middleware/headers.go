@@ -13,19 +13,24 @@ var (
 	strictTransport = []string{"max-age=31536000"}
 )
 
-// secureHeaders sets the headers every answer carries, whatever the
-// interface and the route: no content sniffing, no referrer sent to
-// other sites, no framing, and, over HTTPS (served here, or by a trusted
-// proxy that says so: [Secure]), HSTS for a year. Pages add their CSP and caching.
+// secureHeaders sets the headers every answer carries (setSecureHeaders),
+// over HTTPS as [Secure] reads it.
 func secureHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h["X-Content-Type-Options"] = nosniff
-		h["Referrer-Policy"] = sameOrigin
-		h["X-Frame-Options"] = denyFrames
-		if Secure(r) {
-			h["Strict-Transport-Security"] = strictTransport
-		}
+		setSecureHeaders(w.Header(), Secure(r))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// setSecureHeaders sets the headers every answer carries, whatever the
+// interface and the route: no content sniffing, no referrer sent to
+// other sites, no framing, and, over HTTPS (served here, or by a trusted
+// proxy that says so), HSTS for a year. Pages add their CSP and caching.
+func setSecureHeaders(h http.Header, secure bool) {
+	h["X-Content-Type-Options"] = nosniff
+	h["Referrer-Policy"] = sameOrigin
+	h["X-Frame-Options"] = denyFrames
+	if secure {
+		h["Strict-Transport-Security"] = strictTransport
+	}
 }

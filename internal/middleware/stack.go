@@ -84,23 +84,17 @@ func (s *Stack) Wrap(next http.Handler) http.Handler {
 }
 
 // WrapStatic returns next, a handler of files held in memory registered
-// at route, behind what it needs of Wrap: the header that forbids
-// sniffing (and HSTS over HTTPS), panic recovery, the metrics, and the
-// request log line of an answer that failed or was slow
-// (Options.LogStatic: of every answer). It leaves out what only pages
-// and documents need: the deadline (next waits on nothing), the body cap
-// (next reads no body), the client noted in the request's context (none
-// asks for it), and the headers about framing and referrers (a style
-// sheet, a script or a picture is no document, and refers to nothing).
+// at route, behind what it needs of Wrap: the security headers every
+// answer carries, panic recovery, the metrics, and the request log line
+// of an answer that failed or was slow (Options.LogStatic: of every
+// answer). It leaves out what only pages need: the deadline (next waits
+// on nothing), the body cap (next reads no body) and the client noted
+// in the request's context (nothing downstream asks for it).
 func (s *Stack) WrapStatic(route string, next http.Handler) http.Handler {
 	next = s.recoverPanics(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		h := w.Header()
-		h["X-Content-Type-Options"] = nosniff
-		if s.opts.Proxies.Secure(r) {
-			h["Strict-Transport-Security"] = strictTransport
-		}
+		setSecureHeaders(w.Header(), s.opts.Proxies.Secure(r))
 		rec := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
 		s.finish(r, route, rec.status, start, !s.opts.LogStatic)

@@ -119,7 +119,8 @@ func TestRequestLog(t *testing.T) {
 	}
 }
 
-// TestStaticLog: behind WrapStatic, a file is sent with nosniff; an
+// TestStaticLog: behind WrapStatic, a file is sent with the security
+// headers; an
 // answer that fails is logged and one that succeeds is not, unless
 // LogStatic says to log them all.
 func TestStaticLog(t *testing.T) {
@@ -139,7 +140,8 @@ func TestStaticLog(t *testing.T) {
 		res := must.Value(s.do(t.Context(), "GET", "/static/style.css", "", nil))(t)
 		body := must.Value(io.ReadAll(res.Body))(t)
 		res.Body.Close()
-		if res.StatusCode != 200 || string(body) != "body { }" || res.Header.Get("X-Content-Type-Options") != "nosniff" {
+		if res.StatusCode != 200 || string(body) != "body { }" || res.Header.Get("X-Content-Type-Options") != "nosniff" ||
+			res.Header.Get("X-Frame-Options") != "DENY" {
 			t.Fatalf("got %d %q, %v", res.StatusCode, body, res.Header)
 		}
 		if status, _ := s.get("/static/missing.css", nil); status != 404 {
