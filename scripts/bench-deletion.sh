@@ -37,7 +37,7 @@ for uid in $($R --scan --pattern 'followers:{*}' | grep -v ':job:' | while read 
 	jar="$WORK/jar-$uid"
 	curl -fs -c "$jar" -o /dev/null -d "username=$name&password=benchpass1" http://$ADDR/login
 	start=$(date +%s.%N)
-	curl -fs -b "$jar" -o /dev/null -d "password=benchpass1" http://$ADDR/settings/delete
+	curl -fs -b "$jar" -o /dev/null -d "password=benchpass1&confirm=yes" http://$ADDR/settings/delete
 	until curl -s http://$ADDR/u/"$name" | grep -q "has been deleted"; do sleep 0.05; done
 	end=$(date +%s.%N)
 	echo "$name: $posts posts, $followers followers, $following following: deleted in $(awk "BEGIN { printf \"%.2f\", $end - $start }") s"

@@ -105,7 +105,7 @@ func TestStreamRevokedEverywhere(t *testing.T) {
 			}
 		}, true},
 		{"account deletion", func(t *testing.T, a account) {
-			if st := two.form("/settings/delete", a.cookie, url.Values{"password": {"password-" + a.user.Username}}); st != http.StatusSeeOther {
+			if st := two.form("/settings/delete", a.cookie, url.Values{"password": {"password-" + a.user.Username}, "confirm": {"yes"}}); st != http.StatusSeeOther {
 				t.Fatalf("delete: %d", st)
 			}
 		}, true},

@@ -8,16 +8,19 @@ import (
 	"github.com/retwis/retwis/internal/store/accounts"
 )
 
-// deleteAccount serves POST /settings/delete (password): with the
-// viewer's password, the account is deleted (see deletion.Deleter.DeleteAccount:
-// at once for a small one, in the background for a larger one), the
-// cookie cleared, and the browser sent to the account's old profile,
-// which tells how far the deletion has got. Refused (a wrong password,
-// too many attempts), the settings page shows why, and nothing is
-// deleted.
+// deleteAccount serves POST /settings/delete (password, confirm): with
+// the viewer's password and the box "I understand" ticked, the account
+// is deleted (see deletion.Deleter.DeleteAccount: at once for a small
+// one, in the background for a larger one), the cookie cleared, and the
+// browser sent to the account's old profile, which tells how far the
+// deletion has got. Refused (the box not ticked, a wrong password, too
+// many attempts), the settings page shows why, and nothing is deleted.
 func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	status, err := parseForm(w, r)
+	if err == nil && r.PostFormValue("confirm") == "" { // checked before the password, which costs a hash and an attempt
+		err = errDeleteUnconfirmed
+	}
 	d := s.knownDevice(r, u.Username)
 	if err == nil { // each attempt hashes a password: limited as logins to the account are
 		err = s.limitAttempt(r, u.Username, d.Known)
@@ -32,6 +35,11 @@ func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	}
 	s.refuseSettings(w, r, u, status, err)
 }
+
+// errDeleteUnconfirmed refuses a deletion of an account whose form did
+// not tick the box that says its owner understands it cannot be undone.
+var errDeleteUnconfirmed = retwis.Errorf(retwis.Invalid,
+	"Nothing was deleted: tick the box that says you understand your account cannot be recovered, then delete it again.")
 
 // showDeletion answers, with 410 Gone, the profile of a deleted account
 // whose name is still reserved: how far its deletion has got. It reports

@@ -7,13 +7,15 @@ import (
 	"testing"
 )
 
-// TestDeleteAccount: the settings page offers the deletion; a wrong
-// password, or a form from another site, deletes nothing; the right one
+// TestDeleteAccount: the settings page offers the deletion; a form
+// without the box "I understand" ticked, a wrong password, or a form
+// from another site, deletes nothing; the right password, ticked,
 // logs the browser out and sends it to the account's old profile, which
 // says the account is deleted; its name can neither log in nor be
 // registered again, and its posts are gone from its followers' pages.
 func TestDeleteAccount(t *testing.T) {
 	t.Parallel()
+	confirmed := url.Values{"password": {"password1"}, "confirm": {"yes"}}
 	s := newSite(t)
 	owner, other := s.browser(), s.browser()
 	owner.signUp("owner")
@@ -22,18 +24,21 @@ func TestDeleteAccount(t *testing.T) {
 	redirects(t, owner.post("/post", url.Values{"status": {"my last words to @other"}}), "/")
 	s.drain()
 	expect(t, other.get("/"), 200, "my last words")
-	expect(t, owner.get("/settings"), 200, "Delete your account", `action="/settings/delete"`, "cannot be undone")
+	expect(t, owner.get("/settings"), 200, "Delete your account", `action="/settings/delete"`, "cannot be undone",
+		`<input name="confirm" type="checkbox" value="yes" required>`)
 
 	before := s.snapshot()
-	expect(t, owner.post("/settings/delete", url.Values{"password": {"wrong-one"}}), http.StatusBadRequest,
+	expect(t, owner.post("/settings/delete", url.Values{"password": {"password1"}}), http.StatusBadRequest,
+		"Nothing was deleted: tick the box that says you understand", "Delete your account")
+	expect(t, owner.post("/settings/delete", url.Values{"password": {"wrong-one"}, "confirm": {"yes"}}), http.StatusBadRequest,
 		"The password is wrong.", "Delete your account")
 	for _, h := range []http.Header{{"Sec-Fetch-Site": {"cross-site"}}, {"Origin": {"https://evil.example"}}} {
-		expect(t, owner.postRaw("/settings/delete", "password=password1", h), http.StatusForbidden)
+		expect(t, owner.postRaw("/settings/delete", "password=password1&confirm=yes", h), http.StatusForbidden)
 	}
 	s.assertUnchanged(before)
-	redirects(t, s.browser().post("/settings/delete", url.Values{"password": {"password1"}}), "/") // logged out: nothing to delete
+	redirects(t, s.browser().post("/settings/delete", confirmed), "/") // logged out: nothing to delete
 
-	r := owner.post("/settings/delete", url.Values{"password": {"password1"}})
+	r := owner.post("/settings/delete", confirmed)
 	redirects(t, r, "/u/owner")
 	if c := r.header.Get("Set-Cookie"); !strings.Contains(c, "Max-Age=0") {
 		t.Fatalf("the cookie is not cleared: %q", c)
