@@ -18,10 +18,11 @@ const phoneWidth, phoneHeight = 390, 844
 // phone does: the bar takes two rows (its links one row that scrolls
 // sideways), the first key press reaches the skip link, shown, which
 // leads to the compose box, and the global timeline shows its posts
-// before its cards. Then every text of the home, global timeline,
-// settings and admin pages, the danger buttons among them, is measured
-// against its background (WCAG contrast, at least 4.5:1) in the light
-// theme and in the dark one, which the browser's preference chooses.
+// before its cards. Then every text of the welcome, home, global
+// timeline, profile, settings and admin pages, the danger buttons among
+// them, is measured against its background (WCAG contrast, at least
+// 4.5:1) in the light theme and in the dark one, which the browser's
+// preference chooses.
 func TestLookInBrowser(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -54,12 +55,14 @@ func TestLookInBrowser(t *testing.T) {
 	checkTimelineOrder(t, ctx, s.srv.URL)
 	pages := []struct {
 		path    string
-		dangers int // its danger buttons: the admin page's Suspend @troll, Suspend and Delete; Delete my account
-	}{{"/", 0}, {"/timeline", 0}, {"/settings", 1}, {"/admin", 3}}
+		dangers int // its danger buttons: Block; Delete my account; the admin page's Suspend @troll, Suspend and Delete
+	}{{"/", 0}, {"/timeline", 0}, {"/u/troll", 1}, {"/settings", 1}, {"/admin", 3}}
+	visitor := newTab(t, ctx) // logged out: the welcome page's forms
 	for _, dark := range []bool{false, true} {
 		for _, p := range pages {
 			checkContrast(t, ctx, s.srv.URL+p.path, dark, p.dangers)
 		}
+		checkContrast(t, visitor, s.srv.URL+"/", dark, 0)
 	}
 	if errs.String() != "" {
 		t.Fatalf("the pages reported errors:\n%s", errs)
