@@ -19,10 +19,10 @@ const phoneWidth, phoneHeight = 390, 844
 // sideways), the first key press reaches the skip link, shown, which
 // leads to the compose box, and the global timeline shows its posts
 // before its cards. Then every text of the welcome, home, global
-// timeline, profile, settings and admin pages, the danger buttons among
-// them, is measured against its background (WCAG contrast, at least
-// 4.5:1) in the light theme and in the dark one, which the browser's
-// preference chooses.
+// timeline, tag (its chart), profile, settings and admin pages, the
+// danger buttons among them, is measured against its background (WCAG
+// contrast, at least 4.5:1) in the light theme and in the dark one,
+// which the browser's preference chooses.
 func TestLookInBrowser(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -56,7 +56,7 @@ func TestLookInBrowser(t *testing.T) {
 	pages := []struct {
 		path    string
 		dangers int // its danger buttons: Block; Delete my account; the admin page's Suspend @troll, Suspend and Delete
-	}{{"/", 0}, {"/timeline", 0}, {"/u/troll", 1}, {"/settings", 1}, {"/admin", 3}}
+	}{{"/", 0}, {"/timeline", 0}, {"/tag/look", 0}, {"/u/troll", 1}, {"/settings", 1}, {"/admin", 3}}
 	visitor := newTab(t, ctx) // logged out: the welcome page's forms
 	for _, dark := range []bool{false, true} {
 		for _, p := range pages {
@@ -192,10 +192,11 @@ const contrastScript = `(() => {
 			[...e.childNodes].some(n => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
 		const r = e.getBoundingClientRect();
 		if (!text || r.width <= 1 || r.height <= 1 || r.bottom <= 0) continue; // not shown, or only to screen readers, or the skip link away
-		const k = ratio(rgba(getComputedStyle(e).color).c, background(e));
+		const style = getComputedStyle(e), color = e instanceof SVGElement ? style.fill : style.color; // a chart's labels
+		const k = ratio(rgba(color).c, background(e));
 		out.checked++;
 		if (e.matches("button.danger")) out.danger++;
-		if (k < 4.5) out.low.push(e.tagName.toLowerCase() + "." + e.className + " " + JSON.stringify((e.value || e.textContent).trim().slice(0, 30)) + " " + k.toFixed(2));
+		if (k < 4.5) out.low.push(e.tagName.toLowerCase() + "." + (e.getAttribute("class") || "") + " " + JSON.stringify((e.value || e.textContent).trim().slice(0, 30)) + " " + k.toFixed(2));
 	}
 	return out;
 })()`
