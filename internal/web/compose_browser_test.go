@@ -83,4 +83,7 @@ func TestComposeCounterInBrowser(t *testing.T) {
 	if draft, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("form.compose textarea").value`)); err != nil || draft != tooLong {
 		t.Errorf("the draft refused: %v; the box holds %d characters, want %d", err, len([]rune(draft)), len([]rune(tooLong)))
 	}
+	if e := errs.String(); e != "" {
+		t.Errorf("the page's console reported errors (a script the CSP refused?): %s", e)
+	}
 }
