@@ -1,16 +1,16 @@
 // Package web is retwis's HTML interface: one handler per file on a
 // standard library mux, html/template pages embedded in the binary
 // (templates/), and the static files of package assets. Every page works
-// without JavaScript; two small scripts make some nicer where it runs:
-// static/complete.js suggests tags and people in the search boxes, and
+// without JavaScript; three small scripts make some nicer where it runs:
+// static/complete.js suggests tags and people in the search boxes,
 // static/live.js tells the reader of a timeline that new posts have come
 // (through the streaming API's Server-Sent Events, which the session
-// cookie opens), and static/counter.js counts down what is left of a post
-// beside each compose box. The plumbing it shares with the other interfaces (the
-// viewer, error statuses, request logging and limits, the client's
-// address) is internal/middleware's; what is its own is the cookie, the
-// forms and how pages look. internal/mux mounts it at "/", beside the
-// client API and its streams.
+// cookie opens), and static/counter.js counts down what is left of a
+// post beside each compose box. The plumbing it shares with the other
+// interfaces (the viewer, error statuses, request logging and limits,
+// the client's address) is internal/middleware's; what is its own is the
+// cookie, the forms and how pages look. internal/mux mounts it at "/",
+// beside the client API and its streams.
 package web
 
 import (
@@ -38,8 +38,9 @@ const (
 )
 
 // formBytes caps request bodies: maxBodyBytes, or more on an instance
-// whose posts are so long (--max-post-chars) that one of characters of
-// four bytes, each sent as 12 ("%F0%9F%99%82"), would not fit.
+// whose posts may be so long (--max-post-chars) that a post of
+// characters of four bytes, each sent as 12 ("%F0%9F%99%82"), would not
+// fit in it.
 func formBytes(maxPostChars int) int64 {
 	return max(maxBodyBytes, 12*int64(maxPostChars)+4<<10)
 }
