@@ -275,3 +275,48 @@ func (p Post) Segments() []Segment {
 	}
 	return out
 }
+
+// Paragraphs cuts the body of p into its paragraphs, which blank lines
+// separate, each cut into segments as Segments cuts the body; the plain
+// text of a segment may still hold single line breaks ("\n"), which
+// renderers show as breaks within the paragraph. A body without blank
+// lines is one paragraph.
+func (p Post) Paragraphs() [][]Segment {
+	paras := [][]Segment{nil}
+	for _, seg := range p.Segments() {
+		if seg.Kind != 0 {
+			paras[len(paras)-1] = append(paras[len(paras)-1], seg)
+			continue
+		}
+		for i, text := range splitParagraphs(seg.Text) {
+			if i > 0 {
+				paras = append(paras, nil)
+			}
+			if text != "" {
+				paras[len(paras)-1] = append(paras[len(paras)-1], Segment{Text: text})
+			}
+		}
+	}
+	return paras
+}
+
+// splitParagraphs cuts text at its blank lines: each run of line breaks
+// with nothing but spaces between them; the spaces that begin the line
+// after stay.
+func splitParagraphs(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\n' {
+			continue
+		}
+		rest := strings.TrimLeftFunc(text[i+1:], unicode.IsSpace)
+		gap := text[i+1 : len(text)-len(rest)]
+		if last := strings.LastIndexByte(gap, '\n'); last >= 0 { // a blank line: the spaces after it begin the next
+			out = append(out, text[start:i])
+			start = i + 1 + last + 1
+			i = start - 1
+		}
+	}
+	return append(out, text[start:])
+}

@@ -194,3 +194,32 @@ func checkEntity(t *testing.T, body string, e Entity) {
 		t.Errorf("entity %+v of unknown kind in %q", e, body)
 	}
 }
+
+// TestParagraphs: blank lines (a run of line breaks with only spaces
+// between) separate paragraphs, a single line break stays in its
+// paragraph's text, and entities fall in the paragraph they are in.
+func TestParagraphs(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want [][]string // each paragraph's segments' text
+	}{
+		{"one", [][]string{{"one"}}},
+		{"one\ntwo", [][]string{{"one\ntwo"}}},
+		{"one\n\ntwo", [][]string{{"one"}, {"two"}}},
+		{"one\n \t\n\n  two", [][]string{{"one"}, {"  two"}}},
+		{"#a\n\n@bob x\nhttps://a.b", [][]string{{"#a"}, {"@bob", " x\n", "https://a.b"}}},
+		{"@nobody\n\nx", [][]string{{"@nobody"}, {"x"}}},
+	} {
+		var got [][]string
+		for _, para := range (Post{Body: tc.body, Mentions: []string{"bob"}}).Paragraphs() {
+			var texts []string
+			for _, seg := range para {
+				texts = append(texts, seg.Text)
+			}
+			got = append(got, texts)
+		}
+		if !slices.EqualFunc(got, tc.want, slices.Equal) {
+			t.Errorf("Paragraphs(%q) = %q; want %q", tc.body, got, tc.want)
+		}
+	}
+}

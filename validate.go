@@ -8,11 +8,20 @@ import (
 
 // Limits on user input. They bound every value a user can store.
 const (
-	MaxUsernameLen    = 32  // characters (all ASCII)
-	MinPasswordLen    = 8   // characters
-	MaxPasswordBytes  = 128 // bytes, so hashing cost is bounded
-	MaxStatusLen      = 280 // Unicode code points, after normalisation
-	maxStatusRawBytes = 4 * 4096
+	MaxUsernameLen   = 32  // characters (all ASCII)
+	MinPasswordLen   = 8   // characters
+	MaxPasswordBytes = 128 // bytes, so hashing cost is bounded
+	// DefaultMaxStatusLen is how long a post may be unless the instance
+	// says otherwise (retwis serve --max-post-chars), counted as
+	// StatusLength counts; MaxStatusLenCeiling bounds what an instance
+	// may say.
+	DefaultMaxStatusLen = 500
+	MaxStatusLenCeiling = 5000
+	// URLLength is what a link counts for in a post's length, however
+	// long its address (Mastodon's characters_reserved_per_url).
+	URLLength = 23
+	// maxBlankLines is how many blank lines in a row a post keeps.
+	maxBlankLines = 1
 	// MaxIdempotencyKeyLen bounds the idempotency key a post is sent
 	// with (the API's Idempotency-Key header), in bytes: a longer one is
 	// refused, by the API before anything else and by the store before
@@ -75,31 +84,79 @@ func ValidatePassword(password string) error {
 }
 
 // NormalizeStatus turns the text of a status update into the body that is
-// stored: line breaks become spaces (as in the original Retwis), the
-// result is trimmed and must hold 1–280 code points and no other control
-// characters.
-func NormalizeStatus(text string) (string, error) {
-	if len(text) > maxStatusRawBytes {
-		return "", Errorf(Invalid, "Posts are at most %d characters long.", MaxStatusLen)
+// stored: line breaks are kept, as "\n" ("\r\n" and "\r" become one),
+// spaces at the end of each line are dropped, more than one blank line
+// in a row becomes one, and the whole is trimmed. The result must show
+// something, hold no control characters but tabs and line breaks, and be
+// at most maxLen long as StatusLength counts (a link counts as URLLength).
+func NormalizeStatus(text string, maxLen int) (string, error) {
+	if len(text) > maxStatusBytes(maxLen) {
+		return "", Errorf(Invalid, "Posts are at most %d characters long.", maxLen)
 	}
 	if !utf8.ValidString(text) {
 		return "", Errorf(Invalid, "Posts must be valid UTF-8 text.")
 	}
-	text = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(text)
-	text = strings.TrimSpace(text)
-	n := utf8.RuneCountInString(text)
+	text = normalizeLines(text)
 	switch {
-	case n == 0 || !strings.ContainsFunc(text, isVisible):
+	case text == "" || !strings.ContainsFunc(text, isVisible):
 		return "", Errorf(Invalid, "Please write something to post.")
-	case n > MaxStatusLen:
-		return "", Errorf(Invalid, "Posts are at most %d characters long (this one has %d).", MaxStatusLen, n)
-	case strings.ContainsFunc(text, isForbiddenControl):
+	case strings.ContainsFunc(text, isPostControl):
 		return "", Errorf(Invalid, "Posts may not contain control characters.")
+	}
+	if n := StatusLength(text); n > maxLen {
+		return "", Errorf(Invalid, "Posts are at most %d characters long, a link counting as %d (this one has %d).", maxLen, URLLength, n)
 	}
 	return text, nil
 }
 
+// maxStatusBytes bounds the bytes of a post's text before it is
+// normalized: a link of the longest (maxURLBytes) for every URLLength
+// characters, and room for the spaces trimmed.
+func maxStatusBytes(maxLen int) int { return maxLen*(maxURLBytes/URLLength+1) + 4*4096 }
+
+// normalizeLines turns every line break of text into "\n", drops the
+// spaces that end lines and the blank lines beyond maxBlankLines in a
+// row, and trims text.
+func normalizeLines(text string) string {
+	text = strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(text)
+	var b strings.Builder
+	blank := 0
+	for line := range strings.SplitSeq(strings.TrimSpace(text), "\n") {
+		line = strings.TrimRightFunc(line, unicode.IsSpace)
+		if line == "" {
+			if blank++; blank > maxBlankLines {
+				continue
+			}
+		} else {
+			blank = 0
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// StatusLength is the length of a post's text as the limit counts it
+// (and as Mastodon counts it): its code points, but each link
+// (Entities) counts as URLLength, however long its address.
+func StatusLength(text string) int {
+	n, at := 0, 0
+	for _, e := range Entities(text) {
+		if e.Kind == EntityURL {
+			n += utf8.RuneCountInString(text[at:e.Start]) + URLLength
+			at = e.End
+		}
+	}
+	return n + utf8.RuneCountInString(text[at:])
+}
+
 func isForbiddenControl(r rune) bool { return r != '\t' && unicode.IsControl(r) }
+
+// isPostControl reports whether r is a control character a post may
+// not hold: any but tabs and line breaks.
+func isPostControl(r rune) bool { return r != '\n' && isForbiddenControl(r) }
 
 // isVisible reports whether r shows as something on the page: a letter,
 // digit, punctuation or symbol, but for the blank ones (blanks). Spaces,

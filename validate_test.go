@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/retwis/retwis"
 )
@@ -53,12 +52,17 @@ func TestNormalizeStatus(t *testing.T) {
 		ok       bool
 	}{
 		{"hello", "hello", true},
-		{"  line one\nline two\r\nthree\rfour  ", "line one line two three four", true},
+		// Line breaks are kept as "\n"; spaces ending lines and blank
+		// lines beyond one in a row are dropped.
+		{"  line one\nline two\r\nthree\rfour  ", "line one\nline two\nthree\nfour", true},
+		{"a  \n\n\n \r\n\t\nb\n\nc\n", "a\n\nb\n\nc", true},
+		{"\n\n  indented\n  kept", "indented\n  kept", true},
+		{"nel\u0085", "nel", true}, {"a\u0085b", "", false}, {"a\vb", "", false},
 		{"tab\tkept", "tab\tkept", true},
-		{strings.Repeat("é", 280), strings.Repeat("é", 280), true},
+		{strings.Repeat("é", 500), strings.Repeat("é", 500), true},
 		{"<script>", "<script>", true}, // stored as typed; escaped when shown
 		{"", "", false}, {" \n ", "", false},
-		{strings.Repeat("é", 281), "", false},
+		{strings.Repeat("é", 501), "", false},
 		{"bad\xffutf8", "", false}, {"nul\x00", "", false}, {"bell\a", "", false},
 		{strings.Repeat("x", 100000), "", false},
 		// Invisible characters alone are not a post.
@@ -71,12 +75,46 @@ func TestNormalizeStatus(t *testing.T) {
 		{"\u2800x", "\u2800x", true}, {"한", "한", true},
 		// Bidirectional controls are kept in posts (pages isolate them).
 		{"\u202egnp.exe", "\u202egnp.exe", true},
-		// 280 code points, whatever their UTF-16 length.
-		{strings.Repeat("🙂", 280), strings.Repeat("🙂", 280), true}, {strings.Repeat("🙂", 281), "", false},
+		// 500 code points, whatever their UTF-16 length; a link counts
+		// as 23, however long.
+		{strings.Repeat("🙂", 500), strings.Repeat("🙂", 500), true}, {strings.Repeat("🙂", 501), "", false},
+		{strings.Repeat("x", 476) + " https://example.com/" + strings.Repeat("p", 2000), strings.Repeat("x", 476) + " https://example.com/" + strings.Repeat("p", 2000), true},
+		{strings.Repeat("x", 477) + " https://example.com/", "", false},
 	} {
-		got, err := retwis.NormalizeStatus(tc.in)
+		got, err := retwis.NormalizeStatus(tc.in, retwis.DefaultMaxStatusLen)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("NormalizeStatus(%.20q) = %.20q, %v; want %.20q ok=%v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestNormalizeStatusLimit: the limit is the instance's, and the
+// refusal says it, how links count and how long the post is.
+func TestNormalizeStatusLimit(t *testing.T) {
+	if _, err := retwis.NormalizeStatus(strings.Repeat("é", 10), 10); err != nil {
+		t.Errorf("10 characters of 10: %v", err)
+	}
+	_, err := retwis.NormalizeStatus(strings.Repeat("é", 11), 10)
+	if want := "Posts are at most 10 characters long, a link counting as 23 (this one has 11)."; err == nil || err.Error() != want {
+		t.Errorf("11 characters of 10: %v; want %q", err, want)
+	}
+}
+
+// TestStatusLength: code points, a link counting as 23 wherever
+// Entities finds one, and nowhere else.
+func TestStatusLength(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"", 0}, {"hello", 5}, {"🙂🙂", 2}, {"e\u0301", 2}, {"👩\u200d💻", 3}, {"a\nb\n\nc", 6},
+		{"https://example.com", 23}, {"see https://example.com/" + strings.Repeat("x", 100) + ".", 4 + 23 + 1},
+		{"HTTP://A.B/c http://x.y", 23 + 1 + 23}, {"(https://go.dev/a_(b))", 1 + 23 + 1},
+		{"xhttps://example.com", 20}, {"https://", 8}, {"ftp://example.com", 17},
+		{"#https://example.com", 20}, {"@http://x.y", 11}, {"line\nhttps://a.b\nline", 5 + 23 + 5},
+	} {
+		if got := retwis.StatusLength(tc.in); got != tc.want {
+			t.Errorf("StatusLength(%q) = %d; want %d", tc.in, got, tc.want)
 		}
 	}
 }
@@ -149,34 +187,39 @@ func TestErrorKinds(t *testing.T) {
 }
 
 func ExampleNormalizeStatus() {
-	body, err := retwis.NormalizeStatus("  Hello,\r\nRedis!  ")
+	body, err := retwis.NormalizeStatus("  Hello,\r\nRedis!  ", retwis.DefaultMaxStatusLen)
 	fmt.Printf("%q %v\n", body, err)
-	_, err = retwis.NormalizeStatus("   ")
+	_, err = retwis.NormalizeStatus("   ", retwis.DefaultMaxStatusLen)
 	fmt.Println(retwis.ErrorKind(err), "-", err)
 	// Output:
-	// "Hello, Redis!" <nil>
+	// "Hello,\nRedis!" <nil>
 	// invalid - Please write something to post.
 }
 
 // FuzzNormalizeStatus: a post taken shows something (not only blanks),
-// holds 1 to MaxStatusLen code points and no control character but
-// tabs, and is taken again as it is.
+// is at most DefaultMaxStatusLen long as StatusLength counts, holds no
+// control character but tabs and line breaks ("\n", never "\r"), no
+// line that ends in a space and no two blank lines in a row, and is
+// taken again as it is.
 func FuzzNormalizeStatus(f *testing.F) {
-	for _, s := range []string{"hello", "\u2800", "\u3164x", "a\r\nb", "\u202egnp.exe", "🙂"} {
+	for _, s := range []string{"hello", "\u2800", "\u3164x", "a\r\nb", "\u202egnp.exe", "🙂", "a \n\n\n\rb\t", "x\nhttps://a.b/c\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		got, err := retwis.NormalizeStatus(in)
+		got, err := retwis.NormalizeStatus(in, retwis.DefaultMaxStatusLen)
 		if err != nil {
 			if retwis.ErrorKind(err) != retwis.Invalid {
 				t.Fatalf("%q: %v is not Invalid", in, err)
 			}
 			return
 		}
-		if n := utf8.RuneCountInString(got); n == 0 || n > retwis.MaxStatusLen || strings.TrimFunc(got, blank) == "" {
+		if n := retwis.StatusLength(got); n == 0 || n > retwis.DefaultMaxStatusLen || strings.TrimFunc(got, blank) == "" {
 			t.Fatalf("%q → %q: empty, blank or too long", in, got)
 		}
-		if again, err := retwis.NormalizeStatus(got); err != nil || again != got {
+		if strings.ContainsAny(got, "\r\v\f") || strings.Contains(got, "\n\n\n") || strings.Contains(got, " \n") || strings.Contains(got, "\t\n") {
+			t.Fatalf("%q → %q: a line break not normalized", in, got)
+		}
+		if again, err := retwis.NormalizeStatus(got, retwis.DefaultMaxStatusLen); err != nil || again != got {
 			t.Fatalf("%q → %q → %q, %v", in, got, again, err)
 		}
 	})

@@ -186,6 +186,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.store.SessionMax, "session-max", kernel.DefaultSessionMax, envHelp(
 		"a login session ends this `long` after the login however much it is used (the secret of an account "+
 			"from before sessions per device: after its first use since)", "RETWIS_SESSION_MAX"))
+	fs.IntVar(&c.store.MaxPostChars, "max-post-chars", retwis.DefaultMaxStatusLen, envHelp(
+		"the longest post, in `characters` (code points, a link counting as 23, as Mastodon counts)", "RETWIS_MAX_POST_CHARS"))
 	fs.DurationVar(&c.store.NameReserve, "name-reserve", kernel.DefaultNameReserve, envHelp(
 		"how `long` the username of a deleted account stays reserved, so that nobody can pose as its owner", "RETWIS_NAME_RESERVE"))
 }
@@ -243,6 +245,8 @@ func (c *serveConfig) check() error {
 		return errors.New("--session-idle must be at least 1m")
 	case c.store.SessionMax < c.store.SessionIdle:
 		return errors.New("--session-max must be at least --session-idle")
+	case c.store.MaxPostChars < 1 || c.store.MaxPostChars > retwis.MaxStatusLenCeiling:
+		return fmt.Errorf("--max-post-chars must be 1 to %d, not %d", retwis.MaxStatusLenCeiling, c.store.MaxPostChars)
 	case c.store.NameReserve < time.Minute:
 		return errors.New("--name-reserve must be at least 1m")
 	case c.maintainEvery < time.Second:

@@ -189,6 +189,10 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{[]string{"--streams-per-token", "0"}, nil, "--streams-per-token"},
 		{[]string{"--streams-per-addr", "-2"}, nil, "--streams-per-addr"},
 		{nil, map[string]string{"RETWIS_STREAMS_PER_ACCOUNT": "lots"}, "RETWIS_STREAMS_PER_ACCOUNT"},
+		{[]string{"--max-post-chars", "0"}, nil, "--max-post-chars must be 1 to 5000, not 0"},
+		{[]string{"--max-post-chars", "5001"}, nil, "--max-post-chars must be 1 to 5000"},
+		{nil, map[string]string{"RETWIS_MAX_POST_CHARS": "500 chars"}, "RETWIS_MAX_POST_CHARS"},
+		{nil, map[string]string{"RETWIS_MAX_POST_CHARS": "-1"}, "--max-post-chars"},
 	} {
 		t.Run(strings.Join(tc.args, " ")+fmt.Sprint(tc.env), func(t *testing.T) {
 			for k, v := range tc.env {
@@ -217,6 +221,7 @@ func TestEnvironmentSetsDefaults(t *testing.T) {
 	t.Setenv("RETWIS_NAME_RESERVE", "48h")
 	t.Setenv("RETWIS_STREAMS_PER_TOKEN", "4")
 	t.Setenv("RETWIS_STREAMS_PER_ADDR", "-1")
+	t.Setenv("RETWIS_MAX_POST_CHARS", "1000")
 	var cfg serveConfig
 	fs := newFlagSet("serve", io.Discard)
 	cfg.register(fs)
@@ -233,6 +238,9 @@ func TestEnvironmentSetsDefaults(t *testing.T) {
 	if cfg.store.HomeCap != 123 || cfg.store.InactiveAfter != 72*time.Hour || cfg.store.NameReserve != 48*time.Hour {
 		t.Fatalf("home cap %d, inactive after %s, name reserve %s; want 123 and 48h from the environment and 72h from the flag",
 			cfg.store.HomeCap, cfg.store.InactiveAfter, cfg.store.NameReserve)
+	}
+	if cfg.store.MaxPostChars != 1000 {
+		t.Fatalf("max post chars %d; want 1000 from the environment", cfg.store.MaxPostChars)
 	}
 	if cfg.store.Limits.Posts != (retwis.Rate{Count: 5, Per: time.Minute}) || !cfg.apiRate.Off() ||
 		cfg.pageLimits.Login != defaultLoginRate || !cfg.rateLimits {

@@ -51,7 +51,9 @@ func TestBodies(t *testing.T) {
 		{"bad content type", "a/b/c", "status=x", 400, ""},
 		{"bad form", "application/x-www-form-urlencoded", "status=%zz", 400, ""},
 		{"too big", "application/json", `{"status": "` + strings.Repeat("x", 70<<10) + `"}`, 413, ""},
-		{"too long", "application/json", `{"status": "` + strings.Repeat("x", 281) + `"}`, 422, ""},
+		{"lines", "application/json", `{"status": "one\r\ntwo\n\n\nthree <4> & \"5\""}`, 200, "one<br>two</p><p>three &lt;4&gt; &amp; &#34;5&#34;"},
+		{"500 characters", "application/json", `{"status": "` + strings.Repeat("é", 500) + `"}`, 200, strings.Repeat("é", 500)},
+		{"too long", "application/json", `{"status": "` + strings.Repeat("x", 501) + `"}`, 422, ""},
 		{"empty", "application/json", `{"status": "   "}`, 422, ""},
 		{"private", "application/json", `{"status": "x", "visibility": "direct"}`, 422, ""},
 		{"media", "application/json", `{"status": "x", "media_ids": ["1"]}`, 422, ""},
@@ -77,8 +79,8 @@ func TestBodies(t *testing.T) {
 	r := s.Call(http.MethodGet, "/api/v1/accounts/"+id(u.ID)+"/statuses", "", nil)
 	var posts []struct{ Content string }
 	r.Decode(t, &posts)
-	if len(posts) != 4 {
-		t.Errorf("%d posts were written; want the 4 good ones: %s", len(posts), r.Body)
+	if len(posts) != 6 {
+		t.Errorf("%d posts were written; want the 6 good ones: %s", len(posts), r.Body)
 	}
 }
 

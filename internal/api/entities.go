@@ -214,33 +214,45 @@ func paragraph(html string) string {
 }
 
 // content returns a post's body as Mastodon's sanitized HTML (the text
-// escaped, in a paragraph, with its mentions, tags and links marked up
+// escaped, each paragraph (retwis.Post.Paragraphs) in a <p> and each
+// line break within one as <br>, its mentions, tags and links marked up
 // as Mastodon marks them) and its tags, each once, in one pass over its
 // entities.
 func (st site) content(p retwis.Post) (string, []tagRef) {
 	var b strings.Builder
 	tags := []tagRef{}
 	seen := map[string]bool{}
-	for _, seg := range p.Segments() {
-		text := template.HTMLEscapeString(seg.Text)
-		switch seg.Kind {
-		case retwis.EntityMention:
-			b.WriteString(`<span class="h-card"><a href="` + template.HTMLEscapeString(st.profileURL(seg.Name)) +
-				`" class="u-url mention">@<span>` + template.HTMLEscapeString(seg.Name) + `</span></a></span>`)
-		case retwis.EntityTag:
-			url := template.HTMLEscapeString(st.tagURL(seg.Name))
-			b.WriteString(`<a href="` + url + `" class="mention hashtag" rel="tag">#<span>` + template.HTMLEscapeString(seg.Name) + `</span></a>`)
-			if f := retwis.FoldTag(seg.Name); f != "" && !seen[f] {
+	for _, para := range p.Paragraphs() {
+		b.WriteString("<p>")
+		for _, seg := range para {
+			if f := st.segment(&b, seg); f != "" && !seen[f] {
 				seen[f] = true
 				tags = append(tags, tagRef{Name: strings.ToLower(seg.Name), URL: st.tagURL(seg.Name)})
 			}
-		case retwis.EntityURL:
-			b.WriteString(`<a href="` + template.HTMLEscapeString(seg.Name) + `" rel="nofollow noopener" target="_blank">` + text + `</a>`)
-		default:
-			b.WriteString(text)
 		}
+		b.WriteString("</p>")
 	}
-	return paragraph(b.String()), tags
+	return b.String(), tags
+}
+
+// segment writes the HTML of one segment of a post's body to b, and
+// returns the folded name of a tag ("" for anything else).
+func (st site) segment(b *strings.Builder, seg retwis.Segment) (tag string) {
+	text := template.HTMLEscapeString(seg.Text)
+	switch seg.Kind {
+	case retwis.EntityMention:
+		b.WriteString(`<span class="h-card"><a href="` + template.HTMLEscapeString(st.profileURL(seg.Name)) +
+			`" class="u-url mention">@<span>` + template.HTMLEscapeString(seg.Name) + `</span></a></span>`)
+	case retwis.EntityTag:
+		url := template.HTMLEscapeString(st.tagURL(seg.Name))
+		b.WriteString(`<a href="` + url + `" class="mention hashtag" rel="tag">#<span>` + template.HTMLEscapeString(seg.Name) + `</span></a>`)
+		return retwis.FoldTag(seg.Name)
+	case retwis.EntityURL:
+		b.WriteString(`<a href="` + template.HTMLEscapeString(seg.Name) + `" rel="nofollow noopener" target="_blank">` + text + `</a>`)
+	default:
+		b.WriteString(strings.ReplaceAll(text, "\n", "<br>"))
+	}
+	return ""
 }
 
 // status returns the entity of post p by the author summed up in author,

@@ -33,11 +33,12 @@ type configuration struct {
 	} `json:"polls"`
 }
 
-// limits returns the configuration: 280 characters, no media, no polls.
-func limits() configuration {
+// limits returns the configuration: posts of at most maxChars
+// characters, a link counting as retwis.URLLength, no media, no polls.
+func limits(maxChars int) configuration {
 	var c configuration
-	c.Statuses.MaxCharacters = retwis.MaxStatusLen
-	c.Statuses.CharactersReservedPerURL = 0
+	c.Statuses.MaxCharacters = maxChars
+	c.Statuses.CharactersReservedPerURL = retwis.URLLength
 	c.MediaAttachments.SupportedMimeTypes = []string{}
 	return c
 }
@@ -61,7 +62,8 @@ func (s *Server) instanceV1(w http.ResponseWriter, r *http.Request) {
 		"urls":      map[string]string{"streaming_api": streamingURL(r)},
 		"stats":     map[string]int64{"user_count": users, "status_count": 0, "domain_count": 1},
 		"thumbnail": nil, "languages": []string{}, "registrations": true, "approval_required": false,
-		"invites_enabled": false, "configuration": limits(), "contact_account": nil, "rules": []struct{}{},
+		"invites_enabled": false, "configuration": limits(s.store.Opts.MaxPostChars), "contact_account": nil, "rules": []struct{}{},
+		"max_toot_chars": s.store.Opts.MaxPostChars,
 	})
 }
 
@@ -72,7 +74,7 @@ func (s *Server) instanceV2(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	conf := limits()
+	conf := limits(s.store.Opts.MaxPostChars)
 	conf.URLs = &struct {
 		Streaming string `json:"streaming"`
 	}{streamingURL(r)}

@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/mattn/go-mastodon"
+	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // redirectURI is where the test's app says its codes go: nothing listens
@@ -133,6 +136,43 @@ func client(t *testing.T, s *server, user string) *mastodon.Client {
 // as an app would: it registers an app, completes the OAuth flow on the
 // authorization page, posts, replies, follows, reads the home timeline
 // page by page, searches and reads notifications.
+// TestInstanceLimits: the instance entities say the instance's limit
+// on posts (--max-post-chars) and that a link counts as 23, as
+// go-mastodon reads them; a post of that length is taken (a link
+// counting as 23) and one longer refused, saying the limit.
+func TestInstanceLimits(t *testing.T) {
+	t.Parallel()
+	s := newServerStore(t, redistest.Start(t).URL, api.Options{}, store.Options{MaxPostChars: 30}, nil)
+	alice := client(t, s, "alice")
+	inst, err := alice.GetInstance(t.Context())
+	if err != nil || inst.Configuration == nil || inst.Configuration.Statuses == nil {
+		t.Fatalf("instance = %+v, %v", inst, err)
+	}
+	if st := *inst.Configuration.Statuses; st["max_characters"] != 30.0 || st["characters_reserved_per_url"] != 23.0 {
+		t.Errorf("configuration.statuses = %v; want max_characters 30, characters_reserved_per_url 23", st)
+	}
+	var v1 struct {
+		MaxTootChars int `json:"max_toot_chars"`
+	}
+	if s.Call(http.MethodGet, "/api/v1/instance", "", nil).Decode(t, &v1); v1.MaxTootChars != 30 {
+		t.Errorf("max_toot_chars = %d; want 30", v1.MaxTootChars)
+	}
+	var v2 struct {
+		Configuration struct{ Statuses map[string]int }
+	}
+	if s.Call(http.MethodGet, "/api/v2/instance", "", nil).Decode(t, &v2); v2.Configuration.Statuses["max_characters"] != 30 {
+		t.Errorf("v2 configuration.statuses = %v; want max_characters 30", v2.Configuration.Statuses)
+	}
+	ok := "see https://example.com/" + strings.Repeat("x", 200) + " ok"
+	if _, err := alice.PostStatus(t.Context(), &mastodon.Toot{Status: ok}); err != nil {
+		t.Errorf("a post of 30 characters (a link counting 23): %v", err)
+	}
+	if _, err := alice.PostStatus(t.Context(), &mastodon.Toot{Status: strings.Repeat("x", 31)}); err == nil ||
+		!strings.Contains(err.Error(), "at most 30 characters") {
+		t.Errorf("a post of 31 characters: %v; want refused saying the limit", err)
+	}
+}
+
 func TestMastodonClient(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)

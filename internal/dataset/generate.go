@@ -151,7 +151,7 @@ func (g *generator) named(name string) (User, bool) {
 func (g *generator) reply(p *Post, parent Post) {
 	p.InReplyTo, p.ReplyTo = parent.ID, User{ID: parent.Author, Name: parent.AuthorName}
 	p.Ancestors = append([]int64{parent.ID}, parent.Ancestors[:min(len(parent.Ancestors), retwis.MaxAncestors-1)]...)
-	if body, err := retwis.NormalizeStatus("@" + parent.AuthorName + " " + p.Body); err == nil {
+	if body, err := retwis.NormalizeStatus("@"+parent.AuthorName+" "+p.Body, retwis.DefaultMaxStatusLen); err == nil {
 		p.Body = body
 	}
 }

@@ -190,7 +190,7 @@ func (im *importer) writePosts() error {
 			im.skip("posts", line, "time %q is neither unix seconds nor RFC 3339", rec["time"])
 			return nil
 		}
-		body, err := retwis.NormalizeStatus(rec["body"])
+		body, err := retwis.NormalizeStatus(rec["body"], retwis.DefaultMaxStatusLen)
 		if err != nil {
 			im.skip("posts", line, "body: %s", retwis.ErrorMessage(err))
 			return nil

@@ -33,8 +33,8 @@ func TestPostFanout(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Drain(t)
-	if p.Body != "hello world" || f.Do(t, "HGET", fmt.Sprint("post:", p.ID), "body") != "hello world" {
-		t.Fatalf("body = %q; newlines must become spaces and the text be trimmed", p.Body)
+	if p.Body != "hello\nworld" || f.Do(t, "HGET", fmt.Sprint("post:", p.ID), "body") != "hello\nworld" {
+		t.Fatalf("body = %q; line breaks must become \\n and the text be trimmed", p.Body)
 	}
 	pid := fmt.Sprint(p.ID)
 	for _, u := range []retwis.User{alice, bob, carol} {
@@ -56,7 +56,7 @@ func TestPostFanout(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{bp.ID, p.ID}) || counts.Following != 1 {
 		t.Fatalf("bob's home = %v %+v %v", postIDs(home.Posts), counts, err)
 	}
-	if home.Posts[1].Author != "alice" || home.Posts[1].Body != "hello world" {
+	if home.Posts[1].Author != "alice" || home.Posts[1].Body != "hello\nworld" {
 		t.Fatalf("post not hydrated: %+v", home.Posts[1])
 	}
 	prof, err := f.St.Profile(f.Ctx, alice.ID, bob, retwis.Cursor{}, 10)
@@ -74,13 +74,13 @@ func TestPostInvalidWritesNothing(t *testing.T) {
 	f := newFixture(t)
 	u := f.Register(t, "poster")
 	before := f.Snapshot(t)
-	for _, text := range []string{"", "   ", "\n\r\n", strings.Repeat("é", 281), "bad \xff utf8", "nul\x00byte", strings.Repeat("x", 20000)} {
+	for _, text := range []string{"", "   ", "\n\r\n", strings.Repeat("é", 501), "bad \xff utf8", "nul\x00byte", strings.Repeat("x", 20000), strings.Repeat("x", 100000)} {
 		_, err := f.St.CreatePost(f.Ctx, u.ID, text)
 		storetest.WantKind(t, err, retwis.Invalid)
 	}
 	f.AssertUnchanged(t, before)
-	if _, err := f.St.CreatePost(f.Ctx, u.ID, strings.Repeat("é", 280)); err != nil {
-		t.Fatalf("a post of exactly 280 code points was refused: %v", err)
+	if _, err := f.St.CreatePost(f.Ctx, u.ID, strings.Repeat("é", 500)); err != nil {
+		t.Fatalf("a post of exactly 500 code points was refused: %v", err)
 	}
 }
 

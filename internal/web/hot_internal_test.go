@@ -24,7 +24,7 @@ const hostile = `a"b'c<d>e&f+g`
 // posts that could not be loaded and links html/template would escape.
 func TestComposedPages(t *testing.T) {
 	t.Parallel()
-	ps := must.Value(parseTemplates())(t)
+	ps := must.Value(parseTemplates(retwis.DefaultMaxStatusLen))(t)
 	for _, tc := range hotCases() {
 		for bits := range shapeCount {
 			if bits&withSuggestions != 0 && tc.page != "home" {
@@ -143,7 +143,7 @@ var shapedNames = map[string]bool{
 // if its cases gave it a value.
 func TestHotTemplatesShaped(t *testing.T) {
 	t.Parallel()
-	ps := must.Value(parseTemplates())(t)
+	ps := must.Value(parseTemplates(retwis.DefaultMaxStatusLen))(t)
 	for name := range hotPages {
 		w := shapedWalk{t: t, page: name, tmpl: ps.templates[name], seen: map[string]bool{}}
 		w.walk(w.tmpl.Lookup("layout").Tree.Root)

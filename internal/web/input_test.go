@@ -46,7 +46,7 @@ func TestBidiIsolated(t *testing.T) {
 	redirects(t, b.post("/settings", url.Values{"bio": {"bio " + rlo + "reversed"}}), "/u/writer")
 	s.drain()
 	page := b.get("/u/writer")
-	expect(t, page, 200, `<p class="body" dir="auto">see `+rlo+`gnp.exe <a href="https://a.example/`+rlo+`x" rel="nofollow noopener ugc"><bdi>a.example/`+rlo+`x</bdi></a>`,
+	expect(t, page, 200, `<div class="body" dir="auto"><p>see `+rlo+`gnp.exe <a href="https://a.example/`+rlo+`x" rel="nofollow noopener ugc"><bdi>a.example/`+rlo+`x</bdi></a>`,
 		`<p class="bio" dir="auto">bio `+rlo+`reversed</p>`)
 	expect(t, b.get("/search?q="+url.QueryEscape(rlo+"zz")), 200, "“<bdi>"+rlo+"zz</bdi>”")
 }

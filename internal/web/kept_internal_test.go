@@ -18,7 +18,7 @@ import (
 // a draft, failed logins) are not kept.
 func TestParts(t *testing.T) {
 	t.Parallel()
-	pages := must.Value(parseTemplates())(t)
+	pages := must.Value(parseTemplates(retwis.DefaultMaxStatusLen))(t)
 	tmpl := pages.templates["home"]
 	p := &keptParts{parts.NewCache(tmpl, 100)}
 	direct := func(name string, data any) string {

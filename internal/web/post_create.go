@@ -10,6 +10,12 @@ import (
 	"github.com/retwis/retwis/internal/store/posts"
 )
 
+// draftBytes is how many bytes a refused post keeps as its draft, for
+// each character a post may have (--max-post-chars): a post too long by
+// far, in characters of four bytes, is still kept; a larger body is not
+// shown again.
+const draftBytes = 8
+
 // createPost serves POST /post: publish a status update and go home, or,
 // with in_reply_to (a post id), a reply, and go to its thread (the
 // reply's page, which shows the posts it answers above it). A refused
@@ -34,7 +40,7 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		draft := r.PostFormValue("status")
-		if len(draft) > 4*retwis.MaxStatusLen {
+		if len(draft) > draftBytes*s.store.Opts.MaxPostChars {
 			draft = ""
 		}
 		v := view{Error: retwis.ErrorMessage(err), Draft: draft}

@@ -30,14 +30,6 @@ const (
 	partCapacity     = 10_000
 )
 
-// statusMaxLength is the compose box's maxlength: the server counts a
-// post's length in code points (retwis.MaxStatusLen), a browser counts
-// maxlength in UTF-16 units, of which a code point takes one or two (a
-// line break, which the post turns into one space, counts as two), so
-// that twice the server's limit is the bound that refuses no post the
-// server takes; the server's own check tells of a longer one.
-const statusMaxLength = 2 * retwis.MaxStatusLen
-
 // pageSet is the pages' templates, the caches of what they rendered
 // (posts and parts many pages show alike), and the shapes of the pages
 // shown most, which a request fills in without executing a template
@@ -52,15 +44,21 @@ type pageSet struct {
 // parseTemplates parses the pages. They render posts through a cache of
 // fragments (see parts.Fragments), made with their "post" template, and
 // the parts many pages show alike through a cache of parts (keptParts).
-func parseTemplates() (*pageSet, error) {
+// Their compose boxes say how long a post may be, maxPostChars as
+// retwis.StatusLength counts, which static/counter.js counts down to; a
+// box has no maxlength, which counts otherwise (UTF-16 units, a link's
+// every one) and would refuse posts the server takes: the server's own
+// check tells of a post too long.
+func parseTemplates(maxPostChars int) (*pageSet, error) {
 	ps := &pageSet{kept: &keptParts{}}
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
 	funcs := template.FuncMap{
 		"postsHTML": func(posts []retwis.Post) (template.HTML, error) { return ps.frags.HTML(posts, time.Now()) },
 		"posts":     posts, "plural": words.Plural, "profile": retwis.ProfilePath,
 		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return words.Since(time.Since(t)) },
-		"scopeText": scopeText, "statusMaxLength": func() int { return statusMaxLength },
-		"nav": ps.kept.nav, "homeCard": ps.kept.homeCard, "suggestionsHTML": ps.kept.suggestions,
+		"scopeText": scopeText, "maxPostChars": func() int { return maxPostChars },
+		"urlChars": func() int { return retwis.URLLength },
+		"nav":      ps.kept.nav, "homeCard": ps.kept.homeCard, "suggestionsHTML": ps.kept.suggestions,
 		"profileCard": ps.kept.profileCard, "timelineCards": ps.kept.timelineCards,
 	}
 	base, pages, err := parsePages(funcs, pageNames)

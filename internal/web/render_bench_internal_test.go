@@ -17,7 +17,7 @@ import (
 //
 //	go test ./internal/web -run '^$' -bench Render -benchmem
 func BenchmarkRender(b *testing.B) {
-	ps, err := parseTemplates()
+	ps, err := parseTemplates(retwis.DefaultMaxStatusLen)
 	if err != nil {
 		b.Fatal(err)
 	}

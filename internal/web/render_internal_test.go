@@ -12,7 +12,7 @@ import (
 // one deleted.
 func TestDeletedPage(t *testing.T) {
 	t.Parallel()
-	pages, err := parseTemplates()
+	pages, err := parseTemplates(retwis.DefaultMaxStatusLen)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,15 +1,16 @@
 // Package web is retwis's HTML interface: one handler per file on a
 // standard library mux, html/template pages embedded in the binary
 // (templates/), and the static files of package assets. Every page works
-// without JavaScript; two small scripts make some nicer where it runs:
-// static/complete.js suggests tags and people in the search boxes, and
+// without JavaScript; three small scripts make some nicer where it runs:
+// static/complete.js suggests tags and people in the search boxes,
 // static/live.js tells the reader of a timeline that new posts have come
 // (through the streaming API's Server-Sent Events, which the session
-// cookie opens). The plumbing it shares with the other interfaces (the
-// viewer, error statuses, request logging and limits, the client's
-// address) is internal/middleware's; what is its own is the cookie, the
-// forms and how pages look. internal/mux mounts it at "/", beside the
-// client API and its streams.
+// cookie opens), and static/counter.js counts down what is left of a
+// post beside each compose box. The plumbing it shares with the other
+// interfaces (the viewer, error statuses, request logging and limits,
+// the client's address) is internal/middleware's; what is its own is the
+// cookie, the forms and how pages look. internal/mux mounts it at "/",
+// beside the client API and its streams.
 package web
 
 import (
@@ -35,6 +36,14 @@ const (
 	maxBodyBytes   = 16 << 10 // forms are small; anything bigger is refused with 413
 	requestTimeout = 10 * time.Second
 )
+
+// formBytes caps request bodies: maxBodyBytes, or more on an instance
+// whose posts may be so long (--max-post-chars) that a post of
+// characters of four bytes, each sent as 12 ("%F0%9F%99%82"), would not
+// fit in it.
+func formBytes(maxPostChars int) int64 {
+	return max(maxBodyBytes, 12*int64(maxPostChars)+4<<10)
+}
 
 // Options configure a Server.
 type Options struct {
@@ -99,7 +108,11 @@ type Server struct {
 
 // New returns a Server; it fails only if the embedded templates are broken.
 func New(opts Options) (*Server, error) {
-	pages, err := parseTemplates()
+	maxPostChars := retwis.DefaultMaxStatusLen // of no use without a store (probes only)
+	if opts.Store != nil {
+		maxPostChars = opts.Store.Opts.MaxPostChars
+	}
+	pages, err := parseTemplates(maxPostChars)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +122,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{store: opts.Store, deleter: opts.Deleter, log: log, secure: opts.SecureCookies, pages: pages, limits: opts.Limits}
 	s.mw = middleware.New(middleware.Options{
-		Log: log, RenderError: s.renderError, MaxBodyBytes: maxBodyBytes, Timeout: requestTimeout,
+		Log: log, RenderError: s.renderError, MaxBodyBytes: formBytes(maxPostChars), Timeout: requestTimeout,
 		Auth: opts.Store, Credential: SessionCredential, Refused: s.clearAuthCookie, Metrics: opts.Metrics, Writes: opts.Writes,
 		Proxies: opts.Proxies, LogStatic: opts.LogStatic,
 	})

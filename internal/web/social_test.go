@@ -77,7 +77,7 @@ func TestPostErrorsWriteNothing(t *testing.T) {
 		{"empty", "status=", 400, "write something"},
 		{"blank", "status=+%0D%0A+", 400, "write something"},
 		{"missing", "", 400, "write something"},
-		{"too long", "status=" + strings.Repeat("%C3%A9", 281), 400, "at most 280"},
+		{"too long", "status=" + strings.Repeat("%C3%A9", 501), 400, "at most 500 characters long, a link counting as 23 (this one has 501)"},
 		{"invalid utf-8", "status=caf%E9", 400, "not valid UTF-8"},
 		{"control", "status=a%00b", 400, "control characters"},
 		{"oversized", "status=" + strings.Repeat("x", 17000), 413, "too large"},
@@ -88,7 +88,30 @@ func TestPostErrorsWriteNothing(t *testing.T) {
 		})
 	}
 	// A refused post keeps its text in the form.
-	expect(t, b.postRaw("/post", "status="+strings.Repeat("z", 281), nil), 400, strings.Repeat("z", 281)+"</textarea>")
+	expect(t, b.postRaw("/post", "status="+strings.Repeat("z", 501), nil), 400, strings.Repeat("z", 501)+"</textarea>")
+}
+
+// TestLineBreaks: a post keeps its line breaks, shown as <br> within a
+// paragraph and blank lines as paragraphs, its text escaped line by
+// line; a post of 500 characters (a link counting as 23) is taken; and
+// the compose boxes, home and reply, say the limit to the counter.
+func TestLineBreaks(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	b := s.browser()
+	b.signUp("poet")
+	b.post("/post", url.Values{"status": {"Roses <red>\r\nviolets & blue\r\n\r\n\r\nnew #verse"}})
+	want := `<div class="body" dir="auto"><p>Roses &lt;red&gt;<br>violets &amp; blue</p><p>new <a class="tag" href="/tag/verse"><bdi>#verse</bdi></a></p></div>`
+	home := b.get("/")
+	box := `rows="3" data-max-chars="500" data-url-chars="23" required>` // no maxlength, which refuses posts the server takes
+	expect(t, home, 200, want, box, `<script src="/static/counter.js" defer></script>`)
+	long := strings.Repeat("é", 476) + " https://example.com/" + strings.Repeat("p", 500)
+	expect(t, b.post("/post", url.Values{"status": {long}}), 303)
+	s.drain()
+	expect(t, b.get("/timeline"), 200, want)
+	id := s.exec("LINDEX", "timeline", "1")
+	expect(t, b.get("/p/"+id), 200, want, box)
+	expect(t, b.get("/static/counter.js"), 200, "data-max-chars")
 }
 
 func TestEscaping(t *testing.T) {

@@ -104,6 +104,10 @@ type Options struct {
 	// reserved, so that nobody can pose as its owner
 	// (DefaultNameReserve when zero).
 	NameReserve time.Duration
+	// MaxPostChars is the longest post, as retwis.StatusLength counts
+	// it (retwis.DefaultMaxStatusLen when zero): every interface posts
+	// through the store, which refuses a longer one.
+	MaxPostChars int
 }
 
 // The defaults of Options.SessionIdle and Options.SessionMax.
@@ -164,6 +168,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.NameReserve == 0 {
 		o.NameReserve = DefaultNameReserve
+	}
+	if o.MaxPostChars == 0 {
+		o.MaxPostChars = retwis.DefaultMaxStatusLen
 	}
 }
 

@@ -70,7 +70,7 @@ func (s *Store) Converse(ctx context.Context, body string, replyTo int64) (strin
 		if c, err = s.replyContext(ctx, replyTo, res[len(names)], c); err != nil {
 			return "", c, err
 		}
-		addressedBody, err := addressed(body, c.ReplyUser.Username)
+		addressedBody, err := addressed(body, c.ReplyUser.Username, s.Opts.MaxPostChars)
 		if err != nil {
 			return "", c, err
 		}
@@ -93,14 +93,14 @@ func (s *Store) Converse(ctx context.Context, body string, replyTo int64) (strin
 
 // addressed returns body beginning with @name, as a reply to name's post
 // does: prepended if the body does not already.
-func addressed(body, name string) (string, error) {
+func addressed(body, name string, maxLen int) (string, error) {
 	for _, e := range retwis.Entities(body) {
 		if e.Start == 0 && e.Kind == retwis.EntityMention && retwis.FoldUsername(e.Name) == retwis.FoldUsername(name) {
 			return body, nil
 		}
 		break
 	}
-	return retwis.NormalizeStatus("@" + name + " " + body)
+	return retwis.NormalizeStatus("@"+name+" "+body, maxLen)
 }
 
 // replyContext adds to c, for a reply to post replyTo, what r (a read

@@ -80,7 +80,7 @@ type Published struct {
 // key is read back, with its author's summary and its replies, in one
 // call.
 func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
-	body, err := retwis.NormalizeStatus(d.Text)
+	body, err := retwis.NormalizeStatus(d.Text, s.Opts.MaxPostChars)
 	if err != nil {
 		return Published{}, err
 	}
