@@ -250,6 +250,36 @@ func FuzzNormalizeStatus(f *testing.F) {
 	})
 }
 
+// FuzzNormalizeWarning: whatever it is given, NormalizeWarning refuses
+// it as Invalid or returns none ("") or one line that shows something,
+// at most DefaultMaxStatusLen long as StatusLength counts, with no
+// control character, no blank at either end and no two blanks in a row,
+// taken again as it is.
+func FuzzNormalizeWarning(f *testing.F) {
+	for _, s := range []string{"spoilers", " a\r\n\tb ", "\u200b", "\u3164x", "bell\a", "\u202egnp", "🙂  🙂"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := retwis.NormalizeWarning(in, retwis.DefaultMaxStatusLen)
+		if err != nil {
+			if retwis.ErrorKind(err) != retwis.Invalid {
+				t.Fatalf("%q: %v is not Invalid", in, err)
+			}
+			return
+		}
+		if got == "" {
+			return
+		}
+		if n := retwis.StatusLength(got); n > retwis.DefaultMaxStatusLen || strings.TrimFunc(got, blank) == "" ||
+			strings.ContainsFunc(got, unicode.IsControl) || got != strings.Join(strings.Fields(got), " ") {
+			t.Fatalf("%q → %q: blank, too long, not one line or holding a control character", in, got)
+		}
+		if again, err := retwis.NormalizeWarning(got, retwis.DefaultMaxStatusLen); err != nil || again != got {
+			t.Fatalf("%q → %q → %q, %v", in, got, again, err)
+		}
+	})
+}
+
 // blank reports whether r shows as nothing: a space, a format or
 // control character, a mark, or one of the blank letters.
 func blank(r rune) bool {
