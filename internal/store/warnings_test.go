@@ -13,7 +13,9 @@ import (
 
 // TestContentWarning: a post's content warning is stored as one line
 // and read back with the post, on its own page and on the timelines;
-// a post without one reads back without; the warning's words enter no
+// a post without one reads back without; a post resent with its
+// idempotency key and another warning is the post first published, as
+// with another text; the warning's words enter no
 // index (no tag page, no mention), the body's do.
 func TestContentWarning(t *testing.T) {
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
@@ -24,10 +26,15 @@ func TestContentWarning(t *testing.T) {
 			t.Fatalf("published warnings %q and %q; want one line and none", p.Warning, plain.Warning)
 		}
 		equal(t, "the post read back", p)(f.St.Post(f.Ctx, 0, p.ID))
+		keyed := f.post(t, posts.Draft{Author: alice.ID, Text: "keyed", Warning: "first", Key: "k"})
+		again, err := f.St.Publish(f.Ctx, posts.Draft{Author: alice.ID, Text: "keyed", Warning: "second", Key: "k"})
+		if err != nil || again.Post.ID != keyed.ID || again.Post.Warning != "first" {
+			t.Errorf("resent with another warning: %+v, %v; want post %d as first published (the key names the post, as with its text)", again.Post, err, keyed.ID)
+		}
 		equal(t, "the post without a warning read back", plain)(f.St.Post(f.Ctx, 0, plain.ID))
 		f.Drain(t)
 		timeline, err := f.St.GlobalTimeline(f.Ctx, 0, retwis.Cursor{}, 10)
-		if err != nil || len(timeline.Posts) != 2 || timeline.Posts[1].Warning != p.Warning {
+		if err != nil || len(timeline.Posts) != 3 || timeline.Posts[2].Warning != p.Warning || timeline.Posts[1].Warning != "" {
 			t.Errorf("global timeline %+v, %v; want the warning read with the post", timeline, err)
 		}
 		if got := f.tagPosts(t, "film"); len(got) != 1 || got[0] != p.ID {
