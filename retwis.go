@@ -23,6 +23,9 @@ type Post struct {
 	Author   string // username of the author, resolved when the post is read
 	Time     time.Time
 	Body     string
+	// Warning is the post's content warning ("": none), shown before
+	// the body, which is behind a disclosure.
+	Warning string
 	// Mentions are the users the body mentions who existed when it was
 	// posted, by their usernames as registered; MentionIDs their ids, in
 	// the same order.

@@ -109,6 +109,48 @@ func NormalizeStatus(text string, maxLen int) (string, error) {
 	return text, nil
 }
 
+// NormalizePost normalizes a post's text as NormalizeStatus does and its
+// content warning ("": none) as NormalizeWarning does, and counts them
+// together against maxLen, as Mastodon counts spoiler_text with the
+// text, so that the counters of apps agree.
+func NormalizePost(text, warning string, maxLen int) (body, cw string, err error) {
+	if cw, err = NormalizeWarning(warning, maxLen); err != nil {
+		return "", "", err
+	}
+	if body, err = NormalizeStatus(text, maxLen); err != nil {
+		return "", "", err
+	}
+	if n := StatusLength(cw) + StatusLength(body); cw != "" && n > maxLen {
+		return "", "", Errorf(Invalid, "Posts are at most %d characters long, the content warning and the text together, a link counting as %d (this one has %d).", maxLen, URLLength, n)
+	}
+	return body, cw, nil
+}
+
+// NormalizeWarning turns a post's content warning into the one line that
+// is stored: every run of spaces, tabs and line breaks becomes one space,
+// and the whole is trimmed. A warning that shows nothing is none (""). It
+// may hold no other control characters, and is at most maxLen long as
+// StatusLength counts.
+func NormalizeWarning(warning string, maxLen int) (string, error) {
+	if len(warning) > maxStatusBytes(maxLen) {
+		return "", Errorf(Invalid, "Content warnings are at most %d characters long.", maxLen)
+	}
+	if !utf8.ValidString(warning) {
+		return "", Errorf(Invalid, "Content warnings must be valid UTF-8 text.")
+	}
+	warning = strings.Join(strings.Fields(warning), " ")
+	switch {
+	case !strings.ContainsFunc(warning, isVisible):
+		return "", nil
+	case strings.ContainsFunc(warning, unicode.IsControl):
+		return "", Errorf(Invalid, "Content warnings may not contain control characters.")
+	}
+	if n := StatusLength(warning); n > maxLen {
+		return "", Errorf(Invalid, "Content warnings are at most %d characters long (this one has %d).", maxLen, n)
+	}
+	return warning, nil
+}
+
 // maxStatusBytes bounds the bytes of a post's text before it is
 // normalized: a link of the longest (maxURLBytes) for every URLLength
 // characters, and room for the spaces trimmed.

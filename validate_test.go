@@ -1,6 +1,7 @@
 package retwis_test
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -90,6 +91,30 @@ func TestNormalizeStatus(t *testing.T) {
 
 // TestNormalizeStatusLimit: the limit is the instance's, and the
 // refusal says it, how links count and how long the post is.
+// TestNormalizePost: a content warning is made one line (each run of
+// blanks one space, trimmed), blank is none, a control character is
+// refused; it counts with the text against the limit, a link in it
+// counting as 23 as in the text.
+func TestNormalizePost(t *testing.T) {
+	for _, tc := range []struct{ text, warning, body, cw, err string }{
+		{text: "body", warning: " a\r\n\tb  c ", body: "body", cw: "a b c"},
+		{text: "body", warning: " \u200b\n ", body: "body"},
+		{text: "body", warning: "bell\a", err: "Content warnings may not contain control characters."},
+		{text: strings.Repeat("x", 5), warning: strings.Repeat("w", 5), body: strings.Repeat("x", 5), cw: strings.Repeat("w", 5)},
+		{text: strings.Repeat("x", 5), warning: strings.Repeat("w", 6), err: "Posts are at most 10 characters long, the content warning and the text together, a link counting as 23 (this one has 11)."},
+		{text: "x", warning: strings.Repeat("w", 11), err: "Content warnings are at most 10 characters long (this one has 11)."},
+		{text: "", warning: "cw", err: "Please write something to post."},
+	} {
+		body, cw, err := retwis.NormalizePost(tc.text, tc.warning, 10)
+		if body != tc.body || cw != tc.cw || fmt.Sprint(err) != cmp.Or(tc.err, "<nil>") {
+			t.Errorf("NormalizePost(%q, %q) = %q, %q, %v; want %q, %q, %q", tc.text, tc.warning, body, cw, err, tc.body, tc.cw, tc.err)
+		}
+	}
+	if _, cw, err := retwis.NormalizePost("x", "see https://example.com/"+strings.Repeat("p", 100), 30); err != nil || retwis.StatusLength(cw) != 27 {
+		t.Errorf("a warning with a link: %q, %v; want it taken, counting 27", cw, err)
+	}
+}
+
 func TestNormalizeStatusLimit(t *testing.T) {
 	if _, err := retwis.NormalizeStatus(strings.Repeat("é", 10), 10); err != nil {
 		t.Errorf("10 characters of 10: %v", err)
@@ -220,6 +245,36 @@ func FuzzNormalizeStatus(f *testing.F) {
 			t.Fatalf("%q → %q: a line break not normalized", in, got)
 		}
 		if again, err := retwis.NormalizeStatus(got, retwis.DefaultMaxStatusLen); err != nil || again != got {
+			t.Fatalf("%q → %q → %q, %v", in, got, again, err)
+		}
+	})
+}
+
+// FuzzNormalizeWarning: whatever it is given, NormalizeWarning refuses
+// it as Invalid or returns none ("") or one line that shows something,
+// at most DefaultMaxStatusLen long as StatusLength counts, with no
+// control character, no blank at either end and no two blanks in a row,
+// taken again as it is.
+func FuzzNormalizeWarning(f *testing.F) {
+	for _, s := range []string{"spoilers", " a\r\n\tb ", "\u200b", "\u3164x", "bell\a", "\u202egnp", "🙂  🙂"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := retwis.NormalizeWarning(in, retwis.DefaultMaxStatusLen)
+		if err != nil {
+			if retwis.ErrorKind(err) != retwis.Invalid {
+				t.Fatalf("%q: %v is not Invalid", in, err)
+			}
+			return
+		}
+		if got == "" {
+			return
+		}
+		if n := retwis.StatusLength(got); n > retwis.DefaultMaxStatusLen || strings.TrimFunc(got, blank) == "" ||
+			strings.ContainsFunc(got, unicode.IsControl) || got != strings.Join(strings.Fields(got), " ") {
+			t.Fatalf("%q → %q: blank, too long, not one line or holding a control character", in, got)
+		}
+		if again, err := retwis.NormalizeWarning(got, retwis.DefaultMaxStatusLen); err != nil || again != got {
 			t.Fatalf("%q → %q → %q, %v", in, got, again, err)
 		}
 	})

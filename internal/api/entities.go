@@ -263,7 +263,7 @@ func (st site) status(p retwis.Post, author retwis.Summary, replies int64) statu
 		ID: id(p.ID), URI: st.postURL(p.ID), URL: st.postURL(p.ID), CreatedAt: stamp(p.Time),
 		Account: st.account(author), Content: content, Visibility: "public",
 		MediaAttachments: []struct{}{}, Mentions: []mention{}, Tags: tags, Emojis: []struct{}{},
-		RepliesCount: replies, Filtered: []struct{}{},
+		RepliesCount: replies, Filtered: []struct{}{}, SpoilerText: p.Warning, Sensitive: p.Warning != "",
 	}
 	for i, name := range p.Mentions {
 		if i < len(p.MentionIDs) {

@@ -7,7 +7,8 @@ import (
 	"github.com/retwis/retwis/internal/store/posts"
 )
 
-// createStatus answers POST /api/v1/statuses (status, in_reply_to_id):
+// createStatus answers POST /api/v1/statuses (status, in_reply_to_id,
+// spoiler_text: the content warning, counted with the text):
 // the new post, from what publishing returns (no read after). With an
 // Idempotency-Key header, a repeat of the request posts nothing more and
 // answers the same post. Media, polls and
@@ -37,11 +38,8 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	text := v.Get("status")
-	if sp := v.Get("spoiler_text"); sp != "" {
-		text = sp + " " + text // retwis has no content warnings: the warning is kept as text
-	}
-	p, err := s.store.Publish(r.Context(), posts.Draft{Author: viewer(r).ID, Text: text, InReplyTo: reply, Key: key})
+	p, err := s.store.Publish(r.Context(), posts.Draft{Author: viewer(r).ID, Text: v.Get("status"),
+		Warning: v.Get("spoiler_text"), InReplyTo: reply, Key: key})
 	if err != nil {
 		s.fail(w, r, err)
 		return

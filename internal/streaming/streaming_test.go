@@ -692,3 +692,32 @@ func TestStreamCluster(t *testing.T) {
 	must.OK(t, s.Store.RevokeTokens(t.Context(), bob.ID))
 	user.expectEndWithin(revokedWithin)
 }
+
+// TestStreamContentWarning: a post's content warning reaches the
+// streams as the client API's entity carries it: go-mastodon's update
+// event has spoiler_text and sensitive, and content the body only.
+func TestStreamContentWarning(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	alice, aliceToken := s.User("alice")
+	_, bobToken := s.User("bob")
+	s.follow(bobToken, alice.ID)
+	s.Drain()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	events, err := s.Mastodon(&mastodon.Config{AccessToken: bobToken}).StreamingUser(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.WaitSubscribed(2) // bob's stream and the revocations of his access
+	if _, err := s.Mastodon(&mastodon.Config{AccessToken: aliceToken}).PostStatus(ctx,
+		&mastodon.Toot{Status: "the ending", SpoilerText: "spoilers"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Drain()
+	ev := servertest.NextEvent(t, events)
+	if u, ok := ev.(*mastodon.UpdateEvent); !ok || u.Status.SpoilerText != "spoilers" || !u.Status.Sensitive ||
+		strings.Contains(u.Status.Content, "spoilers") {
+		t.Fatalf("event %#v; want the update with its warning apart", ev)
+	}
+}

@@ -20,7 +20,7 @@ const phoneWidth, phoneHeight = 390, 844
 // leads to the compose box, and the global timeline shows its posts
 // before its cards. Then every text of the welcome, home, global
 // timeline, tag (its chart), profile, settings and admin pages, the
-// danger buttons among them, is measured against its background (WCAG
+// danger buttons and a content warning among them, is measured against its background (WCAG
 // contrast, at least 4.5:1) in the light theme and in the dark one,
 // which the browser's preference chooses.
 func TestLookInBrowser(t *testing.T) {
@@ -30,6 +30,7 @@ func TestLookInBrowser(t *testing.T) {
 	troll.signUp("troll")
 	reporter.signUp("reporter")
 	redirects(t, troll.post("/post", url.Values{"status": {"a post for the global timeline #look"}}), "/")
+	redirects(t, troll.post("/post", url.Values{"status": {"behind a warning #look"}, "spoiler": {"a content warning"}}), "/")
 	redirects(t, reporter.post("/report", url.Values{"user": {"troll"}, "reason": {"a troll"}}), "/u/troll?reported=1")
 	s.drain()
 	mod, _, err := s.st.Register(t.Context(), "mod", "password-mod")

@@ -16,10 +16,20 @@ import (
 // shown again.
 const draftBytes = 8
 
+// draft returns form field name of r to show again in a refused post's
+// form, unless it is too long to be worth it.
+func (s *Server) draft(r *http.Request, name string) string {
+	if d := r.PostFormValue(name); len(d) <= draftBytes*s.store.Opts.MaxPostChars {
+		return d
+	}
+	return ""
+}
+
 // createPost serves POST /post: publish a status update and go home, or,
 // with in_reply_to (a post id), a reply, and go to its thread (the
 // reply's page, which shows the posts it answers above it). A refused
-// post shows the page again with the reason and the text kept. The
+// post shows the page again with the reason and the text kept (spoiler,
+// the content warning, too). The
 // form's idempotency key makes a resent form (a reload after a lost
 // answer) publish once.
 func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
@@ -32,18 +42,14 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 	var p posts.Published
 	if err == nil {
 		p, err = s.store.Publish(r.Context(), posts.Draft{Author: u.ID, Text: r.PostFormValue("status"),
-			InReplyTo: replyTo, Key: r.PostFormValue("idempotency_key")})
+			Warning: r.PostFormValue("spoiler"), InReplyTo: replyTo, Key: r.PostFormValue("idempotency_key")})
 	}
 	if err != nil {
 		status, ok := s.formRefused(w, r, status, err)
 		if !ok {
 			return
 		}
-		draft := r.PostFormValue("status")
-		if len(draft) > draftBytes*s.store.Opts.MaxPostChars {
-			draft = ""
-		}
-		v := view{Error: retwis.ErrorMessage(err), Draft: draft}
+		v := view{Error: retwis.ErrorMessage(err), Draft: s.draft(r, "status"), DraftWarning: s.draft(r, "spoiler")}
 		if replyTo > 0 && !errors.Is(err, posts.ErrParentGone) && !errors.Is(err, posts.ErrParentHidden) { // back to the thread
 			r.SetPathValue("id", strconv.FormatInt(replyTo, 10))
 			s.renderThread(w, r, status, v)

@@ -116,6 +116,8 @@ type view struct {
 
 	Username string // the name typed into a failed login or sign-up form
 	Draft    string // the text of a post that could not be published
+	// DraftWarning is the content warning of that post.
+	DraftWarning string
 	// PostKey is the idempotency key of the compose form: new for every
 	// form, so that only a resent form repeats it.
 	PostKey string

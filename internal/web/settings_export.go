@@ -21,6 +21,7 @@ type exportPost struct {
 	ID        string `json:"id"`
 	CreatedAt string `json:"created_at"`
 	Text      string `json:"text"`
+	Warning   string `json:"spoiler_text,omitempty"` // its content warning, if any
 	InReplyTo string `json:"in_reply_to,omitempty"`
 }
 
@@ -81,7 +82,7 @@ func (s *Server) exportPosts(ctx context.Context, w io.Writer, u retwis.User) er
 			return err
 		}
 		for _, post := range p.Page.Posts {
-			e := exportPost{ID: strconv.FormatInt(post.ID, 10), CreatedAt: post.Time.UTC().Format(time.RFC3339), Text: post.Body}
+			e := exportPost{ID: strconv.FormatInt(post.ID, 10), CreatedAt: post.Time.UTC().Format(time.RFC3339), Text: post.Body, Warning: post.Warning}
 			if post.InReplyTo > 0 {
 				e.InReplyTo = strconv.FormatInt(post.InReplyTo, 10)
 			}

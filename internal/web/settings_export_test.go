@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // TestExport downloads a user's data: their profile, every post newest
@@ -25,9 +26,13 @@ func TestExport(t *testing.T) {
 	if err := s.st.SetAbout(t.Context(), writer.ID, "Wri Ter", "says \"things\""); err != nil {
 		t.Fatal(err)
 	}
-	const posts = 250
-	for i := range posts {
-		if _, err := s.st.CreatePost(t.Context(), writer.ID, fmt.Sprint("post ", i)); err != nil {
+	const n = 250
+	for i := range n {
+		d := posts.Draft{Author: writer.ID, Text: fmt.Sprint("post ", i)}
+		if i == 0 {
+			d.Warning = "the first"
+		}
+		if _, err := s.st.Publish(t.Context(), d); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,15 +58,19 @@ func TestExport(t *testing.T) {
 		Username    string `json:"username"`
 		DisplayName string `json:"display_name"`
 		Bio         string `json:"bio"`
-		Posts       []struct{ ID, Text string }
-		Following   []struct{ Username string }
-		Followers   []struct{ Username string }
+		Posts       []struct {
+			ID, Text string
+			Warning  string `json:"spoiler_text"`
+		}
+		Following []struct{ Username string }
+		Followers []struct{ Username string }
 	}
 	if err := json.Unmarshal([]byte(r.body), &got); err != nil {
 		t.Fatalf("the export is not JSON: %v", err)
 	}
-	if got.Username != "writer" || got.DisplayName != "Wri Ter" || got.Bio != `says "things"` || len(got.Posts) != posts ||
-		got.Posts[0].Text != fmt.Sprint("post ", posts-1) || got.Posts[posts-1].Text != "post 0" ||
+	if got.Username != "writer" || got.DisplayName != "Wri Ter" || got.Bio != `says "things"` || len(got.Posts) != n ||
+		got.Posts[0].Text != fmt.Sprint("post ", n-1) || got.Posts[n-1].Text != "post 0" ||
+		got.Posts[n-1].Warning != "the first" || got.Posts[0].Warning != "" ||
 		len(got.Following) != 1 || got.Following[0].Username != "idol" || len(got.Followers) != 1 || got.Followers[0].Username != "fan" {
 		t.Fatalf("export: %s, %q, %q, %d posts, following %v, followers %v", got.Username, got.DisplayName, got.Bio, len(got.Posts), got.Following, got.Followers)
 	}

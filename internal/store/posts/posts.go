@@ -48,6 +48,9 @@ func (s *Store) CreatePost(ctx context.Context, author int64, text string) (retw
 type Draft struct {
 	Author int64
 	Text   string
+	// Warning is its content warning ("": none), counted with the text
+	// against the length limit (retwis.NormalizePost).
+	Warning string
 	// InReplyTo is the post it answers (0: none), which must exist: the
 	// reply records it, and begins with its author's @name.
 	InReplyTo int64
@@ -80,7 +83,7 @@ type Published struct {
 // key is read back, with its author's summary and its replies, in one
 // call.
 func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
-	body, err := retwis.NormalizeStatus(d.Text, s.Opts.MaxPostChars)
+	body, warning, err := retwis.NormalizePost(d.Text, d.Warning, s.Opts.MaxPostChars)
 	if err != nil {
 		return Published{}, err
 	}
@@ -124,6 +127,9 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 	// nodes are not ordered).
 	fields := append([]string{schema.FieldUserID, kernel.ID(author), schema.FieldAuthor, st.author.User.Username,
 		schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, body}, conv.Fields()...)
+	if warning != "" {
+		fields = append(fields, schema.FieldWarning, warning)
+	}
 	if celebrity {
 		fields = append(fields, schema.FieldFanout, "0")
 	}
@@ -151,7 +157,7 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 		return Published{}, s.Wrap("create post: publish", err)
 	}
 	published = true
-	p := retwis.Post{ID: pid, AuthorID: author, Author: st.author.User.Username, Time: now.Truncate(time.Second), Body: body,
+	p := retwis.Post{ID: pid, AuthorID: author, Author: st.author.User.Username, Time: now.Truncate(time.Second), Body: body, Warning: warning,
 		InReplyTo: conv.ReplyTo, ReplyTo: conv.ReplyUser.Username, ReplyToID: conv.ReplyUser.ID}
 	for _, u := range conv.Mentions {
 		p.Mentions, p.MentionIDs = append(p.Mentions, u.Username), append(p.MentionIDs, u.ID)
@@ -393,7 +399,7 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		return p, false, nil
 	}
 	p = retwis.Post{ID: pid, AuthorID: uid, Time: time.Unix(ts, 0), Body: f[2]}
-	var more [4]string
+	var more [5]string
 	for i := range more {
 		if 3+i < len(vals) {
 			more[i], _ = vals[3+i].ToString()
@@ -411,6 +417,7 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 			p.ReplyTo, p.ReplyToID = u[0].Username, u[0].ID
 		}
 	}
+	p.Warning = more[4]
 	return p, true, nil
 }
 

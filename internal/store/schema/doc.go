@@ -118,7 +118,9 @@
 //	                             post's author), ancestors (the posts above
 //	                             it, nearest first, up to 50,
 //	                             comma-separated), so that deleting it can
-//	                             find every index it entered
+//	                             find every index it entered; warning
+//	                             (its content warning, one line; absent:
+//	                             none; retwis)
 //	posts:{<id>}         list    home timeline of user <id>: post ids in
 //	                             descending order, no duplicates (own posts
 //	                             and followed users'); it keeps at least

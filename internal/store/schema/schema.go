@@ -116,6 +116,7 @@ const (
 	FieldReplyTo   = "reply_to"   // the post it answers
 	FieldReplyUser = "reply_user" // "<user id>:<username>" of that post's author
 	FieldAncestors = "ancestors"  // the posts above it in its thread, nearest first, separated by commas
+	FieldWarning   = "warning"    // its content warning, one line, absent when it has none
 )
 
 // Fields of a delivery job on the deliveries stream.

@@ -5,7 +5,9 @@
 // retwis.NormalizeStatus): code points of the text with its line breaks
 // made "\n", the spaces ending lines, the blank lines beyond one in a
 // row and the blanks around it dropped, each link (as retwis.Entities
-// finds them) counting as data-url-chars.
+// finds them) counting as data-url-chars. The form's content warning
+// (its spoiler field) counts too, as retwis.NormalizePost counts it: made
+// one line, each run of blanks one space, trimmed.
 (function () {
   'use strict';
   var word = /^[\p{L}\p{Nd}\p{M}_]$/u;
@@ -118,19 +120,29 @@
     return n;
   }
 
+  // warningLength mirrors what retwis.NormalizePost counts of a
+  // content warning.
+  function warningLength(field, urlChars) {
+    return field ? length(field.value.split(/\s+/u).filter(Boolean).join(' '), urlChars) : 0;
+  }
+
   document.querySelectorAll('textarea[data-max-chars]').forEach(function (box, k) {
     var max = Number(box.dataset.maxChars), urlChars = Number(box.dataset.urlChars);
+    var warning = box.form && box.form.elements.namedItem('spoiler');
     var counter = document.createElement('span');
     counter.className = 'counter';
     counter.id = 'counter-' + k;
     box.setAttribute('aria-describedby', counter.id);
     box.after(counter);
     function show() {
-      var left = max - length(box.value, urlChars);
+      var left = max - length(box.value, urlChars) - warningLength(warning, urlChars);
       counter.textContent = left + ' left';
       counter.classList.toggle('over', left < 0);
     }
     box.addEventListener('input', show);
+    if (warning) {
+      warning.addEventListener('input', show);
+    }
     show();
   });
 }());
