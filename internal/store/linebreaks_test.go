@@ -22,7 +22,7 @@ func TestPostLengthLimit(t *testing.T) {
 	f.Post(t, posts.Draft{Author: alice.ID, Text: strings.Repeat("é", 30)})
 	f.Post(t, posts.Draft{Author: alice.ID, Text: "see https://example.com/" + strings.Repeat("x", 100) + " ok"})
 	f.Post(t, posts.Draft{Author: alice.ID, Text: strings.Repeat("r", 25), InReplyTo: parent.ID}) // "@bob " + 25
-	f.Drain(t) // the posts above delivered: nothing changes but what is refused
+	f.Drain(t)                                                                                    // the posts above delivered: nothing changes but what is refused
 	before := f.Snapshot(t)
 	for _, d := range []posts.Draft{
 		{Author: alice.ID, Text: strings.Repeat("é", 31)},
