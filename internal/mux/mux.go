@@ -1,6 +1,7 @@
 // Package mux composes retwis's HTTP interfaces into the one handler a
-// server runs: a top-level http.ServeMux on which the pages and the
-// probes (internal/web) take every path but those of the client API
+// server runs: a top-level http.ServeMux on which the probes
+// (internal/probes) take their three paths and the pages (internal/web)
+// every other path but those of the client API
 // (internal/api: everything under /api/, OAuth's token and revocation
 // endpoints) and of its streaming transports (internal/streaming:
 // /api/v1/streaming and under it). Each interface keeps its own
@@ -20,6 +21,7 @@ import (
 
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/probes"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/streaming"
@@ -65,27 +67,25 @@ type Handler struct {
 	streams *streaming.Server // nil with ProbesOnly
 }
 
-// probes are the paths answered whatever the Host header: load
-// balancers and orchestrators call them by address.
-var probes = []string{"/livez", "/healthz", "/readyz"}
-
 // New returns a Handler; it fails only if the pages' templates are
 // broken.
 func New(opts Options) (*Handler, error) {
+	h := &Handler{mux: http.NewServeMux()}
+	// The probes are answered whatever the Host header: load balancers
+	// and orchestrators call them by address.
+	h.handler = opts.PublicURL.Only(probes.Paths, h.mux)
+	probes.New(probes.Options{DB: opts.Store.DB, Log: opts.Log, Metrics: opts.Metrics, Proxies: opts.Proxies}).Register(h.mux)
+	if opts.ProbesOnly {
+		return h, nil
+	}
 	pageOpts := opts.Pages
 	pageOpts.Store, pageOpts.Log, pageOpts.Metrics, pageOpts.Writes, pageOpts.Proxies = opts.Store, opts.Log, opts.Metrics, opts.Writes, opts.Proxies
-	pageOpts.ProbesOnly = opts.ProbesOnly
 	pageOpts.Deleter = deletion.New(opts.Store) // the pages' account deletion
 	pages, err := web.New(pageOpts)
 	if err != nil {
 		return nil, err
 	}
-	h := &Handler{mux: http.NewServeMux()}
-	h.handler = opts.PublicURL.Only(probes, h.mux)
 	pages.Register(h.mux)
-	if opts.ProbesOnly {
-		return h, nil
-	}
 	apiOpts := opts.API
 	apiOpts.Store, apiOpts.Log, apiOpts.Metrics, apiOpts.Writes, apiOpts.Proxies = opts.Store, opts.Log, opts.Metrics, opts.Writes, opts.Proxies
 	clientAPI := api.New(apiOpts)

@@ -49,8 +49,7 @@ func formBytes(maxPostChars int) int64 {
 type Options struct {
 	Store *store.Store
 	// Deleter deletes accounts (POST /settings/delete) and tells how far
-	// the deletion of a deleted account has got (its old profile); needed
-	// unless ProbesOnly.
+	// the deletion of a deleted account has got (its old profile).
 	Deleter *deletion.Deleter
 	Log     *slog.Logger
 	// SecureCookies marks the auth cookie Secure on every request, for a
@@ -59,9 +58,6 @@ type Options struct {
 	SecureCookies bool
 	// Metrics, if not nil, receives the request metrics.
 	Metrics prometheus.Registerer
-	// ProbesOnly serves the probes (/livez, /healthz, /readyz) and
-	// nothing else: a server that only delivers posts.
-	ProbesOnly bool
 	// Writes is how many posts, follows and deletions run at once; the
 	// others wait their turn, so that pages stay fast during a burst of
 	// them. Zero means no limit.
@@ -101,17 +97,14 @@ type Server struct {
 	// which a fresh buffer would reach by growing (and copying) often.
 	buffers sync.Pool
 	mw      *middleware.Stack
-	dynamic http.Handler // the pages and the probes, behind the middleware
-	static  http.Handler // the static files, behind theirs; nil with ProbesOnly
+	dynamic http.Handler // the pages, behind the middleware
+	static  http.Handler // the static files, behind theirs
 	handler http.Handler // both, for ServeHTTP
 }
 
 // New returns a Server; it fails only if the embedded templates are broken.
 func New(opts Options) (*Server, error) {
-	maxPostChars := retwis.DefaultMaxStatusLen // of no use without a store (probes only)
-	if opts.Store != nil {
-		maxPostChars = opts.Store.Opts.MaxPostChars
-	}
+	maxPostChars := opts.Store.Opts.MaxPostChars
 	pages, err := parseTemplates(maxPostChars)
 	if err != nil {
 		return nil, err
@@ -126,53 +119,43 @@ func New(opts Options) (*Server, error) {
 		Auth: opts.Store, Credential: SessionCredential, Refused: s.clearAuthCookie, Metrics: opts.Metrics, Writes: opts.Writes,
 		Proxies: opts.Proxies, LogStatic: opts.LogStatic,
 	})
-	s.routes(opts.ProbesOnly)
+	s.routes()
 	mux := http.NewServeMux()
 	s.Register(mux)
 	s.handler = mux
 	return s, nil
 }
 
-// ServeHTTP implements http.Handler: the pages, the probes, the static
-// files, and the page that says there is nothing here for every other
-// path. internal/mux registers them on its own mux instead (Register).
+// ServeHTTP implements http.Handler: the pages, the static files, and
+// the page that says there is nothing here for every other path. internal/mux registers them on its own mux instead (Register).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// Register registers the pages and the probes on mux at "/", and the
+// Register registers the pages on mux at "/", and the
 // static files at "GET /static/", so that a request for one of those is
 // routed once, by mux.
 func (s *Server) Register(mux *http.ServeMux) {
 	mux.Handle("/", s.dynamic)
-	if s.static != nil {
-		mux.Handle(staticRoute, s.static)
-	}
+	mux.Handle(staticRoute, s.static)
 }
 
 // staticRoute is the route of the static files.
 const staticRoute = "GET /static/"
 
-// routes builds the handler of the pages and the probes, behind the
-// middleware, and that of the static files (none with probesOnly).
-func (s *Server) routes(probesOnly bool) {
+// routes builds the handler of the pages, behind the middleware, and
+// that of the static files.
+func (s *Server) routes() {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /livez", s.livez)
-	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.HandleFunc("GET /readyz", s.readyz)
 	mux.HandleFunc("/", s.notFound)
-	if !probesOnly {
-		s.pageRoutes(mux)
-	}
+	s.pageRoutes(mux)
 	// Browsers say where a request comes from (Sec-Fetch-Site, Origin);
 	// cross-site state changes are refused. Clients that send neither
 	// header, such as curl, are not browsers and pass.
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
 	s.dynamic = s.mw.Wrap(cop.Handler(mux))
-	if !probesOnly {
-		// The static files take a shorter stack: no deadline, body cap or
-		// cross-origin check, which a GET of bytes in memory has no use for.
-		s.static = s.mw.WrapStatic(staticRoute, assets.Handler())
-	}
+	// The static files take a shorter stack: no deadline, body cap or
+	// cross-origin check, which a GET of bytes in memory has no use for.
+	s.static = s.mw.WrapStatic(staticRoute, assets.Handler())
 }
 
 // pageRoutes registers the pages and forms on mux.
