@@ -3,10 +3,9 @@ package web
 import (
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/complete"
 )
 
 // Bounds of a search page.
@@ -22,7 +21,7 @@ const (
 // with it. A q that starts with @ looks for people only, with # for tags
 // only.
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
-	q, err := searchQuery(r)
+	q, err := complete.Query(r)
 	if err != nil {
 		s.mw.Fail(w, r, err)
 		return
@@ -50,14 +49,4 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.render(w, r, http.StatusOK, "search", v)
-}
-
-// searchQuery reads the q of a search or completion: at most
-// maxCompletionPrefix characters of UTF-8 text, trimmed.
-func searchQuery(r *http.Request) (string, error) {
-	q := strings.TrimSpace(r.URL.Query().Get("q"))
-	if utf8.RuneCountInString(q) > maxCompletionPrefix || !utf8.ValidString(q) {
-		return "", retwis.Errorf(retwis.Invalid, "Search for at most %d characters of text.", maxCompletionPrefix)
-	}
-	return q, nil
 }

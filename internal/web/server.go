@@ -27,6 +27,7 @@ import (
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/web/assets"
+	"github.com/retwis/retwis/internal/web/complete"
 )
 
 // PageSize is the number of posts on a page of the home or profile timeline.
@@ -192,9 +193,10 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /settings", s.requireLogin(s.editSettings))
 	mux.HandleFunc("POST /settings", s.requireLogin(s.mw.Throttle(s.saveSettings)))
 	mux.HandleFunc("GET /tags", s.mw.Viewer(s.searchTags))
-	mux.HandleFunc("GET /complete/tags", s.completeTags)
+	completions := complete.New(s.store, s.log)
+	mux.HandleFunc("GET /complete/tags", completions.Tags)
 	mux.HandleFunc("GET /search", s.mw.Viewer(s.search))
-	mux.HandleFunc("GET /complete/people", s.completePeople)
+	mux.HandleFunc("GET /complete/people", completions.People)
 	mux.HandleFunc("GET /explore", s.mw.Viewer(s.explore))
 	mux.HandleFunc("GET /oauth/authorize", s.mw.Viewer(s.authorize))
 	mux.HandleFunc("POST /oauth/authorize", s.requireLogin(s.decideAuthorize))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/complete"
 )
 
 // searchResults bounds the tags a search lists.
@@ -18,7 +19,7 @@ const searchResults = 20
 // lists the tags in use that begin with it, the most used first; no q
 // lists the trending tags.
 func (s *Server) searchTags(w http.ResponseWriter, r *http.Request) {
-	q, err := searchQuery(r)
+	q, err := complete.Query(r)
 	if err != nil {
 		s.mw.Fail(w, r, err)
 		return
