@@ -24,25 +24,45 @@ type mastoReport struct {
 		Mention, Event, ID, Author string
 		Stream                     []string
 	}
-	Plain        []string // alice's posts before the one with a warning
-	Posted, Read struct {
+	// Reply is alice's reply to bob's post (InReplyTo), Descendants and
+	// Ancestors the threads of the two, BobNotifications bob's mentions.
+	Reply, InReplyTo       string
+	Descendants, Ancestors []string
+	BobNotifications       []note
+	Plain                  []string // alice's posts before the one with a warning
+	Posted, Read           struct {
 		ID, Content, SpoilerText, Author string
 		Sensitive                        bool
 	}
-	Home, Public, Statuses [][]string // ids, page by page
-	Notifications          []struct{ Type, Account, Status string }
-	Search                 struct{ Accounts, Hashtags []string }
-	AfterDelete            int // the status reading a deleted post answers
+	// The lists, by ids page by page: timelines, a tag's, alice's
+	// statuses, and without her replies; Newer: the home timeline after
+	// her first plain post.
+	Home, Public, Tag, Statuses, NoReplies [][]string
+	Newer                                  []string
+	Bob                                    struct {
+		Acct                string
+		Followers, Statuses int
+	}
+	Followers     []string // bob's, while alice follows him
+	Notifications []note
+	Search        struct{ Accounts, Hashtags []string }
+	Profile       struct{ DisplayName, ReadDisplayName, Note, Visibility string }
+	AfterDelete   int // the status reading a deleted post answers
 }
+
+// note is a notification as a script reports it.
+type note struct{ Type, Account, Status string }
 
 // TestMastoJS drives retwis with masto.js, the library of the Elk and
 // Phanpy apps, from npm, as an app uses it (testdata/npm/masto.mjs):
 // the instance (v1 and v2), verify_credentials, follow and unfollow
 // with the relationships, alice's user stream over a WebSocket carrying
-// bob's mention of her, a post of several lines behind a content
-// warning read back, the home and public timelines and her statuses
-// page by page through the Link header, notifications, search, and the
-// deletion of the post. Each value the library read is checked against
+// bob's mention of her, her reply and its thread, bob's notifications
+// filtered by type, a post of several lines behind a content warning
+// read back, the home, public and tag timelines and her statuses page
+// by page through the Link header (and the newer posts by min_id), an
+// account and its followers, notifications, search, a change of her
+// name and bio, and the deletion of the post. Each value the library read is checked against
 // what the server holds.
 func TestMastoJS(t *testing.T) {
 	t.Parallel()
@@ -67,8 +87,10 @@ func TestMastoJS(t *testing.T) {
 			got.Follow, got.Following, got.Unfollow, got.FollowingAfter)
 	}
 	mention := checkMastoStream(t, bob, got)
+	checkMastoThread(t, got, mention)
 	checkMastoPost(t, got, spoiler)
 	checkMastoLists(t, alice, got, mention)
+	checkMastoAccounts(t, got)
 	if got.AfterDelete != 404 {
 		t.Errorf("the deleted post reads as %d; want 404", got.AfterDelete)
 	}
@@ -101,6 +123,18 @@ func checkMastoStream(t *testing.T, bob *mastodon.Client, got mastoReport) strin
 	return st.Mention
 }
 
+// checkMastoThread: alice's reply to bob's post is in its thread, and
+// in bob's notifications (his follow notification filtered out).
+func checkMastoThread(t *testing.T, got mastoReport, mention string) {
+	t.Helper()
+	if got.InReplyTo != mention || !slices.Equal(got.Descendants, []string{got.Reply}) || !slices.Equal(got.Ancestors, []string{mention}) {
+		t.Errorf("reply %s to %s: descendants %v, ancestors %v; want each in the other's thread", got.Reply, got.InReplyTo, got.Descendants, got.Ancestors)
+	}
+	if n := got.BobNotifications; len(n) != 1 || n[0] != (note{"mention", "alice", got.Reply}) {
+		t.Errorf("bob's mentions = %+v; want alice's reply %s", n, got.Reply)
+	}
+}
+
 // checkMastoPost: the post with a warning reads back as it was
 // answered, its lines and paragraphs kept, its text escaped.
 func checkMastoPost(t *testing.T, got mastoReport, spoiler string) {
@@ -122,25 +156,48 @@ func checkMastoLists(t *testing.T, alice *mastodon.Client, got mastoReport, ment
 	if len(got.Plain) != 2 {
 		t.Fatalf("plain posts %v; want 2", got.Plain)
 	}
-	mine := []string{got.Posted.ID, got.Plain[1], got.Plain[0]}
-	all := append(slices.Clone(mine), mention)
+	mine := []string{got.Posted.ID, got.Plain[1], got.Plain[0], got.Reply}
 	for _, l := range []struct {
 		name  string
 		pages [][]string
 		want  []string
-	}{{"home", got.Home, all}, {"public", got.Public, all}, {"alice's statuses", got.Statuses, mine}} {
-		if ids := slices.Concat(l.pages...); !slices.Equal(ids, l.want) || len(l.pages) < 2 || slices.ContainsFunc(l.pages, func(p []string) bool { return len(p) > 2 }) {
-			t.Errorf("%s by pages of 2 = %v; want %v", l.name, l.pages, l.want)
+		size  int // of a page
+	}{
+		{"home", got.Home, append(slices.Clone(mine), mention), 2},
+		{"public", got.Public, append(slices.Clone(mine), mention), 2},
+		{"alice's statuses", got.Statuses, mine, 2},
+		{"alice's statuses without replies", got.NoReplies, mine[:3], 20},
+		{"#clients", got.Tag, []string{got.Plain[0]}, 20},
+	} {
+		ids := slices.Concat(l.pages...)
+		if !slices.Equal(ids, l.want) || len(l.pages) < (len(l.want)+l.size-1)/l.size ||
+			slices.ContainsFunc(l.pages, func(p []string) bool { return len(p) > l.size }) {
+			t.Errorf("%s by pages of %d = %v; want %v", l.name, l.size, l.pages, l.want)
 		}
 	}
-	left := must.Value(alice.GetAccountStatuses(t.Context(), mastodon.ID(got.Me.ID), nil))(t)
-	if len(left) != 2 || string(left[0].ID) != got.Plain[1] || string(left[1].ID) != got.Plain[0] {
-		t.Errorf("alice's statuses after the script: %v; want %v", left, got.Plain)
+	if want := mine[:2]; !slices.Equal(got.Newer, want) {
+		t.Errorf("home after %s = %v; want %v", got.Plain[0], got.Newer, want)
 	}
-	if n := got.Notifications; len(n) != 1 || n[0].Type != "mention" || n[0].Account != "bob" || n[0].Status != mention {
+	left := must.Value(alice.GetAccountStatuses(t.Context(), mastodon.ID(got.Me.ID), nil))(t)
+	if len(left) != 3 || string(left[0].ID) != got.Plain[1] || string(left[1].ID) != got.Plain[0] {
+		t.Errorf("alice's statuses after the script: %v; want %v and the reply", left, got.Plain)
+	}
+	if n := got.Notifications; len(n) != 1 || n[0] != (note{"mention", "bob", mention}) {
 		t.Errorf("notifications = %+v; want bob's mention %s", n, mention)
 	}
 	if !slices.Equal(got.Search.Accounts, []string{"bob"}) || !slices.Equal(got.Search.Hashtags, []string{"clients"}) {
 		t.Errorf("search = %+v; want bob and #clients", got.Search)
+	}
+}
+
+// checkMastoAccounts: bob's account and followers while alice follows
+// him, and alice's profile as she changed it.
+func checkMastoAccounts(t *testing.T, got mastoReport) {
+	t.Helper()
+	if got.Bob.Acct != "bob" || got.Bob.Followers != 1 || got.Bob.Statuses != 1 || !slices.Equal(got.Followers, []string{"alice"}) {
+		t.Errorf("bob = %+v, followed by %v; want 1 follower, alice, and 1 post", got.Bob, got.Followers)
+	}
+	if p := got.Profile; p.DisplayName != "Alice A." || p.ReadDisplayName != p.DisplayName || p.Note != "Reads a lot" || p.Visibility != "public" {
+		t.Errorf("profile = %+v; want the name and bio set, public posts", p)
 	}
 }

@@ -1,9 +1,10 @@
-// masto.js (the library of Elk and Phanpy) used as an app uses it,
-// against the retwis server the Go test started
-// (internal/api/npm_clients_test.go, TestMastoJS): alice's token in
-// RETWIS_TOKEN, bob's in RETWIS_OTHER_TOKEN, the text of alice's post
-// and its content warning in RETWIS_TEXT and RETWIS_SPOILER. It reports
-// what the library read; the test checks it. The protocol: harness.mjs.
+// masto.js, the library of the Elk and Phanpy apps, used as an app
+// uses it against the retwis server that its Go test started
+// (internal/api/npm_masto_test.go, TestMastoJS). The environment:
+// RETWIS_URL, the server; RETWIS_TOKEN and RETWIS_OTHER_TOKEN, alice's
+// and bob's; RETWIS_TEXT and RETWIS_SPOILER, the text of alice's post
+// and its content warning. It reports what the library read, which the
+// test checks. The protocol: harness.mjs.
 import { MastoHttpError, createRestAPIClient, createStreamingAPIClient } from "masto";
 
 import { check, env, run, sync, within } from "./harness.mjs";
@@ -92,6 +93,33 @@ async function gone(id) {
   return 200;
 }
 
+// conversation has alice reply to bob's post id, and reads the thread
+// from both ends once delivered, and bob's mentions.
+async function conversation(id) {
+  const reply = await alice.v1.statuses.create({ status: "@bob thanks", inReplyToId: id });
+  await sync("drained");
+  const down = await alice.v1.statuses.$select(id).context.fetch();
+  const up = await alice.v1.statuses.$select(reply.id).context.fetch();
+  const notes = await bob.v1.notifications.list({ types: ["mention", "follow"], excludeTypes: ["follow"] });
+  return {
+    reply: reply.id, inReplyTo: reply.inReplyToId,
+    descendants: down.descendants.map((st) => st.id), ancestors: up.ancestors.map((st) => st.id),
+    bobNotifications: notes.map((n) => ({ type: n.type, account: n.account.acct, status: n.status?.id })),
+  };
+}
+
+// profile changes alice's name and bio (a multipart PATCH, as the
+// library sends it) and reads them back, with her preferences.
+async function profile() {
+  const changed = await alice.v1.accounts.updateCredentials({ displayName: "Alice A.", note: "Reads a lot" });
+  const read = await alice.v1.accounts.verifyCredentials();
+  const prefs = await alice.v1.preferences.fetch();
+  return {
+    displayName: changed.displayName, readDisplayName: read.displayName, note: read.source.note,
+    visibility: prefs["posting:default:visibility"],
+  };
+}
+
 run(async () => {
   const out = { instance: await instance() };
   const me = await alice.v1.accounts.verifyCredentials();
@@ -100,6 +128,7 @@ run(async () => {
   out.follow = (await alice.v1.accounts.$select(other.id).follow()).following;
   out.following = await following(other.id);
   out.stream = await streamed(out.instance.streaming);
+  Object.assign(out, await conversation(out.stream.mention));
   out.plain = [];
   for (const status of ["alice one #clients", "alice two"]) {
     out.plain.push((await alice.v1.statuses.create({ status })).id);
@@ -107,12 +136,19 @@ run(async () => {
   Object.assign(out, await post());
   await sync("drained");
   out.home = await ids(alice.v1.timelines.home.list({ limit: 2 }));
+  out.newer = (await alice.v1.timelines.home.list({ minId: out.plain[0] })).map((st) => st.id);
   out.public = await ids(alice.v1.timelines.public.list({ limit: 2 }));
+  out.tag = await ids(alice.v1.timelines.tag.$select("Clients").list());
   out.statuses = await ids(alice.v1.accounts.$select(me.id).statuses.list({ limit: 2 }));
+  out.noReplies = await ids(alice.v1.accounts.$select(me.id).statuses.list({ excludeReplies: true }));
+  const bobNow = await alice.v1.accounts.$select(other.id).fetch();
+  out.bob = { acct: bobNow.acct, followers: bobNow.followersCount, statuses: bobNow.statusesCount };
+  out.followers = (await alice.v1.accounts.$select(other.id).followers.list()).map((a) => a.acct);
   out.notifications = (await alice.v1.notifications.list()).map((n) => ({ type: n.type, account: n.account.acct, status: n.status?.id }));
   const people = await alice.v2.search.list({ q: "bob" });
   const tags = await alice.v2.search.list({ q: "#clients" });
   out.search = { accounts: people.accounts.map((a) => a.acct), hashtags: tags.hashtags.map((t) => t.name) };
+  out.profile = await profile();
   out.unfollow = (await alice.v1.accounts.$select(other.id).unfollow()).following;
   out.followingAfter = await following(other.id);
   out.afterDelete = await gone(out.posted.id);
