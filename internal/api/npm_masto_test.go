@@ -46,8 +46,12 @@ type mastoReport struct {
 	Followers     []string // bob's, while alice follows him
 	Notifications []note
 	Search        struct{ Accounts, Hashtags []string }
-	Profile       struct{ DisplayName, ReadDisplayName, Note, Visibility string }
-	AfterDelete   int // the status reading a deleted post answers
+	Explore       struct {
+		Tags                   []string
+		Statuses, Links, Rules int
+	}
+	Profile     struct{ DisplayName, ReadDisplayName, Note, Visibility string }
+	AfterDelete int // the status reading a deleted post answers
 }
 
 // note is a notification as a script reports it.
@@ -61,8 +65,9 @@ type note struct{ Type, Account, Status string }
 // filtered by type, a post of several lines behind a content warning
 // read back, the home, public and tag timelines and her statuses page
 // by page through the Link header (and the newer posts by min_id), an
-// account and its followers, notifications, search, a change of her
-// name and bio, and the deletion of the post. Each value the library read is checked against
+// account and its followers, notifications, search, what an explore
+// page reads (the trends, the rules), a change of her name and bio, and
+// the deletion of the post. Each value the library read is checked against
 // what the server holds.
 func TestMastoJS(t *testing.T) {
 	t.Parallel()
@@ -187,6 +192,9 @@ func checkMastoLists(t *testing.T, alice *mastodon.Client, got mastoReport, ment
 	}
 	if !slices.Equal(got.Search.Accounts, []string{"bob"}) || !slices.Equal(got.Search.Hashtags, []string{"clients"}) {
 		t.Errorf("search = %+v; want bob and #clients", got.Search)
+	}
+	if e := got.Explore; !slices.Equal(e.Tags, []string{"clients"}) || e.Statuses != 0 || e.Links != 0 || e.Rules != 0 {
+		t.Errorf("explore = %+v; want #clients trending, no posts, links or rules", e)
 	}
 }
 

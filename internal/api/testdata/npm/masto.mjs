@@ -120,6 +120,14 @@ async function profile() {
   };
 }
 
+// explore reads what an app's explore page shows: the trends (of tags,
+// posts and links) and the instance's rules.
+async function explore() {
+  const [tags, statuses, links, rules] = await Promise.all([alice.v1.trends.tags.list(), alice.v1.trends.statuses.list(),
+    alice.v1.trends.links.list(), alice.v1.instance.rules.list()]);
+  return { tags: tags.map((t) => t.name), statuses: statuses.length, links: links.length, rules: rules.length };
+}
+
 run(async () => {
   const out = { instance: await instance() };
   const me = await alice.v1.accounts.verifyCredentials();
@@ -148,6 +156,7 @@ run(async () => {
   const people = await alice.v2.search.list({ q: "bob" });
   const tags = await alice.v2.search.list({ q: "#clients" });
   out.search = { accounts: people.accounts.map((a) => a.acct), hashtags: tags.hashtags.map((t) => t.name) };
+  out.explore = await explore();
   out.profile = await profile();
   out.unfollow = (await alice.v1.accounts.$select(other.id).unfollow()).following;
   out.followingAfter = await following(other.id);
