@@ -109,8 +109,8 @@ type syncs map[string]func()
 // runClientScript runs `node script` in the packages' folder dir with
 // the environment env added (pairs "NAME=value"), answers its syncs,
 // and decodes the result it reports into result. The script failing,
-// reporting nothing or not in time fails the test with what it wrote on
-// its standard error.
+// reporting nothing or not in time fails the test, which then logs what
+// the script wrote on its standard error.
 func runClientScript(t *testing.T, dir, script string, on syncs, result any, env ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -131,19 +131,22 @@ func runClientScript(t *testing.T, dir, script string, on syncs, result any, env
 		t.Fatalf("start node %s: %v", script, err)
 	}
 	waited := false
-	t.Cleanup(func() { // a test that fails midway kills the script
-		if !waited {
+	t.Cleanup(func() {
+		if !waited { // the test failed midway: end the script
 			cancel()
 			_ = cmd.Wait()
+		}
+		if t.Failed() && stderr.Len() > 0 {
+			t.Logf("node %s wrote on its standard error:\n%s", script, stderr.Bytes())
 		}
 	})
 	raw := converse(t, script, stdout, stdin, on)
 	waited = true
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("node %s: %v\n%s", script, err, stderr.Bytes())
+		t.Fatalf("node %s: %v", script, err)
 	}
 	if raw == nil {
-		t.Fatalf("node %s reported no result\n%s", script, stderr.Bytes())
+		t.Fatalf("node %s reported no result", script)
 	}
 	if err := json.Unmarshal(raw, result); err != nil {
 		t.Fatalf("node %s reported %s: %v", script, raw, err)

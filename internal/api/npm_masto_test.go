@@ -67,8 +67,8 @@ type note struct{ Type, Account, Status string }
 // by page through the Link header (and the newer posts by min_id), an
 // account and its followers, notifications, search, what an explore
 // page reads (the trends, the rules), a change of her name and bio, and
-// the deletion of the post. Each value the library read is checked against
-// what the server holds.
+// the deletion of the post. Each value the library read is checked
+// against what the server holds.
 func TestMastoJS(t *testing.T) {
 	t.Parallel()
 	dir := npmPackages(t)

@@ -15,8 +15,8 @@ const url = env("RETWIS_URL");
 const alice = createRestAPIClient({ url, accessToken: env("RETWIS_TOKEN"), timeout: wait });
 const bob = createRestAPIClient({ url, accessToken: env("RETWIS_OTHER_TOKEN"), timeout: wait });
 
-// ids pages through a list, limit entries a page, as the library follows
-// the Link header's "next", and returns the ids of each page.
+// ids pages through a list as the library does, by the Link header's
+// "next", and returns the ids of each page.
 async function ids(paginator) {
   const pages = [];
   for await (const page of paginator) {
