@@ -20,9 +20,10 @@ type mastoReport struct {
 	// Follow and Following: alice follows bob, as the answer and the
 	// relationships say; Unfollow and FollowingAfter, once she stops.
 	Follow, Following, Unfollow, FollowingAfter bool
-	Stream                                      struct {
-		Mention, Event, ID, Author string
-		Stream                     []string
+	// Stream: what alice's user stream carried of bob's post Mention.
+	Stream struct {
+		Mention              string
+		Update, Notification streamed
 	}
 	// Reply is alice's reply to bob's post (InReplyTo), Descendants and
 	// Ancestors the threads of the two, BobNotifications bob's mentions.
@@ -54,6 +55,13 @@ type mastoReport struct {
 	AfterDelete int // the status reading a deleted post answers
 }
 
+// streamed is an event of a stream about a post, as a script reports
+// it: the stream's name, the post, its author, the notification's type.
+type streamed struct {
+	Stream           []string
+	ID, Author, Type string
+}
+
 // note is a notification as a script reports it.
 type note struct{ Type, Account, Status string }
 
@@ -61,7 +69,7 @@ type note struct{ Type, Account, Status string }
 // Phanpy apps, from npm, as an app uses it (testdata/npm/masto.mjs):
 // the instance (v1 and v2), verify_credentials, follow and unfollow
 // with the relationships, alice's user stream over a WebSocket carrying
-// bob's mention of her, her reply and its thread, bob's notifications
+// bob's post mentioning her and its notification, her reply and its thread, bob's notifications
 // filtered by type, a post of several lines behind a content warning
 // read back, the home, public and tag timelines and her statuses page
 // by page through the Link header (and the newer posts by min_id), an
@@ -114,18 +122,23 @@ func checkMastoInstance(t *testing.T, s *server, got mastoReport) {
 }
 
 // checkMastoStream: the user stream carried the update of bob's post,
-// which bob's statuses hold; it returns the post's id.
+// which bob's statuses hold, and the notification of its mention of
+// alice; it returns the post's id.
 func checkMastoStream(t *testing.T, bob *mastodon.Client, got mastoReport) string {
 	t.Helper()
 	bobs := must.Value(bob.GetAccountStatuses(t.Context(), must.Value(bob.GetAccountCurrentUser(t.Context()))(t).ID, nil))(t)
-	st := got.Stream
-	if len(bobs) != 1 || string(bobs[0].ID) != st.Mention {
-		t.Fatalf("bob's statuses %v; want the one the script posted, %s", bobs, st.Mention)
+	id := got.Stream.Mention
+	if len(bobs) != 1 || string(bobs[0].ID) != id {
+		t.Fatalf("bob's statuses %v; want the one the script posted, %s", bobs, id)
 	}
-	if st.Event != "update" || st.ID != st.Mention || st.Author != "bob" || !slices.Equal(st.Stream, []string{"user"}) {
-		t.Errorf("streamed %+v; want the update of bob's post %s on [user]", st, st.Mention)
+	user := []string{"user"}
+	if up := got.Stream.Update; up.ID != id || up.Author != "bob" || !slices.Equal(up.Stream, user) {
+		t.Errorf("streamed update %+v; want bob's post %s on [user]", up, id)
 	}
-	return st.Mention
+	if n := got.Stream.Notification; n.ID != id || n.Author != "bob" || n.Type != "mention" || !slices.Equal(n.Stream, user) {
+		t.Errorf("streamed notification %+v; want the mention in bob's post %s on [user]", n, id)
+	}
+	return id
 }
 
 // checkMastoThread: alice's reply to bob's post is in its thread, and

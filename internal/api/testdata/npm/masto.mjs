@@ -45,7 +45,8 @@ async function following(id) {
 }
 
 // streamed opens alice's user stream, has bob post a mention of her
-// once the server listens, and returns the post and the event of it.
+// once the server listens, and returns the post and what the stream
+// carried of it: its update and the notification of the mention.
 async function streamed(streamingApiUrl) {
   const streaming = createStreamingAPIClient({ streamingApiUrl, accessToken: env("RETWIS_TOKEN"), retry: 1 });
   try {
@@ -53,17 +54,19 @@ async function streamed(streamingApiUrl) {
     let next = events.next(); // connects and subscribes
     await sync("subscribed");
     const mention = await bob.v1.statuses.create({ status: "@alice hello from bob" });
-    const event = await within(wait, `the update of bob's post ${mention.id} on alice's user stream`, (async () => {
-      for (;;) {
+    const seen = {};
+    await within(wait, `the update and the notification of bob's post ${mention.id} on alice's user stream`, (async () => {
+      while (!seen.update || !seen.notification) {
         const { value, done } = await next;
         check(!done, "the user stream ended");
         next = events.next();
-        if (value.event === "update" && value.payload.id === mention.id) {
-          return value;
+        const st = value.event === "notification" ? value.payload.status : value.payload;
+        if (st?.id === mention.id) {
+          seen[value.event] = { stream: value.stream, id: st.id, author: st.account.acct, type: value.payload.type };
         }
       }
     })());
-    return { mention: mention.id, event: event.event, stream: event.stream, id: event.payload.id, author: event.payload.account.acct };
+    return { mention: mention.id, ...seen };
   } finally {
     streaming.close();
   }
