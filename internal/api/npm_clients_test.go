@@ -102,9 +102,16 @@ func installNPM() (string, error) {
 	return dir, nil
 }
 
-// syncs are what a script may ask of its test (harness.mjs's sync): each
-// brings the server to the state it names.
-type syncs map[string]func()
+// syncs are what a script may ask of its test (harness.mjs's sync), by
+// name: each brings the server to the state it names, or acts for the
+// script, given the data the script sent, and returns the answer.
+type syncs map[string]func(data json.RawMessage) any
+
+// state is a sync that brings the server to a state, with f, and
+// answers nothing.
+func state(f func()) func(json.RawMessage) any {
+	return func(json.RawMessage) any { f(); return nil }
+}
 
 // runClientScript runs `node script` in the packages' folder dir with
 // the environment env added (pairs "NAME=value"), answers its syncs,
@@ -162,8 +169,8 @@ func converse(t *testing.T, script string, stdout io.Reader, stdin io.Writer, on
 	lines.Buffer(nil, 1<<20)
 	for lines.Scan() {
 		var line struct {
-			Sync   string
-			Result json.RawMessage
+			Sync         string
+			Data, Result json.RawMessage
 		}
 		if err := json.Unmarshal(lines.Bytes(), &line); err != nil {
 			t.Errorf("node %s wrote %q, not a line of harness.mjs", script, lines.Bytes())
@@ -177,8 +184,11 @@ func converse(t *testing.T, script string, stdout io.Reader, stdin io.Writer, on
 		if !ok {
 			t.Fatalf("node %s asks for sync %q, which its test does not know", script, line.Sync)
 		}
-		f()
-		if _, err := fmt.Fprintln(stdin, line.Sync); err != nil {
+		answer, err := json.Marshal(map[string]any{"sync": line.Sync, "answer": f(line.Data)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fmt.Fprintf(stdin, "%s\n", answer); err != nil {
 			t.Fatalf("answer node %s: %v", script, err)
 		}
 	}

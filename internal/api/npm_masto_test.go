@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"net/url"
 	"slices"
 	"testing"
@@ -16,7 +17,10 @@ type mastoReport struct {
 		URI, StreamingAPI, Domain, Streaming string
 		MaxCharacters                        int
 	}
-	Me struct{ ID, Username, Acct string }
+	// OAuth: the token of the app the script registered, which carol
+	// approved: its app, scope and type, and its user.
+	OAuth struct{ App, Scope, TokenType, Acct string }
+	Me    struct{ ID, Username, Acct string }
 	// Follow and Following: alice follows bob, as the answer and the
 	// relationships say; Unfollow and FollowingAfter, once she stops.
 	Follow, Following, Unfollow, FollowingAfter bool
@@ -67,7 +71,9 @@ type note struct{ Type, Account, Status string }
 
 // TestMastoJS drives retwis with masto.js, the library of the Elk and
 // Phanpy apps, from npm, as an app uses it (testdata/npm/masto.mjs):
-// the instance (v1 and v2), verify_credentials, follow and unfollow
+// the instance (v1 and v2), an app registered and approved on the
+// authorization page, its code exchanged for a token with PKCE,
+// verify_credentials, follow and unfollow
 // with the relationships, alice's user stream over a WebSocket carrying
 // bob's post mentioning her and its notification, her reply and its thread, bob's notifications
 // filtered by type, a post of several lines behind a content warning
@@ -86,12 +92,20 @@ func TestMastoJS(t *testing.T) {
 	const text, spoiler = "Dear reader,\nline two & more\n\nnew paragraph", "about the reader"
 	var got mastoReport
 	runClientScript(t, dir, "masto.mjs", syncs{
-		"subscribed": func() { s.WaitSubscribed(2) }, // alice's user stream, and the revocations of her access
-		"drained":    s.Drain,
-	}, &got, "RETWIS_URL="+s.URL, "RETWIS_TOKEN="+alice.Config.AccessToken,
+		"subscribed": state(func() { s.WaitSubscribed(2) }), // alice's user stream, and the revocations of her access
+		"drained":    state(s.Drain),
+		"approve": func(data json.RawMessage) any { // as carol, at a browser
+			var app struct{ URL, User string }
+			must.OK(t, json.Unmarshal(data, &app))
+			return newBrowser(t).approve(s.URL, app.URL, app.User)
+		},
+	}, &got, "RETWIS_URL="+s.URL, "RETWIS_REDIRECT="+redirectURI, "RETWIS_TOKEN="+alice.Config.AccessToken,
 		"RETWIS_OTHER_TOKEN="+bob.Config.AccessToken, "RETWIS_TEXT="+text, "RETWIS_SPOILER="+spoiler)
 
 	checkMastoInstance(t, s, got)
+	if want := (struct{ App, Scope, TokenType, Acct string }{"masto.js test", "read write follow", "Bearer", "carol"}); got.OAuth != want {
+		t.Errorf("the app's token = %+v; want %+v", got.OAuth, want)
+	}
 	if got.Me.ID != string(me.ID) || got.Me.Username != "alice" || got.Me.Acct != "alice" {
 		t.Errorf("verify_credentials = %+v; want alice, %s", got.Me, me.ID)
 	}

@@ -3,10 +3,13 @@
 // by the scripts of every library:
 //
 // - the test gives the server's URL and tokens in the environment (env);
-// - a script that needs the server in a known state writes a line
-//   {"sync": NAME} and waits for the test to answer NAME on its
-//   standard input once it is so ("subscribed": the script's stream is
-//   listened to; "drained": every delivery job is done);
+// - a script that needs the server in a known state, or the test to act
+//   for it, writes a line {"sync": NAME, "data": ...} and waits for the
+//   line {"sync": NAME, "answer": ...} on its standard input, which the
+//   test writes once done ("subscribed": the script's stream is
+//   listened to; "drained": every delivery job is done; "approve": a
+//   person approved an app on the authorization page, the answer being
+//   the code);
 // - at the end it writes one line {"result": ...}, what it saw, which
 //   the test checks, and exits 0; any failure exits 1 with the error on
 //   standard error.
@@ -28,15 +31,17 @@ function write(message) {
   process.stdout.write(JSON.stringify(message) + "\n");
 }
 
-// sync asks the test to bring the server to the state name, and waits
-// until it says it has.
-export async function sync(name) {
+// sync asks the test for name (with data), and returns its answer once
+// done.
+export async function sync(name, data) {
   answers ??= createInterface({ input: process.stdin })[Symbol.asyncIterator]();
-  write({ sync: name });
+  write({ sync: name, data });
   const { value, done } = await answers.next();
-  if (done || value !== name) {
-    throw new Error(`sync ${name}: the test answered ${done ? "nothing" : JSON.stringify(value)}`);
+  const reply = done ? undefined : JSON.parse(value);
+  if (reply?.sync !== name) {
+    throw new Error(`sync ${name}: the test answered ${done ? "nothing" : value}`);
   }
+  return reply.answer;
 }
 
 // check fails the script, saying what, unless ok.

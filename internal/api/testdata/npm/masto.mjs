@@ -2,10 +2,13 @@
 // uses it against the retwis server that its Go test started
 // (internal/api/npm_masto_test.go, TestMastoJS). The environment:
 // RETWIS_URL, the server; RETWIS_TOKEN and RETWIS_OTHER_TOKEN, alice's
-// and bob's; RETWIS_TEXT and RETWIS_SPOILER, the text of alice's post
-// and its content warning. It reports what the library read, which the
+// and bob's; RETWIS_REDIRECT, where the app it registers says its codes
+// go; RETWIS_TEXT and RETWIS_SPOILER, the text of alice's post and its
+// content warning. It reports what the library read, which the
 // test checks. The protocol: harness.mjs.
-import { MastoHttpError, createRestAPIClient, createStreamingAPIClient } from "masto";
+import { createHash, randomBytes } from "node:crypto";
+
+import { MastoHttpError, createOAuthAPIClient, createRestAPIClient, createStreamingAPIClient } from "masto";
 
 import { check, env, run, sync, within } from "./harness.mjs";
 
@@ -14,6 +17,30 @@ const wait = 10_000; // ms: how long a request or an event may take
 const url = env("RETWIS_URL");
 const alice = createRestAPIClient({ url, accessToken: env("RETWIS_TOKEN"), timeout: wait });
 const bob = createRestAPIClient({ url, accessToken: env("RETWIS_OTHER_TOKEN"), timeout: wait });
+
+// authorized registers an app, has carol approve it on the
+// authorization page (the test plays her), exchanges the code with its
+// PKCE verifier for a token, and reads whose token it is and which
+// app's.
+async function authorized() {
+  const scopes = "read write follow", redirectUri = env("RETWIS_REDIRECT");
+  const app = await createRestAPIClient({ url, timeout: wait }).v1.apps.create({
+    clientName: "masto.js test", redirectUris: redirectUri, scopes, website: "https://github.com/neet/masto.js",
+  });
+  const verifier = randomBytes(32).toString("base64url");
+  const query = new URLSearchParams({
+    response_type: "code", client_id: app.clientId, redirect_uri: redirectUri, scope: scopes,
+    code_challenge: createHash("sha256").update(verifier).digest("base64url"), code_challenge_method: "S256",
+  });
+  const code = await sync("approve", { url: `${url}/oauth/authorize?${query}`, user: "carol" });
+  const token = await createOAuthAPIClient({ url, timeout: wait }).token.create({
+    grantType: "authorization_code", clientId: app.clientId, clientSecret: app.clientSecret, redirectUri, code,
+    codeVerifier: verifier, scope: scopes,
+  });
+  const carol = createRestAPIClient({ url, accessToken: token.accessToken, timeout: wait });
+  const [me, used] = await Promise.all([carol.v1.accounts.verifyCredentials(), carol.v1.apps.verifyCredentials()]);
+  return { app: used.name, scope: token.scope, tokenType: token.tokenType, acct: me.acct };
+}
 
 // ids pages through a list as the library does, by the Link header's
 // "next", and returns the ids of each page.
@@ -132,7 +159,7 @@ async function explore() {
 }
 
 run(async () => {
-  const out = { instance: await instance() };
+  const out = { instance: await instance(), oauth: await authorized() };
   const me = await alice.v1.accounts.verifyCredentials();
   out.me = { id: me.id, username: me.username, acct: me.acct };
   const other = await alice.v1.accounts.lookup({ acct: "bob" });
