@@ -113,6 +113,9 @@ func state(f func()) func(json.RawMessage) any {
 	return func(json.RawMessage) any { f(); return nil }
 }
 
+// scriptTime bounds the run of a script: a few seconds are enough.
+const scriptTime = time.Minute
+
 // runClientScript runs `node script` in the packages' folder dir with
 // the environment env added (pairs "NAME=value"), answers its syncs,
 // and decodes the result it reports into result. The script failing,
@@ -120,7 +123,7 @@ func state(f func()) func(json.RawMessage) any {
 // the script wrote on its standard error.
 func runClientScript(t *testing.T, dir, script string, on syncs, result any, env ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), scriptTime)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", script)
 	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
@@ -149,7 +152,9 @@ func runClientScript(t *testing.T, dir, script string, on syncs, result any, env
 	})
 	raw := converse(t, script, stdout, stdin, on)
 	waited = true
-	if err := cmd.Wait(); err != nil {
+	if err := cmd.Wait(); ctx.Err() != nil {
+		t.Fatalf("node %s did not end within %v", script, scriptTime)
+	} else if err != nil {
 		t.Fatalf("node %s: %v", script, err)
 	}
 	if raw == nil {
