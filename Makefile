@@ -20,11 +20,13 @@ run:
 FAULTS := ^(TestFailoverLosesNothing|TestFaultsLeaveNoHalfWrites)$$
 
 ## test: vet and run every test against real redis-server processes (and
-## headless Chromium for the browser tests), tests of a package side by
-## side; then fuzz every parser of untrusted input for a few seconds
-## each; then the load-and-fault tests
+## headless Chromium for the browser tests, Node.js for the Mastodon
+## client libraries of npm), tests of a package side by side; then fuzz
+## every parser of untrusted input for a few seconds each; then the
+## load-and-fault tests. RETWIS_NEED_NODE makes a missing Node.js a
+## failure, not a skip.
 test: packages vet
-	$(GO) test $(RACE) -count=1 -parallel 8 -skip '$(FAULTS)' ./...
+	RETWIS_NEED_NODE=1 $(GO) test $(RACE) -count=1 -parallel 8 -skip '$(FAULTS)' ./...
 	sh scripts/fuzz.sh
 	@$(MAKE) --no-print-directory test-faults
 
@@ -47,4 +49,4 @@ vet:
 	GOOS=darwin $(GO) vet ./...
 
 packages:
-	@sh scripts/ensure-packages.sh redis-server=redis-server redis-cli=redis-server chromium=chromium
+	@sh scripts/ensure-packages.sh redis-server=redis-server redis-cli=redis-server chromium=chromium node=nodejs npm=npm

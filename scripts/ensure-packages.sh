@@ -2,7 +2,8 @@
 # Installs the Debian packages that provide missing commands. Each
 # argument is COMMAND=PACKAGE: PACKAGE is installed when COMMAND is not
 # on the PATH. Used by `make run` (redis-server) and `make test`
-# (redis-server, redis-cli, chromium for the browser tests).
+# (redis-server, redis-cli, chromium for the browser tests, node and npm
+# for the Mastodon client libraries of npm that internal/api tests with).
 set -eu
 missing=""
 for pair in "$@"; do

@@ -103,6 +103,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/instance", s.instanceV1)
 	mux.HandleFunc("GET /api/v2/instance", s.instanceV2)
 	mux.HandleFunc("GET /api/v1/custom_emojis", emptyList)
+	mux.HandleFunc("GET /api/v1/instance/rules", emptyList)
 
 	mux.HandleFunc("GET /api/v1/accounts/verify_credentials", s.need("profile", s.verifyCredentials))
 	mux.HandleFunc("PATCH /api/v1/accounts/update_credentials", s.need(writeAccounts, s.mw.Throttle(s.updateCredentials)))
@@ -149,6 +150,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v2/search", s.may(readSearch, s.search))
 	mux.HandleFunc("GET /api/v1/trends/tags", s.trendingTags)
 	mux.HandleFunc("GET /api/v1/trends", s.trendingTags)
+	mux.HandleFunc("GET /api/v1/trends/statuses", emptyList) // what apps' explore pages read beside the tags
+	mux.HandleFunc("GET /api/v1/trends/links", emptyList)
 
 	// What retwis has none of: empty lists, so that apps show nothing
 	// rather than an error.
