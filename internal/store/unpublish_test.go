@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -67,4 +68,55 @@ func TestUnreplicatedRecordsTakenBack(t *testing.T) {
 	if keys := f.Keys(t, schema.PostKeys); len(keys) > 0 {
 		t.Errorf("the failed post left %v", keys)
 	}
+}
+
+// TestLostAnswerLeavesNoPost: a post whose hash was written but whose
+// answer was lost (its connection dropped while the write awaited its
+// replica, as when its master dies) is published under another id, and
+// the first hash, which nothing refers to, is taken back: the check
+// finds no post missing from its author's posts, which a repair would
+// have published twice.
+func TestLostAnswerLeavesNoPost(t *testing.T) {
+	t.Parallel()
+	master, replica := redistest.Replicated(t)
+	f := newFixtureWith(t, master.URL, store.Options{}, true)
+	author := f.Register(t, "author")
+	waiting := storetest.Open(t, master.URL, store.Options{WaitReplicas: 1, WaitTimeout: 10 * time.Second})
+	replica.Pause(t)
+	type result struct {
+		p   retwis.Post
+		err error
+	}
+	posted := make(chan result, 1)
+	go func() {
+		p, err := waiting.CreatePost(f.Ctx, author.ID, "published once")
+		posted <- result{p, err}
+	}()
+	f.Do(t, "CLIENT", "KILL", "ID", waitingClient(t, f))
+	replica.Resume(t)
+	r := <-posted
+	must.OK(t, r.err)
+	must.Value(waiting.TakeBackPosts(f.Ctx))(t)
+	f.Drain(t)
+	if keys := f.Keys(t, schema.PostKeys); len(keys) != 1 || keys[0] != schema.Post(r.p.ID) {
+		t.Errorf("post hashes %v; want only the post published, %s", keys, schema.Post(r.p.ID))
+	}
+	if rep := f.Check(t, false); len(rep.Problems) > 0 {
+		t.Errorf("the check found %v", storetest.Problems(rep))
+	}
+}
+
+// waitingClient returns the id of the first connection of f's Redis
+// found blocked in a WAIT.
+func waitingClient(t *testing.T, f *fixture) string {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		for line := range strings.SplitSeq(f.Do(t, "CLIENT", "LIST"), "\n") {
+			if id, ok := strings.CutPrefix(line, "id="); ok && strings.Contains(line, " cmd=wait ") {
+				return strings.Fields(id)[0]
+			}
+		}
+	}
+	t.Fatal("no write awaits its replica")
+	return ""
 }

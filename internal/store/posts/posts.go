@@ -133,7 +133,11 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 	if celebrity {
 		fields = append(fields, schema.FieldFanout, "0")
 	}
-	pid, err := s.CreateHash(ctx, st.pid, schema.NextPostID, schema.Post, fields...)
+	// A hash given up (its node failing) may stand without its answer:
+	// maintenance takes it back when it cannot be at once.
+	pid, err := s.CreateHash(ctx, st.pid, schema.NextPostID, schema.Post, func(ctx context.Context, pid int64) error {
+		return s.takeBackLater(ctx, pid, author)
+	}, fields...)
 	if err != nil {
 		return Published{}, err
 	}
