@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 
 	"github.com/redis/rueidis"
 
@@ -54,13 +55,22 @@ func (db *DB) dropRecord(ctx context.Context, k string, n int64, abandon func(co
 	db.Log.Warn("a record given up could not be taken back", "key", k, "err", err)
 }
 
+// refused reports whether err says that a write was not carried out:
+// never sent (its node's circuit was open, or no connection to it could
+// be made), or refused by an error reply (a master short of replicas, a
+// replica, a cluster failing over).
+func refused(err error) bool {
+	op, isOp := errors.AsType[*net.OpError](err)
+	return errors.Is(err, redisconn.ErrCircuitOpen) || (isOp && op.Op == "dial") || redisconn.IsTemporary(err)
+}
+
 // CreateHash writes the hash key(n) with fields, n being a new id, and
 // returns n. It never overwrites: should the key exist, the id has been
 // handed out before (a counter that lost its last increments in a
 // failover, or a clock that went back), so it is logged and another id
-// is taken. So is one whose key's node cannot be reached; its write may
-// stand all the same (applied, even replicated, before the answer was
-// lost), so it is taken back (see dropRecord). abandon, if not nil,
+// is taken. So is one whose key's node cannot be reached; unless it was
+// refused, its write may stand all the same (applied, even replicated,
+// before the answer was lost), so it is taken back (see dropRecord). abandon, if not nil,
 // records such an id for the caller's maintenance to take back when it
 // cannot be at once. first, if not zero, is an id already taken for
 // this write.
@@ -82,10 +92,13 @@ func (db *DB) CreateHash(ctx context.Context, first int64, counter string, key f
 		if redisconn.IsOutage(err) && ctx.Err() == nil {
 			// The node of this key cannot be reached (it is failing
 			// over): another id puts the record in another slot, most
-			// likely on a master that works. The write may have been
-			// applied without an answer, or not replicated in time:
-			// nothing refers to the record, which is taken back.
-			db.dropRecord(ctx, k, n, abandon)
+			// likely on a master that works. Unless refused, the write
+			// may have been applied without an answer, or not
+			// replicated in time: nothing refers to the record, which
+			// is taken back.
+			if !refused(err) {
+				db.dropRecord(ctx, k, n, abandon)
+			}
 			lastOutage, n = err, 0
 			continue
 		}
