@@ -70,10 +70,10 @@ func refused(err error) bool {
 // failover, or a clock that went back), so it is logged and another id
 // is taken. So is one whose key's node cannot be reached; unless it was
 // refused, its write may stand all the same (applied, even replicated,
-// before the answer was lost), so it is taken back (see dropRecord). abandon, if not nil,
-// records such an id for the caller's maintenance to take back when it
-// cannot be at once. first, if not zero, is an id already taken for
-// this write.
+// before the answer was lost), so it is taken back (see dropRecord).
+// abandon, if not nil, records such an id for the caller's maintenance
+// to take back when it cannot be at once. first, if not zero, is an id
+// already taken for this write.
 func (db *DB) CreateHash(ctx context.Context, first int64, counter string, key func(int64) string, abandon func(context.Context, int64) error, fields ...string) (int64, error) {
 	n := first
 	var lastOutage error
