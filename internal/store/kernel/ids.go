@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 
 	"github.com/redis/rueidis"
 
@@ -37,13 +38,15 @@ func (db *DB) NewID(ctx context.Context, counter string) (int64, error) {
 }
 
 // dropRecord takes back record k, of id n, that CreateHash wrote, or may
-// have written, but gives up: at once if its node answers; else through
+// have written, but gives up after err: at once if its node answers (a
+// node that timed out would time the deletion out too); else through
 // abandon, if not nil, which records it to be taken back once its node
 // answers. What neither takes back is logged, and left to the check.
-func (db *DB) dropRecord(ctx context.Context, k string, n int64, abandon func(context.Context, int64) error) {
-	err := db.C.Do(ctx, db.C.B().Del().Key(k).Build()).Error()
-	if err == nil {
-		return
+func (db *DB) dropRecord(ctx context.Context, k string, n int64, err error, abandon func(context.Context, int64) error) {
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, os.ErrDeadlineExceeded) {
+		if err = db.C.Do(ctx, db.C.B().Del().Key(k).Build()).Error(); err == nil {
+			return
+		}
 	}
 	if abandon != nil {
 		aerr := abandon(ctx, n)
@@ -97,7 +100,7 @@ func (db *DB) CreateHash(ctx context.Context, first int64, counter string, key f
 			// replicated in time: nothing refers to the record, which
 			// is taken back.
 			if !refused(err) {
-				db.dropRecord(ctx, k, n, abandon)
+				db.dropRecord(ctx, k, n, err, abandon)
 			}
 			lastOutage, n = err, 0
 			continue
