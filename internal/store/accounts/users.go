@@ -85,9 +85,11 @@ func nameReserved(until time.Time) error {
 		until.UTC().Format("2 January 2006, 15:04 UTC"))
 }
 
-// writeUser creates the user hash under a new id and returns the id.
+// writeUser creates the user hash under a new id and returns the id. A
+// hash given up that could not be taken back at once is left to the
+// check, which takes back a sign-up that never claimed its name.
 func (s *Store) writeUser(ctx context.Context, username, hash string) (int64, error) {
-	uid, err := s.CreateHash(ctx, 0, schema.NextUserID, schema.User,
+	uid, err := s.CreateHash(ctx, 0, schema.NextUserID, schema.User, nil,
 		schema.FieldUsername, username, schema.FieldPasswordHash, hash,
 		schema.FieldJoined, strconv.FormatInt(time.Now().Unix(), 10))
 	if err != nil {

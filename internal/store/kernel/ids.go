@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"os"
 
 	"github.com/redis/rueidis"
 
@@ -35,21 +37,47 @@ func (db *DB) NewID(ctx context.Context, counter string) (int64, error) {
 	return n, nil
 }
 
-// dropRecord deletes the record k that CreateHash wrote but gives up,
-// logging a failure: the check finds what is left.
-func (db *DB) dropRecord(ctx context.Context, k string) {
-	if err := db.C.Do(ctx, db.C.B().Del().Key(k).Build()).Error(); err != nil {
-		db.Log.Warn("a record written but not replicated in time could not be taken back", "key", k, "err", err)
+// dropRecord takes back record k, of id n, that CreateHash wrote, or may
+// have written, but gives up after err: at once if its node answers (a
+// node that timed out would time the deletion out too); else through
+// abandon, if not nil, which records it to be taken back once its node
+// answers. What neither takes back is logged, and left to the check.
+func (db *DB) dropRecord(ctx context.Context, k string, n int64, err error, abandon func(context.Context, int64) error) {
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, os.ErrDeadlineExceeded) {
+		if err = db.C.Do(ctx, db.C.B().Del().Key(k).Build()).Error(); err == nil {
+			return
+		}
 	}
+	if abandon != nil {
+		aerr := abandon(ctx, n)
+		if aerr == nil {
+			return
+		}
+		err = errors.Join(err, aerr)
+	}
+	db.Log.Warn("a record given up could not be taken back", "key", k, "err", err)
+}
+
+// refused reports whether err says that a write was not carried out:
+// never sent (its node's circuit was open, or no connection to it could
+// be made), or refused by an error reply (a master short of replicas, a
+// replica, a cluster failing over).
+func refused(err error) bool {
+	op, isOp := errors.AsType[*net.OpError](err)
+	return errors.Is(err, redisconn.ErrCircuitOpen) || (isOp && op.Op == "dial") || redisconn.IsTemporary(err)
 }
 
 // CreateHash writes the hash key(n) with fields, n being a new id, and
 // returns n. It never overwrites: should the key exist, the id has been
 // handed out before (a counter that lost its last increments in a
 // failover, or a clock that went back), so it is logged and another id
-// is taken. So is one whose key's node cannot be reached. first, if not
-// zero, is an id already taken for this write.
-func (db *DB) CreateHash(ctx context.Context, first int64, counter string, key func(int64) string, fields ...string) (int64, error) {
+// is taken. So is one whose key's node cannot be reached; unless it was
+// refused, its write may stand all the same (applied, even replicated,
+// before the answer was lost), so it is taken back (see dropRecord).
+// abandon, if not nil, records such an id for the caller's maintenance
+// to take back when it cannot be at once. first, if not zero, is an id
+// already taken for this write.
+func (db *DB) CreateHash(ctx context.Context, first int64, counter string, key func(int64) string, abandon func(context.Context, int64) error, fields ...string) (int64, error) {
 	n := first
 	var lastOutage error
 	for range maxIDTries {
@@ -67,12 +95,12 @@ func (db *DB) CreateHash(ctx context.Context, first int64, counter string, key f
 		if redisconn.IsOutage(err) && ctx.Err() == nil {
 			// The node of this key cannot be reached (it is failing
 			// over): another id puts the record in another slot, most
-			// likely on a master that works. Should the write have been
-			// applied without an answer, the record stays unreachable
-			// (nothing refers to it); one written but not replicated in
-			// time is taken back, as its node answers.
-			if errors.Is(err, ErrNotReplicated) {
-				db.dropRecord(ctx, k)
+			// likely on a master that works. Unless refused, the write
+			// may have been applied without an answer, or not
+			// replicated in time: nothing refers to the record, which
+			// is taken back.
+			if !refused(err) {
+				db.dropRecord(ctx, k, n, err, abandon)
 			}
 			lastOutage, n = err, 0
 			continue

@@ -133,7 +133,11 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 	if celebrity {
 		fields = append(fields, schema.FieldFanout, "0")
 	}
-	pid, err := s.CreateHash(ctx, st.pid, schema.NextPostID, schema.Post, fields...)
+	// A hash given up (its node failing) may stand without its answer:
+	// maintenance takes it back when it cannot be at once.
+	pid, err := s.CreateHash(ctx, st.pid, schema.NextPostID, schema.Post, func(ctx context.Context, pid int64) error {
+		return s.takeBackLater(ctx, pid, author)
+	}, fields...)
 	if err != nil {
 		return Published{}, err
 	}
@@ -529,14 +533,24 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(kernel.ID(pid)).Build(),
 		}, append(s.DeletedCmds(post), uncount(post)...)...)
 	}))
-	if fanout != "0" {
-		err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
-			return rueidis.Commands{s.JobCmd(q, schema.JobUndeliver, pid, uid)}
-		}))
-	}
 	if err != nil {
 		s.Log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
 	}
+	if fanout != "0" {
+		s.undeliver(ctx, pid, uid)
+	}
 	s.RefreshQuietly(ctx, uid)
 	return nil
+}
+
+// undeliver records the job that takes post pid of author, whose hash is
+// gone, off its followers' home timelines; what it cannot record is
+// logged (readers skip the id, and the check takes it off).
+func (s *Store) undeliver(ctx context.Context, pid, author int64) {
+	err := s.Enqueue(ctx, author, func(q schema.Queue) rueidis.Commands {
+		return rueidis.Commands{s.JobCmd(q, schema.JobUndeliver, pid, author)}
+	})
+	if err != nil {
+		s.Log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
+	}
 }

@@ -22,14 +22,20 @@ func (s *Store) unpublish(ctx context.Context, pid, author int64) {
 	if err == nil {
 		return
 	}
-	member := schema.Unpublished(pid, author)
-	_, rerr := s.OnShard(ctx, author, func(q schema.Queue) rueidis.Commands {
-		return rueidis.Commands{s.C.B().Zadd().Key(q.Unpublish).ScoreMember().ScoreMember(float64(time.Now().UnixMilli()), member).Build()}
-	})
-	if rerr != nil {
+	if rerr := s.takeBackLater(ctx, pid, author); rerr != nil {
 		s.Log.Error("a post that failed to publish could not be taken back, nor recorded to be; the check will find it",
 			"post", pid, "author", author, "err", err, "record", rerr)
 	}
+}
+
+// takeBackLater records post pid of author on a shard of the queue that
+// can be reached, for maintenance to take back (TakeBackPosts).
+func (s *Store) takeBackLater(ctx context.Context, pid, author int64) error {
+	member := schema.Unpublished(pid, author)
+	_, err := s.OnShard(ctx, author, func(q schema.Queue) rueidis.Commands {
+		return rueidis.Commands{s.C.B().Zadd().Key(q.Unpublish).ScoreMember().ScoreMember(float64(time.Now().UnixMilli()), member).Build()}
+	})
+	return err
 }
 
 // takeBack deletes post pid of author and its entries in the author's
@@ -37,17 +43,24 @@ func (s *Store) unpublish(ctx context.Context, pid, author int64) {
 // done or not whatever becomes of the others (readers skip the ids of
 // posts that are gone, and an index that lost its post no longer counts
 // it), and the author's entry in the directory is refreshed. A delivery
-// job already recorded finds no post and does nothing.
+// job recorded later finds no post and does nothing; but a post that
+// was there may have reached followers' home timelines already (its
+// delivery job ran, or a follow copied the author's posts), so the post
+// this deletes is taken off them as a deleted one is (undeliver).
 func (s *Store) takeBack(ctx context.Context, pid, author int64) error {
 	b := s.C.B()
 	p := kernel.ID(pid)
 	s.Written.Add(schema.Post(pid), schema.Home(author), schema.UserPosts(author))
-	var errs []error
-	for _, r := range s.C.DoMulti(ctx,
+	res := s.C.DoMulti(ctx,
 		b.Del().Key(schema.Post(pid)).Build(),
 		b.Zrem().Key(schema.UserPosts(author)).Member(p).Build(),
 		b.Lrem().Key(schema.Home(author)).Count(0).Element(p).Build(),
-		b.Lrem().Key(schema.Timeline).Count(0).Element(p).Build()) {
+		b.Lrem().Key(schema.Timeline).Count(0).Element(p).Build())
+	if deleted, _ := res[0].AsInt64(); deleted == 1 {
+		s.undeliver(ctx, pid, author)
+	}
+	var errs []error
+	for _, r := range res {
 		errs = append(errs, r.Error())
 	}
 	if err := errors.Join(errs...); err != nil {
