@@ -9,6 +9,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -158,6 +159,30 @@ func TestEditOnce(t *testing.T) {
 		}
 		if got := f.notes(t, bob.ID); !slices.Equal(got, []string{"update alice " + itoa(p.ID), "mention alice " + itoa(p.ID)}) {
 			t.Errorf("bob's notifications %q; want the mention and one update (the edit told once)", got)
+		}
+	})
+}
+
+// TestEditJobLost: an edit whose job was lost (its text written, the
+// job never queued) is found by the check, whose repair queues the job
+// again, after which the indexes follow the text and the check is
+// clean.
+func TestEditJobLost(t *testing.T) {
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		alice := f.Register(t, "alice")
+		p := f.post(t, posts.Draft{Author: alice.ID, Text: "lost #before"})
+		f.Drain(t)
+		f.Do(t, "HSET", schema.Post(p.ID), schema.FieldBody, "lost #after", schema.FieldEdited, "1700000000000")
+		want := []string{"posts: an edited post whose indexes do not follow its text ×1"}
+		if got := problems(f.check(t, true)); !slices.Equal(got, want) {
+			t.Fatalf("check of a lost edit job: %q; want %q", got, want)
+		}
+		f.Drain(t)
+		if got := f.tagPosts(t, "after"); !slices.Equal(got, []int64{p.ID}) || len(f.tagPosts(t, "before")) != 0 {
+			t.Errorf("#after = %v; want the post, and #before empty, once repaired", got)
+		}
+		if got := problems(f.check(t, false)); len(got) != 0 {
+			t.Errorf("check once repaired: %v", got)
 		}
 	})
 }
