@@ -289,9 +289,27 @@ func (s *Store) Reconcile(ctx context.Context, pid int64) (fanout bool, err erro
 	// The fields last: a job that stops before is done again in full.
 	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		return append(rueidis.Commands{kernel.UpdateFields.Cmd(s.C, []string{schema.Post(pid)}, index.ConvFields(after.Conv)...)},
-			index.PostEventCmds(s.C, schema.EventEdit, after)...)
+			index.StreamCmds(s.C, schema.EditEvent(pid, after.Noted), after)...)
 	}))
 	return flag != "0", s.Wrap("edit job: fields", err)
+}
+
+// AnnounceEdit tells the live streams of users (the followers of post
+// pid's author, whose home timelines have it) of its last edit: the
+// time of the edit read, then one pipeline. Live events are a courtesy,
+// so a failure is logged, not returned.
+func (s *Store) AnnounceEdit(ctx context.Context, pid int64, users []int64) {
+	at, err := s.C.Do(ctx, s.C.B().Hget().Key(schema.Post(pid)).Field(schema.FieldEdited).Build()).AsInt64()
+	if err == nil && len(users) > 0 {
+		cmds := make(rueidis.Commands, len(users))
+		for i, u := range users {
+			cmds[i] = index.PublishCmd(s.C, schema.UserStream(u), schema.EditEvent(pid, at))
+		}
+		err = redisconn.FirstErr(s.C.DoMulti(ctx, cmds...))
+	}
+	if err != nil && !rueidis.IsRedisNil(err) {
+		s.Log.Warn("sending live events", "event", schema.EventEdit, "users", len(users), "err", err)
+	}
 }
 
 // updateRecipients are the users told that post after (before, as it

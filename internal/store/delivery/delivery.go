@@ -443,7 +443,7 @@ func (w *Worker) nextFollowers(ctx context.Context, j job, src string, done, bat
 // batch is undone.
 func (w *Worker) deliverBatch(ctx context.Context, j job, followers []int64) (int, error) {
 	if j.kind == schema.JobEdit { // the edited post's followers are told of the edit
-		w.st.Announce(ctx, schema.EventEdit, posts.Each(followers, j.post))
+		w.st.AnnounceEdit(ctx, j.post, followers)
 		return len(followers), nil
 	}
 	reached, err := w.batchCmds(ctx, j.kind, j, followers)

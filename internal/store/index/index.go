@@ -310,7 +310,12 @@ func PublishCmd(c rueidis.Client, channel, msg string) rueidis.Completed {
 // EventUpdate) or deleted (EventDelete), on the public stream, its tags'
 // and its author's.
 func PostEventCmds(c rueidis.Client, kind string, p Post) rueidis.Commands {
-	msg := schema.PostEvent(kind, p.ID)
+	return StreamCmds(c, schema.PostEvent(kind, p.ID), p)
+}
+
+// StreamCmds return the commands that send msg, an event of post p, on
+// the public stream, its tags' and its author's.
+func StreamCmds(c rueidis.Client, msg string, p Post) rueidis.Commands {
 	cmds := rueidis.Commands{PublishCmd(c, schema.PublicStream, msg), PublishCmd(c, schema.UserStream(p.Author), msg)}
 	seen := map[string]bool{}
 	for _, tag := range p.Conv.Tags {

@@ -636,7 +636,7 @@ const Revocations = "stream:{revocations}"
 const (
 	EventUpdate       = "update"        // "update:<post id>"
 	EventDelete       = "delete"        // "delete:<post id>"
-	EventEdit         = "status.update" // "status.update:<post id>"
+	EventEdit         = "status.update" // "status.update:<post id>:<unix ms of the edit>"
 	EventNotification = "notification"  // "notification:<score>:<member of Notifications>"
 	EventRevoke       = "revoke"        // "revoke:<what>:<user id>:<token or session id>"
 )
@@ -650,6 +650,9 @@ func RevocationEvent(what string, uid int64, ref string) string {
 
 // PostEvent is the message of an update or delete event of post pid.
 func PostEvent(kind string, pid int64) string { return kind + ":" + id(pid) }
+
+// EditEvent is the message of the edit of post pid made at unix ms at.
+func EditEvent(pid, at int64) string { return EventEdit + ":" + id(pid) + ":" + strconv.FormatInt(at, 10) }
 
 // NoteEvent is the message of the notification note made at unix ms at.
 func NoteEvent(at int64, note string) string {
