@@ -652,7 +652,9 @@ func RevocationEvent(what string, uid int64, ref string) string {
 func PostEvent(kind string, pid int64) string { return kind + ":" + id(pid) }
 
 // EditEvent is the message of the edit of post pid made at unix ms at.
-func EditEvent(pid, at int64) string { return EventEdit + ":" + id(pid) + ":" + strconv.FormatInt(at, 10) }
+func EditEvent(pid, at int64) string {
+	return EventEdit + ":" + id(pid) + ":" + strconv.FormatInt(at, 10)
+}
 
 // NoteEvent is the message of the notification note made at unix ms at.
 func NoteEvent(at int64, note string) string {
