@@ -64,7 +64,7 @@ func (s *Server) statusHistory(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	vs, err := s.store.History(r.Context(), viewer(r).ID, p.ID)
+	_, vs, err := s.store.History(r.Context(), viewer(r).ID, p.ID)
 	if err != nil {
 		s.fail(w, r, err)
 		return

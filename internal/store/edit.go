@@ -217,21 +217,31 @@ func (s *Store) writeEdit(ctx context.Context, pid int64, was, body, warning, ed
 	return nil
 }
 
-// History returns the versions of post pid, if viewer (0: logged out)
+// OwnPost returns post pid for its author uid to edit: an error of kind
+// Forbidden if it is another's.
+func (s *Store) OwnPost(ctx context.Context, uid, pid int64) (retwis.Post, error) {
+	p, err := s.Post(ctx, uid, pid)
+	if err == nil && p.AuthorID != uid {
+		err = retwis.Errorf(retwis.Forbidden, "You can only edit your own posts.")
+	}
+	return p, err
+}
+
+// History returns post pid and its versions, if viewer (0: logged out)
 // sees it, newest first: the current one, then the earlier ones, each
 // with the time it was written. A post never edited has one.
-func (s *Store) History(ctx context.Context, viewer, pid int64) ([]retwis.Version, error) {
+func (s *Store) History(ctx context.Context, viewer, pid int64) (retwis.Post, []retwis.Version, error) {
 	p, err := s.Post(ctx, viewer, pid)
 	if err != nil {
-		return nil, err
+		return p, nil, err
 	}
 	raw, err := s.C.Do(ctx, s.C.B().Hget().Key(schema.Post(pid)).Field(schema.FieldHistory).Build()).ToString()
 	if err != nil && !rueidis.IsRedisNil(err) {
-		return nil, s.Wrap("history", err)
+		return p, nil, s.Wrap("history", err)
 	}
 	vs, err := parseHistory(raw)
 	if err != nil {
-		return nil, s.Wrap("history", err)
+		return p, nil, s.Wrap("history", err)
 	}
 	cur := retwis.Version{Body: p.Body, Warning: p.Warning, Time: p.Edited}
 	if p.Edited.IsZero() {
@@ -241,7 +251,7 @@ func (s *Store) History(ctx context.Context, viewer, pid int64) ([]retwis.Versio
 	for _, v := range slices.Backward(vs) {
 		out = append(out, retwis.Version{Body: v.Body, Warning: v.Warning, Time: time.UnixMilli(v.Time)})
 	}
-	return out, nil
+	return p, out, nil
 }
 
 // errNotDelivered is Reconcile's error for a post whose delivery job

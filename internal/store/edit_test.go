@@ -25,6 +25,17 @@ func (f *fixture) edit(t *testing.T, author, pid int64, text, warning string) re
 	return p
 }
 
+// history returns the versions of post pid as viewer sees them,
+// failing the test on an error.
+func (f *fixture) history(t *testing.T, viewer, pid int64) []retwis.Version {
+	t.Helper()
+	_, vs, err := f.St.History(f.Ctx, viewer, pid)
+	if err != nil {
+		t.Fatalf("history of post %d: %v", pid, err)
+	}
+	return vs
+}
+
 // TestEditPost edits a post twice, on one Redis and on a cluster: the
 // text and warning change at once with the time of the edit, the
 // versions are kept newest first, and once the edit job ran every index
@@ -79,7 +90,7 @@ func TestEditPost(t *testing.T) {
 				t.Errorf("%s's notifications %q; want %q", c.who.Username, got, c.want)
 			}
 		}
-		hist := must.Value(f.St.History(f.Ctx, 0, p.ID))(t)
+		hist := f.history(t, 0, p.ID)
 		want := []retwis.Version{{Body: e2.Body, Time: e2.Edited}, {Body: e.Body, Warning: "careful", Time: e.Edited}, {Body: p.Body, Time: p.Time}}
 		if !slices.Equal(hist, want) {
 			t.Errorf("history %+v; want %+v", hist, want)
@@ -123,7 +134,7 @@ func TestEditRefused(t *testing.T) {
 		}
 	}
 	f.AssertUnchanged(t, snap)
-	if n := len(must.Value(f.St.History(f.Ctx, alice.ID, p.ID))(t)); n != retwis.MaxEdits+1 {
+	if n := len(f.history(t, alice.ID, p.ID)); n != retwis.MaxEdits+1 {
 		t.Errorf("%d versions; want %d", n, retwis.MaxEdits+1)
 	}
 	must.OK(t, f.St.DeletePost(f.Ctx, alice.ID, p.ID))
@@ -145,7 +156,7 @@ func TestEditOnce(t *testing.T) {
 		if again.Body != first.Body || !again.Edited.Equal(first.Edited) {
 			t.Errorf("resent edit %+v; want the first edit's post %+v", again, first)
 		}
-		if n := len(must.Value(f.St.History(f.Ctx, 0, p.ID))(t)); n != 2 {
+		if n := len(f.history(t, 0, p.ID)); n != 2 {
 			t.Errorf("%d versions; want 2 (the edit applied once)", n)
 		}
 		f.Drain(t)
