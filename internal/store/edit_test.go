@@ -143,16 +143,26 @@ func TestEditRefused(t *testing.T) {
 	}
 }
 
-// TestEditOnce: an edit sent again with its idempotency key is applied
-// once (the second text is not), and the edit job run again once done
-// changes nothing.
+// TestEditOnce: an edit costs four round trips; sent again with its
+// idempotency key it is applied once (the second text is not) in two,
+// and the edit job run again once done changes nothing.
 func TestEditOnce(t *testing.T) {
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		alice, bob := f.Register(t, "alice"), f.Register(t, "bob")
 		p := f.post(t, posts.Draft{Author: alice.ID, Text: "hi @bob #one"})
+		warm := f.post(t, posts.Draft{Author: alice.ID, Text: "warming up"})
 		f.Drain(t)
+		f.edit(t, alice.ID, warm.ID, "warmed up", "") // the first loads the script where it was not
+		calls := f.RC.Calls.Load()
 		first := must.Value(f.St.EditPost(f.Ctx, store.Edit{Author: alice.ID, Post: p.ID, Text: "hi @bob #two", Key: "k"}))(t)
+		if n := f.RC.Calls.Load() - calls; n != 4 {
+			t.Errorf("an edit took %d round trips; want 4 (read and claim the key, write, queue the job, read back)", n)
+		}
+		calls = f.RC.Calls.Load()
 		again := must.Value(f.St.EditPost(f.Ctx, store.Edit{Author: alice.ID, Post: p.ID, Text: "hi @bob #three", Key: "k"}))(t)
+		if n := f.RC.Calls.Load() - calls; n != 2 {
+			t.Errorf("an edit sent again took %d round trips; want 2 (read and find the key, read back)", n)
+		}
 		if again.Body != first.Body || !again.Edited.Equal(first.Edited) {
 			t.Errorf("resent edit %+v; want the first edit's post %+v", again, first)
 		}
