@@ -42,7 +42,8 @@ const editIdempotencyTTL = 24 * time.Hour
 // text entered (tags, mentions, trends) follow through a delivery job
 // (Reconcile), durably. It costs a round trip to read the post (and
 // claim the key), one to write it, one for the job and one to read the
-// post back. An edit that changes nothing writes nothing.
+// post back (its mentions, as the indexes hold them, follow with the
+// job). An edit that changes nothing writes nothing.
 func (s *Store) EditPost(ctx context.Context, e Edit) (retwis.Post, error) {
 	body, warning, err := retwis.NormalizePost(e.Text, e.Warning, s.Opts.MaxPostChars)
 	if err != nil {
