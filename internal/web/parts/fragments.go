@@ -52,7 +52,7 @@ func NewFragments(tmpl *template.Template, capacity int) *Fragments {
 
 // PostView is what the "post" template renders: the post, its body as
 // HTML (see BodyHTML) and the words that say how long ago it was made
-// and, if it was, edited.
+// and, if it was, edited ("" if it was not).
 type PostView struct {
 	retwis.Post
 	BodyHTML       template.HTML
@@ -115,8 +115,12 @@ func (f *Fragments) get(p retwis.Post) (fragment, error) {
 	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author && fr.edited.Equal(p.Edited) {
 		return fr, nil
 	}
+	v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: agoMarker}
+	if !p.Edited.IsZero() {
+		v.EditedAgo = editedMarker
+	}
 	var buf bytes.Buffer
-	if err := f.tmpl.ExecuteTemplate(&buf, "post", PostView{Post: p, BodyHTML: BodyHTML(p), Ago: agoMarker, EditedAgo: editedMarker}); err != nil {
+	if err := f.tmpl.ExecuteTemplate(&buf, "post", v); err != nil {
 		return fragment{}, fmt.Errorf("parts: render post %d: %w", p.ID, err)
 	}
 	html := buf.String()

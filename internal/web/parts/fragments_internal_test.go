@@ -24,7 +24,10 @@ func TestFragments(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	direct := func(p retwis.Post) string {
 		var b strings.Builder
-		v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: words.Since(now.Sub(p.Time)), EditedAgo: words.Since(now.Sub(p.Edited))}
+		v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: words.Since(now.Sub(p.Time))}
+		if !p.Edited.IsZero() {
+			v.EditedAgo = words.Since(now.Sub(p.Edited))
+		}
 		if err := tmpl.ExecuteTemplate(&b, "post", v); err != nil {
 			t.Fatal(err)
 		}
