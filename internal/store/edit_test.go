@@ -44,7 +44,9 @@ func (f *fixture) history(t *testing.T, viewer, pid int64) []retwis.Version {
 // the mentions but keeps the notification, the newly mentioned is
 // notified of the mention, then of the second edit, and the one
 // mentioned throughout is told of the edits once (an update
-// notification, moved to the last); and the check finds nothing wrong.
+// notification, moved to the last); the check finds nothing wrong; and
+// the post deleted takes its notifications, of the mention and of the
+// edits, with it.
 func TestEditPost(t *testing.T) {
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		alice, bob, carol, dan := f.Register(t, "alice"), f.Register(t, "bob"), f.Register(t, "carol"), f.Register(t, "dan")
@@ -100,6 +102,10 @@ func TestEditPost(t *testing.T) {
 		}
 		if got := problems(f.check(t, false)); len(got) != 0 {
 			t.Errorf("check after edits: %v", got)
+		}
+		must.OK(t, f.St.DeletePost(f.Ctx, alice.ID, p.ID))
+		if got := f.notes(t, dan.ID); len(got) != 0 {
+			t.Errorf("dan's notifications once the post is deleted: %q; want none (the mention's and the edits' gone)", got)
 		}
 	})
 }
