@@ -27,8 +27,8 @@ const editedMarker = "\ue000edited\ue000"
 // relative time ("posted 3 minutes ago"), the one part that changes,
 // and for an edited post the HTML after how long ago it was edited.
 type fragment struct {
-	author     string    // the name it was rendered with
-	edited     time.Time // the edit it was rendered as (zero: none)
+	author     string // the name it was rendered with
+	edited     int64  // the edit it was rendered as (unix ms; 0: none)
 	head, tail string
 	editTail   string // after the time of the edit, which tail is before
 }
@@ -103,16 +103,24 @@ func write(w io.StringWriter, frs []fragment, posts []retwis.Post, now time.Time
 		w.WriteString(fr.head)
 		w.WriteString(Escape(words.Since(now.Sub(posts[i].Time))))
 		w.WriteString(fr.tail)
-		if !fr.edited.IsZero() {
-			w.WriteString(Escape(words.Since(now.Sub(fr.edited))))
+		if fr.edited != 0 {
+			w.WriteString(Escape(words.Since(now.Sub(posts[i].Edited))))
 			w.WriteString(fr.editTail)
 		}
 	}
 }
 
+// editedMs is when p was last edited, unix ms (0: never).
+func editedMs(p retwis.Post) int64 {
+	if p.Edited.IsZero() {
+		return 0
+	}
+	return p.Edited.UnixMilli()
+}
+
 // get returns the fragment of p, rendering it if need be.
 func (f *Fragments) get(p retwis.Post) (fragment, error) {
-	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author && fr.edited.Equal(p.Edited) {
+	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author && fr.edited == editedMs(p) {
 		return fr, nil
 	}
 	v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: agoMarker}
@@ -124,7 +132,7 @@ func (f *Fragments) get(p retwis.Post) (fragment, error) {
 		return fragment{}, fmt.Errorf("parts: render post %d: %w", p.ID, err)
 	}
 	html := buf.String()
-	fr := fragment{author: p.Author, edited: p.Edited}
+	fr := fragment{author: p.Author, edited: editedMs(p)}
 	if !p.Edited.IsZero() {
 		at := strings.LastIndex(html, editedMarker)
 		if at < 0 {
