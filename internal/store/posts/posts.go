@@ -418,8 +418,10 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		}
 	}
 	p.Warning = more[4]
-	if ms, err := strconv.ParseInt(more[5], 10, 64); err == nil {
-		p.Edited = time.UnixMilli(ms)
+	if more[5] != "" { // most posts were never edited: no parse, no error made to be dropped
+		if ms, err := strconv.ParseInt(more[5], 10, 64); err == nil {
+			p.Edited = time.UnixMilli(ms)
+		}
 	}
 	return p, true, nil
 }
