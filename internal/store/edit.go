@@ -40,7 +40,7 @@ const editIdempotencyTTL = 24 * time.Hour
 // in one atomic write that two edits at once cannot both make (the
 // later is refused), so every page shows the new text; the indexes the
 // text entered (tags, mentions, trends) follow through a delivery job
-// (Reconcile), durably. It costs a round trip to read the post (and
+// (ReconcileEdit), durably. It costs a round trip to read the post (and
 // claim the key), one to write it, one for the job and one to read the
 // post back (its mentions, as the indexes hold them, follow with the
 // job). An edit that changes nothing writes nothing.
@@ -255,12 +255,12 @@ func (s *Store) History(ctx context.Context, viewer, pid int64) (retwis.Post, []
 	return p, out, nil
 }
 
-// errNotDelivered is Reconcile's error for a post whose delivery job
+// errNotDelivered is ReconcileEdit's error for a post whose delivery job
 // has not indexed it yet: the edit job is tried again later, as a
 // failed job is.
 var errNotDelivered = errors.New("store: an edited post not delivered yet")
 
-// Reconcile is the edit job's work on post pid (package delivery runs
+// ReconcileEdit is the edit job's work on post pid (package delivery runs
 // it): it makes the indexes the post's text entered follow the text it
 // has now, from what its hash records they hold (its tags and mentions
 // fields), which it then rewrites, and announces the edit on the live
@@ -269,7 +269,7 @@ var errNotDelivered = errors.New("store: an edited post not delivered yet")
 // notifies and announces again (the same notification at the same
 // time). It reports whether the post is fanned out to the followers'
 // timelines (not a celebrity's), nothing to do for a post gone.
-func (s *Store) Reconcile(ctx context.Context, pid int64) (fanout bool, err error) {
+func (s *Store) ReconcileEdit(ctx context.Context, pid int64) (fanout bool, err error) {
 	more := []string{schema.FieldBody, schema.FieldEdited, schema.FieldDelivered}
 	r := s.C.Do(ctx, s.C.B().Hmget().Key(schema.Post(pid)).Field(append(slices.Clone(posts.JobFields), more...)...).Build())
 	vals, err := r.ToArray()

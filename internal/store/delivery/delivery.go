@@ -375,11 +375,11 @@ func (w *Worker) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Opti
 
 // firstStep is what a deliver or edit job does before it walks the
 // followers: for a deliver job, publishGlobally; for an edit job, the
-// reindexing of the post's new text (store.Reconcile). It reports
+// reindexing of the post's new text (store.ReconcileEdit). It reports
 // whether the walk is to be made.
 func (w *Worker) firstStep(ctx context.Context, j job) (fanout bool, err error) {
 	if j.kind == schema.JobEdit {
-		return w.st.Reconcile(ctx, j.post)
+		return w.st.ReconcileEdit(ctx, j.post)
 	}
 	return w.publishGlobally(ctx, j)
 }
