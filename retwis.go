@@ -16,13 +16,17 @@ type User struct {
 	Username string
 }
 
-// Post is a status update. Posts are immutable once written.
+// Post is a status update. Its author may edit its body and warning
+// (up to MaxEdits times), nothing else.
 type Post struct {
 	ID       int64
 	AuthorID int64
 	Author   string // username of the author, resolved when the post is read
 	Time     time.Time
 	Body     string
+	// Edited is when the body or warning last changed (zero: never);
+	// the earlier versions are read on request (Version).
+	Edited time.Time
 	// Warning is the post's content warning ("": none), shown before
 	// the body, which is behind a disclosure.
 	Warning string
@@ -61,6 +65,17 @@ type Deletion struct {
 	// known).
 	Reserved time.Time
 }
+
+// Version is one version of an edited post: its text as it was, and
+// since when.
+type Version struct {
+	Body, Warning string
+	Time          time.Time
+}
+
+// MaxEdits bounds how many times a post may be edited: its earlier
+// versions are kept in the post itself.
+const MaxEdits = 20
 
 // MaxMentions bounds the users one post mentions: further @names stay
 // plain text. MaxTags bounds the tags of one post that are indexed
@@ -183,9 +198,10 @@ const (
 	NotificationFollow  NotificationKind = iota + 1 // Actor followed the user
 	NotificationMention                             // Actor mentioned the user in Post
 	NotificationReply                               // Actor replied to the user's post with Post
+	NotificationUpdate                              // Actor edited Post, which the user interacted with
 )
 
-// String names the kind: "follow", "mention" or "reply".
+// String names the kind: "follow", "mention", "reply" or "update".
 func (k NotificationKind) String() string {
 	switch k {
 	case NotificationFollow:
@@ -194,12 +210,14 @@ func (k NotificationKind) String() string {
 		return "mention"
 	case NotificationReply:
 		return "reply"
+	case NotificationUpdate:
+		return "update"
 	}
 	return "unknown"
 }
 
 // Notification tells a user that someone followed, mentioned or replied
-// to them.
+// to them, or edited a post they interacted with.
 type Notification struct {
 	// ID orders notifications, newest highest, and names one for paging:
 	// its time in unix ms, times 1000, plus a hash of what it says, so
@@ -207,7 +225,7 @@ type Notification struct {
 	ID     int64
 	Kind   NotificationKind
 	Actor  User
-	Post   int64 // the mention or the reply; 0 for a follow
+	Post   int64 // the mention, the reply or the post edited; 0 for a follow
 	Time   time.Time
 	Unread bool // newer than the last time the user read them
 }

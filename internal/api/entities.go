@@ -270,6 +270,10 @@ func (st site) status(p retwis.Post, author retwis.Summary, replies int64) statu
 			s.Mentions = append(s.Mentions, mention{ID: id(p.MentionIDs[i]), Username: name, URL: st.profileURL(name), Acct: name})
 		}
 	}
+	if !p.Edited.IsZero() {
+		at := stamp(p.Edited)
+		s.EditedAt = &at
+	}
 	if p.InReplyTo > 0 {
 		parent := id(p.InReplyTo)
 		s.InReplyToID = &parent

@@ -37,7 +37,7 @@ func TestSecurityHeaders(t *testing.T) {
 	if err := s.Store.SetModerator(t.Context(), "cli:test", u.ID, true); err != nil { // so that /admin is a page
 		t.Fatal(err)
 	}
-	pages := []string{"/", "/u/viewer", "/u/viewer/followers", "/u/viewer/following", "/timeline", "/p/" + st.ID, "/tag/tag",
+	pages := []string{"/", "/u/viewer", "/u/viewer/followers", "/u/viewer/following", "/timeline", "/p/" + st.ID, "/p/" + st.ID + "/edit", "/p/" + st.ID + "/history", "/tag/tag",
 		"/mentions", "/notifications", "/settings", "/settings/apps", "/settings/sessions", "/settings/blocks", "/settings/export",
 		"/admin", "/tags?q=ta", "/complete/tags?q=ta", "/search?q=vi", "/complete/people?q=vi", "/explore",
 		"/oauth/authorize?client_id=x", "/static/style.css", "/livez", "/healthz", "/readyz", "/nothing-here"}

@@ -189,6 +189,7 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"Account", account{}, []string{"source"}}, // in CredentialAccount
 		{"Source", source{}, nil},
 		{"Status", status{}, nil},
+		{"StatusEdit", statusEdit{}, nil},
 		{"Mention", mention{}, nil},
 		{"StatusTag", tagRef{}, nil},
 		{"Tag", tag{}, nil},

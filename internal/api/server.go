@@ -136,7 +136,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 		"unbookmark": "write:bookmarks", "pin": writeAccounts, "unpin": writeAccounts} {
 		mux.HandleFunc("POST /api/v1/statuses/{id}/"+action, s.need(scope, unsupported))
 	}
-	mux.HandleFunc("PUT /api/v1/statuses/{id}", s.need(writeStatuses, unsupported))
+	mux.HandleFunc("PUT /api/v1/statuses/{id}", s.need(writeStatuses, s.mw.Throttle(s.editStatus)))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/history", s.may(readStatuses, s.statusHistory))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/source", s.need(readStatuses, s.statusSource))
 	mux.HandleFunc("POST /api/v1/media", s.need(writeMedia, unsupported))
 	mux.HandleFunc("POST /api/v2/media", s.need(writeMedia, unsupported))
 	mux.HandleFunc("POST /api/v1/polls/{id}/votes", s.need(writeStatuses, unsupported))

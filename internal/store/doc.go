@@ -17,9 +17,10 @@
 //     mutes (blocks.go), the people search (people.go), trends
 //     (trends.go) and discovery (discovery.go); moderation: suspensions,
 //     moderators, removed posts and the audit log (moderation.go,
-//     suspended.go), and reports (reports.go); the pages read in one
-//     call (pages.go); and Migrate (migrate.go), which brings the whole
-//     database to the current layout before a server serves.
+//     suspended.go), and reports (reports.go); the edits of posts and
+//     the edit job's reindexing of them (edit.go); the pages read in
+//     one call (pages.go); and Migrate (migrate.go), which brings the
+//     whole database to the current layout before a server serves.
 //
 // Below them, package kernel is the handle on Redis they share, package
 // schema spells every key, and package index builds what each fact

@@ -32,9 +32,10 @@ type payloads struct {
 
 // payloadKey names a rendered event.
 type payloadKey struct {
-	kind   string
-	id     int64 // the post's, or the notification's
-	origin string
+	kind    string
+	id      int64 // the post's, or the notification's
+	version int64 // an edit's time (posts.Event.Edited)
+	origin  string
 }
 
 // payload is an event rendered, or being rendered (until ready closes).
@@ -92,8 +93,8 @@ func (p *payloads) forget(key payloadKey, e *payload) {
 }
 
 // payload returns the payload of an event for viewer (0: logged out), a
-// client of origin: a Status or a Notification as JSON, a deleted
-// post's id; "" if there is nothing to send (the post or the
+// client of origin: a Status (of a new post, or an edited one) or a
+// Notification as JSON, a deleted post's id; "" if there is nothing to send (the post or the
 // notification's post is gone, or viewer does not see its account:
 // blocked, muted, suspended).
 func (s *Server) payload(origin string, viewer int64, ev posts.Event) (string, error) {
@@ -103,12 +104,12 @@ func (s *Server) payload(origin string, viewer int64, ev posts.Event) (string, e
 	switch ev.Kind {
 	case "delete":
 		return strconv.FormatInt(ev.Post, 10), nil
-	case "update":
-		return s.payloads.get(payloadKey{ev.Kind, ev.Post, origin}, func() (string, error) {
+	case "update", "status.update": // an edit's payload is kept by its time: a later edit renders anew
+		return s.payloads.get(payloadKey{ev.Kind, ev.Post, ev.Edited, origin}, func() (string, error) {
 			return s.renderStatus(origin, ev.Post)
 		})
 	case "notification":
-		return s.payloads.get(payloadKey{ev.Kind, ev.Notification.ID, origin}, func() (string, error) {
+		return s.payloads.get(payloadKey{ev.Kind, ev.Notification.ID, 0, origin}, func() (string, error) {
 			return s.renderNotification(origin, ev.Notification)
 		})
 	}

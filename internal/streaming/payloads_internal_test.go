@@ -17,7 +17,7 @@ func TestPayloads(t *testing.T) {
 	render := func(data string, err error) func() (string, error) {
 		return func() (string, error) { renders.Add(1); return data, err }
 	}
-	key := payloadKey{"update", 1, "http://a"}
+	key := payloadKey{"update", 1, 0, "http://a"}
 
 	var wg sync.WaitGroup
 	for range 50 {
@@ -36,10 +36,10 @@ func TestPayloads(t *testing.T) {
 		renders int64 // renders added
 	}{
 		{"kept", key, render("other", nil), "status 1", 0},
-		{"another origin", payloadKey{"update", 1, "https://b"}, render("status 1 of b", nil), "status 1 of b", 1},
-		{"a failure", payloadKey{"update", 2, "http://a"}, render("", errors.New("redis away")), "", 1},
-		{"not kept after a failure", payloadKey{"update", 2, "http://a"}, render("status 2", nil), "status 2", 1},
-		{"a post gone", payloadKey{"update", 3, "http://a"}, render("", nil), "", 1},
+		{"another origin", payloadKey{"update", 1, 0, "https://b"}, render("status 1 of b", nil), "status 1 of b", 1},
+		{"a failure", payloadKey{"update", 2, 0, "http://a"}, render("", errors.New("redis away")), "", 1},
+		{"not kept after a failure", payloadKey{"update", 2, 0, "http://a"}, render("status 2", nil), "status 2", 1},
+		{"a post gone", payloadKey{"update", 3, 0, "http://a"}, render("", nil), "", 1},
 	} {
 		before := renders.Load()
 		got, _ := p.get(tc.key, tc.render)
@@ -52,7 +52,7 @@ func TestPayloads(t *testing.T) {
 	}
 
 	for i := range 3 * payloadsKept {
-		p.get(payloadKey{"update", int64(100 + i), "http://a"}, render("x", nil))
+		p.get(payloadKey{"update", int64(100 + i), 0, "http://a"}, render("x", nil))
 	}
 	if n := len(p.cur) + len(p.old); n > 2*payloadsKept {
 		t.Errorf("the cache holds %d payloads; want at most %d", n, 2*payloadsKept)

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+
+	"github.com/retwis/retwis"
 )
 
 // BenchmarkPages measures whole requests over loopback HTTP against a real
@@ -61,6 +63,29 @@ func BenchmarkPost(b *testing.B) {
 	for b.Loop() {
 		if r := author.postRaw("/post", body, nil); r.status != http.StatusSeeOther {
 			b.Fatalf("post: %d %s", r.status, r.body)
+		}
+	}
+}
+
+// BenchmarkEdit edits a post through its form, as BenchmarkPost posts
+// one: the edit written and its job queued (the site's worker runs the
+// jobs meanwhile, each changing the post's tag); every retwis.MaxEdits
+// edits, the post's history is cleared, off the clock.
+func BenchmarkEdit(b *testing.B) {
+	s := newSite(b)
+	author := s.browser()
+	author.signUp("author")
+	redirects(b, author.post("/post", url.Values{"status": {"a status update to be edited #tag0"}}), "/")
+	id := s.exec("LINDEX", "timeline", "0")
+	for i := 1; b.Loop(); i++ {
+		if i%retwis.MaxEdits == 0 {
+			b.StopTimer()
+			s.exec("HDEL", "post:"+id, "history", "edited")
+			b.StartTimer()
+		}
+		body := url.Values{"status": {fmt.Sprintf("a status update of a realistic length, edited %d times #tag%d", i, i%3)}}.Encode()
+		if r := author.postRaw("/p/"+id+"/edit", body, nil); r.status != http.StatusSeeOther {
+			b.Fatalf("edit: %d %s", r.status, r.body)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,22 +76,26 @@ func sendable(query string) string {
 var formRoutes = []string{"/post", "/settings", "/settings/password", "/report", "/u/fuzzed/block", "/u/fuzzed/mute",
 	"/u/fuzzed/follow", "/settings/apps/token", "/settings/apps/revoke", "/settings/sessions/end", "/oauth/authorize", "/p/1/delete"}
 
-// FuzzForms sends any form body to each form a logged-in user has: none
-// fails (no 5xx), whatever the encoding, the repeats, the lengths.
+// FuzzForms sends any form body to each form a logged-in user has (and
+// the edit form of a post of theirs): none fails (no 5xx), whatever the
+// encoding, the repeats, the lengths.
 func FuzzForms(f *testing.F) {
 	s := newSite(f)
 	b := s.browser()
 	b.signUp("fuzzer")
 	s.browser().signUp("fuzzed")
-	for i := range formRoutes {
+	redirects(f, b.post("/post", url.Values{"status": {"to be edited"}}), "/")
+	routes := append(slices.Clone(formRoutes), "/p/"+s.exec("LINDEX", "timeline", "0")+"/edit")
+	for i := range routes {
 		for _, body := range append([]string{"status=hello", "name=a&bio=b", "post=1&reason=x", "user=fuzzed&reason=y", "id=abc",
-			"current=password1&password=x&password2=y", "all=1", "in_reply_to=99999999999999999999&status=x"}, nasty...) {
+			"current=password1&password=x&password2=y", "all=1", "in_reply_to=99999999999999999999&status=x",
+			"status=edited&spoiler=cw&idempotency_key=k"}, nasty...) {
 			f.Add(uint8(i), body)
 		}
 	}
 	f.Fuzz(func(t *testing.T, route uint8, body string) {
 		b.t = t
-		path := formRoutes[int(route)%len(formRoutes)]
+		path := routes[int(route)%len(routes)]
 		if path == "/settings/sessions/end" && strings.Contains(body, "all") {
 			return // logging out everywhere would end the fuzzer's own session
 		}

@@ -21,7 +21,7 @@ var templateFiles embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit"}
 
 // fragmentCapacity is how many rendered posts a server keeps,
 // partCapacity how many other parts of pages (see parts.Cache).
@@ -154,6 +154,7 @@ type view struct {
 	Moderator     bool                  // the viewer is a moderator (the settings page links to /admin)
 	Reported      bool                  // a post or profile page just reported by the viewer
 	Deletion      retwis.Deletion       // the page of a deleted account
+	Versions      []retwis.Version      // the versions of an edited post, newest first
 }
 
 // loginFailures are the failed logins to the viewer's account that the

@@ -603,9 +603,10 @@ func (s checker) checkDirectory(ctx context.Context, keys []string, _ *checkRun)
 
 // checkPosts verifies that each post of the post hashes keys is in its
 // author's posts and, once delivered, in the indexes of its tags,
-// mentions and reply.
+// mentions and reply, and that an edited one's indexes follow its text
+// (editFollowed).
 func (s checker) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	fields := append(slices.Clone(posts.JobFields), schema.FieldDelivered)
+	fields := append(slices.Clone(posts.JobFields), schema.FieldBody, schema.FieldEdited, schema.FieldDelivered)
 	pids, res := s.ReadEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(fields...).Build()
 	})
@@ -624,8 +625,14 @@ func (s checker) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]
 		}
 		pid := kernel.ID(p.ID)
 		want = append(want, expectation{[]string{"ZADD", schema.UserPosts(p.Author), pid, pid}, "a post missing from its author's posts", key, key})
-		if vals, _ := r.ToArray(); vals[len(vals)-1].IsNil() {
+		vals, _ := r.ToArray()
+		if vals[len(vals)-1].IsNil() {
 			continue // its delivery job indexes it
+		}
+		if body, _ := vals[len(vals)-3].ToString(); !vals[len(vals)-2].IsNil() && !editFollowed(p, body) {
+			q := schema.QueueOf(p.Author)
+			found = append(found, finding{"an edited post whose indexes do not follow its text", key, key, [][]string{{"XADD", q.Stream, "*",
+				schema.JobKind, schema.JobEdit, schema.JobPost, pid, schema.JobAuthor, kernel.ID(p.Author)}}})
 		}
 		for _, c := range index.Writes(p) { // p.noted is 0: no notifications
 			if _, isGraph := schema.GraphOf(c[1]); c[0] == "ZADD" && !isGraph {
@@ -640,6 +647,34 @@ func (s checker) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]
 	}
 	more, err := s.missing(ctx, want)
 	return append(found, more...), err
+}
+
+// editFollowed reports whether what p's hash records of its tags and
+// mentions (what the indexes hold) may be what its body says: the same
+// tags, and no mention the body no longer makes (whether a new @name is
+// a user takes a lookup, left to the edit job). Its fix is an edit job.
+func editFollowed(p index.Post, body string) bool {
+	tags, names := retwis.TagsAndMentions(body)
+	if !slices.Equal(foldedSet(tags, retwis.FoldTag), foldedSet(p.Conv.Tags, retwis.FoldTag)) {
+		return false
+	}
+	said := foldedSet(names, retwis.FoldUsername)
+	for _, u := range p.Conv.Mentions {
+		if _, ok := slices.BinarySearch(said, retwis.FoldUsername(u.Username)); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// foldedSet returns the folded forms of words, sorted, without repeats.
+func foldedSet(words []string, fold func(string) string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = fold(w)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // subjectsOf adds to subjects, for the indexes of p's mentions and

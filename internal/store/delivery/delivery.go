@@ -1,7 +1,8 @@
 // Package delivery carries out the delivery jobs that the online store
 // queues: a worker fans a new post out to the home timelines of its
 // author's active followers (or takes a deleted one back off them, or
-// notes a new celebrity among what they follow), batch by batch,
+// notes a new celebrity among what they follow, or makes an edited
+// post's indexes follow its text and tells them), batch by batch,
 // resuming after a crash from the progress it recorded; under a backlog
 // it delivers the posts of many jobs together, each follower's in one
 // push. It also finds posts whose job vanished and queues them
@@ -91,7 +92,7 @@ type Options struct {
 // Progress reports how far a delivery job has got.
 type Progress struct {
 	Job       string // stream entry id
-	Kind      string // "deliver" or "undeliver"
+	Kind      string // "deliver", "undeliver", "celebrate" or "edit"
 	Post      int64
 	Done      int // followers handled so far
 	Delivered int // of which were active and received the post
@@ -326,8 +327,8 @@ func (w *Worker) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Opti
 			return w.st.Wrap("delivery: progress", err)
 		}
 	}
-	if j.kind == schema.JobDeliver && done == 0 {
-		fanout, err := w.publishGlobally(ctx, j)
+	if done == 0 && (j.kind == schema.JobDeliver || j.kind == schema.JobEdit) {
+		fanout, err := w.firstStep(ctx, j)
 		if err != nil || !fanout {
 			return err
 		}
@@ -370,6 +371,17 @@ func (w *Worker) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Opti
 			return ctx.Err()
 		}
 	}
+}
+
+// firstStep is what a deliver or edit job does before it walks the
+// followers: for a deliver job, publishGlobally; for an edit job, the
+// reindexing of the post's new text (store.ReconcileEdit). It reports
+// whether the walk is to be made.
+func (w *Worker) firstStep(ctx context.Context, j job) (fanout bool, err error) {
+	if j.kind == schema.JobEdit {
+		return w.st.ReconcileEdit(ctx, j.post)
+	}
+	return w.publishGlobally(ctx, j)
 }
 
 // publishGlobally makes sure a deliver job's post is on the global
@@ -422,14 +434,18 @@ func (w *Worker) nextFollowers(ctx context.Context, j job, src string, done, bat
 
 // deliverBatch carries out the job for a batch of followers, in one
 // pipeline, and returns how many it pushed to: it pushes the post onto
-// the timelines of those who are active, takes it off, or records the
-// author among their followed celebrities.
+// the timelines of those who are active, takes it off, records the
+// author among their followed celebrities, or tells them of its edit.
 //
 // A post deleted while it was pushed could come back through this
 // batch (its undeliver job may have passed these followers already), so
 // after pushing, the post is looked for again, and if it is gone the
 // batch is undone.
 func (w *Worker) deliverBatch(ctx context.Context, j job, followers []int64) (int, error) {
+	if j.kind == schema.JobEdit { // the edited post's followers are told of the edit
+		w.st.AnnounceEdit(ctx, j.post, followers)
+		return len(followers), nil
+	}
 	reached, err := w.batchCmds(ctx, j.kind, j, followers)
 	if err != nil || j.kind == schema.JobCelebrate || len(reached) == 0 {
 		return len(reached), err

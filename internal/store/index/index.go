@@ -208,7 +208,7 @@ func UncountCmds(c rueidis.Client, p Post) rueidis.Commands {
 
 // UnlistCmds return the commands that take p out of the indexes that
 // list it (its tags' posts and days, the mentions and notifications of
-// those it mentions, the replies of the post it answers and that
+// those it mentions, of the mention and of its edits, the replies of the post it answers and that
 // author's notification), and drop the index of its replies (which stay
 // standing, in reply to a deleted post). Each is safe to repeat.
 func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
@@ -225,7 +225,8 @@ func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 	for _, u := range p.Conv.Mentions {
 		cmds = append(cmds,
 			b.Zrem().Key(schema.Mentions(u.ID)).Member(pid).Build(),
-			b.Zrem().Key(schema.Notifications(u.ID)).Member(schema.Note(schema.NoteMention, p.Author, p.ID)).Build())
+			b.Zrem().Key(schema.Notifications(u.ID)).Member(schema.Note(schema.NoteMention, p.Author, p.ID),
+				schema.Note(schema.NoteUpdate, p.Author, p.ID)).Build())
 	}
 	if p.Conv.ReplyTo > 0 {
 		u := p.Conv.ReplyUser
@@ -310,7 +311,12 @@ func PublishCmd(c rueidis.Client, channel, msg string) rueidis.Completed {
 // EventUpdate) or deleted (EventDelete), on the public stream, its tags'
 // and its author's.
 func PostEventCmds(c rueidis.Client, kind string, p Post) rueidis.Commands {
-	msg := schema.PostEvent(kind, p.ID)
+	return StreamCmds(c, schema.PostEvent(kind, p.ID), p)
+}
+
+// StreamCmds return the commands that send msg, an event of post p, on
+// the public stream, its tags' and its author's.
+func StreamCmds(c rueidis.Client, msg string, p Post) rueidis.Commands {
 	cmds := rueidis.Commands{PublishCmd(c, schema.PublicStream, msg), PublishCmd(c, schema.UserStream(p.Author), msg)}
 	seen := map[string]bool{}
 	for _, tag := range p.Conv.Tags {

@@ -124,7 +124,7 @@ const DefaultNameReserve = 30 * 24 * time.Hour
 // the interface: an action beyond one is refused with an error of kind
 // TooMany and writes nothing.
 type Limits struct {
-	Posts   retwis.Rate // posts and replies
+	Posts   retwis.Rate // posts, replies and edits
 	Follows retwis.Rate // follows (unfollowing is not limited)
 	Reports retwis.Rate // reports to the moderators
 	// MaxFollowing is the most accounts one account may follow (zero:

@@ -11,7 +11,8 @@ import (
 
 // ReadFromReplica reports whether cmd is one of the store's reads that a
 // replica may answer (Options.ReplicaReads): the reads of data that
-// never changes once written, a post hash (HMGET post:<id> with the
+// never changes once written (but for an edit, which waits for the
+// replicas as every write does), a post hash (HMGET post:<id> with the
 // fields postFields) and a username (HGET user:{<id>} username). Give it
 // to redisconn.DialWith. What a lagging replica does not hold yet, the
 // store reads again from the master with commands this refuses: HMGET
@@ -55,4 +56,4 @@ func (db *DB) FromMaster(ctx context.Context, res []rueidis.RedisResult,
 // PostFields are the fields of a post hash that the store reads, in the
 // order parsePost expects.
 var PostFields = []string{schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldAuthor,
-	schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser, schema.FieldWarning}
+	schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser, schema.FieldWarning, schema.FieldEdited}

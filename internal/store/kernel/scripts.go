@@ -82,7 +82,7 @@ func (sc *Script) Cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
 var allScripts = []*Script{PushIDs, FixIDs, MergeIDs, PageIDs, DropIDs, TrendAdd, CompleteAdd, ClaimName, UnclaimName, UpgradeLegacy,
-	CreateIfAbsent, SetIfExists, BeginDeletion}
+	CreateIfAbsent, SetIfExists, BeginDeletion, EditPost, UpdateFields}
 
 // LoadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.
@@ -282,6 +282,11 @@ var RankPage = newScript("rank_page")
 // UpdateFields sets or, for an empty value, removes the fields of the
 // hash KEYS[1] in ARGV, unless the hash does not exist (it returns 0).
 var UpdateFields = newScript("update_fields")
+
+// EditPost writes the fields of an edit of the post hash KEYS[1], unless
+// it is gone (0) or was edited since it was read (-1): two edits at once
+// lose no version.
+var EditPost = newScript("edit_post")
 
 // EndSessions ends every session of a user but one (or none), and
 // writes fields of the user hash at the same time: a password changes

@@ -506,6 +506,14 @@ end
 -- KEYS[1]: a hash. ARGV: field-value pairs, set at once (see setFields).
 return setFields(KEYS[1], 1)
 
+--- edit_post lib fields
+-- KEYS[1]: a post hash. ARGV: the field of the time of its last edit,
+-- the value it must still have ("" for none: never edited), then
+-- field-value pairs (see setFields). Returns 0 if the post does not
+-- exist, -1 if it was edited meanwhile (nothing written), else 1.
+if redis.call('EXISTS', KEYS[1]) == 1 and (redis.call('HGET', KEYS[1], ARGV[1]) or '') ~= ARGV[2] then return -1 end
+return setFields(KEYS[1], 3)
+
 --- end_sessions lib fields
 -- KEYS[1]: a user hash; KEYS[2]: the user's sessions. ARGV: the field of
 -- the auth secret, the session to keep ("" for none), "1" to keep the

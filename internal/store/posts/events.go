@@ -51,11 +51,14 @@ func RevocationStream() Stream { return Stream{schema.Revocations} }
 
 // Event is a live event of a stream.
 type Event struct {
-	// Kind is "update" (a new post), "delete" (a deleted post),
-	// "notification" or Revoked.
+	// Kind is "update" (a new post), "status.update" (an edited one),
+	// "delete" (a deleted post), "notification" or Revoked.
 	Kind string
-	// Post is the post an update or a deletion is about.
+	// Post is the post an update, an edit or a deletion is about.
 	Post int64
+	// Edited is when an edit was made (unix ms), which tells two edits
+	// of a post apart.
+	Edited int64
 	// Notification is the notification of a "notification" event; its
 	// actor's username is not filled in.
 	Notification retwis.Notification
@@ -131,6 +134,11 @@ func parseEvent(msg string) (Event, bool) {
 	case schema.EventUpdate, schema.EventDelete:
 		pid, err := strconv.ParseInt(rest, 10, 64)
 		return Event{Kind: kind, Post: pid}, err == nil && pid > 0
+	case schema.EventEdit:
+		p, at, _ := strings.Cut(rest, ":")
+		pid, err1 := strconv.ParseInt(p, 10, 64)
+		ms, err2 := strconv.ParseInt(at, 10, 64)
+		return Event{Kind: kind, Post: pid, Edited: ms}, err1 == nil && err2 == nil && pid > 0
 	case schema.EventNotification:
 		at, member, _ := strings.Cut(rest, ":")
 		ms, err := strconv.ParseInt(at, 10, 64)

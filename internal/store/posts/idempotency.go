@@ -62,9 +62,9 @@ func (s *Store) earlierPost(ctx context.Context, author int64, k string) (Publis
 	return Published{Post: p, Author: sums[0], Replies: n[0]}, nil
 }
 
-// checkIdempotencyKey accepts 1 to retwis.MaxIdempotencyKeyLen
+// CheckIdempotencyKey accepts 1 to retwis.MaxIdempotencyKeyLen
 // printable ASCII characters.
-func checkIdempotencyKey(key string) error {
+func CheckIdempotencyKey(key string) error {
 	if len(key) > retwis.MaxIdempotencyKeyLen {
 		return retwis.Errorf(retwis.Invalid, "An idempotency key is at most %d characters long.", retwis.MaxIdempotencyKeyLen)
 	}

@@ -89,7 +89,7 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 	}
 	author, key := d.Author, ""
 	if d.Key != "" {
-		if err := checkIdempotencyKey(d.Key); err != nil {
+		if err := CheckIdempotencyKey(d.Key); err != nil {
 			return Published{}, err
 		}
 		key = schema.Idempotency(author, d.Key)
@@ -289,7 +289,7 @@ func (s *Store) globalPushCmd(pids ...int64) rueidis.Completed {
 
 // posts loads the posts with the given ids, in order, with their authors'
 // names, in one round trip, served from the client-side cache when
-// possible since posts never change. A post keeps its author's name;
+// possible (Redis invalidates what an edit changes). A post keeps its author's name;
 // for posts from before they did, the names are read in a second round
 // trip, unless their authors are among known (a profile's posts are all
 // its user's). Ids whose post is gone are skipped; so are those whose post or
@@ -403,7 +403,7 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		return p, false, nil
 	}
 	p = retwis.Post{ID: pid, AuthorID: uid, Time: time.Unix(ts, 0), Body: f[2]}
-	var more [5]string
+	var more [6]string
 	for i := range more {
 		if 3+i < len(vals) {
 			more[i], _ = vals[3+i].ToString()
@@ -422,6 +422,11 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		}
 	}
 	p.Warning = more[4]
+	if more[5] != "" { // most posts were never edited: no parse, no error made to be dropped
+		if ms, err := strconv.ParseInt(more[5], 10, 64); err == nil {
+			p.Edited = time.UnixMilli(ms)
+		}
+	}
 	return p, true, nil
 }
 

@@ -118,9 +118,15 @@
 //	                             post's author), ancestors (the posts above
 //	                             it, nearest first, up to 50,
 //	                             comma-separated), so that deleting it can
-//	                             find every index it entered; warning
+//	                             find every index it entered (an edit's
+//	                             job rewrites tags and mentions once its
+//	                             indexes follow the new text); warning
 //	                             (its content warning, one line; absent:
-//	                             none; retwis)
+//	                             none; retwis); edited (unix ms of its last
+//	                             edit; absent: never) and history (its
+//	                             earlier versions, oldest first, at most
+//	                             20: JSON [{"body", "warning", "time" (unix
+//	                             ms)}]; absent: never edited) (retwis)
 //	posts:{<id>}         list    home timeline of user <id>: post ids in
 //	                             descending order, no duplicates (own posts
 //	                             and followed users'); it keeps at least
@@ -152,7 +158,9 @@
 //	notifications:{<id>} zset    user <id>'s newest 200 notifications,
 //	                             scored by unix ms: "follow:<actor>",
 //	                             "mention:<actor>:<post>",
-//	                             "reply:<actor>:<post>" (retwis)
+//	                             "reply:<actor>:<post>", "update:<actor>:
+//	                             <post>" (one per post edited, scored by
+//	                             its last edit) (retwis)
 //	replies:{<post id>}  zset    the replies to a post: post ids scored by
 //	                             id (retwis; the thread page)
 //	trends:{<n>}         zset    shard n (00–0f) of the tag trends: folded
@@ -243,8 +251,8 @@
 //	                             in it (FNV-1a mod 16), or of any author
 //	                             when that shard's master cannot be
 //	                             reached: kind (deliver, undeliver,
-//	                             celebrate), post, author; every post has
-//	                             a deliver job; consumer group
+//	                             celebrate, edit), post, author; every post
+//	                             has a deliver job, every edit an edit job; consumer group
 //	                             "deliverers" (retwis)
 //	deliveries:{<n>}:progress
 //	                     hash    entry id -> followers done, for long jobs
@@ -273,6 +281,11 @@
 //	                     string  the post id user <id> published with an
 //	                             idempotency key ("0" while publishing),
 //	                             kept for a day (retwis)
+//	idempotency:{<id>}:edit:<post id>:<key>
+//	                     string  the post user <id> edited with an
+//	                             idempotency key, kept for a day, so that
+//	                             the edit sent again is applied once
+//	                             (retwis)
 //	app:{<client id>}    hash    an API client app: name, website,
 //	                             redirect_uris (one per line), scopes,
 //	                             secret (SHA-256 of the client secret, hex),
@@ -373,7 +386,8 @@
 // nothing: stream:{<id>} (user <id>'s: the posts delivered to their home
 // timeline, their notifications), stream:tag:{<folded>} (a tag's, in its
 // slot) and stream:{public}; messages "update:<post id>",
-// "delete:<post id>", "notification:<unix ms>:<member of
+// "status.update:<post id>:<unix ms of the edit>", "delete:<post id>",
+// "notification:<unix ms>:<member of
 // notifications:{<id>}>" (retwis); and stream:{revocations}, on which
 // every server hears of access taken away: "revoke:<what>:<user
 // id>:<id>", what being token (one token, by the hash Tokens holds it

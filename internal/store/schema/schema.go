@@ -117,6 +117,8 @@ const (
 	FieldReplyUser = "reply_user" // "<user id>:<username>" of that post's author
 	FieldAncestors = "ancestors"  // the posts above it in its thread, nearest first, separated by commas
 	FieldWarning   = "warning"    // its content warning, one line, absent when it has none
+	FieldEdited    = "edited"     // when its body or warning last changed, unix ms, absent when never
+	FieldHistory   = "history"    // its earlier versions, oldest first: JSON [{"body","warning","time" (unix ms)}], absent when never edited
 )
 
 // Fields of a delivery job on the deliveries stream.
@@ -259,6 +261,12 @@ var UserKeyPrefixes = []string{"user:", "followers:", "following:", "posts:", "u
 // idempotency key.
 func Idempotency(author int64, key string) string { return "idempotency:" + tag(author) + ":" + key }
 
+// EditIdempotency remembers, for a day, that author edited post pid with
+// an idempotency key, so that the edit sent again is applied once.
+func EditIdempotency(author, pid int64, key string) string {
+	return "idempotency:" + tag(author) + ":edit:" + id(pid) + ":" + key
+}
+
 // FollowedCelebrities holds the celebrities uid follows, whose posts
 // the home timeline merges when read.
 func FollowedCelebrities(uid int64) string { return "celebrities_followed:" + tag(uid) }
@@ -302,7 +310,9 @@ func Day(t time.Time) string { return t.UTC().Format("20060102") }
 func Mentions(uid int64) string { return "mentions:" + tag(uid) }
 
 // Notifications holds uid's newest notifications, scored by unix ms:
-// members "follow:<actor>", "mention:<actor>:<post>", "reply:<actor>:<post>".
+// members "follow:<actor>", "mention:<actor>:<post>", "reply:<actor>:<post>",
+// "update:<actor>:<post>" (one per post however often edited, scored
+// by the last edit).
 func Notifications(uid int64) string { return "notifications:" + tag(uid) }
 
 // Kinds of notification, as their members begin.
@@ -310,6 +320,7 @@ const (
 	NoteFollow  = "follow"
 	NoteMention = "mention"
 	NoteReply   = "reply"
+	NoteUpdate  = "update"
 )
 
 // NotificationsCap is how many notifications a user keeps.
@@ -505,6 +516,7 @@ const (
 	JobDeliver   = "deliver"   // put a post on the global timeline and its author's followers' timelines
 	JobUndeliver = "undeliver" // take a deleted post off them
 	JobCelebrate = "celebrate" // note in every follower's set that the author is a celebrity
+	JobEdit      = "edit"      // make an edited post's indexes follow its text
 )
 
 // FollowChange is the member of a shard's Follows that records a follow
@@ -549,7 +561,7 @@ func Job(b rueidis.Builder, q Queue, kind string, pid, author int64) rueidis.Com
 // JobValid reports whether a job read from the queue makes sense.
 func JobValid(kind string, pid, author int64) bool {
 	switch kind {
-	case JobDeliver, JobUndeliver:
+	case JobDeliver, JobUndeliver, JobEdit:
 		return pid > 0 && author > 0
 	case JobCelebrate:
 		return author > 0
@@ -622,10 +634,11 @@ const Revocations = "stream:{revocations}"
 
 // The events of a stream, as its messages begin.
 const (
-	EventUpdate       = "update"       // "update:<post id>"
-	EventDelete       = "delete"       // "delete:<post id>"
-	EventNotification = "notification" // "notification:<score>:<member of Notifications>"
-	EventRevoke       = "revoke"       // "revoke:<what>:<user id>:<token or session id>"
+	EventUpdate       = "update"        // "update:<post id>"
+	EventDelete       = "delete"        // "delete:<post id>"
+	EventEdit         = "status.update" // "status.update:<post id>:<unix ms of the edit>"
+	EventNotification = "notification"  // "notification:<score>:<member of Notifications>"
+	EventRevoke       = "revoke"        // "revoke:<what>:<user id>:<token or session id>"
 )
 
 // RevocationEvent is the message, on Revocations, that uid's access
@@ -637,6 +650,11 @@ func RevocationEvent(what string, uid int64, ref string) string {
 
 // PostEvent is the message of an update or delete event of post pid.
 func PostEvent(kind string, pid int64) string { return kind + ":" + id(pid) }
+
+// EditEvent is the message of the edit of post pid made at unix ms at.
+func EditEvent(pid, at int64) string {
+	return EventEdit + ":" + id(pid) + ":" + strconv.FormatInt(at, 10)
+}
 
 // NoteEvent is the message of the notification note made at unix ms at.
 func NoteEvent(at int64, note string) string {

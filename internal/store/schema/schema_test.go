@@ -25,7 +25,7 @@ func TestUserKeysShareASlot(t *testing.T) {
 	const uid = 42
 	for _, key := range []string{
 		schema.User(uid), schema.Followers(uid), schema.Following(uid), schema.Home(uid), schema.UserPosts(uid),
-		schema.FollowedCelebrities(uid), schema.Idempotency(uid, "k"), schema.JobFollowers(uid, "1-0"),
+		schema.FollowedCelebrities(uid), schema.Idempotency(uid, "k"), schema.EditIdempotency(uid, 7, "k"), schema.JobFollowers(uid, "1-0"),
 		schema.Sessions(uid), schema.Tokens(uid), schema.TokensUsed(uid), schema.Deleting(uid), schema.DeletingLease(uid), schema.Graph(uid),
 	} {
 		if hashTag(key) != "42" {

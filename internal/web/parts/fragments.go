@@ -19,14 +19,22 @@ import (
 // the body, so the fragment is split at its last occurrence.
 const agoMarker = "\ue000ago\ue000"
 
+// editedMarker stands likewise for how long ago an edited post was
+// edited, after its relative time.
+const editedMarker = "\ue000edited\ue000"
+
 // fragment is a post rendered once: its HTML before and after the
-// relative time ("posted 3 minutes ago"), the one part that changes.
+// relative time ("posted 3 minutes ago"), the one part that changes,
+// and for an edited post the HTML after how long ago it was edited.
 type fragment struct {
 	author     string // the name it was rendered with
+	edited     int64  // the edit it was rendered as (unix ms; 0: none)
 	head, tail string
+	editTail   string // after the time of the edit, which tail is before
 }
 
-// Fragments renders posts and keeps what it rendered: posts never change
+// Fragments renders posts and keeps what it rendered: a post changes
+// only when edited, and is kept by its id and the time of its last edit
 // (a deleted one is no longer read), so a timeline page pieces its posts
 // together from strings instead of executing their template again. It
 // keeps the capacity most recently rendered posts, and is safe for
@@ -43,11 +51,12 @@ func NewFragments(tmpl *template.Template, capacity int) *Fragments {
 }
 
 // PostView is what the "post" template renders: the post, its body as
-// HTML (see BodyHTML) and the words that say how long ago it was made.
+// HTML (see BodyHTML) and the words that say how long ago it was made
+// and, if it was, edited ("" if it was not).
 type PostView struct {
 	retwis.Post
-	BodyHTML template.HTML
-	Ago      string
+	BodyHTML       template.HTML
+	Ago, EditedAgo string
 }
 
 // HTML returns the HTML of posts, one after the other, as of now.
@@ -94,24 +103,48 @@ func write(w io.StringWriter, frs []fragment, posts []retwis.Post, now time.Time
 		w.WriteString(fr.head)
 		w.WriteString(Escape(words.Since(now.Sub(posts[i].Time))))
 		w.WriteString(fr.tail)
+		if fr.edited != 0 {
+			w.WriteString(Escape(words.Since(now.Sub(posts[i].Edited))))
+			w.WriteString(fr.editTail)
+		}
 	}
+}
+
+// editedMs is when p was last edited, unix ms (0: never).
+func editedMs(p retwis.Post) int64 {
+	if p.Edited.IsZero() {
+		return 0
+	}
+	return p.Edited.UnixMilli()
 }
 
 // get returns the fragment of p, rendering it if need be.
 func (f *Fragments) get(p retwis.Post) (fragment, error) {
-	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author {
+	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author && fr.edited == editedMs(p) {
 		return fr, nil
 	}
+	v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: agoMarker}
+	if !p.Edited.IsZero() {
+		v.EditedAgo = editedMarker
+	}
 	var buf bytes.Buffer
-	if err := f.tmpl.ExecuteTemplate(&buf, "post", PostView{Post: p, BodyHTML: BodyHTML(p), Ago: agoMarker}); err != nil {
+	if err := f.tmpl.ExecuteTemplate(&buf, "post", v); err != nil {
 		return fragment{}, fmt.Errorf("parts: render post %d: %w", p.ID, err)
 	}
 	html := buf.String()
+	fr := fragment{author: p.Author, edited: editedMs(p)}
+	if !p.Edited.IsZero() {
+		at := strings.LastIndex(html, editedMarker)
+		if at < 0 {
+			return fragment{}, fmt.Errorf("parts: render post %d: the post template shows no time of its edit", p.ID)
+		}
+		html, fr.editTail = html[:at], html[at+len(editedMarker):]
+	}
 	at := strings.LastIndex(html, agoMarker)
 	if at < 0 {
 		return fragment{}, fmt.Errorf("parts: render post %d: the post template shows no relative time", p.ID)
 	}
-	fr := fragment{author: p.Author, head: html[:at], tail: html[at+len(agoMarker):]}
-	f.cache.Store(p.ID, fr) // a renamed author's post keeps its slot
+	fr.head, fr.tail = html[:at], html[at+len(agoMarker):]
+	f.cache.Store(p.ID, fr) // a renamed author's or an edited post keeps its slot
 	return fr, nil
 }

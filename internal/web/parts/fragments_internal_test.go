@@ -14,7 +14,8 @@ import (
 
 // TestFragments renders posts through the cache: each comes out as the
 // post template renders it (escaped, with the time as of now), the
-// second time from the cache, again when its author's name changed, and
+// second time from the cache, again when its author's name changed or
+// it was edited (with how long ago, and a link to its versions), and
 // the cache keeps no more than its capacity, evicting the oldest.
 func TestFragments(t *testing.T) {
 	t.Parallel()
@@ -23,7 +24,11 @@ func TestFragments(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	direct := func(p retwis.Post) string {
 		var b strings.Builder
-		if err := tmpl.ExecuteTemplate(&b, "post", PostView{Post: p, BodyHTML: BodyHTML(p), Ago: words.Since(now.Sub(p.Time))}); err != nil {
+		v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: words.Since(now.Sub(p.Time))}
+		if !p.Edited.IsZero() {
+			v.EditedAgo = words.Since(now.Sub(p.Edited))
+		}
+		if err := tmpl.ExecuteTemplate(&b, "post", v); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -36,6 +41,9 @@ func TestFragments(t *testing.T) {
 		{"markup in the body", retwis.Post{ID: 2, AuthorID: 7, Author: "alice", Time: now.Add(-2 * time.Hour), Body: `<script>alert("x")</script> & "quotes"`}},
 		{"the marker in the body", retwis.Post{ID: 3, AuthorID: 8, Author: "bob", Time: now, Body: "look: " + agoMarker + " here"}},
 		{"an odd name", retwis.Post{ID: 4, AuthorID: 9, Author: "a b/c?d", Time: now.Add(-time.Hour), Body: "x"}},
+		{"edited", retwis.Post{ID: 7, AuthorID: 9, Author: "eve", Time: now.Add(-time.Hour), Edited: now.Add(-5 * time.Minute), Body: "new"}},
+		{"the markers in an edited body", retwis.Post{ID: 8, AuthorID: 9, Author: "eve", Time: now.Add(-time.Hour), Edited: now.Add(-2 * time.Minute),
+			Body: agoMarker + editedMarker + " " + editedMarker, Warning: editedMarker}},
 	} {
 		for round := range 2 { // rendered, then from the cache
 			got, err := f.HTML([]retwis.Post{tc.p}, now)
@@ -57,6 +65,12 @@ func TestFragments(t *testing.T) {
 	renamed := retwis.Post{ID: 1, AuthorID: 7, Author: "alicia", Time: now.Add(-3 * time.Minute), Body: "hello"}
 	if got := must.Value(f.HTML([]retwis.Post{renamed}, now))(t); !strings.Contains(string(got), "alicia") {
 		t.Errorf("after the author's name changed: %s", got)
+	}
+	edited := renamed
+	edited.Body, edited.Edited = "hello again", now.Add(-time.Minute)
+	if got := string(must.Value(f.HTML([]retwis.Post{edited}, now))(t)); got != direct(edited) ||
+		!strings.Contains(got, "hello again") || !strings.Contains(got, `href="/p/1/history"`) || !strings.Contains(got, "edited 1 minute ago") {
+		t.Errorf("after an edit: %s; want the new text, edited 1 minute ago, linking to the versions", got)
 	}
 	if n := f.cache.Len(); n != 3 {
 		t.Errorf("the cache holds %d fragments; want its capacity, 3", n)

@@ -1,0 +1,100 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// editStatus answers PUT /api/v1/statuses/{id} (status, spoiler_text;
+// sensitive follows the warning): the post edited, with its edited_at,
+// if it is the viewer's. With an Idempotency-Key header, a repeat of the
+// request edits nothing more and answers the post as it is. Media and
+// polls are refused with 422.
+func (s *Server) editStatus(w http.ResponseWriter, r *http.Request) {
+	pid, ok := retwis.ParseID(r.PathValue("id"))
+	if !ok {
+		notFound(w, r)
+		return
+	}
+	v, err := params(r)
+	if err != nil {
+		badRequest(w, r, err)
+		return
+	}
+	if len(list(v, "media_ids")) > 0 || len(list(v, "poll[options]")) > 0 {
+		unsupported(w, r)
+		return
+	}
+	p, err := s.store.EditPost(r.Context(), store.Edit{Author: viewer(r).ID, Post: pid, Text: v.Get("status"),
+		Warning: v.Get("spoiler_text"), Key: r.Header.Get("Idempotency-Key")})
+	var out []status
+	if err == nil {
+		out, err = s.statuses(r.Context(), newSite(r), []retwis.Post{p})
+	}
+	if err == nil && len(out) == 0 {
+		err = retwis.Errorf(retwis.NotFound, "There is no such post.")
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out[0])
+}
+
+// statusEdit is Mastodon's StatusEdit: one version of a post.
+type statusEdit struct {
+	Content          string     `json:"content"`
+	SpoilerText      string     `json:"spoiler_text"`
+	Sensitive        bool       `json:"sensitive"`
+	CreatedAt        string     `json:"created_at"`
+	Account          account    `json:"account"`
+	Poll             *struct{}  `json:"poll"`
+	MediaAttachments []struct{} `json:"media_attachments"`
+	Emojis           []struct{} `json:"emojis"`
+}
+
+// statusHistory answers GET /api/v1/statuses/{id}/history: the versions
+// of a post the viewer sees, oldest first as Mastodon lists them (the
+// first the original, the last the current one).
+func (s *Server) statusHistory(w http.ResponseWriter, r *http.Request) {
+	p, cur, ok := s.statusOf(w, r)
+	if !ok {
+		return
+	}
+	_, vs, err := s.store.History(r.Context(), viewer(r).ID, p.ID)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st, out := newSite(r), make([]statusEdit, 0, len(vs))
+	for _, v := range slices.Backward(vs) {
+		version := p
+		version.Body, version.Warning = v.Body, v.Warning
+		content, _ := st.content(version)
+		out = append(out, statusEdit{Content: content, SpoilerText: v.Warning, Sensitive: v.Warning != "",
+			CreatedAt: stamp(v.Time), Account: cur.Account, MediaAttachments: []struct{}{}, Emojis: []struct{}{}})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// statusSource answers GET /api/v1/statuses/{id}/source: Mastodon's
+// StatusSource, the text and warning of the viewer's post as written,
+// for an edit form.
+func (s *Server) statusSource(w http.ResponseWriter, r *http.Request) {
+	p, _, ok := s.statusOf(w, r)
+	if !ok {
+		return
+	}
+	if p.AuthorID != viewer(r).ID {
+		s.fail(w, r, retwis.Errorf(retwis.Forbidden, "Only the author of a post reads its source."))
+		return
+	}
+	writeJSON(w, http.StatusOK, struct {
+		ID          string `json:"id"`
+		Text        string `json:"text"`
+		SpoilerText string `json:"spoiler_text"`
+	}{id(p.ID), p.Body, p.Warning})
+}

@@ -1,0 +1,338 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/index"
+	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// Edit is an edit of a post by its author: its new text and content
+// warning.
+type Edit struct {
+	Author, Post  int64
+	Text, Warning string
+	// Key is an idempotency key ("": none): an edit sent again with the
+	// same key within a day is applied once.
+	Key string
+}
+
+// editIdempotencyTTL is how long an edit's idempotency key is
+// remembered.
+const editIdempotencyTTL = 24 * time.Hour
+
+// EditPost changes the body and warning of e.Post, which must be
+// e.Author's, to e.Text and e.Warning (under the rules of a new post,
+// retwis.NormalizePost), keeping the earlier version in the post's
+// history, up to retwis.MaxEdits edits. The post hash changes at once,
+// in one atomic write that two edits at once cannot both make (the
+// later is refused), so every page shows the new text; the indexes the
+// text entered (tags, mentions, trends) follow through a delivery job
+// (ReconcileEdit), durably. It costs a round trip to read the post (and
+// claim the key), one to write it, one for the job and one to read the
+// post back (its mentions, as the indexes hold them, follow with the
+// job). An edit that changes nothing writes nothing.
+func (s *Store) EditPost(ctx context.Context, e Edit) (retwis.Post, error) {
+	body, warning, err := retwis.NormalizePost(e.Text, e.Warning, s.Opts.MaxPostChars)
+	if err != nil {
+		return retwis.Post{}, err
+	}
+	key := ""
+	if e.Key != "" {
+		if err := posts.CheckIdempotencyKey(e.Key); err != nil {
+			return retwis.Post{}, err
+		}
+		key = schema.EditIdempotency(e.Author, e.Post, e.Key)
+	}
+	if _, err := s.Take(ctx, accounts.Subject(schema.PostLimit(e.Author)), s.Opts.Limits.Posts); err != nil {
+		return retwis.Post{}, err
+	}
+	ctx, cancel := kernel.Detach(ctx)
+	defer cancel()
+	old, claimed, err := s.editState(ctx, e, key)
+	if err != nil {
+		return retwis.Post{}, err
+	}
+	if claimed && (body != old.body || warning != old.warning) {
+		err = s.applyEdit(ctx, e, old, body, warning)
+	}
+	if err != nil {
+		if key != "" && claimed { // the retry may apply it
+			s.C.Do(ctx, s.C.B().Del().Key(key).Build())
+		}
+		return retwis.Post{}, err
+	}
+	return s.Post(ctx, e.Author, e.Post)
+}
+
+// editedPost is what an edit reads of the post it edits.
+type editedPost struct {
+	body, warning string
+	edited        string // the raw field: "" for never
+	history       string // likewise
+	versions      []version
+	at            int64 // when the current version was written, unix ms
+}
+
+// version is an earlier version of a post, as its history field keeps
+// it.
+type version struct {
+	Body    string `json:"body"`
+	Warning string `json:"warning,omitempty"`
+	Time    int64  `json:"time"` // unix ms
+}
+
+// editState reads, in one round trip, the post e edits and whether its
+// author is suspended, and claims the idempotency key (not "") there
+// too: claimed is false if it was used already (the edit is then not to
+// be applied). It refuses a post that is not there or not e.Author's,
+// a suspended author, and a post edited retwis.MaxEdits times.
+func (s *Store) editState(ctx context.Context, e Edit, key string) (editedPost, bool, error) {
+	b := s.C.B()
+	cmds := rueidis.Commands{
+		b.Hmget().Key(schema.Post(e.Post)).Field(schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldWarning,
+			schema.FieldEdited, schema.FieldHistory).Build(),
+		b.Hexists().Key(schema.User(e.Author)).Field(schema.FieldSuspended).Build(),
+	}
+	if key != "" {
+		cmds = append(cmds, b.Set().Key(key).Value(kernel.ID(e.Post)).Nx().Ex(editIdempotencyTTL).Build())
+	}
+	res := s.C.DoMulti(ctx, cmds...)
+	claimed := true
+	if key != "" {
+		var err error
+		if claimed, err = res[2].AsBool(); err != nil && !rueidis.IsRedisNil(err) {
+			return editedPost{}, false, s.Wrap("edit: idempotency key", err)
+		}
+	}
+	old, err := s.parseEdited(e, res)
+	if err != nil && claimed && key != "" {
+		s.C.Do(ctx, b.Del().Key(key).Build())
+	}
+	return old, claimed, err
+}
+
+// parseEdited reads the replies to editState's first two reads.
+func (s *Store) parseEdited(e Edit, res []rueidis.RedisResult) (editedPost, error) {
+	vals, err := res[0].ToArray()
+	if err != nil {
+		return editedPost{}, s.Wrap("edit: read post", err)
+	}
+	suspended, err := res[1].AsBool()
+	if err != nil {
+		return editedPost{}, s.Wrap("edit: read author", err)
+	}
+	f := posts.AsStrings(vals)
+	author, err := strconv.ParseInt(f[0], 10, 64)
+	switch {
+	case err != nil:
+		return editedPost{}, retwis.Errorf(retwis.NotFound, "There is no post %d; it may have been deleted.", e.Post)
+	case author != e.Author:
+		return editedPost{}, retwis.Errorf(retwis.Forbidden, "You can only edit your own posts.")
+	case suspended:
+		return editedPost{}, accounts.ErrSuspended
+	}
+	old := editedPost{body: f[2], warning: f[3], edited: f[4], history: f[5]}
+	if old.versions, err = parseHistory(old.history); err != nil {
+		return editedPost{}, s.Wrap("edit: read history", err)
+	}
+	if len(old.versions) >= retwis.MaxEdits {
+		return editedPost{}, retwis.Errorf(retwis.Invalid, "A post can be edited %d times at most; this one has been.", retwis.MaxEdits)
+	}
+	ts, _ := strconv.ParseInt(f[1], 10, 64)
+	old.at = ts * 1000
+	if ms, err := strconv.ParseInt(old.edited, 10, 64); err == nil {
+		old.at = ms
+	}
+	return old, nil
+}
+
+// parseHistory reads the history field ("": none).
+func parseHistory(raw string) ([]version, error) {
+	var vs []version
+	if raw == "" {
+		return nil, nil
+	}
+	return vs, json.Unmarshal([]byte(raw), &vs)
+}
+
+// ErrEditedMeanwhile is the error of an edit of a post that another edit
+// changed since it was read.
+var ErrEditedMeanwhile = retwis.Errorf(retwis.Conflict, "This post was edited meanwhile; reload it and edit it again.")
+
+// applyEdit writes the edit of e.Post from old to body and warning, then
+// queues its job; if the job cannot be queued, the post is put back as
+// it was.
+func (s *Store) applyEdit(ctx context.Context, e Edit, old editedPost, body, warning string) error {
+	hist, err := json.Marshal(append(old.versions, version{Body: old.body, Warning: old.warning, Time: old.at}))
+	if err != nil {
+		return s.Wrap("edit: history", err)
+	}
+	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
+	if err := s.writeEdit(ctx, e.Post, old.edited, body, warning, now, string(hist)); err != nil {
+		return err
+	}
+	err = s.Enqueue(ctx, e.Author, func(q schema.Queue) rueidis.Commands {
+		return rueidis.Commands{s.JobCmd(q, schema.JobEdit, e.Post, e.Author)}
+	})
+	if err != nil {
+		if undo := s.writeEdit(ctx, e.Post, now, old.body, old.warning, old.edited, old.history); undo != nil {
+			s.Log.Error("an edit whose job was not queued stays (maintenance's check finds it)", "post", e.Post, "err", undo)
+		}
+		return err
+	}
+	return nil
+}
+
+// writeEdit sets the text of post pid to body and warning, and its edit
+// time and history, unless its edit time is no longer was: one atomic
+// write, waiting for the replicas.
+func (s *Store) writeEdit(ctx context.Context, pid int64, was, body, warning, edited, history string) error {
+	key := schema.Post(pid)
+	s.Written.Add(key)
+	res := s.Replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{kernel.EditPost.Cmd(s.C, []string{key}, schema.FieldEdited, was,
+			schema.FieldBody, body, schema.FieldWarning, warning, schema.FieldEdited, edited, schema.FieldHistory, history)}
+	}, key)
+	n, err := res[0].AsInt64()
+	switch {
+	case err != nil:
+		return s.Wrap("edit: write", err)
+	case n == 0:
+		return retwis.Errorf(retwis.NotFound, "There is no post %d; it may have been deleted.", pid)
+	case n < 0:
+		return ErrEditedMeanwhile
+	}
+	return nil
+}
+
+// OwnPost returns post pid for its author uid to edit: an error of kind
+// Forbidden if it is another's.
+func (s *Store) OwnPost(ctx context.Context, uid, pid int64) (retwis.Post, error) {
+	p, err := s.Post(ctx, uid, pid)
+	if err == nil && p.AuthorID != uid {
+		err = retwis.Errorf(retwis.Forbidden, "You can only edit your own posts.")
+	}
+	return p, err
+}
+
+// History returns post pid and its versions, if viewer (0: logged out)
+// sees it, newest first: the current one, then the earlier ones, each
+// with the time it was written. A post never edited has one.
+func (s *Store) History(ctx context.Context, viewer, pid int64) (retwis.Post, []retwis.Version, error) {
+	p, err := s.Post(ctx, viewer, pid)
+	if err != nil {
+		return p, nil, err
+	}
+	raw, err := s.C.Do(ctx, s.C.B().Hget().Key(schema.Post(pid)).Field(schema.FieldHistory).Build()).ToString()
+	if err != nil && !rueidis.IsRedisNil(err) {
+		return p, nil, s.Wrap("history", err)
+	}
+	vs, err := parseHistory(raw)
+	if err != nil {
+		return p, nil, s.Wrap("history", err)
+	}
+	cur := retwis.Version{Body: p.Body, Warning: p.Warning, Time: p.Edited}
+	if p.Edited.IsZero() {
+		cur.Time = p.Time
+	}
+	out := []retwis.Version{cur}
+	for _, v := range slices.Backward(vs) {
+		out = append(out, retwis.Version{Body: v.Body, Warning: v.Warning, Time: time.UnixMilli(v.Time)})
+	}
+	return p, out, nil
+}
+
+// errNotDelivered is ReconcileEdit's error for a post whose delivery job
+// has not indexed it yet: the edit job is tried again later, as a
+// failed job is.
+var errNotDelivered = errors.New("store: an edited post not delivered yet")
+
+// ReconcileEdit is the edit job's work on post pid (package delivery runs
+// it): it makes the indexes the post's text entered follow the text it
+// has now, from what its hash records they hold (its tags and mentions
+// fields), which it then rewrites, and announces the edit on the live
+// streams of the public, the author and the tags (the followers' are
+// the delivery worker's). Run again, it finds nothing to change but
+// notifies and announces again (the same notification at the same
+// time). It reports whether the post is fanned out to the followers'
+// timelines (not a celebrity's), nothing to do for a post gone.
+func (s *Store) ReconcileEdit(ctx context.Context, pid int64) (fanout bool, err error) {
+	more := []string{schema.FieldBody, schema.FieldEdited, schema.FieldDelivered}
+	r := s.C.Do(ctx, s.C.B().Hmget().Key(schema.Post(pid)).Field(append(slices.Clone(posts.JobFields), more...)...).Build())
+	vals, err := r.ToArray()
+	if err != nil {
+		return false, s.Wrap("edit job: read post", err)
+	}
+	str := posts.AsStrings(vals)
+	n := len(posts.JobFields)
+	before, flag, ok := posts.ParseJobFields(pid, str[:n])
+	if !ok {
+		return false, nil
+	}
+	if str[n+2] == "" {
+		return false, errNotDelivered
+	}
+	_, conv, err := s.Converse(ctx, str[n], 0)
+	if err != nil {
+		return false, err
+	}
+	after := before
+	after.Conv.Tags, after.Conv.Mentions = conv.Tags, conv.Mentions
+	after.Noted, _ = strconv.ParseInt(str[n+1], 10, 64)
+	if err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
+		return index.EditCmds(s.C, before, after, updateRecipients(before, after))
+	})); err != nil {
+		return false, s.Wrap("edit job: indexes", err)
+	}
+	// The fields last: a job that stops before is done again in full.
+	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
+		return append(rueidis.Commands{kernel.UpdateFields.Cmd(s.C, []string{schema.Post(pid)}, index.ConvFields(after.Conv)...)},
+			index.StreamCmds(s.C, schema.EditEvent(pid, after.Noted), after)...)
+	}))
+	return flag != "0", s.Wrap("edit job: fields", err)
+}
+
+// AnnounceEdit tells the live streams of users (the followers of post
+// pid's author, whose home timelines have it) of its last edit: the
+// time of the edit read, then one pipeline. Live events are a courtesy,
+// so a failure is logged, not returned.
+func (s *Store) AnnounceEdit(ctx context.Context, pid int64, users []int64) {
+	at, err := s.C.Do(ctx, s.C.B().Hget().Key(schema.Post(pid)).Field(schema.FieldEdited).Build()).AsInt64()
+	if err == nil && len(users) > 0 {
+		cmds := make(rueidis.Commands, len(users))
+		for i, u := range users {
+			cmds[i] = index.PublishCmd(s.C, schema.UserStream(u), schema.EditEvent(pid, at))
+		}
+		err = redisconn.FirstErr(s.C.DoMulti(ctx, cmds...))
+	}
+	if err != nil && !rueidis.IsRedisNil(err) {
+		s.Log.Warn("sending live events", "event", schema.EventEdit, "users", len(users), "err", err)
+	}
+}
+
+// updateRecipients are the users told that post after (before, as it
+// was) was edited: those it mentioned before and still mentions (the
+// newly mentioned are told of the mention instead), but its author.
+// Those who favourited or boosted it are to be added here.
+func updateRecipients(before, after index.Post) []int64 {
+	var uids []int64
+	for _, u := range before.Conv.Mentions {
+		if u.ID != after.Author && slices.ContainsFunc(after.Conv.Mentions, func(v retwis.User) bool { return v.ID == u.ID }) {
+			uids = append(uids, u.ID)
+		}
+	}
+	return uids
+}
