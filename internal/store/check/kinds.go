@@ -54,6 +54,7 @@ var checkKinds = []checkKind{
 	{"post-indexes", []checkWalk{
 		{schema.UserPostsKeys, "zset", checker.checkPostRefs},
 		{schema.MentionsKeys, "zset", checker.checkPostRefs},
+		{schema.DirectKeys, "zset", checker.checkPostRefs},
 		{schema.RepliesKeys, "zset", checker.checkPostRefs},
 		{schema.TagKeys, "zset", checker.checkPostRefs},
 	}},
@@ -644,12 +645,15 @@ func (s checker) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]
 
 // subjectsOf adds to subjects, for the indexes of p's mentions and
 // reply, the probe of what each indexes (EXISTS or HEXISTS, 0 for gone):
-// the user mentioned, the post answered.
+// the user mentioned (for their mentions and Direct index), the post
+// answered.
 func (s checker) subjectsOf(p index.Post, subjects map[string]rueidis.Completed) {
 	b := s.C.B()
 	for _, u := range p.Conv.Mentions {
-		if k := schema.Mentions(u.ID); !known(subjects, k) {
-			subjects[k] = b.Hexists().Key(schema.User(u.ID)).Field(schema.FieldUsername).Build()
+		for _, k := range []string{schema.Mentions(u.ID), schema.Direct(u.ID)} {
+			if !known(subjects, k) {
+				subjects[k] = b.Hexists().Key(schema.User(u.ID)).Field(schema.FieldUsername).Build()
+			}
 		}
 	}
 	if k := schema.Replies(p.Conv.ReplyTo); p.Conv.ReplyTo > 0 && !known(subjects, k) {

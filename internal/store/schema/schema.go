@@ -117,6 +117,9 @@ const (
 	FieldReplyUser = "reply_user" // "<user id>:<username>" of that post's author
 	FieldAncestors = "ancestors"  // the posts above it in its thread, nearest first, separated by commas
 	FieldWarning   = "warning"    // its content warning, one line, absent when it has none
+	// FieldVisibility is who sees it: "unlisted", "private" or "direct"
+	// (retwis.Visibility), absent for a public post.
+	FieldVisibility = "visibility"
 )
 
 // Fields of a delivery job on the deliveries stream.
@@ -206,6 +209,7 @@ const (
 	PeopleKeys    = "people:{*}"
 	UserPostsKeys = "user_posts:{*}"
 	MentionsKeys  = "mentions:{*}"
+	DirectKeys    = "direct:{*}"
 	RepliesKeys   = "replies:{*}"
 	TagKeys       = "tag:{*}" // the tag's posts, by id and by day
 	HomeKeys      = "posts:{*}"
@@ -300,6 +304,10 @@ func Day(t time.Time) string { return t.UTC().Format("20060102") }
 // Mentions is the index of the posts that mention uid: post ids scored
 // by id.
 func Mentions(uid int64) string { return "mentions:" + tag(uid) }
+
+// Direct is the index of the direct posts uid wrote or is mentioned in
+// (their Direct page): post ids scored by id.
+func Direct(uid int64) string { return "direct:" + tag(uid) }
 
 // Notifications holds uid's newest notifications, scored by unix ms:
 // members "follow:<actor>", "mention:<actor>:<post>", "reply:<actor>:<post>".
