@@ -83,3 +83,16 @@ func (p Post) SeenBy(viewer int64, follows bool) bool {
 	}
 	return false
 }
+
+// Visibilities returns every visibility, from the widest to the
+// narrowest, for a form to offer.
+func Visibilities() []Visibility { return []Visibility{Public, Unlisted, Private, Direct} }
+
+// Label is what a page calls v: "public", "unlisted", "followers only"
+// or "direct".
+func (v Visibility) Label() string {
+	if v == Private {
+		return "followers only"
+	}
+	return v.String()
+}
