@@ -228,7 +228,8 @@ func countCmds(c rueidis.Client, p Post, sign int) rueidis.Commands {
 // UnlistCmds return the commands that take p out of the indexes that
 // list it (its tags' posts and days, the mentions and notifications of
 // those it mentions, the replies of the post it answers and that
-// author's notification), and drop the index of its replies (which stay
+// author's notification; for a direct post, the Direct indexes and home
+// timelines of those it was between), and drop the index of its replies (which stay
 // standing, in reply to a deleted post). Each is safe to repeat.
 func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 	b := c.B()
@@ -252,8 +253,9 @@ func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 			b.Zrem().Key(schema.Replies(p.Conv.ReplyTo)).Member(pid).Build(),
 			b.Zrem().Key(schema.Notifications(u.ID)).Member(schema.Note(schema.NoteReply, p.Author, p.ID)).Build())
 	}
-	for _, uid := range p.directTo() {
-		cmds = append(cmds, b.Zrem().Key(schema.Direct(uid)).Member(pid).Build())
+	for _, uid := range p.directTo() { // and the home timelines a direct post was delivered to
+		cmds = append(cmds, b.Zrem().Key(schema.Direct(uid)).Member(pid).Build(),
+			b.Lrem().Key(schema.Home(uid)).Count(0).Element(pid).Build())
 	}
 	return append(cmds, b.Del().Key(schema.Replies(p.ID)).Build())
 }

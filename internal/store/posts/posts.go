@@ -557,7 +557,7 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(kernel.ID(pid)).Build(),
 		}, append(s.DeletedCmds(post), uncount(post)...)...)
 	}))
-	if fanout != "0" {
+	if fanout != "0" && post.Visibility.ToFollowers() { // a direct post's few timelines are DeletedCmds'
 		err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
 			return rueidis.Commands{s.JobCmd(q, schema.JobUndeliver, pid, uid)}
 		}))
