@@ -72,6 +72,17 @@ func ParseConversation(vals []string) Conversation {
 	return c
 }
 
+// VisibilityOf reads the visibility field of a post hash: absent is
+// public; a value that does not parse (damaged) is taken as the
+// narrowest, so that it shows the post to no one it should not.
+func VisibilityOf(field string) retwis.Visibility {
+	v, err := retwis.ParseVisibility(field)
+	if err != nil {
+		return retwis.Direct
+	}
+	return v
+}
+
 // JoinUsers spells users as "<id>:<username>", separated by spaces.
 func JoinUsers(users []retwis.User) string {
 	parts := make([]string, len(users))

@@ -50,7 +50,7 @@ func ParseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bo
 	p.Time, _ = strconv.ParseInt(str[2], 10, 64)
 	p.Conv = index.ParseConversation(str[3 : 3+len(index.ConversationFields)])
 	if len(str) >= len(JobFields) {
-		p.Visibility = visibilityOf(str[len(JobFields)-1])
+		p.Visibility = index.VisibilityOf(str[len(JobFields)-1])
 	}
 	return p, str[1], true
 }

@@ -429,19 +429,8 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		}
 	}
 	p.Warning = more[4]
-	p.Visibility = visibilityOf(more[5])
+	p.Visibility = index.VisibilityOf(more[5])
 	return p, true, nil
-}
-
-// visibilityOf reads the visibility field of a post hash: absent is
-// public; a value that does not parse (damaged) is taken as the
-// narrowest, so that it shows the post to no one it should not.
-func visibilityOf(field string) retwis.Visibility {
-	v, err := retwis.ParseVisibility(field)
-	if err != nil {
-		return retwis.Direct
-	}
-	return v
 }
 
 // Post returns one post with its author's name, if viewer (0: logged
