@@ -144,9 +144,9 @@ func Cmds(c rueidis.Client, p Post) rueidis.Commands {
 	return append(Commands(c, Writes(p)), countCmds(c, p, 1)...)
 }
 
-// tags returns the tags of p that its listing indexes: none unless p is
-// listed.
-func (p Post) tags() []string {
+// ListedTags returns the tags of p that its listing enters (tag pages,
+// trends, completion, tag streams): none unless p is listed.
+func (p Post) ListedTags() []string {
 	if !p.Visibility.Listed() {
 		return nil
 	}
@@ -165,7 +165,7 @@ func Writes(p Post) [][]string {
 	for _, uid := range p.directTo() {
 		cmds = append(cmds, []string{"ZADD", schema.Direct(uid), pid, pid})
 	}
-	for _, tag := range p.tags() {
+	for _, tag := range p.ListedTags() {
 		if f := retwis.FoldTag(tag); f != "" {
 			cmds = append(cmds,
 				[]string{"ZADD", schema.Tag(f), pid, pid},
@@ -228,7 +228,7 @@ func UncountCmds(c rueidis.Client, p Post) rueidis.Commands {
 // (sign -1).
 func countCmds(c rueidis.Client, p Post, sign int) rueidis.Commands {
 	var cmds rueidis.Commands
-	for _, tag := range p.tags() {
+	for _, tag := range p.ListedTags() {
 		if f := retwis.FoldTag(tag); f != "" {
 			cmds = append(cmds, TrendCmd(c, f, p.Time, sign), CompleteCmd(c, f, tag, sign))
 		}
@@ -366,7 +366,7 @@ func PostEventCmds(c rueidis.Client, kind string, p Post) rueidis.Commands {
 		cmds = append(cmds, PublishCmd(c, schema.PublicStream, msg))
 	}
 	seen := map[string]bool{}
-	for _, tag := range p.tags() {
+	for _, tag := range p.ListedTags() {
 		if f := retwis.FoldTag(tag); f != "" && !seen[f] {
 			seen[f] = true
 			cmds = append(cmds, PublishCmd(c, schema.TagStream(f), msg))
