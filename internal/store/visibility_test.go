@@ -110,8 +110,9 @@ func (f *fixture) seen(t *testing.T, s visibilityScene, viewer retwis.User) map[
 // for the author, followers and those mentioned; direct ones only for
 // the author and those mentioned (their home timelines, mentions and
 // Direct pages). Blocks hide everything, mutes the timelines. Nothing
-// but the public post enters the trends or the completion of tags, and
-// the consistency check agrees with what was written.
+// but the public post enters the trends or the completion of tags, nor
+// do the others when a suspension of their author is lifted, and the
+// consistency check agrees with what was written.
 func TestVisibilityMatrix(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
@@ -155,6 +156,15 @@ func TestVisibilityMatrix(t *testing.T) {
 		}
 		if rep := f.check(t, false); len(rep.Problems) > 0 {
 			t.Errorf("the check finds %v", rep.Problems)
+		}
+		must.OK(t, f.St.Suspend(f.Ctx, "cli:test", s.alice.ID, ""))
+		must.OK(t, f.St.Unsuspend(f.Ctx, "cli:test", s.alice.ID, ""))
+		for _, key := range f.Keys(t, "trends:{*}") {
+			for _, tag := range f.Strs(t, "ZRANGE", key, "0", "-1") {
+				if tag == "unl" || tag == "priv" || tag == "dir" {
+					t.Errorf("%s holds %s, the tag of a post that is not public (its suspension retrended it)", key, tag)
+				}
+			}
 		}
 	})
 }
