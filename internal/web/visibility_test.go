@@ -1,6 +1,9 @@
 package web_test
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -50,5 +53,51 @@ func TestVisibilityForms(t *testing.T) {
 	}
 	if page := carol.get("/"); !strings.Contains(page.body, "words-private") || strings.Contains(page.body, "words-direct") {
 		t.Errorf("carol's home, a follower's: want the followers-only post and not the direct one:\n%s", page.body)
+	}
+}
+
+// TestVisibilityRoundTrips: pages of followers-only posts cost no more
+// round trips warm than others (none), and cold at most one more, for
+// the home page only: whether the reader follows their authors, read
+// for all of them at once; a profile knows it from the page's own reads.
+// Each page is read by a server of its own, so that cold means cold.
+func TestVisibilityRoundTrips(t *testing.T) {
+	w := newSite(t)
+	reader := w.browser()
+	reader.signUp("reader")
+	for i := range 6 {
+		author := w.browser()
+		author.signUp(fmt.Sprint("author", i))
+		for range 4 { // the reader's home holds more than a page
+			author.post("/post", url.Values{"status": {fmt.Sprint("secret ", i)}, "visibility": {"private"}})
+		}
+		if i < 3 {
+			redirects(t, reader.post(fmt.Sprintf("/u/author%d/follow", i), nil), fmt.Sprintf("/u/author%d", i))
+		}
+	}
+	w.drain()
+	expect(t, reader.get("/"), http.StatusOK, "secret 1") // marks the reader seen, keeps who to follow
+	for _, c := range []struct {
+		path       string
+		cold       int64
+		shows, not string
+	}{{"/", 3, "secret 1", "secret 4"}, {"/u/author1", 3, "secret 1", "secret 4"}, {"/u/author4", 3, "author4", "secret 4"}} {
+		s := newSiteAt(t, w.redis.URL, httptest.NewServer)
+		b := s.browser()
+		b.setCookie(reader.cookie())
+		expect(t, b.get("/u/nobody"), http.StatusNotFound)
+		for round, want := range []int64{c.cold, 0} {
+			before := s.calls.Calls.Load()
+			page := b.get(c.path)
+			expect(t, page, http.StatusOK, c.shows)
+			if strings.Contains(page.body, c.not) {
+				t.Errorf("%s shows %q, a followers-only post of someone the reader does not follow", c.path, c.not)
+			}
+			got := s.calls.Calls.Load() - before
+			t.Logf("%s, read %d: %d round trips", c.path, round+1, got)
+			if got > want {
+				t.Errorf("%s, read %d: %d round trips; want at most %d", c.path, round+1, got, want)
+			}
+		}
 	}
 }
