@@ -203,9 +203,10 @@ func TestVisibilityRefused(t *testing.T) {
 	}
 }
 
-// TestDirectDeleted: deleting a direct post takes it off the Direct pages
-// of all it was between, and a deleted account's Direct index goes with
-// it; the check then finds nothing.
+// TestDirectDeleted: the check finds and repairs a Direct index that
+// lost its posts; deleting a direct post takes it off the Direct pages
+// and home timelines of all it was between; the check then finds
+// nothing.
 func TestDirectDeleted(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
@@ -217,6 +218,13 @@ func TestDirectDeleted(t *testing.T) {
 			if got := must.Value(f.St.Direct(f.Ctx, u.ID, retwis.Cursor{}, 10))(t); !slices.Equal(postIDs(got.Posts), []int64{kept.ID, p.ID}) {
 				t.Errorf("%s's direct page: %v; want both posts, newest first", u.Username, postIDs(got.Posts))
 			}
+		}
+		f.Do(t, "DEL", "direct:{"+itoa(bob.ID)+"}")
+		if rep := f.check(t, true); len(rep.Problems) != 1 || rep.Problems[0].Count != 2 || rep.Problems[0].Repaired != 2 {
+			t.Errorf("bob's direct index gone: the check finds %v; want both posts missing from it, repaired", rep.Problems)
+		}
+		if got := must.Value(f.St.Direct(f.Ctx, bob.ID, retwis.Cursor{}, 10))(t); len(got.Posts) != 2 {
+			t.Errorf("bob's direct page once repaired: %v; want both posts", postIDs(got.Posts))
 		}
 		must.OK(t, f.St.DeletePost(f.Ctx, alice.ID, p.ID))
 		f.Drain(t)

@@ -630,7 +630,7 @@ func (s checker) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]
 		}
 		for _, c := range index.Writes(p) { // p.noted is 0: no notifications
 			if _, isGraph := schema.GraphOf(c[1]); c[0] == "ZADD" && !isGraph {
-				want = append(want, expectation{c, "a post missing from the index of a tag, mention or reply", key + " in " + c[1], key})
+				want = append(want, expectation{c, "a post missing from the index of a tag, mention, reply or Direct page", key + " in " + c[1], key})
 			}
 		}
 		s.subjectsOf(p, subjects)
