@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -99,5 +100,47 @@ func TestVisibilityRoundTrips(t *testing.T) {
 				t.Errorf("%s, read %d: %d round trips; want at most %d", c.path, round+1, got, want)
 			}
 		}
+	}
+}
+
+// BenchmarkVisibilityPages measures the home page and a profile of
+// followers-only posts against the same pages of public posts, in the
+// same run (the static file is the baseline): the follow check of
+// private posts rides in the client-side cache, warm.
+//
+//	go test ./internal/web -run '^$' -bench VisibilityPages -benchtime 1s -count 9
+func BenchmarkVisibilityPages(b *testing.B) {
+	s := newSite(b)
+	cookies := map[string]*http.Cookie{}
+	for _, vis := range []string{"public", "private"} {
+		reader := s.browser()
+		reader.signUp(vis + "reader")
+		for a := range 5 {
+			author := s.browser()
+			author.signUp(fmt.Sprintf("%s%d", vis, a))
+			redirects(b, reader.post(fmt.Sprintf("/u/%s%d/follow", vis, a), nil), fmt.Sprintf("/u/%s%d", vis, a))
+			for i := range 10 {
+				author.post("/post", url.Values{"status": {fmt.Sprintf("post %d by author %d, of a realistic length for a status update", i, a)},
+					"visibility": {vis}})
+			}
+		}
+		cookies[vis] = authCookie(reader.cookie())
+	}
+	s.drain()
+	for _, c := range [][2]string{{"public", "/static/style.css"}, {"public", "/"}, {"private", "/"}, {"public", "/u/public1"}, {"private", "/u/private1"}} {
+		b.Run(c[0]+"/"+strings.ReplaceAll(c[1], "/", "_"), func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					req, _ := http.NewRequest("GET", s.srv.URL+c[1], nil)
+					req.AddCookie(cookies[c[0]])
+					res, err := s.srv.Client().Do(req)
+					if err != nil || res.StatusCode != 200 {
+						b.Fatalf("%s: %v %v", c[1], res, err)
+					}
+					io.Copy(io.Discard, res.Body)
+					res.Body.Close()
+				}
+			})
+		})
 	}
 }
