@@ -1,7 +1,9 @@
 package api
 
 import (
+	"context"
 	"net/http"
+	"slices"
 
 	"github.com/retwis/retwis"
 )
@@ -28,31 +30,14 @@ func (s *Server) conversations(w http.ResponseWriter, r *http.Request) {
 	}
 	uid := viewer(r).ID
 	page, err := s.store.Direct(r.Context(), uid, p.cursor, p.limit)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
 	posts := newerThan(page.Posts, p.since, func(p retwis.Post) int64 { return p.ID })
-	st := newSite(r)
-	statuses, err := s.statuses(r.Context(), st, posts)
+	var out []conversation
+	if err == nil {
+		out, err = s.conversationsOf(r.Context(), newSite(r), uid, posts)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
-	}
-	byID, err := s.participants(r, uid, posts)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	out := make([]conversation, 0, len(statuses))
-	for i := range statuses {
-		c := conversation{ID: statuses[i].ID, Accounts: []account{}, LastStatus: &statuses[i]}
-		for _, p := range posts {
-			if id(p.ID) == c.ID {
-				c.Accounts = accountsOf(st, byID, uid, append([]int64{p.AuthorID}, p.MentionIDs...))
-			}
-		}
-		out = append(out, c)
 	}
 	if len(posts) > 0 {
 		link(w, r, posts[0].ID, posts[len(posts)-1].ID, page.Older)
@@ -60,24 +45,39 @@ func (s *Server) conversations(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// participants returns the summaries of the authors of posts and of
-// those they mention, but for uid, by id, in one pipeline.
-func (s *Server) participants(r *http.Request, uid int64, posts []retwis.Post) (map[int64]retwis.Summary, error) {
+// conversationsOf returns the conversations of the direct posts posts
+// as uid reads them: their statuses, then the summaries of everyone they
+// are between, in a constant number of round trips.
+func (s *Server) conversationsOf(ctx context.Context, st site, uid int64, posts []retwis.Post) ([]conversation, error) {
+	statuses, err := s.statuses(ctx, st, posts)
+	if err != nil {
+		return nil, err
+	}
 	var uids []int64
 	for _, p := range posts {
 		uids = append(append(uids, p.AuthorID), p.MentionIDs...)
 	}
-	sums, err := s.store.Summaries(r.Context(), uids)
+	sums, err := s.store.Summaries(ctx, uids)
+	if err != nil {
+		return nil, err
+	}
 	byID := make(map[int64]retwis.Summary, len(sums))
 	for _, sum := range sums {
-		if sum.User.ID != uid {
-			byID[sum.User.ID] = sum
-		}
+		byID[sum.User.ID] = sum
 	}
-	return byID, err
+	out := make([]conversation, 0, len(statuses))
+	for i := range statuses {
+		c := conversation{ID: statuses[i].ID, Accounts: []account{}, LastStatus: &statuses[i]}
+		if k := slices.IndexFunc(posts, func(p retwis.Post) bool { return id(p.ID) == c.ID }); k >= 0 {
+			c.Accounts = accountsOf(st, byID, uid, append([]int64{posts[k].AuthorID}, posts[k].MentionIDs...))
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
-// accountsOf returns the accounts of uids that byID holds, each once.
+// accountsOf returns the accounts of uids that byID holds, each once,
+// but uid's.
 func accountsOf(st site, byID map[int64]retwis.Summary, uid int64, uids []int64) []account {
 	out := []account{}
 	seen := map[int64]bool{uid: true}
