@@ -134,10 +134,10 @@ func (w *Writer) Follows(follower int64, followees []int64, at int64) error {
 // the indexes of its conversations (tags, mentions, replies and
 // notifications; the tag counts wait for Finish); the newest public
 // posts form the global timeline, written by Finish; unlisted and
-// followers-only ones enter no tag index, as online. The post is marked delivered
-// (at the time it was made): the dataset's home timelines hold it
-// already, and maintenance must not take a recent post without the mark
-// for one whose delivery job vanished.
+// followers-only ones enter no tag index, as online. The post is marked
+// delivered (at the time it was made): the dataset's home timelines hold
+// it already, and maintenance must not take a recent post without the
+// mark for one whose delivery job vanished.
 func (w *Writer) Post(p dataset.Post) error {
 	pid := kernel.ID(p.ID)
 	if p.Visibility.Listed() {

@@ -333,7 +333,7 @@ func (w *Worker) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Opti
 			return err
 		}
 		if post.Visibility == retwis.Direct { // to the few it mentions, not to the followers
-			_, err := w.deliverBatch(ctx, j, mentioned(post))
+			_, err := w.deliverBatch(ctx, j, post.Mentioned())
 			return err
 		}
 	}

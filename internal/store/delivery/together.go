@@ -189,20 +189,9 @@ func (w *Worker) readAudience(ctx context.Context, jobs []job, limit int) (audie
 // a direct post mentions, the author's followers for any other.
 func (a audience) recipients(j job) []int64 {
 	if p := a.posts[j.post]; p.Visibility == retwis.Direct {
-		return mentioned(p)
+		return p.Mentioned()
 	}
 	return a.followers[j.author]
-}
-
-// mentioned returns the ids of the users p mentions, but for its author.
-func mentioned(p index.Post) []int64 {
-	var ids []int64
-	for _, u := range p.Conv.Mentions {
-		if u.ID != p.Author {
-			ids = append(ids, u.ID)
-		}
-	}
-	return ids
 }
 
 // pushTogether pushes the fanned posts of a onto their active

@@ -153,11 +153,11 @@ func (p Post) ListedTags() []string {
 	return p.Conv.Tags
 }
 
-// Writes are the plain commands of Cmds, which the bulk
-// writer sends too: the Direct indexes of a direct post, the tag indexes
-// of a listed one but for the counts, the mentions, the replies, the
-// notifications and the graph's "mentions" and "replies" relations. Nobody is notified of their own post, and the
-// author of the post answered is notified of the reply only, not of the
+// Writes are the plain commands of Cmds, which the bulk writer sends
+// too: the Direct indexes of a direct post, the tag indexes of a listed
+// one but for the counts, the mentions, the replies, the notifications
+// and the graph's "mentions" and "replies" relations. Nobody is notified
+// of their own post, and the author of the post answered is notified of the reply only, not of the
 // mention it starts with (the graph likewise records the reply).
 func Writes(p Post) [][]string {
 	pid := kernel.ID(p.ID)
@@ -277,13 +277,19 @@ func (p Post) directTo() []int64 {
 	if p.Visibility != retwis.Direct {
 		return nil
 	}
-	to := []int64{p.Author}
+	return append([]int64{p.Author}, p.Mentioned()...)
+}
+
+// Mentioned returns the ids of the users p mentions, but its author: to
+// whom a direct post goes.
+func (p Post) Mentioned() []int64 {
+	var ids []int64
 	for _, u := range p.Conv.Mentions {
 		if u.ID != p.Author {
-			to = append(to, u.ID)
+			ids = append(ids, u.ID)
 		}
 	}
-	return to
+	return ids
 }
 
 // NotifyCmds return the commands that give uid the notification note at
