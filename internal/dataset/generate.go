@@ -156,10 +156,10 @@ func (g *generator) reply(p *Post, parent Post) {
 	}
 }
 
-// visibilityOf returns the visibility of generated post pid: one in
+// VisibilityOf returns the visibility of generated post pid: one in
 // twenty unlisted, one in twenty followers-only, the others public, so
 // that a generated network exercises the visibilities.
-func visibilityOf(pid int) retwis.Visibility {
+func VisibilityOf(pid int) retwis.Visibility {
 	switch pid % 20 {
 	case 7:
 		return retwis.Unlisted
@@ -180,7 +180,7 @@ func (g *generator) posts() error {
 	for pid := 1; pid <= total; pid++ {
 		author := int64(authors()) + 1
 		p := Post{ID: int64(pid), Author: author, AuthorName: userName(author), Time: g.n.postTime(pid), Body: g.n.body(pid),
-			Visibility: visibilityOf(pid)}
+			Visibility: VisibilityOf(pid)}
 		if k, ok := g.n.replyTo(pid, len(recent)); ok {
 			g.reply(&p, recent[k])
 		}
