@@ -18,11 +18,12 @@ const exportPage = 200
 
 // exportPost is a post in the export.
 type exportPost struct {
-	ID        string `json:"id"`
-	CreatedAt string `json:"created_at"`
-	Text      string `json:"text"`
-	Warning   string `json:"spoiler_text,omitempty"` // its content warning, if any
-	InReplyTo string `json:"in_reply_to,omitempty"`
+	ID         string `json:"id"`
+	CreatedAt  string `json:"created_at"`
+	Text       string `json:"text"`
+	Warning    string `json:"spoiler_text,omitempty"` // its content warning, if any
+	Visibility string `json:"visibility"`             // who sees it: public, unlisted, private or direct
+	InReplyTo  string `json:"in_reply_to,omitempty"`
 }
 
 // exportFollow is a follower or followed account in the export.
@@ -77,12 +78,13 @@ func (s *Server) exportPosts(ctx context.Context, w io.Writer, u retwis.User) er
 	enc := json.NewEncoder(w)
 	first := true
 	for c := (retwis.Cursor{}); ; {
-		p, err := s.store.Profile(ctx, 0, u, c, exportPage)
+		p, err := s.store.Profile(ctx, u.ID, u, c, exportPage) // as its author sees them: every visibility
 		if err != nil {
 			return err
 		}
 		for _, post := range p.Page.Posts {
-			e := exportPost{ID: strconv.FormatInt(post.ID, 10), CreatedAt: post.Time.UTC().Format(time.RFC3339), Text: post.Body, Warning: post.Warning}
+			e := exportPost{ID: strconv.FormatInt(post.ID, 10), CreatedAt: post.Time.UTC().Format(time.RFC3339), Text: post.Body, Warning: post.Warning,
+				Visibility: post.Visibility.String()}
 			if post.InReplyTo > 0 {
 				e.InReplyTo = strconv.FormatInt(post.InReplyTo, 10)
 			}
