@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // visibilityScene is alice's four posts, one of each visibility, each
@@ -237,4 +239,28 @@ func TestDirectDeleted(t *testing.T) {
 			t.Errorf("the check finds %v", rep.Problems)
 		}
 	})
+}
+
+// TestVisibilityCelebrity: a celebrity's posts, which followers' home
+// timelines merge when read, keep their visibility there: followers
+// find the followers-only post and not the direct one, which goes (it
+// is fanned out, however many followers its author has) to the home
+// timeline of the one it mentions, who does not follow.
+func TestVisibilityCelebrity(t *testing.T) {
+	t.Parallel()
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{CelebrityThreshold: 1}, true)
+	star, mia := f.Register(t, "star"), f.Register(t, "mia")
+	fans := []retwis.User{f.Register(t, "fan1"), f.Register(t, "fan2")}
+	for _, fan := range fans {
+		must.OK(t, f.St.Follow(f.Ctx, fan.ID, star.ID))
+	}
+	private := f.post(t, posts.Draft{Author: star.ID, Text: "for fans", Visibility: retwis.Private})
+	direct := f.post(t, posts.Draft{Author: star.ID, Text: "@mia just you", Visibility: retwis.Direct})
+	f.Drain(t)
+	if got := pageAll(t, f.Home(t, fans[0].ID, 10), nil); !slices.Equal(got, []int64{private.ID}) {
+		t.Errorf("a fan's home: %v; want the followers-only post, merged, and not the direct one", got)
+	}
+	if got := pageAll(t, f.Home(t, mia.ID, 10), nil); !slices.Equal(got, []int64{direct.ID}) {
+		t.Errorf("mia's home: %v; want the direct post, delivered", got)
+	}
 }
