@@ -30,6 +30,8 @@ type Post struct {
 	// Warning is the post's content warning ("": none), shown before
 	// the body, which is behind a disclosure.
 	Warning string
+	// Visibility is who sees the post (the zero value: everyone).
+	Visibility Visibility
 	// Mentions are the users the body mentions who existed when it was
 	// posted, by their usernames as registered; MentionIDs their ids, in
 	// the same order.

@@ -55,7 +55,8 @@ func TestBodies(t *testing.T) {
 		{"500 characters", "application/json", `{"status": "` + strings.Repeat("é", 500) + `"}`, 200, strings.Repeat("é", 500)},
 		{"too long", "application/json", `{"status": "` + strings.Repeat("x", 501) + `"}`, 422, ""},
 		{"empty", "application/json", `{"status": "   "}`, 422, ""},
-		{"private", "application/json", `{"status": "x", "visibility": "direct"}`, 422, ""},
+		{"visibility unknown", "application/json", `{"status": "x", "visibility": "secret"}`, 422, ""},
+		{"direct", "application/json", `{"status": "direct", "visibility": "direct"}`, 200, "direct"},
 		{"media", "application/json", `{"status": "x", "media_ids": ["1"]}`, 422, ""},
 		{"reply to nothing", "application/json", `{"status": "x", "in_reply_to_id": "12345"}`, 422, ""},
 		{"reply to junk", "application/json", `{"status": "x", "in_reply_to_id": "abc"}`, 422, ""},
@@ -80,7 +81,7 @@ func TestBodies(t *testing.T) {
 	var posts []struct{ Content string }
 	r.Decode(t, &posts)
 	if len(posts) != 6 {
-		t.Errorf("%d posts were written; want the 6 good ones: %s", len(posts), r.Body)
+		t.Errorf("%d posts are shown to a visitor; want the 6 good public ones (the direct one is not shown): %s", len(posts), r.Body)
 	}
 }
 

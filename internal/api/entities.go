@@ -13,7 +13,7 @@ import (
 
 // The entities are Mastodon's, as its documentation shapes them: ids as
 // strings, times in ISO 8601, and the fields retwis has no concept of
-// (media, polls, favourites, boosts, visibility other than public)
+// (media, polls, favourites, boosts)
 // present with empty values, so that apps do not break on them.
 
 // account is Mastodon's Account.
@@ -261,7 +261,7 @@ func (st site) status(p retwis.Post, author retwis.Summary, replies int64) statu
 	content, tags := st.content(p)
 	s := status{
 		ID: id(p.ID), URI: st.postURL(p.ID), URL: st.postURL(p.ID), CreatedAt: stamp(p.Time),
-		Account: st.account(author), Content: content, Visibility: "public",
+		Account: st.account(author), Content: content, Visibility: p.Visibility.String(),
 		MediaAttachments: []struct{}{}, Mentions: []mention{}, Tags: tags, Emojis: []struct{}{},
 		RepliesCount: replies, Filtered: []struct{}{}, SpoilerText: p.Warning, Sensitive: p.Warning != "",
 	}

@@ -8,16 +8,21 @@ import (
 )
 
 // The entities as JSON, one at a time, for internal/streaming, whose
-// events carry them: read as a visitor (viewer 0) would, for a client of
-// origin (the scheme and host their URLs begin with, as Origin says).
+// events carry them, for a client of origin (the scheme and host their
+// URLs begin with, as Origin says).
 
 // StatusJSON returns the Status of post pid as JSON, or "" if the post
-// or its author is gone.
+// or its author is gone. It reads the post whoever reads it: whether a
+// viewer sees it (blocks, visibility) is the caller's to ask.
 func (s *Server) StatusJSON(ctx context.Context, origin string, pid int64) (string, error) {
-	posts, err := s.store.Posts(ctx, 0, []int64{pid})
+	p, err := s.store.ModeratedPost(ctx, pid) // whoever reads: the streams ask whether each viewer sees it
+	if retwis.ErrorKind(err) == retwis.NotFound {
+		return "", nil
+	}
 	if err != nil {
 		return "", err
 	}
+	posts := []retwis.Post{p}
 	out, err := s.statuses(ctx, site{origin: origin}, posts)
 	if err != nil {
 		return "", err
@@ -26,7 +31,8 @@ func (s *Server) StatusJSON(ctx context.Context, origin string, pid int64) (stri
 }
 
 // NotificationJSON returns the Notification of n as JSON, or "" if its
-// post or its actor is gone.
+// post or its actor is gone, or the viewer of ctx (middleware.WithViewer)
+// does not see its post.
 func (s *Server) NotificationJSON(ctx context.Context, origin string, n retwis.Notification) (string, error) {
 	out, err := s.notificationEntities(ctx, site{origin: origin}, []retwis.Notification{n})
 	if err != nil {

@@ -41,6 +41,7 @@ func FuzzParams(f *testing.F) {
 		{"application/x-www-form-urlencoded", "a=1&a[]=2&b=%zz"},
 		{"multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--x--\r\n"},
 		{"", "status=hi"},
+		{"application/json", `{"status": "hi @a", "visibility": ["direct", "public"]}`},
 		{"text/plain", `{"status": 1e400}`},
 	} {
 		f.Add(seed[0], seed[1])

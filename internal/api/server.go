@@ -147,6 +147,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/timelines/public", s.may(readStatuses, s.publicTimeline))
 	mux.HandleFunc("GET /api/v1/timelines/tag/{hashtag}", s.may(readStatuses, s.tagTimeline))
 
+	mux.HandleFunc("GET /api/v1/conversations", s.need(readStatuses, s.conversations))
 	mux.HandleFunc("GET /api/v1/notifications", s.need(readNotifications, s.notifications))
 	mux.HandleFunc("GET /api/v1/notifications/{id}", s.need(readNotifications, s.notification))
 	mux.HandleFunc("GET /api/v2/search", s.may(readSearch, s.search))
@@ -159,7 +160,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// rather than an error.
 	for path, scope := range map[string]string{"favourites": "read:favourites", "bookmarks": "read:bookmarks",
 		"lists": "read:lists", "filters": "read:filters",
-		"follow_requests": readFollows, "conversations": readStatuses, "followed_tags": readFollows,
+		"follow_requests": readFollows, "followed_tags": readFollows,
 		"announcements": "read", "endorsements": readAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.need(scope, emptyList))
 	}

@@ -11,21 +11,22 @@ import (
 // spoiler_text: the content warning, counted with the text):
 // the new post, from what publishing returns (no read after). With an
 // Idempotency-Key header, a repeat of the request posts nothing more and
-// answers the same post. Media, polls and
-// scheduling are refused with 422; visibilities other than public are
-// refused too, as retwis has only public posts.
+// answers the same post. visibility is Mastodon's (public, unlisted,
+// private, direct: retwis.ParseVisibility); another is refused with 422,
+// and so are media, polls and scheduling.
 func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 	v, err := params(r)
 	if err != nil {
 		badRequest(w, r, err)
 		return
 	}
-	switch vis := v.Get("visibility"); {
-	case len(list(v, "media_ids")) > 0 || len(list(v, "poll[options]")) > 0 || v.Get("scheduled_at") != "":
+	if len(list(v, "media_ids")) > 0 || len(list(v, "poll[options]")) > 0 || v.Get("scheduled_at") != "" {
 		unsupported(w, r)
 		return
-	case vis != "" && vis != "public" && vis != "unlisted":
-		renderError(w, r, http.StatusUnprocessableEntity, "Every post on retwis is public: visibility must be public.")
+	}
+	vis, err := retwis.ParseVisibility(v.Get("visibility"))
+	if err != nil {
+		renderError(w, r, http.StatusUnprocessableEntity, retwis.ErrorMessage(err))
 		return
 	}
 	key := r.Header.Get("Idempotency-Key")
@@ -39,7 +40,7 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p, err := s.store.Publish(r.Context(), posts.Draft{Author: viewer(r).ID, Text: v.Get("status"),
-		Warning: v.Get("spoiler_text"), InReplyTo: reply, Key: key})
+		Warning: v.Get("spoiler_text"), InReplyTo: reply, Key: key, Visibility: vis})
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/dataset"
 	"github.com/retwis/retwis/internal/loadtest"
 )
 
@@ -91,10 +92,15 @@ func (b *bench) popularUser(conn int, rng *rand.Rand) int {
 }
 
 // popularPost returns the id of a seeded post whose page connection conn
-// visits next: by a Zipf law over the posts, the newest most often.
+// visits next: by a Zipf law over the posts, the newest most often, never
+// a followers-only one (dataset.VisibilityOf).
 func (b *bench) popularPost(conn int, rng *rand.Rand) int {
 	posts := max(b.opts.Posts, 1)
-	return posts - zipf(b.postZipfs, conn, rng, posts)
+	pid := posts - zipf(b.postZipfs, conn, rng, posts)
+	if dataset.VisibilityOf(pid) == retwis.Private && pid > 1 { // its page is 404 to those who do not follow its author
+		pid--
+	}
+	return pid
 }
 
 // zipf draws a number below n by a Zipf law (s = 1.1), 0 most often,

@@ -156,6 +156,19 @@ func (g *generator) reply(p *Post, parent Post) {
 	}
 }
 
+// VisibilityOf returns the visibility of generated post pid: one in
+// twenty unlisted, one in twenty followers-only, the others public, so
+// that a generated network exercises the visibilities.
+func VisibilityOf(pid int) retwis.Visibility {
+	switch pid % 20 {
+	case 7:
+		return retwis.Unlisted
+	case 13:
+		return retwis.Private
+	}
+	return retwis.Public
+}
+
 // recentPosts is how many of the newest posts a generated reply may
 // answer.
 const recentPosts = 1000
@@ -166,7 +179,8 @@ func (g *generator) posts() error {
 	recent := make([]Post, 0, recentPosts) // a ring of the newest posts
 	for pid := 1; pid <= total; pid++ {
 		author := int64(authors()) + 1
-		p := Post{ID: int64(pid), Author: author, AuthorName: userName(author), Time: g.n.postTime(pid), Body: g.n.body(pid)}
+		p := Post{ID: int64(pid), Author: author, AuthorName: userName(author), Time: g.n.postTime(pid), Body: g.n.body(pid),
+			Visibility: VisibilityOf(pid)}
 		if k, ok := g.n.replyTo(pid, len(recent)); ok {
 			g.reply(&p, recent[k])
 		}

@@ -9,6 +9,8 @@
 // imported data.
 package dataset
 
+import "github.com/retwis/retwis"
+
 // User is one account of a dataset.
 type User struct {
 	ID           int64
@@ -35,6 +37,10 @@ type Post struct {
 	InReplyTo int64
 	ReplyTo   User
 	Ancestors []int64
+	// Visibility is who sees it: public (the zero value), unlisted or
+	// private; a dataset has no direct posts (its home timelines hold
+	// what its follows say).
+	Visibility retwis.Visibility
 }
 
 // Writer receives a dataset, in this order: every user; the follows;

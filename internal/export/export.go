@@ -22,11 +22,12 @@ const page = 200
 
 // post is a post in the export.
 type post struct {
-	ID        string `json:"id"`
-	CreatedAt string `json:"created_at"`
-	Text      string `json:"text"`
-	Warning   string `json:"spoiler_text,omitempty"` // its content warning, if any
-	InReplyTo string `json:"in_reply_to,omitempty"`
+	ID         string `json:"id"`
+	CreatedAt  string `json:"created_at"`
+	Text       string `json:"text"`
+	Warning    string `json:"spoiler_text,omitempty"` // its content warning, if any
+	Visibility string `json:"visibility"`             // who sees it: public, unlisted, private or direct
+	InReplyTo  string `json:"in_reply_to,omitempty"`
 }
 
 // follow is a follower or followed account in the export.
@@ -75,12 +76,13 @@ func posts(ctx context.Context, w io.Writer, st *store.Store, u retwis.User) err
 	enc := json.NewEncoder(w)
 	first := true
 	for c := (retwis.Cursor{}); ; {
-		p, err := st.Profile(ctx, 0, u, c, page)
+		p, err := st.Profile(ctx, u.ID, u, c, page) // as its author sees them: every visibility
 		if err != nil {
 			return err
 		}
 		for _, pp := range p.Page.Posts {
-			e := post{ID: strconv.FormatInt(pp.ID, 10), CreatedAt: pp.Time.UTC().Format(time.RFC3339), Text: pp.Body, Warning: pp.Warning}
+			e := post{ID: strconv.FormatInt(pp.ID, 10), CreatedAt: pp.Time.UTC().Format(time.RFC3339), Text: pp.Body, Warning: pp.Warning,
+				Visibility: pp.Visibility.String()}
 			if pp.InReplyTo > 0 {
 				e.InReplyTo = strconv.FormatInt(pp.InReplyTo, 10)
 			}

@@ -268,26 +268,27 @@ var errNotDelivered = errors.New("store: an edited post not delivered yet")
 // the delivery worker's). Run again, it finds nothing to change but
 // notifies and announces again (the same notification at the same
 // time). It reports whether the post is fanned out to the followers'
-// timelines (not a celebrity's), nothing to do for a post gone.
-func (s *Store) ReconcileEdit(ctx context.Context, pid int64) (fanout bool, err error) {
+// timelines (not a celebrity's), nothing to do for a post gone, and
+// returns the post as edited.
+func (s *Store) ReconcileEdit(ctx context.Context, pid int64) (post index.Post, fanout bool, err error) {
 	more := []string{schema.FieldBody, schema.FieldEdited, schema.FieldDelivered}
 	r := s.C.Do(ctx, s.C.B().Hmget().Key(schema.Post(pid)).Field(append(slices.Clone(posts.JobFields), more...)...).Build())
 	vals, err := r.ToArray()
 	if err != nil {
-		return false, s.Wrap("edit job: read post", err)
+		return post, false, s.Wrap("edit job: read post", err)
 	}
 	str := posts.AsStrings(vals)
 	n := len(posts.JobFields)
 	before, flag, ok := posts.ParseJobFields(pid, str[:n])
 	if !ok {
-		return false, nil
+		return post, false, nil
 	}
 	if str[n+2] == "" {
-		return false, errNotDelivered
+		return post, false, errNotDelivered
 	}
 	_, conv, err := s.Converse(ctx, str[n], 0)
 	if err != nil {
-		return false, err
+		return post, false, err
 	}
 	after := before
 	after.Conv.Tags, after.Conv.Mentions = conv.Tags, conv.Mentions
@@ -295,14 +296,14 @@ func (s *Store) ReconcileEdit(ctx context.Context, pid int64) (fanout bool, err 
 	if err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		return index.EditCmds(s.C, before, after, updateRecipients(before, after))
 	})); err != nil {
-		return false, s.Wrap("edit job: indexes", err)
+		return post, false, s.Wrap("edit job: indexes", err)
 	}
 	// The fields last: a job that stops before is done again in full.
 	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		return append(rueidis.Commands{kernel.UpdateFields.Cmd(s.C, []string{schema.Post(pid)}, index.ConvFields(after.Conv)...)},
 			index.StreamCmds(s.C, schema.EditEvent(pid, after.Noted), after)...)
 	}))
-	return flag != "0", s.Wrap("edit job: fields", err)
+	return after, flag != "0", s.Wrap("edit job: fields", err)
 }
 
 // AnnounceEdit tells the live streams of users (the followers of post

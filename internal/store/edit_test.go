@@ -147,7 +147,7 @@ func TestEditRefused(t *testing.T) {
 		t.Errorf("%d versions; want %d", n, retwis.MaxEdits+1)
 	}
 	must.OK(t, f.St.DeletePost(f.Ctx, alice.ID, p.ID))
-	if fanout, err := f.St.ReconcileEdit(f.Ctx, p.ID); fanout || err != nil {
+	if _, fanout, err := f.St.ReconcileEdit(f.Ctx, p.ID); fanout || err != nil {
 		t.Errorf("edit job of a deleted post: %v, %v; want nothing to do", fanout, err)
 	}
 }
@@ -180,7 +180,7 @@ func TestEditOnce(t *testing.T) {
 		}
 		f.Drain(t)
 		snap := f.Snapshot(t)
-		if fanout, err := f.St.ReconcileEdit(f.Ctx, p.ID); !fanout || err != nil {
+		if _, fanout, err := f.St.ReconcileEdit(f.Ctx, p.ID); !fanout || err != nil {
 			t.Fatalf("edit job again: %v, %v", fanout, err)
 		}
 		f.AssertUnchanged(t, snap)

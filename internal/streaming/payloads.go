@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/posts"
 )
 
@@ -110,7 +111,7 @@ func (s *Server) payload(origin string, viewer int64, ev posts.Event) (string, e
 		})
 	case "notification":
 		return s.payloads.get(payloadKey{ev.Kind, ev.Notification.ID, 0, origin}, func() (string, error) {
-			return s.renderNotification(origin, ev.Notification)
+			return s.renderNotification(origin, viewer, ev.Notification) // only viewer is notified of it
 		})
 	}
 	return "", nil
@@ -118,8 +119,9 @@ func (s *Server) payload(origin string, viewer int64, ev posts.Event) (string, e
 
 // hides reports whether viewer does not see the account of ev: an
 // update's author (blocks, mutes, suspensions: a stream is a timeline)
-// or a notification's actor (blocks, suspensions). Read through the
-// client-side cache, which rendering the post fills anyway.
+// or a notification's actor (blocks, suspensions); or does not see an
+// update's post (its visibility). Read through the client-side cache,
+// which rendering the post fills anyway.
 func (s *Server) hides(viewer int64, ev posts.Event) (bool, error) {
 	if ev.Kind == "delete" {
 		return false, nil
@@ -133,7 +135,7 @@ func (s *Server) hides(viewer int64, ev posts.Event) (bool, error) {
 	if ev.Kind == "notification" {
 		return hidden.Hides(ev.Notification.Actor.ID, retwis.InConversation), nil
 	}
-	p, err := s.store.Post(ctx, 0, ev.Post)
+	p, err := s.store.Post(ctx, viewer, ev.Post)
 	if retwis.ErrorKind(err) == retwis.NotFound {
 		return true, nil // gone, or its author suspended
 	}
@@ -154,9 +156,9 @@ func (s *Server) renderStatus(origin string, pid int64) (string, error) {
 	return data, nil
 }
 
-// renderNotification renders the Notification of n.
-func (s *Server) renderNotification(origin string, n retwis.Notification) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
+// renderNotification renders the Notification of n for viewer.
+func (s *Server) renderNotification(origin string, viewer int64, n retwis.Notification) (string, error) {
+	ctx, cancel := context.WithTimeout(middleware.WithViewer(context.Background(), retwis.User{ID: viewer}), renderTimeout)
 	defer cancel()
 	data, err := s.api.NotificationJSON(ctx, origin, n)
 	if err != nil {

@@ -89,7 +89,8 @@ func FuzzForms(f *testing.F) {
 	for i := range routes {
 		for _, body := range append([]string{"status=hello", "name=a&bio=b", "post=1&reason=x", "user=fuzzed&reason=y", "id=abc",
 			"current=password1&password=x&password2=y", "all=1", "in_reply_to=99999999999999999999&status=x",
-			"status=edited&spoiler=cw&idempotency_key=k"}, nasty...) {
+			"status=edited&spoiler=cw&idempotency_key=k", "status=%40fuzzed+x&visibility=direct", "status=x&visibility=private&in_reply_to=1",
+			"status=x&visibility=%00", "status=x&visibility=public&visibility=direct"}, nasty...) {
 			f.Add(uint8(i), body)
 		}
 	}

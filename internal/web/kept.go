@@ -36,7 +36,7 @@ func (p *keptParts) nav(v *view) (template.HTML, error) {
 // time.
 func (p *keptParts) homeCard(v *view) (template.HTML, error) {
 	key := ""
-	if v.LoginFailures.N == 0 && v.Error == "" && v.Draft == "" {
+	if v.LoginFailures.N == 0 && v.Error == "" && v.Draft == "" && v.DraftVisibility == retwis.Public {
 		c := v.Profile.Counts
 		key = v.Viewer.Username + "\x00" + strconv.FormatInt(c.Followers, 10) + "\x00" + strconv.FormatInt(c.Following, 10)
 	}

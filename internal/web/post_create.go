@@ -25,8 +25,9 @@ func (s *Server) draft(r *http.Request, name string) string {
 	return ""
 }
 
-// createPost serves POST /post: publish a status update and go home, or,
-// with in_reply_to (a post id), a reply, and go to its thread (the
+// createPost serves POST /post: publish a status update, as public as
+// visibility says (retwis.ParseVisibility), and go home, or, with
+// in_reply_to (a post id), a reply, and go to its thread (the
 // reply's page, which shows the posts it answers above it). A refused
 // post shows the page again with the reason and the text kept (spoiler,
 // the content warning, too). The
@@ -36,20 +37,24 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	status, err := parseForm(w, r)
 	var replyTo int64
+	vis, visErr := retwis.ParseVisibility(r.PostFormValue("visibility"))
 	if err == nil {
 		replyTo, err = postNumber(r.PostFormValue("in_reply_to"), "in_reply_to")
+	}
+	if err == nil {
+		err = visErr
 	}
 	var p posts.Published
 	if err == nil {
 		p, err = s.store.Publish(r.Context(), posts.Draft{Author: u.ID, Text: r.PostFormValue("status"),
-			Warning: r.PostFormValue("spoiler"), InReplyTo: replyTo, Key: r.PostFormValue("idempotency_key")})
+			Warning: r.PostFormValue("spoiler"), InReplyTo: replyTo, Key: r.PostFormValue("idempotency_key"), Visibility: vis})
 	}
 	if err != nil {
 		status, ok := s.formRefused(w, r, status, err)
 		if !ok {
 			return
 		}
-		v := view{Error: retwis.ErrorMessage(err), Draft: s.draft(r, "status"), DraftWarning: s.draft(r, "spoiler")}
+		v := view{Error: retwis.ErrorMessage(err), Draft: s.draft(r, "status"), DraftWarning: s.draft(r, "spoiler"), DraftVisibility: vis}
 		if replyTo > 0 && !errors.Is(err, posts.ErrParentGone) && !errors.Is(err, posts.ErrParentHidden) { // back to the thread
 			r.SetPathValue("id", strconv.FormatInt(replyTo, 10))
 			s.renderThread(w, r, status, v)

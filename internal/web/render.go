@@ -21,7 +21,7 @@ var templateFiles embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "direct", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit"}
 
 // fragmentCapacity is how many rendered posts a server keeps,
 // partCapacity how many other parts of pages (see parts.Cache).
@@ -57,8 +57,8 @@ func parseTemplates(maxPostChars int) (*pageSet, error) {
 		"posts":     posts, "plural": words.Plural, "profile": retwis.ProfilePath,
 		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return words.Since(time.Since(t)) },
 		"scopeText": scopeText, "maxPostChars": func() int { return maxPostChars },
-		"urlChars": func() int { return retwis.URLLength },
-		"nav":      ps.kept.nav, "homeCard": ps.kept.homeCard, "suggestionsHTML": ps.kept.suggestions,
+		"urlChars": func() int { return retwis.URLLength }, "visibilities": retwis.Visibilities,
+		"nav": ps.kept.nav, "homeCard": ps.kept.homeCard, "suggestionsHTML": ps.kept.suggestions,
 		"profileCard": ps.kept.profileCard, "timelineCards": ps.kept.timelineCards,
 	}
 	base, pages, err := parsePages(funcs, pageNames)
@@ -116,8 +116,9 @@ type view struct {
 
 	Username string // the name typed into a failed login or sign-up form
 	Draft    string // the text of a post that could not be published
-	// DraftWarning is the content warning of that post.
-	DraftWarning string
+	// DraftWarning and DraftVisibility are that post's content warning and visibility.
+	DraftWarning    string
+	DraftVisibility retwis.Visibility
 	// PostKey is the idempotency key of the compose form: new for every
 	// form, so that only a resent form repeats it.
 	PostKey string

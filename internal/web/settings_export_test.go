@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // TestExport downloads a user's data: their profile, every post newest
-// first (more than a page of them), whom they follow and who follows
+// first (more than a page of them) with its visibility, whom they follow and who follows
 // them, as valid JSON, and no secret; a visitor is sent home.
 func TestExport(t *testing.T) {
 	t.Parallel()
@@ -30,7 +31,7 @@ func TestExport(t *testing.T) {
 	for i := range n {
 		d := posts.Draft{Author: writer.ID, Text: fmt.Sprint("post ", i)}
 		if i == 0 {
-			d.Warning = "the first"
+			d.Warning, d.Visibility = "the first", retwis.Direct
 		}
 		if _, err := s.st.Publish(t.Context(), d); err != nil {
 			t.Fatal(err)
@@ -59,8 +60,9 @@ func TestExport(t *testing.T) {
 		DisplayName string `json:"display_name"`
 		Bio         string `json:"bio"`
 		Posts       []struct {
-			ID, Text string
-			Warning  string `json:"spoiler_text"`
+			ID, Text   string
+			Warning    string `json:"spoiler_text"`
+			Visibility string
 		}
 		Following []struct{ Username string }
 		Followers []struct{ Username string }
@@ -71,6 +73,7 @@ func TestExport(t *testing.T) {
 	if got.Username != "writer" || got.DisplayName != "Wri Ter" || got.Bio != `says "things"` || len(got.Posts) != n ||
 		got.Posts[0].Text != fmt.Sprint("post ", n-1) || got.Posts[n-1].Text != "post 0" ||
 		got.Posts[n-1].Warning != "the first" || got.Posts[0].Warning != "" ||
+		got.Posts[n-1].Visibility != "direct" || got.Posts[0].Visibility != "public" ||
 		len(got.Following) != 1 || got.Following[0].Username != "idol" || len(got.Followers) != 1 || got.Followers[0].Username != "fan" {
 		t.Fatalf("export: %s, %q, %q, %d posts, following %v, followers %v", got.Username, got.DisplayName, got.Bio, len(got.Posts), got.Following, got.Followers)
 	}

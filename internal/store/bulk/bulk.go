@@ -132,21 +132,27 @@ func (w *Writer) Follows(follower int64, followees []int64, at int64) error {
 
 // Post writes one post, indexes it under its author, and enters it in
 // the indexes of its conversations (tags, mentions, replies and
-// notifications; the tag counts wait for Finish); the newest posts form
-// the global timeline, written by Finish. The post is marked delivered
-// (at the time it was made): the dataset's home timelines hold it
-// already, and maintenance must not take a recent post without the mark
-// for one whose delivery job vanished.
+// notifications; the tag counts wait for Finish); the newest public
+// posts form the global timeline, written by Finish; unlisted and
+// followers-only ones enter no tag index, as online. The post is marked
+// delivered (at the time it was made): the dataset's home timelines hold
+// it already, and maintenance must not take a recent post without the
+// mark for one whose delivery job vanished.
 func (w *Writer) Post(p dataset.Post) error {
 	pid := kernel.ID(p.ID)
-	w.recent = append(w.recent, p.ID)
+	if p.Visibility.Listed() {
+		w.recent = append(w.recent, p.ID)
+	}
 	if len(w.recent) > 2*schema.TimelineCap {
 		w.recent = append(w.recent[:0], w.recent[len(w.recent)-schema.TimelineCap:]...)
 	}
-	post := index.Post{ID: p.ID, Author: p.Author, Time: p.Time, Conv: conversationOf(p), Noted: p.Time * 1000}
+	post := index.Post{ID: p.ID, Author: p.Author, Time: p.Time, Conv: conversationOf(p), Noted: p.Time * 1000, Visibility: p.Visibility}
 	hash := append([]string{"HSET", schema.Post(p.ID), schema.FieldUserID, kernel.ID(p.Author), schema.FieldAuthor, p.AuthorName,
 		schema.FieldTime, strconv.FormatInt(p.Time, 10), schema.FieldBody, p.Body,
 		schema.FieldDelivered, strconv.FormatInt(p.Time*1000, 10)}, post.Conv.Fields()...)
+	if p.Visibility != retwis.Public {
+		hash = append(hash, schema.FieldVisibility, p.Visibility.String())
+	}
 	w.count(post)
 	w.account(p.Author, func(a *bulkAccount) { a.posts = append(a.posts, p.Time) })
 	return w.all(append([][]string{hash, {"ZADD", schema.UserPosts(p.Author), pid, pid}}, index.Writes(post)...))
@@ -166,7 +172,7 @@ func conversationOf(p dataset.Post) index.Conversation {
 // count counts the tags of p.
 func (w *Writer) count(p index.Post) {
 	w.latest = max(w.latest, p.Time)
-	for _, tag := range p.Conv.Tags {
+	for _, tag := range p.ListedTags() {
 		f := retwis.FoldTag(tag)
 		if f == "" {
 			continue

@@ -53,7 +53,8 @@ var bulkOptions = store.Options{HomeCap: 100}
 // and checks that it is consistent: a user's home timeline, through its
 // list and its archive, is exactly the newest posts of the user and
 // those they follow (1,100 of them when there are more), logins work,
-// and popularity is skewed.
+// popularity is skewed, the global timeline holds public posts only
+// (one in ten is unlisted or followers-only), and the check agrees.
 func TestBulkWriterLive(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, redistest.Start(t).URL, bulkOptions)
@@ -90,6 +91,19 @@ func TestBulkWriterLive(t *testing.T) {
 	}
 	if n := f.Do(t, "LLEN", "timeline"); n != "1000" {
 		t.Fatalf("the global timeline holds %s posts; want 1000", n)
+	}
+	for _, id := range f.Strs(t, "LRANGE", "timeline", "0", "-1") {
+		if n, _ := strconv.Atoi(id); n%20 == 7 || n%20 == 13 {
+			t.Fatalf("the global timeline holds post %s, which is not public", id)
+		}
+	}
+	if _, err := f.St.Post(f.Ctx, 0, 13); retwis.ErrorKind(err) != retwis.NotFound {
+		t.Errorf("a visitor reads post 13, followers-only: %v; want not found", err)
+	}
+	for _, pr := range f.Check(t, false).Problems {
+		if pr.Kind != "users" { // the directory's counts of posts this week: a dataset's week is not the clock's
+			t.Errorf("the check finds %s: %s ×%d", pr.Kind, pr.What, pr.Count)
+		}
 	}
 }
 

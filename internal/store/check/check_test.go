@@ -123,7 +123,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			"blocks: a block missing from the blocked user's blockers ×1",
 			"blocks: a blocker who does not block ×1",
 			"posts: a post missing from its author's posts ×1",
-			"posts: a post missing from the index of a tag, mention or reply ×1",
+			"posts: a post missing from the index of a tag, mention, reply or Direct page ×1",
 			"post-indexes: an index entry of a post that is gone ×1",
 			"timelines: a timeline entry of a post that is gone ×1",
 			"names: a name of a user who is gone ×1",

@@ -54,6 +54,7 @@ var checkKinds = []checkKind{
 	{"post-indexes", []checkWalk{
 		{schema.UserPostsKeys, "zset", checker.checkPostRefs},
 		{schema.MentionsKeys, "zset", checker.checkPostRefs},
+		{schema.DirectKeys, "zset", checker.checkPostRefs},
 		{schema.RepliesKeys, "zset", checker.checkPostRefs},
 		{schema.TagKeys, "zset", checker.checkPostRefs},
 	}},
@@ -636,7 +637,7 @@ func (s checker) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]
 		}
 		for _, c := range index.Writes(p) { // p.noted is 0: no notifications
 			if _, isGraph := schema.GraphOf(c[1]); c[0] == "ZADD" && !isGraph {
-				want = append(want, expectation{c, "a post missing from the index of a tag, mention or reply", key + " in " + c[1], key})
+				want = append(want, expectation{c, "a post missing from the index of a tag, mention, reply or Direct page", key + " in " + c[1], key})
 			}
 		}
 		s.subjectsOf(p, subjects)
@@ -679,12 +680,15 @@ func foldedSet(words []string, fold func(string) string) []string {
 
 // subjectsOf adds to subjects, for the indexes of p's mentions and
 // reply, the probe of what each indexes (EXISTS or HEXISTS, 0 for gone):
-// the user mentioned, the post answered.
+// the user mentioned (for their mentions and Direct index), the post
+// answered.
 func (s checker) subjectsOf(p index.Post, subjects map[string]rueidis.Completed) {
 	b := s.C.B()
 	for _, u := range p.Conv.Mentions {
-		if k := schema.Mentions(u.ID); !known(subjects, k) {
-			subjects[k] = b.Hexists().Key(schema.User(u.ID)).Field(schema.FieldUsername).Build()
+		for _, k := range []string{schema.Mentions(u.ID), schema.Direct(u.ID)} {
+			if !known(subjects, k) {
+				subjects[k] = b.Hexists().Key(schema.User(u.ID)).Field(schema.FieldUsername).Build()
+			}
 		}
 	}
 	if k := schema.Replies(p.Conv.ReplyTo); p.Conv.ReplyTo > 0 && !known(subjects, k) {

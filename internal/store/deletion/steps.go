@@ -148,7 +148,7 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	if err != nil {
 		return nil, s.Wrap("deletion: archive", err)
 	}
-	keys := []string{schema.User(uid), schema.Home(uid), schema.Archive(uid), schema.Mentions(uid), schema.Notifications(uid),
+	keys := []string{schema.User(uid), schema.Home(uid), schema.Archive(uid), schema.Mentions(uid), schema.Direct(uid), schema.Notifications(uid),
 		schema.FollowedCelebrities(uid), schema.Suggestions(uid), schema.LoginFailures(uid), schema.LoginNotice(uid),
 		schema.Tokens(uid), schema.TokensUsed(uid), schema.Sessions(uid), schema.Blocks(uid), schema.Mutes(uid), schema.BlockedBy(uid)}
 	for _, n := range chunks {

@@ -33,6 +33,7 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/jobqueue"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
@@ -328,8 +329,12 @@ func (w *Worker) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Opti
 		}
 	}
 	if done == 0 && (j.kind == schema.JobDeliver || j.kind == schema.JobEdit) {
-		fanout, err := w.firstStep(ctx, j)
+		post, fanout, err := w.firstStep(ctx, j)
 		if err != nil || !fanout {
+			return err
+		}
+		if post.Visibility == retwis.Direct { // to the few it mentions, not to the followers
+			_, err := w.deliverBatch(ctx, j, post.Mentioned())
 			return err
 		}
 	}
@@ -375,40 +380,45 @@ func (w *Worker) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Opti
 
 // firstStep is what a deliver or edit job does before it walks the
 // followers: for a deliver job, publishGlobally; for an edit job, the
-// reindexing of the post's new text (store.ReconcileEdit). It reports
-// whether the walk is to be made.
-func (w *Worker) firstStep(ctx context.Context, j job) (fanout bool, err error) {
+// reindexing of the post's new text (store.ReconcileEdit). It returns
+// the post and whether the walk is to be made.
+func (w *Worker) firstStep(ctx context.Context, j job) (post index.Post, fanout bool, err error) {
 	if j.kind == schema.JobEdit {
 		return w.st.ReconcileEdit(ctx, j.post)
 	}
 	return w.publishGlobally(ctx, j)
 }
 
-// publishGlobally makes sure a deliver job's post is on the global
-// timeline (CreatePost pushed it there unless that node was failing
-// over), enters it in its secondary indexes, and reports whether the
-// post is to be fanned out: not if it is gone, nor if it is a
-// celebrity'w.st. A post deleted while it was pushed is taken off again:
+// publishGlobally makes sure a deliver job's post, if listed, is on the
+// global timeline (CreatePost pushed it there unless that node was
+// failing over), enters it in its secondary indexes, and returns it and
+// whether it is to be fanned out: not if it is gone, nor if it is a
+// celebrity's. A post deleted while it was pushed is taken off again:
 // its deletion may have swept the timeline first.
-func (w *Worker) publishGlobally(ctx context.Context, j job) (fanout bool, err error) {
-	if err := redisconn.FirstErr(w.st.Replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{kernel.PushGlobalCmd(w.st.C, j.post)}
-	}, schema.Timeline)); err != nil {
-		return false, w.st.Wrap("delivery: global timeline", err)
-	}
+func (w *Worker) publishGlobally(ctx context.Context, j job) (post index.Post, fanout bool, err error) {
 	b := w.st.C.B()
 	post, flag, ok, err := posts.ParseJobPost(j.post, w.st.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(posts.JobFields...).Build()))
 	if err != nil {
-		return false, w.st.Wrap("delivery: read post", err)
+		return post, false, w.st.Wrap("delivery: read post", err)
+	}
+	if ok && post.Visibility.Listed() {
+		if err := w.pushGlobal(ctx, j.post); err != nil {
+			return post, false, err
+		}
+		n, err := w.st.C.Do(ctx, b.Exists().Key(schema.Post(j.post)).Build()).AsInt64()
+		if err != nil {
+			return post, false, w.st.Wrap("delivery: post exists", err)
+		}
+		ok = n == 1
 	}
 	if !ok { // gone
 		err := w.st.C.Do(ctx, b.Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(j.post)).Build()).Error()
-		return false, w.st.Wrap("delivery: global timeline", err)
+		return post, false, w.st.Wrap("delivery: global timeline", err)
 	}
 	if err := w.index(ctx, []job{j}, map[int64]index.Post{j.post: post}); err != nil {
-		return false, err
+		return post, false, err
 	}
-	return flag != "0", nil
+	return post, flag != "0", nil
 }
 
 // nextFollowers reads the batch of followers from rank done on, and, for

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
@@ -28,9 +29,10 @@ type audience struct {
 }
 
 // deliverTogether carries out fresh deliver jobs together, in a fixed
-// number of round trips however many they are: the posts go onto the
-// global timeline in one script call; the posts and their authors'
-// followers are read in one pipeline; and each active follower gets all
+// number of round trips however many they are: the posts and their
+// authors' followers are read in one pipeline; the listed posts go onto
+// the global timeline in one script call; and each active follower (for
+// a direct post: each user it mentions) gets all
 // of the new posts meant for them in one push (kernel.DB.Deliver), so a
 // backlog costs Redis one push per follower rather than one per follower
 // and post. Then, as runJob does, posts deleted meanwhile are taken back and
@@ -67,17 +69,17 @@ func (w *Worker) deliverTogether(ctx context.Context, jobs []job, opts Options) 
 
 // deliverAll does the work of deliverTogether.
 func (w *Worker) deliverAll(ctx context.Context, jobs []job, opts Options) (audience, error) {
-	pids := make([]int64, len(jobs))
-	for i, j := range jobs {
-		pids[i] = j.post
-	}
-	if err := redisconn.FirstErr(w.st.Replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{kernel.PushGlobalCmd(w.st.C, pids...)}
-	}, schema.Timeline)); err != nil {
-		return audience{}, w.st.Wrap("delivery: global timeline", err)
-	}
 	a, err := w.readAudience(ctx, jobs, opts.Batch)
 	if err != nil {
+		return a, err
+	}
+	var listed []int64
+	for _, j := range slices.Concat(a.fanned, a.long, a.done) {
+		if a.posts[j.post].Visibility.Listed() {
+			listed = append(listed, j.post)
+		}
+	}
+	if err := w.pushGlobal(ctx, listed...); err != nil {
 		return a, err
 	}
 	if err := w.index(ctx, append(slices.Clone(a.fanned), a.done...), a.posts); err != nil {
@@ -87,6 +89,18 @@ func (w *Worker) deliverAll(ctx context.Context, jobs []job, opts Options) (audi
 		return a, err
 	}
 	return a, w.settle(ctx, a)
+}
+
+// pushGlobal puts posts pids on the global timeline, waiting for the
+// replicas as Options.WaitReplicas asks.
+func (w *Worker) pushGlobal(ctx context.Context, pids ...int64) error {
+	if len(pids) == 0 {
+		return nil
+	}
+	err := redisconn.FirstErr(w.st.Replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{kernel.PushGlobalCmd(w.st.C, pids...)}
+	}, schema.Timeline))
+	return w.st.Wrap("delivery: global timeline", err)
 }
 
 // index enters the posts of jobs in their secondary indexes (see
@@ -162,7 +176,7 @@ func (w *Worker) readAudience(ctx context.Context, jobs []job, limit int) (audie
 			a.gone = append(a.gone, j.post)
 		case flag == "0":
 			a.done = append(a.done, j)
-		case len(a.followers[j.author]) > limit:
+		case len(a.recipients(j)) > limit:
 			a.long = append(a.long, j)
 		default:
 			a.fanned = append(a.fanned, j)
@@ -171,15 +185,24 @@ func (w *Worker) readAudience(ctx context.Context, jobs []job, limit int) (audie
 	return a, nil
 }
 
-// pushTogether pushes the fanned posts of a onto their active followers'
-// home timelines (see deliverCmd), each follower's posts in one call,
+// recipients returns whose home timelines j's post goes to: the users
+// a direct post mentions, the author's followers for any other.
+func (a audience) recipients(j job) []int64 {
+	if p := a.posts[j.post]; p.Visibility == retwis.Direct {
+		return p.Mentioned()
+	}
+	return a.followers[j.author]
+}
+
+// pushTogether pushes the fanned posts of a onto their active
+// recipients' home timelines (see deliverCmd), each follower's posts in one call,
 // batch followers per pipeline, and returns which followers each post
 // was pushed to.
 func (w *Worker) pushTogether(ctx context.Context, a audience, batch int) (map[int64][]int64, error) {
 	inbox := make(map[int64][]int64) // follower -> posts
 	var everyone []int64
 	for _, j := range a.fanned {
-		for _, f := range a.followers[j.author] {
+		for _, f := range a.recipients(j) {
 			if _, ok := inbox[f]; !ok {
 				everyone = append(everyone, f)
 			}
@@ -225,6 +248,7 @@ func (w *Worker) settle(ctx context.Context, a audience) error {
 	}
 	var finished []job
 	var errs []error
+	gone := slices.Clone(a.gone)
 	for i, r := range w.st.C.DoMulti(ctx, cmds...) {
 		n, err := r.AsInt64()
 		switch j := checked[i]; {
@@ -233,17 +257,18 @@ func (w *Worker) settle(ctx context.Context, a audience) error {
 		case n == 0: // deleted meanwhile: its deletion may have passed these already
 			_, err := w.batchCmds(ctx, schema.JobUndeliver, j, a.got[j.post])
 			errs = append(errs, err, w.st.Unindex(ctx, a.posts[j.post]))
+			gone = append(gone, j.post) // its deletion may have passed the global timeline before the push
 		default:
 			finished = append(finished, j)
 		}
 	}
 	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
 	errs = append(errs, redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
-		cmds := make(rueidis.Commands, 0, len(finished)+len(a.gone))
+		cmds := make(rueidis.Commands, 0, len(finished)+len(gone))
 		for _, j := range finished {
 			cmds = append(cmds, kernel.SetIfExists.Cmd(w.st.C, []string{schema.Post(j.post)}, schema.FieldDelivered, now))
 		}
-		for _, p := range a.gone {
+		for _, p := range gone {
 			cmds = append(cmds, b.Lrem().Key(schema.Timeline).Count(0).Element(kernel.ID(p)).Build())
 		}
 		return cmds

@@ -72,6 +72,17 @@ func ParseConversation(vals []string) Conversation {
 	return c
 }
 
+// VisibilityOf reads the visibility field of a post hash: absent is
+// public; a value that does not parse (damaged) is taken as the
+// narrowest, so that it shows the post to no one it should not.
+func VisibilityOf(field string) retwis.Visibility {
+	v, err := retwis.ParseVisibility(field)
+	if err != nil {
+		return retwis.Direct
+	}
+	return v
+}
+
 // JoinUsers spells users as "<id>:<username>", separated by spaces.
 func JoinUsers(users []retwis.User) string {
 	parts := make([]string, len(users))
@@ -114,6 +125,11 @@ type Post struct {
 	// newer than the last time its user read them (posts reindexed by
 	// the migration notify nobody of the past).
 	Noted int64
+	// Visibility is who sees it: only a listed one (public) enters the
+	// tag indexes, the trends, the completion and the public and tag
+	// streams; a direct one enters the Direct index of its author and of
+	// those it mentions.
+	Visibility retwis.Visibility
 }
 
 // Cmds return the commands that enter p in the secondary indexes
@@ -121,28 +137,35 @@ type Post struct {
 // pipeline: the tag indexes (posts, posts by day, the name as first
 // written, the trends, the completion), the mentions of each user it
 // mentions, the replies of the post it answers, the notifications of
-// those users and the relations of the graph (see Writes). All but the counts of the trends and
-// the completion are safe to repeat.
+// those users and the relations of the graph, the Direct indexes (see
+// Writes). All but the counts of the trends and the completion are safe
+// to repeat.
 func Cmds(c rueidis.Client, p Post) rueidis.Commands {
-	cmds := Commands(c, Writes(p))
-	for _, tag := range p.Conv.Tags {
-		if f := retwis.FoldTag(tag); f != "" {
-			cmds = append(cmds, TrendCmd(c, f, p.Time, 1), CompleteCmd(c, f, tag, 1))
-		}
-	}
-	return cmds
+	return append(Commands(c, Writes(p)), countCmds(c, p, 1)...)
 }
 
-// Writes are the plain commands of Cmds, which the bulk
-// writer sends too: the tag indexes but for the counts, the mentions,
-// the replies, the notifications and the graph's "mentions" and
-// "replies" relations. Nobody is notified of their own post, and the
-// author of the post answered is notified of the reply only, not of the
+// ListedTags returns the tags of p that its listing enters (tag pages,
+// trends, completion, tag streams): none unless p is listed.
+func (p Post) ListedTags() []string {
+	if !p.Visibility.Listed() {
+		return nil
+	}
+	return p.Conv.Tags
+}
+
+// Writes are the plain commands of Cmds, which the bulk writer sends
+// too: the Direct indexes of a direct post, the tag indexes of a listed
+// one but for the counts, the mentions, the replies, the notifications
+// and the graph's "mentions" and "replies" relations. Nobody is notified
+// of their own post, and the author of the post answered is notified of the reply only, not of the
 // mention it starts with (the graph likewise records the reply).
 func Writes(p Post) [][]string {
 	pid := kernel.ID(p.ID)
 	var cmds [][]string
-	for _, tag := range p.Conv.Tags {
+	for _, uid := range p.directTo() {
+		cmds = append(cmds, []string{"ZADD", schema.Direct(uid), pid, pid})
+	}
+	for _, tag := range p.ListedTags() {
 		if f := retwis.FoldTag(tag); f != "" {
 			cmds = append(cmds,
 				[]string{"ZADD", schema.Tag(f), pid, pid},
@@ -197,10 +220,17 @@ func UnindexCmds(c rueidis.Client, p Post) rueidis.Commands {
 // post's unindexing, they are not safe to repeat: each takes one post
 // back.
 func UncountCmds(c rueidis.Client, p Post) rueidis.Commands {
+	return countCmds(c, p, -1)
+}
+
+// countCmds return the commands that add p's weight to the trends and
+// the completion counts of its listed tags (sign 1), or take it back
+// (sign -1).
+func countCmds(c rueidis.Client, p Post, sign int) rueidis.Commands {
 	var cmds rueidis.Commands
-	for _, tag := range p.Conv.Tags {
+	for _, tag := range p.ListedTags() {
 		if f := retwis.FoldTag(tag); f != "" {
-			cmds = append(cmds, TrendCmd(c, f, p.Time, -1), CompleteCmd(c, f, tag, -1))
+			cmds = append(cmds, TrendCmd(c, f, p.Time, sign), CompleteCmd(c, f, tag, sign))
 		}
 	}
 	return cmds
@@ -209,7 +239,8 @@ func UncountCmds(c rueidis.Client, p Post) rueidis.Commands {
 // UnlistCmds return the commands that take p out of the indexes that
 // list it (its tags' posts and days, the mentions and notifications of
 // those it mentions, of the mention and of its edits, the replies of the post it answers and that
-// author's notification), and drop the index of its replies (which stay
+// author's notification; for a direct post, the Direct indexes and home
+// timelines of those it was between), and drop the index of its replies (which stay
 // standing, in reply to a deleted post). Each is safe to repeat.
 func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 	b := c.B()
@@ -234,7 +265,32 @@ func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 			b.Zrem().Key(schema.Replies(p.Conv.ReplyTo)).Member(pid).Build(),
 			b.Zrem().Key(schema.Notifications(u.ID)).Member(schema.Note(schema.NoteReply, p.Author, p.ID)).Build())
 	}
+	for _, uid := range p.directTo() { // and the home timelines a direct post was delivered to
+		cmds = append(cmds, b.Zrem().Key(schema.Direct(uid)).Member(pid).Build(),
+			b.Lrem().Key(schema.Home(uid)).Count(0).Element(pid).Build())
+	}
 	return append(cmds, b.Del().Key(schema.Replies(p.ID)).Build())
+}
+
+// directTo returns whose Direct index p enters: for a direct post its
+// author and the users it mentions, for any other nobody.
+func (p Post) directTo() []int64 {
+	if p.Visibility != retwis.Direct {
+		return nil
+	}
+	return append([]int64{p.Author}, p.Mentioned()...)
+}
+
+// Mentioned returns the ids of the users p mentions, but its author: to
+// whom a direct post goes.
+func (p Post) Mentioned() []int64 {
+	var ids []int64
+	for _, u := range p.Conv.Mentions {
+		if u.ID != p.Author {
+			ids = append(ids, u.ID)
+		}
+	}
+	return ids
 }
 
 // NotifyCmds return the commands that give uid the notification note at
@@ -308,18 +364,22 @@ func PublishCmd(c rueidis.Client, channel, msg string) rueidis.Completed {
 }
 
 // PostEventCmds return the commands that announce p, delivered (kind
-// EventUpdate) or deleted (EventDelete), on the public stream, its tags'
-// and its author's.
+// EventUpdate) or deleted (EventDelete), on its author's stream and, if
+// p is listed, on the public stream and its tags'.
 func PostEventCmds(c rueidis.Client, kind string, p Post) rueidis.Commands {
 	return StreamCmds(c, schema.PostEvent(kind, p.ID), p)
 }
 
 // StreamCmds return the commands that send msg, an event of post p, on
-// the public stream, its tags' and its author's.
+// its author's stream and, for a listed post, the public stream and its
+// tags'.
 func StreamCmds(c rueidis.Client, msg string, p Post) rueidis.Commands {
-	cmds := rueidis.Commands{PublishCmd(c, schema.PublicStream, msg), PublishCmd(c, schema.UserStream(p.Author), msg)}
+	cmds := rueidis.Commands{PublishCmd(c, schema.UserStream(p.Author), msg)}
+	if p.Visibility.Listed() {
+		cmds = append(cmds, PublishCmd(c, schema.PublicStream, msg))
+	}
 	seen := map[string]bool{}
-	for _, tag := range p.Conv.Tags {
+	for _, tag := range p.ListedTags() {
 		if f := retwis.FoldTag(tag); f != "" && !seen[f] {
 			seen[f] = true
 			cmds = append(cmds, PublishCmd(c, schema.TagStream(f), msg))

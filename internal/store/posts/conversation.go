@@ -19,21 +19,19 @@ import (
 var ErrParentHidden = retwis.Errorf(retwis.NotFound, "The post you reply to does not exist.")
 
 // mayReply refuses author's reply of conversation c to a post author
-// does not see (ErrParentHidden), through the client-side cache: no
-// round trip when warm. Every interface's replies come through Publish,
-// which asks.
+// does not see (ErrParentHidden): a block either way, a suspension, or
+// a visibility that leaves author out. It reads through the client-side
+// cache: no round trip when warm. Every interface's replies come through
+// Publish, which asks.
 func (s *Store) mayReply(ctx context.Context, author int64, c index.Conversation) error {
 	if c.ReplyTo == 0 {
 		return nil
 	}
-	h, err := s.Hidden(ctx, author)
-	if err != nil {
-		return err
-	}
-	if h.Hides(c.ReplyUser.ID, retwis.InConversation) {
+	_, err := s.Post(ctx, author, c.ReplyTo)
+	if retwis.ErrorKind(err) == retwis.NotFound {
 		return ErrParentHidden
 	}
-	return nil
+	return err
 }
 
 // ErrParentGone is the error of a reply to a post that does not exist

@@ -145,35 +145,52 @@ func (s *Store) page(ctx context.Context, keys []string, prefix string, c retwis
 // follow (uid's own stay), reading uid's following set through the
 // client-side cache.
 func (s *Store) followedOnly(ctx context.Context, uid int64, posts []retwis.Post) ([]retwis.Post, error) {
-	var authors []string
-	seen := map[int64]bool{uid: true}
+	authors := make([]int64, 0, len(posts))
 	for _, p := range posts {
-		if !seen[p.AuthorID] {
-			seen[p.AuthorID] = true
-			authors = append(authors, kernel.ID(p.AuthorID))
+		if p.AuthorID != uid {
+			authors = append(authors, p.AuthorID)
 		}
 	}
-	if len(authors) == 0 {
-		return posts, nil
-	}
-	scores, err := s.Cached(ctx, s.C.B().Zmscore().Key(schema.Following(uid)).Member(authors...).Cache(), s.Opts.CacheTTL).ToArray()
+	followed, err := s.followedAmong(ctx, uid, authors)
 	if err != nil {
-		return nil, s.Wrap("home timeline: followed authors", err)
-	}
-	followed := map[int64]bool{uid: true}
-	for i, sc := range scores {
-		if !sc.IsNil() {
-			a, _ := strconv.ParseInt(authors[i], 10, 64)
-			followed[a] = true
-		}
+		return nil, err
 	}
 	kept := posts[:0]
 	for _, p := range posts {
-		if followed[p.AuthorID] {
+		if p.AuthorID == uid || followed[p.AuthorID] {
 			kept = append(kept, p)
 		}
 	}
 	return kept, nil
+}
+
+// followedAmong returns which of authors uid follows, in one read of
+// uid's following set through the client-side cache (none without
+// authors).
+func (s *Store) followedAmong(ctx context.Context, uid int64, authors []int64) (map[int64]bool, error) {
+	var members []string
+	seen := map[int64]bool{}
+	for _, a := range authors {
+		if !seen[a] {
+			seen[a] = true
+			members = append(members, kernel.ID(a))
+		}
+	}
+	followed := map[int64]bool{}
+	if len(members) == 0 {
+		return followed, nil
+	}
+	scores, err := s.Cached(ctx, s.C.B().Zmscore().Key(schema.Following(uid)).Member(members...).Cache(), s.Opts.CacheTTL).ToArray()
+	if err != nil {
+		return nil, s.Wrap("followed authors", err)
+	}
+	for i, sc := range scores {
+		if !sc.IsNil() {
+			a, _ := strconv.ParseInt(members[i], 10, 64)
+			followed[a] = true
+		}
+	}
+	return followed, nil
 }
 
 // mergeIndexes merges ids with the own-post indexes of authors, all

@@ -10,8 +10,10 @@ import (
 )
 
 // JobFields are the post hash fields a delivery job reads, in the order
-// parseJobPost expects.
-var JobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, index.ConversationFields...)
+// parseJobPost expects: the visibility last, so that the values an
+// account's deletion kept before there was one still parse.
+var JobFields = append(append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, index.ConversationFields...),
+	schema.FieldVisibility)
 
 // ParseJobPost decodes the reply to HMGET post:<pid> jobFields: what the
 // post's indexes need, and its fanout flag. ok is false for a post that
@@ -39,13 +41,16 @@ func AsStrings(vals []rueidis.RedisMessage) []string {
 func ParseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bool) {
 	p.ID = pid
 	var err error
-	if len(str) < len(JobFields) {
+	if len(str) < len(JobFields)-1 { // the visibility may be missing (see JobFields)
 		return p, "", false
 	}
 	if p.Author, err = strconv.ParseInt(str[0], 10, 64); err != nil {
 		return p, "", false // gone (or damaged: nothing to deliver)
 	}
 	p.Time, _ = strconv.ParseInt(str[2], 10, 64)
-	p.Conv = index.ParseConversation(str[3:])
+	p.Conv = index.ParseConversation(str[3 : 3+len(index.ConversationFields)])
+	if len(str) >= len(JobFields) {
+		p.Visibility = index.VisibilityOf(str[len(JobFields)-1])
+	}
 	return p, str[1], true
 }

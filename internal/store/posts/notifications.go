@@ -208,8 +208,20 @@ func (u *Unread) Count(ctx context.Context, hidden retwis.Hidden) (int64, error)
 // Mentions returns a page of the posts that mention uid, newest first,
 // by cursor.
 func (s *Store) Mentions(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, error) {
-	return s.collect(ctx, reader{id: uid, where: retwis.InConversation}, c, n, source{key: schema.Mentions(uid)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
-		ids, err := s.indexPage(ctx, schema.Mentions(uid), c, want)
-		return ids, s.Wrap("mentions", err)
+	return s.addressed(ctx, uid, schema.Mentions(uid), c, n)
+}
+
+// Direct returns a page of the direct posts uid wrote or is mentioned
+// in (uid's Direct page), newest first, by cursor.
+func (s *Store) Direct(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, error) {
+	return s.addressed(ctx, uid, schema.Direct(uid), c, n)
+}
+
+// addressed returns a page, newest first, of the index key of posts
+// addressed to uid, as uid sees them.
+func (s *Store) addressed(ctx context.Context, uid int64, key string, c retwis.Cursor, n int) (retwis.Page, error) {
+	return s.collect(ctx, reader{id: uid, where: retwis.InConversation}, c, n, source{key: key}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+		ids, err := s.indexPage(ctx, key, c, want)
+		return ids, s.Wrap("read "+key, err)
 	}, nil)
 }

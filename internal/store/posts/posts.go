@@ -56,6 +56,8 @@ type Draft struct {
 	InReplyTo int64
 	// Key is an idempotency key ("": none), see CreatePostOnce.
 	Key string
+	// Visibility is who sees it (the zero value: everyone).
+	Visibility retwis.Visibility
 }
 
 // Published is a post as Publish stored it, with what an answer about it
@@ -130,7 +132,10 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 	if warning != "" {
 		fields = append(fields, schema.FieldWarning, warning)
 	}
-	if celebrity {
+	if d.Visibility != retwis.Public {
+		fields = append(fields, schema.FieldVisibility, d.Visibility.String())
+	}
+	if celebrity && d.Visibility.ToFollowers() { // a direct post goes to the few it mentions
 		fields = append(fields, schema.FieldFanout, "0")
 	}
 	// A hash given up (its node failing) may stand without its answer:
@@ -153,16 +158,19 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 			return cmds
 		})
 	})
-	res := s.Replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity, key) },
+	res := s.Replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity, key, d.Visibility.Listed()) },
 		schema.UserPosts(author), schema.Home(author))
 	wg.Wait()
-	if err := errors.Join(redisconn.FirstErr(res[:len(res)-1]), jobErr); err != nil {
+	if d.Visibility.Listed() {
+		res = res[:len(res)-1] // the global timeline's push, which the job makes up for
+	}
+	if err := errors.Join(redisconn.FirstErr(res), jobErr); err != nil {
 		s.unpublish(ctx, pid, author)
 		return Published{}, s.Wrap("create post: publish", err)
 	}
 	published = true
 	p := retwis.Post{ID: pid, AuthorID: author, Author: st.author.User.Username, Time: now.Truncate(time.Second), Body: body, Warning: warning,
-		InReplyTo: conv.ReplyTo, ReplyTo: conv.ReplyUser.Username, ReplyToID: conv.ReplyUser.ID}
+		Visibility: d.Visibility, InReplyTo: conv.ReplyTo, ReplyTo: conv.ReplyUser.Username, ReplyToID: conv.ReplyUser.ID}
 	for _, u := range conv.Mentions {
 		p.Mentions, p.MentionIDs = append(p.Mentions, u.Username), append(p.MentionIDs, u.ID)
 	}
@@ -261,11 +269,11 @@ const postsCounted = 1
 // publishCmds are the writes that make post pid visible, besides its
 // delivery job, with the count of the author's posts once it is among
 // them (at postsCounted); all are safe to repeat (pipeline may resend
-// them). The push on the global timeline comes last: it is the one whose
-// failure the delivery job makes up for. An author who has just become a
-// celebrity is recorded as one, and an idempotency key (not "") records
-// the post.
-func (s *Store) publishCmds(pid, author int64, newCelebrity bool, key string) rueidis.Commands {
+// them). The push on the global timeline, for a listed post, comes last:
+// it is the one whose failure the delivery job makes up for. An author
+// who has just become a celebrity is recorded as one, and an idempotency
+// key (not "") records the post.
+func (s *Store) publishCmds(pid, author int64, newCelebrity bool, key string, listed bool) rueidis.Commands {
 	b := s.C.B()
 	p := kernel.ID(pid)
 	cmds := rueidis.Commands{
@@ -278,6 +286,9 @@ func (s *Store) publishCmds(pid, author int64, newCelebrity bool, key string) ru
 	}
 	if key != "" {
 		cmds = append(cmds, b.Set().Key(key).Value(p).Ex(idempotencyTTL).Build())
+	}
+	if !listed {
+		return cmds
 	}
 	return append(cmds, s.globalPushCmd(pid))
 }
@@ -403,7 +414,7 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		return p, false, nil
 	}
 	p = retwis.Post{ID: pid, AuthorID: uid, Time: time.Unix(ts, 0), Body: f[2]}
-	var more [6]string
+	var more [7]string
 	for i := range more {
 		if 3+i < len(vals) {
 			more[i], _ = vals[3+i].ToString()
@@ -427,6 +438,7 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 			p.Edited = time.UnixMilli(ms)
 		}
 	}
+	p.Visibility = index.VisibilityOf(more[6])
 	return p, true, nil
 }
 
@@ -447,7 +459,9 @@ func (s *Store) PostsSeen(ctx context.Context, viewer int64, pids []int64) ([]re
 	if err != nil {
 		return nil, err
 	}
-	posts = rd.visible(posts, hidden)
+	if posts, err = s.visible(ctx, rd, posts, hidden); err != nil {
+		return nil, err
+	}
 	seen := make([]retwis.Post, 0, len(pids))
 	for _, pid := range pids {
 		i := slices.IndexFunc(posts, func(p retwis.Post) bool { return p.ID == pid })
@@ -472,7 +486,10 @@ func (s *Store) post(ctx context.Context, rd reader, pid int64) (retwis.Post, er
 	if err != nil {
 		return retwis.Post{}, err
 	}
-	if posts = rd.visible(posts, hidden); len(posts) == 0 {
+	if posts, err = s.visible(ctx, rd, posts, hidden); err != nil {
+		return retwis.Post{}, err
+	}
+	if len(posts) == 0 {
 		return retwis.Post{}, noPost(pid, missing)
 	}
 	return posts[0], nil
@@ -541,7 +558,7 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	if err != nil {
 		s.Log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
 	}
-	if fanout != "0" {
+	if fanout != "0" && post.Visibility.ToFollowers() { // a direct post's few timelines are DeletedCmds'
 		s.undeliver(ctx, pid, uid)
 	}
 	s.RefreshQuietly(ctx, uid)

@@ -204,5 +204,8 @@ func (s *Store) Relations(ctx context.Context, viewer int64, uids []int64) ([]re
 func (s *Store) Posts(ctx context.Context, viewer int64, pids []int64) ([]retwis.Post, error) {
 	rd := reader{id: viewer, where: retwis.InConversation}
 	posts, hidden, _, err := s.posts(ctx, rd, pids)
-	return rd.visible(posts, hidden), err
+	if err != nil {
+		return nil, err
+	}
+	return s.visible(ctx, rd, posts, hidden)
 }

@@ -51,8 +51,16 @@ func (s *Store) Thread(ctx context.Context, viewer, pid, after int64, n int) (re
 	for _, p := range found {
 		byID[p.ID] = p
 	}
+	shown, err := s.visible(ctx, rd, found, hidden)
+	if err != nil {
+		return t, err
+	}
+	seen := make(map[int64]bool, len(shown))
+	for _, p := range shown {
+		seen[p.ID] = true
+	}
 	var ok bool
-	if t.Post, ok = byID[pid]; !ok || hidden.Hides(t.Post.AuthorID, rd.where) {
+	if t.Post, ok = byID[pid]; !ok || !seen[pid] {
 		return t, noPost(pid, missing)
 	}
 	for _, a := range ancestors { // up the chain as far as it stands
@@ -61,12 +69,12 @@ func (s *Store) Thread(ctx context.Context, viewer, pid, after int64, n int) (re
 			t.ParentGone = true
 			break
 		}
-		if !hidden.Hides(p.AuthorID, rd.where) { // the chain goes on above it
+		if seen[a] { // the chain goes on above it, hidden or not
 			t.Ancestors = append([]retwis.Post{p}, t.Ancestors...)
 		}
 	}
 	for _, r := range replies {
-		if p, ok := byID[r]; ok && !hidden.Hides(p.AuthorID, rd.where) {
+		if p, ok := byID[r]; ok && seen[r] {
 			t.Replies.Posts = append(t.Replies.Posts, p)
 		}
 	}

@@ -3,6 +3,7 @@ package posts
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 
 	"github.com/redis/rueidis"
@@ -48,14 +49,39 @@ type reader struct {
 	// along holds a page's other reads, to send with the next posts read
 	// (the first of a page); nil: none.
 	along *kernel.Batch
+	// follows holds whether the viewer follows some authors, when read
+	// already (a profile's), for the private posts they see.
+	follows map[int64]bool
 }
 
-// visible returns the posts of posts that rd sees, given hidden.
-func (rd reader) visible(posts []retwis.Post, hidden retwis.Hidden) []retwis.Post {
+// visible returns the posts of posts that rd sees, given hidden: those
+// hidden does not hide, of a visibility that shows them to rd
+// (retwis.Post.SeenBy). Whether rd follows the authors of the private
+// posts by others that do not mention rd is read, for all of them in one
+// command through the client-side cache, unless rd knows it.
+func (s *Store) visible(ctx context.Context, rd reader, posts []retwis.Post, hidden retwis.Hidden) ([]retwis.Post, error) {
 	if rd.all {
-		return posts
+		return posts, nil
 	}
-	return hidden.Posts(posts, rd.where)
+	posts = hidden.Posts(posts, rd.where)
+	var ask []int64
+	for _, p := range posts {
+		if _, known := rd.follows[p.AuthorID]; p.NeedsFollow(rd.id) && !known {
+			ask = append(ask, p.AuthorID)
+		}
+	}
+	follows, err := s.followedAmong(ctx, rd.id, ask)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(follows, rd.follows)
+	kept := posts[:0]
+	for _, p := range posts {
+		if p.SeenBy(rd.id, follows[p.AuthorID]) {
+			kept = append(kept, p)
+		}
+	}
+	return kept, nil
 }
 
 // Along is what a page reads besides its timeline, sent in the
@@ -116,7 +142,9 @@ func (s *Store) collect(ctx context.Context, rd reader, c retwis.Cursor, n int, 
 		if err == nil && unread == 0 && len(found) < len(ids) {
 			s.forgetGone(ctx, from, ids, found)
 		}
-		found = rd.visible(found, hidden)
+		if err == nil {
+			found, err = s.visible(ctx, rd, found, hidden)
+		}
 		if err == nil && keep != nil {
 			found, err = keep(ctx, found)
 		}
@@ -234,6 +262,7 @@ func (s *Store) ProfileAlong(ctx context.Context, viewer int64, user retwis.User
 		return prof, err
 	}
 	first := c == (retwis.Cursor{})
+	rd.follows = map[int64]bool{user.ID: prof.Followed}
 	prof.Page, err = s.collect(ctx, rd, c, n, source{key: schema.UserPosts(user.ID)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
 		if first { // the first fetch: read above, n+1 ids
 			first = false

@@ -18,10 +18,10 @@ import (
 const TrendWindow = 16 * index.TrendHalfLife // older posts weigh less than 2^-16 of a new one
 
 // TrendCmds return the commands that add sign times p's weight to its
-// tags' trends.
+// tags' trends (none for a post that is not listed: it has no weight).
 func (s *Store) TrendCmds(p index.Post, sign int) rueidis.Commands {
 	var cmds rueidis.Commands
-	for _, tag := range p.Conv.Tags {
+	for _, tag := range p.ListedTags() {
 		if f := retwis.FoldTag(tag); f != "" {
 			cmds = append(cmds, index.TrendCmd(s.C, f, p.Time, sign))
 		}

@@ -126,7 +126,9 @@
 //	                             edit; absent: never) and history (its
 //	                             earlier versions, oldest first, at most
 //	                             20: JSON [{"body", "warning", "time" (unix
-//	                             ms)}]; absent: never edited) (retwis)
+//	                             ms)}]; absent: never edited) (retwis);
+//	                             visibility ("unlisted", "private" or
+//	                             "direct"; absent: public; retwis)
 //	posts:{<id>}         list    home timeline of user <id>: post ids in
 //	                             descending order, no duplicates (own posts
 //	                             and followed users'); it keeps at least
@@ -155,6 +157,9 @@
 //	tag:{<tag>}:info     hash    name (the tag as first written) (retwis)
 //	mentions:{<id>}      zset    the posts that mention user <id>: post ids
 //	                             scored by id (retwis)
+//	direct:{<id>}        zset    the direct posts user <id> wrote or is
+//	                             mentioned in: post ids scored by id
+//	                             (retwis; the Direct page, conversations)
 //	notifications:{<id>} zset    user <id>'s newest 200 notifications,
 //	                             scored by unix ms: "follow:<actor>",
 //	                             "mention:<actor>:<post>",

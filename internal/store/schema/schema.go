@@ -119,6 +119,9 @@ const (
 	FieldWarning   = "warning"    // its content warning, one line, absent when it has none
 	FieldEdited    = "edited"     // when its body or warning last changed, unix ms, absent when never
 	FieldHistory   = "history"    // its earlier versions, oldest first: JSON [{"body","warning","time" (unix ms)}], absent when never edited
+	// FieldVisibility is who sees it: "unlisted", "private" or "direct"
+	// (retwis.Visibility), absent for a public post.
+	FieldVisibility = "visibility"
 )
 
 // Fields of a delivery job on the deliveries stream.
@@ -208,6 +211,7 @@ const (
 	PeopleKeys    = "people:{*}"
 	UserPostsKeys = "user_posts:{*}"
 	MentionsKeys  = "mentions:{*}"
+	DirectKeys    = "direct:{*}"
 	RepliesKeys   = "replies:{*}"
 	TagKeys       = "tag:{*}" // the tag's posts, by id and by day
 	HomeKeys      = "posts:{*}"
@@ -308,6 +312,10 @@ func Day(t time.Time) string { return t.UTC().Format("20060102") }
 // Mentions is the index of the posts that mention uid: post ids scored
 // by id.
 func Mentions(uid int64) string { return "mentions:" + tag(uid) }
+
+// Direct is the index of the direct posts uid wrote or is mentioned in
+// (their Direct page): post ids scored by id.
+func Direct(uid int64) string { return "direct:" + tag(uid) }
 
 // Notifications holds uid's newest notifications, scored by unix ms:
 // members "follow:<actor>", "mention:<actor>:<post>", "reply:<actor>:<post>",

@@ -115,6 +115,7 @@ func partials(t testing.TB) *template.Template {
 		"postsHTML": func(posts []retwis.Post) (template.HTML, error) { return f.HTML(posts, time.Now()) },
 		"profile":   retwis.ProfilePath, "postPath": retwis.PostPath, "tagPath": retwis.TagPath, "plural": words.Plural,
 		"ago": func(t time.Time) string { return words.Since(time.Since(t)) }, "maxPostChars": func() int { return 500 }, "urlChars": func() int { return 23 },
+		"visibilities": retwis.Visibilities,
 	}
 	tmpl := must.Value(template.New("").Funcs(funcs).ParseFiles("../templates/partials.html"))(t)
 	f = NewFragments(tmpl, 10)
