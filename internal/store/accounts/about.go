@@ -78,3 +78,46 @@ func (s *Store) ParseAbout(r rueidis.RedisResult) (name, bio string, err error) 
 	bio, _ = vals[1].ToString()
 	return name, bio, nil
 }
+
+// DisplayNames is the reading of users' display names along with a
+// page's other reads, through the client-side cache (the read of
+// AboutCmd, so that a profile read warms it): StartDisplayNames adds it
+// to a batch, and once the batch is read, Names returns them.
+type DisplayNames struct {
+	s    *Store
+	uids []int64 // the users read, each once
+	slot kernel.Slot
+}
+
+// StartDisplayNames adds the reads of the display names of uids to b.
+func (s *Store) StartDisplayNames(uids []int64, b *kernel.Batch) DisplayNames {
+	d := DisplayNames{s: s}
+	seen := make(map[int64]bool, len(uids))
+	cmds := make([]rueidis.CacheableTTL, 0, len(uids))
+	for _, uid := range uids {
+		if !seen[uid] {
+			seen[uid] = true
+			d.uids = append(d.uids, uid)
+			cmds = append(cmds, s.AboutCmd(uid))
+		}
+	}
+	d.slot = b.Add(cmds...)
+	return d
+}
+
+// Names returns the display names read, of those who set one; the
+// error is the first read's that failed, the others' names returned.
+func (d DisplayNames) Names() (map[int64]string, error) {
+	names := make(map[int64]string, len(d.uids))
+	var first error
+	for i, r := range d.slot.Replies() {
+		name, _, err := d.s.ParseAbout(r)
+		if err != nil && first == nil {
+			first = err
+		}
+		if name != "" {
+			names[d.uids[i]] = name
+		}
+	}
+	return names, first
+}

@@ -22,13 +22,14 @@ const agoMarker = "\ue000ago\ue000"
 // fragment is a post rendered once: its HTML before and after the
 // relative time ("posted 3 minutes ago"), the one part that changes.
 type fragment struct {
-	author     string // the name it was rendered with
-	head, tail string
+	author, name string // the author's username and display name it was rendered with
+	head, tail   string
 }
 
 // Fragments renders posts and keeps what it rendered: posts never change
 // (a deleted one is no longer read), so a timeline page pieces its posts
-// together from strings instead of executing their template again. It
+// together from strings instead of executing their template again; a
+// post whose author took another name or display name is rendered anew. It
 // keeps the capacity most recently rendered posts, and is safe for
 // concurrent use.
 type Fragments struct {
@@ -99,7 +100,7 @@ func write(w io.StringWriter, frs []fragment, posts []retwis.Post, now time.Time
 
 // get returns the fragment of p, rendering it if need be.
 func (f *Fragments) get(p retwis.Post) (fragment, error) {
-	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author {
+	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author && fr.name == p.AuthorDisplayName {
 		return fr, nil
 	}
 	var buf bytes.Buffer
@@ -111,7 +112,7 @@ func (f *Fragments) get(p retwis.Post) (fragment, error) {
 	if at < 0 {
 		return fragment{}, fmt.Errorf("parts: render post %d: the post template shows no relative time", p.ID)
 	}
-	fr := fragment{author: p.Author, head: html[:at], tail: html[at+len(agoMarker):]}
+	fr := fragment{author: p.Author, name: p.AuthorDisplayName, head: html[:at], tail: html[at+len(agoMarker):]}
 	f.cache.Store(p.ID, fr) // a renamed author's post keeps its slot
 	return fr, nil
 }

@@ -14,7 +14,8 @@ import (
 
 // TestFragments renders posts through the cache: each comes out as the
 // post template renders it (escaped, with the time as of now), the
-// second time from the cache, again when its author's name changed, and
+// second time from the cache, again when its author's name or display
+// name changed, and
 // the cache keeps no more than its capacity, evicting the oldest.
 func TestFragments(t *testing.T) {
 	t.Parallel()
@@ -36,6 +37,7 @@ func TestFragments(t *testing.T) {
 		{"markup in the body", retwis.Post{ID: 2, AuthorID: 7, Author: "alice", Time: now.Add(-2 * time.Hour), Body: `<script>alert("x")</script> & "quotes"`}},
 		{"the marker in the body", retwis.Post{ID: 3, AuthorID: 8, Author: "bob", Time: now, Body: "look: " + agoMarker + " here"}},
 		{"an odd name", retwis.Post{ID: 4, AuthorID: 9, Author: "a b/c?d", Time: now.Add(-time.Hour), Body: "x"}},
+		{"a hostile display name", retwis.Post{ID: 8, AuthorID: 9, Author: "eve", AuthorDisplayName: `<script>x</script> & "Eve"`, Time: now, Body: "y"}},
 	} {
 		for round := range 2 { // rendered, then from the cache
 			got, err := f.HTML([]retwis.Post{tc.p}, now)
@@ -58,10 +60,15 @@ func TestFragments(t *testing.T) {
 	if got := must.Value(f.HTML([]retwis.Post{renamed}, now))(t); !strings.Contains(string(got), "alicia") {
 		t.Errorf("after the author's name changed: %s", got)
 	}
+	named := renamed
+	named.AuthorDisplayName = "Alicia Keys"
+	if got := must.Value(f.HTML([]retwis.Post{named}, now))(t); !strings.Contains(string(got), `<bdi class="name">Alicia Keys</bdi> <span class="username">@alicia</span>`) {
+		t.Errorf("after the author's display name changed: %s", got)
+	}
 	if n := f.cache.Len(); n != 3 {
 		t.Errorf("the cache holds %d fragments; want its capacity, 3", n)
 	}
-	for id, want := range map[int64]bool{1: true, 4: false, 5: true, 6: true} { // 1 came back, evicting the oldest
+	for id, want := range map[int64]bool{1: true, 8: false, 5: true, 6: true} { // 1 came back, evicting the oldest
 		if _, ok := f.cache.Load(id); ok != want {
 			t.Errorf("post %d cached: %v; want %v", id, ok, want)
 		}
