@@ -22,7 +22,7 @@ import (
 // actors' names and display names, and the posts of mentions and
 // replies (see namedNotes); those newer than the last time uid read them
 // are Unread. Reading them records that uid has, which clears the unread
-// count.
+// count (written only if some were unread).
 func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notification, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx,
@@ -40,7 +40,7 @@ func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notifica
 	if err != nil {
 		return nil, err
 	}
-	if len(entries) > 0 {
+	if len(entries) > 0 && int64(entries[0].Score) > read { // something new: else the user hash, cached, is left alone
 		s.Written.Add(schema.User(uid))
 		newest := strconv.FormatInt(int64(entries[0].Score), 10)
 		if err := s.C.Do(ctx, b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldNotified, newest).Build()).Error(); err != nil {
