@@ -18,7 +18,11 @@ import (
 // The names that cannot be read are left empty (the pages show the
 // usernames alone) and the first error returned.
 func (s *Store) NameAuthors(ctx context.Context, lists ...[]retwis.Post) error {
-	var uids []int64
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	uids := make([]int64, 0, n)
 	for _, l := range lists {
 		for _, p := range l {
 			if p.AuthorID != 0 { // not a post

@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"slices"
 
 	"github.com/redis/rueidis"
 
@@ -91,12 +92,10 @@ type DisplayNames struct {
 
 // StartDisplayNames adds the reads of the display names of uids to b.
 func (s *Store) StartDisplayNames(uids []int64, b *kernel.Batch) DisplayNames {
-	d := DisplayNames{s: s}
-	seen := make(map[int64]bool, len(uids))
+	d := DisplayNames{s: s, uids: make([]int64, 0, len(uids))}
 	cmds := make([]rueidis.CacheableTTL, 0, len(uids))
 	for _, uid := range uids {
-		if !seen[uid] {
-			seen[uid] = true
+		if !slices.Contains(d.uids, uid) { // a page's few authors: no map to allocate
 			d.uids = append(d.uids, uid)
 			cmds = append(cmds, s.AboutCmd(uid))
 		}
