@@ -8,10 +8,10 @@ import (
 )
 
 // NameAuthors fills in the display names of the authors of the posts of
-// lists (retwis.Post.AuthorDisplayName; a zero Post is skipped), which the pages show beside
-// the usernames: one read of each distinct author, all in one call
-// through the client-side cache, so that a warm page pays no round trip
-// for them. A post keeps its author's username but not the display
+// lists (retwis.Post.AuthorDisplayName; a zero Post is skipped), which
+// the pages show beside the usernames: one read of each distinct author,
+// all in one call through the client-side cache, so that a warm page
+// pays no round trip for them. A post keeps its author's username but not the display
 // name, which its author may change at any time, so a cold page pays
 // one round trip more, after its posts are read; none on a profile page
 // of the user's own posts, whose display name the profile read already.
