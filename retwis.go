@@ -32,6 +32,9 @@ type Post struct {
 	Warning string
 	// Visibility is who sees the post (the zero value: everyone).
 	Visibility Visibility
+	// AuthorDisplayName is the display name the author set ("": none),
+	// read only by the pages that show it (store.Store.NameAuthors).
+	AuthorDisplayName string
 	// Mentions are the users the body mentions who existed when it was
 	// posted, by their usernames as registered; MentionIDs their ids, in
 	// the same order.
@@ -230,6 +233,11 @@ type Notification struct {
 	Post   int64 // the mention, the reply or the post edited; 0 for a follow
 	Time   time.Time
 	Unread bool // newer than the last time the user read them
+	// ActorDisplayName is the display name the actor set ("": none), and
+	// Status the post of a mention or a reply: read for the pages
+	// (Notifications), not for the client API, which reads its own.
+	ActorDisplayName string
+	Status           *Post
 }
 
 // DayCount is how many posts a tag had on one day (UTC).

@@ -28,8 +28,9 @@ type PageQuery struct {
 
 // HomeView is what the home page shows its viewer.
 type HomeView struct {
-	Page   retwis.Page
-	Counts retwis.Counts // the viewer's
+	Page        retwis.Page
+	Counts      retwis.Counts // the viewer's
+	DisplayName string        // the viewer's ("": none), which the greeting shows
 	// LoginFailures are the failed logins to the account its owner is
 	// told of (see LoginNotice), the last at LastLoginFailure.
 	LoginFailures    int
@@ -41,10 +42,12 @@ type HomeView struct {
 // HomePage reads viewer's home page at q: a page of the home timeline
 // (HomeTimeline) with viewer's counts, the failed logins viewer is told
 // of (LoginNotice, which forgets them), up to suggest users to follow
-// (WhoToFollow; 0: none) and the unread count if asked for.
+// (WhoToFollow; 0: none), the unread count if asked for and viewer's
+// display name.
 func (s *Store) HomePage(ctx context.Context, viewer int64, q PageQuery, suggest int) (HomeView, error) {
 	var first kernel.Batch
 	notice := s.StartLoginNotice(viewer, &first)
+	name := s.StartDisplayNames([]int64{viewer}, &first)
 	var who *suggestions
 	if suggest > 0 {
 		who = s.startSuggestions(viewer, suggest, &first)
@@ -66,6 +69,11 @@ func (s *Store) HomePage(ctx context.Context, viewer int64, q PageQuery, suggest
 	if v.LoginFailures, v.LastLoginFailure, err = notice.Take(ctx); err != nil {
 		s.Log.Warn("failed logins", "user", viewer, "err", err)
 	}
+	names, err := name.Names()
+	if err != nil {
+		s.Log.Warn("display name", "user", viewer, "err", err)
+	}
+	v.DisplayName = names[viewer]
 	if who != nil {
 		if v.Suggestions, err = who.done(ctx); err != nil {
 			s.Log.Warn("who to follow", "user", viewer, "err", err)

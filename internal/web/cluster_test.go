@@ -36,9 +36,12 @@ func TestClusterEndToEnd(t *testing.T) {
 	expect(t, s.browser().get("/timeline"), 200, "cluster post", `href="/u/carol"`)
 
 	redirects(t, carol.post("/u/Alice/unfollow", nil), "/u/Alice")
+	redirects(t, alice.post("/settings", url.Values{"name": {"Alice A."}}), "/u/Alice")
 	alice.post("/post", url.Values{"status": {"only for bob"}})
+	alice.post("/post", url.Values{"status": {"hello @carol"}})
 	s.drain()
-	expect(t, bob.get("/"), 200, "only for bob")
+	expect(t, bob.get("/"), 200, "only for bob", `<bdi class="name">Alice A.</bdi> <span class="username">@Alice</span>`)
+	expect(t, carol.get("/notifications"), 200, `<bdi class="name">Alice A.</bdi>`, "hello <a")
 	if strings.Contains(carol.get("/").body, "only for bob") {
 		t.Fatal("carol still receives alice's posts after unfollowing")
 	}

@@ -59,7 +59,7 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.Use
 	}
 	v.Title, v.Viewer, v.Page = "Home", &u, home.Page
 	v.LoginFailures = loginFailures{N: home.LoginFailures, Last: home.LastLoginFailure}
-	v.Profile = retwis.Profile{User: u, Counts: home.Counts}
+	v.Profile = retwis.Profile{User: u, Counts: home.Counts, DisplayName: home.DisplayName}
 	v.Suggestions = home.Suggestions
 	v.Unread, v.counted = home.Unread, true
 	v.PostKey = rand.Text()

@@ -31,14 +31,14 @@ func (p *keptParts) nav(v *view) (template.HTML, error) {
 }
 
 // homeCard returns the first card of the home page of v, its compose
-// form's key put in fresh, kept by viewer and counts; one that tells of
+// form's key put in fresh, kept by viewer, display name and counts; one that tells of
 // failed logins, of a form's error or shows a draft is rendered each
 // time.
 func (p *keptParts) homeCard(v *view) (template.HTML, error) {
 	key := ""
 	if v.LoginFailures.N == 0 && v.Error == "" && v.Draft == "" && v.DraftVisibility == retwis.Public {
 		c := v.Profile.Counts
-		key = v.Viewer.Username + "\x00" + strconv.FormatInt(c.Followers, 10) + "\x00" + strconv.FormatInt(c.Following, 10)
+		key = v.Viewer.Username + "\x00" + v.Profile.DisplayName + "\x00" + strconv.FormatInt(c.Followers, 10) + "\x00" + strconv.FormatInt(c.Following, 10)
 	}
 	data := func() any {
 		d := *v

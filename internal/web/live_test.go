@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/web"
 )
 
@@ -145,5 +146,62 @@ func TestLivePlaceholders(t *testing.T) {
 		if page := b.get(path); strings.Contains(page.body, "data-stream") {
 			t.Errorf("%s names a stream", path)
 		}
+	}
+}
+
+// unreadCount returns an action that waits until the navigation's
+// unread count says want.
+func unreadCount(want string) chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](fmt.Sprintf(`(() => {
+		const count = document.querySelector('a[href="/notifications"] .unread-count');
+		return count !== null && count.textContent === %q;
+	})()`, want), chromedp.WithPollingTimeout(20*time.Second))
+}
+
+// TestLiveUnreadInBrowser: while bob watches his home page in a real
+// browser, alice mentions him from hers, twice: the unread count in his
+// navigation goes up each time without a reload, and his notifications
+// page shows what she wrote, under her display name.
+func TestLiveUnreadInBrowser(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	ctx, errs := chrome(t)
+	bob, alice := newTab(t, ctx), newTab(t, ctx)
+	if err := chromedp.Do(bob, chromedp.Navigate(s.srv.URL+"/"), signUpIn("bob")); err != nil {
+		t.Fatalf("bob signs up: %v (console: %s)", err, errs)
+	}
+	s.waitListening(2) // bob's stream and the revocations of his session
+	counted, err := chromedp.Run(bob, chromedp.Evaluate[bool](`document.querySelector(".unread-count") !== null`))
+	if err != nil || counted {
+		t.Fatalf("an unread count before anything came (%v)", err)
+	}
+	if err := chromedp.Do(alice, chromedp.Navigate(s.srv.URL+"/"), signUpIn("alice")); err != nil {
+		t.Fatalf("alice signs up: %v (console: %s)", err, errs)
+	}
+	uid := must.Value(s.st.UserID(t.Context(), "alice"))(t)
+	must.OK(t, s.st.SetAbout(t.Context(), uid, "Alice Liddell", ""))
+	for i, want := range []string{"1", "2"} {
+		err := chromedp.Do(alice,
+			chromedp.SendKeys(`form.compose textarea`, fmt.Sprint("hello @bob, number ", i)),
+			chromedp.Click(`form.compose button`),
+			chromedp.WaitVisible(fmt.Sprintf(`//article[contains(., "number %d")]`, i)))
+		if err != nil {
+			t.Fatalf("alice mentions bob: %v (console: %s)", err, errs)
+		}
+		if err := chromedp.Do(bob, unreadCount(want)); err != nil {
+			t.Fatalf("the unread count did not become %s: %v (console: %s)", want, err, errs)
+		}
+	}
+	err = chromedp.Do(bob, chromedp.Click(`a[href="/notifications"]`),
+		chromedp.WaitVisible(`//article[contains(@class, "note")]//article[contains(., "hello @bob, number 1")]`))
+	if err != nil {
+		t.Fatalf("bob's notifications: %v (console: %s)", err, errs)
+	}
+	shown, err := chromedp.Run(bob, chromedp.Evaluate[string](`document.querySelector(".note .author").textContent`))
+	if want := "Alice Liddell @alice"; err != nil || shown != want {
+		t.Errorf("the newest notification's author shows %q, %v; want %q", shown, err, want)
+	}
+	if errs.String() != "" {
+		t.Fatalf("the pages reported errors:\n%s", errs)
 	}
 }

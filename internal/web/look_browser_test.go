@@ -19,8 +19,9 @@ const phoneWidth, phoneHeight = 390, 844
 // sideways), the first key press reaches the skip link, shown, which
 // leads to the compose box, and the global timeline shows its posts
 // before its cards. Then every text of the welcome, home, global
-// timeline, tag (its chart), profile, settings and admin pages, the
-// danger buttons and a content warning among them, is measured against its background (WCAG
+// timeline, tag (its chart), profile, notifications, settings and admin
+// pages, the danger buttons, a content warning and a display name among
+// them, is measured against its background (WCAG
 // contrast, at least 4.5:1) in the light theme and in the dark one,
 // which the browser's preference chooses.
 func TestLookInBrowser(t *testing.T) {
@@ -40,6 +41,9 @@ func TestLookInBrowser(t *testing.T) {
 	if err := s.st.SetModerator(t.Context(), "cli:test", mod.ID, true); err != nil {
 		t.Fatal(err)
 	}
+	redirects(t, troll.post("/settings", url.Values{"name": {"Troll Face"}}), "/u/troll")
+	redirects(t, troll.post("/post", url.Values{"status": {"hello @mod"}}), "/") // a notification with its post
+	s.drain()
 	ctx, errs := chrome(t)
 	err = chromedp.Do(ctx,
 		chromedp.EmulateViewport(phoneWidth, phoneHeight, chromedp.EmulateMobile),
@@ -57,7 +61,7 @@ func TestLookInBrowser(t *testing.T) {
 	pages := []struct {
 		path    string
 		dangers int // its danger buttons: Block; Delete my account; the admin page's Suspend @troll, Suspend and Delete
-	}{{"/", 0}, {"/timeline", 0}, {"/tag/look", 0}, {"/u/troll", 1}, {"/settings", 1}, {"/admin", 3}}
+	}{{"/", 0}, {"/timeline", 0}, {"/tag/look", 0}, {"/u/troll", 1}, {"/notifications", 0}, {"/settings", 1}, {"/admin", 3}}
 	visitor := newTab(t, ctx) // logged out: the welcome page's forms
 	for _, dark := range []bool{false, true} {
 		for _, p := range pages {

@@ -8,7 +8,7 @@ import (
 
 // notifications serves GET /notifications: who followed, mentioned or
 // replied to the viewer, newest first; reading them clears the unread
-// count.
+// count, which the page's navigation shows cleared without reading it.
 func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	notes, err := s.store.Notifications(r.Context(), u.ID)
@@ -17,5 +17,5 @@ func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	s.render(w, r, http.StatusOK, "notifications", view{Title: "Notifications", Viewer: &u, Notifications: notes})
+	s.render(w, r, http.StatusOK, "notifications", view{Title: "Notifications", Viewer: &u, Notifications: notes, counted: true})
 }

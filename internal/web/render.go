@@ -169,7 +169,8 @@ type loginFailures struct {
 // leaves a half-written page behind a 200. For a logged-in viewer, the
 // navigation shows how many notifications are unread (from the
 // client-side cache: no round trip when warm), read here unless the page
-// read it with the rest (storeQuery).
+// read it with the rest (storeQuery). The posts show their authors'
+// display names, read here for all of them at once (store.NameAuthors).
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
 	if v.Viewer != nil && status < 400 && !v.counted {
 		n, err := s.store.UnreadNotifications(r.Context(), v.Viewer.ID)
@@ -178,6 +179,11 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 		}
 		v.Unread = n
 	}
+	one := []retwis.Post{v.Post} // the permalink page's post; elsewhere none, of no author
+	if err := s.store.NameAuthors(r.Context(), v.Page.Posts, v.Profile.Page.Posts, v.Thread.Ancestors, one, v.Thread.Replies.Posts); err != nil {
+		s.log.Warn("display names", "err", err) // the posts show their usernames alone
+	}
+	v.Post = one[0]
 	buf, _ := s.buffers.Get().(*bytes.Buffer)
 	if buf == nil {
 		buf = new(bytes.Buffer)

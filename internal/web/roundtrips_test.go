@@ -12,9 +12,12 @@ import (
 // one call of the store, which sends everything the page shows (posts by
 // 20 authors, who to follow, the relationship, trends, the unread count)
 // in the two pipelines of its timeline, cold, and none warm; the profile
-// page finds its user by name first. Warm, the client-side cache answers
-// the session's read and those two pipelines: three lookups of it, four
-// for the profile page (a lookup costs microseconds, on every page). The data is written
+// page finds its user by name first. The authors' display names are one
+// read more, once the posts say who wrote them: a third round trip cold
+// (but on a profile page, whose posts are its user's, read with the
+// profile). Warm, the client-side cache answers the session's read, those
+// two pipelines and the names: four lookups of it, five for the profile
+// page (a lookup costs microseconds, on every page). The data is written
 // through another server, as it would be in production, and each page is
 // read by a server of its own, so that cold means cold: only the session
 // was read before (by a 404 page).
@@ -29,6 +32,7 @@ func TestPageRoundTrips(t *testing.T) {
 			author0 = author
 		}
 		author.signUp(fmt.Sprint("author", i))
+		redirects(t, author.post("/settings", url.Values{"name": {fmt.Sprint("Author <", i, ">")}}), fmt.Sprint("/u/author", i))
 		for range 2 { // more than a page; each mentions the reader: unread notifications
 			author.post("/post", url.Values{"status": {fmt.Sprint("post ", i, " #tag @reader")}})
 		}
@@ -41,21 +45,23 @@ func TestPageRoundTrips(t *testing.T) {
 	}
 	w.drain()
 	expect(t, reader.get("/"), http.StatusOK, "author12") // marks the reader seen, keeps who to follow
+	// The posts' authors' display names, escaped.
+	const named = `<bdi class="name">Author &lt;`
 	for _, c := range []struct {
 		path                string
 		cold, warm, lookups int64
 		shows               string
-	}{{"/", 2, 0, 3, "Who to follow"}, {"/u/author1", 3, 0, 4, "Followed by"}, {"/timeline", 2, 0, 3, "#tag"}} {
+	}{{"/", 3, 0, 4, "Who to follow"}, {"/u/author1", 3, 0, 5, "Followed by"}, {"/timeline", 3, 0, 4, "#tag"}} {
 		s := newSiteAt(t, w.redis.URL, httptest.NewServer)
 		b := s.browser()
 		b.setCookie(reader.cookie())
 		expect(t, b.get("/u/nobody"), http.StatusNotFound)
 		before := s.calls.Calls.Load()
-		expect(t, b.get(c.path), http.StatusOK, "author1", c.shows, `class="unread-count"`)
+		expect(t, b.get(c.path), http.StatusOK, "author1", named, c.shows, `class="unread-count"`)
 		cold := s.calls.Calls.Load() - before
 		before = s.calls.Calls.Load()
 		lookups, keys := s.calls.Lookups.Load(), s.calls.Keys.Load()
-		expect(t, b.get(c.path), http.StatusOK, "author1", c.shows, `class="unread-count"`)
+		expect(t, b.get(c.path), http.StatusOK, "author1", named, c.shows, `class="unread-count"`)
 		warm := s.calls.Calls.Load() - before
 		lookups, keys = s.calls.Lookups.Load()-lookups, s.calls.Keys.Load()-keys
 		t.Logf("%s: %d round trips cold, %d warm; warm: %d cache lookups of %d keys", c.path, cold, warm, lookups, keys)

@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"slices"
 
 	"github.com/redis/rueidis"
 
@@ -77,4 +78,45 @@ func (s *Store) ParseAbout(r rueidis.RedisResult) (name, bio string, err error) 
 	name, _ = vals[0].ToString() // nil: not set
 	bio, _ = vals[1].ToString()
 	return name, bio, nil
+}
+
+// DisplayNames is the reading of users' display names along with a
+// page's other reads, through the client-side cache (the read of
+// AboutCmd, so that a profile read warms it): StartDisplayNames adds it
+// to a batch, and once the batch is read, Names returns them.
+type DisplayNames struct {
+	s    *Store
+	uids []int64 // the users read, each once
+	slot kernel.Slot
+}
+
+// StartDisplayNames adds the reads of the display names of uids to b.
+func (s *Store) StartDisplayNames(uids []int64, b *kernel.Batch) DisplayNames {
+	d := DisplayNames{s: s, uids: make([]int64, 0, len(uids))}
+	cmds := make([]rueidis.CacheableTTL, 0, len(uids))
+	for _, uid := range uids {
+		if !slices.Contains(d.uids, uid) { // a page's few authors: no map to allocate
+			d.uids = append(d.uids, uid)
+			cmds = append(cmds, s.AboutCmd(uid))
+		}
+	}
+	d.slot = b.Add(cmds...)
+	return d
+}
+
+// Names returns the display names read, of those who set one; the
+// error is the first read's that failed, the others' names returned.
+func (d DisplayNames) Names() (map[int64]string, error) {
+	names := make(map[int64]string, len(d.uids))
+	var first error
+	for i, r := range d.slot.Replies() {
+		name, _, err := d.s.ParseAbout(r)
+		if err != nil && first == nil {
+			first = err
+		}
+		if name != "" {
+			names[d.uids[i]] = name
+		}
+	}
+	return names, first
 }

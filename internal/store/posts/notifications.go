@@ -4,6 +4,7 @@ import (
 	"context"
 	"hash/fnv"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,14 +12,17 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // Notifications returns uid's notifications, newest first (the newest
-// schema.NotificationsCap are kept), with their actors' names; those
-// newer than the last time uid read them are Unread. Reading them
-// records that uid has, which clears the unread count.
+// schema.NotificationsCap are kept), as the pages show them: with their
+// actors' names and display names, and the posts of mentions and
+// replies (see namedNotes); those newer than the last time uid read them
+// are Unread. Reading them records that uid has, which clears the unread
+// count (written only if some were unread).
 func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notification, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx,
@@ -32,11 +36,11 @@ func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notifica
 	if err != nil {
 		return nil, s.Wrap("notifications", err)
 	}
-	named, err := s.namedNotes(ctx, uid, entries, read)
+	named, err := s.namedNotes(ctx, uid, entries, read, true)
 	if err != nil {
 		return nil, err
 	}
-	if len(entries) > 0 {
+	if len(entries) > 0 && int64(entries[0].Score) > read { // something new: else the user hash, cached, is left alone
 		s.Written.Add(schema.User(uid))
 		newest := strconv.FormatInt(int64(entries[0].Score), 10)
 		if err := s.C.Do(ctx, b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldNotified, newest).Build()).Error(); err != nil {
@@ -47,7 +51,7 @@ func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notifica
 }
 
 // AllNotifications returns uid's notifications (at most
-// schema.NotificationsCap), newest first, as Notifications does, but
+// schema.NotificationsCap), newest first, with their actors' names, but
 // leaves them unread: the API's clients keep their own read markers.
 func (s *Store) AllNotifications(ctx context.Context, uid int64) ([]retwis.Notification, error) {
 	cmd := s.C.B().Zrevrange().Key(schema.Notifications(uid)).Start(0).Stop(schema.NotificationsCap - 1).Withscores().Build()
@@ -55,39 +59,81 @@ func (s *Store) AllNotifications(ctx context.Context, uid int64) ([]retwis.Notif
 	if err != nil {
 		return nil, s.Wrap("notifications", err)
 	}
-	return s.namedNotes(ctx, uid, entries, math.MaxInt64)
+	return s.namedNotes(ctx, uid, entries, math.MaxInt64, false)
 }
 
 // namedNotes parses the entries of uid's notifications, those newer
-// than read (unix ms) unread, with their actors' names; the
-// notifications from deleted accounts, and from those uid does not see
-// (retwis.Hidden), are left out.
-func (s *Store) namedNotes(ctx context.Context, uid int64, entries []rueidis.ZScore, read int64) ([]retwis.Notification, error) {
-	hidden, err := s.Hidden(ctx, uid)
+// than read (unix ms) unread, with their actors' names read in one call
+// through the client-side cache with what uid does not see (retwis.Hidden);
+// shown (for the pages) reads in it too the actors' display names and
+// the posts of mentions and replies. The notifications from deleted
+// accounts and from those uid does not see are left out, and so, when
+// shown, are those of posts gone or hidden (kept without their post
+// when some posts could not be read right now).
+func (s *Store) namedNotes(ctx context.Context, uid int64, entries []rueidis.ZScore, read int64, shown bool) ([]retwis.Notification, error) {
+	notes, actors, pids := parseNotes(entries, read)
+	var b kernel.Batch
+	hiddenRead, names := b.Add(s.HiddenCmds(uid)...), s.StartNames(actors, &b)
+	var about accounts.DisplayNames
+	if shown {
+		about = s.StartDisplayNames(actors, &b)
+	} else {
+		pids = nil
+	}
+	found, _, missing, err := s.posts(ctx, reader{all: true, along: &b}, pids) // sends b
 	if err != nil {
 		return nil, err
 	}
-	var notes []retwis.Notification
-	var actors []int64
-	for _, e := range entries {
-		if n, ok := parseNote(e.Member); ok && !hidden.Hides(n.Actor.ID, retwis.InConversation) {
-			ms := int64(e.Score)
-			n.ID, n.Time, n.Unread = noteID(ms, e.Member), time.UnixMilli(ms), ms > read
-			notes = append(notes, n)
-			actors = append(actors, n.Actor.ID)
+	hidden, err := s.ParseHidden(hiddenRead.Replies())
+	if err != nil {
+		return nil, err
+	}
+	usernames, err := names.Usernames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var displayNames map[int64]string
+	if shown {
+		if displayNames, err = about.Names(); err != nil {
+			s.Log.Warn("display names of notifications", "user", uid, "err", err) // shown without them
 		}
 	}
-	names, err := s.Usernames(ctx, actors)
-	if err != nil {
+	if found, err = s.visible(ctx, reader{id: uid, where: retwis.InConversation}, found, hidden); err != nil {
 		return nil, err
 	}
 	named := notes[:0]
 	for _, n := range notes {
-		if n.Actor.Username = names[n.Actor.ID]; n.Actor.Username != "" { // not a deleted account
-			named = append(named, n)
+		if n.Actor.Username = usernames[n.Actor.ID]; n.Actor.Username == "" || hidden.Hides(n.Actor.ID, retwis.InConversation) {
+			continue // a deleted account, or one uid does not see
 		}
+		n.ActorDisplayName = displayNames[n.Actor.ID]
+		if i := slices.IndexFunc(found, func(p retwis.Post) bool { return p.ID == n.Post }); i >= 0 {
+			n.Status = &found[i]
+			n.Status.AuthorDisplayName = displayNames[n.Status.AuthorID]
+		} else if slices.Contains(pids, n.Post) && missing == 0 {
+			continue // its post is gone, or hidden
+		}
+		named = append(named, n)
 	}
 	return named, nil
+}
+
+// parseNotes parses the entries of a user's notifications, those newer
+// than read (unix ms) unread, and returns them with their actors and the
+// posts of those about one.
+func parseNotes(entries []rueidis.ZScore, read int64) (notes []retwis.Notification, actors, pids []int64) {
+	for _, e := range entries {
+		if n, ok := parseNote(e.Member); ok {
+			ms := int64(e.Score)
+			n.ID, n.Time, n.Unread = noteID(ms, e.Member), time.UnixMilli(ms), ms > read
+			notes = append(notes, n)
+			actors = append(actors, n.Actor.ID)
+			if n.Post > 0 {
+				pids = append(pids, n.Post)
+			}
+		}
+	}
+	return notes, actors, pids
 }
 
 // noteID is the ID of the notification member made at unix ms at.

@@ -27,16 +27,17 @@ const editedMarker = "\ue000edited\ue000"
 // relative time ("posted 3 minutes ago"), the one part that changes,
 // and for an edited post the HTML after how long ago it was edited.
 type fragment struct {
-	author     string // the name it was rendered with
-	edited     int64  // the edit it was rendered as (unix ms; 0: none)
-	head, tail string
-	editTail   string // after the time of the edit, which tail is before
+	author, name string // the author's username and display name it was rendered with
+	edited       int64  // the edit it was rendered as (unix ms; 0: none)
+	head, tail   string
+	editTail     string // after the time of the edit, which tail is before
 }
 
 // Fragments renders posts and keeps what it rendered: a post changes
 // only when edited, and is kept by its id and the time of its last edit
 // (a deleted one is no longer read), so a timeline page pieces its posts
-// together from strings instead of executing their template again. It
+// together from strings instead of executing their template again; a
+// post whose author took another name or display name is rendered anew. It
 // keeps the capacity most recently rendered posts, and is safe for
 // concurrent use.
 type Fragments struct {
@@ -120,7 +121,7 @@ func editedMs(p retwis.Post) int64 {
 
 // get returns the fragment of p, rendering it if need be.
 func (f *Fragments) get(p retwis.Post) (fragment, error) {
-	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author && fr.edited == editedMs(p) {
+	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author && fr.name == p.AuthorDisplayName && fr.edited == editedMs(p) {
 		return fr, nil
 	}
 	v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: agoMarker}
@@ -132,7 +133,7 @@ func (f *Fragments) get(p retwis.Post) (fragment, error) {
 		return fragment{}, fmt.Errorf("parts: render post %d: %w", p.ID, err)
 	}
 	html := buf.String()
-	fr := fragment{author: p.Author, edited: editedMs(p)}
+	fr := fragment{author: p.Author, name: p.AuthorDisplayName, edited: editedMs(p)}
 	if !p.Edited.IsZero() {
 		at := strings.LastIndex(html, editedMarker)
 		if at < 0 {

@@ -14,8 +14,9 @@ import (
 
 // TestFragments renders posts through the cache: each comes out as the
 // post template renders it (escaped, with the time as of now), the
-// second time from the cache, again when its author's name changed or
-// it was edited (with how long ago, and a link to its versions), and
+// second time from the cache, again when its author's name or display
+// name changed or it was edited (with how long ago, and a link to its
+// versions), and
 // the cache keeps no more than its capacity, evicting the oldest.
 func TestFragments(t *testing.T) {
 	t.Parallel()
@@ -44,6 +45,7 @@ func TestFragments(t *testing.T) {
 		{"edited", retwis.Post{ID: 7, AuthorID: 9, Author: "eve", Time: now.Add(-time.Hour), Edited: now.Add(-5 * time.Minute), Body: "new"}},
 		{"the markers in an edited body", retwis.Post{ID: 8, AuthorID: 9, Author: "eve", Time: now.Add(-time.Hour), Edited: now.Add(-2 * time.Minute),
 			Body: agoMarker + editedMarker + " " + editedMarker, Warning: editedMarker}},
+		{"a hostile display name", retwis.Post{ID: 10, AuthorID: 9, Author: "eve", AuthorDisplayName: `<script>x</script> & "Eve"`, Time: now, Body: "y"}},
 	} {
 		for round := range 2 { // rendered, then from the cache
 			got, err := f.HTML([]retwis.Post{tc.p}, now)
@@ -72,10 +74,15 @@ func TestFragments(t *testing.T) {
 		!strings.Contains(got, "hello again") || !strings.Contains(got, `href="/p/1/history"`) || !strings.Contains(got, "edited 1 minute ago") {
 		t.Errorf("after an edit: %s; want the new text, edited 1 minute ago, linking to the versions", got)
 	}
+	named := renamed
+	named.AuthorDisplayName = "Alicia Keys"
+	if got := must.Value(f.HTML([]retwis.Post{named}, now))(t); !strings.Contains(string(got), `<bdi class="name">Alicia Keys</bdi> <span class="username">@alicia</span>`) {
+		t.Errorf("after the author's display name changed: %s", got)
+	}
 	if n := f.cache.Len(); n != 3 {
 		t.Errorf("the cache holds %d fragments; want its capacity, 3", n)
 	}
-	for id, want := range map[int64]bool{1: true, 4: false, 5: true, 6: true} { // 1 came back, evicting the oldest
+	for id, want := range map[int64]bool{1: true, 8: false, 5: true, 6: true} { // 1 came back, evicting the oldest
 		if _, ok := f.cache.Load(id); ok != want {
 			t.Errorf("post %d cached: %v; want %v", id, ok, want)
 		}

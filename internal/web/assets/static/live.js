@@ -4,7 +4,9 @@
 // the session cookie opens); each new post it announces that the page
 // does not show yet is counted, and the placeholder shows "N new posts"
 // as a link that reloads the page. A post deleted before it was read is
-// not counted. Without this script the page is as it was.
+// not counted. The notifications the stream brings (the user's own, on
+// the home page) raise the unread count of the navigation's
+// Notifications link. Without this script the page is as it was.
 (function () {
   'use strict';
   var box = document.querySelector('[data-stream]');
@@ -37,6 +39,22 @@
   source.addEventListener('delete', function (e) {
     delete fresh[e.data];
     show();
+  });
+  var notes = {}; // ids of the notifications counted
+  source.addEventListener('notification', function (e) {
+    var id = JSON.parse(e.data).id;
+    var link = document.querySelector('a[href="/notifications"]');
+    if (!link || notes[id]) {
+      return;
+    }
+    notes[id] = true;
+    var count = link.querySelector('.unread-count');
+    if (!count) {
+      count = document.createElement('span');
+      count.className = 'unread-count';
+      link.append(' ', count);
+    }
+    count.textContent = (parseInt(count.textContent, 10) || 0) + 1;
   });
   // A stream refused (or gone) is closed for good by the browser, which
   // otherwise reconnects on its own: either way nothing is to be done.
