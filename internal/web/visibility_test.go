@@ -60,7 +60,8 @@ func TestVisibilityForms(t *testing.T) {
 // TestVisibilityRoundTrips: pages of followers-only posts cost no more
 // round trips warm than others (none), and cold at most one more, for
 // the home page only: whether the reader follows their authors, read
-// for all of them at once; a profile knows it from the page's own reads.
+// for all of them at once (then, as on every home page read cold, the
+// authors' display names); a profile knows it from the page's own reads.
 // Each page is read by a server of its own, so that cold means cold.
 func TestVisibilityRoundTrips(t *testing.T) {
 	w := newSite(t)
@@ -82,7 +83,7 @@ func TestVisibilityRoundTrips(t *testing.T) {
 		path       string
 		cold       int64
 		shows, not string
-	}{{"/", 3, "secret 1", "secret 4"}, {"/u/author1", 3, "secret 1", "secret 4"}, {"/u/author4", 3, "author4", "secret 4"}} {
+	}{{"/", 4, "secret 1", "secret 4"}, {"/u/author1", 3, "secret 1", "secret 4"}, {"/u/author4", 3, "author4", "secret 4"}} {
 		s := newSiteAt(t, w.redis.URL, httptest.NewServer)
 		b := s.browser()
 		b.setCookie(reader.cookie())
