@@ -36,6 +36,11 @@ type Post struct {
 	InReplyTo int64
 	ReplyTo   string
 	ReplyToID int64
+	// Favourites is how many accounts favourited the post; Favourited,
+	// Bookmarked and Pinned are the reader's marks on it (none for a
+	// visitor logged out).
+	Favourites                     int64
+	Favourited, Bookmarked, Pinned bool
 }
 
 // Summary is a user as the API describes them: the profile and counts.
@@ -180,12 +185,13 @@ type NotificationKind int
 
 // The kinds of notification.
 const (
-	NotificationFollow  NotificationKind = iota + 1 // Actor followed the user
-	NotificationMention                             // Actor mentioned the user in Post
-	NotificationReply                               // Actor replied to the user's post with Post
+	NotificationFollow    NotificationKind = iota + 1 // Actor followed the user
+	NotificationMention                               // Actor mentioned the user in Post
+	NotificationReply                                 // Actor replied to the user's post with Post
+	NotificationFavourite                             // Actor favourited the user's Post
 )
 
-// String names the kind: "follow", "mention" or "reply".
+// String names the kind: "follow", "mention", "reply" or "favourite".
 func (k NotificationKind) String() string {
 	switch k {
 	case NotificationFollow:
@@ -194,12 +200,14 @@ func (k NotificationKind) String() string {
 		return "mention"
 	case NotificationReply:
 		return "reply"
+	case NotificationFavourite:
+		return "favourite"
 	}
 	return "unknown"
 }
 
 // Notification tells a user that someone followed, mentioned or replied
-// to them.
+// to them, or favourited their post.
 type Notification struct {
 	// ID orders notifications, newest highest, and names one for paging:
 	// its time in unix ms, times 1000, plus a hash of what it says, so
@@ -207,7 +215,7 @@ type Notification struct {
 	ID     int64
 	Kind   NotificationKind
 	Actor  User
-	Post   int64 // the mention or the reply; 0 for a follow
+	Post   int64 // the mention, the reply or the post favourited; 0 for a follow
 	Time   time.Time
 	Unread bool // newer than the last time the user read them
 }

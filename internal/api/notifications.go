@@ -13,15 +13,16 @@ import (
 // notificationType is a notification's type as Mastodon names it: a
 // reply is a mention, as in Mastodon.
 func notificationType(k retwis.NotificationKind) string {
-	if k == retwis.NotificationFollow {
-		return "follow"
+	switch k {
+	case retwis.NotificationFollow, retwis.NotificationFavourite:
+		return k.String()
 	}
 	return "mention"
 }
 
 // notifications answers GET /api/v1/notifications: the user's
 // notifications, newest first, paged by id, filtered by types[] and
-// exclude_types[] (follow, mention).
+// exclude_types[] (follow, mention, favourite).
 func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 	v, err := params(r)
 	if err != nil {

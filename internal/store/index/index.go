@@ -210,7 +210,9 @@ func UncountCmds(c rueidis.Client, p Post) rueidis.Commands {
 // list it (its tags' posts and days, the mentions and notifications of
 // those it mentions, the replies of the post it answers and that
 // author's notification), and drop the index of its replies (which stay
-// standing, in reply to a deleted post). Each is safe to repeat.
+// standing, in reply to a deleted post) and its counts and who
+// favourited it (CountsDelCmds; the marks of those who did are skipped
+// when read, and removed then). Each is safe to repeat.
 func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 	b := c.B()
 	pid := kernel.ID(p.ID)
@@ -233,7 +235,8 @@ func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 			b.Zrem().Key(schema.Replies(p.Conv.ReplyTo)).Member(pid).Build(),
 			b.Zrem().Key(schema.Notifications(u.ID)).Member(schema.Note(schema.NoteReply, p.Author, p.ID)).Build())
 	}
-	return append(cmds, b.Del().Key(schema.Replies(p.ID)).Build())
+	cmds = append(cmds, b.Del().Key(schema.Replies(p.ID)).Build())
+	return append(cmds, CountsDelCmds(c, p.ID)...)
 }
 
 // NotifyCmds return the commands that give uid the notification note at

@@ -284,7 +284,8 @@ func (s *Store) globalPushCmd(pids ...int64) rueidis.Completed {
 }
 
 // posts loads the posts with the given ids, in order, with their authors'
-// names, in one round trip, served from the client-side cache when
+// names and their interaction state (counts, the reader's marks: see
+// marks), in one round trip, served from the client-side cache when
 // possible since posts never change. A post keeps its author's name;
 // for posts from before they did, the names are read in a second round
 // trip, unless their authors are among known (a profile's posts are all
@@ -307,6 +308,7 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 		cmds[i] = rueidis.CT(s.C.B().Hmget().Key(schema.Post(pid)).Field(kernel.PostFields...).Cache(), s.Opts.CacheTTL)
 	}
 	read := b.Add(cmds...)
+	m := s.startMarks(rd, pids, b)
 	var hiddenRead kernel.Slot
 	if !rd.all && rd.hidden == nil && len(pids) > 0 {
 		hiddenRead = b.Add(s.HiddenCmds(rd.id)...)
@@ -349,6 +351,7 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 		if !ok {
 			continue
 		}
+		m.apply(&p, i)
 		if i := slices.IndexFunc(known, func(u retwis.User) bool { return u.ID == p.AuthorID }); i >= 0 {
 			p.Author = known[i].Username
 		}
