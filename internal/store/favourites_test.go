@@ -228,3 +228,40 @@ func TestBookmark(t *testing.T) {
 		}
 	})
 }
+
+// TestPin: a user pins up to schema.MaxPins of their own posts, which
+// everyone sees among their pinned posts, newest pin first; another's
+// post cannot be pinned; unpinning takes it off.
+func TestPin(t *testing.T) {
+	t.Parallel()
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		alice, bob := f.Register(t, "alice"), f.Register(t, "bob")
+		var ps []retwis.Post
+		for range schema.MaxPins + 1 {
+			ps = append(ps, f.post(t, posts.Draft{Author: alice.ID, Text: "mine"}))
+		}
+		if _, err := f.St.Pin(f.Ctx, bob.ID, ps[0].ID); retwis.ErrorKind(err) != retwis.Invalid {
+			t.Errorf("bob pins alice's post: %v, want invalid", err)
+		}
+		for i, p := range ps[:schema.MaxPins] {
+			if got := must.Value(f.St.Pin(f.Ctx, alice.ID, p.ID))(t); !got.Pinned {
+				t.Fatalf("pin %d answers %+v", i, got)
+			}
+			f.Do(t, "ZADD", schema.Pins(alice.ID), "XX", itoa(int64(1e12)+int64(i)*1000), itoa(p.ID)) // a second apart
+		}
+		must.Value(f.St.Pin(f.Ctx, alice.ID, ps[0].ID))(t) // again: nothing changes
+		if _, err := f.St.Pin(f.Ctx, alice.ID, ps[schema.MaxPins].ID); retwis.ErrorKind(err) != retwis.Invalid {
+			t.Errorf("a pin past the bound: %v, want invalid", err)
+		}
+		pinned := must.Value(f.St.Pinned(f.Ctx, bob.ID, alice.ID))(t)
+		want := postIDs(ps[:schema.MaxPins])
+		slices.Reverse(want)
+		if got := postIDs(pinned); !slices.Equal(got, want) {
+			t.Errorf("alice's pins as bob sees them: %v, want %v", got, want)
+		}
+		must.Value(f.St.Unpin(f.Ctx, alice.ID, ps[0].ID))(t)
+		if got := must.Value(f.St.Pinned(f.Ctx, alice.ID, alice.ID))(t); len(got) != schema.MaxPins-1 || !got[0].Pinned {
+			t.Errorf("after an unpin: %v", postIDs(got))
+		}
+	})
+}
