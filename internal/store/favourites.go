@@ -54,3 +54,14 @@ func (s *Store) Favouriters(ctx context.Context, viewer, pid int64, c retwis.Cur
 	}
 	return page, err
 }
+
+// FavouriterNames returns the names of up to n of the accounts that
+// favourited post pid, which viewer must see, the most recent first.
+func (s *Store) FavouriterNames(ctx context.Context, viewer, pid int64, n int) ([]string, error) {
+	page, err := s.Favouriters(ctx, viewer, pid, retwis.Cursor{}, n)
+	names := make([]string, len(page.Follows))
+	for i, f := range page.Follows {
+		names[i] = f.User.Username
+	}
+	return names, err
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -76,7 +77,7 @@ func (s *Store) writeMark(ctx context.Context, k markKind, uid, pid int64, on bo
 	b := s.C.B()
 	mark := b.Zrem().Key(key).Member(kernel.ID(pid)).Build()
 	if on {
-		mark = b.Zadd().Key(key).Nx().ScoreMember().ScoreMember(float64(time.Now().UnixMilli()), kernel.ID(pid)).Build()
+		mark = kernel.MarkAdd.Cmd(s.C, []string{key}, kernel.ID(pid), strconv.FormatInt(time.Now().UnixMilli(), 10))
 	}
 	if k.job == "" {
 		return s.Wrap("mark a post", redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands { return rueidis.Commands{mark} }, key)))

@@ -623,3 +623,16 @@ if redis.call('ZSCORE', KEYS[2], ARGV[1]) or redis.call('ZSCORE', KEYS[3], ARGV[
 if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[3]) == 0 then return 0 end
 redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[4]) - 1)
 return 1
+
+--- mark_add
+-- KEYS[1]: a user's sorted set of marked posts (favourites, bookmarks,
+-- pins). ARGV: a post, the unix ms now. Unless the post is marked
+-- already (it returns 0), it is added, scored now, or 1 ms after the
+-- newest mark if that is not earlier, so that marks keep the order they
+-- were made in, even within one millisecond (it returns 1).
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+local at = tonumber(ARGV[2])
+local newest = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if newest[2] and tonumber(newest[2]) >= at then at = tonumber(newest[2]) + 1 end
+redis.call('ZADD', KEYS[1], at, ARGV[1])
+return 1

@@ -343,7 +343,8 @@ const (
 func FavouritedBy(pid int64) string { return "favourited_by:{" + id(pid) + "}" }
 
 // Favourites holds the posts uid favourited: post ids scored by unix
-// ms, in the user's slot; what the Favourites page lists, newest first.
+// ms (each 1 ms after the one before, at least: see kernel.MarkAdd), in
+// the user's slot; what the Favourites page lists, newest first.
 func Favourites(uid int64) string { return "favourites:" + tag(uid) }
 
 // Bookmarks holds the posts uid bookmarked, as Favourites.

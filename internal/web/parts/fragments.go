@@ -19,16 +19,23 @@ import (
 // the body, so the fragment is split at its last occurrence.
 const agoMarker = "\ue000ago\ue000"
 
-// fragment is a post rendered once: its HTML before and after the
-// relative time ("posted 3 minutes ago"), the one part that changes.
+// actionsMarker stands for a post's action bar (see writeActions) while
+// its fragment is rendered; it comes after the relative time, so it is
+// looked for after agoMarker's place.
+const actionsMarker = "\ue000actions\ue000"
+
+// fragment is a post rendered once: its HTML before the relative time
+// ("posted 3 minutes ago"), between it and the action bar, and after
+// it: the parts that change are written fresh.
 type fragment struct {
-	author     string // the name it was rendered with
-	head, tail string
+	author          string // the name it was rendered with
+	head, mid, tail string
 }
 
 // Fragments renders posts and keeps what it rendered: posts never change
 // (a deleted one is no longer read), so a timeline page pieces its posts
-// together from strings instead of executing their template again. It
+// together from strings instead of executing their template again; what
+// does change (the relative time, the action bar) is written fresh. It
 // keeps the capacity most recently rendered posts, and is safe for
 // concurrent use.
 type Fragments struct {
@@ -43,11 +50,13 @@ func NewFragments(tmpl *template.Template, capacity int) *Fragments {
 }
 
 // PostView is what the "post" template renders: the post, its body as
-// HTML (see BodyHTML) and the words that say how long ago it was made.
+// HTML (see BodyHTML), the words that say how long ago it was made and
+// its action bar (see ActionsHTML).
 type PostView struct {
 	retwis.Post
 	BodyHTML template.HTML
 	Ago      string
+	Actions  template.HTML
 }
 
 // HTML returns the HTML of posts, one after the other, as of now.
@@ -83,7 +92,7 @@ func (f *Fragments) all(posts []retwis.Post) ([]fragment, int, error) {
 			return nil, 0, err
 		}
 		frs[i] = fr
-		size += len(fr.head) + len(fr.tail) + 20 // "posted 11 months ago"
+		size += len(fr.head) + len(fr.mid) + len(fr.tail) + 20 + 300 // "posted 11 months ago", the action bar
 	}
 	return frs, size, nil
 }
@@ -93,6 +102,8 @@ func write(w io.StringWriter, frs []fragment, posts []retwis.Post, now time.Time
 	for i, fr := range frs {
 		w.WriteString(fr.head)
 		w.WriteString(Escape(words.Since(now.Sub(posts[i].Time))))
+		w.WriteString(fr.mid)
+		writeActions(w, posts[i])
 		w.WriteString(fr.tail)
 	}
 }
@@ -103,7 +114,7 @@ func (f *Fragments) get(p retwis.Post) (fragment, error) {
 		return fr, nil
 	}
 	var buf bytes.Buffer
-	if err := f.tmpl.ExecuteTemplate(&buf, "post", PostView{Post: p, BodyHTML: BodyHTML(p), Ago: agoMarker}); err != nil {
+	if err := f.tmpl.ExecuteTemplate(&buf, "post", PostView{Post: p, BodyHTML: BodyHTML(p), Ago: agoMarker, Actions: actionsMarker}); err != nil {
 		return fragment{}, fmt.Errorf("parts: render post %d: %w", p.ID, err)
 	}
 	html := buf.String()
@@ -111,7 +122,12 @@ func (f *Fragments) get(p retwis.Post) (fragment, error) {
 	if at < 0 {
 		return fragment{}, fmt.Errorf("parts: render post %d: the post template shows no relative time", p.ID)
 	}
-	fr := fragment{author: p.Author, head: html[:at], tail: html[at+len(agoMarker):]}
+	rest := html[at+len(agoMarker):]
+	bar := strings.Index(rest, actionsMarker)
+	if bar < 0 {
+		return fragment{}, fmt.Errorf("parts: render post %d: the post template shows no action bar after the time", p.ID)
+	}
+	fr := fragment{author: p.Author, head: html[:at], mid: rest[:bar], tail: rest[bar+len(actionsMarker):]}
 	f.cache.Store(p.ID, fr) // a renamed author's post keeps its slot
 	return fr, nil
 }
