@@ -20,10 +20,11 @@ var favourites = markKind{
 // Favourite makes uid favourite post pid, which uid must see, and
 // returns the post as uid sees it then, counted. The favourite is one
 // round trip once the rate limit passed and the post is read (through
-// the client-side cache): uid's mark and a delivery job, which adds uid
-// to who favourited the post, counts it and notifies its author, once
-// however often uid takes it back and favourites it again (see
-// delivery's favourite job). Favouriting again changes nothing.
+// the client-side cache): uid's mark, uid added to who favourited the
+// post and counted, and a delivery job, which makes sure of the count
+// and notifies the author, once however often uid takes it back and
+// favourites it again (see delivery's favourite job). Favouriting again
+// changes nothing.
 func (s *Store) Favourite(ctx context.Context, uid, pid int64) (retwis.Post, error) {
 	return s.setMark(ctx, favourites, uid, pid, true)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -70,20 +71,25 @@ func (s *Store) setMark(ctx context.Context, k markKind, uid, pid int64, on bool
 }
 
 // writeMark writes uid's mark of kind k on post pid (on) or takes it off,
-// with its delivery job if k has one, in one pipeline.
+// in one pipeline; for a kind with a delivery job, with the job and the
+// post's side brought in line at once (index.FavouriteSyncCmd), so that
+// the page the user goes back to counts it; the job makes sure of it.
 func (s *Store) writeMark(ctx context.Context, k markKind, uid, pid int64, on bool) error {
-	key := k.key(uid)
+	key, now := k.key(uid), time.Now().UnixMilli()
 	s.Written.Add(key) // the next page shows it
-	b := s.C.B()
-	mark := b.Zrem().Key(key).Member(kernel.ID(pid)).Build()
+	mark := s.C.B().Zrem().Key(key).Member(kernel.ID(pid)).Build()
 	if on {
-		mark = kernel.MarkAdd.Cmd(s.C, []string{key}, kernel.ID(pid), strconv.FormatInt(time.Now().UnixMilli(), 10))
+		mark = kernel.MarkAdd.Cmd(s.C, []string{key}, kernel.ID(pid), strconv.FormatInt(now, 10))
 	}
 	if k.job == "" {
 		return s.Wrap("mark a post", redisconn.FirstErr(s.Replicated(ctx, func() rueidis.Commands { return rueidis.Commands{mark} }, key)))
 	}
+	if !on {
+		now = 0
+	}
+	s.Written.Add(schema.Counts(pid), schema.FavouritedBy(pid))
 	_, err := s.OnShard(ctx, uid, func(q schema.Queue) rueidis.Commands {
-		return rueidis.Commands{mark, s.JobCmd(q, k.job, pid, uid)}
+		return rueidis.Commands{mark, index.FavouriteSyncCmd(s.C, pid, uid, now), s.JobCmd(q, k.job, pid, uid)}
 	}, key)
 	return s.Wrap("mark a post", err)
 }

@@ -17,9 +17,11 @@ import (
 // whatever the job's order among that user's jobs of the post and
 // however often it runs: it reads the mark and the post's author, then,
 // in the post's slot, adds the user to who favourited it or takes them
-// out and counts them (index.FavouriteSyncCmd), and when the user was
-// added now, notifies the author (once: index.FavouriteNoteCmd) and
-// their live stream. A post gone loses its counts instead.
+// out and counts them (index.FavouriteSyncCmd: the favourite did so
+// already, unless its pipeline crossed another's), and while the mark
+// stands, notifies the author (once, however often it runs:
+// index.FavouriteNoteCmd) and, the first time, their live stream. A
+// post gone loses its counts instead.
 func (w *Worker) favourite(ctx context.Context, j job) error {
 	err := w.syncFavourite(ctx, j.post, j.author)
 	w.st.Metrics.Job(j.kind, j.post, err)
@@ -43,12 +45,8 @@ func (w *Worker) syncFavourite(ctx context.Context, pid, uid int64) error {
 	if err != nil {
 		return err
 	}
-	added, err := w.script(ctx, index.FavouriteSyncCmd(c, pid, uid, at)).ToArray()
-	if err != nil || len(added) == 0 {
+	if err := w.script(ctx, index.FavouriteSyncCmd(c, pid, uid, at)).Error(); err != nil || at == 0 || author == uid {
 		return err
-	}
-	if n, _ := added[0].AsInt64(); n != 1 || author == uid {
-		return nil
 	}
 	now := time.Now().UnixMilli()
 	if n, err := w.script(ctx, index.FavouriteNoteCmd(c, author, uid, pid, now)).AsInt64(); err != nil || n == 0 {
