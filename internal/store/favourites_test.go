@@ -267,3 +267,43 @@ func TestPin(t *testing.T) {
 		}
 	})
 }
+
+// TestFavouritesCheck: the check finds what is wrong with who favourited
+// a post and its count, against the users' favourites, and repairs it:
+// a favourite missing from the post's side, one there without its mark,
+// a count that is off, a favourite of a post that is gone, the
+// favourites of a post that is gone.
+func TestFavouritesCheck(t *testing.T) {
+	t.Parallel()
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		alice, bob, carol := f.Register(t, "alice"), f.Register(t, "bob"), f.Register(t, "carol")
+		p := f.post(t, posts.Draft{Author: alice.ID, Text: "checked"})
+		must.Value(f.St.Favourite(f.Ctx, bob.ID, p.ID))(t)
+		f.Drain(t)
+		if got := problems(f.check(t, false)); len(got) != 0 {
+			t.Fatalf("a sound database: %v", got)
+		}
+		f.Do(t, "ZREM", schema.FavouritedBy(p.ID), itoa(bob.ID))
+		f.Do(t, "ZADD", schema.FavouritedBy(p.ID), "1", itoa(carol.ID))
+		f.Do(t, "HSET", schema.Counts(p.ID), schema.FieldFavourites, "7")
+		f.Do(t, "ZADD", schema.Favourites(carol.ID), "1", "99999999")
+		f.Do(t, "ZADD", schema.FavouritedBy(99999998), "1", itoa(carol.ID))
+		want := []string{
+			"favourites: a favourite missing from who favourited the post ×1",
+			"favourites: a favourite of a post that is gone ×1",
+			"favourites: a post's count of favourites is wrong ×1",
+			"favourites: the favourites of a post that is gone ×1",
+			"favourites: who favourited a post lists one who did not ×1",
+		}
+		if got := problems(f.check(t, false)); !slices.Equal(got, want) {
+			t.Fatalf("found %q, want %q", got, want)
+		}
+		f.check(t, true)
+		if got := problems(f.check(t, false)); len(got) != 0 {
+			t.Errorf("after the repair: %q", got)
+		}
+		if s := f.seen(t, alice.ID, p.ID); s.Favourites != 1 {
+			t.Errorf("after the repair: %d favourites, want bob's", s.Favourites)
+		}
+	})
+}
