@@ -163,6 +163,9 @@ type Profile struct {
 	// the account is suspended (its posts hidden from everyone).
 	Followed, Blocked, Muted, Suspended bool
 	Page                                Page
+	// Pinned are the posts the user pinned to the top of their profile,
+	// the newest pin first, shown above the first page.
+	Pinned []Post
 }
 
 // Thread is a post with its conversation: the posts it answers and the

@@ -7,6 +7,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/must"
@@ -233,8 +234,9 @@ func TestBookmark(t *testing.T) {
 }
 
 // TestPin: a user pins up to schema.MaxPins of their own posts, which
-// everyone sees among their pinned posts, newest pin first; another's
-// post cannot be pinned; unpinning takes it off.
+// everyone sees among their pinned posts and at the top of their
+// profile page, newest pin first; another's post cannot be pinned;
+// unpinning takes it off.
 func TestPin(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
@@ -260,6 +262,10 @@ func TestPin(t *testing.T) {
 		slices.Reverse(want)
 		if got := postIDs(pinned); !slices.Equal(got, want) {
 			t.Errorf("alice's pins as bob sees them: %v, want %v", got, want)
+		}
+		page := must.Value(f.St.ProfilePage(f.Ctx, bob.ID, "alice", store.PageQuery{N: 2}))(t)
+		if got := postIDs(page.Profile.Pinned); !slices.Equal(got, want) {
+			t.Errorf("alice's profile page as bob sees it pins %v, want %v", got, want)
 		}
 		must.Value(f.St.Unpin(f.Ctx, alice.ID, ps[0].ID))(t)
 		if got := must.Value(f.St.Pinned(f.Ctx, alice.ID, alice.ID))(t); len(got) != schema.MaxPins-1 || !got[0].Pinned {

@@ -6,6 +6,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -52,4 +53,20 @@ func (s *Store) Unpin(ctx context.Context, uid, pid int64) (retwis.Post, error) 
 func (s *Store) Pinned(ctx context.Context, viewer, uid int64) ([]retwis.Post, error) {
 	page, err := s.markedPosts(ctx, pins, viewer, uid, retwis.Cursor{}, schema.MaxPins)
 	return page.Posts, err
+}
+
+// startPins adds to b the cached read of the posts uid pinned.
+func (s *Store) startPins(uid int64, b *kernel.Batch) kernel.Slot {
+	return b.Add(rueidis.CT(s.C.B().Zrevrange().Key(schema.Pins(uid)).Start(0).Stop(schema.MaxPins-1).Cache(), s.Opts.CacheTTL))
+}
+
+// pinnedPosts reads the posts whose ids read, a slot of startPins,
+// holds, as viewer sees them: no read when there are none, else one
+// through the client-side cache.
+func (s *Store) pinnedPosts(ctx context.Context, viewer int64, read kernel.Slot) ([]retwis.Post, error) {
+	pids, err := read.Replies()[0].AsIntSlice()
+	if err != nil || len(pids) == 0 {
+		return nil, s.Wrap("pinned posts", err)
+	}
+	return s.Posts(ctx, viewer, pids)
 }

@@ -25,7 +25,7 @@ func newestPost(t *testing.T, page string) string {
 // its page, and the favourite on the Favourites page, and its author is
 // notified; a bookmark shows on the Bookmarks page only; a missing post
 // is a 404, a visitor is sent to log in; a Referer of another site is
-// not followed.
+// not followed; the author pins the post to the top of their profile.
 func TestFavouritePages(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -61,6 +61,7 @@ func TestFavouritePages(t *testing.T) {
 	}
 	redirects(t, alice.post("/p/"+pid+"/pin", nil), "/p/"+pid+"#p"+pid)
 	expect(t, alice.get("/p/"+pid), http.StatusOK, "Unpin it")
+	expect(t, visitor.get("/u/alice"), http.StatusOK, `<section class="pinned">`, `<h2>Pinned</h2>`, `id="p`+pid+`"`)
 	expect(t, bob.post("/p/"+pid+"/pin", nil), http.StatusBadRequest, "only your own posts")
 }
 

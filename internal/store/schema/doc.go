@@ -152,9 +152,26 @@
 //	notifications:{<id>} zset    user <id>'s newest 200 notifications,
 //	                             scored by unix ms: "follow:<actor>",
 //	                             "mention:<actor>:<post>",
-//	                             "reply:<actor>:<post>" (retwis)
+//	                             "reply:<actor>:<post>",
+//	                             "favourite:<actor>:<post>" (retwis)
 //	replies:{<post id>}  zset    the replies to a post: post ids scored by
 //	                             id (retwis; the thread page)
+//	counts:{<post id>}   hash    the counts of a post's interactions:
+//	                             favourites (absent: 0), in the slot of
+//	                             its replies (retwis)
+//	favourited_by:{<post id>}
+//	                     zset    who favourited a post: user ids scored by
+//	                             unix ms, brought in line with the users'
+//	                             favourites by the favourite job (retwis)
+//	favourites:{<id>}    zset    the posts user <id> favourited (the truth
+//	                             of favourites): post ids scored by unix ms,
+//	                             each at least 1 ms after the one before
+//	                             (retwis; the Favourites page)
+//	bookmarks:{<id>}     zset    the posts user <id> bookmarked, likewise
+//	                             (retwis; the Bookmarks page)
+//	pins:{<id>}          zset    the posts user <id> pinned to the top of
+//	                             their profile, at most 5 of their own,
+//	                             likewise (retwis)
 //	trends:{<n>}         zset    shard n (00–0f) of the tag trends: folded
 //	                             tags (the tags whose FNV-1a falls in it)
 //	                             scored by their posts' decayed count, the
@@ -243,7 +260,9 @@
 //	                             in it (FNV-1a mod 16), or of any author
 //	                             when that shard's master cannot be
 //	                             reached: kind (deliver, undeliver,
-//	                             celebrate), post, author; every post has
+//	                             celebrate, favourite: post and the user
+//	                             who favourited it or took it back, in
+//	                             author), post, author; every post has
 //	                             a deliver job; consumer group
 //	                             "deliverers" (retwis)
 //	deliveries:{<n>}:progress
@@ -346,7 +365,8 @@
 //	                             (login:addr:<address>, login:user:<folded
 //	                             name>, login:device:<device id>,
 //	                             signup:addr:<address>, post:<id>,
-//	                             follow:<id>, report:<id>, api:token:<hash>,
+//	                             follow:<id>, action:<id> (favourites,
+//	                             bookmarks, pins), report:<id>, api:token:<hash>,
 //	                             api:addr:<address>): the generic
 //	                             cell-rate algorithm's theoretical arrival
 //	                             time, unix ms, expiring as it falls behind
