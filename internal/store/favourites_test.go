@@ -144,8 +144,9 @@ func TestFavouriteJobReplayed(t *testing.T) {
 }
 
 // TestFavouriteOfDeletedPost: deleting a post drops its counts and who
-// favourited it; the marks of those who did are skipped on their lists
-// and removed then.
+// favourited it, and takes it out of the favourites of those who did and
+// out of its author's pins; a bookmark of it is skipped on its list and
+// removed then.
 func TestFavouriteOfDeletedPost(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
@@ -154,9 +155,17 @@ func TestFavouriteOfDeletedPost(t *testing.T) {
 		kept := f.post(t, posts.Draft{Author: alice.ID, Text: "staying"})
 		must.Value(f.St.Favourite(f.Ctx, bob.ID, kept.ID))(t)
 		must.Value(f.St.Favourite(f.Ctx, bob.ID, p.ID))(t)
+		must.Value(f.St.Bookmark(f.Ctx, bob.ID, p.ID))(t)
+		must.Value(f.St.Pin(f.Ctx, alice.ID, p.ID))(t)
 		f.Drain(t)
 		must.OK(t, f.St.DeletePost(f.Ctx, alice.ID, p.ID))
 		f.Drain(t)
+		if marks := f.Strs(t, "ZRANGE", schema.Favourites(bob.ID), "0", "-1"); !slices.Equal(marks, []string{itoa(kept.ID)}) {
+			t.Errorf("bob's favourites after the deletion: %v", marks)
+		}
+		if pins := f.Strs(t, "ZRANGE", schema.Pins(alice.ID), "0", "-1"); len(pins) != 0 {
+			t.Errorf("alice's pins after the deletion: %v", pins)
+		}
 		if keys := append(f.Keys(t, schema.Counts(p.ID)), f.Keys(t, schema.FavouritedBy(p.ID))...); len(keys) != 0 {
 			t.Errorf("keys of the deleted post left: %v", keys)
 		}
@@ -164,8 +173,11 @@ func TestFavouriteOfDeletedPost(t *testing.T) {
 		if ids := postIDs(favs.Posts); !slices.Equal(ids, []int64{kept.ID}) {
 			t.Errorf("bob's favourites: %v, want the post kept only", ids)
 		}
-		if marks := f.Strs(t, "ZRANGE", schema.Favourites(bob.ID), "0", "-1"); !slices.Equal(marks, []string{itoa(kept.ID)}) {
-			t.Errorf("bob's marks after the list was read: %v", marks)
+		if page := must.Value(f.St.Bookmarks(f.Ctx, bob.ID, retwis.Cursor{}, 10))(t); len(page.Posts) != 0 {
+			t.Errorf("bob's bookmarks: %v, want none", postIDs(page.Posts))
+		}
+		if marks := f.Strs(t, "ZRANGE", schema.Bookmarks(bob.ID), "0", "-1"); len(marks) != 0 {
+			t.Errorf("bob's bookmarks after the list was read: %v", marks)
 		}
 		if _, err := f.St.Unfavourite(f.Ctx, bob.ID, p.ID); retwis.ErrorKind(err) != retwis.NotFound {
 			t.Errorf("unfavouriting a deleted post: %v, want not found", err)

@@ -332,7 +332,8 @@ func (s *Deleter) stashPosts(ctx context.Context, uid int64, pids []int64) (stri
 
 // deletePosts deletes uid's batch of posts stashed in batch, as
 // store.DeletePost deletes one: the hashes first (the posts vanish from every
-// page), then what lists them (store.DeletedCmds), then, once only, the counts
+// page), then the marks of them (store.DropMarks) and what lists them
+// (store.DeletedCmds), then, once only, the counts
 // of their tags (uncount), and last the author's index of them and the
 // stash. They need no undelivery: the home timelines of the followers
 // were cleaned of them as their follows ended.
@@ -345,7 +346,7 @@ func (s *Deleter) deletePosts(ctx context.Context, uid int64, batch string, coun
 	if err != nil {
 		return err
 	}
-	if err := s.unlistPosts(ctx, posts); err != nil {
+	if err := s.unlistBatch(ctx, uid, stashed, posts); err != nil {
 		return err
 	}
 	if !counted {
@@ -354,6 +355,20 @@ func (s *Deleter) deletePosts(ctx context.Context, uid int64, batch string, coun
 		}
 	}
 	return s.batchDone(ctx, uid, stashed)
+}
+
+// unlistBatch drops the marks of the stashed posts of uid, deleted
+// (store.DropMarks), then unlists posts, those of them that existed
+// (unlistPosts).
+func (s *Deleter) unlistBatch(ctx context.Context, uid int64, stashed []stashedPost, posts []index.Post) error {
+	pids := make([]int64, len(stashed))
+	for i, sp := range stashed {
+		pids[i] = sp.ID
+	}
+	if err := s.DropMarks(ctx, uid, pids); err != nil {
+		return err
+	}
+	return s.unlistPosts(ctx, posts)
 }
 
 // unlistPosts takes deleted posts off the global timeline and out of the

@@ -2,11 +2,14 @@ package posts
 
 import (
 	"context"
+	"slices"
 	"strconv"
 
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -14,10 +17,15 @@ import (
 // marks are the reads of the interaction state of a page of posts, sent
 // with the posts (see posts): each post's counts and, for a reader
 // logged in, the reader's marks on them, all through the client-side
-// cache, so that a warm page reads them without a round trip.
+// cache, so that a warm page reads them without a round trip. The marks
+// are read post by post (ZSCORE), each cached on its own, so that a page
+// of posts read before, in other pages, is warm too; the pins, at most
+// schema.MaxPins, are read whole.
 type marks struct {
-	counts kernel.Slot // HMGET of each post's counts
-	mine   kernel.Slot // ZMSCORE of the reader's favourites, bookmarks and pins; none logged out
+	counts     kernel.Slot // HMGET of each post's counts
+	favourites kernel.Slot // ZSCORE of each post in the reader's favourites; none logged out
+	bookmarks  kernel.Slot // likewise, bookmarks
+	pins       kernel.Slot // the reader's pins
 }
 
 // startMarks adds to b the reads of the interaction state of posts pids
@@ -27,20 +35,26 @@ func (s *Store) startMarks(rd reader, pids []int64, b *kernel.Batch) marks {
 		return marks{}
 	}
 	cb := s.C.B()
-	counts := make([]rueidis.CacheableTTL, len(pids))
-	for i, pid := range pids {
-		counts[i] = rueidis.CT(cb.Hmget().Key(schema.Counts(pid)).Field(schema.FieldFavourites).Cache(), s.Opts.CacheTTL)
+	each := func(cmd func(pid int64) rueidis.Cacheable) kernel.Slot {
+		cmds := make([]rueidis.CacheableTTL, len(pids))
+		for i, pid := range pids {
+			cmds[i] = rueidis.CT(cmd(pid), s.Opts.CacheTTL)
+		}
+		return b.Add(cmds...)
 	}
-	m := marks{counts: b.Add(counts...)}
+	m := marks{counts: each(func(pid int64) rueidis.Cacheable {
+		return cb.Hmget().Key(schema.Counts(pid)).Field(schema.FieldFavourites).Cache()
+	})}
 	if rd.id == 0 {
 		return m
 	}
-	members := kernel.IDs(pids)
-	var mine []rueidis.CacheableTTL
-	for _, key := range []string{schema.Favourites(rd.id), schema.Bookmarks(rd.id), schema.Pins(rd.id)} {
-		mine = append(mine, rueidis.CT(cb.Zmscore().Key(key).Member(members...).Cache(), s.Opts.CacheTTL))
-	}
-	m.mine = b.Add(mine...)
+	m.favourites = each(func(pid int64) rueidis.Cacheable {
+		return cb.Zscore().Key(schema.Favourites(rd.id)).Member(kernel.ID(pid)).Cache()
+	})
+	m.bookmarks = each(func(pid int64) rueidis.Cacheable {
+		return cb.Zscore().Key(schema.Bookmarks(rd.id)).Member(kernel.ID(pid)).Cache()
+	})
+	m.pins = b.Add(rueidis.CT(cb.Zrange().Key(schema.Pins(rd.id)).Min("0").Max("-1").Cache(), s.Opts.CacheTTL))
 	return m
 }
 
@@ -49,18 +63,18 @@ func (s *Store) startMarks(rd reader, pids []int64, b *kernel.Batch) marks {
 func (m marks) apply(p *retwis.Post, i int) {
 	if counts := m.counts.Replies(); i < len(counts) {
 		if vals, err := counts[i].ToArray(); err == nil && len(vals) > 0 {
-			if n, err := vals[0].AsInt64(); err == nil {
-				p.Favourites = n
-			}
+			p.Favourites, _ = vals[0].AsInt64()
 		}
 	}
-	mine := m.mine.Replies()
-	for k, set := range []*bool{&p.Favourited, &p.Bookmarked, &p.Pinned} {
-		if k < len(mine) {
-			if scores, err := mine[k].ToArray(); err == nil && i < len(scores) {
-				*set = !scores[i].IsNil()
-			}
-		}
+	if favs := m.favourites.Replies(); i < len(favs) {
+		p.Favourited = favs[i].Error() == nil
+	}
+	if marks := m.bookmarks.Replies(); i < len(marks) {
+		p.Bookmarked = marks[i].Error() == nil
+	}
+	if pins := m.pins.Replies(); len(pins) == 1 {
+		pinned, _ := pins[0].AsStrSlice()
+		p.Pinned = slices.Contains(pinned, kernel.ID(p.ID))
 	}
 }
 
@@ -102,4 +116,32 @@ func (s *Store) markPage(ctx context.Context, key string, c retwis.Cursor, want 
 		}
 	}
 	return ids, nil
+}
+
+// DropMarks takes the posts pids of author, deleted, out of the
+// favourites of those who favourited them (who favourited each tells)
+// and out of author's pins, and drops their counts and who favourited
+// them (index.CountsDelCmds), in two round trips; a bookmark of one is
+// dropped when its list is read. Safe to repeat, it goes before the
+// posts are unlisted (index.UnlistCmds drops who favourited them too).
+func (s *Store) DropMarks(ctx context.Context, author int64, pids []int64) error {
+	b := s.C.B()
+	reads := make(rueidis.Commands, len(pids))
+	for i, pid := range pids {
+		reads[i] = b.Zrange().Key(schema.FavouritedBy(pid)).Min("0").Max("-1").Build()
+	}
+	cmds := rueidis.Commands{b.Zrem().Key(schema.Pins(author)).Member(kernel.IDs(pids)...).Build()}
+	s.Written.Add(schema.Pins(author))
+	for i, r := range s.C.DoMulti(ctx, reads...) {
+		uids, err := r.AsIntSlice()
+		if err != nil {
+			return s.Wrap("drop the marks of deleted posts", err)
+		}
+		for _, uid := range uids {
+			s.Written.Add(schema.Favourites(uid))
+			cmds = append(cmds, b.Zrem().Key(schema.Favourites(uid)).Member(kernel.ID(pids[i])).Build())
+		}
+		cmds = append(cmds, index.CountsDelCmds(s.C, pids[i])...)
+	}
+	return s.Wrap("drop the marks of deleted posts", redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)))
 }

@@ -496,7 +496,8 @@ func (s *Store) DeletedCmds(p index.Post) rueidis.Commands {
 // post is gone, and the client-side caches of every server are
 // invalidated by Redis. Then it is taken out of every index it entered
 // (own posts, tags, mentions, replies, notifications, trend and
-// completion counts); its replies stay, in reply to a deleted post. The
+// completion counts), and out of the favourites of those who favourited
+// it (DropMarks); its replies stay, in reply to a deleted post. The
 // ids left in followers' timelines are removed by a delivery worker
 // afterwards, unless the post was never fanned out (a celebrity's). Once begun it completes even if the client goes away;
 // it has succeeded once the hash is gone.
@@ -526,12 +527,13 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	// missing, so what follows only reclaims space, and a failure is
 	// logged rather than reported.
 	uncount := s.Uncounter(ctx)
-	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
+	err = s.DropMarks(ctx, uid, []int64{pid})
+	err = errors.Join(err, redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		return append(rueidis.Commands{
 			b.Zrem().Key(schema.UserPosts(uid)).Member(kernel.ID(pid)).Build(),
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(kernel.ID(pid)).Build(),
 		}, append(s.DeletedCmds(post), uncount(post)...)...)
-	}))
+	})))
 	if fanout != "0" {
 		err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
 			return rueidis.Commands{s.JobCmd(q, schema.JobUndeliver, pid, uid)}
