@@ -3,6 +3,7 @@ package store_test
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/redis/rueidis"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // favouriteNotes returns the favourite notifications of uid, as
@@ -324,4 +326,23 @@ func TestFavouritesCheck(t *testing.T) {
 			t.Errorf("after the repair: %d favourites, want bob's", s.Favourites)
 		}
 	})
+}
+
+// TestMarkLimit: favourites, bookmarks and pins beyond Limits.Actions are
+// refused with TooMany and write nothing; taking one back is not
+// limited.
+func TestMarkLimit(t *testing.T) {
+	t.Parallel()
+	f := newFixtureWith(t, redistest.Start(t).URL, store.Options{Limits: store.Limits{Actions: retwis.Rate{Count: 1, Per: time.Hour}}}, false)
+	alice := f.Register(t, "alice")
+	p := f.post(t, posts.Draft{Author: alice.ID, Text: "once"})
+	must.Value(f.St.Favourite(f.Ctx, alice.ID, p.ID))(t)
+	before := f.Snapshot(t)
+	if _, err := f.St.Bookmark(f.Ctx, alice.ID, p.ID); retwis.ErrorKind(err) != retwis.TooMany {
+		t.Fatalf("a second action within the hour: %v, want too many", err)
+	}
+	f.AssertUnchanged(t, before)
+	if got := must.Value(f.St.Unfavourite(f.Ctx, alice.ID, p.ID))(t); got.Favourited {
+		t.Errorf("the unfavourite: %+v", got)
+	}
 }

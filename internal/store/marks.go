@@ -32,13 +32,13 @@ type markKind struct {
 // returns the post as uid then sees it. The post must be one uid sees
 // (read with the mark, through the client-side cache); then the mark and
 // its delivery job, if any, are written in one pipeline, acknowledged
-// once replicated. Putting a mark is rate limited as follows are, in a
-// bucket of its own (schema.ActionLimit); taking one off is not, and
+// once replicated. Putting a mark is rate limited (Limits.Actions, the
+// subject schema.ActionLimit); taking one off is not, and
 // takes it off even a post uid no longer sees, then answers that it is
 // not found. Marking twice changes nothing.
 func (s *Store) setMark(ctx context.Context, k markKind, uid, pid int64, on bool) (retwis.Post, error) {
 	if on {
-		if _, err := s.Take(ctx, accounts.Subject(schema.ActionLimit(uid)), s.Opts.Limits.Follows); err != nil {
+		if _, err := s.Take(ctx, accounts.Subject(schema.ActionLimit(uid)), s.Opts.Limits.Actions); err != nil {
 			return retwis.Post{}, err
 		}
 	}
