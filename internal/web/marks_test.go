@@ -10,7 +10,7 @@ import (
 )
 
 // newestPost returns the id of the first post of a page.
-func newestPost(t *testing.T, page string) string {
+func newestPost(t testing.TB, page string) string {
 	t.Helper()
 	m := regexp.MustCompile(`<article class="post" id="p(\d+)"`).FindStringSubmatch(page)
 	if m == nil {
