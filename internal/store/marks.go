@@ -74,6 +74,9 @@ func (s *Store) setMark(ctx context.Context, k markKind, uid, pid int64, on bool
 // in one pipeline; for a kind with a delivery job, with the job and the
 // post's side brought in line at once (index.FavouriteSyncCmd), so that
 // the page the user goes back to counts it; the job makes sure of it.
+// The post's keys are not among the server's Written: every page that
+// shows the post would read them from Redis for a while, and a count
+// that lags a moment behind the reader's own mark is no harm.
 func (s *Store) writeMark(ctx context.Context, k markKind, uid, pid int64, on bool) error {
 	key, now := k.key(uid), time.Now().UnixMilli()
 	s.Written.Add(key) // the next page shows it
@@ -87,7 +90,6 @@ func (s *Store) writeMark(ctx context.Context, k markKind, uid, pid int64, on bo
 	if !on {
 		now = 0
 	}
-	s.Written.Add(schema.Counts(pid), schema.FavouritedBy(pid))
 	_, err := s.OnShard(ctx, uid, func(q schema.Queue) rueidis.Commands {
 		return rueidis.Commands{mark, index.FavouriteSyncCmd(s.C, pid, uid, now), s.JobCmd(q, k.job, pid, uid)}
 	}, key)
