@@ -43,7 +43,7 @@ func TestPageRoundTrips(t *testing.T) {
 	}
 	w.drain()
 	expect(t, reader.get("/"), http.StatusOK, "author12") // marks the reader seen, keeps who to follow
-	pid := newestPost(t, reader.get("/u/author1").body) // favourited and bookmarked: counts and marks read with the pages
+	pid := newestPost(t, reader.get("/u/author1").body)   // favourited and bookmarked: counts and marks read with the pages
 	for _, action := range []string{"favourite", "bookmark"} {
 		redirects(t, reader.post("/p/"+pid+"/"+action, nil), "/p/"+pid+"#p"+pid)
 	}
