@@ -45,6 +45,11 @@ type Post struct {
 	InReplyTo int64
 	ReplyTo   string
 	ReplyToID int64
+	// Favourites is how many accounts favourited the post; Favourited,
+	// Bookmarked and Pinned are the reader's marks on it (none for a
+	// visitor logged out).
+	Favourites                     int64
+	Favourited, Bookmarked, Pinned bool
 }
 
 // Summary is a user as the API describes them: the profile and counts.
@@ -178,6 +183,9 @@ type Profile struct {
 	// the account is suspended (its posts hidden from everyone).
 	Followed, Blocked, Muted, Suspended bool
 	Page                                Page
+	// Pinned are the posts the user pinned to the top of their profile,
+	// the newest pin first, shown above the first page.
+	Pinned []Post
 }
 
 // Thread is a post with its conversation: the posts it answers and the
@@ -200,13 +208,15 @@ type NotificationKind int
 
 // The kinds of notification.
 const (
-	NotificationFollow  NotificationKind = iota + 1 // Actor followed the user
-	NotificationMention                             // Actor mentioned the user in Post
-	NotificationReply                               // Actor replied to the user's post with Post
-	NotificationUpdate                              // Actor edited Post, which the user interacted with
+	NotificationFollow    NotificationKind = iota + 1 // Actor followed the user
+	NotificationMention                               // Actor mentioned the user in Post
+	NotificationReply                                 // Actor replied to the user's post with Post
+	NotificationUpdate                                // Actor edited Post, which the user interacted with
+	NotificationFavourite                             // Actor favourited the user's Post
 )
 
-// String names the kind: "follow", "mention", "reply" or "update".
+// String names the kind: "follow", "mention", "reply", "update" or
+// "favourite".
 func (k NotificationKind) String() string {
 	switch k {
 	case NotificationFollow:
@@ -217,12 +227,14 @@ func (k NotificationKind) String() string {
 		return "reply"
 	case NotificationUpdate:
 		return "update"
+	case NotificationFavourite:
+		return "favourite"
 	}
 	return "unknown"
 }
 
 // Notification tells a user that someone followed, mentioned or replied
-// to them, or edited a post they interacted with.
+// to them, edited a post they interacted with, or favourited their post.
 type Notification struct {
 	// ID orders notifications, newest highest, and names one for paging:
 	// its time in unix ms, times 1000, plus a hash of what it says, so
@@ -230,7 +242,7 @@ type Notification struct {
 	ID     int64
 	Kind   NotificationKind
 	Actor  User
-	Post   int64 // the mention, the reply or the post edited; 0 for a follow
+	Post   int64 // the mention, the reply, the post edited or favourited; 0 for a follow
 	Time   time.Time
 	Unread bool // newer than the last time the user read them
 	// ActorDisplayName is the display name the actor set ("": none), and

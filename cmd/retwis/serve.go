@@ -74,6 +74,7 @@ var (
 	defaultSignupRate       = retwis.Rate{Count: 10, Per: time.Hour}
 	defaultPostRate         = retwis.Rate{Count: 300, Per: 3 * time.Hour}
 	defaultFollowRate       = retwis.Rate{Count: 400, Per: 24 * time.Hour}
+	defaultActionRate       = retwis.Rate{Count: 1000, Per: time.Hour}
 	defaultReportRate       = retwis.Rate{Count: 20, Per: time.Hour}
 	defaultAPIRate          = retwis.Rate{Count: 300, Per: 5 * time.Minute}
 )
@@ -167,6 +168,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"posts, replies and edits per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_POSTS"))
 	rateVar(fs, &c.store.Limits.Follows, "rate-follows", defaultFollowRate, envHelp(
 		"follows per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_FOLLOWS"))
+	rateVar(fs, &c.store.Limits.Actions, "rate-actions", defaultActionRate, envHelp(
+		"favourites, bookmarks and pins per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_ACTIONS"))
 	rateVar(fs, &c.store.Limits.Reports, "rate-reports", defaultReportRate, envHelp(
 		"reports to the moderators per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_REPORTS"))
 	rateVar(fs, &c.apiRate, "rate-api", defaultAPIRate, envHelp(
@@ -335,6 +338,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	storeOpts.Log, storeOpts.IDs, storeOpts.Metrics = log, ids, reg
 	if !cfg.rateLimits {
 		storeOpts.Limits.Posts, storeOpts.Limits.Follows, storeOpts.Limits.Reports = retwis.Rate{}, retwis.Rate{}, retwis.Rate{}
+		storeOpts.Limits.Actions = retwis.Rate{}
 		cfg.pageLimits, cfg.apiRate = web.Limits{}, retwis.Rate{}
 	}
 	switch {

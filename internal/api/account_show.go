@@ -67,7 +67,7 @@ func (s *Server) lookupAccount(w http.ResponseWriter, r *http.Request) {
 }
 
 // accountStatuses answers GET /api/v1/accounts/{id}/statuses: the
-// account's posts, newest first.
+// account's posts, newest first, or with pinned=true its pinned posts.
 func (s *Server) accountStatuses(w http.ResponseWriter, r *http.Request) {
 	sum, ok := s.accountOf(w, r)
 	if !ok {
@@ -78,8 +78,12 @@ func (s *Server) accountStatuses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := r.URL.Query()
-	if flag(v, "only_media") || flag(v, "pinned") { // no post has media, none is pinned
+	if flag(v, "only_media") { // no post has media
 		writeJSON(w, http.StatusOK, []status{})
+		return
+	}
+	if flag(v, "pinned") {
+		s.pinnedStatuses(w, r, sum.User.ID, p)
 		return
 	}
 	prof, err := s.store.Profile(r.Context(), viewer(r).ID, sum.User, p.cursor, p.limit)

@@ -13,7 +13,7 @@ import (
 
 // The entities are Mastodon's, as its documentation shapes them: ids as
 // strings, times in ISO 8601, and the fields retwis has no concept of
-// (media, polls, favourites, boosts)
+// (media, polls, boosts)
 // present with empty values, so that apps do not break on them.
 
 // account is Mastodon's Account.
@@ -71,7 +71,7 @@ type status struct {
 	Tags               []tagRef     `json:"tags"`
 	Emojis             []struct{}   `json:"emojis"`
 	ReblogsCount       int          `json:"reblogs_count"`
-	FavouritesCount    int          `json:"favourites_count"`
+	FavouritesCount    int64        `json:"favourites_count"`
 	RepliesCount       int64        `json:"replies_count"`
 	InReplyToID        *string      `json:"in_reply_to_id"`
 	InReplyToAccountID *string      `json:"in_reply_to_account_id"`
@@ -256,7 +256,8 @@ func (st site) segment(b *strings.Builder, seg retwis.Segment) (tag string) {
 }
 
 // status returns the entity of post p by the author summed up in author,
-// with its count of replies.
+// with its count of replies, its count of favourites and its reader's
+// marks.
 func (st site) status(p retwis.Post, author retwis.Summary, replies int64) status {
 	content, tags := st.content(p)
 	s := status{
@@ -264,6 +265,7 @@ func (st site) status(p retwis.Post, author retwis.Summary, replies int64) statu
 		Account: st.account(author), Content: content, Visibility: p.Visibility.String(),
 		MediaAttachments: []struct{}{}, Mentions: []mention{}, Tags: tags, Emojis: []struct{}{},
 		RepliesCount: replies, Filtered: []struct{}{}, SpoilerText: p.Warning, Sensitive: p.Warning != "",
+		FavouritesCount: p.Favourites, Favourited: p.Favourited, Bookmarked: p.Bookmarked, Pinned: p.Pinned,
 	}
 	for i, name := range p.Mentions {
 		if i < len(p.MentionIDs) {

@@ -252,9 +252,6 @@ func TestMastodonClient(t *testing.T) {
 	if !slices.Equal(kinds, []string{"mention:alice", "follow:alice"}) || notes[0].Status == nil || notes[0].Status.ID != reply.ID {
 		t.Errorf("bob's notifications = %v (first's status %+v); want the reply, then the follow", kinds, notes[0].Status)
 	}
-	if _, err := bob.Favourite(ctx, reply.ID); err == nil || !strings.Contains(err.Error(), "422") {
-		t.Errorf("favourite = %v; want 422", err)
-	}
 	if err := bob.DeleteStatus(ctx, ids[4]); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // reply is a mention, as in Mastodon.
 func notificationType(k retwis.NotificationKind) string {
 	switch k {
-	case retwis.NotificationFollow, retwis.NotificationUpdate:
+	case retwis.NotificationFollow, retwis.NotificationUpdate, retwis.NotificationFavourite:
 		return k.String()
 	}
 	return "mention"
@@ -22,7 +22,7 @@ func notificationType(k retwis.NotificationKind) string {
 
 // notifications answers GET /api/v1/notifications: the user's
 // notifications, newest first, paged by id, filtered by types[] and
-// exclude_types[] (follow, mention, update).
+// exclude_types[] (follow, mention, update, favourite).
 func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 	v, err := params(r)
 	if err != nil {

@@ -89,6 +89,7 @@ const (
 	writeStatuses     = "write:statuses"
 	writeMedia        = "write:media"
 	writeFavourites   = "write:favourites"
+	writeBookmarks    = "write:bookmarks"
 )
 
 // routes registers the API on mux.
@@ -130,12 +131,21 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/v1/statuses/{id}", s.need(writeStatuses, s.mw.Throttle(s.deleteStatus)))
 	mux.HandleFunc("GET /api/v1/statuses/{id}/context", s.may(readStatuses, s.statusContext))
 	mux.HandleFunc("GET /api/v1/statuses/{id}/reblogged_by", s.may(readStatuses, emptyList))
-	mux.HandleFunc("GET /api/v1/statuses/{id}/favourited_by", s.may(readStatuses, emptyList))
-	for action, scope := range map[string]string{"reblog": writeStatuses, "unreblog": writeStatuses,
-		"favourite": writeFavourites, "unfavourite": writeFavourites, "bookmark": "write:bookmarks",
-		"unbookmark": "write:bookmarks", "pin": writeAccounts, "unpin": writeAccounts} {
+	mux.HandleFunc("GET /api/v1/statuses/{id}/favourited_by", s.may(readStatuses, s.favouritedBy))
+	for action, scope := range map[string]string{"reblog": writeStatuses, "unreblog": writeStatuses} {
 		mux.HandleFunc("POST /api/v1/statuses/{id}/"+action, s.need(scope, unsupported))
 	}
+	for scope, acts := range map[string]map[string]markAction{
+		writeFavourites: {"favourite": s.store.Favourite, "unfavourite": s.store.Unfavourite},
+		writeBookmarks:  {"bookmark": s.store.Bookmark, "unbookmark": s.store.Unbookmark},
+		writeAccounts:   {"pin": s.store.Pin, "unpin": s.store.Unpin},
+	} {
+		for action, act := range acts {
+			mux.HandleFunc("POST /api/v1/statuses/{id}/"+action, s.need(scope, s.mw.Throttle(s.markStatus(act))))
+		}
+	}
+	mux.HandleFunc("GET /api/v1/favourites", s.need("read:favourites", s.markedStatuses(s.store.Favourites)))
+	mux.HandleFunc("GET /api/v1/bookmarks", s.need("read:bookmarks", s.markedStatuses(s.store.Bookmarks)))
 	mux.HandleFunc("PUT /api/v1/statuses/{id}", s.need(writeStatuses, s.mw.Throttle(s.editStatus)))
 	mux.HandleFunc("GET /api/v1/statuses/{id}/history", s.may(readStatuses, s.statusHistory))
 	mux.HandleFunc("GET /api/v1/statuses/{id}/source", s.need(readStatuses, s.statusSource))
@@ -158,8 +168,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 
 	// What retwis has none of: empty lists, so that apps show nothing
 	// rather than an error.
-	for path, scope := range map[string]string{"favourites": "read:favourites", "bookmarks": "read:bookmarks",
-		"lists": "read:lists", "filters": "read:filters",
+	for path, scope := range map[string]string{"lists": "read:lists", "filters": "read:filters",
 		"follow_requests": readFollows, "followed_tags": readFollows,
 		"announcements": "read", "endorsements": readAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.need(scope, emptyList))

@@ -96,6 +96,25 @@ func Origin(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
+// Referrer returns the path and query of the page of this site (of
+// Origin) that r came from, as its Referer says (the pages' same-origin
+// referrer policy sends it), or else fallback: a local path only, never
+// one that a browser would read as another host's ("//host").
+func Referrer(r *http.Request, fallback string) string {
+	ref, err := url.Parse(r.Referer())
+	if err != nil || ref.Scheme+"://"+ref.Host != Origin(r) {
+		return fallback
+	}
+	path := ref.EscapedPath()
+	if !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") || strings.HasPrefix(path, "/\\") {
+		return fallback
+	}
+	if ref.RawQuery != "" {
+		path += "?" + ref.RawQuery
+	}
+	return path
+}
+
 // Host returns the host (and port) of Origin: the server's domain, as
 // the instance entity and account addresses (user@host) name it.
 func Host(r *http.Request) string {

@@ -102,3 +102,48 @@ func BenchmarkTopologies(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMarkMemory favourites and bookmarks users × posts posts (each
+// user every post), then reports what they take in Redis, per favourite
+// and per bookmark: MEMORY USAGE of the keys they write (the users'
+// favourites and bookmarks, who favourited each post, its counts)
+// summed and divided. Two shapes: many short sets on both sides (small
+// sets are listpacks) and users of many favourites (skiplists):
+//
+//	go test ./internal/store -run '^$' -bench MarkMemory -benchtime 1x
+func BenchmarkMarkMemory(b *testing.B) {
+	for _, shape := range []struct{ users, posts int }{{200, 50}, {10, 1000}} {
+		b.Run(fmt.Sprintf("%dx%d", shape.users, shape.posts), func(b *testing.B) {
+			for b.Loop() {
+				f := &fixture{storetest.NewFixture(b, redistest.Start(b).URL, store.Options{}, true)}
+				author := f.Register(b, "author")
+				var pids []int64
+				for range shape.posts {
+					pids = append(pids, must.Value(f.St.CreatePost(f.Ctx, author.ID, "a post"))(b).ID)
+				}
+				for u := range shape.users {
+					uid := f.Register(b, fmt.Sprint("user", u)).ID
+					for _, pid := range pids {
+						must.Value(f.St.Favourite(f.Ctx, uid, pid))(b)
+						must.Value(f.St.Bookmark(f.Ctx, uid, pid))(b)
+					}
+				}
+				f.Drain(b)
+				n := float64(shape.users * shape.posts)
+				b.ReportMetric(f.memory(b, "favourites:{*}", "favourited_by:{*}", "counts:{*}")/n, "B/favourite")
+				b.ReportMetric(f.memory(b, "bookmarks:{*}")/n, "B/bookmark")
+			}
+		})
+	}
+}
+
+// memory sums MEMORY USAGE of the keys matching patterns.
+func (f *fixture) memory(b *testing.B, patterns ...string) float64 {
+	var sum int64
+	for _, p := range patterns {
+		for _, k := range f.Keys(b, p) {
+			sum += must.Value(f.Raw.Do(f.Ctx, f.Raw.B().MemoryUsage().Key(k).Samples(0).Build()).AsInt64())(b)
+		}
+	}
+	return float64(sum)
+}

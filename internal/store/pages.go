@@ -93,9 +93,10 @@ type ProfileView struct {
 // ProfilePage reads the profile page of the user called username (see
 // UserByName) as viewer (0: logged out) sees it, at q: a page of the
 // user's posts with their profile (Profile), what links viewer to them
-// (Relationship) and the unread count if asked for; a suspended user's
-// is not found but by moderators (Shown). Finding the user by name is
-// one round trip more.
+// (Relationship), the unread count if asked for and, on the first page,
+// the posts they pinned; a suspended user's is not found but by
+// moderators (Shown). Finding the user by name is one round trip more,
+// and so is reading the pinned posts, if there are any.
 func (s *Store) ProfilePage(ctx context.Context, viewer int64, username string, q PageQuery) (ProfileView, error) {
 	var v ProfileView
 	uid, err := s.UserID(ctx, username)
@@ -106,6 +107,7 @@ func (s *Store) ProfilePage(ctx context.Context, viewer int64, username string, 
 	var suspended bool
 	rel := s.startRelationship(ctx, viewer, uid, &first)
 	unread := s.startUnread(viewer, q.Unread, &first)
+	pins := s.startPins(uid, &first)
 	v.Profile, err = s.ProfileAlong(ctx, viewer, retwis.User{ID: uid}, q.Cursor, q.N, posts.Along{First: &first,
 		Then: func(ctx context.Context, hidden retwis.Hidden) *kernel.Batch {
 			suspended = hidden.Suspended[uid]
@@ -124,6 +126,11 @@ func (s *Store) ProfilePage(ctx context.Context, viewer int64, username string, 
 	}
 	if v.Relationship, err = rel.done(ctx); err != nil {
 		s.Log.Warn("relationship", "viewer", viewer, "user", uid, "err", err)
+	}
+	if q.Cursor == (retwis.Cursor{}) {
+		if v.Profile.Pinned, err = s.pinnedPosts(ctx, viewer, pins); err != nil {
+			s.Log.Warn("pinned posts", "viewer", viewer, "user", uid, "err", err)
+		}
 	}
 	v.Unread = unread.count(ctx)
 	return v, nil

@@ -104,3 +104,27 @@ func BenchmarkEdit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFavourite measures favouriting through the pages: the form's
+// POST, favourite and unfavourite in turn (each one round trip for the
+// mark, the post's count and the job, after the rate limit and the
+// post's read), and its redirect; the delivery worker notifies the
+// author meanwhile.
+//
+//	go test ./internal/web -run '^$' -bench Favourite -benchtime 3s
+func BenchmarkFavourite(b *testing.B) {
+	s := newSite(b)
+	author, fan := s.browser(), s.browser()
+	author.signUp("author")
+	fan.signUp("fan")
+	redirects(b, author.post("/post", url.Values{"status": {"a status update of a realistic length, to favourite"}}), "/")
+	s.drain()
+	pid := newestPost(b, fan.get("/timeline").body)
+	actions := []string{"/p/" + pid + "/favourite", "/p/" + pid + "/unfavourite"}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if r := fan.post(actions[i%2], nil); r.status != http.StatusSeeOther {
+			b.Fatalf("favourite: %d %s", r.status, r.body)
+		}
+	}
+}

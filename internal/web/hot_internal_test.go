@@ -129,10 +129,13 @@ func withShape(v *view, p *retwis.Page, base string, bits int) {
 // shapedNames are what the hot pages' templates may use: the fields and
 // functions their shapes account for (markerView puts a marker or a
 // list in each field, parseShapes a marker-returning function in place
-// of each function's), and the builtins that only test them.
+// of each function's), the builtins that only test them, and Pinned,
+// which hotPage.shape leaves to the template (a profile with pins is in
+// no shape).
 var shapedNames = map[string]bool{
 	"Title": true, "Suggestions": true, "Newer": true, "Older": true, "Page": true, "Profile": true, "Posts": true, "Missing": true,
-	"nav": true, "homeCard": true, "profileCard": true, "timelineCards": true, "suggestionsHTML": true, "postsHTML": true,
+	"Pinned": true,
+	"nav":    true, "homeCard": true, "profileCard": true, "timelineCards": true, "suggestionsHTML": true, "postsHTML": true,
 	"not": true, "or": true,
 }
 

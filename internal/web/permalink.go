@@ -24,8 +24,8 @@ const repliesPerPage = 20
 
 // permalink serves GET /p/{id}: the post with its thread (the posts it
 // answers above it, its replies below, oldest first, ?after=<reply id>
-// for the next ones), a reply form for a logged-in visitor, and a delete
-// button for its author.
+// for the next ones), who favourited it, a reply form for a logged-in
+// visitor, and delete and pin buttons for its author.
 func (s *Server) permalink(w http.ResponseWriter, r *http.Request) {
 	s.renderThread(w, r, http.StatusOK, view{})
 }
@@ -40,6 +40,9 @@ func (s *Server) renderThread(w http.ResponseWriter, r *http.Request, status int
 	}
 	if err == nil {
 		v.Thread, err = s.store.Thread(r.Context(), middleware.ViewerID(r.Context()), pid, after, repliesPerPage)
+	}
+	if err == nil && v.Thread.Post.Favourites > 0 { // who: the first few
+		v.Users, err = s.store.FavouriterNames(r.Context(), middleware.ViewerID(r.Context()), pid, 10)
 	}
 	if err != nil {
 		s.mw.Fail(w, r, err)

@@ -21,7 +21,7 @@ var templateFiles embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "direct", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "direct", "marked", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit"}
 
 // fragmentCapacity is how many rendered posts a server keeps,
 // partCapacity how many other parts of pages (see parts.Cache).

@@ -10,7 +10,9 @@ import (
 
 // TestPageRoundTrips: each hot page (home, profile, global timeline) is
 // one call of the store, which sends everything the page shows (posts by
-// 20 authors, who to follow, the relationship, trends, the unread count)
+// 20 authors with their counts of favourites and the reader's marks, one
+// favourited and bookmarked, who to follow, the relationship, trends,
+// the unread count)
 // in the two pipelines of its timeline, cold, and none warm; the profile
 // page finds its user by name first. The authors' display names are one
 // read more, once the posts say who wrote them: a third round trip cold
@@ -45,13 +47,18 @@ func TestPageRoundTrips(t *testing.T) {
 	}
 	w.drain()
 	expect(t, reader.get("/"), http.StatusOK, "author12") // marks the reader seen, keeps who to follow
+	pid := newestPost(t, reader.get("/u/author1").body)   // favourited and bookmarked: counts and marks read with the pages
+	for _, action := range []string{"favourite", "bookmark"} {
+		redirects(t, reader.post("/p/"+pid+"/"+action, nil), "/p/"+pid+"#p"+pid)
+	}
+	w.drain()
 	// The posts' authors' display names, escaped.
 	const named = `<bdi class="name">Author &lt;`
 	for _, c := range []struct {
 		path                string
 		cold, warm, lookups int64
 		shows               string
-	}{{"/", 3, 0, 4, "Who to follow"}, {"/u/author1", 3, 0, 5, "Followed by"}, {"/timeline", 3, 0, 4, "#tag"}} {
+	}{{"/", 3, 0, 4, "Who to follow"}, {"/u/author1", 3, 0, 5, `★ Favourited <span class="count">1</span>`}, {"/timeline", 3, 0, 4, "#tag"}} {
 		s := newSiteAt(t, w.redis.URL, httptest.NewServer)
 		b := s.browser()
 		b.setCookie(reader.cookie())

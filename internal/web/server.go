@@ -14,6 +14,7 @@
 package web
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -188,8 +189,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /timeline", s.mw.Viewer(s.timeline))
 	mux.HandleFunc("GET /p/{id}", s.mw.Viewer(s.permalink))
 	mux.HandleFunc("GET /tag/{tag}", s.mw.Viewer(s.tag))
-	mux.HandleFunc("GET /mentions", s.requireLogin(s.addressed("/mentions", "Mentions", s.store.Mentions)))
-	mux.HandleFunc("GET /direct", s.requireLogin(s.addressed("/direct", "Direct", s.store.Direct)))
+	mux.HandleFunc("GET /mentions", s.requireLogin(s.postList("Mentions", "mentions", s.store.Mentions)))
+	mux.HandleFunc("GET /direct", s.requireLogin(s.postList("Direct", "direct", s.store.Direct)))
 	mux.HandleFunc("GET /notifications", s.requireLogin(s.notifications))
 	mux.HandleFunc("GET /settings", s.requireLogin(s.editSettings))
 	mux.HandleFunc("POST /settings", s.requireLogin(s.mw.Throttle(s.saveSettings)))
@@ -213,6 +214,12 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /p/{id}/edit", s.requireLogin(s.editPost))
 	mux.HandleFunc("POST /p/{id}/edit", s.requireLogin(s.mw.Throttle(s.editPost)))
 	mux.HandleFunc("GET /p/{id}/history", s.mw.Viewer(s.editPost))
+	for action, act := range map[string]func(ctx context.Context, uid, pid int64) (retwis.Post, error){"favourite": s.store.Favourite,
+		"unfavourite": s.store.Unfavourite, "bookmark": s.store.Bookmark, "unbookmark": s.store.Unbookmark, "pin": s.store.Pin, "unpin": s.store.Unpin} {
+		mux.HandleFunc("POST /p/{id}/"+action, s.requireLogin(s.mw.Throttle(s.markPost(act))))
+	}
+	mux.HandleFunc("GET /favourites", s.requireLogin(s.postList("Favourites", "marked", s.store.Favourites)))
+	mux.HandleFunc("GET /bookmarks", s.requireLogin(s.postList("Bookmarks", "marked", s.store.Bookmarks)))
 	// The form routes answer only POST; someone who types one of them in,
 	// or reloads after a failed form, is sent home rather than shown a 404.
 	for _, path := range []string{"/register", "/login", "/logout", "/post"} {

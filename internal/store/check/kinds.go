@@ -41,7 +41,8 @@ type checkKind struct {
 // checkKinds are the kinds Run knows, each with its source of truth:
 // a user's set of users followed is the truth of the follows, the user
 // hashes of the names, people and directory, the post hashes of the
-// posts' indexes.
+// posts' indexes, a user's favourites of who favourited a post and its
+// count.
 var checkKinds = []checkKind{
 	{"follows", []checkWalk{{schema.FollowingKeys, "zset", checker.checkFollowing}}},
 	{"followers", []checkWalk{{schema.FollowersKeys, "zset", checker.checkFollowers}}},
@@ -57,6 +58,10 @@ var checkKinds = []checkKind{
 		{schema.DirectKeys, "zset", checker.checkPostRefs},
 		{schema.RepliesKeys, "zset", checker.checkPostRefs},
 		{schema.TagKeys, "zset", checker.checkPostRefs},
+	}},
+	{"favourites", []checkWalk{
+		{schema.FavouritesKeys, "zset", checker.checkFavourites},
+		{schema.FavouritedByKeys, "zset", checker.checkFavouritedBy},
 	}},
 	{"timelines", []checkWalk{
 		{schema.HomeKeys, "list", checker.checkTimelines},

@@ -74,7 +74,8 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // world is a small network around ann, whose account is deleted: bob and
 // cy follow her, she follows bob and dee; she posts with a tag, mentions
 // and a reply, bob answers her, dee mentions her; she has a session and
-// an API token.
+// an API token; she favourites and bookmarks bob's post and pins hers,
+// which bob favourites.
 type world struct {
 	ann, bob, cy, dee retwis.User
 	session, token    string
@@ -112,6 +113,16 @@ func newWorld(t *testing.T, f *fixture, extra int) world {
 	if w.token, err = f.St.CreateToken(f.Ctx, w.ann.ID, "", "script", retwis.Scopes{"read", "write"}); err != nil {
 		t.Fatal(err)
 	}
+	for _, mark := range []func() (retwis.Post, error){ // ann's marks, and bob's favourite of her post
+		func() (retwis.Post, error) { return f.St.Favourite(f.Ctx, w.ann.ID, w.bobPost.ID) },
+		func() (retwis.Post, error) { return f.St.Bookmark(f.Ctx, w.ann.ID, w.bobPost.ID) },
+		func() (retwis.Post, error) { return f.St.Pin(f.Ctx, w.ann.ID, tagged.ID) },
+		func() (retwis.Post, error) { return f.St.Favourite(f.Ctx, w.bob.ID, tagged.ID) },
+	} {
+		if _, err := mark(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	f.Drain(t)
 	return w
 }
@@ -123,7 +134,7 @@ func (w world) assertGone(t *testing.T, f *fixture) {
 	a := itoa(w.ann.ID)
 	for _, prefix := range []string{"user", "followers", "following", "posts", "archive", "user_posts", "mentions",
 		"notifications", "graph", "suggestions", "celebrities_followed", "tokens", "tokens_used", "login_failures",
-		"login_notice", "deleting"} {
+		"login_notice", "deleting", "favourites", "bookmarks", "pins"} {
 		if keys := f.Keys(t, prefix+":{"+a+"}*"); len(keys) > 0 {
 			t.Errorf("ann's keys remain: %v", keys)
 		}
@@ -149,6 +160,14 @@ func (w world) assertGone(t *testing.T, f *fixture) {
 		w.assertNone(t, f, "posts:{"+o+"}", f.Strs(t, "LRANGE", "posts:{"+o+"}", "0", "-1"))
 	}
 	w.assertNone(t, f, "the global timeline", f.Strs(t, "LRANGE", "timeline", "0", "-1"))
+	if p, err := f.St.Post(f.Ctx, w.bob.ID, w.bobPost.ID); err != nil || p.Favourites != 0 {
+		t.Errorf("bob's post favourited by ann: %+v, %v; want her favourite taken back", p, err)
+	}
+	for _, pid := range w.annPosts {
+		if keys := append(f.Keys(t, schema.Counts(pid)), f.Keys(t, schema.FavouritedBy(pid))...); len(keys) > 0 {
+			t.Errorf("the counts of ann's post remain: %v", keys)
+		}
+	}
 	w.assertNone(t, f, "tag café", f.Strs(t, "ZRANGE", schema.Tag("cafe"), "0", "-1"))
 	w.assertNone(t, f, "the replies of bob's post", f.Strs(t, "ZRANGE", "replies:{"+itoa(w.bobPost.ID)+"}", "0", "-1"))
 	for _, key := range []string{schema.Explore, "users_by_time"} {

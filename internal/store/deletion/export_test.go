@@ -56,7 +56,7 @@ func (s *Deleter) halfBatch(ctx context.Context, uid int64, stage int) error {
 	if err != nil || stage == StageHashes {
 		return err
 	}
-	if err := s.unlistPosts(ctx, posts); err != nil {
+	if err := s.unlistBatch(ctx, uid, stashed, posts); err != nil {
 		return err
 	}
 	return s.uncount(ctx, uid, posts)

@@ -25,13 +25,14 @@ type work struct {
 	counted                bool   // their tags' counts were taken back
 	followers, following   []int64
 	posts                  []int64
+	favourites             []int64
 	graph                  []string
 	postsLeft, followsLeft int64
 }
 
 // none reports whether nothing is left.
 func (w work) none() bool {
-	return w.batch == "" && len(w.followers)+len(w.following)+len(w.posts)+len(w.graph) == 0
+	return w.batch == "" && len(w.followers)+len(w.following)+len(w.posts)+len(w.favourites)+len(w.graph) == 0
 }
 
 // progress returns how far d has got, given what is left.
@@ -52,14 +53,14 @@ func (s *Deleter) nextWork(ctx context.Context, uid int64) (work, error) {
 		b.Zrange().Key(schema.UserPosts(uid)).Min("0").Max(strconv.Itoa(deletionPosts-1)).Rev().Build(), // the newest first
 		page(schema.Graph(uid), deletionGraph),
 		b.Zcard().Key(schema.UserPosts(uid)).Build(), b.Zcard().Key(schema.Followers(uid)).Build(),
-		b.Zcard().Key(schema.Following(uid)).Build())
+		b.Zcard().Key(schema.Following(uid)).Build(), page(schema.Favourites(uid), deletionFollows))
 	var w work
 	vals, err := res[0].ToArray()
 	if err == nil && len(vals) == 2 {
 		state := posts.AsStrings(vals)
 		w.batch, w.counted = state[0], state[1] == "1"
 	}
-	var errs [7]error
+	var errs [8]error
 	w.followers, errs[0] = res[1].AsIntSlice()
 	w.following, errs[1] = res[2].AsIntSlice()
 	w.posts, errs[2] = res[3].AsIntSlice()
@@ -68,6 +69,7 @@ func (s *Deleter) nextWork(ctx context.Context, uid int64) (work, error) {
 	followers, following := int64(0), int64(0)
 	followers, errs[5] = res[6].AsInt64()
 	following, errs[6] = res[7].AsInt64()
+	w.favourites, errs[7] = res[8].AsIntSlice()
 	w.followsLeft = followers + following
 	for _, e := range append(errs[:], err) {
 		if e != nil {
@@ -79,7 +81,7 @@ func (s *Deleter) nextWork(ctx context.Context, uid int64) (work, error) {
 
 // doWork removes a batch of what w says is left of d: the posts under
 // way first, then the follows of its followers, its own follows, its
-// posts, and last its relations in the graph. The posts come after the
+// posts, its favourites, and last its relations in the graph. The posts come after the
 // followers, whose home timelines are cleaned of them as their follows
 // end (the author's own index tells which are the author's).
 func (s *Deleter) doWork(ctx context.Context, d deletion, w work) error {
@@ -96,8 +98,44 @@ func (s *Deleter) doWork(ctx context.Context, d deletion, w work) error {
 			return err
 		}
 		return s.deletePosts(ctx, d.uid, batch, false)
+	case len(w.favourites) > 0:
+		return s.deleteFavourites(ctx, d.uid, w.favourites)
 	}
 	return s.deleteGraph(ctx, d.uid, w.graph)
+}
+
+// deleteFavourites takes uid's favourites of pids, a batch, back from
+// the posts (who favourited them, their counts: index.FavouriteSyncCmd
+// as with no mark) and their authors' notifications of them (the
+// authors read first), then out of uid's favourites.
+func (s *Deleter) deleteFavourites(ctx context.Context, uid int64, pids []int64) error {
+	reads := make(rueidis.Commands, len(pids))
+	for i, pid := range pids {
+		reads[i] = s.C.B().Hget().Key(schema.Post(pid)).Field(schema.FieldUserID).Build()
+	}
+	authors := s.C.DoMulti(ctx, reads...)
+	for _, r := range authors {
+		if err := r.Error(); err != nil && !rueidis.IsRedisNil(err) { // nil: the post is gone
+			return s.Wrap("deletion: favourites", err)
+		}
+	}
+	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
+		var cmds rueidis.Commands
+		for i, pid := range pids {
+			s.Written.Add(schema.Counts(pid), schema.FavouritedBy(pid))
+			cmds = append(cmds, index.FavouriteSyncCmd(s.C, pid, uid, 0))
+			if author, err := authors[i].AsInt64(); err == nil {
+				note := schema.Note(schema.NoteFavourite, uid, pid)
+				cmds = append(cmds, s.C.B().Zrem().Key(schema.Notifications(author)).Member(note).Build())
+			}
+		}
+		return cmds
+	}))
+	if err == nil {
+		s.Written.Add(schema.Favourites(uid))
+		err = s.C.Do(ctx, s.C.B().Zrem().Key(schema.Favourites(uid)).Member(kernel.IDs(pids)...).Build()).Error()
+	}
+	return s.Wrap("deletion: favourites", err)
 }
 
 // releaseAccount takes d's account out of what finds it, and deletes its
@@ -129,7 +167,7 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 			b.Del().Key(keys...).Build(),
 		}
 		cmds = append(cmds, unblock...)
-		for _, subject := range []string{schema.PostLimit(uid), schema.FollowLimit(uid), schema.LoginAccountLimit(retwis.FoldUsername(name))} {
+		for _, subject := range []string{schema.PostLimit(uid), schema.FollowLimit(uid), schema.ActionLimit(uid), schema.LoginAccountLimit(retwis.FoldUsername(name))} {
 			cmds = append(cmds, b.Del().Key(schema.RateLimit(subject)).Build())
 		}
 		return append(cmds, index.Commands(s.C, index.PeopleWrites(uid, nil, retwis.SearchTerms(name, d.display)))...)
@@ -142,7 +180,8 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 // may write it again), the home timeline with its archive's index and
 // chunks, the mentions, notifications, followed celebrities,
 // suggestions, failed logins and their notice, the API tokens with the
-// record of their use, the sessions, and the blocks and mutes both ways.
+// record of their use, the sessions, the blocks and mutes both ways, and
+// the bookmarks and pins.
 func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	chunks, err := s.C.Do(ctx, s.C.B().Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build()).AsIntSlice()
 	if err != nil {
@@ -150,7 +189,8 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	}
 	keys := []string{schema.User(uid), schema.Home(uid), schema.Archive(uid), schema.Mentions(uid), schema.Direct(uid), schema.Notifications(uid),
 		schema.FollowedCelebrities(uid), schema.Suggestions(uid), schema.LoginFailures(uid), schema.LoginNotice(uid),
-		schema.Tokens(uid), schema.TokensUsed(uid), schema.Sessions(uid), schema.Blocks(uid), schema.Mutes(uid), schema.BlockedBy(uid)}
+		schema.Tokens(uid), schema.TokensUsed(uid), schema.Sessions(uid), schema.Blocks(uid), schema.Mutes(uid), schema.BlockedBy(uid),
+		schema.Bookmarks(uid), schema.Pins(uid)}
 	for _, n := range chunks {
 		keys = append(keys, schema.ArchiveChunk(uid, n))
 	}
@@ -168,7 +208,7 @@ func (s *Deleter) finishDeletion(ctx context.Context, d deletion) error {
 		return err
 	}
 	keys = append(keys, schema.UserPosts(d.uid), schema.Followers(d.uid), schema.Following(d.uid), schema.Graph(d.uid),
-		schema.Deleting(d.uid), schema.DeletingLease(d.uid))
+		schema.Favourites(d.uid), schema.Deleting(d.uid), schema.DeletingLease(d.uid))
 	s.Written.Add(keys...)
 	b := s.C.B()
 	if err := s.C.Do(ctx, b.Del().Key(keys...).Build()).Error(); err != nil {
@@ -292,7 +332,8 @@ func (s *Deleter) stashPosts(ctx context.Context, uid int64, pids []int64) (stri
 
 // deletePosts deletes uid's batch of posts stashed in batch, as
 // store.DeletePost deletes one: the hashes first (the posts vanish from every
-// page), then what lists them (store.DeletedCmds), then, once only, the counts
+// page), then the marks of them (store.DropMarks) and what lists them
+// (store.DeletedCmds), then, once only, the counts
 // of their tags (uncount), and last the author's index of them and the
 // stash. They need no undelivery: the home timelines of the followers
 // were cleaned of them as their follows ended.
@@ -305,7 +346,7 @@ func (s *Deleter) deletePosts(ctx context.Context, uid int64, batch string, coun
 	if err != nil {
 		return err
 	}
-	if err := s.unlistPosts(ctx, posts); err != nil {
+	if err := s.unlistBatch(ctx, uid, stashed, posts); err != nil {
 		return err
 	}
 	if !counted {
@@ -314,6 +355,20 @@ func (s *Deleter) deletePosts(ctx context.Context, uid int64, batch string, coun
 		}
 	}
 	return s.batchDone(ctx, uid, stashed)
+}
+
+// unlistBatch drops the marks of the stashed posts of uid, deleted
+// (store.DropMarks), then unlists posts, those of them that existed
+// (unlistPosts).
+func (s *Deleter) unlistBatch(ctx context.Context, uid int64, stashed []stashedPost, posts []index.Post) error {
+	pids := make([]int64, len(stashed))
+	for i, sp := range stashed {
+		pids[i] = sp.ID
+	}
+	if err := s.DropMarks(ctx, uid, pids); err != nil {
+		return err
+	}
+	return s.unlistPosts(ctx, posts)
 }
 
 // unlistPosts takes deleted posts off the global timeline and out of the

@@ -213,15 +213,18 @@ func (w *Worker) deliveryQueue(opts Options) *jobqueue.Queue {
 // handleJobs carries out the delivery jobs the queue hands over at once
 // (the oldest of every busy shard, see jobqueue.Queue.Run): fresh
 // deliver jobs to at most opts.Batch followers together, the others
-// (long, resumed, undeliver or celebrate jobs) one by one. A malformed
+// (long, resumed, undeliver or celebrate jobs) one by one, and the
+// favourite jobs (see favourite) one by one. A malformed
 // job is dropped. It names the jobs that failed (jobqueue.JobErrors), so
 // that the others are acknowledged.
 func (w *Worker) handleJobs(ctx context.Context, q *jobqueue.Queue, qjobs []jobqueue.Job, opts Options) error {
-	var together, alone []job
+	var together, alone, favourites []job
 	for _, qj := range qjobs {
 		switch j := parseJob(qj); {
 		case !j.valid():
 			w.st.Log.Error("dropping a malformed delivery job", "job", j.ID)
+		case j.kind == schema.JobFavourite:
+			favourites = append(favourites, j)
 		case j.together():
 			together = append(together, j)
 		default:
@@ -237,6 +240,11 @@ func (w *Worker) handleJobs(ctx context.Context, q *jobqueue.Queue, qjobs []jobq
 	}
 	for _, j := range append(alone, long...) {
 		if err := w.handleJob(ctx, q, j, opts); err != nil {
+			failed[j.Ref()] = err
+		}
+	}
+	for _, j := range favourites {
+		if err := w.favourite(ctx, j); err != nil {
 			failed[j.Ref()] = err
 		}
 	}

@@ -241,7 +241,9 @@ func countCmds(c rueidis.Client, p Post, sign int) rueidis.Commands {
 // those it mentions, of the mention and of its edits, the replies of the post it answers and that
 // author's notification; for a direct post, the Direct indexes and home
 // timelines of those it was between), and drop the index of its replies (which stay
-// standing, in reply to a deleted post). Each is safe to repeat.
+// standing, in reply to a deleted post) and its counts and who
+// favourited it (CountsDelCmds; the marks of those who did are skipped
+// when read, and removed then). Each is safe to repeat.
 func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 	b := c.B()
 	pid := kernel.ID(p.ID)
@@ -269,7 +271,8 @@ func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 		cmds = append(cmds, b.Zrem().Key(schema.Direct(uid)).Member(pid).Build(),
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(pid).Build())
 	}
-	return append(cmds, b.Del().Key(schema.Replies(p.ID)).Build())
+	cmds = append(cmds, b.Del().Key(schema.Replies(p.ID)).Build())
+	return append(cmds, CountsDelCmds(c, p.ID)...)
 }
 
 // directTo returns whose Direct index p enters: for a direct post its

@@ -55,16 +55,17 @@ func (db *DB) Enqueue(ctx context.Context, author int64, jobs func(q schema.Queu
 }
 
 // OnShard runs the commands cmds returns for a shard of the queue on one
-// shard, replicated as Options.WaitReplicas asks, and returns which.
+// shard, replicated as Options.WaitReplicas asks (the shard's stream,
+// and the keys of other slots the commands write), and returns which.
 // Every worker reads every shard, so any shard will do: author's own is
 // tried first, and when the node of one cannot be reached (it is failing
 // over), the next, so a failing master does not stop posting or
 // following.
-func (db *DB) OnShard(ctx context.Context, author int64, cmds func(q schema.Queue) rueidis.Commands) (schema.Queue, error) {
+func (db *DB) OnShard(ctx context.Context, author int64, cmds func(q schema.Queue) rueidis.Commands, keys ...string) (schema.Queue, error) {
 	var err error
 	for _, n := range db.Outages.order(author) {
 		q := schema.QueueN(n)
-		res := db.Replicated(ctx, func() rueidis.Commands { return cmds(q) }, q.Stream)
+		res := db.Replicated(ctx, func() rueidis.Commands { return cmds(q) }, append([]string{q.Stream}, keys...)...)
 		if err = redisconn.FirstErr(res); !redisconn.IsOutage(err) {
 			return q, err
 		}

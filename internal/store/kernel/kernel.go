@@ -126,6 +126,7 @@ const DefaultNameReserve = 30 * 24 * time.Hour
 type Limits struct {
 	Posts   retwis.Rate // posts, replies and edits
 	Follows retwis.Rate // follows (unfollowing is not limited)
+	Actions retwis.Rate // favourites, bookmarks and pins (taking them back is not limited)
 	Reports retwis.Rate // reports to the moderators
 	// MaxFollowing is the most accounts one account may follow (zero:
 	// no bound).

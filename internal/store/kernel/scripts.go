@@ -82,7 +82,7 @@ func (sc *Script) Cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
 var allScripts = []*Script{PushIDs, FixIDs, MergeIDs, PageIDs, DropIDs, TrendAdd, CompleteAdd, ClaimName, UnclaimName, UpgradeLegacy,
-	CreateIfAbsent, SetIfExists, BeginDeletion, EditPost, UpdateFields}
+	CreateIfAbsent, SetIfExists, BeginDeletion, EditPost, UpdateFields, MarkSync, NotifyOnce, MarkAdd}
 
 // LoadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.
@@ -303,3 +303,15 @@ var TouchSession = newScript("touch_session")
 
 // RateTake runs one action of a subject through its rate limit (GCRA).
 var RateTake = newScript("rate_take")
+
+// MarkSync brings the set of who marked a post (favourited it) in line
+// with one user's mark, and the post's count with the set.
+var MarkSync = newScript("mark_sync")
+
+// MarkAdd adds a post to a user's marks (favourites, bookmarks, pins),
+// scored by the time, each after the one before.
+var MarkAdd = newScript("mark_add")
+
+// NotifyOnce gives a user a notification unless they have it already
+// or blocked or muted its actor.
+var NotifyOnce = newScript("notify_once")

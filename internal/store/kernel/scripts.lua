@@ -599,3 +599,48 @@ return 1
 -- runner holds it.
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
+
+--- mark_sync
+-- KEYS[1]: the sorted set of who marked a post (favourited_by); KEYS[2]:
+-- the post's counts. ARGV: a user, the unix ms of the user's mark ("":
+-- the user has no mark) and the field of counts that counts the marks.
+-- The set is brought in line with the mark and the count with the set,
+-- so that running it again changes nothing. It returns {1 if the user
+-- was added now (else 0), the count}.
+local added = 0
+if ARGV[2] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+else
+  added = redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
+end
+local n = redis.call('ZCARD', KEYS[1])
+if n == 0 then
+  redis.call('HDEL', KEYS[2], ARGV[3])
+else
+  redis.call('HSET', KEYS[2], ARGV[3], n)
+end
+return {added, n}
+
+--- notify_once
+-- KEYS[1]: a user's notifications; KEYS[2], KEYS[3]: the user's blocks
+-- and mutes. ARGV: the actor, the unix ms, the notification, how many
+-- the user keeps. The notification is added unless the user blocked or
+-- muted the actor or has it already (it returns 0); then the oldest
+-- beyond the cap are dropped (it returns 1).
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) or redis.call('ZSCORE', KEYS[3], ARGV[1]) then return 0 end
+if redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[3]) == 0 then return 0 end
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -tonumber(ARGV[4]) - 1)
+return 1
+
+--- mark_add
+-- KEYS[1]: a user's sorted set of marked posts (favourites, bookmarks,
+-- pins). ARGV: a post, the unix ms now. Unless the post is marked
+-- already (it returns 0), it is added, scored now, or 1 ms after the
+-- newest mark if that is not earlier, so that marks keep the order they
+-- were made in, even within one millisecond (it returns 1).
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+local at = tonumber(ARGV[2])
+local newest = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if newest[2] and tonumber(newest[2]) >= at then at = tonumber(newest[2]) + 1 end
+redis.call('ZADD', KEYS[1], at, ARGV[1])
+return 1

@@ -156,6 +156,8 @@ func parseNote(member string) (retwis.Notification, bool) {
 		n.Kind = retwis.NotificationReply
 	case len(parts) == 3 && parts[0] == schema.NoteUpdate:
 		n.Kind = retwis.NotificationUpdate
+	case len(parts) == 3 && parts[0] == schema.NoteFavourite:
+		n.Kind = retwis.NotificationFavourite
 	default:
 		return n, false
 	}

@@ -299,7 +299,8 @@ func (s *Store) globalPushCmd(pids ...int64) rueidis.Completed {
 }
 
 // posts loads the posts with the given ids, in order, with their authors'
-// names, in one round trip, served from the client-side cache when
+// names and their interaction state (counts, the reader's marks: see
+// marks), in one round trip, served from the client-side cache when
 // possible (Redis invalidates what an edit changes). A post keeps its author's name;
 // for posts from before they did, the names are read in a second round
 // trip, unless their authors are among known (a profile's posts are all
@@ -322,6 +323,7 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 		cmds[i] = rueidis.CT(s.C.B().Hmget().Key(schema.Post(pid)).Field(kernel.PostFields...).Cache(), s.Opts.CacheTTL)
 	}
 	read := b.Add(cmds...)
+	m := s.startMarks(rd, pids, b)
 	var hiddenRead kernel.Slot
 	if !rd.all && rd.hidden == nil && len(pids) > 0 {
 		hiddenRead = b.Add(s.HiddenCmds(rd.id)...)
@@ -364,6 +366,7 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 		if !ok {
 			continue
 		}
+		m.apply(&p, i)
 		if i := slices.IndexFunc(known, func(u retwis.User) bool { return u.ID == p.AuthorID }); i >= 0 {
 			p.Author = known[i].Username
 		}
@@ -519,7 +522,8 @@ func (s *Store) DeletedCmds(p index.Post) rueidis.Commands {
 // post is gone, and the client-side caches of every server are
 // invalidated by Redis. Then it is taken out of every index it entered
 // (own posts, tags, mentions, replies, notifications, trend and
-// completion counts); its replies stay, in reply to a deleted post. The
+// completion counts), and out of the favourites of those who favourited
+// it (DropMarks); its replies stay, in reply to a deleted post. The
 // ids left in followers' timelines are removed by a delivery worker
 // afterwards, unless the post was never fanned out (a celebrity's). Once begun it completes even if the client goes away;
 // it has succeeded once the hash is gone.
@@ -549,12 +553,13 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	// missing, so what follows only reclaims space, and a failure is
 	// logged rather than reported.
 	uncount := s.Uncounter(ctx)
-	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
+	err = s.DropMarks(ctx, uid, []int64{pid})
+	err = errors.Join(err, redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		return append(rueidis.Commands{
 			b.Zrem().Key(schema.UserPosts(uid)).Member(kernel.ID(pid)).Build(),
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(kernel.ID(pid)).Build(),
 		}, append(s.DeletedCmds(post), uncount(post)...)...)
-	}))
+	})))
 	if err != nil {
 		s.Log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
 	}

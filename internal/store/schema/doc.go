@@ -165,9 +165,26 @@
 //	                             "mention:<actor>:<post>",
 //	                             "reply:<actor>:<post>", "update:<actor>:
 //	                             <post>" (one per post edited, scored by
-//	                             its last edit) (retwis)
+//	                             its last edit), "favourite:<actor>:<post>"
+//	                             (retwis)
 //	replies:{<post id>}  zset    the replies to a post: post ids scored by
 //	                             id (retwis; the thread page)
+//	counts:{<post id>}   hash    the counts of a post's interactions:
+//	                             favourites (absent: 0), in the slot of
+//	                             its replies (retwis)
+//	favourited_by:{<post id>}
+//	                     zset    who favourited a post: user ids scored by
+//	                             unix ms, brought in line with the users'
+//	                             favourites by the favourite job (retwis)
+//	favourites:{<id>}    zset    the posts user <id> favourited (the truth
+//	                             of favourites): post ids scored by unix ms,
+//	                             each at least 1 ms after the one before
+//	                             (retwis; the Favourites page)
+//	bookmarks:{<id>}     zset    the posts user <id> bookmarked, likewise
+//	                             (retwis; the Bookmarks page)
+//	pins:{<id>}          zset    the posts user <id> pinned to the top of
+//	                             their profile, at most 5 of their own,
+//	                             likewise (retwis)
 //	trends:{<n>}         zset    shard n (00–0f) of the tag trends: folded
 //	                             tags (the tags whose FNV-1a falls in it)
 //	                             scored by their posts' decayed count, the
@@ -256,8 +273,11 @@
 //	                             in it (FNV-1a mod 16), or of any author
 //	                             when that shard's master cannot be
 //	                             reached: kind (deliver, undeliver,
-//	                             celebrate, edit), post, author; every post
-//	                             has a deliver job, every edit an edit job; consumer group
+//	                             celebrate, edit, favourite: post and the
+//	                             user who favourited it or took it back,
+//	                             in author), post, author; every post has
+//	                             a deliver job, every edit an edit job;
+//	                             consumer group
 //	                             "deliverers" (retwis)
 //	deliveries:{<n>}:progress
 //	                     hash    entry id -> followers done, for long jobs
@@ -364,7 +384,8 @@
 //	                             (login:addr:<address>, login:user:<folded
 //	                             name>, login:device:<device id>,
 //	                             signup:addr:<address>, post:<id>,
-//	                             follow:<id>, report:<id>, api:token:<hash>,
+//	                             follow:<id>, action:<id> (favourites,
+//	                             bookmarks, pins), report:<id>, api:token:<hash>,
 //	                             api:addr:<address>): the generic
 //	                             cell-rate algorithm's theoretical arrival
 //	                             time, unix ms, expiring as it falls behind

@@ -320,15 +320,16 @@ func Direct(uid int64) string { return "direct:" + tag(uid) }
 // Notifications holds uid's newest notifications, scored by unix ms:
 // members "follow:<actor>", "mention:<actor>:<post>", "reply:<actor>:<post>",
 // "update:<actor>:<post>" (one per post however often edited, scored
-// by the last edit).
+// by the last edit), "favourite:<actor>:<post>".
 func Notifications(uid int64) string { return "notifications:" + tag(uid) }
 
 // Kinds of notification, as their members begin.
 const (
-	NoteFollow  = "follow"
-	NoteMention = "mention"
-	NoteReply   = "reply"
-	NoteUpdate  = "update"
+	NoteFollow    = "follow"
+	NoteMention   = "mention"
+	NoteReply     = "reply"
+	NoteUpdate    = "update"
+	NoteFavourite = "favourite" // "favourite:<actor>:<post>", once however often it is toggled
 )
 
 // NotificationsCap is how many notifications a user keeps.
@@ -344,6 +345,47 @@ func Note(kind string, actor, pid int64) string {
 
 // Replies is the index of the replies to post pid: post ids scored by id.
 func Replies(pid int64) string { return "replies:{" + id(pid) + "}" }
+
+// Counts is the hash of the counts of post pid's interactions
+// (FieldFavourites), in the slot of Replies.
+func Counts(pid int64) string { return "counts:{" + id(pid) + "}" }
+
+// Fields of a post's Counts.
+const (
+	FieldFavourites = "favourites" // how many accounts favourited it
+)
+
+// FavouritedBy holds who favourited post pid: user ids scored by unix
+// ms, in the slot of Replies. A user's Favourites are the truth, which
+// the delivery worker copies here (see JobFavourite).
+func FavouritedBy(pid int64) string { return "favourited_by:{" + id(pid) + "}" }
+
+// Favourites holds the posts uid favourited: post ids scored by unix
+// ms (each 1 ms after the one before, at least: see kernel.MarkAdd), in
+// the user's slot; what the Favourites page lists, newest first.
+func Favourites(uid int64) string { return "favourites:" + tag(uid) }
+
+// Bookmarks holds the posts uid bookmarked, as Favourites.
+func Bookmarks(uid int64) string { return "bookmarks:" + tag(uid) }
+
+// Pins holds the posts uid pinned to the top of their profile (at most
+// MaxPins of their own), as Favourites.
+func Pins(uid int64) string { return "pins:" + tag(uid) }
+
+// MaxPins is how many posts one user may pin.
+const MaxPins = 5
+
+// FavouritedByKeys is the SCAN pattern of the FavouritedBy sets.
+const FavouritedByKeys = "favourited_by:{*}"
+
+// FavouritesKeys is the SCAN pattern of the users' Favourites.
+const FavouritesKeys = "favourites:{*}"
+
+// FavouritesOf returns the user whose Favourites key is key.
+func FavouritesOf(key string) (int64, bool) { return ownerOf("favourites:", key) }
+
+// FavouritedByOf returns the post whose FavouritedBy key is key.
+func FavouritedByOf(key string) (int64, bool) { return ownerOf("favourited_by:", key) }
 
 // TrendShards is how many sorted sets the tag trends are spread over, by
 // tag, so that no one key takes a write of every tagged post on a
@@ -525,6 +567,7 @@ const (
 	JobUndeliver = "undeliver" // take a deleted post off them
 	JobCelebrate = "celebrate" // note in every follower's set that the author is a celebrity
 	JobEdit      = "edit"      // make an edited post's indexes follow its text
+	JobFavourite = "favourite" // bring a post's favourites in line with the mark of the user in author (see FavouritedBy)
 )
 
 // FollowChange is the member of a shard's Follows that records a follow
@@ -569,7 +612,7 @@ func Job(b rueidis.Builder, q Queue, kind string, pid, author int64) rueidis.Com
 // JobValid reports whether a job read from the queue makes sense.
 func JobValid(kind string, pid, author int64) bool {
 	switch kind {
-	case JobDeliver, JobUndeliver, JobEdit:
+	case JobDeliver, JobUndeliver, JobEdit, JobFavourite:
 		return pid > 0 && author > 0
 	case JobCelebrate:
 		return author > 0
@@ -683,6 +726,7 @@ func LoginDeviceLimit(device string) string  { return "login:device:" + device }
 func SignupAddrLimit(addr string) string     { return "signup:addr:" + addr }
 func PostLimit(uid int64) string             { return "post:" + id(uid) }
 func FollowLimit(uid int64) string           { return "follow:" + id(uid) }
+func ActionLimit(uid int64) string           { return "action:" + id(uid) }
 func APITokenLimit(token string) string      { return "api:token:" + token }
 func APIAddrLimit(addr string) string        { return "api:addr:" + addr }
 

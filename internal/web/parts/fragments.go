@@ -23,21 +23,28 @@ const agoMarker = "\ue000ago\ue000"
 // edited, after its relative time.
 const editedMarker = "\ue000edited\ue000"
 
-// fragment is a post rendered once: its HTML before and after the
-// relative time ("posted 3 minutes ago"), the one part that changes,
-// and for an edited post the HTML after how long ago it was edited.
+// actionsMarker stands for a post's action bar (see writeActions) while
+// its fragment is rendered; it comes last, after the times.
+const actionsMarker = "\ue000actions\ue000"
+
+// fragment is a post rendered once: its HTML before the relative time
+// ("posted 3 minutes ago"), between it and the action bar (or, for an
+// edited post, how long ago it was edited), and after the action bar:
+// the parts that change are written fresh.
 type fragment struct {
-	author, name string // the author's username and display name it was rendered with
-	edited       int64  // the edit it was rendered as (unix ms; 0: none)
-	head, tail   string
-	editTail     string // after the time of the edit, which tail is before
+	author, name    string // the author's username and display name it was rendered with
+	edited          int64  // the edit it was rendered as (unix ms; 0: none)
+	head, mid, tail string
+	editMid         string // between the time of the edit and the action bar
 }
 
 // Fragments renders posts and keeps what it rendered: a post changes
 // only when edited, and is kept by its id and the time of its last edit
 // (a deleted one is no longer read), so a timeline page pieces its posts
 // together from strings instead of executing their template again; a
-// post whose author took another name or display name is rendered anew. It
+// post whose author took another name or display name is rendered anew;
+// what does change (the relative times, the action bar) is written
+// fresh. It
 // keeps the capacity most recently rendered posts, and is safe for
 // concurrent use.
 type Fragments struct {
@@ -52,12 +59,14 @@ func NewFragments(tmpl *template.Template, capacity int) *Fragments {
 }
 
 // PostView is what the "post" template renders: the post, its body as
-// HTML (see BodyHTML) and the words that say how long ago it was made
-// and, if it was, edited ("" if it was not).
+// HTML (see BodyHTML), the words that say how long ago it was made and,
+// if it was, edited ("" if it was not), and its action bar (see
+// ActionsHTML).
 type PostView struct {
 	retwis.Post
 	BodyHTML       template.HTML
 	Ago, EditedAgo string
+	Actions        template.HTML
 }
 
 // HTML returns the HTML of posts, one after the other, as of now.
@@ -93,7 +102,7 @@ func (f *Fragments) all(posts []retwis.Post) ([]fragment, int, error) {
 			return nil, 0, err
 		}
 		frs[i] = fr
-		size += len(fr.head) + len(fr.tail) + 20 // "posted 11 months ago"
+		size += len(fr.head) + len(fr.mid) + len(fr.editMid) + len(fr.tail) + 20 + 300 // "posted 11 months ago", the action bar
 	}
 	return frs, size, nil
 }
@@ -103,11 +112,13 @@ func write(w io.StringWriter, frs []fragment, posts []retwis.Post, now time.Time
 	for i, fr := range frs {
 		w.WriteString(fr.head)
 		w.WriteString(Escape(words.Since(now.Sub(posts[i].Time))))
-		w.WriteString(fr.tail)
+		w.WriteString(fr.mid)
 		if fr.edited != 0 {
 			w.WriteString(Escape(words.Since(now.Sub(posts[i].Edited))))
-			w.WriteString(fr.editTail)
+			w.WriteString(fr.editMid)
 		}
+		writeActions(w, posts[i])
+		w.WriteString(fr.tail)
 	}
 }
 
@@ -124,7 +135,7 @@ func (f *Fragments) get(p retwis.Post) (fragment, error) {
 	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author && fr.name == p.AuthorDisplayName && fr.edited == editedMs(p) {
 		return fr, nil
 	}
-	v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: agoMarker}
+	v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: agoMarker, Actions: actionsMarker}
 	if !p.Edited.IsZero() {
 		v.EditedAgo = editedMarker
 	}
@@ -134,18 +145,25 @@ func (f *Fragments) get(p retwis.Post) (fragment, error) {
 	}
 	html := buf.String()
 	fr := fragment{author: p.Author, name: p.AuthorDisplayName, edited: editedMs(p)}
+	// Split at the last of each marker, from the end: the body, which
+	// comes first, may hold their characters too.
+	bar := strings.LastIndex(html, actionsMarker)
+	if bar < 0 {
+		return fragment{}, fmt.Errorf("parts: render post %d: the post template shows no action bar", p.ID)
+	}
+	html, fr.tail = html[:bar], html[bar+len(actionsMarker):]
 	if !p.Edited.IsZero() {
 		at := strings.LastIndex(html, editedMarker)
 		if at < 0 {
 			return fragment{}, fmt.Errorf("parts: render post %d: the post template shows no time of its edit", p.ID)
 		}
-		html, fr.editTail = html[:at], html[at+len(editedMarker):]
+		html, fr.editMid = html[:at], html[at+len(editedMarker):]
 	}
 	at := strings.LastIndex(html, agoMarker)
 	if at < 0 {
 		return fragment{}, fmt.Errorf("parts: render post %d: the post template shows no relative time", p.ID)
 	}
-	fr.head, fr.tail = html[:at], html[at+len(agoMarker):]
+	fr.head, fr.mid = html[:at], html[at+len(agoMarker):]
 	f.cache.Store(p.ID, fr) // a renamed author's or an edited post keeps its slot
 	return fr, nil
 }

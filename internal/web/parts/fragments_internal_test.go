@@ -25,7 +25,7 @@ func TestFragments(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	direct := func(p retwis.Post) string {
 		var b strings.Builder
-		v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: words.Since(now.Sub(p.Time))}
+		v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: words.Since(now.Sub(p.Time)), Actions: ActionsHTML(p)}
 		if !p.Edited.IsZero() {
 			v.EditedAgo = words.Since(now.Sub(p.Edited))
 		}
@@ -99,7 +99,7 @@ func BenchmarkPostHTML(b *testing.B) {
 	b.Run("template", func(b *testing.B) {
 		for b.Loop() {
 			var sb strings.Builder
-			if err := tmpl.ExecuteTemplate(&sb, "post", PostView{Post: p, BodyHTML: BodyHTML(p), Ago: words.Since(now.Sub(p.Time))}); err != nil {
+			if err := tmpl.ExecuteTemplate(&sb, "post", PostView{Post: p, BodyHTML: BodyHTML(p), Ago: words.Since(now.Sub(p.Time)), Actions: ActionsHTML(p)}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -127,4 +127,30 @@ func partials(t testing.TB) *template.Template {
 	tmpl := must.Value(template.New("").Funcs(funcs).ParseFiles("../templates/partials.html"))(t)
 	f = NewFragments(tmpl, 10)
 	return tmpl
+}
+
+// TestFragmentsActions: a post's action bar is written fresh from its
+// count and the reader's marks each time, the kept fragment around it
+// staying the same: the same post counted anew, or read by a reader who
+// marked it, shows that, as the template would render it.
+func TestFragmentsActions(t *testing.T) {
+	t.Parallel()
+	f := NewFragments(partials(t), 10)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	p := retwis.Post{ID: 42, AuthorID: 7, Author: "alice", Time: now, Body: "hello"}
+	first := string(must.Value(f.HTML([]retwis.Post{p}, now))(t))
+	if !strings.Contains(first, `action="/p/42/favourite"`) || !strings.Contains(first, `<span class="count">0</span>`) ||
+		!strings.Contains(first, `action="/p/42/bookmark"`) {
+		t.Errorf("a post no one marked: %s", first)
+	}
+	p.Favourites, p.Favourited, p.Bookmarked = 3, true, true
+	marked := string(must.Value(f.HTML([]retwis.Post{p}, now))(t))
+	for _, want := range []string{`action="/p/42/unfavourite"`, `aria-pressed="true"`, `<span class="count">3</span>`, `action="/p/42/unbookmark"`} {
+		if !strings.Contains(marked, want) {
+			t.Errorf("the post marked and counted lacks %s: %s", want, marked)
+		}
+	}
+	if bar := string(ActionsHTML(p)); !strings.Contains(marked, bar) || strings.Replace(marked, bar, "", 1) != strings.Replace(first, string(ActionsHTML(retwis.Post{ID: 42})), "", 1) {
+		t.Errorf("the kept part changed with the marks:\n%s\n%s", first, marked)
+	}
 }

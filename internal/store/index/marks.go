@@ -1,0 +1,46 @@
+package index
+
+import (
+	"strconv"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// FavouriteSyncCmd returns the kernel.MarkSync call that brings who
+// favourited post pid, and its count, in line with user uid's
+// favourite, made at unix ms at (0: uid has none), in the post's slot.
+// It is safe to repeat, and to run in any order with uid's other
+// favourites of the post: it copies the truth, uid's mark.
+func FavouriteSyncCmd(c rueidis.Client, pid, uid, at int64) rueidis.Completed {
+	mark := ""
+	if at > 0 {
+		mark = strconv.FormatInt(at, 10)
+	}
+	return kernel.MarkSync.Cmd(c, []string{schema.FavouritedBy(pid), schema.Counts(pid)}, kernel.ID(uid), mark, schema.FieldFavourites)
+}
+
+// FavouriteNoteCmd returns the kernel.NotifyOnce call that tells author
+// that actor favourited post pid, at unix ms at: once, however often
+// actor takes it back and favourites it again (while the notification
+// is kept), and never if author blocked or muted actor.
+func FavouriteNoteCmd(c rueidis.Client, author, actor, pid, at int64) rueidis.Completed {
+	return kernel.NotifyOnce.Cmd(c, []string{schema.Notifications(author), schema.Blocks(author), schema.Mutes(author)},
+		kernel.ID(actor), strconv.FormatInt(at, 10), schema.Note(schema.NoteFavourite, actor, pid), strconv.Itoa(schema.NotificationsCap))
+}
+
+// NoteEventCmd returns the command that tells uid's live stream of the
+// notification note made at unix ms at.
+func NoteEventCmd(c rueidis.Client, uid int64, note string, at int64) rueidis.Completed {
+	return PublishCmd(c, schema.UserStream(uid), schema.NoteEvent(at, note))
+}
+
+// CountsDelCmds return the commands that drop what post pid's
+// interactions wrote on the post's side (its counts, who favourited
+// it), once the post is gone.
+func CountsDelCmds(c rueidis.Client, pid int64) rueidis.Commands {
+	b := c.B()
+	return rueidis.Commands{b.Del().Key(schema.Counts(pid)).Build(), b.Del().Key(schema.FavouritedBy(pid)).Build()}
+}

@@ -1,0 +1,147 @@
+package posts
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
+	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// marks are the reads of the interaction state of a page of posts, sent
+// with the posts (see posts): each post's counts and, for a reader
+// logged in, the reader's marks on them, all through the client-side
+// cache, so that a warm page reads them without a round trip. The marks
+// are read post by post (ZSCORE), each cached on its own, so that a page
+// of posts read before, in other pages, is warm too; the pins, at most
+// schema.MaxPins, are read whole.
+type marks struct {
+	counts     kernel.Slot // HMGET of each post's counts
+	favourites kernel.Slot // ZSCORE of each post in the reader's favourites; none logged out
+	bookmarks  kernel.Slot // likewise, bookmarks
+	pins       kernel.Slot // the reader's pins
+}
+
+// startMarks adds to b the reads of the interaction state of posts pids
+// as rd sees them: none for a reader of all (a deletion, a replay).
+func (s *Store) startMarks(rd reader, pids []int64, b *kernel.Batch) marks {
+	if rd.all || len(pids) == 0 {
+		return marks{}
+	}
+	cb := s.C.B()
+	each := func(cmd func(pid int64) rueidis.Cacheable) kernel.Slot {
+		cmds := make([]rueidis.CacheableTTL, len(pids))
+		for i, pid := range pids {
+			cmds[i] = rueidis.CT(cmd(pid), s.Opts.CacheTTL)
+		}
+		return b.Add(cmds...)
+	}
+	m := marks{counts: each(func(pid int64) rueidis.Cacheable {
+		return cb.Hmget().Key(schema.Counts(pid)).Field(schema.FieldFavourites).Cache()
+	})}
+	if rd.id == 0 {
+		return m
+	}
+	m.favourites = each(func(pid int64) rueidis.Cacheable {
+		return cb.Zscore().Key(schema.Favourites(rd.id)).Member(kernel.ID(pid)).Cache()
+	})
+	m.bookmarks = each(func(pid int64) rueidis.Cacheable {
+		return cb.Zscore().Key(schema.Bookmarks(rd.id)).Member(kernel.ID(pid)).Cache()
+	})
+	m.pins = b.Add(rueidis.CT(cb.Zrange().Key(schema.Pins(rd.id)).Min("0").Max("-1").Cache(), s.Opts.CacheTTL))
+	return m
+}
+
+// apply sets the interaction state of p, the post at i of the ids read,
+// from the replies; a reply that cannot be read leaves it at zero.
+func (m marks) apply(p *retwis.Post, i int) {
+	if counts := m.counts.Replies(); i < len(counts) {
+		if vals, err := counts[i].ToArray(); err == nil && len(vals) > 0 {
+			p.Favourites, _ = vals[0].AsInt64()
+		}
+	}
+	if favs := m.favourites.Replies(); i < len(favs) {
+		p.Favourited = favs[i].Error() == nil
+	}
+	if marks := m.bookmarks.Replies(); i < len(marks) {
+		p.Bookmarked = marks[i].Error() == nil
+	}
+	if pins := m.pins.Replies(); len(pins) == 1 {
+		pinned, _ := pins[0].AsStrSlice()
+		p.Pinned = slices.Contains(pinned, kernel.ID(p.ID))
+	}
+}
+
+// MarkedPosts returns a page of the posts in key, a user's marks (a
+// sorted set of post ids by when they were marked: favourites,
+// bookmarks, pins), newest mark first, as viewer sees them: the cursor
+// is a post of the set, and a page is read by the rank of its mark (see
+// kernel.RankPage). Posts deleted since are skipped, and their marks
+// removed.
+func (s *Store) MarkedPosts(ctx context.Context, viewer int64, key string, c retwis.Cursor, n int) (retwis.Page, error) {
+	return s.collect(ctx, reader{id: viewer, where: retwis.InConversation}, c, n, source{key: key}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+		ids, err := s.markPage(ctx, key, c, want)
+		return ids, s.Wrap("marked posts", err)
+	}, nil)
+}
+
+// markPage returns the ids of up to want posts of the sorted set key
+// next to the cursor's, newest mark first.
+func (s *Store) markPage(ctx context.Context, key string, c retwis.Cursor, want int) ([]int64, error) {
+	if c == (retwis.Cursor{}) {
+		return s.C.Do(ctx, s.C.B().Zrevrange().Key(key).Start(0).Stop(int64(want-1)).Build()).AsIntSlice()
+	}
+	member, dir := c.Before, "before"
+	if c.After > 0 {
+		member, dir = c.After, "after"
+	}
+	res, err := kernel.RankPage.Exec(ctx, s.C, []string{key}, kernel.ID(member), strconv.Itoa(want), dir).ToArray()
+	if err != nil || len(res) != 3 {
+		return nil, err
+	}
+	page, err := res[2].AsStrSlice()
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for i := 0; i+1 < len(page); i += 2 { // member, score
+		if pid, err := strconv.ParseInt(page[i], 10, 64); err == nil {
+			ids = append(ids, pid)
+		}
+	}
+	return ids, nil
+}
+
+// DropMarks takes the posts pids of author, deleted, out of the
+// favourites of those who favourited them (who favourited each tells)
+// and out of author's pins, and drops their counts and who favourited
+// them (index.CountsDelCmds), in two round trips; a bookmark of one is
+// dropped when its list is read. Safe to repeat, it goes before the
+// posts are unlisted (index.UnlistCmds drops who favourited them too).
+func (s *Store) DropMarks(ctx context.Context, author int64, pids []int64) error {
+	b := s.C.B()
+	reads := make(rueidis.Commands, len(pids))
+	for i, pid := range pids {
+		reads[i] = b.Zrange().Key(schema.FavouritedBy(pid)).Min("0").Max("-1").Build()
+	}
+	cmds := rueidis.Commands{b.Zrem().Key(schema.Pins(author)).Member(kernel.IDs(pids)...).Build()}
+	s.Written.Add(schema.Pins(author))
+	for i, r := range s.C.DoMulti(ctx, reads...) {
+		uids, err := r.AsIntSlice()
+		if err != nil {
+			return s.Wrap("drop the marks of deleted posts", err)
+		}
+		for _, uid := range uids {
+			s.Written.Add(schema.Favourites(uid))
+			cmds = append(cmds, b.Zrem().Key(schema.Favourites(uid)).Member(kernel.ID(pids[i])).Build())
+		}
+		cmds = append(cmds, index.CountsDelCmds(s.C, pids[i])...)
+	}
+	return s.Wrap("drop the marks of deleted posts", redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)))
+}
