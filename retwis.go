@@ -36,6 +36,10 @@ type Post struct {
 	InReplyTo int64
 	ReplyTo   string
 	ReplyToID int64
+	// Reblog, for a boost (a post of its own, by the booster, without a
+	// body), is the post it boosts, as the reader sees it; nil for a
+	// post.
+	Reblog *Post
 }
 
 // Summary is a user as the API describes them: the profile and counts.
@@ -183,9 +187,10 @@ const (
 	NotificationFollow  NotificationKind = iota + 1 // Actor followed the user
 	NotificationMention                             // Actor mentioned the user in Post
 	NotificationReply                               // Actor replied to the user's post with Post
+	NotificationReblog                              // Actor boosted the user's Post
 )
 
-// String names the kind: "follow", "mention" or "reply".
+// String names the kind: "follow", "mention", "reply" or "reblog".
 func (k NotificationKind) String() string {
 	switch k {
 	case NotificationFollow:
@@ -194,6 +199,8 @@ func (k NotificationKind) String() string {
 		return "mention"
 	case NotificationReply:
 		return "reply"
+	case NotificationReblog:
+		return "reblog"
 	}
 	return "unknown"
 }
@@ -207,7 +214,7 @@ type Notification struct {
 	ID     int64
 	Kind   NotificationKind
 	Actor  User
-	Post   int64 // the mention or the reply; 0 for a follow
+	Post   int64 // the mention, the reply or the post boosted; 0 for a follow
 	Time   time.Time
 	Unread bool // newer than the last time the user read them
 }

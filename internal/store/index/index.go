@@ -114,6 +114,9 @@ type Post struct {
 	// newer than the last time its user read them (posts reindexed by
 	// the migration notify nobody of the past).
 	Noted int64
+	// ReblogOf is, for a boost, the post it boosts (0: a post). A boost
+	// enters no index: its Conv is empty.
+	ReblogOf int64
 }
 
 // Cmds return the commands that enter p in the secondary indexes

@@ -55,4 +55,4 @@ func (db *DB) FromMaster(ctx context.Context, res []rueidis.RedisResult,
 // PostFields are the fields of a post hash that the store reads, in the
 // order parsePost expects.
 var PostFields = []string{schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldAuthor,
-	schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser, schema.FieldWarning}
+	schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser, schema.FieldWarning, schema.FieldReblogOf, schema.FieldReblogUser}

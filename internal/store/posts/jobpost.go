@@ -11,7 +11,7 @@ import (
 
 // JobFields are the post hash fields a delivery job reads, in the order
 // parseJobPost expects.
-var JobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, index.ConversationFields...)
+var JobFields = append([]string{schema.FieldUserID, schema.FieldFanout, schema.FieldTime}, append(index.ConversationFields, schema.FieldReblogOf)...)
 
 // ParseJobPost decodes the reply to HMGET post:<pid> jobFields: what the
 // post's indexes need, and its fanout flag. ok is false for a post that
@@ -47,5 +47,22 @@ func ParseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bo
 	}
 	p.Time, _ = strconv.ParseInt(str[2], 10, 64)
 	p.Conv = index.ParseConversation(str[3:])
+	p.ReblogOf, _ = strconv.ParseInt(str[len(JobFields)-1], 10, 64)
 	return p, str[1], true
+}
+
+// UndoJobs return the delivery jobs that finish the deletion of post p
+// (not fanned out if fanout is "0"), on shard q: a boost's JobUnboost
+// takes it off the timelines and out of its post's count; a post's
+// JobUndeliver (if it was fanned out) takes it off the timelines, and its
+// JobUnboosts deletes its boosts.
+func (s *Store) UndoJobs(q schema.Queue, p index.Post, fanout string) rueidis.Commands {
+	if p.ReblogOf > 0 {
+		return rueidis.Commands{schema.BoostJob(s.C.B(), q, schema.JobUnboost, p.ID, p.Author, p.ReblogOf)}
+	}
+	cmds := rueidis.Commands{s.JobCmd(q, schema.JobUnboosts, p.ID, p.Author)}
+	if fanout != "0" {
+		cmds = append(cmds, s.JobCmd(q, schema.JobUndeliver, p.ID, p.Author))
+	}
+	return cmds
 }

@@ -108,6 +108,8 @@ func parseNote(member string) (retwis.Notification, bool) {
 		n.Kind = retwis.NotificationMention
 	case len(parts) == 3 && parts[0] == schema.NoteReply:
 		n.Kind = retwis.NotificationReply
+	case len(parts) == 3 && parts[0] == schema.NoteReblog:
+		n.Kind = retwis.NotificationReblog
 	default:
 		return n, false
 	}

@@ -357,8 +357,8 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 		}
 		posts = append(posts, p)
 	}
-	if len(authors) == 0 {
-		return posts, hidden, missing, nil
+	if posts, missing, err = s.boosted(ctx, rd, hidden, posts, missing); err != nil || len(authors) == 0 {
+		return posts, hidden, missing, err
 	}
 	names, unread, err := s.ReadNames(ctx, authors)
 	if err != nil {
@@ -399,7 +399,7 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		return p, false, nil
 	}
 	p = retwis.Post{ID: pid, AuthorID: uid, Time: time.Unix(ts, 0), Body: f[2]}
-	var more [5]string
+	var more [7]string
 	for i := range more {
 		if 3+i < len(vals) {
 			more[i], _ = vals[3+i].ToString()
@@ -418,6 +418,13 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		}
 	}
 	p.Warning = more[4]
+	if more[5] != "" { // a boost: the post it boosts, read by boosted
+		of, _ := strconv.ParseInt(more[5], 10, 64)
+		p.Reblog = &retwis.Post{ID: of}
+		if u := index.SplitUsers(more[6]); len(u) == 1 {
+			p.Reblog.AuthorID, p.Reblog.Author = u[0].ID, u[0].Username
+		}
+	}
 	return p, true, nil
 }
 
@@ -495,7 +502,8 @@ func (s *Store) DeletedCmds(p index.Post) rueidis.Commands {
 // (own posts, tags, mentions, replies, notifications, trend and
 // completion counts); its replies stay, in reply to a deleted post. The
 // ids left in followers' timelines are removed by a delivery worker
-// afterwards, unless the post was never fanned out (a celebrity's). Once begun it completes even if the client goes away;
+// afterwards, unless the post was never fanned out (a celebrity's), and
+// so are its boosts, or, for a boost, its count (see UndoJobs). Once begun it completes even if the client goes away;
 // it has succeeded once the hash is gone.
 func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	p, err := s.post(ctx, reader{all: true}, pid)
@@ -529,11 +537,7 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(kernel.ID(pid)).Build(),
 		}, append(s.DeletedCmds(post), uncount(post)...)...)
 	}))
-	if fanout != "0" {
-		err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
-			return rueidis.Commands{s.JobCmd(q, schema.JobUndeliver, pid, uid)}
-		}))
-	}
+	err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands { return s.UndoJobs(q, post, fanout) }))
 	if err != nil {
 		s.Log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
 	}

@@ -117,6 +117,11 @@ const (
 	FieldReplyUser = "reply_user" // "<user id>:<username>" of that post's author
 	FieldAncestors = "ancestors"  // the posts above it in its thread, nearest first, separated by commas
 	FieldWarning   = "warning"    // its content warning, one line, absent when it has none
+	// FieldReblogOf marks a boost: the post it boosts (a boost has no
+	// body of its own), and FieldReblogUser that post's author,
+	// "<user id>:<username>".
+	FieldReblogOf   = "reblog_of"
+	FieldReblogUser = "reblog_user"
 )
 
 // Fields of a delivery job on the deliveries stream.
@@ -124,6 +129,7 @@ const (
 	JobKind   = "kind"
 	JobPost   = "post"
 	JobAuthor = "author"
+	JobOf     = "of" // of a boost's jobs: the post it boosts
 )
 
 // A user's keys carry the user id as their hash tag, so that all of them
@@ -310,6 +316,7 @@ const (
 	NoteFollow  = "follow"
 	NoteMention = "mention"
 	NoteReply   = "reply"
+	NoteReblog  = "reblog" // of the post boosted, by its booster
 )
 
 // NotificationsCap is how many notifications a user keeps.
@@ -325,6 +332,26 @@ func Note(kind string, actor, pid int64) string {
 
 // Replies is the index of the replies to post pid: post ids scored by id.
 func Replies(pid int64) string { return "replies:{" + id(pid) + "}" }
+
+// Counts is the hash of post pid's counts (FieldReblogs), in the slot of
+// Replies(pid).
+func Counts(pid int64) string { return "counts:{" + id(pid) + "}" }
+
+// FieldReblogs is the field of Counts: how many boosts the post has.
+const FieldReblogs = "reblogs"
+
+// RebloggedBy is who boosted post pid: user ids scored by the unix ms of
+// the boost, in the slot of Replies(pid).
+func RebloggedBy(pid int64) string { return "reblogged_by:{" + id(pid) + "}" }
+
+// Boosts is what uid boosted: a hash of the boosted post's id to the
+// boost's.
+func Boosts(uid int64) string { return "boosts:" + tag(uid) }
+
+// HomeBoosts is which boosts uid's home timeline got: the boosted posts'
+// ids scored by the id of the boost that got there first, the newest
+// kept as many as the home timeline's entries.
+func HomeBoosts(uid int64) string { return "home_boosts:" + tag(uid) }
 
 // TrendShards is how many sorted sets the tag trends are spread over, by
 // tag, so that no one key takes a write of every tagged post on a
@@ -505,6 +532,9 @@ const (
 	JobDeliver   = "deliver"   // put a post on the global timeline and its author's followers' timelines
 	JobUndeliver = "undeliver" // take a deleted post off them
 	JobCelebrate = "celebrate" // note in every follower's set that the author is a celebrity
+	JobBoost     = "boost"     // count a boost and put it on its booster's followers' timelines
+	JobUnboost   = "unboost"   // take a deleted boost off them and out of its post's count
+	JobUnboosts  = "unboosts"  // delete every boost of a deleted post
 )
 
 // FollowChange is the member of a shard's Follows that records a follow
@@ -546,10 +576,21 @@ func Job(b rueidis.Builder, q Queue, kind string, pid, author int64) rueidis.Com
 		FieldValue(JobKind, kind).FieldValue(JobPost, id(pid)).FieldValue(JobAuthor, id(author)).Build()
 }
 
-// JobValid reports whether a job read from the queue makes sense.
-func JobValid(kind string, pid, author int64) bool {
+// BoostJob returns the XADD that records a job about boost pid of
+// booster (JobBoost, JobUnboost) on shard q of the queue: of is the post
+// it boosts.
+func BoostJob(b rueidis.Builder, q Queue, kind string, pid, booster, of int64) rueidis.Completed {
+	return b.Xadd().Key(q.Stream).Id("*").FieldValue().FieldValue(JobKind, kind).
+		FieldValue(JobPost, id(pid)).FieldValue(JobAuthor, id(booster)).FieldValue(JobOf, id(of)).Build()
+}
+
+// JobValid reports whether a job read from the queue makes sense (of:
+// the JobOf field, 0 if none).
+func JobValid(kind string, pid, author, of int64) bool {
 	switch kind {
-	case JobDeliver, JobUndeliver:
+	case JobBoost, JobUnboost:
+		return pid > 0 && author > 0 && of > 0
+	case JobDeliver, JobUndeliver, JobUnboosts:
 		return pid > 0 && author > 0
 	case JobCelebrate:
 		return author > 0

@@ -1,0 +1,208 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/index"
+	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// Boost boosts post pid (a boost of a boost boosts its post) for uid,
+// who must see it, and returns the boost: a post of uid's own, without
+// a body, whose Reblog is pid. It goes on uid's posts and, unless uid
+// has the post already, home timeline at once; its job (JobBoost, see
+// package delivery) counts it, notifies the post's author and pushes it
+// to uid's followers. Boosting a post uid boosted already returns that
+// boost: a boost is made once, so a request sent again (with its
+// idempotency key or without) makes no other. It costs as a post does
+// against the rate limit of posts.
+func (s *Store) Boost(ctx context.Context, uid, pid int64) (retwis.Post, error) {
+	post, err := s.Post(ctx, uid, pid)
+	if err != nil {
+		return retwis.Post{}, err
+	}
+	if post.Reblog != nil {
+		post = *post.Reblog
+	}
+	if bid, err := s.boostOf(ctx, uid, post.ID); err != nil || bid > 0 {
+		if err != nil {
+			return retwis.Post{}, err
+		}
+		return s.Post(ctx, uid, bid)
+	}
+	if _, err := s.Take(ctx, accounts.Subject(schema.PostLimit(uid)), s.Opts.Limits.Posts); err != nil {
+		return retwis.Post{}, err
+	}
+	ctx, cancel := kernel.Detach(ctx)
+	defer cancel()
+	name, err := s.boosterName(ctx, uid)
+	if err != nil {
+		return retwis.Post{}, err
+	}
+	now := time.Now()
+	bid, err := s.CreateHash(ctx, 0, schema.NextPostID, schema.Post, schema.FieldUserID, kernel.ID(uid), schema.FieldAuthor, name,
+		schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, "", schema.FieldReblogOf, kernel.ID(post.ID),
+		schema.FieldReblogUser, index.JoinUsers([]retwis.User{{ID: post.AuthorID, Username: post.Author}}))
+	if err != nil {
+		return retwis.Post{}, err
+	}
+	if err := s.publishBoost(ctx, uid, bid, post); err != nil {
+		return retwis.Post{}, err
+	}
+	s.RefreshQuietly(ctx, uid) // its count of posts this week
+	return s.Post(ctx, uid, bid)
+}
+
+// boostOf returns the boost of pid by uid (0: none).
+func (s *Store) boostOf(ctx context.Context, uid, pid int64) (int64, error) {
+	bid, err := s.C.Do(ctx, s.C.B().Hget().Key(schema.Boosts(uid)).Field(kernel.ID(pid)).Build()).AsInt64()
+	if rueidis.IsRedisNil(err) {
+		return 0, nil
+	}
+	return bid, s.Wrap("boost", err)
+}
+
+// boosterName returns uid's username, refusing a suspended account.
+func (s *Store) boosterName(ctx context.Context, uid int64) (string, error) {
+	vals, err := s.C.Do(ctx, s.C.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldSuspended).Build()).ToArray()
+	if err != nil {
+		return "", s.Wrap("boost: booster", err)
+	}
+	name, err := vals[0].ToString()
+	switch {
+	case err != nil:
+		return "", retwis.Errorf(retwis.NotFound, "There is no such user.")
+	case !vals[1].IsNil():
+		return "", accounts.ErrSuspended
+	}
+	return name, nil
+}
+
+// publishBoost records boost bid of post by uid (its mark, uid's posts
+// and home timeline) and its job, at once; if another boost of the post
+// by uid got there first, or a write fails, bid is taken back.
+func (s *Store) publishBoost(ctx context.Context, uid, bid int64, post retwis.Post) error {
+	b := s.C.B()
+	boosted := kernel.Boosted{ID: bid, Of: post.ID, Author: post.AuthorID}
+	s.Written.Add(schema.Home(uid), schema.UserPosts(uid))
+	res := s.Replicated(ctx, func() rueidis.Commands {
+		return rueidis.Commands{
+			b.Hsetnx().Key(schema.Boosts(uid)).Field(kernel.ID(post.ID)).Value(kernel.ID(bid)).Build(),
+			b.Zadd().Key(schema.UserPosts(uid)).ScoreMember().ScoreMember(float64(bid), kernel.ID(bid)).Build(),
+			s.PushBoostCmd(uid, 0, boosted),
+		}
+	}, schema.Boosts(uid))
+	err := redisconn.FirstErr(res)
+	if err == nil {
+		if first, _ := res[0].AsBool(); !first {
+			err = errBoostedMeanwhile
+		}
+	}
+	if err == nil {
+		err = s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
+			return rueidis.Commands{schema.BoostJob(b, q, schema.JobBoost, bid, uid, post.ID)}
+		})
+	}
+	if err != nil {
+		s.takeBackBoost(ctx, uid, bid, post.ID)
+	}
+	if errors.Is(err, errBoostedMeanwhile) {
+		return nil
+	}
+	return s.Wrap("boost", err)
+}
+
+// errBoostedMeanwhile is publishBoost's when a boost of the same post by
+// the same user got there first.
+var errBoostedMeanwhile = errors.New("store: boosted meanwhile")
+
+// takeBackBoost deletes boost bid of pid by uid that failed to publish,
+// from wherever it got: its mark, uid's posts and home timeline.
+func (s *Store) takeBackBoost(ctx context.Context, uid, bid, pid int64) {
+	b := s.C.B()
+	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
+		return append(rueidis.Commands{
+			kernel.DropBoostCmd(s.C, uid, pid, bid),
+			b.Zrem().Key(schema.UserPosts(uid)).Member(kernel.ID(bid)).Build(),
+			b.Del().Key(schema.Post(bid)).Build(),
+		}, kernel.UnboostHomeCmds(s.C, uid, bid)...)
+	}))
+	if err != nil {
+		s.Log.Warn("a boost that failed to publish stays in part (readers skip it; the check finds it)", "boost", bid, "err", err)
+	}
+}
+
+// Unboost takes back uid's boost of post pid (or of the post boosted by
+// boost pid), if any, and returns the post: the boost is deleted as a
+// post is (see DeletePost), its job taking it off the timelines and out
+// of the post's count.
+func (s *Store) Unboost(ctx context.Context, uid, pid int64) (retwis.Post, error) {
+	post, err := s.Post(ctx, uid, pid)
+	if err != nil {
+		return retwis.Post{}, err
+	}
+	if post.Reblog != nil {
+		post = *post.Reblog
+	}
+	bid, err := s.boostOf(ctx, uid, post.ID)
+	if err != nil || bid == 0 {
+		return post, err
+	}
+	ctx, cancel := kernel.Detach(ctx)
+	defer cancel()
+	if err := s.DeletePost(ctx, uid, bid); err != nil && retwis.ErrorKind(err) != retwis.NotFound {
+		return retwis.Post{}, err
+	}
+	err = s.Pipeline(ctx, func() rueidis.Commands { return rueidis.Commands{kernel.DropBoostCmd(s.C, uid, post.ID, bid)} })[0].Error()
+	return post, s.Wrap("unboost", err)
+}
+
+// RebloggedBy returns a page of the users who boosted post pid, which
+// viewer must see, the latest first, paged as Followers is.
+func (s *Store) RebloggedBy(ctx context.Context, viewer, pid int64, c retwis.Cursor, n int) (retwis.FollowPage, error) {
+	if _, err := s.Post(ctx, viewer, pid); err != nil {
+		return retwis.FollowPage{}, err
+	}
+	return s.followPage(ctx, schema.RebloggedBy(pid), c, n)
+}
+
+// Boosts are a post's boosts as a reader sees them: how many, and whether
+// the reader boosted it.
+type Boosts struct {
+	Count     int64
+	Reblogged bool
+}
+
+// BoostsOf returns the boosts of each of pids as viewer (0: logged out)
+// sees them, in one round trip.
+func (s *Store) BoostsOf(ctx context.Context, viewer int64, pids []int64) ([]Boosts, error) {
+	b := s.C.B()
+	cmds := make(rueidis.Commands, 0, 2*len(pids))
+	for _, pid := range pids {
+		cmds = append(cmds, b.Hget().Key(schema.Counts(pid)).Field(schema.FieldReblogs).Build(),
+			b.Hexists().Key(schema.Boosts(viewer)).Field(kernel.ID(pid)).Build())
+	}
+	res := s.C.DoMulti(ctx, cmds...)
+	out := make([]Boosts, len(pids))
+	for i := range pids {
+		n, err := res[2*i].AsInt64()
+		if err != nil && !rueidis.IsRedisNil(err) {
+			return nil, s.Wrap("boosts", err)
+		}
+		mark, err := res[2*i+1].AsBool()
+		if err != nil {
+			return nil, s.Wrap("boosts", err)
+		}
+		out[i] = Boosts{Count: n, Reblogged: viewer > 0 && mark}
+	}
+	return out, nil
+}
