@@ -13,8 +13,11 @@ import (
 // notificationType is a notification's type as Mastodon names it: a
 // reply is a mention, as in Mastodon.
 func notificationType(k retwis.NotificationKind) string {
-	if k == retwis.NotificationFollow {
+	switch k {
+	case retwis.NotificationFollow:
 		return "follow"
+	case retwis.NotificationReblog:
+		return "reblog"
 	}
 	return "mention"
 }

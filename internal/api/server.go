@@ -128,10 +128,11 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/statuses/{id}", s.may(readStatuses, s.status))
 	mux.HandleFunc("DELETE /api/v1/statuses/{id}", s.need(writeStatuses, s.mw.Throttle(s.deleteStatus)))
 	mux.HandleFunc("GET /api/v1/statuses/{id}/context", s.may(readStatuses, s.statusContext))
-	mux.HandleFunc("GET /api/v1/statuses/{id}/reblogged_by", s.may(readStatuses, emptyList))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/reblogged_by", s.may(readStatuses, s.rebloggedBy))
+	mux.HandleFunc("POST /api/v1/statuses/{id}/reblog", s.need(writeStatuses, s.mw.Throttle(s.reblog)))
+	mux.HandleFunc("POST /api/v1/statuses/{id}/unreblog", s.need(writeStatuses, s.mw.Throttle(s.unreblog)))
 	mux.HandleFunc("GET /api/v1/statuses/{id}/favourited_by", s.may(readStatuses, emptyList))
-	for action, scope := range map[string]string{"reblog": writeStatuses, "unreblog": writeStatuses,
-		"favourite": writeFavourites, "unfavourite": writeFavourites, "bookmark": "write:bookmarks",
+	for action, scope := range map[string]string{"favourite": writeFavourites, "unfavourite": writeFavourites, "bookmark": "write:bookmarks",
 		"unbookmark": "write:bookmarks", "pin": writeAccounts, "unpin": writeAccounts} {
 		mux.HandleFunc("POST /api/v1/statuses/{id}/"+action, s.need(scope, unsupported))
 	}

@@ -57,11 +57,21 @@ func (w *Worker) countBoost(ctx context.Context, j *job) (bool, error) {
 			return false, w.st.Wrap("delivery: notify boost", err)
 		}
 	}
-	n, err := w.st.C.Do(ctx, w.st.C.B().Exists().Key(schema.Post(j.post)).Build()).AsInt64()
-	if err != nil || n == 1 {
-		return err == nil, w.st.Wrap("delivery: boost exists", err)
+	b := w.st.C.B()
+	both := int64(0)
+	for _, r := range w.st.C.DoMulti(ctx, b.Exists().Key(schema.Post(j.post)).Build(), b.Exists().Key(schema.Post(j.of)).Build()) {
+		n, err := r.AsInt64()
+		if err != nil {
+			return false, w.st.Wrap("delivery: boost exists", err)
+		}
+		both += n
 	}
-	return false, w.uncountBoost(ctx, *j) // deleted meanwhile: its unboost job may have run already
+	if both == 2 {
+		return true, nil
+	}
+	// The boost or its post was deleted meanwhile: their jobs may have
+	// passed it already.
+	return false, w.uncountBoost(ctx, *j)
 }
 
 // uncountBoost begins an unboost job: the boost is deleted (if its

@@ -52,15 +52,18 @@ func ParseJobFields(pid int64, str []string) (p index.Post, fanout string, ok bo
 }
 
 // UndoJobs return the delivery jobs that finish the deletion of post p
-// (not fanned out if fanout is "0"), on shard q: a boost's JobUnboost
-// takes it off the timelines and out of its post's count; a post's
-// JobUndeliver (if it was fanned out) takes it off the timelines, and its
-// JobUnboosts deletes its boosts.
-func (s *Store) UndoJobs(q schema.Queue, p index.Post, fanout string) rueidis.Commands {
+// (not fanned out if fanout is "0"; boosted by some), on shard q: a
+// boost's JobUnboost takes it off the timelines and out of its post's
+// count; a post's JobUndeliver (if it was fanned out) takes it off the
+// timelines, and its JobUnboosts (if it was boosted) deletes its boosts.
+func (s *Store) UndoJobs(q schema.Queue, p index.Post, fanout string, boosted bool) rueidis.Commands {
 	if p.ReblogOf > 0 {
 		return rueidis.Commands{schema.BoostJob(s.C.B(), q, schema.JobUnboost, p.ID, p.Author, p.ReblogOf)}
 	}
-	cmds := rueidis.Commands{s.JobCmd(q, schema.JobUnboosts, p.ID, p.Author)}
+	var cmds rueidis.Commands
+	if boosted {
+		cmds = append(cmds, s.JobCmd(q, schema.JobUnboosts, p.ID, p.Author))
+	}
 	if fanout != "0" {
 		cmds = append(cmds, s.JobCmd(q, schema.JobUndeliver, p.ID, p.Author))
 	}

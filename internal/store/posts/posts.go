@@ -516,10 +516,13 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	b := s.C.B()
-	post, fanout, ok, err := ParseJobPost(pid, s.C.Do(ctx, b.Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()))
+	res := s.C.DoMulti(ctx, b.Hmget().Key(schema.Post(pid)).Field(JobFields...).Build(), b.Exists().Key(schema.RebloggedBy(pid)).Build())
+	post, fanout, ok, err := ParseJobPost(pid, res[0])
 	if err != nil {
 		return s.Wrap("delete post", err)
 	}
+	n, err := res[1].AsInt64()
+	boosted := err != nil || n > 0 // when unsure, its job looks
 	if !ok {
 		return nil // deleted meanwhile
 	}
@@ -537,7 +540,9 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(kernel.ID(pid)).Build(),
 		}, append(s.DeletedCmds(post), uncount(post)...)...)
 	}))
-	err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands { return s.UndoJobs(q, post, fanout) }))
+	if post.ReblogOf > 0 || fanout != "0" || boosted {
+		err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands { return s.UndoJobs(q, post, fanout, boosted) }))
+	}
 	if err != nil {
 		s.Log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
 	}
