@@ -93,7 +93,7 @@ func (s *Store) boosterName(ctx context.Context, uid int64) (string, error) {
 func (s *Store) publishBoost(ctx context.Context, uid, bid int64, post retwis.Post) error {
 	b := s.C.B()
 	boosted := kernel.Boosted{ID: bid, Of: post.ID, Author: post.AuthorID}
-	s.Written.Add(schema.Home(uid), schema.UserPosts(uid))
+	s.Written.Add(schema.Home(uid), schema.UserPosts(uid), schema.Boosts(uid))
 	res := s.Replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{
 			b.Hsetnx().Key(schema.Boosts(uid)).Field(kernel.ID(post.ID)).Value(kernel.ID(bid)).Build(),
@@ -159,6 +159,7 @@ func (s *Store) Unboost(ctx context.Context, uid, pid int64) (retwis.Post, error
 	}
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
+	s.Written.Add(schema.Boosts(uid))
 	if err := s.DeletePost(ctx, uid, bid); err != nil && retwis.ErrorKind(err) != retwis.NotFound {
 		return retwis.Post{}, err
 	}
@@ -183,26 +184,31 @@ type Boosts struct {
 }
 
 // BoostsOf returns the boosts of each of pids as viewer (0: logged out)
-// sees them, in one round trip.
+// sees them, through the client-side cache: one round trip cold, none
+// warm.
 func (s *Store) BoostsOf(ctx context.Context, viewer int64, pids []int64) ([]Boosts, error) {
 	b := s.C.B()
-	cmds := make(rueidis.Commands, 0, 2*len(pids))
+	cmds := make([]rueidis.CacheableTTL, 0, 2*len(pids))
 	for _, pid := range pids {
-		cmds = append(cmds, b.Hget().Key(schema.Counts(pid)).Field(schema.FieldReblogs).Build(),
-			b.Hexists().Key(schema.Boosts(viewer)).Field(kernel.ID(pid)).Build())
+		cmds = append(cmds, rueidis.CT(b.Hget().Key(schema.Counts(pid)).Field(schema.FieldReblogs).Cache(), s.Opts.CacheTTL))
+		if viewer > 0 {
+			cmds = append(cmds, rueidis.CT(b.Hexists().Key(schema.Boosts(viewer)).Field(kernel.ID(pid)).Cache(), s.Opts.CacheTTL))
+		}
 	}
-	res := s.C.DoMulti(ctx, cmds...)
+	res := s.CachedMulti(ctx, cmds...)
 	out := make([]Boosts, len(pids))
 	for i := range pids {
-		n, err := res[2*i].AsInt64()
+		r := res[i*len(cmds)/len(pids):]
+		n, err := r[0].AsInt64()
 		if err != nil && !rueidis.IsRedisNil(err) {
 			return nil, s.Wrap("boosts", err)
 		}
-		mark, err := res[2*i+1].AsBool()
-		if err != nil {
-			return nil, s.Wrap("boosts", err)
+		out[i].Count = n
+		if viewer > 0 {
+			if out[i].Reblogged, err = r[1].AsBool(); err != nil {
+				return nil, s.Wrap("boosts", err)
+			}
 		}
-		out[i] = Boosts{Count: n, Reblogged: viewer > 0 && mark}
 	}
 	return out, nil
 }

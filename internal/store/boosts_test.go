@@ -164,3 +164,32 @@ func TestDeleteBoostedPost(t *testing.T) {
 		}
 	})
 }
+
+// TestCheckBoosts: the check finds and repairs a wrong count of boosts,
+// a booster missing from who boosted a post, and a mark of a boost that
+// is gone.
+func TestCheckBoosts(t *testing.T) {
+	t.Parallel()
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		s := f.boostScene(t)
+		for _, u := range []int64{s.b1.ID, s.b2.ID} {
+			must.Value(f.St.Boost(f.Ctx, u, s.post.ID))(t)
+		}
+		f.Drain(t)
+		pid := itoa(s.post.ID)
+		f.Do(t, "HSET", schema.Counts(s.post.ID), schema.FieldReblogs, "7")
+		f.Do(t, "ZREM", schema.RebloggedBy(s.post.ID), itoa(s.b1.ID))
+		f.Do(t, "HSET", schema.Boosts(s.fan.ID), pid, "999999")
+		rep := f.check(t, true)
+		want := []string{"boosts: a boost missing from who boosted its post ×1", "boosts: a count of boosts that is wrong ×1",
+			"boosts: a mark of a boost that is gone ×1"}
+		if got := storetest.Problems(rep); !slices.Equal(got, want) {
+			t.Errorf("the check found %v; want %v", got, want)
+		}
+		if rep := f.check(t, false); len(rep.Problems) > 0 {
+			t.Errorf("after the repair, the check found %v", storetest.Problems(rep))
+		}
+		f.wantBoosts(t, s.b1.ID, s.post.ID, 2, true)
+		f.wantBoosts(t, s.fan.ID, s.post.ID, 2, false)
+	})
+}

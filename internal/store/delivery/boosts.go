@@ -42,6 +42,7 @@ func (w *Worker) countBoost(ctx context.Context, j *job) (bool, error) {
 		return false, err
 	}
 	now := time.Now().UnixMilli()
+	w.st.Written.Add(schema.Counts(j.of))
 	author, note := j.boosted.Author, schema.Note(schema.NoteReblog, j.author, j.of)
 	res := w.st.Pipeline(ctx, func() rueidis.Commands {
 		return rueidis.Commands{kernel.MarkCountCmd(w.st.C, j.of, j.author, now, 1),
@@ -97,6 +98,7 @@ func (w *Worker) uncountBoost(ctx context.Context, j job) error {
 	if _, err := res[1].ToString(); err == nil {
 		return nil // boosted again: the new boost counts
 	}
+	w.st.Written.Add(schema.Counts(j.of))
 	err := w.st.Pipeline(ctx, func() rueidis.Commands {
 		return rueidis.Commands{kernel.MarkCountCmd(w.st.C, j.of, j.author, 0, -1)}
 	})[0].Error()

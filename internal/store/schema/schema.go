@@ -348,6 +348,19 @@ func RebloggedBy(pid int64) string { return "reblogged_by:{" + id(pid) + "}" }
 // boost's.
 func Boosts(uid int64) string { return "boosts:" + tag(uid) }
 
+// BoostsKeys and RebloggedByKeys are the SCAN patterns of Boosts and
+// RebloggedBy.
+const (
+	BoostsKeys      = "boosts:{*}"
+	RebloggedByKeys = "reblogged_by:{*}"
+)
+
+// BoostsOf returns the user whose Boosts key is key.
+func BoostsOf(key string) (int64, bool) { return ownerOf("boosts:", key) }
+
+// RebloggedByOf returns the post whose RebloggedBy key is key.
+func RebloggedByOf(key string) (int64, bool) { return ownerOf("reblogged_by:", key) }
+
 // HomeBoosts is which boosts uid's home timeline got: the boosted posts'
 // ids scored by the id of the boost that got there first, the newest
 // kept as many as the home timeline's entries.
