@@ -51,6 +51,9 @@ func (s *Server) renderThread(w http.ResponseWriter, r *http.Request, status int
 		v.Viewer = &u
 		v.PostKey = rand.Text()
 		v.Reported = r.URL.Query().Get("reported") == "1"
+		if b, err := s.store.BoostsOf(r.Context(), u.ID, []int64{p.ID}); err == nil {
+			v.Boosted = b[0].Reblogged
+		}
 		if v.ReplyDraft = v.Draft; v.ReplyDraft == "" && u.ID != p.AuthorID {
 			v.ReplyDraft = "@" + p.Author + " "
 		}

@@ -153,6 +153,7 @@ type view struct {
 	Admin         adminView             // the moderators' page
 	Moderator     bool                  // the viewer is a moderator (the settings page links to /admin)
 	Reported      bool                  // a post or profile page just reported by the viewer
+	Boosted       bool                  // a post page's post boosted by the viewer
 	Deletion      retwis.Deletion       // the page of a deleted account
 }
 

@@ -209,6 +209,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /settings/apps/revoke", s.requireLogin(s.revokeToken))
 	mux.HandleFunc("POST /settings/apps/token", s.requireLogin(s.mw.Throttle(s.createToken)))
 	mux.HandleFunc("POST /p/{id}/delete", s.requireLogin(s.mw.Throttle(s.deletePost)))
+	mux.HandleFunc("POST /p/{id}/boost", s.requireLogin(s.mw.Throttle(s.boost)))
+	mux.HandleFunc("POST /p/{id}/unboost", s.requireLogin(s.mw.Throttle(s.boost)))
 	// The form routes answer only POST; someone who types one of them in,
 	// or reloads after a failed form, is sent home rather than shown a 404.
 	for _, path := range []string{"/register", "/login", "/logout", "/post"} {
