@@ -193,3 +193,23 @@ func TestCheckBoosts(t *testing.T) {
 		f.wantBoosts(t, s.fan.ID, s.post.ID, 2, false)
 	})
 }
+
+// TestBoostBackfilled: a follow fills the home timeline with the
+// followee's boosts too, but a page shows a post once: not its boost
+// beside it.
+func TestBoostBackfilled(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.boostScene(t)
+	f.Drain(t)
+	boost := must.Value(f.St.Boost(f.Ctx, s.b2.ID, s.post.ID))(t)
+	f.Drain(t)
+	must.OK(t, f.St.Follow(f.Ctx, s.reader.ID, s.b2.ID)) // the reader follows the author: has the post
+	f.Drain(t)
+	if list := f.Strs(t, "LRANGE", schema.Home(s.reader.ID), "0", "-1"); !slices.Contains(list, itoa(boost.ID)) {
+		t.Fatalf("the backfill left the boost out: %v; the test needs it in", list)
+	}
+	if got := postIDs(f.homePosts(t, s.reader.ID)); !slices.Equal(got, []int64{s.post.ID}) {
+		t.Errorf("the reader's home = %v; want the post once, %d", got, s.post.ID)
+	}
+}
