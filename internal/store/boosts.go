@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -24,7 +25,9 @@ import (
 // to uid's followers. Boosting a post uid boosted already returns that
 // boost: a boost is made once, so a request sent again (with its
 // idempotency key or without) makes no other. It costs as a post does
-// against the rate limit of posts.
+// against the rate limit of posts, and takes four round trips besides
+// the read of the post (cached): the booster's state, the rate limit,
+// the boost's hash, then its entries and its job at once.
 func (s *Store) Boost(ctx context.Context, uid, pid int64) (retwis.Post, error) {
 	post, err := s.Post(ctx, uid, pid)
 	if err != nil {
@@ -33,7 +36,8 @@ func (s *Store) Boost(ctx context.Context, uid, pid int64) (retwis.Post, error) 
 	if post.Reblog != nil {
 		post = *post.Reblog
 	}
-	if bid, err := s.boostOf(ctx, uid, post.ID); err != nil || bid > 0 {
+	name, bid, err := s.boosterState(ctx, uid, post.ID)
+	if err != nil || bid > 0 {
 		if err != nil {
 			return retwis.Post{}, err
 		}
@@ -44,22 +48,44 @@ func (s *Store) Boost(ctx context.Context, uid, pid int64) (retwis.Post, error) 
 	}
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
-	name, err := s.boosterName(ctx, uid)
-	if err != nil {
-		return retwis.Post{}, err
-	}
 	now := time.Now()
-	bid, err := s.CreateHash(ctx, 0, schema.NextPostID, schema.Post, schema.FieldUserID, kernel.ID(uid), schema.FieldAuthor, name,
+	bid, err = s.CreateHash(ctx, 0, schema.NextPostID, schema.Post, schema.FieldUserID, kernel.ID(uid), schema.FieldAuthor, name,
 		schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, "", schema.FieldReblogOf, kernel.ID(post.ID),
 		schema.FieldReblogUser, index.JoinUsers([]retwis.User{{ID: post.AuthorID, Username: post.Author}}))
 	if err != nil {
 		return retwis.Post{}, err
 	}
-	if err := s.publishBoost(ctx, uid, bid, post); err != nil {
-		return retwis.Post{}, err
+	if first, err := s.publishBoost(ctx, uid, bid, post); err != nil || first > 0 {
+		if err != nil {
+			return retwis.Post{}, err
+		}
+		return s.Post(ctx, uid, first)
 	}
-	s.RefreshQuietly(ctx, uid) // its count of posts this week
-	return s.Post(ctx, uid, bid)
+	return retwis.Post{ID: bid, AuthorID: uid, Author: name, Time: now.Truncate(time.Second), Reblog: &post}, nil
+}
+
+// boosterState returns, in one round trip, uid's username (refusing a
+// suspended account) and their boost of pid (0: none).
+func (s *Store) boosterState(ctx context.Context, uid, pid int64) (string, int64, error) {
+	b := s.C.B()
+	res := s.C.DoMulti(ctx, b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldSuspended).Build(),
+		b.Hget().Key(schema.Boosts(uid)).Field(kernel.ID(pid)).Build())
+	vals, err := res[0].ToArray()
+	if err != nil {
+		return "", 0, s.Wrap("boost: booster", err)
+	}
+	name, err := vals[0].ToString()
+	switch {
+	case err != nil:
+		return "", 0, retwis.Errorf(retwis.NotFound, "There is no such user.")
+	case !vals[1].IsNil():
+		return "", 0, accounts.ErrSuspended
+	}
+	bid, err := res[1].AsInt64()
+	if rueidis.IsRedisNil(err) {
+		return name, 0, nil
+	}
+	return name, bid, s.Wrap("boost", err)
 }
 
 // boostOf returns the boost of pid by uid (0: none).
@@ -71,29 +97,22 @@ func (s *Store) boostOf(ctx context.Context, uid, pid int64) (int64, error) {
 	return bid, s.Wrap("boost", err)
 }
 
-// boosterName returns uid's username, refusing a suspended account.
-func (s *Store) boosterName(ctx context.Context, uid int64) (string, error) {
-	vals, err := s.C.Do(ctx, s.C.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldSuspended).Build()).ToArray()
-	if err != nil {
-		return "", s.Wrap("boost: booster", err)
-	}
-	name, err := vals[0].ToString()
-	switch {
-	case err != nil:
-		return "", retwis.Errorf(retwis.NotFound, "There is no such user.")
-	case !vals[1].IsNil():
-		return "", accounts.ErrSuspended
-	}
-	return name, nil
-}
-
 // publishBoost records boost bid of post by uid (its mark, uid's posts
-// and home timeline) and its job, at once; if another boost of the post
-// by uid got there first, or a write fails, bid is taken back.
-func (s *Store) publishBoost(ctx context.Context, uid, bid int64, post retwis.Post) error {
+// and home timeline) and, at the same time, its job; if another boost of
+// the post by uid got there first, bid is taken back and that boost
+// returned (its job finds bid gone and does nothing); if a write fails,
+// bid is taken back.
+func (s *Store) publishBoost(ctx context.Context, uid, bid int64, post retwis.Post) (first int64, err error) {
 	b := s.C.B()
 	boosted := kernel.Boosted{ID: bid, Of: post.ID, Author: post.AuthorID}
 	s.Written.Add(schema.Home(uid), schema.UserPosts(uid), schema.Boosts(uid))
+	var jobErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		jobErr = s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
+			return rueidis.Commands{schema.BoostJob(b, q, schema.JobBoost, bid, uid, post.ID)}
+		})
+	})
 	res := s.Replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{
 			b.Hsetnx().Key(schema.Boosts(uid)).Field(kernel.ID(post.ID)).Value(kernel.ID(bid)).Build(),
@@ -101,29 +120,23 @@ func (s *Store) publishBoost(ctx context.Context, uid, bid int64, post retwis.Po
 			s.PushBoostCmd(uid, 0, boosted),
 		}
 	}, schema.Boosts(uid))
-	err := redisconn.FirstErr(res)
-	if err == nil {
-		if first, _ := res[0].AsBool(); !first {
-			err = errBoostedMeanwhile
+	wg.Wait()
+	err = errors.Join(redisconn.FirstErr(res), jobErr)
+	if claimed, _ := res[0].AsBool(); err == nil && !claimed {
+		if first, err = s.boostOf(ctx, uid, post.ID); err == nil && first == 0 {
+			err = errBoostedMeanwhile // and taken back meanwhile
 		}
 	}
-	if err == nil {
-		err = s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
-			return rueidis.Commands{schema.BoostJob(b, q, schema.JobBoost, bid, uid, post.ID)}
-		})
-	}
-	if err != nil {
+	if err != nil || first > 0 {
 		s.takeBackBoost(ctx, uid, bid, post.ID)
 	}
-	if errors.Is(err, errBoostedMeanwhile) {
-		return nil
-	}
-	return s.Wrap("boost", err)
+	return first, s.Wrap("boost", err)
 }
 
 // errBoostedMeanwhile is publishBoost's when a boost of the same post by
-// the same user got there first.
-var errBoostedMeanwhile = errors.New("store: boosted meanwhile")
+// the same user got there first, and was taken back before it could be
+// read: the user may try again.
+var errBoostedMeanwhile = retwis.Errorf(retwis.Conflict, "This post was boosted and unboosted meanwhile. Please try again.")
 
 // takeBackBoost deletes boost bid of pid by uid that failed to publish,
 // from wherever it got: its mark, uid's posts and home timeline.

@@ -32,7 +32,8 @@ func (w *Worker) readBoost(ctx context.Context, j *job) (ok bool, err error) {
 }
 
 // countBoost begins a boost's job: it counts the boost in its post's
-// counts and who boosted it, and notifies the post's author the first
+// counts and who boosted it, marks the booster's entry in the directory
+// for a refresh, and notifies the post's author the first
 // time its booster boosts it (not of their own post; the author's
 // blocks and mutes hide the notification when read). It reports whether
 // the boost is to be pushed to the booster's followers: not if it is
@@ -46,7 +47,8 @@ func (w *Worker) countBoost(ctx context.Context, j *job) (bool, error) {
 	author, note := j.boosted.Author, schema.Note(schema.NoteReblog, j.author, j.of)
 	res := w.st.Pipeline(ctx, func() rueidis.Commands {
 		return rueidis.Commands{kernel.MarkCountCmd(w.st.C, j.of, j.author, now, 1),
-			w.st.C.B().Zscore().Key(schema.Notifications(author)).Member(note).Build()}
+			w.st.C.B().Zscore().Key(schema.Notifications(author)).Member(note).Build(),
+			w.st.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.ID(j.author)).Build()} // its count of posts this week
 	})
 	changed, err := res[0].AsInt64()
 	if err != nil {
