@@ -120,7 +120,12 @@
 //	                             comma-separated), so that deleting it can
 //	                             find every index it entered; warning
 //	                             (its content warning, one line; absent:
-//	                             none; retwis)
+//	                             none; retwis); for a boost (a post of
+//	                             its own, of the booster's, with an empty
+//	                             body, on no index but its booster's posts
+//	                             and home timelines): reblog_of (the post
+//	                             it boosts) and reblog_user ("<id>:<name>"
+//	                             of that post's author) (retwis)
 //	posts:{<id>}         list    home timeline of user <id>: post ids in
 //	                             descending order, no duplicates (own posts
 //	                             and followed users'); it keeps at least
@@ -152,9 +157,23 @@
 //	notifications:{<id>} zset    user <id>'s newest 200 notifications,
 //	                             scored by unix ms: "follow:<actor>",
 //	                             "mention:<actor>:<post>",
-//	                             "reply:<actor>:<post>" (retwis)
+//	                             "reply:<actor>:<post>",
+//	                             "reblog:<actor>:<post>" (retwis)
 //	replies:{<post id>}  zset    the replies to a post: post ids scored by
 //	                             id (retwis; the thread page)
+//	counts:{<post id>}   hash    a post's counts: reblogs (how many boosts)
+//	                             (retwis)
+//	reblogged_by:{<post id>}
+//	                     zset    who boosted a post: user ids scored by
+//	                             the unix ms of the boost (retwis)
+//	boosts:{<id>}        hash    what user <id> boosted: post id -> the
+//	                             boost's id; the truth of who boosted, which
+//	                             the check holds the two above to (retwis)
+//	home_boosts:{<id>}   zset    the boosts user <id>'s home timeline got:
+//	                             the boosted post's id scored by the
+//	                             boost's, so that a post comes once however
+//	                             many boost it (the first boost wins); cut
+//	                             to the home timeline's cap (retwis)
 //	trends:{<n>}         zset    shard n (00–0f) of the tag trends: folded
 //	                             tags (the tags whose FNV-1a falls in it)
 //	                             scored by their posts' decayed count, the
@@ -243,9 +262,11 @@
 //	                             in it (FNV-1a mod 16), or of any author
 //	                             when that shard's master cannot be
 //	                             reached: kind (deliver, undeliver,
-//	                             celebrate), post, author; every post has
-//	                             a deliver job; consumer group
-//	                             "deliverers" (retwis)
+//	                             celebrate, boost, unboost, unboosts),
+//	                             post, author, and of (a boost's jobs: the
+//	                             post it boosts); every post has a deliver
+//	                             job, every boost a boost job; consumer
+//	                             group "deliverers" (retwis)
 //	deliveries:{<n>}:progress
 //	                     hash    entry id -> followers done, for long jobs
 //	                             (retwis)
