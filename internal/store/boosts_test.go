@@ -213,3 +213,37 @@ func TestBoostBackfilled(t *testing.T) {
 		t.Errorf("the reader's home = %v; want the post once, %d", got, s.post.ID)
 	}
 }
+
+// TestBoostJobsReplayed: a boost's jobs carried out again (a worker
+// that died before acknowledging one) count nothing twice and push
+// nothing twice.
+func TestBoostJobsReplayed(t *testing.T) {
+	t.Parallel()
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		s := f.boostScene(t)
+		f.Drain(t)
+		boost := must.Value(f.St.Boost(f.Ctx, s.b1.ID, s.post.ID))(t)
+		f.Drain(t)
+		replay := func(kind string) {
+			t.Helper()
+			q := schema.QueueOf(s.b1.ID)
+			must.OK(t, f.Raw.Do(f.Ctx, schema.BoostJob(f.Raw.B(), q, kind, boost.ID, s.b1.ID, s.post.ID)).Error())
+			f.Drain(t)
+		}
+		replay(schema.JobBoost)
+		f.wantBoosts(t, s.b1.ID, s.post.ID, 1, true)
+		if got := boostsIn(f.homePosts(t, s.fan.ID)); len(got) != 1 {
+			t.Errorf("after the boost's job again, the fan's home has boosts %v; want one", got)
+		}
+		if got := f.notes(t, s.author.ID); len(got) != 2 { // the boost, and the reader's follow
+			t.Errorf("after the boost's job again, the author's notifications = %v", got)
+		}
+		must.Value(f.St.Unboost(f.Ctx, s.b1.ID, s.post.ID))(t)
+		f.Drain(t)
+		replay(schema.JobUnboost)
+		f.wantBoosts(t, s.b1.ID, s.post.ID, 0, false)
+		if n := f.Do(t, "HGET", schema.Counts(s.post.ID), schema.FieldReblogs); n != "0" {
+			t.Errorf("after the unboost's job again, the count is %s; want 0", n)
+		}
+	})
+}
