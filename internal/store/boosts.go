@@ -157,27 +157,40 @@ func (s *Store) takeBackBoost(ctx context.Context, uid, bid, pid int64) {
 // Unboost takes back uid's boost of post pid (or of the post boosted by
 // boost pid), if any, and returns the post: the boost is deleted as a
 // post is (see DeletePost), its job taking it off the timelines and out
-// of the post's count.
+// of the post's count. A boost of a post uid no longer sees (its author
+// blocked them, or deleted it) is taken back too, the error of the
+// post's read returned.
 func (s *Store) Unboost(ctx context.Context, uid, pid int64) (retwis.Post, error) {
-	post, err := s.Post(ctx, uid, pid)
+	of := pid
+	bid, err := s.boostOf(ctx, uid, of)
 	if err != nil {
 		return retwis.Post{}, err
 	}
-	if post.Reblog != nil {
-		post = *post.Reblog
+	post, readErr := s.Post(ctx, uid, pid)
+	if readErr == nil && post.Reblog != nil {
+		post, of = *post.Reblog, post.Reblog.ID
+		if bid, err = s.boostOf(ctx, uid, of); err != nil {
+			return retwis.Post{}, err
+		}
 	}
-	bid, err := s.boostOf(ctx, uid, post.ID)
-	if err != nil || bid == 0 {
-		return post, err
+	if bid > 0 {
+		if err := s.deleteBoost(ctx, uid, of, bid); err != nil {
+			return retwis.Post{}, err
+		}
 	}
+	return post, readErr
+}
+
+// deleteBoost deletes boost bid of post pid by uid, and uid's mark of it.
+func (s *Store) deleteBoost(ctx context.Context, uid, pid, bid int64) error {
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	s.Written.Add(schema.Boosts(uid))
 	if err := s.DeletePost(ctx, uid, bid); err != nil && retwis.ErrorKind(err) != retwis.NotFound {
-		return retwis.Post{}, err
+		return err
 	}
-	err = s.Pipeline(ctx, func() rueidis.Commands { return rueidis.Commands{kernel.DropBoostCmd(s.C, uid, post.ID, bid)} })[0].Error()
-	return post, s.Wrap("unboost", err)
+	err := s.Pipeline(ctx, func() rueidis.Commands { return rueidis.Commands{kernel.DropBoostCmd(s.C, uid, pid, bid)} })[0].Error()
+	return s.Wrap("unboost", err)
 }
 
 // RebloggedBy returns a page of the users who boosted post pid, which

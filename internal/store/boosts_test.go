@@ -247,3 +247,21 @@ func TestBoostJobsReplayed(t *testing.T) {
 		}
 	})
 }
+
+// TestUnboostHidden: a boost of a post its booster no longer sees (its
+// author blocked them) can still be taken back.
+func TestUnboostHidden(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.boostScene(t)
+	boost := must.Value(f.St.Boost(f.Ctx, s.b1.ID, s.post.ID))(t)
+	f.Drain(t)
+	must.OK(t, f.St.Block(f.Ctx, s.author.ID, s.b1.ID))
+	if _, err := f.St.Unboost(f.Ctx, s.b1.ID, s.post.ID); retwis.ErrorKind(err) != retwis.NotFound {
+		t.Errorf("unboosting a post no longer seen: %v; want not found", err)
+	}
+	f.Drain(t)
+	if f.Do(t, "EXISTS", schema.Post(boost.ID)) != "0" || f.Do(t, "HGET", schema.Boosts(s.b1.ID), itoa(s.post.ID)) != "" {
+		t.Error("the boost of a post no longer seen stays")
+	}
+}
