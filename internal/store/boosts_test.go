@@ -1,7 +1,10 @@
 package store_test
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/retwis/retwis"
@@ -264,4 +267,52 @@ func TestUnboostHidden(t *testing.T) {
 	if f.Do(t, "EXISTS", schema.Post(boost.ID)) != "0" || f.Do(t, "HGET", schema.Boosts(s.b1.ID), itoa(s.post.ID)) != "" {
 		t.Error("the boost of a post no longer seen stays")
 	}
+}
+
+// TestBoostMemory: what a boost keeps in Redis once delivered (the
+// boost's hash, its entries in its booster's posts and home timeline,
+// the mark, who boosted, the count, the author's notification; the
+// boosters' keys exist already, as most users' would) stays under 600
+// bytes; the figure is logged for docs/PERFORMANCE.md:
+//
+//	go test ./internal/store -run TestBoostMemory -v
+func TestBoostMemory(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	author := f.Register(t, "author")
+	const boosters, each = 20, 16
+	var pids []int64
+	for i := range each {
+		pids = append(pids, f.post(t, posts.Draft{Author: author.ID, Text: fmt.Sprint("boost me ", i)}).ID)
+	}
+	users := make([]retwis.User, boosters)
+	for i := range users {
+		users[i] = f.Register(t, fmt.Sprint("booster", i))
+		must.Value(f.St.Boost(f.Ctx, users[i].ID, pids[0]))(t) // their keys made before the measure
+	}
+	f.Drain(t)
+	before := f.usedMemory(t)
+	for _, u := range users {
+		for _, pid := range pids[1:] {
+			must.Value(f.St.Boost(f.Ctx, u.ID, pid))(t)
+		}
+	}
+	f.Drain(t)
+	per := float64(f.usedMemory(t)-before) / float64(boosters*(each-1))
+	t.Logf("%.0f bytes per boost", per)
+	if per > 600 {
+		t.Errorf("%.0f bytes per boost; want at most 600", per)
+	}
+}
+
+// usedMemory returns Redis's used_memory.
+func (f *fixture) usedMemory(t *testing.T) int64 {
+	t.Helper()
+	for line := range strings.SplitSeq(f.Do(t, "INFO", "memory"), "\r\n") {
+		if v, ok := strings.CutPrefix(line, "used_memory:"); ok {
+			return must.Value(strconv.ParseInt(v, 10, 64))(t)
+		}
+	}
+	t.Fatal("INFO memory without used_memory")
+	return 0
 }
