@@ -17,7 +17,8 @@
 //     mutes (blocks.go), the people search (people.go), trends
 //     (trends.go) and discovery (discovery.go); moderation: suspensions,
 //     moderators, removed posts and the audit log (moderation.go,
-//     suspended.go), and reports (reports.go); the pages read in one
+//     suspended.go), and reports (reports.go); boosts (boosts.go), a
+//     post of the booster's own delivered by its jobs; the pages read in one
 //     call (pages.go); and Migrate (migrate.go), which brings the whole
 //     database to the current layout before a server serves.
 //
