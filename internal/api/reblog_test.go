@@ -37,6 +37,11 @@ func TestReblog(t *testing.T) {
 	if err != nil || again.ID != boost.ID {
 		t.Errorf("reblogging again = %+v, %v; want the same boost %s", again, err, boost.ID)
 	}
+	var keyed struct{ ID string }
+	r := s.Call("POST", "/api/v1/statuses/"+string(post.ID)+"/reblog", bob.Config.AccessToken, nil, "Idempotency-Key", "k1")
+	if r.Decode(t, &keyed); r.Status != 200 || keyed.ID != string(boost.ID) {
+		t.Errorf("reblogging again with an Idempotency-Key: %d %s; want the same boost", r.Status, r.Body)
+	}
 	s.Drain()
 	home, err := carol.GetTimelineHome(ctx, nil)
 	if err != nil || len(home) != 1 || home[0].ID != boost.ID || home[0].Reblog == nil || home[0].Reblog.ID != post.ID ||

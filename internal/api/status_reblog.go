@@ -30,6 +30,10 @@ func (s *Server) boostAction(w http.ResponseWriter, r *http.Request, act func(ct
 		notFound(w, r)
 		return
 	}
+	if len(r.Header.Get("Idempotency-Key")) > retwis.MaxIdempotencyKeyLen { // refused as a post's would be
+		renderError(w, r, http.StatusUnprocessableEntity, "The Idempotency-Key header is too long.")
+		return
+	}
 	p, err := act(r.Context(), viewer(r).ID, pid)
 	var out []status
 	if err == nil {
