@@ -37,6 +37,7 @@ func TestBoostPages(t *testing.T) {
 	boosted := `<p class="boosted">↻ boosted by <a href="/u/bob">bob</a></p>`
 	expect(t, carol.get("/"), 200, boosted, "boost &lt;me&gt;", `href="/u/alice"`)
 	expect(t, s.browser().get("/u/bob"), 200, boosted, "boost &lt;me&gt;")
+	expect(t, alice.get("/notifications"), 200, `href="/u/bob">bob</a>`, `<a href="`+path+`">boosted your post</a>`)
 	expect(t, bob.get(path), 200, `action="`+path+`/unboost"`, ">Undo boost</button>")
 	redirects(t, bob.post(path+"/unboost", url.Values{"next": {"/u/bob"}}), "/u/bob")
 	s.drain()
