@@ -45,11 +45,15 @@ type Post struct {
 	InReplyTo int64
 	ReplyTo   string
 	ReplyToID int64
-	// Favourites is how many accounts favourited the post; Favourited,
-	// Bookmarked and Pinned are the reader's marks on it (none for a
-	// visitor logged out).
-	Favourites                     int64
-	Favourited, Bookmarked, Pinned bool
+	// Favourites and Reblogs are how many accounts favourited and
+	// boosted the post; Favourited, Reblogged, Bookmarked and Pinned are
+	// the reader's marks on it (none for a visitor logged out).
+	Favourites, Reblogs                       int64
+	Favourited, Reblogged, Bookmarked, Pinned bool
+	// Reblog, for a boost (a post of its own, by the booster, without a
+	// body), is the post it boosts, as the reader sees it; nil for a
+	// post.
+	Reblog *Post
 }
 
 // Summary is a user as the API describes them: the profile and counts.
@@ -213,10 +217,11 @@ const (
 	NotificationReply                                 // Actor replied to the user's post with Post
 	NotificationUpdate                                // Actor edited Post, which the user interacted with
 	NotificationFavourite                             // Actor favourited the user's Post
+	NotificationReblog                                // Actor boosted the user's Post
 )
 
-// String names the kind: "follow", "mention", "reply", "update" or
-// "favourite".
+// String names the kind: "follow", "mention", "reply", "update",
+// "favourite" or "reblog".
 func (k NotificationKind) String() string {
 	switch k {
 	case NotificationFollow:
@@ -229,6 +234,8 @@ func (k NotificationKind) String() string {
 		return "update"
 	case NotificationFavourite:
 		return "favourite"
+	case NotificationReblog:
+		return "reblog"
 	}
 	return "unknown"
 }
@@ -242,7 +249,7 @@ type Notification struct {
 	ID     int64
 	Kind   NotificationKind
 	Actor  User
-	Post   int64 // the mention, the reply, the post edited or favourited; 0 for a follow
+	Post   int64 // the mention, the reply, the post edited, favourited or boosted; 0 for a follow
 	Time   time.Time
 	Unread bool // newer than the last time the user read them
 	// ActorDisplayName is the display name the actor set ("": none), and

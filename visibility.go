@@ -57,6 +57,11 @@ func (v Visibility) Listed() bool { return v == Public }
 // users they mention.
 func (v Visibility) ToFollowers() bool { return v != Direct }
 
+// Boostable reports whether a post of visibility v may be boosted: a
+// boost shows it to the booster's followers, which a followers-only or
+// direct post is not for.
+func (v Visibility) Boostable() bool { return v == Public || v == Unlisted }
+
 // Narrower returns the narrower of v and w: a reply defaults to its
 // parent's visibility when that is narrower than the one asked for.
 func (v Visibility) Narrower(w Visibility) Visibility { return max(v, w) }

@@ -165,7 +165,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	rateVar(fs, &c.pageLimits.Signups, "rate-signups", defaultSignupRate, envHelp(
 		"sign-ups per client address (`COUNT/DURATION`, or off)", "RETWIS_RATE_SIGNUPS"))
 	rateVar(fs, &c.store.Limits.Posts, "rate-posts", defaultPostRate, envHelp(
-		"posts, replies and edits per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_POSTS"))
+		"posts, replies, edits and boosts per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_POSTS"))
 	rateVar(fs, &c.store.Limits.Follows, "rate-follows", defaultFollowRate, envHelp(
 		"follows per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_FOLLOWS"))
 	rateVar(fs, &c.store.Limits.Actions, "rate-actions", defaultActionRate, envHelp(

@@ -70,7 +70,7 @@ type status struct {
 	Mentions           []mention    `json:"mentions"`
 	Tags               []tagRef     `json:"tags"`
 	Emojis             []struct{}   `json:"emojis"`
-	ReblogsCount       int          `json:"reblogs_count"`
+	ReblogsCount       int64        `json:"reblogs_count"`
 	FavouritesCount    int64        `json:"favourites_count"`
 	RepliesCount       int64        `json:"replies_count"`
 	InReplyToID        *string      `json:"in_reply_to_id"`
@@ -256,8 +256,8 @@ func (st site) segment(b *strings.Builder, seg retwis.Segment) (tag string) {
 }
 
 // status returns the entity of post p by the author summed up in author,
-// with its count of replies, its count of favourites and its reader's
-// marks.
+// with its count of replies, its counts of favourites and boosts and
+// its reader's marks.
 func (st site) status(p retwis.Post, author retwis.Summary, replies int64) status {
 	content, tags := st.content(p)
 	s := status{
@@ -266,6 +266,7 @@ func (st site) status(p retwis.Post, author retwis.Summary, replies int64) statu
 		MediaAttachments: []struct{}{}, Mentions: []mention{}, Tags: tags, Emojis: []struct{}{},
 		RepliesCount: replies, Filtered: []struct{}{}, SpoilerText: p.Warning, Sensitive: p.Warning != "",
 		FavouritesCount: p.Favourites, Favourited: p.Favourited, Bookmarked: p.Bookmarked, Pinned: p.Pinned,
+		ReblogsCount: p.Reblogs, Reblogged: p.Reblogged,
 	}
 	for i, name := range p.Mentions {
 		if i < len(p.MentionIDs) {

@@ -14,7 +14,7 @@ import (
 // reply is a mention, as in Mastodon.
 func notificationType(k retwis.NotificationKind) string {
 	switch k {
-	case retwis.NotificationFollow, retwis.NotificationUpdate, retwis.NotificationFavourite:
+	case retwis.NotificationFollow, retwis.NotificationUpdate, retwis.NotificationFavourite, retwis.NotificationReblog:
 		return k.String()
 	}
 	return "mention"

@@ -11,9 +11,11 @@ const maxContext = 60
 
 // status answers GET /api/v1/statuses/{id}.
 func (s *Server) status(w http.ResponseWriter, r *http.Request) {
-	if _, st, ok := s.statusOf(w, r); ok {
-		writeJSON(w, http.StatusOK, st)
+	_, st, ok := s.statusOf(w, r)
+	if !ok {
+		return
 	}
+	writeJSON(w, http.StatusOK, st)
 }
 
 // statusOf reads the post the path names and its entity; ok is false

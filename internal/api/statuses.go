@@ -9,15 +9,22 @@ import (
 
 // statuses returns the entities of posts: their authors' summaries in
 // one pipeline and their counts of replies in another, through the
-// client-side cache, whatever the number of posts.
+// client-side cache, whatever the number of posts. A boost's entity
+// holds the post it boosts as its reblog.
 func (s *Server) statuses(ctx context.Context, st site, posts []retwis.Post) ([]status, error) {
 	out := make([]status, 0, len(posts))
 	if len(posts) == 0 {
 		return out, nil
 	}
+	all := append([]retwis.Post(nil), posts...) // then the posts boosted
+	for _, p := range posts {
+		if p.Reblog != nil {
+			all = append(all, *p.Reblog)
+		}
+	}
 	var authors, pids []int64
 	seen := map[int64]bool{}
-	for _, p := range posts {
+	for _, p := range all {
 		pids = append(pids, p.ID)
 		if !seen[p.AuthorID] {
 			seen[p.AuthorID], authors = true, append(authors, p.AuthorID)
@@ -35,12 +42,30 @@ func (s *Server) statuses(ctx context.Context, st site, posts []retwis.Post) ([]
 	for _, sum := range sums {
 		byID[sum.User.ID] = sum
 	}
+	boosted := len(posts) // where the next boost's post is in all
 	for i, p := range posts {
-		if author, ok := byID[p.AuthorID]; ok { // else the account is gone
-			out = append(out, st.status(p, author, replies[i]))
+		author, ok := byID[p.AuthorID] // else the account is gone
+		e := st.status(p, author, replies[i])
+		if p.Reblog != nil {
+			orig, j := *p.Reblog, boosted
+			boosted++
+			origAuthor, found := byID[orig.AuthorID]
+			e.boosts(st.status(orig, origAuthor, replies[j]))
+			ok = ok && found
+		}
+		if ok {
+			out = append(out, e)
 		}
 	}
 	return out, nil
+}
+
+// boosts makes e, a boost's entity, that of a boost of post o: without
+// content of its own, as Mastodon's, and reblogged when the reader
+// boosted o.
+func (e *status) boosts(o status) {
+	e.Reblog, e.Content, e.Tags, e.Mentions = &o, "", []tagRef{}, []mention{}
+	e.SpoilerText, e.Sensitive, e.Reblogged = "", false, o.Reblogged
 }
 
 // writePage answers a page of posts, newest first, with its Link header.

@@ -18,8 +18,9 @@
 //     (trends.go) and discovery (discovery.go); moderation: suspensions,
 //     moderators, removed posts and the audit log (moderation.go,
 //     suspended.go), and reports (reports.go); the edits of posts and
-//     the edit job's reindexing of them (edit.go); the pages read in
-//     one call (pages.go); and Migrate (migrate.go), which brings the
+//     the edit job's reindexing of them (edit.go); boosts (boosts.go),
+//     a post of the booster's own delivered by its jobs; the pages read
+//     in one call (pages.go); and Migrate (migrate.go), which brings the
 //     whole database to the current layout before a server serves.
 //
 // Below them, package kernel is the handle on Redis they share, package

@@ -215,7 +215,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /p/{id}/edit", s.requireLogin(s.mw.Throttle(s.editPost)))
 	mux.HandleFunc("GET /p/{id}/history", s.mw.Viewer(s.editPost))
 	for action, act := range map[string]func(ctx context.Context, uid, pid int64) (retwis.Post, error){"favourite": s.store.Favourite,
-		"unfavourite": s.store.Unfavourite, "bookmark": s.store.Bookmark, "unbookmark": s.store.Unbookmark, "pin": s.store.Pin, "unpin": s.store.Unpin} {
+		"unfavourite": s.store.Unfavourite, "bookmark": s.store.Bookmark, "unbookmark": s.store.Unbookmark, "pin": s.store.Pin, "unpin": s.store.Unpin,
+		"boost": s.store.Boost, "unboost": s.store.Unboost} {
 		mux.HandleFunc("POST /p/{id}/"+action, s.requireLogin(s.mw.Throttle(s.markPost(act))))
 	}
 	mux.HandleFunc("GET /favourites", s.requireLogin(s.postList("Favourites", "marked", s.store.Favourites)))

@@ -68,6 +68,10 @@ var checkKinds = []checkKind{
 		{schema.ChunkKeys, "list", checker.checkTimelines},
 		{schema.Timeline, "list", checker.checkTimelines},
 	}},
+	{"boosts", []checkWalk{
+		{schema.BoostsKeys, "hash", checker.checkBoostMarks},
+		{schema.RebloggedByKeys, "zset", checker.checkRebloggedBy},
+	}},
 	{"names", []checkWalk{{schema.NameKeys, "hash", checker.checkNames}}},
 	// After the follows and the posts, which are the facts of the
 	// directory's entries: a repair of those comes first.

@@ -3,6 +3,7 @@ package deletion
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"time"
 
@@ -190,7 +191,7 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	keys := []string{schema.User(uid), schema.Home(uid), schema.Archive(uid), schema.Mentions(uid), schema.Direct(uid), schema.Notifications(uid),
 		schema.FollowedCelebrities(uid), schema.Suggestions(uid), schema.LoginFailures(uid), schema.LoginNotice(uid),
 		schema.Tokens(uid), schema.TokensUsed(uid), schema.Sessions(uid), schema.Blocks(uid), schema.Mutes(uid), schema.BlockedBy(uid),
-		schema.Bookmarks(uid), schema.Pins(uid)}
+		schema.Bookmarks(uid), schema.Pins(uid), schema.Boosts(uid), schema.HomeBoosts(uid)}
 	for _, n := range chunks {
 		keys = append(keys, schema.ArchiveChunk(uid, n))
 	}
@@ -349,6 +350,9 @@ func (s *Deleter) deletePosts(ctx context.Context, uid int64, batch string, coun
 	if err := s.unlistBatch(ctx, uid, stashed, posts); err != nil {
 		return err
 	}
+	if err := s.undoBoosts(ctx, uid, posts); err != nil {
+		return err
+	}
 	if !counted {
 		if err := s.uncount(ctx, uid, posts); err != nil {
 			return err
@@ -369,6 +373,36 @@ func (s *Deleter) unlistBatch(ctx context.Context, uid int64, stashed []stashedP
 		return err
 	}
 	return s.unlistPosts(ctx, posts)
+}
+
+// undoBoosts records the jobs that finish the deletion of uid's posts
+// as far as boosts go (posts.Store.UndoJobs): a boost is taken out of
+// its post's count and off the timelines it reached, and the boosts of a
+// post that has some are deleted. Recorded again if the batch is done
+// again, they are harmless.
+func (s *Deleter) undoBoosts(ctx context.Context, uid int64, deleted []index.Post) error {
+	cmds := make(rueidis.Commands, len(deleted))
+	for i, p := range deleted {
+		cmds[i] = s.C.B().Exists().Key(schema.RebloggedBy(p.ID)).Build()
+	}
+	boosted := make([]bool, len(deleted))
+	for i, r := range s.C.DoMulti(ctx, cmds...) {
+		n, err := r.AsInt64()
+		if err != nil {
+			return s.Wrap("deletion: boosts", err)
+		}
+		boosted[i] = n > 0
+	}
+	if !slices.Contains(boosted, true) && !slices.ContainsFunc(deleted, func(p index.Post) bool { return p.ReblogOf > 0 }) {
+		return nil
+	}
+	return s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands {
+		var jobs rueidis.Commands
+		for i, p := range deleted {
+			jobs = append(jobs, s.UndoJobs(q, p, "0", boosted[i])...)
+		}
+		return jobs
+	})
 }
 
 // unlistPosts takes deleted posts off the global timeline and out of the

@@ -23,7 +23,9 @@
 // The files: delivery.go, one job at a time (a long job walks a
 // snapshot of the followers batch by batch, recording its progress);
 // together.go, the fresh jobs a read hands over, delivered together;
-// vanished.go, the posts whose job vanished.
+// vanished.go, the posts whose job vanished; boosts.go, what the jobs of
+// boosts do besides walking the followers (a boost is a post of its
+// own, pushed once per home timeline: kernel.PushBoost).
 package delivery
 
 import (
@@ -131,6 +133,10 @@ type job struct {
 	kind   string
 	post   int64
 	author int64
+	// of is, for a job of a boost, the post it boosts, and boosted the
+	// boost as its job found it (read when the job begins).
+	of      int64
+	boosted kernel.Boosted
 }
 
 // parseJob reads a delivery job from its queue entry.
@@ -138,6 +144,7 @@ func parseJob(qj jobqueue.Job) job {
 	j := job{Job: qj, q: schema.QueueAt(qj.Stream), kind: qj.Fields[schema.JobKind]}
 	j.post, _ = strconv.ParseInt(qj.Fields[schema.JobPost], 10, 64)
 	j.author, _ = strconv.ParseInt(qj.Fields[schema.JobAuthor], 10, 64)
+	j.of, _ = strconv.ParseInt(qj.Fields[schema.JobOf], 10, 64)
 	return j
 }
 
@@ -256,7 +263,12 @@ func (w *Worker) handleJobs(ctx context.Context, q *jobqueue.Queue, qjobs []jobq
 
 // handleJob carries out one delivery job.
 func (w *Worker) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts Options) error {
-	err := w.runJob(ctx, q, j, opts)
+	var err error
+	if j.kind == schema.JobUnboosts {
+		err = w.dropBoosts(ctx, j)
+	} else {
+		err = w.runJob(ctx, q, j, opts)
+	}
 	if err == nil && j.kind == schema.JobDeliver {
 		// Marked before the job is acknowledged: a post with neither its
 		// job nor the mark lost its job (see RedeliverVanished).
@@ -287,7 +299,7 @@ func (w *Worker) tidyJobs(qjobs []jobqueue.Job) rueidis.Commands {
 }
 
 // valid reports whether a job read from the stream makes sense.
-func (j job) valid() bool { return schema.JobValid(j.kind, j.post, j.author) }
+func (j job) valid() bool { return schema.JobValid(j.kind, j.post, j.author, j.of) }
 
 // together reports whether the job is one that handleJobs delivers
 // together with others (if its author has few followers).
@@ -336,13 +348,17 @@ func (w *Worker) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Opti
 			return w.st.Wrap("delivery: progress", err)
 		}
 	}
-	if done == 0 && (j.kind == schema.JobDeliver || j.kind == schema.JobEdit) {
-		post, fanout, err := w.firstStep(ctx, j)
+	if done == 0 {
+		post, fanout, err := w.begin(ctx, &j)
 		if err != nil || !fanout {
 			return err
 		}
 		if post.Visibility == retwis.Direct { // to the few it mentions, not to the followers
 			_, err := w.deliverBatch(ctx, j, post.Mentioned())
+			return err
+		}
+	} else if j.kind == schema.JobBoost {
+		if ok, err := w.readBoost(ctx, &j); err != nil || !ok {
 			return err
 		}
 	}
@@ -386,15 +402,22 @@ func (w *Worker) runJob(ctx context.Context, q *jobqueue.Queue, j job, opts Opti
 	}
 }
 
-// firstStep is what a deliver or edit job does before it walks the
-// followers: for a deliver job, publishGlobally; for an edit job, the
-// reindexing of the post's new text (store.ReconcileEdit). It returns
-// the post and whether the walk is to be made.
-func (w *Worker) firstStep(ctx context.Context, j job) (post index.Post, fanout bool, err error) {
-	if j.kind == schema.JobEdit {
+// begin does what a job does before it walks the followers (see
+// publishGlobally, store.ReconcileEdit, countBoost, uncountBoost), and
+// returns the post if it read it and whether the walk is to be made.
+func (w *Worker) begin(ctx context.Context, j *job) (post index.Post, fanout bool, err error) {
+	switch j.kind {
+	case schema.JobDeliver:
+		return w.publishGlobally(ctx, *j)
+	case schema.JobEdit:
 		return w.st.ReconcileEdit(ctx, j.post)
+	case schema.JobBoost:
+		fanout, err = w.countBoost(ctx, j)
+		return post, fanout, err
+	case schema.JobUnboost:
+		return post, true, w.uncountBoost(ctx, *j)
 	}
-	return w.publishGlobally(ctx, j)
+	return post, true, nil
 }
 
 // publishGlobally makes sure a deliver job's post, if listed, is on the
@@ -435,7 +458,8 @@ func (w *Worker) publishGlobally(ctx context.Context, j job) (post index.Post, f
 func (w *Worker) nextFollowers(ctx context.Context, j job, src string, done, batch int) ([]int64, bool, error) {
 	b := w.st.C.B()
 	cmds := rueidis.Commands{b.Zrange().Key(src).Min(strconv.Itoa(done)).Max(strconv.Itoa(done + batch - 1)).Build()}
-	if j.kind == schema.JobDeliver {
+	pushes := j.kind == schema.JobDeliver || j.kind == schema.JobBoost
+	if pushes {
 		cmds = append(cmds, b.Exists().Key(schema.Post(j.post)).Build())
 	}
 	res := w.st.C.DoMulti(ctx, cmds...)
@@ -443,7 +467,7 @@ func (w *Worker) nextFollowers(ctx context.Context, j job, src string, done, bat
 	if err != nil {
 		return nil, false, w.st.Wrap("delivery: followers", err)
 	}
-	if j.kind != schema.JobDeliver {
+	if !pushes {
 		return followers, false, nil
 	}
 	n, err := res[1].AsInt64()
@@ -468,7 +492,7 @@ func (w *Worker) deliverBatch(ctx context.Context, j job, followers []int64) (in
 	if err != nil || j.kind == schema.JobCelebrate || len(reached) == 0 {
 		return len(reached), err
 	}
-	if j.kind == schema.JobUndeliver {
+	if j.kind == schema.JobUndeliver || j.kind == schema.JobUnboost {
 		w.st.Announce(ctx, schema.EventDelete, posts.Each(reached, j.post))
 		return len(reached), nil
 	}
@@ -477,7 +501,11 @@ func (w *Worker) deliverBatch(ctx context.Context, j job, followers []int64) (in
 		return 0, w.st.Wrap("delivery: post exists", err)
 	}
 	if n == 0 {
-		_, err := w.batchCmds(ctx, schema.JobUndeliver, j, reached)
+		undo := schema.JobUndeliver
+		if j.kind == schema.JobBoost {
+			undo = schema.JobUnboost
+		}
+		_, err := w.batchCmds(ctx, undo, j, reached)
 		return 0, err
 	}
 	w.st.Announce(ctx, schema.EventUpdate, posts.Each(reached, j.post))
@@ -508,15 +536,21 @@ func (w *Worker) batchCmds(ctx context.Context, kind string, j job, followers []
 		}
 		return reachedBy(followers, reached), nil
 	}
+	if kind == schema.JobBoost {
+		return w.pushBoost(ctx, j, followers)
+	}
 	p, author := kernel.ID(j.post), kernel.ID(j.author)
 	res := w.st.Pipeline(ctx, func() rueidis.Commands {
 		b := w.st.C.B()
-		cmds := make(rueidis.Commands, len(followers))
-		for i, f := range followers {
-			if kind == schema.JobUndeliver {
-				cmds[i] = b.Lrem().Key(schema.Home(f)).Count(0).Element(p).Build()
-			} else {
-				cmds[i] = b.Sadd().Key(schema.FollowedCelebrities(f)).Member(author).Build()
+		cmds := make(rueidis.Commands, 0, len(followers))
+		for _, f := range followers {
+			switch kind {
+			case schema.JobUndeliver:
+				cmds = append(cmds, b.Lrem().Key(schema.Home(f)).Count(0).Element(p).Build())
+			case schema.JobUnboost:
+				cmds = append(cmds, kernel.UnboostHomeCmds(w.st.C, f, j.post)...)
+			default:
+				cmds = append(cmds, b.Sadd().Key(schema.FollowedCelebrities(f)).Member(author).Build())
 			}
 		}
 		return cmds

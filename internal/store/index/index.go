@@ -130,6 +130,9 @@ type Post struct {
 	// streams; a direct one enters the Direct index of its author and of
 	// those it mentions.
 	Visibility retwis.Visibility
+	// ReblogOf is, for a boost, the post it boosts (0: a post). A boost
+	// enters no index: its Conv is empty.
+	ReblogOf int64
 }
 
 // Cmds return the commands that enter p in the secondary indexes

@@ -56,4 +56,5 @@ func (db *DB) FromMaster(ctx context.Context, res []rueidis.RedisResult,
 // PostFields are the fields of a post hash that the store reads, in the
 // order parsePost expects.
 var PostFields = []string{schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldAuthor,
-	schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser, schema.FieldWarning, schema.FieldEdited, schema.FieldVisibility}
+	schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser, schema.FieldWarning, schema.FieldEdited, schema.FieldVisibility,
+	schema.FieldReblogOf, schema.FieldReblogUser}

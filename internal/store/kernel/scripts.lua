@@ -195,6 +195,52 @@ if top <= n then
 end
 return capped(list, idx, prefix, keep, chunk, len)
 
+--- push_boost lib timeline
+-- KEYS[1]: a home timeline list; KEYS[2]: its archive index; KEYS[3]:
+-- the owner's user hash; KEYS[4]: whom the owner follows; KEYS[5]: the
+-- boosts their home got. ARGV: keep, chunk, the chunk key prefix, the
+-- horizon and the field of the time the owner was last seen (as
+-- push_ids), the boost's id, the boosted post's id, its author's id, the
+-- owner's id. A boost goes onto the timeline in its place unless the
+-- owner is away (-1), is the post's author or follows them (they have
+-- the post), or their home got another boost of the post first (0);
+-- the boosts the home got are cut to keep, as the list is. It returns
+-- the list's length.
+local list, idx = KEYS[1], KEYS[2]
+local keep, chunk, prefix = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local seen = tonumber(redis.call('HGET', KEYS[3], ARGV[5]))
+if seen and seen < tonumber(ARGV[4]) then return -1 end
+local id = tonumber(ARGV[6])
+if ARGV[8] == ARGV[9] or redis.call('ZSCORE', KEYS[4], ARGV[8]) then return 0 end
+local first = tonumber(redis.call('ZSCORE', KEYS[5], ARGV[7]))
+if first and first ~= id then return 0 end
+redis.call('ZADD', KEYS[5], id, ARGV[7])
+redis.call('ZREMRANGEBYRANK', KEYS[5], 0, -keep - 1)
+local len = redis.call('LLEN', list)
+local tail = at(list, -1)
+if len == 0 then
+  len = redis.call('LPUSH', list, id)
+elseif id < tail and chunk > 0 then
+  len = archived(list, idx, prefix, id, len)
+else
+  len = insert(list, id, len)
+end
+return math.max(capped(list, idx, prefix, keep, chunk, len), 1)
+
+--- mark_count
+-- KEYS[1]: a sorted set of who marked a post; KEYS[2]: the post's counts.
+-- ARGV: the member, its score (unix ms), the counts' field, 1 to mark or
+-- -1 to unmark. The count changes only if the set did, so that marking
+-- twice counts once; it returns 1 if it did, else 0.
+local changed
+if ARGV[4] == '1' then
+  changed = redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
+else
+  changed = redis.call('ZREM', KEYS[1], ARGV[1])
+end
+if changed == 1 then redis.call('HINCRBY', KEYS[2], ARGV[3], tonumber(ARGV[4])) end
+return changed
+
 --- fix_ids lib timeline
 -- KEYS[1]: a home timeline list; KEYS[2]: its archive index; KEYS[3],
 -- for a redelivery: the owner's user hash. ARGV: keep, chunk (0: none;
@@ -644,3 +690,9 @@ local newest = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if newest[2] and tonumber(newest[2]) >= at then at = tonumber(newest[2]) + 1 end
 redis.call('ZADD', KEYS[1], at, ARGV[1])
 return 1
+
+--- drop_mark
+-- KEYS[1]: a hash of marks. ARGV: a field, a value. The field goes if it
+-- holds the value (not one set since); it returns 1 if it went.
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 0

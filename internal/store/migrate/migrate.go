@@ -278,7 +278,7 @@ func (m *migrator) shardQueue(ctx context.Context, log *slog.Logger) error {
 			kind := e.FieldValues[schema.JobKind]
 			pid, _ := strconv.ParseInt(e.FieldValues[schema.JobPost], 10, 64)
 			author, _ := strconv.ParseInt(e.FieldValues[schema.JobAuthor], 10, 64)
-			if schema.JobValid(kind, pid, author) {
+			if schema.JobValid(kind, pid, author, 0) { // the legacy stream held no jobs of boosts
 				cmds = append(cmds, schema.Job(m.c.B(), schema.QueueOf(author), kind, pid, author))
 			}
 		}

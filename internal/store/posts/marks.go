@@ -24,6 +24,7 @@ import (
 type marks struct {
 	counts     kernel.Slot // HMGET of each post's counts
 	favourites kernel.Slot // ZSCORE of each post in the reader's favourites; none logged out
+	boosts     kernel.Slot // HEXISTS of each post in the reader's boosts
 	bookmarks  kernel.Slot // likewise, bookmarks
 	pins       kernel.Slot // the reader's pins
 }
@@ -43,13 +44,16 @@ func (s *Store) startMarks(rd reader, pids []int64, b *kernel.Batch) marks {
 		return b.Add(cmds...)
 	}
 	m := marks{counts: each(func(pid int64) rueidis.Cacheable {
-		return cb.Hmget().Key(schema.Counts(pid)).Field(schema.FieldFavourites).Cache()
+		return cb.Hmget().Key(schema.Counts(pid)).Field(schema.FieldFavourites, schema.FieldReblogs).Cache()
 	})}
 	if rd.id == 0 {
 		return m
 	}
 	m.favourites = each(func(pid int64) rueidis.Cacheable {
 		return cb.Zscore().Key(schema.Favourites(rd.id)).Member(kernel.ID(pid)).Cache()
+	})
+	m.boosts = each(func(pid int64) rueidis.Cacheable {
+		return cb.Hexists().Key(schema.Boosts(rd.id)).Field(kernel.ID(pid)).Cache()
 	})
 	m.bookmarks = each(func(pid int64) rueidis.Cacheable {
 		return cb.Zscore().Key(schema.Bookmarks(rd.id)).Member(kernel.ID(pid)).Cache()
@@ -62,12 +66,16 @@ func (s *Store) startMarks(rd reader, pids []int64, b *kernel.Batch) marks {
 // from the replies; a reply that cannot be read leaves it at zero.
 func (m marks) apply(p *retwis.Post, i int) {
 	if counts := m.counts.Replies(); i < len(counts) {
-		if vals, err := counts[i].ToArray(); err == nil && len(vals) > 0 {
+		if vals, err := counts[i].ToArray(); err == nil && len(vals) > 1 {
 			p.Favourites, _ = vals[0].AsInt64()
+			p.Reblogs, _ = vals[1].AsInt64()
 		}
 	}
 	if favs := m.favourites.Replies(); i < len(favs) {
 		p.Favourited = favs[i].Error() == nil
+	}
+	if boosts := m.boosts.Replies(); i < len(boosts) {
+		p.Reblogged, _ = boosts[i].AsBool()
 	}
 	if marks := m.bookmarks.Replies(); i < len(marks) {
 		p.Bookmarked = marks[i].Error() == nil

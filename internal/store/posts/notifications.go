@@ -158,6 +158,8 @@ func parseNote(member string) (retwis.Notification, bool) {
 		n.Kind = retwis.NotificationUpdate
 	case len(parts) == 3 && parts[0] == schema.NoteFavourite:
 		n.Kind = retwis.NotificationFavourite
+	case len(parts) == 3 && parts[0] == schema.NoteReblog:
+		n.Kind = retwis.NotificationReblog
 	default:
 		return n, false
 	}

@@ -141,7 +141,7 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 	// A hash given up (its node failing) may stand without its answer:
 	// maintenance takes it back when it cannot be at once.
 	pid, err := s.CreateHash(ctx, st.pid, schema.NextPostID, schema.Post, func(ctx context.Context, pid int64) error {
-		return s.takeBackLater(ctx, pid, author)
+		return s.TakeBackLater(ctx, pid, author)
 	}, fields...)
 	if err != nil {
 		return Published{}, err
@@ -375,8 +375,8 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 		}
 		posts = append(posts, p)
 	}
-	if len(authors) == 0 {
-		return posts, hidden, missing, nil
+	if posts, missing, err = s.boosted(ctx, rd, hidden, posts, missing); err != nil || len(authors) == 0 {
+		return posts, hidden, missing, err
 	}
 	names, unread, err := s.ReadNames(ctx, authors)
 	if err != nil {
@@ -417,7 +417,7 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		return p, false, nil
 	}
 	p = retwis.Post{ID: pid, AuthorID: uid, Time: time.Unix(ts, 0), Body: f[2]}
-	var more [7]string
+	var more [9]string
 	for i := range more {
 		if 3+i < len(vals) {
 			more[i], _ = vals[3+i].ToString()
@@ -442,6 +442,13 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		}
 	}
 	p.Visibility = index.VisibilityOf(more[6])
+	if more[7] != "" { // a boost: the post it boosts, read by boosted
+		of, _ := strconv.ParseInt(more[7], 10, 64)
+		p.Reblog = &retwis.Post{ID: of}
+		if u := index.SplitUsers(more[8]); len(u) == 1 {
+			p.Reblog.AuthorID, p.Reblog.Author = u[0].ID, u[0].Username
+		}
+	}
 	return p, true, nil
 }
 
@@ -525,7 +532,8 @@ func (s *Store) DeletedCmds(p index.Post) rueidis.Commands {
 // completion counts), and out of the favourites of those who favourited
 // it (DropMarks); its replies stay, in reply to a deleted post. The
 // ids left in followers' timelines are removed by a delivery worker
-// afterwards, unless the post was never fanned out (a celebrity's). Once begun it completes even if the client goes away;
+// afterwards, unless the post was never fanned out (a celebrity's), and
+// so are its boosts, or, for a boost, its count (see UndoJobs). Once begun it completes even if the client goes away;
 // it has succeeded once the hash is gone.
 func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	p, err := s.post(ctx, reader{all: true}, pid)
@@ -538,10 +546,13 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	b := s.C.B()
-	post, fanout, ok, err := ParseJobPost(pid, s.C.Do(ctx, b.Hmget().Key(schema.Post(pid)).Field(JobFields...).Build()))
+	res := s.C.DoMulti(ctx, b.Hmget().Key(schema.Post(pid)).Field(JobFields...).Build(), b.Exists().Key(schema.RebloggedBy(pid)).Build())
+	post, fanout, ok, err := ParseJobPost(pid, res[0])
 	if err != nil {
 		return s.Wrap("delete post", err)
 	}
+	n, err := res[1].AsInt64()
+	boosted := err != nil || n > 0 // when unsure, its job looks
 	if !ok {
 		return nil // deleted meanwhile
 	}
@@ -560,11 +571,11 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(kernel.ID(pid)).Build(),
 		}, append(s.DeletedCmds(post), uncount(post)...)...)
 	})))
+	if post.ReblogOf > 0 || fanout != "0" || boosted {
+		err = errors.Join(err, s.Enqueue(ctx, uid, func(q schema.Queue) rueidis.Commands { return s.UndoJobs(q, post, fanout, boosted) }))
+	}
 	if err != nil {
 		s.Log.Warn("a deleted post's id stays in some timelines (readers skip it)", "post", pid, "err", err)
-	}
-	if fanout != "0" && post.Visibility.ToFollowers() { // a direct post's few timelines are DeletedCmds'
-		s.undeliver(ctx, pid, uid)
 	}
 	s.RefreshQuietly(ctx, uid)
 	return nil

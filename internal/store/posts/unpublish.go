@@ -22,15 +22,15 @@ func (s *Store) unpublish(ctx context.Context, pid, author int64) {
 	if err == nil {
 		return
 	}
-	if rerr := s.takeBackLater(ctx, pid, author); rerr != nil {
+	if rerr := s.TakeBackLater(ctx, pid, author); rerr != nil {
 		s.Log.Error("a post that failed to publish could not be taken back, nor recorded to be; the check will find it",
 			"post", pid, "author", author, "err", err, "record", rerr)
 	}
 }
 
-// takeBackLater records post pid of author on a shard of the queue that
+// TakeBackLater records post pid (or a boost) of author on a shard of the queue that
 // can be reached, for maintenance to take back (TakeBackPosts).
-func (s *Store) takeBackLater(ctx context.Context, pid, author int64) error {
+func (s *Store) TakeBackLater(ctx context.Context, pid, author int64) error {
 	member := schema.Unpublished(pid, author)
 	_, err := s.OnShard(ctx, author, func(q schema.Queue) rueidis.Commands {
 		return rueidis.Commands{s.C.B().Zadd().Key(q.Unpublish).ScoreMember().ScoreMember(float64(time.Now().UnixMilli()), member).Build()}

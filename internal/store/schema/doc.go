@@ -128,7 +128,13 @@
 //	                             20: JSON [{"body", "warning", "time" (unix
 //	                             ms)}]; absent: never edited) (retwis);
 //	                             visibility ("unlisted", "private" or
-//	                             "direct"; absent: public; retwis)
+//	                             "direct"; absent: public; retwis); for a
+//	                             boost (a post of its own, of the
+//	                             booster's, with an empty body, on no index
+//	                             but its booster's posts and home
+//	                             timelines): reblog_of (the post it
+//	                             boosts) and reblog_user ("<id>:<name>" of
+//	                             that post's author) (retwis)
 //	posts:{<id>}         list    home timeline of user <id>: post ids in
 //	                             descending order, no duplicates (own posts
 //	                             and followed users'); it keeps at least
@@ -165,13 +171,14 @@
 //	                             "mention:<actor>:<post>",
 //	                             "reply:<actor>:<post>", "update:<actor>:
 //	                             <post>" (one per post edited, scored by
-//	                             its last edit), "favourite:<actor>:<post>"
-//	                             (retwis)
+//	                             its last edit), "favourite:<actor>:<post>",
+//	                             "reblog:<actor>:<post>" (retwis)
 //	replies:{<post id>}  zset    the replies to a post: post ids scored by
 //	                             id (retwis; the thread page)
 //	counts:{<post id>}   hash    the counts of a post's interactions:
-//	                             favourites (absent: 0), in the slot of
-//	                             its replies (retwis)
+//	                             favourites, reblogs (how many boosts)
+//	                             (absent: 0), in the slot of its replies
+//	                             (retwis)
 //	favourited_by:{<post id>}
 //	                     zset    who favourited a post: user ids scored by
 //	                             unix ms, brought in line with the users'
@@ -185,6 +192,17 @@
 //	pins:{<id>}          zset    the posts user <id> pinned to the top of
 //	                             their profile, at most 5 of their own,
 //	                             likewise (retwis)
+//	reblogged_by:{<post id>}
+//	                     zset    who boosted a post: user ids scored by
+//	                             the unix ms of the boost (retwis)
+//	boosts:{<id>}        hash    what user <id> boosted: post id -> the
+//	                             boost's id; the truth of who boosted, which
+//	                             the check holds the two above to (retwis)
+//	home_boosts:{<id>}   zset    the boosts user <id>'s home timeline got:
+//	                             the boosted post's id scored by the
+//	                             boost's, so that a post comes once however
+//	                             many boost it (the first boost wins); cut
+//	                             to the home timeline's cap (retwis)
 //	trends:{<n>}         zset    shard n (00–0f) of the tag trends: folded
 //	                             tags (the tags whose FNV-1a falls in it)
 //	                             scored by their posts' decayed count, the
@@ -275,9 +293,11 @@
 //	                             reached: kind (deliver, undeliver,
 //	                             celebrate, edit, favourite: post and the
 //	                             user who favourited it or took it back,
-//	                             in author), post, author; every post has
-//	                             a deliver job, every edit an edit job;
-//	                             consumer group
+//	                             in author; boost, unboost, unboosts),
+//	                             post, author, and of (a boost's jobs: the
+//	                             post it boosts); every post has a deliver
+//	                             job, every edit an edit job, every boost
+//	                             a boost job; consumer group
 //	                             "deliverers" (retwis)
 //	deliveries:{<n>}:progress
 //	                     hash    entry id -> followers done, for long jobs

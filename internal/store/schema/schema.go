@@ -122,6 +122,11 @@ const (
 	// FieldVisibility is who sees it: "unlisted", "private" or "direct"
 	// (retwis.Visibility), absent for a public post.
 	FieldVisibility = "visibility"
+	// FieldReblogOf marks a boost: the post it boosts (a boost has no
+	// body of its own), and FieldReblogUser that post's author,
+	// "<user id>:<username>".
+	FieldReblogOf   = "reblog_of"
+	FieldReblogUser = "reblog_user"
 )
 
 // Fields of a delivery job on the deliveries stream.
@@ -129,6 +134,7 @@ const (
 	JobKind   = "kind"
 	JobPost   = "post"
 	JobAuthor = "author"
+	JobOf     = "of" // of a boost's jobs: the post it boosts
 )
 
 // A user's keys carry the user id as their hash tag, so that all of them
@@ -330,6 +336,7 @@ const (
 	NoteReply     = "reply"
 	NoteUpdate    = "update"
 	NoteFavourite = "favourite" // "favourite:<actor>:<post>", once however often it is toggled
+	NoteReblog    = "reblog"    // of the post boosted, by its booster
 )
 
 // NotificationsCap is how many notifications a user keeps.
@@ -347,12 +354,13 @@ func Note(kind string, actor, pid int64) string {
 func Replies(pid int64) string { return "replies:{" + id(pid) + "}" }
 
 // Counts is the hash of the counts of post pid's interactions
-// (FieldFavourites), in the slot of Replies.
+// (FieldFavourites, FieldReblogs), in the slot of Replies.
 func Counts(pid int64) string { return "counts:{" + id(pid) + "}" }
 
 // Fields of a post's Counts.
 const (
 	FieldFavourites = "favourites" // how many accounts favourited it
+	FieldReblogs    = "reblogs"    // how many boosts it has
 )
 
 // FavouritedBy holds who favourited post pid: user ids scored by unix
@@ -386,6 +394,32 @@ func FavouritesOf(key string) (int64, bool) { return ownerOf("favourites:", key)
 
 // FavouritedByOf returns the post whose FavouritedBy key is key.
 func FavouritedByOf(key string) (int64, bool) { return ownerOf("favourited_by:", key) }
+
+// RebloggedBy is who boosted post pid: user ids scored by the unix ms of
+// the boost, in the slot of Replies(pid).
+func RebloggedBy(pid int64) string { return "reblogged_by:{" + id(pid) + "}" }
+
+// Boosts is what uid boosted: a hash of the boosted post's id to the
+// boost's.
+func Boosts(uid int64) string { return "boosts:" + tag(uid) }
+
+// BoostsKeys and RebloggedByKeys are the SCAN patterns of Boosts and
+// RebloggedBy.
+const (
+	BoostsKeys      = "boosts:{*}"
+	RebloggedByKeys = "reblogged_by:{*}"
+)
+
+// BoostsOf returns the user whose Boosts key is key.
+func BoostsOf(key string) (int64, bool) { return ownerOf("boosts:", key) }
+
+// RebloggedByOf returns the post whose RebloggedBy key is key.
+func RebloggedByOf(key string) (int64, bool) { return ownerOf("reblogged_by:", key) }
+
+// HomeBoosts is which boosts uid's home timeline got: the boosted posts'
+// ids scored by the id of the boost that got there first, the newest
+// kept as many as the home timeline's entries.
+func HomeBoosts(uid int64) string { return "home_boosts:" + tag(uid) }
 
 // TrendShards is how many sorted sets the tag trends are spread over, by
 // tag, so that no one key takes a write of every tagged post on a
@@ -568,6 +602,9 @@ const (
 	JobCelebrate = "celebrate" // note in every follower's set that the author is a celebrity
 	JobEdit      = "edit"      // make an edited post's indexes follow its text
 	JobFavourite = "favourite" // bring a post's favourites in line with the mark of the user in author (see FavouritedBy)
+	JobBoost     = "boost"     // count a boost and put it on its booster's followers' timelines
+	JobUnboost   = "unboost"   // take a deleted boost off them and out of its post's count
+	JobUnboosts  = "unboosts"  // delete every boost of a deleted post
 )
 
 // FollowChange is the member of a shard's Follows that records a follow
@@ -609,10 +646,21 @@ func Job(b rueidis.Builder, q Queue, kind string, pid, author int64) rueidis.Com
 		FieldValue(JobKind, kind).FieldValue(JobPost, id(pid)).FieldValue(JobAuthor, id(author)).Build()
 }
 
-// JobValid reports whether a job read from the queue makes sense.
-func JobValid(kind string, pid, author int64) bool {
+// BoostJob returns the XADD that records a job about boost pid of
+// booster (JobBoost, JobUnboost) on shard q of the queue: of is the post
+// it boosts.
+func BoostJob(b rueidis.Builder, q Queue, kind string, pid, booster, of int64) rueidis.Completed {
+	return b.Xadd().Key(q.Stream).Id("*").FieldValue().FieldValue(JobKind, kind).
+		FieldValue(JobPost, id(pid)).FieldValue(JobAuthor, id(booster)).FieldValue(JobOf, id(of)).Build()
+}
+
+// JobValid reports whether a job read from the queue makes sense (of:
+// the JobOf field, 0 if none).
+func JobValid(kind string, pid, author, of int64) bool {
 	switch kind {
-	case JobDeliver, JobUndeliver, JobEdit, JobFavourite:
+	case JobBoost, JobUnboost:
+		return pid > 0 && author > 0 && of > 0
+	case JobDeliver, JobUndeliver, JobEdit, JobFavourite, JobUnboosts:
 		return pid > 0 && author > 0
 	case JobCelebrate:
 		return author > 0

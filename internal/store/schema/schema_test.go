@@ -113,19 +113,23 @@ func TestQueueShards(t *testing.T) {
 func TestJobValid(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		kind         string
-		post, author int64
-		want         bool
+		kind             string
+		post, author, of int64
+		want             bool
 	}{
-		{schema.JobDeliver, 1, 2, true},
-		{schema.JobUndeliver, 1, 2, true},
-		{schema.JobCelebrate, 0, 2, true},
-		{schema.JobDeliver, 0, 2, false},
-		{schema.JobCelebrate, 0, 0, false},
-		{"other", 1, 2, false},
+		{schema.JobDeliver, 1, 2, 0, true},
+		{schema.JobUndeliver, 1, 2, 0, true},
+		{schema.JobUnboosts, 1, 2, 0, true},
+		{schema.JobCelebrate, 0, 2, 0, true},
+		{schema.JobBoost, 1, 2, 3, true},
+		{schema.JobUnboost, 1, 2, 3, true},
+		{schema.JobBoost, 1, 2, 0, false},
+		{schema.JobDeliver, 0, 2, 0, false},
+		{schema.JobCelebrate, 0, 0, 0, false},
+		{"other", 1, 2, 0, false},
 	} {
-		if got := schema.JobValid(tc.kind, tc.post, tc.author); got != tc.want {
-			t.Errorf("JobValid(%q, %d, %d) = %v", tc.kind, tc.post, tc.author, got)
+		if got := schema.JobValid(tc.kind, tc.post, tc.author, tc.of); got != tc.want {
+			t.Errorf("JobValid(%q, %d, %d, %d) = %v", tc.kind, tc.post, tc.author, tc.of, got)
 		}
 	}
 }

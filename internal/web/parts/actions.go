@@ -10,7 +10,7 @@ import (
 )
 
 // A post's action bar is what changes per reader and over time (its
-// count of favourites, the reader's marks), so it is written fresh for
+// counts of favourites and boosts, the reader's marks), so it is written fresh for
 // each post of each page, outside the kept fragment, from constant
 // strings: small forms that POST to the post's actions (no script
 // needed), whose answer sends the browser back to the page. A visitor
@@ -20,20 +20,26 @@ import (
 // post's, what it says, and its class.
 type action struct{ path, label, class string }
 
-// favourite and bookmark are the bar's buttons, as they are when the
-// reader has not marked the post (off) and when they have (on).
+// favourite, boost and bookmark are the bar's buttons, as they are when
+// the reader has not marked the post (off) and when they have (on).
 var (
 	favouriteOff = action{"/favourite", "☆ Favourite", "fav"}
 	favouriteOn  = action{"/unfavourite", "★ Favourited", "fav on"}
+	boostOff     = action{"/boost", "↻ Boost", "boost"}
+	boostOn      = action{"/unboost", "↻ Boosted", "boost on"}
 	bookmarkOff  = action{"/bookmark", "Bookmark", "bookmark"}
 	bookmarkOn   = action{"/unbookmark", "Bookmarked", "bookmark on"}
 )
 
-// writeActions writes the action bar of p to w.
+// writeActions writes the action bar of p to w; a post that may not
+// be boosted (retwis.Visibility.Boostable) has no Boost button.
 func writeActions(w io.StringWriter, p retwis.Post) {
-	fav, mark := favouriteOff, bookmarkOff
+	fav, boost, mark := favouriteOff, boostOff, bookmarkOff
 	if p.Favourited {
 		fav = favouriteOn
+	}
+	if p.Reblogged {
+		boost = boostOn
 	}
 	if p.Bookmarked {
 		mark = bookmarkOn
@@ -41,6 +47,9 @@ func writeActions(w io.StringWriter, p retwis.Post) {
 	path := retwis.PostPath(p.ID) // digits: nothing to escape
 	w.WriteString(`<div class="actions">`)
 	writeButton(w, path, fav, p.Favourited, p.Favourites)
+	if p.Visibility.Boostable() {
+		writeButton(w, path, boost, p.Reblogged, p.Reblogs)
+	}
 	writeButton(w, path, mark, p.Bookmarked, -1)
 	w.WriteString(`</div>`)
 }

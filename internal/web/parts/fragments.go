@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -97,6 +98,10 @@ func (f *Fragments) all(posts []retwis.Post) ([]fragment, int, error) {
 	frs := make([]fragment, len(posts))
 	size := 0
 	for i, p := range posts {
+		if p.Reblog != nil { // a boost shows the post it boosts
+			p = *p.Reblog
+			size += 200 // the line above it
+		}
 		fr, err := f.get(p)
 		if err != nil {
 			return nil, 0, err
@@ -107,18 +112,29 @@ func (f *Fragments) all(posts []retwis.Post) ([]fragment, int, error) {
 	return frs, size, nil
 }
 
-// write writes frs, the fragments of posts, to w, as of now.
+// write writes frs, the fragments of posts, to w, as of now: a boost
+// as the post it boosts, in a block that says first who boosted it (not
+// kept: it is short, and its fragment is the post's).
 func write(w io.StringWriter, frs []fragment, posts []retwis.Post, now time.Time) {
 	for i, fr := range frs {
+		p := posts[i]
+		if p.Reblog != nil {
+			w.WriteString(`<div class="boost" id="p` + strconv.FormatInt(p.ID, 10) + `"><p class="boosted">↻ boosted by <a href="`)
+			w.WriteString(Escape(retwis.ProfilePath(p.Author)) + `">` + Escape(p.Author) + "</a></p>\n")
+			p = *p.Reblog
+		}
 		w.WriteString(fr.head)
-		w.WriteString(Escape(words.Since(now.Sub(posts[i].Time))))
+		w.WriteString(Escape(words.Since(now.Sub(p.Time))))
 		w.WriteString(fr.mid)
 		if fr.edited != 0 {
-			w.WriteString(Escape(words.Since(now.Sub(posts[i].Edited))))
+			w.WriteString(Escape(words.Since(now.Sub(p.Edited))))
 			w.WriteString(fr.editMid)
 		}
-		writeActions(w, posts[i])
+		writeActions(w, p)
 		w.WriteString(fr.tail)
+		if posts[i].Reblog != nil {
+			w.WriteString("</div>")
+		}
 	}
 }
 
