@@ -12,10 +12,10 @@ import (
 
 var postIDPattern = regexp.MustCompile(`<article class="post" id="p(\d+)"`)
 
-// TestBoostPages: a boost from its post's page shows on the booster's
-// follower's home and on the booster's profile as the post, "boosted
-// by" its booster; the post's page then offers to undo it, which takes
-// it away.
+// TestBoostPages: a boost from the action bar of its post shows on the
+// booster's follower's home and on the booster's profile as the post,
+// "boosted by" its booster; the bar then offers to undo it, which takes
+// it away; a followers-only post has no Boost button and is refused.
 func TestBoostPages(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -30,22 +30,31 @@ func TestBoostPages(t *testing.T) {
 		t.Fatal("alice's post is not on her profile")
 	}
 	path := "/p/" + m[1]
-	expect(t, bob.get(path), 200, `action="`+path+`/boost"`, ">Boost</button>")
-	redirects(t, bob.post(path+"/boost", url.Values{"next": {path}}), path)
-	redirects(t, bob.post(path+"/boost", url.Values{"next": {"https://evil.example/"}}), path) // boosted once; never away
+	expect(t, bob.get(path), 200, `action="`+path+`/boost"`, `↻ Boost <span class="count">0</span>`)
+	back := path + "#p" + m[1] // no Referer sent: the post's page
+	redirects(t, bob.post(path+"/boost", nil), back)
+	redirects(t, bob.post(path+"/boost", nil), back) // boosted once
 	s.drain()
 	boosted := `<p class="boosted">↻ boosted by <a href="/u/bob">bob</a></p>`
 	expect(t, carol.get("/"), 200, boosted, "boost &lt;me&gt;", `href="/u/alice"`)
 	expect(t, s.browser().get("/u/bob"), 200, boosted, "boost &lt;me&gt;")
-	expect(t, alice.get("/notifications"), 200, `href="/u/bob">bob</a>`, `<a href="`+path+`">boosted your post</a>`)
-	expect(t, bob.get(path), 200, `action="`+path+`/unboost"`, ">Undo boost</button>")
-	redirects(t, bob.post(path+"/unboost", url.Values{"next": {"/u/bob"}}), "/u/bob")
+	expect(t, alice.get("/notifications"), 200, `href="/u/bob"><span class="username">@bob</span>`, `boosted <a href="`+path+`">your post</a>`)
+	expect(t, bob.get(path), 200, `action="`+path+`/unboost"`, `↻ Boosted <span class="count">1</span>`)
+	redirects(t, bob.post(path+"/unboost", nil), back)
 	s.drain()
 	if home := carol.get("/").body; strings.Contains(home, "boosted by") || strings.Contains(home, "boost &lt;me&gt;") {
 		t.Errorf("carol's home still shows the boost taken back:\n%s", home)
 	}
 	expect(t, bob.post(path+"/boost", nil), 303)
 	expect(t, carol.post("/p/999999/boost", nil), 404)
+	redirects(t, alice.post("/post", url.Values{"status": {"for my followers"}, "visibility": {"private"}}), "/")
+	s.drain()
+	mine := postIDPattern.FindStringSubmatch(alice.get("/u/alice").body)[1]
+	redirects(t, carol.post("/u/alice/follow", nil), "/u/alice")
+	if page := carol.get("/p/" + mine).body; !strings.Contains(page, "for my followers") || strings.Contains(page, `/p/`+mine+`/boost"`) {
+		t.Errorf("a followers-only post's page, to a follower: no Boost button wanted:\n%s", page)
+	}
+	expect(t, carol.post("/p/"+mine+"/boost", nil), 400, "only public and unlisted posts can be boosted")
 }
 
 // TestBoostPageRoundTrips: a home page and a profile that hold boosts
@@ -64,7 +73,7 @@ func TestBoostPageRoundTrips(t *testing.T) {
 			author.post("/post", url.Values{"status": {fmt.Sprint("post ", 4*i+j)}})
 		}
 		for _, m := range postIDPattern.FindAllStringSubmatch(author.get(fmt.Sprint("/u/author", i)).body, -1) {
-			redirects(t, booster.post("/p/"+m[1]+"/boost", nil), "/p/"+m[1])
+			redirects(t, booster.post("/p/"+m[1]+"/boost", nil), "/p/"+m[1]+"#p"+m[1])
 		}
 	}
 	w.drain()
@@ -72,7 +81,7 @@ func TestBoostPageRoundTrips(t *testing.T) {
 	for _, c := range []struct {
 		path       string
 		cold, warm int64
-	}{{"/", 3, 0}, {"/u/booster", 4, 0}} {
+	}{{"/", 4, 0}, {"/u/booster", 4, 0}} {
 		s := newSiteAt(t, w.redis.URL, httptest.NewServer)
 		b := s.browser()
 		b.setCookie(reader.cookie())
