@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/interact"
 )
 
 // editStatus answers PUT /api/v1/statuses/{id} (status, spoiler_text;
@@ -28,7 +28,7 @@ func (s *Server) editStatus(w http.ResponseWriter, r *http.Request) {
 		unsupported(w, r)
 		return
 	}
-	p, err := s.store.EditPost(r.Context(), store.Edit{Author: viewer(r).ID, Post: pid, Text: v.Get("status"),
+	p, err := s.store.EditPost(r.Context(), interact.Edit{Author: viewer(r).ID, Post: pid, Text: v.Get("status"),
 		Warning: v.Get("spoiler_text"), Key: r.Header.Get("Idempotency-Key")})
 	var out []status
 	if err == nil {

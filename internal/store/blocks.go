@@ -130,5 +130,5 @@ func (s *Store) muffles(ctx context.Context, key, what string) ([]retwis.ListedU
 	if err != nil {
 		return nil, s.Wrap(what, err)
 	}
-	return s.usersSince(ctx, entries)
+	return s.UsersSince(ctx, entries)
 }

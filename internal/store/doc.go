@@ -3,7 +3,7 @@
 // streams (internal/streaming) hold: a *Store has the methods of every
 // layer below it, by embedding, so they call one value.
 //
-// The online store is three layers, each embedding the one below:
+// The online store is four layers, each embedding the one below:
 //
 //   - package accounts: sign-up, logins and sessions, API apps and
 //     tokens, rate limits, display names and bios, and the directory of
@@ -11,17 +11,18 @@
 //   - package posts: posts and their publication, timelines,
 //     conversations, notifications, live events and what a reader does
 //     not see;
+//   - package interact: what readers do to posts besides writing them:
+//     favourites, bookmarks, pins, boosts and edits;
 //   - this package: what relates accounts to each other and is found
 //     through them: follows and follow lists (follow.go,
 //     follow_lists.go), the graph of relations (graph.go), blocks and
 //     mutes (blocks.go), the people search (people.go), trends
 //     (trends.go) and discovery (discovery.go); moderation: suspensions,
 //     moderators, removed posts and the audit log (moderation.go,
-//     suspended.go), and reports (reports.go); the edits of posts and
-//     the edit job's reindexing of them (edit.go); boosts (boosts.go),
-//     a post of the booster's own delivered by its jobs; the pages read
-//     in one call (pages.go); and Migrate (migrate.go), which brings the
-//     whole database to the current layout before a server serves.
+//     suspended.go), and reports (reports.go); what a tag is used for
+//     (tags.go); the pages read in one call (pages.go); and Migrate
+//     (migrate.go), which brings the whole database to the current
+//     layout before a server serves.
 //
 // Below them, package kernel is the handle on Redis they share, package
 // schema spells every key, and package index builds what each fact

@@ -8,6 +8,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/interact"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/must"
@@ -18,7 +19,7 @@ import (
 // edit edits post pid of author, failing the test on an error.
 func (f *fixture) edit(t *testing.T, author, pid int64, text, warning string) retwis.Post {
 	t.Helper()
-	p, err := f.St.EditPost(f.Ctx, store.Edit{Author: author, Post: pid, Text: text, Warning: warning})
+	p, err := f.St.EditPost(f.Ctx, interact.Edit{Author: author, Post: pid, Text: text, Warning: warning})
 	if err != nil {
 		t.Fatalf("edit post %d to %q: %v", pid, text, err)
 	}
@@ -125,16 +126,16 @@ func TestEditRefused(t *testing.T) {
 	f.Drain(t)
 	snap := f.Snapshot(t)
 	for _, tc := range []struct {
-		e    store.Edit
+		e    interact.Edit
 		kind retwis.Kind
 		want string
 	}{
-		{store.Edit{Author: bob.ID, Post: p.ID, Text: "yours"}, retwis.Forbidden, "your own posts"},
-		{store.Edit{Author: alice.ID, Post: p.ID + 1000, Text: "gone"}, retwis.NotFound, "no post"},
-		{store.Edit{Author: alice.ID, Post: p.ID, Text: "  "}, retwis.Invalid, ""},
-		{store.Edit{Author: alice.ID, Post: p.ID, Text: strings.Repeat("x", 31)}, retwis.Invalid, "30"},
-		{store.Edit{Author: alice.ID, Post: p.ID, Text: "one more"}, retwis.Invalid, "edited 20 times at most"},
-		{store.Edit{Author: alice.ID, Post: p.ID, Text: "one more", Key: "bad\x01key"}, retwis.Invalid, "printable"},
+		{interact.Edit{Author: bob.ID, Post: p.ID, Text: "yours"}, retwis.Forbidden, "your own posts"},
+		{interact.Edit{Author: alice.ID, Post: p.ID + 1000, Text: "gone"}, retwis.NotFound, "no post"},
+		{interact.Edit{Author: alice.ID, Post: p.ID, Text: "  "}, retwis.Invalid, ""},
+		{interact.Edit{Author: alice.ID, Post: p.ID, Text: strings.Repeat("x", 31)}, retwis.Invalid, "30"},
+		{interact.Edit{Author: alice.ID, Post: p.ID, Text: "one more"}, retwis.Invalid, "edited 20 times at most"},
+		{interact.Edit{Author: alice.ID, Post: p.ID, Text: "one more", Key: "bad\x01key"}, retwis.Invalid, "printable"},
 	} {
 		_, err := f.St.EditPost(f.Ctx, tc.e)
 		storetest.WantKind(t, err, tc.kind)
@@ -164,12 +165,12 @@ func TestEditOnce(t *testing.T) {
 		f.edit(t, alice.ID, warm.ID, "warmed up", "")   // the first loads the script where it was not
 		must.Value(f.St.Post(f.Ctx, alice.ID, p.ID))(t) // its counts and alice's marks in the client-side cache, as on a page she saw
 		calls := f.RC.Calls.Load()
-		first := must.Value(f.St.EditPost(f.Ctx, store.Edit{Author: alice.ID, Post: p.ID, Text: "hi @bob #two", Key: "k"}))(t)
+		first := must.Value(f.St.EditPost(f.Ctx, interact.Edit{Author: alice.ID, Post: p.ID, Text: "hi @bob #two", Key: "k"}))(t)
 		if n := f.RC.Calls.Load() - calls; n != 4 {
 			t.Errorf("an edit took %d round trips; want 4 (read and claim the key, write, queue the job, read back)", n)
 		}
 		calls = f.RC.Calls.Load()
-		again := must.Value(f.St.EditPost(f.Ctx, store.Edit{Author: alice.ID, Post: p.ID, Text: "hi @bob #three", Key: "k"}))(t)
+		again := must.Value(f.St.EditPost(f.Ctx, interact.Edit{Author: alice.ID, Post: p.ID, Text: "hi @bob #three", Key: "k"}))(t)
 		if n := f.RC.Calls.Load() - calls; n != 2 {
 			t.Errorf("an edit sent again took %d round trips; want 2 (read and find the key, read back)", n)
 		}

@@ -107,7 +107,7 @@ func (s *Store) ProfilePage(ctx context.Context, viewer int64, username string, 
 	var suspended bool
 	rel := s.startRelationship(ctx, viewer, uid, &first)
 	unread := s.startUnread(viewer, q.Unread, &first)
-	pins := s.startPins(uid, &first)
+	pins := s.StartPins(uid, &first)
 	v.Profile, err = s.ProfileAlong(ctx, viewer, retwis.User{ID: uid}, q.Cursor, q.N, posts.Along{First: &first,
 		Then: func(ctx context.Context, hidden retwis.Hidden) *kernel.Batch {
 			suspended = hidden.Suspended[uid]
@@ -128,7 +128,7 @@ func (s *Store) ProfilePage(ctx context.Context, viewer int64, username string, 
 		s.Log.Warn("relationship", "viewer", viewer, "user", uid, "err", err)
 	}
 	if q.Cursor == (retwis.Cursor{}) {
-		if v.Profile.Pinned, err = s.pinnedPosts(ctx, viewer, pins); err != nil {
+		if v.Profile.Pinned, err = s.PinnedPosts(ctx, viewer, pins); err != nil {
 			s.Log.Warn("pinned posts", "viewer", viewer, "user", uid, "err", err)
 		}
 	}

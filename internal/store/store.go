@@ -3,16 +3,17 @@ package store
 import (
 	"github.com/redis/rueidis"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/interact"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/posts"
 )
 
 // Store is the online API of retwis's data in Redis, what the pages,
-// the client API and the live streams call: the posts and accounts of
-// packages posts and accounts (whose methods it has), and the graph and
-// discovery of this package.
+// the client API and the live streams call: the interactions, posts and
+// accounts of packages interact, posts and accounts (whose methods it
+// has), and the graph and discovery of this package.
 type Store struct {
-	*posts.Store
+	*interact.Store
 	// trendMemo keeps the trending tags for a moment, discovery the
 	// random draw of people.
 	trendMemo *trendMemo
@@ -32,13 +33,13 @@ func New(client rueidis.Client, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{Store: posts.New(accounts.New(db)), trendMemo: &trendMemo{}, discovery: &peopleDraw{}}, nil
+	return &Store{Store: interact.New(posts.New(accounts.New(db))), trendMemo: &trendMemo{}, discovery: &peopleDraw{}}, nil
 }
 
 // Through returns a store that is s but for the client it sends its
 // Redis calls through (see kernel.DB.Through).
 func (s *Store) Through(client rueidis.Client) *Store {
 	t := *s
-	t.Store = posts.New(accounts.New(s.DB.Through(client)))
+	t.Store = interact.New(posts.New(accounts.New(s.DB.Through(client))))
 	return &t
 }

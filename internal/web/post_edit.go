@@ -7,7 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/interact"
 )
 
 // editPost serves the pages of a post's edits: GET /p/{id}/history, its
@@ -32,7 +32,7 @@ func (s *Server) editPost(w http.ResponseWriter, r *http.Request) {
 		v.Draft, v.DraftWarning = v.Post.Body, v.Post.Warning
 	default:
 		if status, err = parseForm(w, r); err == nil {
-			_, err = s.store.EditPost(r.Context(), store.Edit{Author: u.ID, Post: pid, Text: r.PostFormValue("status"),
+			_, err = s.store.EditPost(r.Context(), interact.Edit{Author: u.ID, Post: pid, Text: r.PostFormValue("status"),
 				Warning: r.PostFormValue("spoiler"), Key: r.PostFormValue("idempotency_key")})
 		}
 		if err == nil {

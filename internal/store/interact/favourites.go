@@ -1,4 +1,4 @@
-package store
+package interact
 
 import (
 	"context"
@@ -48,7 +48,7 @@ func (s *Store) Favouriters(ctx context.Context, viewer, pid int64, c retwis.Cur
 	if _, err := s.Post(ctx, viewer, pid); err != nil {
 		return retwis.FollowPage{}, err
 	}
-	page, err := s.followPage(ctx, schema.FavouritedBy(pid), c, n)
+	page, err := s.UserPage(ctx, schema.FavouritedBy(pid), c, n)
 	for i := range page.Follows { // scored by unix ms, not seconds as follows are
 		f := &page.Follows[i]
 		f.Since = time.UnixMilli(f.Since.Unix())

@@ -1,4 +1,4 @@
-package store
+package interact
 
 import (
 	"context"
@@ -258,7 +258,7 @@ func (s *Store) History(ctx context.Context, viewer, pid int64) (retwis.Post, []
 // errNotDelivered is ReconcileEdit's error for a post whose delivery job
 // has not indexed it yet: the edit job is tried again later, as a
 // failed job is.
-var errNotDelivered = errors.New("store: an edited post not delivered yet")
+var errNotDelivered = errors.New("interact: an edited post not delivered yet")
 
 // ReconcileEdit is the edit job's work on post pid (package delivery runs
 // it): it makes the indexes the post's text entered follow the text it

@@ -1,4 +1,4 @@
-package store
+package interact
 
 import (
 	"context"
@@ -211,5 +211,5 @@ func (s *Store) RebloggedBy(ctx context.Context, viewer, pid int64, c retwis.Cur
 	if _, err := s.Post(ctx, viewer, pid); err != nil {
 		return retwis.FollowPage{}, err
 	}
-	return s.followPage(ctx, schema.RebloggedBy(pid), c, n)
+	return s.UserPage(ctx, schema.RebloggedBy(pid), c, n)
 }

@@ -1,4 +1,4 @@
-package store
+package interact
 
 import (
 	"context"
@@ -55,15 +55,15 @@ func (s *Store) Pinned(ctx context.Context, viewer, uid int64) ([]retwis.Post, e
 	return page.Posts, err
 }
 
-// startPins adds to b the cached read of the posts uid pinned.
-func (s *Store) startPins(uid int64, b *kernel.Batch) kernel.Slot {
+// StartPins adds to b the cached read of the posts uid pinned.
+func (s *Store) StartPins(uid int64, b *kernel.Batch) kernel.Slot {
 	return b.Add(rueidis.CT(s.C.B().Zrevrange().Key(schema.Pins(uid)).Start(0).Stop(schema.MaxPins-1).Cache(), s.Opts.CacheTTL))
 }
 
-// pinnedPosts reads the posts whose ids read, a slot of startPins,
+// PinnedPosts reads the posts whose ids read, a slot of StartPins,
 // holds, as viewer sees them: no read when there are none, else one
 // through the client-side cache.
-func (s *Store) pinnedPosts(ctx context.Context, viewer int64, read kernel.Slot) ([]retwis.Post, error) {
+func (s *Store) PinnedPosts(ctx context.Context, viewer int64, read kernel.Slot) ([]retwis.Post, error) {
 	pids, err := read.Replies()[0].AsIntSlice()
 	if err != nil || len(pids) == 0 {
 		return nil, s.Wrap("pinned posts", err)
