@@ -130,10 +130,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/statuses/{id}", s.may(readStatuses, s.status))
 	mux.HandleFunc("DELETE /api/v1/statuses/{id}", s.need(writeStatuses, s.mw.Throttle(s.deleteStatus)))
 	mux.HandleFunc("GET /api/v1/statuses/{id}/context", s.may(readStatuses, s.statusContext))
-	mux.HandleFunc("GET /api/v1/statuses/{id}/reblogged_by", s.may(readStatuses, s.rebloggedBy))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/reblogged_by", s.may(readStatuses, s.whoMarked(s.store.RebloggedBy)))
 	mux.HandleFunc("POST /api/v1/statuses/{id}/reblog", s.need(writeStatuses, s.mw.Throttle(s.reblog)))
 	mux.HandleFunc("POST /api/v1/statuses/{id}/unreblog", s.need(writeStatuses, s.mw.Throttle(s.unreblog)))
-	mux.HandleFunc("GET /api/v1/statuses/{id}/favourited_by", s.may(readStatuses, s.favouritedBy))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/favourited_by", s.may(readStatuses, s.whoMarked(s.store.Favouriters)))
 	for scope, acts := range map[string]map[string]markAction{
 		writeFavourites: {"favourite": s.store.Favourite, "unfavourite": s.store.Unfavourite},
 		writeBookmarks:  {"bookmark": s.store.Bookmark, "unbookmark": s.store.Unbookmark},

@@ -58,29 +58,32 @@ func (s *Server) markedStatuses(read func(ctx context.Context, uid int64, c retw
 	}
 }
 
-// favouritedBy answers GET /api/v1/statuses/{id}/favourited_by: the
-// accounts that favourited the status, the most recent first, paged by
-// account id (limit 40, at most 80) with Link headers.
-func (s *Server) favouritedBy(w http.ResponseWriter, r *http.Request) {
-	pid, ok := retwis.ParseID(r.PathValue("id"))
-	if !ok {
-		notFound(w, r)
-		return
+// whoMarked returns the handler of GET /api/v1/statuses/{id}/favourited_by
+// and /reblogged_by: the accounts that favourited or boosted the status,
+// as read reads them, the most recent first, paged by account id (limit
+// 40, at most 80) with Link headers.
+func (s *Server) whoMarked(read func(ctx context.Context, viewer, pid int64, c retwis.Cursor, n int) (retwis.FollowPage, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		pid, ok := retwis.ParseID(r.PathValue("id"))
+		if !ok {
+			notFound(w, r)
+			return
+		}
+		p, ok := s.accountPaging(w, r)
+		if !ok {
+			return
+		}
+		page, err := read(r.Context(), viewer(r).ID, pid, p.cursor, p.limit)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		uids := make([]int64, len(page.Follows))
+		for i, f := range page.Follows {
+			uids[i] = f.User.ID
+		}
+		s.writeAccounts(w, r, uids, page.Older)
 	}
-	p, ok := s.accountPaging(w, r)
-	if !ok {
-		return
-	}
-	page, err := s.store.Favouriters(r.Context(), viewer(r).ID, pid, p.cursor, p.limit)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	uids := make([]int64, len(page.Follows))
-	for i, f := range page.Follows {
-		uids[i] = f.User.ID
-	}
-	s.writeAccounts(w, r, uids, page.Older)
 }
 
 // pinnedStatuses answers GET /api/v1/accounts/{id}/statuses?pinned=true:

@@ -47,28 +47,3 @@ func (s *Server) boostAction(w http.ResponseWriter, r *http.Request, act func(ct
 	}
 	writeJSON(w, http.StatusOK, out[0])
 }
-
-// rebloggedBy answers GET /api/v1/statuses/{id}/reblogged_by: the
-// accounts that boosted the post, the latest first, paged as follow
-// lists are.
-func (s *Server) rebloggedBy(w http.ResponseWriter, r *http.Request) {
-	pid, ok := retwis.ParseID(r.PathValue("id"))
-	if !ok {
-		notFound(w, r)
-		return
-	}
-	p, ok := s.accountPaging(w, r)
-	if !ok {
-		return
-	}
-	page, err := s.store.RebloggedBy(r.Context(), viewer(r).ID, pid, p.cursor, p.limit)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	uids := make([]int64, len(page.Follows))
-	for i, f := range page.Follows {
-		uids[i] = f.User.ID
-	}
-	s.writeAccounts(w, r, uids, page.Older)
-}
