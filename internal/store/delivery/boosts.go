@@ -46,16 +46,19 @@ func (w *Worker) countBoost(ctx context.Context, j *job) (bool, error) {
 	w.st.Written.Add(schema.Counts(j.of))
 	author, note := j.boosted.Author, schema.Note(schema.NoteReblog, j.author, j.of)
 	res := w.st.Pipeline(ctx, func() rueidis.Commands {
-		return rueidis.Commands{kernel.MarkCountCmd(w.st.C, j.of, j.author, now, 1),
+		return rueidis.Commands{kernel.BoostSyncCmd(w.st.C, j.of, j.author, now),
 			w.st.C.B().Zscore().Key(schema.Notifications(author)).Member(note).Build(),
 			w.st.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.ID(j.author)).Build()} // its count of posts this week
 	})
-	changed, err := res[0].AsInt64()
+	synced, err := res[0].AsIntSlice()
+	if err == nil && len(synced) != 2 {
+		err = kernel.ErrScriptReply
+	}
 	if err != nil {
 		return false, w.st.Wrap("delivery: count boost", err)
 	}
 	noted := res[1].Error() == nil
-	if changed == 1 && !noted && author != j.author {
+	if synced[0] == 1 && !noted && author != j.author { // boosted now
 		if err := redisconn.FirstErr(w.st.C.DoMulti(ctx, index.NotifyCmds(w.st.C, author, note, now)...)); err != nil {
 			return false, w.st.Wrap("delivery: notify boost", err)
 		}
@@ -102,7 +105,7 @@ func (w *Worker) uncountBoost(ctx context.Context, j job) error {
 	}
 	w.st.Written.Add(schema.Counts(j.of))
 	err := w.st.Pipeline(ctx, func() rueidis.Commands {
-		return rueidis.Commands{kernel.MarkCountCmd(w.st.C, j.of, j.author, 0, -1)}
+		return rueidis.Commands{kernel.BoostSyncCmd(w.st.C, j.of, j.author, 0)}
 	})[0].Error()
 	return w.st.Wrap("delivery: uncount boost", err)
 }

@@ -15,11 +15,7 @@ import (
 // It is safe to repeat, and to run in any order with uid's other
 // favourites of the post: it copies the truth, uid's mark.
 func FavouriteSyncCmd(c rueidis.Client, pid, uid, at int64) rueidis.Completed {
-	mark := ""
-	if at > 0 {
-		mark = strconv.FormatInt(at, 10)
-	}
-	return kernel.MarkSync.Cmd(c, []string{schema.FavouritedBy(pid), schema.Counts(pid)}, kernel.ID(uid), mark, schema.FieldFavourites)
+	return kernel.MarkSyncCmd(c, schema.FavouritedBy(pid), schema.Counts(pid), uid, at, schema.FieldFavourites)
 }
 
 // FavouriteNoteCmd returns the kernel.NotifyOnce call that tells author

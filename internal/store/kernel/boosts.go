@@ -1,8 +1,6 @@
 package kernel
 
 import (
-	"strconv"
-
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis/internal/store/schema"
@@ -13,11 +11,6 @@ import (
 // boost of it first, remembering which boost got there; see
 // scripts.lua. Build calls with PushBoostCmd.
 var PushBoost = newScript("push_boost")
-
-// MarkCount records or takes back a user's mark on a post (a boost) and
-// counts it in the post's counts, once however often it is repeated;
-// see scripts.lua. Build calls with MarkCountCmd.
-var MarkCount = newScript("mark_count")
 
 // DropMark removes a field of a hash if it holds a given value; see
 // scripts.lua. Build calls with DropBoostCmd.
@@ -47,11 +40,11 @@ func (db *DB) PushBoostCmd(uid, horizon int64, b Boosted) rueidis.Completed {
 	return PushBoost.Cmd(db.C, keys, args...)
 }
 
-// MarkCountCmd returns the MarkCount call that records (sign 1) or takes
-// back (-1) uid's boost of post pid, at unix ms at.
-func MarkCountCmd(c rueidis.Client, pid, uid, at int64, sign int) rueidis.Completed {
-	return MarkCount.Cmd(c, []string{schema.RebloggedBy(pid), schema.Counts(pid)},
-		ID(uid), strconv.FormatInt(at, 10), schema.FieldReblogs, strconv.Itoa(sign))
+// BoostSyncCmd returns the MarkSync call that brings who boosted post
+// pid, and its count, in line with uid's boost, made at unix ms at (0:
+// taken back).
+func BoostSyncCmd(c rueidis.Client, pid, uid, at int64) rueidis.Completed {
+	return MarkSyncCmd(c, schema.RebloggedBy(pid), schema.Counts(pid), uid, at, schema.FieldReblogs)
 }
 
 // UnboostHomeCmds return the commands that take boost bid off uid's

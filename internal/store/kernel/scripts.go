@@ -82,7 +82,7 @@ func (sc *Script) Cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
 var allScripts = []*Script{PushIDs, FixIDs, MergeIDs, PageIDs, DropIDs, TrendAdd, CompleteAdd, ClaimName, UnclaimName, UpgradeLegacy,
-	CreateIfAbsent, SetIfExists, BeginDeletion, EditPost, UpdateFields, MarkSync, NotifyOnce, MarkAdd, PushBoost, MarkCount, DropMark}
+	CreateIfAbsent, SetIfExists, BeginDeletion, EditPost, UpdateFields, MarkSync, NotifyOnce, MarkAdd, PushBoost, DropMark}
 
 // LoadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.
@@ -304,9 +304,22 @@ var TouchSession = newScript("touch_session")
 // RateTake runs one action of a subject through its rate limit (GCRA).
 var RateTake = newScript("rate_take")
 
-// MarkSync brings the set of who marked a post (favourited it) in line
-// with one user's mark, and the post's count with the set.
+// MarkSync brings the set of who marked a post (favourited or boosted
+// it) in line with one user's mark, and the post's count with the set.
+// Build calls with MarkSyncCmd.
 var MarkSync = newScript("mark_sync")
+
+// MarkSyncCmd returns the MarkSync call that brings who, the set of who
+// marked a post, and field of counts, the post's counts, in line with
+// user uid's mark made at unix ms at (0: uid has none), in the post's
+// slot. It replies {1 if uid was added now (else 0), the count}.
+func MarkSyncCmd(c rueidis.Client, who, counts string, uid, at int64, field string) rueidis.Completed {
+	mark := ""
+	if at > 0 {
+		mark = strconv.FormatInt(at, 10)
+	}
+	return MarkSync.Cmd(c, []string{who, counts}, ID(uid), mark, field)
+}
 
 // MarkAdd adds a post to a user's marks (favourites, bookmarks, pins),
 // scored by the time, each after the one before.

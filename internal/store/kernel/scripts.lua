@@ -227,20 +227,6 @@ else
 end
 return math.max(capped(list, idx, prefix, keep, chunk, len), 1)
 
---- mark_count
--- KEYS[1]: a sorted set of who marked a post; KEYS[2]: the post's counts.
--- ARGV: the member, its score (unix ms), the counts' field, 1 to mark or
--- -1 to unmark. The count changes only if the set did, so that marking
--- twice counts once; it returns 1 if it did, else 0.
-local changed
-if ARGV[4] == '1' then
-  changed = redis.call('ZADD', KEYS[1], 'NX', ARGV[2], ARGV[1])
-else
-  changed = redis.call('ZREM', KEYS[1], ARGV[1])
-end
-if changed == 1 then redis.call('HINCRBY', KEYS[2], ARGV[3], tonumber(ARGV[4])) end
-return changed
-
 --- fix_ids lib timeline
 -- KEYS[1]: a home timeline list; KEYS[2]: its archive index; KEYS[3],
 -- for a redelivery: the owner's user hash. ARGV: keep, chunk (0: none;
@@ -647,8 +633,8 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 
 --- mark_sync
--- KEYS[1]: the sorted set of who marked a post (favourited_by); KEYS[2]:
--- the post's counts. ARGV: a user, the unix ms of the user's mark ("":
+-- KEYS[1]: the sorted set of who marked a post (favourited_by,
+-- reblogged_by); KEYS[2]: the post's counts. ARGV: a user, the unix ms of the user's mark ("":
 -- the user has no mark) and the field of counts that counts the marks.
 -- The set is brought in line with the mark and the count with the set,
 -- so that running it again changes nothing. It returns {1 if the user
