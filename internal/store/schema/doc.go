@@ -166,7 +166,8 @@
 //	direct:{<id>}        zset    the direct posts user <id> wrote or is
 //	                             mentioned in: post ids scored by id
 //	                             (retwis; the Direct page, conversations)
-//	notifications:{<id>} zset    user <id>'s newest 200 notifications,
+//	notifications:{<id>}
+//	                     zset    user <id>'s newest 200 notifications,
 //	                             scored by unix ms: "follow:<actor>",
 //	                             "mention:<actor>:<post>",
 //	                             "reply:<actor>:<post>", "update:<actor>:
@@ -318,7 +319,7 @@
 //	                             post whose publication failed and could
 //	                             not be taken back at once; maintenance
 //	                             takes it back (retwis)
-//	followers:{<id>}:job:<entry>
+//	followers:{<id>}:job:<job id>
 //	                     zset    snapshot of followers:{<id>} that a delivery
 //	                             job of more than one batch walks; deleted
 //	                             when the job is done (retwis)
@@ -426,7 +427,7 @@
 //	                             one server, a Redlock key like the above,
 //	                             with its {retwis:worker:<n>}:fence, or
 //	                             on a cluster {<tag>}retwis:worker:<n> and
-//	                             its :fence (retwis)
+//	                             {<tag>}retwis:worker:<n>:fence (retwis)
 //
 // Live events travel on sharded pub/sub channels (SPUBLISH), which hold
 // nothing: stream:{<id>} (user <id>'s: the posts delivered to their home

@@ -1,6 +1,8 @@
 package schema_test
 
 import (
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -132,4 +134,50 @@ func TestJobValid(t *testing.T) {
 			t.Errorf("JobValid(%q, %d, %d, %d) = %v", tc.kind, tc.post, tc.author, tc.of, got)
 		}
 	}
+}
+
+// TestKeyTablesAgree: the key table of the package's documentation
+// (doc.go) and that of docs/KEYS.md, for operators, name the same keys:
+// each row of one is a row of the other, or for the keys KEYS.md gives
+// a row together (a lock and its fence), named in doc.go's.
+func TestKeyTablesAgree(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inDoc := keysOf(t, "doc.go", regexp.MustCompile(`^//\t([^ \t-][^\t]*?)(?:  |$)`), regexp.MustCompile(`, `))
+	inKeys := keysOf(t, "../../../docs/KEYS.md", regexp.MustCompile("^\\| `(.+?)` \\|"), regexp.MustCompile("`[,;] `"))
+	delete(inDoc, "key") // the table's header
+	for k := range inDoc {
+		if !inKeys[k] {
+			t.Errorf("doc.go's table has %q; docs/KEYS.md has not", k)
+		}
+	}
+	for k := range inKeys {
+		if !inDoc[k] && !strings.Contains(string(doc), k) {
+			t.Errorf("docs/KEYS.md has %q; doc.go's table has not", k)
+		}
+	}
+	if len(inDoc) < 50 {
+		t.Errorf("only %d keys found in doc.go's table", len(inDoc))
+	}
+}
+
+// keysOf returns the keys a table of the file at path names: the first
+// group of row at the start of each line it matches, split by sep.
+func keysOf(t *testing.T, path string, row, sep *regexp.Regexp) map[string]bool {
+	t.Helper()
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, line := range strings.Split(string(text), "\n") {
+		if m := row.FindStringSubmatch(line); m != nil {
+			for _, k := range sep.Split(m[1], -1) {
+				keys[strings.TrimSpace(k)] = true
+			}
+		}
+	}
+	return keys
 }
