@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mattn/go-mastodon"
@@ -37,6 +38,13 @@ func TestReblog(t *testing.T) {
 	if err != nil || again.ID != boost.ID {
 		t.Errorf("reblogging again = %+v, %v; want the same boost %s", again, err, boost.ID)
 	}
+	mine, err := alice.PostStatus(ctx, &mastodon.Toot{Status: "for followers", Visibility: "private"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := alice.Reblog(ctx, mine.ID); err == nil || !strings.Contains(err.Error(), "422") || !strings.Contains(err.Error(), "only public and unlisted posts can be boosted") {
+		t.Errorf("reblogging a followers-only post: %v; want 422 saying why", err)
+	}
 	var keyed struct{ ID string }
 	r := s.Call("POST", "/api/v1/statuses/"+string(post.ID)+"/reblog", bob.Config.AccessToken, nil, "Idempotency-Key", "k1")
 	if r.Decode(t, &keyed); r.Status != 200 || keyed.ID != string(boost.ID) {
@@ -45,8 +53,8 @@ func TestReblog(t *testing.T) {
 	s.Drain()
 	home, err := carol.GetTimelineHome(ctx, nil)
 	if err != nil || len(home) != 1 || home[0].ID != boost.ID || home[0].Reblog == nil || home[0].Reblog.ID != post.ID ||
-		home[0].Reblog.Account.Username != "alice" {
-		t.Fatalf("carol's home = %+v, %v; want bob's boost of alice's post", home, err)
+		home[0].Reblog.Account.Username != "alice" || home[0].Reblog.ReblogsCount != 1 {
+		t.Fatalf("carol's home = %+v, %v; want bob's boost of alice's post, counted", home, err)
 	}
 	read, err := bob.GetStatus(ctx, post.ID)
 	if err != nil || read.ReblogsCount != 1 || read.Reblogged != true {
