@@ -55,8 +55,24 @@ type mastoReport struct {
 		Tags                   []string
 		Statuses, Links, Rules int
 	}
-	Profile     struct{ DisplayName, ReadDisplayName, Note, Visibility string }
-	AfterDelete int // the status reading a deleted post answers
+	Profile      struct{ DisplayName, ReadDisplayName, Note, Visibility string }
+	AfterDelete  int // the status reading a deleted post answers
+	Interactions mastoInteractions
+}
+
+// mastoInteractions is what masto.mjs reports of bob's favourite, boost
+// and bookmark of alice's post, her edit of it, her followers-only and
+// direct posts, and the lists and notifications of them.
+type mastoInteractions struct {
+	Favourited, Bookmarked, BoostReblogged, Edited bool
+	BoostOf, EditedContent, Direct                 string
+	History                                        int
+	Seen                                           struct {
+		Favourites, Reblogs                       int
+		Favourited, Reblogged, Bookmarked, Edited bool
+	}
+	Visibilities, Favourites, Bookmarks, Conversations, FavouritedBy, RebloggedBy, AlicesNotes []string
+	Unfavourited, Unreblogged                                                                  bool
 }
 
 // streamed is an event of a stream about a post, as a script reports
@@ -80,9 +96,11 @@ type note struct{ Type, Account, Status string }
 // read back, the home, public and tag timelines and her statuses page
 // by page through the Link header (and the newer posts by min_id), an
 // account and its followers, notifications, search, what an explore
-// page reads (the trends, the rules), a change of her name and bio, and
-// the deletion of the post. Each value the library read is checked
-// against what the server holds.
+// page reads (the trends, the rules), a change of her name and bio, the
+// deletion of the post, then the interactions: a favourite, a boost and
+// a bookmark with their lists and notifications, an edit and its
+// history, followers-only and direct posts and the conversations. Each
+// value the library read is checked against what the server holds.
 func TestMastoJS(t *testing.T) {
 	t.Parallel()
 	dir := npmPackages(t)
@@ -120,6 +138,42 @@ func TestMastoJS(t *testing.T) {
 	checkMastoAccounts(t, got)
 	if got.AfterDelete != 404 {
 		t.Errorf("the deleted post reads as %d; want 404", got.AfterDelete)
+	}
+	checkMastoInteractions(t, got)
+}
+
+// checkMastoInteractions: bob's favourite, boost and bookmark of alice's
+// second plain post, as the library's answers, the post read again and
+// the lists say; her edit and its history; the visibility of her
+// followers-only and direct posts, the direct one among bob's
+// conversations; her notifications of the favourite and the boost; and
+// both taken back.
+func checkMastoInteractions(t *testing.T, got mastoReport) {
+	t.Helper()
+	in, pid := got.Interactions, got.Plain[1]
+	if !in.Favourited || !in.Bookmarked || !in.BoostReblogged || in.BoostOf != pid {
+		t.Errorf("favourite, bookmark, boost answered %+v; want each marked, the boost of %s", in, pid)
+	}
+	if !in.Edited || in.EditedContent != "<p>alice two, edited</p>" || in.History != 2 {
+		t.Errorf("the edit answered edited %v, %q, with %d versions; want the new text and 2 versions", in.Edited, in.EditedContent, in.History)
+	}
+	if sn := in.Seen; sn.Favourites != 1 || sn.Reblogs != 1 || !sn.Favourited || !sn.Reblogged || !sn.Bookmarked || !sn.Edited {
+		t.Errorf("the post as bob reads it: %+v; want 1 favourite, 1 boost, marked by him, edited", sn)
+	}
+	if !slices.Equal(in.Visibilities, []string{"private", "direct"}) || !slices.Equal(in.Conversations, []string{in.Direct}) {
+		t.Errorf("visibilities %v, bob's conversations %v; want private and direct, the direct post %s", in.Visibilities, in.Conversations, in.Direct)
+	}
+	one := []string{pid}
+	if !slices.Equal(in.Favourites, one) || !slices.Equal(in.Bookmarks, one) || !slices.Equal(in.FavouritedBy, []string{"bob"}) ||
+		!slices.Equal(in.RebloggedBy, []string{"bob"}) {
+		t.Errorf("favourites %v, bookmarks %v, favourited by %v, reblogged by %v; want %s, %[5]s, bob, bob", in.Favourites, in.Bookmarks,
+			in.FavouritedBy, in.RebloggedBy, pid)
+	}
+	if !slices.Equal(in.AlicesNotes, []string{"favourite:bob", "reblog:bob"}) {
+		t.Errorf("alice's notifications of types favourite and reblog: %v", in.AlicesNotes)
+	}
+	if !in.Unfavourited || !in.Unreblogged {
+		t.Errorf("unfavourite and unreblog answered favourited %v, reblogged %v; want neither", !in.Unfavourited, !in.Unreblogged)
 	}
 }
 
@@ -211,8 +265,8 @@ func checkMastoLists(t *testing.T, alice *mastodon.Client, got mastoReport, ment
 		t.Errorf("home after %s = %v; want %v", got.Plain[0], got.Newer, want)
 	}
 	left := must.Value(alice.GetAccountStatuses(t.Context(), mastodon.ID(got.Me.ID), nil))(t)
-	if len(left) != 3 || string(left[0].ID) != got.Plain[1] || string(left[1].ID) != got.Plain[0] {
-		t.Errorf("alice's statuses after the script: %v; want %v and the reply", left, got.Plain)
+	if len(left) != 5 || string(left[0].ID) != got.Interactions.Direct || string(left[2].ID) != got.Plain[1] || string(left[3].ID) != got.Plain[0] {
+		t.Errorf("alice's statuses after the script: %v; want her direct and followers-only posts, %v and the reply", left, got.Plain)
 	}
 	if n := got.Notifications; len(n) != 1 || n[0] != (note{"mention", "bob", mention}) {
 		t.Errorf("notifications = %+v; want bob's mention %s", n, mention)

@@ -158,6 +158,43 @@ async function explore() {
   return { tags: tags.map((t) => t.name), statuses: statuses.length, links: links.length, rules: rules.length };
 }
 
+// interactions has bob favourite, boost and bookmark alice's post id,
+// and alice edit it and post for her followers only and to bob alone;
+// then, once delivered, reads what the library sees of them all, and
+// takes the favourite and the boost back.
+async function interactions(id) {
+  const post = bob.v1.statuses.$select(id);
+  const faved = await post.favourite();
+  const boost = await post.reblog();
+  const marked = await post.bookmark();
+  const edited = await alice.v1.statuses.$select(id).update({ status: "alice two, edited" });
+  const history = await alice.v1.statuses.$select(id).history.list();
+  const followersOnly = await alice.v1.statuses.create({ status: "for my followers", visibility: "private" });
+  const direct = await alice.v1.statuses.create({ status: "@bob just you", visibility: "direct" });
+  await sync("drained");
+  const seen = await post.fetch();
+  const lists = {
+    favourites: (await bob.v1.favourites.list()).map((st) => st.id),
+    bookmarks: (await bob.v1.bookmarks.list()).map((st) => st.id),
+    conversations: (await bob.v1.conversations.list()).map((c) => c.lastStatus?.id),
+    favouritedBy: (await post.favouritedBy.list()).map((a) => a.acct),
+    rebloggedBy: (await post.rebloggedBy.list()).map((a) => a.acct),
+    alicesNotes: (await alice.v1.notifications.list({ types: ["favourite", "reblog"] })).map((n) => `${n.type}:${n.account.acct}`).sort(),
+  };
+  const unfaved = await post.unfavourite();
+  const unboosted = await post.unreblog();
+  return {
+    favourited: faved.favourited, boostOf: boost.reblog?.id, boostReblogged: boost.reblogged, bookmarked: marked.bookmarked,
+    edited: Boolean(edited.editedAt), editedContent: edited.content, history: history.length,
+    seen: {
+      favourites: seen.favouritesCount, reblogs: seen.reblogsCount, favourited: seen.favourited, reblogged: seen.reblogged,
+      bookmarked: seen.bookmarked, edited: Boolean(seen.editedAt),
+    },
+    visibilities: [followersOnly.visibility, direct.visibility], direct: direct.id, ...lists,
+    unfavourited: !unfaved.favourited, unreblogged: !unboosted.reblogged,
+  };
+}
+
 run(async () => {
   const out = { instance: await instance(), oauth: await authorized() };
   const me = await alice.v1.accounts.verifyCredentials();
@@ -191,5 +228,6 @@ run(async () => {
   out.unfollow = (await alice.v1.accounts.$select(other.id).unfollow()).following;
   out.followingAfter = await following(other.id);
   out.afterDelete = await gone(out.posted.id);
+  out.interactions = await interactions(out.plain[1]);
   return out;
 });
