@@ -218,3 +218,35 @@ func TestEditJobLost(t *testing.T) {
 		}
 	})
 }
+
+// TestEditNotifiesInteracted: an edit tells those who favourited or
+// boosted the post, once each (one who did both, once), but not its
+// author nor one who only read it.
+func TestEditNotifiesInteracted(t *testing.T) {
+	t.Parallel()
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		alice, fan, booster, both, reader := f.Register(t, "alice"), f.Register(t, "fan"), f.Register(t, "booster"),
+			f.Register(t, "both"), f.Register(t, "reader")
+		p := f.post(t, posts.Draft{Author: alice.ID, Text: "first words"})
+		f.Drain(t)
+		must.Value(f.St.Favourite(f.Ctx, fan.ID, p.ID))(t)
+		must.Value(f.St.Boost(f.Ctx, booster.ID, p.ID))(t)
+		must.Value(f.St.Favourite(f.Ctx, both.ID, p.ID))(t)
+		must.Value(f.St.Boost(f.Ctx, both.ID, p.ID))(t)
+		must.Value(f.St.Favourite(f.Ctx, alice.ID, p.ID))(t) // her own: no notification of her edit
+		f.Drain(t)
+		f.edit(t, alice.ID, p.ID, "better words", "")
+		f.Drain(t)
+		update := "update alice " + itoa(p.ID)
+		for _, u := range []retwis.User{fan, booster, both} {
+			if got := f.notes(t, u.ID); !slices.Equal(got, []string{update}) {
+				t.Errorf("%s's notifications %q; want the update once", u.Username, got)
+			}
+		}
+		for _, u := range []retwis.User{alice, reader} {
+			if got := f.notes(t, u.ID); slices.Contains(got, update) {
+				t.Errorf("%s's notifications %q; want no update", u.Username, got)
+			}
+		}
+	})
+}

@@ -45,7 +45,7 @@ func TestEditPages(t *testing.T) {
 	}
 	expect(t, alice.post("/p/"+id+"/edit", url.Values{"status": {strings.Repeat("x", 501)}}), 400,
 		"at most 500 characters", strings.Repeat("x", 501)+"</textarea>")
-	expect(t, bob.get("/notifications"), 200, "edited a post that mentions you", "mentioned you")
+	expect(t, bob.get("/notifications"), 200, "edited a post you interacted with", "mentioned you")
 	expect(t, bob.get("/p/"+id+"/edit"), 403, "You can only edit your own posts.")
 	expect(t, bob.post("/p/"+id+"/edit", url.Values{"status": {"bob's now"}}), 403, "You can only edit your own posts.")
 	expect(t, alice.get("/p/"+id), 200, "second take")

@@ -272,10 +272,21 @@ var errNotDelivered = errors.New("interact: an edited post not delivered yet")
 // returns the post as edited.
 func (s *Store) ReconcileEdit(ctx context.Context, pid int64) (post index.Post, fanout bool, err error) {
 	more := []string{schema.FieldBody, schema.FieldEdited, schema.FieldDelivered}
-	r := s.C.Do(ctx, s.C.B().Hmget().Key(schema.Post(pid)).Field(append(slices.Clone(posts.JobFields), more...)...).Build())
-	vals, err := r.ToArray()
+	b := s.C.B()
+	res := s.C.DoMulti(ctx, b.Hmget().Key(schema.Post(pid)).Field(append(slices.Clone(posts.JobFields), more...)...).Build(),
+		b.Zrevrange().Key(schema.FavouritedBy(pid)).Start(0).Stop(maxUpdateNotes-1).Build(),
+		b.Zrevrange().Key(schema.RebloggedBy(pid)).Start(0).Stop(maxUpdateNotes-1).Build())
+	vals, err := res[0].ToArray()
 	if err != nil {
 		return post, false, s.Wrap("edit job: read post", err)
+	}
+	var interacted []int64
+	for _, r := range res[1:] {
+		uids, err := r.AsIntSlice()
+		if err != nil {
+			return post, false, s.Wrap("edit job: who favourited or boosted", err)
+		}
+		interacted = append(interacted, uids...)
 	}
 	str := posts.AsStrings(vals)
 	n := len(posts.JobFields)
@@ -294,7 +305,7 @@ func (s *Store) ReconcileEdit(ctx context.Context, pid int64) (post index.Post, 
 	after.Conv.Tags, after.Conv.Mentions = conv.Tags, conv.Mentions
 	after.Noted, _ = strconv.ParseInt(str[n+1], 10, 64)
 	if err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
-		return index.EditCmds(s.C, before, after, updateRecipients(before, after))
+		return index.EditCmds(s.C, before, after, updateRecipients(before, after, interacted))
 	})); err != nil {
 		return post, false, s.Wrap("edit job: indexes", err)
 	}
@@ -324,15 +335,28 @@ func (s *Store) AnnounceEdit(ctx context.Context, pid int64, users []int64) {
 	}
 }
 
+// maxUpdateNotes bounds how many of those who favourited a post, and
+// of those who boosted it, are told of an edit: the latest of each.
+const maxUpdateNotes = 1000
+
 // updateRecipients are the users told that post after (before, as it
-// was) was edited: those it mentioned before and still mentions (the
-// newly mentioned are told of the mention instead), but its author.
-// Those who favourited or boosted it are to be added here.
-func updateRecipients(before, after index.Post) []int64 {
+// was) was edited: those it mentioned before and still mentions, and
+// those who favourited or boosted it (interacted), each once, but its
+// author and those it newly mentions (told of the mention instead).
+func updateRecipients(before, after index.Post, interacted []int64) []int64 {
+	mentions := func(p index.Post, uid int64) bool {
+		return slices.ContainsFunc(p.Conv.Mentions, func(u retwis.User) bool { return u.ID == uid })
+	}
 	var uids []int64
 	for _, u := range before.Conv.Mentions {
-		if u.ID != after.Author && slices.ContainsFunc(after.Conv.Mentions, func(v retwis.User) bool { return v.ID == u.ID }) {
+		if u.ID != after.Author && mentions(after, u.ID) {
 			uids = append(uids, u.ID)
+		}
+	}
+	for _, uid := range interacted {
+		newly := mentions(after, uid) && !mentions(before, uid)
+		if uid != after.Author && !newly && !slices.Contains(uids, uid) {
+			uids = append(uids, uid)
 		}
 	}
 	return uids
