@@ -137,16 +137,23 @@ func unreachable(replies []reply) int {
 // Options say while ctx allows. It fails with ErrNotAcquired when the
 // lock stays held by someone else (or instances are too slow to answer),
 // at once with ErrQuorum when too many instances refuse connections for a
-// majority, or with ctx's error.
+// majority, or with ctx's error (joined with ErrNotAcquired when an
+// attempt before found the lock held, whether ctx ended between two
+// attempts or during one).
 func (c *Client) Lock(ctx context.Context, name string, ttl time.Duration) (*Lock, error) {
 	if ttl <= 0 {
 		return nil, errors.New("redlock: the TTL must be positive")
 	}
+	var busy error // what the last attempt found: the lock held
 	for try := 0; ; try++ {
 		l, err := c.try(ctx, name, ttl)
+		if err != nil && busy != nil && ctx.Err() != nil {
+			return nil, errors.Join(busy, err) // the time ran out during another try of a busy lock
+		}
 		if err == nil || !errors.Is(err, ErrNotAcquired) {
 			return l, err // only a busy lock is worth another try
 		}
+		busy = err
 		if c.opts.Retries >= 0 && try >= c.opts.Retries {
 			return nil, err
 		}
