@@ -316,3 +316,33 @@ func (f *fixture) usedMemory(t *testing.T) int64 {
 	t.Fatal("INFO memory without used_memory")
 	return 0
 }
+
+// TestBoostAfterUnfollow: a follower who unfollows the booster whose
+// boost reached them first gets another followee's boost of the post
+// after: the unfollow takes the first boost off their home timeline and
+// out of the boosts it got.
+func TestBoostAfterUnfollow(t *testing.T) {
+	t.Parallel()
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		s := f.boostScene(t) // the fan follows both boosters, not the author
+		f.Drain(t)
+		first := must.Value(f.St.Boost(f.Ctx, s.b1.ID, s.post.ID))(t)
+		f.Drain(t)
+		if got := boostsIn(f.homePosts(t, s.fan.ID)); !slices.Equal(got, []string{"booster1:" + itoa(s.post.ID)}) {
+			t.Fatalf("the fan's home has boosts %v; want booster1's", got)
+		}
+		must.OK(t, f.St.Unfollow(f.Ctx, s.fan.ID, s.b1.ID))
+		f.Drain(t)
+		if list := f.Strs(t, "LRANGE", schema.Home(s.fan.ID), "0", "-1"); slices.Contains(list, itoa(first.ID)) {
+			t.Fatalf("the unfollow left booster1's boost in the fan's home: %v", list)
+		}
+		must.Value(f.St.Boost(f.Ctx, s.b2.ID, s.post.ID))(t)
+		f.Drain(t)
+		if got := boostsIn(f.homePosts(t, s.fan.ID)); !slices.Equal(got, []string{"booster2:" + itoa(s.post.ID)}) {
+			t.Errorf("after unfollowing booster1, the fan's home has boosts %v; want booster2's", got)
+		}
+		if rep := f.Check(t, false); len(rep.Problems) > 0 {
+			t.Errorf("the check found %v", storetest.Problems(rep))
+		}
+	})
+}

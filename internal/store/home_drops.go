@@ -22,16 +22,19 @@ func (s *Store) RemoveAuthor(ctx context.Context, follower, followee int64) erro
 	return s.Wrap("unfollow: remove posts", s.DropPosts(ctx, drops))
 }
 
-// drop is the posts of one author to take off a home timeline list.
+// drop is the posts of one author to take off a home timeline list,
+// and the entries of its boosts among the boosts the timeline got
+// (schema.HomeBoosts: the posts they boost), so that another's boost of
+// those posts may come.
 type drop struct {
-	home string
-	ids  []string
+	home, homeBoosts string
+	ids, boosted     []string
 }
 
 // AuthorOff returns what takes author's posts off the home timeline
 // lists of readers, found in two round trips however many they are: the
 // lists, then which of their ids are author's (one ZMSCORE of author's
-// posts per list).
+// posts per list) and which boosts the timelines got.
 func (s *Store) AuthorOff(ctx context.Context, readers []int64, author int64) ([]drop, error) {
 	b := s.C.B()
 	reads := make(rueidis.Commands, len(readers))
@@ -48,19 +51,36 @@ func (s *Store) AuthorOff(ctx context.Context, readers []int64, author int64) ([
 		}
 		if len(home) > 0 {
 			homes, owners = append(homes, home), append(owners, readers[i])
-			matches = append(matches, b.Zmscore().Key(schema.UserPosts(author)).Member(home...).Build())
+			matches = append(matches, b.Zmscore().Key(schema.UserPosts(author)).Member(home...).Build(),
+				b.Zrange().Key(schema.HomeBoosts(readers[i])).Min("0").Max("-1").Withscores().Build())
 		}
 	}
+	res := s.C.DoMulti(ctx, matches...)
 	var drops []drop
-	for k, r := range s.C.DoMulti(ctx, matches...) {
-		scores, err := r.ToArray()
+	for k := range owners {
+		scores, err := res[2*k].ToArray()
 		if err != nil {
 			return nil, s.Wrap("remove posts: match posts", err)
 		}
-		d := drop{home: schema.Home(owners[k])}
+		got, err := res[2*k+1].AsZScores()
+		if err != nil {
+			return nil, s.Wrap("remove posts: boosts got", err)
+		}
+		d := drop{home: schema.Home(owners[k]), homeBoosts: schema.HomeBoosts(owners[k])}
 		for i, sc := range scores {
 			if !sc.IsNil() {
 				d.ids = append(d.ids, homes[k][i])
+			}
+		}
+		if len(got) > 0 {
+			theirs := make(map[string]bool, len(d.ids))
+			for _, id := range d.ids {
+				theirs[id] = true
+			}
+			for _, g := range got {
+				if theirs[kernel.ID(int64(g.Score))] {
+					d.boosted = append(d.boosted, g.Member)
+				}
 			}
 		}
 		if len(d.ids) > 0 {
@@ -71,7 +91,8 @@ func (s *Store) AuthorOff(ctx context.Context, readers []int64, author int64) ([
 }
 
 // DropPosts takes the posts of drops off their lists, one script call
-// (a pass over the list) per list, in one pipeline.
+// (a pass over the list) per list, and their boosts' entries out of the
+// boosts the timelines got, in one pipeline.
 func (s *Store) DropPosts(ctx context.Context, drops []drop) error {
 	if len(drops) == 0 {
 		return nil
@@ -80,9 +101,12 @@ func (s *Store) DropPosts(ctx context.Context, drops []drop) error {
 		s.Written.Add(d.home)
 	}
 	return redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
-		cmds := make(rueidis.Commands, len(drops))
-		for i, d := range drops {
-			cmds[i] = kernel.DropIDs.Cmd(s.C, []string{d.home}, d.ids...)
+		cmds := make(rueidis.Commands, 0, len(drops))
+		for _, d := range drops {
+			cmds = append(cmds, kernel.DropIDs.Cmd(s.C, []string{d.home}, d.ids...))
+			if len(d.boosted) > 0 {
+				cmds = append(cmds, s.C.B().Zrem().Key(d.homeBoosts).Member(d.boosted...).Build())
+			}
 		}
 		return cmds
 	}))
