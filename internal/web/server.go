@@ -101,7 +101,6 @@ type Server struct {
 	mw      *middleware.Stack
 	dynamic http.Handler // the pages, behind the middleware
 	static  http.Handler // the static files, behind theirs
-	handler http.Handler // both, for ServeHTTP
 }
 
 // New returns a Server; it fails only if the embedded templates are broken.
@@ -122,15 +121,8 @@ func New(opts Options) (*Server, error) {
 		Proxies: opts.Proxies, LogStatic: opts.LogStatic,
 	})
 	s.routes()
-	mux := http.NewServeMux()
-	s.Register(mux)
-	s.handler = mux
 	return s, nil
 }
-
-// ServeHTTP implements http.Handler: the pages, the static files, and
-// the page that says there is nothing here for every other path. internal/mux registers them on its own mux instead (Register).
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 // Register registers the pages on mux at "/", and the
 // static files at "GET /static/", so that a request for one of those is
