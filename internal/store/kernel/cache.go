@@ -29,12 +29,16 @@ func (db *DB) CachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) []r
 	}
 	res := db.C.DoMultiCache(ctx, cmds...)
 	var full []int
+	hits := 0
 	for i, r := range res {
-		db.Metrics.CacheRead(r.IsCacheHit())
+		if r.IsCacheHit() {
+			hits++
+		}
 		if redisconn.IsFull(r.Error()) {
 			full = append(full, i)
 		}
 	}
+	db.Metrics.CacheReads(hits, len(res)-hits)
 	if len(full) == 0 {
 		return res
 	}

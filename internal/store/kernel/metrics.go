@@ -20,6 +20,10 @@ type Metrics struct {
 	calls     *prometheus.HistogramVec // retwis_redis_call_duration_seconds{call}
 	errors    *prometheus.CounterVec   // retwis_redis_errors_total{kind}
 	cache     *prometheus.CounterVec   // retwis_cache_reads_total{result}
+	// hits and misses are cache's two series, resolved once: a page
+	// counts its reads in a batch, and WithLabelValues hashes its labels
+	// on every call.
+	hits, misses prometheus.Counter
 	jobs      *prometheus.CounterVec   // retwis_delivery_jobs_total{kind,outcome}
 	delivered prometheus.Histogram     // retwis_delivery_delay_seconds
 }
@@ -48,6 +52,7 @@ func newMetrics(reg prometheus.Registerer, db *DB) *Metrics {
 			Buckets: prometheus.ExponentialBuckets(0.001, 2, 18),
 		}),
 	}
+	m.hits, m.misses = m.cache.WithLabelValues("hit"), m.cache.WithLabelValues("miss")
 	reg.MustRegister(m.calls, m.errors, m.cache, m.jobs, m.delivered, redisconn.NewCollector(db.Nodes),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "retwis_delivery_backlog", Help: "Delivery jobs queued or running, on every shard of the schema.Queue (-1: unknown).",
@@ -130,15 +135,14 @@ func (m *Metrics) Failed(kind string) {
 	}
 }
 
-func (m *Metrics) CacheRead(hit bool) {
+// CacheReads counts a batch's reads through the client-side cache: hits
+// answered by it, misses read from Redis.
+func (m *Metrics) CacheReads(hits, misses int) {
 	if m == nil {
 		return
 	}
-	if hit {
-		m.cache.WithLabelValues("hit").Inc()
-	} else {
-		m.cache.WithLabelValues("miss").Inc()
-	}
+	m.hits.Add(float64(hits))
+	m.misses.Add(float64(misses))
 }
 
 // Job counts a finished job of kind, on post; for a delivered post with a generated id,

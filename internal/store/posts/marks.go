@@ -17,15 +17,16 @@ import (
 // marks are the reads of the interaction state of a page of posts, sent
 // with the posts (see posts): each post's counts and, for a reader
 // logged in, the reader's marks on them, all through the client-side
-// cache, so that a warm page reads them without a round trip. The marks
-// are read post by post (ZSCORE), each cached on its own, so that a page
-// of posts read before, in other pages, is warm too; the pins, at most
-// schema.MaxPins, are read whole.
+// cache, so that a warm page reads them without a round trip. A post's
+// counts are in its own slot, so they are read post by post; the
+// reader's marks are in the reader's slot, so each kind is read for the
+// whole page in one command (ZMSCORE, HMGET), a single lookup of the
+// cache warm; the pins, at most schema.MaxPins, are read whole.
 type marks struct {
 	counts     kernel.Slot // HMGET of each post's counts
-	favourites kernel.Slot // ZSCORE of each post in the reader's favourites; none logged out
-	boosts     kernel.Slot // HEXISTS of each post in the reader's boosts
-	bookmarks  kernel.Slot // likewise, bookmarks
+	favourites kernel.Slot // ZMSCORE of the page's posts in the reader's favourites; none logged out
+	boosts     kernel.Slot // HMGET of the page's posts in the reader's boosts
+	bookmarks  kernel.Slot // ZMSCORE, as favourites, in the reader's bookmarks
 	pins       kernel.Slot // the reader's pins
 }
 
@@ -35,30 +36,20 @@ func (s *Store) startMarks(rd reader, pids []int64, b *kernel.Batch) marks {
 	if rd.all || len(pids) == 0 {
 		return marks{}
 	}
-	cb := s.C.B()
-	each := func(cmd func(pid int64) rueidis.Cacheable) kernel.Slot {
-		cmds := make([]rueidis.CacheableTTL, len(pids))
-		for i, pid := range pids {
-			cmds[i] = rueidis.CT(cmd(pid), s.Opts.CacheTTL)
-		}
-		return b.Add(cmds...)
+	cb, ttl := s.C.B(), s.Opts.CacheTTL
+	counts := make([]rueidis.CacheableTTL, len(pids))
+	for i, pid := range pids {
+		counts[i] = rueidis.CT(cb.Hmget().Key(schema.Counts(pid)).Field(schema.FieldFavourites, schema.FieldReblogs).Cache(), ttl)
 	}
-	m := marks{counts: each(func(pid int64) rueidis.Cacheable {
-		return cb.Hmget().Key(schema.Counts(pid)).Field(schema.FieldFavourites, schema.FieldReblogs).Cache()
-	})}
+	m := marks{counts: b.Add(counts...)}
 	if rd.id == 0 {
 		return m
 	}
-	m.favourites = each(func(pid int64) rueidis.Cacheable {
-		return cb.Zscore().Key(schema.Favourites(rd.id)).Member(kernel.ID(pid)).Cache()
-	})
-	m.boosts = each(func(pid int64) rueidis.Cacheable {
-		return cb.Hexists().Key(schema.Boosts(rd.id)).Field(kernel.ID(pid)).Cache()
-	})
-	m.bookmarks = each(func(pid int64) rueidis.Cacheable {
-		return cb.Zscore().Key(schema.Bookmarks(rd.id)).Member(kernel.ID(pid)).Cache()
-	})
-	m.pins = b.Add(rueidis.CT(cb.Zrange().Key(schema.Pins(rd.id)).Min("0").Max("-1").Cache(), s.Opts.CacheTTL))
+	ids := kernel.IDs(pids)
+	m.favourites = b.Add(rueidis.CT(cb.Zmscore().Key(schema.Favourites(rd.id)).Member(ids...).Cache(), ttl))
+	m.boosts = b.Add(rueidis.CT(cb.Hmget().Key(schema.Boosts(rd.id)).Field(ids...).Cache(), ttl))
+	m.bookmarks = b.Add(rueidis.CT(cb.Zmscore().Key(schema.Bookmarks(rd.id)).Member(ids...).Cache(), ttl))
+	m.pins = b.Add(rueidis.CT(cb.Zrange().Key(schema.Pins(rd.id)).Min("0").Max("-1").Cache(), ttl))
 	return m
 }
 
@@ -71,19 +62,24 @@ func (m marks) apply(p *retwis.Post, i int) {
 			p.Reblogs, _ = vals[1].AsInt64()
 		}
 	}
-	if favs := m.favourites.Replies(); i < len(favs) {
-		p.Favourited = favs[i].Error() == nil
-	}
-	if boosts := m.boosts.Replies(); i < len(boosts) {
-		p.Reblogged, _ = boosts[i].AsBool()
-	}
-	if marks := m.bookmarks.Replies(); i < len(marks) {
-		p.Bookmarked = marks[i].Error() == nil
-	}
+	p.Favourited = marked(m.favourites, i)
+	p.Reblogged = marked(m.boosts, i)
+	p.Bookmarked = marked(m.bookmarks, i)
 	if pins := m.pins.Replies(); len(pins) == 1 {
 		pinned, _ := pins[0].AsStrSlice()
 		p.Pinned = slices.Contains(pinned, kernel.ID(p.ID))
 	}
+}
+
+// marked reports whether the reply of slot, a ZMSCORE or an HMGET of a
+// page's posts, holds a value for the post at i.
+func marked(slot kernel.Slot, i int) bool {
+	r := slot.Replies()
+	if len(r) != 1 {
+		return false
+	}
+	vals, err := r[0].ToArray()
+	return err == nil && i < len(vals) && !vals[i].IsNil()
 }
 
 // MarkedPosts returns a page of the posts in key, a user's marks (a
