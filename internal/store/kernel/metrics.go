@@ -17,15 +17,15 @@ import (
 // metrics are the store's Prometheus metrics; a nil *Metrics records
 // nothing.
 type Metrics struct {
-	calls     *prometheus.HistogramVec // retwis_redis_call_duration_seconds{call}
-	errors    *prometheus.CounterVec   // retwis_redis_errors_total{kind}
-	cache     *prometheus.CounterVec   // retwis_cache_reads_total{result}
+	calls  *prometheus.HistogramVec // retwis_redis_call_duration_seconds{call}
+	errors *prometheus.CounterVec   // retwis_redis_errors_total{kind}
+	cache  *prometheus.CounterVec   // retwis_cache_reads_total{result}
 	// hits and misses are cache's two series, resolved once: a page
 	// counts its reads in a batch, and WithLabelValues hashes its labels
 	// on every call.
 	hits, misses prometheus.Counter
-	jobs      *prometheus.CounterVec   // retwis_delivery_jobs_total{kind,outcome}
-	delivered prometheus.Histogram     // retwis_delivery_delay_seconds
+	jobs         *prometheus.CounterVec // retwis_delivery_jobs_total{kind,outcome}
+	delivered    prometheus.Histogram   // retwis_delivery_delay_seconds
 }
 
 // newMetrics registers the store's metrics with reg, the gauges reading
