@@ -283,16 +283,17 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{3, 1}) {
 		t.Fatalf("legacy home timeline = %v, %v (the missing post 2 must be skipped)", postIDs(home.Posts), err)
 	}
-	if f.Do(t, "GET", "schema_version") != "7" {
+	if f.Do(t, "GET", "schema_version") != "8" {
 		t.Fatal("schema_version not recorded")
 	}
 	if found, err := f.St.SearchPeople(f.Ctx, "legacy", 10); err != nil || len(found) != 0 {
 		t.Fatalf("people search before maintenance: %v, %v; want nobody yet", found, err)
 	}
-	// The posts are indexed by tag and mention, the users entered in the
-	// people search and the directory and the follows in the graph, by
-	// maintenance, in the background, once.
-	for round, want := range []int{2 + 2 + 1 + 2, 0} {
+	// The posts are indexed by tag and mention and named after their
+	// authors, the users entered in the people search and the directory
+	// and the follows in the graph, by maintenance, in the background,
+	// once.
+	for round, want := range []int{2 + 2 + 1 + 2 + 3, 0} {
 		rep, err := upkeep.Round(f.Ctx, f.St, delivery.New(f.St, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.St))
 		if err != nil || rep.Reindexed != want {
 			t.Fatalf("maintenance round %d indexed %d older posts and users (%v); want %d", round, rep.Reindexed, err, want)
@@ -316,6 +317,11 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	}
 	if mentions, err := f.St.Mentions(f.Ctx, 8, retwis.Cursor{}, 10); err != nil || !slices.Equal(postIDs(mentions.Posts), []int64{1}) {
 		t.Fatalf("other's mentions after migration: %v, %v; want post 1", postIDs(mentions.Posts), err)
+	}
+	for _, p := range []struct{ key, author string }{{"post:1", "Legacy"}, {"post:3", "Legacy"}, {"post:4", "other"}} {
+		if got := f.Do(t, "HGET", p.key, "username"); got != p.author {
+			t.Fatalf("%s after maintenance is by %q; want %s's username", p.key, got, p.author)
+		}
 	}
 	if f.Do(t, "EXISTS", "notifications:{8}") != "0" {
 		t.Fatal("indexing the older posts notified a user of a mention of long ago")

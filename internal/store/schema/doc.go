@@ -236,6 +236,9 @@
 //	reindex:explore      hash    likewise, of the entering of the users
 //	                             registered before version 7 in the
 //	                             directory (retwis)
+//	reindex:authors      hash    likewise, of the copying of their
+//	                             authors' usernames into the posts
+//	                             written before version 8 (retwis)
 //	check:<scope>:<kind>:<n>
 //	                     hash    the progress of walk n of a check of a
 //	                             kind of index (check.Run): master
@@ -411,7 +414,7 @@
 //	                             cell-rate algorithm's theoretical arrival
 //	                             time, unix ms, expiring as it falls behind
 //	                             the clock (retwis)
-//	schema_version       string  layout version (7) written by Migrate
+//	schema_version       string  layout version (8) written by Migrate
 //	                             (retwis)
 //	retwis:maintenance   string  the maintenance lock (MaintenanceLock), a
 //	                             Redlock key on the lock servers (a single

@@ -570,6 +570,10 @@ const PeopleReindexState = "reindex:people"
 // users written before version 7 in the directory has got.
 const ExploreReindexState = "reindex:explore"
 
+// AuthorsReindexState records likewise how far the copying of their
+// authors' usernames into the posts written before version 8 has got.
+const AuthorsReindexState = "reindex:authors"
+
 // FieldReindexSince is the field of ReindexState that the migration
 // writes (unix time), so that the indexing starts.
 const FieldReindexSince = "since"
@@ -592,8 +596,11 @@ func fnv32(s string) uint32 {
 // PeopleReindexState); version 6 the graph of relations between users
 // (the follows are entered in the background, see GraphReindexState);
 // version 7 the directory of accounts, Explore (the users are entered in
-// the background, see ExploreReindexState).
-const Version = 7
+// the background, see ExploreReindexState); version 8 copies into the
+// posts written before posts kept it their author's username, so that
+// pages read no user hash to name them (in the background, see
+// AuthorsReindexState).
+const Version = 8
 
 // Kinds of delivery job on the deliveries stream.
 const (

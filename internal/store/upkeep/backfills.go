@@ -37,13 +37,15 @@ var backfills = []backfill{
 	{schema.PeopleReindexState, schema.UserKeys, "hash", "users for the people search", (keeper).reindexUsers},
 	{schema.GraphReindexState, schema.FollowingKeys, "zset", "follows for the graph", (keeper).reindexFollows},
 	{schema.ExploreReindexState, schema.UserKeys, "hash", "users for the directory", (keeper).reindexAccounts},
+	{schema.AuthorsReindexState, schema.PostKeys, "hash", "older posts' authors", (keeper).nameOlderPosts},
 }
 
 // reindexOlder runs every backfill: as delivery jobs index new posts,
 // sign-ups new users and follows themselves, it indexes those written
 // before version 4 (by tag and mention), version 5 (in the people
 // search), version 6 (the follows in the graph) and version 7 (the
-// users in the directory). See backfill.
+// users in the directory) and version 8 (their authors' usernames in
+// the posts). See backfill.
 // It returns how many keys it indexed.
 func (s keeper) reindexOlder(ctx context.Context) (int, error) {
 	total := 0
@@ -210,6 +212,44 @@ func (s keeper) reindexPosts(ctx context.Context, keys []string) (int, error) {
 	}
 	err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return writes }))
 	return n, s.Wrap("reindex: write", err)
+}
+
+// nameOlderPosts copies into those of the posts keys written before
+// posts kept it their author's username (the original's, retwis's
+// before version 8), so that a page shows them without reading their
+// authors' user hashes, and returns how many. Usernames never change.
+func (s keeper) nameOlderPosts(ctx context.Context, keys []string) (int, error) {
+	pids, res := s.ReadEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
+		return s.C.B().Hmget().Key(k).Field(schema.FieldUserID, schema.FieldAuthor).Build()
+	})
+	var unnamed, authors []int64
+	for i, r := range res {
+		vals, err := r.ToArray()
+		if err != nil || len(vals) != 2 {
+			return 0, s.Wrap("reindex: read posts", cmp.Or(err, kernel.ErrShape))
+		}
+		id, _ := vals[0].ToString()
+		author, err := strconv.ParseInt(id, 10, 64)
+		if _, named := vals[1].ToString(); named == nil || err != nil {
+			continue // named already, or damaged (retwis check's)
+		}
+		unnamed, authors = append(unnamed, pids[i]), append(authors, author)
+	}
+	if len(unnamed) == 0 {
+		return 0, nil
+	}
+	names, err := s.Usernames(ctx, authors)
+	if err != nil {
+		return 0, err // an author's node is failing over: the same keys next round
+	}
+	var writes rueidis.Commands
+	for i, pid := range unnamed {
+		if name := names[authors[i]]; name != "" { // no author: a post its deletion will take
+			writes = append(writes, kernel.SetIfExists.Cmd(s.C, []string{schema.Post(pid)}, schema.FieldAuthor, name))
+		}
+	}
+	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands { return writes }))
+	return len(writes), s.Wrap("reindex: name posts", err)
 }
 
 // Bounds of the completion index's purge.
