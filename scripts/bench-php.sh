@@ -219,9 +219,11 @@ for t in $TARGETS; do
 	# The migration at the first start asks maintenance to index what PHP
 	# Retwis wrote: a server with frequent maintenance does it, and is then
 	# replaced by one with the defaults, so that nothing indexes during the
-	# load.
+	# load. Each backfill the migration asks for logs a line, and one more
+	# when it is done (a revision of BEFORE may have fewer backfills).
 	serve $t --maintenance-every 1s
-	until [ "$(grep -c 'all indexed' "$WORK/retwis-$t.log")" -ge 4 ]; do sleep 0.2; done
+	until asked=$(grep -c 'in the background, a batch each maintenance round' "$WORK/retwis-$t.log") &&
+		[ "$asked" -gt 0 ] && [ "$(grep -c 'all indexed' "$WORK/retwis-$t.log")" -ge "$asked" ]; do sleep 0.2; done
 	eval "kill \$PID_$t; wait \$PID_$t" || true
 	serve $t
 	echo "retwis ($t): migrated and indexed"
