@@ -107,6 +107,8 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			{"ZREM", schema.Tag("cafe"), itoa(tagged.ID)},
 			{"ZREM", "user_posts:{" + a + "}", itoa(tagged.ID)},
 			{"ZADD", "mentions:{" + b + "}", "424242", "424242"},
+			{"ZADD", "bookmarks:{" + b + "}", "1", "454545"}, // a bookmark and a pin of posts gone
+			{"ZADD", "pins:{" + a + "}", "1", "464646"},
 			{"LPUSH", "posts:{" + c + "}", "434343"},
 			{"ZADD", "followers:{" + a + "}:job:1-1", "1", b}, // a delivery snapshot of no job
 			{"ZREM", "blocked_by:{" + c + "}", itoa(dee.ID)},  // dee blocks cy, cy's reads do not know
@@ -124,7 +126,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			"blocks: a blocker who does not block ×1",
 			"posts: a post missing from its author's posts ×1",
 			"posts: a post missing from the index of a tag, mention, reply or Direct page ×1",
-			"post-indexes: an index entry of a post that is gone ×1",
+			"post-indexes: an index entry of a post that is gone ×3",
 			"timelines: a timeline entry of a post that is gone ×1",
 			"names: a name of a user who is gone ×1",
 			// bob's followers and ann's posts are one short: the facts

@@ -56,6 +56,8 @@ var checkKinds = []checkKind{
 		{schema.UserPostsKeys, "zset", checker.checkPostRefs},
 		{schema.MentionsKeys, "zset", checker.checkPostRefs},
 		{schema.DirectKeys, "zset", checker.checkPostRefs},
+		{schema.BookmarksKeys, "zset", checker.checkPostRefs},
+		{schema.PinsKeys, "zset", checker.checkPostRefs},
 		{schema.RepliesKeys, "zset", checker.checkPostRefs},
 		{schema.TagKeys, "zset", checker.checkPostRefs},
 	}},
@@ -730,8 +732,8 @@ func (s checker) ofSubjects(ctx context.Context, want []expectation, subjects ma
 }
 
 // checkPostRefs verifies that each post of the post indexes keys (a
-// user's posts, mentions, a post's replies, a tag's posts by id or by
-// day) exists.
+// user's posts, mentions, Direct page, bookmarks and pins, a post's
+// replies, a tag's posts by id or by day) exists.
 func (s checker) checkPostRefs(ctx context.Context, keys []string, run *checkRun) ([]finding, error) {
 	entries, err := s.zentries(ctx, keys)
 	if err != nil {

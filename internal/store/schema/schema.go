@@ -218,6 +218,8 @@ const (
 	UserPostsKeys = "user_posts:{*}"
 	MentionsKeys  = "mentions:{*}"
 	DirectKeys    = "direct:{*}"
+	BookmarksKeys = "bookmarks:{*}"
+	PinsKeys      = "pins:{*}"
 	RepliesKeys   = "replies:{*}"
 	TagKeys       = "tag:{*}" // the tag's posts, by id and by day
 	HomeKeys      = "posts:{*}"
