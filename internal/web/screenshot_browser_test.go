@@ -83,21 +83,23 @@ func TestScreenshotsInBrowser(t *testing.T) {
 }
 
 // seedNetwork writes the network of the README's pictures, as its people
-// would have made it, and returns the id of carol's post behind a
-// content warning: alice follows bob and carol; bob welcomes her and
-// boosts dave's post (alice's home shows it, and no one to follow); carol posts behind a warning (favourited by alice
-// and bob, boosted by bob, answered by alice) and for her followers
-// only; carol answers bob's post, which alice and carol favourited.
+// would have made it, in the same order each time, and returns the id of
+// carol's post behind a content warning: alice follows bob and carol;
+// bob welcomes her and boosts dave's post (alice's home shows it, and no
+// one to follow); carol posts behind a warning (favourited by alice and
+// bob, boosted by bob, answered by alice) and for her followers only;
+// carol answers bob's post, which alice and carol favourited.
 func seedNetwork(t *testing.T, s *site) (warned int64) {
 	t.Helper()
 	ctx := t.Context()
 	ids := map[string]int64{}
-	for name, display := range map[string]string{"alice": "Alice Martin", "bob": "Bob Chen", "carol": "Carol Díaz", "dave": "Dave"} {
+	for _, p := range [][2]string{{"alice", "Alice Martin"}, {"bob", "Bob Chen"}, {"carol", "Carol Díaz"}, {"dave", "Dave"}} {
+		name := p[0]
 		u, _, err := s.st.Register(ctx, name, "password-"+name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.st.SetAbout(ctx, u.ID, display, ""); err != nil {
+		if err := s.st.SetAbout(ctx, u.ID, p[1], ""); err != nil {
 			t.Fatal(err)
 		}
 		ids[name] = u.ID
@@ -173,7 +175,8 @@ func shoot(t *testing.T, ctx context.Context, path string, width, height int) {
 	t.Logf("wrote %s (%d bytes; Chromium's %d)", path, out.Len(), len(shot))
 }
 
-// mostUsedColours returns img in the 256 colours it uses most, each
+// mostUsedColours returns img in the 256 colours it uses most (in the
+// same order for the same picture, so that it is written alike), each
 // other colour (the rarer shades of antialiased text) replaced with the
 // nearest of them.
 func mostUsedColours(img image.Image) *image.Paletted {
@@ -184,8 +187,16 @@ func mostUsedColours(img image.Image) *image.Paletted {
 			used[img.At(x, y)]++
 		}
 	}
-	palette := slices.SortedFunc(maps.Keys(used), func(c, d color.Color) int { return cmp.Compare(used[d], used[c]) })
+	palette := slices.SortedFunc(maps.Keys(used), func(c, d color.Color) int {
+		return cmp.Or(cmp.Compare(used[d], used[c]), cmp.Compare(rgba(c), rgba(d)))
+	})
 	out := image.NewPaletted(b, palette[:min(256, len(palette))])
 	draw.Draw(out, b, img, b.Min, draw.Src)
 	return out
+}
+
+// rgba is c as one number, to order colours by.
+func rgba(c color.Color) uint64 {
+	r, g, b, a := c.RGBA()
+	return uint64(r)<<48 | uint64(g)<<32 | uint64(b)<<16 | uint64(a)
 }
