@@ -34,10 +34,14 @@ test: packages vet
 test-faults: packages
 	$(GO) test $(RACE) -count=1 -run '$(FAULTS)' ./internal/store/
 
-## screenshot: renew docs/screenshot.png, the README's picture of the home
-## page, with the browser test that takes it
+## screenshot: renew the README's pictures in docs/screenshots (home.png, the
+## home page on a desktop; phone.png, on a phone; post.png, a post's page
+## with its content warning open; dark.png, the global timeline on a phone
+## in the dark theme) with the browser test that takes them,
+## TestScreenshotsInBrowser, skipped unless RETWIS_SCREENSHOTS names the folder
 screenshot: packages
-	RETWIS_SCREENSHOT=$(CURDIR)/docs/screenshot.png $(GO) test -count=1 -run '^TestSocialInBrowser$$' ./internal/web/
+	mkdir -p docs/screenshots
+	RETWIS_SCREENSHOTS=$(CURDIR)/docs/screenshots $(GO) test -count=1 -run '^TestScreenshotsInBrowser$$' ./internal/web/
 
 ## build: build the retwis binary
 build:

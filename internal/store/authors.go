@@ -8,7 +8,8 @@ import (
 )
 
 // NameAuthors fills in the display names of the authors of the posts of
-// lists (retwis.Post.AuthorDisplayName; a zero Post is skipped), which
+// lists (retwis.Post.AuthorDisplayName; a zero Post is skipped; of a
+// boost, the post it boosts, whose author the pages show), which
 // the pages show beside the usernames: one read of each distinct author,
 // all in one call through the client-side cache, so that a warm page
 // pays no round trip for them. A post keeps its author's username but not the display
@@ -24,8 +25,8 @@ func (s *Store) NameAuthors(ctx context.Context, lists ...[]retwis.Post) error {
 	}
 	uids := make([]int64, 0, n)
 	for _, l := range lists {
-		for _, p := range l {
-			if p.AuthorID != 0 { // not a post
+		for i := range l {
+			if p := shown(&l[i]); p.AuthorID != 0 { // not a post
 				uids = append(uids, p.AuthorID)
 			}
 		}
@@ -39,8 +40,18 @@ func (s *Store) NameAuthors(ctx context.Context, lists ...[]retwis.Post) error {
 	names, err := read.Names()
 	for _, l := range lists {
 		for i := range l {
-			l[i].AuthorDisplayName = names[l[i].AuthorID]
+			p := shown(&l[i])
+			p.AuthorDisplayName = names[p.AuthorID]
 		}
 	}
 	return err
+}
+
+// shown is the post of p that a page shows: the post boosted, for a
+// boost.
+func shown(p *retwis.Post) *retwis.Post {
+	if p.Reblog != nil {
+		return p.Reblog
+	}
+	return p
 }

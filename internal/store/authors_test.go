@@ -12,7 +12,8 @@ import (
 )
 
 // TestNameAuthors: the posts of several lists get their authors' display
-// names, empty for an author without one, a zero post is left alone;
+// names, empty for an author without one, a zero post is left alone, a
+// boost on a home timeline gets the name of the boosted post's author;
 // on another server, which wrote none of it, a second read of the same
 // authors comes from the client-side cache alone.
 func TestNameAuthors(t *testing.T) {
@@ -30,6 +31,16 @@ func TestNameAuthors(t *testing.T) {
 		}
 		if zero[0].AuthorDisplayName != "" {
 			t.Errorf("a zero post got the display name %q", zero[0].AuthorDisplayName)
+		}
+		carol := f.Register(t, "carol")
+		must.OK(t, f.St.Follow(f.Ctx, carol.ID, bob.ID))
+		must.Value(f.St.Boost(f.Ctx, bob.ID, a.ID))(t)
+		f.Drain(t)
+		home, _, err := f.St.HomeTimeline(f.Ctx, carol.ID, retwis.Cursor{}, 10)
+		must.OK(t, err)
+		must.OK(t, f.St.NameAuthors(f.Ctx, home.Posts))
+		if len(home.Posts) == 0 || home.Posts[0].Reblog == nil || home.Posts[0].Reblog.AuthorDisplayName != "Alice Liddell" {
+			t.Errorf("carol's home timeline, named: %+v; want bob's boost of alice's post, named Alice Liddell", home.Posts)
 		}
 		other, calls := storetest.OpenCounting(t, f.URL, store.Options{})
 		for round, want := range []int64{1, 0} {

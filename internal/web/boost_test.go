@@ -59,7 +59,10 @@ func TestBoostPages(t *testing.T) {
 
 // TestBoostPageRoundTrips: a home page and a profile that hold boosts
 // cost one round trip more than those without (TestPageRoundTrips),
-// cold, to read the posts boosted, whatever their number; none warm.
+// cold, to read the posts boosted, whatever their number, and the
+// profile one more for the display names of their authors (the home
+// page reads its authors' names anyway, and theirs with them); none
+// warm.
 func TestBoostPageRoundTrips(t *testing.T) {
 	w := newSite(t)
 	reader, booster := w.browser(), w.browser()
@@ -81,7 +84,7 @@ func TestBoostPageRoundTrips(t *testing.T) {
 	for _, c := range []struct {
 		path       string
 		cold, warm int64
-	}{{"/", 4, 0}, {"/u/booster", 4, 0}} {
+	}{{"/", 4, 0}, {"/u/booster", 5, 0}} {
 		s := newSiteAt(t, w.redis.URL, httptest.NewServer)
 		b := s.browser()
 		b.setCookie(reader.cookie())

@@ -16,14 +16,18 @@ const phoneWidth, phoneHeight = 390, 844
 
 // TestLookInBrowser tries the pages in a real browser as a person on a
 // phone does: the bar takes two rows (its links one row that scrolls
-// sideways), the first key press reaches the skip link, shown, which
-// leads to the compose box, and the global timeline shows its posts
-// before its cards. Then every text of the welcome, home, global
-// timeline, tag (its chart), profile, notifications, settings and admin
-// pages, the danger buttons, a content warning and a display name among
-// them, is measured against its background (WCAG
-// contrast, at least 4.5:1) in the light theme and in the dark one,
-// which the browser's preference chooses.
+// sideways, Notifications and its count in sight), the first key press
+// reaches the skip link, shown, which leads to the compose box, the
+// focus outline of the bar's links is not cut off by their scrolling
+// row, and the global timeline shows its posts before its cards. Then
+// every text of the welcome, home, global timeline, tag (its chart),
+// profile, notifications, settings and admin pages, the danger buttons,
+// a content warning and a display name among them, is measured against
+// its background (WCAG contrast, at least 4.5:1), and every form field
+// stands out from its surroundings by its border or its background (at
+// least 3:1), in the light theme and in the dark one, which the
+// browser's preference chooses. Last, on a desktop 900 pixels wide, the
+// bar's links fit in one row too.
 func TestLookInBrowser(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -55,8 +59,9 @@ func TestLookInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("log in: %v (console: %s)", err, errs)
 	}
-	checkPhoneBar(t, ctx)
+	checkBar(t, ctx, phoneWidth, phoneHeight)
 	checkSkipLink(t, ctx)
+	checkFocusRing(t, ctx)
 	checkTimelineOrder(t, ctx, s.srv.URL)
 	pages := []struct {
 		path    string
@@ -69,6 +74,10 @@ func TestLookInBrowser(t *testing.T) {
 		}
 		checkContrast(t, visitor, s.srv.URL+"/", dark, 0)
 	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(900, 1000), chromedp.Navigate(s.srv.URL+"/"), chromedp.WaitVisible(`form.compose`)); err != nil {
+		t.Fatalf("the home page on a desktop: %v", err)
+	}
+	checkBar(t, ctx, 900, 1000)
 	if errs.String() != "" {
 		t.Fatalf("the pages reported errors:\n%s", errs)
 	}
@@ -85,26 +94,55 @@ func evaluate[T any](t *testing.T, ctx context.Context, expression string) T {
 	return v
 }
 
-// checkPhoneBar checks the navigation bar of the page of ctx, at phone
-// width: its links in one row, the whole bar (the brand and the search
-// box, then the links) at most two rows, about an eighth of the screen,
+// checkBar checks the navigation bar of the page of ctx, a viewport of
+// width×height: its links in one row, the whole bar (the brand and the
+// search box, then the links) at most two rows, an eighth of the
+// screen, the link to the notifications in sight (not scrolled away),
 // and nothing wider than the screen.
-func checkPhoneBar(t *testing.T, ctx context.Context) {
+func checkBar(t *testing.T, ctx context.Context, width, height int) {
 	t.Helper()
 	bar := evaluate[struct {
-		Rows            int
-		Bar, Link       float64
-		Width, Viewport int
+		Rows                int
+		Bar, Link, Notified float64
+		Width, Viewport     int
 	}](t, ctx, `(() => {
 		const links = [...document.querySelectorAll("header.bar nav > *")];
 		return {rows: new Set(links.map(e => Math.round(e.getBoundingClientRect().top))).size,
 			bar: document.querySelector("header.bar").getBoundingClientRect().height,
 			link: links[0].getBoundingClientRect().height,
+			notified: document.querySelector('header.bar a[href="/notifications"]').getBoundingClientRect().right,
 			width: document.documentElement.scrollWidth, viewport: innerWidth};
 	})()`)
-	if bar.Rows != 1 || bar.Bar > phoneHeight/8 || bar.Width > bar.Viewport {
-		t.Errorf("at %dx%d the bar's links take %d rows, the bar %.0fpx (a link %.0fpx), the page %dpx wide; want one row, at most %dpx, no wider than %dpx",
-			phoneWidth, phoneHeight, bar.Rows, bar.Bar, bar.Link, bar.Width, phoneHeight/8, bar.Viewport)
+	if bar.Rows != 1 || bar.Bar > float64(height)/8 || bar.Width > bar.Viewport || bar.Notified > float64(bar.Viewport) {
+		t.Errorf("at %dx%d the bar's links take %d rows, the bar %.0fpx (a link %.0fpx), the page %dpx wide, Notifications end at %.0fpx; want one row, at most %dpx, no wider than %dpx, Notifications in sight",
+			width, height, bar.Rows, bar.Bar, bar.Link, bar.Width, bar.Notified, height/8, bar.Viewport)
+	}
+}
+
+// checkFocusRing presses Tab on the home page of ctx, fresh, until the
+// first link of the bar's row of links has the focus (after the skip
+// link and the brand): it must show a focus outline, whole within the
+// row, which hides what overflows it.
+func checkFocusRing(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible(`form.compose`),
+		chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab)); err != nil {
+		t.Fatalf("press Tab: %v", err)
+	}
+	ring := evaluate[struct {
+		Focused, Style string
+		Width          float64
+		Inside         bool
+	}](t, ctx, `(() => {
+		const e = document.activeElement, s = getComputedStyle(e), nav = e.closest("header.bar nav");
+		const w = parseFloat(s.outlineWidth) + Math.max(0, parseFloat(s.outlineOffset)), r = e.getBoundingClientRect();
+		const n = nav ? nav.getBoundingClientRect() : r;
+		return {focused: e.getAttribute("href") || e.tagName, style: s.outlineStyle, width: parseFloat(s.outlineWidth),
+			inside: !!nav && r.left - w >= n.left && r.top - w >= n.top && r.right + w <= n.right && r.bottom + w <= n.bottom};
+	})()`)
+	if ring.Focused != "/" || ring.Style == "none" || ring.Width < 1 || !ring.Inside {
+		t.Errorf("the third Tab focuses %s, its outline %s %.0fpx, whole within the bar's row: %v; want the Home link, outlined, whole",
+			ring.Focused, ring.Style, ring.Width, ring.Inside)
 	}
 }
 
@@ -153,23 +191,20 @@ func checkContrast(t *testing.T, ctx context.Context, page string, dark bool, da
 	if dark {
 		theme = "dark"
 	}
-	prefer := []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}
-	err := chromedp.Do(ctx,
-		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-			_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: prefer})
-			return err
-		}),
-		chromedp.Navigate(page), chromedp.WaitVisible(`footer`))
+	err := chromedp.Do(ctx, preferScheme(theme), chromedp.Navigate(page), chromedp.WaitVisible(`footer`))
 	if err != nil {
 		t.Fatalf("%s in the %s theme: %v", page, theme, err)
 	}
 	got := evaluate[struct {
-		Checked, Danger int
-		Low             []string
-		Background      float64
+		Checked, Danger, Fields int
+		Low, Faint              []string
+		Background              float64
 	}](t, ctx, contrastScript)
 	if len(got.Low) > 0 || got.Checked < 10 {
 		t.Errorf("%s in the %s theme: of %d texts, these are below 4.5:1: %q", page, theme, got.Checked, got.Low)
+	}
+	if len(got.Faint) > 0 || got.Fields < 1 {
+		t.Errorf("%s in the %s theme: of %d form fields, these stand out from their surroundings below 3:1: %q", page, theme, got.Fields, got.Faint)
 	}
 	if dark != (got.Background < 0.1) {
 		t.Errorf("%s in the %s theme: the page's background has a luminance of %.2f", page, theme, got.Background)
@@ -179,11 +214,24 @@ func checkContrast(t *testing.T, ctx context.Context, page string, dark bool, da
 	}
 }
 
+// preferScheme emulates the browser's prefers-color-scheme: "light" or
+// "dark".
+func preferScheme(scheme string) chromedp.Action[chromedp.Void] {
+	prefer := []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: prefer})
+		return err
+	})
+}
+
 // contrastScript measures the WCAG contrast of every text shown on the
 // page (the texts of elements, the values of fields) against the first
-// opaque background of its element or an ancestor: it returns how many
-// it measured, how many of them were danger buttons, those below 4.5:1,
-// and the relative luminance of the page's background.
+// opaque background of its element or an ancestor, and of every form
+// field's border and background against its surroundings (the field
+// stands out by either, WCAG's non-text contrast): it returns how many
+// texts it measured, how many of them were danger buttons, those below
+// 4.5:1, how many fields it measured, those below 3:1 by both, and the
+// relative luminance of the page's background.
 const contrastScript = `(() => {
 	const rgba = s => { const m = s.match(/[\d.]+/g).map(Number); return {c: m.slice(0, 3), a: m.length > 3 ? m[3] : 1}; };
 	const lum = c => { const [r, g, b] = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
@@ -191,7 +239,7 @@ const contrastScript = `(() => {
 	const background = e => { for (; e; e = e.parentElement) { const b = rgba(getComputedStyle(e).backgroundColor); if (b.a > 0) return b.c; }
 		return [255, 255, 255]; };
 	const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-	const out = {checked: 0, danger: 0, low: [], background: lum(background(document.body))};
+	const out = {checked: 0, danger: 0, low: [], fields: 0, faint: [], background: lum(background(document.body))};
 	for (const e of document.querySelectorAll("body *")) {
 		const text = e.matches("input:not([type=hidden]):not([type=checkbox]), textarea") ||
 			[...e.childNodes].some(n => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
@@ -202,6 +250,15 @@ const contrastScript = `(() => {
 		out.checked++;
 		if (e.matches("button.danger")) out.danger++;
 		if (k < 4.5) out.low.push(e.tagName.toLowerCase() + "." + (e.getAttribute("class") || "") + " " + JSON.stringify((e.value || e.textContent).trim().slice(0, 30)) + " " + k.toFixed(2));
+	}
+	for (const e of document.querySelectorAll("input:not([type=hidden]):not([type=checkbox]), textarea, select")) {
+		const r = e.getBoundingClientRect(), style = getComputedStyle(e);
+		if (r.width <= 1 || r.height <= 1) continue;
+		const around = background(e.parentElement), own = rgba(style.backgroundColor);
+		const border = parseFloat(style.borderTopWidth) > 0 ? ratio(rgba(style.borderTopColor).c, around) : 1;
+		const k = Math.max(border, own.a > 0 ? ratio(own.c, around) : 1);
+		out.fields++;
+		if (k < 3) out.faint.push(e.tagName.toLowerCase() + "#" + e.id + " " + k.toFixed(2));
 	}
 	return out;
 })()`
