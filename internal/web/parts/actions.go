@@ -50,12 +50,13 @@ func writeActions(w io.StringWriter, p retwis.Post) {
 	if p.Visibility.Boostable() {
 		writeButton(w, path, boost, p.Reblogged, p.Reblogs)
 	}
-	writeButton(w, path, mark, p.Bookmarked, -1)
+	writeButton(w, path, mark, p.Bookmarked, 0) // bookmarks are private: no count
 	w.WriteString(`</div>`)
 }
 
 // writeButton writes the form of one action of the post at path, with
-// a count unless it is negative.
+// its count when there is one (a count of zero is not shown, as
+// Mastodon's apps show none).
 func writeButton(w io.StringWriter, path string, a action, pressed bool, count int64) {
 	w.WriteString(`<form method="post" action="`)
 	w.WriteString(path)
@@ -68,7 +69,7 @@ func writeButton(w io.StringWriter, path string, a action, pressed bool, count i
 		w.WriteString(`" aria-pressed="false">`)
 	}
 	w.WriteString(a.label)
-	if count >= 0 {
+	if count > 0 {
 		w.WriteString(` <span class="count">`)
 		w.WriteString(strconv.FormatInt(count, 10))
 		w.WriteString(`</span>`)
