@@ -36,9 +36,12 @@ func TestBoostPages(t *testing.T) {
 	redirects(t, bob.post(path+"/boost", nil), back) // boosted once
 	s.drain()
 	boosted := `<p class="boosted">↻ boosted by <a href="/u/bob">bob</a></p>`
+	expect(t, carol.get("/"), 200, boosted)
+	redirects(t, bob.post("/settings", url.Values{"name": {"Bob <B>"}}), "/u/bob")
+	boosted = `<p class="boosted">↻ boosted by <a href="/u/bob">Bob &lt;B&gt;</a></p>`
 	expect(t, carol.get("/"), 200, boosted, "boost &lt;me&gt;", `href="/u/alice"`)
 	expect(t, s.browser().get("/u/bob"), 200, boosted, "boost &lt;me&gt;")
-	expect(t, alice.get("/notifications"), 200, `href="/u/bob"><span class="username">@bob</span>`, `boosted <a href="`+path+`">your post</a>`)
+	expect(t, alice.get("/notifications"), 200, `href="/u/bob"><bdi class="name">Bob &lt;B&gt;</bdi> <span class="username">@bob</span>`, `boosted <a href="`+path+`">your post</a>`)
 	expect(t, bob.get(path), 200, `action="`+path+`/unboost"`, `↻ Boosted <span class="count">1</span>`)
 	redirects(t, bob.post(path+"/unboost", nil), back)
 	s.drain()

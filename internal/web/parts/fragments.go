@@ -2,6 +2,7 @@ package parts
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"io"
@@ -113,14 +114,15 @@ func (f *Fragments) all(posts []retwis.Post) ([]fragment, int, error) {
 }
 
 // write writes frs, the fragments of posts, to w, as of now: a boost
-// as the post it boosts, in a block that says first who boosted it (not
-// kept: it is short, and its fragment is the post's).
+// as the post it boosts, in a block that says first who boosted it, by
+// their display name when they set one (not kept: it is short, and its
+// fragment is the post's).
 func write(w io.StringWriter, frs []fragment, posts []retwis.Post, now time.Time) {
 	for i, fr := range frs {
 		p := posts[i]
 		if p.Reblog != nil {
 			w.WriteString(`<div class="boost" id="p` + strconv.FormatInt(p.ID, 10) + `"><p class="boosted">↻ boosted by <a href="`)
-			w.WriteString(Escape(retwis.ProfilePath(p.Author)) + `">` + Escape(p.Author) + "</a></p>\n")
+			w.WriteString(Escape(retwis.ProfilePath(p.Author)) + `">` + Escape(cmp.Or(p.AuthorDisplayName, p.Author)) + "</a></p>\n")
 			p = *p.Reblog
 		}
 		w.WriteString(fr.head)
