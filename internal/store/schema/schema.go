@@ -115,7 +115,7 @@ const (
 	FieldBody      = "body"
 	FieldAuthor    = "username"   // the author's username, copied when posted (usernames never change)
 	FieldFanout    = "fanout"     // "0" for a post that was not fanned out (a celebrity's)
-	FieldDelivered = "delivered"  // when its delivery job was done, unix milliseconds
+	FieldDelivered = "delivered"  // when its delivery job (a boost's boost job) was done, unix milliseconds
 	FieldTags      = "tags"       // the post's tags as written, separated by spaces
 	FieldMentions  = "mentions"   // "<user id>:<username>" of each user it mentions (who existed), separated by spaces
 	FieldReplyTo   = "reply_to"   // the post it answers
