@@ -23,9 +23,9 @@
 // The files: delivery.go, one job at a time (a long job walks a
 // snapshot of the followers batch by batch, recording its progress);
 // together.go, the fresh jobs a read hands over, delivered together;
-// vanished.go, the posts and boosts whose job vanished; boosts.go, what the jobs of
-// boosts do besides walking the followers (a boost is a post of its
-// own, pushed once per home timeline: kernel.PushBoost).
+// vanished.go, the posts and boosts whose job vanished; boosts.go, what
+// the jobs of boosts do besides walking the followers (a boost is a post
+// of its own, pushed once per home timeline: kernel.PushBoost).
 package delivery
 
 import (

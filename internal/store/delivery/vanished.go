@@ -202,15 +202,14 @@ func lostBoostJob(bid int64, res []rueidis.RedisResult) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	mark, err := res[1].ToString()
-	if err != nil && !rueidis.IsRedisNil(err) {
-		return "", err
+	mark, markErr := res[1].ToString()
+	_, countErr := res[2].AsFloat64()
+	for _, err := range []error{markErr, countErr} {
+		if err != nil && !rueidis.IsRedisNil(err) {
+			return "", err
+		}
 	}
-	_, err = res[2].AsFloat64()
-	if err != nil && !rueidis.IsRedisNil(err) {
-		return "", err
-	}
-	counted, exists, delivered := err == nil, !vals[0].IsNil(), !vals[1].IsNil()
+	exists, delivered, counted := !vals[0].IsNil(), !vals[1].IsNil(), countErr == nil
 	switch own := mark == kernel.ID(bid); {
 	case exists && own && !delivered:
 		return schema.JobBoost, nil

@@ -70,8 +70,8 @@ type keeper struct{ *store.Store }
 // that a dead worker left idle for its ClaimIdle and finishes them, and
 // removes workers gone for good from the consumer groups; it removes
 // progress records and follower snapshots whose job is gone, and
-// (through d) gives recent posts and boosts whose job vanished a new one. It
-// completes the follows and unfollows whose request failed midway
+// (through d) gives recent posts and boosts whose job vanished a new
+// one. It completes the follows and unfollows whose request failed midway
 // (store.RepairFollows, those begun FollowChangeGrace ago or more) and
 // takes back the posts whose publication failed but could not be taken
 // back at once (TakeBackPosts). It counts
