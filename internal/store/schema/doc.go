@@ -18,7 +18,8 @@
 // bare secret) issued before. The global timeline stays one
 // list (every post pushes onto it: one cheap command for the master of
 // its slot; a push that fails is made up for by the post's delivery job),
-// and so does users_by_time (written only at sign-up). A home timeline
+// and so do users_by_time (written only at sign-up) and recent_boosts
+// (one capped XADD per boost or take-back). A home timeline
 // keeps its older entries in an archive of chunks, as the timeline
 // design notes do, in the user's slot: a page at any depth reads one
 // list or chunk or two.
