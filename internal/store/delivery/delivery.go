@@ -5,8 +5,8 @@
 // post's indexes follow its text and tells them), batch by batch,
 // resuming after a crash from the progress it recorded; under a backlog
 // it delivers the posts of many jobs together, each follower's in one
-// push. It also finds posts whose job vanished and queues them
-// again.
+// push. It also finds posts and boosts whose job vanished and queues
+// them again.
 //
 // It is its own package because it is the background half of
 // publishing: package posts queues the jobs (Publish, DeletePost) and
@@ -23,9 +23,9 @@
 // The files: delivery.go, one job at a time (a long job walks a
 // snapshot of the followers batch by batch, recording its progress);
 // together.go, the fresh jobs a read hands over, delivered together;
-// vanished.go, the posts whose job vanished; boosts.go, what the jobs of
-// boosts do besides walking the followers (a boost is a post of its
-// own, pushed once per home timeline: kernel.PushBoost).
+// vanished.go, the posts and boosts whose job vanished; boosts.go, what
+// the jobs of boosts do besides walking the followers (a boost is a post
+// of its own, pushed once per home timeline: kernel.PushBoost).
 package delivery
 
 import (
@@ -269,9 +269,9 @@ func (w *Worker) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts O
 	} else {
 		err = w.runJob(ctx, q, j, opts)
 	}
-	if err == nil && j.kind == schema.JobDeliver {
-		// Marked before the job is acknowledged: a post with neither its
-		// job nor the mark lost its job (see RedeliverVanished).
+	if err == nil && (j.kind == schema.JobDeliver || j.kind == schema.JobBoost) {
+		// Marked before the job is acknowledged: a post (or boost) with
+		// neither its job nor the mark lost its job (see RedeliverVanished).
 		err = redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
 			now := strconv.FormatInt(time.Now().UnixMilli(), 10)
 			return rueidis.Commands{kernel.SetIfExists.Cmd(w.st.C, []string{schema.Post(j.post)}, schema.FieldDelivered, now)}

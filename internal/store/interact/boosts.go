@@ -107,7 +107,10 @@ func (s *Store) boostOf(ctx context.Context, uid, pid int64) (int64, error) {
 }
 
 // publishBoost records boost bid of post by uid (its mark, uid's posts
-// and home timeline) and, at the same time, its job; if another boost of
+// and home timeline) and, at the same time, its job, and the boost among
+// the recent ones (schema.BoostRecord: what maintenance looks at for a
+// job that vanished; not waited for, and a record that fails is only
+// a net less, as the global timeline's push is a post's); if another boost of
 // the post by uid got there first, bid is taken back and that boost
 // returned (its job finds bid gone and does nothing); if a write fails,
 // bid is taken back.
@@ -122,6 +125,7 @@ func (s *Store) publishBoost(ctx context.Context, uid, bid int64, post retwis.Po
 			return rueidis.Commands{schema.BoostJob(b, q, schema.JobBoost, bid, uid, post.ID)}
 		})
 	})
+	wg.Go(func() { s.C.Do(ctx, schema.BoostRecord(b, schema.JobBoost, bid, uid, post.ID)) })
 	res := s.Replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{
 			b.Hsetnx().Key(schema.Boosts(uid)).Field(kernel.ID(post.ID)).Value(kernel.ID(bid)).Build(),
@@ -193,7 +197,9 @@ func (s *Store) Unboost(ctx context.Context, uid, pid int64) (retwis.Post, error
 	return post, readErr
 }
 
-// deleteBoost deletes boost bid of post pid by uid, and uid's mark of it.
+// deleteBoost deletes boost bid of post pid by uid, and uid's mark of it,
+// and records the take-back among the recent boosts (as publishBoost
+// does the boost), after its job.
 func (s *Store) deleteBoost(ctx context.Context, uid, pid, bid int64) error {
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
@@ -201,7 +207,9 @@ func (s *Store) deleteBoost(ctx context.Context, uid, pid, bid int64) error {
 	if err := s.DeletePost(ctx, uid, bid); err != nil && retwis.ErrorKind(err) != retwis.NotFound {
 		return err
 	}
-	err := s.Pipeline(ctx, func() rueidis.Commands { return rueidis.Commands{kernel.DropBoostCmd(s.C, uid, pid, bid)} })[0].Error()
+	err := s.Pipeline(ctx, func() rueidis.Commands {
+		return rueidis.Commands{kernel.DropBoostCmd(s.C, uid, pid, bid), schema.BoostRecord(s.C.B(), schema.JobUnboost, bid, uid, pid)}
+	})[0].Error()
 	return s.Wrap("unboost", err)
 }
 

@@ -18,7 +18,8 @@
 // bare secret) issued before. The global timeline stays one
 // list (every post pushes onto it: one cheap command for the master of
 // its slot; a push that fails is made up for by the post's delivery job),
-// and so does users_by_time (written only at sign-up). A home timeline
+// and so do users_by_time (written only at sign-up) and recent_boosts
+// (one capped XADD per boost or take-back). A home timeline
 // keeps its older entries in an archive of chunks, as the timeline
 // design notes do, in the user's slot: a page at any depth reads one
 // list or chunk or two.
@@ -108,7 +109,8 @@
 //	                             so that pages need not look it up; retwis),
 //	                             fanout ("0" for a post not fanned out, a
 //	                             celebrity's; retwis), delivered (unix ms
-//	                             when its delivery job was done; retwis);
+//	                             when its delivery job, or a boost's boost
+//	                             job, was done; retwis);
 //	                             what it said of its conversations when
 //	                             posted (retwis): tags (as written, up to
 //	                             10, space-separated), mentions ("<id>:<name>"
@@ -152,6 +154,13 @@
 //	user_posts:{<id>}    zset    ids of the posts written by <id>, scored by
 //	                             post id (retwis; profiles, follow backfill)
 //	timeline             list    global timeline: the newest 1000 post ids
+//	recent_boosts        stream  the newest boosts and take-backs of boosts
+//	                             (about 1000): kind (boost or unboost),
+//	                             post (the boost), author (the booster), of
+//	                             (the post boosted), as their job, written
+//	                             beside it in a slot of its own, so that
+//	                             maintenance finds a job a failover lost
+//	                             (retwis)
 //	tag:{<tag>}          zset    the posts with a tag (by its folded form:
 //	                             case and accents removed): post ids scored
 //	                             by id (retwis; the tag page)

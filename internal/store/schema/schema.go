@@ -22,6 +22,11 @@ const (
 	VersionKey    = "schema_version"
 	DeliveryGroup = "deliverers"
 	TimelineCap   = 1000 // the global timeline keeps this many posts
+	// RecentBoosts is the stream of the newest boosts and take-backs of
+	// boosts (BoostRecord), which maintenance looks at for those whose
+	// job vanished; RecentBoostsCap is about how many it keeps.
+	RecentBoosts    = "recent_boosts"
+	RecentBoostsCap = 1000
 )
 
 // Fields of the user hash user:{<id>}.
@@ -110,7 +115,7 @@ const (
 	FieldBody      = "body"
 	FieldAuthor    = "username"   // the author's username, copied when posted (usernames never change)
 	FieldFanout    = "fanout"     // "0" for a post that was not fanned out (a celebrity's)
-	FieldDelivered = "delivered"  // when its delivery job was done, unix milliseconds
+	FieldDelivered = "delivered"  // when its delivery job (a boost's boost job) was done, unix milliseconds
 	FieldTags      = "tags"       // the post's tags as written, separated by spaces
 	FieldMentions  = "mentions"   // "<user id>:<username>" of each user it mentions (who existed), separated by spaces
 	FieldReplyTo   = "reply_to"   // the post it answers
@@ -661,6 +666,16 @@ func Job(b rueidis.Builder, q Queue, kind string, pid, author int64) rueidis.Com
 func BoostJob(b rueidis.Builder, q Queue, kind string, pid, booster, of int64) rueidis.Completed {
 	return b.Xadd().Key(q.Stream).Id("*").FieldValue().FieldValue(JobKind, kind).
 		FieldValue(JobPost, id(pid)).FieldValue(JobAuthor, id(booster)).FieldValue(JobOf, id(of)).Build()
+}
+
+// BoostRecord returns the XADD that records on RecentBoosts (cut to
+// about RecentBoostsCap entries) that booster made boost pid of post of
+// (kind JobBoost) or took it back (JobUnboost): the fields of its job,
+// in a slot other than the queue's, so that a failover that loses the
+// job keeps the record.
+func BoostRecord(b rueidis.Builder, kind string, pid, booster, of int64) rueidis.Completed {
+	return b.Xadd().Key(RecentBoosts).Maxlen().Almost().Threshold(strconv.Itoa(RecentBoostsCap)).Id("*").FieldValue().
+		FieldValue(JobKind, kind).FieldValue(JobPost, id(pid)).FieldValue(JobAuthor, id(booster)).FieldValue(JobOf, id(of)).Build()
 }
 
 // JobValid reports whether a job read from the queue makes sense (of:

@@ -32,8 +32,9 @@ type Report struct {
 	Reclaimed int // stalled delivery jobs taken over and finished
 	Orphans   int // progress records and follower snapshots of jobs that no longer exist, removed
 	// Redelivered counts recent posts whose delivery job had vanished,
-	// given a new one.
-	Redelivered int
+	// given a new one; RedeliveredBoosts recent boosts and take-backs of
+	// boosts likewise (see delivery.Worker.RedeliverVanished).
+	Redelivered, RedeliveredBoosts int
 	// Reindexed counts the posts written before version 4 entered in
 	// the indexes of tags and mentions, the users registered before
 	// version 5 in the people search, and the sets of follows of version
@@ -69,8 +70,8 @@ type keeper struct{ *store.Store }
 // that a dead worker left idle for its ClaimIdle and finishes them, and
 // removes workers gone for good from the consumer groups; it removes
 // progress records and follower snapshots whose job is gone, and
-// (through d) gives recent posts whose job vanished a new one. It
-// completes the follows and unfollows whose request failed midway
+// (through d) gives recent posts and boosts whose job vanished a new
+// one. It completes the follows and unfollows whose request failed midway
 // (store.RepairFollows, those begun FollowChangeGrace ago or more) and
 // takes back the posts whose publication failed but could not be taken
 // back at once (TakeBackPosts). It counts
@@ -102,7 +103,9 @@ func Round(ctx context.Context, st *store.Store, d *delivery.Worker, del *deleti
 			return rep, err
 		}
 	}
-	if rep.Redelivered, err = d.RedeliverVanished(ctx); err != nil {
+	redelivered, err := d.RedeliverVanished(ctx)
+	rep.Redelivered, rep.RedeliveredBoosts = redelivered.Posts, redelivered.Boosts
+	if err != nil {
 		return rep, err
 	}
 	if rep.Follows, err = st.RepairFollows(ctx, time.Now().Add(-store.FollowChangeGrace)); err != nil {
