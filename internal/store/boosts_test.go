@@ -346,3 +346,34 @@ func TestBoostAfterUnfollow(t *testing.T) {
 		}
 	})
 }
+
+// TestDeleteBoost: deleting a boost as a post (the pages' Delete, the
+// API's DELETE of its status) takes it back as unboosting does: the
+// booster's mark goes with it, and the post's count, and the take-back
+// is recorded for maintenance (see delivery.RedeliverVanished).
+func TestDeleteBoost(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.boostScene(t)
+	boost := must.Value(f.St.Boost(f.Ctx, s.b1.ID, s.post.ID))(t)
+	f.Drain(t)
+	must.OK(t, f.St.DeletePost(f.Ctx, s.b1.ID, boost.ID))
+	f.Drain(t)
+	if got := must.Value(f.St.Post(f.Ctx, s.b1.ID, s.post.ID))(t); got.Reblogged || got.Reblogs != 0 {
+		t.Errorf("after its boost was deleted, the post reads reblogged %v, %d boosts; want neither", got.Reblogged, got.Reblogs)
+	}
+	if n := f.Do(t, "HLEN", schema.Boosts(s.b1.ID)); n != "0" {
+		t.Errorf("the booster keeps %s marks of boosts", n)
+	}
+	if got := boostsIn(f.Home(t, s.fan.ID, 10)(retwis.Cursor{}).Posts); len(got) != 0 {
+		t.Errorf("the boost deleted stays on a follower's home: %v", got)
+	}
+	last := must.Value(f.Raw.Do(f.Ctx, f.Raw.B().Xrevrange().Key(schema.RecentBoosts).End("+").Start("-").Count(1).Build()).AsXRange())(t)
+	if len(last) != 1 || last[0].FieldValues[schema.JobKind] != schema.JobUnboost || last[0].FieldValues[schema.JobPost] != itoa(boost.ID) {
+		t.Errorf("the take-back is not recorded among the recent boosts (for maintenance to redo its job if lost): %v", last)
+	}
+	again := must.Value(f.St.Boost(f.Ctx, s.b1.ID, s.post.ID))(t)
+	if again.ID == boost.ID || again.Reblog == nil {
+		t.Errorf("boosting again after the deletion gave %+v; want a new boost", again)
+	}
+}

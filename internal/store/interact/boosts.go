@@ -204,13 +204,25 @@ func (s *Store) deleteBoost(ctx context.Context, uid, pid, bid int64) error {
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	s.Written.Add(schema.Boosts(uid))
-	if err := s.DeletePost(ctx, uid, bid); err != nil && retwis.ErrorKind(err) != retwis.NotFound {
+	if err := s.Store.DeletePost(ctx, uid, bid); err != nil && retwis.ErrorKind(err) != retwis.NotFound {
 		return err
 	}
 	err := s.Pipeline(ctx, func() rueidis.Commands {
 		return rueidis.Commands{kernel.DropBoostCmd(s.C, uid, pid, bid), schema.BoostRecord(s.C.B(), schema.JobUnboost, bid, uid, pid)}
 	})[0].Error()
 	return s.Wrap("unboost", err)
+}
+
+// DeletePost deletes post pid, which must be by uid, as
+// posts.Store.DeletePost does; a boost is taken back as Unboost does,
+// so that its booster's mark goes with it and the take-back is recorded
+// (the pages' Delete, the API's DELETE of a boost's status, a
+// moderator's deletion).
+func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
+	if p, err := s.ModeratedPost(ctx, pid); err == nil && p.Reblog != nil && p.AuthorID == uid {
+		return s.deleteBoost(ctx, uid, p.Reblog.ID, pid)
+	}
+	return s.Store.DeletePost(ctx, uid, pid)
 }
 
 // RebloggedBy returns a page of the users who boosted post pid, which
