@@ -165,7 +165,20 @@
 //	                             scored by id (retwis)
 //	direct:{<id>}        zset    the direct posts user <id> wrote or is
 //	                             mentioned in: post ids scored by id
-//	                             (retwis; the Direct page, conversations)
+//	                             (retwis; the source of the conversations)
+//	conversations:{<id>} zset    user <id>'s direct conversations: the
+//	                             conversation id (the root of the thread)
+//	                             scored by the id of its newest post
+//	                             (retwis; the Direct page, the API's
+//	                             conversations)
+//	conversations_read:{<id>}
+//	                     zset    how far user <id> read each conversation:
+//	                             its id scored by the newest post read
+//	                             (unread while lower than in conversations)
+//	                             (retwis)
+//	conversation:{<id>}:<conversation>
+//	                     zset    the direct posts of one conversation of
+//	                             user <id>: post ids scored by id (retwis)
 //	notifications:{<id>}
 //	                     zset    user <id>'s newest 200 notifications,
 //	                             scored by unix ms: "follow:<actor>",
