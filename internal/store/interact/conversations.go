@@ -77,9 +77,9 @@ func conversationsCmd(c rueidis.Client, uid int64, cur retwis.Cursor, n int) rue
 	b, key := c.B(), schema.Conversations(uid)
 	switch {
 	case cur.After > 0:
-		return b.Zrangebyscore().Key(key).Min("(" + kernel.ID(cur.After)).Max("+inf").Withscores().Limit(0, int64(n)).Build()
+		return b.Zrangebyscore().Key(key).Min("("+kernel.ID(cur.After)).Max("+inf").Withscores().Limit(0, int64(n)).Build()
 	case cur.Before > 0:
-		return b.Zrevrangebyscore().Key(key).Max("(" + kernel.ID(cur.Before)).Min("-inf").Withscores().Limit(0, int64(n)).Build()
+		return b.Zrevrangebyscore().Key(key).Max("("+kernel.ID(cur.Before)).Min("-inf").Withscores().Limit(0, int64(n)).Build()
 	}
 	return b.Zrevrange().Key(key).Start(0).Stop(int64(n - 1)).Withscores().Build()
 }
