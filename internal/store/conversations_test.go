@@ -94,9 +94,10 @@ func TestConversations(t *testing.T) {
 }
 
 // TestConversationsHidden: a conversation whose newest post is deleted
-// shows the one before; one whose newest post is of a user the reader
-// blocked does not show; the conversations of a thread and of a new
-// direct post are two, newest activity first, paged by cursor.
+// shows the one before, and is read if that one is the reader's own; one
+// whose newest post is of a user the reader blocked does not show; the conversations of a thread and of a new
+// direct post are two, newest activity first, paged by cursor; one
+// whose every post is deleted leaves the lists.
 func TestConversationsHidden(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
@@ -115,7 +116,7 @@ func TestConversationsHidden(t *testing.T) {
 		}
 		must.OK(t, f.St.DeletePost(f.Ctx, bob.ID, p2.ID))
 		f.Drain(t)
-		want := []string{itoa(c1.ID) + ":" + itoa(c1.ID) + ":unread", itoa(p1.ID) + ":" + itoa(p1.ID) + ":unread"}
+		want := []string{itoa(c1.ID) + ":" + itoa(c1.ID) + ":unread", itoa(p1.ID) + ":" + itoa(p1.ID) + ":read"} // her own post is the newest left
 		if got := f.conversationsOf(t, alice.ID); !slices.Equal(got, want) {
 			t.Errorf("alice's conversations after bob deleted his reply: %v; want %v", got, want)
 		}
@@ -128,6 +129,13 @@ func TestConversationsHidden(t *testing.T) {
 		}
 		if _, err := f.St.ReadConversation(f.Ctx, bob.ID, c1.ID); err != interact.ErrNoConversation {
 			t.Errorf("bob reads a conversation not his: %v; want ErrNoConversation", err)
+		}
+		must.OK(t, f.St.DeletePost(f.Ctx, alice.ID, p1.ID))
+		f.Drain(t)
+		for _, u := range []retwis.User{alice, bob} {
+			if got := f.Strs(t, "ZRANGE", schema.Conversations(u.ID), "0", "-1"); slices.Contains(got, itoa(p1.ID)) {
+				t.Errorf("%s's conversations once its only post is deleted: %v; want it gone", u.Username, got)
+			}
 		}
 	})
 }

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -46,15 +48,15 @@ func ConversationWrites(p Post, readByAll bool) [][]string {
 	return cmds
 }
 
-// ConversationUnlistWrites are the plain commands that take a deleted
-// direct post p out of the conversations of those it was between: the
-// list shows the newest post left, and a conversation left with none is
-// not shown (and dropped by the check).
-func ConversationUnlistWrites(p Post) [][]string {
-	conv, pid := ConversationOf(p), kernel.ID(p.ID)
-	var cmds [][]string
+// ConversationUnlistCmds are the commands that take a deleted direct
+// post p out of the conversations of those it was between: each is then
+// listed by its newest post left, or not at all with none left
+// (kernel.DropConversationPost). Each is safe to repeat.
+func ConversationUnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
+	conv := ConversationOf(p)
+	var cmds rueidis.Commands
 	for _, uid := range p.directTo() {
-		cmds = append(cmds, []string{"ZREM", schema.Conversation(uid, conv), pid})
+		cmds = append(cmds, kernel.DropConversationPostCmd(c, uid, conv, p.ID))
 	}
 	return cmds
 }

@@ -275,7 +275,7 @@ func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 		cmds = append(cmds, b.Zrem().Key(schema.Direct(uid)).Member(pid).Build(),
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(pid).Build())
 	}
-	cmds = append(cmds, Commands(c, ConversationUnlistWrites(p))...)
+	cmds = append(cmds, ConversationUnlistCmds(c, p)...)
 	cmds = append(cmds, b.Del().Key(schema.Replies(p.ID)).Build())
 	return append(cmds, CountsDelCmds(c, p.ID)...)
 }
