@@ -151,3 +151,41 @@ func (f *fixture) replay(t *testing.T, p retwis.Post) {
 	}
 	must.OK(t, redisconn.FirstErr(f.St.C.DoMulti(f.Ctx, index.Cmds(f.St.C, jp)...)))
 }
+
+// TestConversationsCheck: the check finds and repairs what a delivery,
+// a deletion or a conversation's removal stopped midway leaves: a
+// conversation without posts (it leaves the list), one not scored by its
+// newest post, posts outside the list (listed again), a post that is
+// gone; then it finds nothing.
+func TestConversationsCheck(t *testing.T) {
+	t.Parallel()
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		alice, bob, carol := f.Register(t, "alice"), f.Register(t, "bob"), f.Register(t, "carol")
+		p1 := f.post(t, posts.Draft{Author: alice.ID, Text: "@bob hi", Visibility: retwis.Direct})
+		p2 := f.post(t, posts.Draft{Author: bob.ID, Text: "hi", InReplyTo: p1.ID, Visibility: retwis.Direct})
+		c1 := f.post(t, posts.Draft{Author: carol.ID, Text: "@alice hello", Visibility: retwis.Direct})
+		f.Drain(t)
+		conv, other := itoa(p1.ID), itoa(c1.ID)
+		f.Do(t, "DEL", schema.Conversation(bob.ID, p1.ID))
+		f.Do(t, "ZADD", schema.Conversations(alice.ID), "XX", "1", conv)
+		f.Do(t, "ZREM", schema.Conversations(carol.ID), other)
+		f.Do(t, "ZADD", schema.Conversation(alice.ID, c1.ID), "7", "7")
+		want := []string{"conversations: a conversation not scored by its newest post ×1", "conversations: a conversation without posts ×1",
+			"conversations: a conversation's posts outside its user's list ×1", "conversations: an index entry of a post that is gone ×1"}
+		if got := problems(f.check(t, true)); !slices.Equal(got, want) {
+			t.Errorf("the check finds %v; want %v", got, want)
+		}
+		if got := f.conversationsOf(t, alice.ID); !slices.Equal(got, []string{other + ":" + other + ":unread", conv + ":" + itoa(p2.ID) + ":unread"}) {
+			t.Errorf("alice's conversations once repaired: %v", got)
+		}
+		if got := f.conversationsOf(t, carol.ID); !slices.Equal(got, []string{other + ":" + other + ":read"}) {
+			t.Errorf("carol's conversations once repaired: %v", got)
+		}
+		if got := f.conversationsOf(t, bob.ID); len(got) != 0 {
+			t.Errorf("bob's conversations once repaired: %v; want none, its posts lost", got)
+		}
+		if got := problems(f.check(t, false)); len(got) > 0 {
+			t.Errorf("the check after the repair finds %v", got)
+		}
+	})
+}
