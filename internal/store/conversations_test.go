@@ -1,15 +1,20 @@
 package store_test
 
 import (
+	"log/slog"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/deletion"
+	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/interact"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/must"
 )
 
@@ -186,6 +191,38 @@ func TestConversationsCheck(t *testing.T) {
 		}
 		if got := problems(f.check(t, false)); len(got) > 0 {
 			t.Errorf("the check after the repair finds %v", got)
+		}
+	})
+}
+
+// TestConversationsBackfilled: the direct posts of a database of
+// version 7, which had no conversations, are entered in them by
+// maintenance after the migration, read by everyone; a post written
+// since the migration is left to its delivery.
+func TestConversationsBackfilled(t *testing.T) {
+	t.Parallel()
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		alice, bob := f.Register(t, "alice"), f.Register(t, "bob")
+		p1 := f.post(t, posts.Draft{Author: alice.ID, Text: "@bob psst", Visibility: retwis.Direct})
+		p2 := f.post(t, posts.Draft{Author: bob.ID, Text: "yes", InReplyTo: p1.ID, Visibility: retwis.Direct})
+		late := f.post(t, posts.Draft{Author: bob.ID, Text: "@alice later", Visibility: retwis.Direct})
+		f.Drain(t)
+		old := itoa(time.Now().Unix() - 60)
+		for _, p := range []retwis.Post{p1, p2} {
+			f.Do(t, "HSET", schema.Post(p.ID), schema.FieldTime, old)
+		}
+		for _, u := range []retwis.User{alice, bob} {
+			f.Do(t, "DEL", schema.Conversations(u.ID), schema.ConversationsRead(u.ID), schema.Conversation(u.ID, p1.ID), schema.Conversation(u.ID, late.ID))
+		}
+		f.Do(t, "SET", schema.VersionKey, "7")
+		must.OK(t, f.St.Migrate(f.Ctx, slog.New(slog.DiscardHandler)))
+		_, err := upkeep.Round(f.Ctx, f.St, delivery.New(f.St, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.St))
+		must.OK(t, err)
+		want := []string{itoa(p1.ID) + ":" + itoa(p2.ID) + ":read"}
+		for _, u := range []retwis.User{alice, bob} {
+			if got := f.conversationsOf(t, u.ID); !slices.Equal(got, want) {
+				t.Errorf("%s's conversations after the backfill: %v; want %v", u.Username, got, want)
+			}
 		}
 	})
 }

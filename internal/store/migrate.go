@@ -59,6 +59,7 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 		{5, schema.PeopleReindexState, "the users registered before are entered in the people search in the background, a batch each maintenance round"},
 		{6, schema.GraphReindexState, "the follows made before are entered in the graph in the background, a batch each maintenance round"},
 		{7, schema.ExploreReindexState, "the users registered before are entered in the directory in the background, a batch each maintenance round"},
+		{8, schema.ConversationsReindexState, "the direct posts written before are entered in their conversations in the background, a batch each maintenance round"},
 	} {
 		if v >= bf.version || empty {
 			continue

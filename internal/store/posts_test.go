@@ -280,7 +280,7 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{3, 1}) {
 		t.Fatalf("legacy home timeline = %v, %v (the missing post 2 must be skipped)", postIDs(home.Posts), err)
 	}
-	if f.Do(t, "GET", "schema_version") != "7" {
+	if f.Do(t, "GET", "schema_version") != "8" {
 		t.Fatal("schema_version not recorded")
 	}
 	if found, err := f.St.SearchPeople(f.Ctx, "legacy", 10); err != nil || len(found) != 0 {

@@ -249,6 +249,10 @@
 //	reindex:explore      hash    likewise, of the entering of the users
 //	                             registered before version 7 in the
 //	                             directory (retwis)
+//	reindex:conversations
+//	                     hash    likewise, of the entering of the direct
+//	                             posts written before version 8 in their
+//	                             conversations (retwis)
 //	check:<scope>:<kind>:<n>
 //	                     hash    the progress of walk n of a check of a
 //	                             kind of index (check.Run): master

@@ -606,6 +606,11 @@ const PeopleReindexState = "reindex:people"
 // users written before version 7 in the directory has got.
 const ExploreReindexState = "reindex:explore"
 
+// ConversationsReindexState records likewise how far the entering of
+// the direct posts written before version 8 in their conversations has
+// got (a walk of the Direct indexes).
+const ConversationsReindexState = "reindex:conversations"
+
 // FieldReindexSince is the field of ReindexState that the migration
 // writes (unix time), so that the indexing starts.
 const FieldReindexSince = "since"
@@ -628,8 +633,10 @@ func fnv32(s string) uint32 {
 // PeopleReindexState); version 6 the graph of relations between users
 // (the follows are entered in the background, see GraphReindexState);
 // version 7 the directory of accounts, Explore (the users are entered in
-// the background, see ExploreReindexState).
-const Version = 7
+// the background, see ExploreReindexState); version 8 the direct
+// conversations (the direct posts are entered in the background, see
+// ConversationsReindexState).
+const Version = 8
 
 // Kinds of delivery job on the deliveries stream.
 const (
