@@ -166,7 +166,8 @@
 //	direct:{<id>}        zset    the direct posts user <id> wrote or is
 //	                             mentioned in: post ids scored by id
 //	                             (retwis; the source of the conversations)
-//	conversations:{<id>} zset    user <id>'s direct conversations: the
+//	conversations:{<id>}
+//	                     zset    user <id>'s direct conversations: the
 //	                             conversation id (the root of the thread)
 //	                             scored by the id of its newest post
 //	                             (retwis; the Direct page, the API's
