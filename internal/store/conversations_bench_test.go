@@ -12,15 +12,16 @@ import (
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
-// BenchmarkConversations reads a first page of 20 conversations of a
-// reader, each a thread of 3 direct posts with another user, against the
+// BenchmarkConversations reads a page of 20 conversations of a reader,
+// each a thread of 3 direct posts with another user, against the
 // baseline of the same reader's page of the 20 newest posts that mention
 // them (what the Direct page read before: a page of an index of posts,
-// through the same read path), interleaved rounds, with the calls of
-// each that the client-side cache does not answer (the posts' read goes
-// through it, warm in both):
+// through the same read path), a first page (through the client-side
+// cache) and a page by cursor, with the calls of each that the
+// client-side cache does not answer, warm. Interleaved rounds:
 //
-//	go test ./internal/store -run '^$' -bench Conversations -benchtime 2000x -count 9
+//	go test -c -o /tmp/store.test ./internal/store && cd internal/store &&
+//	  for i in $(seq 9); do /tmp/store.test -test.run '^$' -test.bench Conversations -test.benchtime 2000x; done
 func BenchmarkConversations(b *testing.B) {
 	f := storetest.NewFixture(b, redistest.Start(b).URL, store.Options{}, true)
 	reader := f.Register(b, "reader")
@@ -35,25 +36,37 @@ func BenchmarkConversations(b *testing.B) {
 		name string
 		read func() (int, error)
 	}{
-		{"mentions-baseline", func() (int, error) {
-			p, err := f.St.Mentions(f.Ctx, reader.ID, retwis.Cursor{Before: 1 << 52}, 20)
-			return len(p.Posts), err
-		}},
-		{"conversations", func() (int, error) {
-			p, err := f.St.Conversations(f.Ctx, reader.ID, retwis.Cursor{}, 20)
-			return len(p.Conversations), err
-		}},
+		{"first/mentions-baseline", mentions(f, reader.ID, retwis.Cursor{})},
+		{"first/conversations", conversations(f, reader.ID, retwis.Cursor{})},
+		{"cursor/mentions-baseline", mentions(f, reader.ID, retwis.Cursor{Before: 1 << 52})},
+		{"cursor/conversations", conversations(f, reader.ID, retwis.Cursor{Before: 1 << 52})},
 	} {
 		b.Run(bench.name, func(b *testing.B) {
-			calls := f.RC.Calls.Load()
-			n := must.Value(bench.read())(b)
-			b.ReportMetric(float64(f.RC.Calls.Load()-calls), "uncached-calls")
-			if n != 20 {
+			if n := must.Value(bench.read())(b); n != 20 { // and the cache is warm
 				b.Fatalf("read %d; want 20", n)
 			}
+			calls := f.RC.Calls.Load()
 			for b.Loop() {
 				must.Value(bench.read())(b)
 			}
+			b.ReportMetric(float64(f.RC.Calls.Load()-calls)/float64(b.N), "calls/op")
 		})
+	}
+}
+
+// mentions reads uid's page of mentions at c, returning how many posts.
+func mentions(f *storetest.Fixture, uid int64, c retwis.Cursor) func() (int, error) {
+	return func() (int, error) {
+		p, err := f.St.Mentions(f.Ctx, uid, c, 20)
+		return len(p.Posts), err
+	}
+}
+
+// conversations reads uid's page of conversations at c, returning how
+// many.
+func conversations(f *storetest.Fixture, uid int64, c retwis.Cursor) func() (int, error) {
+	return func() (int, error) {
+		p, err := f.St.Conversations(f.Ctx, uid, c, 20)
+		return len(p.Conversations), err
 	}
 }

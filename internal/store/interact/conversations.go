@@ -46,9 +46,10 @@ var ErrNoConversation = retwis.Errorf(retwis.NotFound, "No such conversation.")
 // then their newest posts and how far uid read them, then those posts
 // through the read path, which leaves out the deleted and those uid does
 // not see (a block, a mute, a suspension; with them their
-// conversations): three round trips. Reading marks nothing read.
+// conversations): three calls, through the client-side cache for a first
+// page (none when warm). Reading marks nothing read.
 func (s *Store) Conversations(ctx context.Context, uid int64, c retwis.Cursor, n int) (ConversationPage, error) {
-	zs, err := s.C.Do(ctx, conversationsCmd(s.C, uid, c, n+1)).AsZScores()
+	zs, err := s.conversationsPage(ctx, uid, c, n+1)
 	if err != nil {
 		return ConversationPage{}, s.Wrap("read conversations", err)
 	}
@@ -70,18 +71,19 @@ func (s *Store) Conversations(ctx context.Context, uid int64, c retwis.Cursor, n
 	return page, err
 }
 
-// conversationsCmd reads up to n of uid's conversations with their
+// conversationsPage reads up to n of uid's conversations with their
 // scores for cursor c: descending, except for c.After, ascending from
-// the cursor.
-func conversationsCmd(c rueidis.Client, uid int64, cur retwis.Cursor, n int) rueidis.Completed {
-	b, key := c.B(), schema.Conversations(uid)
+// the cursor; a first page, the one most read, through the client-side
+// cache.
+func (s *Store) conversationsPage(ctx context.Context, uid int64, cur retwis.Cursor, n int) ([]rueidis.ZScore, error) {
+	b, key := s.C.B(), schema.Conversations(uid)
 	switch {
 	case cur.After > 0:
-		return b.Zrangebyscore().Key(key).Min("("+kernel.ID(cur.After)).Max("+inf").Withscores().Limit(0, int64(n)).Build()
+		return s.C.Do(ctx, b.Zrangebyscore().Key(key).Min("("+kernel.ID(cur.After)).Max("+inf").Withscores().Limit(0, int64(n)).Build()).AsZScores()
 	case cur.Before > 0:
-		return b.Zrevrangebyscore().Key(key).Max("("+kernel.ID(cur.Before)).Min("-inf").Withscores().Limit(0, int64(n)).Build()
+		return s.C.Do(ctx, b.Zrevrangebyscore().Key(key).Max("("+kernel.ID(cur.Before)).Min("-inf").Withscores().Limit(0, int64(n)).Build()).AsZScores()
 	}
-	return b.Zrevrange().Key(key).Start(0).Stop(int64(n - 1)).Withscores().Build()
+	return s.Cached(ctx, b.Zrevrange().Key(key).Start(0).Stop(int64(n-1)).Withscores().Cache(), s.Opts.CacheTTL).AsZScores()
 }
 
 // Conversation returns uid's conversation conv, or ErrNoConversation
@@ -103,20 +105,21 @@ func (s *Store) Conversation(ctx context.Context, uid, conv int64) (Conversation
 
 // lastOf returns convs with their newest posts as uid sees them and
 // whether uid read them, leaving out those of which uid sees none: one
-// pipeline in uid's slot, then the posts' read.
+// call in uid's slot, then the posts' read, both through the client-side
+// cache.
 func (s *Store) lastOf(ctx context.Context, uid int64, convs []Conversation) ([]Conversation, error) {
 	if len(convs) == 0 {
 		return nil, nil
 	}
 	b := s.C.B()
-	cmds := make(rueidis.Commands, 0, len(convs)+1)
+	cmds := make([]rueidis.CacheableTTL, 0, len(convs)+1)
 	members := make([]string, len(convs))
 	for i, c := range convs {
 		members[i] = kernel.ID(c.ID)
-		cmds = append(cmds, b.Zrevrange().Key(schema.Conversation(uid, c.ID)).Start(0).Stop(0).Build())
+		cmds = append(cmds, rueidis.CT(b.Zrevrange().Key(schema.Conversation(uid, c.ID)).Start(0).Stop(0).Cache(), s.Opts.CacheTTL))
 	}
-	cmds = append(cmds, b.Zmscore().Key(schema.ConversationsRead(uid)).Member(members...).Build())
-	res := s.C.DoMulti(ctx, cmds...)
+	cmds = append(cmds, rueidis.CT(b.Zmscore().Key(schema.ConversationsRead(uid)).Member(members...).Cache(), s.Opts.CacheTTL))
+	res := s.CachedMulti(ctx, cmds...)
 	read, err := res[len(convs)].ToArray()
 	if err != nil {
 		return nil, s.Wrap("read conversations", err)
@@ -175,6 +178,7 @@ func (s *Store) MarkConversationsRead(ctx context.Context, uid int64, convs []Co
 	for _, c := range convs {
 		cmd = cmd.ScoreMember(float64(c.Newest), kernel.ID(c.ID))
 	}
+	s.Written.Add(schema.ConversationsRead(uid))
 	return s.Wrap("mark conversations read", s.C.Do(ctx, cmd.Build()).Error())
 }
 
@@ -200,6 +204,7 @@ func (s *Store) ReadConversation(ctx context.Context, uid, conv int64) (Conversa
 // check drops.
 func (s *Store) DeleteConversation(ctx context.Context, uid, conv int64) error {
 	b, c := s.C.B(), kernel.ID(conv)
+	s.Written.Add(schema.Conversation(uid, conv), schema.ConversationsRead(uid), schema.Conversations(uid))
 	res := s.C.DoMulti(ctx,
 		b.Del().Key(schema.Conversation(uid, conv)).Build(),
 		b.Zrem().Key(schema.ConversationsRead(uid)).Member(c).Build(),
