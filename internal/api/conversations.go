@@ -3,13 +3,13 @@ package api
 import (
 	"context"
 	"net/http"
-	"slices"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/interact"
 )
 
-// conversation is Mastodon's Conversation: a direct post and the
-// accounts it is between.
+// conversation is Mastodon's Conversation: a thread of direct posts, the
+// accounts it is between and its newest post.
 type conversation struct {
 	ID         string    `json:"id"`
 	Unread     bool      `json:"unread"`
@@ -18,44 +18,82 @@ type conversation struct {
 }
 
 // conversations answers GET /api/v1/conversations: the viewer's direct
-// posts (those they wrote or are mentioned in), newest first, paged by
-// post id as a timeline is. Each is a conversation of its own, whose id
-// is the post's: the post is its last status, its accounts are the
-// post's author and those it mentions but the viewer. None is unread:
-// retwis keeps no read marker of them.
+// conversations, newest activity first, paged by the id of their newest
+// post (max_id, min_id, since_id, the Link header). A conversation's id
+// is the root of its thread; its accounts are its newest post's author
+// and those it mentions but the viewer; it is unread until the viewer
+// reads it (POST …/read), which listing does not do.
 func (s *Server) conversations(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.pageOf(w, r)
 	if !ok {
 		return
 	}
 	uid := viewer(r).ID
-	page, err := s.store.Direct(r.Context(), uid, p.cursor, p.limit)
-	posts := newerThan(page.Posts, p.since, func(p retwis.Post) int64 { return p.ID })
+	page, err := s.store.Conversations(r.Context(), uid, p.cursor, p.limit)
+	convs := newerThan(page.Conversations, p.since, func(c interact.Conversation) int64 { return c.Newest })
 	var out []conversation
 	if err == nil {
-		out, err = s.conversationsOf(r.Context(), newSite(r), uid, posts)
+		out, err = s.conversationsOf(r.Context(), newSite(r), uid, convs)
 	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if len(posts) > 0 {
-		link(w, r, posts[0].ID, posts[len(posts)-1].ID, page.Older)
+	if len(convs) > 0 {
+		link(w, r, convs[0].Newest, convs[len(convs)-1].Newest, page.Older)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
 
-// conversationsOf returns the conversations of the direct posts posts
-// as uid reads them: their statuses, then the summaries of everyone they
-// are between, in a constant number of round trips.
-func (s *Server) conversationsOf(ctx context.Context, st site, uid int64, posts []retwis.Post) ([]conversation, error) {
+// readConversation answers POST /api/v1/conversations/:id/read: the
+// conversation, marked read by the viewer.
+func (s *Server) readConversation(w http.ResponseWriter, r *http.Request) {
+	conv, ok := retwis.ParseID(r.PathValue("id"))
+	if !ok {
+		s.fail(w, r, interact.ErrNoConversation)
+		return
+	}
+	uid := viewer(r).ID
+	c, err := s.store.ReadConversation(r.Context(), uid, conv)
+	var out []conversation
+	if err == nil {
+		out, err = s.conversationsOf(r.Context(), newSite(r), uid, []interact.Conversation{c})
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out[0])
+}
+
+// deleteConversation answers DELETE /api/v1/conversations/:id: the
+// conversation taken out of the viewer's list only (a later post in it
+// brings it back); an empty object.
+func (s *Server) deleteConversation(w http.ResponseWriter, r *http.Request) {
+	conv, ok := retwis.ParseID(r.PathValue("id"))
+	if !ok {
+		s.fail(w, r, interact.ErrNoConversation)
+		return
+	}
+	if err := s.store.DeleteConversation(r.Context(), viewer(r).ID, conv); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, struct{}{})
+}
+
+// conversationsOf returns convs as uid reads them: their newest posts'
+// statuses, then the summaries of everyone they are between, in a
+// constant number of round trips.
+func (s *Server) conversationsOf(ctx context.Context, st site, uid int64, convs []interact.Conversation) ([]conversation, error) {
+	posts := make([]retwis.Post, len(convs))
+	var uids []int64
+	for i, c := range convs {
+		posts[i], uids = c.Last, append(uids, c.With...)
+	}
 	statuses, err := s.statuses(ctx, st, posts)
 	if err != nil {
 		return nil, err
-	}
-	var uids []int64
-	for _, p := range posts {
-		uids = append(append(uids, p.AuthorID), p.MentionIDs...)
 	}
 	sums, err := s.store.Summaries(ctx, uids)
 	if err != nil {
@@ -67,11 +105,8 @@ func (s *Server) conversationsOf(ctx context.Context, st site, uid int64, posts 
 	}
 	out := make([]conversation, 0, len(statuses))
 	for i := range statuses {
-		c := conversation{ID: statuses[i].ID, Accounts: []account{}, LastStatus: &statuses[i]}
-		if k := slices.IndexFunc(posts, func(p retwis.Post) bool { return id(p.ID) == c.ID }); k >= 0 {
-			c.Accounts = accountsOf(st, byID, uid, append([]int64{posts[k].AuthorID}, posts[k].MentionIDs...))
-		}
-		out = append(out, c)
+		out = append(out, conversation{ID: id(convs[i].ID), Unread: convs[i].Unread,
+			Accounts: accountsOf(st, byID, uid, convs[i].With), LastStatus: &statuses[i]})
 	}
 	return out, nil
 }

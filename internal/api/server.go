@@ -90,6 +90,7 @@ const (
 	writeMedia        = "write:media"
 	writeFavourites   = "write:favourites"
 	writeBookmarks    = "write:bookmarks"
+	writeConversation = "write:conversations"
 )
 
 // routes registers the API on mux.
@@ -157,6 +158,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/timelines/tag/{hashtag}", s.may(readStatuses, s.tagTimeline))
 
 	mux.HandleFunc("GET /api/v1/conversations", s.need(readStatuses, s.conversations))
+	mux.HandleFunc("POST /api/v1/conversations/{id}/read", s.need(writeConversation, s.readConversation))
+	mux.HandleFunc("DELETE /api/v1/conversations/{id}", s.need(writeConversation, s.deleteConversation))
 	mux.HandleFunc("GET /api/v1/notifications", s.need(readNotifications, s.notifications))
 	mux.HandleFunc("GET /api/v1/notifications/{id}", s.need(readNotifications, s.notification))
 	mux.HandleFunc("GET /api/v2/search", s.may(readSearch, s.search))

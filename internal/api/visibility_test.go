@@ -239,6 +239,63 @@ func TestConversations(t *testing.T) {
 	}
 }
 
+// TestConversationThreads: through go-mastodon, a thread of three direct
+// posts between alice and bob is one conversation for both, its id the
+// first post's, its last status the newest; unread for bob until he
+// marks it read, and for alice once bob replies; deleted from alice's
+// list alone until a new post brings it back; an unknown one is 404.
+func TestConversationThreads(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	ctx := t.Context()
+	_, aliceToken := s.User("alice")
+	_, bobToken := s.User("bob")
+	alice, bob := s.Mastodon(&mastodon.Config{AccessToken: aliceToken}), s.Mastodon(&mastodon.Config{AccessToken: bobToken})
+	say := func(app *mastodon.Client, text string, to mastodon.ID) *mastodon.Status {
+		t.Helper()
+		st := must.Value(app.PostStatus(ctx, &mastodon.Toot{Status: text, InReplyToID: to, Visibility: "direct"}))(t)
+		s.Drain()
+		return st
+	}
+	want := func(app *mastodon.Client, who string, last mastodon.ID, unread bool) {
+		t.Helper()
+		convs := must.Value(app.GetConversations(ctx, nil))(t)
+		if len(convs) != 1 || convs[0].LastStatus == nil || convs[0].LastStatus.ID != last || convs[0].Unread != unread {
+			t.Fatalf("%s's conversations: %+v; want one, its last status %s, unread %v", who, convs, last, unread)
+		}
+	}
+	first := say(alice, "@bob psst", "")
+	want(bob, "bob", first.ID, true)
+	want(alice, "alice", first.ID, false)
+	must.OK(t, bob.MarkConversationAsRead(ctx, first.ID))
+	want(bob, "bob", first.ID, false)
+	second := say(bob, "yes?", first.ID)
+	want(alice, "alice", second.ID, true)
+	third := say(alice, "tonight", second.ID)
+	want(alice, "alice", third.ID, false)
+	want(bob, "bob", third.ID, true)
+	convs := must.Value(bob.GetConversations(ctx, nil))(t)
+	if convs[0].ID != first.ID || len(convs[0].Accounts) != 1 || convs[0].Accounts[0].Username != "alice" {
+		t.Errorf("bob's conversation %s with %+v; want %s, with alice", convs[0].ID, convs[0].Accounts, first.ID)
+	}
+	must.OK(t, alice.DeleteConversation(ctx, first.ID))
+	if got := must.Value(alice.GetConversations(ctx, nil))(t); len(got) != 0 {
+		t.Errorf("alice's conversations once she deleted it: %+v; want none", got)
+	}
+	want(bob, "bob", third.ID, true)
+	fourth := say(bob, "@alice gone?", third.ID)
+	want(alice, "alice", fourth.ID, true)
+	for _, r := range []servertest.Reply{s.Call("POST", "/api/v1/conversations/999/read", aliceToken, nil),
+		s.Call("DELETE", "/api/v1/conversations/999", aliceToken, nil), s.Call("DELETE", "/api/v1/conversations/x", aliceToken, nil)} {
+		if r.Status != 404 {
+			t.Errorf("an unknown conversation: %d; want 404", r.Status)
+		}
+	}
+	if r := s.Call("POST", "/api/v1/conversations/"+string(first.ID)+"/read", "", nil); r.Status != 401 {
+		t.Errorf("read without a token: %d; want 401", r.Status)
+	}
+}
+
 // TestVisibilityStreams: the public, tag and user streams, over
 // Server-Sent Events and a WebSocket, carry each of alice's posts to
 // exactly those who would find it on the matching timeline: a public

@@ -27,8 +27,7 @@ func (s *Server) markPost(act func(ctx context.Context, uid, pid int64) (retwis.
 }
 
 // postList serves a list of the viewer's posts, newest first, by cursor,
-// with the template name: GET /mentions, /direct, /favourites,
-// /bookmarks.
+// with the template name: GET /mentions, /favourites, /bookmarks.
 func (s *Server) postList(title, name string, read func(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		u, _ := middleware.ViewerFrom(r.Context())

@@ -156,6 +156,7 @@ type view struct {
 	Reported      bool                  // a post or profile page just reported by the viewer
 	Deletion      retwis.Deletion       // the page of a deleted account
 	Versions      []retwis.Version      // the versions of an edited post, newest first
+	Conversations []conversationView    // the Direct page
 }
 
 // loginFailures are the failed logins to the viewer's account that the

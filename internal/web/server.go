@@ -182,7 +182,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /p/{id}", s.mw.Viewer(s.permalink))
 	mux.HandleFunc("GET /tag/{tag}", s.mw.Viewer(s.tag))
 	mux.HandleFunc("GET /mentions", s.requireLogin(s.postList("Mentions", "mentions", s.store.Mentions)))
-	mux.HandleFunc("GET /direct", s.requireLogin(s.postList("Direct", "direct", s.store.Direct)))
+	mux.HandleFunc("GET /direct", s.requireLogin(s.direct))
 	mux.HandleFunc("GET /notifications", s.requireLogin(s.notifications))
 	mux.HandleFunc("GET /settings", s.requireLogin(s.editSettings))
 	mux.HandleFunc("POST /settings", s.requireLogin(s.mw.Throttle(s.saveSettings)))

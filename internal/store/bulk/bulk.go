@@ -132,7 +132,7 @@ func (w *Writer) Follows(follower int64, followees []int64, at int64) error {
 
 // Post writes one post, indexes it under its author, and enters it in
 // the indexes of its conversations (tags, mentions, replies and
-// notifications; the tag counts wait for Finish); the newest public
+// notifications, conversations; the tag counts wait for Finish); the newest public
 // posts form the global timeline, written by Finish; unlisted and
 // followers-only ones enter no tag index, as online. The post is marked
 // delivered (at the time it was made): the dataset's home timelines hold
@@ -155,7 +155,8 @@ func (w *Writer) Post(p dataset.Post) error {
 	}
 	w.count(post)
 	w.account(p.Author, func(a *bulkAccount) { a.posts = append(a.posts, p.Time) })
-	return w.all(append([][]string{hash, {"ZADD", schema.UserPosts(p.Author), pid, pid}}, index.Writes(post)...))
+	writes := append([][]string{hash, {"ZADD", schema.UserPosts(p.Author), pid, pid}}, index.Writes(post)...)
+	return w.all(append(writes, index.ConversationWrites(post, false)...))
 }
 
 // conversationOf returns what a dataset post records of its

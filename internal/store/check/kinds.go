@@ -42,7 +42,7 @@ type checkKind struct {
 // a user's set of users followed is the truth of the follows, the user
 // hashes of the names, people and directory, the post hashes of the
 // posts' indexes, a user's favourites of who favourited a post and its
-// count.
+// count, a conversation's posts of the list of conversations.
 var checkKinds = []checkKind{
 	{"follows", []checkWalk{{schema.FollowingKeys, "zset", checker.checkFollowing}}},
 	{"followers", []checkWalk{{schema.FollowersKeys, "zset", checker.checkFollowers}}},
@@ -64,6 +64,11 @@ var checkKinds = []checkKind{
 	{"favourites", []checkWalk{
 		{schema.FavouritesKeys, "zset", checker.checkFavourites},
 		{schema.FavouritedByKeys, "zset", checker.checkFavouritedBy},
+	}},
+	// The posts first: a repair there may change a list's scores.
+	{"conversations", []checkWalk{
+		{schema.ConversationKeys, "zset", checker.checkConversationPosts},
+		{schema.ConversationsKeys, "zset", checker.checkConversations},
 	}},
 	{"timelines", []checkWalk{
 		{schema.HomeKeys, "list", checker.checkTimelines},

@@ -182,18 +182,30 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 // chunks, the mentions, notifications, followed celebrities,
 // suggestions, failed logins and their notice, the API tokens with the
 // record of their use, the sessions, the blocks and mutes both ways, and
-// the bookmarks and pins.
+// the bookmarks and pins, the direct conversations with their posts and
+// how far they were read.
 func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
-	chunks, err := s.C.Do(ctx, s.C.B().Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build()).AsIntSlice()
+	b := s.C.B()
+	res := s.C.DoMulti(ctx, b.Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build(),
+		b.Zrange().Key(schema.Conversations(uid)).Min("0").Max("-1").Build())
+	chunks, err := res[0].AsIntSlice()
 	if err != nil {
 		return nil, s.Wrap("deletion: archive", err)
+	}
+	convs, err := res[1].AsIntSlice()
+	if err != nil {
+		return nil, s.Wrap("deletion: conversations", err)
 	}
 	keys := []string{schema.User(uid), schema.Home(uid), schema.Archive(uid), schema.Mentions(uid), schema.Direct(uid), schema.Notifications(uid),
 		schema.FollowedCelebrities(uid), schema.Suggestions(uid), schema.LoginFailures(uid), schema.LoginNotice(uid),
 		schema.Tokens(uid), schema.TokensUsed(uid), schema.Sessions(uid), schema.Blocks(uid), schema.Mutes(uid), schema.BlockedBy(uid),
-		schema.Bookmarks(uid), schema.Pins(uid), schema.Boosts(uid), schema.HomeBoosts(uid)}
+		schema.Bookmarks(uid), schema.Pins(uid), schema.Boosts(uid), schema.HomeBoosts(uid),
+		schema.Conversations(uid), schema.ConversationsRead(uid)}
 	for _, n := range chunks {
 		keys = append(keys, schema.ArchiveChunk(uid, n))
+	}
+	for _, c := range convs {
+		keys = append(keys, schema.Conversation(uid, c))
 	}
 	return keys, nil
 }

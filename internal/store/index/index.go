@@ -141,10 +141,11 @@ type Post struct {
 // written, the trends, the completion), the mentions of each user it
 // mentions, the replies of the post it answers, the notifications of
 // those users and the relations of the graph, the Direct indexes (see
-// Writes). All but the counts of the trends and the completion are safe
+// Writes) and the conversations (ConversationWrites). All but the counts of the trends and the completion are safe
 // to repeat.
 func Cmds(c rueidis.Client, p Post) rueidis.Commands {
-	return append(Commands(c, Writes(p)), countCmds(c, p, 1)...)
+	cmds := append(Commands(c, Writes(p)), Commands(c, ConversationWrites(p, false))...)
+	return append(cmds, countCmds(c, p, 1)...)
 }
 
 // ListedTags returns the tags of p that its listing enters (tag pages,
@@ -242,8 +243,8 @@ func countCmds(c rueidis.Client, p Post, sign int) rueidis.Commands {
 // UnlistCmds return the commands that take p out of the indexes that
 // list it (its tags' posts and days, the mentions and notifications of
 // those it mentions, of the mention and of its edits, the replies of the post it answers and that
-// author's notification; for a direct post, the Direct indexes and home
-// timelines of those it was between), and drop the index of its replies (which stay
+// author's notification; for a direct post, the Direct indexes,
+// conversations and home timelines of those it was between), and drop the index of its replies (which stay
 // standing, in reply to a deleted post) and its counts and who
 // favourited it (CountsDelCmds; the marks of those who did are skipped
 // when read, and removed then). Each is safe to repeat.
@@ -274,6 +275,7 @@ func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 		cmds = append(cmds, b.Zrem().Key(schema.Direct(uid)).Member(pid).Build(),
 			b.Lrem().Key(schema.Home(uid)).Count(0).Element(pid).Build())
 	}
+	cmds = append(cmds, ConversationUnlistCmds(c, p)...)
 	cmds = append(cmds, b.Del().Key(schema.Replies(p.ID)).Build())
 	return append(cmds, CountsDelCmds(c, p.ID)...)
 }

@@ -82,7 +82,8 @@ func (sc *Script) Cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 // allScripts are loaded on every node by loadScripts, so that any of
 // them can be sent in a pipeline.
 var allScripts = []*Script{PushIDs, FixIDs, MergeIDs, PageIDs, DropIDs, TrendAdd, CompleteAdd, ClaimName, UnclaimName, UpgradeLegacy,
-	CreateIfAbsent, SetIfExists, BeginDeletion, EditPost, UpdateFields, MarkSync, NotifyOnce, MarkAdd, PushBoost, DropMark}
+	CreateIfAbsent, SetIfExists, BeginDeletion, EditPost, UpdateFields, MarkSync, NotifyOnce, MarkAdd, PushBoost, DropMark,
+	DropConversationPost}
 
 // LoadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.

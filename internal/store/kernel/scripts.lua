@@ -682,3 +682,19 @@ return 1
 -- holds the value (not one set since); it returns 1 if it went.
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end
 return 0
+
+--- drop_conversation_post
+-- KEYS[1]: the posts of one of a user's conversations; KEYS[2]: the
+-- user's conversations; KEYS[3]: how far the user read them. ARGV: a
+-- post, the conversation. The post leaves the conversation, which is
+-- then scored by its newest post left, or, with none left, leaves the
+-- list.
+redis.call('ZREM', KEYS[1], ARGV[1])
+local newest = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if newest[2] then
+  redis.call('ZADD', KEYS[2], 'XX', newest[2], ARGV[2])
+  return 1
+end
+redis.call('ZREM', KEYS[2], ARGV[2])
+redis.call('ZREM', KEYS[3], ARGV[2])
+return 0

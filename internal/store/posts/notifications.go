@@ -261,12 +261,6 @@ func (s *Store) Mentions(ctx context.Context, uid int64, c retwis.Cursor, n int)
 	return s.addressed(ctx, uid, schema.Mentions(uid), c, n)
 }
 
-// Direct returns a page of the direct posts uid wrote or is mentioned
-// in (uid's Direct page), newest first, by cursor.
-func (s *Store) Direct(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, error) {
-	return s.addressed(ctx, uid, schema.Direct(uid), c, n)
-}
-
 // addressed returns a page, newest first, of the index key of posts
 // addressed to uid, as uid sees them.
 func (s *Store) addressed(ctx context.Context, uid int64, key string, c retwis.Cursor, n int) (retwis.Page, error) {

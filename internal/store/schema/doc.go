@@ -174,7 +174,21 @@
 //	                             scored by id (retwis)
 //	direct:{<id>}        zset    the direct posts user <id> wrote or is
 //	                             mentioned in: post ids scored by id
-//	                             (retwis; the Direct page, conversations)
+//	                             (retwis; the source of the conversations)
+//	conversations:{<id>}
+//	                     zset    user <id>'s direct conversations: the
+//	                             conversation id (the root of the thread)
+//	                             scored by the id of its newest post
+//	                             (retwis; the Direct page, the API's
+//	                             conversations)
+//	conversations_read:{<id>}
+//	                     zset    how far user <id> read each conversation:
+//	                             its id scored by the newest post read
+//	                             (unread while lower than in conversations)
+//	                             (retwis)
+//	conversation:{<id>}:<conversation>
+//	                     zset    the direct posts of one conversation of
+//	                             user <id>: post ids scored by id (retwis)
 //	notifications:{<id>}
 //	                     zset    user <id>'s newest 200 notifications,
 //	                             scored by unix ms: "follow:<actor>",
@@ -248,6 +262,10 @@
 //	reindex:authors      hash    likewise, of the copying of their
 //	                             authors' usernames into the posts
 //	                             written before version 8 (retwis)
+//	reindex:conversations
+//	                     hash    likewise, of the entering of the direct
+//	                             posts written before version 8 in their
+//	                             conversations (retwis)
 //	check:<scope>:<kind>:<n>
 //	                     hash    the progress of walk n of a check of a
 //	                             kind of index (check.Run): master

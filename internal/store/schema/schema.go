@@ -330,6 +330,42 @@ func Mentions(uid int64) string { return "mentions:" + tag(uid) }
 // (their Direct page): post ids scored by id.
 func Direct(uid int64) string { return "direct:" + tag(uid) }
 
+// Conversations is uid's list of direct conversations (their Direct
+// page): conversation ids (the root of the post's thread, see
+// index.ConversationOf) scored by the id of their newest post, so
+// newest activity first. A conversation the user deleted is gone from
+// it until a later post brings it back.
+func Conversations(uid int64) string { return "conversations:" + tag(uid) }
+
+// ConversationsRead holds how far uid read each conversation: ids
+// scored by the newest post read; a conversation is unread while its
+// score in Conversations is higher.
+func ConversationsRead(uid int64) string { return "conversations_read:" + tag(uid) }
+
+// Conversation holds the direct posts of conversation conv in uid's
+// list, post ids scored by id, in uid's slot: the newest is the one the
+// list shows.
+func Conversation(uid, conv int64) string { return "conversation:" + tag(uid) + ":" + id(conv) }
+
+// ConversationsKeys and ConversationKeys are the SCAN patterns of the
+// users' Conversations and of their Conversation sets.
+const (
+	ConversationsKeys = "conversations:{*}"
+	ConversationKeys  = "conversation:{*}:*"
+)
+
+// ConversationsOf returns the user whose Conversations key is key.
+func ConversationsOf(key string) (int64, bool) { return ownerOf("conversations:", key) }
+
+// ConversationOf returns the user and the conversation of a
+// Conversation key.
+func ConversationOf(key string) (uid, conv int64, ok bool) {
+	owner, c, found := strings.Cut(strings.TrimPrefix(key, "conversation:"), "}:")
+	uid, err1 := strconv.ParseInt(strings.TrimPrefix(owner, "{"), 10, 64)
+	conv, err2 := strconv.ParseInt(c, 10, 64)
+	return uid, conv, found && strings.HasPrefix(key, "conversation:{") && err1 == nil && err2 == nil
+}
+
 // Notifications holds uid's newest notifications, scored by unix ms:
 // members "follow:<actor>", "mention:<actor>:<post>", "reply:<actor>:<post>",
 // "update:<actor>:<post>" (one per post however often edited, scored
@@ -581,6 +617,11 @@ const ExploreReindexState = "reindex:explore"
 // authors' usernames into the posts written before version 8 has got.
 const AuthorsReindexState = "reindex:authors"
 
+// ConversationsReindexState records likewise how far the entering of
+// the direct posts written before version 8 in their conversations has
+// got (a walk of the Direct indexes).
+const ConversationsReindexState = "reindex:conversations"
+
 // FieldReindexSince is the field of ReindexState that the migration
 // writes (unix time), so that the indexing starts.
 const FieldReindexSince = "since"
@@ -605,8 +646,9 @@ func fnv32(s string) uint32 {
 // version 7 the directory of accounts, Explore (the users are entered in
 // the background, see ExploreReindexState); version 8 copies into the
 // posts written before posts kept it their author's username, so that
-// pages read no user hash to name them (in the background, see
-// AuthorsReindexState).
+// pages read no user hash to name them, and adds the direct
+// conversations (both in the background, see AuthorsReindexState and
+// ConversationsReindexState).
 const Version = 8
 
 // Kinds of delivery job on the deliveries stream.

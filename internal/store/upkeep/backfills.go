@@ -38,14 +38,15 @@ var backfills = []backfill{
 	{schema.GraphReindexState, schema.FollowingKeys, "zset", "follows for the graph", (keeper).reindexFollows},
 	{schema.ExploreReindexState, schema.UserKeys, "hash", "users for the directory", (keeper).reindexAccounts},
 	{schema.AuthorsReindexState, schema.PostKeys, "hash", "older posts' authors", (keeper).nameOlderPosts},
+	{schema.ConversationsReindexState, schema.DirectKeys, "zset", "direct posts for the conversations", (keeper).reindexConversations},
 }
 
 // reindexOlder runs every backfill: as delivery jobs index new posts,
 // sign-ups new users and follows themselves, it indexes those written
 // before version 4 (by tag and mention), version 5 (in the people
-// search), version 6 (the follows in the graph) and version 7 (the
+// search), version 6 (the follows in the graph), version 7 (the
 // users in the directory) and version 8 (their authors' usernames in
-// the posts). See backfill.
+// the posts, the direct posts in their conversations). See backfill.
 // It returns how many keys it indexed.
 func (s keeper) reindexOlder(ctx context.Context) (int, error) {
 	total := 0
