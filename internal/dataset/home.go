@@ -1,15 +1,21 @@
 package dataset
 
-import "container/heap"
+import (
+	"container/heap"
+	"slices"
+)
 
-// postIndex gives each user's post ids in ascending order.
+// postIndex gives each user's post ids (boosts among them) in ascending
+// order, and the boosts.
 type postIndex interface {
 	following(uid int64) []int64
 	postsBy(uid int64) []int32
+	boosted() *boosts
 }
 
 // homeOf returns uid's home timeline in g: the newest limit posts of uid
-// and of the users uid follows, newest first. It merges the authors' post
+// and of the users uid follows, newest first, and the boosts among
+// theirs that reach uid (boosts.reaches). It merges the authors' post
 // arrays from their ends with a heap, so a user costs O(limit × log
 // authors) whatever those authors have written.
 func homeOf(g postIndex, uid int64, limit int) []int64 {
@@ -19,22 +25,44 @@ func homeOf(g postIndex, uid int64, limit int) []int64 {
 			h = append(h, cursor{own, len(own) - 1})
 		}
 	}
+	following := g.following(uid)
 	push(uid)
-	for _, f := range g.following(uid) {
+	for _, f := range following {
 		push(f)
 	}
 	heap.Init(&h)
+	reaches := boostFilter(g.boosted(), uid, following)
 	out := make([]int64, 0, limit)
 	for len(out) < limit && len(h) > 0 {
 		c := &h[0]
-		out = append(out, int64(c.ids[c.at]))
+		id := c.ids[c.at]
 		if c.at--; c.at < 0 {
 			heap.Pop(&h)
 		} else {
 			heap.Fix(&h, 0)
 		}
+		if reaches(id) {
+			out = append(out, int64(id))
+		}
 	}
 	return out
+}
+
+// boostFilter returns whether an entry of uid's home timeline, who
+// follows following, is there: a post always, a boost if it reaches uid.
+func boostFilter(bs *boosts, uid int64, following []int64) func(id int32) bool {
+	var sorted []int64 // following, sorted once a boost asks
+	follows := func(u int64) bool {
+		if sorted == nil {
+			sorted = slices.Sorted(slices.Values(following))
+		}
+		_, ok := slices.BinarySearch(sorted, u)
+		return ok
+	}
+	return func(id int32) bool {
+		i, ok := bs.find(id)
+		return !ok || bs.reaches(i, uid, follows)
+	}
 }
 
 // cursor walks one author's ascending post ids from the end.
