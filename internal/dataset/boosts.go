@@ -1,6 +1,6 @@
 package dataset
 
-import "slices"
+import "math/bits"
 
 // boost is a boost of a generated network, as its home timelines see it.
 type boost struct {
@@ -18,29 +18,36 @@ type boost struct {
 const boostWindow = 100
 
 // boosts holds the boosts of a dataset, ascending by id, and which ids
-// they are (a bit each), so that a home timeline tells its boosts from
-// its posts at the cost of a bit test. A nil *boosts has none.
+// they are (a bit each, and the count of boosts before each word of
+// bits), so that a home timeline tells its boosts from its posts, and
+// finds them, in constant time. A nil *boosts has none.
 type boosts struct {
 	list []boost
 	is   []uint64
+	rank []int32 // boosts below each word of is
 }
 
 // add records b, whose id is above those recorded.
 func (bs *boosts) add(b boost) {
-	bs.list = append(bs.list, b)
 	for int(b.id)/64 >= len(bs.is) {
 		bs.is = append(bs.is, 0)
+		bs.rank = append(bs.rank, int32(len(bs.list)))
 	}
 	bs.is[b.id/64] |= 1 << (b.id % 64)
+	bs.list = append(bs.list, b)
 }
 
 // find returns the index in bs.list of the boost with the given id, if
 // it is one.
 func (bs *boosts) find(id int32) (int, bool) {
-	if bs == nil || int(id)/64 >= len(bs.is) || bs.is[id/64]&(1<<(id%64)) == 0 {
+	if bs == nil || int(id)/64 >= len(bs.is) {
 		return 0, false
 	}
-	return slices.BinarySearchFunc(bs.list, id, func(b boost, id int32) int { return int(b.id - id) })
+	word, bit := bs.is[id/64], uint64(1)<<(id%64)
+	if word&bit == 0 {
+		return 0, false
+	}
+	return int(bs.rank[id/64]) + bits.OnesCount64(word&(bit-1)), true
 }
 
 // isBoost reports whether id is a boost.
@@ -76,30 +83,4 @@ func (bs *boosts) reaches(i int, uid int64, follows func(int64) bool) bool {
 		}
 	}
 	return true
-}
-
-// onHome returns the boosts among a home timeline's entries ids, newest
-// first, up to n of them.
-func (bs *boosts) onHome(ids []int64, n int) []HomeBoost {
-	var out []HomeBoost
-	for _, id := range ids {
-		if len(out) == n {
-			break
-		}
-		if i, ok := bs.find(int32(id)); ok {
-			out = append(out, HomeBoost{ID: id, Of: int64(bs.list[i].of)})
-		}
-	}
-	return out
-}
-
-// count returns how many of ids are boosts.
-func (bs *boosts) count(ids []int64) int {
-	n := 0
-	for _, id := range ids {
-		if bs.isBoost(int32(id)) {
-			n++
-		}
-	}
-	return n
 }

@@ -15,10 +15,10 @@ type postIndex interface {
 
 // homeOf returns uid's home timeline in g: the newest limit posts of uid
 // and of the users uid follows, newest first, and the boosts among
-// theirs that reach uid (boosts.reaches). It merges the authors' post
-// arrays from their ends with a heap, so a user costs O(limit × log
-// authors) whatever those authors have written.
-func homeOf(g postIndex, uid int64, limit int) []int64 {
+// theirs that reach uid (boosts.reaches), which it also returns apart.
+// It merges the authors' post arrays from their ends with a heap, so a
+// user costs O(limit × log authors) whatever those authors have written.
+func homeOf(g postIndex, uid int64, limit int) ([]int64, []HomeBoost) {
 	h := make(postHeap, 0, 16)
 	push := func(author int64) {
 		if own := g.postsBy(author); len(own) > 0 {
@@ -31,8 +31,9 @@ func homeOf(g postIndex, uid int64, limit int) []int64 {
 		push(f)
 	}
 	heap.Init(&h)
-	reaches := boostFilter(g.boosted(), uid, following)
+	bs, follows := g.boosted(), followsOf(following)
 	out := make([]int64, 0, limit)
+	var got []HomeBoost
 	for len(out) < limit && len(h) > 0 {
 		c := &h[0]
 		id := c.ids[c.at]
@@ -41,27 +42,26 @@ func homeOf(g postIndex, uid int64, limit int) []int64 {
 		} else {
 			heap.Fix(&h, 0)
 		}
-		if reaches(id) {
+		if i, ok := bs.find(id); !ok {
 			out = append(out, int64(id))
+		} else if bs.reaches(i, uid, follows) {
+			out = append(out, int64(id))
+			got = append(got, HomeBoost{ID: int64(id), Of: int64(bs.list[i].of)})
 		}
 	}
-	return out
+	return out, got
 }
 
-// boostFilter returns whether an entry of uid's home timeline, who
-// follows following, is there: a post always, a boost if it reaches uid.
-func boostFilter(bs *boosts, uid int64, following []int64) func(id int32) bool {
-	var sorted []int64 // following, sorted once a boost asks
-	follows := func(u int64) bool {
+// followsOf returns whether a user is among following, which it sorts
+// (a copy) the first time it is asked.
+func followsOf(following []int64) func(int64) bool {
+	var sorted []int64
+	return func(u int64) bool {
 		if sorted == nil {
 			sorted = slices.Sorted(slices.Values(following))
 		}
 		_, ok := slices.BinarySearch(sorted, u)
 		return ok
-	}
-	return func(id int32) bool {
-		i, ok := bs.find(id)
-		return !ok || bs.reaches(i, uid, follows)
 	}
 }
 

@@ -9,7 +9,11 @@
 // imported data.
 package dataset
 
-import "github.com/retwis/retwis"
+import (
+	"slices"
+
+	"github.com/retwis/retwis"
+)
 
 // User is one account of a dataset.
 type User struct {
@@ -129,12 +133,12 @@ func (t Timelines) checkDepth() error {
 // writeList writes the list of uid's home timeline from g, with the
 // boosts it got, and counts its entries in stats.
 func (t Timelines) writeList(w Writer, g postIndex, uid int64, stats *Stats) error {
-	ids := homeOf(g, uid, t.HomeCap)
+	ids, boosts := homeOf(g, uid, t.HomeCap)
 	stats.TimelineEntries += len(ids)
 	if err := w.Home(uid, ids); err != nil {
 		return err
 	}
-	return writeHomeBoosts(w, uid, g.boosted().onHome(ids, t.HomeCap))
+	return writeHomeBoosts(w, uid, boosts)
 }
 
 // writeHomeBoosts records the boosts a home timeline got, if any.
@@ -152,7 +156,7 @@ func (t Timelines) writeArchive(w Writer, g postIndex, uid int64, stats *Stats) 
 	if t.Archive == 0 {
 		return nil
 	}
-	ids := homeOf(g, uid, t.HomeCap+t.Archive)
+	ids, boosts := homeOf(g, uid, t.HomeCap+t.Archive)
 	if len(ids) <= t.HomeCap {
 		return nil
 	}
@@ -160,6 +164,10 @@ func (t Timelines) writeArchive(w Writer, g postIndex, uid int64, stats *Stats) 
 	if err := w.Archive(uid, ids[t.HomeCap:]); err != nil {
 		return err
 	}
-	bs := g.boosted()
-	return writeHomeBoosts(w, uid, bs.onHome(ids[t.HomeCap:], t.HomeCap-bs.count(ids[:t.HomeCap])))
+	boosts = boosts[:min(len(boosts), t.HomeCap)]
+	below := slices.IndexFunc(boosts, func(b HomeBoost) bool { return b.ID <= ids[t.HomeCap] }) // the first in the archive
+	if below < 0 {
+		return nil
+	}
+	return writeHomeBoosts(w, uid, boosts[below:])
 }

@@ -54,7 +54,8 @@ var bulkOptions = store.Options{HomeCap: 100}
 // TestBulkWriterLive writes a synthetic network straight into a database
 // and checks that it is consistent: a user's home timeline, through its
 // list and its archive, is exactly the newest posts of the user and
-// those they follow (1,100 of them when there are more), logins work,
+// those they follow (1,100 of them when there are more) and the boosts
+// that reach them, which home_boosts records, logins work,
 // popularity is skewed, the global timeline holds public posts only
 // (one in ten is unlisted or followers-only), and the check agrees.
 func TestBulkWriterLive(t *testing.T) {
@@ -77,6 +78,7 @@ func TestBulkWriterLive(t *testing.T) {
 	if stats.ArchivedEntries == 0 {
 		t.Fatal("nothing was archived")
 	}
+	homeBoosts := 0
 	for _, uid := range []int64{1, 150, 300} {
 		got := storetest.PageAll(t, f.Home(t, uid, 50), nil)
 		want := f.newestOfFollowed(t, uid)
@@ -84,6 +86,19 @@ func TestBulkWriterLive(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("user %d: home timeline has %d posts; want the %d newest of the authors'", uid, len(got), len(want))
 		}
+		var boosted []string // the posts of the newest 100 boosts on it, as home_boosts records them
+		for _, id := range want {
+			if of := f.Do(t, "HGET", "post:"+itoa(id), "reblog_of"); of != "" && len(boosted) < 100 {
+				boosted = append(boosted, of)
+			}
+		}
+		if got := f.Strs(t, "ZREVRANGE", "home_boosts:{"+itoa(uid)+"}", "0", "-1"); !slices.Equal(got, boosted) {
+			t.Fatalf("user %d: home_boosts holds %v; want the posts of the boosts on the home timeline, %v", uid, got, boosted)
+		}
+		homeBoosts += len(boosted)
+	}
+	if homeBoosts == 0 {
+		t.Fatal("no boost reached the home timelines looked at")
 	}
 	if _, _, err := f.St.Login(f.Ctx, "user42", "seeded pw"); err != nil {
 		t.Fatalf("a generated user cannot log in: %v", err)
