@@ -188,11 +188,11 @@ func (w *Writer) Favourites(uid int64, fs []dataset.Favourite) error {
 // HomeBoosts records boosts that uid's home timeline got, as
 // kernel.PushBoost does: the boosted post, scored by the boost's id.
 func (w *Writer) HomeBoosts(uid int64, boosts []dataset.HomeBoost) error {
-	cmd := []string{"ZADD", schema.HomeBoosts(uid)}
+	scored := make([]int64, 0, 2*len(boosts))
 	for _, b := range boosts {
-		cmd = append(cmd, kernel.ID(b.ID), kernel.ID(b.Of))
+		scored = append(scored, b.ID, b.Of)
 	}
-	return w.out.command(cmd...)
+	return w.out.ints("ZADD", schema.HomeBoosts(uid), scored)
 }
 
 // conversationOf returns what a dataset post records of its
