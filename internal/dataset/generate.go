@@ -31,9 +31,12 @@ func SeededHash(pass string, seed uint64) string {
 
 // Generate writes a synthetic network (see NetworkOptions) to w,
 // consistent in every index: each home timeline is the newest HomeCap
-// posts of the user and of those they follow, and its archive the
-// Archive posts before them. The same options always
-// give the same records. It stops when ctx is cancelled.
+// posts of the user and of those they follow (and the boosts of theirs
+// that reach the user, see boosts.reaches), and its archive the Archive
+// posts before them. Of the posts, one id in twenty is a boost
+// (isBoostSlot), and each user favourites a few posts of those they
+// follow (favouritesOf). The same options always give the same records.
+// It stops when ctx is cancelled.
 func Generate(ctx context.Context, w Writer, o GenerateOptions) (Stats, error) {
 	if err := o.check(); err != nil {
 		return Stats{}, err

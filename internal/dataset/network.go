@@ -14,7 +14,7 @@ import (
 // (Seed included) always give the same network.
 type NetworkOptions struct {
 	Users      int           // number of users, named user1, user2, …
-	Posts      int           // number of posts
+	Posts      int           // number of posts, one in twenty or so a boost
 	AvgFollows int           // average number of accounts a user follows
 	Span       time.Duration // posts are spread over this long…
 	Until      time.Time     // …up to this time
