@@ -153,6 +153,30 @@ func TestBulkInteractions(t *testing.T) {
 	}
 }
 
+// TestBulkOnCluster loads the RESP stream of a synthetic network into a
+// Redis Cluster (each of its commands touches one slot, or the load
+// fails): its favourites and boosts read as on one server, and the check
+// finds nothing wrong.
+func TestBulkOnCluster(t *testing.T) {
+	t.Parallel()
+	url := redistest.Cluster(t)
+	var stream bytes.Buffer
+	if _, err := dataset.Generate(t.Context(), bulk.NewRESPWriter(resp.NewWriter(bufio.NewWriter(&stream))), network(dataset.SeededHash("pw", 7))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := load.Run(t.Context(), load.Options{URL: url}, &stream); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, url, bulkOptions)
+	f.favourites(t)
+	f.boosts(t)
+	for _, pr := range f.Check(t, false).Problems {
+		if pr.Kind != "users" { // as in TestBulkWriterLive
+			t.Errorf("the check finds %s: %s ×%d", pr.Kind, pr.What, pr.Count)
+		}
+	}
+}
+
 // fan is a user of a generated network who favourited a post.
 type fan struct{ user, post int64 }
 
