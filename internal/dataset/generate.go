@@ -227,8 +227,8 @@ func (g *generator) boost(pid int, author int64, last *[boostWindow]int32) (bool
 	if !ok {
 		return false, nil
 	}
+	ofAuthor := int64(authorOf(of)) // before pid takes the slot, which may be of's
 	last[pid%boostWindow] = 0
-	ofAuthor := int64(authorOf(of))
 	g.n.boosts.add(boost{id: int32(pid), of: int32(of), author: int32(ofAuthor), booster: int32(author)})
 	g.stats.Boosts++
 	return true, g.w.Boost(Boost{ID: int64(pid), Booster: author, BoosterName: userName(author), Time: g.n.postTime(pid),
