@@ -185,10 +185,8 @@ type fan struct{ user, post int64 }
 // who favourited them, their authors notified; it returns a favourite.
 func (f *fixture) favourites(t *testing.T) fan {
 	t.Helper()
-	keys := f.Keys(t, "favourites:*")
-	slices.Sort(keys)
-	uid := must.Value(strconv.ParseInt(strings.Trim(strings.TrimPrefix(keys[0], "favourites:"), "{}"), 10, 64))(t)
-	want := f.Strs(t, "ZREVRANGE", keys[0], "0", "-1")
+	key, uid := f.firstUser(t, "favourites")
+	want := f.Strs(t, "ZREVRANGE", key, "0", "-1")
 	page, err := f.St.Favourites(f.Ctx, uid, retwis.Cursor{}, 50)
 	if err != nil || len(page.Posts) != len(want) {
 		t.Fatalf("user %d's favourites: %d posts, %v; want %v", uid, len(page.Posts), err, want)
@@ -199,7 +197,7 @@ func (f *fixture) favourites(t *testing.T) fan {
 			t.Fatalf("user %d's favourite %d is post %d, favourited %v, counted %d; want post %s, favourited, counted %d",
 				uid, i, p.ID, p.Favourited, p.Favourites, want[i], n)
 		}
-		f.notified(t, p.AuthorID, "favourite:"+itoa(uid)+":"+itoa(p.ID), f.Do(t, "ZSCORE", keys[0], itoa(p.ID)))
+		f.notified(t, p.AuthorID, "favourite:"+itoa(uid)+":"+itoa(p.ID), f.Do(t, "ZSCORE", key, itoa(p.ID)))
 	}
 	return fan{uid, page.Posts[0].ID}
 }
@@ -209,10 +207,8 @@ func (f *fixture) favourites(t *testing.T) fan {
 // a home timeline that got a boost shows the post it boosts.
 func (f *fixture) boosts(t *testing.T) {
 	t.Helper()
-	marks := f.Keys(t, "boosts:*")
-	slices.Sort(marks)
-	booster := must.Value(strconv.ParseInt(strings.Trim(strings.TrimPrefix(marks[0], "boosts:"), "{}"), 10, 64))(t)
-	m, err := f.Raw.Do(f.Ctx, f.Raw.B().Hgetall().Key(marks[0]).Build()).AsStrMap()
+	marks, booster := f.firstUser(t, "boosts")
+	m, err := f.Raw.Do(f.Ctx, f.Raw.B().Hgetall().Key(marks).Build()).AsStrMap()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,11 +221,9 @@ func (f *fixture) boosts(t *testing.T) {
 		}
 		f.notified(t, p.AuthorID, "reblog:"+itoa(booster)+":"+of, f.Do(t, "HGET", "post:"+m[of], "time")+"000")
 	}
-	homes := f.Keys(t, "home_boosts:*")
-	slices.Sort(homes)
-	reader := must.Value(strconv.ParseInt(strings.Trim(strings.TrimPrefix(homes[0], "home_boosts:"), "{}"), 10, 64))(t)
-	of := f.Strs(t, "ZREVRANGE", homes[0], "0", "0")[0]
-	bid := f.Do(t, "ZSCORE", homes[0], of)
+	home, reader := f.firstUser(t, "home_boosts")
+	of := f.Strs(t, "ZREVRANGE", home, "0", "0")[0]
+	bid := f.Do(t, "ZSCORE", home, of)
 	for _, p := range storetest.PageAll(t, f.Home(t, reader, 50), nil) {
 		if itoa(p) == bid {
 			post := must.Value(f.St.Post(f.Ctx, reader, p))(t)
@@ -240,6 +234,18 @@ func (f *fixture) boosts(t *testing.T) {
 		}
 	}
 	t.Fatalf("user %d's home timeline lacks boost %s of post %s, which home_boosts records", reader, bid, of)
+}
+
+// firstUser returns the first, by name, of the keys <kind>:{<uid>}
+// there are, and its user.
+func (f *fixture) firstUser(t *testing.T, kind string) (string, int64) {
+	t.Helper()
+	keys := f.Keys(t, kind+":*")
+	if len(keys) == 0 {
+		t.Fatalf("there are no %s keys", kind)
+	}
+	slices.Sort(keys)
+	return keys[0], must.Value(strconv.ParseInt(strings.Trim(strings.TrimPrefix(keys[0], kind+":"), "{}"), 10, 64))(t)
 }
 
 // notified checks that uid has the notification note, made at unix ms
