@@ -11,8 +11,8 @@ POSTS=${2:-500000}
 ROUNDS=${3:-5}
 BASE=${BASE:?set BASE to the commit to compare with}
 WORK=$(mktemp -d)
-trap 'git worktree remove --force "$WORK/src" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
-git worktree add --detach "$WORK/src" "$BASE" >/dev/null 2>&1
+trap 'rm -rf "$WORK"' EXIT
+mkdir "$WORK/src" && git archive "$BASE" | tar -x -C "$WORK/src"
 (cd "$WORK/src" && go build -o "$WORK/base" ./cmd/retwis)
 go build -o "$WORK/new" ./cmd/retwis
 one() { # label
