@@ -59,9 +59,9 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err = w.finish(err); err != nil {
 		return fmt.Errorf("gen: %w", err)
 	}
-	fmt.Fprintf(stderr, "gen: %d users, %d follows (most followed: %d), %d posts, %d timeline entries (%d more archived): %d commands in %s\n",
-		stats.Users, stats.Follows, stats.MaxFollowers, stats.Posts, stats.TimelineEntries, stats.ArchivedEntries, rw.Count(),
-		time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stderr, "gen: %d users, %d follows (most followed: %d), %d posts (%d of them boosts), %d favourites, %d timeline entries (%d more archived): %d commands in %s\n",
+		stats.Users, stats.Follows, stats.MaxFollowers, stats.Posts, stats.Boosts, stats.Favourites, stats.TimelineEntries, stats.ArchivedEntries,
+		rw.Count(), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -47,9 +47,9 @@ func (b *bench) seed(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	b.printf("seeded in %s: %d users, %d follows (most followed: %d followers), %d posts, %d timeline entries (%d more archived)\n",
-		time.Since(start).Round(time.Millisecond), stats.Users, stats.Follows, stats.MaxFollowers, stats.Posts, stats.TimelineEntries,
-		stats.ArchivedEntries)
+	b.printf("seeded in %s: %d users, %d follows (most followed: %d followers), %d posts (%d of them boosts), %d favourites, %d timeline entries (%d more archived)\n",
+		time.Since(start).Round(time.Millisecond), stats.Users, stats.Follows, stats.MaxFollowers, stats.Posts, stats.Boosts, stats.Favourites,
+		stats.TimelineEntries, stats.ArchivedEntries)
 	per := func(stage, prev string, n int) string {
 		base := mem0
 		if prev != "" {
@@ -57,9 +57,9 @@ func (b *bench) seed(ctx context.Context) error {
 		}
 		return fmt.Sprintf("%.0f B", float64(marks[stage]-base)/float64(max(n, 1)))
 	}
-	b.printf("memory (Redis used_memory): per user %s, per follow %s, per post %s, per timeline entry %s",
-		per("users", "", stats.Users), per("follows", "users", stats.Follows),
-		per("posts", "follows", stats.Posts), per("timelines", "posts", stats.TimelineEntries))
+	b.printf("memory (Redis used_memory): per user %s, per follow %s, per post %s, per favourite %s, per timeline entry %s",
+		per("users", "", stats.Users), per("follows", "users", stats.Follows), per("posts", "follows", stats.Posts),
+		per("favourites", "posts", stats.Favourites), per("timelines", "favourites", stats.TimelineEntries))
 	if stats.ArchivedEntries > 0 {
 		b.printf(", per archived entry %s", per("archives", "timelines", stats.ArchivedEntries))
 	}

@@ -31,9 +31,12 @@ func SeededHash(pass string, seed uint64) string {
 
 // Generate writes a synthetic network (see NetworkOptions) to w,
 // consistent in every index: each home timeline is the newest HomeCap
-// posts of the user and of those they follow, and its archive the
-// Archive posts before them. The same options always
-// give the same records. It stops when ctx is cancelled.
+// posts of the user and of those they follow (and the boosts of theirs
+// that reach the user, see boosts.reaches), and its archive the Archive
+// posts before them. Of the posts, one id in twenty is a boost
+// (isBoostSlot), and each user favourites a few posts of those they
+// follow (favouritesOf). The same options always give the same records.
+// It stops when ctx is cancelled.
 func Generate(ctx context.Context, w Writer, o GenerateOptions) (Stats, error) {
 	if err := o.check(); err != nil {
 		return Stats{}, err
@@ -51,7 +54,7 @@ func Generate(ctx context.Context, w Writer, o GenerateOptions) (Stats, error) {
 		return Stats{}, err
 	}
 	g := &generator{ctx: ctx, n: newNetwork(o.NetworkOptions), w: w, o: o}
-	for _, stage := range []func() error{g.users, g.follows, g.posts, g.timelines, g.archives} {
+	for _, stage := range []func() error{g.users, g.follows, g.posts, g.favourites, g.timelines, g.archives} {
 		if err := stage(); err != nil {
 			return g.stats, err
 		}
@@ -177,8 +180,19 @@ func (g *generator) posts() error {
 	total := g.o.Posts
 	authors := g.n.authors()
 	recent := make([]Post, 0, recentPosts) // a ring of the newest posts
+	var last [boostWindow]int32            // the authors of the newest ids (0: a boost)
 	for pid := 1; pid <= total; pid++ {
 		author := int64(authors()) + 1
+		if boosted, err := g.boost(pid, author, &last); err != nil || boosted {
+			if err != nil {
+				return err
+			}
+			if err := g.step("posts", pid, total, 1_000_000); err != nil {
+				return err
+			}
+			continue
+		}
+		last[pid%boostWindow] = int32(author)
 		p := Post{ID: int64(pid), Author: author, AuthorName: userName(author), Time: g.n.postTime(pid), Body: g.n.body(pid),
 			Visibility: VisibilityOf(pid)}
 		if k, ok := g.n.replyTo(pid, len(recent)); ok {
@@ -198,6 +212,43 @@ func (g *generator) posts() error {
 		}
 	}
 	g.stats.Posts = total
+	return nil
+}
+
+// boost makes post pid by author a boost, if it is to be one and finds
+// a post to boost among the newest ids (whose authors last holds), and
+// writes it; it reports whether it did.
+func (g *generator) boost(pid int, author int64, last *[boostWindow]int32) (bool, error) {
+	if !isBoostSlot(pid) {
+		return false, nil
+	}
+	authorOf := func(of int) int32 { return last[of%boostWindow] }
+	of, ok := g.n.boostTarget(pid, int32(author), min(boostWindow, g.o.HomeCap), authorOf)
+	if !ok {
+		return false, nil
+	}
+	ofAuthor := int64(authorOf(of)) // before pid takes the slot, which may be of's
+	last[pid%boostWindow] = 0
+	g.n.boosts.add(boost{id: int32(pid), of: int32(of), author: int32(ofAuthor), booster: int32(author)})
+	g.stats.Boosts++
+	return true, g.w.Boost(Boost{ID: int64(pid), Booster: author, BoosterName: userName(author), Time: g.n.postTime(pid),
+		Of: int64(of), OfAuthor: User{ID: ofAuthor, Name: userName(ofAuthor)}})
+}
+
+// favourites writes every user's favourites.
+func (g *generator) favourites() error {
+	users, until := g.o.Users, g.o.Until.UnixMilli()
+	for u := int64(1); u <= int64(users); u++ {
+		if fs := g.n.favouritesOf(u, until); len(fs) > 0 {
+			if err := g.w.Favourites(u, fs); err != nil {
+				return err
+			}
+			g.stats.Favourites += len(fs)
+		}
+		if err := g.step("favourites", int(u), users, 100_000); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -75,6 +75,7 @@ type importer struct {
 
 func (im *importer) following(uid int64) []int64 { return im.follow[uid-1] }
 func (im *importer) postsBy(uid int64) []int32   { return im.posts[uid-1] }
+func (im *importer) boosted() *boosts            { return nil } // real data has none
 
 func (im *importer) skip(file string, line int, format string, args ...any) {
 	im.stats.Skipped++

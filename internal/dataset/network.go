@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -13,7 +14,7 @@ import (
 // (Seed included) always give the same network.
 type NetworkOptions struct {
 	Users      int           // number of users, named user1, user2, …
-	Posts      int           // number of posts
+	Posts      int           // number of posts, one in twenty or so a boost
 	AvgFollows int           // average number of accounts a user follows
 	Span       time.Duration // posts are spread over this long…
 	Until      time.Time     // …up to this time
@@ -51,6 +52,7 @@ type network struct {
 	cdf     []float64 // cumulative posting weight by user index
 	offsets []int32   // posts of user index i are pids[offsets[i]:offsets[i+1]]
 	pids    []int32   // ascending within each user
+	boosts  boosts    // the posts that are boosts, as the posts stage makes them
 }
 
 func newNetwork(o NetworkOptions) *network {
@@ -183,5 +185,76 @@ func (n *network) replyTo(pid, recent int) (int, bool) {
 	return rng.IntN(recent), true
 }
 
+// isBoostSlot reports whether generated post pid is to be a boost: one
+// in twenty is, if it finds a post to boost (boostTarget). They are ids
+// that VisibilityOf leaves public, as a boost is.
+func isBoostSlot(pid int) bool { return pid%20 == 3 }
+
+// boostTarget returns the post that post pid, a boost by booster, boosts,
+// if a few draws among the window ids before it find one that fits: a
+// post (not a boost) that may be boosted, by another user, that booster
+// has not boosted yet. authorOf gives the author of each of those ids (0
+// for a boost).
+func (n *network) boostTarget(pid int, booster int32, window int, authorOf func(pid int) int32) (int, bool) {
+	rng := rand.New(rand.NewPCG(n.o.Seed, 1<<43+uint64(pid)))
+	for range 4 {
+		of := pid - 1 - rng.IntN(window)
+		if of < 1 {
+			continue
+		}
+		if a := authorOf(of); a != 0 && a != booster && VisibilityOf(of).Boostable() &&
+			!n.boosts.boosted(len(n.boosts.list), int32(of), booster) {
+			return of, true
+		}
+	}
+	return 0, false
+}
+
+// Favourites of generated users.
+const (
+	// maxFavourites is the most posts a user favourites: from none to
+	// this many, evenly, so three on average.
+	maxFavourites = 6
+	// favouriteDelay is the longest a post waits for a favourite.
+	favouriteDelay = time.Hour
+)
+
+// favouritesOf returns the favourites of user uid, oldest first: posts
+// (not boosts) of the users uid follows, each favourited within
+// favouriteDelay of its time (but not after untilMs, unix ms), each
+// later than the one before by a millisecond at least, as a server
+// scores a user's marks.
+func (n *network) favouritesOf(uid int64, untilMs int64) []Favourite {
+	rng := rand.New(rand.NewPCG(n.o.Seed, 1<<44+uint64(uid)))
+	k := rng.IntN(maxFavourites + 1)
+	follows := n.following(uid)
+	if k == 0 || len(follows) == 0 {
+		return nil
+	}
+	out := make([]Favourite, 0, k)
+	for tries := 0; len(out) < k && tries < 4*k; tries++ {
+		author := follows[rng.IntN(len(follows))]
+		own := n.postsBy(author)
+		if len(own) == 0 {
+			continue
+		}
+		pid := own[rng.IntN(len(own))]
+		if n.boosts.isBoost(pid) || slices.ContainsFunc(out, func(f Favourite) bool { return f.Post == int64(pid) }) {
+			continue
+		}
+		at := n.postTime(int(pid)) * 1000
+		at += rng.Int64N(max(min(favouriteDelay.Milliseconds(), untilMs-at), 0) + 1)
+		out = append(out, Favourite{Post: int64(pid), Author: author, Time: at})
+	}
+	slices.SortFunc(out, func(a, b Favourite) int { return cmp.Or(cmp.Compare(a.Time, b.Time), cmp.Compare(a.Post, b.Post)) })
+	for i := 1; i < len(out); i++ {
+		out[i].Time = max(out[i].Time, out[i-1].Time+1)
+	}
+	return out
+}
+
 // postsBy returns uid's post ids, ascending.
 func (n *network) postsBy(uid int64) []int32 { return n.pids[n.offsets[uid-1]:n.offsets[uid]] }
+
+// boosted returns the boosts made so far.
+func (n *network) boosted() *boosts { return &n.boosts }

@@ -159,6 +159,43 @@ func (w *Writer) Post(p dataset.Post) error {
 	return w.all(append(writes, index.ConversationWrites(post, false)...))
 }
 
+// Boost writes one boost as a server would have once its job ran: its
+// hash (without the delivered mark: it is not on the global timeline,
+// where vanished deliveries are looked for), the booster's mark and
+// posts (which count it in the directory, as a post), who boosted the
+// post and its count, and the author's notification, at the time of the
+// boost. The home timelines it reached hold it already (see HomeBoosts).
+func (w *Writer) Boost(b dataset.Boost) error {
+	author := retwis.User{ID: b.OfAuthor.ID, Username: b.OfAuthor.Name}
+	hash := append([]string{"HSET", schema.Post(b.ID)}, index.BoostFields(b.Booster, b.BoosterName, b.Time, b.Of, author)...)
+	w.latest = max(w.latest, b.Time)
+	w.account(b.Booster, func(a *bulkAccount) { a.posts = append(a.posts, b.Time) })
+	cmds := append([][]string{hash}, index.BoostWrites(b.Booster, b.ID, b.Of)...)
+	return w.all(append(cmds, index.BoostedWrites(b.Booster, b.Of, author.ID, b.Time*1000)...))
+}
+
+// Favourites writes uid's favourites as a server would have once their
+// jobs ran (see index.FavouriteWrites), the authors notified at the time
+// of each.
+func (w *Writer) Favourites(uid int64, fs []dataset.Favourite) error {
+	for _, f := range fs {
+		if err := w.all(index.FavouriteWrites(uid, f.Post, f.Author, f.Time)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// HomeBoosts records boosts that uid's home timeline got, as
+// kernel.PushBoost does: the boosted post, scored by the boost's id.
+func (w *Writer) HomeBoosts(uid int64, boosts []dataset.HomeBoost) error {
+	scored := make([]int64, 0, 2*len(boosts))
+	for _, b := range boosts {
+		scored = append(scored, b.ID, b.Of)
+	}
+	return w.out.ints("ZADD", schema.HomeBoosts(uid), scored)
+}
+
 // conversationOf returns what a dataset post records of its
 // conversations.
 func conversationOf(p dataset.Post) index.Conversation {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/retwis/retwis/internal/store/bulk"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
+	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
@@ -52,7 +54,8 @@ var bulkOptions = store.Options{HomeCap: 100}
 // TestBulkWriterLive writes a synthetic network straight into a database
 // and checks that it is consistent: a user's home timeline, through its
 // list and its archive, is exactly the newest posts of the user and
-// those they follow (1,100 of them when there are more), logins work,
+// those they follow (1,100 of them when there are more) and the boosts
+// that reach them, which home_boosts records, logins work,
 // popularity is skewed, the global timeline holds public posts only
 // (one in ten is unlisted or followers-only), and the check agrees.
 func TestBulkWriterLive(t *testing.T) {
@@ -75,6 +78,7 @@ func TestBulkWriterLive(t *testing.T) {
 	if stats.ArchivedEntries == 0 {
 		t.Fatal("nothing was archived")
 	}
+	homeBoosts := 0
 	for _, uid := range []int64{1, 150, 300} {
 		got := storetest.PageAll(t, f.Home(t, uid, 50), nil)
 		want := f.newestOfFollowed(t, uid)
@@ -82,6 +86,19 @@ func TestBulkWriterLive(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("user %d: home timeline has %d posts; want the %d newest of the authors'", uid, len(got), len(want))
 		}
+		var boosted []string // the posts of the newest 100 boosts on it, as home_boosts records them
+		for _, id := range want {
+			if of := f.Do(t, "HGET", "post:"+itoa(id), "reblog_of"); of != "" && len(boosted) < 100 {
+				boosted = append(boosted, of)
+			}
+		}
+		if got := f.Strs(t, "ZREVRANGE", "home_boosts:{"+itoa(uid)+"}", "0", "-1"); !slices.Equal(got, boosted) {
+			t.Fatalf("user %d: home_boosts holds %v; want the posts of the boosts on the home timeline, %v", uid, got, boosted)
+		}
+		homeBoosts += len(boosted)
+	}
+	if homeBoosts == 0 {
+		t.Fatal("no boost reached the home timelines looked at")
 	}
 	if _, _, err := f.St.Login(f.Ctx, "user42", "seeded pw"); err != nil {
 		t.Fatalf("a generated user cannot log in: %v", err)
@@ -104,6 +121,144 @@ func TestBulkWriterLive(t *testing.T) {
 		if pr.Kind != "users" { // the directory's counts of posts this week: a dataset's week is not the clock's
 			t.Errorf("the check finds %s: %s ×%d", pr.Kind, pr.What, pr.Count)
 		}
+	}
+}
+
+// TestBulkInteractions writes a synthetic network and reads its
+// favourites and boosts as a server shows them: a user's favourites page
+// lists the posts they favourited, each marked and counted; a booster
+// sees their mark on the post they boosted, counted; a home timeline
+// that got a boost shows the post boosted; authors are notified of
+// both. The check finds nothing wrong with them (TestBulkWriterLive),
+// and finds a count made wrong on purpose.
+func TestBulkInteractions(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, redistest.Start(t).URL, bulkOptions)
+	stats, err := dataset.Generate(f.Ctx, bulk.NewLiveWriter(f.Ctx, f.St.DB), network(dataset.SeededHash("pw", 7)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Boosts < 200 || stats.Boosts > 300 || stats.Favourites < 300 {
+		t.Fatalf("stats = %+v; want about one post in twenty a boost, and three favourites a user", stats)
+	}
+	fan := f.favourites(t)
+	f.boosts(t)
+	before := f.Do(t, "HGET", "counts:{"+itoa(fan.post)+"}", "favourites")
+	f.Do(t, "HINCRBY", "counts:{"+itoa(fan.post)+"}", "favourites", "1")
+	if probs := storetest.Problems(f.Check(t, true)); !slices.ContainsFunc(probs, func(p string) bool { return strings.HasPrefix(p, "favourites:") }) {
+		t.Fatalf("the check missed a wrong count of favourites: %v", probs)
+	}
+	if after := f.Do(t, "HGET", "counts:{"+itoa(fan.post)+"}", "favourites"); after != before {
+		t.Fatalf("repaired, the count is %s; want %s", after, before)
+	}
+}
+
+// TestBulkOnCluster loads the RESP stream of a synthetic network into a
+// Redis Cluster (each of its commands touches one slot, or the load
+// fails): its favourites and boosts read as on one server, and the check
+// finds nothing wrong.
+func TestBulkOnCluster(t *testing.T) {
+	t.Parallel()
+	url := redistest.Cluster(t)
+	var stream bytes.Buffer
+	if _, err := dataset.Generate(t.Context(), bulk.NewRESPWriter(resp.NewWriter(bufio.NewWriter(&stream))), network(dataset.SeededHash("pw", 7))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := load.Run(t.Context(), load.Options{URL: url}, &stream); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, url, bulkOptions)
+	f.favourites(t)
+	f.boosts(t)
+	for _, pr := range f.Check(t, false).Problems {
+		if pr.Kind != "users" { // as in TestBulkWriterLive
+			t.Errorf("the check finds %s: %s ×%d", pr.Kind, pr.What, pr.Count)
+		}
+	}
+}
+
+// fan is a user of a generated network who favourited a post.
+type fan struct{ user, post int64 }
+
+// favourites checks that a generated user's favourites page lists the
+// posts they favourited, newest favourite first, marked, counted as
+// who favourited them, their authors notified; it returns a favourite.
+func (f *fixture) favourites(t *testing.T) fan {
+	t.Helper()
+	key, uid := f.firstUser(t, "favourites")
+	want := f.Strs(t, "ZREVRANGE", key, "0", "-1")
+	page, err := f.St.Favourites(f.Ctx, uid, retwis.Cursor{}, 50)
+	if err != nil || len(page.Posts) != len(want) {
+		t.Fatalf("user %d's favourites: %d posts, %v; want %v", uid, len(page.Posts), err, want)
+	}
+	for i, p := range page.Posts {
+		n := must.Value(strconv.ParseInt(f.Do(t, "ZCARD", "favourited_by:{"+itoa(p.ID)+"}"), 10, 64))(t)
+		if itoa(p.ID) != want[i] || !p.Favourited || p.Favourites != n || n < 1 {
+			t.Fatalf("user %d's favourite %d is post %d, favourited %v, counted %d; want post %s, favourited, counted %d",
+				uid, i, p.ID, p.Favourited, p.Favourites, want[i], n)
+		}
+		f.notified(t, p.AuthorID, "favourite:"+itoa(uid)+":"+itoa(p.ID), f.Do(t, "ZSCORE", key, itoa(p.ID)))
+	}
+	return fan{uid, page.Posts[0].ID}
+}
+
+// boosts checks that a generated booster sees their boost on the post
+// they boosted, counted as who boosted it, its author notified, and that
+// a home timeline that got a boost shows the post it boosts.
+func (f *fixture) boosts(t *testing.T) {
+	t.Helper()
+	marks, booster := f.firstUser(t, "boosts")
+	m, err := f.Raw.Do(f.Ctx, f.Raw.B().Hgetall().Key(marks).Build()).AsStrMap()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for of := range m {
+		pid := must.Value(strconv.ParseInt(of, 10, 64))(t)
+		p := must.Value(f.St.Post(f.Ctx, booster, pid))(t)
+		n := must.Value(strconv.ParseInt(f.Do(t, "ZCARD", "reblogged_by:{"+of+"}"), 10, 64))(t)
+		if !p.Reblogged || p.Reblogs != n || n < 1 {
+			t.Fatalf("post %s as its booster %d sees it: reblogged %v, counted %d; want reblogged, %d", of, booster, p.Reblogged, p.Reblogs, n)
+		}
+		f.notified(t, p.AuthorID, "reblog:"+itoa(booster)+":"+of, f.Do(t, "HGET", "post:"+m[of], "time")+"000")
+	}
+	home, reader := f.firstUser(t, "home_boosts")
+	of := f.Strs(t, "ZREVRANGE", home, "0", "0")[0]
+	bid := f.Do(t, "ZSCORE", home, of)
+	for _, p := range storetest.PageAll(t, f.Home(t, reader, 50), nil) {
+		if itoa(p) == bid {
+			post := must.Value(f.St.Post(f.Ctx, reader, p))(t)
+			if post.Reblog == nil || itoa(post.Reblog.ID) != of || post.Reblog.Reblogs < 1 {
+				t.Fatalf("user %d's home shows boost %d as %+v; want post %s, counted", reader, p, post, of)
+			}
+			return
+		}
+	}
+	t.Fatalf("user %d's home timeline lacks boost %s of post %s, which home_boosts records", reader, bid, of)
+}
+
+// firstUser returns the first, by name, of the keys <kind>:{<uid>}
+// there are, and its user.
+func (f *fixture) firstUser(t *testing.T, kind string) (string, int64) {
+	t.Helper()
+	keys := f.Keys(t, kind+":*")
+	if len(keys) == 0 {
+		t.Fatalf("there are no %s keys", kind)
+	}
+	slices.Sort(keys)
+	return keys[0], must.Value(strconv.ParseInt(strings.Trim(strings.TrimPrefix(keys[0], kind+":"), "{}"), 10, 64))(t)
+}
+
+// notified checks that uid has the notification note, made at unix ms
+// at, unless they have as many newer ones as they keep.
+func (f *fixture) notified(t *testing.T, uid int64, note, at string) {
+	t.Helper()
+	key := "notifications:{" + itoa(uid) + "}"
+	if score := f.Do(t, "ZSCORE", key, note); score == at {
+		return
+	}
+	oldest := f.Strs(t, "ZRANGE", key, "0", "0")
+	if len(oldest) != 1 || f.Do(t, "ZCARD", key) != strconv.Itoa(schema.NotificationsCap) || f.Do(t, "ZSCORE", key, oldest[0]) < at {
+		t.Fatalf("user %d was not notified of %s at %s", uid, note, at)
 	}
 }
 
@@ -219,9 +374,12 @@ func (f *fixture) contents(t *testing.T, key string) []string {
 }
 
 // newestOfFollowed returns every post by uid or someone uid follows,
-// newest first, read straight from the indexes.
+// newest first, read straight from the indexes, and the boosts among
+// theirs that reach uid: not of a post by uid or by someone uid
+// follows, and only the first boost of a post.
 func (f *fixture) newestOfFollowed(t *testing.T, uid int64) []int64 {
-	authors := append(f.Strs(t, "ZRANGE", "following:{"+itoa(uid)+"}", "0", "-1"), itoa(uid))
+	following := f.Strs(t, "ZRANGE", "following:{"+itoa(uid)+"}", "0", "-1")
+	authors := append(following, itoa(uid))
 	var all []int64
 	for _, a := range authors {
 		for _, p := range f.Strs(t, "ZRANGE", "user_posts:{"+a+"}", "0", "-1") {
@@ -230,6 +388,20 @@ func (f *fixture) newestOfFollowed(t *testing.T, uid int64) []int64 {
 		}
 	}
 	slices.Sort(all)
-	slices.Reverse(all)
-	return all
+	boosted := map[string]bool{} // the posts whose first boost came
+	home := all[:0]
+	for _, id := range all {
+		of, by := f.Do(t, "HGET", "post:"+itoa(id), "reblog_of"), f.Do(t, "HGET", "post:"+itoa(id), "reblog_user")
+		author, _, _ := strings.Cut(by, ":")
+		switch {
+		case of == "":
+			home = append(home, id)
+		case author == itoa(uid) || slices.Contains(following, author) || boosted[of]:
+		default:
+			boosted[of] = true
+			home = append(home, id)
+		}
+	}
+	slices.Reverse(home)
+	return home
 }

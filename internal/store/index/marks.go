@@ -40,3 +40,22 @@ func CountsDelCmds(c rueidis.Client, pid int64) rueidis.Commands {
 	b := c.B()
 	return rueidis.Commands{b.Del().Key(schema.Counts(pid)).Build(), b.Del().Key(schema.FavouritedBy(pid)).Build()}
 }
+
+// FavouriteWrites are the plain commands of user uid's favourite of
+// post pid, by author, made at unix ms at, for a writer that writes each
+// favourite once (the bulk writer): what the favourite and its job
+// write online (kernel.MarkAdd, FavouriteSyncCmd, FavouriteNoteCmd):
+// uid's mark, uid among who favourited the post and counted, and the
+// author's notification.
+func FavouriteWrites(uid, pid, author, at int64) [][]string {
+	ms := strconv.FormatInt(at, 10)
+	cmds := [][]string{
+		{"ZADD", schema.Favourites(uid), ms, kernel.ID(pid)},
+		{"ZADD", schema.FavouritedBy(pid), ms, kernel.ID(uid)},
+		{"HINCRBY", schema.Counts(pid), schema.FieldFavourites, "1"},
+	}
+	if author == uid {
+		return cmds
+	}
+	return append(cmds, NotifyWrites(author, schema.Note(schema.NoteFavourite, uid, pid), at)...)
+}

@@ -3,7 +3,6 @@ package interact
 import (
 	"context"
 	"errors"
-	"strconv"
 	"sync"
 	"time"
 
@@ -57,9 +56,7 @@ func (s *Store) Boost(ctx context.Context, uid, pid int64) (retwis.Post, error) 
 	// maintenance takes it back when it cannot be at once, as a post's.
 	bid, err = s.CreateHash(ctx, 0, schema.NextPostID, schema.Post, func(ctx context.Context, bid int64) error {
 		return s.TakeBackLater(ctx, bid, uid)
-	}, schema.FieldUserID, kernel.ID(uid), schema.FieldAuthor, name,
-		schema.FieldTime, strconv.FormatInt(now.Unix(), 10), schema.FieldBody, "", schema.FieldReblogOf, kernel.ID(post.ID),
-		schema.FieldReblogUser, index.JoinUsers([]retwis.User{{ID: post.AuthorID, Username: post.Author}}))
+	}, index.BoostFields(uid, name, now.Unix(), post.ID, retwis.User{ID: post.AuthorID, Username: post.Author})...)
 	if err != nil {
 		return retwis.Post{}, err
 	}
@@ -127,11 +124,7 @@ func (s *Store) publishBoost(ctx context.Context, uid, bid int64, post retwis.Po
 	})
 	wg.Go(func() { s.C.Do(ctx, schema.BoostRecord(b, schema.JobBoost, bid, uid, post.ID)) })
 	res := s.Replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{
-			b.Hsetnx().Key(schema.Boosts(uid)).Field(kernel.ID(post.ID)).Value(kernel.ID(bid)).Build(),
-			b.Zadd().Key(schema.UserPosts(uid)).ScoreMember().ScoreMember(float64(bid), kernel.ID(bid)).Build(),
-			s.PushBoostCmd(uid, 0, boosted),
-		}
+		return append(index.Commands(s.C, index.BoostWrites(uid, bid, post.ID)), s.PushBoostCmd(uid, 0, boosted))
 	}, schema.Boosts(uid))
 	wg.Wait()
 	err = errors.Join(redisconn.FirstErr(res), jobErr)
