@@ -60,14 +60,19 @@ func (s keeper) reindexOlder(ctx context.Context) (int, error) {
 }
 
 // runBackfill walks bf's keys, reindexBudget a round at most, from the
-// cursors its state keeps, so that it resumes where it stopped. A key
-// indexed already is left alone. Maintenance runs it under its lock, one
-// server at a time, so that counts (the trends and the tag completion)
-// are counted once.
+// cursors its state keeps, so that it resumes where it stopped, and logs
+// its progress, and its end once (which scripts/bench-php.sh waits for).
+// A key indexed already is left alone. Maintenance runs it under its
+// lock, one server at a time, so that counts (the trends and the tag
+// completion) are counted once.
 func (s keeper) runBackfill(ctx context.Context, bf backfill) (int, error) {
-	n, err := s.C.Do(ctx, s.C.B().Hlen().Key(bf.state).Build()).AsInt64()
-	if err != nil || n == 0 {
+	state, err := s.C.Do(ctx, s.C.B().Hgetall().Key(bf.state).Build()).AsStrMap()
+	if err != nil || len(state) == 0 {
 		return 0, s.Wrap("reindex: state", err) // nothing to do: a database born with the index
+	}
+	finished := len(state) > 1 // walked to the end on every master before this round
+	for field, cursor := range state {
+		finished = finished && (field == schema.FieldReindexSince || cursor == kernel.WalkDone)
 	}
 	indexed, walked := 0, 0
 	done, err := s.Walk(ctx, bf.state, bf.pattern, bf.kind, reindexBudget, func(keys []string) error {
@@ -80,7 +85,7 @@ func (s keeper) runBackfill(ctx context.Context, bf backfill) (int, error) {
 		return indexed, err
 	case !done:
 		s.Log.Info("indexing "+bf.what, "indexed", indexed, "walked", walked)
-	case walked > 0:
+	case !finished: // once, even when no key needed it (none matched)
 		s.Log.Info(bf.what+" all indexed", "indexed", indexed, "walked", walked)
 	}
 	return indexed, nil
