@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/testkit/openapitest"
 )
 
@@ -186,20 +188,20 @@ func TestOpenAPIEntities(t *testing.T) {
 		v      any
 		extra  []string // fields of the struct the schema leaves out, and why
 	}{
-		{"Account", account{}, []string{"source"}}, // in CredentialAccount
-		{"Source", source{}, nil},
-		{"Status", status{}, nil},
+		{"Account", entity.Account{}, []string{"source"}}, // in CredentialAccount
+		{"Source", entity.Source{}, nil},
+		{"Status", entity.Status{}, nil},
 		{"StatusEdit", statusEdit{}, nil},
-		{"Mention", mention{}, nil},
-		{"StatusTag", tagRef{}, nil},
-		{"Tag", tag{}, nil},
-		{"TagHistory", tagHistory{}, nil},
-		{"Application", application{}, []string{"vapid_key"}}, // never set: retwis sends no Web Push
-		{"Relationship", relationship{}, nil},
+		{"Mention", entity.Mention{}, nil},
+		{"StatusTag", entity.TagRef{}, nil},
+		{"Tag", entity.Tag{}, nil},
+		{"TagHistory", entity.TagHistory{}, nil},
+		{"Application", entity.Application{}, []string{"vapid_key"}}, // never set: retwis sends no Web Push
+		{"Relationship", entity.Relationship{}, nil},
 		{"Report", report{}, nil},
-		{"Notification", notification{}, nil},
+		{"Notification", entity.Notification{}, nil},
 		{"Token", token{}, nil},
-		{"Error", apiError{}, nil},
+		{"Error", apiwire.ErrorEntity{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

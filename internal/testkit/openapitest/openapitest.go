@@ -53,7 +53,7 @@ var Methods = []string{"get", "put", "post", "delete", "options", "head", "patch
 // source.
 type Route struct {
 	Method, Path string // Path as OpenAPI writes it
-	Auth         string // "need", "may" or "" (public: no wrapper); CheckSecurity also takes "stream"
+	Auth         string // "need", "may" (s.need or s.Need…) or "" (public: no wrapper); CheckSecurity also takes "stream"
 	Scope        string // the wrapper's scope
 	Throttled    bool   // behind s.mw.Throttle: may answer 503
 	Stream       string // s.streamEvents(stream): the handler authorizes the stream itself
@@ -378,8 +378,8 @@ func (r *routeReader) register(call *ast.CallExpr, sc evalScope) {
 	if c, ok := h.(*ast.CallExpr); ok {
 		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && isIdent(sel.X, sc.recv) {
 			switch sel.Sel.Name {
-			case "need", "may":
-				rt.Auth, rt.Scope = sel.Sel.Name, r.str(c.Args[0], sc)
+			case "need", "may", "Need", "May": // the wrappers, the package's own or its kit's
+				rt.Auth, rt.Scope = strings.ToLower(sel.Sel.Name), r.str(c.Args[0], sc)
 			case "streamEvents":
 				rt.Stream = r.str(c.Args[0], sc)
 			}

@@ -15,6 +15,8 @@ var extra = map[string]string{"c": "read:c", "d": "read:d"}
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/", notFound)
 	mux.HandleFunc("GET /a/{id}", s.may(readX, s.a))
+	mux.HandleFunc("GET /kit/{id}", s.May(readX, s.a))
+	mux.HandleFunc("PUT /kit/{id}", s.Need("write:x", s.MW.Throttle(s.a)))
 	for _, v := range []string{"x", "y"} {
 		mux.HandleFunc("POST /b/{id}/"+v, s.need("write:b", s.mw.Throttle(unsupported)))
 	}
@@ -42,6 +44,8 @@ func (s *Server) Register(mux *http.ServeMux) { mux.Handle("/api/", s) }
 	}
 	want := []Route{
 		{Method: "get", Path: "/a/{id}", Auth: "may", Scope: "read:x"},
+		{Method: "get", Path: "/kit/{id}", Auth: "may", Scope: "read:x"},
+		{Method: "put", Path: "/kit/{id}", Auth: "need", Scope: "write:x", Throttled: true},
 		{Method: "post", Path: "/b/{id}/x", Auth: "need", Scope: "write:b", Throttled: true},
 		{Method: "post", Path: "/b/{id}/y", Auth: "need", Scope: "write:b", Throttled: true},
 		{Method: "get", Path: "/c", Auth: "need", Scope: "read:c"},
