@@ -1,9 +1,12 @@
 package api
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -17,8 +20,9 @@ import (
 )
 
 // The tests below keep openapi.json honest: it must describe exactly the
-// routes that routes() registers, with the security their wrappers give
-// them, and the entities exactly as they are encoded. The streams'
+// routes that the routes() of this package and of its parts register,
+// with the security their wrappers give them, and the entities exactly
+// as they are encoded. The streams'
 // routes and entities are internal/streaming's, which checks them
 // against the same document.
 
@@ -169,17 +173,45 @@ func TestOpenAPIServed(t *testing.T) {
 	}
 }
 
+// parts are the folders of the packages whose routes Server composes,
+// this one's and its feature packages'.
+var parts = []string{".", "oauth"}
+
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()
 	doc, _ := openapitest.Load(t, openAPI)
-	openapitest.CheckRoutes(t, doc, openapitest.PackageRoutes(t, "."), func(path string) bool {
+	var routes []openapitest.Route
+	for _, dir := range parts {
+		routes = append(routes, openapitest.PackageRoutes(t, dir)...)
+	}
+	openapitest.CheckRoutes(t, doc, routes, func(path string) bool {
 		return !strings.HasPrefix(path, streamingPaths)
 	})
 }
 
+// TestPartsListed: every package below this one that registers routes
+// is one of parts, so that TestOpenAPIRoutes reads them.
+func TestPartsListed(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("*/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dir := filepath.Dir(f); bytes.Contains(src, []byte(") routes(mux *http.ServeMux)")) && !slices.Contains(parts, dir) {
+			t.Errorf("%s registers routes, but is not one of parts", dir)
+		}
+	}
+}
+
 // TestOpenAPIEntities checks the entities' schemas against the structs
 // the handlers encode: the same properties, and required exactly when
-// always present (no omitempty).
+// always present (no omitempty). OAuth's Token is checked by
+// internal/api/oauth.
 func TestOpenAPIEntities(t *testing.T) {
 	t.Parallel()
 	doc, _ := openapitest.Load(t, openAPI)
@@ -200,7 +232,6 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"Relationship", entity.Relationship{}, nil},
 		{"Report", report{}, nil},
 		{"Notification", entity.Notification{}, nil},
-		{"Token", token{}, nil},
 		{"Error", apiwire.ErrorEntity{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)

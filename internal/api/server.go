@@ -17,6 +17,7 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/oauth"
 )
 
 // Options configure a Server: those of the kit every part of the API
@@ -34,6 +35,7 @@ func New(opts Options) *Server {
 	s := &Server{Kit: apiwire.New(opts)}
 	mux := http.NewServeMux()
 	s.routes(mux)
+	oauth.New(s.Kit).Register(mux)
 	s.handler = s.Handler(mux)
 	return s
 }
@@ -68,10 +70,6 @@ const (
 // routes registers the API on mux.
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/", apiwire.NotFound)
-	mux.HandleFunc("POST /api/v1/apps", s.Limited(s.createApp))
-	mux.HandleFunc("GET /api/v1/apps/verify_credentials", s.verifyApp)
-	mux.HandleFunc("POST /oauth/token", s.Limited(s.createToken))
-	mux.HandleFunc("POST /oauth/revoke", s.Limited(s.revokeToken))
 	mux.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
 
 	mux.HandleFunc("GET /api/v1/instance", s.instanceV1)

@@ -1,4 +1,4 @@
-package api
+package oauth
 
 import (
 	"net/http"
