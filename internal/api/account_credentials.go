@@ -50,3 +50,13 @@ func (s *Server) updateCredentials(w http.ResponseWriter, r *http.Request) {
 	}
 	s.verifyCredentials(w, r)
 }
+
+// preferences answers GET /api/v1/preferences: what apps use as their
+// defaults when composing and reading; on retwis every post is public
+// and nothing is sensitive or hidden.
+func preferences(w http.ResponseWriter, _ *http.Request) {
+	apiwire.WriteJSON(w, http.StatusOK, map[string]any{
+		"posting:default:visibility": "public", "posting:default:sensitive": false, "posting:default:language": nil,
+		"reading:expand:media": "default", "reading:expand:spoilers": false,
+	})
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/entity"
+	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/testkit/openapitest"
 )
 
@@ -35,8 +36,8 @@ func TestOpenAPIDocument(t *testing.T) {
 	if doc.OpenAPI != "3.1.0" {
 		t.Errorf("openapi = %q, want 3.1.0", doc.OpenAPI)
 	}
-	if v, _ := doc.Info["version"].(string); doc.Info["title"] == nil || v == "" || !strings.HasPrefix(Version, v+" ") {
-		t.Errorf("info lacks a title, or its version is not that of Version (%s): %v", Version, doc.Info)
+	if v, _ := doc.Info["version"].(string); doc.Info["title"] == nil || v == "" || !strings.HasPrefix(instance.Version, v+" ") {
+		t.Errorf("info lacks a title, or its version is not that of instance.Version (%s): %v", instance.Version, doc.Info)
 	}
 	if len(doc.Paths) == 0 {
 		t.Error("no paths")
@@ -175,7 +176,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // parts are the folders of the packages whose routes Server composes,
 // this one's and its feature packages'.
-var parts = []string{".", "oauth"}
+var parts = []string{".", "oauth", "instance"}
 
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()

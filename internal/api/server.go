@@ -17,6 +17,7 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/oauth"
 )
 
@@ -36,6 +37,7 @@ func New(opts Options) *Server {
 	mux := http.NewServeMux()
 	s.routes(mux)
 	oauth.New(s.Kit).Register(mux)
+	instance.New(s.Kit).Register(mux)
 	s.handler = s.Handler(mux)
 	return s
 }
@@ -71,11 +73,6 @@ const (
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/", apiwire.NotFound)
 	mux.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
-
-	mux.HandleFunc("GET /api/v1/instance", s.instanceV1)
-	mux.HandleFunc("GET /api/v2/instance", s.instanceV2)
-	mux.HandleFunc("GET /api/v1/custom_emojis", apiwire.EmptyList)
-	mux.HandleFunc("GET /api/v1/instance/rules", apiwire.EmptyList)
 
 	mux.HandleFunc("GET /api/v1/accounts/verify_credentials", s.Need("profile", s.verifyCredentials))
 	mux.HandleFunc("PATCH /api/v1/accounts/update_credentials", s.Need(writeAccounts, s.MW.Throttle(s.updateCredentials)))

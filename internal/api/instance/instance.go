@@ -1,4 +1,4 @@
-package api
+package instance
 
 import (
 	"net/http"
@@ -85,15 +85,5 @@ func (s *Server) instanceV2(w http.ResponseWriter, r *http.Request) {
 		"thumbnail": map[string]any{"url": middleware.Origin(r) + "/static/avatar.png"}, "languages": []string{},
 		"configuration": conf, "registrations": map[string]any{"enabled": true, "approval_required": false, "message": nil},
 		"contact": map[string]any{"email": "", "account": nil}, "rules": []struct{}{},
-	})
-}
-
-// preferences answers GET /api/v1/preferences: what apps use as their
-// defaults when composing and reading; on retwis every post is public
-// and nothing is sensitive or hidden.
-func preferences(w http.ResponseWriter, _ *http.Request) {
-	apiwire.WriteJSON(w, http.StatusOK, map[string]any{
-		"posting:default:visibility": "public", "posting:default:sensitive": false, "posting:default:language": nil,
-		"reading:expand:media": "default", "reading:expand:spoilers": false,
 	})
 }
