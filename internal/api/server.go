@@ -51,85 +51,67 @@ func (s *Server) Register(mux *http.ServeMux) {
 	}
 }
 
-// Scopes the routes need, as Mastodon's documentation names them.
-const (
-	readAccounts      = "read:accounts"
-	readFollows       = "read:follows"
-	readNotifications = "read:notifications"
-	readSearch        = "read:search"
-	readStatuses      = "read:statuses"
-	writeAccounts     = "write:accounts"
-	writeFollows      = "write:follows"
-	writeBlocks       = "write:blocks"
-	writeMutes        = "write:mutes"
-	writeStatuses     = "write:statuses"
-	writeMedia        = "write:media"
-	writeFavourites   = "write:favourites"
-	writeBookmarks    = "write:bookmarks"
-	writeConversation = "write:conversations"
-)
-
 // routes registers the API on mux.
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/", apiwire.NotFound)
 	mux.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
 
-	mux.HandleFunc("GET /api/v1/accounts/verify_credentials", s.Need("profile", s.verifyCredentials))
-	mux.HandleFunc("PATCH /api/v1/accounts/update_credentials", s.Need(writeAccounts, s.MW.Throttle(s.updateCredentials)))
-	mux.HandleFunc("GET /api/v1/accounts/lookup", s.May(readAccounts, s.lookupAccount))
-	mux.HandleFunc("GET /api/v1/accounts/relationships", s.Need(readFollows, s.relationships))
-	mux.HandleFunc("GET /api/v1/accounts/search", s.Need(readAccounts, s.searchAccounts))
-	mux.HandleFunc("GET /api/v1/preferences", s.Need(readAccounts, preferences))
-	mux.HandleFunc("GET /api/v1/accounts/{id}", s.May(readAccounts, s.account))
-	mux.HandleFunc("GET /api/v1/accounts/{id}/statuses", s.May(readStatuses, s.accountStatuses))
-	mux.HandleFunc("GET /api/v1/accounts/{id}/followers", s.May(readAccounts, s.followList(followersList)))
-	mux.HandleFunc("GET /api/v1/accounts/{id}/following", s.May(readAccounts, s.followList(followingList)))
-	mux.HandleFunc("POST /api/v1/accounts/{id}/follow", s.Need(writeFollows, s.MW.Throttle(s.follow)))
-	mux.HandleFunc("POST /api/v1/accounts/{id}/unfollow", s.Need(writeFollows, s.MW.Throttle(s.unfollow)))
-	mux.HandleFunc("POST /api/v1/accounts/{id}/block", s.Need(writeBlocks, s.MW.Throttle(s.block)))
-	mux.HandleFunc("POST /api/v1/accounts/{id}/unblock", s.Need(writeBlocks, s.MW.Throttle(s.unblock)))
-	mux.HandleFunc("POST /api/v1/accounts/{id}/mute", s.Need(writeMutes, s.MW.Throttle(s.mute)))
-	mux.HandleFunc("POST /api/v1/accounts/{id}/unmute", s.Need(writeMutes, s.MW.Throttle(s.unmute)))
-	mux.HandleFunc("POST /api/v1/reports", s.Need("write:reports", s.MW.Throttle(s.createReport)))
-	mux.HandleFunc("GET /api/v1/blocks", s.Need("read:blocks", s.blocks))
-	mux.HandleFunc("GET /api/v1/mutes", s.Need("read:mutes", s.mutes))
+	mux.HandleFunc("GET /api/v1/accounts/verify_credentials", s.Need(apiwire.Profile, s.verifyCredentials))
+	mux.HandleFunc("PATCH /api/v1/accounts/update_credentials", s.Need(apiwire.WriteAccounts, s.MW.Throttle(s.updateCredentials)))
+	mux.HandleFunc("GET /api/v1/accounts/lookup", s.May(apiwire.ReadAccounts, s.lookupAccount))
+	mux.HandleFunc("GET /api/v1/accounts/relationships", s.Need(apiwire.ReadFollows, s.relationships))
+	mux.HandleFunc("GET /api/v1/accounts/search", s.Need(apiwire.ReadAccounts, s.searchAccounts))
+	mux.HandleFunc("GET /api/v1/preferences", s.Need(apiwire.ReadAccounts, preferences))
+	mux.HandleFunc("GET /api/v1/accounts/{id}", s.May(apiwire.ReadAccounts, s.account))
+	mux.HandleFunc("GET /api/v1/accounts/{id}/statuses", s.May(apiwire.ReadStatuses, s.accountStatuses))
+	mux.HandleFunc("GET /api/v1/accounts/{id}/followers", s.May(apiwire.ReadAccounts, s.followList(followersList)))
+	mux.HandleFunc("GET /api/v1/accounts/{id}/following", s.May(apiwire.ReadAccounts, s.followList(followingList)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/follow", s.Need(apiwire.WriteFollows, s.MW.Throttle(s.follow)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/unfollow", s.Need(apiwire.WriteFollows, s.MW.Throttle(s.unfollow)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/block", s.Need(apiwire.WriteBlocks, s.MW.Throttle(s.block)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/unblock", s.Need(apiwire.WriteBlocks, s.MW.Throttle(s.unblock)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/mute", s.Need(apiwire.WriteMutes, s.MW.Throttle(s.mute)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/unmute", s.Need(apiwire.WriteMutes, s.MW.Throttle(s.unmute)))
+	mux.HandleFunc("POST /api/v1/reports", s.Need(apiwire.WriteReports, s.MW.Throttle(s.createReport)))
+	mux.HandleFunc("GET /api/v1/blocks", s.Need(apiwire.ReadBlocks, s.blocks))
+	mux.HandleFunc("GET /api/v1/mutes", s.Need(apiwire.ReadMutes, s.mutes))
 
-	mux.HandleFunc("POST /api/v1/statuses", s.Need(writeStatuses, s.MW.Throttle(s.createStatus)))
-	mux.HandleFunc("GET /api/v1/statuses/{id}", s.May(readStatuses, s.status))
-	mux.HandleFunc("DELETE /api/v1/statuses/{id}", s.Need(writeStatuses, s.MW.Throttle(s.deleteStatus)))
-	mux.HandleFunc("GET /api/v1/statuses/{id}/context", s.May(readStatuses, s.statusContext))
-	mux.HandleFunc("GET /api/v1/statuses/{id}/reblogged_by", s.May(readStatuses, s.whoMarked(s.Store.RebloggedBy)))
-	mux.HandleFunc("POST /api/v1/statuses/{id}/reblog", s.Need(writeStatuses, s.MW.Throttle(s.reblog)))
-	mux.HandleFunc("POST /api/v1/statuses/{id}/unreblog", s.Need(writeStatuses, s.MW.Throttle(s.unreblog)))
-	mux.HandleFunc("GET /api/v1/statuses/{id}/favourited_by", s.May(readStatuses, s.whoMarked(s.Store.Favouriters)))
+	mux.HandleFunc("POST /api/v1/statuses", s.Need(apiwire.WriteStatuses, s.MW.Throttle(s.createStatus)))
+	mux.HandleFunc("GET /api/v1/statuses/{id}", s.May(apiwire.ReadStatuses, s.status))
+	mux.HandleFunc("DELETE /api/v1/statuses/{id}", s.Need(apiwire.WriteStatuses, s.MW.Throttle(s.deleteStatus)))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/context", s.May(apiwire.ReadStatuses, s.statusContext))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/reblogged_by", s.May(apiwire.ReadStatuses, s.whoMarked(s.Store.RebloggedBy)))
+	mux.HandleFunc("POST /api/v1/statuses/{id}/reblog", s.Need(apiwire.WriteStatuses, s.MW.Throttle(s.reblog)))
+	mux.HandleFunc("POST /api/v1/statuses/{id}/unreblog", s.Need(apiwire.WriteStatuses, s.MW.Throttle(s.unreblog)))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/favourited_by", s.May(apiwire.ReadStatuses, s.whoMarked(s.Store.Favouriters)))
 	for scope, acts := range map[string]map[string]markAction{
-		writeFavourites: {"favourite": s.Store.Favourite, "unfavourite": s.Store.Unfavourite},
-		writeBookmarks:  {"bookmark": s.Store.Bookmark, "unbookmark": s.Store.Unbookmark},
-		writeAccounts:   {"pin": s.Store.Pin, "unpin": s.Store.Unpin},
+		apiwire.WriteFavourites: {"favourite": s.Store.Favourite, "unfavourite": s.Store.Unfavourite},
+		apiwire.WriteBookmarks:  {"bookmark": s.Store.Bookmark, "unbookmark": s.Store.Unbookmark},
+		apiwire.WriteAccounts:   {"pin": s.Store.Pin, "unpin": s.Store.Unpin},
 	} {
 		for action, act := range acts {
 			mux.HandleFunc("POST /api/v1/statuses/{id}/"+action, s.Need(scope, s.MW.Throttle(s.markStatus(act))))
 		}
 	}
-	mux.HandleFunc("GET /api/v1/favourites", s.Need("read:favourites", s.markedStatuses(s.Store.Favourites)))
-	mux.HandleFunc("GET /api/v1/bookmarks", s.Need("read:bookmarks", s.markedStatuses(s.Store.Bookmarks)))
-	mux.HandleFunc("PUT /api/v1/statuses/{id}", s.Need(writeStatuses, s.MW.Throttle(s.editStatus)))
-	mux.HandleFunc("GET /api/v1/statuses/{id}/history", s.May(readStatuses, s.statusHistory))
-	mux.HandleFunc("GET /api/v1/statuses/{id}/source", s.Need(readStatuses, s.statusSource))
-	mux.HandleFunc("POST /api/v1/media", s.Need(writeMedia, apiwire.Unsupported))
-	mux.HandleFunc("POST /api/v2/media", s.Need(writeMedia, apiwire.Unsupported))
-	mux.HandleFunc("POST /api/v1/polls/{id}/votes", s.Need(writeStatuses, apiwire.Unsupported))
+	mux.HandleFunc("GET /api/v1/favourites", s.Need(apiwire.ReadFavourites, s.markedStatuses(s.Store.Favourites)))
+	mux.HandleFunc("GET /api/v1/bookmarks", s.Need(apiwire.ReadBookmarks, s.markedStatuses(s.Store.Bookmarks)))
+	mux.HandleFunc("PUT /api/v1/statuses/{id}", s.Need(apiwire.WriteStatuses, s.MW.Throttle(s.editStatus)))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/history", s.May(apiwire.ReadStatuses, s.statusHistory))
+	mux.HandleFunc("GET /api/v1/statuses/{id}/source", s.Need(apiwire.ReadStatuses, s.statusSource))
+	mux.HandleFunc("POST /api/v1/media", s.Need(apiwire.WriteMedia, apiwire.Unsupported))
+	mux.HandleFunc("POST /api/v2/media", s.Need(apiwire.WriteMedia, apiwire.Unsupported))
+	mux.HandleFunc("POST /api/v1/polls/{id}/votes", s.Need(apiwire.WriteStatuses, apiwire.Unsupported))
 
-	mux.HandleFunc("GET /api/v1/timelines/home", s.Need(readStatuses, s.homeTimeline))
-	mux.HandleFunc("GET /api/v1/timelines/public", s.May(readStatuses, s.publicTimeline))
-	mux.HandleFunc("GET /api/v1/timelines/tag/{hashtag}", s.May(readStatuses, s.tagTimeline))
+	mux.HandleFunc("GET /api/v1/timelines/home", s.Need(apiwire.ReadStatuses, s.homeTimeline))
+	mux.HandleFunc("GET /api/v1/timelines/public", s.May(apiwire.ReadStatuses, s.publicTimeline))
+	mux.HandleFunc("GET /api/v1/timelines/tag/{hashtag}", s.May(apiwire.ReadStatuses, s.tagTimeline))
 
-	mux.HandleFunc("GET /api/v1/conversations", s.Need(readStatuses, s.conversations))
-	mux.HandleFunc("POST /api/v1/conversations/{id}/read", s.Need(writeConversation, s.readConversation))
-	mux.HandleFunc("DELETE /api/v1/conversations/{id}", s.Need(writeConversation, s.deleteConversation))
-	mux.HandleFunc("GET /api/v1/notifications", s.Need(readNotifications, s.notifications))
-	mux.HandleFunc("GET /api/v1/notifications/{id}", s.Need(readNotifications, s.notification))
-	mux.HandleFunc("GET /api/v2/search", s.May(readSearch, s.search))
+	mux.HandleFunc("GET /api/v1/conversations", s.Need(apiwire.ReadStatuses, s.conversations))
+	mux.HandleFunc("POST /api/v1/conversations/{id}/read", s.Need(apiwire.WriteConversations, s.readConversation))
+	mux.HandleFunc("DELETE /api/v1/conversations/{id}", s.Need(apiwire.WriteConversations, s.deleteConversation))
+	mux.HandleFunc("GET /api/v1/notifications", s.Need(apiwire.ReadNotifications, s.notifications))
+	mux.HandleFunc("GET /api/v1/notifications/{id}", s.Need(apiwire.ReadNotifications, s.notification))
+	mux.HandleFunc("GET /api/v2/search", s.May(apiwire.ReadSearch, s.search))
 	mux.HandleFunc("GET /api/v1/trends/tags", s.trendingTags)
 	mux.HandleFunc("GET /api/v1/trends", s.trendingTags)
 	mux.HandleFunc("GET /api/v1/trends/statuses", apiwire.EmptyList) // what apps' explore pages read beside the tags
@@ -137,12 +119,12 @@ func (s *Server) routes(mux *http.ServeMux) {
 
 	// What retwis has none of: empty lists, so that apps show nothing
 	// rather than an error.
-	for path, scope := range map[string]string{"lists": "read:lists", "filters": "read:filters",
-		"follow_requests": readFollows, "followed_tags": readFollows,
-		"announcements": "read", "endorsements": readAccounts} {
+	for path, scope := range map[string]string{"lists": apiwire.ReadLists, "filters": apiwire.ReadFilters,
+		"follow_requests": apiwire.ReadFollows, "followed_tags": apiwire.ReadFollows,
+		"announcements": apiwire.Read, "endorsements": apiwire.ReadAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.Need(scope, apiwire.EmptyList))
 	}
-	mux.HandleFunc("GET /api/v2/filters", s.Need("read:filters", apiwire.EmptyList))
-	mux.HandleFunc("GET /api/v1/accounts/{id}/featured_tags", s.May(readAccounts, apiwire.EmptyList))
-	mux.HandleFunc("GET /api/v1/markers", s.Need(readStatuses, apiwire.EmptyObject))
+	mux.HandleFunc("GET /api/v2/filters", s.Need(apiwire.ReadFilters, apiwire.EmptyList))
+	mux.HandleFunc("GET /api/v1/accounts/{id}/featured_tags", s.May(apiwire.ReadAccounts, apiwire.EmptyList))
+	mux.HandleFunc("GET /api/v1/markers", s.Need(apiwire.ReadStatuses, apiwire.EmptyObject))
 }
