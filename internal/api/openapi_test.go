@@ -203,7 +203,7 @@ func TestPartsListed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if dir := filepath.Dir(f); bytes.Contains(src, []byte(") routes(mux *http.ServeMux)")) && !slices.Contains(parts, dir) {
+		if dir := filepath.Dir(f); bytes.Contains(src, []byte(") Routes(mux *http.ServeMux)")) && !slices.Contains(parts, dir) {
 			t.Errorf("%s registers routes, but is not one of parts", dir)
 		}
 	}

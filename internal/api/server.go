@@ -36,8 +36,8 @@ func New(opts Options) *Server {
 	s := &Server{Kit: apiwire.New(opts)}
 	mux := http.NewServeMux()
 	s.routes(mux)
-	oauth.New(s.Kit).Register(mux)
-	instance.New(s.Kit).Register(mux)
+	(&oauth.Server{Kit: s.Kit}).Routes(mux)
+	(&instance.Server{Kit: s.Kit}).Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }

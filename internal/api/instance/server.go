@@ -11,17 +11,11 @@ import (
 	"github.com/retwis/retwis/internal/api/apiwire"
 )
 
-// Server serves the instance's routes of the client API.
+// Server serves the instance's routes of the client API, on the API's kit.
 type Server struct{ *apiwire.Kit }
 
-// New returns a Server on the API's kit.
-func New(k *apiwire.Kit) *Server { return &Server{Kit: k} }
-
-// Register registers the routes on mux, the client API's.
-func (s *Server) Register(mux *http.ServeMux) { s.routes(mux) }
-
-// routes registers the routes on mux.
-func (s *Server) routes(mux *http.ServeMux) {
+// Routes registers the routes on mux, the client API's.
+func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/instance", s.instanceV1)
 	mux.HandleFunc("GET /api/v2/instance", s.instanceV2)
 	mux.HandleFunc("GET /api/v1/custom_emojis", apiwire.EmptyList)

@@ -14,17 +14,11 @@ import (
 	"github.com/retwis/retwis/internal/api/apiwire"
 )
 
-// Server serves OAuth's routes of the client API.
+// Server serves OAuth's routes of the client API, on the API's kit.
 type Server struct{ *apiwire.Kit }
 
-// New returns a Server on the API's kit.
-func New(k *apiwire.Kit) *Server { return &Server{Kit: k} }
-
-// Register registers the routes on mux, the client API's.
-func (s *Server) Register(mux *http.ServeMux) { s.routes(mux) }
-
-// routes registers the routes on mux.
-func (s *Server) routes(mux *http.ServeMux) {
+// Routes registers the routes on mux, the client API's.
+func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/apps", s.Limited(s.createApp))
 	mux.HandleFunc("GET /api/v1/apps/verify_credentials", s.verifyApp)
 	mux.HandleFunc("POST /oauth/token", s.Limited(s.createToken))

@@ -59,8 +59,8 @@ type Route struct {
 	Stream       string // s.streamEvents(stream): the handler authorizes the stream itself
 }
 
-// PackageRoutes reads the routes that the routes() method of the Server
-// of the package in dir registers, from the package's source. It parses
+// PackageRoutes reads the routes that the routes() method (or Routes(),
+// a part's) of the Server of the package in dir registers, from the package's source. It parses
 // the package's files with go/parser and evaluates routes() as far as
 // route registration goes: mux.HandleFunc and mux.Handle calls whose
 // pattern is a string built from literals, constants and loop variables;
@@ -189,23 +189,30 @@ func ReadRoutes(files map[string][]byte, deps map[string]map[string][]byte) (rou
 			routes, err = nil, e
 		}
 	}()
-	r.method(routeRoot, nil, "")
+	root := routeRoot
+	if r.methods[root] == nil && r.methods[partRoot] != nil {
+		root = partRoot
+	}
+	r.method(root, nil, "")
 	if len(r.routes) == 0 {
-		return nil, fmt.Errorf("no route read from %s()", routeRoot)
+		return nil, fmt.Errorf("no route read from %s()", root)
 	}
 	for name, d := range r.methods {
 		if takesMux(d) && !r.reached[name] && name != mounter {
-			return nil, fmt.Errorf("(*Server).%s takes a mux but is neither %s() nor called by it: register its routes from %s()", name, routeRoot, routeRoot)
+			return nil, fmt.Errorf("(*Server).%s takes a mux but is neither %s() nor called by it: register its routes from %s()", name, root, root)
 		}
 	}
 	return r.routes, nil
 }
 
 // routeRoot is the method that registers a package's routes on a mux of
-// its own; mounter, which mounts the package's handler on the top-level
-// mux, registers no route of its own.
+// its own, or partRoot, for a part of an interface whose routes are
+// registered on the interface's mux; mounter, which mounts the
+// package's handler on the top-level mux, registers no route of its
+// own.
 const (
 	routeRoot = "routes"
+	partRoot  = "Routes"
 	mounter   = "Register"
 )
 

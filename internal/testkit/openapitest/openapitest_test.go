@@ -63,6 +63,11 @@ func (s *Server) Register(mux *http.ServeMux) { mux.Handle("/api/", s) }
 	if !slices.Equal(got, want) {
 		t.Errorf("read\n%v\nwant\n%v", got, want)
 	}
+	part := "package part\nfunc (s *Server) Routes(mux *http.ServeMux) { mux.HandleFunc(\"GET /p\", s.Need(kit.ReadY, s.p)) }\n"
+	got, err = ReadRoutes(map[string][]byte{"part.go": []byte(part)}, deps)
+	if want := []Route{{Method: "get", Path: "/p", Auth: "need", Scope: "read:y"}}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("a part's Routes(): read %v, %v; want %v", got, err, want)
+	}
 	for _, body := range []string{
 		`if true { mux.HandleFunc("GET /a", a) }`,
 		`mux.HandleFunc(pattern(), a)`,
