@@ -42,8 +42,8 @@ func (b Builder) Statuses(ctx context.Context, st Site, posts []retwis.Post) ([]
 			seen[p.AuthorID], authors = true, append(authors, p.AuthorID)
 		}
 	}
-	byID, err := b.summaries(ctx, authors)
-	if err != nil {
+	byID := make(map[int64]retwis.Summary, len(authors))
+	if err := b.summaries(ctx, authors, byID); err != nil {
 		return nil, err
 	}
 	replies, err := b.Store.ReplyCounts(ctx, pids)
@@ -68,17 +68,14 @@ func (b Builder) Statuses(ctx context.Context, st Site, posts []retwis.Post) ([]
 	return out, nil
 }
 
-// summaries returns the summaries of uids, by user id, in one pipeline.
-func (b Builder) summaries(ctx context.Context, uids []int64) (map[int64]retwis.Summary, error) {
+// summaries reads the summaries of uids in one pipeline into byID, by
+// user id (the caller makes the map, which then stays on its stack).
+func (b Builder) summaries(ctx context.Context, uids []int64, byID map[int64]retwis.Summary) error {
 	sums, err := b.Store.Summaries(ctx, uids)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[int64]retwis.Summary, len(sums))
 	for _, sum := range sums {
 		byID[sum.User.ID] = sum
 	}
-	return byID, nil
+	return err
 }
 
 // Notifications returns the entities of notes, as the viewer of ctx
@@ -97,8 +94,8 @@ func (b Builder) Notifications(ctx context.Context, st Site, notes []retwis.Noti
 	if err != nil {
 		return nil, err
 	}
-	byUser, err := b.summaries(ctx, actors)
-	if err != nil {
+	byUser := make(map[int64]retwis.Summary, len(actors))
+	if err := b.summaries(ctx, actors, byUser); err != nil {
 		return nil, err
 	}
 	statuses, err := b.Statuses(ctx, st, posts)
@@ -139,8 +136,8 @@ func (b Builder) Conversations(ctx context.Context, st Site, uid int64, convs []
 	if err != nil {
 		return nil, err
 	}
-	byID, err := b.summaries(ctx, uids)
-	if err != nil {
+	byID := make(map[int64]retwis.Summary, len(uids))
+	if err := b.summaries(ctx, uids, byID); err != nil {
 		return nil, err
 	}
 	out := make([]Conversation, 0, len(statuses))
