@@ -83,15 +83,7 @@ func (s *Server) findAccounts(ctx context.Context, st entity.Site, q string, lim
 	for i, p := range people {
 		uids[i] = p.User.ID
 	}
-	sums, err := s.Store.Summaries(ctx, uids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]entity.Account, len(sums))
-	for i, sum := range sums {
-		out[i] = st.Account(sum)
-	}
-	return out, nil
+	return s.Accounts(ctx, st, uids)
 }
 
 // searchAccounts answers GET /api/v1/accounts/search?q=: the accounts

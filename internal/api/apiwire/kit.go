@@ -123,15 +123,10 @@ func (k *Kit) WriteStatuses(w http.ResponseWriter, r *http.Request, page retwis.
 // WriteAccounts answers with the accounts of uids, a page of a list
 // paged by account id, with its Link header (older: more follow).
 func (k *Kit) WriteAccounts(w http.ResponseWriter, r *http.Request, uids []int64, older bool) {
-	sums, err := k.Store.Summaries(r.Context(), uids)
+	out, err := k.Accounts(r.Context(), entity.SiteOf(r), uids)
 	if err != nil {
 		k.Fail(w, r, err)
 		return
-	}
-	st := entity.SiteOf(r)
-	out := make([]entity.Account, len(sums))
-	for i, sum := range sums {
-		out[i] = st.Account(sum)
 	}
 	if len(uids) > 0 {
 		Link(w, r, uids[0], uids[len(uids)-1], older)

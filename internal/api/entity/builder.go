@@ -68,6 +68,20 @@ func (b Builder) Statuses(ctx context.Context, st Site, posts []retwis.Post) ([]
 	return out, nil
 }
 
+// Accounts returns the accounts of uids, their summaries read in one
+// pipeline; an account gone is left out.
+func (b Builder) Accounts(ctx context.Context, st Site, uids []int64) ([]Account, error) {
+	sums, err := b.Store.Summaries(ctx, uids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Account, len(sums))
+	for i, sum := range sums {
+		out[i] = st.Account(sum)
+	}
+	return out, nil
+}
+
 // summaries reads the summaries of uids in one pipeline into byID, by
 // user id (the caller makes the map, which then stays on its stack).
 func (b Builder) summaries(ctx context.Context, uids []int64, byID map[int64]retwis.Summary) error {
