@@ -62,7 +62,7 @@ func (k *Kit) Authorize(w http.ResponseWriter, r *http.Request, scope string) (_
 	return r.WithContext(ctx), true
 }
 
-// May wraps a route that anyone May call: a token, if given, must be
+// May wraps a route that anyone may call: a token, if given, must be
 // valid and grant scope, and its user is then the viewer.
 func (k *Kit) May(scope string, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
