@@ -3,24 +3,20 @@ package api
 import (
 	"context"
 	"net/http"
-	"net/url"
 
-	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 )
-
-// maxRelationships bounds the accounts one relationships request asks
-// about.
-const maxRelationships = 100
 
 // follow answers POST /api/v1/accounts/{id}/follow with the
 // relationship that results.
 func (s *Server) follow(w http.ResponseWriter, r *http.Request) {
-	s.changeRelation(w, r, s.store.Follow)
+	s.changeRelation(w, r, s.Store.Follow)
 }
 
 // unfollow answers POST /api/v1/accounts/{id}/unfollow.
 func (s *Server) unfollow(w http.ResponseWriter, r *http.Request) {
-	s.changeRelation(w, r, s.store.Unfollow)
+	s.changeRelation(w, r, s.Store.Unfollow)
 }
 
 // changeRelation applies change (follow, unfollow, block…) from the
@@ -31,71 +27,54 @@ func (s *Server) changeRelation(w http.ResponseWriter, r *http.Request, change f
 	if !ok {
 		return
 	}
-	if _, err := params(r); err != nil { // reblogs, notify, languages, duration: nothing retwis does
-		badRequest(w, r, err)
+	if _, err := apiwire.Params(r); err != nil { // reblogs, notify, languages, duration: nothing retwis does
+		apiwire.BadRequest(w, r, err)
 		return
 	}
-	me := viewer(r).ID
+	me := apiwire.Viewer(r).ID
 	if err := change(r.Context(), me, sum.User.ID); err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
 	rels, err := s.relations(r.Context(), me, []int64{sum.User.ID})
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, rels[0])
+	apiwire.WriteJSON(w, http.StatusOK, rels[0])
 }
 
 // relationships answers GET /api/v1/accounts/relationships?id[]=…: how
 // the user relates to each account, in the order asked.
 func (s *Server) relationships(w http.ResponseWriter, r *http.Request) {
-	v, err := params(r)
+	v, err := apiwire.Params(r)
 	if err != nil {
-		badRequest(w, r, err)
+		apiwire.BadRequest(w, r, err)
 		return
 	}
-	uids, err := idList(v, "id")
+	uids, err := apiwire.IDs(v, "id")
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	rels, err := s.relations(r.Context(), viewer(r).ID, uids)
+	rels, err := s.relations(r.Context(), apiwire.Viewer(r).ID, uids)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, rels)
-}
-
-// idList reads an array parameter of ids (at most maxRelationships).
-func idList(v url.Values, name string) ([]int64, error) {
-	raw := list(v, name)
-	if len(raw) > maxRelationships {
-		return nil, retwis.Errorf(retwis.Invalid, "At most %d ids at once.", maxRelationships)
-	}
-	uids := make([]int64, 0, len(raw))
-	for _, s := range raw {
-		uid, ok := retwis.ParseID(s)
-		if !ok {
-			return nil, retwis.Errorf(retwis.Invalid, "%s[] must be ids.", name)
-		}
-		uids = append(uids, uid)
-	}
-	return uids, nil
+	apiwire.WriteJSON(w, http.StatusOK, rels)
 }
 
 // relations returns viewer's relationships to uids.
-func (s *Server) relations(ctx context.Context, viewer int64, uids []int64) ([]relationship, error) {
-	ties, err := s.store.Relations(ctx, viewer, uids)
+func (s *Server) relations(ctx context.Context, viewer int64, uids []int64) ([]entity.Relationship, error) {
+	ties, err := s.Store.Relations(ctx, viewer, uids)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]relationship, len(uids))
+	out := make([]entity.Relationship, len(uids))
 	for i, uid := range uids {
 		t := ties[i]
-		out[i] = relationship{ID: id(uid), Following: t.Following, FollowedBy: t.FollowedBy,
+		out[i] = entity.Relationship{ID: entity.ID(uid), Following: t.Following, FollowedBy: t.FollowedBy,
 			ShowingReblogs: t.Following, Languages: []string{}, Blocking: t.Blocking, BlockedBy: t.BlockedBy,
 			Muting: t.Muting}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/middleware"
 )
 
@@ -12,7 +14,7 @@ import (
 func (s *Server) account(w http.ResponseWriter, r *http.Request) {
 	sum, ok := s.accountOf(w, r)
 	if ok {
-		writeJSON(w, http.StatusOK, newSite(r).account(sum))
+		apiwire.WriteJSON(w, http.StatusOK, entity.SiteOf(r).Account(sum))
 	}
 }
 
@@ -22,16 +24,16 @@ func (s *Server) account(w http.ResponseWriter, r *http.Request) {
 func (s *Server) accountOf(w http.ResponseWriter, r *http.Request) (retwis.Summary, bool) {
 	uid, ok := retwis.ParseID(r.PathValue("id"))
 	if !ok {
-		notFound(w, r)
+		apiwire.NotFound(w, r)
 		return retwis.Summary{}, false
 	}
-	err := s.store.Shown(r.Context(), viewer(r).ID, uid)
+	err := s.Store.Shown(r.Context(), apiwire.Viewer(r).ID, uid)
 	var sum retwis.Summary
 	if err == nil {
-		sum, err = s.store.Summary(r.Context(), uid)
+		sum, err = s.Store.Summary(r.Context(), uid)
 	}
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return sum, false
 	}
 	return sum, true
@@ -43,27 +45,27 @@ func (s *Server) lookupAccount(w http.ResponseWriter, r *http.Request) {
 	acct := strings.TrimPrefix(r.URL.Query().Get("acct"), "@")
 	name, host, remote := strings.Cut(acct, "@")
 	if remote && !strings.EqualFold(host, middleware.Host(r)) {
-		notFound(w, r) // retwis does not federate
+		apiwire.NotFound(w, r) // retwis does not federate
 		return
 	}
 	if !retwis.IsUsernameShaped(name) {
-		notFound(w, r)
+		apiwire.NotFound(w, r)
 		return
 	}
-	u, err := s.store.UserByName(r.Context(), name)
+	u, err := s.Store.UserByName(r.Context(), name)
 	if err == nil {
-		err = s.store.Shown(r.Context(), viewer(r).ID, u.ID)
+		err = s.Store.Shown(r.Context(), apiwire.Viewer(r).ID, u.ID)
 	}
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	sum, err := s.store.Summary(r.Context(), u.ID)
+	sum, err := s.Store.Summary(r.Context(), u.ID)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, newSite(r).account(sum))
+	apiwire.WriteJSON(w, http.StatusOK, entity.SiteOf(r).Account(sum))
 }
 
 // accountStatuses answers GET /api/v1/accounts/{id}/statuses: the
@@ -73,26 +75,26 @@ func (s *Server) accountStatuses(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p, ok := s.pageOf(w, r)
+	p, ok := s.PageOf(w, r)
 	if !ok {
 		return
 	}
 	v := r.URL.Query()
-	if flag(v, "only_media") { // no post has media
-		writeJSON(w, http.StatusOK, []status{})
+	if apiwire.Flag(v, "only_media") { // no post has media
+		apiwire.WriteJSON(w, http.StatusOK, []entity.Status{})
 		return
 	}
-	if flag(v, "pinned") {
+	if apiwire.Flag(v, "pinned") {
 		s.pinnedStatuses(w, r, sum.User.ID, p)
 		return
 	}
-	prof, err := s.store.Profile(r.Context(), viewer(r).ID, sum.User, p.cursor, p.limit)
+	prof, err := s.Store.Profile(r.Context(), apiwire.Viewer(r).ID, sum.User, p.Cursor, p.Limit)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
 	page := prof.Page
-	if flag(v, "exclude_replies") {
+	if apiwire.Flag(v, "exclude_replies") {
 		kept := page.Posts[:0]
 		for _, post := range page.Posts {
 			if post.InReplyTo == 0 {
@@ -101,5 +103,5 @@ func (s *Server) accountStatuses(w http.ResponseWriter, r *http.Request) {
 		}
 		page.Posts = kept
 	}
-	s.writePage(w, r, page, p.since)
+	s.WriteStatuses(w, r, page, p.Since)
 }

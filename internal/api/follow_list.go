@@ -11,11 +11,11 @@ import (
 type followLister func(s *Server, ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.FollowPage, error)
 
 func followersList(s *Server, ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.FollowPage, error) {
-	return s.store.Followers(ctx, uid, c, n)
+	return s.Store.Followers(ctx, uid, c, n)
 }
 
 func followingList(s *Server, ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.FollowPage, error) {
-	return s.store.Following(ctx, uid, c, n)
+	return s.Store.Following(ctx, uid, c, n)
 }
 
 // followList answers GET /api/v1/accounts/{id}/followers and
@@ -27,53 +27,19 @@ func (s *Server) followList(read followLister) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		p, ok := s.accountPaging(w, r)
+		p, ok := s.AccountPaging(w, r)
 		if !ok {
 			return
 		}
-		page, err := read(s, r.Context(), sum.User.ID, p.cursor, p.limit)
+		page, err := read(s, r.Context(), sum.User.ID, p.Cursor, p.Limit)
 		if err != nil {
-			s.fail(w, r, err)
+			s.Fail(w, r, err)
 			return
 		}
 		uids := make([]int64, len(page.Follows))
 		for i, f := range page.Follows {
 			uids[i] = f.User.ID
 		}
-		s.writeAccounts(w, r, uids, page.Older)
+		s.WriteAccounts(w, r, uids, page.Older)
 	}
-}
-
-// accountPaging reads the paging parameters of a list of accounts
-// (limit 40, at most 80); ok is false once a bad request was answered.
-func (s *Server) accountPaging(w http.ResponseWriter, r *http.Request) (p pageParams, ok bool) {
-	v, err := params(r)
-	if err != nil {
-		badRequest(w, r, err)
-		return p, false
-	}
-	if p, err = readPage(v, maxLimit, maxAccounts); err != nil {
-		s.fail(w, r, err)
-		return p, false
-	}
-	return p, true
-}
-
-// writeAccounts answers with the accounts of uids, a page of a list
-// paged by account id, with its Link header (older: more follow).
-func (s *Server) writeAccounts(w http.ResponseWriter, r *http.Request, uids []int64, older bool) {
-	sums, err := s.store.Summaries(r.Context(), uids)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	st := newSite(r)
-	out := make([]account, len(sums))
-	for i, sum := range sums {
-		out[i] = st.account(sum)
-	}
-	if len(uids) > 0 {
-		link(w, r, uids[0], uids[len(uids)-1], older)
-	}
-	writeJSON(w, http.StatusOK, out)
 }

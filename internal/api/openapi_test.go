@@ -1,9 +1,12 @@
 package api
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,12 +14,16 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
+	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/testkit/openapitest"
 )
 
 // The tests below keep openapi.json honest: it must describe exactly the
-// routes that routes() registers, with the security their wrappers give
-// them, and the entities exactly as they are encoded. The streams'
+// routes that the routes() of this package and of its parts register,
+// with the security their wrappers give them, and the entities exactly
+// as they are encoded. The streams'
 // routes and entities are internal/streaming's, which checks them
 // against the same document.
 
@@ -29,8 +36,8 @@ func TestOpenAPIDocument(t *testing.T) {
 	if doc.OpenAPI != "3.1.0" {
 		t.Errorf("openapi = %q, want 3.1.0", doc.OpenAPI)
 	}
-	if v, _ := doc.Info["version"].(string); doc.Info["title"] == nil || v == "" || !strings.HasPrefix(Version, v+" ") {
-		t.Errorf("info lacks a title, or its version is not that of Version (%s): %v", Version, doc.Info)
+	if v, _ := doc.Info["version"].(string); doc.Info["title"] == nil || v == "" || !strings.HasPrefix(instance.Version, v+" ") {
+		t.Errorf("info lacks a title, or its version is not that of instance.Version (%s): %v", instance.Version, doc.Info)
 	}
 	if len(doc.Paths) == 0 {
 		t.Error("no paths")
@@ -167,17 +174,45 @@ func TestOpenAPIServed(t *testing.T) {
 	}
 }
 
+// parts are the folders of the packages whose routes Server composes,
+// this one's and its feature packages'.
+var parts = []string{".", "oauth", "instance"}
+
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()
 	doc, _ := openapitest.Load(t, openAPI)
-	openapitest.CheckRoutes(t, doc, openapitest.PackageRoutes(t, "."), func(path string) bool {
+	var routes []openapitest.Route
+	for _, dir := range parts {
+		routes = append(routes, openapitest.PackageRoutes(t, dir)...)
+	}
+	openapitest.CheckRoutes(t, doc, routes, func(path string) bool {
 		return !strings.HasPrefix(path, streamingPaths)
 	})
 }
 
+// TestPartsListed: every package below this one that registers routes
+// is one of parts, so that TestOpenAPIRoutes reads them.
+func TestPartsListed(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("*/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dir := filepath.Dir(f); bytes.Contains(src, []byte(") Routes(mux *http.ServeMux)")) && !slices.Contains(parts, dir) {
+			t.Errorf("%s registers routes, but is not one of parts", dir)
+		}
+	}
+}
+
 // TestOpenAPIEntities checks the entities' schemas against the structs
 // the handlers encode: the same properties, and required exactly when
-// always present (no omitempty).
+// always present (no omitempty). OAuth's Token is checked by
+// internal/api/oauth.
 func TestOpenAPIEntities(t *testing.T) {
 	t.Parallel()
 	doc, _ := openapitest.Load(t, openAPI)
@@ -186,20 +221,19 @@ func TestOpenAPIEntities(t *testing.T) {
 		v      any
 		extra  []string // fields of the struct the schema leaves out, and why
 	}{
-		{"Account", account{}, []string{"source"}}, // in CredentialAccount
-		{"Source", source{}, nil},
-		{"Status", status{}, nil},
+		{"Account", entity.Account{}, []string{"source"}}, // in CredentialAccount
+		{"Source", entity.Source{}, nil},
+		{"Status", entity.Status{}, nil},
 		{"StatusEdit", statusEdit{}, nil},
-		{"Mention", mention{}, nil},
-		{"StatusTag", tagRef{}, nil},
-		{"Tag", tag{}, nil},
-		{"TagHistory", tagHistory{}, nil},
-		{"Application", application{}, []string{"vapid_key"}}, // never set: retwis sends no Web Push
-		{"Relationship", relationship{}, nil},
+		{"Mention", entity.Mention{}, nil},
+		{"StatusTag", entity.TagRef{}, nil},
+		{"Tag", entity.Tag{}, nil},
+		{"TagHistory", entity.TagHistory{}, nil},
+		{"Application", entity.Application{}, []string{"vapid_key"}}, // never set: retwis sends no Web Push
+		{"Relationship", entity.Relationship{}, nil},
 		{"Report", report{}, nil},
-		{"Notification", notification{}, nil},
-		{"Token", token{}, nil},
-		{"Error", apiError{}, nil},
+		{"Notification", entity.Notification{}, nil},
+		{"Error", apiwire.ErrorEntity{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

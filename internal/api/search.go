@@ -6,6 +6,9 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 )
 
 // maxQuery bounds a search query, in bytes.
@@ -22,29 +25,29 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	}
 	typ := r.URL.Query().Get("type")
 	out := struct {
-		Accounts []account `json:"accounts"`
-		Statuses []status  `json:"statuses"`
-		Hashtags []tag     `json:"hashtags"`
-	}{[]account{}, []status{}, []tag{}}
-	st := newSite(r)
+		Accounts []entity.Account `json:"accounts"`
+		Statuses []entity.Status  `json:"statuses"`
+		Hashtags []entity.Tag     `json:"hashtags"`
+	}{[]entity.Account{}, []entity.Status{}, []entity.Tag{}}
+	st := entity.SiteOf(r)
 	if (typ == "" || typ == "accounts") && limit > 0 && !strings.HasPrefix(q, "#") {
 		var err error
 		if out.Accounts, err = s.findAccounts(r.Context(), st, q, limit); err != nil {
-			s.fail(w, r, err)
+			s.Fail(w, r, err)
 			return
 		}
 	}
 	if (typ == "" || typ == "hashtags") && limit > 0 && !strings.HasPrefix(q, "@") {
-		tags, err := s.store.CompleteTags(r.Context(), strings.TrimPrefix(q, "#"), limit)
+		tags, err := s.Store.CompleteTags(r.Context(), strings.TrimPrefix(q, "#"), limit)
 		if err != nil {
-			s.fail(w, r, err)
+			s.Fail(w, r, err)
 			return
 		}
 		for _, t := range tags {
-			out.Hashtags = append(out.Hashtags, st.tag(t))
+			out.Hashtags = append(out.Hashtags, st.Tag(t))
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	apiwire.WriteJSON(w, http.StatusOK, out)
 }
 
 // searchQuery reads a search's q and limit (20, at most 40), and its
@@ -55,12 +58,12 @@ func (s *Server) searchQuery(w http.ResponseWriter, r *http.Request) (q string, 
 	v := r.URL.Query()
 	q = strings.TrimSpace(v.Get("q"))
 	if q == "" || len(q) > maxQuery || !utf8.ValidString(q) {
-		renderError(w, r, http.StatusBadRequest, "q must be 1 to 200 bytes of text.")
+		apiwire.RenderError(w, r, http.StatusBadRequest, "q must be 1 to 200 bytes of text.")
 		return "", 0, false
 	}
-	limit, err := readLimit(v, defaultLimit, maxLimit)
+	limit, err := apiwire.ReadLimit(v, apiwire.DefaultLimit, apiwire.MaxLimit)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return "", 0, false
 	}
 	if off := v.Get("offset"); off != "" && off != "0" {
@@ -71,8 +74,8 @@ func (s *Server) searchQuery(w http.ResponseWriter, r *http.Request) (q string, 
 
 // findAccounts returns the accounts that the people search finds for q
 // (a leading @ ignored), the most followed first.
-func (s *Server) findAccounts(ctx context.Context, st site, q string, limit int) ([]account, error) {
-	people, err := s.store.SearchPeople(ctx, strings.TrimPrefix(q, "@"), limit)
+func (s *Server) findAccounts(ctx context.Context, st entity.Site, q string, limit int) ([]entity.Account, error) {
+	people, err := s.Store.SearchPeople(ctx, strings.TrimPrefix(q, "@"), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -80,15 +83,7 @@ func (s *Server) findAccounts(ctx context.Context, st site, q string, limit int)
 	for i, p := range people {
 		uids[i] = p.User.ID
 	}
-	sums, err := s.store.Summaries(ctx, uids)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]account, len(sums))
-	for i, sum := range sums {
-		out[i] = st.account(sum)
-	}
-	return out, nil
+	return s.Accounts(ctx, st, uids)
 }
 
 // searchAccounts answers GET /api/v1/accounts/search?q=: the accounts
@@ -99,39 +94,34 @@ func (s *Server) searchAccounts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if limit == 0 {
-		writeJSON(w, http.StatusOK, []account{})
+		apiwire.WriteJSON(w, http.StatusOK, []entity.Account{})
 		return
 	}
-	out, err := s.findAccounts(r.Context(), newSite(r), q, limit)
+	out, err := s.findAccounts(r.Context(), entity.SiteOf(r), q, limit)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
-}
-
-// tag returns the Tag entity of a tag, without history.
-func (st site) tag(name string) tag {
-	return tag{tagRef: tagRef{Name: name, URL: st.tagURL(name)}, History: []tagHistory{}}
+	apiwire.WriteJSON(w, http.StatusOK, out)
 }
 
 // trendingTags answers GET /api/v1/trends/tags: the tags most used
 // lately, the heaviest first (limit 10, at most 20).
 func (s *Server) trendingTags(w http.ResponseWriter, r *http.Request) {
-	limit, err := readLimit(r.URL.Query(), 10, 20)
+	limit, err := apiwire.ReadLimit(r.URL.Query(), 10, 20)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	trends, err := s.store.Trending(r.Context(), limit, time.Now())
+	trends, err := s.Store.Trending(r.Context(), limit, time.Now())
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	st := newSite(r)
-	out := make([]tag, len(trends))
+	st := entity.SiteOf(r)
+	out := make([]entity.Tag, len(trends))
 	for i, t := range trends {
-		out[i] = st.tag(t.Tag)
+		out[i] = st.Tag(t.Tag)
 	}
-	writeJSON(w, http.StatusOK, out)
+	apiwire.WriteJSON(w, http.StatusOK, out)
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/store/posts"
 )
 
@@ -15,35 +17,35 @@ import (
 // private, direct: retwis.ParseVisibility); another is refused with 422,
 // and so are media, polls and scheduling.
 func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
-	v, err := params(r)
+	v, err := apiwire.Params(r)
 	if err != nil {
-		badRequest(w, r, err)
+		apiwire.BadRequest(w, r, err)
 		return
 	}
-	if len(list(v, "media_ids")) > 0 || len(list(v, "poll[options]")) > 0 || v.Get("scheduled_at") != "" {
-		unsupported(w, r)
+	if len(apiwire.List(v, "media_ids")) > 0 || len(apiwire.List(v, "poll[options]")) > 0 || v.Get("scheduled_at") != "" {
+		apiwire.Unsupported(w, r)
 		return
 	}
 	vis, err := retwis.ParseVisibility(v.Get("visibility"))
 	if err != nil {
-		renderError(w, r, http.StatusUnprocessableEntity, retwis.ErrorMessage(err))
+		apiwire.RenderError(w, r, http.StatusUnprocessableEntity, retwis.ErrorMessage(err))
 		return
 	}
 	key := r.Header.Get("Idempotency-Key")
 	if len(key) > retwis.MaxIdempotencyKeyLen {
-		renderError(w, r, http.StatusUnprocessableEntity, "The Idempotency-Key header is too long.")
+		apiwire.RenderError(w, r, http.StatusUnprocessableEntity, "The Idempotency-Key header is too long.")
 		return
 	}
-	reply, err := optionalID(v, "in_reply_to_id")
+	reply, err := apiwire.OptionalID(v, "in_reply_to_id")
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	p, err := s.store.Publish(r.Context(), posts.Draft{Author: viewer(r).ID, Text: v.Get("status"),
+	p, err := s.Store.Publish(r.Context(), posts.Draft{Author: apiwire.Viewer(r).ID, Text: v.Get("status"),
 		Warning: v.Get("spoiler_text"), InReplyTo: reply, Key: key, Visibility: vis})
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, newSite(r).status(p.Post, p.Author, p.Replies))
+	apiwire.WriteJSON(w, http.StatusOK, entity.SiteOf(r).Status(p.Post, p.Author, p.Replies))
 }

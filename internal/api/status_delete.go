@@ -1,6 +1,10 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/retwis/retwis/internal/api/apiwire"
+)
 
 // deleteStatus answers DELETE /api/v1/statuses/{id}: the post is
 // deleted, and answered as it was, with its text (as Mastodon does, for
@@ -10,14 +14,14 @@ func (s *Server) deleteStatus(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if p.AuthorID != viewer(r).ID { // Mastodon's answer: another's post is not found among yours
-		notFound(w, r)
+	if p.AuthorID != apiwire.Viewer(r).ID { // Mastodon's answer: another's post is not found among yours
+		apiwire.NotFound(w, r)
 		return
 	}
-	if err := s.store.DeletePost(r.Context(), viewer(r).ID, p.ID); err != nil {
-		s.fail(w, r, err)
+	if err := s.Store.DeletePost(r.Context(), apiwire.Viewer(r).ID, p.ID); err != nil {
+		s.Fail(w, r, err)
 		return
 	}
 	st.Text = p.Body
-	writeJSON(w, http.StatusOK, st)
+	apiwire.WriteJSON(w, http.StatusOK, st)
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/store/interact"
 )
 
@@ -16,44 +18,44 @@ import (
 func (s *Server) editStatus(w http.ResponseWriter, r *http.Request) {
 	pid, ok := retwis.ParseID(r.PathValue("id"))
 	if !ok {
-		notFound(w, r)
+		apiwire.NotFound(w, r)
 		return
 	}
-	v, err := params(r)
+	v, err := apiwire.Params(r)
 	if err != nil {
-		badRequest(w, r, err)
+		apiwire.BadRequest(w, r, err)
 		return
 	}
-	if len(list(v, "media_ids")) > 0 || len(list(v, "poll[options]")) > 0 {
-		unsupported(w, r)
+	if len(apiwire.List(v, "media_ids")) > 0 || len(apiwire.List(v, "poll[options]")) > 0 {
+		apiwire.Unsupported(w, r)
 		return
 	}
-	p, err := s.store.EditPost(r.Context(), interact.Edit{Author: viewer(r).ID, Post: pid, Text: v.Get("status"),
+	p, err := s.Store.EditPost(r.Context(), interact.Edit{Author: apiwire.Viewer(r).ID, Post: pid, Text: v.Get("status"),
 		Warning: v.Get("spoiler_text"), Key: r.Header.Get("Idempotency-Key")})
-	var out []status
+	var out []entity.Status
 	if err == nil {
-		out, err = s.statuses(r.Context(), newSite(r), []retwis.Post{p})
+		out, err = s.Statuses(r.Context(), entity.SiteOf(r), []retwis.Post{p})
 	}
 	if err == nil && len(out) == 0 {
 		err = retwis.Errorf(retwis.NotFound, "There is no such post.")
 	}
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out[0])
+	apiwire.WriteJSON(w, http.StatusOK, out[0])
 }
 
 // statusEdit is Mastodon's StatusEdit: one version of a post.
 type statusEdit struct {
-	Content          string     `json:"content"`
-	SpoilerText      string     `json:"spoiler_text"`
-	Sensitive        bool       `json:"sensitive"`
-	CreatedAt        string     `json:"created_at"`
-	Account          account    `json:"account"`
-	Poll             *struct{}  `json:"poll"`
-	MediaAttachments []struct{} `json:"media_attachments"`
-	Emojis           []struct{} `json:"emojis"`
+	Content          string         `json:"content"`
+	SpoilerText      string         `json:"spoiler_text"`
+	Sensitive        bool           `json:"sensitive"`
+	CreatedAt        string         `json:"created_at"`
+	Account          entity.Account `json:"account"`
+	Poll             *struct{}      `json:"poll"`
+	MediaAttachments []struct{}     `json:"media_attachments"`
+	Emojis           []struct{}     `json:"emojis"`
 }
 
 // statusHistory answers GET /api/v1/statuses/{id}/history: the versions
@@ -64,20 +66,20 @@ func (s *Server) statusHistory(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	_, vs, err := s.store.History(r.Context(), viewer(r).ID, p.ID)
+	_, vs, err := s.Store.History(r.Context(), apiwire.Viewer(r).ID, p.ID)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	st, out := newSite(r), make([]statusEdit, 0, len(vs))
+	st, out := entity.SiteOf(r), make([]statusEdit, 0, len(vs))
 	for _, v := range slices.Backward(vs) {
 		version := p
 		version.Body, version.Warning = v.Body, v.Warning
-		content, _ := st.content(version)
+		content, _ := st.Content(version)
 		out = append(out, statusEdit{Content: content, SpoilerText: v.Warning, Sensitive: v.Warning != "",
-			CreatedAt: stamp(v.Time), Account: cur.Account, MediaAttachments: []struct{}{}, Emojis: []struct{}{}})
+			CreatedAt: entity.Stamp(v.Time), Account: cur.Account, MediaAttachments: []struct{}{}, Emojis: []struct{}{}})
 	}
-	writeJSON(w, http.StatusOK, out)
+	apiwire.WriteJSON(w, http.StatusOK, out)
 }
 
 // statusSource answers GET /api/v1/statuses/{id}/source: Mastodon's
@@ -88,13 +90,13 @@ func (s *Server) statusSource(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if p.AuthorID != viewer(r).ID {
-		s.fail(w, r, retwis.Errorf(retwis.Forbidden, "Only the author of a post reads its source."))
+	if p.AuthorID != apiwire.Viewer(r).ID {
+		s.Fail(w, r, retwis.Errorf(retwis.Forbidden, "Only the author of a post reads its source."))
 		return
 	}
-	writeJSON(w, http.StatusOK, struct {
+	apiwire.WriteJSON(w, http.StatusOK, struct {
 		ID          string `json:"id"`
 		Text        string `json:"text"`
 		SpoilerText string `json:"spoiler_text"`
-	}{id(p.ID), p.Body, p.Warning})
+	}{entity.ID(p.ID), p.Body, p.Warning})
 }

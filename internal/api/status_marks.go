@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 )
 
 // markAction puts or takes off one of a user's marks on a post (a
@@ -19,21 +21,21 @@ func (s *Server) markStatus(act markAction) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		pid, ok := retwis.ParseID(r.PathValue("id"))
 		if !ok {
-			notFound(w, r)
+			apiwire.NotFound(w, r)
 			return
 		}
-		p, err := act(r.Context(), viewer(r).ID, pid)
-		var out []status
+		p, err := act(r.Context(), apiwire.Viewer(r).ID, pid)
+		var out []entity.Status
 		if err == nil {
-			out, err = s.statuses(r.Context(), newSite(r), []retwis.Post{p})
+			out, err = s.Statuses(r.Context(), entity.SiteOf(r), []retwis.Post{p})
 		}
 		switch {
 		case err != nil:
-			s.fail(w, r, err)
+			s.Fail(w, r, err)
 		case len(out) == 0:
-			notFound(w, r)
+			apiwire.NotFound(w, r)
 		default:
-			writeJSON(w, http.StatusOK, out[0])
+			apiwire.WriteJSON(w, http.StatusOK, out[0])
 		}
 	}
 }
@@ -45,16 +47,16 @@ func (s *Server) markStatus(act markAction) http.HandlerFunc {
 // and is not used.
 func (s *Server) markedStatuses(read func(ctx context.Context, uid int64, c retwis.Cursor, n int) (retwis.Page, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		p, ok := s.pageOf(w, r)
+		p, ok := s.PageOf(w, r)
 		if !ok {
 			return
 		}
-		page, err := read(r.Context(), viewer(r).ID, p.cursor, p.limit)
+		page, err := read(r.Context(), apiwire.Viewer(r).ID, p.Cursor, p.Limit)
 		if err != nil {
-			s.fail(w, r, err)
+			s.Fail(w, r, err)
 			return
 		}
-		s.writePage(w, r, page, 0)
+		s.WriteStatuses(w, r, page, 0)
 	}
 }
 
@@ -66,36 +68,36 @@ func (s *Server) whoMarked(read func(ctx context.Context, viewer, pid int64, c r
 	return func(w http.ResponseWriter, r *http.Request) {
 		pid, ok := retwis.ParseID(r.PathValue("id"))
 		if !ok {
-			notFound(w, r)
+			apiwire.NotFound(w, r)
 			return
 		}
-		p, ok := s.accountPaging(w, r)
+		p, ok := s.AccountPaging(w, r)
 		if !ok {
 			return
 		}
-		page, err := read(r.Context(), viewer(r).ID, pid, p.cursor, p.limit)
+		page, err := read(r.Context(), apiwire.Viewer(r).ID, pid, p.Cursor, p.Limit)
 		if err != nil {
-			s.fail(w, r, err)
+			s.Fail(w, r, err)
 			return
 		}
 		uids := make([]int64, len(page.Follows))
 		for i, f := range page.Follows {
 			uids[i] = f.User.ID
 		}
-		s.writeAccounts(w, r, uids, page.Older)
+		s.WriteAccounts(w, r, uids, page.Older)
 	}
 }
 
 // pinnedStatuses answers GET /api/v1/accounts/{id}/statuses?pinned=true:
 // the account's pinned statuses, the newest pin first, on one page.
-func (s *Server) pinnedStatuses(w http.ResponseWriter, r *http.Request, uid int64, p pageParams) {
+func (s *Server) pinnedStatuses(w http.ResponseWriter, r *http.Request, uid int64, p apiwire.Page) {
 	var pinned []retwis.Post
-	if p.cursor == (retwis.Cursor{}) {
+	if p.Cursor == (retwis.Cursor{}) {
 		var err error
-		if pinned, err = s.store.Pinned(r.Context(), viewer(r).ID, uid); err != nil {
-			s.fail(w, r, err)
+		if pinned, err = s.Store.Pinned(r.Context(), apiwire.Viewer(r).ID, uid); err != nil {
+			s.Fail(w, r, err)
 			return
 		}
 	}
-	s.writePage(w, r, retwis.Page{Posts: pinned}, p.since)
+	s.WriteStatuses(w, r, retwis.Page{Posts: pinned}, p.Since)
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 )
 
 // reblog answers POST /api/v1/statuses/{id}/reblog: the boost, whose
@@ -12,13 +14,13 @@ import (
 // the same boost, so a request sent again (with an Idempotency-Key or
 // without) boosts once.
 func (s *Server) reblog(w http.ResponseWriter, r *http.Request) {
-	s.boostAction(w, r, s.store.Boost)
+	s.boostAction(w, r, s.Store.Boost)
 }
 
 // unreblog answers POST /api/v1/statuses/{id}/unreblog: the post, no
 // longer boosted by the user (whether it was or not).
 func (s *Server) unreblog(w http.ResponseWriter, r *http.Request) {
-	s.boostAction(w, r, s.store.Unboost)
+	s.boostAction(w, r, s.Store.Unboost)
 }
 
 // boostAction answers a boost or an unboost of the post the path names,
@@ -26,24 +28,24 @@ func (s *Server) unreblog(w http.ResponseWriter, r *http.Request) {
 func (s *Server) boostAction(w http.ResponseWriter, r *http.Request, act func(ctx context.Context, uid, pid int64) (retwis.Post, error)) {
 	pid, ok := retwis.ParseID(r.PathValue("id"))
 	if !ok {
-		notFound(w, r)
+		apiwire.NotFound(w, r)
 		return
 	}
 	if len(r.Header.Get("Idempotency-Key")) > retwis.MaxIdempotencyKeyLen { // refused as a post's would be
-		renderError(w, r, http.StatusUnprocessableEntity, "The Idempotency-Key header is too long.")
+		apiwire.RenderError(w, r, http.StatusUnprocessableEntity, "The Idempotency-Key header is too long.")
 		return
 	}
-	p, err := act(r.Context(), viewer(r).ID, pid)
-	var out []status
+	p, err := act(r.Context(), apiwire.Viewer(r).ID, pid)
+	var out []entity.Status
 	if err == nil {
-		out, err = s.statuses(r.Context(), newSite(r), []retwis.Post{p})
+		out, err = s.Statuses(r.Context(), entity.SiteOf(r), []retwis.Post{p})
 	}
 	if err == nil && len(out) == 0 {
 		err = retwis.Errorf(retwis.NotFound, "There is no post %d; it may have been deleted.", pid)
 	}
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, out[0])
+	apiwire.WriteJSON(w, http.StatusOK, out[0])
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 )
 
 // maxContext bounds the replies a context lists.
@@ -15,30 +17,30 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	apiwire.WriteJSON(w, http.StatusOK, st)
 }
 
 // statusOf reads the post the path names and its entity; ok is false
 // once the request has been answered (404 for no such post, or one whose
 // author is gone).
-func (s *Server) statusOf(w http.ResponseWriter, r *http.Request) (retwis.Post, status, bool) {
+func (s *Server) statusOf(w http.ResponseWriter, r *http.Request) (retwis.Post, entity.Status, bool) {
 	pid, ok := retwis.ParseID(r.PathValue("id"))
 	if !ok {
-		notFound(w, r)
-		return retwis.Post{}, status{}, false
+		apiwire.NotFound(w, r)
+		return retwis.Post{}, entity.Status{}, false
 	}
-	p, err := s.store.Post(r.Context(), viewer(r).ID, pid)
-	var out []status
+	p, err := s.Store.Post(r.Context(), apiwire.Viewer(r).ID, pid)
+	var out []entity.Status
 	if err == nil {
-		out, err = s.statuses(r.Context(), newSite(r), []retwis.Post{p})
+		out, err = s.Statuses(r.Context(), entity.SiteOf(r), []retwis.Post{p})
 	}
 	switch {
 	case err != nil:
-		s.fail(w, r, err)
-		return p, status{}, false
+		s.Fail(w, r, err)
+		return p, entity.Status{}, false
 	case len(out) == 0:
-		notFound(w, r)
-		return p, status{}, false
+		apiwire.NotFound(w, r)
+		return p, entity.Status{}, false
 	}
 	return p, out[0], true
 }
@@ -49,27 +51,27 @@ func (s *Server) statusOf(w http.ResponseWriter, r *http.Request) (retwis.Post, 
 func (s *Server) statusContext(w http.ResponseWriter, r *http.Request) {
 	pid, ok := retwis.ParseID(r.PathValue("id"))
 	if !ok {
-		notFound(w, r)
+		apiwire.NotFound(w, r)
 		return
 	}
-	t, err := s.store.Thread(r.Context(), viewer(r).ID, pid, 0, maxContext)
+	t, err := s.Store.Thread(r.Context(), apiwire.Viewer(r).ID, pid, 0, maxContext)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	st := newSite(r)
-	ancestors, err := s.statuses(r.Context(), st, t.Ancestors)
+	st := entity.SiteOf(r)
+	ancestors, err := s.Statuses(r.Context(), st, t.Ancestors)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	descendants, err := s.statuses(r.Context(), st, t.Replies.Posts)
+	descendants, err := s.Statuses(r.Context(), st, t.Replies.Posts)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, struct {
-		Ancestors   []status `json:"ancestors"`
-		Descendants []status `json:"descendants"`
+	apiwire.WriteJSON(w, http.StatusOK, struct {
+		Ancestors   []entity.Status `json:"ancestors"`
+		Descendants []entity.Status `json:"descendants"`
 	}{ancestors, descendants})
 }

@@ -4,60 +4,62 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 )
 
 // homeTimeline answers GET /api/v1/timelines/home: the posts of the
 // user and those they follow.
 func (s *Server) homeTimeline(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.pageOf(w, r)
+	p, ok := s.PageOf(w, r)
 	if !ok {
 		return
 	}
-	page, _, err := s.store.HomeTimeline(r.Context(), viewer(r).ID, p.cursor, p.limit)
+	page, _, err := s.Store.HomeTimeline(r.Context(), apiwire.Viewer(r).ID, p.Cursor, p.Limit)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	s.writePage(w, r, page, p.since)
+	s.WriteStatuses(w, r, page, p.Since)
 }
 
 // publicTimeline answers GET /api/v1/timelines/public: every post
 // (retwis has one server, so local and remote are the same).
 func (s *Server) publicTimeline(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.pageOf(w, r)
+	p, ok := s.PageOf(w, r)
 	if !ok {
 		return
 	}
 	v := r.URL.Query()
-	if flag(v, "remote") || flag(v, "only_media") { // nothing is remote, no post has media
-		writeJSON(w, http.StatusOK, []status{})
+	if apiwire.Flag(v, "remote") || apiwire.Flag(v, "only_media") { // nothing is remote, no post has media
+		apiwire.WriteJSON(w, http.StatusOK, []entity.Status{})
 		return
 	}
-	page, err := s.store.GlobalTimeline(r.Context(), viewer(r).ID, p.cursor, p.limit)
+	page, err := s.Store.GlobalTimeline(r.Context(), apiwire.Viewer(r).ID, p.Cursor, p.Limit)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	s.writePage(w, r, page, p.since)
+	s.WriteStatuses(w, r, page, p.Since)
 }
 
 // tagTimeline answers GET /api/v1/timelines/tag/{hashtag}.
 func (s *Server) tagTimeline(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.pageOf(w, r)
+	p, ok := s.PageOf(w, r)
 	if !ok {
 		return
 	}
-	if flag(r.URL.Query(), "only_media") {
-		writeJSON(w, http.StatusOK, []status{})
+	if apiwire.Flag(r.URL.Query(), "only_media") {
+		apiwire.WriteJSON(w, http.StatusOK, []entity.Status{})
 		return
 	}
-	page, err := s.store.TagPosts(r.Context(), viewer(r).ID, r.PathValue("hashtag"), p.cursor, p.limit)
+	page, err := s.Store.TagPosts(r.Context(), apiwire.Viewer(r).ID, r.PathValue("hashtag"), p.Cursor, p.Limit)
 	if retwis.ErrorKind(err) == retwis.NotFound {
 		page, err = retwis.Page{}, nil // a tag nobody used has no posts
 	}
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	s.writePage(w, r, page, p.since)
+	s.WriteStatuses(w, r, page, p.Since)
 }

@@ -92,7 +92,7 @@ func New(opts Options) (*Handler, error) {
 	clientAPI.Register(h.mux)
 	streamOpts := opts.Streaming
 	streamOpts.Store, streamOpts.Log, streamOpts.Metrics, streamOpts.Proxies = opts.Store, opts.Log, opts.Metrics, opts.Proxies
-	streamOpts.API = clientAPI                 // renders the events' entities
+	streamOpts.API = clientAPI.Kit             // renders the events' entities
 	streamOpts.Session = web.SessionCredential // the pages listen to the streams
 	h.streams = streaming.New(streamOpts)
 	h.streams.Register(h.mux)

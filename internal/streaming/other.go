@@ -3,7 +3,7 @@ package streaming
 import (
 	"net/http"
 
-	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/api/apiwire"
 )
 
 // otherStream answers the paths under /api/v1/streaming/ that name no
@@ -15,5 +15,5 @@ func (s *Server) otherStream(w http.ResponseWriter, r *http.Request) {
 		s.streamWebSocket(w, r)
 		return
 	}
-	api.RenderError(w, r, http.StatusBadRequest, "Unknown channel requested")
+	apiwire.RenderError(w, r, http.StatusBadRequest, "Unknown channel requested")
 }

@@ -3,7 +3,8 @@
 // (one stream per request, sse.go) and a WebSocket that carries any
 // number (websocket.go), under /api/v1/streaming. Its events are
 // rendered once per process (payloads.go), as the client API renders
-// its entities (api.Server.StatusJSON), and its errors are the API's.
+// its entities (entity.Builder, through the API's apiwire.Kit), and its
+// errors are the API's.
 //
 // Three packages deal in streams, each a word of its own:
 //
@@ -25,24 +26,21 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/livehub"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 )
-
-// maxBodyBytes caps request bodies, as the client API's: a stream's
-// request has none worth reading.
-const maxBodyBytes = 64 << 10
 
 // Options configure a Server.
 type Options struct {
 	// Store is where the events come from (store.Listen) and the tokens
 	// and sessions of the listeners are checked.
 	Store *store.Store
-	// API renders the entities the events carry, as the client API
-	// answers them. Required.
-	API *api.Server
+	// API is the client API's kit: it renders the entities the events
+	// carry, as the client API answers them, and counts the opening of
+	// a stream against the API's rate limit. Required.
+	API *apiwire.Kit
 	Log *slog.Logger
 	// Metrics, if not nil, receives the request metrics (shared with the
 	// other interfaces', by route).
@@ -68,7 +66,7 @@ type Options struct {
 // Server serves the streaming API.
 type Server struct {
 	store     *store.Store
-	api       *api.Server
+	api       *apiwire.Kit
 	log       *slog.Logger
 	mw        *middleware.Stack
 	session   middleware.Credential
@@ -97,11 +95,11 @@ func New(opts Options) *Server {
 	// The API's middleware, but for the request timeout: a stream lasts
 	// as long as its client stays.
 	s.mw = middleware.New(middleware.Options{
-		Log: log, RenderError: api.RenderError, MaxBodyBytes: maxBodyBytes, Metrics: opts.Metrics, Proxies: opts.Proxies,
+		Log: log, RenderError: apiwire.RenderError, MaxBodyBytes: apiwire.MaxBodyBytes, Metrics: opts.Metrics, Proxies: opts.Proxies,
 	})
 	mux := http.NewServeMux()
 	s.routes(mux)
-	s.handler = s.mw.Wrap(api.CORS(mux))
+	s.handler = s.mw.Wrap(apiwire.CORS(mux))
 	return s
 }
 

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/livehub"
 	"github.com/retwis/retwis/internal/middleware"
 )
@@ -17,14 +17,14 @@ import (
 // they can listen too.
 func (s *Server) streamEvents(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		l, err := s.listenerOf(r, api.Bearer(r), true)
+		l, err := s.listenerOf(r, apiwire.Bearer(r), true)
 		if err != nil {
 			s.mw.Fail(w, r, err)
 			return
 		}
 		ls, refused := resolveStream(name, r.URL.Query().Get("tag"), l)
 		if refused != nil {
-			api.RenderError(w, r, refused.status, refused.message)
+			apiwire.RenderError(w, r, refused.status, refused.message)
 			return
 		}
 		release, ok := s.admit(w, r, l)

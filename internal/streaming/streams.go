@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/livehub"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/accounts"
@@ -184,7 +184,7 @@ func (s *Server) open(ctx context.Context, c *livehub.Client, l listener, first 
 func (s *Server) admit(w http.ResponseWriter, r *http.Request, l listener) (release func(), ok bool) {
 	release, refused := s.conns.admit(l, middleware.ClientAddr(r))
 	if refused != nil {
-		api.RenderError(w, r, refused.status, refused.message)
+		apiwire.RenderError(w, r, refused.status, refused.message)
 		return nil, false
 	}
 	if l.access.Session == "" && !s.api.TakeStream(w, r, l.access.Token) {
@@ -197,7 +197,7 @@ func (s *Server) admit(w http.ResponseWriter, r *http.Request, l listener) (rele
 // streamUnavailable answers a stream that could not be started.
 func (s *Server) streamUnavailable(w http.ResponseWriter, r *http.Request, err error) {
 	s.mw.LogFailure(r, http.StatusServiceUnavailable, err)
-	api.RenderError(w, r, http.StatusServiceUnavailable, "Live updates are unavailable right now. Please try again in a moment.")
+	apiwire.RenderError(w, r, http.StatusServiceUnavailable, "Live updates are unavailable right now. Please try again in a moment.")
 }
 
 // streamEnded logs why the Hub ended a stream's client, if it did.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/livehub"
 	"github.com/retwis/retwis/internal/middleware"
 )
@@ -28,7 +28,7 @@ import (
 // tells apps that the streams are on this host.
 func (s *Server) streamWebSocket(w http.ResponseWriter, r *http.Request) {
 	if !isUpgrade(r) {
-		api.NotFound(w, r)
+		apiwire.NotFound(w, r)
 		return
 	}
 	secret, protocol := wsToken(r)
@@ -41,7 +41,7 @@ func (s *Server) streamWebSocket(w http.ResponseWriter, r *http.Request) {
 	if name := r.URL.Query().Get("stream"); name != "" {
 		ls, refused := resolveStream(name, r.URL.Query().Get("tag"), l)
 		if refused != nil {
-			api.RenderError(w, r, refused.status, refused.message)
+			apiwire.RenderError(w, r, refused.status, refused.message)
 			return
 		}
 		first = append(first, ls)
@@ -71,7 +71,7 @@ func (s *Server) streamWebSocket(w http.ResponseWriter, r *http.Request) {
 // wsToken returns the token of a WebSocket request: as every request
 // carries it, or else as the subprotocol it asks for (then protocol too).
 func wsToken(r *http.Request) (secret, protocol string) {
-	if secret = api.Bearer(r); secret != "" {
+	if secret = apiwire.Bearer(r); secret != "" {
 		return secret, ""
 	}
 	protocol = strings.TrimSpace(strings.Split(r.Header.Get("Sec-WebSocket-Protocol"), ",")[0])

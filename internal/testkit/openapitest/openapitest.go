@@ -53,14 +53,14 @@ var Methods = []string{"get", "put", "post", "delete", "options", "head", "patch
 // source.
 type Route struct {
 	Method, Path string // Path as OpenAPI writes it
-	Auth         string // "need", "may" or "" (public: no wrapper); CheckSecurity also takes "stream"
+	Auth         string // "need", "may" (s.need or s.Need…) or "" (public: no wrapper); CheckSecurity also takes "stream"
 	Scope        string // the wrapper's scope
 	Throttled    bool   // behind s.mw.Throttle: may answer 503
 	Stream       string // s.streamEvents(stream): the handler authorizes the stream itself
 }
 
-// PackageRoutes reads the routes that the routes() method of the Server
-// of the package in dir registers, from the package's source. It parses
+// PackageRoutes reads the routes that the routes() method (or Routes(),
+// a part's) of the Server of the package in dir registers, from the package's source. It parses
 // the package's files with go/parser and evaluates routes() as far as
 // route registration goes: mux.HandleFunc and mux.Handle calls whose
 // pattern is a string built from literals, constants and loop variables;
@@ -68,10 +68,28 @@ type Route struct {
 // holding one), binding the loop variables to each element in turn (the
 // 422 actions, the empty lists, the streams); simple := assignments; and
 // calls of other *Server methods that take the mux, which are followed.
-// Anything else in those bodies fails the test, and so does a method
-// taking a mux that is not evaluated, so that a new kind of registration
-// is noticed, not silently left out.
+// A constant may be another package's of the module (apiwire.ReadStatuses),
+// read from its source too. Anything else in those bodies fails the
+// test, and so does a method taking a mux that is not evaluated, so
+// that a new kind of registration is noticed, not silently left out.
 func PackageRoutes(t testing.TB, dir string) []Route {
+	t.Helper()
+	files := sources(t, dir)
+	deps := map[string]map[string][]byte{}
+	for _, imp := range moduleImports(t, dir, files) {
+		deps[imp] = sources(t, imp)
+	}
+	routes, err := ReadRoutes(files, deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: routes() registers %d routes", dir, len(routes))
+	return routes
+}
+
+// sources returns the source files of the package in dir, but its
+// tests, by name.
+func sources(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
@@ -86,17 +104,53 @@ func PackageRoutes(t testing.TB, dir string) []Route {
 			t.Fatal(err)
 		}
 	}
-	routes, err := ReadRoutes(files)
+	return files
+}
+
+// moduleImports returns the folders of the packages of the module
+// (found from dir's go.mod) that files import.
+func moduleImports(t testing.TB, dir string, files map[string][]byte) []string {
+	t.Helper()
+	root, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s: routes() registers %d routes", dir, len(routes))
-	return routes
+	var mod []byte
+	for mod == nil {
+		if mod, err = os.ReadFile(filepath.Join(root, "go.mod")); err != nil {
+			if parent := filepath.Dir(root); parent != root {
+				root, mod = parent, nil
+				continue
+			}
+			t.Fatalf("no go.mod above %s", dir)
+		}
+	}
+	var module string
+	for line := range strings.Lines(string(mod)) {
+		if m, ok := strings.CutPrefix(line, "module "); ok {
+			module = strings.TrimSpace(m)
+		}
+	}
+	var dirs []string
+	for name, src := range files {
+		f, err := parser.ParseFile(gotoken.NewFileSet(), name, src, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if rest, ok := strings.CutPrefix(path, module+"/"); ok && !slices.Contains(dirs, filepath.Join(root, rest)) {
+				dirs = append(dirs, filepath.Join(root, rest))
+			}
+		}
+	}
+	return dirs
 }
 
 // ReadRoutes evaluates routes() in the package made of files (name →
-// source), as PackageRoutes says.
-func ReadRoutes(files map[string][]byte) (routes []Route, err error) {
+// source), as PackageRoutes says; deps are the sources of the packages
+// it imports whose constants it may use, by folder.
+func ReadRoutes(files map[string][]byte, deps map[string]map[string][]byte) (routes []Route, err error) {
 	fset := gotoken.NewFileSet()
 	r := &routeReader{fset: fset, globals: map[string]ast.Expr{}, methods: map[string]*ast.FuncDecl{}, reached: map[string]bool{}}
 	for name, src := range files {
@@ -121,6 +175,11 @@ func ReadRoutes(files map[string][]byte) (routes []Route, err error) {
 			}
 		}
 	}
+	for _, dep := range deps {
+		if err := r.qualifiedGlobals(fset, dep); err != nil {
+			return nil, err
+		}
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			e, ok := p.(routeReadError)
@@ -130,23 +189,30 @@ func ReadRoutes(files map[string][]byte) (routes []Route, err error) {
 			routes, err = nil, e
 		}
 	}()
-	r.method(routeRoot, nil, "")
+	root := routeRoot
+	if r.methods[root] == nil && r.methods[partRoot] != nil {
+		root = partRoot
+	}
+	r.method(root, nil, "")
 	if len(r.routes) == 0 {
-		return nil, fmt.Errorf("no route read from %s()", routeRoot)
+		return nil, fmt.Errorf("no route read from %s()", root)
 	}
 	for name, d := range r.methods {
 		if takesMux(d) && !r.reached[name] && name != mounter {
-			return nil, fmt.Errorf("(*Server).%s takes a mux but is neither %s() nor called by it: register its routes from %s()", name, routeRoot, routeRoot)
+			return nil, fmt.Errorf("(*Server).%s takes a mux but is neither %s() nor called by it: register its routes from %s()", name, root, root)
 		}
 	}
 	return r.routes, nil
 }
 
 // routeRoot is the method that registers a package's routes on a mux of
-// its own; mounter, which mounts the package's handler on the top-level
-// mux, registers no route of its own.
+// its own, or partRoot, for a part of an interface whose routes are
+// registered on the interface's mux; mounter, which mounts the
+// package's handler on the top-level mux, registers no route of its
+// own.
 const (
 	routeRoot = "routes"
+	partRoot  = "Routes"
 	mounter   = "Register"
 )
 
@@ -310,11 +376,40 @@ func (r *routeReader) rangeStmt(st *ast.RangeStmt, sc evalScope) {
 	}
 }
 
+// qualifiedGlobals enters the package-level constants and variables of
+// the package made of files as its importers name them: package.Name.
+func (r *routeReader) qualifiedGlobals(fset *gotoken.FileSet, files map[string][]byte) error {
+	for name, src := range files {
+		f, err := parser.ParseFile(fset, name, src, 0)
+		if err != nil {
+			return err
+		}
+		for _, d := range f.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok {
+				for _, sp := range gd.Specs {
+					if vs, ok := sp.(*ast.ValueSpec); ok && len(vs.Values) == len(vs.Names) {
+						for i, n := range vs.Names {
+							r.globals[f.Name.Name+"."+n.Name] = vs.Values[i]
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // resolve follows names to what they are bound to: loop variables,
-// locals, package constants and variables.
+// locals, package constants and variables, those of other packages.
 func (r *routeReader) resolve(e ast.Expr, sc evalScope) ast.Expr {
 	for range 100 {
 		e = ast.Unparen(e)
+		if sel, ok := e.(*ast.SelectorExpr); ok {
+			if pkg, ok := sel.X.(*ast.Ident); ok && r.globals[pkg.Name+"."+sel.Sel.Name] != nil {
+				e = r.globals[pkg.Name+"."+sel.Sel.Name]
+				continue
+			}
+		}
 		id, ok := e.(*ast.Ident)
 		if !ok {
 			return e
@@ -378,8 +473,8 @@ func (r *routeReader) register(call *ast.CallExpr, sc evalScope) {
 	if c, ok := h.(*ast.CallExpr); ok {
 		if sel, ok := c.Fun.(*ast.SelectorExpr); ok && isIdent(sel.X, sc.recv) {
 			switch sel.Sel.Name {
-			case "need", "may":
-				rt.Auth, rt.Scope = sel.Sel.Name, r.str(c.Args[0], sc)
+			case "need", "may", "Need", "May": // the wrappers, the package's own or its kit's
+				rt.Auth, rt.Scope = strings.ToLower(sel.Sel.Name), r.str(c.Args[0], sc)
 			case "streamEvents":
 				rt.Stream = r.str(c.Args[0], sc)
 			}

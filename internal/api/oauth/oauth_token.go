@@ -1,12 +1,12 @@
-package api
+package oauth
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
 )
 
 // client reads the parameters of a request to OAuth's endpoints and
@@ -14,26 +14,22 @@ import (
 // the body or in HTTP Basic authentication (RFC 6749, 2.3.1); ok is
 // false once the request has been answered with OAuth's error.
 func (s *Server) client(w http.ResponseWriter, r *http.Request) (retwis.App, url.Values, bool) {
-	v, err := params(r)
+	v, err := apiwire.Params(r)
 	if err != nil {
-		status := http.StatusBadRequest
-		if pe, ok := errors.AsType[*paramError](err); ok {
-			status = pe.status
-		}
-		oauthError(w, status, "invalid_request", err.Error())
+		oauthError(w, apiwire.ParamStatus(err), "invalid_request", err.Error())
 		return retwis.App{}, nil, false
 	}
 	clientID, secret := v.Get("client_id"), v.Get("client_secret")
 	if id, sec, ok := r.BasicAuth(); ok {
 		clientID, secret = id, sec
 	}
-	app, err := s.store.AuthenticateApp(r.Context(), clientID, secret)
+	app, err := s.Store.AuthenticateApp(r.Context(), clientID, secret)
 	switch {
 	case retwis.ErrorKind(err) == retwis.Unauthorized:
 		oauthError(w, http.StatusUnauthorized, "invalid_client", retwis.ErrorMessage(err))
 		return app, nil, false
 	case err != nil:
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return app, nil, false
 	}
 	return app, v, true
@@ -49,7 +45,7 @@ type token struct {
 
 // oauthError answers an OAuth error (RFC 6749, section 5.2).
 func oauthError(w http.ResponseWriter, status int, code, description string) {
-	writeJSON(w, status, apiError{Error: code, ErrorDescription: description})
+	apiwire.WriteJSON(w, status, apiwire.ErrorEntity{Error: code, ErrorDescription: description})
 }
 
 // createToken answers POST /oauth/token: grant_type authorization_code
@@ -82,12 +78,12 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) {
 // app it was given to, with the redirect URI it was given for and the
 // PKCE verifier of its challenge.
 func (s *Server) exchangeCode(w http.ResponseWriter, r *http.Request, app retwis.App, v url.Values) {
-	g, err := s.store.RedeemCode(r.Context(), v.Get("code"))
+	g, err := s.Store.RedeemCode(r.Context(), v.Get("code"))
 	if err != nil {
 		if retwis.ErrorKind(err) == retwis.Unauthorized {
 			oauthError(w, http.StatusBadRequest, "invalid_grant", retwis.ErrorMessage(err))
 		} else {
-			s.fail(w, r, err)
+			s.Fail(w, r, err)
 		}
 		return
 	}
@@ -105,10 +101,10 @@ func (s *Server) exchangeCode(w http.ResponseWriter, r *http.Request, app retwis
 
 // issue answers a new token of uid (0: the app's own) for app.
 func (s *Server) issue(w http.ResponseWriter, r *http.Request, uid int64, app retwis.App, scopes retwis.Scopes) {
-	secret, err := s.store.CreateToken(r.Context(), uid, app.ClientID, app.Name, scopes)
+	secret, err := s.Store.CreateToken(r.Context(), uid, app.ClientID, app.Name, scopes)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, token{AccessToken: secret, TokenType: "Bearer", Scope: scopes.String(), CreatedAt: time.Now().Unix()})
+	apiwire.WriteJSON(w, http.StatusOK, token{AccessToken: secret, TokenType: "Bearer", Scope: scopes.String(), CreatedAt: time.Now().Unix()})
 }

@@ -1,4 +1,4 @@
-package api
+package apiwire
 
 import (
 	"net/http"
@@ -13,7 +13,7 @@ func TestJSONParams(t *testing.T) {
 	r := httptest.NewRequest(http.MethodPost, "/x?limit=5", strings.NewReader(
 		`{"status": "hi", "media_ids": ["1", 2], "poll": {"options": ["a", "b"]}, "sensitive": true, "n": null}`))
 	r.Header.Set("Content-Type", "application/json")
-	v, err := params(r)
+	v, err := Params(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestJSONParams(t *testing.T) {
 	if _, ok := v["n"]; ok {
 		t.Error("null became a value")
 	}
-	if got := list(v, "media_ids"); !slices.Equal(got, []string{"1", "2"}) {
+	if got := List(v, "media_ids"); !slices.Equal(got, []string{"1", "2"}) {
 		t.Errorf("list = %q", got)
 	}
 }
@@ -50,8 +50,8 @@ func FuzzParams(f *testing.F) {
 		r := httptest.NewRequest(http.MethodPost, "/x", strings.NewReader(body))
 		r.Header.Set("Content-Type", contentType)
 		w := httptest.NewRecorder()
-		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
-		v, err := params(r)
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		v, err := Params(r)
 		if err != nil {
 			if pe, ok := err.(*paramError); !ok || !slices.Contains(paramStatuses, pe.status) || pe.msg == "" {
 				t.Fatalf("error %#v", err)
@@ -103,7 +103,7 @@ func TestParamsRule(t *testing.T) {
 	} {
 		r := httptest.NewRequest(tc.method, "/x?"+tc.query, strings.NewReader(tc.body))
 		r.Header.Set("Content-Type", tc.contentType)
-		v, err := params(r)
+		v, err := Params(r)
 		pe, _ := err.(*paramError)
 		switch {
 		case tc.status == 0 && (err != nil || v.Get("status") != tc.want):

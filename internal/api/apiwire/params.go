@@ -1,4 +1,4 @@
-package api
+package apiwire
 
 import (
 	"encoding/json"
@@ -11,12 +11,21 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/retwis/retwis"
 )
 
-// maxParams bounds the parameters of one request, however sent.
-const maxParams = 200
+const (
+	// MaxBodyBytes caps request bodies: a status and its fields, or a
+	// profile's, fit many times over.
+	MaxBodyBytes = 64 << 10
+	// maxParams bounds the parameters of one request, however sent.
+	maxParams = 200
+	// maxIDs bounds the ids of an array parameter (IDs).
+	maxIDs = 100
+)
 
-// params returns a request's parameters by one rule. A GET (or HEAD)
+// Params returns a request's parameters by one rule. A GET (or HEAD)
 // has them in its query string. Any other request has them in its body
 // when it has one, read as its media type says: application/json (or
 // any +json type), application/x-www-form-urlencoded (also when the type
@@ -28,8 +37,8 @@ const maxParams = 200
 // Rails reads forms; a parameter the API reads as one value
 // (scalarParams) sent as an array, an object or more than once is
 // refused (422) naming it, not silently missed. Every error is a
-// paramError fit to show.
-func params(r *http.Request) (url.Values, error) {
+// paramError fit to show (see ParamStatus).
+func Params(r *http.Request) (url.Values, error) {
 	v := r.URL.Query()
 	if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Body == nil || r.ContentLength == 0 {
 		return v, checkParams(v)
@@ -60,7 +69,7 @@ func bodyParams(r *http.Request) (url.Values, error) {
 	case ct == "application/json" || strings.HasPrefix(ct, "application/") && strings.HasSuffix(ct, "+json"):
 		return v, jsonParams(r.Body, v)
 	case ct == "multipart/form-data":
-		if err := r.ParseMultipartForm(maxBodyBytes); err != nil {
+		if err := r.ParseMultipartForm(MaxBodyBytes); err != nil {
 			return nil, bodyError(err, "The multipart form cannot be read.")
 		}
 		merge(v, r.MultipartForm.Value)
@@ -125,6 +134,16 @@ type paramError struct {
 
 func (e *paramError) Error() string { return e.msg }
 
+// ParamStatus is the status of an error of Params: 400, 413 for a body
+// too large, 415 for one of a media type not read, 422 for a parameter
+// of the wrong shape; 400 for any other error.
+func ParamStatus(err error) int {
+	if pe, ok := errors.AsType[*paramError](err); ok {
+		return pe.status
+	}
+	return http.StatusBadRequest
+}
+
 // unreadable is a paramError of status 400.
 func unreadable(msg string) error { return &paramError{http.StatusBadRequest, msg} }
 
@@ -132,7 +151,7 @@ func unreadable(msg string) error { return &paramError{http.StatusBadRequest, ms
 // else msg.
 func bodyError(err error, msg string) error {
 	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-		return &paramError{http.StatusRequestEntityTooLarge, fmt.Sprintf("The request body is larger than %d bytes.", maxBodyBytes)}
+		return &paramError{http.StatusRequestEntityTooLarge, fmt.Sprintf("The request body is larger than %d bytes.", MaxBodyBytes)}
 	}
 	return unreadable(msg)
 }
@@ -204,17 +223,35 @@ func flatten(v url.Values, name string, val any, depth int) {
 	}
 }
 
-// list returns the values of an array parameter: "name[]" (and "name",
+// List returns the values of an array parameter: "name[]" (and "name",
 // as some libraries send it).
-func list(v url.Values, name string) []string {
+func List(v url.Values, name string) []string {
 	return append(append([]string(nil), v[name+"[]"]...), v[name]...)
 }
 
-// flag reads a boolean parameter as Rails does ("true", "1", "on").
-func flag(v url.Values, name string) bool {
+// Flag reads a boolean parameter as Rails does ("true", "1", "on").
+func Flag(v url.Values, name string) bool {
 	switch strings.ToLower(v.Get(name)) {
 	case "true", "1", "on", "yes":
 		return true
 	}
 	return false
+}
+
+// IDs reads an array parameter of ids (at most 100); an error is of
+// kind Invalid.
+func IDs(v url.Values, name string) ([]int64, error) {
+	raw := List(v, name)
+	if len(raw) > maxIDs {
+		return nil, retwis.Errorf(retwis.Invalid, "At most %d ids at once.", maxIDs)
+	}
+	ids := make([]int64, 0, len(raw))
+	for _, s := range raw {
+		id, ok := retwis.ParseID(s)
+		if !ok {
+			return nil, retwis.Errorf(retwis.Invalid, "%s[] must be ids.", name)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
 }

@@ -1,24 +1,24 @@
-package api
+package apiwire
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"net/http"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 )
 
-// apiError is Mastodon's error entity.
-type apiError struct {
+// ErrorEntity is Mastodon's Error entity: what the API answers a
+// request that failed, and OAuth's errors (RFC 6749, section 5.2).
+type ErrorEntity struct {
 	Error            string `json:"error"`
 	ErrorDescription string `json:"error_description,omitempty"`
 }
 
-// writeJSON answers v as JSON with status. HTML in strings (a status's
+// WriteJSON answers v as JSON with status. HTML in strings (a status's
 // content) is left as it is, as Mastodon sends it, not \u-escaped.
-func writeJSON(w http.ResponseWriter, status int, v any) {
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -38,61 +38,43 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // the error renderer (middleware.ErrorRenderer) of the API's middleware
 // stack, and of internal/streaming's.
 func RenderError(w http.ResponseWriter, _ *http.Request, status int, msg string) {
-	writeJSON(w, status, apiError{Error: msg})
+	WriteJSON(w, status, ErrorEntity{Error: msg})
 }
 
-// renderError is RenderError, by the name the handlers call it.
-var renderError = RenderError
-
-// statusOf is the status of an error in Mastodon's dialect: the shared
+// StatusOf is the status of an error in Mastodon's dialect: the shared
 // map (middleware.StatusOf), but for input that breaks a rule, which
 // Mastodon answers with 422 Unprocessable Entity.
-func statusOf(err error) int {
+func StatusOf(err error) int {
 	if retwis.ErrorKind(err) == retwis.Invalid {
 		return http.StatusUnprocessableEntity
 	}
 	return middleware.StatusOf(err)
 }
 
-// fail answers a request whose operation failed with err.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	status := statusOf(err)
-	middleware.SetRetryAfter(w, err)
-	s.mw.LogFailure(r, status, err)
-	renderError(w, r, status, retwis.ErrorMessage(err))
-}
-
-// badRequest answers a request whose parameters cannot be read at all
-// (err from params).
-func badRequest(w http.ResponseWriter, r *http.Request, err error) {
-	status := http.StatusBadRequest
-	if pe, ok := errors.AsType[*paramError](err); ok {
-		status = pe.status
-	}
-	renderError(w, r, status, err.Error())
+// BadRequest answers a request whose parameters cannot be read at all
+// (err from Params).
+func BadRequest(w http.ResponseWriter, r *http.Request, err error) {
+	RenderError(w, r, ParamStatus(err), err.Error())
 }
 
 // NotFound answers a path the API does not have, or a record it does
 // not find.
 func NotFound(w http.ResponseWriter, r *http.Request) {
-	renderError(w, r, http.StatusNotFound, "Record not found")
+	RenderError(w, r, http.StatusNotFound, "Record not found")
 }
 
-// notFound is NotFound, by the name the handlers call it.
-var notFound = NotFound
-
-// unsupported answers the write endpoints of what retwis has no concept
+// Unsupported answers the write endpoints of what retwis has no concept
 // of (media, polls, favourites, boosts, edits): 422, as Mastodon answers
 // a request it cannot carry out, so that apps show the message.
-func unsupported(w http.ResponseWriter, r *http.Request) {
-	renderError(w, r, http.StatusUnprocessableEntity, "This server does not support this: retwis has no media, polls, favourites, boosts or edits.")
+func Unsupported(w http.ResponseWriter, r *http.Request) {
+	RenderError(w, r, http.StatusUnprocessableEntity, "This server does not support this: retwis has no media, polls, favourites, boosts or edits.")
 }
 
-// emptyList answers an empty JSON array.
-func emptyList(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, []struct{}{}) }
+// EmptyList answers an empty JSON array.
+func EmptyList(w http.ResponseWriter, _ *http.Request) { WriteJSON(w, http.StatusOK, []struct{}{}) }
 
-// emptyObject answers an empty JSON object.
-func emptyObject(w http.ResponseWriter, _ *http.Request) { writeJSON(w, http.StatusOK, struct{}{}) }
+// EmptyObject answers an empty JSON object.
+func EmptyObject(w http.ResponseWriter, _ *http.Request) { WriteJSON(w, http.StatusOK, struct{}{}) }
 
 // CORS lets web apps on other origins call the API, its streams
 // included: it is authorized by bearer tokens, so any origin may read

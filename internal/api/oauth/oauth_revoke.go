@@ -1,6 +1,10 @@
-package api
+package oauth
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/retwis/retwis/internal/api/apiwire"
+)
 
 // revokeToken answers POST /oauth/revoke (RFC 7009): the token, if it
 // was issued to the authenticated app, stops working at once. An unknown
@@ -10,9 +14,9 @@ func (s *Server) revokeToken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := s.store.RevokeBearer(r.Context(), app.ClientID, v.Get("token")); err != nil {
-		s.fail(w, r, err)
+	if err := s.Store.RevokeBearer(r.Context(), app.ClientID, v.Get("token")); err != nil {
+		s.Fail(w, r, err)
 		return
 	}
-	emptyObject(w, r)
+	apiwire.EmptyObject(w, r)
 }

@@ -1,4 +1,4 @@
-package api
+package apiwire
 
 import (
 	"context"
@@ -7,14 +7,15 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/accounts"
 )
 
 type tokenKey struct{}
 
-// tokenFrom returns the access token a request was authorized with.
-func tokenFrom(ctx context.Context) (retwis.Token, bool) {
+// TokenFrom returns the access token a request was authorized with.
+func TokenFrom(ctx context.Context) (retwis.Token, bool) {
 	t, ok := ctx.Value(tokenKey{}).(retwis.Token)
 	return t, ok
 }
@@ -32,24 +33,26 @@ func Bearer(r *http.Request) string {
 	return r.URL.Query().Get("access_token")
 }
 
-// authorize resolves the request's token, if any, and checks that it
-// grants scope ("" asks for none). ok is false once the request has been answered: 401 for
-// a token that is unknown or revoked, 403 for one without the scope.
-func (s *Server) authorize(w http.ResponseWriter, r *http.Request, scope string) (_ *http.Request, ok bool) {
+// Authorize resolves the request's token, if any, and checks that it
+// grants scope ("" asks for none); the request it returns carries the
+// token (TokenFrom) and its user as the viewer. ok is false once the
+// request has been answered: 401 for a token that is unknown or
+// revoked, 403 for one without the scope, 429 beyond the rate limit.
+func (k *Kit) Authorize(w http.ResponseWriter, r *http.Request, scope string) (_ *http.Request, ok bool) {
 	secret := Bearer(r)
 	if secret == "" {
-		return r, s.take(w, r, accounts.APIFrom(middleware.ClientAddr(r)))
+		return r, k.take(w, r, accounts.APIFrom(middleware.ClientAddr(r)))
 	}
-	t, err := s.store.AuthenticateToken(r.Context(), secret)
+	t, err := k.Store.AuthenticateToken(r.Context(), secret)
 	if err != nil {
-		s.fail(w, r, err)
+		k.Fail(w, r, err)
 		return r, false
 	}
-	if !s.take(w, r, accounts.APIToken(t)) {
+	if !k.take(w, r, accounts.APIToken(t)) {
 		return r, false
 	}
 	if scope != "" && !t.Scopes.Allows(scope) {
-		renderError(w, r, http.StatusForbidden, "This action is outside the authorized scopes")
+		RenderError(w, r, http.StatusForbidden, "This action is outside the authorized scopes")
 		return r, false
 	}
 	ctx := context.WithValue(r.Context(), tokenKey{}, t)
@@ -59,39 +62,39 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, scope string)
 	return r.WithContext(ctx), true
 }
 
-// may wraps a route that anyone may call: a token, if given, must be
+// May wraps a route that anyone may call: a token, if given, must be
 // valid and grant scope, and its user is then the viewer.
-func (s *Server) may(scope string, next http.HandlerFunc) http.HandlerFunc {
+func (k *Kit) May(scope string, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if r, ok := s.authorize(w, r, scope); ok {
+		if r, ok := k.Authorize(w, r, scope); ok {
 			next(w, r)
 		}
 	}
 }
 
-// need wraps a route that needs a user's token granting scope: without
+// Need wraps a route that needs a user's token granting scope: without
 // one it answers 401, with an app's own token 422 (as Mastodon does).
-func (s *Server) need(scope string, next http.HandlerFunc) http.HandlerFunc {
+func (k *Kit) Need(scope string, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		r, ok := s.authorize(w, r, scope)
+		r, ok := k.Authorize(w, r, scope)
 		if !ok {
 			return
 		}
-		t, ok := tokenFrom(r.Context())
+		t, ok := TokenFrom(r.Context())
 		switch {
 		case !ok:
-			renderError(w, r, http.StatusUnauthorized, "The access token is invalid")
+			RenderError(w, r, http.StatusUnauthorized, "The access token is invalid")
 		case t.User.ID == 0:
-			renderError(w, r, http.StatusUnprocessableEntity, "This method requires an authenticated user")
+			RenderError(w, r, http.StatusUnprocessableEntity, "This method requires an authenticated user")
 		default:
 			next(w, r)
 		}
 	}
 }
 
-// viewer returns the user whose token authorized the request (zero if
+// Viewer returns the user whose token authorized the request (zero if
 // none).
-func viewer(r *http.Request) retwis.User {
+func Viewer(r *http.Request) retwis.User {
 	u, _ := middleware.ViewerFrom(r.Context())
 	return u
 }
@@ -100,11 +103,11 @@ func viewer(r *http.Request) retwis.User {
 // API's rate limit, as a call: its token's (tokenID, the token's ID), or
 // without one its client address's. ok is false once a stream beyond
 // the limit has been answered with 429 and Retry-After.
-func (s *Server) TakeStream(w http.ResponseWriter, r *http.Request, tokenID string) (ok bool) {
+func (k *Kit) TakeStream(w http.ResponseWriter, r *http.Request, tokenID string) (ok bool) {
 	if tokenID != "" {
-		return s.take(w, r, accounts.APIToken(retwis.Token{ID: tokenID}))
+		return k.take(w, r, accounts.APIToken(retwis.Token{ID: tokenID}))
 	}
-	return s.take(w, r, accounts.APIFrom(middleware.ClientAddr(r)))
+	return k.take(w, r, accounts.APIFrom(middleware.ClientAddr(r)))
 }
 
 // take counts a call against the rate limit of subject (its token, or
@@ -116,16 +119,16 @@ func (s *Server) TakeStream(w http.ResponseWriter, r *http.Request, tokenID stri
 // the subject's limit away), a read (GET, HEAD) goes on uncounted,
 // since the limit must not turn a read that could be served into a
 // failure, and another call is answered 503 as its own write would be.
-func (s *Server) take(w http.ResponseWriter, r *http.Request, subject accounts.Subject) (ok bool) {
-	if s.rate.Off() {
+func (k *Kit) take(w http.ResponseWriter, r *http.Request, subject accounts.Subject) (ok bool) {
+	if k.rate.Off() {
 		return true
 	}
-	q, err := s.store.Take(r.Context(), subject, s.rate)
+	q, err := k.Store.Take(r.Context(), subject, k.rate)
 	if q.Limit > 0 {
 		h := w.Header()
 		h.Set("X-RateLimit-Limit", strconv.Itoa(q.Limit))
 		h.Set("X-RateLimit-Remaining", strconv.Itoa(q.Remaining))
-		h.Set("X-RateLimit-Reset", stamp(q.Reset))
+		h.Set("X-RateLimit-Reset", entity.Stamp(q.Reset))
 	}
 	switch {
 	case err == nil:
@@ -133,15 +136,15 @@ func (s *Server) take(w http.ResponseWriter, r *http.Request, subject accounts.S
 	case retwis.ErrorKind(err) == retwis.Unavailable && (r.Method == http.MethodGet || r.Method == http.MethodHead):
 		return true
 	}
-	s.fail(w, r, err)
+	k.Fail(w, r, err)
 	return false
 }
 
-// limited wraps a route that takes no token (an app registering,
+// Limited wraps a route that takes no token (an app registering,
 // OAuth's endpoints) in the rate limit of its client address.
-func (s *Server) limited(next http.HandlerFunc) http.HandlerFunc {
+func (k *Kit) Limited(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s.take(w, r, accounts.APIFrom(middleware.ClientAddr(r))) {
+		if k.take(w, r, accounts.APIFrom(middleware.ClientAddr(r))) {
 			next(w, r)
 		}
 	}

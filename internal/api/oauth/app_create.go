@@ -1,45 +1,47 @@
-package api
+package oauth
 
 import (
 	"net/http"
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 )
 
 // createApp answers POST /api/v1/apps (client_name, redirect_uris,
 // scopes, website): the app, with its client id and secret.
 func (s *Server) createApp(w http.ResponseWriter, r *http.Request) {
-	v, err := params(r)
+	v, err := apiwire.Params(r)
 	if err != nil {
-		badRequest(w, r, err)
+		apiwire.BadRequest(w, r, err)
 		return
 	}
 	scopes, err := retwis.ParseScopes(v.Get("scopes"))
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
 	var redirects []string
-	for _, u := range list(v, "redirect_uris") {
+	for _, u := range apiwire.List(v, "redirect_uris") {
 		redirects = append(redirects, strings.Fields(u)...) // one string of several, as Mastodon accepts
 	}
-	app, secret, err := s.store.CreateApp(r.Context(), retwis.App{
+	app, secret, err := s.Store.CreateApp(r.Context(), retwis.App{
 		Name: strings.TrimSpace(v.Get("client_name")), Website: v.Get("website"), RedirectURIs: redirects, Scopes: scopes,
 	})
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
 	out := appEntity(app)
 	out.ClientID, out.ClientSecret = app.ClientID, secret
-	writeJSON(w, http.StatusOK, out)
+	apiwire.WriteJSON(w, http.StatusOK, out)
 }
 
 // appEntity returns the Application entity of app, without its
 // credentials.
-func appEntity(app retwis.App) application {
-	out := application{ID: app.ClientID, Name: app.Name, Scopes: app.Scopes, RedirectURIs: app.RedirectURIs,
+func appEntity(app retwis.App) entity.Application {
+	out := entity.Application{ID: app.ClientID, Name: app.Name, Scopes: app.Scopes, RedirectURIs: app.RedirectURIs,
 		RedirectURI: strings.Join(app.RedirectURIs, "\n")}
 	if app.Website != "" {
 		out.Website = &app.Website
@@ -50,19 +52,19 @@ func appEntity(app retwis.App) application {
 // verifyApp answers GET /api/v1/apps/verify_credentials: the app a
 // token was issued to.
 func (s *Server) verifyApp(w http.ResponseWriter, r *http.Request) {
-	r, ok := s.authorize(w, r, "")
+	r, ok := s.Authorize(w, r, "")
 	if !ok {
 		return
 	}
-	t, ok := tokenFrom(r.Context())
+	t, ok := apiwire.TokenFrom(r.Context())
 	if !ok || t.ClientID == "" {
-		renderError(w, r, http.StatusUnauthorized, "The access token is invalid")
+		apiwire.RenderError(w, r, http.StatusUnauthorized, "The access token is invalid")
 		return
 	}
-	app, err := s.store.App(r.Context(), t.ClientID)
+	app, err := s.Store.App(r.Context(), t.ClientID)
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, application{Name: app.Name, Website: appEntity(app).Website, Scopes: app.Scopes})
+	apiwire.WriteJSON(w, http.StatusOK, entity.Application{Name: app.Name, Website: appEntity(app).Website, Scopes: app.Scopes})
 }

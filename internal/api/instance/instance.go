@@ -1,10 +1,11 @@
-package api
+package instance
 
 import (
 	"net/http"
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/middleware"
 )
 
@@ -51,48 +52,38 @@ func streamingURL(r *http.Request) string {
 
 // instanceV1 answers GET /api/v1/instance.
 func (s *Server) instanceV1(w http.ResponseWriter, r *http.Request) {
-	users, err := s.store.UserCount(r.Context())
+	users, err := s.Store.UserCount(r.Context())
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	apiwire.WriteJSON(w, http.StatusOK, map[string]any{
 		"uri": middleware.Host(r), "title": "retwis", "short_description": "A microblog on Redis.",
 		"description": "A microblog on Redis.", "email": "", "version": Version,
 		"urls":      map[string]string{"streaming_api": streamingURL(r)},
 		"stats":     map[string]int64{"user_count": users, "status_count": 0, "domain_count": 1},
 		"thumbnail": nil, "languages": []string{}, "registrations": true, "approval_required": false,
-		"invites_enabled": false, "configuration": limits(s.store.Opts.MaxPostChars), "contact_account": nil, "rules": []struct{}{},
-		"max_toot_chars": s.store.Opts.MaxPostChars,
+		"invites_enabled": false, "configuration": limits(s.Store.Opts.MaxPostChars), "contact_account": nil, "rules": []struct{}{},
+		"max_toot_chars": s.Store.Opts.MaxPostChars,
 	})
 }
 
 // instanceV2 answers GET /api/v2/instance.
 func (s *Server) instanceV2(w http.ResponseWriter, r *http.Request) {
-	users, err := s.store.UserCount(r.Context())
+	users, err := s.Store.UserCount(r.Context())
 	if err != nil {
-		s.fail(w, r, err)
+		s.Fail(w, r, err)
 		return
 	}
-	conf := limits(s.store.Opts.MaxPostChars)
+	conf := limits(s.Store.Opts.MaxPostChars)
 	conf.URLs = &struct {
 		Streaming string `json:"streaming"`
 	}{streamingURL(r)}
-	writeJSON(w, http.StatusOK, map[string]any{
+	apiwire.WriteJSON(w, http.StatusOK, map[string]any{
 		"domain": middleware.Host(r), "title": "retwis", "version": Version, "source_url": "https://github.com/retwis/retwis",
 		"description": "A microblog on Redis.", "usage": map[string]any{"users": map[string]int64{"active_month": users}},
 		"thumbnail": map[string]any{"url": middleware.Origin(r) + "/static/avatar.png"}, "languages": []string{},
 		"configuration": conf, "registrations": map[string]any{"enabled": true, "approval_required": false, "message": nil},
 		"contact": map[string]any{"email": "", "account": nil}, "rules": []struct{}{},
-	})
-}
-
-// preferences answers GET /api/v1/preferences: what apps use as their
-// defaults when composing and reading; on retwis every post is public
-// and nothing is sensitive or hidden.
-func preferences(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{
-		"posting:default:visibility": "public", "posting:default:sensitive": false, "posting:default:language": nil,
-		"reading:expand:media": "default", "reading:expand:spoilers": false,
 	})
 }

@@ -1,4 +1,4 @@
-package api
+package apiwire
 
 import (
 	"net/http"
@@ -7,46 +7,47 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/middleware"
 )
 
 // Page sizes of the lists: Mastodon's defaults and maxima.
 const (
-	defaultLimit = 20
-	maxLimit     = 40
-	maxAccounts  = 80 // follower lists
+	DefaultLimit = 20
+	MaxLimit     = 40
+	MaxAccounts  = 80 // follower lists
 )
 
-// pageParams are the paging parameters of a list: max_id (older than),
-// min_id (just newer than), since_id (newer than, newest first) and
-// limit.
-type pageParams struct {
-	cursor retwis.Cursor
-	since  int64
-	limit  int
+// Page is the paging parameters of a list: max_id (older than) and
+// min_id (just newer than) as its Cursor's Before and After, since_id
+// (newer than, newest first) and limit.
+type Page struct {
+	Cursor retwis.Cursor
+	Since  int64
+	Limit  int
 }
 
-// readPage reads a list's paging parameters; max bounds limit. A
+// ReadPage reads a list's paging parameters; max bounds limit. A
 // parameter that is not an id or a number is an error fit to show.
-func readPage(v url.Values, def, max int) (pageParams, error) {
-	var p pageParams
+func ReadPage(v url.Values, def, max int) (Page, error) {
+	var p Page
 	var err error
-	if p.cursor.Before, err = optionalID(v, "max_id"); err != nil {
+	if p.Cursor.Before, err = OptionalID(v, "max_id"); err != nil {
 		return p, err
 	}
-	if p.cursor.After, err = optionalID(v, "min_id"); err != nil {
+	if p.Cursor.After, err = OptionalID(v, "min_id"); err != nil {
 		return p, err
 	}
-	if p.since, err = optionalID(v, "since_id"); err != nil {
+	if p.Since, err = OptionalID(v, "since_id"); err != nil {
 		return p, err
 	}
-	p.limit, err = readLimit(v, def, max)
+	p.Limit, err = ReadLimit(v, def, max)
 	return p, err
 }
 
-// readLimit reads the limit parameter: def when absent, at most max; a
+// ReadLimit reads the limit parameter: def when absent, at most max; a
 // limit that is not a positive number is an error of kind Invalid.
-func readLimit(v url.Values, def, max int) (int, error) {
+func ReadLimit(v url.Values, def, max int) (int, error) {
 	s := v.Get("limit")
 	if s == "" {
 		return def, nil
@@ -58,9 +59,9 @@ func readLimit(v url.Values, def, max int) (int, error) {
 	return min(n, max), nil
 }
 
-// optionalID reads an id parameter, spelled as retwis.ParseID reads it;
+// OptionalID reads an id parameter, spelled as retwis.ParseID reads it;
 // absent, empty or "0" (which some apps send for none) is 0.
-func optionalID(v url.Values, name string) (int64, error) {
+func OptionalID(v url.Values, name string) (int64, error) {
 	s := v.Get(name)
 	if s == "" || s == "0" {
 		return 0, nil
@@ -72,8 +73,8 @@ func optionalID(v url.Values, name string) (int64, error) {
 	return n, nil
 }
 
-// newerThan keeps the ids above since (all if since is 0), for since_id.
-func newerThan[T any](items []T, since int64, idOf func(T) int64) []T {
+// NewerThan keeps the ids above since (all if since is 0), for since_id.
+func NewerThan[T any](items []T, since int64, idOf func(T) int64) []T {
 	if since == 0 {
 		return items
 	}
@@ -86,11 +87,11 @@ func newerThan[T any](items []T, since int64, idOf func(T) int64) []T {
 	return out
 }
 
-// link sets the Link header of a page whose items run from newest to
+// Link sets the Link header of a page whose items run from newest to
 // oldest, as Mastodon sends it: "next" for the older page (max_id of the
 // oldest), "prev" for the newer one (min_id of the newest), each with
 // the request's other parameters kept. An empty page has none.
-func link(w http.ResponseWriter, r *http.Request, newest, oldest int64, older bool) {
+func Link(w http.ResponseWriter, r *http.Request, newest, oldest int64, older bool) {
 	if newest == 0 {
 		return
 	}
@@ -109,6 +110,6 @@ func pageURL(r *http.Request, name string, at int64) string {
 	for _, k := range []string{"max_id", "min_id", "since_id", "access_token"} {
 		q.Del(k)
 	}
-	q.Set(name, id(at))
+	q.Set(name, entity.ID(at))
 	return middleware.Origin(r) + r.URL.Path + "?" + q.Encode()
 }

@@ -1,0 +1,135 @@
+// Package apiwire is the client API's way with HTTP, which every part
+// of the API shares: JSON answers and Mastodon's error bodies, the
+// status of an error (respond.go), parameters read by one rule from the
+// query string or the body (params.go), lists paged by ids with Link
+// headers (paging.go), bearer tokens, scopes and the rate limit
+// (auth.go), CORS, and the Kit that holds what they need: the store,
+// the entities' builder and the API's middleware stack. internal/api
+// and its feature packages answer with it, and internal/streaming
+// answers its errors and counts its streams with it.
+package apiwire
+
+import (
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/entity"
+	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/store"
+)
+
+// requestTimeout bounds a call of the API.
+const requestTimeout = 10 * time.Second
+
+// Options configure a Kit, and so the client API.
+type Options struct {
+	Store *store.Store
+	Log   *slog.Logger
+	// Metrics, if not nil, receives the request metrics (shared with the
+	// HTML interface's, by route).
+	Metrics prometheus.Registerer
+	// Writes is how many posts, follows and deletions run at once; see
+	// web.Options.Writes. Zero means no limit.
+	Writes int
+	// Rate limits the calls of each token, and of each client address
+	// for calls without one (zero: no limit); Proxies are the proxies
+	// whose X-Forwarded-For is believed for the address.
+	Rate    retwis.Rate
+	Proxies []netip.Prefix
+}
+
+// Kit is what the handlers of the client API share: the entities'
+// builder, whose Store is the API's store, and the middleware stack
+// (MW: its Throttle for the routes that write), with the rate limit of
+// its calls. The API's parts embed it, so that its methods are theirs.
+type Kit struct {
+	entity.Builder
+	MW   *middleware.Stack
+	rate retwis.Rate
+}
+
+// New returns a Kit.
+func New(opts Options) *Kit {
+	return &Kit{
+		Builder: entity.Builder{Store: opts.Store},
+		rate:    opts.Rate,
+		MW: middleware.New(middleware.Options{
+			Log: opts.Log, RenderError: RenderError, MaxBodyBytes: MaxBodyBytes, Timeout: requestTimeout,
+			Metrics: opts.Metrics, Writes: opts.Writes, Proxies: opts.Proxies,
+		}),
+	}
+}
+
+// Handler returns mux, the API's routes, behind CORS and the API's
+// middleware stack.
+func (k *Kit) Handler(mux *http.ServeMux) http.Handler { return k.MW.Wrap(CORS(mux)) }
+
+// Fail answers a request whose operation failed with err.
+func (k *Kit) Fail(w http.ResponseWriter, r *http.Request, err error) {
+	status := StatusOf(err)
+	middleware.SetRetryAfter(w, err)
+	k.MW.LogFailure(r, status, err)
+	RenderError(w, r, status, retwis.ErrorMessage(err))
+}
+
+// PageOf reads a request's paging parameters (limit 20, at most 40) and
+// answers 4xx if they are wrong; ok is false once answered.
+func (k *Kit) PageOf(w http.ResponseWriter, r *http.Request) (Page, bool) {
+	return k.paging(w, r, DefaultLimit, MaxLimit)
+}
+
+// AccountPaging reads the paging parameters of a list of accounts
+// (limit 40, at most 80); ok is false once a bad request was answered.
+func (k *Kit) AccountPaging(w http.ResponseWriter, r *http.Request) (Page, bool) {
+	return k.paging(w, r, MaxLimit, MaxAccounts)
+}
+
+// paging reads a request's paging parameters, the limit def when absent
+// and at most max; ok is false once a bad request was answered.
+func (k *Kit) paging(w http.ResponseWriter, r *http.Request, def, max int) (Page, bool) {
+	v, err := Params(r)
+	if err != nil {
+		BadRequest(w, r, err)
+		return Page{}, false
+	}
+	p, err := ReadPage(v, def, max)
+	if err != nil {
+		k.Fail(w, r, err)
+		return p, false
+	}
+	return p, true
+}
+
+// WriteStatuses answers a page of posts, newest first, but those not
+// newer than since (since_id, 0 for all), with its Link header.
+func (k *Kit) WriteStatuses(w http.ResponseWriter, r *http.Request, page retwis.Page, since int64) {
+	posts := NewerThan(page.Posts, since, func(p retwis.Post) int64 { return p.ID })
+	out, err := k.Statuses(r.Context(), entity.SiteOf(r), posts)
+	if err != nil {
+		k.Fail(w, r, err)
+		return
+	}
+	if len(posts) > 0 {
+		Link(w, r, posts[0].ID, posts[len(posts)-1].ID, page.Older)
+	}
+	WriteJSON(w, http.StatusOK, out)
+}
+
+// WriteAccounts answers with the accounts of uids, a page of a list
+// paged by account id, with its Link header (older: more follow).
+func (k *Kit) WriteAccounts(w http.ResponseWriter, r *http.Request, uids []int64, older bool) {
+	out, err := k.Accounts(r.Context(), entity.SiteOf(r), uids)
+	if err != nil {
+		k.Fail(w, r, err)
+		return
+	}
+	if len(uids) > 0 {
+		Link(w, r, uids[0], uids[len(uids)-1], older)
+	}
+	WriteJSON(w, http.StatusOK, out)
+}

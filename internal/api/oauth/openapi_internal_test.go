@@ -1,0 +1,18 @@
+package oauth
+
+import (
+	"os"
+	"testing"
+
+	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/testkit/openapitest"
+)
+
+// TestOpenAPIToken checks OAuth's token response against its schema in
+// the client API's document, internal/api's openapi.json, whose tests
+// check the routes of this package with the others'.
+func TestOpenAPIToken(t *testing.T) {
+	t.Parallel()
+	doc, _ := openapitest.Load(t, must.Value(os.ReadFile("../openapi.json"))(t))
+	openapitest.CheckSchema(t, doc, "Token", token{}, nil)
+}

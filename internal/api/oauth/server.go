@@ -1,0 +1,26 @@
+// Package oauth is the client API's OAuth: the registration of apps
+// (app_create.go: POST /api/v1/apps, and the app a token was issued to,
+// GET /api/v1/apps/verify_credentials), the token endpoint
+// (oauth_token.go: an authorization code, with PKCE, or the client's
+// own credentials) and the revocation of tokens (oauth_revoke.go), the
+// client authenticated by its id and secret. Its authorization page is
+// an HTML page, internal/web's; the rules of scopes, grants and PKCE
+// are the root package's.
+package oauth
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis/internal/api/apiwire"
+)
+
+// Server serves OAuth's routes of the client API, on the API's kit.
+type Server struct{ *apiwire.Kit }
+
+// Routes registers the routes on mux, the client API's.
+func (s *Server) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /api/v1/apps", s.Limited(s.createApp))
+	mux.HandleFunc("GET /api/v1/apps/verify_credentials", s.verifyApp)
+	mux.HandleFunc("POST /oauth/token", s.Limited(s.createToken))
+	mux.HandleFunc("POST /oauth/revoke", s.Limited(s.revokeToken))
+}
