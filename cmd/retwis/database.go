@@ -27,6 +27,9 @@ type database struct {
 	opts     redisconn.Options // likewise
 	embedded bool              // a redis-server child process: a lone master, by design
 	closers  []func()          // run in reverse order by Close
+	// invalidations hears what Redis invalidates in client's cache, for
+	// the store's memos (kernel.Memo); other clients report to none.
+	invalidations *kernel.Invalidations
 }
 
 // Close disconnects and stops whatever openDatabase started.
@@ -51,7 +54,10 @@ func openDatabase(ctx context.Context, cfg serveConfig, log *slog.Logger) (*data
 	if cfg.store.ReplicaReads {
 		opts.ReadFromReplica = kernel.ReadFromReplica
 	}
-	c, err := connect(ctx, url, opts, log)
+	d.invalidations = new(kernel.Invalidations)
+	withMemos := opts
+	withMemos.Invalidations = d.invalidations
+	c, err := connect(ctx, url, withMemos, log)
 	if err != nil {
 		d.Close()
 		return nil, err

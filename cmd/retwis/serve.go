@@ -350,6 +350,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 			return err
 		}
 	}
+	storeOpts.Invalidations = db.invalidations
 	st, err := store.New(db.client, storeOpts)
 	if err != nil {
 		return err

@@ -37,6 +37,18 @@ type Options struct {
 	// NodeTimeout: tests on a loaded machine, where a sound node may
 	// stall for longer than a second, give it longer.
 	NodeTimeout time.Duration
+	// Invalidations, if set, hears of every key Redis invalidates in the
+	// client-side cache (nil keys: all of them, as when a connection is
+	// lost), or, when the server keeps no cache for the client, that none
+	// will come (Untracked).
+	Invalidations Invalidations
+}
+
+// Invalidations is told what Redis invalidates in a client's cache
+// (kernel.Invalidations).
+type Invalidations interface {
+	Invalidated(keys []string)
+	Untracked()
 }
 
 // Dial connects to the Redis server (or cluster) at redisURL:
@@ -87,9 +99,27 @@ func DialWith(redisURL string, o Options) (rueidis.Client, error) {
 			opt.SendToReplicas = o.ReadFromReplica
 		}
 	}
+	if inv := o.Invalidations; inv != nil {
+		opt.OnInvalidations = func(msgs []rueidis.RedisMessage) {
+			if msgs == nil {
+				inv.Invalidated(nil)
+				return
+			}
+			keys := make([]string, 0, len(msgs))
+			for _, m := range msgs {
+				if k, err := m.ToString(); err == nil {
+					keys = append(keys, k)
+				}
+			}
+			inv.Invalidated(keys)
+		}
+	}
 	c, err := rueidis.NewClient(opt)
 	if errors.Is(err, rueidis.ErrNoCache) {
-		opt.DisableCache = true
+		opt.DisableCache, opt.OnInvalidations = true, nil
+		if o.Invalidations != nil {
+			o.Invalidations.Untracked()
+		}
 		c, err = rueidis.NewClient(opt)
 	}
 	if err != nil && IsReply(err) && !IsTemporary(err) {

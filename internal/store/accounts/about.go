@@ -1,7 +1,9 @@
 package accounts
 
 import (
+	"cmp"
 	"context"
+	"maps"
 	"slices"
 
 	"github.com/redis/rueidis"
@@ -82,21 +84,30 @@ func (s *Store) ParseAbout(r rueidis.RedisResult) (name, bio string, err error) 
 
 // DisplayNames is the reading of users' display names along with a
 // page's other reads, through the client-side cache (the read of
-// AboutCmd, so that a profile read warms it): StartDisplayNames adds it
+// AboutCmd, so that a profile read warms it) and the Store's memo of
+// them (see kernel.Memo), which answers a warm page's names without a
+// lookup of the cache: StartDisplayNames adds the reads of the others
 // to a batch, and once the batch is read, Names returns them.
 type DisplayNames struct {
-	s    *Store
-	uids []int64 // the users read, each once
-	slot kernel.Slot
+	s      *Store
+	names  map[int64]string // the names known, of every user asked for
+	uids   []int64          // the users read, each once
+	tokens []uint64         // the memo's token of each
+	slot   kernel.Slot
 }
 
 // StartDisplayNames adds the reads of the display names of uids to b.
 func (s *Store) StartDisplayNames(uids []int64, b *kernel.Batch) DisplayNames {
-	d := DisplayNames{s: s, uids: make([]int64, 0, len(uids))}
-	cmds := make([]rueidis.CacheableTTL, 0, len(uids))
+	d := DisplayNames{s: s, names: make(map[int64]string, len(uids))}
+	var cmds []rueidis.CacheableTTL
 	for _, uid := range uids {
-		if !slices.Contains(d.uids, uid) { // a page's few authors: no map to allocate
-			d.uids = append(d.uids, uid)
+		if _, known := d.names[uid]; known || slices.Contains(d.uids, uid) {
+			continue
+		}
+		if name, token, ok := s.names.Get(uid); ok {
+			d.names[uid] = name
+		} else {
+			d.uids, d.tokens = append(d.uids, uid), append(d.tokens, token)
 			cmds = append(cmds, s.AboutCmd(uid))
 		}
 	}
@@ -107,16 +118,16 @@ func (s *Store) StartDisplayNames(uids []int64, b *kernel.Batch) DisplayNames {
 // Names returns the display names read, of those who set one; the
 // error is the first read's that failed, the others' names returned.
 func (d DisplayNames) Names() (map[int64]string, error) {
-	names := make(map[int64]string, len(d.uids))
 	var first error
 	for i, r := range d.slot.Replies() {
 		name, _, err := d.s.ParseAbout(r)
-		if err != nil && first == nil {
-			first = err
+		if err != nil {
+			first = cmp.Or(first, err)
+			continue
 		}
-		if name != "" {
-			names[d.uids[i]] = name
-		}
+		d.names[d.uids[i]] = name
+		d.s.names.Put(d.uids[i], name, d.tokens[i])
 	}
-	return names, first
+	maps.DeleteFunc(d.names, func(_ int64, name string) bool { return name == "" })
+	return d.names, first
 }

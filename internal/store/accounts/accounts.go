@@ -10,12 +10,22 @@
 // it, and package store on both; it imports neither.
 package accounts
 
-import "github.com/retwis/retwis/internal/store/kernel"
+import (
+	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/schema"
+)
 
 // Store reads and writes the accounts of retwis in Redis.
 type Store struct {
 	*kernel.DB
+	// names keeps the display names pages read (see DisplayNames).
+	names *kernel.Memo[string]
 }
 
+// memoNames is how many users' display names a Store keeps in memory.
+const memoNames = 50_000
+
 // New returns the accounts kept in db.
-func New(db *kernel.DB) *Store { return &Store{DB: db} }
+func New(db *kernel.DB) *Store {
+	return &Store{DB: db, names: kernel.NewMemo[string](db, schema.User, schema.UserOf, memoNames)}
+}

@@ -42,6 +42,7 @@ func (db *DB) CachedMulti(ctx context.Context, cmds ...rueidis.CacheableTTL) []r
 	if len(full) == 0 {
 		return res
 	}
+	db.invalidations.Invalidated(nil) // read untracked: no Memo may keep them
 	plain := make(rueidis.Commands, len(full))
 	for k, i := range full {
 		plain[k] = db.Uncached(cmds[i].Cmd)

@@ -39,6 +39,10 @@ type Options struct {
 	// kept in the client-side cache; Redis invalidates it earlier if the
 	// key changes. Zero means one hour.
 	CacheTTL time.Duration
+	// Invalidations, if set, hears what Redis invalidates in the client's
+	// cache (the client was dialed with it: redisconn.Options), so that
+	// Memos may keep values (see Memo); nil: they keep none.
+	Invalidations *Invalidations
 	// Log receives problems that do not fail the operation at hand
 	// (slog.Default when nil).
 	Log *slog.Logger
@@ -207,6 +211,9 @@ type DB struct {
 	// replicas are how many replicas in sync each master has, for
 	// Replicated.
 	replicas *replicaCounts
+	// invalidations tells the Memos of the DB what its client's cache
+	// lost; nil when the client does not report it (see Memo).
+	invalidations *Invalidations
 	// Now is the clock of sessions' expiries.
 	Now func() time.Time
 }
@@ -220,7 +227,7 @@ func New(client rueidis.Client, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	db := &DB{Opts: opts, Log: opts.Log, Hasher: hasher, Nodes: redisconn.NewNodes(client),
-		Written: &Written{}, Outages: &ShardOutages{}, Now: time.Now}
+		Written: &Written{inv: opts.Invalidations}, Outages: &ShardOutages{}, Now: time.Now, invalidations: opts.Invalidations}
 	db.Breakers = redisconn.NewBreakers(db.Nodes, opts.CircuitOpen)
 	db.replicas = &replicaCounts{nodes: db.Nodes}
 	if opts.Metrics != nil {
@@ -259,6 +266,7 @@ func (db *DB) circuits() *redisconn.Breakers {
 func (db *DB) Through(client rueidis.Client) *DB {
 	t := *db
 	t.C = db.bounded(client)
+	t.invalidations = nil // client's invalidations reach no Memo: its Memos keep nothing
 	return &t
 }
 

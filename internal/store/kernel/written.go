@@ -23,11 +23,15 @@ type Written struct {
 	mu    sync.Mutex
 	keys  map[string]time.Time // key → when its write was sent
 	swept time.Time            // when expired entries were last removed
+	inv   *Invalidations       // the Memos that must forget a key before it changes
 }
 
 // add records that keys are about to change. Call it before sending the
 // write, so that no read after the write's reply can miss it.
 func (w *Written) Add(keys ...string) {
+	if w.inv != nil && len(keys) > 0 { // nil keys would drop every value
+		w.inv.Invalidated(keys)
+	}
 	now := time.Now()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -45,6 +49,14 @@ func (w *Written) Add(keys ...string) {
 	for _, k := range keys {
 		w.keys[k] = now
 	}
+}
+
+// Has reports whether key changed within writtenWindow.
+func (w *Written) Has(key string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t, ok := w.keys[key]
+	return ok && time.Since(t) <= writtenWindow
 }
 
 // recent reports, for each key, whether it changed within writtenWindow.

@@ -18,12 +18,19 @@ import (
 // with the posts (see posts): each post's counts and, for a reader
 // logged in, the reader's marks on them, all through the client-side
 // cache, so that a warm page reads them without a round trip. A post's
-// counts are in its own slot, so they are read post by post; the
-// reader's marks are in the reader's slot, so each kind is read for the
-// whole page in one command (ZMSCORE, HMGET), a single lookup of the
-// cache warm; the pins, at most schema.MaxPins, are read whole.
+// counts are in its own slot, so they are read post by post, unless the
+// Store's memo of them knows them (see kernel.Memo: a warm page's counts
+// cost a map read each); the reader's marks are in the reader's slot, so
+// each kind is read for the whole page in one command (ZMSCORE, HMGET),
+// a single lookup of the cache warm; the pins, at most schema.MaxPins,
+// are read whole.
 type marks struct {
-	counts     kernel.Slot // HMGET of each post's counts
+	pids       []int64
+	counts     [][2]int64 // each post's favourites and boosts, from the memo or read (settle)
+	read       []int      // the posts whose counts are read, by their index in pids
+	tokens     []uint64   // the memo's token of each of those
+	memo       *kernel.Memo[[2]int64]
+	countsRead kernel.Slot // HMGET of the counts of those
 	favourites kernel.Slot // ZMSCORE of the page's posts in the reader's favourites; none logged out
 	boosts     kernel.Slot // HMGET of the page's posts in the reader's boosts
 	bookmarks  kernel.Slot // ZMSCORE, as favourites, in the reader's bookmarks
@@ -37,11 +44,17 @@ func (s *Store) startMarks(rd reader, pids []int64, b *kernel.Batch) marks {
 		return marks{}
 	}
 	cb, ttl := s.C.B(), s.Opts.CacheTTL
-	counts := make([]rueidis.CacheableTTL, len(pids))
+	m := marks{pids: pids, counts: make([][2]int64, len(pids)), memo: s.counts}
+	var cmds []rueidis.CacheableTTL
 	for i, pid := range pids {
-		counts[i] = rueidis.CT(cb.Hmget().Key(schema.Counts(pid)).Field(schema.FieldFavourites, schema.FieldReblogs).Cache(), ttl)
+		if counts, token, ok := s.counts.Get(pid); ok {
+			m.counts[i] = counts
+		} else {
+			m.read, m.tokens = append(m.read, i), append(m.tokens, token)
+			cmds = append(cmds, rueidis.CT(cb.Hmget().Key(schema.Counts(pid)).Field(schema.FieldFavourites, schema.FieldReblogs).Cache(), ttl))
+		}
 	}
-	m := marks{counts: b.Add(counts...)}
+	m.countsRead = b.Add(cmds...)
 	if rd.id == 0 {
 		return m
 	}
@@ -53,14 +66,29 @@ func (s *Store) startMarks(rd reader, pids []int64, b *kernel.Batch) marks {
 	return m
 }
 
-// apply sets the interaction state of p, the post at i of the ids read,
-// from the replies; a reply that cannot be read leaves it at zero.
-func (m marks) apply(p *retwis.Post, i int) {
-	if counts := m.counts.Replies(); i < len(counts) {
-		if vals, err := counts[i].ToArray(); err == nil && len(vals) > 1 {
-			p.Favourites, _ = vals[0].AsInt64()
-			p.Reblogs, _ = vals[1].AsInt64()
+// settle takes the counts read, once the batch is, and keeps them in the
+// memo; a reply that cannot be read leaves its post's at zero, not kept.
+func (m *marks) settle() {
+	for k, r := range m.countsRead.Replies() {
+		vals, err := r.ToArray()
+		if err != nil || len(vals) != 2 {
+			continue
 		}
+		var counts [2]int64
+		counts[0], _ = vals[0].AsInt64() // nil: none
+		counts[1], _ = vals[1].AsInt64()
+		i := m.read[k]
+		m.counts[i] = counts
+		m.memo.Put(m.pids[i], counts, m.tokens[k])
+	}
+}
+
+// apply sets the interaction state of p, the post at i of the ids read,
+// from the replies (settled); a reply that cannot be read leaves it at
+// zero.
+func (m marks) apply(p *retwis.Post, i int) {
+	if i < len(m.counts) {
+		p.Favourites, p.Reblogs = m.counts[i][0], m.counts[i][1]
 	}
 	p.Favourited = marked(m.favourites, i)
 	p.Reblogged = marked(m.boosts, i)

@@ -329,6 +329,7 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 		hiddenRead = b.Add(s.HiddenCmds(rd.id)...)
 	}
 	s.ReadBatch(ctx, b)
+	m.settle()
 	if len(pids) == 0 {
 		return nil, hidden, 0, nil
 	}

@@ -15,13 +15,23 @@ package posts
 
 import (
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // Store reads and writes the posts of retwis, and the accounts they
 // need, in Redis.
 type Store struct {
 	*accounts.Store
+	// counts keeps the counts of favourites and boosts pages read (see
+	// marks).
+	counts *kernel.Memo[[2]int64]
 }
 
+// memoCounts is how many posts' counts a Store keeps in memory.
+const memoCounts = 100_000
+
 // New returns the posts kept in the database of a.
-func New(a *accounts.Store) *Store { return &Store{Store: a} }
+func New(a *accounts.Store) *Store {
+	return &Store{Store: a, counts: kernel.NewMemo[[2]int64](a.DB, schema.Counts, schema.CountsOf, memoCounts)}
+}

@@ -400,6 +400,9 @@ func Replies(pid int64) string { return "replies:{" + id(pid) + "}" }
 // (FieldFavourites, FieldReblogs), in the slot of Replies.
 func Counts(pid int64) string { return "counts:{" + id(pid) + "}" }
 
+// CountsOf returns the post whose Counts key is key.
+func CountsOf(key string) (int64, bool) { return ownerOf("counts:", key) }
+
 // Fields of a post's Counts.
 const (
 	FieldFavourites = "favourites" // how many accounts favourited it

@@ -19,6 +19,7 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/delivery"
+	"github.com/retwis/retwis/internal/store/kernel"
 )
 
 // Cheap is a password hashing cost that keeps tests fast; the algorithm
@@ -103,7 +104,10 @@ func OpenCounting(t testing.TB, url string, opts store.Options) (*store.Store, *
 	if opts.CommandTimeout == 0 {
 		opts.CommandTimeout = CommandTimeout
 	}
-	c, err := redisconn.DialWith(url, redisconn.Options{NodeTimeout: opts.CommandTimeout})
+	if opts.Invalidations == nil { // memos on, as a server has them
+		opts.Invalidations = new(kernel.Invalidations)
+	}
+	c, err := redisconn.DialWith(url, redisconn.Options{NodeTimeout: opts.CommandTimeout, Invalidations: opts.Invalidations})
 	if err != nil {
 		t.Fatal(err)
 	}
