@@ -98,6 +98,18 @@ func TestConversations(t *testing.T) {
 	})
 }
 
+// directScene is alice's direct post to bob and bob's direct reply (a
+// conversation), and carol's direct post to alice (another), delivered.
+func (f *fixture) directScene(t *testing.T) (alice, bob, carol retwis.User, p1, p2, c1 retwis.Post) {
+	t.Helper()
+	alice, bob, carol = f.Register(t, "alice"), f.Register(t, "bob"), f.Register(t, "carol")
+	p1 = f.post(t, posts.Draft{Author: alice.ID, Text: "@bob hi", Visibility: retwis.Direct})
+	p2 = f.post(t, posts.Draft{Author: bob.ID, Text: "hi", InReplyTo: p1.ID, Visibility: retwis.Direct})
+	c1 = f.post(t, posts.Draft{Author: carol.ID, Text: "@alice hello", Visibility: retwis.Direct})
+	f.Drain(t)
+	return alice, bob, carol, p1, p2, c1
+}
+
 // TestConversationsHidden: a conversation whose newest post is deleted
 // shows the one before, and is read if that one is the reader's own; one
 // whose newest post is of a user the reader blocked does not show; the conversations of a thread and of a new
@@ -106,11 +118,7 @@ func TestConversations(t *testing.T) {
 func TestConversationsHidden(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
-		alice, bob, carol := f.Register(t, "alice"), f.Register(t, "bob"), f.Register(t, "carol")
-		p1 := f.post(t, posts.Draft{Author: alice.ID, Text: "@bob hi", Visibility: retwis.Direct})
-		p2 := f.post(t, posts.Draft{Author: bob.ID, Text: "hi", InReplyTo: p1.ID, Visibility: retwis.Direct})
-		c1 := f.post(t, posts.Draft{Author: carol.ID, Text: "@alice hello", Visibility: retwis.Direct})
-		f.Drain(t)
+		alice, bob, carol, p1, p2, c1 := f.directScene(t)
 		page := must.Value(f.St.Conversations(f.Ctx, alice.ID, retwis.Cursor{}, 1))(t)
 		if len(page.Conversations) != 1 || page.Conversations[0].ID != c1.ID || !page.Older || page.Newer {
 			t.Fatalf("alice's first page of one: %+v; want carol's, older ones", page)
@@ -165,11 +173,7 @@ func (f *fixture) replay(t *testing.T, p retwis.Post) {
 func TestConversationsCheck(t *testing.T) {
 	t.Parallel()
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
-		alice, bob, carol := f.Register(t, "alice"), f.Register(t, "bob"), f.Register(t, "carol")
-		p1 := f.post(t, posts.Draft{Author: alice.ID, Text: "@bob hi", Visibility: retwis.Direct})
-		p2 := f.post(t, posts.Draft{Author: bob.ID, Text: "hi", InReplyTo: p1.ID, Visibility: retwis.Direct})
-		c1 := f.post(t, posts.Draft{Author: carol.ID, Text: "@alice hello", Visibility: retwis.Direct})
-		f.Drain(t)
+		alice, bob, carol, p1, p2, c1 := f.directScene(t)
 		conv, other := itoa(p1.ID), itoa(c1.ID)
 		f.Do(t, "DEL", schema.Conversation(bob.ID, p1.ID))
 		f.Do(t, "ZADD", schema.Conversations(alice.ID), "XX", "1", conv)
