@@ -10,10 +10,12 @@ import (
 	"github.com/retwis/retwis/internal/web/paging"
 )
 
-// conversationView is one conversation of the Direct page: its newest
-// post (a slice of one, of the page's posts, so that the post shows its
-// author's display name), whom it is with, and whether it was unread.
+// conversationView is one conversation of the Direct page: its id, its
+// newest post (a slice of one, of the page's posts, so that the post
+// shows its author's display name), whom it is with, and whether it was
+// unread.
 type conversationView struct {
+	ID     int64
 	Last   []retwis.Post
 	With   []retwis.Summary
 	Unread bool
@@ -59,7 +61,7 @@ func (s *Server) directView(r *http.Request, u retwis.User, page interact.Conver
 		return v, err
 	}
 	for i, c := range page.Conversations {
-		cv := conversationView{Last: v.Page.Posts[i : i+1], Unread: c.Unread}
+		cv := conversationView{ID: c.ID, Last: v.Page.Posts[i : i+1], Unread: c.Unread}
 		for _, sum := range sums {
 			if slices.Contains(c.With, sum.User.ID) && !slices.ContainsFunc(cv.With, func(o retwis.Summary) bool { return o.User.ID == sum.User.ID }) {
 				cv.With = append(cv.With, sum)
@@ -69,4 +71,19 @@ func (s *Server) directView(r *http.Request, u retwis.User, page interact.Conver
 	}
 	v.Newer, v.Older = paging.CursorLinks(r.URL.Path, newest, page.Newer, page.Older)
 	return v, nil
+}
+
+// removeConversation serves POST /direct/{id}/remove: the conversation
+// leaves the viewer's Direct page (not the others'), until a new post in
+// it brings it back, as DELETE /api/v1/conversations/:id does.
+func (s *Server) removeConversation(w http.ResponseWriter, r *http.Request) {
+	conv, err := postID(r)
+	if err == nil {
+		err = s.store.DeleteConversation(r.Context(), middleware.ViewerID(r.Context()), conv)
+	}
+	if err != nil {
+		s.mw.Fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/direct", http.StatusSeeOther)
 }

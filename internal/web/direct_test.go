@@ -24,7 +24,7 @@ func TestDirectConversations(t *testing.T) {
 	s.drain()
 	page := alice.get("/direct")
 	expect(t, page, 200, `<p>With <a href="/u/bob"><bdi class="name">Bob Builder</bdi> <span class="username">@bob</span></a> <span class="badge">unread</span></p>`,
-		`<a class="author" href="/u/bob"><bdi class="name">Bob Builder</bdi>`, "second-words")
+		`<a class="author" href="/u/bob"><bdi class="name">Bob Builder</bdi>`, "second-words", `action="/direct/1/remove"`)
 	if strings.Contains(page.body, "first-words") || strings.Count(page.body, `class="note`) != 1 {
 		t.Errorf("alice's Direct page: want one conversation, its newest post alone:\n%s", page.body)
 	}
@@ -40,4 +40,11 @@ func TestDirectConversations(t *testing.T) {
 	if i, j := strings.Index(page.body, "other-words"), strings.Index(page.body, "second-words"); i < 0 || j < 0 || i > j {
 		t.Errorf("bob's Direct page: want the new conversation above the thread:\n%s", page.body)
 	}
+	// Removing the thread takes it off bob's list only.
+	redirects(t, bob.post("/direct/1/remove", nil), "/direct")
+	if page := bob.get("/direct"); strings.Contains(page.body, "second-words") || !strings.Contains(page.body, "other-words") {
+		t.Errorf("bob's Direct page after removing the thread: want the other conversation alone:\n%s", page.body)
+	}
+	expect(t, alice.get("/direct"), 200, "second-words")
+	expect(t, bob.post("/direct/999999/remove", nil), 404)
 }

@@ -183,6 +183,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /tag/{tag}", s.mw.Viewer(s.tag))
 	mux.HandleFunc("GET /mentions", s.requireLogin(s.postList("Mentions", "mentions", s.store.Mentions)))
 	mux.HandleFunc("GET /direct", s.requireLogin(s.direct))
+	mux.HandleFunc("POST /direct/{id}/remove", s.requireLogin(s.mw.Throttle(s.removeConversation)))
 	mux.HandleFunc("GET /notifications", s.requireLogin(s.notifications))
 	mux.HandleFunc("GET /settings", s.requireLogin(s.editSettings))
 	mux.HandleFunc("POST /settings", s.requireLogin(s.mw.Throttle(s.saveSettings)))
