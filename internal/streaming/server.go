@@ -99,7 +99,7 @@ func New(opts Options) *Server {
 	})
 	mux := http.NewServeMux()
 	s.routes(mux)
-	s.handler = s.mw.Wrap(apiwire.CORS(mux))
+	s.handler = s.mw.Wrap(apiwire.CORS(apiwire.TrimSlash(mux))) // /api/v1/streaming/user/ too, as Mastodon
 	return s
 }
 
