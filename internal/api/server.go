@@ -56,7 +56,7 @@ func (s *Server) Register(mux *http.ServeMux) {
 
 // routes registers the API on mux.
 func (s *Server) routes(mux *http.ServeMux) {
-	mux.HandleFunc("/", apiwire.Unrouted(mux))
+	mux.HandleFunc("/", apiwire.Unrouted(mux, apiwire.NotFound))
 	mux.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
 
 	mux.HandleFunc("GET /api/v1/accounts/verify_credentials", s.Need(apiwire.Profile, s.verifyCredentials))

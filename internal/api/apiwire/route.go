@@ -34,15 +34,16 @@ func TrimSlash(next http.Handler) http.Handler {
 	})
 }
 
-// Unrouted returns the handler of what mux routes nowhere else, to be
-// registered on it at "/": a path that a route of mux takes with other
-// methods is answered 405 Method Not Allowed with those methods in
-// Allow, any other 404, each with Mastodon's error body.
-func Unrouted(mux *http.ServeMux) http.HandlerFunc {
+// Unrouted returns the handler of a catch-all route of mux, such as
+// "/", for what mux routes nowhere else: a path that another route of
+// mux takes with other methods is answered 405 Method Not Allowed with
+// those methods in Allow and Mastodon's error body, any other by
+// other (NotFound, for the API).
+func Unrouted(mux *http.ServeMux, other http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		allow := allowed(mux, r)
 		if len(allow) == 0 {
-			NotFound(w, r)
+			other(w, r)
 			return
 		}
 		w.Header().Set("Allow", strings.Join(allow, ", "))
@@ -51,13 +52,14 @@ func Unrouted(mux *http.ServeMux) http.HandlerFunc {
 }
 
 // allowed returns the methods with which mux routes r's path to a route
-// other than its "/" (GET's with HEAD, which a GET route also serves).
+// other than r's own, the catch-all (GET's with HEAD, which a GET route
+// also serves).
 func allowed(mux *http.ServeMux, r *http.Request) []string {
 	var out []string
 	probe := &http.Request{URL: r.URL, Host: r.Host, Header: http.Header{}}
 	for _, m := range routeMethods {
 		probe.Method = m
-		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/" {
+		if _, pattern := mux.Handler(probe); pattern != "" && pattern != r.Pattern {
 			out = append(out, m)
 		}
 	}
