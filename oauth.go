@@ -199,9 +199,8 @@ func validRedirect(s string) bool {
 	if s == OutOfBand {
 		return true
 	}
-	u, err := url.Parse(s)
-	return err == nil && len(s) <= maxRedirectURILen && u.Scheme != "" &&
-		!strings.ContainsAny(s, "# \t\r\n") && (u.Host != "" || u.Opaque != "" || u.Path != "")
+	u, err := url.Parse(s) // any scheme, even alone (icecubesapp://): Mastodon's rule
+	return err == nil && len(s) <= maxRedirectURILen && u.Scheme != "" && !strings.ContainsAny(s, "# \t\r\n")
 }
 
 // refusedSchemes are the schemes no app may redirect to: those a browser
