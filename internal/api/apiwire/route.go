@@ -22,9 +22,9 @@ func TrimSlash(next http.Handler) http.Handler {
 			return
 		}
 		u := *r.URL
-		u.Path = "/" + strings.TrimRight(p, "/")[1:]
+		u.Path = trimSlashes(p)
 		if u.RawPath != "" {
-			u.RawPath = "/" + strings.TrimRight(u.RawPath, "/")[1:]
+			u.RawPath = trimSlashes(u.RawPath)
 		}
 		trimmed := new(http.Request)
 		*trimmed = *r
@@ -32,6 +32,15 @@ func TrimSlash(next http.Handler) http.Handler {
 		next.ServeHTTP(w, trimmed)
 		r.Pattern = trimmed.Pattern
 	})
+}
+
+// trimSlashes returns p without its trailing slashes, or "/" if it is
+// nothing else.
+func trimSlashes(p string) string {
+	if t := strings.TrimRight(p, "/"); t != "" {
+		return t
+	}
+	return "/"
 }
 
 // Unrouted returns the handler of a catch-all route of mux, such as
