@@ -77,6 +77,20 @@ func knownScope(s string) bool {
 	return false
 }
 
+// SupportedScopes returns every scope retwis knows, as Mastodon lists
+// them in its OAuth server metadata: the top ones, then the granular
+// write:… and read:… scopes.
+func SupportedScopes() []string {
+	out := slices.Clone(topScopes)
+	for _, sub := range writeScopes {
+		out = append(out, "write:"+sub)
+	}
+	for _, sub := range readScopes {
+		out = append(out, "read:"+sub)
+	}
+	return out
+}
+
 // String writes the scopes as OAuth does, separated by spaces.
 func (sc Scopes) String() string { return strings.Join(sc, " ") }
 
@@ -127,16 +141,8 @@ func ValidateApp(a App) error {
 	if err := ValidName(a.Name, MaxAppNameLen, "An app's name"); err != nil {
 		return err
 	}
-	if len(a.RedirectURIs) == 0 || len(a.RedirectURIs) > MaxRedirectURIs {
-		return Errorf(Invalid, "An app has 1 to %d redirect URIs.", MaxRedirectURIs)
-	}
-	for _, u := range a.RedirectURIs {
-		if !validRedirect(u) {
-			return Errorf(Invalid, "The redirect URI %q is not an absolute URI without a fragment.", truncate(u, 100))
-		}
-		if err := RedirectScheme(u); err != nil {
-			return err
-		}
+	if err := validRedirects(a.RedirectURIs); err != nil {
+		return err
 	}
 	if a.Website != "" {
 		u, err := url.Parse(a.Website)
@@ -147,13 +153,54 @@ func ValidateApp(a App) error {
 	return nil
 }
 
+// ParseRedirectURIs reads the redirect URIs an app registers, as
+// Mastodon takes them: each value may hold several, separated by
+// newlines (or any white space, which no URI contains), and the values
+// may be many (an array). Those written twice count once; the rest
+// must be what ValidateApp accepts, 1 to MaxRedirectURIs of them.
+func ParseRedirectURIs(values []string) ([]string, error) {
+	var out []string
+	for _, v := range values {
+		for _, u := range strings.Fields(v) {
+			if slices.Contains(out, u) {
+				continue
+			}
+			if len(out) == MaxRedirectURIs {
+				return nil, Errorf(Invalid, "An app has 1 to %d redirect URIs.", MaxRedirectURIs)
+			}
+			out = append(out, u)
+		}
+	}
+	if err := validRedirects(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// validRedirects checks an app's redirect URIs: 1 to MaxRedirectURIs,
+// each absolute (or OutOfBand), without a fragment and of a scheme
+// RedirectScheme accepts.
+func validRedirects(uris []string) error {
+	if len(uris) == 0 || len(uris) > MaxRedirectURIs {
+		return Errorf(Invalid, "An app has 1 to %d redirect URIs.", MaxRedirectURIs)
+	}
+	for _, u := range uris {
+		if !validRedirect(u) {
+			return Errorf(Invalid, "The redirect URI %q is not an absolute URI without a fragment.", truncate(u, 100))
+		}
+		if err := RedirectScheme(u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func validRedirect(s string) bool {
 	if s == OutOfBand {
 		return true
 	}
-	u, err := url.Parse(s)
-	return err == nil && len(s) <= maxRedirectURILen && u.Scheme != "" &&
-		!strings.ContainsAny(s, "# \t\r\n") && (u.Host != "" || u.Opaque != "" || u.Path != "")
+	u, err := url.Parse(s) // any scheme, even alone (icecubesapp://): Mastodon's rule
+	return err == nil && len(s) <= maxRedirectURILen && u.Scheme != "" && !strings.ContainsAny(s, "# \t\r\n")
 }
 
 // refusedSchemes are the schemes no app may redirect to: those a browser

@@ -119,6 +119,10 @@ func TestValidateApp(t *testing.T) {
 		{"fine", func(*retwis.App) {}, true},
 		{"out of band", func(a *retwis.App) { a.RedirectURIs = []string{retwis.OutOfBand} }, true},
 		{"custom scheme", func(a *retwis.App) { a.RedirectURIs = []string{"tusky://oauth"} }, true},
+		{"custom scheme alone", func(a *retwis.App) { a.RedirectURIs = []string{"icecubesapp://"} }, true},
+		{"several", func(a *retwis.App) {
+			a.RedirectURIs = []string{"icecubesapp://", "https://a.example/cb", retwis.OutOfBand}
+		}, true},
 		{"reverse domain scheme", func(a *retwis.App) { a.RedirectURIs = []string{"com.example.app://cb"} }, true},
 		{"reverse domain path", func(a *retwis.App) { a.RedirectURIs = []string{"com.example.app:/oauth2redirect"} }, true},
 		{"loopback", func(a *retwis.App) { a.RedirectURIs = []string{"http://127.0.0.1:8123/cb"} }, true},
@@ -195,6 +199,67 @@ func FuzzValidateApp(f *testing.F) {
 		}
 		if u, err := url.Parse(redirect); err == nil && slices.Contains([]string{"javascript", "data", "file", "vbscript"}, strings.ToLower(u.Scheme)) {
 			t.Fatalf("accepted the redirect URI %q", redirect)
+		}
+	})
+}
+
+func TestParseRedirectURIs(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want []string // nil: refused
+	}{
+		{[]string{"icecubesapp://"}, []string{"icecubesapp://"}},
+		{[]string{"icecubesapp://\ncom.example.app:/cb\r\n"}, []string{"icecubesapp://", "com.example.app:/cb"}},
+		{[]string{"https://a.example/cb", "tusky://oauth", "https://a.example/cb"}, []string{"https://a.example/cb", "tusky://oauth"}},
+		{[]string{retwis.OutOfBand}, []string{retwis.OutOfBand}},
+		{[]string{"", " \n "}, nil},
+		{nil, nil},
+		{[]string{"app://cb\njavascript:alert(1)"}, nil},
+		{[]string{"app://cb#x"}, nil},
+		{[]string{"/relative"}, nil},
+		{[]string{strings.Repeat("a://b\n", 3) + strings.Repeat("x", 2001) + "://"}, nil},
+		{[]string{strings.Repeat("a://b ", 10)}, []string{"a://b"}},
+		{strings.Fields("a:1 a:2 a:3 a:4 a:5 a:6 a:7 a:8 a:9 a:10 a:11"), nil},
+	} {
+		got, err := retwis.ParseRedirectURIs(tc.in)
+		if !slices.Equal(got, tc.want) || (err == nil) != (tc.want != nil) {
+			t.Errorf("ParseRedirectURIs(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// FuzzParseRedirectURIs: whatever an app sends as its redirect URIs,
+// they are refused with a clear message, or are 1 to MaxRedirectURIs
+// distinct URIs of the input, each with a scheme, no fragment or white
+// space, of no refused scheme, which ValidateApp accepts.
+func FuzzParseRedirectURIs(f *testing.F) {
+	for _, seed := range [][2]string{{"icecubesapp://", ""}, {"https://a.example/cb\ncom.example:/x", "tusky://oauth"},
+		{"javascript:alert(1)", "app://cb"}, {"data:,x\nfile:///etc", "JAVASCRIPT:x"}, {"a:#", " "}, {"urn:ietf:wg:oauth:2.0:oob", "http:x"}} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		in := []string{a, b}
+		got, err := retwis.ParseRedirectURIs(in)
+		if err != nil {
+			if got != nil || retwis.ErrorKind(err) != retwis.Invalid || retwis.ErrorMessage(err) == "" {
+				t.Fatalf("%q, %v: not a clear Invalid error", got, err)
+			}
+			return
+		}
+		if len(got) == 0 || len(got) > retwis.MaxRedirectURIs || len(slices.Compact(slices.Sorted(slices.Values(got)))) != len(got) {
+			t.Fatalf("%q: not 1 to %d distinct URIs", got, retwis.MaxRedirectURIs)
+		}
+		for _, u := range got {
+			p, err := url.Parse(u)
+			switch {
+			case !strings.Contains(a, u) && !strings.Contains(b, u), err != nil, p.Scheme == "", len(u) > 2000,
+				strings.ContainsAny(u, "# \t\r\n\v\f"), retwis.RedirectScheme(u) != nil,
+				slices.Contains([]string{"javascript", "data", "file", "vbscript"}, strings.ToLower(p.Scheme)):
+				t.Fatalf("accepted %q of %q", u, in)
+			}
+		}
+		if err := retwis.ValidateApp(retwis.App{Name: "App", RedirectURIs: got}); err != nil {
+			t.Fatalf("%q parsed, but refused: %v", got, err)
 		}
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mattn/go-mastodon"
 	"github.com/retwis/retwis/internal/api"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
@@ -87,7 +88,7 @@ func (b *browser) approve(base, authURI, user string) string {
 	}
 	b.send(http.MethodPost, base+"/register", url.Values{"username": {user}, "password": {"password-" + user}, "password2": {"password-" + user}})
 	resp, _ = b.send(http.MethodPost, base+"/login", url.Values{"username": {user}, "password": {"password-" + user}, "next": {unescape(next[2])}})
-	if loc := resp.Header.Get("Location"); !strings.HasPrefix(loc, "/oauth/authorize?") {
+	if loc := resp.Header.Get("Location"); !strings.HasPrefix(loc, must.Value(url.Parse(authURI))(b.t).Path+"?") {
 		b.t.Fatalf("logging in from the authorization page leads to %q", loc)
 	}
 	resp, page = b.send(http.MethodGet, base+resp.Header.Get("Location"), nil)
@@ -100,10 +101,19 @@ func (b *browser) approve(base, authURI, user string) string {
 	}
 	resp, _ = b.send(http.MethodPost, base+"/oauth/authorize", form)
 	loc, err := url.Parse(resp.Header.Get("Location"))
-	if resp.StatusCode != http.StatusFound || err != nil || !strings.HasPrefix(loc.String(), redirectURI) {
+	if resp.StatusCode != http.StatusFound || err != nil || !strings.HasPrefix(resp.Header.Get("Location"), redirectOf(b.t, authURI)+"?") {
 		b.t.Fatalf("approving: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	return loc.Query().Get("code")
+}
+
+// redirectOf is the redirect URI an authorization request names, or
+// redirectURI.
+func redirectOf(t *testing.T, authURI string) string {
+	if r := must.Value(url.Parse(authURI))(t).Query().Get("redirect_uri"); r != "" {
+		return r
+	}
+	return redirectURI
 }
 
 // unescape undoes html/template's escaping of an attribute.

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/testkit/servertest"
 )
 
 // app registers an app and returns its client id and secret.
@@ -271,6 +274,140 @@ func TestDeletedAccount(t *testing.T) {
 	} {
 		if r := s.Call(call.method, call.path, bobToken, nil); r.Status != http.StatusNotFound {
 			t.Errorf("%s %s after: %d %s; want 404", call.method, call.path, r.Status, r.Body)
+		}
+	}
+}
+
+// TestCustomSchemeLogin: an app of a phone, as Ice Cubes is, registers
+// with its own scheme (icecubesapp://) beside another URI, written as
+// the paths of Mastodon.py and toot are (with a trailing slash), and
+// logs its user in with PKCE through the authorization page; the code
+// is sent to the URI the app named, and traded only with it. The token
+// then shows the app as Mastodon 4.3 does, and the user as OpenID
+// claims.
+func TestCustomSchemeLogin(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	const ice, other = "icecubesapp://", "com.example.app:/oauth2redirect"
+	r := s.Call(http.MethodPost, "/api/v1/apps/", "", map[string]any{"client_name": "Ice Cubes",
+		"redirect_uris": []string{ice + "\n" + other}, "scopes": "read write follow push", "website": "https://github.com/Dimillian/IceCubesApp"})
+	var app struct {
+		ID           string   `json:"id"`
+		ClientID     string   `json:"client_id"`
+		ClientSecret string   `json:"client_secret"`
+		RedirectURI  string   `json:"redirect_uri"`
+		RedirectURIs []string `json:"redirect_uris"`
+		Scopes       []string `json:"scopes"`
+	}
+	r.Decode(t, &app)
+	if r.Status != http.StatusOK || app.ClientSecret == "" || app.RedirectURI != ice+"\n"+other || !slices.Equal(app.RedirectURIs, []string{ice, other}) {
+		t.Fatalf("register the app: %d %s", r.Status, r.Body)
+	}
+	verifier := strings.Repeat("ice-cubes-", 5)
+	q := url.Values{"client_id": {app.ClientID}, "redirect_uri": {ice}, "response_type": {"code"}, "scope": {"read write follow"},
+		"code_challenge": {challengeOf(verifier)}, "code_challenge_method": {"S256"}, "state": {"s"}}
+	trade := func(user, redirect string) servertest.Reply {
+		code := newBrowser(t).approve(s.URL, s.URL+"/oauth/authorize/?"+q.Encode(), user)
+		return s.Call(http.MethodPost, "/oauth/token/", "", url.Values{"grant_type": {"authorization_code"}, "code": {code},
+			"client_id": {app.ClientID}, "client_secret": {app.ClientSecret}, "redirect_uri": {redirect}, "code_verifier": {verifier}})
+	}
+	if r := trade("skier", other); r.Status != http.StatusBadRequest || r.ErrorMessage(t) != "invalid_grant" {
+		t.Errorf("the code traded with the app's other URI: %d %s", r.Status, r.Body)
+	}
+	q.Set("redirect_uri", ice+"evil")
+	if resp, page := newBrowser(t).send(http.MethodGet, s.URL+"/oauth/authorize/?"+q.Encode(), nil); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a redirect URI the app did not register: %d %s", resp.StatusCode, page)
+	}
+	q.Set("redirect_uri", ice)
+	r = trade("skater", ice)
+	var tok struct {
+		AccessToken string `json:"access_token"`
+	}
+	if r.Decode(t, &tok); r.Status != http.StatusOK || tok.AccessToken == "" {
+		t.Fatalf("trade the code: %d %s", r.Status, r.Body)
+	}
+	var shown struct {
+		ID, Name, RedirectURI string
+		Scopes, RedirectURIs  []string
+		ClientSecret          *string `json:"client_secret"`
+	}
+	r = s.Call(http.MethodGet, "/api/v1/apps/verify_credentials/", tok.AccessToken, nil)
+	r.Decode(t, &struct {
+		ID           *string   `json:"id"`
+		Name         *string   `json:"name"`
+		RedirectURI  *string   `json:"redirect_uri"`
+		Scopes       *[]string `json:"scopes"`
+		RedirectURIs *[]string `json:"redirect_uris"`
+		ClientSecret **string  `json:"client_secret"`
+	}{&shown.ID, &shown.Name, &shown.RedirectURI, &shown.Scopes, &shown.RedirectURIs, &shown.ClientSecret})
+	if r.Status != http.StatusOK || shown.ID != app.ClientID || shown.Name != "Ice Cubes" || shown.RedirectURI != app.RedirectURI ||
+		!slices.Equal(shown.RedirectURIs, app.RedirectURIs) || !slices.Equal(shown.Scopes, app.Scopes) || shown.ClientSecret != nil {
+		t.Errorf("the app of the token: %d %s", r.Status, r.Body)
+	}
+	var claims map[string]string
+	r = s.Call(http.MethodGet, "/oauth/userinfo/", tok.AccessToken, nil)
+	r.Decode(t, &claims)
+	if r.Status != http.StatusOK || claims["preferred_username"] != "skater" || claims["iss"] != s.URL+"/" ||
+		claims["sub"] != s.URL+"/u/skater" || claims["profile"] != s.URL+"/u/skater" || !strings.HasPrefix(claims["picture"], s.URL+"/") {
+		t.Errorf("userinfo: %d %s", r.Status, r.Body)
+	}
+	if r := s.Call(http.MethodPost, "/oauth/userinfo", tok.AccessToken, nil); r.Status != http.StatusOK {
+		t.Errorf("userinfo by POST: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestOAuthMetadata: the server's OAuth metadata has what RFC 8414
+// requires (issuer, authorization_endpoint, token_endpoint,
+// response_types_supported) and what Mastodon 4.4 adds, its endpoints
+// are this server's and answer there, and every scope it lists is one
+// an app may ask for.
+func TestOAuthMetadata(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	var m map[string]any
+	r := s.Call(http.MethodGet, "/.well-known/oauth-authorization-server", "", nil)
+	r.Decode(t, &m)
+	if r.Status != http.StatusOK || m["issuer"] != s.URL+"/" {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	for _, field := range []string{"issuer", "authorization_endpoint", "token_endpoint", "response_types_supported", "scopes_supported",
+		"grant_types_supported", "code_challenge_methods_supported", "token_endpoint_auth_methods_supported",
+		"revocation_endpoint", "userinfo_endpoint", "app_registration_endpoint"} {
+		if m[field] == nil {
+			t.Errorf("no %s", field)
+		}
+	}
+	list := func(field string) []string {
+		var out []string
+		for _, v := range m[field].([]any) {
+			out = append(out, v.(string))
+		}
+		return out
+	}
+	if got := list("code_challenge_methods_supported"); !slices.Equal(got, []string{"S256"}) {
+		t.Errorf("code_challenge_methods_supported %q", got)
+	}
+	if got := list("response_types_supported"); !slices.Equal(got, []string{"code"}) {
+		t.Errorf("response_types_supported %q", got)
+	}
+	for _, sc := range list("scopes_supported") {
+		if _, err := retwis.ParseScopes(sc); err != nil {
+			t.Errorf("scopes_supported lists %q: %v", sc, err)
+		}
+	}
+	for field, call := range map[string]struct {
+		method string
+		status int
+	}{"authorization_endpoint": {http.MethodGet, http.StatusNotFound}, "token_endpoint": {http.MethodPost, http.StatusUnauthorized},
+		"revocation_endpoint": {http.MethodPost, http.StatusUnauthorized}, "userinfo_endpoint": {http.MethodGet, http.StatusUnauthorized},
+		"app_registration_endpoint": {http.MethodPost, http.StatusUnprocessableEntity}} {
+		path, ok := strings.CutPrefix(m[field].(string), s.URL)
+		if !ok {
+			t.Errorf("%s %q is not on this server", field, m[field])
+			continue
+		}
+		if r := s.Call(call.method, path, "", nil); r.Status != call.status {
+			t.Errorf("%s %s (%s): %d; want %d", call.method, path, field, r.Status, call.status)
 		}
 	}
 }

@@ -43,17 +43,20 @@ func New(opts Options) *Server {
 }
 
 // Register mounts the API on mux, the top-level mux it shares with the
-// HTML interface: everything under /api/, and OAuth's token and
-// revocation endpoints (its authorization page is an HTML page).
+// HTML interface: everything under /api/, OAuth's token, revocation and
+// userinfo endpoints and its metadata (its authorization page is an
+// HTML page), each also with a trailing slash.
 func (s *Server) Register(mux *http.ServeMux) {
-	for _, p := range []string{"/api/", "/oauth/token", "/oauth/revoke"} {
+	mux.Handle("/api/", s.handler)
+	for _, p := range []string{"/oauth/token", "/oauth/revoke", "/oauth/userinfo", "/.well-known/oauth-authorization-server"} {
 		mux.Handle(p, s.handler)
+		mux.Handle(p+"/{$}", s.handler)
 	}
 }
 
 // routes registers the API on mux.
 func (s *Server) routes(mux *http.ServeMux) {
-	mux.HandleFunc("/", apiwire.NotFound)
+	mux.HandleFunc("/", apiwire.Unrouted(mux, apiwire.NotFound))
 	mux.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
 
 	mux.HandleFunc("GET /api/v1/accounts/verify_credentials", s.Need(apiwire.Profile, s.verifyCredentials))

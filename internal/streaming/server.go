@@ -99,7 +99,7 @@ func New(opts Options) *Server {
 	})
 	mux := http.NewServeMux()
 	s.routes(mux)
-	s.handler = s.mw.Wrap(apiwire.CORS(mux))
+	s.handler = s.mw.Wrap(apiwire.CORS(apiwire.TrimSlash(mux))) // /api/v1/streaming/user/ too, as Mastodon
 	return s
 }
 
@@ -119,7 +119,11 @@ func (s *Server) routes(mux *http.ServeMux) {
 		"public": "public", "public/local": "public:local", "hashtag": "hashtag", "hashtag/local": "hashtag:local"} {
 		mux.HandleFunc("GET /api/v1/streaming/"+path, s.streamEvents(name))
 	}
-	mux.HandleFunc("/api/v1/streaming/", s.otherStream)
+	// The top-level mux sends this one /api/v1/streaming and the paths
+	// under it only: those of no stream are unknown streams. (Not a
+	// pattern "/api/v1/streaming/", which would redirect the trimmed
+	// /api/v1/streaming/ with another method to itself.)
+	mux.HandleFunc("/", apiwire.Unrouted(mux, unknownStream))
 }
 
 // Close ends the live streams, so that their handlers return (a

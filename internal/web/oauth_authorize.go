@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
@@ -82,13 +83,14 @@ func (req authorizeRequest) sendBack(w http.ResponseWriter, r *http.Request, q u
 	if req.state != "" {
 		q.Set("state", req.state)
 	}
-	u, _ := url.Parse(req.redirect) // checked when registered
-	have := u.Query()
+	// The URI as registered, its query added to: written again by
+	// url.URL, icecubesapp:// would lose its slashes. It has no fragment.
+	base, query, _ := strings.Cut(req.redirect, "?")
+	have, _ := url.ParseQuery(query)
 	for k, vals := range q {
 		have[k] = vals
 	}
-	u.RawQuery = have.Encode()
-	http.Redirect(w, r, u.String(), http.StatusFound)
+	http.Redirect(w, r, base+"?"+have.Encode(), http.StatusFound)
 }
 
 // authorize serves GET /oauth/authorize: a logged-in user sees what the

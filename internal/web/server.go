@@ -193,8 +193,10 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /search", s.mw.Viewer(s.search))
 	mux.HandleFunc("GET /complete/people", completions.People)
 	mux.HandleFunc("GET /explore", s.mw.Viewer(s.explore))
-	mux.HandleFunc("GET /oauth/authorize", s.mw.Viewer(s.authorize))
-	mux.HandleFunc("POST /oauth/authorize", s.requireLogin(s.decideAuthorize))
+	for _, p := range []string{"/oauth/authorize", "/oauth/authorize/{$}"} { // apps write either, as for Mastodon
+		mux.HandleFunc("GET "+p, s.mw.Viewer(s.authorize))
+		mux.HandleFunc("POST "+p, s.requireLogin(s.decideAuthorize))
+	}
 	mux.HandleFunc("GET /settings/apps", s.requireLogin(s.listTokens))
 	mux.HandleFunc("GET /settings/sessions", s.requireLogin(s.listSessions))
 	mux.HandleFunc("POST /settings/sessions/end", s.requireLogin(s.endSession))

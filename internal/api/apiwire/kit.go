@@ -66,8 +66,9 @@ func New(opts Options) *Kit {
 }
 
 // Handler returns mux, the API's routes, behind CORS and the API's
-// middleware stack.
-func (k *Kit) Handler(mux *http.ServeMux) http.Handler { return k.MW.Wrap(CORS(mux)) }
+// middleware stack, its paths taken with a trailing slash too
+// (TrimSlash).
+func (k *Kit) Handler(mux *http.ServeMux) http.Handler { return k.MW.Wrap(CORS(TrimSlash(mux))) }
 
 // Fail answers a request whose operation failed with err.
 func (k *Kit) Fail(w http.ResponseWriter, r *http.Request, err error) {

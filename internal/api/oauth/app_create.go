@@ -22,9 +22,10 @@ func (s *Server) createApp(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	var redirects []string
-	for _, u := range apiwire.List(v, "redirect_uris") {
-		redirects = append(redirects, strings.Fields(u)...) // one string of several, as Mastodon accepts
+	redirects, err := retwis.ParseRedirectURIs(apiwire.List(v, "redirect_uris"))
+	if err != nil {
+		s.Fail(w, r, err)
+		return
 	}
 	app, secret, err := s.Store.CreateApp(r.Context(), retwis.App{
 		Name: strings.TrimSpace(v.Get("client_name")), Website: v.Get("website"), RedirectURIs: redirects, Scopes: scopes,
@@ -50,7 +51,8 @@ func appEntity(app retwis.App) entity.Application {
 }
 
 // verifyApp answers GET /api/v1/apps/verify_credentials: the app a
-// token was issued to.
+// token was issued to, as Mastodon 4.3 shows it (its id, scopes and
+// redirect URIs, not its secret), whatever the token's scopes.
 func (s *Server) verifyApp(w http.ResponseWriter, r *http.Request) {
 	r, ok := s.Authorize(w, r, "")
 	if !ok {
@@ -66,5 +68,5 @@ func (s *Server) verifyApp(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	apiwire.WriteJSON(w, http.StatusOK, entity.Application{Name: app.Name, Website: appEntity(app).Website, Scopes: app.Scopes})
+	apiwire.WriteJSON(w, http.StatusOK, appEntity(app))
 }

@@ -3,7 +3,9 @@
 // GET /api/v1/apps/verify_credentials), the token endpoint
 // (oauth_token.go: an authorization code, with PKCE, or the client's
 // own credentials) and the revocation of tokens (oauth_revoke.go), the
-// client authenticated by its id and secret. Its authorization page is
+// client authenticated by its id and secret; what an app discovers of
+// them (oauth_metadata.go: RFC 8414's metadata) and the profile of a
+// token's user (oauth_userinfo.go). Its authorization page is
 // an HTML page, internal/web's; the rules of scopes, grants and PKCE
 // are the root package's.
 package oauth
@@ -23,4 +25,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/apps/verify_credentials", s.verifyApp)
 	mux.HandleFunc("POST /oauth/token", s.Limited(s.createToken))
 	mux.HandleFunc("POST /oauth/revoke", s.Limited(s.revokeToken))
+	mux.HandleFunc("GET /oauth/userinfo", s.Need(apiwire.Profile, s.serveUserinfo))
+	mux.HandleFunc("POST /oauth/userinfo", s.Need(apiwire.Profile, s.serveUserinfo))
+	mux.HandleFunc("GET /.well-known/oauth-authorization-server", serveMetadata)
 }
