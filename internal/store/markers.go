@@ -1,0 +1,83 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+
+	"github.com/retwis/retwis/internal/store/index"
+	"github.com/retwis/retwis/internal/store/schema"
+)
+
+// Marker is a user's position in a timeline, as the client API's
+// markers keep it: the id of the post (home) or notification last read,
+// how many times it was saved, and when it was saved last.
+type Marker struct {
+	LastReadID int64
+	Version    int64
+	UpdatedAt  time.Time
+}
+
+// MarkerTimelines are the timelines a user has a marker in.
+var MarkerTimelines = []string{schema.MarkerHome, schema.MarkerNotifications}
+
+// Markers returns uid's markers, by timeline, of those ever saved, in one
+// round trip. The notifications marker is the pages' read marker: when
+// that was moved where no marker was written with it (by a version of
+// retwis before markers), the marker is at the last notification of the
+// millisecond it holds, saved then.
+func (s *Store) Markers(ctx context.Context, uid int64) (map[string]Marker, error) {
+	b := s.C.B()
+	res := s.C.DoMulti(ctx, b.Hgetall().Key(schema.Markers(uid)).Build(),
+		b.Hget().Key(schema.User(uid)).Field(schema.FieldNotified).Build())
+	fields, err := res[0].AsStrMap()
+	if err != nil {
+		return nil, s.Wrap("markers", err)
+	}
+	notified, err := res[1].AsInt64()
+	if err != nil && !rueidis.IsRedisNil(err) {
+		return nil, s.Wrap("markers: notifications read", err)
+	}
+	out := map[string]Marker{}
+	for _, timeline := range MarkerTimelines {
+		m := parseMarker(fields, timeline)
+		if timeline == schema.MarkerNotifications && notified > 0 && m.LastReadID/1000 != notified {
+			m = Marker{LastReadID: notified*1000 + 999, Version: m.Version + 1, UpdatedAt: time.UnixMilli(notified)}
+		}
+		if m.LastReadID > 0 {
+			out[timeline] = m
+		}
+	}
+	return out, nil
+}
+
+// parseMarker reads the marker of timeline from the fields of a
+// schema.Markers hash (zero if never saved).
+func parseMarker(fields map[string]string, timeline string) Marker {
+	idField, version, at := schema.MarkerFields(timeline)
+	id, _ := strconv.ParseInt(fields[idField], 10, 64)
+	v, _ := strconv.ParseInt(fields[version], 10, 64)
+	ms, _ := strconv.ParseInt(fields[at], 10, 64)
+	return Marker{LastReadID: id, Version: v, UpdatedAt: time.UnixMilli(ms)}
+}
+
+// SaveMarker saves uid's position in timeline (one of MarkerTimelines):
+// id was read last. In the notifications, it is also where the pages
+// count the unread ones from. One round trip; it returns the marker.
+func (s *Store) SaveMarker(ctx context.Context, uid int64, timeline string, id int64) (Marker, error) {
+	now := time.Now()
+	s.Written.Add(schema.Markers(uid))
+	if timeline == schema.MarkerNotifications {
+		s.Written.Add(schema.User(uid))
+	}
+	res := s.C.DoMulti(ctx, index.MarkerCmds(s.C, uid, timeline, id, now.UnixMilli())...)
+	for _, r := range res {
+		if err := r.Error(); err != nil {
+			return Marker{}, s.Wrap("save marker", err)
+		}
+	}
+	version, err := res[1].AsInt64()
+	return Marker{LastReadID: id, Version: version, UpdatedAt: now}, s.Wrap("save marker", err)
+}
