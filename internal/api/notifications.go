@@ -12,7 +12,7 @@ import (
 
 // notifications answers GET /api/v1/notifications: the user's
 // notifications, newest first, paged by id, filtered by types[] and
-// exclude_types[] (follow, mention, update, favourite).
+// exclude_types[] (follow, mention, update, favourite, reblog).
 func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 	v, err := apiwire.Params(r)
 	if err != nil {
@@ -44,11 +44,10 @@ func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 // pickNotes returns the page of all (newest first) that the parameters
 // ask for, and whether older ones match too.
 func pickNotes(all []retwis.Notification, v url.Values, p apiwire.Page) ([]retwis.Notification, bool) {
-	types, exclude := apiwire.List(v, "types"), apiwire.List(v, "exclude_types")
+	wanted := typesWanted(v)
 	var match []retwis.Notification
 	for _, n := range all {
-		t := entity.NotificationType(n.Kind)
-		if len(types) > 0 && !slices.Contains(types, t) || slices.Contains(exclude, t) {
+		if !wanted(n) {
 			continue
 		}
 		if p.Cursor.Before > 0 && n.ID >= p.Cursor.Before || n.ID <= max(p.Cursor.After, p.Since) {
@@ -63,6 +62,17 @@ func pickNotes(all []retwis.Notification, v url.Values, p apiwire.Page) ([]retwi
 		return match[:p.Limit], true
 	}
 	return match, false
+}
+
+// typesWanted returns whether a notification is of the types the
+// parameters types[] and exclude_types[] ask for (any when neither is
+// given).
+func typesWanted(v url.Values) func(retwis.Notification) bool {
+	types, exclude := apiwire.List(v, "types"), apiwire.List(v, "exclude_types")
+	return func(n retwis.Notification) bool {
+		t := entity.NotificationType(n.Kind)
+		return (len(types) == 0 || slices.Contains(types, t)) && !slices.Contains(exclude, t)
+	}
 }
 
 // notification answers GET /api/v1/notifications/{id}.

@@ -20,8 +20,15 @@ type Marker struct {
 	UpdatedAt  time.Time
 }
 
+// The timelines a user has a marker in: the home timeline (of post
+// ids) and the notifications (of notification ids).
+const (
+	MarkerHome          = schema.MarkerHome
+	MarkerNotifications = schema.MarkerNotifications
+)
+
 // MarkerTimelines are the timelines a user has a marker in.
-var MarkerTimelines = []string{schema.MarkerHome, schema.MarkerNotifications}
+var MarkerTimelines = []string{MarkerHome, MarkerNotifications}
 
 // Markers returns uid's markers, by timeline, of those ever saved, in one
 // round trip. The notifications marker is the pages' read marker: when
