@@ -49,7 +49,8 @@ func markersOf(t *testing.T, s *server, token string) map[string]markers.Marker 
 // (as Elk does), saves both, by JSON and by form, and reads them back;
 // the notifications marker and the pages' read marker are one: the
 // notifications page shows unread exactly those after the marker the
-// app saved, and opening it moves the marker to the newest.
+// app saved, and opening it moves the marker to the newest; the home
+// page moves the home marker to the newest post it shows.
 func TestMarkers(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
@@ -80,6 +81,12 @@ func TestMarkers(t *testing.T) {
 	got = markersOf(t, s, aliceToken)
 	if n := got["notifications"]; n.LastReadID != string(notes[0].ID) || n.Version != 2 {
 		t.Errorf("the notifications marker after the page: %+v; want at %s, version 2", n, notes[0].ID)
+	}
+	later := s.Post(aliceToken, "and then this")
+	s.Drain()
+	b.send(http.MethodGet, s.URL+"/", nil)
+	if h := markersOf(t, s, aliceToken)["home"]; h.LastReadID != later || h.Version != 2 {
+		t.Errorf("the home marker after the home page: %+v; want at %s, version 2", h, later)
 	}
 	for _, bad := range []url.Values{{"home[last_read_id]": {"x"}}, {"notifications[last_read_id]": {"1", "2"}}} {
 		if r := s.Call(http.MethodPost, "/api/v1/markers", aliceToken, bad); r.Status != http.StatusUnprocessableEntity {

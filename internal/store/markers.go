@@ -7,7 +7,9 @@ import (
 
 	"github.com/redis/rueidis"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/index"
+	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -87,4 +89,45 @@ func (s *Store) SaveMarker(ctx context.Context, uid int64, timeline string, id i
 	}
 	version, err := res[1].AsInt64()
 	return Marker{LastReadID: id, Version: version, UpdatedAt: now}, s.Wrap("save marker", err)
+}
+
+// homeMarker is the read of a user's home marker with the other reads
+// of their home page (HomePage), so that the page can move it to the
+// newest post it shows, where the client API's apps find it: the
+// pages remember where their reader stopped.
+type homeMarker struct {
+	s    *Store
+	uid  int64
+	read kernel.Slot // the marker's id; none when the page moves no marker
+}
+
+// startHomeMarker adds to first the read of uid's home marker (through
+// the client-side cache), if the page is to move it (mark).
+func (s *Store) startHomeMarker(uid int64, mark bool, first *kernel.Batch) homeMarker {
+	m := homeMarker{s: s, uid: uid}
+	if mark {
+		id, _, _ := schema.MarkerFields(MarkerHome)
+		m.read = first.Add(rueidis.CT(s.C.B().Hget().Key(schema.Markers(uid)).Field(id).Cache(), s.Opts.CacheTTL))
+	}
+	return m
+}
+
+// keep saves the home marker at the newest post of page if that is newer
+// than the marker: one round trip then, none otherwise. A failure is
+// logged, and the page shown all the same.
+func (m homeMarker) keep(ctx context.Context, page retwis.Page) {
+	replies := m.read.Replies()
+	if len(replies) == 0 || len(page.Posts) == 0 {
+		return
+	}
+	saved, err := replies[0].AsInt64()
+	if err != nil && !rueidis.IsRedisNil(err) {
+		m.s.Log.Warn("home marker", "user", m.uid, "err", err)
+		return
+	}
+	if newest := page.Posts[0].ID; newest > saved {
+		if _, err := m.s.SaveMarker(ctx, m.uid, MarkerHome, newest); err != nil {
+			m.s.Log.Warn("save the home marker", "user", m.uid, "err", err)
+		}
+	}
 }

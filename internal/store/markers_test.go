@@ -117,3 +117,38 @@ func TestNotificationPolicy(t *testing.T) {
 		}
 	})
 }
+
+// TestHomePageMovesTheHomeMarker: the home page, asked to, moves the
+// home marker to the newest post it shows, with one write when that is
+// newer than the marker and none otherwise; not asked to, it leaves the
+// marker alone.
+func TestHomePageMovesTheHomeMarker(t *testing.T) {
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		reader, author := f.Register(t, "reader"), f.Register(t, "author")
+		must.OK(t, f.St.Follow(f.Ctx, reader.ID, author.ID))
+		post := func() int64 {
+			p := must.Value(f.St.CreatePost(f.Ctx, author.ID, "news"))(t)
+			f.Drain(t)
+			return p.ID
+		}
+		home := func(q store.PageQuery) int64 {
+			before := f.RC.Calls.Load()
+			must.Value(f.St.HomePage(f.Ctx, reader.ID, q, 0))(t)
+			return f.RC.Calls.Load() - before
+		}
+		first := post()
+		home(store.PageQuery{N: 10, MarkHome: true})
+		if m := must.Value(f.St.Markers(f.Ctx, reader.ID))(t)[store.MarkerHome]; m.LastReadID != first || m.Version != 1 {
+			t.Errorf("home marker after the page: %+v; want at %d, version 1", m, first)
+		}
+		unmarked := home(store.PageQuery{N: 10})
+		if marked := home(store.PageQuery{N: 10, MarkHome: true}); marked != unmarked {
+			t.Errorf("a home page with nothing new: %d round trips marking, %d not; want the same", marked, unmarked)
+		}
+		post()
+		home(store.PageQuery{N: 10})
+		if m := must.Value(f.St.Markers(f.Ctx, reader.ID))(t)[store.MarkerHome]; m.LastReadID != first {
+			t.Errorf("a page not asked to moved the marker: %+v", m)
+		}
+	})
+}
