@@ -1,12 +1,19 @@
 package api_test
 
 import (
+	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/mattn/go-mastodon"
+
+	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
 // unreadCount reads GET /api/v1/notifications/unread_count with query.
@@ -91,5 +98,55 @@ func TestNotificationPolicy(t *testing.T) {
 	}
 	if r := s.Call(http.MethodPatch, "/api/v2/notifications/policy", token, url.Values{"for_new_accounts": {"maybe"}}); r.Status != http.StatusUnprocessableEntity {
 		t.Errorf("a wrong treatment: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestNotificationMethodsRoundTrips: the markers and the notification
+// methods cost the same number of round trips to Redis whatever the
+// number of notifications: nothing is read or written per notification.
+// A request's count includes its authentication, a read of the account
+// that the client-side cache answers but for a few seconds after the
+// account's hash was written (the notifications marker writes it).
+func TestNotificationMethodsRoundTrips(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	bob, _ := s.User("bob")
+	costs := map[int]map[string]int64{}
+	for _, n := range []int{2, 100} {
+		u, token := s.User(fmt.Sprint("user", n))
+		args := []string{"ZADD", schema.Notifications(u.ID)}
+		for i := range n {
+			args = append(args, strconv.Itoa(1000+i), schema.Note(schema.NoteFavourite, bob.ID, int64(i+1)))
+		}
+		redistest.Do(t, s.Store.C, args...)
+		notes := must.Value(s.Store.AllNotifications(t.Context(), u.ID))(t)
+		s.Call(http.MethodGet, "/api/v1/accounts/verify_credentials", token, nil) // the token's first use, recorded
+		costs[n] = map[string]int64{}
+		for _, c := range []struct {
+			name, method, path string
+			body               url.Values
+		}{
+			{"read markers", http.MethodGet, "/api/v1/markers?timeline[]=home&timeline[]=notifications", nil},
+			{"save both markers", http.MethodPost, "/api/v1/markers", url.Values{"home[last_read_id]": {"1"}, "notifications[last_read_id]": {id(notes[1].ID)}}},
+			{"unread_count", http.MethodGet, "/api/v1/notifications/unread_count", nil},
+			{"unread_count?types[]=favourite", http.MethodGet, "/api/v1/notifications/unread_count?types[]=favourite", nil},
+			{"read the policy", http.MethodGet, "/api/v2/notifications/policy", nil},
+			{"change the policy", http.MethodPatch, "/api/v2/notifications/policy", url.Values{"for_not_following": {"filter"}}},
+			{"dismiss", http.MethodPost, "/api/v1/notifications/" + id(notes[0].ID) + "/dismiss", nil},
+			{"clear", http.MethodPost, "/api/v1/notifications/clear", nil},
+		} {
+			before := s.Calls.Calls.Load()
+			if r := s.Call(c.method, c.path, token, c.body); r.Status != http.StatusOK {
+				t.Fatalf("%s: %d %s", c.name, r.Status, r.Body)
+			}
+			costs[n][c.name] = s.Calls.Calls.Load() - before
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(costs[2])) {
+		few := costs[2][name]
+		t.Logf("%s: %d round trips", name, few)
+		if many := costs[100][name]; many != few || few > 3 {
+			t.Errorf("%s: %d round trips with 2 notifications, %d with 100; want the same, at most 3", name, few, many)
+		}
 	}
 }

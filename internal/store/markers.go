@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -72,23 +73,41 @@ func parseMarker(fields map[string]string, timeline string) Marker {
 	return Marker{LastReadID: id, Version: v, UpdatedAt: time.UnixMilli(ms)}
 }
 
-// SaveMarker saves uid's position in timeline (one of MarkerTimelines):
-// id was read last. In the notifications, it is also where the pages
-// count the unread ones from. One round trip; it returns the marker.
-func (s *Store) SaveMarker(ctx context.Context, uid int64, timeline string, id int64) (Marker, error) {
+// SaveMarkers saves uid's positions in the timelines of ids (of
+// MarkerTimelines): the id read last in each. In the notifications, it
+// is also where the pages count the unread ones from. One round trip; it
+// returns the markers saved.
+func (s *Store) SaveMarkers(ctx context.Context, uid int64, ids map[string]int64) (map[string]Marker, error) {
 	now := time.Now()
-	s.Written.Add(schema.Markers(uid))
-	if timeline == schema.MarkerNotifications {
-		s.Written.Add(schema.User(uid))
-	}
-	res := s.C.DoMulti(ctx, index.MarkerCmds(s.C, uid, timeline, id, now.UnixMilli())...)
-	for _, r := range res {
-		if err := r.Error(); err != nil {
-			return Marker{}, s.Wrap("save marker", err)
+	var cmds rueidis.Commands
+	versions := map[string]int{} // where each timeline's version is in the replies
+	for _, timeline := range MarkerTimelines {
+		if id, ok := ids[timeline]; ok {
+			marker := index.MarkerCmds(s.C, uid, timeline, id, now.UnixMilli())
+			versions[timeline] = len(cmds) + 1
+			cmds = append(cmds, marker...)
 		}
 	}
-	version, err := res[1].AsInt64()
-	return Marker{LastReadID: id, Version: version, UpdatedAt: now}, s.Wrap("save marker", err)
+	if len(cmds) == 0 {
+		return map[string]Marker{}, nil
+	}
+	s.Written.Add(schema.Markers(uid))
+	if _, ok := ids[MarkerNotifications]; ok {
+		s.Written.Add(schema.User(uid))
+	}
+	res := s.C.DoMulti(ctx, cmds...)
+	if err := redisconn.FirstErr(res); err != nil {
+		return nil, s.Wrap("save markers", err)
+	}
+	saved := make(map[string]Marker, len(versions))
+	for timeline, at := range versions {
+		version, err := res[at].AsInt64()
+		if err != nil {
+			return nil, s.Wrap("save markers", err)
+		}
+		saved[timeline] = Marker{LastReadID: ids[timeline], Version: version, UpdatedAt: now}
+	}
+	return saved, nil
 }
 
 // homeMarker is the read of a user's home marker with the other reads
@@ -126,7 +145,7 @@ func (m homeMarker) keep(ctx context.Context, page retwis.Page) {
 		return
 	}
 	if newest := page.Posts[0].ID; newest > saved {
-		if _, err := m.s.SaveMarker(ctx, m.uid, MarkerHome, newest); err != nil {
+		if _, err := m.s.SaveMarkers(ctx, m.uid, map[string]int64{MarkerHome: newest}); err != nil {
 			m.s.Log.Warn("save the home marker", "user", m.uid, "err", err)
 		}
 	}

@@ -31,7 +31,7 @@ func TestNotificationsMarkerIsThePagesReadMarker(t *testing.T) {
 			t.Fatalf("markers before any save: %+v", m)
 		}
 		notes := f.twoNotes(t, alice.ID, bob, carol)
-		saved := must.Value(f.St.SaveMarker(f.Ctx, alice.ID, schema.MarkerNotifications, notes[1].ID))(t)
+		saved := must.Value(f.St.SaveMarkers(f.Ctx, alice.ID, map[string]int64{store.MarkerNotifications: notes[1].ID}))(t)[store.MarkerNotifications]
 		if saved.Version != 1 || saved.LastReadID != notes[1].ID {
 			t.Errorf("saved %+v", saved)
 		}
@@ -56,7 +56,7 @@ func TestHomeMarker(t *testing.T) {
 		alice := f.Register(t, "alice")
 		for i, id := range []int64{41, 42} {
 			before := f.RC.Calls.Load()
-			must.Value(f.St.SaveMarker(f.Ctx, alice.ID, schema.MarkerHome, id))(t)
+			must.Value(f.St.SaveMarkers(f.Ctx, alice.ID, map[string]int64{store.MarkerHome: id}))(t)
 			m := must.Value(f.St.Markers(f.Ctx, alice.ID))(t)
 			if calls := f.RC.Calls.Load() - before; calls != 2 {
 				t.Errorf("save and read: %d round trips; want 2", calls)

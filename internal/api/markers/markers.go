@@ -60,7 +60,7 @@ func (s *Server) saveMarkers(w http.ResponseWriter, r *http.Request) {
 		apiwire.BadRequest(w, r, err)
 		return
 	}
-	out := map[string]Marker{}
+	ids := map[string]int64{}
 	for _, timeline := range store.MarkerTimelines {
 		raw, given := v[timeline+"[last_read_id]"]
 		if !given {
@@ -71,11 +71,15 @@ func (s *Server) saveMarkers(w http.ResponseWriter, r *http.Request) {
 			apiwire.RenderError(w, r, http.StatusUnprocessableEntity, timeline+"[last_read_id] must be one id.")
 			return
 		}
-		m, err := s.Store.SaveMarker(r.Context(), apiwire.Viewer(r).ID, timeline, id)
-		if err != nil {
-			s.Fail(w, r, err)
-			return
-		}
+		ids[timeline] = id
+	}
+	saved, err := s.Store.SaveMarkers(r.Context(), apiwire.Viewer(r).ID, ids)
+	if err != nil {
+		s.Fail(w, r, err)
+		return
+	}
+	out := map[string]Marker{}
+	for timeline, m := range saved {
 		out[timeline] = entityOf(m)
 	}
 	apiwire.WriteJSON(w, http.StatusOK, out)

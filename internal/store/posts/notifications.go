@@ -12,6 +12,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
@@ -45,10 +46,8 @@ func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notifica
 	if len(entries) > 0 && int64(entries[0].Score) > read { // something new: else the user hash, cached, is left alone
 		s.Written.Add(schema.User(uid), schema.Markers(uid))
 		newest := NoteID(int64(entries[0].Score), entries[0].Member)
-		for _, r := range s.C.DoMulti(ctx, index.MarkerCmds(s.C, uid, schema.MarkerNotifications, newest, time.Now().UnixMilli())...) {
-			if err := r.Error(); err != nil {
-				return nil, s.Wrap("notifications: mark read", err)
-			}
+		if err := redisconn.FirstErr(s.C.DoMulti(ctx, index.MarkerCmds(s.C, uid, schema.MarkerNotifications, newest, time.Now().UnixMilli())...)); err != nil {
+			return nil, s.Wrap("notifications: mark read", err)
 		}
 	}
 	return named, nil
