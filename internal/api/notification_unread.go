@@ -12,8 +12,9 @@ import (
 // (Mastodon 4.3): how many of the viewer's notifications are newer than
 // the notifications marker (which is the pages' read marker), at most
 // limit (default 100, at most 1000), of the types types[] and
-// exclude_types[] ask for and from account_id if given. Without
-// filters it is the pages' count of a range of scores; with them, the
+// exclude_types[] ask for and from account_id if given, that the
+// notification policy keeps. Without filters, and with a policy that
+// accepts all, it is the pages' count of a range of scores; else the
 // notifications are read and counted.
 func (s *Server) unreadNotifications(w http.ResponseWriter, r *http.Request) {
 	v, err := apiwire.Params(r)
@@ -31,11 +32,16 @@ func (s *Server) unreadNotifications(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
+	policy, err := s.Store.NotificationPolicy(r.Context(), apiwire.Viewer(r).ID)
+	if err != nil {
+		s.Fail(w, r, err)
+		return
+	}
 	var n int64
-	if from == 0 && len(apiwire.List(v, "types")) == 0 && len(apiwire.List(v, "exclude_types")) == 0 {
+	if from == 0 && len(apiwire.List(v, "types")) == 0 && len(apiwire.List(v, "exclude_types")) == 0 && acceptsAll(policy) {
 		n, err = s.Store.UnreadNotifications(r.Context(), apiwire.Viewer(r).ID)
 	} else {
-		n, err = s.countUnread(r, typesWanted(v), from)
+		n, err = s.countUnread(r, policy, typesWanted(v), from)
 	}
 	if err != nil {
 		s.Fail(w, r, err)
@@ -45,15 +51,15 @@ func (s *Server) unreadNotifications(w http.ResponseWriter, r *http.Request) {
 }
 
 // countUnread counts the viewer's notifications newer than their
-// notifications marker that wanted keeps, from the account from if not
-// zero.
-func (s *Server) countUnread(r *http.Request, wanted func(retwis.Notification) bool, from int64) (int64, error) {
+// notifications marker that their policy and wanted keep, from the
+// account from if not zero.
+func (s *Server) countUnread(r *http.Request, policy map[string]string, wanted func(retwis.Notification) bool, from int64) (int64, error) {
 	uid := apiwire.Viewer(r).ID
 	markers, err := s.Store.Markers(r.Context(), uid)
 	if err != nil {
 		return 0, err
 	}
-	all, err := s.Store.AllNotifications(r.Context(), uid)
+	all, err := s.allowedNotes(r.Context(), uid, policy)
 	if err != nil {
 		return 0, err
 	}
@@ -65,4 +71,14 @@ func (s *Server) countUnread(r *http.Request, wanted func(retwis.Notification) b
 		}
 	}
 	return n, nil
+}
+
+// acceptsAll reports whether a notification policy leaves none out.
+func acceptsAll(policy map[string]string) bool {
+	for _, treatment := range policy {
+		if treatment != store.PolicyAccept {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"slices"
@@ -12,7 +13,8 @@ import (
 
 // notifications answers GET /api/v1/notifications: the user's
 // notifications, newest first, paged by id, filtered by types[] and
-// exclude_types[] (follow, mention, update, favourite, reblog).
+// exclude_types[] (follow, mention, update, favourite, reblog), and by
+// their notification policy (store.Store.ApplyPolicy).
 func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 	v, err := apiwire.Params(r)
 	if err != nil {
@@ -24,7 +26,7 @@ func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	all, err := s.Store.AllNotifications(r.Context(), apiwire.Viewer(r).ID)
+	all, err := s.allowedNotes(r.Context(), apiwire.Viewer(r).ID, nil)
 	if err != nil {
 		s.Fail(w, r, err)
 		return
@@ -39,6 +41,22 @@ func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 		apiwire.Link(w, r, notes[0].ID, notes[len(notes)-1].ID, older)
 	}
 	apiwire.WriteJSON(w, http.StatusOK, out)
+}
+
+// allowedNotes returns uid's notifications, newest first, but those
+// their notification policy leaves out (given, or read if nil).
+func (s *Server) allowedNotes(ctx context.Context, uid int64, policy map[string]string) ([]retwis.Notification, error) {
+	var err error
+	if policy == nil {
+		if policy, err = s.Store.NotificationPolicy(ctx, uid); err != nil {
+			return nil, err
+		}
+	}
+	all, err := s.Store.AllNotifications(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.ApplyPolicy(ctx, uid, policy, all)
 }
 
 // pickNotes returns the page of all (newest first) that the parameters

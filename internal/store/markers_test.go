@@ -152,3 +152,29 @@ func TestHomePageMovesTheHomeMarker(t *testing.T) {
 		}
 	})
 }
+
+// TestApplyPolicy: a policy that accepts all reads nothing; one that
+// filters those not followed, or new accounts, leaves their
+// notifications out in one round trip, however many there are.
+func TestApplyPolicy(t *testing.T) {
+	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
+		alice, bob, carol := f.Register(t, "alice"), f.Register(t, "bob"), f.Register(t, "carol")
+		notes := f.twoNotes(t, alice.ID, bob, carol)
+		must.OK(t, f.St.Follow(f.Ctx, alice.ID, carol.ID))
+		apply := func(change map[string]string) ([]retwis.Notification, int64) {
+			policy := must.Value(f.St.SetNotificationPolicy(f.Ctx, alice.ID, change))(t)
+			before := f.RC.Calls.Load()
+			kept := must.Value(f.St.ApplyPolicy(f.Ctx, alice.ID, policy, notes))(t)
+			return kept, f.RC.Calls.Load() - before
+		}
+		if kept, calls := apply(nil); len(kept) != 2 || calls != 0 {
+			t.Errorf("accepting all: %d kept in %d round trips; want 2 in 0", len(kept), calls)
+		}
+		if kept, calls := apply(map[string]string{"for_not_following": store.PolicyDrop}); len(kept) != 1 || kept[0].Actor.ID != carol.ID || calls != 1 {
+			t.Errorf("dropping those not followed: %+v in %d round trips; want carol's in 1", kept, calls)
+		}
+		if kept, _ := apply(map[string]string{"for_not_following": store.PolicyAccept, "for_new_accounts": store.PolicyFilter}); len(kept) != 0 {
+			t.Errorf("filtering new accounts: %+v kept", kept)
+		}
+	})
+}
