@@ -66,8 +66,12 @@ func (s *Server) saveMarkers(w http.ResponseWriter, r *http.Request) {
 		if !given {
 			continue
 		}
+		if len(raw) != 1 {
+			apiwire.RenderError(w, r, http.StatusUnprocessableEntity, timeline+"[last_read_id] must be one id.")
+			return
+		}
 		id, ok := retwis.ParseID(raw[0])
-		if len(raw) != 1 || !ok {
+		if !ok {
 			apiwire.RenderError(w, r, http.StatusUnprocessableEntity, timeline+"[last_read_id] must be one id.")
 			return
 		}
