@@ -39,3 +39,36 @@ func BenchmarkHomeTimeline(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNotifications times a page of 40 notifications (mentions,
+// with their posts) and the unread count through the API, over HTTP on a
+// real Redis, warm: what an app's refresh of its notifications tab and
+// badge costs the server. go test -run X -bench Notifications ./internal/api/
+func BenchmarkNotifications(b *testing.B) {
+	s := newServer(b)
+	reader, token := s.User("reader")
+	_, writerToken := s.User("writer")
+	for i := range 40 {
+		s.Call(http.MethodPost, "/api/v1/statuses", writerToken, url.Values{"status": {fmt.Sprint("@", reader.Username, " number ", i)}})
+	}
+	s.Drain()
+	for name, path := range map[string]string{"list": "/api/v1/notifications", "unread_count": "/api/v1/notifications/unread_count"} {
+		b.Run(name, func(b *testing.B) {
+			req, err := http.NewRequest(http.MethodGet, s.URL+path, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			req.Header.Set("Authorization", "Bearer "+token)
+			for b.Loop() {
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					b.Fatal(resp.Status)
+				}
+			}
+		})
+	}
+}

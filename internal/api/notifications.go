@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"slices"
@@ -12,7 +13,8 @@ import (
 
 // notifications answers GET /api/v1/notifications: the user's
 // notifications, newest first, paged by id, filtered by types[] and
-// exclude_types[] (follow, mention, update, favourite).
+// exclude_types[] (follow, mention, update, favourite, reblog), and by
+// their notification policy (store.Store.ApplyPolicy).
 func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 	v, err := apiwire.Params(r)
 	if err != nil {
@@ -24,7 +26,7 @@ func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	all, err := s.Store.AllNotifications(r.Context(), apiwire.Viewer(r).ID)
+	all, err := s.allowedNotes(r.Context(), apiwire.Viewer(r).ID, nil)
 	if err != nil {
 		s.Fail(w, r, err)
 		return
@@ -41,14 +43,29 @@ func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 	apiwire.WriteJSON(w, http.StatusOK, out)
 }
 
+// allowedNotes returns uid's notifications, newest first, but those
+// their notification policy leaves out (given, or read if nil).
+func (s *Server) allowedNotes(ctx context.Context, uid int64, policy map[string]string) ([]retwis.Notification, error) {
+	var err error
+	if policy == nil {
+		if policy, err = s.Store.NotificationPolicy(ctx, uid); err != nil {
+			return nil, err
+		}
+	}
+	all, err := s.Store.AllNotifications(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.ApplyPolicy(ctx, uid, policy, all)
+}
+
 // pickNotes returns the page of all (newest first) that the parameters
 // ask for, and whether older ones match too.
 func pickNotes(all []retwis.Notification, v url.Values, p apiwire.Page) ([]retwis.Notification, bool) {
-	types, exclude := apiwire.List(v, "types"), apiwire.List(v, "exclude_types")
+	wanted := typesWanted(v)
 	var match []retwis.Notification
 	for _, n := range all {
-		t := entity.NotificationType(n.Kind)
-		if len(types) > 0 && !slices.Contains(types, t) || slices.Contains(exclude, t) {
+		if !wanted(n) {
 			continue
 		}
 		if p.Cursor.Before > 0 && n.ID >= p.Cursor.Before || n.ID <= max(p.Cursor.After, p.Since) {
@@ -63,6 +80,17 @@ func pickNotes(all []retwis.Notification, v url.Values, p apiwire.Page) ([]retwi
 		return match[:p.Limit], true
 	}
 	return match, false
+}
+
+// typesWanted returns whether a notification is of the types the
+// parameters types[] and exclude_types[] ask for (any when neither is
+// given).
+func typesWanted(v url.Values) func(retwis.Notification) bool {
+	types, exclude := apiwire.List(v, "types"), apiwire.List(v, "exclude_types")
+	return func(n retwis.Notification) bool {
+		t := entity.NotificationType(n.Kind)
+		return (len(types) == 0 || slices.Contains(types, t)) && !slices.Contains(exclude, t)
+	}
 }
 
 // notification answers GET /api/v1/notifications/{id}.

@@ -17,6 +17,7 @@ import (
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/api/instance"
+	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/testkit/openapitest"
 )
 
@@ -176,7 +177,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // parts are the folders of the packages whose routes Server composes,
 // this one's and its feature packages'.
-var parts = []string{".", "oauth", "instance"}
+var parts = []string{".", "oauth", "instance", "markers"}
 
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()
@@ -234,6 +235,7 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"Report", report{}, nil},
 		{"Notification", entity.Notification{}, nil},
 		{"Error", apiwire.ErrorEntity{}, nil},
+		{"Marker", markers.Marker{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

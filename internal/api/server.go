@@ -18,6 +18,7 @@ import (
 
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/instance"
+	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/api/oauth"
 )
 
@@ -38,6 +39,7 @@ func New(opts Options) *Server {
 	s.routes(mux)
 	(&oauth.Server{Kit: s.Kit}).Routes(mux)
 	(&instance.Server{Kit: s.Kit}).Routes(mux)
+	(&markers.Server{Kit: s.Kit}).Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }
@@ -114,6 +116,13 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/v1/conversations/{id}", s.Need(apiwire.WriteConversations, s.deleteConversation))
 	mux.HandleFunc("GET /api/v1/notifications", s.Need(apiwire.ReadNotifications, s.notifications))
 	mux.HandleFunc("GET /api/v1/notifications/{id}", s.Need(apiwire.ReadNotifications, s.notification))
+	mux.HandleFunc("GET /api/v1/notifications/unread_count", s.Need(apiwire.ReadNotifications, s.unreadNotifications))
+	mux.HandleFunc("POST /api/v1/notifications/{id}/dismiss", s.Need(apiwire.WriteNotifications, s.dismissNotification))
+	mux.HandleFunc("POST /api/v1/notifications/clear", s.Need(apiwire.WriteNotifications, s.clearNotifications))
+	mux.HandleFunc("GET /api/v1/notifications/policy", s.Need(apiwire.ReadNotifications, s.notificationPolicy(false)))
+	mux.HandleFunc("PATCH /api/v1/notifications/policy", s.Need(apiwire.WriteNotifications, s.notificationPolicy(false)))
+	mux.HandleFunc("GET /api/v2/notifications/policy", s.Need(apiwire.ReadNotifications, s.notificationPolicy(true)))
+	mux.HandleFunc("PATCH /api/v2/notifications/policy", s.Need(apiwire.WriteNotifications, s.notificationPolicy(true)))
 	mux.HandleFunc("GET /api/v2/search", s.May(apiwire.ReadSearch, s.search))
 	mux.HandleFunc("GET /api/v1/trends/tags", s.trendingTags)
 	mux.HandleFunc("GET /api/v1/trends", s.trendingTags)
@@ -129,5 +138,4 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	mux.HandleFunc("GET /api/v2/filters", s.Need(apiwire.ReadFilters, apiwire.EmptyList))
 	mux.HandleFunc("GET /api/v1/accounts/{id}/featured_tags", s.May(apiwire.ReadAccounts, apiwire.EmptyList))
-	mux.HandleFunc("GET /api/v1/markers", s.Need(apiwire.ReadStatuses, apiwire.EmptyObject))
 }

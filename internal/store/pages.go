@@ -24,6 +24,10 @@ type PageQuery struct {
 	// Unread asks for the count of the viewer's unread notifications,
 	// which the header of a page for a logged-in viewer shows.
 	Unread bool
+	// MarkHome asks the home page to move the viewer's home marker (the
+	// client API's) to the newest post it shows, if newer: for a first
+	// page shown after a request that succeeded.
+	MarkHome bool
 }
 
 // HomeView is what the home page shows its viewer.
@@ -43,7 +47,8 @@ type HomeView struct {
 // (HomeTimeline) with viewer's counts, the failed logins viewer is told
 // of (LoginNotice, which forgets them), up to suggest users to follow
 // (WhoToFollow; 0: none), the unread count if asked for and viewer's
-// display name.
+// display name; asked to, it moves viewer's home marker to the newest
+// post it shows (one write more when that is newer than the marker).
 func (s *Store) HomePage(ctx context.Context, viewer int64, q PageQuery, suggest int) (HomeView, error) {
 	var first kernel.Batch
 	notice := s.StartLoginNotice(viewer, &first)
@@ -53,6 +58,7 @@ func (s *Store) HomePage(ctx context.Context, viewer int64, q PageQuery, suggest
 		who = s.startSuggestions(viewer, suggest, &first)
 	}
 	unread := s.startUnread(viewer, q.Unread, &first)
+	marker := s.startHomeMarker(viewer, q.MarkHome, &first)
 	var v HomeView
 	var err error
 	v.Page, v.Counts, err = s.HomeTimelineAlong(ctx, viewer, q.Cursor, q.N, posts.Along{First: &first,
@@ -80,6 +86,7 @@ func (s *Store) HomePage(ctx context.Context, viewer int64, q PageQuery, suggest
 		}
 	}
 	v.Unread = unread.count(ctx)
+	marker.keep(ctx, v.Page)
 	return v, nil
 }
 

@@ -94,8 +94,8 @@ func TestTagPagePaging(t *testing.T) {
 
 // TestMentionsAndNotifications: a mention and a follow show as unread
 // notifications in the navigation of every page; the Mentions page lists
-// the post; reading the notifications clears the count. Logged out, both
-// pages send home.
+// the post; reading the notifications clears the count, and Clear all
+// removes them. Logged out, both pages send home.
 func TestMentionsAndNotifications(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -113,9 +113,11 @@ func TestMentionsAndNotifications(t *testing.T) {
 	if page := alice.get("/"); strings.Contains(page.body, "unread-count") {
 		t.Fatalf("the unread count stays after reading the notifications:\n%s", page.body)
 	}
-	if page := alice.get("/notifications"); strings.Contains(page.body, "unread") {
-		t.Fatalf("notifications read twice are still unread:\n%s", page.body)
+	if page := alice.get("/notifications"); strings.Contains(page.body, "unread") || !strings.Contains(page.body, "Clear all") {
+		t.Fatalf("notifications read twice are still unread, or cannot be cleared:\n%s", page.body)
 	}
+	redirects(t, alice.post("/notifications/clear", nil), "/notifications")
+	expect(t, alice.get("/notifications"), 200, "Nothing yet")
 	for _, path := range []string{"/mentions", "/notifications"} {
 		redirects(t, s.browser().get(path), "/")
 	}

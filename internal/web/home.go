@@ -52,7 +52,9 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.Use
 	if c == (retwis.Cursor{}) && status == http.StatusOK {
 		suggest = whoToFollow
 	}
-	home, err := s.store.HomePage(r.Context(), u.ID, storeQuery(r, c, PageSize, status), suggest)
+	q := storeQuery(r, c, PageSize, status)
+	q.MarkHome = suggest > 0 // the first page, after a request that succeeded: where the reader stopped
+	home, err := s.store.HomePage(r.Context(), u.ID, q, suggest)
 	if err != nil {
 		s.mw.Fail(w, r, err)
 		return

@@ -19,3 +19,15 @@ func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	s.render(w, r, http.StatusOK, "notifications", view{Title: "Notifications", Viewer: &u, Notifications: notes, counted: true})
 }
+
+// clearNotifications serves POST /notifications/clear: the viewer's
+// notifications are all removed (as the client API's clear does), and
+// the notifications page shown again, empty.
+func (s *Server) clearNotifications(w http.ResponseWriter, r *http.Request) {
+	u, _ := middleware.ViewerFrom(r.Context())
+	if err := s.store.ClearNotifications(r.Context(), u.ID); err != nil {
+		s.mw.Fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/notifications", http.StatusSeeOther)
+}

@@ -185,6 +185,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /direct", s.requireLogin(s.direct))
 	mux.HandleFunc("POST /direct/{id}/remove", s.requireLogin(s.mw.Throttle(s.removeConversation)))
 	mux.HandleFunc("GET /notifications", s.requireLogin(s.notifications))
+	mux.HandleFunc("POST /notifications/clear", s.requireLogin(s.clearNotifications))
 	mux.HandleFunc("GET /settings", s.requireLogin(s.editSettings))
 	mux.HandleFunc("POST /settings", s.requireLogin(s.mw.Throttle(s.saveSettings)))
 	mux.HandleFunc("GET /tags", s.mw.Viewer(s.searchTags))

@@ -24,6 +24,7 @@ const (
 	WriteFollows       = "write:follows"
 	WriteMedia         = "write:media"
 	WriteMutes         = "write:mutes"
+	WriteNotifications = "write:notifications"
 	WriteReports       = "write:reports"
 	WriteStatuses      = "write:statuses"
 )

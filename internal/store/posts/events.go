@@ -146,7 +146,7 @@ func parseEvent(msg string) (Event, bool) {
 		if err != nil || !ok {
 			return Event{}, false
 		}
-		n.ID, n.Time = noteID(ms, member), time.UnixMilli(ms)
+		n.ID, n.Time = NoteID(ms, member), time.UnixMilli(ms)
 		return Event{Kind: kind, Notification: n}, true
 	case schema.EventRevoke:
 		r, ok := accounts.ParseRevocation(rest)

@@ -12,7 +12,9 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -22,7 +24,8 @@ import (
 // actors' names and display names, and the posts of mentions and
 // replies (see namedNotes); those newer than the last time uid read them
 // are Unread. Reading them records that uid has, which clears the unread
-// count (written only if some were unread).
+// count and moves the API's notifications marker to the newest (written
+// only if some were unread).
 func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notification, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx,
@@ -41,9 +44,9 @@ func (s *Store) Notifications(ctx context.Context, uid int64) ([]retwis.Notifica
 		return nil, err
 	}
 	if len(entries) > 0 && int64(entries[0].Score) > read { // something new: else the user hash, cached, is left alone
-		s.Written.Add(schema.User(uid))
-		newest := strconv.FormatInt(int64(entries[0].Score), 10)
-		if err := s.C.Do(ctx, b.Hset().Key(schema.User(uid)).FieldValue().FieldValue(schema.FieldNotified, newest).Build()).Error(); err != nil {
+		s.Written.Add(schema.User(uid), schema.Markers(uid))
+		newest := NoteID(int64(entries[0].Score), entries[0].Member)
+		if err := redisconn.FirstErr(s.C.DoMulti(ctx, index.MarkerCmds(s.C, uid, schema.MarkerNotifications, newest, time.Now().UnixMilli())...)); err != nil {
 			return nil, s.Wrap("notifications: mark read", err)
 		}
 	}
@@ -125,7 +128,7 @@ func parseNotes(entries []rueidis.ZScore, read int64) (notes []retwis.Notificati
 	for _, e := range entries {
 		if n, ok := parseNote(e.Member); ok {
 			ms := int64(e.Score)
-			n.ID, n.Time, n.Unread = noteID(ms, e.Member), time.UnixMilli(ms), ms > read
+			n.ID, n.Time, n.Unread = NoteID(ms, e.Member), time.UnixMilli(ms), ms > read
 			notes = append(notes, n)
 			actors = append(actors, n.Actor.ID)
 			if n.Post > 0 {
@@ -136,8 +139,8 @@ func parseNotes(entries []rueidis.ZScore, read int64) (notes []retwis.Notificati
 	return notes, actors, pids
 }
 
-// noteID is the ID of the notification member made at unix ms at.
-func noteID(at int64, member string) int64 {
+// NoteID is the ID of the notification member made at unix ms at.
+func NoteID(at int64, member string) int64 {
 	h := fnv.New32a()
 	h.Write([]byte(member))
 	return at*1000 + int64(h.Sum32()%1000)

@@ -197,6 +197,19 @@
 //	                             <post>" (one per post edited, scored by
 //	                             its last edit), "favourite:<actor>:<post>",
 //	                             "reblog:<actor>:<post>" (retwis)
+//	markers:{<id>}       hash    user <id>'s positions in their home
+//	                             timeline and notifications (the API's
+//	                             markers): "home", "notifications" (the
+//	                             id last read), "<timeline>:version"
+//	                             (saves), "<timeline>:at" (unix ms of
+//	                             the last); "notifications" is written
+//	                             with the user hash's notified (retwis)
+//	notification_policy:{<id>}
+//	                     hash    user <id>'s notification policy:
+//	                             for_not_following, for_not_followers,
+//	                             for_new_accounts, for_private_mentions,
+//	                             for_limited_accounts: "accept", "filter"
+//	                             or "drop" (absent: accept) (retwis)
 //	replies:{<post id>}  zset    the replies to a post: post ids scored by
 //	                             id (retwis; the thread page)
 //	counts:{<post id>}   hash    the counts of a post's interactions:

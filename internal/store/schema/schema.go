@@ -372,6 +372,34 @@ func ConversationOf(key string) (uid, conv int64, ok bool) {
 // by the last edit), "favourite:<actor>:<post>".
 func Notifications(uid int64) string { return "notifications:" + tag(uid) }
 
+// Markers is the hash of uid's positions in their timelines, as the
+// client API's markers tell them: for each of MarkerHome and
+// MarkerNotifications, the id last read, the version of the position
+// (counting its saves) and when it was saved (unix ms), in the fields
+// MarkerFields names. The position in the notifications is the same fact
+// as FieldNotified of the user hash, written with it (index.MarkerCmds).
+func Markers(uid int64) string { return "markers:" + tag(uid) }
+
+// The timelines a user has a marker in.
+const (
+	MarkerHome          = "home"
+	MarkerNotifications = "notifications"
+)
+
+// MarkerFields returns the fields of a Markers hash that hold the
+// marker of timeline: the id last read, the version, when saved.
+func MarkerFields(timeline string) (id, version, at string) {
+	return timeline, timeline + ":version", timeline + ":at"
+}
+
+// NotificationPolicy is the hash of uid's notification policy: for each
+// of the PolicyFields, "accept", "filter" or "drop" (absent: accept).
+func NotificationPolicy(uid int64) string { return "notification_policy:" + tag(uid) }
+
+// PolicyFields are the fields of a NotificationPolicy hash, as
+// Mastodon's NotificationPolicy entity names them.
+var PolicyFields = []string{"for_not_following", "for_not_followers", "for_new_accounts", "for_private_mentions", "for_limited_accounts"}
+
 // Kinds of notification, as their members begin.
 const (
 	NoteFollow    = "follow"
