@@ -35,7 +35,9 @@ type Usage struct {
 // the act's. Only a statistic: a count that fails is logged.
 func (s *Store) CountActivity(ctx context.Context, uid int64, field string, run func()) {
 	done := make(chan error, 1)
-	go func() { done <- redisconn.FirstErr(s.C.DoMulti(ctx, index.ActivityCmds(s.C, uid, time.Now(), field)...)) }()
+	go func() {
+		done <- redisconn.FirstErr(s.C.DoMulti(ctx, index.ActivityCmds(s.C, uid, time.Now(), field)...))
+	}()
 	run()
 	if err := <-done; err != nil {
 		s.Log.Warn("the instance's activity was not counted", "user", uid, "field", field, "err", err)
