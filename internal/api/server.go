@@ -43,10 +43,11 @@ func New(opts Options) *Server {
 }
 
 // Register mounts the API on mux, the top-level mux it shares with the
-// HTML interface: everything under /api/, and OAuth's token and
-// revocation endpoints (its authorization page is an HTML page).
+// HTML interface: everything under /api/, OAuth's token and
+// revocation endpoints (its authorization page is an HTML page), and
+// nodeinfo (instance.Paths).
 func (s *Server) Register(mux *http.ServeMux) {
-	for _, p := range []string{"/api/", "/oauth/token", "/oauth/revoke"} {
+	for _, p := range append([]string{"/api/", "/oauth/token", "/oauth/revoke"}, instance.Paths...) {
 		mux.Handle(p, s.handler)
 	}
 }
