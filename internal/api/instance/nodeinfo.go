@@ -2,6 +2,7 @@ package instance
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/middleware"
@@ -25,9 +26,10 @@ func nodeinfoLinks(w http.ResponseWriter, r *http.Request) {
 }
 
 // nodeinfo answers GET /nodeinfo/{version}: the software, no federation
-// protocol, the usage and whether anyone may sign up. Mastodon's
-// clients (megalodon) tell the API a server speaks by software.name
-// there; "retwis" they take for Mastodon's, which they fall back to.
+// protocol, the usage and whether anyone may sign up. Clients tell the
+// API a server speaks from it: megalodon (Whalebird, Fedistar) by
+// software.name, or, for a name it does not know, by
+// metadata.upstream.name, which says "mastodon".
 func (s *Server) nodeinfo(w http.ResponseWriter, r *http.Request) {
 	v := r.PathValue("version")
 	software := map[string]string{"name": "retwis", "version": Version}
@@ -52,6 +54,7 @@ func (s *Server) nodeinfo(w http.ResponseWriter, r *http.Request) {
 			"localPosts": f.usage.Statuses,
 		},
 		"openRegistrations": true,
-		"metadata":          map[string]string{"nodeName": title, "nodeDescription": description},
+		"metadata": map[string]any{"nodeName": title, "nodeDescription": description,
+			"upstream": map[string]string{"name": "mastodon", "version": strings.Fields(Version)[0]}},
 	})
 }
