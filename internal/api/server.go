@@ -25,6 +25,9 @@ import (
 // shares (apiwire.Options).
 type Options = apiwire.Options
 
+// Site is what the instance says of itself (apiwire.Site).
+type Site = apiwire.Site
+
 // Server serves the client API.
 type Server struct {
 	*apiwire.Kit

@@ -49,10 +49,7 @@ type Options struct {
 // the store holds: set by the operator (retwis serve's flags).
 type Site struct {
 	Contact string // the e-mail address of whoever runs it; may be ""
-	// About is the instance's extended description (plain text; ""
-	// for the default), and AboutUpdated when it last changed.
-	About        string
-	AboutUpdated time.Time
+	About   string // the extended description, plain text; "": the short one
 }
 
 // Kit is what the handlers of the client API share: the entities'

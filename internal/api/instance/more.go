@@ -55,12 +55,9 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 // the operator's text (Site.About), as paragraphs of HTML, or the short
 // description.
 func (s *Server) extendedDescription(w http.ResponseWriter, _ *http.Request) {
-	text, updated := s.Site.About, s.Site.AboutUpdated
+	text := s.Site.About
 	if text == "" {
 		text = description
-	}
-	if updated.IsZero() {
-		updated = started
 	}
 	var b strings.Builder
 	for p := range strings.SplitSeq(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
@@ -68,11 +65,11 @@ func (s *Server) extendedDescription(w http.ResponseWriter, _ *http.Request) {
 			b.WriteString("<p>" + strings.ReplaceAll(html.EscapeString(p), "\n", "<br>") + "</p>")
 		}
 	}
-	apiwire.WriteJSON(w, http.StatusOK, map[string]string{"updated_at": updated.UTC().Format(time.RFC3339), "content": b.String()})
+	apiwire.WriteJSON(w, http.StatusOK, map[string]string{"updated_at": started.UTC().Format(time.RFC3339), "content": b.String()})
 }
 
-// started is when this process started: when the default description
-// was last said to change.
+// started is when this process started: when the description, set by
+// a flag, last changed as far as it knows.
 var started = time.Now()
 
 // language is an entry of instance/languages.
