@@ -6,7 +6,10 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
@@ -72,4 +75,39 @@ func TestRules(t *testing.T) {
 	_, err = f.St.AddRule(f.Ctx, strings.Repeat("x", 301), "")
 	storetest.WantKind(t, err, retwis.Invalid)
 	storetest.WantKind(t, f.St.RemoveRule(f.Ctx, 3), retwis.NotFound)
+}
+
+// TestActivityFailureKeepsReplication: when the activity's count fails
+// (here its commands are refused) on a store that waits for a replica,
+// logins and posts still succeed, and the replica has them when they
+// are acknowledged.
+func TestActivityFailureKeepsReplication(t *testing.T) {
+	t.Parallel()
+	master, replica := redistest.Replicated(t)
+	f := newFixtureWith(t, master.URL, store.Options{}, false)
+	author := f.Register(t, "author")
+	c, err := redisconn.Dial(f.limitedURL(t, master.URL, "pfadd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	limited, err := store.New(c, store.Options{Password: storetest.Cheap, Log: quiet, WaitReplicas: 1, WaitTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer limited.Close()
+	_, session, err := limited.Login(f.Ctx, "author", "password1")
+	if err != nil {
+		t.Fatalf("login without the activity's count: %v", err)
+	}
+	p, err := limited.CreatePost(f.Ctx, author.ID, "counted or not")
+	if err != nil {
+		t.Fatalf("post without the activity's count: %v", err)
+	}
+	onReplica := storetest.Open(t, replica.URL, store.Options{})
+	if got, err := onReplica.Post(f.Ctx, 0, p.ID); err != nil || got.AuthorID != author.ID {
+		t.Errorf("the replica has %+v, %v; want the post, acknowledged", got, err)
+	}
+	if u, err := onReplica.Authenticate(f.Ctx, session); err != nil || u.ID != author.ID {
+		t.Errorf("the replica authenticates %+v, %v; want the session, acknowledged", u, err)
+	}
 }

@@ -28,20 +28,29 @@ type Usage struct {
 	Statuses       int64 // posts published since counting began
 }
 
-// CountActivity counts one act of uid's (a login, or with field a post
-// or a sign-up: see index.ActivityCmds) in the instance's activity,
-// sent beside the writes of the act that run meanwhile: run is called
-// while the count is on its way, so that counting adds no round trip to
-// the act's. Only a statistic: a count that fails is logged.
-func (s *Store) CountActivity(ctx context.Context, uid int64, field string, run func()) {
-	done := make(chan error, 1)
-	go func() {
-		done <- redisconn.FirstErr(s.C.DoMulti(ctx, index.ActivityCmds(s.C, uid, time.Now(), field)...))
-	}()
-	run()
-	if err := <-done; err != nil {
+// ReplicatedCounting is Replicated (build's writes, waited for on the
+// replicas of keys' slots) with the count of one act of uid's in the
+// instance's activity (a login, or with field a post or a sign-up: see
+// index.ActivityCmds) in the same pipeline, so that counting costs no
+// round trip; it returns the results of build's commands. Only a
+// statistic: a count that fails is logged, never the act's failure.
+// But a failed command makes Replicated skip its check of the
+// replicas, so build's writes, which must be safe to repeat, are then
+// sent again alone and waited for (a round trip more, only then).
+func (s *Store) ReplicatedCounting(ctx context.Context, uid int64, field string, build func() rueidis.Commands, keys ...string) []rueidis.RedisResult {
+	n, now := 0, time.Now()
+	res := s.Replicated(ctx, func() rueidis.Commands {
+		cmds := build()
+		n = len(cmds)
+		return append(cmds, index.ActivityCmds(s.C, uid, now, field)...)
+	}, keys...)
+	if err := redisconn.FirstErr(res[n:]); err != nil {
 		s.Log.Warn("the instance's activity was not counted", "user", uid, "field", field, "err", err)
+		if redisconn.FirstErr(res[:n]) == nil && s.Opts.WaitReplicas > 0 {
+			return s.Replicated(ctx, build, keys...)
+		}
 	}
+	return res[:n]
 }
 
 // Activity returns the instance's activity in the last n weeks, this

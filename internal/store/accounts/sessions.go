@@ -140,16 +140,13 @@ func (s *Store) newSession(ctx context.Context, uid int64) (string, error) {
 	secret, now := RandomString(32), s.Now()
 	key, b := schema.Sessions(uid), s.C.B()
 	s.Written.Add(key)
-	var res []rueidis.RedisResult
-	s.CountActivity(ctx, uid, "", func() {
-		res = s.Replicated(ctx, func() rueidis.Commands {
-			return rueidis.Commands{
-				b.Hset().Key(key).FieldValue().FieldValue(digest(secret), s.newRecord(now, deviceFrom(ctx), false).encode()).Build(),
-				b.Expire().Key(key).Seconds(int64(s.Opts.SessionMax.Seconds())).Build(),
-				b.Hgetall().Key(key).Build(),
-			}
-		}, key)
-	})
+	res := s.ReplicatedCounting(ctx, uid, "", func() rueidis.Commands { // a login, counted
+		return rueidis.Commands{
+			b.Hset().Key(key).FieldValue().FieldValue(digest(secret), s.newRecord(now, deviceFrom(ctx), false).encode()).Build(),
+			b.Expire().Key(key).Seconds(int64(s.Opts.SessionMax.Seconds())).Build(),
+			b.Hgetall().Key(key).Build(),
+		}
+	}, key)
 	if err := redisconn.FirstErr(res); err != nil {
 		return "", s.Wrap("new session", err)
 	}

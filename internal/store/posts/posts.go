@@ -158,11 +158,9 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 			return cmds
 		})
 	})
-	var res []rueidis.RedisResult
-	s.CountActivity(ctx, author, schema.FieldActivityStatuses, func() {
-		res = s.Replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity, key, d.Visibility.Listed()) },
-			schema.UserPosts(author), schema.Home(author))
-	})
+	res := s.ReplicatedCounting(ctx, author, schema.FieldActivityStatuses,
+		func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity, key, d.Visibility.Listed()) },
+		schema.UserPosts(author), schema.Home(author))
 	wg.Wait()
 	if d.Visibility.Listed() {
 		res = res[:len(res)-1] // the global timeline's push, which the job makes up for
