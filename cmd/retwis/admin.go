@@ -56,12 +56,13 @@ var adminActions = []adminAction{
 	{"revoke-moderator", "USER", "take the moderator role back", adminOnUser(revokeModerator), nil},
 	{"delete-post", "ID", "delete a post, whoever wrote it", deletePostAsAdmin, nil},
 	{"audit", "", "list the newest moderation actions (--limit)", printAudit, nil},
-	{"rules", "list|add TEXT|remove ID", "the instance's rules: list them, add one (--hint), remove one", adminRules, ruleOperand},
+	{"rules", "list|add|remove", "the instance's rules: list them, add one (add TEXT [--hint TEXT]), remove one (remove ID)", adminRules, ruleOperand},
 }
 
 // runAdmin takes an operator's moderation action on the database:
-// `retwis admin [flags] ACTION [USER|ID] [flags]`. Each action is
-// recorded in the audit log as taken by cli:<the operator's login>.
+// `retwis admin [flags] ACTION [USER|ID] [flags]`. Each action on an
+// account or a post is recorded in the audit log as taken by
+// cli:<the operator's login>; the rules are not.
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cfg adminConfig
 	fs := newFlagSet("admin", stderr)
@@ -90,13 +91,9 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		arg, rest = rest[0], rest[1:]
 	}
-	var more string
-	if need := ""; action.operand != nil {
-		if need = action.operand(arg); need != "" && (len(rest) == 0 || strings.HasPrefix(rest[0], "-")) {
-			return usageError(fs, "%s %s needs a %s", action.name, arg, need)
-		} else if need != "" {
-			more, rest = rest[0], rest[1:]
-		}
+	more, rest, err := adminOperand(fs, action, arg, rest)
+	if err != nil {
+		return err
 	}
 	if err := parseFlags(fs, rest); err != nil { // flags may follow the action too
 		return err
@@ -113,6 +110,18 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer st.Close()
 	return action.run(ctx, st, adminRun{cfg: cfg, by: retwis.OperatorActor(operatorLogin()), arg: arg, more: more, stdout: stdout})
+}
+
+// adminOperand takes from rest the operand that action needs after its
+// argument arg, if any, and returns it with what follows.
+func adminOperand(fs *flag.FlagSet, action adminAction, arg string, rest []string) (string, []string, error) {
+	if action.operand == nil || action.operand(arg) == "" {
+		return "", rest, nil
+	}
+	if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
+		return "", nil, usageError(fs, "%s %s needs a %s", action.name, arg, action.operand(arg))
+	}
+	return rest[0], rest[1:], nil
 }
 
 func adminUsage(fs *flag.FlagSet) {
