@@ -20,6 +20,7 @@ import (
 type adminConfig struct {
 	redisURL string
 	reason   string
+	hint     string
 	limit    int
 }
 
@@ -27,13 +28,16 @@ func (c *adminConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.redisURL, "redis", "", envHelp("the database's Redis `URL`", "REDIS_URL"))
 	fs.StringVar(&c.reason, "reason", "", "why, for the audit log (`text`, up to 1,000 characters)")
 	fs.IntVar(&c.limit, "limit", 50, "audit: show the newest this many `entries`")
+	fs.StringVar(&c.hint, "hint", "", "rules add: more about the rule (`text`, up to 2,000 characters)")
 }
 
 // adminAction is one action of `retwis admin`: what it takes, and what
-// it does with the store.
+// it does with the store. operand, if not nil, names what else the
+// action takes after its argument arg (nothing: "").
 type adminAction struct {
 	name, arg, summary string
 	run                func(ctx context.Context, st *store.Store, a adminRun) error
+	operand            func(arg string) string
 }
 
 // adminRun is what one run of an action has to work with.
@@ -41,21 +45,24 @@ type adminRun struct {
 	cfg    adminConfig
 	by     retwis.Actor
 	arg    string
+	more   string // the operand, if the action takes one
 	stdout io.Writer
 }
 
 var adminActions = []adminAction{
-	{"suspend", "USER", "hide the account's posts everywhere, end its sessions and tokens, refuse its logins", adminOnUser(suspendUser)},
-	{"unsuspend", "USER", "lift a suspension", adminOnUser(unsuspendUser)},
-	{"grant-moderator", "USER", "let the user moderate on /admin", adminOnUser(grantModerator)},
-	{"revoke-moderator", "USER", "take the moderator role back", adminOnUser(revokeModerator)},
-	{"delete-post", "ID", "delete a post, whoever wrote it", deletePostAsAdmin},
-	{"audit", "", "list the newest moderation actions (--limit)", printAudit},
+	{"suspend", "USER", "hide the account's posts everywhere, end its sessions and tokens, refuse its logins", adminOnUser(suspendUser), nil},
+	{"unsuspend", "USER", "lift a suspension", adminOnUser(unsuspendUser), nil},
+	{"grant-moderator", "USER", "let the user moderate on /admin", adminOnUser(grantModerator), nil},
+	{"revoke-moderator", "USER", "take the moderator role back", adminOnUser(revokeModerator), nil},
+	{"delete-post", "ID", "delete a post, whoever wrote it", deletePostAsAdmin, nil},
+	{"audit", "", "list the newest moderation actions (--limit)", printAudit, nil},
+	{"rules", "list|add|remove", "the instance's rules: list them, add one (add TEXT [--hint TEXT]), remove one (remove ID)", adminRules, ruleOperand},
 }
 
 // runAdmin takes an operator's moderation action on the database:
-// `retwis admin [flags] ACTION [USER|ID] [flags]`. Each action is
-// recorded in the audit log as taken by cli:<the operator's login>.
+// `retwis admin [flags] ACTION [USER|ID] [flags]`. Each action on an
+// account or a post is recorded in the audit log as taken by
+// cli:<the operator's login>; the rules are not.
 func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var cfg adminConfig
 	fs := newFlagSet("admin", stderr)
@@ -84,6 +91,10 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		arg, rest = rest[0], rest[1:]
 	}
+	more, rest, err := adminOperand(fs, action, arg, rest)
+	if err != nil {
+		return err
+	}
 	if err := parseFlags(fs, rest); err != nil { // flags may follow the action too
 		return err
 	}
@@ -98,7 +109,19 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer st.Close()
-	return action.run(ctx, st, adminRun{cfg: cfg, by: retwis.OperatorActor(operatorLogin()), arg: arg, stdout: stdout})
+	return action.run(ctx, st, adminRun{cfg: cfg, by: retwis.OperatorActor(operatorLogin()), arg: arg, more: more, stdout: stdout})
+}
+
+// adminOperand takes from rest the operand that action needs after its
+// argument arg, if any, and returns it with what follows.
+func adminOperand(fs *flag.FlagSet, action adminAction, arg string, rest []string) (string, []string, error) {
+	if action.operand == nil || action.operand(arg) == "" {
+		return "", rest, nil
+	}
+	if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
+		return "", nil, usageError(fs, "%s %s needs a %s", action.name, arg, action.operand(arg))
+	}
+	return rest[0], rest[1:], nil
 }
 
 func adminUsage(fs *flag.FlagSet) {

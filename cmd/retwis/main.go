@@ -10,7 +10,7 @@
 //	retwis lock [flags]           run a command while holding a distributed lock
 //	retwis check [flags]          verify (and repair) every derived index
 //	retwis spam [flags]           list new accounts that post very much
-//	retwis admin ACTION           moderate: suspend, moderators, delete posts, audit
+//	retwis admin ACTION           moderate: suspend, moderators, delete posts, audit, rules
 //	retwis help [command]         show the commands, or the flags of one
 //
 // Every flag can also be set through the environment variable named in
@@ -45,7 +45,7 @@ var commands = []command{
 	{"lock", "run a command while holding a distributed lock (Redlock)", runLock},
 	{"check", "verify every derived index against its source of truth, and repair it", runCheck},
 	{"spam", "list new accounts that post very much (the operator's spam view)", runSpam},
-	{"admin", "moderate: suspend accounts, grant the moderator role, delete posts, read the audit log", runAdmin},
+	{"admin", "moderate: suspend accounts, grant the moderator role, delete posts, read the audit log, set the rules", runAdmin},
 }
 
 func main() {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/mail"
 	"runtime"
 	"time"
 
@@ -59,6 +60,8 @@ type serveConfig struct {
 	streams       streaming.Limits // live stream connections per token, account and address
 	proxies       string           // the proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
 	publicURL     publicURLValue   // the URL the server is reached at; zero: derived from addr
+	contact       emailValue       // the operator's e-mail address, which the instance entities give
+	about         string           // the instance's extended description
 
 	// metricsFallback: metricsAddr is the default, which gives way to a
 	// free port when another server on the host has it (serveMetrics).
@@ -191,6 +194,10 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 			"from before sessions per device: after its first use since)", "RETWIS_SESSION_MAX"))
 	fs.IntVar(&c.store.MaxPostChars, "max-post-chars", retwis.DefaultMaxStatusLen, envHelp(
 		"the longest post, in `characters` (code points, a link counting as 23, as Mastodon counts)", "RETWIS_MAX_POST_CHARS"))
+	fs.Var(&c.contact, "contact-email", envHelp(
+		"the e-mail `address` at which users reach whoever runs the server, which the client API gives", "RETWIS_CONTACT_EMAIL"))
+	fs.StringVar(&c.about, "about", "", envHelp(
+		"the server's extended description for the client API (plain `text`, paragraphs split by blank lines)", "RETWIS_ABOUT"))
 	fs.DurationVar(&c.store.NameReserve, "name-reserve", kernel.DefaultNameReserve, envHelp(
 		"how `long` the username of a deleted account stays reserved, so that nobody can pose as its owner", "RETWIS_NAME_RESERVE"))
 }
@@ -209,6 +216,24 @@ func (v *publicURLValue) Set(s string) error {
 		return err
 	}
 	v.url = u
+	return nil
+}
+
+// emailValue is the flag.Value of --contact-email: an address alone,
+// refused when malformed (so that a malformed RETWIS_CONTACT_EMAIL is
+// refused naming it).
+type emailValue struct{ addr string }
+
+// String returns the address, "" if none is set.
+func (v *emailValue) String() string { return v.addr }
+
+// Set reads an address: "name@domain", without a display name.
+func (v *emailValue) Set(s string) error {
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Name != "" || a.Address != s {
+		return fmt.Errorf("%q is not an e-mail address", s)
+	}
+	v.addr = s
 	return nil
 }
 
@@ -383,7 +408,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
 		ProbesOnly: cfg.role == roleWorker, PublicURL: public,
 		Pages:     web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits, LogStatic: cfg.logStatic},
-		API:       api.Options{Rate: cfg.apiRate},
+		API:       api.Options{Rate: cfg.apiRate, Site: api.Site{Contact: cfg.contact.String(), About: cfg.about}},
 		Streaming: streaming.Options{Limits: cfg.streams}})
 	if err != nil {
 		return err

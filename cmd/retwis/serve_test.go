@@ -186,6 +186,8 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{[]string{"--public-url", "social.example"}, nil, "-public-url"},
 		{[]string{"--public-url", "https://social.example/retwis"}, nil, "-public-url"},
 		{nil, map[string]string{"RETWIS_PUBLIC_URL": "ftp://social.example"}, "RETWIS_PUBLIC_URL"},
+		{[]string{"--contact-email", "Ops <ops@social.example>"}, nil, "-contact-email"},
+		{nil, map[string]string{"RETWIS_CONTACT_EMAIL": "ops at social.example"}, "RETWIS_CONTACT_EMAIL"},
 		{[]string{"--streams-per-token", "0"}, nil, "--streams-per-token"},
 		{[]string{"--streams-per-addr", "-2"}, nil, "--streams-per-addr"},
 		{nil, map[string]string{"RETWIS_STREAMS_PER_ACCOUNT": "lots"}, "RETWIS_STREAMS_PER_ACCOUNT"},

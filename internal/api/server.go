@@ -15,6 +15,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/instance"
@@ -25,6 +26,9 @@ import (
 // Options configure a Server: those of the kit every part of the API
 // shares (apiwire.Options).
 type Options = apiwire.Options
+
+// Site is what the instance says of itself (apiwire.Site).
+type Site = apiwire.Site
 
 // Server serves the client API.
 type Server struct {
@@ -47,12 +51,15 @@ func New(opts Options) *Server {
 // Register mounts the API on mux, the top-level mux it shares with the
 // HTML interface: everything under /api/, OAuth's token, revocation and
 // userinfo endpoints and its metadata (its authorization page is an
-// HTML page), each also with a trailing slash.
+// HTML page), each also with a trailing slash, and nodeinfo
+// (instance.Paths).
 func (s *Server) Register(mux *http.ServeMux) {
 	mux.Handle("/api/", s.handler)
-	for _, p := range []string{"/oauth/token", "/oauth/revoke", "/oauth/userinfo", "/.well-known/oauth-authorization-server"} {
+	for _, p := range append([]string{"/oauth/token", "/oauth/revoke", "/oauth/userinfo", "/.well-known/oauth-authorization-server"}, instance.Paths...) {
 		mux.Handle(p, s.handler)
-		mux.Handle(p+"/{$}", s.handler)
+		if !strings.HasSuffix(p, "/") { // a subtree has its trailing slash
+			mux.Handle(p+"/{$}", s.handler)
+		}
 	}
 }
 

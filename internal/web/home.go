@@ -28,7 +28,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		if v.People, err = s.store.SomePeople(r.Context(), somePeople); err != nil {
 			s.log.Warn("some people", "err", err) // the page goes on without them
 		}
-		s.render(w, r, http.StatusOK, "welcome", v)
+		s.renderWelcome(w, r, http.StatusOK, v)
 		return
 	}
 	c, ok := s.pageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {

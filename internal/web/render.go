@@ -157,6 +157,7 @@ type view struct {
 	Deletion      retwis.Deletion       // the page of a deleted account
 	Versions      []retwis.Version      // the versions of an edited post, newest first
 	Conversations []conversationView    // the Direct page
+	Rules         []store.Rule          // the instance's rules, above the sign-up form
 }
 
 // loginFailures are the failed logins to the viewer's account that the

@@ -18,6 +18,16 @@ func (s *Server) welcomeError(w http.ResponseWriter, r *http.Request, status int
 	if len(name) > 64 {
 		name = "" // don't echo back junk
 	}
-	s.render(w, r, status, "welcome", view{Title: "Welcome", Error: retwis.ErrorMessage(err), Username: name,
+	s.renderWelcome(w, r, status, view{Title: "Welcome", Error: retwis.ErrorMessage(err), Username: name,
 		Next: localPath(r.PostFormValue("next"))})
+}
+
+// renderWelcome renders the welcome page, with the instance's rules
+// above the sign-up form (without them if they cannot be read).
+func (s *Server) renderWelcome(w http.ResponseWriter, r *http.Request, status int, v view) {
+	var err error
+	if v.Rules, err = s.store.Rules(r.Context()); err != nil {
+		s.log.Warn("rules", "err", err)
+	}
+	s.render(w, r, status, "welcome", v)
 }

@@ -41,6 +41,15 @@ type Options struct {
 	// whose X-Forwarded-For is believed for the address.
 	Rate    retwis.Rate
 	Proxies []netip.Prefix
+	// Site is what the instance says of itself (see Site).
+	Site Site
+}
+
+// Site is what the instance entities say of the instance besides what
+// the store holds: set by the operator (retwis serve's flags).
+type Site struct {
+	Contact string // the e-mail address of whoever runs it; may be ""
+	About   string // the extended description, plain text; "": the short one
 }
 
 // Kit is what the handlers of the client API share: the entities'
@@ -50,6 +59,7 @@ type Options struct {
 type Kit struct {
 	entity.Builder
 	MW   *middleware.Stack
+	Site Site
 	rate retwis.Rate
 }
 
@@ -58,6 +68,7 @@ func New(opts Options) *Kit {
 	return &Kit{
 		Builder: entity.Builder{Store: opts.Store},
 		rate:    opts.Rate,
+		Site:    opts.Site,
 		MW: middleware.New(middleware.Options{
 			Log: opts.Log, RenderError: RenderError, MaxBodyBytes: MaxBodyBytes, Timeout: requestTimeout,
 			Metrics: opts.Metrics, Writes: opts.Writes, Proxies: opts.Proxies,

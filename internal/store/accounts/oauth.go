@@ -18,6 +18,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -163,8 +164,15 @@ func (s *Store) CreateToken(ctx context.Context, uid int64, clientID, appName st
 	if err != nil {
 		return "", s.Wrap("create token", err)
 	}
-	cmd := s.C.B().Hset().Key(schema.Tokens(uid)).FieldValue().FieldValue(digest(secret), string(v)).Build()
-	if err := s.C.Do(ctx, cmd).Error(); err != nil {
+	cmds := rueidis.Commands{s.C.B().Hset().Key(schema.Tokens(uid)).FieldValue().FieldValue(digest(secret), string(v)).Build()}
+	if uid != 0 { // a user's login, in the same round trip
+		cmds = append(cmds, index.ActivityCmds(s.C, uid, time.Now(), "")...)
+	}
+	res := s.C.DoMulti(ctx, cmds...)
+	if len(res) > 1 && redisconn.FirstErr(res[1:]) != nil {
+		s.Log.Warn("the instance's activity was not counted", "user", uid, "err", redisconn.FirstErr(res[1:]))
+	}
+	if err := res[0].Error(); err != nil {
 		return "", s.Wrap("create token", err)
 	}
 	return kernel.ID(uid) + "." + secret, nil

@@ -140,7 +140,7 @@ func (s *Store) newSession(ctx context.Context, uid int64) (string, error) {
 	secret, now := RandomString(32), s.Now()
 	key, b := schema.Sessions(uid), s.C.B()
 	s.Written.Add(key)
-	res := s.Replicated(ctx, func() rueidis.Commands {
+	res := s.ReplicatedCounting(ctx, uid, "", func() rueidis.Commands { // a login, counted
 		return rueidis.Commands{
 			b.Hset().Key(key).FieldValue().FieldValue(digest(secret), s.newRecord(now, deviceFrom(ctx), false).encode()).Build(),
 			b.Expire().Key(key).Seconds(int64(s.Opts.SessionMax.Seconds())).Build(),

@@ -141,8 +141,9 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 		b.Zadd().Key(schema.UsersByTime).ScoreMember().ScoreMember(float64(now.Unix()), username).Build(),
 		s.entryCmd(newcomer))
 	cmds = append(cmds, index.Commands(s.C, index.PeopleWrites(uid, retwis.SearchTerms(username, ""), nil))...)
+	cmds = append(cmds, index.ActivityCmds(s.C, uid, now, schema.FieldActivityRegistrations)...)
 	if err := redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)); err != nil {
-		s.Log.Warn("new user not recorded in users_by_time, the people search, the directory and as seen", "user", username, "err", err)
+		s.Log.Warn("new user not recorded in users_by_time, the people search, the directory, the activity and as seen", "user", username, "err", err)
 	}
 	return nil
 }

@@ -158,7 +158,8 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 			return cmds
 		})
 	})
-	res := s.Replicated(ctx, func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity, key, d.Visibility.Listed()) },
+	res := s.ReplicatedCounting(ctx, author, schema.FieldActivityStatuses,
+		func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity, key, d.Visibility.Listed()) },
 		schema.UserPosts(author), schema.Home(author))
 	wg.Wait()
 	if d.Visibility.Listed() {

@@ -406,6 +406,19 @@
 //	                             comma-separated, if any), reason;
 //	                             a closed report is deleted, the audit log
 //	                             keeps it (retwis)
+//	instance:{rules}     hash    the instance's rules, set by the operator
+//	                             (retwis admin rules): rule id -> JSON
+//	                             (text, hint) (retwis)
+//	instance:{rules}:next_id  string  the last rule id given (retwis)
+//	activity:{instance}:<week>  hash  the week's activity (week: unix time
+//	                             of its Monday 00:00 UTC): statuses,
+//	                             registrations -> count; expires
+//	                             after 13 weeks (retwis)
+//	activity:{instance}:<week>:users  HyperLogLog  the ids of the users
+//	                             active that week (logged in, signed up,
+//	                             published): the logins; expires after 27 weeks (retwis)
+//	activity:{instance}:total  hash  the same counts since counting began
+//	                             (retwis)
 //	blocks:{<id>}        zset    the users user <id> blocked, scored by the
 //	                             unix time of the block (retwis)
 //	mutes:{<id>}         zset    the users user <id> muted, likewise

@@ -1000,3 +1000,43 @@ const (
 	FieldDelBatch     = "batch"        // the batch of posts being deleted: JSON, their ids and fields
 	FieldDelCounted   = "counted"      // "1" once that batch's tag counts were taken back
 )
+
+// Rules is the hash of the instance's rules, which the operator sets
+// (retwis admin rules): rule id -> JSON (text, hint), ids from
+// NextRuleID; shown on the sign-up page and to the client API.
+const (
+	Rules      = "instance:{rules}"
+	NextRuleID = "instance:{rules}:next_id"
+)
+
+// The instance's activity: the posts published and the sign-ups of
+// each week, counted in ActivityWeek's hash (fields FieldActivity…), and
+// the users active that week (who logged in, signed up or published) in
+// ActivityUsers's HyperLogLog, as Mastodon counts its logins. All the
+// keys share one slot, so that one PFCOUNT reads several weeks; a
+// week's hash expires after ActivityKept, its HyperLogLog after
+// ActivityUsersKept (half a year, for nodeinfo's active users).
+// ActivityTotal's hash keeps the counts since counting began.
+const (
+	FieldActivityStatuses      = "statuses"
+	FieldActivityRegistrations = "registrations"
+	ActivityTotal              = "activity:{instance}:total"
+	ActivityKept               = 13 * 7 * 24 * time.Hour
+	ActivityUsersKept          = 27 * 7 * 24 * time.Hour
+)
+
+// Week returns the unix time of the start of the week (Monday 00:00
+// UTC) that holds t, which names the week's activity keys.
+func Week(t time.Time) int64 {
+	t = t.UTC()
+	day := t.Truncate(24 * time.Hour)
+	return day.AddDate(0, 0, -(int(day.Weekday())+6)%7).Unix()
+}
+
+// ActivityWeek is the hash of the counts of the week that begins at
+// unix time week (see Week): FieldActivity… -> count.
+func ActivityWeek(week int64) string { return "activity:{instance}:" + id(week) }
+
+// ActivityUsers is the HyperLogLog of the ids of the users who logged
+// in, signed up or published in the week that begins at week.
+func ActivityUsers(week int64) string { return ActivityWeek(week) + ":users" }
