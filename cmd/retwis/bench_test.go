@@ -27,7 +27,7 @@ func TestBench(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
 	status := run(t.Context(), []string{"bench", "--url", base, "--redis", redis.URL, "--seed",
-		"--users", "120", "--posts", "3000", "--follows", "8", "--connections", "4", "--duration", "300ms",
+		"--users", "120", "--posts", "3000", "--follows", "8", "--connections", "4", "--duration", "100ms",
 		"--curves", dir, "--max-followers", "1000", "--command-timeout", storetest.CommandTimeout.String()}, &out, &out)
 	report := out.String()
 	if status != 0 {
