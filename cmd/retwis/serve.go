@@ -408,7 +408,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
 		ProbesOnly: cfg.role == roleWorker, PublicURL: public,
 		Pages:     web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits, LogStatic: cfg.logStatic},
-		API:       api.Options{Rate: cfg.apiRate, Site: api.Site{Contact: cfg.contact.String(), About: cfg.about}},
+		API:       api.Options{Rate: cfg.apiRate, Signups: cfg.pageLimits.Signups, Site: api.Site{Contact: cfg.contact.String(), About: cfg.about}},
 		Streaming: streaming.Options{Limits: cfg.streams}})
 	if err != nil {
 		return err
