@@ -66,6 +66,23 @@ func checkSignup(v url.Values) refusals {
 	return f
 }
 
+// need wraps a route that needs a token issued to an app, the app's own
+// (client_credentials) or a user's, granting scope: without one it
+// answers 401, without the scope 403.
+func (s *Server) need(scope string, next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		r, ok := s.Authorize(w, r, scope)
+		if !ok {
+			return
+		}
+		if t, ok := apiwire.TokenFrom(r.Context()); !ok || t.ClientID == "" {
+			apiwire.RenderError(w, r, http.StatusUnauthorized, "The access token is invalid")
+			return
+		}
+		next(w, r)
+	}
+}
+
 // createAccount answers POST /api/v1/accounts (username, email,
 // password, agreement; locale and reason are accepted and ignored): an
 // app, with a token of its own or of a user that grants write:accounts,
@@ -75,15 +92,7 @@ func checkSignup(v url.Values) refusals {
 // for the app, with the app token's scopes, so that the app is logged
 // in at once. The e-mail address is checked, not kept.
 func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
-	r, ok := s.Authorize(w, r, apiwire.WriteAccounts)
-	if !ok {
-		return
-	}
-	t, ok := apiwire.TokenFrom(r.Context())
-	if !ok || t.ClientID == "" {
-		apiwire.RenderError(w, r, http.StatusUnauthorized, "The access token is invalid")
-		return
-	}
+	t, _ := apiwire.TokenFrom(r.Context())
 	v, err := apiwire.Params(r)
 	if err != nil {
 		apiwire.BadRequest(w, r, err)
