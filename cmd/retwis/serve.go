@@ -166,7 +166,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"login attempts per known device (a browser that logged in to the account before), "+
 			"instead of the two above (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN_DEVICE"))
 	rateVar(fs, &c.pageLimits.Signups, "rate-signups", defaultSignupRate, envHelp(
-		"sign-ups per client address (`COUNT/DURATION`, or off)", "RETWIS_RATE_SIGNUPS"))
+		"sign-ups per client address, on the page and through the API together (`COUNT/DURATION`, or off)", "RETWIS_RATE_SIGNUPS"))
 	rateVar(fs, &c.store.Limits.Posts, "rate-posts", defaultPostRate, envHelp(
 		"posts, replies, edits and boosts per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_POSTS"))
 	rateVar(fs, &c.store.Limits.Follows, "rate-follows", defaultFollowRate, envHelp(
