@@ -84,13 +84,14 @@ func (s *Server) need(scope string, next http.HandlerFunc) http.HandlerFunc {
 }
 
 // createAccount answers POST /api/v1/accounts (username, email,
-// password, agreement; locale and reason are accepted and ignored): an
-// app, with a token of its own or of a user that grants write:accounts,
-// signs a user up, by the store's sign-up (the page's: the same rules,
-// names taken whatever their case) and within the page's limit of
-// sign-ups per client address; the answer is a token of the new user
-// for the app, with the app token's scopes, so that the app is logged
-// in at once. The e-mail address is checked, not kept.
+// password, agreement; locale, reason, date_of_birth and time_zone are
+// accepted and ignored): an app, with a token of its own or of a user
+// that grants write:accounts, signs a user up, by the store's sign-up
+// (the page's: the same rules, names taken whatever their case) and
+// within the page's limit of sign-ups per client address; the answer is
+// a token of the new user for the app, with the app token's scopes, so
+// that the app is logged in at once. The e-mail address is checked, not
+// kept.
 func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 	t, _ := apiwire.TokenFrom(r.Context())
 	v, err := apiwire.Params(r)

@@ -24,7 +24,7 @@ type Server struct{ *apiwire.Kit }
 func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/apps", s.Limited(s.createApp))
 	mux.HandleFunc("GET /api/v1/apps/verify_credentials", s.verifyApp)
-	mux.HandleFunc("POST /api/v1/accounts", s.need(apiwire.WriteAccounts, s.createAccount))
+	mux.HandleFunc("POST /api/v1/accounts", s.need(apiwire.WriteAccounts, s.MW.Hashing(s.createAccount)))
 	mux.HandleFunc("POST /oauth/token", s.Limited(s.createToken))
 	mux.HandleFunc("POST /oauth/revoke", s.Limited(s.revokeToken))
 	mux.HandleFunc("GET /oauth/userinfo", s.Need(apiwire.Profile, s.serveUserinfo))
