@@ -1,6 +1,7 @@
 package retwis
 
 import (
+	"net/mail"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -11,6 +12,7 @@ const (
 	MaxUsernameLen   = 32  // characters (all ASCII)
 	MinPasswordLen   = 8   // characters
 	MaxPasswordBytes = 128 // bytes, so hashing cost is bounded
+	MaxEmailBytes    = 254 // bytes: the longest address SMTP carries (RFC 5321)
 	// DefaultMaxStatusLen is how long a post may be unless the instance
 	// says otherwise (retwis serve --max-post-chars), counted as
 	// StatusLength counts; MaxStatusLenCeiling bounds what an instance
@@ -67,6 +69,23 @@ func FoldUsername(name string) string {
 // IsUsernameShaped reports whether name uses only the username alphabet
 // and length, so that it could belong to an account created by retwis.
 func IsUsernameShaped(name string) bool { return ValidateUsername(name) == nil }
+
+// ValidateEmail checks an e-mail address given at sign-up: a bare
+// address (no display name, no angle brackets) as RFC 5322 spells it,
+// with a domain, of at most MaxEmailBytes.
+func ValidateEmail(addr string) error {
+	switch {
+	case addr == "":
+		return Errorf(Invalid, "Please give an e-mail address.")
+	case len(addr) > MaxEmailBytes:
+		return Errorf(Invalid, "E-mail addresses are at most %d bytes long.", MaxEmailBytes)
+	}
+	a, err := mail.ParseAddress(addr)
+	if err != nil || a.Name != "" || a.Address != addr || !strings.Contains(addr[strings.LastIndexByte(addr, '@')+1:], ".") {
+		return Errorf(Invalid, "That is not an e-mail address.")
+	}
+	return nil
+}
 
 // ValidatePassword checks a new password: valid UTF-8, at least 8
 // characters and at most 128 bytes. Whether the user typed it twice alike

@@ -47,6 +47,25 @@ func TestValidatePassword(t *testing.T) {
 	}
 }
 
+func TestValidateEmail(t *testing.T) {
+	long := strings.Repeat("a", 64) + "@" + strings.Repeat("b", 185) + ".org" // 254 bytes
+	for _, tc := range []struct {
+		addr string
+		ok   bool
+	}{
+		{"ann@example.org", true}, {"a.b+c@mail.example.co.uk", true}, {long, true},
+		{"", false}, {"ann", false}, {"ann@", false}, {"@example.org", false}, {"ann@localhost", false},
+		{"Ann <ann@example.org>", false}, {"<ann@example.org>", false}, {" ann@example.org", false},
+		{"ann@exa mple.org", false}, {"x" + long, false},
+	} {
+		if err := retwis.ValidateEmail(tc.addr); (err == nil) != tc.ok {
+			t.Errorf("ValidateEmail(%q) = %v; want ok=%v", tc.addr, err, tc.ok)
+		} else if err != nil && retwis.ErrorKind(err) != retwis.Invalid {
+			t.Errorf("ValidateEmail(%q): kind %v", tc.addr, retwis.ErrorKind(err))
+		}
+	}
+}
+
 func TestNormalizeStatus(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string

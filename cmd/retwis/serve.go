@@ -166,7 +166,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"login attempts per known device (a browser that logged in to the account before), "+
 			"instead of the two above (`COUNT/DURATION`, or off)", "RETWIS_RATE_LOGIN_DEVICE"))
 	rateVar(fs, &c.pageLimits.Signups, "rate-signups", defaultSignupRate, envHelp(
-		"sign-ups per client address (`COUNT/DURATION`, or off)", "RETWIS_RATE_SIGNUPS"))
+		"sign-ups per client address, on the page and through the API together (`COUNT/DURATION`, or off)", "RETWIS_RATE_SIGNUPS"))
 	rateVar(fs, &c.store.Limits.Posts, "rate-posts", defaultPostRate, envHelp(
 		"posts, replies, edits and boosts per account (`COUNT/DURATION`, or off)", "RETWIS_RATE_POSTS"))
 	rateVar(fs, &c.store.Limits.Follows, "rate-follows", defaultFollowRate, envHelp(
@@ -408,7 +408,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
 		ProbesOnly: cfg.role == roleWorker, PublicURL: public,
 		Pages:     web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits, LogStatic: cfg.logStatic},
-		API:       api.Options{Rate: cfg.apiRate, Site: api.Site{Contact: cfg.contact.String(), About: cfg.about}},
+		API:       api.Options{Rate: cfg.apiRate, Signups: cfg.pageLimits.Signups, Site: api.Site{Contact: cfg.contact.String(), About: cfg.about}},
 		Streaming: streaming.Options{Limits: cfg.streams}})
 	if err != nil {
 		return err

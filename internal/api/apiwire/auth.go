@@ -149,3 +149,15 @@ func (k *Kit) Limited(next http.HandlerFunc) http.HandlerFunc {
 		}
 	}
 }
+
+// TakeSignup counts a sign-up from the request's client address against
+// Signups, on the count the sign-up page keeps, so that the page and the
+// apps share one limit. ok is false once a sign-up beyond it has been
+// answered with 429 and Retry-After.
+func (k *Kit) TakeSignup(w http.ResponseWriter, r *http.Request) (ok bool) {
+	if _, err := k.Store.Take(r.Context(), accounts.SignupFrom(middleware.ClientAddr(r)), k.Signups); err != nil {
+		k.Fail(w, r, err)
+		return false
+	}
+	return true
+}

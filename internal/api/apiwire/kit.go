@@ -41,6 +41,10 @@ type Options struct {
 	// whose X-Forwarded-For is believed for the address.
 	Rate    retwis.Rate
 	Proxies []netip.Prefix
+	// Signups limits the sign-ups from an app (POST /api/v1/accounts)
+	// per client address, on the count the sign-up page keeps (zero: no
+	// limit).
+	Signups retwis.Rate
 	// Site is what the instance says of itself (see Site).
 	Site Site
 }
@@ -58,9 +62,10 @@ type Site struct {
 // its calls. The API's parts embed it, so that its methods are theirs.
 type Kit struct {
 	entity.Builder
-	MW   *middleware.Stack
-	Site Site
-	rate retwis.Rate
+	MW      *middleware.Stack
+	Site    Site
+	Signups retwis.Rate // see Options.Signups
+	rate    retwis.Rate
 }
 
 // New returns a Kit.
@@ -69,6 +74,7 @@ func New(opts Options) *Kit {
 		Builder: entity.Builder{Store: opts.Store},
 		rate:    opts.Rate,
 		Site:    opts.Site,
+		Signups: opts.Signups,
 		MW: middleware.New(middleware.Options{
 			Log: opts.Log, RenderError: RenderError, MaxBodyBytes: MaxBodyBytes, Timeout: requestTimeout,
 			Metrics: opts.Metrics, Writes: opts.Writes, Proxies: opts.Proxies,
