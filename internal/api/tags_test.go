@@ -70,7 +70,9 @@ func TestTagsHistoryDecodes(t *testing.T) {
 			t.Fatalf("the trends of %d tags cost %d round trips; want 10 tags and 1", len(trends), calls)
 		}
 	}
-	var found struct{ Hashtags []struct{ History []map[string]any } }
+	var found struct {
+		Hashtags []struct{ History []map[string]any }
+	}
 	s.Call(http.MethodGet, "/api/v2/search?"+url.Values{"q": {"#tag"}, "type": {"hashtags"}}.Encode(), token, nil).Decode(t, &found)
 	if len(found.Hashtags) != 10 {
 		t.Fatalf("search #tag found %d tags; want 10", len(found.Hashtags))
