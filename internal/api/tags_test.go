@@ -47,8 +47,8 @@ func TestTagInfo(t *testing.T) {
 
 // TestTagsHistoryDecodes: every Tag the API answers (the trends, the
 // search) has a week of history whose items are the three strings
-// Tusky decodes, and the trends of 10 tags cost one round trip for all
-// their histories once the trends are read.
+// Tusky decodes, and the trends of 10 tags cost at most one round trip
+// for all their histories once the trends are read.
 func TestTagsHistoryDecodes(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
@@ -63,11 +63,11 @@ func TestTagsHistoryDecodes(t *testing.T) {
 		before := s.Calls.Calls.Load()
 		s.Call(http.MethodGet, "/api/v1/trends/tags", "", nil).Decode(t, &trends)
 		calls := s.Calls.Calls.Load() - before
-		if calls == 1 && len(trends) == 10 {
+		if calls <= 1 && len(trends) == 10 {
 			break
 		}
 		if try == 5 {
-			t.Fatalf("the trends of %d tags cost %d round trips; want 10 tags and 1", len(trends), calls)
+			t.Fatalf("the trends of %d tags cost %d round trips; want 10 tags and at most 1", len(trends), calls)
 		}
 	}
 	var found struct {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/must"
@@ -47,7 +48,8 @@ func TestTagHistory(t *testing.T) {
 }
 
 // TestTagHistoryRoundTrips: the history of 10 tags costs one round
-// trip, as that of one does.
+// trip, as that of one does, and none when the same list is read again
+// at once.
 func TestTagHistoryRoundTrips(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -55,11 +57,17 @@ func TestTagHistoryRoundTrips(t *testing.T) {
 	for i := range tags {
 		tags[i] = fmt.Sprint("tag", i)
 	}
+	began := time.Now()
 	for _, n := range []int{1, 10} {
 		before := f.RC.Calls.Load()
 		must.Value(f.St.TagHistory(f.Ctx, tags[:n], 7, time.Now()))(t)
 		if calls := f.RC.Calls.Load() - before; calls != 1 {
 			t.Fatalf("the history of %d tags took %d round trips; want 1", n, calls)
 		}
+	}
+	before := f.RC.Calls.Load()
+	must.Value(f.St.TagHistory(f.Ctx, tags, 7, time.Now()))(t)
+	if calls := f.RC.Calls.Load() - before; calls != 0 && time.Since(began) < store.TrendsFresh {
+		t.Fatalf("the same history again took %d round trips; want 0", calls)
 	}
 }

@@ -48,51 +48,6 @@ func (s *Store) TagInfo(ctx context.Context, tag string, days int, now time.Time
 	return name, counts, nil
 }
 
-// TagHistory returns, for each of tags, how many posts used it and how
-// many accounts wrote them on each of the days days before now (UTC),
-// the newest first: a ZLEXCOUNT of its composite index and a PFCOUNT of
-// the day's authors (see schema.TagAuthors) per tag and day, all in one
-// round trip. A day's accounts are at least one and at most its posts
-// when it had any (authors of posts deleted since, or of posts written
-// before the authors were kept, are estimated so). A tag never used has
-// days of zeros.
-func (s *Store) TagHistory(ctx context.Context, tags []string, days int, now time.Time) ([][]retwis.DayCount, error) {
-	out := make([][]retwis.DayCount, len(tags))
-	var cmds rueidis.Commands
-	for i, tag := range tags {
-		f := retwis.FoldTag(strings.TrimPrefix(tag, "#"))
-		out[i] = make([]retwis.DayCount, days)
-		for j := range out[i] {
-			day := now.UTC().AddDate(0, 0, -j)
-			out[i][j].Day = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
-			if f == "" {
-				continue
-			}
-			d := schema.Day(day)
-			cmds = append(cmds, s.C.B().Zlexcount().Key(schema.TagDays(f)).Min("["+d+":").Max("["+d+":\xff").Build(),
-				s.C.B().Pfcount().Key(schema.TagAuthors(f, d)).Build())
-		}
-	}
-	res := s.C.DoMulti(ctx, cmds...)
-	for i, tag := range tags {
-		if retwis.FoldTag(strings.TrimPrefix(tag, "#")) == "" {
-			continue
-		}
-		for j := range out[i] {
-			var err error
-			if out[i][j].Posts, err = res[0].AsInt64(); err == nil {
-				out[i][j].Accounts, err = res[1].AsInt64()
-			}
-			if err != nil {
-				return nil, s.Wrap("tag history", err)
-			}
-			out[i][j].Accounts = max(min(out[i][j].Accounts, out[i][j].Posts), min(out[i][j].Posts, 1))
-			res = res[2:]
-		}
-	}
-	return out, nil
-}
-
 // completionScan bounds how many entries of the completion index one
 // prefix reads, before it ranks them by count.
 const completionScan = 200
