@@ -263,6 +263,9 @@ type Notification struct {
 type DayCount struct {
 	Day   time.Time
 	Posts int64
+	// Accounts is how many accounts wrote those posts, estimated, when
+	// asked for.
+	Accounts int64
 }
 
 // Trend is a tag and its weight among recent posts: the number of posts

@@ -23,21 +23,7 @@ func BenchmarkHomeTimeline(b *testing.B) {
 		b.Fatalf("follow: %d %s", r.Status, r.Body)
 	}
 	s.Drain()
-	req, err := http.NewRequest(http.MethodGet, s.URL+"/api/v1/timelines/home", nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	for b.Loop() {
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			b.Fatal(resp.Status)
-		}
-	}
+	benchGet(b, s.URL+"/api/v1/timelines/home", token)
 }
 
 // BenchmarkNotifications times a page of 40 notifications (mentions,
@@ -53,22 +39,44 @@ func BenchmarkNotifications(b *testing.B) {
 	}
 	s.Drain()
 	for name, path := range map[string]string{"list": "/api/v1/notifications", "unread_count": "/api/v1/notifications/unread_count"} {
-		b.Run(name, func(b *testing.B) {
-			req, err := http.NewRequest(http.MethodGet, s.URL+path, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			req.Header.Set("Authorization", "Bearer "+token)
-			for b.Loop() {
-				resp, err := http.DefaultClient.Do(req)
-				if err != nil {
-					b.Fatal(err)
-				}
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK {
-					b.Fatal(resp.Status)
-				}
-			}
-		})
+		b.Run(name, func(b *testing.B) { benchGet(b, s.URL+path, token) })
+	}
+}
+
+// BenchmarkTrendingTags times the trends of 10 tags, with their week of
+// history, through the API over HTTP on a real Redis, warm: what an
+// app's Trending screen costs the server.
+// go test -run X -bench TrendingTags ./internal/api/
+func BenchmarkTrendingTags(b *testing.B) {
+	s := newServer(b)
+	_, token := s.User("writer")
+	for i := range 10 {
+		for range i + 1 {
+			s.Post(token, fmt.Sprint("#tag", i))
+		}
+	}
+	s.Drain()
+	benchGet(b, s.URL+"/api/v1/trends/tags", "")
+}
+
+// benchGet times GETs of target, with token if not empty, each answered
+// 200.
+func benchGet(b *testing.B, target, token string) {
+	req, err := http.NewRequest(http.MethodGet, target, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for b.Loop() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatal(resp.Status)
+		}
 	}
 }

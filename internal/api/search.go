@@ -43,8 +43,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			s.Fail(w, r, err)
 			return
 		}
-		for _, t := range tags {
-			out.Hashtags = append(out.Hashtags, st.Tag(t))
+		if out.Hashtags, err = s.tagEntities(r.Context(), st, tags); err != nil {
+			s.Fail(w, r, err)
+			return
 		}
 	}
 	apiwire.WriteJSON(w, http.StatusOK, out)
@@ -118,10 +119,14 @@ func (s *Server) trendingTags(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	st := entity.SiteOf(r)
-	out := make([]entity.Tag, len(trends))
+	names := make([]string, len(trends))
 	for i, t := range trends {
-		out[i] = st.Tag(t.Tag)
+		names[i] = t.Tag
+	}
+	out, err := s.tagEntities(r.Context(), entity.SiteOf(r), names)
+	if err != nil {
+		s.Fail(w, r, err)
+		return
 	}
 	apiwire.WriteJSON(w, http.StatusOK, out)
 }

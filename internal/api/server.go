@@ -132,6 +132,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("PATCH /api/v2/notifications/policy", s.Need(apiwire.WriteNotifications, s.notificationPolicy(true)))
 	mux.HandleFunc("GET /api/v2/search", s.May(apiwire.ReadSearch, s.search))
 	mux.HandleFunc("GET /api/v1/trends/tags", s.trendingTags)
+	mux.HandleFunc("GET /api/v1/tags/{name}", s.showTag)
 	mux.HandleFunc("GET /api/v1/trends", s.trendingTags)
 	mux.HandleFunc("GET /api/v1/trends/statuses", apiwire.EmptyList) // what apps' explore pages read beside the tags
 	mux.HandleFunc("GET /api/v1/trends/links", apiwire.EmptyList)

@@ -14,10 +14,11 @@ import (
 // has), and the graph and discovery of this package.
 type Store struct {
 	*interact.Store
-	// trendMemo keeps the trending tags for a moment, discovery the
-	// random draw of people.
-	trendMemo *trendMemo
-	discovery *peopleDraw
+	// trendMemo keeps the trending tags for a moment, historyMemo the
+	// histories of tags, discovery the random draw of people.
+	trendMemo   *trendMemo
+	historyMemo *historyMemo
+	discovery   *peopleDraw
 }
 
 // Options configure a Store.
@@ -33,7 +34,7 @@ func New(client rueidis.Client, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{Store: interact.New(posts.New(accounts.New(db))), trendMemo: &trendMemo{}, discovery: &peopleDraw{}}, nil
+	return &Store{Store: interact.New(posts.New(accounts.New(db))), trendMemo: &trendMemo{}, historyMemo: &historyMemo{}, discovery: &peopleDraw{}}, nil
 }
 
 // Through returns a store that is s but for the client it sends its

@@ -160,9 +160,15 @@ func (s *Status) boosts(o Status) {
 	s.SpoilerText, s.Sensitive, s.Reblogged = "", false, o.Reblogged
 }
 
-// Tag returns the Tag entity of a tag, without history.
-func (st Site) Tag(name string) Tag {
-	return Tag{TagRef: TagRef{Name: name, URL: st.TagURL(name)}, History: []TagHistory{}}
+// Tag returns the Tag entity of a tag with its history, the newest day
+// first, each number a string as Mastodon's.
+func (st Site) Tag(name string, history []retwis.DayCount) Tag {
+	t := Tag{TagRef: TagRef{Name: name, URL: st.TagURL(name)}, History: make([]TagHistory, len(history))}
+	for i, d := range history {
+		t.History[i] = TagHistory{Day: strconv.FormatInt(d.Day.Unix(), 10),
+			Uses: strconv.FormatInt(d.Posts, 10), Accounts: strconv.FormatInt(d.Accounts, 10)}
+	}
+	return t
 }
 
 // NotificationType is a notification's type as Mastodon names it: a

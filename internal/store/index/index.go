@@ -175,6 +175,7 @@ func Writes(p Post) [][]string {
 				[]string{"ZADD", schema.Tag(f), pid, pid},
 				[]string{"ZADD", schema.TagDays(f), "0", schema.TagDay(p.Time, p.ID)},
 				[]string{"HSETNX", schema.TagInfo(f), schema.FieldTagName, tag})
+			cmds = append(cmds, tagAuthorWrites(f, p)...)
 		}
 	}
 	for _, u := range p.Conv.Mentions {
@@ -394,4 +395,17 @@ func StreamCmds(c rueidis.Client, msg string, p Post) rueidis.Commands {
 		}
 	}
 	return cmds
+}
+
+// tagAuthorWrites count p's author among those of tag f on the day of
+// p, in a HyperLogLog that expires schema.TagAuthorsDays after that day
+// began (at once for an older post).
+func tagAuthorWrites(f string, p Post) [][]string {
+	day := time.Unix(p.Time, 0).UTC()
+	start := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
+	key := schema.TagAuthors(f, schema.Day(day))
+	return [][]string{
+		{"PFADD", key, kernel.ID(p.Author)},
+		{"EXPIREAT", key, strconv.FormatInt(start.AddDate(0, 0, schema.TagAuthorsDays).Unix(), 10)},
+	}
 }

@@ -170,6 +170,10 @@
 //	                             lexicographic range and ZLEXCOUNT counts
 //	                             them (retwis; ?day= and the activity chart)
 //	tag:{<tag>}:info     hash    name (the tag as first written) (retwis)
+//	tag:{<tag>}:authors:<YYYYMMDD>
+//	                     hll     the authors of the tag's posts that day,
+//	                             expiring 8 days after it began (retwis;
+//	                             the accounts of the Tag's history)
 //	mentions:{<id>}      zset    the posts that mention user <id>: post ids
 //	                             scored by id (retwis)
 //	direct:{<id>}        zset    the direct posts user <id> wrote or is

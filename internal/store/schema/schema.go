@@ -308,6 +308,15 @@ func Tag(folded string) string { return "tag:{" + folded + "}" }
 // with numerical padding), and ZLEXCOUNT counts them.
 func TagDays(folded string) string { return Tag(folded) + ":days" }
 
+// TagAuthors is a HyperLogLog of the authors of a tag's posts on day
+// (as Day spells it), for the accounts of the Tag's history; it expires
+// TagAuthorsDays after the day began.
+func TagAuthors(folded, day string) string { return Tag(folded) + ":authors:" + day }
+
+// TagAuthorsDays is how many days a TagAuthors key lives after its
+// day began: a week of history and the day under way.
+const TagAuthorsDays = 8
+
 // TagInfo is a hash about a tag: FieldTagName, the tag as first written.
 func TagInfo(folded string) string { return Tag(folded) + ":info" }
 
