@@ -6,7 +6,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/apiwire"
-	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/interact"
 )
 
 // policySummary is the summary of a NotificationPolicy: retwis keeps no
@@ -46,7 +46,7 @@ func (s *Server) notificationPolicy(v2 bool) http.HandlerFunc {
 			if v2 {
 				out[field] = treatment
 			} else if f, ok := strings.CutPrefix(field, "for_"); ok && f != "limited_accounts" { // not in version 1
-				out["filter_"+f] = treatment != store.PolicyAccept
+				out["filter_"+f] = treatment != interact.PolicyAccept
 			}
 		}
 		apiwire.WriteJSON(w, http.StatusOK, out)
@@ -65,9 +65,9 @@ func policyChange(v map[string][]string, v2 bool) (map[string]string, error) {
 		if whom, ok := strings.CutPrefix(name, "for_"); ok && v2 {
 			change["for_"+whom] = values[0]
 		} else if whom, ok := strings.CutPrefix(name, "filter_"); ok && !v2 {
-			change["for_"+whom] = store.PolicyAccept
+			change["for_"+whom] = interact.PolicyAccept
 			if apiwire.Flag(v, name) {
-				change["for_"+whom] = store.PolicyFilter
+				change["for_"+whom] = interact.PolicyFilter
 			}
 		}
 	}

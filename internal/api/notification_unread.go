@@ -6,6 +6,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/interact"
 )
 
 // unreadNotifications answers GET /api/v1/notifications/unread_count
@@ -76,7 +77,7 @@ func (s *Server) countUnread(r *http.Request, policy map[string]string, wanted f
 // acceptsAll reports whether a notification policy leaves none out.
 func acceptsAll(policy map[string]string) bool {
 	for _, treatment := range policy {
-		if treatment != store.PolicyAccept {
+		if treatment != interact.PolicyAccept {
 			return false
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/interact"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/must"
 )
@@ -100,19 +101,19 @@ func TestNotificationPolicy(t *testing.T) {
 	onRedisAndCluster(t, func(t *testing.T, f *fixture) {
 		alice := f.Register(t, "alice")
 		p := must.Value(f.St.NotificationPolicy(f.Ctx, alice.ID))(t)
-		if len(p) != len(schema.PolicyFields) || p["for_not_following"] != store.PolicyAccept {
+		if len(p) != len(schema.PolicyFields) || p["for_not_following"] != interact.PolicyAccept {
 			t.Errorf("default policy: %v", p)
 		}
-		p = must.Value(f.St.SetNotificationPolicy(f.Ctx, alice.ID, map[string]string{"for_not_following": store.PolicyDrop}))(t)
-		if p["for_not_following"] != store.PolicyDrop || p["for_new_accounts"] != store.PolicyAccept {
+		p = must.Value(f.St.SetNotificationPolicy(f.Ctx, alice.ID, map[string]string{"for_not_following": interact.PolicyDrop}))(t)
+		if p["for_not_following"] != interact.PolicyDrop || p["for_new_accounts"] != interact.PolicyAccept {
 			t.Errorf("after a change: %v", p)
 		}
-		for _, bad := range []map[string]string{{"for_not_following": "maybe"}, {"for_everyone": store.PolicyDrop}} {
+		for _, bad := range []map[string]string{{"for_not_following": "maybe"}, {"for_everyone": interact.PolicyDrop}} {
 			if _, err := f.St.SetNotificationPolicy(f.Ctx, alice.ID, bad); retwis.ErrorKind(err) != retwis.Invalid {
 				t.Errorf("%v: %v; want invalid", bad, err)
 			}
 		}
-		if p = must.Value(f.St.NotificationPolicy(f.Ctx, alice.ID))(t); p["for_not_following"] != store.PolicyDrop {
+		if p = must.Value(f.St.NotificationPolicy(f.Ctx, alice.ID))(t); p["for_not_following"] != interact.PolicyDrop {
 			t.Errorf("after refused changes: %v", p)
 		}
 	})
@@ -170,10 +171,10 @@ func TestApplyPolicy(t *testing.T) {
 		if kept, calls := apply(nil); len(kept) != 2 || calls != 0 {
 			t.Errorf("accepting all: %d kept in %d round trips; want 2 in 0", len(kept), calls)
 		}
-		if kept, calls := apply(map[string]string{"for_not_following": store.PolicyDrop}); len(kept) != 1 || kept[0].Actor.ID != carol.ID || calls != 1 {
+		if kept, calls := apply(map[string]string{"for_not_following": interact.PolicyDrop}); len(kept) != 1 || kept[0].Actor.ID != carol.ID || calls != 1 {
 			t.Errorf("dropping those not followed: %+v in %d round trips; want carol's in 1", kept, calls)
 		}
-		if kept, _ := apply(map[string]string{"for_not_following": store.PolicyAccept, "for_new_accounts": store.PolicyFilter}); len(kept) != 0 {
+		if kept, _ := apply(map[string]string{"for_not_following": interact.PolicyAccept, "for_new_accounts": interact.PolicyFilter}); len(kept) != 0 {
 			t.Errorf("filtering new accounts: %+v kept", kept)
 		}
 	})
