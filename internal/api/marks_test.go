@@ -37,21 +37,7 @@ func TestMastodonFavourites(t *testing.T) {
 	if st, err := alice.GetStatus(ctx, ids[0]); err != nil || st.FavouritesCount != 1 || marked(st.Favourited) || marked(st.Bookmarked) {
 		t.Errorf("alice reads %+v, %v; want counted, not hers", st, err)
 	}
-	var got []mastodon.ID
-	pg := &mastodon.Pagination{Limit: 2}
-	for range 5 {
-		page, err := bob.GetFavourites(ctx, pg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, st := range page {
-			got = append(got, st.ID)
-		}
-		if pg.MaxID == "" {
-			break
-		}
-		pg = &mastodon.Pagination{Limit: 2, MaxID: pg.MaxID}
-	}
+	got := pagesOfTwo(t, 5, func(pg *mastodon.Pagination) ([]*mastodon.Status, error) { return bob.GetFavourites(ctx, pg) })
 	if len(got) != 3 || !slices.Contains(got, ids[0]) || !slices.Contains(got, ids[2]) {
 		t.Errorf("bob's favourites by pages: %v; want the three posts", got)
 	}

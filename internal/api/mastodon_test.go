@@ -216,21 +216,7 @@ func TestMastodonClient(t *testing.T) {
 
 	// The home timeline, two at a time, by the Link header's "next".
 	want := append([]mastodon.ID{reply.ID}, reversed(ids)...)
-	var got []mastodon.ID
-	pg := &mastodon.Pagination{Limit: 2}
-	for range 10 {
-		page, err := alice.GetTimelineHome(ctx, pg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, st := range page {
-			got = append(got, st.ID)
-		}
-		if pg.MaxID == "" {
-			break
-		}
-		pg = &mastodon.Pagination{Limit: 2, MaxID: pg.MaxID}
-	}
+	got := pagesOfTwo(t, 10, func(pg *mastodon.Pagination) ([]*mastodon.Status, error) { return alice.GetTimelineHome(ctx, pg) })
 	if !slices.Equal(got, want) {
 		t.Errorf("home timeline by pages = %v; want %v", got, want)
 	}
@@ -277,4 +263,27 @@ func reversed[T any](s []T) []T {
 	out := slices.Clone(s)
 	slices.Reverse(out)
 	return out
+}
+
+// pagesOfTwo reads at most max pages of two statuses through read, each
+// after the last by the Link header's "next" (go-mastodon sets the
+// pagination's MaxID from it), and returns their ids in order.
+func pagesOfTwo(t *testing.T, max int, read func(*mastodon.Pagination) ([]*mastodon.Status, error)) []mastodon.ID {
+	t.Helper()
+	var got []mastodon.ID
+	pg := &mastodon.Pagination{Limit: 2}
+	for range max {
+		page, err := read(pg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range page {
+			got = append(got, st.ID)
+		}
+		if pg.MaxID == "" {
+			break
+		}
+		pg = &mastodon.Pagination{Limit: 2, MaxID: pg.MaxID}
+	}
+	return got
 }
