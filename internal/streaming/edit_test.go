@@ -21,12 +21,7 @@ import (
 func TestStreamEdit(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
-	alice, aliceToken := s.User("alice")
-	_, bobToken := s.User("bob")
-	_, carolToken := s.User("carol")
-	s.follow(bobToken, alice.ID)
-	s.follow(carolToken, alice.ID)
-	s.Drain()
+	aliceToken, bobToken, carolToken := s.aliceFollowed()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	sse := must.Value(s.Mastodon(&mastodon.Config{AccessToken: bobToken}).StreamingUser(ctx))(t)

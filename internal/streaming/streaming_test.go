@@ -220,6 +220,19 @@ func (es *eventStream) expectNotification(kind, actor string) notification {
 	return n
 }
 
+// aliceFollowed signs up alice, bob and carol, the two following
+// alice, and returns their tokens.
+func (s *server) aliceFollowed() (alice, bob, carol string) {
+	s.T.Helper()
+	a, alice := s.User("alice")
+	_, bob = s.User("bob")
+	_, carol = s.User("carol")
+	s.follow(bob, a.ID)
+	s.follow(carol, a.ID)
+	s.Drain()
+	return alice, bob, carol
+}
+
 // follow has the token's user follow uid through the API.
 func (s *server) follow(token string, uid int64) {
 	s.T.Helper()
@@ -512,12 +525,7 @@ func TestStreamWebSocket(t *testing.T) {
 func TestStreamMastodonLibrary(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)
-	alice, aliceToken := s.User("alice")
-	_, bobToken := s.User("bob")
-	_, carolToken := s.User("carol")
-	s.follow(bobToken, alice.ID)
-	s.follow(carolToken, alice.ID)
-	s.Drain()
+	aliceToken, bobToken, carolToken := s.aliceFollowed()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	sse, err := s.Mastodon(&mastodon.Config{AccessToken: bobToken}).StreamingUser(ctx)
