@@ -93,12 +93,46 @@ func (p *payloads) forget(key payloadKey, e *payload) {
 	}
 }
 
-// payload returns the payload of an event for viewer (0: logged out), a
-// client of origin: a Status (of a new post, or an edited one) or a
-// Notification as JSON, a deleted post's id; "" if there is nothing to send (the post or the
-// notification's post is gone, or viewer does not see its account:
-// blocked, muted, suspended).
-func (s *Server) payload(origin string, viewer int64, ev posts.Event) (string, error) {
+// payload returns the event that ls sends of ev to viewer (0: logged
+// out), a client of origin, and its payload ("" for none): the event
+// itself (see eventPayload), or for the direct stream a "conversation"
+// (see conversationPayload).
+func (s *Server) payload(origin string, viewer int64, ls liveStream, ev posts.Event) (event, data string, err error) {
+	if ls.direct {
+		data, err := s.conversationPayload(origin, viewer, ev)
+		return "conversation", data, err
+	}
+	data, err = s.eventPayload(origin, viewer, ev)
+	return ev.Kind, data, err
+}
+
+// conversationPayload returns the Conversation of viewer's that the
+// update ev brings, if its post is a direct one: rendered for viewer
+// alone (who it is with, whether it is unread), so not kept; "" for
+// another post, or one viewer does not see.
+func (s *Server) conversationPayload(origin string, viewer int64, ev posts.Event) (string, error) {
+	ctx, cancel := context.WithTimeout(middleware.WithViewer(context.Background(), retwis.User{ID: viewer}), renderTimeout)
+	defer cancel()
+	p, err := s.store.Post(ctx, viewer, ev.Post)
+	if retwis.ErrorKind(err) == retwis.NotFound || err == nil && p.Visibility != retwis.Direct {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("live conversation of post %d: %w", ev.Post, err)
+	}
+	data, err := s.api.ConversationJSON(ctx, origin, viewer, ev.Post)
+	if err != nil {
+		return "", fmt.Errorf("live conversation of post %d: %w", ev.Post, err)
+	}
+	return data, nil
+}
+
+// eventPayload returns the payload of an event for viewer (0: logged
+// out), a client of origin: a Status (of a new post, or an edited one)
+// or a Notification as JSON, a deleted post's id; "" if there is
+// nothing to send (the post or the notification's post is gone, or
+// viewer does not see its account: blocked, muted, suspended).
+func (s *Server) eventPayload(origin string, viewer int64, ev posts.Event) (string, error) {
 	if hidden, err := s.hides(viewer, ev); hidden || err != nil {
 		return "", err
 	}

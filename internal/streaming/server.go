@@ -115,8 +115,9 @@ func (s *Server) Register(mux *http.ServeMux) {
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/streaming", s.streamWebSocket)
 	mux.HandleFunc("GET /api/v1/streaming/health", streamHealth)
-	for path, name := range map[string]string{"user": "user", "user/notification": "user:notification",
-		"public": "public", "public/local": "public:local", "hashtag": "hashtag", "hashtag/local": "hashtag:local"} {
+	for path, name := range map[string]string{"user": "user", "user/notification": "user:notification", "direct": "direct",
+		"public": "public", "public/local": "public:local", "public/remote": "public:remote",
+		"hashtag": "hashtag", "hashtag/local": "hashtag:local"} {
 		mux.HandleFunc("GET /api/v1/streaming/"+path, s.streamEvents(name))
 	}
 	// The top-level mux sends this one /api/v1/streaming and the paths

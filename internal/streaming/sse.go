@@ -3,6 +3,7 @@ package streaming
 import (
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/retwis/retwis/internal/api/apiwire"
@@ -11,16 +12,20 @@ import (
 )
 
 // streamEvents answers GET /api/v1/streaming/user, /user/notification,
-// /public, /public/local, /hashtag?tag= and /hashtag/local?tag=: the
-// stream name, as Server-Sent Events. The user streams take the token
-// as the other routes do, or the session cookie of the pages, so that
-// they can listen too.
+// /direct, /public, /public/local, /public/remote (each public one of
+// posts with media alone with only_media=true), /hashtag?tag= and
+// /hashtag/local?tag=: the stream name, as Server-Sent Events. The user
+// streams take the token as the other routes do, or the session cookie
+// of the pages, so that they can listen too.
 func (s *Server) streamEvents(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		l, err := s.listenerOf(r, apiwire.Bearer(r), true)
 		if err != nil {
 			s.mw.Fail(w, r, err)
 			return
+		}
+		if strings.HasPrefix(name, "public") && apiwire.Flag(r.URL.Query(), "only_media") {
+			name += ":media"
 		}
 		ls, refused := resolveStream(name, r.URL.Query().Get("tag"), l)
 		if refused != nil {
@@ -89,12 +94,12 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.C
 			if m.Stream != ls.source || !ls.sends(m.Event.Kind) {
 				continue
 			}
-			data, err := s.payload(origin, l.user.ID, m.Event)
+			event, data, err := s.payload(origin, l.user.ID, ls, m.Event)
 			if err != nil {
 				s.log.Warn("live event", "event", m.Event.Kind, "err", err)
 			}
 			if data != "" {
-				ok = send("event: ", m.Event.Kind, "\ndata: ", data, "\n\n")
+				ok = send("event: ", event, "\ndata: ", data, "\n\n")
 			}
 		}
 	}

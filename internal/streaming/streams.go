@@ -77,11 +77,12 @@ func (s *Server) listenerOf(r *http.Request, secret string, cookie bool) (listen
 
 // liveStream is one of Mastodon's streams as a client named it.
 type liveStream struct {
-	name   string       // "user", "user:notification", "public", "public:local", "hashtag", "hashtag:local"
+	name   string       // "user", "user:notification", "direct", "public", "public:local", "hashtag", "hashtag:local"…
 	tag    string       // a hashtag stream's tag, as the client wrote it
 	source posts.Stream // the store's stream it reads
 	posts  bool         // updates and deletions are sent
 	notes  bool         // notifications are sent
+	direct bool         // the direct posts that reach the user are sent, as their conversations
 }
 
 // key tells the streams of a connection apart: tags that fold alike are
@@ -98,6 +99,9 @@ func (ls liveStream) label() []string {
 
 // sends reports whether the stream sends events of kind.
 func (ls liveStream) sends(kind string) bool {
+	if ls.direct {
+		return kind == "update"
+	}
 	if kind == "notification" {
 		return ls.notes
 	}
@@ -112,29 +116,24 @@ type streamError struct {
 
 // resolveStream returns the stream named name (with tag, for a hashtag
 // stream) if l may read it. A user's streams need their token, with
-// read:statuses (user) or read:notifications (user:notification); the
-// user stream carries notifications only if the token grants that too.
-// The others are public. retwis is one server, so the local streams are
-// the same as the others.
+// read:statuses (user, direct) or read:notifications (user:notification);
+// the user stream carries notifications only if the token grants that
+// too. The others are public. retwis is one server, so the local streams
+// are the same as the others, and the remote ones carry nothing; no post
+// has media (attachments are yet to come), so neither do the streams of
+// posts with media.
 func resolveStream(name, tag string, l listener) (liveStream, *streamError) {
 	switch name {
-	case "user", "user:notification":
-		need := readStatuses
-		if name == "user:notification" {
-			need = readNotifications
-		}
-		switch {
-		case l.user.ID == 0 && l.scopes != nil: // an app's own token
-			return liveStream{}, &streamError{http.StatusUnprocessableEntity, "This method requires an authenticated user"}
-		case l.user.ID == 0:
-			return liveStream{}, &streamError{http.StatusUnauthorized, "Missing access token"}
-		case !l.scopes.Allows(need):
-			return liveStream{}, &streamError{http.StatusForbidden, "Access token does not have the required scopes"}
+	case "user", "user:notification", "direct":
+		if refused := userOnly(name, l); refused != nil {
+			return liveStream{}, refused
 		}
 		return liveStream{name: name, source: posts.UserStream(l.user.ID), posts: name == "user",
-			notes: l.scopes.Allows(readNotifications)}, nil
+			notes: name != "direct" && l.scopes.Allows(readNotifications), direct: name == "direct"}, nil
 	case "public", "public:local":
 		return liveStream{name: name, source: posts.PublicStream(), posts: true}, nil
+	case "public:media", "public:local:media", "public:remote", "public:remote:media":
+		return liveStream{name: name, source: posts.PublicStream()}, nil
 	case "hashtag", "hashtag:local":
 		src := posts.TagStream(tag)
 		switch {
@@ -146,6 +145,25 @@ func resolveStream(name, tag string, l listener) (liveStream, *streamError) {
 		return liveStream{name: name, tag: tag, source: src, posts: true}, nil
 	}
 	return liveStream{}, &streamError{http.StatusBadRequest, "Unknown stream type"}
+}
+
+// userOnly refuses stream name of a user's to l unless l is a user whose
+// token grants what it needs: read:notifications for user:notification,
+// read:statuses for the others.
+func userOnly(name string, l listener) *streamError {
+	need := readStatuses
+	if name == "user:notification" {
+		need = readNotifications
+	}
+	switch {
+	case l.user.ID == 0 && l.scopes != nil: // an app's own token
+		return &streamError{http.StatusUnprocessableEntity, "This method requires an authenticated user"}
+	case l.user.ID == 0:
+		return &streamError{http.StatusUnauthorized, "Missing access token"}
+	case !l.scopes.Allows(need):
+		return &streamError{http.StatusForbidden, "Access token does not have the required scopes"}
+	}
+	return nil
 }
 
 // subscribe adds ls to c, waiting (a bounded time) until it is listened

@@ -182,15 +182,12 @@ func (ws *wsSession) deliver(m *livehub.Message) bool {
 	if len(to) == 0 {
 		return true
 	}
-	data, err := ws.s.payload(ws.origin, ws.listener.user.ID, m.Event)
-	if err != nil {
-		ws.s.log.Warn("live event", "event", m.Event.Kind, "err", err)
-	}
-	if data == "" {
-		return true
-	}
-	for _, ls := range to {
-		if ws.write(wsEvent{Stream: ls.label(), Event: m.Event.Kind, Payload: data}) != nil {
+	for _, ls := range to { // a Status is rendered once for all (payloads keeps it)
+		event, data, err := ws.s.payload(ws.origin, ws.listener.user.ID, ls, m.Event)
+		if err != nil {
+			ws.s.log.Warn("live event", "event", m.Event.Kind, "err", err)
+		}
+		if data != "" && ws.write(wsEvent{Stream: ls.label(), Event: event, Payload: data}) != nil {
 			return false
 		}
 	}

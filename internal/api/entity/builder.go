@@ -3,6 +3,7 @@ package entity
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
@@ -203,6 +204,23 @@ func (b Builder) StatusJSON(ctx context.Context, origin string, pid int64) (stri
 // does not see its post.
 func (b Builder) NotificationJSON(ctx context.Context, origin string, n retwis.Notification) (string, error) {
 	out, err := b.Notifications(ctx, SiteAt(origin), []retwis.Notification{n})
+	if err != nil {
+		return "", err
+	}
+	return firstJSON(out)
+}
+
+// ConversationJSON returns viewer's Conversation whose newest post is
+// pid as JSON, or "" if there is none (see interact.ConversationAt).
+func (b Builder) ConversationJSON(ctx context.Context, origin string, viewer, pid int64) (string, error) {
+	c, err := b.Store.ConversationAt(ctx, viewer, pid)
+	if errors.Is(err, interact.ErrNoConversation) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	out, err := b.Conversations(ctx, SiteAt(origin), viewer, []interact.Conversation{c})
 	if err != nil {
 		return "", err
 	}

@@ -103,6 +103,27 @@ func (s *Store) Conversation(ctx context.Context, uid, conv int64) (Conversation
 	return convs[0], nil
 }
 
+// ConversationAt returns uid's conversation whose newest post is pid,
+// as the live stream of direct posts tells of it when pid reaches uid;
+// ErrNoConversation when none is (pid is no direct post to uid, or a
+// newer one came since, which is told of in its turn). Two calls in
+// uid's slot, then the post's read.
+func (s *Store) ConversationAt(ctx context.Context, uid, pid int64) (Conversation, error) {
+	id := kernel.ID(pid)
+	convs, err := s.C.Do(ctx, s.C.B().Zrange().Key(schema.Conversations(uid)).Min(id).Max(id).Byscore().Limit(0, 1).Build()).AsStrSlice()
+	if err != nil {
+		return Conversation{}, s.Wrap("read conversation", err)
+	}
+	if len(convs) == 0 {
+		return Conversation{}, ErrNoConversation
+	}
+	conv, err := strconv.ParseInt(convs[0], 10, 64)
+	if err != nil {
+		return Conversation{}, s.Wrap("read conversation", err)
+	}
+	return s.Conversation(ctx, uid, conv)
+}
+
 // lastOf returns convs with their newest posts as uid sees them and
 // whether uid read them, leaving out those of which uid sees none: one
 // call in uid's slot, then the posts' read, both through the client-side
