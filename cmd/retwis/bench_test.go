@@ -33,15 +33,15 @@ func TestBench(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("bench exited %d:\n%s", status, report)
 	}
-	for _, want := range []string{"seeded in", "per timeline entry", "per archived entry", "static", "healthz", "home", "profile", "timeline", "api-home", "tag", "thread", "post", "post-rich", "mixed",
+	for _, want := range []string{"seeded in", "per timeline entry", "per archived entry", "static", "healthz", "home", "profile", "timeline", "api-home", "notifications", "api-notifications", "tag", "thread", "post", "post-rich", "mixed",
 		"followed users", "delivery of one post", "posts fully delivered", "backlog peak", "post to its last follower", "home page, while posting", "home page by depth", "entries/s"} {
 		if !strings.Contains(report, want) {
 			t.Fatalf("report lacks %q:\n%s", want, report)
 		}
 	}
-	rows := regexp.MustCompile(`(?m)^(static|healthz|home|profile|timeline|api-home|tag|thread|post|post-rich|mixed) .* (\d+)$`).FindAllStringSubmatch(report, -1)
-	if len(rows) != 11 {
-		t.Fatalf("found %d scenario rows; want 11:\n%s", len(rows), report)
+	rows := regexp.MustCompile(`(?m)^(static|healthz|home|profile|timeline|api-home|notifications|api-notifications|tag|thread|post|post-rich|mixed) .* (\d+)$`).FindAllStringSubmatch(report, -1)
+	if len(rows) != 13 {
+		t.Fatalf("found %d scenario rows; want 13:\n%s", len(rows), report)
 	}
 	for _, r := range rows {
 		if r[2] != "0" {

@@ -36,6 +36,10 @@ var scenarioList = []scenario{
 	{name: "api-home", next: func(b *bench, conn int, _ *rand.Rand) loadtest.Request {
 		return loadtest.Request{Path: "/api/v1/timelines/home", Bearer: b.tokens[conn]}
 	}},
+	{name: "notifications", next: func(*bench, int, *rand.Rand) loadtest.Request { return loadtest.Request{Path: "/notifications"} }},
+	{name: "api-notifications", next: func(b *bench, conn int, _ *rand.Rand) loadtest.Request {
+		return loadtest.Request{Path: "/api/v1/notifications", Bearer: b.tokens[conn]}
+	}},
 	{name: "tag", next: func(b *bench, _ int, rng *rand.Rand) loadtest.Request {
 		return loadtest.Request{Path: retwis.TagPath(b.words[rng.IntN(len(b.words))])}
 	}},
