@@ -19,6 +19,13 @@ func (s *Server) unfollow(w http.ResponseWriter, r *http.Request) {
 	s.changeRelation(w, r, s.Store.Unfollow)
 }
 
+// removeFromFollowers answers POST
+// /api/v1/accounts/{id}/remove_from_followers: the account stops
+// following the user (nothing happens if it did not).
+func (s *Server) removeFromFollowers(w http.ResponseWriter, r *http.Request) {
+	s.changeRelation(w, r, func(ctx context.Context, me, them int64) error { return s.Store.Unfollow(ctx, them, me) })
+}
+
 // changeRelation applies change (follow, unfollow, block…) from the
 // user to the account of the path, and answers with the relationship
 // that results.

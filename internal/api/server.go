@@ -80,6 +80,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/accounts/{id}/following", s.May(apiwire.ReadAccounts, s.followList(followingList)))
 	mux.HandleFunc("POST /api/v1/accounts/{id}/follow", s.Need(apiwire.WriteFollows, s.MW.Throttle(s.follow)))
 	mux.HandleFunc("POST /api/v1/accounts/{id}/unfollow", s.Need(apiwire.WriteFollows, s.MW.Throttle(s.unfollow)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/remove_from_followers", s.Need(apiwire.WriteFollows, s.MW.Throttle(s.removeFromFollowers)))
 	mux.HandleFunc("POST /api/v1/accounts/{id}/block", s.Need(apiwire.WriteBlocks, s.MW.Throttle(s.block)))
 	mux.HandleFunc("POST /api/v1/accounts/{id}/unblock", s.Need(apiwire.WriteBlocks, s.MW.Throttle(s.unblock)))
 	mux.HandleFunc("POST /api/v1/accounts/{id}/mute", s.Need(apiwire.WriteMutes, s.MW.Throttle(s.mute)))

@@ -22,6 +22,21 @@ func (s *Server) unfollow(w http.ResponseWriter, r *http.Request) {
 	s.changeRelation(w, r, s.store.Unfollow)
 }
 
+// removeFollower serves POST /u/{username}/remove-follower: the user
+// named stops following the viewer, who goes back to their followers.
+func (s *Server) removeFollower(w http.ResponseWriter, r *http.Request) {
+	u, _ := middleware.ViewerFrom(r.Context())
+	follower, err := s.store.UserByName(r.Context(), r.PathValue("username"))
+	if err == nil {
+		err = s.store.Unfollow(r.Context(), follower.ID, u.ID)
+	}
+	if err != nil {
+		s.mw.Fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, retwis.ProfilePath(u.Username)+"/followers", http.StatusSeeOther)
+}
+
 // changeRelation applies change (follow, unfollow, block…) from the
 // viewer to the user named in the path, then goes back to that user's
 // profile, or to the settings of blocks and mutes if the form says

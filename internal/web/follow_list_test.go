@@ -70,3 +70,25 @@ func listed(page string) []string {
 	}
 	return names
 }
+
+// TestRemoveFollower: the owner of a followers list sees a Remove
+// button by each follower, and no one else does; removing one makes it
+// stop following the owner.
+func TestRemoveFollower(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	star, fan := s.browser(), s.browser()
+	star.signUp("star")
+	fan.signUp("fan")
+	expect(t, fan.post("/u/star/follow", nil), 303)
+	expect(t, star.get("/u/star/followers"), 200, `action="/u/fan/remove-follower"`)
+	if r := fan.get("/u/star/followers"); regexp.MustCompile(`remove-follower`).MatchString(r.body) {
+		t.Fatalf("a follower sees the Remove buttons of another's list:\n%s", r.body)
+	}
+	r := star.post("/u/fan/remove-follower", nil)
+	if r.status != 303 || r.location != "/u/star/followers" {
+		t.Fatalf("remove: %d %q; want back to the followers", r.status, r.location)
+	}
+	expect(t, star.get("/u/star/followers"), 200, "Nobody follows star yet.")
+	expect(t, fan.get("/u/fan/following"), 200, "fan follows nobody yet.")
+}
