@@ -62,6 +62,7 @@ type serveConfig struct {
 	publicURL     publicURLValue   // the URL the server is reached at; zero: derived from addr
 	contact       emailValue       // the operator's e-mail address, which the instance entities give
 	about         string           // the instance's extended description
+	privacy       string           // the instance's privacy policy
 
 	// metricsFallback: metricsAddr is the default, which gives way to a
 	// free port when another server on the host has it (serveMetrics).
@@ -198,6 +199,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"the e-mail `address` at which users reach whoever runs the server, which the client API gives", "RETWIS_CONTACT_EMAIL"))
 	fs.StringVar(&c.about, "about", "", envHelp(
 		"the server's extended description for the client API (plain `text`, paragraphs split by blank lines)", "RETWIS_ABOUT"))
+	fs.StringVar(&c.privacy, "privacy-policy", "", envHelp(
+		"the server's privacy policy for the client API (plain `text`, paragraphs split by blank lines; empty: a statement of what retwis keeps and shares)", "RETWIS_PRIVACY_POLICY"))
 	fs.DurationVar(&c.store.NameReserve, "name-reserve", kernel.DefaultNameReserve, envHelp(
 		"how `long` the username of a deleted account stays reserved, so that nobody can pose as its owner", "RETWIS_NAME_RESERVE"))
 }
@@ -408,7 +411,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
 		ProbesOnly: cfg.role == roleWorker, PublicURL: public,
 		Pages:     web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits, LogStatic: cfg.logStatic},
-		API:       api.Options{Rate: cfg.apiRate, Signups: cfg.pageLimits.Signups, Site: api.Site{Contact: cfg.contact.String(), About: cfg.about}},
+		API:       api.Options{Rate: cfg.apiRate, Signups: cfg.pageLimits.Signups, Site: api.Site{Contact: cfg.contact.String(), About: cfg.about, PrivacyPolicy: cfg.privacy}},
 		Streaming: streaming.Options{Limits: cfg.streams}})
 	if err != nil {
 		return err

@@ -173,6 +173,12 @@ func TestInstanceGoMastodon(t *testing.T) {
 	if s.Call(http.MethodGet, "/api/v1/instance/extended_description", "", nil).Decode(t, &about); about.Content != "<p>Hello.</p><p>Be &lt;nice&gt;.</p>" || about.UpdatedAt == "" {
 		t.Errorf("extended description = %+v", about)
 	}
+	if s.Call(http.MethodGet, "/api/v1/instance/privacy_policy", "", nil).Decode(t, &about); !strings.HasPrefix(about.Content, "<p>This server runs retwis.") || about.UpdatedAt == "" {
+		t.Errorf("the default privacy policy = %+v", about)
+	}
+	if r := s.Call(http.MethodGet, "/health", "", nil); r.Status != http.StatusOK || string(r.Body) != "OK" {
+		t.Errorf("/health: %d %q; want OK", r.Status, r.Body)
+	}
 	var langs []struct{ Code, Name string }
 	if s.Call(http.MethodGet, "/api/v1/instance/languages", "", nil).Decode(t, &langs); len(langs) < 180 ||
 		!slices.Contains(langs, struct{ Code, Name string }{"fr", "French"}) {

@@ -54,6 +54,9 @@ type Options struct {
 type Site struct {
 	Contact string // the e-mail address of whoever runs it; may be ""
 	About   string // the extended description, plain text; "": the short one
+	// PrivacyPolicy is the privacy policy, plain text; "": what retwis
+	// itself keeps and shares.
+	PrivacyPolicy string
 }
 
 // Kit is what the handlers of the client API share: the entities'

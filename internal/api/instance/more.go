@@ -1,7 +1,9 @@
 package instance
 
 import (
+	"cmp"
 	"html"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -55,17 +57,49 @@ func (s *Server) activity(w http.ResponseWriter, r *http.Request) {
 // the operator's text (Site.About), as paragraphs of HTML, or the short
 // description.
 func (s *Server) extendedDescription(w http.ResponseWriter, _ *http.Request) {
-	text := s.Site.About
-	if text == "" {
-		text = description
-	}
+	apiwire.WriteJSON(w, http.StatusOK, map[string]string{"updated_at": started.UTC().Format(time.RFC3339), "content": paragraphs(cmp.Or(s.Site.About, description))})
+}
+
+// privacyPolicy answers GET /api/v1/instance/privacy_policy: the
+// operator's text (Site.PrivacyPolicy), as paragraphs of HTML, or what
+// retwis itself keeps and shares (defaultPrivacyPolicy).
+func (s *Server) privacyPolicy(w http.ResponseWriter, _ *http.Request) {
+	apiwire.WriteJSON(w, http.StatusOK, map[string]string{"updated_at": started.UTC().Format(time.RFC3339), "content": paragraphs(cmp.Or(s.Site.PrivacyPolicy, defaultPrivacyPolicy))})
+}
+
+// defaultPrivacyPolicy is what a server that runs retwis keeps, as the
+// privacy policy of an operator who wrote none.
+const defaultPrivacyPolicy = `This server runs retwis. It keeps what you give it in its database: your username, a hash of your password (never the password itself), your display name and bio, your posts with the earlier versions of those you edited, whom you follow, block and mute, and your favourites, bookmarks, boosts, pins, lists, filters and markers.
+
+To keep your account safe it keeps, for each session and app you logged in with, when it began and the browser or app it came from, and it counts recent logins and requests per network address to hold back abuse; those counts expire on their own.
+
+It keeps no e-mail address and sends no e-mail. It shares nothing with other servers: retwis does not federate.
+
+You can download what it keeps about you from your settings (Export), and deleting your account removes it; your username stays reserved for a while afterwards, so that nobody can pose as you.`
+
+// paragraphs returns text, paragraphs split by blank lines, as HTML.
+func paragraphs(text string) string {
 	var b strings.Builder
 	for p := range strings.SplitSeq(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
 		if p = strings.TrimSpace(p); p != "" {
 			b.WriteString("<p>" + strings.ReplaceAll(html.EscapeString(p), "\n", "<br>") + "</p>")
 		}
 	}
-	apiwire.WriteJSON(w, http.StatusOK, map[string]string{"updated_at": started.UTC().Format(time.RFC3339), "content": b.String()})
+	return b.String()
+}
+
+// health answers GET /health, Mastodon's probe for load balancers:
+// "OK" while every Redis node answers (as /healthz), else 503.
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if err := s.Store.Health(r.Context()); err != nil {
+		s.MW.LogFailure(r, http.StatusServiceUnavailable, err)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, "Redis is unavailable\n")
+		return
+	}
+	io.WriteString(w, "OK")
 }
 
 // started is when this process started: when the description, set by

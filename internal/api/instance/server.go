@@ -27,12 +27,14 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/instance/peers", apiwire.EmptyList)
 	mux.HandleFunc("GET /api/v1/instance/domain_blocks", apiwire.EmptyList)
 	mux.HandleFunc("GET /api/v1/instance/extended_description", s.extendedDescription)
+	mux.HandleFunc("GET /api/v1/instance/privacy_policy", s.privacyPolicy)
 	mux.HandleFunc("GET /api/v1/instance/languages", languagesList)
 	mux.HandleFunc("GET /api/v1/instance/translation_languages", apiwire.EmptyObject)
 	mux.HandleFunc("GET /.well-known/nodeinfo", nodeinfoLinks)
 	mux.HandleFunc("GET /nodeinfo/{version}", s.nodeinfo)
+	mux.HandleFunc("GET /health", s.health)
 }
 
 // Paths are the paths outside /api/ that Routes serves, which the
 // client API's Register mounts on the top-level mux.
-var Paths = []string{"/.well-known/nodeinfo", "/nodeinfo/"}
+var Paths = []string{"/.well-known/nodeinfo", "/nodeinfo/", "/health"}
