@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 )
 
@@ -67,6 +68,9 @@ func TestSignupFromApp(t *testing.T) {
 	me, err := s.Mastodon(&mastodon.Config{AccessToken: got.AccessToken}).GetAccountCurrentUser(t.Context())
 	if err != nil || me.Username != "Ann" {
 		t.Fatalf("verify_credentials with the new token: %v %+v", err, me)
+	}
+	if sessions, err := s.Store.Sessions(t.Context(), must.Value(s.Store.UserID(t.Context(), "ann"))(t)); err != nil || len(sessions) != 0 {
+		t.Errorf("sessions of the pages after a sign-up from an app: %v, %v; want none", sessions, err)
 	}
 	if resp, _ := newBrowser(t).send(http.MethodPost, s.URL+"/login", url.Values{"username": {"ann"}, "password": {"password-Ann"}}); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
 		t.Errorf("login on the pages: %d to %q", resp.StatusCode, resp.Header.Get("Location"))

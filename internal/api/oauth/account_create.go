@@ -106,7 +106,7 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 	if !s.TakeSignup(w, r) {
 		return
 	}
-	u, session, err := s.Store.Register(r.Context(), v.Get("username"), v.Get("password"))
+	u, err := s.Store.SignUp(r.Context(), v.Get("username"), v.Get("password"))
 	switch {
 	case retwis.ErrorKind(err) == retwis.Conflict: // taken, or reserved after a deletion
 		f := refusals{}
@@ -116,10 +116,6 @@ func (s *Server) createAccount(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		s.Fail(w, r, err)
 		return
-	}
-	// The app's token is the account's way in, not the page's session.
-	if err := s.Store.Logout(r.Context(), u.ID, session); err != nil {
-		s.MW.LogFailure(r, http.StatusInternalServerError, err)
 	}
 	s.issue(w, r, u.ID, retwis.App{ClientID: t.ClientID, Name: t.AppName}, t.Scopes)
 }

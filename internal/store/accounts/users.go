@@ -26,6 +26,19 @@ var errNameTaken = retwis.Errorf(retwis.Conflict, "That username is already take
 // visibly taken is refused before anything is written; a sign-up that
 // loses a race for the same name removes what it wrote.
 func (s *Store) Register(ctx context.Context, username, pass string) (retwis.User, string, error) {
+	return s.register(ctx, username, pass, true)
+}
+
+// SignUp creates an account as Register does, without a session: for
+// an app, which is then given a token of its own.
+func (s *Store) SignUp(ctx context.Context, username, pass string) (retwis.User, error) {
+	u, _, err := s.register(ctx, username, pass, false)
+	return u, err
+}
+
+// register creates an account (see Register), with the token of its
+// first session if session is set.
+func (s *Store) register(ctx context.Context, username, pass string, session bool) (retwis.User, string, error) {
 	if err := retwis.ValidateUsername(username); err != nil {
 		return retwis.User{}, "", err
 	}
@@ -47,9 +60,11 @@ func (s *Store) Register(ctx context.Context, username, pass string) (retwis.Use
 	if err != nil {
 		return retwis.User{}, "", err
 	}
-	token, err := s.newSession(ctx, uid)
-	if err != nil {
-		return retwis.User{}, "", err
+	var token string
+	if session {
+		if token, err = s.newSession(ctx, uid); err != nil {
+			return retwis.User{}, "", err
+		}
 	}
 	if err := s.claim(ctx, uid, username); err != nil {
 		return retwis.User{}, "", err
