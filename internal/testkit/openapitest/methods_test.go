@@ -1,6 +1,7 @@
 package openapitest
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
 )
@@ -57,5 +58,57 @@ func TestParseMethods(t *testing.T) {
 	}
 	if CompareVersions("4.3.0-beta.2", "4.3.0") >= 0 || CompareVersions("1.1", "1.1.0") != 0 || CompareVersions("4.10", "4.9.9") <= 0 {
 		t.Error("CompareVersions orders pre-releases, missing numbers or two-digit numbers wrongly")
+	}
+}
+
+// TestValidate checks Validate and ResponseSchema on a made-up document:
+// a body that matches, and one wrong in each way it tells.
+func TestValidate(t *testing.T) {
+	var root any
+	doc := `{"paths": {"/a/{id}": {"get": {"responses": {"200": {"$ref": "#/components/responses/A"}}}},
+		"/a/b": {"get": {"responses": {"204": {"description": "none"}}}}},
+	"components": {"responses": {"A": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}}},
+		"schemas": {"A": {"type": "object", "required": ["id", "n"], "properties": {
+			"id": {"type": "string"}, "n": {"type": "integer"}, "kind": {"enum": ["x", "y"]},
+			"at": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "list": {"type": "array", "maxItems": 1, "items": {"type": "boolean"}},
+			"map": {"type": "object", "additionalProperties": {"type": "number"}}}}}}}`
+	if err := json.Unmarshal([]byte(doc), &root); err != nil {
+		t.Fatal(err)
+	}
+	schema, found := ResponseSchema(root, "GET", "/a/1", 200)
+	if !found || schema == nil {
+		t.Fatalf("ResponseSchema(GET /a/1, 200) = %v, %v; want A's", schema, found)
+	}
+	if s, found := ResponseSchema(root, "GET", "/a/b", 204); !found || s != nil {
+		t.Errorf("ResponseSchema(GET /a/b, 204) = %v, %v; want no body, found (the literal path before /a/{id})", s, found)
+	}
+	for _, c := range [][2]string{{"POST", "/a/1"}, {"GET", "/b"}, {"GET", "/a/1/c"}} {
+		if _, found := ResponseSchema(root, c[0], c[1], 200); found {
+			t.Errorf("ResponseSchema found %s %s, which the document lacks", c[0], c[1])
+		}
+	}
+	if s, found := ResponseSchema(root, "GET", "/a/1", 404); !found || s != nil {
+		t.Errorf("ResponseSchema(GET /a/1, 404) = %v, %v; want no body, found", s, found)
+	}
+	var good, bad any
+	must(t, json.Unmarshal([]byte(`{"id": "1", "n": 2, "kind": "x", "at": null, "list": [true], "map": {"a": 1.5}, "extra": 1}`), &good))
+	must(t, json.Unmarshal([]byte(`{"id": 1, "n": 2.5, "kind": "z", "at": 3, "list": [true, "no"], "map": {"a": "b"}}`), &bad))
+	if errs := Validate(root, schema, good); len(errs) != 0 {
+		t.Errorf("Validate(good) = %v; want nothing", errs)
+	}
+	want := []string{`$.at: 3 matches none of anyOf's schemas`, `$.id: 1, want type string`, `$.kind: "z" is not one of [x y]`,
+		`$.list: 2 items, at most 1`, `$.list[1]: "no", want type boolean`, `$.map.a: "b", want type number`, `$.n: 2.5, want type integer`}
+	if errs := Validate(root, schema, bad); !slices.Equal(errs, want) {
+		t.Errorf("Validate(bad) =\n%q\nwant\n%q", errs, want)
+	}
+	if errs := Validate(root, schema, map[string]any{"id": "1"}); !slices.Equal(errs, []string{`$: lacks the required "n"`}) {
+		t.Errorf("Validate without n = %q", errs)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
