@@ -5,8 +5,10 @@
 # an empty list (operations tagged "empty" in internal/api/openapi.json),
 # always refused ("unsupported"), or missing. TestMastodonMethods keeps
 # the README's "N of M methods of Mastodon X.Y" true.
+# update also writes docs/mastodon-entities.tsv, the attributes of the
+# documentation's entities, which TestClientReplays checks answers by.
 # Usage: scripts/api-methods.sh report [VERSIONS]   e.g. report 4.2,4.3
-#        scripts/api-methods.sh update [DOCS]       the method list anew
+#        scripts/api-methods.sh update [DOCS]       both lists anew
 # update reads DOCS, a checkout of github.com/mastodon/documentation, or
 # clones its newest commit.
 set -eu
@@ -27,7 +29,7 @@ update)
 		go test ./internal/api -run '^TestMastodonMethods$' -count=1 -mastodon-docs="$(cd "$DOCS" && pwd)"
 	;;
 *)
-	sed -n '2,12s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,14s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 	;;
 esac

@@ -20,12 +20,16 @@ import (
 // report of TestMastodonMethods).
 
 var (
-	mastodonDocs = flag.String("mastodon-docs", "", "a checkout of github.com/mastodon/documentation: write docs/mastodon-methods.tsv anew from its content/en/methods")
+	mastodonDocs = flag.String("mastodon-docs", "", "a checkout of github.com/mastodon/documentation: write docs/mastodon-methods.tsv and docs/mastodon-entities.tsv anew from its content/en/methods and entities")
 	methodReport = flag.String("methods-report", "", "versions of Mastodon (as 4.2,4.3) to log the count of methods of, with the methods retwis lacks or stubs")
 )
 
-// methodsFile is the committed method list.
-const methodsFile = "../../docs/mastodon-methods.tsv"
+// methodsFile is the committed method list; entitiesFile the
+// attributes of the entities.
+const (
+	methodsFile  = "../../docs/mastodon-methods.tsv"
+	entitiesFile = "../../docs/mastodon-entities.tsv"
+)
 
 // methodsHeader is the comment that heads the method list.
 const methodsHeader = `# The methods of Mastodon's client API, as github.com/mastodon/documentation
@@ -33,6 +37,15 @@ const methodsHeader = `# The methods of Mastodon's client API, as github.com/mas
 # line, the version history: added, deprecated, removed), admin API
 # included. Made by scripts/api-methods.sh from the documentation's
 # commit %s; do not edit by hand.
+`
+
+// entitiesHeader is the comment that heads the entities' attributes.
+const entitiesHeader = `# The attributes of the entities of Mastodon's client API, as
+# github.com/mastodon/documentation gives them in content/en/entities
+# (one section per attribute: the type, nullable or optional, the
+# version history), which TestClientReplays checks the answers against.
+# Made by scripts/api-methods.sh from the documentation's commit %s;
+# do not edit by hand.
 `
 
 // servedElsewhere are the methods retwis implements outside the client
@@ -53,6 +66,7 @@ func TestMastodonMethods(t *testing.T) {
 	t.Parallel()
 	if *mastodonDocs != "" {
 		writeMethods(t, *mastodonDocs)
+		writeEntities(t, *mastodonDocs)
 	}
 	text, err := os.ReadFile(methodsFile)
 	if err != nil {
@@ -109,14 +123,43 @@ func writeMethods(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	slices.SortStableFunc(all, func(a, b openapitest.Method) int { return strings.Compare(a.Path+" "+a.Verb, b.Path+" "+b.Verb) })
-	commit := os.Getenv("MASTODON_DOCS_COMMIT")
-	if commit == "" {
-		commit = "(unknown)"
-	}
-	out := append(fmt.Appendf(nil, methodsHeader, commit), openapitest.MethodsTSV(all)...)
+	out := append(fmt.Appendf(nil, methodsHeader, docsCommit()), openapitest.MethodsTSV(all)...)
 	if err := os.WriteFile(methodsFile, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// writeEntities writes docs/mastodon-entities.tsv anew from the entity
+// pages of the documentation checked out at dir.
+func writeEntities(t *testing.T, dir string) {
+	pages, err := filepath.Glob(filepath.Join(dir, "content/en/entities/*.md"))
+	if err == nil && len(pages) == 0 {
+		err = fmt.Errorf("no content/en/entities/*.md in %s", dir)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []openapitest.Attribute
+	for _, p := range pages {
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, openapitest.ParseEntities(filepath.Base(p), text)...)
+	}
+	out := append(fmt.Appendf(nil, entitiesHeader, docsCommit()), openapitest.EntitiesTSV(all)...)
+	if err := os.WriteFile(entitiesFile, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// docsCommit is the commit of the documentation the lists are made from,
+// as scripts/api-methods.sh says.
+func docsCommit() string {
+	if c := os.Getenv("MASTODON_DOCS_COMMIT"); c != "" {
+		return c
+	}
+	return "(unknown)"
 }
 
 // methodsReport spells out a tally: the counts, then the methods lacking
