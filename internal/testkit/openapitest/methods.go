@@ -19,16 +19,23 @@ type Method struct {
 	Verb, Path, Added, Deprecated, Removed, Doc string
 }
 
-// Key is the method as a route of the OpenAPI document spells it: the
-// verb and the path with each ":name" segment written "{name}".
+// Key is the method as Supports keys a route: the verb and the path,
+// each parameter segment (":id" in Mastodon's spelling) written "{}",
+// whatever its name.
 func (m Method) Key() string {
-	segs := strings.Split(m.Path, "/")
+	return routeKey(m.Verb, m.Path)
+}
+
+// routeKey is the key of a route: "GET /a/{}" for "GET /a/:id" or
+// "get /a/{name}".
+func routeKey(verb, path string) string {
+	segs := strings.Split(path, "/")
 	for i, s := range segs {
-		if name, ok := strings.CutPrefix(s, ":"); ok {
-			segs[i] = "{" + name + "}"
+		if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "{") && strings.HasSuffix(s, "}") {
+			segs[i] = "{}"
 		}
 	}
-	return m.Verb + " " + strings.Join(segs, "/")
+	return strings.ToUpper(verb) + " " + strings.Join(segs, "/")
 }
 
 // The lines of a method's section that ParseMethods reads.
@@ -206,7 +213,8 @@ const (
 )
 
 // Supports tells how the document doc says its server answers each
-// method, by key (Method.Key); also lists routes served elsewhere than
+// method, by key (Method.Key, parameters named as they may be); also
+// lists routes served elsewhere than
 // the document describes (as "GET /oauth/authorize", a web page) that
 // do their method for real.
 func Supports(doc Spec, also ...string) map[string]Support {
@@ -223,11 +231,12 @@ func Supports(doc Spec, also ...string) map[string]Support {
 			} else if slices.Contains(tags, any("unsupported")) {
 				s = Unsupported
 			}
-			out[strings.ToUpper(verb)+" "+path] = s
+			out[routeKey(verb, path)] = s
 		}
 	}
 	for _, k := range also {
-		out[k] = Real
+		verb, path, _ := strings.Cut(k, " ")
+		out[routeKey(verb, path)] = Real
 	}
 	return out
 }

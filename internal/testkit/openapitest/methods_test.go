@@ -44,8 +44,8 @@ func TestParseMethods(t *testing.T) {
 		t.Errorf("ReadMethodsTSV(MethodsTSV(m)) = %v, %v; want m", back, err)
 	}
 	doc := Spec{Paths: map[string]map[string]map[string]any{
-		"/api/v1/things":      {"get": {"tags": []any{"things"}}},
-		"/api/v1/things/{id}": {"put": {"tags": []any{"empty"}}},
+		"/api/v1/things":         {"get": {"tags": []any{"things"}}},
+		"/api/v1/things/{thing}": {"put": {"tags": []any{"empty"}}},
 	}}
 	for _, c := range []struct {
 		v                                string
