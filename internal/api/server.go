@@ -87,6 +87,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/accounts/{id}/unmute", s.Need(apiwire.WriteMutes, s.MW.Throttle(s.unmute)))
 	mux.HandleFunc("POST /api/v1/reports", s.Need(apiwire.WriteReports, s.MW.Throttle(s.createReport)))
 	mux.HandleFunc("GET /api/v1/blocks", s.Need(apiwire.ReadBlocks, s.blocks))
+	mux.HandleFunc("GET /api/v1/domain_blocks", s.Need(apiwire.ReadBlocks, s.domainBlocks))
+	mux.HandleFunc("POST /api/v1/domain_blocks", s.Need(apiwire.WriteBlocks, s.MW.Throttle(s.blockDomain)))
+	mux.HandleFunc("DELETE /api/v1/domain_blocks", s.Need(apiwire.WriteBlocks, s.MW.Throttle(s.unblockDomain)))
 	mux.HandleFunc("GET /api/v1/mutes", s.Need(apiwire.ReadMutes, s.mutes))
 
 	mux.HandleFunc("POST /api/v1/statuses", s.Need(apiwire.WriteStatuses, s.MW.Throttle(s.createStatus)))

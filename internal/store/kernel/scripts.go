@@ -329,3 +329,8 @@ var MarkAdd = newScript("mark_add")
 // NotifyOnce gives a user a notification unless they have it already
 // or blocked or muted its actor.
 var NotifyOnce = newScript("notify_once")
+
+// AddCapped adds a member to a sorted set of a bounded size, scored by
+// when, each after the one before, unless it is in already (0) or the
+// set is full (-1).
+var AddCapped = newScript("add_capped")

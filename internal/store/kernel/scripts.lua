@@ -698,3 +698,17 @@ end
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
 return 0
+
+--- add_capped
+-- KEYS[1]: a sorted set of members scored by when they came. ARGV: a
+-- member, the unix ms now, the most members the set may hold. A member
+-- already in keeps its score (it returns 0); else it is added (1),
+-- scored now or 1 ms after the newest if that is not earlier (as
+-- mark_add), unless the set is full (-1).
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return -1 end
+local at = tonumber(ARGV[2])
+local newest = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+if newest[2] and tonumber(newest[2]) >= at then at = tonumber(newest[2]) + 1 end
+redis.call('ZADD', KEYS[1], at, ARGV[1])
+return 1

@@ -208,6 +208,11 @@
 //	                             (saves), "<timeline>:at" (unix ms of
 //	                             the last); "notifications" is written
 //	                             with the user hash's notified (retwis)
+//	domain_blocks:{<id>}
+//	                     zset    the domains user <id> blocked (the
+//	                             client API's domain blocks), scored by
+//	                             when, unix ms: none is of an account
+//	                             here (retwis does not federate) (retwis)
 //	notification_policy:{<id>}
 //	                     hash    user <id>'s notification policy:
 //	                             for_not_following, for_not_followers,

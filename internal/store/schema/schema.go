@@ -405,6 +405,10 @@ func MarkerFields(timeline string) (id, version, at string) {
 // of the PolicyFields, "accept", "filter" or "drop" (absent: accept).
 func NotificationPolicy(uid int64) string { return "notification_policy:" + tag(uid) }
 
+// DomainBlocks is the sorted set of the domains uid blocked (Mastodon's
+// user-level domain blocks), each scored by when, in unix ms.
+func DomainBlocks(uid int64) string { return "domain_blocks:" + tag(uid) }
+
 // PolicyFields are the fields of a NotificationPolicy hash, as
 // Mastodon's NotificationPolicy entity names them.
 var PolicyFields = []string{"for_not_following", "for_not_followers", "for_new_accounts", "for_private_mentions", "for_limited_accounts"}
