@@ -137,6 +137,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v2/search", s.May(apiwire.ReadSearch, s.search))
 	mux.HandleFunc("GET /api/v1/search", s.May(apiwire.ReadSearch, s.searchV1))
 	mux.HandleFunc("GET /api/oembed", s.oembed)
+	mux.HandleFunc("GET /api/v1/directory", s.May(apiwire.ReadAccounts, s.directory))
 	mux.HandleFunc("GET /api/v1/trends/tags", s.trendingTags)
 	mux.HandleFunc("GET /api/v1/tags/{name}", s.showTag)
 	mux.HandleFunc("GET /api/v1/trends", s.trendingTags)

@@ -61,6 +61,7 @@ func (s *Store) Migrate(ctx context.Context, log *slog.Logger) error {
 		{7, schema.ExploreReindexState, "the users registered before are entered in the directory in the background, a batch each maintenance round"},
 		{8, schema.AuthorsReindexState, "the posts written before get their authors' usernames in the background, a batch each maintenance round"},
 		{8, schema.ConversationsReindexState, "the direct posts written before are entered in their conversations in the background, a batch each maintenance round"},
+		{9, schema.ActivityReindexState, "the users registered before are ordered by their newest post in the background, a batch each maintenance round"},
 	} {
 		if v >= bf.version || empty {
 			continue

@@ -42,6 +42,7 @@ type Facts struct {
 	legacy            []int64 // ids of recent posts whose time must be read
 	legacyRecent      int64   // how many of them are in the week
 	legacyUnreadable  bool
+	newest            int64 // the id of the newest post (0: none): ids grow with time
 }
 
 // Code returns the entry's score.
@@ -67,18 +68,19 @@ func weekStart(now time.Time) time.Time { return now.Add(-retwis.DirectoryWeek).
 func (s *Store) ReadFacts(ctx context.Context, uids []int64, now time.Time, cached bool) ([]Facts, error) {
 	b := s.C.B()
 	since := weekStart(now)
-	cmds := make([]rueidis.Cacheable, 0, 4*len(uids))
+	cmds := make([]rueidis.Cacheable, 0, factReads*len(uids))
 	for _, uid := range uids {
 		cmds = append(cmds,
 			b.Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldDisplayName, schema.FieldJoined, schema.FieldSuspended).Cache(),
 			b.Zcard().Key(schema.Followers(uid)).Cache(),
 			b.Zcount().Key(schema.UserPosts(uid)).Min(kernel.ID(snowflake.First(since))).Max("+inf").Cache(),
-			b.Zrange().Key(schema.UserPosts(uid)).Min("("+kernel.ID(FirstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, index.LegacyPostsCounted).Cache())
+			b.Zrange().Key(schema.UserPosts(uid)).Min("("+kernel.ID(FirstSnowflake)).Max("-inf").Byscore().Rev().Limit(0, index.LegacyPostsCounted).Cache(),
+			b.Zrange().Key(schema.UserPosts(uid)).Min("0").Max("0").Rev().Cache())
 	}
 	res := s.reads(ctx, cached, cmds)
 	all := make([]Facts, len(uids))
 	for i, uid := range uids {
-		f, err := factsOf(uid, res[4*i:4*i+4])
+		f, err := factsOf(uid, res[factReads*i:factReads*(i+1)])
 		if err != nil {
 			return nil, s.Wrap("directory: facts", err)
 		}
@@ -86,6 +88,9 @@ func (s *Store) ReadFacts(ctx context.Context, uids []int64, now time.Time, cach
 	}
 	return all, s.countLegacy(ctx, all, since)
 }
+
+// factReads is how many commands ReadFacts sends per user.
+const factReads = 5
 
 // reads sends cmds through the client-side cache if cached, else as
 // plain commands, in one round trip.
@@ -126,7 +131,13 @@ func factsOf(uid int64, res []rueidis.RedisResult) (Facts, error) {
 	if f.posts, err = res[2].AsInt64(); err != nil {
 		return f, err
 	}
-	f.legacy, err = res[3].AsIntSlice()
+	if f.legacy, err = res[3].AsIntSlice(); err != nil {
+		return f, err
+	}
+	newest, err := res[4].AsIntSlice()
+	if len(newest) == 1 {
+		f.newest = newest[0]
+	}
 	return f, err
 }
 
@@ -227,10 +238,11 @@ func (s *Store) postTimes(ctx context.Context, pids []int64) ([]int64, error) {
 	return times, nil
 }
 
-// entryCmd returns the command that makes the directory's entry for f
-// what its facts say: gone if the user is.
-func (s *Store) entryCmd(f Facts) rueidis.Completed {
-	return index.EntryCmd(s.C, f.uid, f.exists, f.Code())
+// entryCmds return the commands that make the directory's entry for f,
+// and its place among the users by activity, what its facts say: gone
+// if the user is.
+func (s *Store) entryCmds(f Facts) rueidis.Commands {
+	return index.Commands(s.C, [][]string{index.EntryWrite(f.uid, f.exists, f.Code()), index.ActivityWrite(f.uid, f.exists, f.newest)})
 }
 
 // RefreshDirectory brings the directory's entries for uids in line with
@@ -245,9 +257,9 @@ func (s *Store) RefreshDirectory(ctx context.Context, uids ...int64) error {
 	if err != nil {
 		return err
 	}
-	cmds := make(rueidis.Commands, len(all))
-	for i, f := range all {
-		cmds[i] = s.entryCmd(f)
+	cmds := make(rueidis.Commands, 0, 2*len(all))
+	for _, f := range all {
+		cmds = append(cmds, s.entryCmds(f)...)
 	}
 	return s.Wrap("directory: write", redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)))
 }
@@ -415,7 +427,7 @@ func (s *Store) checkEntries(ctx context.Context, box zorder.Box, found []entry)
 	for i, f := range all {
 		code := f.Code()
 		if !f.exists || code != found[i].code {
-			fixes = append(fixes, s.entryCmd(f))
+			fixes = append(fixes, s.entryCmds(f)...)
 		}
 		if f.exists && index.Directory.Contains(box, code) && !f.suspended {
 			accounts = append(accounts, f.account())

@@ -153,8 +153,8 @@ func (s *Store) claim(ctx context.Context, uid int64, username string) error {
 	now := time.Now()
 	newcomer := Facts{uid: uid, exists: true, joined: now}
 	cmds := append(s.SeenCmds(uid, now.Unix(), false),
-		b.Zadd().Key(schema.UsersByTime).ScoreMember().ScoreMember(float64(now.Unix()), username).Build(),
-		s.entryCmd(newcomer))
+		b.Zadd().Key(schema.UsersByTime).ScoreMember().ScoreMember(float64(now.Unix()), username).Build())
+	cmds = append(cmds, s.entryCmds(newcomer)...)
 	cmds = append(cmds, index.Commands(s.C, index.PeopleWrites(uid, retwis.SearchTerms(username, ""), nil))...)
 	cmds = append(cmds, index.ActivityCmds(s.C, uid, now, schema.FieldActivityRegistrations)...)
 	if err := redisconn.FirstErr(s.C.DoMulti(ctx, cmds...)); err != nil {

@@ -58,6 +58,7 @@ type bulkAccount struct {
 	joined    int64   // unix time of sign-up
 	followers int64   // how many follow the user
 	posts     []int64 // the times of the user's posts of the last week written so far
+	newest    int64   // the id of the user's newest post (0: none)
 }
 
 // tagCount is what the bulk writer counts of a tag.
@@ -154,7 +155,7 @@ func (w *Writer) Post(p dataset.Post) error {
 		hash = append(hash, schema.FieldVisibility, p.Visibility.String())
 	}
 	w.count(post)
-	w.account(p.Author, func(a *bulkAccount) { a.posts = append(a.posts, p.Time) })
+	w.account(p.Author, func(a *bulkAccount) { a.posts, a.newest = append(a.posts, p.Time), max(a.newest, p.ID) })
 	writes := append([][]string{hash, {"ZADD", schema.UserPosts(p.Author), pid, pid}}, index.Writes(post)...)
 	return w.all(append(writes, index.ConversationWrites(post, false)...))
 }
@@ -169,7 +170,7 @@ func (w *Writer) Boost(b dataset.Boost) error {
 	author := retwis.User{ID: b.OfAuthor.ID, Username: b.OfAuthor.Name}
 	hash := append([]string{"HSET", schema.Post(b.ID)}, index.BoostFields(b.Booster, b.BoosterName, b.Time, b.Of, author)...)
 	w.latest = max(w.latest, b.Time)
-	w.account(b.Booster, func(a *bulkAccount) { a.posts = append(a.posts, b.Time) })
+	w.account(b.Booster, func(a *bulkAccount) { a.posts, a.newest = append(a.posts, b.Time), max(a.newest, b.ID) })
 	cmds := append([][]string{hash}, index.BoostWrites(b.Booster, b.ID, b.Of)...)
 	return w.all(append(cmds, index.BoostedWrites(b.Booster, b.Of, author.ID, b.Time*1000)...))
 }
@@ -262,6 +263,11 @@ func (w *Writer) finishDirectory() error {
 		code := index.Code(a.followers, int64(recent), time.Unix(a.joined, 0))
 		if err := w.out.command(index.EntryWrite(uid, true, code)...); err != nil {
 			return err
+		}
+		if a.newest > 0 {
+			if err := w.out.command(index.ActivityWrite(uid, true, a.newest)...); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

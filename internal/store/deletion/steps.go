@@ -155,7 +155,7 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 	if err != nil {
 		return err
 	}
-	s.Written.Add(append(keys, schema.Names(name), schema.NamesFolded(name), schema.UsersByTime, schema.Explore)...)
+	s.Written.Add(append(keys, schema.Names(name), schema.NamesFolded(name), schema.UsersByTime, schema.Explore, schema.UsersByActivity)...)
 	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		b := s.C.B()
 		cmds := rueidis.Commands{
@@ -163,6 +163,7 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 				name, retwis.FoldUsername(name), kernel.ID(uid), ms(s.Opts.NameReserve)),
 			b.Zrem().Key(schema.UsersByTime).Member(name).Build(),
 			b.Zrem().Key(schema.Explore).Member(kernel.ID(uid)).Build(),
+			b.Zrem().Key(schema.UsersByActivity).Member(kernel.ID(uid)).Build(),
 			b.Srem().Key(schema.ExploreStale).Member(kernel.ID(uid)).Build(),
 			b.Srem().Key(schema.Suspended).Member(kernel.ID(uid)).Build(),
 			b.Del().Key(keys...).Build(),

@@ -105,8 +105,9 @@ func (w *Worker) pushGlobal(ctx context.Context, pids ...int64) error {
 
 // index enters the posts of jobs in their secondary indexes (see
 // indexCmds), in one pipeline, notifying those they mention or answer
-// now, and marks their authors' entries in the directory for a refresh
-// (their counts of posts this week changed).
+// now, moves their authors up among the users by activity, and marks
+// their authors' entries in the directory for a refresh (their counts of
+// posts this week changed).
 func (w *Worker) index(ctx context.Context, jobs []job, posts map[int64]index.Post) error {
 	now := time.Now().UnixMilli()
 	err := redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
@@ -116,6 +117,7 @@ func (w *Worker) index(ctx context.Context, jobs []job, posts map[int64]index.Po
 			p.Noted = now
 			cmds = append(cmds, index.Cmds(w.st.C, p)...)
 			cmds = append(cmds, index.PostEventCmds(w.st.C, schema.EventUpdate, p)...)
+			cmds = append(cmds, index.ActiveCmd(w.st.C, p))
 		}
 		if authors := authorsOf(jobs); len(authors) > 0 {
 			cmds = append(cmds, w.st.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.IDs(authors)...).Build())

@@ -46,6 +46,26 @@ func EntryWrite(uid int64, exists bool, code uint64) []string {
 	return []string{"ZADD", schema.Explore, strconv.FormatUint(code, 10), kernel.ID(uid)}
 }
 
+// ActivityWrite is the plain command that makes user uid's place among
+// the users by activity (schema.UsersByActivity) the id of their newest
+// post, newest (ids grow with time: the tutorial's counted ones, then
+// snowflakes, all above them): gone if the user is, or has no post
+// (newest 0).
+func ActivityWrite(uid int64, exists bool, newest int64) []string {
+	if !exists || newest <= 0 {
+		return []string{"ZREM", schema.UsersByActivity, kernel.ID(uid)}
+	}
+	return []string{"ZADD", schema.UsersByActivity, kernel.ID(newest), kernel.ID(uid)}
+}
+
+// ActiveCmd returns the command that moves p's author up among the users
+// by activity to p, unless a newer post put them higher: what a post's
+// delivery writes, ahead of maintenance's refresh of the author's entry
+// (ActivityWrite).
+func ActiveCmd(c rueidis.Client, p Post) rueidis.Completed {
+	return c.B().Zadd().Key(schema.UsersByActivity).Gt().ScoreMember().ScoreMember(float64(p.ID), kernel.ID(p.Author)).Build()
+}
+
 // EntryCmd returns the command of EntryWrite.
 func EntryCmd(c rueidis.Client, uid int64, exists bool, code uint64) rueidis.Completed {
 	return Commands(c, [][]string{EntryWrite(uid, exists, code)})[0]

@@ -288,6 +288,9 @@
 //	                     hash    likewise, of the entering of the direct
 //	                             posts written before version 8 in their
 //	                             conversations (retwis)
+//	reindex:activity     hash    likewise, of the entering of the users
+//	                             registered before version 9 in
+//	                             users_by_activity (retwis)
 //	check:<scope>:<kind>:<n>
 //	                     hash    the progress of walk n of a check of a
 //	                             kind of index (check.Run): master
@@ -314,6 +317,10 @@
 //	                             follow, a sign-up and maintenance (for the
 //	                             authors of delivered posts) rewrite a
 //	                             user's entry with one ZADD (retwis)
+//	users_by_activity    zset    user ids scored by the id of their newest
+//	                             post (ids grow with time), with their entries
+//	                             in explore: the client API's directory,
+//	                             most recently active first (retwis)
 //	explore:stale        set     the users whose entries in explore await a
 //	                             rewrite: the authors of the posts
 //	                             delivered since maintenance's last round

@@ -634,6 +634,11 @@ func PeopleEntryOf(member string) (term string, uid int64, ok bool) {
 // timeline: every post and follow writes it, with one command.
 const Explore = "explore"
 
+// UsersByActivity is the sorted set of users (ids) scored by the id of
+// their newest post (ids grow with time), written with their entries in Explore: the
+// client API's directory, most recently active first.
+const UsersByActivity = "users_by_activity"
+
 // ExploreStale is the set of the users whose entries in Explore await a
 // refresh: each delivery adds the authors of its posts (one SADD in the
 // pipeline of their indexes), and maintenance refreshes them, so that an
@@ -656,6 +661,10 @@ const PeopleReindexState = "reindex:people"
 // ExploreReindexState records likewise how far the entering of the
 // users written before version 7 in the directory has got.
 const ExploreReindexState = "reindex:explore"
+
+// ActivityReindexState records likewise how far the entering of the
+// users registered before version 9 in UsersByActivity has got.
+const ActivityReindexState = "reindex:activity"
 
 // AuthorsReindexState records likewise how far the copying of their
 // authors' usernames into the posts written before version 8 has got.
@@ -692,8 +701,10 @@ func fnv32(s string) uint32 {
 // posts written before posts kept it their author's username, so that
 // pages read no user hash to name them, and adds the direct
 // conversations (both in the background, see AuthorsReindexState and
-// ConversationsReindexState).
-const Version = 8
+// ConversationsReindexState); version 9 orders the users by their newest
+// post, UsersByActivity (the users are entered in the background, see
+// ActivityReindexState).
+const Version = 9
 
 // Kinds of delivery job on the deliveries stream.
 const (

@@ -39,14 +39,16 @@ var backfills = []backfill{
 	{schema.ExploreReindexState, schema.UserKeys, "hash", "users for the directory", (keeper).reindexAccounts},
 	{schema.AuthorsReindexState, schema.PostKeys, "hash", "older posts' authors", (keeper).nameOlderPosts},
 	{schema.ConversationsReindexState, schema.DirectKeys, "zset", "direct posts for the conversations", (keeper).reindexConversations},
+	{schema.ActivityReindexState, schema.UserKeys, "hash", "users by their newest post", (keeper).reindexActivity},
 }
 
 // reindexOlder runs every backfill: as delivery jobs index new posts,
 // sign-ups new users and follows themselves, it indexes those written
 // before version 4 (by tag and mention), version 5 (in the people
 // search), version 6 (the follows in the graph), version 7 (the
-// users in the directory) and version 8 (their authors' usernames in
-// the posts, the direct posts in their conversations). See backfill.
+// users in the directory), version 8 (their authors' usernames in
+// the posts, the direct posts in their conversations) and version 9
+// (the users by their newest post). See backfill.
 // It returns how many keys it indexed.
 func (s keeper) reindexOlder(ctx context.Context) (int, error) {
 	total := 0
@@ -140,6 +142,19 @@ func (s keeper) reindexAccounts(ctx context.Context, keys []string) (int, error)
 	}
 	if err := s.recordJoined(ctx, found, names); err != nil {
 		return 0, err
+	}
+	return len(uids), s.RefreshDirectory(ctx, uids...)
+}
+
+// reindexActivity enters the users of keys in the order of their newest
+// posts, with their entries in the directory (RefreshDirectory writes
+// both), and returns how many it walked.
+func (s keeper) reindexActivity(ctx context.Context, keys []string) (int, error) {
+	uids := make([]int64, 0, len(keys))
+	for _, k := range keys {
+		if uid, ok := schema.UserOf(k); ok {
+			uids = append(uids, uid)
+		}
 	}
 	return len(uids), s.RefreshDirectory(ctx, uids...)
 }
