@@ -116,7 +116,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/streaming", s.streamWebSocket)
 	mux.HandleFunc("GET /api/v1/streaming/health", streamHealth)
 	for path, name := range map[string]string{"user": "user", "user/notification": "user:notification",
-		"public": "public", "public/local": "public:local", "hashtag": "hashtag", "hashtag/local": "hashtag:local"} {
+		"public": "public", "public/local": "public:local", "hashtag": "hashtag", "hashtag/local": "hashtag:local",
+		"list": "list"} {
 		mux.HandleFunc("GET /api/v1/streaming/"+path, s.streamEvents(name))
 	}
 	// The top-level mux sends this one /api/v1/streaming and the paths

@@ -11,7 +11,8 @@ import (
 )
 
 // streamEvents answers GET /api/v1/streaming/user, /user/notification,
-// /public, /public/local, /hashtag?tag= and /hashtag/local?tag=: the
+// /public, /public/local, /hashtag?tag=, /hashtag/local?tag= and
+// /list?list=: the
 // stream name, as Server-Sent Events. The user streams take the token
 // as the other routes do, or the session cookie of the pages, so that
 // they can listen too.
@@ -22,7 +23,7 @@ func (s *Server) streamEvents(name string) http.HandlerFunc {
 			s.mw.Fail(w, r, err)
 			return
 		}
-		ls, refused := resolveStream(name, r.URL.Query().Get("tag"), l)
+		ls, refused := s.resolve(r.Context(), name, streamArg(name, r.URL.Query()), l)
 		if refused != nil {
 			apiwire.RenderError(w, r, refused.status, refused.message)
 			return
@@ -86,7 +87,7 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.C
 			if m == nil || l.revokedBy(m) {
 				return // ended (Done says so too), or its access taken away
 			}
-			if m.Stream != ls.source || !ls.sends(m.Event.Kind) {
+			if m.Stream != ls.source || !ls.sends(m.Event.Kind) || !s.listShows(ls, l, m.Event) {
 				continue
 			}
 			data, err := s.payload(origin, l.user.ID, m.Event)
