@@ -163,3 +163,28 @@ func (s *Store) DeleteAccount(ctx context.Context, uid int64) error {
 	}
 	return s.st.Wrap("deletion: lists", s.st.C.Do(ctx, s.st.C.B().Del().Key(schema.Listed(uid)).Build()).Error())
 }
+
+// MemberUsers returns owner's list lid and its members with their
+// usernames, newest account first, or an error of kind NotFound if there
+// is no such list.
+func (s *Store) MemberUsers(ctx context.Context, owner, lid int64) (List, []retwis.User, error) {
+	l, err := s.List(ctx, owner, lid)
+	if err != nil {
+		return l, nil, err
+	}
+	ids, err := s.Members(ctx, owner, lid)
+	if err != nil {
+		return l, nil, err
+	}
+	names, err := s.st.Usernames(ctx, ids)
+	if err != nil {
+		return l, nil, err
+	}
+	users := make([]retwis.User, 0, len(ids))
+	for _, id := range ids {
+		if names[id] != "" {
+			users = append(users, retwis.User{ID: id, Username: names[id]})
+		}
+	}
+	return l, users, nil
+}
