@@ -113,18 +113,18 @@ func (s *Store) List(ctx context.Context, owner, lid int64) (List, error) {
 	return ls[0], nil
 }
 
-// read returns owner's lists ids, in one round trip, leaving out those
-// that are gone.
+// read returns owner's lists ids, through the client-side cache (one
+// round trip when cold), leaving out those that are gone.
 func (s *Store) read(ctx context.Context, owner int64, ids []int64) ([]List, error) {
 	if len(ids) == 0 {
 		return []List{}, nil
 	}
-	cmds := make(rueidis.Commands, len(ids))
+	cmds := make([]rueidis.CacheableTTL, len(ids))
 	for i, lid := range ids {
-		cmds[i] = s.st.C.B().Hmget().Key(schema.List(owner, lid)).Field(schema.FieldListTitle, schema.FieldListReplies).Build()
+		cmds[i] = rueidis.CT(s.st.C.B().Hmget().Key(schema.List(owner, lid)).Field(schema.FieldListTitle, schema.FieldListReplies).Cache(), s.st.Opts.CacheTTL)
 	}
 	out := make([]List, 0, len(ids))
-	for i, r := range s.st.C.DoMulti(ctx, cmds...) {
+	for i, r := range s.st.CachedMulti(ctx, cmds...) {
 		vals, err := r.ToArray()
 		if err != nil {
 			return nil, s.st.Wrap("list", err)
@@ -172,8 +172,9 @@ func checked(l List) (List, error) {
 	return l, err
 }
 
-// write returns the command that writes l's hash.
+// write returns the command that writes l's hash, noted as written.
 func (s *Store) write(owner int64, l List) rueidis.Completed {
+	s.st.Written.Add(schema.List(owner, l.ID))
 	return s.st.C.B().Hset().Key(schema.List(owner, l.ID)).FieldValue().
 		FieldValue(schema.FieldListTitle, l.Title).FieldValue(schema.FieldListReplies, l.RepliesPolicy).Build()
 }
@@ -208,7 +209,7 @@ func (s *Store) Delete(ctx context.Context, owner, lid int64) error {
 		return err
 	}
 	b := s.st.C.B()
-	s.st.Written.Add(schema.ListMembers(owner, lid))
+	s.st.Written.Add(schema.List(owner, lid), schema.ListMembers(owner, lid))
 	err = redisconn.FirstErr(s.st.C.DoMulti(ctx,
 		b.Zrem().Key(schema.Lists(owner)).Member(kernel.ID(lid)).Build(),
 		b.Del().Key(schema.List(owner, lid), schema.ListMembers(owner, lid), schema.ListPosts(owner, lid)).Build()))

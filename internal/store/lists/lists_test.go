@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/lists"
 	"github.com/retwis/retwis/internal/store/posts"
@@ -180,4 +181,28 @@ func TestBounds(t *testing.T) {
 		f.Do(t, args...)
 		storetest.WantKind(t, ls.Add(f.Ctx, p.alice.ID, p.list.ID, []int64{p.bob.ID}), retwis.Invalid)
 	})
+}
+
+// TestTimelineRoundTrips: a warm first page of a list's timeline costs
+// no round trip, as a home timeline's: the list, its members, the range
+// of its timeline, the posts and what the reader does not see come from
+// the client-side cache.
+func TestTimelineRoundTrips(t *testing.T) {
+	t.Parallel()
+	f := storetest.NewFixture(t, redistest.Start(t).URL, store.Options{}, true)
+	ls := lists.New(f.St)
+	p := meet(t, f, ls)
+	must.OK(t, ls.Add(f.Ctx, p.alice.ID, p.list.ID, []int64{p.bob.ID}))
+	for range 3 {
+		f.Post(t, posts.Draft{Author: p.bob.ID, Text: "a post"})
+	}
+	f.Drain(t)
+	other, rc := storetest.OpenCounting(t, f.URL, store.Options{}) // another server: none of the writes are its own, read past the cache
+	reader := lists.New(other)
+	must.Value(reader.Timeline(f.Ctx, p.alice.ID, p.list.ID, retwis.Cursor{}, 20))(t) // warms the cache
+	before := rc.Calls.Load()
+	page := must.Value(reader.Timeline(f.Ctx, p.alice.ID, p.list.ID, retwis.Cursor{}, 20))(t)
+	if n := rc.Calls.Load() - before; n != 0 || len(page.Posts) != 3 {
+		t.Errorf("a warm page of %d posts: %d round trips; want 0", len(page.Posts), n)
+	}
 }
