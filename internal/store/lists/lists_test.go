@@ -206,3 +206,20 @@ func TestTimelineRoundTrips(t *testing.T) {
 		t.Errorf("a warm page of %d posts: %d round trips; want 0", len(page.Posts), n)
 	}
 }
+
+// TestCheckListed: the check finds an entry of the reverse index whose
+// list does not hold the user, and removes it; the others stay.
+func TestCheckListed(t *testing.T) {
+	t.Parallel()
+	f := storetest.NewFixture(t, redistest.Start(t).URL, store.Options{}, true)
+	ls := lists.New(f.St)
+	p := meet(t, f, ls)
+	must.OK(t, ls.Add(f.Ctx, p.alice.ID, p.list.ID, []int64{p.bob.ID}))
+	f.Do(t, "SADD", schema.Listed(p.bob.ID), schema.ListedMember(p.alice.ID, p.list.ID+1))
+	if got := storetest.Problems(f.Check(t, true)); !slices.Equal(got, []string{"lists: a list in the reverse index that does not hold its member ×1"}) {
+		t.Errorf("check found %v", got)
+	}
+	if held := f.Strs(t, "SMEMBERS", schema.Listed(p.bob.ID)); !slices.Equal(held, []string{schema.ListedMember(p.alice.ID, p.list.ID)}) {
+		t.Errorf("bob's lists after the repair: %v", held)
+	}
+}

@@ -1090,3 +1090,10 @@ func ParseListedMember(m string) (owner, lid int64, ok bool) {
 	lid, err2 := strconv.ParseInt(l, 10, 64)
 	return owner, lid, found && err1 == nil && err2 == nil
 }
+
+// ListedKeys matches the Listed keys, for a check; ListedOf tells whose
+// a key is.
+const ListedKeys = "listed:{*}"
+
+// ListedOf returns the user whose Listed key is key.
+func ListedOf(key string) (int64, bool) { return ownerOf("listed:", key) }
