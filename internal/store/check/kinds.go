@@ -61,6 +61,7 @@ var checkKinds = []checkKind{
 		{schema.PinsKeys, "zset", checker.checkPostRefs},
 		{schema.RepliesKeys, "zset", checker.checkPostRefs},
 		{schema.TagKeys, "zset", checker.checkPostRefs},
+		{schema.ListPostsKeys, "zset", checker.checkPostRefs},
 	}},
 	{"favourites", []checkWalk{
 		{schema.FavouritesKeys, "zset", checker.checkFavourites},

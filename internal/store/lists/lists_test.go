@@ -208,7 +208,8 @@ func TestTimelineRoundTrips(t *testing.T) {
 }
 
 // TestCheckListed: the check finds an entry of the reverse index whose
-// list does not hold the user, and removes it; the others stay.
+// list does not hold the user, and a post gone on a list's timeline, and
+// removes them; the others stay.
 func TestCheckListed(t *testing.T) {
 	t.Parallel()
 	f := storetest.NewFixture(t, redistest.Start(t).URL, store.Options{}, true)
@@ -216,7 +217,11 @@ func TestCheckListed(t *testing.T) {
 	p := meet(t, f, ls)
 	must.OK(t, ls.Add(f.Ctx, p.alice.ID, p.list.ID, []int64{p.bob.ID}))
 	f.Do(t, "SADD", schema.Listed(p.bob.ID), schema.ListedMember(p.alice.ID, p.list.ID+1))
-	if got := storetest.Problems(f.Check(t, true)); !slices.Equal(got, []string{"lists: a list in the reverse index that does not hold its member ×1"}) {
+	f.Do(t, "ZADD", schema.ListPosts(p.alice.ID, p.list.ID), "42", "42") // no post 42
+	if got := storetest.Problems(f.Check(t, true)); !slices.Equal(got, []string{
+		"post-indexes: an index entry of a post that is gone ×1",
+		"lists: a list in the reverse index that does not hold its member ×1",
+	}) {
 		t.Errorf("check found %v", got)
 	}
 	if held := f.Strs(t, "SMEMBERS", schema.Listed(p.bob.ID)); !slices.Equal(held, []string{schema.ListedMember(p.alice.ID, p.list.ID)}) {

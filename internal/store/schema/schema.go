@@ -1092,8 +1092,11 @@ func ParseListedMember(m string) (owner, lid int64, ok bool) {
 }
 
 // ListedKeys matches the Listed keys, for a check; ListedOf tells whose
-// a key is.
-const ListedKeys = "listed:{*}"
+// a key is. ListPostsKeys matches the ListPosts keys.
+const (
+	ListedKeys    = "listed:{*}"
+	ListPostsKeys = "list:{*}:*:posts"
+)
 
 // ListedOf returns the user whose Listed key is key.
 func ListedOf(key string) (int64, bool) { return ownerOf("listed:", key) }
