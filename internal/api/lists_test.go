@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/mattn/go-mastodon"
@@ -103,5 +104,38 @@ func checkListRefusals(t *testing.T, s *server, list mastodon.ID, bobToken strin
 	r := s.Call(http.MethodPost, "/api/v1/lists", bobToken, `{"title": "news", "replies_policy": "none", "exclusive": false}`)
 	if r.Decode(t, &made); r.Status != http.StatusOK || made.RepliesPolicy != "none" {
 		t.Errorf("create by JSON: %d %s", r.Status, r.Body)
+	}
+}
+
+// TestListAccountsPaging: a list's accounts come newest account first,
+// limit at a time with a Link header to the next page, or all at once
+// with limit=0.
+func TestListAccountsPaging(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	_, token := s.User("owner")
+	var ids []string
+	for i := range 3 {
+		u, _ := s.User("member" + strconv.Itoa(i))
+		ids = append(ids, strconv.FormatInt(u.ID, 10))
+		s.Call(http.MethodPost, "/api/v1/accounts/"+ids[i]+"/follow", token, nil)
+	}
+	var l struct{ ID string }
+	s.Call(http.MethodPost, "/api/v1/lists", token, url.Values{"title": {"three"}}).Decode(t, &l)
+	if r := s.Call(http.MethodPost, "/api/v1/lists/"+l.ID+"/accounts", token, url.Values{"account_ids[]": ids}); r.Status != http.StatusOK {
+		t.Fatalf("add: %d %s", r.Status, r.Body)
+	}
+	var page []struct{ ID string }
+	r := s.Call(http.MethodGet, "/api/v1/lists/"+l.ID+"/accounts?limit=2", token, nil)
+	if r.Decode(t, &page); len(page) != 2 || page[0].ID != ids[2] || page[1].ID != ids[1] || !strings.Contains(r.Header.Get("Link"), "max_id="+ids[1]) {
+		t.Errorf("first page %+v, Link %q", page, r.Header.Get("Link"))
+	}
+	r = s.Call(http.MethodGet, "/api/v1/lists/"+l.ID+"/accounts?limit=2&max_id="+ids[1], token, nil)
+	if r.Decode(t, &page); len(page) != 1 || page[0].ID != ids[0] {
+		t.Errorf("second page %+v", page)
+	}
+	r = s.Call(http.MethodGet, "/api/v1/lists/"+l.ID+"/accounts?limit=0", token, nil)
+	if r.Decode(t, &page); len(page) != 3 {
+		t.Errorf("limit=0: %d accounts", len(page))
 	}
 }

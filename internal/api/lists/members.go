@@ -16,17 +16,20 @@ func (s *Server) members(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	all := r.URL.Query().Get("limit") == "0"
-	if all {
-		q := r.URL.Query()
-		q.Del("limit")
-		r.URL.RawQuery = q.Encode()
-	}
-	p, ok := s.AccountPaging(w, r)
-	if !ok {
+	v, err := apiwire.Params(r)
+	if err != nil {
+		apiwire.BadRequest(w, r, err)
 		return
 	}
-	ids, err := s.lists().Members(r.Context(), apiwire.Viewer(r).ID, lid)
+	all := v.Get("limit") == "0"
+	if all {
+		v.Del("limit")
+	}
+	p, err := apiwire.ReadPage(v, apiwire.MaxLimit, apiwire.MaxAccounts)
+	var ids []int64
+	if err == nil {
+		ids, err = s.lists().Members(r.Context(), apiwire.Viewer(r).ID, lid)
+	}
 	if err != nil {
 		s.Fail(w, r, err)
 		return
