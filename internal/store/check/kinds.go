@@ -87,7 +87,10 @@ var checkKinds = []checkKind{
 	{"users", []checkWalk{{schema.UserKeys, "hash", checker.checkUsers}}},
 	{"people", []checkWalk{{schema.PeopleKeys, "zset", checker.checkPeople}}},
 	{"directory", []checkWalk{{schema.Explore, "zset", checker.checkDirectory}}},
-	{"lists", []checkWalk{{schema.ListedKeys, "set", checker.checkListed}}},
+	{"lists", []checkWalk{
+		{schema.ListMembersKeys, "set", checker.checkListMembers},
+		{schema.ListedKeys, "set", checker.checkListed},
+	}},
 	{"leftovers", []checkWalk{{schema.SnapshotKeys, "zset", checker.checkSnapshots}}},
 }
 

@@ -208,8 +208,9 @@ func TestTimelineRoundTrips(t *testing.T) {
 }
 
 // TestCheckListed: the check finds an entry of the reverse index whose
-// list does not hold the user, and a post gone on a list's timeline, and
-// removes them; the others stay.
+// list does not hold the user, a post gone on a list's timeline, a
+// member the owner does not follow, members missing from the reverse
+// index, and repairs them; the others stay.
 func TestCheckListed(t *testing.T) {
 	t.Parallel()
 	f := storetest.NewFixture(t, redistest.Start(t).URL, store.Options{}, true)
@@ -218,13 +219,25 @@ func TestCheckListed(t *testing.T) {
 	must.OK(t, ls.Add(f.Ctx, p.alice.ID, p.list.ID, []int64{p.bob.ID}))
 	f.Do(t, "SADD", schema.Listed(p.bob.ID), schema.ListedMember(p.alice.ID, p.list.ID+1))
 	f.Do(t, "ZADD", schema.ListPosts(p.alice.ID, p.list.ID), "42", "42") // no post 42
-	if got := storetest.Problems(f.Check(t, true)); !slices.Equal(got, []string{
-		"post-indexes: an index entry of a post that is gone ×1",
+	f.Do(t, "SADD", schema.ListMembers(p.alice.ID, p.list.ID), strconv.FormatInt(p.dan.ID, 10))
+	f.Do(t, "SADD", schema.ListMembers(p.alice.ID, p.list.ID), strconv.FormatInt(p.carol.ID, 10))
+	got := storetest.Problems(f.Check(t, true))
+	slices.Sort(got)
+	if !slices.Equal(got, []string{
 		"lists: a list in the reverse index that does not hold its member ×1",
+		"lists: a list member its owner does not follow ×1",
+		"lists: a list member without the list in its reverse index ×1",
+		"post-indexes: an index entry of a post that is gone ×1",
 	}) {
 		t.Errorf("check found %v", got)
 	}
 	if held := f.Strs(t, "SMEMBERS", schema.Listed(p.bob.ID)); !slices.Equal(held, []string{schema.ListedMember(p.alice.ID, p.list.ID)}) {
 		t.Errorf("bob's lists after the repair: %v", held)
+	}
+	if m := must.Value(ls.Members(f.Ctx, p.alice.ID, p.list.ID))(t); !slices.Equal(m, []int64{p.carol.ID, p.bob.ID}) {
+		t.Errorf("members after the repair: %v; want carol (followed, indexed again) and bob", m)
+	}
+	if got := storetest.Problems(f.Check(t, false)); len(got) != 0 {
+		t.Errorf("a second check found %v", got)
 	}
 }

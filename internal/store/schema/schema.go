@@ -1092,11 +1092,22 @@ func ParseListedMember(m string) (owner, lid int64, ok bool) {
 }
 
 // ListedKeys matches the Listed keys, for a check; ListedOf tells whose
-// a key is. ListPostsKeys matches the ListPosts keys.
+// a key is. ListMembersKeys and ListPostsKeys match the ListMembers and
+// ListPosts keys; ListMembersOf tells whose list a key is.
 const (
-	ListedKeys    = "listed:{*}"
-	ListPostsKeys = "list:{*}:*:posts"
+	ListedKeys      = "listed:{*}"
+	ListMembersKeys = "list:{*}:*:members"
+	ListPostsKeys   = "list:{*}:*:posts"
 )
+
+// ListMembersOf returns the owner and the list of a ListMembers key.
+func ListMembersOf(key string) (owner, lid int64, ok bool) {
+	rest, found := strings.CutPrefix(key, "list:{")
+	rest, members := strings.CutSuffix(rest, ":members")
+	o, l, cut := strings.Cut(rest, "}:")
+	owner, lid, ok = ParseListedMember(o + ":" + l)
+	return owner, lid, ok && found && members && cut
+}
 
 // ListedOf returns the user whose Listed key is key.
 func ListedOf(key string) (int64, bool) { return ownerOf("listed:", key) }
