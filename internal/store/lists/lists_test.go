@@ -241,3 +241,25 @@ func TestCheckListed(t *testing.T) {
 		t.Errorf("a second check found %v", got)
 	}
 }
+
+// TestListHides: a list's timeline shows what its owner sees as on home:
+// a member's followers-only post, not the posts of a member muted or
+// suspended.
+func TestListHides(t *testing.T) {
+	storetest.OnRedisAndCluster(t, &cluster, func(t *testing.T, f *storetest.Fixture) {
+		ls := lists.New(f.St)
+		p := meet(t, f, ls)
+		must.OK(t, ls.Add(f.Ctx, p.alice.ID, p.list.ID, []int64{p.bob.ID, p.carol.ID}))
+		private := f.Post(t, posts.Draft{Author: p.bob.ID, Text: "followers only", Visibility: retwis.Private})
+		f.Post(t, posts.Draft{Author: p.carol.ID, Text: "carol's"})
+		f.Drain(t)
+		must.OK(t, f.St.Mute(f.Ctx, p.alice.ID, p.carol.ID))
+		if got := ids(must.Value(ls.Timeline(f.Ctx, p.alice.ID, p.list.ID, retwis.Cursor{}, 10))(t)); !slices.Equal(got, []int64{private.ID}) {
+			t.Errorf("with carol muted: %v; want bob's followers-only post %d", got, private.ID)
+		}
+		must.OK(t, f.St.Suspend(f.Ctx, retwis.OperatorActor("test"), p.bob.ID, "spam"))
+		if got := ids(must.Value(ls.Timeline(f.Ctx, p.alice.ID, p.list.ID, retwis.Cursor{}, 10))(t)); len(got) != 0 {
+			t.Errorf("with bob suspended: %v", got)
+		}
+	})
+}
