@@ -80,3 +80,31 @@ func benchGet(b *testing.B, target, token string) {
 		}
 	}
 }
+
+// BenchmarkListTimeline times a first page of a list's timeline and of
+// the home timeline through the API, on the same 40 posts (the list
+// holds their author, whom the reader follows), over HTTP on a real
+// Redis, warm: the two sub-benchmarks run in turn, so -count
+// interleaves them. go test -run X -bench ListTimeline -count 8 ./internal/api/
+func BenchmarkListTimeline(b *testing.B) {
+	s := newServer(b)
+	_, token := s.User("reader")
+	writer, writerToken := s.User("writer")
+	for i := range 40 {
+		s.Post(writerToken, fmt.Sprint("post number ", i, " with #tag and https://example.com/x"))
+	}
+	if r := s.Call(http.MethodPost, fmt.Sprint("/api/v1/accounts/", writer.ID, "/follow"), token, nil); r.Status != http.StatusOK {
+		b.Fatalf("follow: %d %s", r.Status, r.Body)
+	}
+	var l struct{ ID string }
+	r := s.Call(http.MethodPost, "/api/v1/lists", token, url.Values{"title": {"writers"}})
+	if r.Decode(b, &l); l.ID == "" {
+		b.Fatalf("list: %d %s", r.Status, r.Body)
+	}
+	if r := s.Call(http.MethodPost, "/api/v1/lists/"+l.ID+"/accounts", token, url.Values{"account_ids[]": {fmt.Sprint(writer.ID)}}); r.Status != http.StatusOK {
+		b.Fatalf("add: %d %s", r.Status, r.Body)
+	}
+	s.Drain()
+	b.Run("home", func(b *testing.B) { benchGet(b, s.URL+"/api/v1/timelines/home", token) })
+	b.Run("list", func(b *testing.B) { benchGet(b, s.URL+"/api/v1/timelines/list/"+l.ID, token) })
+}

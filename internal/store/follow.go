@@ -201,13 +201,17 @@ func (s *Store) addFollowee(ctx context.Context, follower, followee int64) error
 	return s.Backfill(ctx, follower, followee)
 }
 
-// removeFollowee takes followee off follower's followed celebrities and
-// followee's posts off follower's home timeline.
+// removeFollowee takes followee off follower's followed celebrities,
+// out of follower's lists, and followee's posts off follower's home
+// timeline.
 func (s *Store) removeFollowee(ctx context.Context, follower, followee int64) error {
 	s.Written.Add(schema.FollowedCelebrities(follower))
 	err := s.C.Do(ctx, s.C.B().Srem().Key(schema.FollowedCelebrities(follower)).Member(kernel.ID(followee)).Build()).Error()
 	if err != nil {
 		return s.Wrap("unfollow: celebrity", err)
+	}
+	if err := s.LeaveLists(ctx, follower, followee); err != nil {
+		return err
 	}
 	return s.RemoveAuthor(ctx, follower, followee)
 }

@@ -117,7 +117,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/streaming/health", streamHealth)
 	for path, name := range map[string]string{"user": "user", "user/notification": "user:notification", "direct": "direct",
 		"public": "public", "public/local": "public:local", "public/remote": "public:remote",
-		"hashtag": "hashtag", "hashtag/local": "hashtag:local"} {
+		"hashtag": "hashtag", "hashtag/local": "hashtag:local", "list": "list"} {
 		mux.HandleFunc("GET /api/v1/streaming/"+path, s.streamEvents(name))
 	}
 	// The top-level mux sends this one /api/v1/streaming and the paths

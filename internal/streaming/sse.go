@@ -13,10 +13,10 @@ import (
 
 // streamEvents answers GET /api/v1/streaming/user, /user/notification,
 // /direct, /public, /public/local, /public/remote (each public one of
-// posts with media alone with only_media=true), /hashtag?tag= and
-// /hashtag/local?tag=: the stream name, as Server-Sent Events. The user
-// streams take the token as the other routes do, or the session cookie
-// of the pages, so that they can listen too.
+// posts with media alone with only_media=true), /hashtag?tag=,
+// /hashtag/local?tag= and /list?list=: the stream name, as Server-Sent
+// Events. The user streams take the token as the other routes do, or
+// the session cookie of the pages, so that they can listen too.
 func (s *Server) streamEvents(name string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		l, err := s.listenerOf(r, apiwire.Bearer(r), true)
@@ -27,7 +27,7 @@ func (s *Server) streamEvents(name string) http.HandlerFunc {
 		if strings.HasPrefix(name, "public") && apiwire.Flag(r.URL.Query(), "only_media") {
 			name += ":media"
 		}
-		ls, refused := resolveStream(name, r.URL.Query().Get("tag"), l)
+		ls, refused := s.resolve(r.Context(), name, streamArg(name, r.URL.Query()), l)
 		if refused != nil {
 			apiwire.RenderError(w, r, refused.status, refused.message)
 			return
@@ -91,7 +91,7 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.C
 			if m == nil || l.revokedBy(m) {
 				return // ended (Done says so too), or its access taken away
 			}
-			if m.Stream != ls.source || !ls.sends(m.Event.Kind) {
+			if m.Stream != ls.source || !ls.sends(m.Event.Kind) || !s.listShows(ls, l, m.Event) {
 				continue
 			}
 			event, data, err := s.payload(origin, l.user.ID, ls, m.Event)

@@ -77,8 +77,9 @@ func (s *Server) listenerOf(r *http.Request, secret string, cookie bool) (listen
 
 // liveStream is one of Mastodon's streams as a client named it.
 type liveStream struct {
-	name   string       // "user", "user:notification", "direct", "public", "public:local", "hashtag", "hashtag:local"…
-	tag    string       // a hashtag stream's tag, as the client wrote it
+	name   string       // "user", "user:notification", "direct", "public", "public:local", "hashtag", "hashtag:local", "list"…
+	tag    string       // a hashtag stream's tag, as the client wrote it; a list stream's list id
+	list   int64        // a list stream's list, whose posts it sends of its owner's stream
 	source posts.Stream // the store's stream it reads
 	posts  bool         // updates and deletions are sent
 	notes  bool         // notifications are sent
@@ -115,18 +116,24 @@ type streamError struct {
 }
 
 // resolveStream returns the stream named name (with tag, for a hashtag
-// stream) if l may read it. A user's streams need their token, with
-// read:statuses (user, direct) or read:notifications (user:notification);
-// the user stream carries notifications only if the token grants that
-// too. The others are public. retwis is one server, so the local streams
-// are the same as the others, and the remote ones carry nothing; no post
-// has media (attachments are yet to come), so neither do the streams of
+// stream; for a list stream, tag is the list's id) if l may read it. A
+// user's streams need their token, with read:statuses (user, direct,
+// list) or read:notifications (user:notification); the user stream
+// carries notifications only if the token grants that too. A list
+// stream is the user stream's posts that the list shows
+// (Server.listShows), and only the list's owner has it (Server.resolve).
+// The others are public. retwis is one server, so the local streams are
+// the same as the others, and the remote ones carry nothing; no post has
+// media (attachments are yet to come), so neither do the streams of
 // posts with media.
 func resolveStream(name, tag string, l listener) (liveStream, *streamError) {
 	switch name {
-	case "user", "user:notification", "direct":
+	case "user", "user:notification", "direct", "list":
 		if refused := userOnly(name, l); refused != nil {
 			return liveStream{}, refused
+		}
+		if name == "list" {
+			return listStream(tag, l)
 		}
 		return liveStream{name: name, source: posts.UserStream(l.user.ID), posts: name == "user",
 			notes: name != "direct" && l.scopes.Allows(readNotifications), direct: name == "direct"}, nil

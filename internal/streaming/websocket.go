@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -39,7 +40,7 @@ func (s *Server) streamWebSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	var first []liveStream
 	if name := r.URL.Query().Get("stream"); name != "" {
-		ls, refused := resolveStream(name, r.URL.Query().Get("tag"), l)
+		ls, refused := s.resolve(r.Context(), name, streamArg(name, r.URL.Query()), l)
 		if refused != nil {
 			apiwire.RenderError(w, r, refused.status, refused.message)
 			return
@@ -179,6 +180,7 @@ func (ws *wsSession) deliver(m *livehub.Message) bool {
 		}
 	}
 	ws.mu.Unlock()
+	to = slices.DeleteFunc(to, func(ls liveStream) bool { return !ws.s.listShows(ls, ws.listener, m.Event) })
 	if len(to) == 0 {
 		return true
 	}
@@ -211,6 +213,15 @@ type wsRequest struct {
 	Type   string `json:"type"`
 	Stream string `json:"stream"`
 	Tag    string `json:"tag"`
+	List   string `json:"list"`
+}
+
+// arg is the argument of the stream req names: its tag, or its list.
+func (req wsRequest) arg() string {
+	if req.Stream == "list" {
+		return req.List
+	}
+	return req.Tag
 }
 
 // wsError is Mastodon's answer to a request it cannot carry out.
@@ -242,7 +253,7 @@ func (ws *wsSession) read(ctx context.Context) {
 
 // subscribe adds the stream req names, or tells the client why not.
 func (ws *wsSession) subscribe(ctx context.Context, req wsRequest) {
-	ls, refused := resolveStream(req.Stream, req.Tag, ws.listener)
+	ls, refused := ws.s.resolve(ctx, req.Stream, req.arg(), ws.listener)
 	ws.mu.Lock()
 	_, had := ws.streams[ls.key()]
 	full := len(ws.streams) >= maxStreams
@@ -269,7 +280,7 @@ func (ws *wsSession) subscribe(ctx context.Context, req wsRequest) {
 // unsubscribe takes the stream req names off, and the source it reads
 // if no other stream of the connection does.
 func (ws *wsSession) unsubscribe(req wsRequest) {
-	ls, refused := resolveStream(req.Stream, req.Tag, ws.listener)
+	ls, refused := resolveStream(req.Stream, req.arg(), ws.listener)
 	if refused != nil {
 		return
 	}

@@ -21,7 +21,7 @@ var templateFiles embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "direct", "marked", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "direct", "marked", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit", "lists", "list"}
 
 // fragmentCapacity is how many rendered posts a server keeps,
 // partCapacity how many other parts of pages (see parts.Cache).
@@ -151,6 +151,7 @@ type view struct {
 	Sessions      sessionsView          // the settings page of sessions
 	LoginFailures loginFailures         // the home page: failed logins to the account since the last
 	Blocks        blocksView            // the settings page of blocks and mutes
+	Lists         listsView             // the Lists pages
 	Admin         adminView             // the moderators' page
 	Moderator     bool                  // the viewer is a moderator (the settings page links to /admin)
 	Reported      bool                  // a post or profile page just reported by the viewer

@@ -167,6 +167,10 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		mux.HandleFunc("POST /u/{username}/"+action, s.requireLogin(s.mw.Throttle(handle)))
 	}
 	mux.HandleFunc("GET /settings/blocks", s.requireLogin(s.listBlocks))
+	mux.HandleFunc("GET /lists", s.requireLogin(s.showLists))
+	mux.HandleFunc("POST /lists", s.requireLogin(s.mw.Throttle(s.changeList)))
+	mux.HandleFunc("GET /lists/{id}", s.requireLogin(s.showLists))
+	mux.HandleFunc("POST /lists/{id}", s.requireLogin(s.mw.Throttle(s.changeList)))
 	mux.HandleFunc("POST /report", s.requireLogin(s.mw.Throttle(s.createReport)))
 	mux.HandleFunc("GET /admin", s.requireModerator(s.admin))
 	for path, act := range map[string]http.HandlerFunc{

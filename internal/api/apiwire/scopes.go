@@ -22,6 +22,7 @@ const (
 	WriteConversations = "write:conversations"
 	WriteFavourites    = "write:favourites"
 	WriteFollows       = "write:follows"
+	WriteLists         = "write:lists"
 	WriteMedia         = "write:media"
 	WriteMutes         = "write:mutes"
 	WriteNotifications = "write:notifications"

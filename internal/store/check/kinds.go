@@ -42,7 +42,8 @@ type checkKind struct {
 // a user's set of users followed is the truth of the follows, the user
 // hashes of the names, people and directory, the post hashes of the
 // posts' indexes, a user's favourites of who favourited a post and its
-// count, a conversation's posts of the list of conversations.
+// count, a conversation's posts of the list of conversations, a list's
+// members of the lists that hold a user.
 var checkKinds = []checkKind{
 	{"follows", []checkWalk{{schema.FollowingKeys, "zset", checker.checkFollowing}}},
 	{"followers", []checkWalk{{schema.FollowersKeys, "zset", checker.checkFollowers}}},
@@ -60,6 +61,7 @@ var checkKinds = []checkKind{
 		{schema.PinsKeys, "zset", checker.checkPostRefs},
 		{schema.RepliesKeys, "zset", checker.checkPostRefs},
 		{schema.TagKeys, "zset", checker.checkPostRefs},
+		{schema.ListPostsKeys, "zset", checker.checkPostRefs},
 	}},
 	{"favourites", []checkWalk{
 		{schema.FavouritesKeys, "zset", checker.checkFavourites},
@@ -85,6 +87,10 @@ var checkKinds = []checkKind{
 	{"users", []checkWalk{{schema.UserKeys, "hash", checker.checkUsers}}},
 	{"people", []checkWalk{{schema.PeopleKeys, "zset", checker.checkPeople}}},
 	{"directory", []checkWalk{{schema.Explore, "zset", checker.checkDirectory}}},
+	{"lists", []checkWalk{
+		{schema.ListMembersKeys, "set", checker.checkListMembers},
+		{schema.ListedKeys, "set", checker.checkListed},
+	}},
 	{"leftovers", []checkWalk{{schema.SnapshotKeys, "zset", checker.checkSnapshots}}},
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/lists"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -211,12 +212,16 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	return keys, nil
 }
 
-// finishDeletion deletes the last of d's keys, its state and lease with
+// finishDeletion deletes d's lists and takes d out of those that hold
+// it (lists.Store.DeleteAccount), then deletes the last of d's keys, its state and lease with
 // them (one command in the user's slot; the own keys again, for the
 // writes that were in flight when the deletion began, such as a delivery
 // to its home timeline), and takes the deletion off those maintenance
 // resumes: the account is gone.
 func (s *Deleter) finishDeletion(ctx context.Context, d deletion) error {
+	if err := lists.New(s.Store).DeleteAccount(ctx, d.uid); err != nil {
+		return err
+	}
 	keys, err := s.ownKeys(ctx, d.uid)
 	if err != nil {
 		return err

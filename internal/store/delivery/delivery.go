@@ -41,6 +41,7 @@ import (
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
+	"github.com/retwis/retwis/internal/store/lists"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -153,16 +154,17 @@ func parseJob(qj jobqueue.Job) job {
 // share of maintenance (Reclaim, RemoveGone, RedeliverVanished, which
 // upkeep.Round calls).
 type Worker struct {
-	st   *store.Store
-	opts Options
-	q    *jobqueue.Queue
+	st    *store.Store
+	lists *lists.Store
+	opts  Options
+	q     *jobqueue.Queue
 }
 
 // New returns a delivery worker on st's database, configured by opts
 // (zero fields take their defaults).
 func New(st *store.Store, opts Options) *Worker {
 	opts.setDefaults()
-	w := &Worker{st: st, opts: opts}
+	w := &Worker{st: st, lists: lists.New(st), opts: opts}
 	w.q = w.deliveryQueue(opts)
 	return w
 }

@@ -104,14 +104,23 @@ func (w *Worker) pushGlobal(ctx context.Context, pids ...int64) error {
 }
 
 // index enters the posts of jobs in their secondary indexes (see
-// indexCmds), in one pipeline, notifying those they mention or answer
-// now, moves their authors up among the users by activity, and marks
-// their authors' entries in the directory for a refresh (their counts of
-// posts this week changed).
+// indexCmds) and on the timelines of the lists that hold their authors
+// (read first, lists.Store.DeliverCmds), in one pipeline, notifying
+// those they mention or answer now, moves their authors up among the
+// users by activity, and marks their authors' entries in the directory
+// for a refresh (their counts of posts this week changed).
 func (w *Worker) index(ctx context.Context, jobs []job, posts map[int64]index.Post) error {
 	now := time.Now().UnixMilli()
-	err := redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
-		var cmds rueidis.Commands
+	listed := make([]index.Post, 0, len(jobs))
+	for _, j := range jobs {
+		listed = append(listed, posts[j.post])
+	}
+	toLists, err := w.lists.DeliverCmds(ctx, listed)
+	if err != nil {
+		return err
+	}
+	err = redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
+		cmds := slices.Clone(toLists)
 		for _, j := range jobs {
 			p := posts[j.post]
 			p.Noted = now

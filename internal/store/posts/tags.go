@@ -29,10 +29,16 @@ func (s *Store) TagPosts(ctx context.Context, viewer int64, tag string, c retwis
 	if err != nil {
 		return retwis.Page{}, err
 	}
-	return s.collect(ctx, reader{id: viewer}, c, n, source{key: schema.Tag(f)}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
-		ids, err := s.indexPage(ctx, schema.Tag(f), c, want)
-		return ids, s.Wrap("tag", err)
-	}, nil)
+	return s.IndexPosts(ctx, viewer, schema.Tag(f), c, n, nil)
+}
+
+// IndexPosts returns a page of key's posts (post ids by id: a tag, a list), by cursor, as viewer
+// sees them in a timeline, less those keep (if not nil) leaves out; ids of gone posts leave key.
+func (s *Store) IndexPosts(ctx context.Context, viewer int64, key string, c retwis.Cursor, n int, keep func(context.Context, []retwis.Post) ([]retwis.Post, error)) (retwis.Page, error) {
+	return s.collect(ctx, reader{id: viewer}, c, n, source{key: key}, func(ctx context.Context, c retwis.Cursor, want int) ([]int64, error) {
+		ids, err := s.indexPage(ctx, key, c, want)
+		return ids, s.Wrap("timeline", err)
+	}, keep)
 }
 
 // TagDayPosts returns a page of the posts with tag on day (UTC), newest

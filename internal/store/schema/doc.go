@@ -219,6 +219,21 @@
 //	                             for_new_accounts, for_private_mentions,
 //	                             for_limited_accounts: "accept", "filter"
 //	                             or "drop" (absent: accept) (retwis)
+//	lists:{<id>}         zset    user <id>'s lists: list ids scored by
+//	                             id (retwis)
+//	list:{<id>}:<list>   hash    one of user <id>'s lists: title,
+//	                             replies_policy (retwis)
+//	list:{<id>}:<list>:members
+//	                     set     the accounts in the list (retwis)
+//	list:{<id>}:<list>:posts
+//	                     zset    the list's timeline: its members' post
+//	                             ids scored by id, pushed by delivery,
+//	                             the newest 800 kept (retwis)
+//	listed:{<id>}        set     the lists that hold user <id>,
+//	                             "<owner>:<list>": the reverse index of
+//	                             the members, read by delivery (retwis)
+//	next_list_id         string  counter of list ids without an id
+//	                             generator (retwis)
 //	replies:{<post id>}  zset    the replies to a post: post ids scored by
 //	                             id (retwis; the thread page)
 //	counts:{<post id>}   hash    the counts of a post's interactions:

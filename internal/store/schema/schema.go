@@ -1064,3 +1064,65 @@ func ActivityWeek(week int64) string { return "activity:{instance}:" + id(week) 
 // ActivityUsers is the HyperLogLog of the ids of the users who logged
 // in, signed up or published in the week that begins at week.
 func ActivityUsers(week int64) string { return ActivityWeek(week) + ":users" }
+
+// NextListID is the counter of list ids when the store has no id
+// generator (kernel.DB.NewID).
+const NextListID = "next_list_id"
+
+// Lists is the sorted set of uid's lists: their ids, scored by id.
+func Lists(uid int64) string { return "lists:" + tag(uid) }
+
+// List is the hash of uid's list lid: FieldListTitle and
+// FieldListReplies.
+func List(uid, lid int64) string { return "list:" + tag(uid) + ":" + id(lid) }
+
+// Fields of a List hash.
+const (
+	FieldListTitle   = "title"
+	FieldListReplies = "replies_policy" // followed, list or none
+)
+
+// ListMembers is the set of the accounts in uid's list lid.
+func ListMembers(uid, lid int64) string { return List(uid, lid) + ":members" }
+
+// ListPosts is the timeline of uid's list lid: the post ids its members'
+// deliveries pushed, scored by id, capped.
+func ListPosts(uid, lid int64) string { return List(uid, lid) + ":posts" }
+
+// Listed is the set of the lists that hold uid, each ListedMember: the
+// reverse index of ListMembers, in uid's slot, which the delivery of
+// uid's posts reads.
+func Listed(uid int64) string { return "listed:" + tag(uid) }
+
+// ListedMember is the member of a Listed set that stands for owner's
+// list lid.
+func ListedMember(owner, lid int64) string { return id(owner) + ":" + id(lid) }
+
+// ParseListedMember returns the owner and list of a ListedMember.
+func ParseListedMember(m string) (owner, lid int64, ok bool) {
+	o, l, found := strings.Cut(m, ":")
+	owner, err1 := strconv.ParseInt(o, 10, 64)
+	lid, err2 := strconv.ParseInt(l, 10, 64)
+	return owner, lid, found && err1 == nil && err2 == nil
+}
+
+// ListedKeys matches the Listed keys, for a check; ListedOf tells whose
+// a key is. ListMembersKeys and ListPostsKeys match the ListMembers and
+// ListPosts keys; ListMembersOf tells whose list a key is.
+const (
+	ListedKeys      = "listed:{*}"
+	ListMembersKeys = "list:{*}:*:members"
+	ListPostsKeys   = "list:{*}:*:posts"
+)
+
+// ListMembersOf returns the owner and the list of a ListMembers key.
+func ListMembersOf(key string) (owner, lid int64, ok bool) {
+	rest, found := strings.CutPrefix(key, "list:{")
+	rest, members := strings.CutSuffix(rest, ":members")
+	o, l, cut := strings.Cut(rest, "}:")
+	owner, lid, ok = ParseListedMember(o + ":" + l)
+	return owner, lid, ok && found && members && cut
+}
+
+// ListedOf returns the user whose Listed key is key.
+func ListedOf(key string) (int64, bool) { return ownerOf("listed:", key) }

@@ -1,0 +1,68 @@
+package streaming
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/lists"
+	"github.com/retwis/retwis/internal/store/posts"
+)
+
+// listStream returns the stream of l's list whose id is list: the posts
+// of l's user stream, those the list shows. Whether there is such a
+// list is Server.resolve's to say.
+func listStream(list string, l listener) (liveStream, *streamError) {
+	id, _ := retwis.ParseID(list)
+	return liveStream{name: "list", tag: list, list: id, source: posts.UserStream(l.user.ID), posts: true}, nil
+}
+
+// streamArg returns the argument of the stream name in q: a hashtag
+// stream's tag, a list stream's list.
+func streamArg(name string, q url.Values) string {
+	if name == "list" {
+		return q.Get("list")
+	}
+	return q.Get("tag")
+}
+
+// resolve is resolveStream, and for a list stream, a list of l's user
+// (else 404, as Mastodon answers).
+func (s *Server) resolve(ctx context.Context, name, arg string, l listener) (liveStream, *streamError) {
+	ls, refused := resolveStream(name, arg, l)
+	if refused != nil || ls.name != "list" {
+		return ls, refused
+	}
+	if ls.list == 0 {
+		return liveStream{}, &streamError{http.StatusNotFound, "Record not found"}
+	}
+	_, err := lists.New(s.store).List(ctx, l.user.ID, ls.list)
+	switch {
+	case retwis.ErrorKind(err) == retwis.NotFound:
+		return liveStream{}, &streamError{http.StatusNotFound, "Record not found"}
+	case err != nil:
+		return liveStream{}, &streamError{http.StatusServiceUnavailable, "Live updates are unavailable right now."}
+	}
+	return ls, nil
+}
+
+// listShows reports whether ls, of l, sends ev: any event of a stream
+// other than a list's; of a list's, a deletion, or a post the list
+// shows (lists.Store.Shows).
+func (s *Server) listShows(ls liveStream, l listener, ev posts.Event) bool {
+	if ls.name != "list" || ev.Kind == "delete" {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
+	defer cancel()
+	p, err := s.store.Post(ctx, l.user.ID, ev.Post)
+	if err != nil {
+		return false // gone, or not seen: nothing to send
+	}
+	shows, err := lists.New(s.store).Shows(ctx, l.user.ID, ls.list, p)
+	if err != nil {
+		s.log.Warn("live event of a list", "list", ls.list, "err", err)
+	}
+	return shows
+}
