@@ -366,7 +366,7 @@ func TestStreamRefused(t *testing.T) {
 		{"no notifications scope", "/api/v1/streaming/user/notification", statusesOnly, nil, 403, "required scopes"},
 		{"no tag", "/api/v1/streaming/hashtag", token, nil, 400, "Missing tag name"},
 		{"a tag of nothing", "/api/v1/streaming/hashtag?tag=%CC%81", token, nil, 400, "Unknown tag"},
-		{"no such stream", "/api/v1/streaming/direct", token, nil, 400, "Unknown channel"},
+		{"no such stream", "/api/v1/streaming/nosuch", token, nil, 400, "Unknown channel"},
 		{"a WebSocket with a wrong token", "/api/v1/streaming?stream=public", "nope",
 			[]string{"Connection", "Upgrade", "Upgrade", "websocket"}, 401, "access token is invalid"},
 		{"a WebSocket to a user stream without a token", "/api/v1/streaming?stream=user", "",
