@@ -109,19 +109,25 @@ func (w *Worker) pushGlobal(ctx context.Context, pids ...int64) error {
 // (their counts of posts this week changed).
 func (w *Worker) index(ctx context.Context, jobs []job, posts map[int64]index.Post) error {
 	now := time.Now().UnixMilli()
+	var notes []kernel.Notified
 	err := redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
+		notes = notes[:0]
 		for _, j := range jobs {
 			p := posts[j.post]
 			p.Noted = now
 			cmds = append(cmds, index.Cmds(w.st.C, p)...)
 			cmds = append(cmds, index.PostEventCmds(w.st.C, schema.EventUpdate, p)...)
+			notes = append(notes, p.Notified()...)
 		}
 		if authors := authorsOf(jobs); len(authors) > 0 {
 			cmds = append(cmds, w.st.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.IDs(authors)...).Build())
 		}
 		return cmds
 	}))
+	if err == nil {
+		w.st.Push(ctx, notes...)
+	}
 	return w.st.Wrap("delivery: index", err)
 }
 
