@@ -21,6 +21,7 @@ import (
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/api/oauth"
+	"github.com/retwis/retwis/internal/api/push"
 )
 
 // Options configure a Server: those of the kit every part of the API
@@ -44,6 +45,7 @@ func New(opts Options) *Server {
 	(&oauth.Server{Kit: s.Kit}).Routes(mux)
 	(&instance.Server{Kit: s.Kit}).Routes(mux)
 	(&markers.Server{Kit: s.Kit}).Routes(mux)
+	(&push.Server{Kit: s.Kit}).Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }
