@@ -8,6 +8,7 @@
 package push
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -60,8 +61,8 @@ const claimIdle = time.Minute
 
 // New returns a Worker on st, whose subscriptions subs keeps.
 func New(st *store.Store, subs *pushstore.Store, opts Options) *Worker {
-	opts.Parallel = max(opts.Parallel, 4)
-	opts.TTL = max(opts.TTL, 24*time.Hour)
+	opts.Parallel = cmp.Or(opts.Parallel, 4)
+	opts.TTL = cmp.Or(opts.TTL, 24*time.Hour)
 	if opts.Log == nil {
 		opts.Log = slog.Default()
 	}

@@ -1,0 +1,296 @@
+package push_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/mattn/go-mastodon"
+
+	"github.com/retwis/retwis/internal/push"
+	"github.com/retwis/retwis/internal/safehttp"
+	pushstore "github.com/retwis/retwis/internal/store/push"
+	"github.com/retwis/retwis/internal/testkit/npmtest"
+	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/servertest"
+	"github.com/retwis/retwis/internal/testkit/storetest"
+)
+
+var cluster redistest.SharedCluster
+
+func TestMain(m *testing.M) {
+	code := cluster.Run(m)
+	npmtest.Cleanup()
+	os.Exit(code)
+}
+
+// pushed is a request the push receiver got.
+type pushed struct {
+	path   string
+	header http.Header
+	body   []byte
+}
+
+// receiver is a push service on this machine, over TLS as push services
+// are: it keeps what it gets and answers with status.
+type receiver struct {
+	srv    *httptest.Server
+	got    chan pushed
+	status atomic.Int32
+}
+
+func newReceiver(t *testing.T) *receiver {
+	rec := &receiver{got: make(chan pushed, 16)}
+	rec.status.Store(http.StatusCreated)
+	rec.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		rec.got <- pushed{r.URL.Path, r.Header.Clone(), body}
+		w.WriteHeader(int(rec.status.Load()))
+	}))
+	t.Cleanup(rec.srv.Close)
+	return rec
+}
+
+// next returns the next push the receiver gets.
+func (rec *receiver) next(t *testing.T) pushed {
+	t.Helper()
+	select {
+	case p := <-rec.got:
+		return p
+	case <-time.After(15 * time.Second):
+		t.Fatal("no push came")
+	}
+	return pushed{}
+}
+
+// none checks that the receiver got nothing (call after drainPushes).
+func (rec *receiver) none(t *testing.T) {
+	t.Helper()
+	select {
+	case p := <-rec.got:
+		t.Fatalf("a push came that should not have: %s", p.path)
+	default:
+	}
+}
+
+// device is a user agent's side of a subscription: its key pair and
+// authentication secret.
+type device struct {
+	key  *ecdsa.PrivateKey
+	auth []byte
+}
+
+func newDevice(t *testing.T) device {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth := make([]byte, 16)
+	rand.Read(auth)
+	return device{key, auth}
+}
+
+// payload is Mastodon's push payload, decoded strictly.
+type payload struct {
+	AccessToken      string `json:"access_token"`
+	PreferredLocale  string `json:"preferred_locale"`
+	NotificationID   string `json:"notification_id"`
+	NotificationType string `json:"notification_type"`
+	Title            string `json:"title"`
+	Body             string `json:"body"`
+	Icon             string `json:"icon"`
+}
+
+// decrypt decrypts p as the device does, with Node.js's http_ece (the
+// reference implementation of RFC 8188 and 8291), and decodes it.
+func (d device) decrypt(t *testing.T, p pushed) payload {
+	t.Helper()
+	if p.header.Get("Content-Encoding") != "aes128gcm" {
+		t.Fatalf("Content-Encoding %q, want aes128gcm", p.header.Get("Content-Encoding"))
+	}
+	priv, err := d.key.ECDH()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := json.Marshal(map[string]string{"privateKey": base64.RawURLEncoding.EncodeToString(priv.Bytes()),
+		"authSecret": base64.RawURLEncoding.EncodeToString(d.auth), "body": base64.RawURLEncoding.EncodeToString(p.body)})
+	dir := npmtest.Install(t, "testdata/ece")
+	cmd := exec.Command("node", filepath.Join(dir, "decrypt.js"))
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader(string(in))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("decrypting the push: %v", err)
+	}
+	var pl payload
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&pl); err != nil {
+		t.Fatalf("the push's payload %s: %v", out, err)
+	}
+	return pl
+}
+
+// checkVAPID checks p's VAPID authorization (RFC 8292): a JWT signed with
+// ES256 by the key whose public half is serverKey, for the receiver's
+// origin, with the subject the worker was given, not expired.
+func checkVAPID(t *testing.T, p pushed, serverKey, origin string) {
+	t.Helper()
+	auth := p.header.Get("Authorization")
+	var token, k string
+	for _, part := range strings.Split(strings.TrimPrefix(auth, "vapid "), ",") {
+		name, v, _ := strings.Cut(strings.TrimSpace(part), "=")
+		switch name {
+		case "t":
+			token = v
+		case "k":
+			k = v
+		}
+	}
+	if k != serverKey {
+		t.Errorf("VAPID k=%q, want the server key %q", k, serverKey)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(serverKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := elliptic.Unmarshal(elliptic.P256(), raw)
+	if x == nil {
+		t.Fatalf("the server key is no P-256 point")
+	}
+	pub := &ecdsa.PublicKey{Curve: elliptic.P256(), X: x, Y: y}
+	parsed, err := jwt.Parse(token, func(*jwt.Token) (any, error) { return pub, nil },
+		jwt.WithValidMethods([]string{"ES256"}), jwt.WithAudience(origin), jwt.WithExpirationRequired())
+	if err != nil {
+		t.Fatalf("VAPID JWT %q: %v", token, err)
+	}
+	if sub, _ := parsed.Claims.GetSubject(); sub != "mailto:ops@example.com" {
+		t.Errorf("VAPID subject %q", sub)
+	}
+}
+
+// env is a server with a push worker whose client reaches the receiver.
+type env struct {
+	*servertest.Server
+	rec *receiver
+}
+
+func start(t *testing.T, redisURL string) env {
+	srv := servertest.Start(t, redisURL, servertest.Options{})
+	rec := newReceiver(t)
+	client := safehttp.Client(safehttp.Options{AllowPrivate: true})
+	client.Transport.(*http.Transport).TLSClientConfig = rec.srv.Client().Transport.(*http.Transport).TLSClientConfig
+	w := push.New(srv.Store, pushstore.New(srv.Store, pushstore.Options{}), push.Options{Consumer: "test",
+		Subject: "ops@example.com", Origin: srv.URL, Client: client, TTL: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return env{srv, rec}
+}
+
+// drainPushes waits until the delivery jobs, then the push jobs, are
+// done: every push that will be sent was.
+func (e env) drainPushes(t *testing.T) {
+	t.Helper()
+	e.Drain()
+	deadline := time.Now().Add(15 * time.Second)
+	for _, stream := range push.Streams() {
+		for {
+			n, err := e.Store.C.Do(t.Context(), e.Store.C.B().Xlen().Key(stream).Build()).AsInt64()
+			if err == nil && n == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("push jobs left on %s: %d (%v)", stream, n, err)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+func on(b bool) *mastodon.Sbool { s := mastodon.Sbool(b); return &s }
+
+// subscribe subscribes token's user through go-mastodon, as an app does.
+func (e env) subscribe(t *testing.T, token string, d device, alerts mastodon.PushAlerts) *mastodon.PushSubscription {
+	t.Helper()
+	c := e.Mastodon(&mastodon.Config{AccessToken: token})
+	sub, err := c.AddPushSubscription(t.Context(), e.rec.srv.URL+"/push/"+token[:4], d.key.PublicKey, d.auth, alerts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sub
+}
+
+// TestPushDelivered: a user subscribed through the API is pushed the
+// notifications its alerts ask for, encrypted for its device and signed
+// with the key the instance serves, with Mastodon's payload; those it
+// does not ask for are not pushed.
+func TestPushDelivered(t *testing.T) {
+	t.Parallel()
+	for _, db := range storetest.Databases(&cluster) {
+		t.Run(db.Name, func(t *testing.T) {
+			t.Parallel()
+			e := start(t, db.URL(t))
+			alice, aliceTok := e.User("alice", "read", "write", "push")
+			_, bobTok := e.User("bob")
+			d := newDevice(t)
+			sub := e.subscribe(t, aliceTok, d, mastodon.PushAlerts{Follow: on(true), Mention: on(true), Favourite: on(false)})
+			var inst struct {
+				Configuration struct {
+					Vapid struct {
+						PublicKey string `json:"public_key"`
+					}
+				}
+			}
+			e.Call("GET", "/api/v2/instance", "", nil).Decode(t, &inst)
+			if sub.ServerKey == "" || sub.ServerKey != inst.Configuration.Vapid.PublicKey {
+				t.Fatalf("server_key %q, instance's vapid key %q", sub.ServerKey, inst.Configuration.Vapid.PublicKey)
+			}
+
+			if r := e.Call("POST", "/api/v1/accounts/"+id(alice.ID)+"/follow", bobTok, nil); r.Status != http.StatusOK {
+				t.Fatalf("follow: %d %s", r.Status, r.Body)
+			}
+			p := e.rec.next(t)
+			checkVAPID(t, p, sub.ServerKey, e.rec.srv.URL)
+			if ttl := p.header.Get("TTL"); ttl != "60" {
+				t.Errorf("TTL %q", ttl)
+			}
+			got := d.decrypt(t, p)
+			var notes []struct{ ID string }
+			e.Call("GET", "/api/v1/notifications", aliceTok, nil).Decode(t, &notes)
+			want := payload{AccessToken: aliceTok, PreferredLocale: "en", NotificationID: notes[0].ID, NotificationType: "follow",
+				Title: "@bob is now following you", Body: "@bob", Icon: e.URL + "/static/avatar.png"}
+			if got != want {
+				t.Errorf("follow push %+v, want %+v", got, want)
+			}
+
+			pid := e.Post(aliceTok, "a post to favourite")
+			e.Call("POST", "/api/v1/statuses/"+pid+"/favourite", bobTok, nil)
+			e.drainPushes(t)
+			e.rec.none(t) // favourites not asked for
+
+			e.Post(bobTok, "hello @alice, how are you")
+			got = d.decrypt(t, e.rec.next(t))
+			if got.NotificationType != "mention" || got.Title != "You were mentioned by @bob" || got.Body != "hello @alice, how are you" {
+				t.Errorf("mention push %+v", got)
+			}
+		})
+	}
+}
+
+func id(n int64) string { return strconv.FormatInt(n, 10) }
