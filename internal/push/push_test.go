@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +26,7 @@ import (
 	"github.com/retwis/retwis/internal/push"
 	"github.com/retwis/retwis/internal/safehttp"
 	pushstore "github.com/retwis/retwis/internal/store/push"
+	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/npmtest"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/servertest"
@@ -294,3 +296,137 @@ func TestPushDelivered(t *testing.T) {
 }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestPushGone: a push service that answers 410 has lost the
+// subscription, which is removed; revoking a token removes its own.
+func TestPushGone(t *testing.T) {
+	t.Parallel()
+	e := start(t, redistest.Start(t).URL)
+	alice, aliceTok := e.User("alice", "read", "write", "push")
+	_, aliceTok2 := e.User("alice2", "read", "push")
+	_, bobTok := e.User("bob")
+	e.subscribe(t, aliceTok, newDevice(t), mastodon.PushAlerts{Follow: on(true)})
+	e.subscribe(t, aliceTok2, newDevice(t), mastodon.PushAlerts{Follow: on(true)})
+	e.rec.status.Store(http.StatusGone)
+	e.Call("POST", "/api/v1/accounts/"+id(alice.ID)+"/follow", bobTok, nil)
+	e.rec.next(t)
+	e.drainPushes(t)
+	c := e.Mastodon(&mastodon.Config{AccessToken: aliceTok})
+	if _, err := c.GetPushSubscription(t.Context()); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("after a 410, the subscription: %v, want 404", err)
+	}
+
+	u2, err := e.Store.UserByName(t.Context(), "alice2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens, err := e.Store.Tokens(t.Context(), u2.ID)
+	if err != nil || len(tokens) != 1 {
+		t.Fatalf("tokens %v %v", tokens, err)
+	}
+	if err := e.Store.RevokeToken(t.Context(), u2.ID, tokens[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := redistest.Do(t, e.Store.C, "HLEN", schema.PushSubscriptions(u2.ID)); n != "0" {
+		t.Errorf("after the token's revocation, %v subscriptions", n)
+	}
+}
+
+// TestPushPolicy: a subscription whose policy is "followed" is pushed the
+// notifications of the accounts its user follows only; PUT changes its
+// alerts, which GET shows.
+func TestPushPolicy(t *testing.T) {
+	t.Parallel()
+	e := start(t, redistest.Start(t).URL)
+	_, aliceTok := e.User("alice", "read", "write", "follow", "push")
+	_, bobTok := e.User("bob")
+	carol, carolTok := e.User("carol")
+	d := newDevice(t)
+	r := e.Call("POST", "/api/v1/push/subscription", aliceTok, url.Values{
+		"subscription[endpoint]": {e.rec.srv.URL + "/push/alice"}, "subscription[keys][auth]": {base64.RawURLEncoding.EncodeToString(d.auth)},
+		"subscription[keys][p256dh]": {p256dh(t, d)}, "data[alerts][mention]": {"true"}, "data[policy]": {"followed"}})
+	var sub pushEntity
+	r.Decode(t, &sub)
+	if r.Status != http.StatusOK || sub.Policy != "followed" || !sub.Alerts["mention"] || sub.Alerts["follow"] || !sub.Standard {
+		t.Fatalf("subscribe: %d %s", r.Status, r.Body)
+	}
+	e.Call("POST", "/api/v1/accounts/"+id(carol.ID)+"/follow", aliceTok, nil)
+	e.Post(bobTok, "@alice from a stranger")
+	e.drainPushes(t)
+	e.rec.none(t)
+	e.Post(carolTok, "@alice from a friend")
+	if got := d.decrypt(t, e.rec.next(t)); got.Body != "@alice from a friend" {
+		t.Errorf("pushed %+v", got)
+	}
+
+	c := e.Mastodon(&mastodon.Config{AccessToken: aliceTok})
+	if _, err := c.UpdatePushSubscription(t.Context(), &mastodon.PushAlerts{Follow: on(true)}); err != nil {
+		t.Fatal(err)
+	}
+	e.Call("GET", "/api/v1/push/subscription", aliceTok, nil).Decode(t, &sub)
+	if !sub.Alerts["follow"] || sub.Alerts["mention"] || sub.Policy != "followed" {
+		t.Errorf("after PUT: %+v", sub)
+	}
+	if err := c.RemovePushSubscription(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Call("GET", "/api/v1/push/subscription", aliceTok, nil); r.Status != http.StatusNotFound {
+		t.Errorf("after DELETE: %d %s", r.Status, r.Body)
+	}
+}
+
+// pushEntity is the WebPushSubscription entity.
+type pushEntity struct {
+	ID        string          `json:"id"`
+	Endpoint  string          `json:"endpoint"`
+	Standard  bool            `json:"standard"`
+	Alerts    map[string]bool `json:"alerts"`
+	Policy    string          `json:"policy"`
+	ServerKey string          `json:"server_key"`
+}
+
+func p256dh(t *testing.T, d device) string {
+	pk, err := d.key.PublicKey.ECDH()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base64.RawURLEncoding.EncodeToString(pk.Bytes())
+}
+
+// TestSubscriptionRefused: what is not a subscription is refused (422),
+// and a token without the push scope may not subscribe (403).
+func TestSubscriptionRefused(t *testing.T) {
+	t.Parallel()
+	e := start(t, redistest.Start(t).URL)
+	_, tok := e.User("alice", "read", "push")
+	_, readTok := e.User("bob", "read", "write")
+	d := newDevice(t)
+	good := func() url.Values {
+		return url.Values{"subscription[endpoint]": {"https://push.example.com/x"}, "subscription[keys][p256dh]": {p256dh(t, d)},
+			"subscription[keys][auth]": {base64.RawURLEncoding.EncodeToString(d.auth)}}
+	}
+	for name, c := range map[string]struct {
+		param, value string
+	}{
+		"http endpoint":     {"subscription[endpoint]", "http://push.example.com/x"},
+		"no endpoint":       {"subscription[endpoint]", ""},
+		"long endpoint":     {"subscription[endpoint]", "https://push.example.com/" + strings.Repeat("x", pushstore.MaxEndpoint)},
+		"not a url":         {"subscription[endpoint]", "https://"},
+		"key off the curve": {"subscription[keys][p256dh]", base64.RawURLEncoding.EncodeToString(append([]byte{4}, make([]byte, 64)...))},
+		"key not base64":    {"subscription[keys][p256dh]", "!!!"},
+		"short auth":        {"subscription[keys][auth]", "AAAA"},
+		"unknown policy":    {"data[policy]", "friends"},
+	} {
+		v := good()
+		v.Set(c.param, c.value)
+		if r := e.Call("POST", "/api/v1/push/subscription", tok, v); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("%s: %d %s, want 422", name, r.Status, r.Body)
+		}
+	}
+	if r := e.Call("POST", "/api/v1/push/subscription", tok, good()); r.Status != http.StatusOK {
+		t.Errorf("a good subscription: %d %s", r.Status, r.Body)
+	}
+	if r := e.Call("POST", "/api/v1/push/subscription", readTok, good()); r.Status != http.StatusForbidden {
+		t.Errorf("without the push scope: %d %s, want 403", r.Status, r.Body)
+	}
+}
