@@ -56,7 +56,7 @@ type receiver struct {
 	status atomic.Int32
 }
 
-func newReceiver(t *testing.T) *receiver {
+func newReceiver(t testing.TB) *receiver {
 	rec := &receiver{got: make(chan pushed, 16)}
 	rec.status.Store(http.StatusCreated)
 	rec.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -69,7 +69,7 @@ func newReceiver(t *testing.T) *receiver {
 }
 
 // next returns the next push the receiver gets.
-func (rec *receiver) next(t *testing.T) pushed {
+func (rec *receiver) next(t testing.TB) pushed {
 	t.Helper()
 	select {
 	case p := <-rec.got:
@@ -97,7 +97,7 @@ type device struct {
 	auth []byte
 }
 
-func newDevice(t *testing.T) device {
+func newDevice(t testing.TB) device {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +191,7 @@ type env struct {
 	rec *receiver
 }
 
-func start(t *testing.T, redisURL string) env {
+func start(t testing.TB, redisURL string) env {
 	srv := servertest.Start(t, redisURL, servertest.Options{})
 	rec := newReceiver(t)
 	client := safehttp.Client(safehttp.Options{AllowPrivate: true})
@@ -228,7 +228,7 @@ func (e env) drainPushes(t *testing.T) {
 func on(b bool) *mastodon.Sbool { s := mastodon.Sbool(b); return &s }
 
 // subscribe subscribes token's user through go-mastodon, as an app does.
-func (e env) subscribe(t *testing.T, token string, d device, alerts mastodon.PushAlerts) *mastodon.PushSubscription {
+func (e env) subscribe(t testing.TB, token string, d device, alerts mastodon.PushAlerts) *mastodon.PushSubscription {
 	t.Helper()
 	c := e.Mastodon(&mastodon.Config{AccessToken: token})
 	sub, err := c.AddPushSubscription(t.Context(), e.rec.srv.URL+"/push/"+token[:4], d.key.PublicKey, d.auth, alerts)
