@@ -298,7 +298,8 @@ func TestPushDelivered(t *testing.T) {
 func id(n int64) string { return strconv.FormatInt(n, 10) }
 
 // TestPushGone: a push service that answers 410 has lost the
-// subscription, which is removed; revoking a token removes its own.
+// subscription, which is removed; revoking a token removes its own, and
+// suspending an account all of its.
 func TestPushGone(t *testing.T) {
 	t.Parallel()
 	e := start(t, redistest.Start(t).URL)
@@ -329,6 +330,15 @@ func TestPushGone(t *testing.T) {
 	}
 	if n := redistest.Do(t, e.Store.C, "HLEN", schema.PushSubscriptions(u2.ID)); n != "0" {
 		t.Errorf("after the token's revocation, %v subscriptions", n)
+	}
+
+	carol, carolTok := e.User("carol", "read", "push")
+	e.subscribe(t, carolTok, newDevice(t), mastodon.PushAlerts{Follow: on(true)})
+	if err := e.Store.Suspend(t.Context(), "cli:test", carol.ID, "spam"); err != nil {
+		t.Fatal(err)
+	}
+	if n := redistest.Do(t, e.Store.C, "HLEN", schema.PushSubscriptions(carol.ID)); n != "0" {
+		t.Errorf("after the account's suspension, %v subscriptions", n)
 	}
 }
 
