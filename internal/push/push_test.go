@@ -395,7 +395,7 @@ type pushEntity struct {
 	ServerKey string          `json:"server_key"`
 }
 
-func p256dh(t *testing.T, d device) string {
+func p256dh(t testing.TB, d device) string {
 	pk, err := d.key.PublicKey.ECDH()
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/retwis/retwis/internal/jobqueue"
@@ -36,9 +37,8 @@ type Options struct {
 	Origin string
 	// Client sends the pushes (safehttp.Client).
 	Client *http.Client
-	// Parallel is how many groups of jobs one worker sends at once
-	// (4 when zero).
-	Parallel int
+	// Sends is how many pushes one worker sends at once (8 when zero).
+	Sends int
 	// TTL is how long a push service keeps a push for a device that is
 	// offline (a day when zero).
 	TTL time.Duration
@@ -61,7 +61,7 @@ const claimIdle = time.Minute
 
 // New returns a Worker on st, whose subscriptions subs keeps.
 func New(st *store.Store, subs *pushstore.Store, opts Options) *Worker {
-	opts.Parallel = cmp.Or(opts.Parallel, 4)
+	opts.Sends = cmp.Or(opts.Sends, 8)
 	opts.TTL = cmp.Or(opts.TTL, 24*time.Hour)
 	if opts.Log == nil {
 		opts.Log = slog.Default()
@@ -71,7 +71,7 @@ func New(st *store.Store, subs *pushstore.Store, opts Options) *Worker {
 	}
 	w := &Worker{st: st, subs: subs, opts: opts}
 	w.q = jobqueue.New(st.C, jobqueue.Options{Streams: Streams(), Group: schema.PushGroup, Consumer: opts.Consumer,
-		Handle: w.handle, Batch: 16, ClaimIdle: claimIdle, Block: 5 * time.Second, Parallel: opts.Parallel,
+		Handle: w.handle, Batch: 16, ClaimIdle: claimIdle, Block: 5 * time.Second, Parallel: 2,
 		Drain: 10 * time.Second, Log: opts.Log})
 	return w
 }
@@ -97,20 +97,30 @@ func (w *Worker) Run(ctx context.Context) error {
 	return nil
 }
 
-// handle carries out jobs, one at a time: a job whose push failed for a
-// reason worth retrying (the push service's 429 or 5xx, the network) is
-// left pending, to be tried again with backoff until it is older than
-// Options.TTL; the others are done.
+// handle carries out jobs, up to Options.Sends at once: a job whose
+// push failed for a reason worth retrying (the push service's 429 or
+// 5xx, the network) is left pending, to be tried again with backoff
+// until it is older than Options.TTL; the others are done.
 func (w *Worker) handle(ctx context.Context, jobs []jobqueue.Job) error {
+	var mu sync.Mutex
 	failed := jobqueue.JobErrors{}
+	sends := make(chan struct{}, w.opts.Sends)
+	var wg sync.WaitGroup
 	for _, j := range jobs {
-		err := w.run(ctx, j)
-		if err != nil && time.Since(queued(j)) > w.opts.TTL {
-			w.opts.Log.Warn("push: given up", "job", j.ID, "err", err)
-		} else if err != nil {
-			failed[j.Ref()] = err
-		}
+		sends <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sends }()
+			err := w.run(ctx, j)
+			if err != nil && time.Since(queued(j)) > w.opts.TTL {
+				w.opts.Log.Warn("push: given up", "job", j.ID, "err", err)
+			} else if err != nil {
+				mu.Lock()
+				failed[j.Ref()] = err
+				mu.Unlock()
+			}
+		})
 	}
+	wg.Wait()
 	if len(failed) == 0 {
 		return nil
 	}
