@@ -1056,6 +1056,15 @@ func ActivityUsers(week int64) string { return ActivityWeek(week) + ":users" }
 // it) -> the subscription's JSON record.
 func PushSubscriptions(uid int64) string { return "push:" + tag(uid) }
 
+// PushSubscriptionsKeys is the SCAN pattern of the users' push
+// subscriptions (the queue's push:jobs:{<n>} and push:vapid do not
+// match it).
+const PushSubscriptionsKeys = "push:{*}"
+
+// PushSubscriptionsOf returns the id of the user whose subscriptions
+// key holds.
+func PushSubscriptionsOf(key string) (int64, bool) { return ownerOf("push:", key) }
+
 // PushVAPID holds the instance's VAPID key pair, JSON, written once
 // (SET NX) so that every server signs its pushes with the same key.
 const PushVAPID = "push:vapid"
