@@ -85,13 +85,22 @@ func Streams() []string {
 	return streams
 }
 
-// Run creates the consumer groups if need be, then sends pushes until
+// goneAfter is how long a consumer of the push queue with no job pending
+// has not read before a worker that starts removes it from the group:
+// a live one reads every few seconds.
+const goneAfter = 10 * time.Minute
+
+// Run creates the consumer groups if need be and removes the workers
+// gone for good (each server's start adds one), then sends pushes until
 // ctx is cancelled.
 func (w *Worker) Run(ctx context.Context) error {
 	for _, s := range Streams() {
 		if err := w.q.EnsureGroup(ctx, s); err != nil {
 			return fmt.Errorf("push: consumer group on %s: %w", s, err)
 		}
+	}
+	if _, err := w.q.RemoveGone(ctx, goneAfter); err != nil {
+		w.opts.Log.Warn("push: removing gone workers", "err", err)
 	}
 	w.q.Run(ctx)
 	return nil
