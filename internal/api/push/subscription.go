@@ -1,6 +1,7 @@
 package push
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -32,7 +33,8 @@ func token(r *http.Request) retwis.Token {
 	return t
 }
 
-// data reads data[alerts][…] (nil if none is given) and data[policy].
+// data reads data[alerts][…] (nil if none is given) and data[policy]
+// (or policy, where masto.js sends it).
 func data(v url.Values) (alerts map[string]bool, policy string) {
 	for _, a := range pushstore.Alerts {
 		if name := "data[alerts][" + a + "]"; v.Has(name) {
@@ -42,7 +44,7 @@ func data(v url.Values) (alerts map[string]bool, policy string) {
 			alerts[a] = apiwire.Flag(v, name)
 		}
 	}
-	return alerts, v.Get("data[policy]")
+	return alerts, cmp.Or(v.Get("data[policy]"), v.Get("policy"))
 }
 
 // subscribe answers POST /api/v1/push/subscription: the token's
