@@ -49,11 +49,13 @@ type pushed struct {
 }
 
 // receiver is a push service on this machine, over TLS as push services
-// are: it keeps what it gets and answers with status.
+// are: it keeps what it gets and answers with status, but 503 to the
+// next unavailable requests.
 type receiver struct {
-	srv    *httptest.Server
-	got    chan pushed
-	status atomic.Int32
+	srv         *httptest.Server
+	got         chan pushed
+	status      atomic.Int32
+	unavailable atomic.Int32
 }
 
 func newReceiver(t testing.TB) *receiver {
@@ -61,8 +63,12 @@ func newReceiver(t testing.TB) *receiver {
 	rec.status.Store(http.StatusCreated)
 	rec.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		status := int(rec.status.Load())
+		if rec.unavailable.Add(-1) >= 0 {
+			status = http.StatusServiceUnavailable
+		}
 		rec.got <- pushed{r.URL.Path, r.Header.Clone(), body}
-		w.WriteHeader(int(rec.status.Load()))
+		w.WriteHeader(status)
 	}))
 	t.Cleanup(rec.srv.Close)
 	return rec
@@ -340,6 +346,25 @@ func TestPushGone(t *testing.T) {
 	if n := redistest.Do(t, e.Store.C, "HLEN", schema.PushSubscriptions(carol.ID)); n != "0" {
 		t.Errorf("after the account's suspension, %v subscriptions", n)
 	}
+}
+
+// TestPushRetried: a push the push service answers 503 to is sent again
+// (with backoff) until it is taken.
+func TestPushRetried(t *testing.T) {
+	t.Parallel()
+	e := start(t, redistest.Start(t).URL)
+	alice, aliceTok := e.User("alice", "read", "push")
+	_, bobTok := e.User("bob")
+	d := newDevice(t)
+	e.subscribe(t, aliceTok, d, mastodon.PushAlerts{Follow: on(true)})
+	e.rec.unavailable.Store(1)
+	e.Call("POST", "/api/v1/accounts/"+id(alice.ID)+"/follow", bobTok, nil)
+	first := d.decrypt(t, e.rec.next(t))
+	if again := d.decrypt(t, e.rec.next(t)); again != first {
+		t.Errorf("sent again %+v, first %+v", again, first)
+	}
+	e.drainPushes(t)
+	e.rec.none(t) // taken: not sent a third time
 }
 
 // TestPushPolicy: a subscription whose policy is "followed" is pushed the
