@@ -3,9 +3,11 @@ module github.com/retwis/retwis
 go 1.26.0
 
 require (
+	github.com/SherClockHolmes/webpush-go v1.4.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/coder/websocket v1.8.15
+	github.com/golang-jwt/jwt/v5 v5.2.1
 	github.com/mattn/go-mastodon v0.0.13
 	github.com/prometheus/client_golang v1.23.2
 	github.com/redis/rueidis v1.0.79

@@ -24,8 +24,8 @@ const (
 // The scopes retwis knows, as Mastodon names them. A scope grants what
 // its name says: "read" every read:… scope, "write" every write:…
 // scope, "follow" the follow, block and mute scopes of both, "profile"
-// the reading of one's own account. "push" is accepted (apps ask for it)
-// and grants nothing, as retwis sends no Web Push.
+// the reading of one's own account, "push" the token's Web Push
+// subscription.
 var (
 	topScopes  = []string{"read", "write", "follow", "push", "profile"}
 	readScopes = []string{"accounts", "blocks", "bookmarks", "favourites", "filters", "follows",

@@ -25,6 +25,7 @@ import (
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/kernel"
+	pushstore "github.com/retwis/retwis/internal/store/push"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/streaming"
 	"github.com/retwis/retwis/internal/web"
@@ -61,6 +62,7 @@ type serveConfig struct {
 	proxies       string           // the proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
 	publicURL     publicURLValue   // the URL the server is reached at; zero: derived from addr
 	contact       emailValue       // the operator's e-mail address, which the instance entities give
+	allowPrivate  bool             // requests to addresses users give may reach private ones (safehttp)
 	about         string           // the instance's extended description
 	privacy       string           // the instance's privacy policy
 
@@ -197,6 +199,8 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"the longest post, in `characters` (code points, a link counting as 23, as Mastodon counts)", "RETWIS_MAX_POST_CHARS"))
 	fs.Var(&c.contact, "contact-email", envHelp(
 		"the e-mail `address` at which users reach whoever runs the server, which the client API gives", "RETWIS_CONTACT_EMAIL"))
+	fs.BoolVar(&c.allowPrivate, "allow-private-addresses", false, envHelp(
+		"let the requests the server makes to addresses users give (Web Push endpoints) reach private, loopback and link-local addresses, and push endpoints be plain http: for tests, or a push service on your own network", "RETWIS_ALLOW_PRIVATE_ADDRESSES"))
 	fs.StringVar(&c.about, "about", "", envHelp(
 		"the server's extended description for the client API (plain `text`, paragraphs split by blank lines)", "RETWIS_ABOUT"))
 	fs.StringVar(&c.privacy, "privacy-policy", "", envHelp(
@@ -396,8 +400,8 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		}
 		work := st.Through(jobs)
 		defer work.Close()
-		stopWorkers := startWorkers(work, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, log) // zero: the default
-		defer stopWorkers()                                                                                    // after the HTTP server: it drains jobs in flight
+		stopWorkers := startWorkers(work, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, cfg.pushOptions(), log) // zero: the default
+		defer stopWorkers()                                                                                                       // after the HTTP server: it drains jobs in flight
 	}
 	writes := cmp.Or(cfg.writes, 8*runtime.GOMAXPROCS(0))
 	proxies, err := middleware.ParseProxies(cfg.proxies) // checked by check
@@ -410,8 +414,9 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	}
 	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
 		ProbesOnly: cfg.role == roleWorker, PublicURL: public,
-		Pages:     web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits, LogStatic: cfg.logStatic},
-		API:       api.Options{Rate: cfg.apiRate, Signups: cfg.pageLimits.Signups, Site: api.Site{Contact: cfg.contact.String(), About: cfg.about, PrivacyPolicy: cfg.privacy}},
+		Pages: web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits, LogStatic: cfg.logStatic},
+		API: api.Options{Rate: cfg.apiRate, Signups: cfg.pageLimits.Signups, Site: api.Site{Contact: cfg.contact.String(), About: cfg.about, PrivacyPolicy: cfg.privacy},
+			Push: pushstore.New(st, pushstore.Options{AllowHTTP: cfg.allowPrivate})},
 		Streaming: streaming.Options{Limits: cfg.streams}})
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -8,9 +9,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/retwis/retwis/internal/push"
+	"github.com/retwis/retwis/internal/safehttp"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
+	pushstore "github.com/retwis/retwis/internal/store/push"
 	"github.com/retwis/retwis/redlock"
 )
 
@@ -20,7 +24,7 @@ import (
 // function that stops the workers and waits for them (delivery jobs in
 // flight are given time to finish), so the database outlives them.
 func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Duration, deliveryOpts delivery.Options,
-	log *slog.Logger) (stop func()) {
+	pushOpts pushWork, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	host, _ := os.Hostname()
 	consumer := fmt.Sprintf("%s-%d", host, os.Getpid())
@@ -39,6 +43,14 @@ func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Dur
 			log.Error("delivery worker stopped", "err", err)
 		}
 	})
+	wg.Go(func() {
+		opts := pushOpts.Options
+		opts.Consumer, opts.Log = consumer, log
+		subs := pushstore.New(st, pushstore.Options{AllowHTTP: pushOpts.allowHTTP})
+		if err := push.New(st, subs, opts).Run(ctx); err != nil {
+			log.Error("push worker stopped", "err", err)
+		}
+	})
 	upkeep := deliveryOpts
 	upkeep.Consumer = consumer
 	wg.Go(func() { runMaintenance(ctx, st, locks, maintainEvery, delivery.New(st, upkeep), deletion.New(st), log) })
@@ -46,4 +58,21 @@ func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Dur
 		cancel()
 		wg.Wait()
 	}
+}
+
+// pushWork configures the Web Push worker.
+type pushWork struct {
+	push.Options
+	allowHTTP bool // endpoints may be plain http
+}
+
+// pushOptions returns the push worker's options: the VAPID subject is
+// the operator's contact address, or else the public URL; endpoints at
+// private addresses, and plain http, only if --allow-private-addresses.
+func (c *serveConfig) pushOptions() pushWork {
+	public, _ := c.public() // checked by check
+	return pushWork{allowHTTP: c.allowPrivate, Options: push.Options{
+		Subject: cmp.Or(c.contact.String(), public.String()), Origin: public.String(),
+		Client: safehttp.Client(safehttp.Options{AllowPrivate: c.allowPrivate, Timeout: 10 * time.Second}),
+	}}
 }

@@ -9,10 +9,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/retwis/retwis/internal/testkit/npmtest"
 )
 
 // The Mastodon client libraries of npm that the client API is tested
@@ -24,82 +24,18 @@ import (
 // npmDir is the folder of the scripts and the packages they use.
 const npmDir = "testdata/npm"
 
-// needNode names the variable that makes a missing Node.js a failure
-// rather than a skip: `make test` sets it, having installed Node.js.
-const needNode = "RETWIS_NEED_NODE"
-
-// npmInstall is the one installation of the packages of a run of the
-// tests: a temporary folder with the scripts and their node_modules,
-// removed by TestMain.
-var npmInstall struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
 // TestMain runs the tests, then removes the packages they installed.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if npmInstall.dir != "" {
-		os.RemoveAll(npmInstall.dir)
-	}
+	npmtest.Cleanup()
 	os.Exit(code)
 }
 
 // npmPackages returns the folder where the scripts of testdata/npm run
-// with the packages of its package-lock.json, installed by `npm ci` the
-// first time a test asks in a run. Without node or npm on the PATH the
-// test is skipped, or fails if RETWIS_NEED_NODE is set.
+// with the packages of its package-lock.json (npmtest.Install).
 func npmPackages(t *testing.T) string {
 	t.Helper()
-	for _, cmd := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(cmd); err != nil {
-			if os.Getenv(needNode) != "" {
-				t.Fatalf("%s is not on the PATH, and %s says the client libraries must be tested: `make packages` installs Node.js and npm", cmd, needNode)
-			}
-			t.Skipf("%s is not on the PATH (`make packages` installs Node.js and npm; with %s set, as `make test` sets it, this fails)", cmd, needNode)
-		}
-	}
-	npmInstall.once.Do(func() { npmInstall.dir, npmInstall.err = installNPM() })
-	if npmInstall.err != nil {
-		t.Fatal(npmInstall.err)
-	}
-	return npmInstall.dir
-}
-
-// installNPM copies the files of testdata/npm (not a node_modules a
-// person installed there) into a new temporary folder and runs `npm ci`
-// there, from npm's cache when it has the packages, running none of
-// their install scripts (the libraries are JavaScript alone).
-func installNPM() (string, error) {
-	dir, err := os.MkdirTemp("", "retwis-npm-")
-	if err != nil {
-		return "", err
-	}
-	files, err := os.ReadDir(npmDir)
-	if err != nil {
-		return dir, err
-	}
-	for _, f := range files {
-		if !f.Type().IsRegular() {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(npmDir, f.Name()))
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, f.Name()), b, 0o644)
-		}
-		if err != nil {
-			return dir, fmt.Errorf("copy %s: %w", f.Name(), err)
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "npm", "ci", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return dir, fmt.Errorf("npm ci of %s: %w\n%s", npmDir, err, out)
-	}
-	return dir, nil
+	return npmtest.Install(t, npmDir)
 }
 
 // syncs are what a script may ask of its test (harness.mjs's sync), by

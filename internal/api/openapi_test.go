@@ -18,6 +18,7 @@ import (
 	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/markers"
+	"github.com/retwis/retwis/internal/api/push"
 	"github.com/retwis/retwis/internal/testkit/openapitest"
 )
 
@@ -177,7 +178,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // parts are the folders of the packages whose routes Server composes,
 // this one's and its feature packages'.
-var parts = []string{".", "oauth", "instance", "markers", "lists"}
+var parts = []string{".", "oauth", "instance", "markers", "lists", "push"}
 
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()
@@ -230,12 +231,13 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"StatusTag", entity.TagRef{}, nil},
 		{"Tag", entity.Tag{}, nil},
 		{"TagHistory", entity.TagHistory{}, nil},
-		{"Application", entity.Application{}, []string{"vapid_key"}}, // never set: retwis sends no Web Push
+		{"Application", entity.Application{}, nil},
 		{"Relationship", entity.Relationship{}, nil},
 		{"Report", report{}, nil},
 		{"Notification", entity.Notification{}, nil},
 		{"Error", apiwire.ErrorEntity{}, nil},
 		{"Marker", markers.Marker{}, nil},
+		{"WebPushSubscription", push.WebPushSubscription{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/retwis/retwis/internal/api/lists"
 	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/api/oauth"
+	"github.com/retwis/retwis/internal/api/push"
 )
 
 // Options configure a Server: those of the kit every part of the API
@@ -46,6 +47,7 @@ func New(opts Options) *Server {
 	(&instance.Server{Kit: s.Kit}).Routes(mux)
 	(&markers.Server{Kit: s.Kit}).Routes(mux)
 	(&lists.Server{Kit: s.Kit}).Routes(mux)
+	(&push.Server{Kit: s.Kit}).Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }

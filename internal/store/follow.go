@@ -37,14 +37,19 @@ func (s *Store) Follow(ctx context.Context, follower, followee int64) error {
 	at := time.Now()
 	now := float64(at.Unix())
 	b := s.C.B()
-	return s.change(ctx, "follow", follower, followee, func() rueidis.Commands {
+	note := kernel.Notified{User: followee, Note: schema.Note(schema.NoteFollow, follower, 0), At: at.UnixMilli()}
+	err := s.change(ctx, "follow", follower, followee, func() rueidis.Commands {
 		cmds := append(rueidis.Commands{
 			b.Zadd().Key(schema.Following(follower)).ScoreMember().ScoreMember(now, kernel.ID(followee)).Build(),
 			b.Zadd().Key(schema.Followers(followee)).ScoreMember().ScoreMember(now, kernel.ID(follower)).Build(),
-		}, index.NotifyCmds(s.C, followee, schema.Note(schema.NoteFollow, follower, 0), at.UnixMilli())...)
+		}, index.NotifyCmds(s.C, note.User, note.Note, note.At)...)
 		cmds = append(cmds, b.Del().Key(schema.Suggestions(follower)).Build())
 		return append(cmds, index.Commands(s.C, index.EdgeWrites("ZADD", follower, schema.RelFollows, followee))...)
 	})
+	if err == nil {
+		s.Push(ctx, note)
+	}
+	return err
 }
 
 // mayFollow refuses a follow when either of the two blocked the other,

@@ -164,8 +164,11 @@ func (s *Store) completeSides(ctx context.Context, follower, followee int64, fol
 		return s.Wrap("maintenance: complete a follow", err)
 	}
 	if added, _ := res[0].AsInt64(); following && added == 1 {
-		note := index.NotifyCmds(s.C, followee, schema.Note(schema.NoteFollow, follower, 0), time.Now().UnixMilli())
-		return s.Wrap("maintenance: notify a follow", redisconn.FirstErr(s.C.DoMulti(ctx, note...)))
+		note := kernel.Notified{User: followee, Note: schema.Note(schema.NoteFollow, follower, 0), At: time.Now().UnixMilli()}
+		if err := redisconn.FirstErr(s.C.DoMulti(ctx, index.NotifyCmds(s.C, note.User, note.Note, note.At)...)); err != nil {
+			return s.Wrap("maintenance: notify a follow", err)
+		}
+		s.Push(ctx, note)
 	}
 	return nil
 }

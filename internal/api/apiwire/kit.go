@@ -10,6 +10,7 @@
 package apiwire
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -21,6 +22,7 @@ import (
 	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	pushstore "github.com/retwis/retwis/internal/store/push"
 )
 
 // requestTimeout bounds a call of the API.
@@ -47,6 +49,9 @@ type Options struct {
 	Signups retwis.Rate
 	// Site is what the instance says of itself (see Site).
 	Site Site
+	// Push keeps the Web Push subscriptions and the VAPID key pair (a
+	// store on Store when nil).
+	Push *pushstore.Store
 }
 
 // Site is what the instance entities say of the instance besides what
@@ -68,21 +73,36 @@ type Kit struct {
 	MW      *middleware.Stack
 	Site    Site
 	Signups retwis.Rate // see Options.Signups
+	Push    *pushstore.Store
 	rate    retwis.Rate
 }
 
 // New returns a Kit.
 func New(opts Options) *Kit {
+	if opts.Push == nil {
+		opts.Push = pushstore.New(opts.Store, pushstore.Options{})
+	}
 	return &Kit{
 		Builder: entity.Builder{Store: opts.Store},
 		rate:    opts.Rate,
 		Site:    opts.Site,
 		Signups: opts.Signups,
+		Push:    opts.Push,
 		MW: middleware.New(middleware.Options{
 			Log: opts.Log, RenderError: RenderError, MaxBodyBytes: MaxBodyBytes, Timeout: requestTimeout,
 			Metrics: opts.Metrics, Writes: opts.Writes, Proxies: opts.Proxies,
 		}),
 	}
+}
+
+// VapidKey returns the instance's VAPID public key, which apps give the
+// push service they subscribe at; "" if it cannot be read now.
+func (k *Kit) VapidKey(ctx context.Context) string {
+	keys, err := k.Push.Keys(ctx)
+	if err != nil {
+		k.Store.Log.Warn("the VAPID key could not be read", "err", err)
+	}
+	return keys.Public
 }
 
 // Handler returns mux, the API's routes, behind CORS and the API's

@@ -5,6 +5,7 @@ package apiwire
 const (
 	Read               = "read"
 	Profile            = "profile"
+	Push               = "push"
 	ReadAccounts       = "read:accounts"
 	ReadBlocks         = "read:blocks"
 	ReadBookmarks      = "read:bookmarks"

@@ -127,6 +127,7 @@ func (s *Server) v2(w http.ResponseWriter, r *http.Request) {
 func (s *Server) configV2(r *http.Request) configV2 {
 	var c configV2
 	c.URLs.Streaming, c.URLs.About = streamingURL(r), middleware.Origin(r)+"/"
+	c.Vapid.PublicKey = s.VapidKey(r.Context())
 	c.Accounts.MaxDisplayNameLength, c.Accounts.MaxNoteLength = retwis.MaxDisplayNameLen, retwis.MaxBioLen
 	c.Accounts.MaxPinnedStatuses = schema.MaxPins
 	c.Statuses = statuses(s.Store.Opts.MaxPostChars)

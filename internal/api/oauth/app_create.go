@@ -35,7 +35,7 @@ func (s *Server) createApp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := appEntity(app)
-	out.ClientID, out.ClientSecret = app.ClientID, secret
+	out.ClientID, out.ClientSecret, out.VapidKey = app.ClientID, secret, s.VapidKey(r.Context())
 	apiwire.WriteJSON(w, http.StatusOK, out)
 }
 
@@ -68,5 +68,7 @@ func (s *Server) verifyApp(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	apiwire.WriteJSON(w, http.StatusOK, appEntity(app))
+	out := appEntity(app)
+	out.VapidKey = s.VapidKey(r.Context())
+	apiwire.WriteJSON(w, http.StatusOK, out)
 }

@@ -277,12 +277,14 @@ func (s *Store) Tokens(ctx context.Context, uid int64) ([]retwis.Token, error) {
 
 // RevokeToken ends uid's token with the given ID (as Tokens lists it);
 // it stops working at once, and the live streams it opened end, on
-// every server. An unknown ID is an error of kind NotFound.
+// every server; its Web Push subscription goes with it. An unknown ID is
+// an error of kind NotFound.
 func (s *Store) RevokeToken(ctx context.Context, uid int64, tokenID string) error {
 	s.Written.Add(schema.Tokens(uid)) // this server's next read must not be its cached copy
 	b := s.C.B()
 	res := s.C.DoMulti(ctx, b.Hdel().Key(schema.Tokens(uid)).Field(tokenID).Build(),
-		b.Hdel().Key(schema.TokensUsed(uid)).Field(tokenID).Build())
+		b.Hdel().Key(schema.TokensUsed(uid)).Field(tokenID).Build(),
+		b.Hdel().Key(schema.PushSubscriptions(uid)).Field(tokenID).Build())
 	n, err := res[0].AsInt64()
 	if err != nil {
 		return s.Wrap("revoke token", err)
@@ -295,13 +297,15 @@ func (s *Store) RevokeToken(ctx context.Context, uid int64, tokenID string) erro
 }
 
 // RevokeTokens revokes every API token of uid at once: each stops
-// working on every server, and the live streams they opened end. Sessions are apart: EndSessions ends those.
+// working on every server, and the live streams they opened end; their
+// Web Push subscriptions go with them. Sessions are apart: EndSessions
+// ends those.
 func (s *Store) RevokeTokens(ctx context.Context, uid int64) error {
-	s.Written.Add(schema.Tokens(uid), schema.TokensUsed(uid))
+	s.Written.Add(schema.Tokens(uid), schema.TokensUsed(uid), schema.PushSubscriptions(uid))
 	b := s.C.B()
 	ctx = context.WithoutCancel(ctx)
 	err := redisconn.FirstErr(s.C.DoMulti(ctx, b.Del().Key(schema.Tokens(uid)).Build(),
-		b.Del().Key(schema.TokensUsed(uid)).Build()))
+		b.Del().Key(schema.TokensUsed(uid)).Build(), b.Del().Key(schema.PushSubscriptions(uid)).Build()))
 	if err != nil {
 		return s.Wrap("revoke tokens", err)
 	}

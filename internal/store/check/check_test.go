@@ -110,9 +110,10 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			{"ZADD", "bookmarks:{" + b + "}", "1", "454545"}, // a bookmark and a pin of posts gone
 			{"ZADD", "pins:{" + a + "}", "1", "464646"},
 			{"LPUSH", "posts:{" + c + "}", "434343"},
-			{"ZADD", "followers:{" + a + "}:job:1-1", "1", b}, // a delivery snapshot of no job
-			{"ZREM", "blocked_by:{" + c + "}", itoa(dee.ID)},  // dee blocks cy, cy's reads do not know
-			{"ZADD", "blocked_by:{" + a + "}", "1", b},        // bob does not block ann
+			{"ZADD", "followers:{" + a + "}:job:1-1", "1", b},           // a delivery snapshot of no job
+			{"ZREM", "blocked_by:{" + c + "}", itoa(dee.ID)},            // dee blocks cy, cy's reads do not know
+			{"ZADD", "blocked_by:{" + a + "}", "1", b},                  // bob does not block ann
+			{"HSET", schema.PushSubscriptions(ann.ID), "revoked", "{}"}, // the subscription of a token revoked
 		} {
 			f.Do(t, damage...)
 		}
@@ -138,6 +139,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			"people: a search entry of a name the user no longer has ×1",
 			"directory: a directory entry of a user who is gone ×1",
 			"leftovers: a delivery snapshot of no job ×1",
+			"push: a push subscription of a token that is gone ×1",
 		}
 		if got := problems(f.check(t, false)); !slices.Equal(got, want) {
 			t.Fatalf("found\n%q\nwant\n%q", got, want)

@@ -43,7 +43,8 @@ type checkKind struct {
 // hashes of the names, people and directory, the post hashes of the
 // posts' indexes, a user's favourites of who favourited a post and its
 // count, a conversation's posts of the list of conversations, a list's
-// members of the lists that hold a user.
+// members of the lists that hold a user, a user's API tokens of their
+// push subscriptions.
 var checkKinds = []checkKind{
 	{"follows", []checkWalk{{schema.FollowingKeys, "zset", checker.checkFollowing}}},
 	{"followers", []checkWalk{{schema.FollowersKeys, "zset", checker.checkFollowers}}},
@@ -92,6 +93,7 @@ var checkKinds = []checkKind{
 		{schema.ListedKeys, "set", checker.checkListed},
 	}},
 	{"leftovers", []checkWalk{{schema.SnapshotKeys, "zset", checker.checkSnapshots}}},
+	{"push", []checkWalk{{schema.PushSubscriptionsKeys, "hash", checker.checkPushSubscriptions}}},
 }
 
 // checkRun is the state of one call of Run that its verifications
@@ -851,6 +853,35 @@ func (s checker) checkSnapshots(ctx context.Context, keys []string, _ *checkRun)
 		}
 		if !registered {
 			found = append(found, finding{"a delivery snapshot of no job", k, k, [][]string{{"DEL", k}}})
+		}
+	}
+	return found, nil
+}
+
+// checkPushSubscriptions verifies that each push subscription of keys
+// belongs to a token its user still has: a token's revocation removes
+// its subscription in the same pipeline, which a failure can cut.
+func (s checker) checkPushSubscriptions(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
+	var cmds rueidis.Commands
+	var owned []string
+	for _, k := range keys {
+		if uid, ok := schema.PushSubscriptionsOf(k); ok {
+			owned = append(owned, k)
+			cmds = append(cmds, s.C.B().Hkeys().Key(k).Build(), s.C.B().Hkeys().Key(schema.Tokens(uid)).Build())
+		}
+	}
+	res := s.doMany(ctx, cmds)
+	var found []finding
+	for i, k := range owned {
+		subs, err1 := res[2*i].AsStrSlice()
+		tokens, err2 := res[2*i+1].AsStrSlice()
+		if err := cmp.Or(err1, err2); err != nil {
+			return nil, s.Wrap("check: read push subscriptions", err)
+		}
+		for _, token := range subs {
+			if !slices.Contains(tokens, token) {
+				found = append(found, finding{"a push subscription of a token that is gone", k, k, [][]string{{"HDEL", k, token}}})
+			}
 		}
 	}
 	return found, nil

@@ -62,6 +62,7 @@ func (w *Worker) countBoost(ctx context.Context, j *job) (bool, error) {
 		if err := redisconn.FirstErr(w.st.C.DoMulti(ctx, index.NotifyCmds(w.st.C, author, note, now)...)); err != nil {
 			return false, w.st.Wrap("delivery: notify boost", err)
 		}
+		w.st.Push(ctx, kernel.Notified{User: author, Note: note, At: now})
 	}
 	b := w.st.C.B()
 	both := int64(0)

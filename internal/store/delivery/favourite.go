@@ -52,7 +52,9 @@ func (w *Worker) syncFavourite(ctx context.Context, pid, uid int64) error {
 	if n, err := w.script(ctx, index.FavouriteNoteCmd(c, author, uid, pid, now)).AsInt64(); err != nil || n == 0 {
 		return err
 	}
-	return c.Do(ctx, index.NoteEventCmd(c, author, schema.Note(schema.NoteFavourite, uid, pid), now)).Error()
+	note := kernel.Notified{User: author, Note: schema.Note(schema.NoteFavourite, uid, pid), At: now}
+	w.st.Push(ctx, note)
+	return c.Do(ctx, index.NoteEventCmd(c, author, note.Note, now)).Error()
 }
 
 // script sends one script call, through Pipeline, which loads the

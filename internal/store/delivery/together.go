@@ -119,20 +119,26 @@ func (w *Worker) index(ctx context.Context, jobs []job, posts map[int64]index.Po
 	if err != nil {
 		return err
 	}
+	var notes []kernel.Notified
 	err = redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
 		cmds := slices.Clone(toLists)
+		notes = notes[:0]
 		for _, j := range jobs {
 			p := posts[j.post]
 			p.Noted = now
 			cmds = append(cmds, index.Cmds(w.st.C, p)...)
 			cmds = append(cmds, index.PostEventCmds(w.st.C, schema.EventUpdate, p)...)
 			cmds = append(cmds, index.ActiveCmd(w.st.C, p))
+			notes = append(notes, p.Notified()...)
 		}
 		if authors := authorsOf(jobs); len(authors) > 0 {
 			cmds = append(cmds, w.st.C.B().Sadd().Key(schema.ExploreStale).Member(kernel.IDs(authors)...).Build())
 		}
 		return cmds
 	}))
+	if err == nil {
+		w.st.Push(ctx, notes...)
+	}
 	return w.st.Wrap("delivery: index", err)
 }
 

@@ -38,10 +38,29 @@ func EditCmds(c rueidis.Client, before, after Post, notified []int64) rueidis.Co
 	plus := after
 	plus.Conv = Conversation{Tags: added.Tags, Mentions: added.Mentions, ReplyUser: after.Conv.ReplyUser}
 	cmds = append(cmds, Cmds(c, plus)...)
-	for _, u := range notified {
-		cmds = append(cmds, NotifyCmds(c, u, schema.Note(schema.NoteUpdate, after.Author, after.ID), after.Noted)...)
+	for _, n := range updated(after, notified) {
+		cmds = append(cmds, NotifyCmds(c, n.User, n.Note, n.At)...)
 	}
 	return cmds
+}
+
+// EditNotified returns the notifications EditCmds makes: the mentions
+// after adds, and the update each of notified is told of.
+func EditNotified(before, after Post, notified []int64) []kernel.Notified {
+	_, added := ConvDiff(before.Conv, after.Conv)
+	plus := after
+	plus.Conv = Conversation{Mentions: added.Mentions, ReplyUser: after.Conv.ReplyUser}
+	return append(plus.Notified(), updated(after, notified)...)
+}
+
+// updated returns the update notifications of the edit after for each
+// of notified.
+func updated(after Post, notified []int64) []kernel.Notified {
+	notes := make([]kernel.Notified, len(notified))
+	for i, u := range notified {
+		notes[i] = kernel.Notified{User: u, Note: schema.Note(schema.NoteUpdate, after.Author, after.ID), At: after.Noted}
+	}
+	return notes
 }
 
 // ConvDiff returns the tags (by folded form) and the mentions (by user)

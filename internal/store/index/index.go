@@ -187,20 +187,36 @@ func Writes(p Post) [][]string {
 			continue // the reply's addressee: the reply is what they are told of, and what the graph records
 		}
 		cmds = append(cmds, EdgeWrites("ZADD", p.Author, schema.RelMentions, u.ID)...)
-		if p.Noted > 0 {
-			cmds = append(cmds, NotifyWrites(u.ID, schema.Note(schema.NoteMention, p.Author, p.ID), p.Noted)...)
-		}
 	}
 	if p.Conv.ReplyTo > 0 {
 		cmds = append(cmds, []string{"ZADD", schema.Replies(p.Conv.ReplyTo), pid, pid})
 		if u := p.Conv.ReplyUser; u.ID > 0 && u.ID != p.Author {
 			cmds = append(cmds, EdgeWrites("ZADD", p.Author, schema.RelReplies, u.ID)...)
-			if p.Noted > 0 {
-				cmds = append(cmds, NotifyWrites(u.ID, schema.Note(schema.NoteReply, p.Author, p.ID), p.Noted)...)
-			}
 		}
 	}
+	for _, n := range p.Notified() {
+		cmds = append(cmds, NotifyWrites(n.User, n.Note, n.At)...)
+	}
 	return cmds
+}
+
+// Notified returns the notifications p makes (none unless p.Noted): a
+// mention for each user it mentions but its author and the user it
+// replies to, and a reply for that user.
+func (p Post) Notified() []kernel.Notified {
+	if p.Noted <= 0 {
+		return nil
+	}
+	var notes []kernel.Notified
+	for _, u := range p.Conv.Mentions {
+		if u.ID != p.Author && u.ID != p.Conv.ReplyUser.ID {
+			notes = append(notes, kernel.Notified{User: u.ID, Note: schema.Note(schema.NoteMention, p.Author, p.ID), At: p.Noted})
+		}
+	}
+	if u := p.Conv.ReplyUser; p.Conv.ReplyTo > 0 && u.ID > 0 && u.ID != p.Author {
+		notes = append(notes, kernel.Notified{User: u.ID, Note: schema.Note(schema.NoteReply, p.Author, p.ID), At: p.Noted})
+	}
+	return notes
 }
 
 // Commands turns plain commands, whose key comes second, into commands

@@ -304,11 +304,13 @@ func (s *Store) ReconcileEdit(ctx context.Context, pid int64) (post index.Post, 
 	after := before
 	after.Conv.Tags, after.Conv.Mentions = conv.Tags, conv.Mentions
 	after.Noted, _ = strconv.ParseInt(str[n+1], 10, 64)
+	recipients := updateRecipients(before, after, interacted)
 	if err := redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
-		return index.EditCmds(s.C, before, after, updateRecipients(before, after, interacted))
+		return index.EditCmds(s.C, before, after, recipients)
 	})); err != nil {
 		return post, false, s.Wrap("edit job: indexes", err)
 	}
+	s.Push(ctx, index.EditNotified(before, after, recipients)...)
 	// The fields last: a job that stops before is done again in full.
 	err = redisconn.FirstErr(s.Pipeline(ctx, func() rueidis.Commands {
 		return append(rueidis.Commands{kernel.UpdateFields.Cmd(s.C, []string{schema.Post(pid)}, index.ConvFields(after.Conv)...)},

@@ -142,7 +142,7 @@ func parseEvent(msg string) (Event, bool) {
 	case schema.EventNotification:
 		at, member, _ := strings.Cut(rest, ":")
 		ms, err := strconv.ParseInt(at, 10, 64)
-		n, ok := parseNote(member)
+		n, ok := ParseNote(member)
 		if err != nil || !ok {
 			return Event{}, false
 		}

@@ -126,7 +126,7 @@ func (s *Store) namedNotes(ctx context.Context, uid int64, entries []rueidis.ZSc
 // posts of those about one.
 func parseNotes(entries []rueidis.ZScore, read int64) (notes []retwis.Notification, actors, pids []int64) {
 	for _, e := range entries {
-		if n, ok := parseNote(e.Member); ok {
+		if n, ok := ParseNote(e.Member); ok {
 			ms := int64(e.Score)
 			n.ID, n.Time, n.Unread = NoteID(ms, e.Member), time.UnixMilli(ms), ms > read
 			notes = append(notes, n)
@@ -146,8 +146,8 @@ func NoteID(at int64, member string) int64 {
 	return at*1000 + int64(h.Sum32()%1000)
 }
 
-// parseNote reads a member of schema.Notifications.
-func parseNote(member string) (retwis.Notification, bool) {
+// ParseNote reads a member of schema.Notifications.
+func ParseNote(member string) (retwis.Notification, bool) {
 	parts := strings.Split(member, ":")
 	var n retwis.Notification
 	switch {
@@ -251,7 +251,7 @@ func (u *Unread) Count(ctx context.Context, hidden retwis.Hidden) (int64, error)
 	}
 	n = 0
 	for _, m := range members {
-		if note, ok := parseNote(m); ok && !hidden.Hides(note.Actor.ID, retwis.InConversation) {
+		if note, ok := ParseNote(m); ok && !hidden.Hides(note.Actor.ID, retwis.InConversation) {
 			n++
 		}
 	}

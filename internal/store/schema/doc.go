@@ -424,6 +424,17 @@
 //	                             last used, recorded at most once a minute
 //	                             apart from tokens:{<id>} so that it does
 //	                             not invalidate the cached records (retwis)
+//	push:{<id>}          hash    user <id>'s Web Push subscriptions, one
+//	                             per API token: the token's hash (as in
+//	                             tokens:{<id>}) -> JSON (endpoint, keys,
+//	                             alerts, policy, the access token for the
+//	                             payload); removed with the token (retwis)
+//	push:vapid           string  the instance's VAPID key pair, JSON,
+//	                             written once (SET NX) (retwis)
+//	push:jobs:{<n>}      stream  shard n (00-03) of the push queue, by
+//	                             user: a job per notification of a user
+//	                             with a subscription (user, note, at);
+//	                             consumer group "pushers" (retwis)
 //	suspended            set     the ids of suspended accounts, whose posts
 //	                             nobody sees, read with every page's posts
 //	                             through the client-side cache (retwis)

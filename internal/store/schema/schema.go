@@ -1126,3 +1126,50 @@ func ListMembersOf(key string) (owner, lid int64, ok bool) {
 
 // ListedOf returns the user whose Listed key is key.
 func ListedOf(key string) (int64, bool) { return ownerOf("listed:", key) }
+// PushSubscriptions holds uid's Web Push subscriptions, one per API
+// token, in the user's slot so that a token's revocation removes its
+// subscription in the same round trip: the token's ID (as Tokens names
+// it) -> the subscription's JSON record.
+func PushSubscriptions(uid int64) string { return "push:" + tag(uid) }
+
+// PushSubscriptionsKeys is the SCAN pattern of the users' push
+// subscriptions (the queue's push:jobs:{<n>} and push:vapid do not
+// match it).
+const PushSubscriptionsKeys = "push:{*}"
+
+// PushSubscriptionsOf returns the id of the user whose subscriptions
+// key holds.
+func PushSubscriptionsOf(key string) (int64, bool) { return ownerOf("push:", key) }
+
+// PushVAPID holds the instance's VAPID key pair, JSON, written once
+// (SET NX) so that every server signs its pushes with the same key.
+const PushVAPID = "push:vapid"
+
+// PushShards is how many streams the push queue is cut into, by user.
+const PushShards = 4
+
+// PushGroup is the consumer group of the push workers on each stream.
+const PushGroup = "pushers"
+
+// PushQueue returns stream n of the push queue: a job per notification
+// made for a user who has a push subscription (fields PushUser,
+// PushNote, PushAt).
+func PushQueue(n int) string { return fmt.Sprintf("push:jobs:{%02x}", n) }
+
+// PushQueueOf returns the stream of the push queue that takes uid's
+// jobs.
+func PushQueueOf(uid int64) string { return PushQueue(int(fnv32(id(uid)) % PushShards)) }
+
+// The fields of a push job.
+const (
+	PushUser = "user" // whom the notification is for
+	PushNote = "note" // the member of Notifications
+	PushAt   = "at"   // its score there, unix ms
+)
+
+// PushJob returns the XADD that records a push job: notification note
+// of uid, made at unix ms at.
+func PushJob(b rueidis.Builder, uid int64, note string, at int64) rueidis.Completed {
+	return b.Xadd().Key(PushQueueOf(uid)).Id("*").FieldValue().FieldValue(PushUser, id(uid)).
+		FieldValue(PushNote, note).FieldValue(PushAt, id(at)).Build()
+}
