@@ -16,6 +16,7 @@ import (
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/store/tagfollows"
 )
 
 // work is what is left of a deletion, read at once from the user's
@@ -143,7 +144,7 @@ func (s *Deleter) deleteFavourites(ctx context.Context, uid int64, pids []int64)
 // own keys that no batch walks: its name goes, reserved for
 // store.Options.NameReserve (one script in the name's slot), and so do its
 // entries in the latest users, the directory and the people search, its
-// rate limits, and its keys of ownKeys. All of it is safe to repeat, and
+// rate limits, its follows of tags, and its keys of ownKeys. All of it is safe to repeat, and
 // is repeated whenever the deletion is resumed.
 func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 	keys, err := s.ownKeys(ctx, d.uid)
@@ -152,6 +153,10 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 	}
 	name, uid := d.username, d.uid
 	unblock, err := s.unblockAll(ctx, uid)
+	if err != nil {
+		return err
+	}
+	untag, err := tagfollows.New(s.Store).ForgetCmds(ctx, uid)
 	if err != nil {
 		return err
 	}
@@ -167,7 +172,7 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 			b.Srem().Key(schema.Suspended).Member(kernel.ID(uid)).Build(),
 			b.Del().Key(keys...).Build(),
 		}
-		cmds = append(cmds, unblock...)
+		cmds = append(append(cmds, unblock...), untag...)
 		for _, subject := range []string{schema.PostLimit(uid), schema.FollowLimit(uid), schema.ActionLimit(uid), schema.LoginAccountLimit(retwis.FoldUsername(name))} {
 			cmds = append(cmds, b.Del().Key(schema.RateLimit(subject)).Build())
 		}
@@ -183,7 +188,7 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 // suggestions, failed logins and their notice, the API tokens with the
 // record of their use, the sessions, the blocks and mutes both ways, and
 // the bookmarks and pins, the direct conversations with their posts and
-// how far they were read.
+// how far they were read, the tags followed.
 func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx, b.Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build(),
@@ -200,7 +205,8 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 		schema.FollowedCelebrities(uid), schema.Suggestions(uid), schema.LoginFailures(uid), schema.LoginNotice(uid),
 		schema.Tokens(uid), schema.TokensUsed(uid), schema.Sessions(uid), schema.Blocks(uid), schema.Mutes(uid), schema.BlockedBy(uid),
 		schema.Bookmarks(uid), schema.Pins(uid), schema.Boosts(uid), schema.HomeBoosts(uid),
-		schema.Conversations(uid), schema.ConversationsRead(uid), schema.Markers(uid), schema.NotificationPolicy(uid)}
+		schema.Conversations(uid), schema.ConversationsRead(uid), schema.Markers(uid), schema.NotificationPolicy(uid),
+		schema.TagsFollowed(uid)}
 	for _, n := range chunks {
 		keys = append(keys, schema.ArchiveChunk(uid, n))
 	}

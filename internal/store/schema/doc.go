@@ -170,6 +170,14 @@
 //	                             lexicographic range and ZLEXCOUNT counts
 //	                             them (retwis; ?day= and the activity chart)
 //	tag:{<tag>}:info     hash    name (the tag as first written) (retwis)
+//	tag:{<tag>}:followers
+//	                     zset    the users who follow the tag: user ids
+//	                             scored by the unix time in microseconds
+//	                             of the follow (retwis; the delivery of
+//	                             its posts to their home timelines)
+//	tags_followed:{<id>}
+//	                     zset    the tags user <id> follows (folded),
+//	                             scored likewise (retwis; at most 500)
 //	tag:{<tag>}:authors:<YYYYMMDD>
 //	                     hll     the authors of the tag's posts that day,
 //	                             expiring 8 days after it began (retwis;

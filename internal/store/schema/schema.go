@@ -324,6 +324,17 @@ func TagInfo(folded string) string { return Tag(folded) + ":info" }
 // written.
 const FieldTagName = "name"
 
+// TagFollowers holds the users who follow a tag (by its folded form):
+// user ids scored by the unix time in microseconds of the follow, in the
+// tag's slot, so that a post's delivery reads a tag's followers from one
+// key; the reverse of TagsFollowed.
+func TagFollowers(folded string) string { return Tag(folded) + ":followers" }
+
+// TagsFollowed holds the tags user uid follows: folded tags scored by
+// the unix time in microseconds of the follow (the id of the follow in
+// the client API's paging).
+func TagsFollowed(uid int64) string { return "tags_followed:" + tag(uid) }
+
 // TagDay returns the member of TagDays for post pid, posted at unix
 // time ts.
 func TagDay(ts, pid int64) string { return fmt.Sprintf("%s:%016d", Day(time.Unix(ts, 0)), pid) }
