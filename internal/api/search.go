@@ -43,7 +43,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 			s.Fail(w, r, err)
 			return
 		}
-		if out.Hashtags, err = s.tagEntities(r.Context(), st, tags); err != nil {
+		if out.Hashtags, err = s.tags.Entities(r.Context(), st, apiwire.Viewer(r).ID, tags); err != nil {
 			s.Fail(w, r, err)
 			return
 		}
@@ -123,7 +123,7 @@ func (s *Server) trendingTags(w http.ResponseWriter, r *http.Request) {
 	for i, t := range trends {
 		names[i] = t.Tag
 	}
-	out, err := s.tagEntities(r.Context(), entity.SiteOf(r), names)
+	out, err := s.tags.Entities(r.Context(), entity.SiteOf(r), apiwire.Viewer(r).ID, names)
 	if err != nil {
 		s.Fail(w, r, err)
 		return

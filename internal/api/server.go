@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/hashtags"
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/api/oauth"
@@ -33,14 +34,17 @@ type Site = apiwire.Site
 // Server serves the client API.
 type Server struct {
 	*apiwire.Kit
+	tags    *hashtags.Server
 	handler http.Handler
 }
 
 // New returns a Server.
 func New(opts Options) *Server {
 	s := &Server{Kit: apiwire.New(opts)}
+	s.tags = &hashtags.Server{Kit: s.Kit}
 	mux := http.NewServeMux()
 	s.routes(mux)
+	s.tags.Routes(mux)
 	(&oauth.Server{Kit: s.Kit}).Routes(mux)
 	(&instance.Server{Kit: s.Kit}).Routes(mux)
 	(&markers.Server{Kit: s.Kit}).Routes(mux)
@@ -131,16 +135,15 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v2/notifications/policy", s.Need(apiwire.ReadNotifications, s.notificationPolicy(true)))
 	mux.HandleFunc("PATCH /api/v2/notifications/policy", s.Need(apiwire.WriteNotifications, s.notificationPolicy(true)))
 	mux.HandleFunc("GET /api/v2/search", s.May(apiwire.ReadSearch, s.search))
-	mux.HandleFunc("GET /api/v1/trends/tags", s.trendingTags)
-	mux.HandleFunc("GET /api/v1/tags/{name}", s.showTag)
-	mux.HandleFunc("GET /api/v1/trends", s.trendingTags)
+	mux.HandleFunc("GET /api/v1/trends/tags", s.May("", s.trendingTags))
+	mux.HandleFunc("GET /api/v1/trends", s.May("", s.trendingTags))
 	mux.HandleFunc("GET /api/v1/trends/statuses", apiwire.EmptyList) // what apps' explore pages read beside the tags
 	mux.HandleFunc("GET /api/v1/trends/links", apiwire.EmptyList)
 
 	// What retwis has none of: empty lists, so that apps show nothing
 	// rather than an error.
 	for path, scope := range map[string]string{"lists": apiwire.ReadLists, "filters": apiwire.ReadFilters,
-		"follow_requests": apiwire.ReadFollows, "followed_tags": apiwire.ReadFollows,
+		"follow_requests": apiwire.ReadFollows,
 		"announcements": apiwire.Read, "endorsements": apiwire.ReadAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.Need(scope, apiwire.EmptyList))
 	}
