@@ -143,8 +143,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// What retwis has none of: empty lists, so that apps show nothing
 	// rather than an error.
 	for path, scope := range map[string]string{"lists": apiwire.ReadLists, "filters": apiwire.ReadFilters,
-		"follow_requests": apiwire.ReadFollows,
-		"announcements": apiwire.Read, "endorsements": apiwire.ReadAccounts} {
+		"follow_requests": apiwire.ReadFollows, "announcements": apiwire.Read, "endorsements": apiwire.ReadAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.Need(scope, apiwire.EmptyList))
 	}
 	mux.HandleFunc("GET /api/v2/filters", s.Need(apiwire.ReadFilters, apiwire.EmptyList))
