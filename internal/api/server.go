@@ -137,8 +137,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v2/search", s.May(apiwire.ReadSearch, s.search))
 	mux.HandleFunc("GET /api/v1/trends/tags", s.May("", s.trendingTags))
 	mux.HandleFunc("GET /api/v1/trends", s.May("", s.trendingTags))
-	mux.HandleFunc("GET /api/v1/trends/statuses", apiwire.EmptyList) // what apps' explore pages read beside the tags
-	mux.HandleFunc("GET /api/v1/trends/links", apiwire.EmptyList)
+	mux.HandleFunc("GET /api/v1/trends/statuses", s.May("", s.trendingStatuses))
+	mux.HandleFunc("GET /api/v1/trends/links", apiwire.EmptyList) // no link cards yet
 
 	// What retwis has none of: empty lists, so that apps show nothing
 	// rather than an error.

@@ -20,8 +20,9 @@ import (
 // out and counts them (index.FavouriteSyncCmd: the favourite did so
 // already, unless its pipeline crossed another's), and while the mark
 // stands, notifies the author (once, however often it runs:
-// index.FavouriteNoteCmd) and, the first time, their live stream. A
-// post gone loses its counts instead.
+// index.FavouriteNoteCmd) and, the first time, their live stream, and
+// adds its weight to the trending posts (index.StatusTrendCmd). A post
+// gone loses its counts instead.
 func (w *Worker) favourite(ctx context.Context, j job) error {
 	err := w.syncFavourite(ctx, j.post, j.author)
 	w.st.Metrics.Job(j.kind, j.post, err)
@@ -52,7 +53,10 @@ func (w *Worker) syncFavourite(ctx context.Context, pid, uid int64) error {
 	if n, err := w.script(ctx, index.FavouriteNoteCmd(c, author, uid, pid, now)).AsInt64(); err != nil || n == 0 {
 		return err
 	}
-	return c.Do(ctx, index.NoteEventCmd(c, author, schema.Note(schema.NoteFavourite, uid, pid), now)).Error()
+	return redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
+		return rueidis.Commands{index.NoteEventCmd(c, author, schema.Note(schema.NoteFavourite, uid, pid), now),
+			index.StatusTrendCmd(c, pid, now/1000, 1)}
+	}))
 }
 
 // script sends one script call, through Pipeline, which loads the

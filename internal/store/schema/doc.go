@@ -260,6 +260,14 @@
 //	trends:{<n>}:epoch   string  that shard's epoch, unix time, moved
 //	                             forward (and the scores rescaled) before
 //	                             they outgrow a double (retwis)
+//	trends:statuses:{<nn>}
+//	                     zset    shard nn (of 16, by post id) of the
+//	                             trending posts: post ids scored by the
+//	                             decayed count of the replies, favourites
+//	                             and boosts they got, as the tag trends
+//	                             (retwis; GET /api/v1/trends/statuses)
+//	trends:statuses:{<nn>}:epoch
+//	                     string  its epoch (unix time) (retwis)
 //	tags:complete:{<n>}  zset    shard n (00–0f) of the tag completion, by
 //	                             the FNV-1a of the tag's first letter:
 //	                             members "<folded>:<count>:<as first

@@ -532,6 +532,19 @@ func TrendEpoch(n int) string { return Trends(n) + ":epoch" }
 // TrendsOf returns the shard of the trends that holds folded.
 func TrendsOf(folded string) int { return int(fnv32(folded) % TrendShards) }
 
+// StatusTrends is shard n (of TrendShards) of the trending posts: post
+// ids, each scored as a tag of Trends is, by the sum over the replies,
+// favourites and boosts it got of 2^((their time - epoch) / half-life),
+// the epoch in StatusTrendEpoch of the same slot.
+func StatusTrends(n int) string { return fmt.Sprintf("trends:statuses:{%02x}", n) }
+
+// StatusTrendEpoch holds the epoch of shard n of the trending posts.
+func StatusTrendEpoch(n int) string { return StatusTrends(n) + ":epoch" }
+
+// StatusTrendsOf returns the shard of the trending posts that holds post
+// pid.
+func StatusTrendsOf(pid int64) int { return int(pid % TrendShards) }
+
 // CompletionShards is how many lexicographic indexes the tag completion
 // is spread over: by the tag's first letter, so that a prefix is in one.
 const CompletionShards = 16
