@@ -177,7 +177,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // parts are the folders of the packages whose routes Server composes,
 // this one's and its feature packages'.
-var parts = []string{".", "oauth", "instance", "markers", "hashtags"}
+var parts = []string{".", "oauth", "instance", "markers", "hashtags", "suggestions"}
 
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()

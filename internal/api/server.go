@@ -22,6 +22,7 @@ import (
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/api/oauth"
+	"github.com/retwis/retwis/internal/api/suggestions"
 )
 
 // Options configure a Server: those of the kit every part of the API
@@ -48,6 +49,7 @@ func New(opts Options) *Server {
 	(&oauth.Server{Kit: s.Kit}).Routes(mux)
 	(&instance.Server{Kit: s.Kit}).Routes(mux)
 	(&markers.Server{Kit: s.Kit}).Routes(mux)
+	(&suggestions.Server{Kit: s.Kit}).Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }

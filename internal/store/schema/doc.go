@@ -347,6 +347,11 @@
 //	                             "<user id>:<followed by>" separated by
 //	                             commas; expires after 10 minutes, removed
 //	                             when <id> follows or unfollows (retwis)
+//	suggestions_dismissed:{<id>}
+//	                     zset    the users user <id> dismissed from its
+//	                             users to follow, for good, scored by the
+//	                             unix time of the dismissal; the newest
+//	                             1000 kept (retwis)
 //	celebrities_followed:{<id>}
 //	                     set     the celebrities <id> follows, whose posts
 //	                             the home timeline merges when read (retwis)

@@ -578,6 +578,14 @@ func Graph(uid int64) string { return "graph:" + tag(uid) }
 // commas, with an expiry; removed when uid follows or unfollows.
 func Suggestions(uid int64) string { return "suggestions:" + tag(uid) }
 
+// SuggestionsDismissed holds the users uid dismissed from its users to
+// follow, for good: user ids scored by the unix time of the dismissal,
+// the newest MaxDismissed kept.
+func SuggestionsDismissed(uid int64) string { return "suggestions_dismissed:" + tag(uid) }
+
+// MaxDismissed bounds the users a user's SuggestionsDismissed keeps.
+const MaxDismissed = 1000
+
 // Relations between users, the predicates of the graph.
 const (
 	RelFollows  = "follows"  // the subject follows the object
