@@ -236,6 +236,7 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"Notification", entity.Notification{}, nil},
 		{"Error", apiwire.ErrorEntity{}, nil},
 		{"Marker", markers.Marker{}, nil},
+		{"FamiliarFollowers", FamiliarFollowers{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

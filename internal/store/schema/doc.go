@@ -448,6 +448,8 @@
 //	                             unix time of the block (retwis)
 //	mutes:{<id>}         zset    the users user <id> muted, likewise
 //	                             (retwis)
+//	notes:{<id>}         hash    user <id>'s private notes about accounts:
+//	                             account id -> the note (retwis)
 //	blocked_by:{<id>}    zset    the users who blocked user <id>, scored
 //	                             likewise, in <id>'s slot, so that what
 //	                             <id> reads is filtered with keys of one

@@ -941,6 +941,10 @@ func Blocks(uid int64) string { return "blocks:" + tag(uid) }
 // Mutes holds the users uid muted, as Blocks.
 func Mutes(uid int64) string { return "mutes:" + tag(uid) }
 
+// Notes holds uid's private notes about accounts: account id -> the
+// note.
+func Notes(uid int64) string { return "notes:" + tag(uid) }
+
 // BlockedBy holds the users who blocked uid, scored as in Blocks, in
 // uid's slot, so that whatever uid reads is filtered with keys of uid's
 // slot alone.
