@@ -1,9 +1,12 @@
 package api_test
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mattn/go-mastodon"
 )
@@ -83,6 +86,64 @@ func TestFamiliarFollowers(t *testing.T) {
 		}
 		if got[i].ID != w.id || strings.Join(names, " ") != w.names {
 			t.Errorf("familiar followers of %s = %v; want %q", got[i].ID, names, w.names)
+		}
+	}
+}
+
+// TestFeaturedTags: a tag featured comes back with the tag's use, on
+// the user's list and on the account's for anyone; the suggestions are
+// the tags of the user's posts not featured yet; ten at most; an
+// unfeatured tag is gone, and unfeaturing it again is 404. Follow
+// requests cannot be decided: there are none.
+func TestFeaturedTags(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	aliceUser, alice := s.User("alice")
+	s.Post(alice, "#Go and #redis")
+	s.Drain()
+	var tag struct {
+		ID, Name      string
+		StatusesCount string  `json:"statuses_count"`
+		LastStatusAt  *string `json:"last_status_at"`
+	}
+	s.Call(http.MethodPost, "/api/v1/featured_tags", alice, map[string]any{"name": "#go"}).Decode(t, &tag)
+	today := time.Now().UTC().Format(time.DateOnly)
+	if tag.Name != "Go" || tag.StatusesCount != "1" || tag.LastStatusAt == nil || *tag.LastStatusAt != today {
+		t.Fatalf("featured = %+v", tag)
+	}
+	var list []struct{ ID, Name string }
+	s.Call(http.MethodGet, "/api/v1/accounts/"+id(aliceUser.ID)+"/featured_tags", "", nil).Decode(t, &list)
+	if len(list) != 1 || list[0].ID != tag.ID {
+		t.Errorf("alice's featured tags, seen by anyone: %+v", list)
+	}
+	var suggested []struct{ Name string }
+	s.Call(http.MethodGet, "/api/v1/featured_tags/suggestions", alice, nil).Decode(t, &suggested)
+	if len(suggested) != 1 || suggested[0].Name != "redis" {
+		t.Errorf("suggestions: %+v", suggested)
+	}
+	for i := range 9 {
+		if r := s.Call(http.MethodPost, "/api/v1/featured_tags", alice, map[string]any{"name": fmt.Sprint("t", i)}); r.Status != http.StatusOK {
+			t.Fatalf("featuring a tag: %d %s", r.Status, r.Body)
+		}
+	}
+	for _, name := range []string{"eleventh", "not a tag"} {
+		if r := s.Call(http.MethodPost, "/api/v1/featured_tags", alice, map[string]any{"name": name}); r.Status != http.StatusUnprocessableEntity {
+			t.Errorf("featuring %q: %d %s", name, r.Status, r.Body)
+		}
+	}
+	if r := s.Call(http.MethodDelete, "/api/v1/featured_tags/"+tag.ID, alice, nil); r.Status != http.StatusOK {
+		t.Fatalf("unfeature: %d %s", r.Status, r.Body)
+	}
+	s.Call(http.MethodGet, "/api/v1/featured_tags", alice, nil).Decode(t, &list)
+	if len(list) != 9 || slices.ContainsFunc(list, func(l struct{ ID, Name string }) bool { return l.Name == "Go" }) {
+		t.Errorf("after unfeaturing Go: %+v", list)
+	}
+	if r := s.Call(http.MethodDelete, "/api/v1/featured_tags/"+tag.ID, alice, nil); r.Status != http.StatusNotFound {
+		t.Errorf("unfeature again: %d", r.Status)
+	}
+	for _, action := range []string{"authorize", "reject"} {
+		if r := s.Call(http.MethodPost, "/api/v1/follow_requests/"+id(aliceUser.ID)+"/"+action, alice, nil); r.Status != http.StatusNotFound {
+			t.Errorf("follow request %s: %d", action, r.Status)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/entity"
+	"github.com/retwis/retwis/internal/api/hashtags"
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/testkit/openapitest"
@@ -237,6 +238,7 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"Error", apiwire.ErrorEntity{}, nil},
 		{"Marker", markers.Marker{}, nil},
 		{"FamiliarFollowers", FamiliarFollowers{}, nil},
+		{"FeaturedTag", hashtags.FeaturedTag{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

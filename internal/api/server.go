@@ -151,5 +151,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 		mux.HandleFunc("GET /api/v1/"+path, s.Need(scope, apiwire.EmptyList))
 	}
 	mux.HandleFunc("GET /api/v2/filters", s.Need(apiwire.ReadFilters, apiwire.EmptyList))
-	mux.HandleFunc("GET /api/v1/accounts/{id}/featured_tags", s.May(apiwire.ReadAccounts, apiwire.EmptyList))
+	for _, action := range []string{"authorize", "reject"} { // no account is locked: no request to decide
+		mux.HandleFunc("POST /api/v1/follow_requests/{id}/"+action, s.Need(apiwire.WriteFollows, apiwire.NotFound))
+	}
 }

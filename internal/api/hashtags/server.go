@@ -3,8 +3,9 @@
 // search and the trends answer with too), its follow by the viewer
 // (tag_follow.go: the tag's public posts then reach the viewer's home
 // timeline, internal/store/tagfollows) and the list of the tags the
-// viewer follows (followed_tags.go). Every Tag it answers says whether
-// the viewer follows it.
+// viewer follows (followed_tags.go); and the tags accounts feature on
+// their profiles (featured_tags.go, internal/store/featured). Every Tag
+// it answers says whether the viewer follows it.
 package hashtags
 
 import (
@@ -29,6 +30,11 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/tags/{name}/follow", s.Need(apiwire.WriteFollows, s.MW.Throttle(s.follow(true))))
 	mux.HandleFunc("POST /api/v1/tags/{name}/unfollow", s.Need(apiwire.WriteFollows, s.MW.Throttle(s.follow(false))))
 	mux.HandleFunc("GET /api/v1/followed_tags", s.Need(apiwire.ReadFollows, s.followedTags))
+	mux.HandleFunc("GET /api/v1/featured_tags", s.Need(apiwire.ReadAccounts, s.featuredTags))
+	mux.HandleFunc("POST /api/v1/featured_tags", s.Need(apiwire.WriteAccounts, s.MW.Throttle(s.featureTag)))
+	mux.HandleFunc("DELETE /api/v1/featured_tags/{id}", s.Need(apiwire.WriteAccounts, s.MW.Throttle(s.unfeatureTag)))
+	mux.HandleFunc("GET /api/v1/featured_tags/suggestions", s.Need(apiwire.ReadAccounts, s.featuredSuggestions))
+	mux.HandleFunc("GET /api/v1/accounts/{id}/featured_tags", s.May(apiwire.ReadAccounts, s.featuredTags))
 }
 
 // follows returns the follows of tags of the kit's store.

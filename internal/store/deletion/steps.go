@@ -189,7 +189,7 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 // record of their use, the sessions, the blocks and mutes both ways, and
 // the bookmarks and pins, the direct conversations with their posts and
 // how far they were read, the tags followed, the suggestions dismissed,
-// the notes about accounts.
+// the notes about accounts, the featured tags.
 func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx, b.Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build(),
@@ -207,7 +207,8 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 		schema.Tokens(uid), schema.TokensUsed(uid), schema.Sessions(uid), schema.Blocks(uid), schema.Mutes(uid), schema.BlockedBy(uid),
 		schema.Bookmarks(uid), schema.Pins(uid), schema.Boosts(uid), schema.HomeBoosts(uid),
 		schema.Conversations(uid), schema.ConversationsRead(uid), schema.Markers(uid), schema.NotificationPolicy(uid),
-		schema.TagsFollowed(uid), schema.SuggestionsDismissed(uid), schema.Notes(uid)}
+		schema.TagsFollowed(uid), schema.SuggestionsDismissed(uid), schema.Notes(uid),
+		schema.FeaturedTags(uid)}
 	for _, n := range chunks {
 		keys = append(keys, schema.ArchiveChunk(uid, n))
 	}

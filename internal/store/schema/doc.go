@@ -450,6 +450,11 @@
 //	                             (retwis)
 //	notes:{<id>}         hash    user <id>'s private notes about accounts:
 //	                             account id -> the note (retwis)
+//	featured_tags:{<id>}
+//	                     zset    the tags user <id> features on its
+//	                             profile (folded), scored by the unix time
+//	                             in microseconds they were featured (their
+//	                             id); at most 10 (retwis)
 //	blocked_by:{<id>}    zset    the users who blocked user <id>, scored
 //	                             likewise, in <id>'s slot, so that what
 //	                             <id> reads is filtered with keys of one

@@ -945,6 +945,10 @@ func Mutes(uid int64) string { return "mutes:" + tag(uid) }
 // note.
 func Notes(uid int64) string { return "notes:" + tag(uid) }
 
+// FeaturedTags holds the tags uid features on its profile: folded tags
+// scored by the unix time in microseconds they were featured (their id).
+func FeaturedTags(uid int64) string { return "featured_tags:" + tag(uid) }
+
 // BlockedBy holds the users who blocked uid, scored as in Blocks, in
 // uid's slot, so that whatever uid reads is filtered with keys of uid's
 // slot alone.
