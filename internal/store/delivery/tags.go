@@ -11,26 +11,32 @@ import (
 
 // pushTagged pushes the public posts of jobs that bear tags onto the home
 // timelines of their tags' followers whom their authors' followings do
-// not reach already (tagfollows.Store.Audience: blocks and mutes
+// not reach already (tagfollows.Store.Audiences: blocks and mutes
 // respected), each follower's posts in one push, batch followers per
 // pipeline, announced on their streams as any other post of their home
-// timeline; it returns which followers each post was pushed to. A post
-// without tags costs nothing; one with tags, a round trip per batch of
-// each tag's followers and per batch of those kept, then the pushes.
+// timeline; it returns which followers each post was pushed to. Posts
+// without tags cost nothing; those with tags, together, a round trip
+// per batch of each tag's followers and one to sift them (see
+// tagfollows.Store.Audiences), then the pushes.
 func (w *Worker) pushTagged(ctx context.Context, jobs []job, ps map[int64]index.Post, batch int) (map[int64][]int64, error) {
-	tf := tagfollows.New(w.st)
-	var in inboxes
+	var tagged []tagfollows.Tagged
+	var pids []int64
 	for _, j := range jobs {
 		p := ps[j.post]
-		tags := p.ListedTags()
-		if len(tags) == 0 || p.ReblogOf != 0 {
-			continue
+		if tags := p.ListedTags(); len(tags) > 0 && p.ReblogOf == 0 {
+			tagged, pids = append(tagged, tagfollows.Tagged{Author: j.author, Tags: tags}), append(pids, j.post)
 		}
-		users, err := tf.Audience(ctx, j.author, tags, batch)
-		if err != nil {
-			return nil, err
-		}
-		in.add(j.post, users)
+	}
+	if len(tagged) == 0 {
+		return nil, nil
+	}
+	audiences, err := tagfollows.New(w.st).Audiences(ctx, tagged, batch)
+	if err != nil {
+		return nil, err
+	}
+	var in inboxes
+	for i, users := range audiences {
+		in.add(pids[i], users)
 	}
 	return w.pushInboxes(ctx, in, batch)
 }

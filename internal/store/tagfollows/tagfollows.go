@@ -2,7 +2,7 @@
 // tag (Follow, Unfollow), lists the tags they follow (Followed) and
 // whether they follow some (Following); a public post with a tag reaches
 // the home timelines of the tag's followers through its delivery job,
-// which asks Audience whom it goes to besides its author's followers.
+// which asks Audiences whom it goes to besides its author's followers.
 //
 // Each follow is written twice: in the user's set of tags followed
 // (schema.TagsFollowed) and in the tag's set of followers
