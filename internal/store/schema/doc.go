@@ -170,7 +170,7 @@
 //	                             lexicographic range and ZLEXCOUNT counts
 //	                             them (retwis; ?day= and the activity chart)
 //	tag:{<tag>}:info     hash    name (the tag as first written) (retwis)
-//	tag:{<tag>}:followers
+//	tag_followers:{<tag>}
 //	                     zset    the users who follow the tag: user ids
 //	                             scored by the unix time in microseconds
 //	                             of the follow (retwis; the delivery of

@@ -327,8 +327,27 @@ const FieldTagName = "name"
 // TagFollowers holds the users who follow a tag (by its folded form):
 // user ids scored by the unix time in microseconds of the follow, in the
 // tag's slot, so that a post's delivery reads a tag's followers from one
-// key; the reverse of TagsFollowed.
-func TagFollowers(folded string) string { return Tag(folded) + ":followers" }
+// key; the reverse of TagsFollowed. It does not begin as Tag does, so
+// that the walks of TagKeys (the tag's posts) do not take it for one.
+func TagFollowers(folded string) string { return "tag_followers:{" + folded + "}" }
+
+// TagsFollowedKeys and TagFollowersKeys match the keys of TagsFollowed
+// and TagFollowers, for a check; TagsFollowedOf and TagFollowersOf tell
+// whose they are.
+const (
+	TagsFollowedKeys = "tags_followed:{*}"
+	TagFollowersKeys = "tag_followers:{*}"
+)
+
+// TagsFollowedOf returns the user whose TagsFollowed key is key.
+func TagsFollowedOf(key string) (int64, bool) { return ownerOf("tags_followed:", key) }
+
+// TagFollowersOf returns the folded tag whose TagFollowers key is key.
+func TagFollowersOf(key string) (string, bool) {
+	rest, ok := strings.CutPrefix(key, "tag_followers:{")
+	folded, closed := strings.CutSuffix(rest, "}")
+	return folded, ok && closed && folded != ""
+}
 
 // TagsFollowed holds the tags user uid follows: folded tags scored by
 // the unix time in microseconds of the follow (the id of the follow in

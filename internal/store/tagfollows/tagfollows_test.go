@@ -128,7 +128,7 @@ func TestTaggedPostsDelivered(t *testing.T) {
 			}
 		}
 		must.OK(t, deletion.New(f.St).DeleteAccount(f.Ctx, users["fan"].ID, "password1"))
-		if n := f.Do(t, "ZSCORE", "tag:{go}:followers", itoa(users["fan"].ID)); n != "" {
+		if n := f.Do(t, "ZSCORE", "tag_followers:{go}", itoa(users["fan"].ID)); n != "" {
 			t.Errorf("a deleted account still follows #go (%s)", n)
 		}
 		if n := f.Do(t, "EXISTS", fmt.Sprintf("tags_followed:{%d}", users["fan"].ID)); n != "0" {
