@@ -168,3 +168,35 @@ func TestTaggedPostsInBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestTaggedPostAnnounced: a post that reaches a tag's follower through
+// the tag is announced on the follower's user stream, as any post of
+// their home timeline.
+func TestTaggedPostAnnounced(t *testing.T) {
+	t.Parallel()
+	storetest.OnRedisAndCluster(t, &cluster, func(t *testing.T, f *storetest.Fixture) {
+		author, fan := f.Register(t, "author"), f.Register(t, "fan")
+		must.Value(tagfollows.New(f.St).Follow(f.Ctx, fan.ID, "live"))(t)
+		events := make(chan posts.Event, 16)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- f.St.Listen(ctx, posts.UserStream(fan.ID), func(ev posts.Event) { events <- ev }) }()
+		t.Cleanup(func() { cancel(); <-done })
+		next := func() posts.Event {
+			select {
+			case ev := <-events:
+				return ev
+			case <-time.After(10 * time.Second):
+				t.Fatal("no event came")
+				return posts.Event{}
+			}
+		}
+		if ev := next(); ev.Kind != posts.Listening {
+			t.Fatalf("first event %+v", ev)
+		}
+		p := f.Post(t, posts.Draft{Author: author.ID, Text: "now #live"})
+		if ev := next(); ev.Kind != "update" || ev.Post != p.ID {
+			t.Errorf("the fan's stream: %+v; want the update of %d", ev, p.ID)
+		}
+	})
+}
