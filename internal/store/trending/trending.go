@@ -32,9 +32,10 @@ const MaxOffset = 200
 // Statuses returns the trending posts at now that viewer (0: logged out)
 // sees, the heaviest first, from the offset-th, at most n: public posts
 // only, not boosts, neither those of suspended accounts nor those the
-// viewer does not see (blocks both ways, mutes) nor those deleted. Two
-// round trips: the top of every shard with its epoch (through the
-// client-side cache), then the posts (likewise).
+// viewer does not see (blocks both ways, mutes) nor those deleted. Three
+// reads through the client-side cache (none when warm): the top of every
+// shard with its epoch, then the posts, and what the viewer does not
+// see.
 func Statuses(ctx context.Context, st *store.Store, viewer int64, offset, n int, now time.Time) ([]retwis.Post, error) {
 	offset = min(max(offset, 0), MaxOffset)
 	want := offset + n
