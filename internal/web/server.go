@@ -162,6 +162,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /u/{username}", s.mw.Viewer(s.profile))
 	mux.HandleFunc("POST /u/{username}/follow", s.requireLogin(s.mw.Throttle(s.follow)))
 	mux.HandleFunc("POST /u/{username}/unfollow", s.requireLogin(s.mw.Throttle(s.unfollow)))
+	mux.HandleFunc("POST /u/{username}/dismiss", s.requireLogin(s.mw.Throttle(s.dismissSuggestion)))
 	for action, handle := range map[string]http.HandlerFunc{"block": s.block, "unblock": s.unblock, "mute": s.mute, "unmute": s.unmute} {
 		mux.HandleFunc("POST /u/{username}/"+action, s.requireLogin(s.mw.Throttle(handle)))
 	}
