@@ -15,6 +15,7 @@ package tagfollows
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"time"
 
@@ -144,9 +145,7 @@ func (s *Store) Followed(ctx context.Context, uid int64, c retwis.Cursor, n int)
 	more := len(entries) > n
 	entries = entries[:min(len(entries), n)]
 	if c.After > 0 && c.Before == 0 {
-		for i, j := 0, len(entries)-1; i < j; i, j = i+1, j-1 {
-			entries[i], entries[j] = entries[j], entries[i]
-		}
+		slices.Reverse(entries)
 		more = true // older ones are those the cursor came from
 	}
 	return s.named(ctx, entries, more)
