@@ -6,6 +6,7 @@ import (
 
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/entity"
+	"github.com/retwis/retwis/internal/store/notes"
 )
 
 // follow answers POST /api/v1/accounts/{id}/follow with the
@@ -72,9 +73,14 @@ func (s *Server) relationships(w http.ResponseWriter, r *http.Request) {
 	apiwire.WriteJSON(w, http.StatusOK, rels)
 }
 
-// relations returns viewer's relationships to uids.
+// relations returns viewer's relationships to uids, with viewer's
+// private notes about them.
 func (s *Server) relations(ctx context.Context, viewer int64, uids []int64) ([]entity.Relationship, error) {
 	ties, err := s.Store.Relations(ctx, viewer, uids)
+	if err != nil {
+		return nil, err
+	}
+	notesOf, err := notes.Of(ctx, s.Store, viewer, uids)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +89,7 @@ func (s *Server) relations(ctx context.Context, viewer int64, uids []int64) ([]e
 		t := ties[i]
 		out[i] = entity.Relationship{ID: entity.ID(uid), Following: t.Following, FollowedBy: t.FollowedBy,
 			ShowingReblogs: t.Following, Languages: []string{}, Blocking: t.Blocking, BlockedBy: t.BlockedBy,
-			Muting: t.Muting}
+			Muting: t.Muting, Note: notesOf[i]}
 	}
 	return out, nil
 }

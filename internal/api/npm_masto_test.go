@@ -274,8 +274,8 @@ func checkMastoLists(t *testing.T, alice *mastodon.Client, got mastoReport, ment
 	if !slices.Equal(got.Search.Accounts, []string{"bob"}) || !slices.Equal(got.Search.Hashtags, []string{"clients"}) {
 		t.Errorf("search = %+v; want bob and #clients", got.Search)
 	}
-	if e := got.Explore; !slices.Equal(e.Tags, []string{"clients"}) || e.Statuses != 0 || e.Links != 0 || e.Rules != 0 {
-		t.Errorf("explore = %+v; want #clients trending, no posts, links or rules", e)
+	if e := got.Explore; !slices.Equal(e.Tags, []string{"clients"}) || e.Statuses != 1 || e.Links != 0 || e.Rules != 0 {
+		t.Errorf("explore = %+v; want #clients trending, the post answered in the thread, no links or rules", e)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/entity"
+	"github.com/retwis/retwis/internal/api/hashtags"
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/api/push"
@@ -178,7 +179,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // parts are the folders of the packages whose routes Server composes,
 // this one's and its feature packages'.
-var parts = []string{".", "oauth", "instance", "markers", "lists", "push"}
+var parts = []string{".", "oauth", "instance", "markers", "lists", "push", "hashtags", "suggestions"}
 
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()
@@ -238,6 +239,8 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"Error", apiwire.ErrorEntity{}, nil},
 		{"Marker", markers.Marker{}, nil},
 		{"WebPushSubscription", push.WebPushSubscription{}, nil},
+		{"FamiliarFollowers", FamiliarFollowers{}, nil},
+		{"FeaturedTag", hashtags.FeaturedTag{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

@@ -100,7 +100,7 @@ func (s *Server) findNamed(r *http.Request, st entity.Site, q, typ string, limit
 		if err != nil {
 			return err
 		}
-		out.Hashtags, err = s.tagEntities(r.Context(), st, tags)
+		out.Hashtags, err = s.tags.Entities(r.Context(), st, apiwire.Viewer(r).ID, tags)
 		return err
 	}
 	return nil
@@ -214,7 +214,7 @@ func (s *Server) trendingTags(w http.ResponseWriter, r *http.Request) {
 	for i, t := range trends {
 		names[i] = t.Tag
 	}
-	out, err := s.tagEntities(r.Context(), entity.SiteOf(r), names)
+	out, err := s.tags.Entities(r.Context(), entity.SiteOf(r), apiwire.Viewer(r).ID, names)
 	if err != nil {
 		s.Fail(w, r, err)
 		return

@@ -18,11 +18,13 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/hashtags"
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/lists"
 	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/api/oauth"
 	"github.com/retwis/retwis/internal/api/push"
+	"github.com/retwis/retwis/internal/api/suggestions"
 )
 
 // Options configure a Server: those of the kit every part of the API
@@ -35,19 +37,23 @@ type Site = apiwire.Site
 // Server serves the client API.
 type Server struct {
 	*apiwire.Kit
+	tags    *hashtags.Server
 	handler http.Handler
 }
 
 // New returns a Server.
 func New(opts Options) *Server {
 	s := &Server{Kit: apiwire.New(opts)}
+	s.tags = &hashtags.Server{Kit: s.Kit}
 	mux := http.NewServeMux()
 	s.routes(mux)
+	s.tags.Routes(mux)
 	(&oauth.Server{Kit: s.Kit}).Routes(mux)
 	(&instance.Server{Kit: s.Kit}).Routes(mux)
 	(&markers.Server{Kit: s.Kit}).Routes(mux)
 	(&lists.Server{Kit: s.Kit}).Routes(mux)
 	(&push.Server{Kit: s.Kit}).Routes(mux)
+	(&suggestions.Server{Kit: s.Kit}).Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }
@@ -76,6 +82,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("PATCH /api/v1/accounts/update_credentials", s.Need(apiwire.WriteAccounts, s.MW.Throttle(s.updateCredentials)))
 	mux.HandleFunc("GET /api/v1/accounts/lookup", s.May(apiwire.ReadAccounts, s.lookupAccount))
 	mux.HandleFunc("GET /api/v1/accounts/relationships", s.Need(apiwire.ReadFollows, s.relationships))
+	mux.HandleFunc("GET /api/v1/accounts/familiar_followers", s.Need(apiwire.ReadFollows, s.familiarFollowers))
 	mux.HandleFunc("GET /api/v1/accounts/search", s.Need(apiwire.ReadAccounts, s.searchAccounts))
 	mux.HandleFunc("GET /api/v1/preferences", s.Need(apiwire.ReadAccounts, preferences))
 	mux.HandleFunc("GET /api/v1/accounts/{id}", s.May(apiwire.ReadAccounts, s.account))
@@ -89,6 +96,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/accounts/{id}/unblock", s.Need(apiwire.WriteBlocks, s.MW.Throttle(s.unblock)))
 	mux.HandleFunc("POST /api/v1/accounts/{id}/mute", s.Need(apiwire.WriteMutes, s.MW.Throttle(s.mute)))
 	mux.HandleFunc("POST /api/v1/accounts/{id}/unmute", s.Need(apiwire.WriteMutes, s.MW.Throttle(s.unmute)))
+	mux.HandleFunc("POST /api/v1/accounts/{id}/note", s.Need(apiwire.WriteAccounts, s.MW.Throttle(s.noteAccount)))
 	mux.HandleFunc("POST /api/v1/reports", s.Need(apiwire.WriteReports, s.MW.Throttle(s.createReport)))
 	mux.HandleFunc("GET /api/v1/blocks", s.Need(apiwire.ReadBlocks, s.blocks))
 	mux.HandleFunc("GET /api/v1/domain_blocks", s.Need(apiwire.ReadBlocks, s.domainBlocks))
@@ -142,19 +150,19 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/search", s.May(apiwire.ReadSearch, s.searchV1))
 	mux.HandleFunc("GET /api/oembed", s.oembed)
 	mux.HandleFunc("GET /api/v1/directory", s.May(apiwire.ReadAccounts, s.directory))
-	mux.HandleFunc("GET /api/v1/trends/tags", s.trendingTags)
-	mux.HandleFunc("GET /api/v1/tags/{name}", s.showTag)
-	mux.HandleFunc("GET /api/v1/trends", s.trendingTags)
-	mux.HandleFunc("GET /api/v1/trends/statuses", apiwire.EmptyList) // what apps' explore pages read beside the tags
-	mux.HandleFunc("GET /api/v1/trends/links", apiwire.EmptyList)
+	mux.HandleFunc("GET /api/v1/trends/tags", s.May("", s.trendingTags))
+	mux.HandleFunc("GET /api/v1/trends", s.May("", s.trendingTags))
+	mux.HandleFunc("GET /api/v1/trends/statuses", s.May("", s.trendingStatuses))
+	mux.HandleFunc("GET /api/v1/trends/links", apiwire.EmptyList) // no link cards yet
 
 	// What retwis has none of: empty lists, so that apps show nothing
 	// rather than an error.
 	for path, scope := range map[string]string{"filters": apiwire.ReadFilters,
-		"follow_requests": apiwire.ReadFollows, "followed_tags": apiwire.ReadFollows,
-		"announcements": apiwire.Read, "endorsements": apiwire.ReadAccounts} {
+		"follow_requests": apiwire.ReadFollows, "announcements": apiwire.Read, "endorsements": apiwire.ReadAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.Need(scope, apiwire.EmptyList))
 	}
 	mux.HandleFunc("GET /api/v2/filters", s.Need(apiwire.ReadFilters, apiwire.EmptyList))
-	mux.HandleFunc("GET /api/v1/accounts/{id}/featured_tags", s.May(apiwire.ReadAccounts, apiwire.EmptyList))
+	for _, action := range []string{"authorize", "reject"} { // no account is locked: no request to decide
+		mux.HandleFunc("POST /api/v1/follow_requests/{id}/"+action, s.Need(apiwire.WriteFollows, apiwire.NotFound))
+	}
 }

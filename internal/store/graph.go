@@ -12,6 +12,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -309,14 +310,28 @@ func (w *suggestions) done(ctx context.Context) ([]retwis.Suggestion, error) {
 	return named, nil
 }
 
+// DismissSuggestion takes uid out of viewer's users to follow for good
+// (WhoToFollow computes them again without it): one round trip.
+func (s *Store) DismissSuggestion(ctx context.Context, viewer, uid int64) error {
+	b, dismissed := s.C.B(), schema.SuggestionsDismissed(viewer)
+	s.Written.Add(dismissed, schema.Suggestions(viewer))
+	return s.Wrap("dismiss a suggestion", redisconn.FirstErr(s.C.DoMulti(ctx,
+		b.Zadd().Key(dismissed).ScoreMember().ScoreMember(float64(time.Now().Unix()), kernel.ID(uid)).Build(),
+		b.Zremrangebyrank().Key(dismissed).Start(0).Stop(-schema.MaxDismissed-1).Build(),
+		b.Del().Key(schema.Suggestions(viewer)).Build())))
+}
+
 // maxSuggestions bounds the users to follow kept for a user.
 const maxSuggestions = 20
 
 // suggest computes the users to follow of viewer (see WhoToFollow),
 // without their names.
 func (s *Store) suggest(ctx context.Context, viewer int64) ([]retwis.Suggestion, error) {
-	followed, err := thirds(s.CachedMulti(ctx, s.graphRange(viewer, "spo", schema.RelFollows, graphScan))[0])
-	if err != nil {
+	mine := s.CachedMulti(ctx, s.graphRange(viewer, "spo", schema.RelFollows, graphScan),
+		rueidis.CT(s.C.B().Zrange().Key(schema.SuggestionsDismissed(viewer)).Min("0").Max("-1").Cache(), s.Opts.CacheTTL))
+	followed, err := thirds(mine[0])
+	dismissed, derr := mine[1].AsStrSlice()
+	if err = cmp.Or(err, derr); err != nil {
 		return nil, s.Wrap("who to follow", err)
 	}
 	sample := slices.Clone(followed)
@@ -327,7 +342,7 @@ func (s *Store) suggest(ctx context.Context, viewer int64) ([]retwis.Suggestion,
 		reads = append(reads, s.graphRange(x, "spo", schema.RelFollows, suggestEach))
 	}
 	skip := map[string]bool{kernel.ID(viewer): true}
-	for _, x := range followed {
+	for _, x := range slices.Concat(followed, dismissed) {
 		skip[x] = true
 	}
 	counts := map[int64]int{}

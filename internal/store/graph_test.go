@@ -117,7 +117,8 @@ func TestGraphBruteForce(t *testing.T) {
 }
 
 // TestSuggestionsRenewed: the users to follow are kept, and computed
-// anew once the viewer follows someone, who is then no longer suggested.
+// anew once the viewer follows someone, who is then no longer suggested,
+// or dismisses one, who is never suggested again.
 func TestSuggestionsRenewed(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -146,6 +147,15 @@ func TestSuggestionsRenewed(t *testing.T) {
 	}
 	if got := names(); !slices.Equal(got, []string{"d"}) {
 		t.Fatalf("suggestions after following c = %q; want d", got)
+	}
+	if err := f.St.Unfollow(f.Ctx, a.ID, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.St.DismissSuggestion(f.Ctx, a.ID, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); !slices.Equal(got, []string{"c"}) {
+		t.Fatalf("suggestions after dismissing d = %q; want c, for good", got)
 	}
 }
 

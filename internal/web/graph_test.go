@@ -9,7 +9,8 @@ import (
 // TestGraphPanels: a profile tells a logged-in visitor whether the user
 // follows them, who of those they follow follow the user, how many
 // users they both follow and whether the user mentioned them; the home
-// page suggests friends of friends, with a Follow button.
+// page suggests friends of friends, with a Follow and a Dismiss button;
+// one dismissed is not suggested again.
 func TestGraphPanels(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -44,9 +45,14 @@ func TestGraphPanels(t *testing.T) {
 
 	home := b["alice"].get("/")
 	expect(t, home, 200, "<h2>Who to follow</h2>", `<a class="username" href="/u/dave">@dave</a> <span class="since">followed by 2 you follow</span>`,
-		`action="/u/dave/follow"`)
+		`action="/u/dave/follow"`, `action="/u/dave/dismiss"`)
 	follow("alice", "dave")
 	if strings.Contains(b["alice"].get("/").body, `href="/u/dave">@dave</a> <span class="since">followed by`) {
 		t.Fatal("a user already followed is still suggested")
+	}
+	expect(t, b["bob"].get("/"), 200, `action="/u/erin/dismiss"`) // bob follows dave, who follows erin
+	redirects(t, b["bob"].post("/u/erin/dismiss", nil), "/")
+	if strings.Contains(b["bob"].get("/").body, `href="/u/erin">@erin</a>`) {
+		t.Fatal("a dismissed suggestion is still suggested")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/tagfollows"
 	"github.com/retwis/retwis/internal/web/parts"
 	"github.com/retwis/retwis/internal/web/words"
 )
@@ -21,7 +22,7 @@ var templateFiles embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "direct", "marked", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit", "lists", "list"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "direct", "marked", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit", "followed_tags", "lists", "list"}
 
 // fragmentCapacity is how many rendered posts a server keeps,
 // partCapacity how many other parts of pages (see parts.Cache).
@@ -133,6 +134,7 @@ type view struct {
 	counted       bool                  // Unread was read with the page (else render reads it)
 	Thread        retwis.Thread         // the permalink page
 	Tag           tagView               // the tag page
+	FollowedTags  []tagfollows.Followed // the settings page of the tags followed
 	Notifications []retwis.Notification // the notifications page
 	Trends        []retwis.Trend        // the trending tags (timeline, tag search)
 	ReplyDraft    string                // the text the reply form starts with

@@ -163,6 +163,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /u/{username}/follow", s.requireLogin(s.mw.Throttle(s.follow)))
 	mux.HandleFunc("POST /u/{username}/unfollow", s.requireLogin(s.mw.Throttle(s.unfollow)))
 	mux.HandleFunc("POST /u/{username}/remove-follower", s.requireLogin(s.mw.Throttle(s.removeFollower)))
+	mux.HandleFunc("POST /u/{username}/dismiss", s.requireLogin(s.mw.Throttle(s.dismissSuggestion)))
 	for action, handle := range map[string]http.HandlerFunc{"block": s.block, "unblock": s.unblock, "mute": s.mute, "unmute": s.unmute} {
 		mux.HandleFunc("POST /u/{username}/"+action, s.requireLogin(s.mw.Throttle(handle)))
 	}
@@ -186,6 +187,9 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /timeline", s.mw.Viewer(s.timeline))
 	mux.HandleFunc("GET /p/{id}", s.mw.Viewer(s.permalink))
 	mux.HandleFunc("GET /tag/{tag}", s.mw.Viewer(s.tag))
+	mux.HandleFunc("POST /tag/{tag}/follow", s.requireLogin(s.mw.Throttle(s.followTag(true))))
+	mux.HandleFunc("POST /tag/{tag}/unfollow", s.requireLogin(s.mw.Throttle(s.followTag(false))))
+	mux.HandleFunc("GET "+followedTagsPath, s.requireLogin(s.listFollowedTags))
 	mux.HandleFunc("GET /mentions", s.requireLogin(s.postList("Mentions", "mentions", s.store.Mentions)))
 	mux.HandleFunc("GET /direct", s.requireLogin(s.direct))
 	mux.HandleFunc("POST /direct/{id}/remove", s.requireLogin(s.mw.Throttle(s.removeConversation)))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/store/tagfollows"
 	"github.com/retwis/retwis/internal/web/paging"
 	"github.com/retwis/retwis/internal/web/words"
 )
@@ -23,6 +24,8 @@ type tagView struct {
 	Path  string        // of the page
 	Chart template.HTML // the tag's posts by day, as inline SVG
 	Day   time.Time     // the day shown (zero: all of them)
+	// Following is whether the viewer follows the tag.
+	Following bool
 }
 
 // tag serves GET /tag/{tag}: the posts with a tag (matched ignoring case
@@ -62,6 +65,12 @@ func (s *Server) tag(w http.ResponseWriter, r *http.Request) {
 	v.Tag.Chart = activityChart(activity, v.Tag.Path)
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
+		following, err := tagfollows.New(s.store).Following(r.Context(), u.ID, []string{name})
+		if err != nil {
+			s.mw.Fail(w, r, err)
+			return
+		}
+		v.Tag.Following = following[0]
 	}
 	base := v.Tag.Path
 	if !day.IsZero() {

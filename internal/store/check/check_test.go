@@ -18,6 +18,7 @@ import (
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/store/tagfollows"
 	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
@@ -87,6 +88,11 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 		if err := f.St.Block(f.Ctx, dee.ID, cy.ID); err != nil {
 			t.Fatal(err)
 		}
+		for _, u := range []retwis.User{ann, dee} {
+			if _, err := tagfollows.New(f.St).Follow(f.Ctx, u.ID, "cafe"); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if got := problems(f.check(t, false)); len(got) != 0 {
 			t.Fatalf("a sound database has problems: %v", got)
 		}
@@ -114,6 +120,8 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			{"ZREM", "blocked_by:{" + c + "}", itoa(dee.ID)},            // dee blocks cy, cy's reads do not know
 			{"ZADD", "blocked_by:{" + a + "}", "1", b},                  // bob does not block ann
 			{"HSET", schema.PushSubscriptions(ann.ID), "revoked", "{}"}, // the subscription of a token revoked
+			{"ZREM", "tag_followers:{cafe}", a},                         // ann follows #cafe, delivery does not know
+			{"ZADD", "tag_followers:{rust}", "1", b},                    // bob does not follow #rust
 		} {
 			f.Do(t, damage...)
 		}
@@ -125,6 +133,8 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			"graph: a follow in the graph that is not one ×1",
 			"blocks: a block missing from the blocked user's blockers ×1",
 			"blocks: a blocker who does not block ×1",
+			"tag-follows: a follow of a tag missing from its followers ×1",
+			"tag-follows: a tag's follower who does not follow it ×1",
 			"posts: a post missing from its author's posts ×1",
 			"posts: a post missing from the index of a tag, mention, reply or Direct page ×1",
 			"post-indexes: an index entry of a post that is gone ×3",

@@ -39,7 +39,8 @@ type checkKind struct {
 }
 
 // checkKinds are the kinds Run knows, each with its source of truth:
-// a user's set of users followed is the truth of the follows, the user
+// a user's set of users followed is the truth of the follows (its set
+// of tags followed, of the tags' followers), the user
 // hashes of the names, people and directory, the post hashes of the
 // posts' indexes, a user's favourites of who favourited a post and its
 // count, a conversation's posts of the list of conversations, a list's
@@ -52,6 +53,10 @@ var checkKinds = []checkKind{
 	{"blocks", []checkWalk{
 		{schema.BlocksKeys, "zset", checker.checkBlocks},
 		{schema.BlockedByKeys, "zset", checker.checkBlockedBy},
+	}},
+	{"tag-follows", []checkWalk{
+		{schema.TagsFollowedKeys, "zset", checker.checkTagsFollowed},
+		{schema.TagFollowersKeys, "zset", checker.checkTagFollowers},
 	}},
 	{"posts", []checkWalk{{schema.PostKeys, "hash", checker.checkPosts}}},
 	{"post-indexes", []checkWalk{

@@ -17,6 +17,7 @@ import (
 	"github.com/retwis/retwis/internal/store/lists"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/store/tagfollows"
 )
 
 // work is what is left of a deletion, read at once from the user's
@@ -144,7 +145,7 @@ func (s *Deleter) deleteFavourites(ctx context.Context, uid int64, pids []int64)
 // own keys that no batch walks: its name goes, reserved for
 // store.Options.NameReserve (one script in the name's slot), and so do its
 // entries in the latest users, the directory and the people search, its
-// rate limits, and its keys of ownKeys. All of it is safe to repeat, and
+// rate limits, its follows of tags, and its keys of ownKeys. All of it is safe to repeat, and
 // is repeated whenever the deletion is resumed.
 func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 	keys, err := s.ownKeys(ctx, d.uid)
@@ -153,6 +154,10 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 	}
 	name, uid := d.username, d.uid
 	unblock, err := s.unblockAll(ctx, uid)
+	if err != nil {
+		return err
+	}
+	untag, err := tagfollows.New(s.Store).ForgetCmds(ctx, uid)
 	if err != nil {
 		return err
 	}
@@ -169,7 +174,7 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 			b.Srem().Key(schema.Suspended).Member(kernel.ID(uid)).Build(),
 			b.Del().Key(keys...).Build(),
 		}
-		cmds = append(cmds, unblock...)
+		cmds = append(append(cmds, unblock...), untag...)
 		for _, subject := range []string{schema.PostLimit(uid), schema.FollowLimit(uid), schema.ActionLimit(uid), schema.LoginAccountLimit(retwis.FoldUsername(name))} {
 			cmds = append(cmds, b.Del().Key(schema.RateLimit(subject)).Build())
 		}
@@ -185,7 +190,8 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 // suggestions, failed logins and their notice, the API tokens with the
 // record of their use, the sessions, the blocks and mutes both ways, and
 // the bookmarks and pins, the direct conversations with their posts and
-// how far they were read.
+// how far they were read, the tags followed, the suggestions dismissed,
+// the notes about accounts, the featured tags.
 func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx, b.Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build(),
@@ -203,7 +209,8 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 		schema.Tokens(uid), schema.TokensUsed(uid), schema.Sessions(uid), schema.Blocks(uid), schema.Mutes(uid), schema.BlockedBy(uid),
 		schema.Bookmarks(uid), schema.Pins(uid), schema.Boosts(uid), schema.HomeBoosts(uid),
 		schema.Conversations(uid), schema.ConversationsRead(uid), schema.Markers(uid), schema.NotificationPolicy(uid), schema.DomainBlocks(uid),
-		schema.PushSubscriptions(uid)}
+		schema.PushSubscriptions(uid), schema.TagsFollowed(uid), schema.SuggestionsDismissed(uid), schema.Notes(uid),
+		schema.FeaturedTags(uid)}
 	for _, n := range chunks {
 		keys = append(keys, schema.ArchiveChunk(uid, n))
 	}

@@ -34,7 +34,7 @@ func (w *Worker) readBoost(ctx context.Context, j *job) (ok bool, err error) {
 // countBoost begins a boost's job: it counts the boost in its post's
 // counts and who boosted it, marks the booster's entry in the directory
 // for a refresh, and notifies the post's author the first
-// time its booster boosts it (not of their own post; the author's
+// time its booster boosts it, adding its weight to the trending posts then (not of their own post; the author's
 // blocks and mutes hide the notification when read). It reports whether
 // the boost is to be pushed to the booster's followers: not if it is
 // gone (its count is taken back if it went meanwhile).
@@ -58,8 +58,11 @@ func (w *Worker) countBoost(ctx context.Context, j *job) (bool, error) {
 		return false, w.st.Wrap("delivery: count boost", err)
 	}
 	noted := res[1].Error() == nil
-	if synced[0] == 1 && !noted && author != j.author { // boosted now
-		if err := redisconn.FirstErr(w.st.C.DoMulti(ctx, index.NotifyCmds(w.st.C, author, note, now)...)); err != nil {
+	if synced[0] == 1 && !noted && author != j.author { // boosted now, the first time by this booster
+		err := redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
+			return append(index.NotifyCmds(w.st.C, author, note, now), index.StatusTrendCmd(w.st.C, j.of, now/1000, 1))
+		}))
+		if err != nil {
 			return false, w.st.Wrap("delivery: notify boost", err)
 		}
 		w.st.Push(ctx, kernel.Notified{User: author, Note: note, At: now})

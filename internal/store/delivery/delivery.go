@@ -271,6 +271,9 @@ func (w *Worker) handleJob(ctx context.Context, q *jobqueue.Queue, j job, opts O
 	} else {
 		err = w.runJob(ctx, q, j, opts)
 	}
+	if err == nil && j.kind == schema.JobDeliver {
+		err = w.deliverTagged(ctx, j, opts.Batch)
+	}
 	if err == nil && (j.kind == schema.JobDeliver || j.kind == schema.JobBoost) {
 		// Marked before the job is acknowledged: a post (or boost) with
 		// neither its job nor the mark lost its job (see RedeliverVanished).

@@ -20,8 +20,9 @@ import (
 // out and counts them (index.FavouriteSyncCmd: the favourite did so
 // already, unless its pipeline crossed another's), and while the mark
 // stands, notifies the author (once, however often it runs:
-// index.FavouriteNoteCmd) and, the first time, their live stream. A
-// post gone loses its counts instead.
+// index.FavouriteNoteCmd) and, the first time, their live stream, and
+// adds its weight to the trending posts (index.StatusTrendCmd). A post
+// gone loses its counts instead.
 func (w *Worker) favourite(ctx context.Context, j job) error {
 	err := w.syncFavourite(ctx, j.post, j.author)
 	w.st.Metrics.Job(j.kind, j.post, err)
@@ -54,7 +55,9 @@ func (w *Worker) syncFavourite(ctx context.Context, pid, uid int64) error {
 	}
 	note := kernel.Notified{User: author, Note: schema.Note(schema.NoteFavourite, uid, pid), At: now}
 	w.st.Push(ctx, note)
-	return c.Do(ctx, index.NoteEventCmd(c, author, note.Note, now)).Error()
+	return redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
+		return rueidis.Commands{index.NoteEventCmd(c, author, note.Note, now), index.StatusTrendCmd(c, pid, now/1000, 1)}
+	}))
 }
 
 // script sends one script call, through Pipeline, which loads the

@@ -88,6 +88,13 @@ func (w *Worker) deliverAll(ctx context.Context, jobs []job, opts Options) (audi
 	if a.got, err = w.pushTogether(ctx, a, opts.Batch); err != nil {
 		return a, err
 	}
+	tagged, err := w.pushTagged(ctx, append(slices.Clone(a.fanned), a.done...), a.posts, opts.Batch)
+	if err != nil {
+		return a, err
+	}
+	for p, users := range tagged {
+		a.got[p] = append(a.got[p], users...)
+	}
 	return a, w.settle(ctx, a)
 }
 
@@ -216,23 +223,44 @@ func (a audience) recipients(j job) []int64 {
 // batch followers per pipeline, and returns which followers each post
 // was pushed to.
 func (w *Worker) pushTogether(ctx context.Context, a audience, batch int) (map[int64][]int64, error) {
-	inbox := make(map[int64][]int64) // follower -> posts
-	var everyone []int64
+	var in inboxes
 	for _, j := range a.fanned {
-		for _, f := range a.recipients(j) {
-			if _, ok := inbox[f]; !ok {
-				everyone = append(everyone, f)
-			}
-			inbox[f] = append(inbox[f], j.post)
-		}
+		in.add(j.post, a.recipients(j))
 	}
+	return w.pushInboxes(ctx, in, batch)
+}
+
+// inboxes are the posts bound for each of a set of users.
+type inboxes struct {
+	posts    map[int64][]int64 // user -> posts
+	everyone []int64           // the users, in the order first met
+}
+
+// add puts post pid in the inboxes of users.
+func (in *inboxes) add(pid int64, users []int64) {
+	if in.posts == nil {
+		in.posts = make(map[int64][]int64)
+	}
+	for _, u := range users {
+		if _, ok := in.posts[u]; !ok {
+			in.everyone = append(in.everyone, u)
+		}
+		in.posts[u] = append(in.posts[u], pid)
+	}
+}
+
+// pushInboxes pushes each user's posts of in onto their home timeline
+// if they are active, in one call (kernel.DB.Deliver), batch users per
+// pipeline, announces them on the users' streams, and returns which
+// users each post was pushed to.
+func (w *Worker) pushInboxes(ctx context.Context, in inboxes, batch int) (map[int64][]int64, error) {
 	horizon := w.horizon()
-	got := make(map[int64][]int64, len(a.fanned))
-	for start := 0; start < len(everyone); start += batch {
-		chunk := everyone[start:min(start+batch, len(everyone))]
+	got := make(map[int64][]int64)
+	for start := 0; start < len(in.everyone); start += batch {
+		chunk := in.everyone[start:min(start+batch, len(in.everyone))]
 		ds := make([]kernel.Delivery, len(chunk))
 		for i, f := range chunk {
-			ds[i] = kernel.Delivery{UID: f, IDs: inbox[f]}
+			ds[i] = kernel.Delivery{UID: f, IDs: in.posts[f]}
 		}
 		res, err := w.st.Deliver(ctx, horizon, ds)
 		if err != nil {
@@ -240,8 +268,8 @@ func (w *Worker) pushTogether(ctx context.Context, a audience, batch int) (map[i
 		}
 		reached := make(map[int64][]int64)
 		for _, f := range reachedBy(chunk, res) {
-			reached[f] = inbox[f]
-			for _, p := range inbox[f] {
+			reached[f] = in.posts[f]
+			for _, p := range in.posts[f] {
 				got[p] = append(got[p], f)
 			}
 		}

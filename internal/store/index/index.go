@@ -113,6 +113,9 @@ const (
 	// TrendsKept is how many tags a shard of the trends keeps, the
 	// heaviest.
 	TrendsKept = 5000
+	// StatusTrendsKept is how many posts a shard of the trending posts
+	// keeps, the heaviest.
+	StatusTrendsKept = 1000
 )
 
 // Post is a post as its indexes see it.
@@ -245,14 +248,18 @@ func UncountCmds(c rueidis.Client, p Post) rueidis.Commands {
 }
 
 // countCmds return the commands that add p's weight to the trends and
-// the completion counts of its listed tags (sign 1), or take it back
-// (sign -1).
+// the completion counts of its listed tags, and, for a reply to another
+// user, to the trending posts as an interaction with the post it
+// answers (sign 1), or take it back (sign -1).
 func countCmds(c rueidis.Client, p Post, sign int) rueidis.Commands {
 	var cmds rueidis.Commands
 	for _, tag := range p.ListedTags() {
 		if f := retwis.FoldTag(tag); f != "" {
 			cmds = append(cmds, TrendCmd(c, f, p.Time, sign), CompleteCmd(c, f, tag, sign))
 		}
+	}
+	if p.Conv.ReplyTo > 0 && p.Conv.ReplyUser.ID != p.Author { // a reply by another weighs in the trending posts
+		cmds = append(cmds, StatusTrendCmd(c, p.Conv.ReplyTo, p.Time, sign))
 	}
 	return cmds
 }
@@ -334,6 +341,15 @@ func NotifyWrites(uid int64, note string, at int64) [][]string {
 		{"ZREMRANGEBYRANK", key, "0", strconv.Itoa(-schema.NotificationsCap - 1)},
 		{"SPUBLISH", schema.UserStream(uid), schema.NoteEvent(at, note)},
 	}
+}
+
+// StatusTrendCmd returns the kernel.TrendAdd call that adds the weight
+// of an interaction with post pid (a reply, a favourite, a boost) made
+// at unix time ts to the trending posts (sign 1), or takes it back (-1).
+func StatusTrendCmd(c rueidis.Client, pid, ts int64, sign int) rueidis.Completed {
+	n := schema.StatusTrendsOf(pid)
+	return kernel.TrendAdd.Cmd(c, []string{schema.StatusTrends(n), schema.StatusTrendEpoch(n)}, kernel.ID(pid), strconv.FormatInt(ts, 10),
+		strconv.Itoa(int(TrendHalfLife/time.Second)), strconv.Itoa(sign), strconv.Itoa(StatusTrendsKept))
 }
 
 // TrendCmd returns the kernel.TrendAdd call that adds the weight of a post

@@ -170,6 +170,14 @@
 //	                             lexicographic range and ZLEXCOUNT counts
 //	                             them (retwis; ?day= and the activity chart)
 //	tag:{<tag>}:info     hash    name (the tag as first written) (retwis)
+//	tag_followers:{<tag>}
+//	                     zset    the users who follow the tag: user ids
+//	                             scored by the unix time in microseconds
+//	                             of the follow (retwis; the delivery of
+//	                             its posts to their home timelines)
+//	tags_followed:{<id>}
+//	                     zset    the tags user <id> follows (folded),
+//	                             scored likewise (retwis; at most 500)
 //	tag:{<tag>}:authors:<YYYYMMDD>
 //	                     hll     the authors of the tag's posts that day,
 //	                             expiring 8 days after it began (retwis;
@@ -272,6 +280,14 @@
 //	trends:{<n>}:epoch   string  that shard's epoch, unix time, moved
 //	                             forward (and the scores rescaled) before
 //	                             they outgrow a double (retwis)
+//	trends:statuses:{<nn>}
+//	                     zset    shard nn (of 16, by post id) of the
+//	                             trending posts: post ids scored by the
+//	                             decayed count of the replies, favourites
+//	                             and boosts they got, as the tag trends
+//	                             (retwis; GET /api/v1/trends/statuses)
+//	trends:statuses:{<nn>}:epoch
+//	                     string  its epoch (unix time) (retwis)
 //	tags:complete:{<n>}  zset    shard n (00–0f) of the tag completion, by
 //	                             the FNV-1a of the tag's first letter:
 //	                             members "<folded>:<count>:<as first
@@ -358,6 +374,11 @@
 //	                             "<user id>:<followed by>" separated by
 //	                             commas; expires after 10 minutes, removed
 //	                             when <id> follows or unfollows (retwis)
+//	suggestions_dismissed:{<id>}
+//	                     zset    the users user <id> dismissed from its
+//	                             users to follow, for good, scored by the
+//	                             unix time of the dismissal; the newest
+//	                             1000 kept (retwis)
 //	celebrities_followed:{<id>}
 //	                     set     the celebrities <id> follows, whose posts
 //	                             the home timeline merges when read (retwis)
@@ -465,6 +486,13 @@
 //	                             unix time of the block (retwis)
 //	mutes:{<id>}         zset    the users user <id> muted, likewise
 //	                             (retwis)
+//	notes:{<id>}         hash    user <id>'s private notes about accounts:
+//	                             account id -> the note (retwis)
+//	featured_tags:{<id>}
+//	                     zset    the tags user <id> features on its
+//	                             profile (folded), scored by the unix time
+//	                             in microseconds they were featured (their
+//	                             id); at most 10 (retwis)
 //	blocked_by:{<id>}    zset    the users who blocked user <id>, scored
 //	                             likewise, in <id>'s slot, so that what
 //	                             <id> reads is filtered with keys of one

@@ -324,6 +324,36 @@ func TagInfo(folded string) string { return Tag(folded) + ":info" }
 // written.
 const FieldTagName = "name"
 
+// TagFollowers holds the users who follow a tag (by its folded form):
+// user ids scored by the unix time in microseconds of the follow, in the
+// tag's slot, so that a post's delivery reads a tag's followers from one
+// key; the reverse of TagsFollowed. It does not begin as Tag does, so
+// that the walks of TagKeys (the tag's posts) do not take it for one.
+func TagFollowers(folded string) string { return "tag_followers:{" + folded + "}" }
+
+// TagsFollowedKeys and TagFollowersKeys match the keys of TagsFollowed
+// and TagFollowers, for a check; TagsFollowedOf and TagFollowersOf tell
+// whose they are.
+const (
+	TagsFollowedKeys = "tags_followed:{*}"
+	TagFollowersKeys = "tag_followers:{*}"
+)
+
+// TagsFollowedOf returns the user whose TagsFollowed key is key.
+func TagsFollowedOf(key string) (int64, bool) { return ownerOf("tags_followed:", key) }
+
+// TagFollowersOf returns the folded tag whose TagFollowers key is key.
+func TagFollowersOf(key string) (string, bool) {
+	rest, ok := strings.CutPrefix(key, "tag_followers:{")
+	folded, closed := strings.CutSuffix(rest, "}")
+	return folded, ok && closed && folded != ""
+}
+
+// TagsFollowed holds the tags user uid follows: folded tags scored by
+// the unix time in microseconds of the follow (the id of the follow in
+// the client API's paging).
+func TagsFollowed(uid int64) string { return "tags_followed:" + tag(uid) }
+
 // TagDay returns the member of TagDays for post pid, posted at unix
 // time ts.
 func TagDay(ts, pid int64) string { return fmt.Sprintf("%s:%016d", Day(time.Unix(ts, 0)), pid) }
@@ -525,6 +555,19 @@ func TrendEpoch(n int) string { return Trends(n) + ":epoch" }
 // TrendsOf returns the shard of the trends that holds folded.
 func TrendsOf(folded string) int { return int(fnv32(folded) % TrendShards) }
 
+// StatusTrends is shard n (of TrendShards) of the trending posts: post
+// ids, each scored as a tag of Trends is, by the sum over the replies,
+// favourites and boosts it got of 2^((their time - epoch) / half-life),
+// the epoch in StatusTrendEpoch of the same slot.
+func StatusTrends(n int) string { return fmt.Sprintf("trends:statuses:{%02x}", n) }
+
+// StatusTrendEpoch holds the epoch of shard n of the trending posts.
+func StatusTrendEpoch(n int) string { return StatusTrends(n) + ":epoch" }
+
+// StatusTrendsOf returns the shard of the trending posts that holds post
+// pid.
+func StatusTrendsOf(pid int64) int { return int(pid % TrendShards) }
+
 // CompletionShards is how many lexicographic indexes the tag completion
 // is spread over: by the tag's first letter, so that a prefix is in one.
 const CompletionShards = 16
@@ -557,6 +600,14 @@ func Graph(uid int64) string { return "graph:" + tag(uid) }
 // the graph, kept a while: "<user id>:<followed by>" separated by
 // commas, with an expiry; removed when uid follows or unfollows.
 func Suggestions(uid int64) string { return "suggestions:" + tag(uid) }
+
+// SuggestionsDismissed holds the users uid dismissed from its users to
+// follow, for good: user ids scored by the unix time of the dismissal,
+// the newest MaxDismissed kept.
+func SuggestionsDismissed(uid int64) string { return "suggestions_dismissed:" + tag(uid) }
+
+// MaxDismissed bounds the users a user's SuggestionsDismissed keeps.
+const MaxDismissed = 1000
 
 // Relations between users, the predicates of the graph.
 const (
@@ -924,6 +975,14 @@ func Blocks(uid int64) string { return "blocks:" + tag(uid) }
 // Mutes holds the users uid muted, as Blocks.
 func Mutes(uid int64) string { return "mutes:" + tag(uid) }
 
+// Notes holds uid's private notes about accounts: account id -> the
+// note.
+func Notes(uid int64) string { return "notes:" + tag(uid) }
+
+// FeaturedTags holds the tags uid features on its profile: folded tags
+// scored by the unix time in microseconds they were featured (their id).
+func FeaturedTags(uid int64) string { return "featured_tags:" + tag(uid) }
+
 // BlockedBy holds the users who blocked uid, scored as in Blocks, in
 // uid's slot, so that whatever uid reads is filtered with keys of uid's
 // slot alone.
@@ -1126,6 +1185,7 @@ func ListMembersOf(key string) (owner, lid int64, ok bool) {
 
 // ListedOf returns the user whose Listed key is key.
 func ListedOf(key string) (int64, bool) { return ownerOf("listed:", key) }
+
 // PushSubscriptions holds uid's Web Push subscriptions, one per API
 // token, in the user's slot so that a token's revocation removes its
 // subscription in the same round trip: the token's ID (as Tokens names

@@ -563,7 +563,9 @@ func CheckSecurity(t testing.TB, where string, rt Route, op map[string]any) {
 				}
 			case rt.Auth == "" && len(scopes) > 0:
 				t.Errorf("%s: public, but %s lists scopes %v", where, scheme, scopes)
-			case rt.Auth != "" && !slices.Equal(scopes, []string{rt.Scope}):
+			case rt.Auth != "" && rt.Scope == "" && len(scopes) > 0: // any token, whatever its scopes
+				t.Errorf("%s: takes any token, but %s lists scopes %v", where, scheme, scopes)
+			case rt.Auth != "" && rt.Scope != "" && !slices.Equal(scopes, []string{rt.Scope}):
 				t.Errorf("%s: %s lists scopes %v, want [%s]", where, scheme, scopes, rt.Scope)
 			}
 			oauth = oauth || scheme == "OAuth2"
