@@ -14,6 +14,7 @@ import (
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
+	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
@@ -284,7 +285,7 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 	if err != nil || !slices.Equal(postIDs(home.Posts), []int64{3, 1}) {
 		t.Fatalf("legacy home timeline = %v, %v (the missing post 2 must be skipped)", postIDs(home.Posts), err)
 	}
-	if f.Do(t, "GET", "schema_version") != "8" {
+	if f.Do(t, "GET", "schema_version") != strconv.Itoa(schema.Version) {
 		t.Fatal("schema_version not recorded")
 	}
 	if found, err := f.St.SearchPeople(f.Ctx, "legacy", 10); err != nil || len(found) != 0 {
