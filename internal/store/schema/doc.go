@@ -208,6 +208,10 @@
 //	                             (saves), "<timeline>:at" (unix ms of
 //	                             the last); "notifications" is written
 //	                             with the user hash's notified (retwis)
+//	filters:{<id>}       hash    user <id>'s filters: "doc" (the list, as
+//	                             JSON: titles, contexts, actions,
+//	                             expiries, keywords, posts), "version"
+//	                             (its writes) (retwis)
 //	notification_policy:{<id>}
 //	                     hash    user <id>'s notification policy:
 //	                             for_not_following, for_not_followers,

@@ -401,6 +401,21 @@ func MarkerFields(timeline string) (id, version, at string) {
 	return timeline, timeline + ":version", timeline + ":at"
 }
 
+// Filters is the hash of uid's filters (the client API's filters v2, the
+// pages' too): FieldFiltersDoc, the whole list as JSON, and
+// FieldFiltersVersion, counting its writes, which a write compares so
+// that two at once lose neither (internal/store/filters).
+func Filters(uid int64) string { return "filters:" + tag(uid) }
+
+// FiltersOf returns the user whose Filters key is key.
+func FiltersOf(key string) (int64, bool) { return ownerOf("filters:", key) }
+
+// Fields of a Filters hash.
+const (
+	FieldFiltersDoc     = "doc"
+	FieldFiltersVersion = "version"
+)
+
 // NotificationPolicy is the hash of uid's notification policy: for each
 // of the PolicyFields, "accept", "filter" or "drop" (absent: accept).
 func NotificationPolicy(uid int64) string { return "notification_policy:" + tag(uid) }

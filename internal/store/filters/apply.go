@@ -1,0 +1,73 @@
+package filters
+
+import (
+	"context"
+	"time"
+
+	"github.com/retwis/retwis"
+)
+
+// Applied is what a user's filters made of a list of posts: the posts
+// still shown, and for each shown post a warn filter matched (by the id
+// of the post shown, a boost's own), the matches.
+type Applied struct {
+	Posts   []retwis.Post
+	Matches map[int64][]Match
+}
+
+// Apply applies uid's filters of context to posts, as a list read in
+// that context shows them: a post a hide filter matches is left out, one
+// a warn filter matches is kept with its matches. The user's own posts
+// are never filtered, nor anything for a visitor (uid 0). Warm, it costs
+// no round trip (see Set); a user without filters, no more than that.
+func (s *Store) Apply(ctx context.Context, uid int64, context string, posts []retwis.Post) (Applied, error) {
+	out := Applied{Posts: posts}
+	if uid == 0 || len(posts) == 0 {
+		return out, nil
+	}
+	set, err := s.Set(ctx, uid)
+	if err != nil {
+		return out, err
+	}
+	return set.Apply(uid, context, posts, time.Now()), nil
+}
+
+// Apply applies the filters of set that apply in context at now to
+// posts, read by uid (see Store.Apply).
+func (set *Set) Apply(uid int64, context string, posts []retwis.Post, now time.Time) Applied {
+	out := Applied{Posts: posts}
+	active := set.in(context, now)
+	if len(active) == 0 {
+		return out
+	}
+	kept := make([]retwis.Post, 0, len(posts))
+	for _, p := range posts {
+		if p.AuthorID == uid || (p.Reblog != nil && p.Reblog.AuthorID == uid) {
+			kept = append(kept, p)
+			continue
+		}
+		matches := match(active, p)
+		if hidden(matches) {
+			continue
+		}
+		if len(matches) > 0 {
+			if out.Matches == nil {
+				out.Matches = map[int64][]Match{}
+			}
+			out.Matches[p.ID] = matches
+		}
+		kept = append(kept, p)
+	}
+	out.Posts = kept
+	return out
+}
+
+// hidden reports whether one of matches is of a hide filter.
+func hidden(matches []Match) bool {
+	for _, m := range matches {
+		if m.Filter.Action == Hide {
+			return true
+		}
+	}
+	return false
+}
