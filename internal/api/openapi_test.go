@@ -177,7 +177,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // parts are the folders of the packages whose routes Server composes,
 // this one's and its feature packages'.
-var parts = []string{".", "oauth", "instance", "markers"}
+var parts = []string{".", "oauth", "instance", "markers", "filters"}
 
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()
@@ -236,6 +236,11 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"Notification", entity.Notification{}, nil},
 		{"Error", apiwire.ErrorEntity{}, nil},
 		{"Marker", markers.Marker{}, nil},
+		{"Filter", entity.Filter{}, nil},
+		{"FilterKeyword", entity.FilterKeyword{}, nil},
+		{"FilterStatus", entity.FilterStatus{}, nil},
+		{"FilterResult", entity.FilterResult{}, nil},
+		{"V1Filter", entity.V1Filter{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

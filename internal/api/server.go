@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/filters"
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/api/oauth"
@@ -44,6 +45,7 @@ func New(opts Options) *Server {
 	(&oauth.Server{Kit: s.Kit}).Routes(mux)
 	(&instance.Server{Kit: s.Kit}).Routes(mux)
 	(&markers.Server{Kit: s.Kit}).Routes(mux)
+	(&filters.Server{Kit: s.Kit}).Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }
@@ -139,11 +141,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 
 	// What retwis has none of: empty lists, so that apps show nothing
 	// rather than an error.
-	for path, scope := range map[string]string{"lists": apiwire.ReadLists, "filters": apiwire.ReadFilters,
+	for path, scope := range map[string]string{"lists": apiwire.ReadLists,
 		"follow_requests": apiwire.ReadFollows, "followed_tags": apiwire.ReadFollows,
 		"announcements": apiwire.Read, "endorsements": apiwire.ReadAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.Need(scope, apiwire.EmptyList))
 	}
-	mux.HandleFunc("GET /api/v2/filters", s.Need(apiwire.ReadFilters, apiwire.EmptyList))
 	mux.HandleFunc("GET /api/v1/accounts/{id}/featured_tags", s.May(apiwire.ReadAccounts, apiwire.EmptyList))
 }

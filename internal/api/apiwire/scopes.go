@@ -21,6 +21,7 @@ const (
 	WriteBookmarks     = "write:bookmarks"
 	WriteConversations = "write:conversations"
 	WriteFavourites    = "write:favourites"
+	WriteFilters       = "write:filters"
 	WriteFollows       = "write:follows"
 	WriteMedia         = "write:media"
 	WriteMutes         = "write:mutes"
