@@ -125,6 +125,10 @@ type Page struct {
 	// now (the database node holding them is failing over): the page
 	// shows the rest, and says so.
 	Missing int
+	// Veiled are the posts of the page a warn filter of the reader
+	// matched, by id, each with the filter's title: the pages show them
+	// collapsed behind it (nil: none).
+	Veiled map[int64]string
 }
 
 // Person is a user as a search finds them.

@@ -211,5 +211,5 @@ func parse(raw string) (doc, error) {
 
 // notFound is the error of a filter, keyword or post not among a user's.
 func notFound(what string) error {
-	return retwis.Errorf(retwis.NotFound, "%s not found", what)
+	return retwis.Errorf(retwis.NotFound, "No such %s.", what)
 }

@@ -47,7 +47,7 @@ const writeTries = 10
 // Create adds a filter to uid's, and returns it.
 func (s *Store) Create(ctx context.Context, uid int64, d Draft) (Filter, error) {
 	if d.Title == nil || d.Context == nil {
-		return Filter{}, retwis.Errorf(retwis.Invalid, "a filter needs a title and a context")
+		return Filter{}, retwis.Errorf(retwis.Invalid, "A filter needs a title and a context.")
 	}
 	var made Filter
 	err := s.change(ctx, uid, func(doc *doc, now time.Time) error {
@@ -56,7 +56,7 @@ func (s *Store) Create(ctx context.Context, uid int64, d Draft) (Filter, error) 
 			return err
 		}
 		if len(doc.Filters) >= MaxFilters {
-			return retwis.Errorf(retwis.Invalid, "at most %d filters", MaxFilters)
+			return retwis.Errorf(retwis.Invalid, "At most %d filters.", MaxFilters)
 		}
 		doc.Filters = append(doc.Filters, f)
 		made = f
@@ -153,10 +153,10 @@ func (s *Store) AddStatus(ctx context.Context, uid, id, pid int64) (StatusRef, e
 			return err
 		}
 		if slices.ContainsFunc(f.Statuses, func(r StatusRef) bool { return r.PostID == pid }) {
-			return retwis.Errorf(retwis.Invalid, "the post is already in the filter")
+			return retwis.Errorf(retwis.Invalid, "The post is already in the filter.")
 		}
 		if len(f.Statuses) >= MaxStatuses {
-			return retwis.Errorf(retwis.Invalid, "at most %d posts in a filter", MaxStatuses)
+			return retwis.Errorf(retwis.Invalid, "At most %d posts in a filter.", MaxStatuses)
 		}
 		made = StatusRef{ID: doc.next(), PostID: pid}
 		f.Statuses = append(f.Statuses, made)
@@ -185,7 +185,7 @@ func (d Draft) apply(doc *doc, f *Filter, now time.Time) error {
 	if d.Title != nil {
 		title := strings.TrimSpace(*d.Title)
 		if title == "" || utf8.RuneCountInString(title) > MaxTitleLen {
-			return retwis.Errorf(retwis.Invalid, "a filter's title must have 1 to %d characters", MaxTitleLen)
+			return retwis.Errorf(retwis.Invalid, "A filter's title must have 1 to %d characters.", MaxTitleLen)
 		}
 		f.Title = title
 	}
@@ -197,7 +197,7 @@ func (d Draft) apply(doc *doc, f *Filter, now time.Time) error {
 	}
 	if d.Action != nil {
 		if *d.Action != Warn && *d.Action != Hide {
-			return retwis.Errorf(retwis.Invalid, "a filter's action is warn or hide")
+			return retwis.Errorf(retwis.Invalid, "A filter's action is warn or hide.")
 		}
 		f.Action = *d.Action
 	}
@@ -215,11 +215,11 @@ func (d Draft) apply(doc *doc, f *Filter, now time.Time) error {
 // checkContext refuses an empty context or one Mastodon does not name.
 func checkContext(context []string) error {
 	if len(context) == 0 {
-		return retwis.Errorf(retwis.Invalid, "a filter needs a context")
+		return retwis.Errorf(retwis.Invalid, "A filter needs a context.")
 	}
 	for _, c := range context {
 		if !slices.Contains(Contexts, c) {
-			return retwis.Errorf(retwis.Invalid, "%q is not a context of filters (%s)", c, strings.Join(Contexts, ", "))
+			return retwis.Errorf(retwis.Invalid, "%q is not a context of filters (%s).", c, strings.Join(Contexts, ", "))
 		}
 	}
 	return nil
@@ -241,10 +241,10 @@ func (e KeywordEdit) apply(doc *doc, f *Filter) error {
 	}
 	if at < 0 {
 		if e.Keyword == nil {
-			return retwis.Errorf(retwis.Invalid, "a keyword cannot be empty")
+			return retwis.Errorf(retwis.Invalid, "A keyword cannot be empty.")
 		}
 		if len(f.Keywords) >= MaxKeywords {
-			return retwis.Errorf(retwis.Invalid, "at most %d keywords in a filter", MaxKeywords)
+			return retwis.Errorf(retwis.Invalid, "At most %d keywords in a filter.", MaxKeywords)
 		}
 		f.Keywords = append(f.Keywords, Keyword{ID: doc.next(), WholeWord: true})
 		at = len(f.Keywords) - 1
@@ -253,7 +253,7 @@ func (e KeywordEdit) apply(doc *doc, f *Filter) error {
 	if e.Keyword != nil {
 		kw := strings.TrimSpace(*e.Keyword)
 		if kw == "" || utf8.RuneCountInString(kw) > MaxKeywordLen {
-			return retwis.Errorf(retwis.Invalid, "a keyword must have 1 to %d characters", MaxKeywordLen)
+			return retwis.Errorf(retwis.Invalid, "A keyword must have 1 to %d characters.", MaxKeywordLen)
 		}
 		k.Keyword = kw
 	}
@@ -303,7 +303,7 @@ func (s *Store) change(ctx context.Context, uid int64, edit func(*doc, time.Time
 		}
 		time.Sleep(time.Duration(rand.Int64N(int64(try+1) * int64(time.Millisecond))))
 	}
-	return retwis.Errorf(retwis.Conflict, "the filters changed meanwhile: try again")
+	return retwis.Errorf(retwis.Conflict, "The filters changed meanwhile: try again.")
 }
 
 // changeOnce is one try of change.
