@@ -40,14 +40,17 @@ func (set *Set) Apply(uid int64, context string, posts []retwis.Post, now time.T
 	if len(active) == 0 {
 		return out
 	}
-	kept := make([]retwis.Post, 0, len(posts))
-	for _, p := range posts {
+	var kept []retwis.Post // a copy of posts, once one is left out
+	for i, p := range posts {
 		if p.AuthorID == uid || (p.Reblog != nil && p.Reblog.AuthorID == uid) {
-			kept = append(kept, p)
+			kept = keep(kept, p)
 			continue
 		}
 		matches := match(active, p)
 		if hidden(matches) {
+			if kept == nil {
+				kept = append(make([]retwis.Post, 0, len(posts)), posts[:i]...)
+			}
 			continue
 		}
 		if len(matches) > 0 {
@@ -56,10 +59,20 @@ func (set *Set) Apply(uid int64, context string, posts []retwis.Post, now time.T
 			}
 			out.Matches[p.ID] = matches
 		}
-		kept = append(kept, p)
+		kept = keep(kept, p)
 	}
-	out.Posts = kept
+	if kept != nil {
+		out.Posts = kept
+	}
 	return out
+}
+
+// keep appends p to kept, once kept is a copy (not nil).
+func keep(kept []retwis.Post, p retwis.Post) []retwis.Post {
+	if kept == nil {
+		return nil
+	}
+	return append(kept, p)
 }
 
 // hidden reports whether one of matches is of a hide filter.

@@ -98,23 +98,32 @@ func match(active []*compiled, p retwis.Post) []Match {
 	var text string
 	var out []Match
 	for _, c := range active {
-		m := Match{Filter: c.Filter}
+		var keywords []string
+		var statuses []int64
 		if id, ok := c.posts[p.ID]; ok {
-			m.Statuses = []int64{id}
+			statuses = []int64{id}
 		}
 		for _, w := range c.words {
 			if text == "" {
-				text = retwis.FoldTag(p.Warning + "\n" + p.Body)
+				text = foldText(p)
 			}
 			if w.in(text) {
-				m.Keywords = append(m.Keywords, w.keyword)
+				keywords = append(keywords, w.keyword)
 			}
 		}
-		if len(m.Keywords) > 0 || len(m.Statuses) > 0 {
-			out = append(out, m)
+		if len(keywords) > 0 || len(statuses) > 0 {
+			out = append(out, Match{Filter: c.Filter, Keywords: keywords, Statuses: statuses})
 		}
 	}
 	return out
+}
+
+// foldText is p's content warning and text, folded as keywords are.
+func foldText(p retwis.Post) string {
+	if p.Warning == "" {
+		return retwis.FoldTag(p.Body)
+	}
+	return retwis.FoldTag(p.Warning + "\n" + p.Body)
 }
 
 // in reports whether w is found in text (folded), at word boundaries
