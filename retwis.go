@@ -14,6 +14,10 @@ import "time"
 type User struct {
 	ID       int64
 	Username string
+	// Filtered is set, for the user a request is authenticated as, once
+	// they made a filter: only then are their filters read with the
+	// lists they read.
+	Filtered bool
 }
 
 // Post is a status update. Its author may edit its body and warning

@@ -87,7 +87,7 @@ func TestBoostPageRoundTrips(t *testing.T) {
 	for _, c := range []struct {
 		path       string
 		cold, warm int64
-	}{{"/", 5, 0}, {"/u/booster", 6, 0}} { // cold: the reader's filters besides the page's reads
+	}{{"/", 4, 0}, {"/u/booster", 5, 0}} {
 		s := newSiteAt(t, w.redis.URL, httptest.NewServer)
 		b := s.browser()
 		b.setCookie(reader.cookie())

@@ -16,10 +16,11 @@ var pageContexts = map[string]string{"home": filters.Home, "timeline": filters.P
 // the posts it lists (the store's filters.Set.Apply, as the client API
 // does): a post a hide filter matches is left out (a notification of
 // it too), one a warn filter matches is veiled (retwis.Page.Veiled) in
-// the pages' lists. No round trip when warm; none at all for a visitor.
+// the pages' lists. Nothing read for a reader who never made a filter
+// (retwis.User.Filtered) or a visitor; no round trip when warm.
 func (s *Server) applyFilters(ctx context.Context, name string, v *view) {
 	fc, ok := pageContexts[name]
-	if v.Viewer == nil || !ok {
+	if v.Viewer == nil || !v.Viewer.Filtered || !ok {
 		return
 	}
 	set, err := s.filters.Set(ctx, v.Viewer.ID)

@@ -115,7 +115,8 @@ func (b Builder) Filtered(ctx context.Context, st Site, context string, posts []
 	if context == "" || b.Filters == nil {
 		return b.Statuses(ctx, st, posts)
 	}
-	applied, err := b.Filters.Apply(ctx, middleware.ViewerID(ctx), context, posts)
+	viewer, _ := middleware.ViewerFrom(ctx)
+	applied, err := b.Filters.Apply(ctx, viewer, context, posts)
 	if err != nil {
 		return nil, err
 	}

@@ -16,20 +16,22 @@ type Applied struct {
 }
 
 // Apply applies uid's filters of context to posts, as a list read in
-// that context shows them: a post a hide filter matches is left out, one
-// a warn filter matches is kept with its matches. The user's own posts
-// are never filtered, nor anything for a visitor (uid 0). Warm, it costs
-// no round trip (see Set); a user without filters, no more than that.
-func (s *Store) Apply(ctx context.Context, uid int64, context string, posts []retwis.Post) (Applied, error) {
+// that context shows them, to viewer (a visitor: the zero User): a post
+// a hide filter matches is left out, one a warn filter matches is kept
+// with its matches. The viewer's own posts are never filtered. Nothing
+// is read for a viewer who never made a filter (retwis.User.Filtered,
+// read with their authentication), nor for a visitor; warm, no round
+// trip either (see Set).
+func (s *Store) Apply(ctx context.Context, viewer retwis.User, context string, posts []retwis.Post) (Applied, error) {
 	out := Applied{Posts: posts}
-	if uid == 0 || len(posts) == 0 {
+	if viewer.ID == 0 || !viewer.Filtered || len(posts) == 0 {
 		return out, nil
 	}
-	set, err := s.Set(ctx, uid)
+	set, err := s.Set(ctx, viewer.ID)
 	if err != nil {
 		return out, err
 	}
-	return set.Apply(uid, context, posts, time.Now()), nil
+	return set.Apply(viewer.ID, context, posts, time.Now()), nil
 }
 
 // Apply applies the filters of set that apply in context at now to

@@ -54,12 +54,17 @@ func TestFiltersApply(t *testing.T) {
 		alice, bob := f.Register(t, "alice"), f.Register(t, "bob")
 		hide := must.Value(fs.Create(f.Ctx, alice.ID, draft("Spoilers", filters.Hide, []string{filters.Home, filters.Public}, "dragon")))(t)
 		warn := must.Value(fs.Create(f.Ctx, alice.ID, draft("Food", filters.Warn, []string{filters.Home}, "~soup", "CAFÉ")))(t)
+		acct := must.Value(f.St.Account(f.Ctx, alice.ID, false))(t)
+		if !acct.Filtered {
+			t.Fatal("the user who made filters is not marked")
+		}
+		reader := retwis.User{ID: alice.ID, Filtered: true}
 		var list []retwis.Post
 		for _, text := range []string{"the Dragon returns", "dragonfly", "a soupçon of luck", "Cafe visit", "nothing here"} {
 			list = append(list, f.Post(t, posts.Draft{Author: bob.ID, Text: text}))
 		}
 		list = append(list, f.Post(t, posts.Draft{Author: alice.ID, Text: "my own dragon"}))
-		home := must.Value(fs.Apply(f.Ctx, alice.ID, filters.Home, list))(t)
+		home := must.Value(fs.Apply(f.Ctx, reader, filters.Home, list))(t)
 		if want := []string{"dragonfly", "a soupçon of luck", "Cafe visit", "nothing here", "my own dragon"}; !slices.Equal(shown(home), want) {
 			t.Errorf("home shows %q; want %q", shown(home), want)
 		}
@@ -69,15 +74,15 @@ func TestFiltersApply(t *testing.T) {
 		if m := home.Matches[list[3].ID]; len(m) != 1 || !slices.Equal(m[0].Keywords, []string{"CAFÉ"}) {
 			t.Errorf("the café's matches: %+v", m)
 		}
-		thread := must.Value(fs.Apply(f.Ctx, alice.ID, filters.Thread, list))(t)
+		thread := must.Value(fs.Apply(f.Ctx, reader, filters.Thread, list))(t)
 		if len(thread.Posts) != len(list) || len(thread.Matches) != 0 {
 			t.Errorf("the filters applied in a thread: %q, %v", shown(thread), thread.Matches)
 		}
-		if visitor := must.Value(fs.Apply(f.Ctx, 0, filters.Home, list))(t); len(visitor.Posts) != len(list) {
+		if visitor := must.Value(fs.Apply(f.Ctx, retwis.User{}, filters.Home, list))(t); len(visitor.Posts) != len(list) {
 			t.Error("a visitor's list was filtered")
 		}
 		must.Value(fs.Update(f.Ctx, alice.ID, hide.ID, filters.Draft{Expires: ptr(time.Now().Add(-time.Second))}))(t)
-		if home := must.Value(fs.Apply(f.Ctx, alice.ID, filters.Home, list))(t); len(home.Posts) != len(list) {
+		if home := must.Value(fs.Apply(f.Ctx, reader, filters.Home, list))(t); len(home.Posts) != len(list) {
 			t.Errorf("an expired filter still hides: %q", shown(home))
 		}
 		must.Value(fs.AddKeyword(f.Ctx, alice.ID, warn.ID, "luck", false))(t) // a write drops the expired filter
@@ -101,13 +106,14 @@ func TestFiltersWrites(t *testing.T) {
 		kw := must.Value(fs.AddKeyword(f.Ctx, alice.ID, flt.ID, "two", true))(t)
 		must.Value(fs.UpdateKeyword(f.Ctx, alice.ID, kw.ID, ptr("deux"), ptr(false)))(t)
 		p := f.Post(t, posts.Draft{Author: bob.ID, Text: "hello"})
+		reader := retwis.User{ID: alice.ID, Filtered: true}
 		ref := must.Value(fs.AddStatus(f.Ctx, alice.ID, flt.ID, p.ID))(t)
 		got, k, err := fs.KeywordOf(f.Ctx, alice.ID, kw.ID)
 		must.OK(t, err)
 		if got.ID != flt.ID || k.Keyword != "deux" || k.WholeWord {
 			t.Errorf("the keyword changed: %+v", k)
 		}
-		if home := must.Value(fs.Apply(f.Ctx, alice.ID, filters.Home, []retwis.Post{p}))(t); len(home.Matches[p.ID]) != 1 || !slices.Equal(home.Matches[p.ID][0].Statuses, []int64{ref.ID}) {
+		if home := must.Value(fs.Apply(f.Ctx, reader, filters.Home, []retwis.Post{p}))(t); len(home.Matches[p.ID]) != 1 || !slices.Equal(home.Matches[p.ID][0].Statuses, []int64{ref.ID}) {
 			t.Errorf("the post filtered: %+v", home.Matches)
 		}
 		must.OK(t, fs.DeleteStatus(f.Ctx, alice.ID, ref.ID))
@@ -160,23 +166,28 @@ func TestFiltersWarmReadIsFree(t *testing.T) {
 	f := storetest.NewFixture(t, url, store.Options{}, false)
 	alice := f.Register(t, "alice")
 	writer := filters.New(f.St)
-	reader, rc := storetest.OpenCounting(t, url, store.Options{})
-	fs := filters.New(reader)
+	other, rc := storetest.OpenCounting(t, url, store.Options{})
+	fs := filters.New(other)
 	flt := must.Value(writer.Create(f.Ctx, alice.ID, draft("W", filters.Hide, []string{filters.Home}, "secret")))(t)
 	list := []retwis.Post{{ID: 1, AuthorID: 99, Body: "a secret"}}
-	if home := must.Value(fs.Apply(f.Ctx, alice.ID, filters.Home, list))(t); len(home.Posts) != 0 {
+	reader := retwis.User{ID: alice.ID, Filtered: true}
+	before := rc.Calls.Load()
+	if got := must.Value(fs.Apply(f.Ctx, retwis.User{ID: alice.ID}, filters.Home, list))(t); len(got.Posts) != 1 || rc.Calls.Load() != before {
+		t.Error("a user not marked as one with filters had their filters read")
+	}
+	if home := must.Value(fs.Apply(f.Ctx, reader, filters.Home, list))(t); len(home.Posts) != 0 {
 		t.Fatal("the post was not hidden")
 	}
-	before := rc.Calls.Load()
+	before = rc.Calls.Load()
 	for range 3 {
-		must.Value(fs.Apply(f.Ctx, alice.ID, filters.Home, list))(t)
+		must.Value(fs.Apply(f.Ctx, reader, filters.Home, list))(t)
 	}
 	if n := rc.Calls.Load() - before; n != 0 {
 		t.Errorf("warm applies made %d round trips; want 0", n)
 	}
 	must.OK(t, writer.Delete(f.Ctx, alice.ID, flt.ID))
 	deadline := time.Now().Add(5 * time.Second)
-	for len(must.Value(fs.Apply(f.Ctx, alice.ID, filters.Home, list))(t).Posts) == 0 {
+	for len(must.Value(fs.Apply(f.Ctx, reader, filters.Home, list))(t).Posts) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the deleted filter still applies after 5 s")
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -325,28 +326,36 @@ func (s *Store) changeOnce(ctx context.Context, uid int64, edit func(*doc, time.
 	if err := edit(&d, now); err != nil {
 		return err
 	}
-	return s.write(ctx, key, version, d)
+	return s.write(ctx, uid, version, d)
 }
 
-// write writes d to key unless its version is no longer version
-// (errRaced).
-func (s *Store) write(ctx context.Context, key, version string, d doc) error {
+// write writes d as uid's filters unless their version is no longer
+// version (errRaced), and marks the user as one who made filters
+// (schema.FieldFiltered), in the same round trip.
+func (s *Store) write(ctx context.Context, uid int64, version string, d doc) error {
 	body, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}
+	key, user := schema.Filters(uid), schema.User(uid)
 	n, _ := strconv.ParseInt(version, 10, 64)
 	fields := []string{schema.FieldFiltersVersion, strconv.FormatInt(n+1, 10), schema.FieldFiltersDoc, string(body)}
-	// The first write creates the hash unless another did (0); the
-	// next ones write it unless its version changed (-1) or it is gone
-	// (0): kernel.EditPost is the compare-and-set of any hash's field.
-	var res rueidis.RedisResult
-	if version == "" {
-		res = kernel.CreateIfAbsent.Exec(ctx, s.st.C, []string{key}, fields...)
-	} else {
-		res = kernel.EditPost.Exec(ctx, s.st.C, []string{key}, append([]string{schema.FieldFiltersVersion, version}, fields...)...)
+	s.st.Written.Add(user)
+	res := s.st.Pipeline(ctx, func() rueidis.Commands {
+		// The first write creates the hash unless another did (0); the
+		// next ones write it unless its version changed (-1) or it is
+		// gone (0): kernel.EditPost is the compare-and-set of any hash's
+		// field. The user's mark is set unless the user is gone.
+		write := kernel.CreateIfAbsent.Cmd(s.st.C, []string{key}, fields...)
+		if version != "" {
+			write = kernel.EditPost.Cmd(s.st.C, []string{key}, append([]string{schema.FieldFiltersVersion, version}, fields...)...)
+		}
+		return rueidis.Commands{write, kernel.SetIfExists.Cmd(s.st.C, []string{user}, schema.FieldFiltered, "1")}
+	})
+	if err := redisconn.FirstErr(res); err != nil {
+		return s.st.Wrap("write filters", err)
 	}
-	written, err := res.AsInt64()
+	written, err := res[0].AsInt64()
 	if err != nil {
 		return s.st.Wrap("write filters", err)
 	}

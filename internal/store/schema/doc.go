@@ -64,6 +64,8 @@
 //	                             from version 7; retwis), suspended (unix
 //	                             time of the suspension, while it lasts;
 //	                             retwis), role ("moderator", or absent;
+//	                             retwis), filtered ("1" once the user made
+//	                             a filter: their lists read filters:{<id>};
 //	                             retwis)
 //	users:{<shard>}      hash    username -> user id (exact case), for the
 //	                             names whose folded form falls in the shard

@@ -410,6 +410,10 @@ func Filters(uid int64) string { return "filters:" + tag(uid) }
 // FiltersOf returns the user whose Filters key is key.
 func FiltersOf(key string) (int64, bool) { return ownerOf("filters:", key) }
 
+// FieldFiltered of the user hash is "1" once the user made a filter:
+// only then do the lists they read read their Filters.
+const FieldFiltered = "filtered"
+
 // Fields of a Filters hash.
 const (
 	FieldFiltersDoc     = "doc"
