@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mattn/go-mastodon"
@@ -91,6 +92,13 @@ func TestFiltersAPI(t *testing.T) {
 	}
 	if one, err := alice.GetFilter(t.Context(), v1[3].ID); err != nil || one.Phrase != "café" || !one.WholeWord {
 		t.Errorf("v1 filter %s: %v %+v", v1[3].ID, err, one)
+	}
+	s.Post(bobToken, "@alice a dragon for you")
+	s.Post(bobToken, "@alice a cat for you")
+	s.Drain()
+	notes, err := alice.GetNotifications(t.Context(), nil)
+	if err != nil || len(notes) != 1 || notes[0].Type != "mention" || notes[0].Status == nil || !strings.Contains(notes[0].Status.Content, "cat") {
+		t.Errorf("notifications (the dragon's hidden): %v %+v", err, notes)
 	}
 	filterParts(t, s, aliceToken, warn)
 }
