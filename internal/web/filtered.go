@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/retwis/retwis"
@@ -13,11 +14,10 @@ var pageContexts = map[string]string{"home": filters.Home, "timeline": filters.P
 	"profile": filters.Account, "post": filters.Thread, "notifications": filters.Notifications}
 
 // applyFilters applies the viewer's filters of page name's context to
-// the posts it lists (the store's filters.Set.Apply, as the client API
-// does): a post a hide filter matches is left out (a notification of
-// it too), one a warn filter matches is veiled (retwis.Page.Veiled) in
-// the pages' lists. Nothing read for a reader who never made a filter
-// (retwis.User.Filtered) or a visitor; no round trip when warm.
+// the posts it lists, as the client API does (filters.Set): hidden
+// posts, and their notifications, left out; warned ones veiled. Nothing
+// read for a reader who never made a filter (retwis.User.Filtered) or a
+// visitor; no round trip when warm.
 func (s *Server) applyFilters(ctx context.Context, name string, v *view) {
 	fc, ok := pageContexts[name]
 	if v.Viewer == nil || !v.Viewer.Filtered || !ok {
@@ -28,31 +28,12 @@ func (s *Server) applyFilters(ctx context.Context, name string, v *view) {
 		s.log.Warn("filters", "user", v.Viewer.ID, "err", err) // the page goes on unfiltered
 		return
 	}
-	if set.Empty() {
-		return
-	}
 	uid, now := v.Viewer.ID, time.Now()
 	for _, page := range []*retwis.Page{&v.Page, &v.Profile.Page, &v.Thread.Replies} {
-		veil(page, set.Apply(uid, fc, page.Posts, now))
+		set.Veil(uid, fc, page, now)
 	}
 	v.Thread.Ancestors = set.Apply(uid, fc, v.Thread.Ancestors, now).Posts
-	notes := v.Notifications[:0:0]
-	for _, n := range v.Notifications {
-		if n.Status == nil || len(set.Apply(uid, fc, []retwis.Post{*n.Status}, now).Posts) == 1 {
-			notes = append(notes, n)
-		}
-	}
-	v.Notifications = notes
-}
-
-// veil keeps in page the posts a filter left (a), veiling those a warn
-// filter matched behind its title.
-func veil(page *retwis.Page, a filters.Applied) {
-	page.Posts = a.Posts
-	for pid, matches := range a.Matches {
-		if page.Veiled == nil {
-			page.Veiled = map[int64]string{}
-		}
-		page.Veiled[pid] = matches[0].Filter.Title
-	}
+	v.Notifications = slices.DeleteFunc(v.Notifications, func(n retwis.Notification) bool {
+		return n.Status != nil && set.Hides(uid, fc, *n.Status, now)
+	})
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/filters"
+	"github.com/retwis/retwis/internal/web/filterform"
 	"github.com/retwis/retwis/internal/web/parts"
 	"github.com/retwis/retwis/internal/web/words"
 )
@@ -60,7 +62,7 @@ func parseTemplates(maxPostChars int) (*pageSet, error) {
 		"scopeText": scopeText, "maxPostChars": func() int { return maxPostChars },
 		"urlChars": func() int { return retwis.URLLength }, "visibilities": retwis.Visibilities,
 		"nav": ps.kept.nav, "homeCard": ps.kept.homeCard, "suggestionsHTML": ps.kept.suggestions,
-		"profileCard": ps.kept.profileCard, "timelineCards": ps.kept.timelineCards, "filterForm": newFilterFields,
+		"profileCard": ps.kept.profileCard, "timelineCards": ps.kept.timelineCards, "filterForm": filterform.NewFields,
 	}
 	base, pages, err := parsePages(funcs, pageNames)
 	if err != nil {
@@ -152,7 +154,7 @@ type view struct {
 	Sessions      sessionsView          // the settings page of sessions
 	LoginFailures loginFailures         // the home page: failed logins to the account since the last
 	Blocks        blocksView            // the settings page of blocks and mutes
-	Filters       filtersView           // the settings page of filters
+	Filters       []filters.Filter      // the settings page of filters
 	Admin         adminView             // the moderators' page
 	Moderator     bool                  // the viewer is a moderator (the settings page links to /admin)
 	Reported      bool                  // a post or profile page just reported by the viewer

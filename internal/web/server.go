@@ -168,7 +168,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 		mux.HandleFunc("POST /u/{username}/"+action, s.requireLogin(s.mw.Throttle(handle)))
 	}
 	mux.HandleFunc("GET /settings/blocks", s.requireLogin(s.listBlocks))
-	mux.HandleFunc("GET /settings/filters", s.requireLogin(s.listFilters))
+	mux.HandleFunc("GET /settings/filters", s.requireLogin(func(w http.ResponseWriter, r *http.Request) { s.showFilters(w, r, http.StatusOK, nil) }))
 	mux.HandleFunc("POST /settings/filters", s.requireLogin(s.editFilters))
 	mux.HandleFunc("POST /report", s.requireLogin(s.mw.Throttle(s.createReport)))
 	mux.HandleFunc("GET /admin", s.requireModerator(s.admin))

@@ -86,3 +86,24 @@ func hidden(matches []Match) bool {
 	}
 	return false
 }
+
+// Veil applies the filters of set that apply in context at now to page,
+// read by uid, as the pages show it: the posts a hide filter matches
+// left out, those a warn filter matches veiled behind the first one's
+// title (retwis.Page.Veiled).
+func (set *Set) Veil(uid int64, context string, page *retwis.Page, now time.Time) {
+	a := set.Apply(uid, context, page.Posts, now)
+	page.Posts = a.Posts
+	for pid, matches := range a.Matches {
+		if page.Veiled == nil {
+			page.Veiled = map[int64]string{}
+		}
+		page.Veiled[pid] = matches[0].Filter.Title
+	}
+}
+
+// Hides reports whether a hide filter of set that applies in context at
+// now matches p, read by uid.
+func (set *Set) Hides(uid int64, context string, p retwis.Post, now time.Time) bool {
+	return len(set.Apply(uid, context, []retwis.Post{p}, now).Posts) == 0
+}
