@@ -89,7 +89,7 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.C
 			if m.Stream != ls.source || !ls.sends(m.Event.Kind) {
 				continue
 			}
-			data, err := s.payload(origin, l.user.ID, m.Event)
+			data, err := s.payload(origin, l.user, ls.filterContext(), m.Event)
 			if err != nil {
 				s.log.Warn("live event", "event", m.Event.Kind, "err", err)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/retwis/retwis/internal/livehub"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/filters"
 	"github.com/retwis/retwis/internal/store/posts"
 )
 
@@ -82,6 +83,15 @@ type liveStream struct {
 	source posts.Stream // the store's stream it reads
 	posts  bool         // updates and deletions are sent
 	notes  bool         // notifications are sent
+}
+
+// filterContext is the context of the viewer's filters that the stream
+// applies: the user stream is the home timeline's, the others public.
+func (ls liveStream) filterContext() string {
+	if ls.name == "user" || ls.name == "user:notification" {
+		return filters.Home
+	}
+	return filters.Public
 }
 
 // key tells the streams of a connection apart: tags that fold alike are

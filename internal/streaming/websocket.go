@@ -182,7 +182,7 @@ func (ws *wsSession) deliver(m *livehub.Message) bool {
 	if len(to) == 0 {
 		return true
 	}
-	data, err := ws.s.payload(ws.origin, ws.listener.user.ID, m.Event)
+	data, err := ws.s.payload(ws.origin, ws.listener.user, to[0].filterContext(), m.Event) // streams of a source share a context
 	if err != nil {
 		ws.s.log.Warn("live event", "event", m.Event.Kind, "err", err)
 	}
