@@ -36,7 +36,7 @@ func (s *Server) keyword(w http.ResponseWriter, r *http.Request, raw string) {
 }
 
 // addKeyword answers POST /api/v2/filters/{filter_id}/keywords: a new
-// keyword (keyword, whole_word) of the filter.
+// keyword (keyword, whole_word: true if absent) of the filter.
 func (s *Server) addKeyword(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathID(w, r, r.PathValue("filter_id"))
 	if !ok {
@@ -47,7 +47,9 @@ func (s *Server) addKeyword(w http.ResponseWriter, r *http.Request) {
 		apiwire.BadRequest(w, r, err)
 		return
 	}
-	k, err := s.Filters.AddKeyword(r.Context(), apiwire.Viewer(r).ID, id, v.Get("keyword"), apiwire.Flag(v, "whole_word"))
+	_, given := v["whole_word"]
+	whole := !given || apiwire.Flag(v, "whole_word") // true unless said otherwise, as Mastodon's default
+	k, err := s.Filters.AddKeyword(r.Context(), apiwire.Viewer(r).ID, id, v.Get("keyword"), whole)
 	if err != nil {
 		s.Fail(w, r, err)
 		return
