@@ -14,6 +14,10 @@ import "time"
 type User struct {
 	ID       int64
 	Username string
+	// Filtered is set, for the user a request is authenticated as, once
+	// they made a filter: only then are their filters read with the
+	// lists they read.
+	Filtered bool
 }
 
 // Post is a status update. Its author may edit its body and warning
@@ -125,6 +129,10 @@ type Page struct {
 	// now (the database node holding them is failing over): the page
 	// shows the rest, and says so.
 	Missing int
+	// Veiled are the posts of the page a warn filter of the reader
+	// matched, by id, each with the filter's title: the pages show them
+	// collapsed behind it (nil: none).
+	Veiled map[int64]string
 }
 
 // Person is a user as a search finds them.

@@ -8,6 +8,7 @@ import (
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/store/filters"
 )
 
 // account answers GET /api/v1/accounts/{id}.
@@ -103,5 +104,5 @@ func (s *Server) accountStatuses(w http.ResponseWriter, r *http.Request) {
 		}
 		page.Posts = kept
 	}
-	s.WriteStatuses(w, r, page, p.Since)
+	s.WriteFiltered(w, r, filters.Account, page, p.Since)
 }

@@ -179,7 +179,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // parts are the folders of the packages whose routes Server composes,
 // this one's and its feature packages'.
-var parts = []string{".", "oauth", "instance", "markers", "lists", "push", "hashtags", "suggestions"}
+var parts = []string{".", "oauth", "instance", "markers", "lists", "push", "hashtags", "suggestions", "filters"}
 
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()
@@ -241,6 +241,11 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"WebPushSubscription", push.WebPushSubscription{}, nil},
 		{"FamiliarFollowers", FamiliarFollowers{}, nil},
 		{"FeaturedTag", hashtags.FeaturedTag{}, nil},
+		{"Filter", entity.Filter{}, nil},
+		{"FilterKeyword", entity.FilterKeyword{}, nil},
+		{"FilterStatus", entity.FilterStatus{}, nil},
+		{"FilterResult", entity.FilterResult{}, nil},
+		{"V1Filter", entity.V1Filter{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

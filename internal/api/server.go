@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/filters"
 	"github.com/retwis/retwis/internal/api/hashtags"
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/lists"
@@ -54,6 +55,7 @@ func New(opts Options) *Server {
 	(&lists.Server{Kit: s.Kit}).Routes(mux)
 	(&push.Server{Kit: s.Kit}).Routes(mux)
 	(&suggestions.Server{Kit: s.Kit}).Routes(mux)
+	(&filters.Server{Kit: s.Kit}).Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }
@@ -157,11 +159,10 @@ func (s *Server) routes(mux *http.ServeMux) {
 
 	// What retwis has none of: empty lists, so that apps show nothing
 	// rather than an error.
-	for path, scope := range map[string]string{"filters": apiwire.ReadFilters,
-		"follow_requests": apiwire.ReadFollows, "announcements": apiwire.Read, "endorsements": apiwire.ReadAccounts} {
+	for path, scope := range map[string]string{"follow_requests": apiwire.ReadFollows, "endorsements": apiwire.ReadAccounts,
+		"announcements": apiwire.Read} {
 		mux.HandleFunc("GET /api/v1/"+path, s.Need(scope, apiwire.EmptyList))
 	}
-	mux.HandleFunc("GET /api/v2/filters", s.Need(apiwire.ReadFilters, apiwire.EmptyList))
 	for _, action := range []string{"authorize", "reject"} { // no account is locked: no request to decide
 		mux.HandleFunc("POST /api/v1/follow_requests/{id}/"+action, s.Need(apiwire.WriteFollows, apiwire.NotFound))
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/entity"
+	"github.com/retwis/retwis/internal/store/filters"
 )
 
 // maxContext bounds the replies a context lists.
@@ -60,12 +61,12 @@ func (s *Server) statusContext(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := entity.SiteOf(r)
-	ancestors, err := s.Statuses(r.Context(), st, t.Ancestors)
+	ancestors, err := s.Filtered(r.Context(), st, filters.Thread, t.Ancestors)
 	if err != nil {
 		s.Fail(w, r, err)
 		return
 	}
-	descendants, err := s.Statuses(r.Context(), st, t.Replies.Posts)
+	descendants, err := s.Filtered(r.Context(), st, filters.Thread, t.Replies.Posts)
 	if err != nil {
 		s.Fail(w, r, err)
 		return

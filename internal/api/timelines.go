@@ -6,6 +6,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/entity"
+	"github.com/retwis/retwis/internal/store/filters"
 )
 
 // homeTimeline answers GET /api/v1/timelines/home: the posts of the
@@ -20,7 +21,7 @@ func (s *Server) homeTimeline(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	s.WriteStatuses(w, r, page, p.Since)
+	s.WriteFiltered(w, r, filters.Home, page, p.Since)
 }
 
 // publicTimeline answers GET /api/v1/timelines/public: every post
@@ -40,7 +41,7 @@ func (s *Server) publicTimeline(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	s.WriteStatuses(w, r, page, p.Since)
+	s.WriteFiltered(w, r, filters.Public, page, p.Since)
 }
 
 // tagTimeline answers GET /api/v1/timelines/tag/{hashtag}.
@@ -61,5 +62,5 @@ func (s *Server) tagTimeline(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	s.WriteStatuses(w, r, page, p.Since)
+	s.WriteFiltered(w, r, filters.Public, page, p.Since)
 }

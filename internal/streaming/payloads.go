@@ -97,12 +97,12 @@ func (p *payloads) forget(key payloadKey, e *payload) {
 // out), a client of origin, and its payload ("" for none): the event
 // itself (see eventPayload), or for the direct stream a "conversation"
 // (see conversationPayload).
-func (s *Server) payload(origin string, viewer int64, ls liveStream, ev posts.Event) (event, data string, err error) {
+func (s *Server) payload(origin string, viewer retwis.User, ls liveStream, ev posts.Event) (event, data string, err error) {
 	if ls.direct {
-		data, err := s.conversationPayload(origin, viewer, ev)
+		data, err := s.conversationPayload(origin, viewer.ID, ev)
 		return "conversation", data, err
 	}
-	data, err = s.eventPayload(origin, viewer, ev)
+	data, err = s.eventPayload(origin, viewer, ls.filterContext(), ev)
 	return ev.Kind, data, err
 }
 
@@ -131,9 +131,15 @@ func (s *Server) conversationPayload(origin string, viewer int64, ev posts.Event
 // out), a client of origin: a Status (of a new post, or an edited one)
 // or a Notification as JSON, a deleted post's id; "" if there is
 // nothing to send (the post or the notification's post is gone, or
-// viewer does not see its account: blocked, muted, suspended).
-func (s *Server) eventPayload(origin string, viewer int64, ev posts.Event) (string, error) {
-	if hidden, err := s.hides(viewer, ev); hidden || err != nil {
+// viewer does not see its account: blocked, muted, suspended; or a hide
+// filter of viewer's, of the stream's filter context fc, matches the
+// post). A warn filter's filtered is not sent: the payload is rendered
+// once for every client.
+func (s *Server) eventPayload(origin string, viewer retwis.User, fc string, ev posts.Event) (string, error) {
+	if hidden, err := s.hides(viewer.ID, ev); hidden || err != nil {
+		return "", err
+	}
+	if hidden, err := s.filtersHide(viewer, fc, ev); hidden || err != nil {
 		return "", err
 	}
 	switch ev.Kind {
@@ -145,7 +151,7 @@ func (s *Server) eventPayload(origin string, viewer int64, ev posts.Event) (stri
 		})
 	case "notification":
 		return s.payloads.get(payloadKey{ev.Kind, ev.Notification.ID, 0, origin}, func() (string, error) {
-			return s.renderNotification(origin, viewer, ev.Notification) // only viewer is notified of it
+			return s.renderNotification(origin, viewer.ID, ev.Notification) // only viewer is notified of it
 		})
 	}
 	return "", nil
@@ -177,6 +183,27 @@ func (s *Server) hides(viewer int64, ev posts.Event) (bool, error) {
 		return false, fmt.Errorf("live update of post %d: %w", ev.Post, err)
 	}
 	return hidden.Hides(p.AuthorID, retwis.InTimeline), nil
+}
+
+// filtersHide reports whether a hide filter of viewer's that applies in
+// fc matches the post of an update or an edit (through the memo of the
+// viewer's filters: no round trip when warm; none read for a viewer who
+// never made a filter).
+func (s *Server) filtersHide(viewer retwis.User, fc string, ev posts.Event) (bool, error) {
+	if !viewer.Filtered || (ev.Kind != "update" && ev.Kind != "status.update") {
+		return false, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
+	defer cancel()
+	p, err := s.store.Post(ctx, viewer.ID, ev.Post) // read by hides already: from the client-side cache
+	if err != nil {
+		return false, fmt.Errorf("live update of post %d: %w", ev.Post, err)
+	}
+	applied, err := s.api.Filters.Apply(ctx, viewer, fc, []retwis.Post{p})
+	if err != nil {
+		return false, fmt.Errorf("live update of post %d: filters: %w", ev.Post, err)
+	}
+	return len(applied.Posts) == 0, nil
 }
 
 // renderStatus renders the Status of post pid.

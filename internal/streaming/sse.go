@@ -94,7 +94,7 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.C
 			if m.Stream != ls.source || !ls.sends(m.Event.Kind) || !s.listShows(ls, l, m.Event) {
 				continue
 			}
-			event, data, err := s.payload(origin, l.user.ID, ls, m.Event)
+			event, data, err := s.payload(origin, l.user, ls, m.Event)
 			if err != nil {
 				s.log.Warn("live event", "event", m.Event.Kind, "err", err)
 			}

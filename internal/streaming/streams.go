@@ -11,6 +11,7 @@ import (
 	"github.com/retwis/retwis/internal/livehub"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/filters"
 	"github.com/retwis/retwis/internal/store/posts"
 )
 
@@ -84,6 +85,16 @@ type liveStream struct {
 	posts  bool         // updates and deletions are sent
 	notes  bool         // notifications are sent
 	direct bool         // the direct posts that reach the user are sent, as their conversations
+}
+
+// filterContext is the context of the viewer's filters that the stream
+// applies: the user and list streams are the home timeline's, the
+// others public.
+func (ls liveStream) filterContext() string {
+	if ls.name == "user" || ls.name == "user:notification" || ls.name == "list" {
+		return filters.Home
+	}
+	return filters.Public
 }
 
 // key tells the streams of a connection apart: tags that fold alike are

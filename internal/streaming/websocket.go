@@ -185,7 +185,7 @@ func (ws *wsSession) deliver(m *livehub.Message) bool {
 		return true
 	}
 	for _, ls := range to { // a Status is rendered once for all (payloads keeps it)
-		event, data, err := ws.s.payload(ws.origin, ws.listener.user.ID, ls, m.Event)
+		event, data, err := ws.s.payload(ws.origin, ws.listener.user, ls, m.Event)
 		if err != nil {
 			ws.s.log.Warn("live event", "event", m.Event.Kind, "err", err)
 		}

@@ -62,7 +62,7 @@ func parseShapes(funcs template.FuncMap) (map[string]*[shapeCount]parts.Shape, e
 	mark := func(hole int) func(any) template.HTML {
 		return func(any) template.HTML { return template.HTML(parts.Marker(hole)) }
 	}
-	marked["nav"], marked["suggestionsHTML"], marked["postsHTML"] = mark(holeNav), mark(holeSuggestions), mark(holePosts)
+	marked["nav"], marked["suggestionsHTML"], marked["postsHTML"], marked["pageHTML"] = mark(holeNav), mark(holeSuggestions), mark(holePosts), mark(holePosts)
 	marked["homeCard"], marked["profileCard"], marked["timelineCards"] = mark(holeCard), mark(holeCard), mark(holeCard)
 	_, pages, err := parsePages(marked, slices.Collect(maps.Keys(hotPages)))
 	if err != nil {
@@ -167,7 +167,7 @@ func (ps *pageSet) fill(buf *bytes.Buffer, hp hotPage, v *view, hole int) error 
 	case holeSuggestions:
 		html, err = ps.kept.suggestions(v.Suggestions)
 	case holePosts:
-		err = ps.frags.Write(buf, hp.page(v).Posts, time.Now())
+		err = ps.frags.WritePage(buf, *hp.page(v), time.Now())
 	case holeNewer:
 		buf.WriteString(v.Newer) // a plain URL: see shape
 	case holeOlder:

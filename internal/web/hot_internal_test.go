@@ -136,7 +136,7 @@ var shapedNames = map[string]bool{
 	"Title": true, "Suggestions": true, "Newer": true, "Older": true, "Page": true, "Profile": true, "Posts": true, "Missing": true,
 	"Pinned": true,
 	"nav":    true, "homeCard": true, "profileCard": true, "timelineCards": true, "suggestionsHTML": true, "postsHTML": true,
-	"not": true, "or": true,
+	"pageHTML": true, "not": true, "or": true,
 }
 
 // TestHotTemplatesShaped walks the templates of the hot pages (the

@@ -12,7 +12,9 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/filters"
 	"github.com/retwis/retwis/internal/store/tagfollows"
+	"github.com/retwis/retwis/internal/web/filterform"
 	"github.com/retwis/retwis/internal/web/parts"
 	"github.com/retwis/retwis/internal/web/words"
 )
@@ -22,7 +24,7 @@ var templateFiles embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "direct", "marked", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit", "followed_tags", "lists", "list"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "direct", "marked", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit", "followed_tags", "lists", "list", "filters"}
 
 // fragmentCapacity is how many rendered posts a server keeps,
 // partCapacity how many other parts of pages (see parts.Cache).
@@ -55,12 +57,13 @@ func parseTemplates(maxPostChars int) (*pageSet, error) {
 	posts := func(p ...retwis.Post) []retwis.Post { return p }
 	funcs := template.FuncMap{
 		"postsHTML": func(posts []retwis.Post) (template.HTML, error) { return ps.frags.HTML(posts, time.Now()) },
+		"pageHTML":  func(page retwis.Page) (template.HTML, error) { return ps.frags.PageHTML(page, time.Now()) },
 		"posts":     posts, "plural": words.Plural, "profile": retwis.ProfilePath,
 		"tagPath": retwis.TagPath, "postPath": retwis.PostPath, "ago": func(t time.Time) string { return words.Since(time.Since(t)) },
 		"scopeText": scopeText, "maxPostChars": func() int { return maxPostChars },
 		"urlChars": func() int { return retwis.URLLength }, "visibilities": retwis.Visibilities,
 		"nav": ps.kept.nav, "homeCard": ps.kept.homeCard, "suggestionsHTML": ps.kept.suggestions,
-		"profileCard": ps.kept.profileCard, "timelineCards": ps.kept.timelineCards,
+		"profileCard": ps.kept.profileCard, "timelineCards": ps.kept.timelineCards, "filterForm": filterform.NewFields,
 	}
 	base, pages, err := parsePages(funcs, pageNames)
 	if err != nil {
@@ -154,6 +157,7 @@ type view struct {
 	LoginFailures loginFailures         // the home page: failed logins to the account since the last
 	Blocks        blocksView            // the settings page of blocks and mutes
 	Lists         listsView             // the Lists pages
+	Filters       []filters.Filter      // the settings page of filters
 	Admin         adminView             // the moderators' page
 	Moderator     bool                  // the viewer is a moderator (the settings page links to /admin)
 	Reported      bool                  // a post or profile page just reported by the viewer
@@ -184,6 +188,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 		}
 		v.Unread = n
 	}
+	s.applyFilters(r.Context(), name, &v)
 	one := []retwis.Post{v.Post} // the permalink page's post; elsewhere none, of no author
 	if err := s.store.NameAuthors(r.Context(), v.Page.Posts, v.Profile.Page.Posts, v.Thread.Ancestors, one, v.Thread.Replies.Posts); err != nil {
 		s.log.Warn("display names", "err", err) // the posts show their usernames alone

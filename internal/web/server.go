@@ -27,6 +27,7 @@ import (
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/deletion"
+	"github.com/retwis/retwis/internal/store/filters"
 	"github.com/retwis/retwis/internal/web/assets"
 	"github.com/retwis/retwis/internal/web/complete"
 )
@@ -90,6 +91,7 @@ type Limits struct {
 // requests (sessions live in Redis), so any number can run side by side.
 type Server struct {
 	store   *store.Store
+	filters *filters.Store
 	deleter *deletion.Deleter
 	log     *slog.Logger
 	secure  bool // the auth cookie is always Secure
@@ -114,7 +116,7 @@ func New(opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{store: opts.Store, deleter: opts.Deleter, log: log, secure: opts.SecureCookies, pages: pages, limits: opts.Limits}
+	s := &Server{store: opts.Store, filters: filters.New(opts.Store), deleter: opts.Deleter, log: log, secure: opts.SecureCookies, pages: pages, limits: opts.Limits}
 	s.mw = middleware.New(middleware.Options{
 		Log: log, RenderError: s.renderError, MaxBodyBytes: formBytes(maxPostChars), Timeout: requestTimeout,
 		Auth: opts.Store, Credential: SessionCredential, Refused: s.clearAuthCookie, Metrics: opts.Metrics, Writes: opts.Writes,
@@ -172,6 +174,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /lists", s.requireLogin(s.mw.Throttle(s.changeList)))
 	mux.HandleFunc("GET /lists/{id}", s.requireLogin(s.showLists))
 	mux.HandleFunc("POST /lists/{id}", s.requireLogin(s.mw.Throttle(s.changeList)))
+	mux.HandleFunc("GET /settings/filters", s.requireLogin(func(w http.ResponseWriter, r *http.Request) { s.showFilters(w, r, http.StatusOK, nil) }))
+	mux.HandleFunc("POST /settings/filters", s.requireLogin(s.editFilters))
 	mux.HandleFunc("POST /report", s.requireLogin(s.mw.Throttle(s.createReport)))
 	mux.HandleFunc("GET /admin", s.requireModerator(s.admin))
 	for path, act := range map[string]http.HandlerFunc{

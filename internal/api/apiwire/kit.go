@@ -22,6 +22,7 @@ import (
 	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/filters"
 	pushstore "github.com/retwis/retwis/internal/store/push"
 )
 
@@ -83,7 +84,7 @@ func New(opts Options) *Kit {
 		opts.Push = pushstore.New(opts.Store, pushstore.Options{})
 	}
 	return &Kit{
-		Builder: entity.Builder{Store: opts.Store},
+		Builder: entity.Builder{Store: opts.Store, Filters: filters.New(opts.Store)},
 		rate:    opts.Rate,
 		Site:    opts.Site,
 		Signups: opts.Signups,
@@ -149,8 +150,16 @@ func (k *Kit) paging(w http.ResponseWriter, r *http.Request, def, max int) (Page
 // WriteStatuses answers a page of posts, newest first, but those not
 // newer than since (since_id, 0 for all), with its Link header.
 func (k *Kit) WriteStatuses(w http.ResponseWriter, r *http.Request, page retwis.Page, since int64) {
+	k.WriteFiltered(w, r, "", page, since)
+}
+
+// WriteFiltered is WriteStatuses of a list read in context (filters.Home,
+// filters.Public…): the viewer's filters of that context applied
+// (entity.Builder.Filtered). The Link header pages by the posts read,
+// hidden or not, so that a page all hidden does not end the list.
+func (k *Kit) WriteFiltered(w http.ResponseWriter, r *http.Request, context string, page retwis.Page, since int64) {
 	posts := NewerThan(page.Posts, since, func(p retwis.Post) int64 { return p.ID })
-	out, err := k.Statuses(r.Context(), entity.SiteOf(r), posts)
+	out, err := k.Filtered(r.Context(), entity.SiteOf(r), context, posts)
 	if err != nil {
 		k.Fail(w, r, err)
 		return

@@ -33,8 +33,9 @@ const (
 // refused (415), never guessed. Its query string may add parameters the
 // body does not give, as Rails merges them, but one given in both is
 // refused (422), not decided by where it came from. A JSON body's arrays
-// become repeated "name[]" values and its objects "name[key]" ones, as
-// Rails reads forms; a parameter the API reads as one value
+// become repeated "name[]" values (arrays of objects "name[0][key]",
+// "name[1][key]"…) and its objects "name[key]" ones, as Rails reads
+// forms; a parameter the API reads as one value
 // (scalarParams) sent as an array, an object or more than once is
 // refused (422) naming it, not silently missed. Every error is a
 // paramError fit to show (see ParamStatus).
@@ -203,8 +204,13 @@ func flatten(v url.Values, name string, val any, depth int) {
 	switch x := val.(type) {
 	case nil:
 	case []any:
-		for _, e := range x {
-			if depth < 3 {
+		for i, e := range x {
+			if depth >= 3 {
+				break
+			}
+			if _, object := e.(map[string]any); object { // indexed, or its keys would mix with the next one's
+				flatten(v, name+"["+strconv.Itoa(i)+"]", e, depth+1)
+			} else {
 				flatten(v, name+"[]", e, depth+1)
 			}
 		}

@@ -22,6 +22,7 @@ const (
 	WriteBookmarks     = "write:bookmarks"
 	WriteConversations = "write:conversations"
 	WriteFavourites    = "write:favourites"
+	WriteFilters       = "write:filters"
 	WriteFollows       = "write:follows"
 	WriteLists         = "write:lists"
 	WriteMedia         = "write:media"

@@ -8,6 +8,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/filters"
 	"github.com/retwis/retwis/internal/store/interact"
 )
 
@@ -18,6 +19,9 @@ import (
 type Builder struct {
 	// Store is the database the entities are read from.
 	Store *store.Store
+	// Filters are its users' filters, which Filtered applies (nil:
+	// none applied).
+	Filters *filters.Store
 }
 
 // Statuses returns the entities of posts: their authors' summaries in
@@ -113,7 +117,7 @@ func (b Builder) Notifications(ctx context.Context, st Site, notes []retwis.Noti
 	if err := b.summaries(ctx, actors, byUser); err != nil {
 		return nil, err
 	}
-	statuses, err := b.Statuses(ctx, st, posts)
+	statuses, err := b.Filtered(ctx, st, filters.Notifications, posts)
 	if err != nil {
 		return nil, err
 	}

@@ -128,7 +128,7 @@ func (st Site) Status(p retwis.Post, author retwis.Summary, replies int64) Statu
 		ID: ID(p.ID), URI: st.PostURL(p.ID), URL: st.PostURL(p.ID), CreatedAt: Stamp(p.Time),
 		Account: st.Account(author), Content: content, Visibility: p.Visibility.String(),
 		MediaAttachments: []struct{}{}, Mentions: []Mention{}, Tags: tags, Emojis: []struct{}{},
-		RepliesCount: replies, Filtered: []struct{}{}, SpoilerText: p.Warning, Sensitive: p.Warning != "",
+		RepliesCount: replies, Filtered: []FilterResult{}, SpoilerText: p.Warning, Sensitive: p.Warning != "",
 		FavouritesCount: p.Favourites, Favourited: p.Favourited, Bookmarked: p.Bookmarked, Pinned: p.Pinned,
 		ReblogsCount: p.Reblogs, Reblogged: p.Reblogged,
 	}

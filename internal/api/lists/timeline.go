@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/store/filters"
 )
 
 // timeline answers GET /api/v1/timelines/list/{id}: the posts of the
@@ -22,5 +23,5 @@ func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	s.WriteStatuses(w, r, page, p.Since)
+	s.WriteFiltered(w, r, filters.Home, page, p.Since) // a list is read in the home context, as Mastodon filters it
 }

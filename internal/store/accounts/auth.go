@@ -30,6 +30,7 @@ type Account struct {
 	Seen      int64  // unix time the user was last seen; 0 if never recorded
 	Rebuild   bool   // the home timeline awaits a rebuild
 	suspended bool   // the account is suspended
+	Filtered  bool   // the user made a filter (retwis.User.Filtered)
 }
 
 // Account reads the fields of a user hash that authentication needs.
@@ -54,7 +55,7 @@ func (s *Store) ParseAccount(r rueidis.RedisResult) (Account, error) { return s.
 // accountCmd is the read of account.
 func (s *Store) accountCmd(uid int64) rueidis.Cacheable {
 	return s.C.B().Hmget().Key(schema.User(uid)).Field(schema.FieldUsername, schema.FieldAuth, schema.FieldPasswordHash,
-		schema.FieldPassword, schema.FieldSeen, schema.FieldRebuild, schema.FieldSuspended).Cache()
+		schema.FieldPassword, schema.FieldSeen, schema.FieldRebuild, schema.FieldSuspended, schema.FieldFiltered).Cache()
 }
 
 // parseAccount reads the reply to accountCmd.
@@ -65,7 +66,8 @@ func (s *Store) parseAccount(r rueidis.RedisResult) (Account, error) {
 	}
 	str := func(i int) string { v, _ := vals[i].ToString(); return v }
 	seen, _ := strconv.ParseInt(str(4), 10, 64)
-	return Account{Username: str(0), Auth: str(1), hash: str(2), legacy: str(3), Seen: seen, Rebuild: str(5) != "", suspended: str(6) != ""}, nil
+	return Account{Username: str(0), Auth: str(1), hash: str(2), legacy: str(3), Seen: seen, Rebuild: str(5) != "", suspended: str(6) != "",
+		Filtered: str(7) != ""}, nil
 }
 
 // CheckPassword verifies pass against the account. A legacy plaintext
@@ -152,7 +154,7 @@ func (s *Store) Authenticate(ctx context.Context, token string) (retwis.User, er
 		return retwis.User{}, none
 	}
 	s.touch(ctx, uid, id, r, now)
-	return retwis.User{ID: uid, Username: acct.Username}, nil
+	return retwis.User{ID: uid, Username: acct.Username, Filtered: acct.Filtered}, nil
 }
 
 // tokenOwner returns the user a session token names and its secret: the

@@ -226,7 +226,7 @@ func (s *Store) AuthenticateToken(ctx context.Context, token string) (retwis.Tok
 		if acct.Username == "" || acct.suspended { // the account is gone, or suspended
 			return retwis.Token{}, bad
 		}
-		t.User = retwis.User{ID: uid, Username: acct.Username}
+		t.User = retwis.User{ID: uid, Username: acct.Username, Filtered: acct.Filtered}
 	}
 	if now := time.Now(); now.Sub(t.LastUsed) >= tokenUseEvery {
 		cmd := b.Hset().Key(schema.TokensUsed(uid)).FieldValue().FieldValue(hash, strconv.FormatInt(now.Unix(), 10)).Build()

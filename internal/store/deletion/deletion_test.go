@@ -16,6 +16,7 @@ import (
 	"github.com/retwis/retwis/internal/store/check"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
+	"github.com/retwis/retwis/internal/store/filters"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -113,6 +114,10 @@ func newWorld(t *testing.T, f *fixture, extra int) world {
 	if w.token, err = f.St.CreateToken(f.Ctx, w.ann.ID, "", "script", retwis.Scopes{"read", "write"}); err != nil {
 		t.Fatal(err)
 	}
+	title, action := "Spoilers", filters.Hide
+	if _, err := filters.New(f.St).Create(f.Ctx, w.ann.ID, filters.Draft{Title: &title, Action: &action, Context: []string{filters.Home}}); err != nil {
+		t.Fatal(err)
+	}
 	for _, mark := range []func() (retwis.Post, error){ // ann's marks, and bob's favourite of her post
 		func() (retwis.Post, error) { return f.St.Favourite(f.Ctx, w.ann.ID, w.bobPost.ID) },
 		func() (retwis.Post, error) { return f.St.Bookmark(f.Ctx, w.ann.ID, w.bobPost.ID) },
@@ -134,7 +139,7 @@ func (w world) assertGone(t *testing.T, f *fixture) {
 	a := itoa(w.ann.ID)
 	for _, prefix := range []string{"user", "followers", "following", "posts", "archive", "user_posts", "mentions",
 		"notifications", "graph", "suggestions", "celebrities_followed", "tokens", "tokens_used", "login_failures",
-		"login_notice", "deleting", "favourites", "bookmarks", "pins"} {
+		"login_notice", "deleting", "favourites", "bookmarks", "pins", "filters"} {
 		if keys := f.Keys(t, prefix+":{"+a+"}*"); len(keys) > 0 {
 			t.Errorf("ann's keys remain: %v", keys)
 		}

@@ -210,7 +210,7 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 		schema.Bookmarks(uid), schema.Pins(uid), schema.Boosts(uid), schema.HomeBoosts(uid),
 		schema.Conversations(uid), schema.ConversationsRead(uid), schema.Markers(uid), schema.NotificationPolicy(uid), schema.DomainBlocks(uid),
 		schema.PushSubscriptions(uid), schema.TagsFollowed(uid), schema.SuggestionsDismissed(uid), schema.Notes(uid),
-		schema.FeaturedTags(uid)}
+		schema.FeaturedTags(uid), schema.Filters(uid)}
 	for _, n := range chunks {
 		keys = append(keys, schema.ArchiveChunk(uid, n))
 	}

@@ -64,6 +64,8 @@
 //	                             from version 7; retwis), suspended (unix
 //	                             time of the suspension, while it lasts;
 //	                             retwis), role ("moderator", or absent;
+//	                             retwis), filtered ("1" once the user made
+//	                             a filter: their lists read filters:{<id>};
 //	                             retwis)
 //	users:{<shard>}      hash    username -> user id (exact case), for the
 //	                             names whose folded form falls in the shard
@@ -221,6 +223,10 @@
 //	                             client API's domain blocks), scored by
 //	                             when, unix ms: none is of an account
 //	                             here (retwis does not federate) (retwis)
+//	filters:{<id>}       hash    user <id>'s filters: "doc" (the list, as
+//	                             JSON: titles, contexts, actions,
+//	                             expiries, keywords, posts), "version"
+//	                             (its writes) (retwis)
 //	notification_policy:{<id>}
 //	                     hash    user <id>'s notification policy:
 //	                             for_not_following, for_not_followers,

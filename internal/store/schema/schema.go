@@ -431,6 +431,25 @@ func MarkerFields(timeline string) (id, version, at string) {
 	return timeline, timeline + ":version", timeline + ":at"
 }
 
+// Filters is the hash of uid's filters (the client API's filters v2, the
+// pages' too): FieldFiltersDoc, the whole list as JSON, and
+// FieldFiltersVersion, counting its writes, which a write compares so
+// that two at once lose neither (internal/store/filters).
+func Filters(uid int64) string { return "filters:" + tag(uid) }
+
+// FiltersOf returns the user whose Filters key is key.
+func FiltersOf(key string) (int64, bool) { return ownerOf("filters:", key) }
+
+// FieldFiltered of the user hash is "1" once the user made a filter:
+// only then do the lists they read read their Filters.
+const FieldFiltered = "filtered"
+
+// Fields of a Filters hash.
+const (
+	FieldFiltersDoc     = "doc"
+	FieldFiltersVersion = "version"
+)
+
 // NotificationPolicy is the hash of uid's notification policy: for each
 // of the PolicyFields, "accept", "filter" or "drop" (absent: accept).
 func NotificationPolicy(uid int64) string { return "notification_policy:" + tag(uid) }

@@ -29,7 +29,7 @@ func TestUserKeysShareASlot(t *testing.T) {
 		schema.User(uid), schema.Followers(uid), schema.Following(uid), schema.Home(uid), schema.UserPosts(uid),
 		schema.FollowedCelebrities(uid), schema.Idempotency(uid, "k"), schema.EditIdempotency(uid, 7, "k"), schema.JobFollowers(uid, "1-0"),
 		schema.Sessions(uid), schema.Tokens(uid), schema.TokensUsed(uid), schema.Deleting(uid), schema.DeletingLease(uid), schema.Graph(uid),
-		schema.Markers(uid), schema.NotificationPolicy(uid),
+		schema.Markers(uid), schema.NotificationPolicy(uid), schema.Filters(uid),
 	} {
 		if hashTag(key) != "42" {
 			t.Errorf("%s hashes on %q; want the user id", key, hashTag(key))

@@ -94,6 +94,50 @@ func (f *Fragments) Write(b *bytes.Buffer, posts []retwis.Post, now time.Time) e
 	return nil
 }
 
+// PageHTML returns the HTML of page's posts as HTML does, those it
+// veils (retwis.Page.Veiled) each in a <details> that says "Filtered:"
+// and the filter's title, open without JavaScript.
+func (f *Fragments) PageHTML(page retwis.Page, now time.Time) (template.HTML, error) {
+	frs, size, err := f.all(page.Posts)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(size)
+	writeVeiled(&b, frs, page, now)
+	return template.HTML(b.String()), nil
+}
+
+// WritePage writes the HTML of page's posts to b as PageHTML returns it.
+func (f *Fragments) WritePage(b *bytes.Buffer, page retwis.Page, now time.Time) error {
+	frs, size, err := f.all(page.Posts)
+	if err != nil {
+		return err
+	}
+	b.Grow(size)
+	writeVeiled(b, frs, page, now)
+	return nil
+}
+
+// writeVeiled writes frs, the fragments of page's posts, as write does,
+// each post the page veils in a <details> of its own.
+func writeVeiled(w io.StringWriter, frs []fragment, page retwis.Page, now time.Time) {
+	if len(page.Veiled) == 0 {
+		write(w, frs, page.Posts, now)
+		return
+	}
+	for i, p := range page.Posts {
+		title, veiled := page.Veiled[p.ID]
+		if veiled {
+			w.WriteString(`<details class="filtered"><summary>Filtered: ` + Escape(title) + "</summary>\n")
+		}
+		write(w, frs[i:i+1], page.Posts[i:i+1], now)
+		if veiled {
+			w.WriteString("</details>\n")
+		}
+	}
+}
+
 // all returns the fragments of posts and about how long their HTML is.
 func (f *Fragments) all(posts []retwis.Post) ([]fragment, int, error) {
 	frs := make([]fragment, len(posts))

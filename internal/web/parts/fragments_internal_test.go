@@ -120,6 +120,7 @@ func partials(t testing.TB) *template.Template {
 	var f *Fragments
 	funcs := template.FuncMap{
 		"postsHTML": func(posts []retwis.Post) (template.HTML, error) { return f.HTML(posts, time.Now()) },
+		"pageHTML":  func(page retwis.Page) (template.HTML, error) { return f.PageHTML(page, time.Now()) },
 		"profile":   retwis.ProfilePath, "postPath": retwis.PostPath, "tagPath": retwis.TagPath, "plural": words.Plural,
 		"ago": func(t time.Time) string { return words.Since(time.Since(t)) }, "maxPostChars": func() int { return 500 }, "urlChars": func() int { return 23 },
 		"visibilities": retwis.Visibilities,
@@ -152,5 +153,24 @@ func TestFragmentsActions(t *testing.T) {
 	}
 	if bar := string(ActionsHTML(p)); !strings.Contains(marked, bar) || strings.Replace(marked, bar, "", 1) != strings.Replace(first, string(ActionsHTML(retwis.Post{ID: 42})), "", 1) {
 		t.Errorf("the kept part changed with the marks:\n%s\n%s", first, marked)
+	}
+}
+
+// TestFragmentsVeiled: a page's posts that a warn filter matched are
+// each in a <details> that names the filter, the others as they are.
+func TestFragmentsVeiled(t *testing.T) {
+	t.Parallel()
+	f := NewFragments(partials(t), 10)
+	now := time.Now()
+	posts := []retwis.Post{{ID: 1, AuthorID: 1, Author: "ann", Body: "first", Time: now}, {ID: 2, AuthorID: 1, Author: "ann", Body: "second", Time: now}}
+	plain := must.Value(f.HTML(posts, now))(t)
+	veiled := string(must.Value(f.PageHTML(retwis.Page{Posts: posts, Veiled: map[int64]string{2: "Food & <drink>"}}, now))(t))
+	first, second := must.Value(f.HTML(posts[:1], now))(t), must.Value(f.HTML(posts[1:], now))(t)
+	want := string(first) + `<details class="filtered"><summary>Filtered: Food &amp; &lt;drink&gt;</summary>` + "\n" + string(second) + "</details>\n"
+	if veiled != want {
+		t.Errorf("veiled:\n%s\nwant:\n%s", veiled, want)
+	}
+	if unveiled := must.Value(f.PageHTML(retwis.Page{Posts: posts}, now))(t); unveiled != plain {
+		t.Error("a page with nothing veiled is not its posts' HTML")
 	}
 }

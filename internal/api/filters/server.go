@@ -1,0 +1,69 @@
+// Package filters is the client API's filters: Mastodon's filters v2, a
+// user's filters with their keywords and posts, written and read
+// (filters.go, keywords.go, statuses.go, their parameters in
+// params.go), and v1's read of them, one v1 filter per keyword (v1.go).
+// The filters are applied where the lists are read, by the entities'
+// builder (entity.Builder.Filtered), for the API and the pages alike
+// (internal/store/filters).
+package filters
+
+import (
+	"net/http"
+
+	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/apiwire"
+)
+
+// Server serves the filters' routes of the client API, on the API's kit.
+type Server struct{ *apiwire.Kit }
+
+// Routes registers the routes on mux, the client API's. The reads of a
+// filter's keywords and posts, and of one keyword or post, share one
+// pattern (read), which Go's mux could not tell apart:
+// /api/v2/filters/{filter_id}/keywords is /api/v2/filters/keywords/{id}
+// for a filter named "keywords".
+func (s *Server) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v2/filters", s.Need(apiwire.ReadFilters, s.list))
+	mux.HandleFunc("POST /api/v2/filters", s.Need(apiwire.WriteFilters, s.create))
+	mux.HandleFunc("GET /api/v2/filters/{id}", s.Need(apiwire.ReadFilters, s.show))
+	mux.HandleFunc("PUT /api/v2/filters/{id}", s.Need(apiwire.WriteFilters, s.update))
+	mux.HandleFunc("DELETE /api/v2/filters/{id}", s.Need(apiwire.WriteFilters, s.delete))
+	mux.HandleFunc("GET /api/v2/filters/{filter_id}/{what}", s.Need(apiwire.ReadFilters, s.read))
+	mux.HandleFunc("POST /api/v2/filters/{filter_id}/keywords", s.Need(apiwire.WriteFilters, s.addKeyword))
+	mux.HandleFunc("PUT /api/v2/filters/keywords/{id}", s.Need(apiwire.WriteFilters, s.updateKeyword))
+	mux.HandleFunc("DELETE /api/v2/filters/keywords/{id}", s.Need(apiwire.WriteFilters, s.deleteKeyword))
+	mux.HandleFunc("POST /api/v2/filters/{filter_id}/statuses", s.Need(apiwire.WriteFilters, s.addStatus))
+	mux.HandleFunc("DELETE /api/v2/filters/statuses/{id}", s.Need(apiwire.WriteFilters, s.deleteStatus))
+	mux.HandleFunc("GET /api/v1/filters", s.Need(apiwire.ReadFilters, s.v1List))
+	mux.HandleFunc("GET /api/v1/filters/{id}", s.Need(apiwire.ReadFilters, s.v1Show))
+}
+
+// read answers the reads under a filter: GET
+// /api/v2/filters/{filter_id}/keywords and …/statuses, the filter's
+// keywords and posts; GET /api/v2/filters/keywords/{id} and
+// …/statuses/{id}, one of them.
+func (s *Server) read(w http.ResponseWriter, r *http.Request) {
+	first, second := r.PathValue("filter_id"), r.PathValue("what")
+	switch {
+	case second == "keywords":
+		s.keywords(w, r, first)
+	case second == "statuses":
+		s.statuses(w, r, first)
+	case first == "keywords":
+		s.keyword(w, r, second)
+	case first == "statuses":
+		s.status(w, r, second)
+	default:
+		apiwire.NotFound(w, r)
+	}
+}
+
+// pathID reads the id of a filter, keyword or post in a path; a
+// malformed one answers 404 (ok false).
+func pathID(w http.ResponseWriter, r *http.Request, raw string) (int64, bool) {
+	id, ok := retwis.ParseID(raw)
+	if !ok {
+		apiwire.NotFound(w, r)
+	}
+	return id, ok
+}
