@@ -18,6 +18,7 @@ import (
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/store/scheduled"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/redistest"
@@ -123,6 +124,9 @@ func newWorld(t *testing.T, f *fixture, extra int) world {
 			t.Fatal(err)
 		}
 	}
+	if _, err := scheduled.New(f.St).Schedule(f.Ctx, scheduled.Post{Author: w.ann.ID, At: time.Now().Add(time.Hour), Text: "later"}); err != nil {
+		t.Fatal(err)
+	}
 	f.Drain(t)
 	return w
 }
@@ -134,7 +138,7 @@ func (w world) assertGone(t *testing.T, f *fixture) {
 	a := itoa(w.ann.ID)
 	for _, prefix := range []string{"user", "followers", "following", "posts", "archive", "user_posts", "mentions",
 		"notifications", "graph", "suggestions", "celebrities_followed", "tokens", "tokens_used", "login_failures",
-		"login_notice", "deleting", "favourites", "bookmarks", "pins"} {
+		"login_notice", "deleting", "favourites", "bookmarks", "pins", "scheduled", "announcements_read"} {
 		if keys := f.Keys(t, prefix+":{"+a+"}*"); len(keys) > 0 {
 			t.Errorf("ann's keys remain: %v", keys)
 		}

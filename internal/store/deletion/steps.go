@@ -183,7 +183,8 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 // suggestions, failed logins and their notice, the API tokens with the
 // record of their use, the sessions, the blocks and mutes both ways, and
 // the bookmarks and pins, the direct conversations with their posts and
-// how far they were read.
+// how far they were read, the scheduled posts (their due times are
+// dropped when due) and the announcements dismissed.
 func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx, b.Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build(),
@@ -200,7 +201,8 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 		schema.FollowedCelebrities(uid), schema.Suggestions(uid), schema.LoginFailures(uid), schema.LoginNotice(uid),
 		schema.Tokens(uid), schema.TokensUsed(uid), schema.Sessions(uid), schema.Blocks(uid), schema.Mutes(uid), schema.BlockedBy(uid),
 		schema.Bookmarks(uid), schema.Pins(uid), schema.Boosts(uid), schema.HomeBoosts(uid),
-		schema.Conversations(uid), schema.ConversationsRead(uid), schema.Markers(uid), schema.NotificationPolicy(uid)}
+		schema.Conversations(uid), schema.ConversationsRead(uid), schema.Markers(uid), schema.NotificationPolicy(uid),
+		schema.Scheduled(uid), schema.AnnouncementsRead(uid)}
 	for _, n := range chunks {
 		keys = append(keys, schema.ArchiveChunk(uid, n))
 	}

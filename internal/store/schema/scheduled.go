@@ -1,0 +1,43 @@
+package schema
+
+import "fmt"
+
+// Scheduled is the hash of user uid's scheduled posts: scheduled post
+// id -> JSON (the post's parameters and the time it is due), at most a
+// few hundred (package scheduled bounds them).
+func Scheduled(uid int64) string { return "scheduled:" + tag(uid) }
+
+// NextScheduledID is the counter of scheduled posts' ids when the store
+// has no id generator.
+const NextScheduledID = "next_scheduled_id"
+
+// DueShards is how many sorted sets the scheduled posts' due times are
+// spread over, by author, so that on a cluster no one master takes every
+// scheduled post; maintenance reads all of them.
+const DueShards = 16
+
+// Due is shard n of the scheduled posts' due times: members
+// "<uid>:<scheduled post id>", scored by the unix time they are due.
+func Due(n int) string { return fmt.Sprintf("scheduled_due:{%02x}", n) }
+
+// DueOf returns the shard of the due times that holds uid's.
+func DueOf(uid int64) int { return int(fnv32(id(uid)) % DueShards) }
+
+// Announcements is the hash of the instance's announcements, which the
+// operator posts (retwis admin announce): announcement id -> JSON (text,
+// starts and ends, published and updated), ids from NextAnnouncementID;
+// AnnouncementReactions the counts of their reactions, "<id>:<emoji>" ->
+// count. All three share one slot.
+const (
+	Announcements         = "instance:{announcements}"
+	NextAnnouncementID    = "instance:{announcements}:next_id"
+	AnnouncementReactions = "instance:{announcements}:reactions"
+)
+
+// AnnouncementsRead is the set of the ids of the announcements user uid
+// dismissed.
+func AnnouncementsRead(uid int64) string { return "announcements_read:" + tag(uid) }
+
+// AnnouncementsReacted is the set of user uid's reactions to
+// announcements: members "<announcement id>:<emoji>".
+func AnnouncementsReacted(uid int64) string { return "announcements_reacted:" + tag(uid) }
