@@ -18,6 +18,7 @@ import (
 	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/markers"
+	"github.com/retwis/retwis/internal/api/scheduled"
 	"github.com/retwis/retwis/internal/testkit/openapitest"
 )
 
@@ -177,7 +178,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // parts are the folders of the packages whose routes Server composes,
 // this one's and its feature packages'.
-var parts = []string{".", "oauth", "instance", "markers"}
+var parts = []string{".", "oauth", "instance", "markers", "scheduled"}
 
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()
@@ -236,6 +237,7 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"Notification", entity.Notification{}, nil},
 		{"Error", apiwire.ErrorEntity{}, nil},
 		{"Marker", markers.Marker{}, nil},
+		{"ScheduledStatus", scheduled.Status{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

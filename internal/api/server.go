@@ -21,6 +21,7 @@ import (
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/api/oauth"
+	"github.com/retwis/retwis/internal/api/scheduled"
 )
 
 // Options configure a Server: those of the kit every part of the API
@@ -33,17 +34,20 @@ type Site = apiwire.Site
 // Server serves the client API.
 type Server struct {
 	*apiwire.Kit
-	handler http.Handler
+	handler   http.Handler
+	scheduled *scheduled.Server // POST /api/v1/statuses with scheduled_at
 }
 
 // New returns a Server.
 func New(opts Options) *Server {
 	s := &Server{Kit: apiwire.New(opts)}
+	s.scheduled = &scheduled.Server{Kit: s.Kit}
 	mux := http.NewServeMux()
 	s.routes(mux)
 	(&oauth.Server{Kit: s.Kit}).Routes(mux)
 	(&instance.Server{Kit: s.Kit}).Routes(mux)
 	(&markers.Server{Kit: s.Kit}).Routes(mux)
+	s.scheduled.Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }

@@ -235,3 +235,23 @@ func (s *Store) Cancel(ctx context.Context, uid, id int64) error {
 
 // member is the due index's member of uid's scheduled post id.
 func member(uid, id int64) string { return kernel.ID(uid) + ":" + kernel.ID(id) }
+
+// timeLayouts are the spellings of a time ParseAt reads: ISO 8601 as
+// apps send it, and a form's datetime-local (minutes, no zone).
+var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"}
+
+// ParseAt reads the time a post is scheduled for: ISO 8601 (RFC 3339,
+// or a date and time without a zone, or a date alone), the times
+// without a zone in loc (UTC if nil). Anything else is an error of kind
+// Invalid.
+func ParseAt(s string, loc *time.Location) (time.Time, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	for _, layout := range timeLayouts {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, retwis.Errorf(retwis.Invalid, "Validation failed: Scheduled at is not a date and time (ISO 8601)")
+}
