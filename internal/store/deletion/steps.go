@@ -12,6 +12,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/announcements"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/posts"
@@ -143,9 +144,13 @@ func (s *Deleter) deleteFavourites(ctx context.Context, uid int64, pids []int64)
 // own keys that no batch walks: its name goes, reserved for
 // store.Options.NameReserve (one script in the name's slot), and so do its
 // entries in the latest users, the directory and the people search, its
-// rate limits, and its keys of ownKeys. All of it is safe to repeat, and
+// rate limits, its reactions to announcements (taken back first), and its
+// keys of ownKeys. All of it is safe to repeat, and
 // is repeated whenever the deletion is resumed.
 func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
+	if err := announcements.New(s.Store).Forget(ctx, d.uid); err != nil {
+		return err
+	}
 	keys, err := s.ownKeys(ctx, d.uid)
 	if err != nil {
 		return err
@@ -184,7 +189,7 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 // record of their use, the sessions, the blocks and mutes both ways, and
 // the bookmarks and pins, the direct conversations with their posts and
 // how far they were read, the scheduled posts (their due times are
-// dropped when due) and the announcements dismissed.
+// dropped when due), the announcements dismissed and reacted to.
 func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx, b.Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build(),
@@ -202,7 +207,7 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 		schema.Tokens(uid), schema.TokensUsed(uid), schema.Sessions(uid), schema.Blocks(uid), schema.Mutes(uid), schema.BlockedBy(uid),
 		schema.Bookmarks(uid), schema.Pins(uid), schema.Boosts(uid), schema.HomeBoosts(uid),
 		schema.Conversations(uid), schema.ConversationsRead(uid), schema.Markers(uid), schema.NotificationPolicy(uid),
-		schema.Scheduled(uid), schema.AnnouncementsRead(uid)}
+		schema.Scheduled(uid), schema.AnnouncementsRead(uid), schema.AnnouncementsReacted(uid)}
 	for _, n := range chunks {
 		keys = append(keys, schema.ArchiveChunk(uid, n))
 	}
