@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/announcements"
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/api/instance"
@@ -178,7 +179,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // parts are the folders of the packages whose routes Server composes,
 // this one's and its feature packages'.
-var parts = []string{".", "oauth", "instance", "markers", "scheduled"}
+var parts = []string{".", "oauth", "instance", "markers", "scheduled", "announcements"}
 
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()
@@ -238,6 +239,8 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"Error", apiwire.ErrorEntity{}, nil},
 		{"Marker", markers.Marker{}, nil},
 		{"ScheduledStatus", scheduled.Status{}, nil},
+		{"Announcement", announcements.Announcement{}, nil},
+		{"Reaction", announcements.Reaction{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

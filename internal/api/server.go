@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/retwis/retwis/internal/api/announcements"
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/markers"
@@ -48,6 +49,7 @@ func New(opts Options) *Server {
 	(&instance.Server{Kit: s.Kit}).Routes(mux)
 	(&markers.Server{Kit: s.Kit}).Routes(mux)
 	s.scheduled.Routes(mux)
+	(&announcements.Server{Kit: s.Kit}).Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }
@@ -147,7 +149,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	// rather than an error.
 	for path, scope := range map[string]string{"lists": apiwire.ReadLists, "filters": apiwire.ReadFilters,
 		"follow_requests": apiwire.ReadFollows, "followed_tags": apiwire.ReadFollows,
-		"announcements": apiwire.Read, "endorsements": apiwire.ReadAccounts} {
+		"endorsements": apiwire.ReadAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.Need(scope, apiwire.EmptyList))
 	}
 	mux.HandleFunc("GET /api/v2/filters", s.Need(apiwire.ReadFilters, apiwire.EmptyList))

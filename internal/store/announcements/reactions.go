@@ -107,10 +107,14 @@ func (s *Store) React(ctx context.Context, uid, id int64, name string) error {
 }
 
 // Unreact takes uid's reaction of emoji name to announcement id back, if
-// they reacted so.
+// they reacted so: an error of kind NotFound if there is no such
+// announcement.
 func (s *Store) Unreact(ctx context.Context, uid, id int64, name string) error {
 	if !ValidEmoji(name) {
 		return retwis.Errorf(retwis.Invalid, "Validation failed: Name is not a recognized emoji")
+	}
+	if _, err := s.one(ctx, id); err != nil {
+		return err
 	}
 	return s.mark(ctx, uid, reactionField(id, name), -1)
 }
