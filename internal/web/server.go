@@ -26,7 +26,9 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/announcements"
 	"github.com/retwis/retwis/internal/store/deletion"
+	"github.com/retwis/retwis/internal/store/scheduled"
 	"github.com/retwis/retwis/internal/web/assets"
 	"github.com/retwis/retwis/internal/web/complete"
 )
@@ -184,7 +186,11 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /tag/{tag}", s.mw.Viewer(s.tag))
 	mux.HandleFunc("GET /mentions", s.requireLogin(s.postList("Mentions", "mentions", s.store.Mentions)))
 	mux.HandleFunc("GET /direct", s.requireLogin(s.direct))
-	mux.HandleFunc("POST /direct/{id}/remove", s.requireLogin(s.mw.Throttle(s.removeConversation)))
+	// Off the viewer's Direct page (not the others'), until a new post brings it back.
+	mux.HandleFunc("POST /direct/{id}/remove", s.requireLogin(s.mw.Throttle(s.onID(s.store.DeleteConversation, "/direct"))))
+	mux.HandleFunc("GET /scheduled", s.requireLogin(s.listScheduled))
+	mux.HandleFunc("POST /scheduled/{id}/cancel", s.requireLogin(s.onID(scheduled.New(s.store).Cancel, "/scheduled")))
+	mux.HandleFunc("POST /announcements/{id}/dismiss", s.requireLogin(s.onID(announcements.New(s.store).Dismiss, "/")))
 	mux.HandleFunc("GET /notifications", s.requireLogin(s.notifications))
 	mux.HandleFunc("POST /notifications/clear", s.requireLogin(s.clearNotifications))
 	mux.HandleFunc("GET /settings", s.requireLogin(s.editSettings))

@@ -72,21 +72,12 @@ func (s *Server) Create(w http.ResponseWriter, r *http.Request, d posts.Draft, a
 		publish()
 		return
 	}
-	p, err := scheduled.New(s.Store).Schedule(r.Context(), scheduled.Post{Author: d.Author, At: t, Text: d.Text,
-		Warning: d.Warning, Visibility: visibility(d.Visibility), InReplyTo: d.InReplyTo, Key: d.Key})
+	p, err := scheduled.New(s.Store).Schedule(r.Context(), scheduled.Of(d, t))
 	if err != nil {
 		s.Fail(w, r, err)
 		return
 	}
 	apiwire.WriteJSON(w, http.StatusOK, entityOf(p))
-}
-
-// visibility is v as a scheduled post keeps it ("" for public).
-func visibility(v retwis.Visibility) string {
-	if v == retwis.Public {
-		return ""
-	}
-	return v.String()
 }
 
 // list answers GET /api/v1/scheduled_statuses: the viewer's, newest id

@@ -65,10 +65,59 @@ func (s *Store) Active(ctx context.Context, uid int64, now time.Time) ([]Shown, 
 }
 
 // Unread returns the announcements active at now that uid has not
-// dismissed, as Active reads them.
-func (s *Store) Unread(ctx context.Context, uid int64, now time.Time) ([]Shown, error) {
-	all, err := s.Active(ctx, uid, now)
-	return slices.DeleteFunc(all, func(a Shown) bool { return a.Read }), err
+// dismissed, oldest first, through the client-side cache: the
+// announcements, and uid's dismissals only if one is active.
+func (s *Store) Unread(ctx context.Context, uid int64, now time.Time) ([]Announcement, error) {
+	all, err := s.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.unread(ctx, uid, all, now)
+}
+
+// unread returns those of all active at now that uid has not dismissed.
+func (s *Store) unread(ctx context.Context, uid int64, all []Announcement, now time.Time) ([]Announcement, error) {
+	all = slices.DeleteFunc(all, func(a Announcement) bool { return !a.ActiveAt(now) })
+	if len(all) == 0 {
+		return nil, nil
+	}
+	read, err := s.st.Cached(ctx, s.st.C.B().Smembers().Key(schema.AnnouncementsRead(uid)).Cache(), s.st.Opts.CacheTTL).AsStrSlice()
+	if err != nil {
+		return nil, s.st.Wrap("announcements read", err)
+	}
+	return slices.DeleteFunc(all, func(a Announcement) bool { return slices.Contains(read, kernel.ID(a.ID)) }), nil
+}
+
+// Pending is Unread of a page, whose read of the announcements goes with
+// the page's first round trip (Start, store.PageQuery.Along): a home page
+// costs no round trip more for them, and none at all while none is
+// active (uid's dismissals are read only then).
+type Pending struct {
+	s    *Store
+	uid  int64
+	slot kernel.Slot
+}
+
+// Pending returns uid's Unread to start with a page.
+func (s *Store) Pending(uid int64) *Pending { return &Pending{s: s, uid: uid} }
+
+// Start adds the read of the announcements to first.
+func (p *Pending) Start(first *kernel.Batch) {
+	p.slot = first.Add(rueidis.CT(p.s.st.C.B().Hgetall().Key(schema.Announcements).Cache(), p.s.st.Opts.CacheTTL))
+}
+
+// Unread returns what Unread does, once the page's batch is read; a
+// failure is logged, and none returned: the page goes on without them.
+func (p *Pending) Unread(ctx context.Context, now time.Time) []Announcement {
+	all, err := p.slot.Replies()[0].AsStrMap()
+	var unread []Announcement
+	if err == nil {
+		unread, err = p.s.unread(ctx, p.uid, p.s.parse(all), now)
+	}
+	if err != nil {
+		p.s.st.Log.Warn("announcements", "user", p.uid, "err", err)
+	}
+	return unread
 }
 
 // reactionsOf returns announcement id's reactions from the counts of all

@@ -255,3 +255,24 @@ func ParseAt(s string, loc *time.Location) (time.Time, error) {
 	}
 	return time.Time{}, retwis.Errorf(retwis.Invalid, "Validation failed: Scheduled at is not a date and time (ISO 8601)")
 }
+
+// Of returns d (its Key the idempotency key of its scheduling) as a post
+// scheduled for at.
+func Of(d posts.Draft, at time.Time) Post {
+	p := Post{Author: d.Author, At: at, Text: d.Text, Warning: d.Warning, InReplyTo: d.InReplyTo, Key: d.Key}
+	if d.Visibility != retwis.Public {
+		p.Visibility = d.Visibility.String()
+	}
+	return p
+}
+
+// Zone returns the time zone of offset, the minutes a browser's time is
+// behind UTC as its script's Date.getTimezoneOffset gives them, or UTC
+// if offset is not such a number.
+func Zone(offset string) *time.Location {
+	off, err := strconv.Atoi(offset)
+	if err != nil || off < -14*60 || off > 14*60 {
+		return time.UTC
+	}
+	return time.FixedZone("", -off*60)
+}
