@@ -42,7 +42,8 @@ type checkKind struct {
 // a user's set of users followed is the truth of the follows, the user
 // hashes of the names, people and directory, the post hashes of the
 // posts' indexes, a user's favourites of who favourited a post and its
-// count, a conversation's posts of the list of conversations.
+// count, a conversation's posts of the list of conversations, a user's
+// scheduled posts of their due times.
 var checkKinds = []checkKind{
 	{"follows", []checkWalk{{schema.FollowingKeys, "zset", checker.checkFollowing}}},
 	{"followers", []checkWalk{{schema.FollowersKeys, "zset", checker.checkFollowers}}},
@@ -70,6 +71,7 @@ var checkKinds = []checkKind{
 		{schema.ConversationKeys, "zset", checker.checkConversationPosts},
 		{schema.ConversationsKeys, "zset", checker.checkConversations},
 	}},
+	{"scheduled", []checkWalk{{schema.ScheduledKeys, "hash", checker.checkScheduled}}},
 	{"timelines", []checkWalk{
 		{schema.HomeKeys, "list", checker.checkTimelines},
 		{schema.ChunkKeys, "list", checker.checkTimelines},

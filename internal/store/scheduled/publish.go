@@ -3,7 +3,6 @@ package scheduled
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/retwis/retwis"
@@ -61,7 +60,7 @@ func (s *Store) publishShard(ctx context.Context, n int, now time.Time) (int, er
 // publishOne publishes the scheduled post of member m of shard n of the
 // due times, and says whether it did.
 func (s *Store) publishOne(ctx context.Context, n int, m string) (bool, error) {
-	uid, id, ok := parseMember(m)
+	uid, id, ok := schema.DueMemberOf(m)
 	if !ok {
 		return false, s.drop(ctx, n, m, 0, 0)
 	}
@@ -106,12 +105,4 @@ func (s *Store) drop(ctx context.Context, n int, m string, uid, id int64) error 
 		}
 	}
 	return s.st.Wrap("scheduled: remove due", s.st.C.Do(ctx, b.Zrem().Key(schema.Due(n)).Member(m).Build()).Error())
-}
-
-// parseMember reads a member of the due times, "<uid>:<id>".
-func parseMember(m string) (uid, id int64, ok bool) {
-	a, b, found := strings.Cut(m, ":")
-	uid, err1 := strconv.ParseInt(a, 10, 64)
-	id, err2 := strconv.ParseInt(b, 10, 64)
-	return uid, id, found && err1 == nil && err2 == nil
 }

@@ -122,7 +122,7 @@ func (s *Store) write(ctx context.Context, p Post, isNew bool) (Post, error) {
 		}
 		return earlier, nil
 	}
-	due := b.Zadd().Key(schema.Due(schema.DueOf(p.Author))).ScoreMember().ScoreMember(float64(p.At.Unix()), member(p.Author, p.ID)).Build()
+	due := b.Zadd().Key(schema.Due(schema.DueOf(p.Author))).ScoreMember().ScoreMember(float64(p.At.Unix()), schema.DueMember(p.Author, p.ID)).Build()
 	if err := s.st.C.Do(ctx, due).Error(); err != nil {
 		if isNew { // never due, so taken back
 			s.st.C.Do(ctx, b.Hdel().Key(key).Field(field).Build())
@@ -229,12 +229,9 @@ func (s *Store) Cancel(ctx context.Context, uid, id int64) error {
 		return retwis.Errorf(retwis.NotFound, "Record not found")
 	}
 	// Left behind, the due time would be dropped when due (publish.go).
-	s.st.C.Do(ctx, b.Zrem().Key(schema.Due(schema.DueOf(uid))).Member(member(uid, id)).Build())
+	s.st.C.Do(ctx, b.Zrem().Key(schema.Due(schema.DueOf(uid))).Member(schema.DueMember(uid, id)).Build())
 	return nil
 }
-
-// member is the due index's member of uid's scheduled post id.
-func member(uid, id int64) string { return kernel.ID(uid) + ":" + kernel.ID(id) }
 
 // timeLayouts are the spellings of a time ParseAt reads: ISO 8601 as
 // apps send it, and a form's datetime-local (minutes, no zone).
