@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -53,14 +54,28 @@ func TestSchedulePost(t *testing.T) {
 
 // TestHomeAnnouncements: the home page shows the active announcements
 // not dismissed, escaped and linked, above the compose box, each with a
-// Dismiss button, which hides it from that user only.
+// Dismiss button, which hides it from that user only; warm, a page with
+// one costs no round trip more than before it was announced.
 func TestHomeAnnouncements(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
 	alice, bob := s.browser(), s.browser()
 	alice.signUp("alice")
 	bob.signUp("bob")
+	fresh := newSiteAt(t, s.redis.URL, httptest.NewServer) // a server that wrote nothing lately
+	b := fresh.browser()
+	b.setCookie(bob.cookie())
+	warm := func(want ...string) int64 {
+		expect(t, b.get("/"), http.StatusOK, want...)
+		before := fresh.calls.Calls.Load()
+		expect(t, b.get("/"), http.StatusOK, want...)
+		return fresh.calls.Calls.Load() - before
+	}
+	without := warm()
 	a := must.Value(announcements.New(s.st).Announce(t.Context(), "<Maintenance> tonight, see https://example.com/ops", time.Time{}, time.Time{}))(t)
+	if with := warm("&lt;Maintenance&gt; tonight"); with > without {
+		t.Errorf("a warm home page: %d round trips with an announcement, %d without", with, without)
+	}
 	home := alice.get("/")
 	expect(t, home, http.StatusOK, "&lt;Maintenance&gt; tonight", `href="https://example.com/ops"`, `action="/announcements/`+strconv.FormatInt(a.ID, 10)+`/dismiss"`)
 	if r := alice.post("/announcements/"+strconv.FormatInt(a.ID, 10)+"/dismiss", nil); r.location != "/" {
