@@ -113,7 +113,7 @@ func (s *Store) write(ctx context.Context, p Post, isNew bool) (Post, error) {
 	if err = cmp.Or(res[0].Error(), err); err != nil {
 		return Post{}, s.st.Wrap("schedule", err)
 	}
-	if refusal, earlier := s.bounds(p, all, isNew); refusal != nil || earlier.ID != 0 {
+	if earlier, refusal := s.bounds(p, all, isNew); refusal != nil || earlier.ID != 0 {
 		if isNew {
 			s.st.C.Do(ctx, b.Hdel().Key(key).Field(field).Build())
 		}
@@ -132,15 +132,15 @@ func (s *Store) write(ctx context.Context, p Post, isNew bool) (Post, error) {
 	return p, nil
 }
 
-// bounds returns why p cannot be kept beside the user's scheduled posts
-// all (its own included), or (if isNew) the earlier post its key
-// scheduled.
-func (s *Store) bounds(p Post, all map[string]string, isNew bool) (error, Post) {
+// bounds returns the earlier post p's key scheduled (if isNew), or why
+// p cannot be kept beside the user's scheduled posts all (its own
+// included).
+func (s *Store) bounds(p Post, all map[string]string, isNew bool) (Post, error) {
 	mine := s.parse(p.Author, all)
 	sameDay := 0
 	for _, q := range mine {
 		if isNew && p.Key != "" && q.Key == p.Key && q.ID < p.ID {
-			return nil, q
+			return q, nil
 		}
 		if q.At.UTC().Truncate(24 * time.Hour).Equal(p.At.UTC().Truncate(24 * time.Hour)) {
 			sameDay++
@@ -148,11 +148,11 @@ func (s *Store) bounds(p Post, all map[string]string, isNew bool) (error, Post) 
 	}
 	switch {
 	case len(mine) > MaxPending:
-		return retwis.Errorf(retwis.Invalid, "Validation failed: You have exceeded the limit of %d scheduled posts", MaxPending), Post{}
+		return Post{}, retwis.Errorf(retwis.Invalid, "Validation failed: You have exceeded the limit of %d scheduled posts", MaxPending)
 	case sameDay > MaxPerDay:
-		return retwis.Errorf(retwis.Invalid, "Validation failed: You have exceeded the limit of %d scheduled posts for today", MaxPerDay), Post{}
+		return Post{}, retwis.Errorf(retwis.Invalid, "Validation failed: You have exceeded the limit of %d scheduled posts for today", MaxPerDay)
 	}
-	return nil, Post{}
+	return Post{}, nil
 }
 
 // parse reads uid's scheduled posts from their hash's fields, newest id
