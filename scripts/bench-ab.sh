@@ -5,6 +5,8 @@
 # scenarios asked, alternating, for the given number of rounds.
 # Usage: scripts/bench-ab.sh OLD-REV NEW-REV [scenarios] [rounds]
 # e.g.   scripts/bench-ab.sh 2bc8b73 HEAD home,profile 2
+# SETUP, if set, is a subcommand of the new binary run on the seeded
+# database (with --redis), e.g. SETUP='admin announce Hello'.
 set -eu
 # The load comes from one address and a few accounts: no rate limits.
 export RETWIS_RATE_LIMITS=false
@@ -34,6 +36,10 @@ serve new
 "$WORK/retwis-new" bench --url http://$ADDR --redis redis://127.0.0.1:$PORT --seed --users 10000 --posts 200000 --follows 50 \
 	--connections 4 --duration 1s --scenarios home | grep -E "^(seeded|memory)"
 kill $PID; wait $PID 2>/dev/null || true
+if [ -n "${SETUP:-}" ]; then
+	# shellcheck disable=SC2086 # SETUP is words
+	"$WORK/retwis-new" $SETUP --redis redis://127.0.0.1:$PORT
+fi
 for round in $(seq "$ROUNDS"); do
 	for v in old new; do
 		serve $v

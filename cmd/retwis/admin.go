@@ -22,6 +22,10 @@ type adminConfig struct {
 	reason   string
 	hint     string
 	limit    int
+	// startsAt and endsAt bound an announcement (RFC 3339), remove is the
+	// announcement to remove.
+	startsAt, endsAt string
+	remove           int64
 }
 
 func (c *adminConfig) register(fs *flag.FlagSet) {
@@ -29,6 +33,9 @@ func (c *adminConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.reason, "reason", "", "why, for the audit log (`text`, up to 1,000 characters)")
 	fs.IntVar(&c.limit, "limit", 50, "audit: show the newest this many `entries`")
 	fs.StringVar(&c.hint, "hint", "", "rules add: more about the rule (`text`, up to 2,000 characters)")
+	fs.StringVar(&c.startsAt, "starts-at", "", "announce: show it from this `time` (RFC 3339, e.g. 2026-12-01T09:00:00Z; default now)")
+	fs.StringVar(&c.endsAt, "ends-at", "", "announce: show it until this `time` (RFC 3339; default until removed)")
+	fs.Int64Var(&c.remove, "remove", 0, "announce: remove the announcement of this `id` instead")
 }
 
 // adminAction is one action of `retwis admin`: what it takes, and what
@@ -57,6 +64,8 @@ var adminActions = []adminAction{
 	{"delete-post", "ID", "delete a post, whoever wrote it", deletePostAsAdmin, nil},
 	{"audit", "", "list the newest moderation actions (--limit)", printAudit, nil},
 	{"rules", "list|add|remove", "the instance's rules: list them, add one (add TEXT [--hint TEXT]), remove one (remove ID)", adminRules, ruleOperand},
+	{"announce", "[TEXT]", "post an announcement to every user ([--starts-at TIME] [--ends-at TIME]), or remove one (--remove ID)", adminAnnounce, nil},
+	{"announcements", "", "list the announcements, active or not", printAnnouncements, nil},
 }
 
 // runAdmin takes an operator's moderation action on the database:
@@ -86,10 +95,12 @@ func runAdmin(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	action, rest := adminActions[i], fs.Args()[1:]
 	var arg string
 	if action.arg != "" {
-		if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
+		switch {
+		case len(rest) > 0 && !strings.HasPrefix(rest[0], "-"):
+			arg, rest = rest[0], rest[1:]
+		case !strings.HasPrefix(action.arg, "["): // not optional
 			return usageError(fs, "%s needs a %s", action.name, action.arg)
 		}
-		arg, rest = rest[0], rest[1:]
 	}
 	more, rest, err := adminOperand(fs, action, arg, rest)
 	if err != nil {

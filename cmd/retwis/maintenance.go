@@ -47,7 +47,7 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 			rep, err := upkeep.Round(ctx, st, d, del)
 			if quiet := (upkeep.Report{Refreshed: rep.Refreshed, Checked: rep.Checked}); rep != quiet { // routine
 				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,
-					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "redelivered_boosts", rep.RedeliveredBoosts, "completed_follows", rep.Follows, "posts_taken_back", rep.TakenBack, "reindexed_posts", rep.Reindexed,
+					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "redelivered_boosts", rep.RedeliveredBoosts, "completed_follows", rep.Follows, "posts_taken_back", rep.TakenBack, "scheduled_published", rep.Scheduled, "reindexed_posts", rep.Reindexed,
 					"refreshed_entries", rep.Refreshed, "checked_keys", rep.Checked, "repaired", rep.Repaired,
 					"resumed_deletions", rep.Deletions, "trimmed_history", rep.Trimmed)
 			}

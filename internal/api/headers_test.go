@@ -38,7 +38,7 @@ func TestSecurityHeaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	pages := []string{"/", "/u/viewer", "/u/viewer/followers", "/u/viewer/following", "/timeline", "/p/" + st.ID, "/p/" + st.ID + "/edit", "/p/" + st.ID + "/history", "/tag/tag",
-		"/mentions", "/direct", "/favourites", "/bookmarks", "/notifications", "/settings", "/settings/apps", "/settings/sessions", "/settings/blocks", "/settings/filters", "/settings/export", "/lists", "/lists/" + st.ID,
+		"/mentions", "/direct", "/favourites", "/bookmarks", "/notifications", "/settings", "/settings/apps", "/settings/sessions", "/settings/blocks", "/settings/filters", "/settings/export", "/lists", "/lists/" + st.ID, "/scheduled",
 		"/admin", "/tags?q=ta", "/complete/tags?q=ta", "/search?q=vi", "/complete/people?q=vi", "/explore",
 		"/oauth/authorize?client_id=x", "/static/style.css", "/livez", "/healthz", "/readyz", "/nothing-here"}
 	// Every GET route of the pages is in the list above.

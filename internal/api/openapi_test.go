@@ -14,12 +14,14 @@ import (
 	"testing"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/api/announcements"
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/entity"
 	"github.com/retwis/retwis/internal/api/hashtags"
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/api/push"
+	"github.com/retwis/retwis/internal/api/scheduled"
 	"github.com/retwis/retwis/internal/testkit/openapitest"
 )
 
@@ -179,7 +181,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // parts are the folders of the packages whose routes Server composes,
 // this one's and its feature packages'.
-var parts = []string{".", "oauth", "instance", "markers", "lists", "push", "hashtags", "suggestions", "filters"}
+var parts = []string{".", "oauth", "instance", "markers", "lists", "push", "hashtags", "suggestions", "filters", "scheduled", "announcements"}
 
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()
@@ -246,6 +248,9 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"FilterStatus", entity.FilterStatus{}, nil},
 		{"FilterResult", entity.FilterResult{}, nil},
 		{"V1Filter", entity.V1Filter{}, nil},
+		{"ScheduledStatus", scheduled.Status{}, nil},
+		{"Announcement", announcements.Announcement{}, nil},
+		{"Reaction", announcements.Reaction{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

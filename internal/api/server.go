@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/retwis/retwis/internal/api/announcements"
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/filters"
 	"github.com/retwis/retwis/internal/api/hashtags"
@@ -25,6 +26,7 @@ import (
 	"github.com/retwis/retwis/internal/api/markers"
 	"github.com/retwis/retwis/internal/api/oauth"
 	"github.com/retwis/retwis/internal/api/push"
+	"github.com/retwis/retwis/internal/api/scheduled"
 	"github.com/retwis/retwis/internal/api/suggestions"
 )
 
@@ -38,14 +40,16 @@ type Site = apiwire.Site
 // Server serves the client API.
 type Server struct {
 	*apiwire.Kit
-	tags    *hashtags.Server
-	handler http.Handler
+	tags      *hashtags.Server
+	handler   http.Handler
+	scheduled *scheduled.Server // POST /api/v1/statuses with scheduled_at
 }
 
 // New returns a Server.
 func New(opts Options) *Server {
 	s := &Server{Kit: apiwire.New(opts)}
 	s.tags = &hashtags.Server{Kit: s.Kit}
+	s.scheduled = &scheduled.Server{Kit: s.Kit}
 	mux := http.NewServeMux()
 	s.routes(mux)
 	s.tags.Routes(mux)
@@ -56,6 +60,8 @@ func New(opts Options) *Server {
 	(&push.Server{Kit: s.Kit}).Routes(mux)
 	(&suggestions.Server{Kit: s.Kit}).Routes(mux)
 	(&filters.Server{Kit: s.Kit}).Routes(mux)
+	s.scheduled.Routes(mux)
+	(&announcements.Server{Kit: s.Kit}).Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }
@@ -159,8 +165,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 
 	// What retwis has none of: empty lists, so that apps show nothing
 	// rather than an error.
-	for path, scope := range map[string]string{"follow_requests": apiwire.ReadFollows, "endorsements": apiwire.ReadAccounts,
-		"announcements": apiwire.Read} {
+	for path, scope := range map[string]string{"follow_requests": apiwire.ReadFollows, "endorsements": apiwire.ReadAccounts} {
 		mux.HandleFunc("GET /api/v1/"+path, s.Need(scope, apiwire.EmptyList))
 	}
 	for _, action := range []string{"authorize", "reject"} { // no account is locked: no request to decide

@@ -15,14 +15,15 @@ import (
 // Idempotency-Key header, a repeat of the request posts nothing more and
 // answers the same post. visibility is Mastodon's (public, unlisted,
 // private, direct: retwis.ParseVisibility); another is refused with 422,
-// and so are media, polls and scheduling.
+// and so are media and polls. With scheduled_at, the status is scheduled
+// instead (scheduled.Server.Create), and the answer is a ScheduledStatus.
 func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 	v, err := apiwire.Params(r)
 	if err != nil {
 		apiwire.BadRequest(w, r, err)
 		return
 	}
-	if len(apiwire.List(v, "media_ids")) > 0 || len(apiwire.List(v, "poll[options]")) > 0 || v.Get("scheduled_at") != "" {
+	if len(apiwire.List(v, "media_ids")) > 0 || len(apiwire.List(v, "poll[options]")) > 0 {
 		apiwire.Unsupported(w, r)
 		return
 	}
@@ -41,8 +42,18 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	p, err := s.Store.Publish(r.Context(), posts.Draft{Author: apiwire.Viewer(r).ID, Text: v.Get("status"),
-		Warning: v.Get("spoiler_text"), InReplyTo: reply, Key: key, Visibility: vis})
+	d := posts.Draft{Author: apiwire.Viewer(r).ID, Text: v.Get("status"),
+		Warning: v.Get("spoiler_text"), InReplyTo: reply, Key: key, Visibility: vis}
+	if at := v.Get("scheduled_at"); at != "" {
+		s.scheduled.Create(w, r, d, at, func() { s.publish(w, r, d) })
+		return
+	}
+	s.publish(w, r, d)
+}
+
+// publish publishes d and answers the new status.
+func (s *Server) publish(w http.ResponseWriter, r *http.Request, d posts.Draft) {
+	p, err := s.Store.Publish(r.Context(), d)
 	if err != nil {
 		s.Fail(w, r, err)
 		return

@@ -28,6 +28,9 @@ type PageQuery struct {
 	// client API's) to the newest post it shows, if newer: for a first
 	// page shown after a request that succeeded.
 	MarkHome bool
+	// Along, if set, adds the caller's cached reads to the first round
+	// trip of the home page (its announcements).
+	Along func(first *kernel.Batch)
 }
 
 // HomeView is what the home page shows its viewer.
@@ -48,9 +51,13 @@ type HomeView struct {
 // of (LoginNotice, which forgets them), up to suggest users to follow
 // (WhoToFollow; 0: none), the unread count if asked for and viewer's
 // display name; asked to, it moves viewer's home marker to the newest
-// post it shows (one write more when that is newer than the marker).
+// post it shows (one write more when that is newer than the marker); and
+// it sends q.Along's reads with its first round trip.
 func (s *Store) HomePage(ctx context.Context, viewer int64, q PageQuery, suggest int) (HomeView, error) {
 	var first kernel.Batch
+	if q.Along != nil {
+		q.Along(&first)
+	}
 	notice := s.StartLoginNotice(viewer, &first)
 	name := s.StartDisplayNames([]int64{viewer}, &first)
 	var who *suggestions

@@ -7,15 +7,19 @@ import (
 	"net/url"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/announcements"
+	"github.com/retwis/retwis/internal/testkit/must"
 )
 
 // BenchmarkPages measures whole requests over loopback HTTP against a real
 // redis-server, in parallel like real traffic. healthz (one PING) and a
 // static file are the baselines: compare ratios, not absolute figures.
 // Each also reports the process's CPU time a request (cpu-µs/op: the
-// server's and the client's, not Redis's).
+// server's and the client's, not Redis's). The home page is measured
+// again with an announcement to show.
 //
 //	go test ./internal/web -run '^$' -bench Pages -benchtime 3s -count 5
 func BenchmarkPages(b *testing.B) {
@@ -33,8 +37,8 @@ func BenchmarkPages(b *testing.B) {
 	s.drain()
 	cookie := authCookie(reader.cookie())
 	third := linkOf(reader.get(linkOf(reader.get("/").body, "Older »")).body, "Older »")
-	for _, path := range []string{"/healthz", "/static/style.css", "/", third, "/u/author1", "/timeline"} {
-		b.Run(path, func(b *testing.B) {
+	run := func(name, path string) {
+		b.Run(name, func(b *testing.B) {
 			cpu := cpuTime(b)
 			defer func() { b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N)/1e3, "cpu-µs/op") }()
 			b.RunParallel(func(pb *testing.PB) {
@@ -51,6 +55,13 @@ func BenchmarkPages(b *testing.B) {
 			})
 		})
 	}
+	for _, path := range []string{"/healthz", "/static/style.css", "/", third, "/u/author1", "/timeline"} {
+		run(path, path)
+	}
+	// The home page with an announcement the reader has not dismissed:
+	// composed by its template rather than from its hot shapes.
+	must.Value(announcements.New(s.st).Announce(b.Context(), "Maintenance tonight, see https://example.com/ops #ops", time.Time{}, time.Time{}))(b)
+	run("/ with an announcement", "/")
 }
 
 // cpuTime returns the CPU time the process has used, in ns: a request's

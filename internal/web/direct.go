@@ -72,18 +72,3 @@ func (s *Server) directView(r *http.Request, u retwis.User, page interact.Conver
 	v.Newer, v.Older = paging.CursorLinks(r.URL.Path, newest, page.Newer, page.Older)
 	return v, nil
 }
-
-// removeConversation serves POST /direct/{id}/remove: the conversation
-// leaves the viewer's Direct page (not the others'), until a new post in
-// it brings it back, as DELETE /api/v1/conversations/:id does.
-func (s *Server) removeConversation(w http.ResponseWriter, r *http.Request) {
-	conv, err := postID(r)
-	if err == nil {
-		err = s.store.DeleteConversation(r.Context(), middleware.ViewerID(r.Context()), conv)
-	}
-	if err != nil {
-		s.mw.Fail(w, r, err)
-		return
-	}
-	http.Redirect(w, r, "/direct", http.StatusSeeOther)
-}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"net/http"
+	"time"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/store/announcements"
 	"github.com/retwis/retwis/internal/web/paging"
 )
 
@@ -43,7 +45,8 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 
 // renderHome renders the page of u's home timeline at cursor c; v carries
 // a form error and the draft to show again after a failed post. It is
-// one call of the store, which reads everything the page shows.
+// one call of the store, which reads everything the page shows, the
+// announcements not dismissed with it.
 func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.User, c retwis.Cursor, status int, v view) {
 	// Who to follow on the first page only, and not on a page that shows
 	// a refused post: computing the suggestions keeps them in Redis, and
@@ -54,6 +57,8 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.Use
 	}
 	q := storeQuery(r, c, PageSize, status)
 	q.MarkHome = suggest > 0 // the first page, after a request that succeeded: where the reader stopped
+	news := announcements.New(s.store).Pending(u.ID)
+	q.Along = news.Start
 	home, err := s.store.HomePage(r.Context(), u.ID, q, suggest)
 	if err != nil {
 		s.mw.Fail(w, r, err)
@@ -63,6 +68,7 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, u retwis.Use
 	v.LoginFailures = loginFailures{N: home.LoginFailures, Last: home.LastLoginFailure}
 	v.Profile = retwis.Profile{User: u, Counts: home.Counts, DisplayName: home.DisplayName}
 	v.Suggestions = home.Suggestions
+	v.Announcements = news.Unread(r.Context(), time.Now())
 	v.Unread, v.counted = home.Unread, true
 	v.PostKey = rand.Text()
 	v.Newer, v.Older = paging.Links("/", home.Page)

@@ -104,10 +104,11 @@ func (hp hotPage) markerView(bits int) view {
 
 // shape returns the bits of v's shape, or false if v shows what no
 // shape does: posts that could not be loaded (how many, in words), a
-// link that html/template would escape (see parts.PlainURL), pins.
+// link that html/template would escape (see parts.PlainURL), pins,
+// announcements.
 func (hp hotPage) shape(v *view) (int, bool) {
 	p := hp.page(v)
-	if p.Missing != 0 || !parts.PlainURL(v.Newer) || !parts.PlainURL(v.Older) || len(v.Profile.Pinned) > 0 {
+	if p.Missing != 0 || !parts.PlainURL(v.Newer) || !parts.PlainURL(v.Older) || len(v.Profile.Pinned) > 0 || len(v.Announcements) > 0 {
 		return 0, false
 	}
 	bits := 0

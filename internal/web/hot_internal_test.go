@@ -129,13 +129,13 @@ func withShape(v *view, p *retwis.Page, base string, bits int) {
 // shapedNames are what the hot pages' templates may use: the fields and
 // functions their shapes account for (markerView puts a marker or a
 // list in each field, parseShapes a marker-returning function in place
-// of each function's), the builtins that only test them, and Pinned,
-// which hotPage.shape leaves to the template (a profile with pins is in
-// no shape).
+// of each function's), the builtins that only test them, and Pinned and
+// Announcements, which hotPage.shape leaves to the template (a profile
+// with pins, a home page with announcements are in no shape).
 var shapedNames = map[string]bool{
 	"Title": true, "Suggestions": true, "Newer": true, "Older": true, "Page": true, "Profile": true, "Posts": true, "Missing": true,
-	"Pinned": true,
-	"nav":    true, "homeCard": true, "profileCard": true, "timelineCards": true, "suggestionsHTML": true, "postsHTML": true,
+	"Pinned": true, "Announcements": true, "announcementHTML": true,
+	"nav": true, "homeCard": true, "profileCard": true, "timelineCards": true, "suggestionsHTML": true, "postsHTML": true,
 	"pageHTML": true, "not": true, "or": true,
 }
 

@@ -32,7 +32,8 @@ func (s *Server) draft(r *http.Request, name string) string {
 // post shows the page again with the reason and the text kept (spoiler,
 // the content warning, too). The
 // form's idempotency key makes a resent form (a reload after a lost
-// answer) publish once.
+// answer) publish once. With schedule_at, a time ahead, the post is
+// scheduled instead (schedulePost), and the scheduled posts' page shown.
 func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	status, err := parseForm(w, r)
@@ -45,9 +46,17 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 		err = visErr
 	}
 	var p posts.Published
+	d := posts.Draft{Author: u.ID, Text: r.PostFormValue("status"),
+		Warning: r.PostFormValue("spoiler"), InReplyTo: replyTo, Key: r.PostFormValue("idempotency_key"), Visibility: vis}
+	if err == nil && r.PostFormValue("schedule_at") != "" {
+		var later bool
+		if later, err = s.schedulePost(r, d); later {
+			http.Redirect(w, r, "/scheduled", http.StatusSeeOther)
+			return
+		}
+	}
 	if err == nil {
-		p, err = s.store.Publish(r.Context(), posts.Draft{Author: u.ID, Text: r.PostFormValue("status"),
-			Warning: r.PostFormValue("spoiler"), InReplyTo: replyTo, Key: r.PostFormValue("idempotency_key"), Visibility: vis})
+		p, err = s.store.Publish(r.Context(), d)
 	}
 	if err != nil {
 		status, ok := s.formRefused(w, r, status, err)

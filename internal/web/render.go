@@ -12,7 +12,9 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/announcements"
 	"github.com/retwis/retwis/internal/store/filters"
+	"github.com/retwis/retwis/internal/store/scheduled"
 	"github.com/retwis/retwis/internal/store/tagfollows"
 	"github.com/retwis/retwis/internal/web/filterform"
 	"github.com/retwis/retwis/internal/web/parts"
@@ -24,7 +26,7 @@ var templateFiles embed.FS
 
 // pageNames are the templates that render a whole page; each is parsed
 // together with the layout and the shared partials.
-var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "direct", "marked", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit", "followed_tags", "lists", "list", "filters"}
+var pageNames = []string{"welcome", "home", "profile", "timeline", "post", "tag", "mentions", "direct", "marked", "notifications", "tags", "follows", "settings", "search", "explore", "authorize", "apps", "sessions", "blocks", "admin", "error", "deleted", "edit", "followed_tags", "lists", "list", "filters", "scheduled"}
 
 // fragmentCapacity is how many rendered posts a server keeps,
 // partCapacity how many other parts of pages (see parts.Cache).
@@ -64,6 +66,7 @@ func parseTemplates(maxPostChars int) (*pageSet, error) {
 		"urlChars": func() int { return retwis.URLLength }, "visibilities": retwis.Visibilities,
 		"nav": ps.kept.nav, "homeCard": ps.kept.homeCard, "suggestionsHTML": ps.kept.suggestions,
 		"profileCard": ps.kept.profileCard, "timelineCards": ps.kept.timelineCards, "filterForm": filterform.NewFields,
+		"announcementHTML": announcementHTML,
 	}
 	base, pages, err := parsePages(funcs, pageNames)
 	if err != nil {
@@ -165,6 +168,9 @@ type view struct {
 	Versions      []retwis.Version      // the versions of an edited post, newest first
 	Conversations []conversationView    // the Direct page
 	Rules         []store.Rule          // the instance's rules, above the sign-up form
+
+	Announcements []announcements.Announcement // the home page: the active ones not dismissed
+	Scheduled     []scheduled.Post             // the viewer's scheduled posts
 }
 
 // loginFailures are the failed logins to the viewer's account that the

@@ -26,8 +26,10 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/announcements"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/filters"
+	"github.com/retwis/retwis/internal/store/scheduled"
 	"github.com/retwis/retwis/internal/web/assets"
 	"github.com/retwis/retwis/internal/web/complete"
 )
@@ -196,7 +198,11 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+followedTagsPath, s.requireLogin(s.listFollowedTags))
 	mux.HandleFunc("GET /mentions", s.requireLogin(s.postList("Mentions", "mentions", s.store.Mentions)))
 	mux.HandleFunc("GET /direct", s.requireLogin(s.direct))
-	mux.HandleFunc("POST /direct/{id}/remove", s.requireLogin(s.mw.Throttle(s.removeConversation)))
+	// Off the viewer's Direct page (not the others'), until a new post brings it back.
+	mux.HandleFunc("POST /direct/{id}/remove", s.requireLogin(s.mw.Throttle(s.onID(s.store.DeleteConversation, "/direct"))))
+	mux.HandleFunc("GET /scheduled", s.requireLogin(s.listScheduled))
+	mux.HandleFunc("POST /scheduled/{id}/cancel", s.requireLogin(s.onID(scheduled.New(s.store).Cancel, "/scheduled")))
+	mux.HandleFunc("POST /announcements/{id}/dismiss", s.requireLogin(s.onID(announcements.New(s.store).Dismiss, "/")))
 	mux.HandleFunc("GET /notifications", s.requireLogin(s.notifications))
 	mux.HandleFunc("POST /notifications/clear", s.requireLogin(s.clearNotifications))
 	mux.HandleFunc("GET /settings", s.requireLogin(s.editSettings))

@@ -17,6 +17,7 @@ import (
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/store/scheduled"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/store/tagfollows"
 	"github.com/retwis/retwis/internal/store/upkeep"
@@ -93,6 +94,10 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		later, err := scheduled.New(f.St).Schedule(f.Ctx, scheduled.Post{Author: ann.ID, At: time.Now().Add(time.Hour), Text: "later"})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if got := problems(f.check(t, false)); len(got) != 0 {
 			t.Fatalf("a sound database has problems: %v", got)
 		}
@@ -116,12 +121,13 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			{"ZADD", "bookmarks:{" + b + "}", "1", "454545"}, // a bookmark and a pin of posts gone
 			{"ZADD", "pins:{" + a + "}", "1", "464646"},
 			{"LPUSH", "posts:{" + c + "}", "434343"},
-			{"ZADD", "followers:{" + a + "}:job:1-1", "1", b},           // a delivery snapshot of no job
-			{"ZREM", "blocked_by:{" + c + "}", itoa(dee.ID)},            // dee blocks cy, cy's reads do not know
-			{"ZADD", "blocked_by:{" + a + "}", "1", b},                  // bob does not block ann
-			{"HSET", schema.PushSubscriptions(ann.ID), "revoked", "{}"}, // the subscription of a token revoked
-			{"ZREM", "tag_followers:{cafe}", a},                         // ann follows #cafe, delivery does not know
-			{"ZADD", "tag_followers:{rust}", "1", b},                    // bob does not follow #rust
+			{"ZADD", "followers:{" + a + "}:job:1-1", "1", b},                              // a delivery snapshot of no job
+			{"ZREM", "blocked_by:{" + c + "}", itoa(dee.ID)},                               // dee blocks cy, cy's reads do not know
+			{"ZADD", "blocked_by:{" + a + "}", "1", b},                                     // bob does not block ann
+			{"HSET", schema.PushSubscriptions(ann.ID), "revoked", "{}"},                    // the subscription of a token revoked
+			{"ZREM", "tag_followers:{cafe}", a},                                            // ann follows #cafe, delivery does not know
+			{"ZADD", "tag_followers:{rust}", "1", b},                                       // bob does not follow #rust
+			{"ZREM", schema.Due(schema.DueOf(ann.ID)), schema.DueMember(ann.ID, later.ID)}, // never published
 		} {
 			f.Do(t, damage...)
 		}
@@ -138,6 +144,7 @@ func TestCheckFindsAndRepairs(t *testing.T) {
 			"posts: a post missing from its author's posts ×1",
 			"posts: a post missing from the index of a tag, mention, reply or Direct page ×1",
 			"post-indexes: an index entry of a post that is gone ×3",
+			"scheduled: a scheduled post not due at its time ×1",
 			"timelines: a timeline entry of a post that is gone ×1",
 			"names: a name of a user who is gone ×1",
 			// bob's followers and ann's posts are one short: the facts

@@ -45,7 +45,7 @@ type checkKind struct {
 // posts' indexes, a user's favourites of who favourited a post and its
 // count, a conversation's posts of the list of conversations, a list's
 // members of the lists that hold a user, a user's API tokens of their
-// push subscriptions.
+// push subscriptions, a user's scheduled posts of their due times.
 var checkKinds = []checkKind{
 	{"follows", []checkWalk{{schema.FollowingKeys, "zset", checker.checkFollowing}}},
 	{"followers", []checkWalk{{schema.FollowersKeys, "zset", checker.checkFollowers}}},
@@ -78,6 +78,7 @@ var checkKinds = []checkKind{
 		{schema.ConversationKeys, "zset", checker.checkConversationPosts},
 		{schema.ConversationsKeys, "zset", checker.checkConversations},
 	}},
+	{"scheduled", []checkWalk{{schema.ScheduledKeys, "hash", checker.checkScheduled}}},
 	{"timelines", []checkWalk{
 		{schema.HomeKeys, "list", checker.checkTimelines},
 		{schema.ChunkKeys, "list", checker.checkTimelines},

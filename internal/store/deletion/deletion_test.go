@@ -13,12 +13,14 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/announcements"
 	"github.com/retwis/retwis/internal/store/check"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
 	"github.com/retwis/retwis/internal/store/filters"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/store/scheduled"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/store/upkeep"
 	"github.com/retwis/retwis/internal/testkit/redistest"
@@ -128,6 +130,14 @@ func newWorld(t *testing.T, f *fixture, extra int) world {
 			t.Fatal(err)
 		}
 	}
+	an := announcements.New(f.St)
+	a, err := an.Announce(f.Ctx, "hello", time.Time{}, time.Time{})
+	if err != nil || an.React(f.Ctx, w.ann.ID, a.ID, "👍") != nil || an.Dismiss(f.Ctx, w.ann.ID, a.ID) != nil {
+		t.Fatal(a, err)
+	}
+	if _, err := scheduled.New(f.St).Schedule(f.Ctx, scheduled.Post{Author: w.ann.ID, At: time.Now().Add(time.Hour), Text: "later"}); err != nil {
+		t.Fatal(err)
+	}
 	f.Drain(t)
 	return w
 }
@@ -139,10 +149,13 @@ func (w world) assertGone(t *testing.T, f *fixture) {
 	a := itoa(w.ann.ID)
 	for _, prefix := range []string{"user", "followers", "following", "posts", "archive", "user_posts", "mentions",
 		"notifications", "graph", "suggestions", "celebrities_followed", "tokens", "tokens_used", "login_failures",
-		"login_notice", "deleting", "favourites", "bookmarks", "pins", "filters"} {
+		"login_notice", "deleting", "favourites", "bookmarks", "pins", "filters", "scheduled", "announcements_read", "announcements_reacted"} {
 		if keys := f.Keys(t, prefix+":{"+a+"}*"); len(keys) > 0 {
 			t.Errorf("ann's keys remain: %v", keys)
 		}
+	}
+	if n := f.Do(t, "HLEN", "instance:{announcements}:reactions"); n != "0" {
+		t.Errorf("ann's reaction to an announcement is still counted (%s)", n)
 	}
 	for _, other := range []retwis.User{w.bob, w.cy, w.dee} {
 		o := itoa(other.ID)

@@ -12,6 +12,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/announcements"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/lists"
@@ -145,7 +146,8 @@ func (s *Deleter) deleteFavourites(ctx context.Context, uid int64, pids []int64)
 // own keys that no batch walks: its name goes, reserved for
 // store.Options.NameReserve (one script in the name's slot), and so do its
 // entries in the latest users, the directory and the people search, its
-// rate limits, its follows of tags, and its keys of ownKeys. All of it is safe to repeat, and
+// rate limits, its follows of tags, and its keys of ownKeys; then its
+// reactions to announcements are taken back. All of it is safe to repeat, and
 // is repeated whenever the deletion is resumed.
 func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 	keys, err := s.ownKeys(ctx, d.uid)
@@ -180,7 +182,10 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 		}
 		return append(cmds, index.Commands(s.C, index.PeopleWrites(uid, nil, retwis.SearchTerms(name, d.display)))...)
 	}))
-	return s.Wrap("deletion: release the account", err)
+	if err != nil {
+		return s.Wrap("deletion: release the account", err)
+	}
+	return announcements.New(s.Store).Forget(ctx, uid)
 }
 
 // ownKeys returns the keys of uid's own that no batch of its deletion
@@ -191,7 +196,9 @@ func (s *Deleter) releaseAccount(ctx context.Context, d deletion) error {
 // record of their use, the sessions, the blocks and mutes both ways, and
 // the bookmarks and pins, the direct conversations with their posts and
 // how far they were read, the tags followed, the suggestions dismissed,
-// the notes about accounts, the featured tags.
+// the notes about accounts, the featured tags, the filters, the
+// scheduled posts (their due times are dropped when due) and the
+// announcements dismissed.
 func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 	b := s.C.B()
 	res := s.C.DoMulti(ctx, b.Zrange().Key(schema.Archive(uid)).Min("0").Max("-1").Build(),
@@ -210,7 +217,7 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 		schema.Bookmarks(uid), schema.Pins(uid), schema.Boosts(uid), schema.HomeBoosts(uid),
 		schema.Conversations(uid), schema.ConversationsRead(uid), schema.Markers(uid), schema.NotificationPolicy(uid), schema.DomainBlocks(uid),
 		schema.PushSubscriptions(uid), schema.TagsFollowed(uid), schema.SuggestionsDismissed(uid), schema.Notes(uid),
-		schema.FeaturedTags(uid), schema.Filters(uid)}
+		schema.FeaturedTags(uid), schema.Filters(uid), schema.Scheduled(uid), schema.AnnouncementsRead(uid)}
 	for _, n := range chunks {
 		keys = append(keys, schema.ArchiveChunk(uid, n))
 	}
@@ -235,7 +242,7 @@ func (s *Deleter) finishDeletion(ctx context.Context, d deletion) error {
 		return err
 	}
 	keys = append(keys, schema.UserPosts(d.uid), schema.Followers(d.uid), schema.Following(d.uid), schema.Graph(d.uid),
-		schema.Favourites(d.uid), schema.Deleting(d.uid), schema.DeletingLease(d.uid))
+		schema.Favourites(d.uid), schema.AnnouncementsReacted(d.uid), schema.Deleting(d.uid), schema.DeletingLease(d.uid))
 	s.Written.Add(keys...)
 	b := s.C.B()
 	if err := s.C.Do(ctx, b.Del().Key(keys...).Build()).Error(); err != nil {

@@ -479,6 +479,27 @@
 //	                             (retwis admin rules): rule id -> JSON
 //	                             (text, hint) (retwis)
 //	instance:{rules}:next_id  string  the last rule id given (retwis)
+//	instance:{announcements}  hash  the instance's announcements, posted
+//	                             by the operator (retwis admin announce):
+//	                             id -> JSON (text, starts, ends,
+//	                             published, updated) (retwis)
+//	instance:{announcements}:next_id  string  the last announcement id
+//	                             given (retwis)
+//	instance:{announcements}:reactions  hash  "<id>:<emoji>" -> how many
+//	                             users reacted so (retwis)
+//	announcements_read:{<id>}  set  the announcements user <id> dismissed
+//	                             (retwis)
+//	announcements_reacted:{<id>}  set  user <id>'s reactions to
+//	                             announcements: "<id>:<emoji>" (retwis)
+//	scheduled:{<id>}     hash    user <id>'s scheduled posts: id -> JSON
+//	                             (the post's parameters, when it is due),
+//	                             300 at most (retwis)
+//	scheduled_due:{<nn>}  zset   shard nn (00 to 0f, by author) of the
+//	                             scheduled posts' due times:
+//	                             "<uid>:<id>" scored by the unix time;
+//	                             maintenance publishes those due (retwis)
+//	next_scheduled_id    string  the last scheduled post id given, when
+//	                             no id generator numbers them (retwis)
 //	activity:{instance}:<week>  hash  the week's activity (week: unix time
 //	                             of its Monday 00:00 UTC): statuses,
 //	                             registrations -> count; expires

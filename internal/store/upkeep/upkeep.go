@@ -3,7 +3,7 @@
 // serve`): the delivery queue's stalled jobs, gone workers, orphaned
 // records and vanished jobs (through package delivery), the follows
 // whose request failed midway, the posts whose publication failed, the
-// completion's fading, the backfills of indexes that older versions
+// scheduled posts due (package scheduled), the completion's fading, the backfills of indexes that older versions
 // lacked (backfills.go), the directory's stale entries, the deletions
 // of accounts whose server stopped (package deletion), the trimming of
 // home timelines' histories (history.go) and a round of the consistency
@@ -23,6 +23,7 @@ import (
 	"github.com/retwis/retwis/internal/store/check"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
+	"github.com/retwis/retwis/internal/store/scheduled"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -50,6 +51,9 @@ type Report struct {
 	// TakenBack counts the posts whose publication failed and could not
 	// be taken back at once, taken back (see posts.Store.TakeBackPosts).
 	TakenBack int
+	// Scheduled counts the scheduled posts published, those due
+	// (package scheduled).
+	Scheduled int
 	// Deletions counts the deletions of accounts carried on for a
 	// server that stopped.
 	Deletions int
@@ -74,7 +78,8 @@ type keeper struct{ *store.Store }
 // one. It completes the follows and unfollows whose request failed midway
 // (store.RepairFollows, those begun FollowChangeGrace ago or more) and
 // takes back the posts whose publication failed but could not be taken
-// back at once (TakeBackPosts). It counts
+// back at once (TakeBackPosts). It publishes the scheduled posts due
+// (scheduled.Store.PublishDue). It counts
 // down a few entries of the tag completion (the rare ones fade), enters
 // a batch of what older versions wrote in the indexes they lacked
 // (backfills.go), refreshes the directory's entries of the authors of
@@ -112,6 +117,9 @@ func Round(ctx context.Context, st *store.Store, d *delivery.Worker, del *deleti
 		return rep, err
 	}
 	if rep.TakenBack, err = st.TakeBackPosts(ctx); err != nil {
+		return rep, err
+	}
+	if rep.Scheduled, err = scheduled.New(st).PublishDue(ctx, time.Now()); err != nil {
 		return rep, err
 	}
 	if err := s.purgeCompletion(ctx); err != nil {

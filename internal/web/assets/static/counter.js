@@ -146,3 +146,14 @@
     show();
   });
 }());
+
+// Tells the server the time zone of a compose form's "Schedule for"
+// (the offset of the time chosen, in minutes behind UTC, as
+// Date.getTimezoneOffset gives it); without it, the server reads UTC.
+document.addEventListener('submit', function (e) {
+  var at = e.target.querySelector && e.target.querySelector('input[name=schedule_at]');
+  var tz = e.target.querySelector && e.target.querySelector('input[name=tz_offset]');
+  if (at && tz && at.value) {
+    tz.value = String(new Date(at.value).getTimezoneOffset());
+  }
+});
