@@ -48,9 +48,15 @@ const entitiesHeader = `# The attributes of the entities of Mastodon's client AP
 # do not edit by hand.
 `
 
-// servedElsewhere are the methods retwis implements outside the client
-// API's document: the authorization page is internal/web's.
-var servedElsewhere = []string{"GET /oauth/authorize"}
+// servedElsewhere are the methods retwis implements that the client
+// API's document does not name as their own routes: the authorization
+// page is internal/web's; the four reads of a filter's keywords and
+// statuses, which Go's mux cannot hold as four patterns (a filter's
+// /keywords and /keywords/{id} overlap), internal/api/filters serves from
+// one, GET /api/v2/filters/{filter_id}/{what} (TestFiltersAPI calls each).
+var servedElsewhere = []string{"GET /oauth/authorize",
+	"GET /api/v2/filters/:filter_id/keywords", "GET /api/v2/filters/:filter_id/statuses",
+	"GET /api/v2/filters/keywords/:id", "GET /api/v2/filters/statuses/:id"}
 
 // readmeCount is how the README states a count: "N of M methods of
 // Mastodon X.Y", which may be broken across lines.

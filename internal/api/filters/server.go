@@ -36,6 +36,9 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/v2/filters/statuses/{id}", s.Need(apiwire.WriteFilters, s.deleteStatus))
 	mux.HandleFunc("GET /api/v1/filters", s.Need(apiwire.ReadFilters, s.v1List))
 	mux.HandleFunc("GET /api/v1/filters/{id}", s.Need(apiwire.ReadFilters, s.v1Show))
+	mux.HandleFunc("POST /api/v1/filters", s.Need(apiwire.WriteFilters, s.v1Create))
+	mux.HandleFunc("PUT /api/v1/filters/{id}", s.Need(apiwire.WriteFilters, s.v1Update))
+	mux.HandleFunc("DELETE /api/v1/filters/{id}", s.Need(apiwire.WriteFilters, s.v1Delete))
 }
 
 // read answers the reads under a filter: GET
