@@ -292,10 +292,10 @@ func TestMigrateLegacyDatabase(t *testing.T) {
 		t.Fatalf("people search before maintenance: %v, %v; want nobody yet", found, err)
 	}
 	// The posts are indexed by tag and mention and named after their
-	// authors, the users entered in the people search and the directory
-	// and the follows in the graph, by maintenance, in the background,
-	// once.
-	for round, want := range []int{2 + 2 + 1 + 2 + 3, 0} {
+	// authors, the users entered in the people search, the directory and
+	// the order of activity, and the follows in the graph, by
+	// maintenance, in the background, once.
+	for round, want := range []int{2 + 2 + 1 + 2 + 3 + 2, 0} {
 		rep, err := upkeep.Round(f.Ctx, f.St, delivery.New(f.St, delivery.Options{Consumer: "upkeep", ClaimIdle: time.Hour}), deletion.New(f.St))
 		if err != nil || rep.Reindexed != want {
 			t.Fatalf("maintenance round %d indexed %d older posts and users (%v); want %d", round, rep.Reindexed, err, want)
