@@ -26,6 +26,7 @@ import (
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/streaming"
 	"github.com/retwis/retwis/internal/web"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // Options configure a Handler. The fields before Pages are every
@@ -92,8 +93,8 @@ func New(opts Options) (*Handler, error) {
 	clientAPI.Register(h.mux)
 	streamOpts := opts.Streaming
 	streamOpts.Store, streamOpts.Log, streamOpts.Metrics, streamOpts.Proxies = opts.Store, opts.Log, opts.Metrics, opts.Proxies
-	streamOpts.API = clientAPI.Kit             // renders the events' entities
-	streamOpts.Session = web.SessionCredential // the pages listen to the streams
+	streamOpts.API = clientAPI.Kit              // renders the events' entities
+	streamOpts.Session = page.SessionCredential // the pages listen to the streams
 	h.streams = streaming.New(streamOpts)
 	h.streams.Register(h.mux)
 	return h, nil

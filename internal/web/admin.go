@@ -5,6 +5,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // What the admin page shows at most.
@@ -14,22 +15,14 @@ const (
 	adminAudit     = 50
 )
 
-// adminView is the moderators' page.
-type adminView struct {
-	Reports        []retwis.Report
-	Suspended      []retwis.User
-	SuspendedCount int64
-	Audit          []retwis.AuditEntry
-}
-
 // requireModerator lets moderators through to next; to anyone else the
 // page does not exist (404), and a logged-out visitor goes to /.
 func (s *Server) requireModerator(next http.HandlerFunc) http.HandlerFunc {
-	return s.requireLogin(func(w http.ResponseWriter, r *http.Request) {
-		is, err := s.store.IsModerator(r.Context(), middleware.ViewerID(r.Context()))
+	return s.RequireLogin(func(w http.ResponseWriter, r *http.Request) {
+		is, err := s.Store.IsModerator(r.Context(), middleware.ViewerID(r.Context()))
 		switch {
 		case err != nil:
-			s.mw.Fail(w, r, err)
+			s.MW.Fail(w, r, err)
 		case !is:
 			s.notFound(w, r)
 		default:
@@ -50,22 +43,22 @@ func (s *Server) admin(w http.ResponseWriter, r *http.Request) {
 // error of the last form (if not "").
 func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, status int, errMsg string) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	var a adminView
+	var a page.AdminView
 	var err error
-	if a.Reports, err = s.store.OpenReports(r.Context(), adminReports); err == nil {
-		if a.Suspended, a.SuspendedCount, err = s.store.SuspendedUsers(r.Context(), adminSuspended); err == nil {
-			a.Audit, err = s.store.AuditLog(r.Context(), adminAudit)
+	if a.Reports, err = s.Store.OpenReports(r.Context(), adminReports); err == nil {
+		if a.Suspended, a.SuspendedCount, err = s.Store.SuspendedUsers(r.Context(), adminSuspended); err == nil {
+			a.Audit, err = s.Store.AuditLog(r.Context(), adminAudit)
 		}
 	}
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
-	v := view{Title: "Moderation", Viewer: &u, Admin: a, Error: errMsg}
+	v := page.View{Title: "Moderation", Viewer: &u, Admin: a, Error: errMsg}
 	if done := r.URL.Query().Get("done"); done != "" && errMsg == "" {
 		v.Notice = adminNotices[done]
 	}
-	s.render(w, r, status, "admin", v)
+	s.Render(w, r, status, "admin", v)
 }
 
 // adminNotices are what the admin page says after each action.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // adminAct serves one of the admin page's forms: act does it, on the
@@ -16,7 +17,7 @@ import (
 func (s *Server) adminAct(action retwis.Action, act func(ctx context.Context, by retwis.Actor, r *http.Request, reason string) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		u, _ := middleware.ViewerFrom(r.Context())
-		status, err := parseForm(w, r)
+		status, err := page.ParseForm(w, r)
 		if err == nil {
 			err = act(r.Context(), retwis.ModeratorActor(u), r, r.PostFormValue("reason"))
 		}
@@ -24,7 +25,7 @@ func (s *Server) adminAct(action retwis.Action, act func(ctx context.Context, by
 			http.Redirect(w, r, "/admin?done="+string(action), http.StatusSeeOther)
 			return
 		}
-		if status, ok := s.formRefused(w, r, status, err); ok {
+		if status, ok := s.FormRefused(w, r, status, err); ok {
 			s.renderAdmin(w, r, status, retwis.ErrorMessage(err))
 		}
 	}
@@ -32,35 +33,35 @@ func (s *Server) adminAct(action retwis.Action, act func(ctx context.Context, by
 
 // adminSuspend serves POST /admin/suspend (user, reason).
 func (s *Server) adminSuspend(ctx context.Context, by retwis.Actor, r *http.Request, reason string) error {
-	u, err := s.store.UserByName(ctx, strings.TrimPrefix(r.PostFormValue("user"), "@"))
+	u, err := s.Store.UserByName(ctx, strings.TrimPrefix(r.PostFormValue("user"), "@"))
 	if err != nil {
 		return err
 	}
-	return s.store.Suspend(ctx, by, u.ID, reason)
+	return s.Store.Suspend(ctx, by, u.ID, reason)
 }
 
 // adminUnsuspend serves POST /admin/unsuspend (user, reason).
 func (s *Server) adminUnsuspend(ctx context.Context, by retwis.Actor, r *http.Request, reason string) error {
-	u, err := s.store.UserByName(ctx, strings.TrimPrefix(r.PostFormValue("user"), "@"))
+	u, err := s.Store.UserByName(ctx, strings.TrimPrefix(r.PostFormValue("user"), "@"))
 	if err != nil {
 		return err
 	}
-	return s.store.Unsuspend(ctx, by, u.ID, reason)
+	return s.Store.Unsuspend(ctx, by, u.ID, reason)
 }
 
 // adminDeletePost serves POST /admin/delete-post (post, reason).
 func (s *Server) adminDeletePost(ctx context.Context, by retwis.Actor, r *http.Request, reason string) error {
-	pid, err := postNumber(r.PostFormValue("post"), "The post")
+	pid, err := page.PostNumber(r.PostFormValue("post"), "The post")
 	if err == nil && pid == 0 {
 		err = retwis.Errorf(retwis.Invalid, "Say which post to delete.")
 	}
 	if err != nil {
 		return err
 	}
-	return s.store.RemovePost(ctx, by, pid, reason)
+	return s.Store.RemovePost(ctx, by, pid, reason)
 }
 
 // adminCloseReport serves POST /admin/reports/close (id, reason).
 func (s *Server) adminCloseReport(ctx context.Context, by retwis.Actor, r *http.Request, reason string) error {
-	return s.store.CloseReport(ctx, by, r.PostFormValue("id"), reason)
+	return s.Store.CloseReport(ctx, by, r.PostFormValue("id"), reason)
 }

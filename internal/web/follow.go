@@ -14,24 +14,24 @@ const blocksPath = "/settings/blocks"
 
 // follow serves POST /u/{username}/follow.
 func (s *Server) follow(w http.ResponseWriter, r *http.Request) {
-	s.changeRelation(w, r, s.store.Follow)
+	s.changeRelation(w, r, s.Store.Follow)
 }
 
 // unfollow serves POST /u/{username}/unfollow.
 func (s *Server) unfollow(w http.ResponseWriter, r *http.Request) {
-	s.changeRelation(w, r, s.store.Unfollow)
+	s.changeRelation(w, r, s.Store.Unfollow)
 }
 
 // removeFollower serves POST /u/{username}/remove-follower: the user
 // named stops following the viewer, who goes back to their followers.
 func (s *Server) removeFollower(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	follower, err := s.store.UserByName(r.Context(), r.PathValue("username"))
+	follower, err := s.Store.UserByName(r.Context(), r.PathValue("username"))
 	if err == nil {
-		err = s.store.Unfollow(r.Context(), follower.ID, u.ID)
+		err = s.Store.Unfollow(r.Context(), follower.ID, u.ID)
 	}
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
 	http.Redirect(w, r, retwis.ProfilePath(u.Username)+"/followers", http.StatusSeeOther)
@@ -44,12 +44,12 @@ func (s *Server) removeFollower(w http.ResponseWriter, r *http.Request) {
 // the site's own pages, never an address).
 func (s *Server) changeRelation(w http.ResponseWriter, r *http.Request, change func(ctx context.Context, from, to int64) error) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	target, err := s.store.UserByName(r.Context(), r.PathValue("username"))
+	target, err := s.Store.UserByName(r.Context(), r.PathValue("username"))
 	if err == nil {
 		err = change(r.Context(), u.ID, target.ID)
 	}
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
 	next := retwis.ProfilePath(target.Username)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 	"github.com/retwis/retwis/internal/web/paging"
 )
 
@@ -16,41 +17,34 @@ const followListSize = 30
 // the most recent first, with since when, paged by ?before= and ?after=
 // (a user of the list).
 func (s *Server) followList(which string) http.HandlerFunc {
-	read := s.store.Followers
+	read := s.Store.Followers
 	title := "Followers of "
 	if which == "following" {
-		read, title = s.store.Following, "Followed by "
+		read, title = s.Store.Following, "Followed by "
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
 		c, err := paging.ParseCursor(r.URL.Query(), "user")
 		if err != nil {
-			s.mw.Fail(w, r, err)
+			s.MW.Fail(w, r, err)
 			return
 		}
-		user, err := s.store.UserByName(r.Context(), r.PathValue("username"))
+		user, err := s.Store.UserByName(r.Context(), r.PathValue("username"))
 		if err != nil {
-			s.mw.Fail(w, r, err)
+			s.MW.Fail(w, r, err)
 			return
 		}
-		page, err := read(r.Context(), user.ID, c, followListSize)
+		follows, err := read(r.Context(), user.ID, c, followListSize)
 		if err != nil {
-			s.mw.Fail(w, r, err)
+			s.MW.Fail(w, r, err)
 			return
 		}
-		v := view{Title: title + user.Username, List: followListView{Of: user, Which: which, Page: page}}
+		v := page.View{Title: title + user.Username, List: page.FollowListView{Of: user, Which: which, Page: follows}}
 		if u, ok := middleware.ViewerFrom(r.Context()); ok {
 			v.Viewer = &u
 		}
-		v.Newer, v.Older = followLinks(retwis.ProfilePath(user.Username)+"/"+which, page)
-		s.render(w, r, http.StatusOK, "follows", v)
+		v.Newer, v.Older = followLinks(retwis.ProfilePath(user.Username)+"/"+which, follows)
+		s.Render(w, r, http.StatusOK, "follows", v)
 	}
-}
-
-// followListView is what a follow list page shows.
-type followListView struct {
-	Of    retwis.User // whose list
-	Which string      // "followers" or "following"
-	Page  retwis.FollowPage
 }
 
 // followLinks returns the links to the newer and older neighbours of a

@@ -8,13 +8,14 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // login serves POST /login: check the credentials, and set the token of
 // the new session they begin (one per login) as the cookie, and the
 // device cookie that makes the browser a known device of the account.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	if status, err := parseForm(w, r); err != nil {
+	if status, err := page.ParseForm(w, r); err != nil {
 		s.welcomeError(w, r, status, "", err)
 		return
 	}
@@ -23,18 +24,18 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.welcomeError(w, r, 0, name, retwis.Errorf(retwis.Invalid, "You need to enter both username and password to log in."))
 		return
 	}
-	d := s.knownDevice(r, name)
+	d := s.KnownDevice(r, name)
 	if err := s.limitLogin(r, name, d.Known); err != nil {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}
-	u, secret, err := s.store.Login(accounts.WithDevice(r.Context(), d), name, pass)
+	u, secret, err := s.Store.Login(accounts.WithDevice(r.Context(), d), name, pass)
 	if err != nil {
 		s.welcomeError(w, r, 0, name, err)
 		return
 	}
-	s.setAuthCookie(w, r, secret)
-	s.rememberDevice(w, r, u.ID)
+	s.SetAuthCookie(w, r, secret)
+	s.RememberDevice(w, r, u.ID)
 	http.Redirect(w, r, cmp.Or(localPath(r.PostFormValue("next")), "/"), http.StatusSeeOther)
 }
 
@@ -46,7 +47,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 // device's allowance.
 func (s *Server) limitLogin(r *http.Request, name string, known accounts.KnownDevice) error {
 	if known.ID == "" {
-		if _, err := s.store.Take(r.Context(), accounts.LoginFrom(middleware.ClientAddr(r)), s.limits.Login); err != nil {
+		if _, err := s.Store.Take(r.Context(), accounts.LoginFrom(middleware.ClientAddr(r)), s.limits.Login); err != nil {
 			return err
 		}
 		if !retwis.IsUsernameShaped(name) {
@@ -62,10 +63,10 @@ func (s *Server) limitLogin(r *http.Request, name string, known accounts.KnownDe
 // against the account's limit.
 func (s *Server) limitAttempt(r *http.Request, name string, known accounts.KnownDevice) error {
 	if known.ID != "" {
-		_, err := s.store.Take(r.Context(), accounts.LoginOnDevice(known), s.limits.LoginDevice)
+		_, err := s.Store.Take(r.Context(), accounts.LoginOnDevice(known), s.limits.LoginDevice)
 		return err
 	}
-	_, err := s.store.Take(r.Context(), accounts.LoginTo(name), s.limits.LoginAccount)
+	_, err := s.Store.Take(r.Context(), accounts.LoginTo(name), s.limits.LoginAccount)
 	return err
 }
 

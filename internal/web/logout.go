@@ -4,16 +4,17 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // logout serves POST /logout: end this browser's session, and no other
 // (the user's other devices stay logged in), and clear the cookie.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	if err := s.store.Logout(r.Context(), u.ID, SessionCredential(r)); err != nil {
-		s.mw.Fail(w, r, err)
+	if err := s.Store.Logout(r.Context(), u.ID, page.SessionCredential(r)); err != nil {
+		s.MW.Fail(w, r, err)
 		return
 	}
-	s.clearAuthCookie(w, r)
+	s.ClearAuthCookie(w, r)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

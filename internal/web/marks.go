@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 	"github.com/retwis/retwis/internal/web/paging"
 )
 
@@ -19,7 +20,7 @@ func (s *Server) markPost(act func(ctx context.Context, uid, pid int64) (retwis.
 			_, err = act(r.Context(), middleware.ViewerID(r.Context()), pid)
 		}
 		if err != nil {
-			s.mw.Fail(w, r, err)
+			s.MW.Fail(w, r, err)
 			return
 		}
 		http.Redirect(w, r, middleware.Referrer(r, retwis.PostPath(pid))+"#p"+strconv.FormatInt(pid, 10), http.StatusSeeOther)
@@ -32,17 +33,17 @@ func (s *Server) postList(title, name string, read func(ctx context.Context, uid
 	return func(w http.ResponseWriter, r *http.Request) {
 		u, _ := middleware.ViewerFrom(r.Context())
 		mine := func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) { return read(ctx, u.ID, c, n) }
-		c, ok := s.pageCursor(w, r, mine)
+		c, ok := s.PageCursor(w, r, mine)
 		if !ok {
 			return
 		}
-		page, err := mine(r.Context(), c, PageSize)
+		posts, err := mine(r.Context(), c, PageSize)
 		if err != nil {
-			s.mw.Fail(w, r, err)
+			s.MW.Fail(w, r, err)
 			return
 		}
-		v := view{Title: title, Viewer: &u, Page: page}
-		v.Newer, v.Older = paging.Links(r.URL.Path, page)
-		s.render(w, r, http.StatusOK, name, v)
+		v := page.View{Title: title, Viewer: &u, Page: posts}
+		v.Newer, v.Older = paging.Links(r.URL.Path, posts)
+		s.Render(w, r, http.StatusOK, name, v)
 	}
 }

@@ -4,5 +4,5 @@ import "net/http"
 
 // notFound answers every path no route claims.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	s.renderError(w, r, http.StatusNotFound, "There is nothing here.")
+	s.RenderError(w, r, http.StatusNotFound, "There is nothing here.")
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // notifications serves GET /notifications: who followed, mentioned or
@@ -11,13 +12,13 @@ import (
 // count, which the page's navigation shows cleared without reading it.
 func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	notes, err := s.store.Notifications(r.Context(), u.ID)
+	notes, err := s.Store.Notifications(r.Context(), u.ID)
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	s.render(w, r, http.StatusOK, "notifications", view{Title: "Notifications", Viewer: &u, Notifications: notes, counted: true})
+	s.Render(w, r, http.StatusOK, "notifications", page.View{Title: "Notifications", Viewer: &u, Notifications: notes, Counted: true})
 }
 
 // clearNotifications serves POST /notifications/clear: the viewer's
@@ -25,8 +26,8 @@ func (s *Server) notifications(w http.ResponseWriter, r *http.Request) {
 // the notifications page shown again, empty.
 func (s *Server) clearNotifications(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	if err := s.store.ClearNotifications(r.Context(), u.ID); err != nil {
-		s.mw.Fail(w, r, err)
+	if err := s.Store.ClearNotifications(r.Context(), u.ID); err != nil {
+		s.MW.Fail(w, r, err)
 		return
 	}
 	http.Redirect(w, r, "/notifications", http.StatusSeeOther)

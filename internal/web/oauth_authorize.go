@@ -8,17 +8,8 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 )
-
-// authorizeView is what the OAuth authorization page shows: the app, the
-// scopes it asks for, and the request's parameters, carried through the
-// approval form.
-type authorizeView struct {
-	App    retwis.App
-	Scopes retwis.Scopes
-	Params url.Values // client_id, redirect_uri, scope, state, code_challenge, code_challenge_method
-	Code   string     // the code to copy, for an app without a redirect
-}
 
 // authorizeParams are the parameters of an authorization request that
 // the approval form carries.
@@ -41,7 +32,7 @@ type authorizeRequest struct {
 // on the page; one that can is sent back with grantErr (RFC 6749,
 // 4.1.2.1).
 func (s *Server) readAuthorize(r *http.Request, v url.Values) (authorizeRequest, error) {
-	app, err := s.store.App(r.Context(), v.Get("client_id"))
+	app, err := s.Store.App(r.Context(), v.Get("client_id"))
 	if err != nil {
 		return authorizeRequest{}, err
 	}
@@ -110,15 +101,15 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 		s.authorizeFailed(w, r, retwis.Errorf(retwis.Invalid, "The app's request is invalid (%s).", req.grantErr))
 		return
 	}
-	v := view{Title: "Authorize " + req.app.Name,
-		Authorize: authorizeView{App: req.app, Scopes: req.scopes, Params: req.params}}
+	v := page.View{Title: "Authorize " + req.app.Name,
+		Authorize: page.AuthorizeView{App: req.app, Scopes: req.scopes, Params: req.params}}
 	u, ok := middleware.ViewerFrom(r.Context())
 	if ok {
 		v.Viewer = &u
 	} else {
 		v.Next = r.URL.RequestURI()
 	}
-	s.render(w, r, http.StatusOK, "authorize", v)
+	s.Render(w, r, http.StatusOK, "authorize", v)
 }
 
 // decideAuthorize serves POST /oauth/authorize (the approval form, with
@@ -126,8 +117,8 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 // to copy when the app has no redirect.
 func (s *Server) decideAuthorize(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	if status, err := parseForm(w, r); err != nil {
-		s.renderError(w, r, status, retwis.ErrorMessage(err))
+	if status, err := page.ParseForm(w, r); err != nil {
+		s.RenderError(w, r, status, retwis.ErrorMessage(err))
 		return
 	}
 	req, err := s.readAuthorize(r, r.PostForm)
@@ -143,15 +134,15 @@ func (s *Server) decideAuthorize(w http.ResponseWriter, r *http.Request) {
 		req.sendBack(w, r, url.Values{"error": {"access_denied"}})
 		return
 	}
-	code, err := s.store.CreateCode(r.Context(), retwis.Grant{ClientID: req.app.ClientID, UserID: u.ID, Scopes: req.scopes,
+	code, err := s.Store.CreateCode(r.Context(), retwis.Grant{ClientID: req.app.ClientID, UserID: u.ID, Scopes: req.scopes,
 		RedirectURI: req.redirect, Challenge: req.params.Get("code_challenge")})
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
 	if req.redirect == retwis.OutOfBand {
-		s.render(w, r, http.StatusOK, "authorize", view{Title: "Authorized " + req.app.Name, Viewer: &u,
-			Authorize: authorizeView{App: req.app, Scopes: req.scopes, Code: code}})
+		s.Render(w, r, http.StatusOK, "authorize", page.View{Title: "Authorized " + req.app.Name, Viewer: &u,
+			Authorize: page.AuthorizeView{App: req.app, Scopes: req.scopes, Code: code}})
 		return
 	}
 	req.sendBack(w, r, url.Values{"code": {code}})
@@ -169,8 +160,8 @@ func cmpErr(err error, grantErr string) error {
 func (s *Server) authorizeFailed(w http.ResponseWriter, r *http.Request, err error) {
 	status := middleware.StatusOf(err)
 	if status >= 500 {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
-	s.renderError(w, r, status, retwis.ErrorMessage(err))
+	s.RenderError(w, r, status, retwis.ErrorMessage(err))
 }

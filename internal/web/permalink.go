@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // postID reads the {id} of a post path, spelled as retwis.ParseID reads
@@ -27,25 +28,25 @@ const repliesPerPage = 20
 // for the next ones), who favourited it, a reply form for a logged-in
 // visitor, and delete and pin buttons for its author.
 func (s *Server) permalink(w http.ResponseWriter, r *http.Request) {
-	s.renderThread(w, r, http.StatusOK, view{})
+	s.renderThread(w, r, http.StatusOK, page.View{})
 }
 
 // renderThread renders the thread page of the post the path names; v
 // carries a form error and the draft of a failed reply.
-func (s *Server) renderThread(w http.ResponseWriter, r *http.Request, status int, v view) {
+func (s *Server) renderThread(w http.ResponseWriter, r *http.Request, status int, v page.View) {
 	pid, err := postID(r)
 	var after int64
 	if err == nil {
-		after, err = postNumber(r.URL.Query().Get("after"), "?after") // the last reply of the previous page
+		after, err = page.PostNumber(r.URL.Query().Get("after"), "?after") // the last reply of the previous page
 	}
 	if err == nil {
-		v.Thread, err = s.store.Thread(r.Context(), middleware.ViewerID(r.Context()), pid, after, repliesPerPage)
+		v.Thread, err = s.Store.Thread(r.Context(), middleware.ViewerID(r.Context()), pid, after, repliesPerPage)
 	}
 	if err == nil && v.Thread.Post.Favourites > 0 { // who: the first few
-		v.Users, err = s.store.FavouriterNames(r.Context(), middleware.ViewerID(r.Context()), pid, 10)
+		v.Users, err = s.Store.FavouriterNames(r.Context(), middleware.ViewerID(r.Context()), pid, 10)
 	}
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
 	p := v.Thread.Post
@@ -61,5 +62,5 @@ func (s *Server) renderThread(w http.ResponseWriter, r *http.Request, status int
 	if replies := v.Thread.Replies.Posts; v.Thread.Replies.Newer && len(replies) > 0 {
 		v.Older = retwis.PostPath(p.ID) + "?after=" + strconv.FormatInt(replies[len(replies)-1].ID, 10)
 	}
-	s.render(w, r, status, "post", v)
+	s.Render(w, r, status, "post", v)
 }

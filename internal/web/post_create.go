@@ -8,6 +8,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // draftBytes is how many bytes a refused post keeps as its draft, for
@@ -19,7 +20,7 @@ const draftBytes = 8
 // draft returns form field name of r to show again in a refused post's
 // form, unless it is too long to be worth it.
 func (s *Server) draft(r *http.Request, name string) string {
-	if d := r.PostFormValue(name); len(d) <= draftBytes*s.store.Opts.MaxPostChars {
+	if d := r.PostFormValue(name); len(d) <= draftBytes*s.Store.Opts.MaxPostChars {
 		return d
 	}
 	return ""
@@ -36,11 +37,11 @@ func (s *Server) draft(r *http.Request, name string) string {
 // scheduled instead (schedulePost), and the scheduled posts' page shown.
 func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	status, err := parseForm(w, r)
+	status, err := page.ParseForm(w, r)
 	var replyTo int64
 	vis, visErr := retwis.ParseVisibility(r.PostFormValue("visibility"))
 	if err == nil {
-		replyTo, err = postNumber(r.PostFormValue("in_reply_to"), "in_reply_to")
+		replyTo, err = page.PostNumber(r.PostFormValue("in_reply_to"), "in_reply_to")
 	}
 	if err == nil {
 		err = visErr
@@ -56,14 +57,14 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err == nil {
-		p, err = s.store.Publish(r.Context(), d)
+		p, err = s.Store.Publish(r.Context(), d)
 	}
 	if err != nil {
-		status, ok := s.formRefused(w, r, status, err)
+		status, ok := s.FormRefused(w, r, status, err)
 		if !ok {
 			return
 		}
-		v := view{Error: retwis.ErrorMessage(err), Draft: s.draft(r, "status"), DraftWarning: s.draft(r, "spoiler"), DraftVisibility: vis}
+		v := page.View{Error: retwis.ErrorMessage(err), Draft: s.draft(r, "status"), DraftWarning: s.draft(r, "spoiler"), DraftVisibility: vis}
 		if replyTo > 0 && !errors.Is(err, posts.ErrParentGone) && !errors.Is(err, posts.ErrParentHidden) { // back to the thread
 			r.SetPathValue("id", strconv.FormatInt(replyTo, 10))
 			s.renderThread(w, r, status, v)

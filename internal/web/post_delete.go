@@ -12,10 +12,10 @@ func (s *Server) deletePost(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	pid, err := postID(r)
 	if err == nil {
-		err = s.store.DeletePost(r.Context(), u.ID, pid)
+		err = s.Store.DeletePost(r.Context(), u.ID, pid)
 	}
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
 	http.Redirect(w, r, retwis.ProfilePath(u.Username), http.StatusSeeOther)

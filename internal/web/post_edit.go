@@ -8,6 +8,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/interact"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // editPost serves the pages of a post's edits: GET /p/{id}/history, its
@@ -17,7 +18,7 @@ import (
 // the reason and the text kept.
 func (s *Server) editPost(w http.ResponseWriter, r *http.Request) {
 	u, in := middleware.ViewerFrom(r.Context())
-	v, status := view{Title: "Edit your post", PostKey: rand.Text()}, http.StatusOK
+	v, status := page.View{Title: "Edit your post", PostKey: rand.Text()}, http.StatusOK
 	if in {
 		v.Viewer = &u
 	}
@@ -26,13 +27,13 @@ func (s *Server) editPost(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 	case strings.HasSuffix(r.URL.Path, "/history"):
 		v.Title = "Versions of a post"
-		v.Post, v.Versions, err = s.store.History(r.Context(), u.ID, pid)
+		v.Post, v.Versions, err = s.Store.History(r.Context(), u.ID, pid)
 	case r.Method == http.MethodGet:
-		v.Post, err = s.store.OwnPost(r.Context(), u.ID, pid)
+		v.Post, err = s.Store.OwnPost(r.Context(), u.ID, pid)
 		v.Draft, v.DraftWarning = v.Post.Body, v.Post.Warning
 	default:
-		if status, err = parseForm(w, r); err == nil {
-			_, err = s.store.EditPost(r.Context(), interact.Edit{Author: u.ID, Post: pid, Text: r.PostFormValue("status"),
+		if status, err = page.ParseForm(w, r); err == nil {
+			_, err = s.Store.EditPost(r.Context(), interact.Edit{Author: u.ID, Post: pid, Text: r.PostFormValue("status"),
 				Warning: r.PostFormValue("spoiler"), Key: r.PostFormValue("idempotency_key")})
 		}
 		if err == nil {
@@ -41,15 +42,15 @@ func (s *Server) editPost(w http.ResponseWriter, r *http.Request) {
 		}
 		if k := retwis.ErrorKind(err); k != retwis.Forbidden && k != retwis.NotFound {
 			var ok bool
-			if status, ok = s.formRefused(w, r, status, err); !ok {
+			if status, ok = s.FormRefused(w, r, status, err); !ok {
 				return
 			}
 			v.Post.ID, v.Error, v.Draft, v.DraftWarning, err = pid, retwis.ErrorMessage(err), s.draft(r, "status"), s.draft(r, "spoiler"), nil
 		}
 	}
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
-	s.render(w, r, status, "edit", v)
+	s.Render(w, r, status, "edit", v)
 }

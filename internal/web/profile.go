@@ -6,6 +6,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 	"github.com/retwis/retwis/internal/web/paging"
 )
 
@@ -16,33 +17,33 @@ import (
 // reads everything the page shows.
 func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("username")
-	c, ok := s.pageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
-		user, err := s.store.UserByName(ctx, name)
+	c, ok := s.PageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
+		user, err := s.Store.UserByName(ctx, name)
 		if err != nil {
 			return retwis.Page{}, err
 		}
-		p, err := s.store.Profile(ctx, 0, user, c, n)
+		p, err := s.Store.Profile(ctx, 0, user, c, n)
 		return p.Page, err
 	})
 	if !ok {
 		return
 	}
-	v := view{}
+	v := page.View{}
 	var viewerID int64
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer, viewerID = &u, u.ID
 		v.Reported = r.URL.Query().Get("reported") == "1"
 	}
-	page, err := s.store.ProfilePage(r.Context(), viewerID, name, storeQuery(r, c, PageSize, http.StatusOK))
+	prof, err := s.Store.ProfilePage(r.Context(), viewerID, name, page.StoreQuery(r, c, PageSize, http.StatusOK))
 	if retwis.ErrorKind(err) == retwis.NotFound && s.showDeletion(w, r, name) {
 		return
 	}
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
-	v.Title, v.Profile, v.Relationship = page.Profile.User.Username, page.Profile, page.Relationship
-	v.Unread, v.counted = page.Unread, true
-	v.Newer, v.Older = paging.Links(retwis.ProfilePath(page.Profile.User.Username), page.Profile.Page)
-	s.render(w, r, http.StatusOK, "profile", v)
+	v.Title, v.Profile, v.Relationship = prof.Profile.User.Username, prof.Profile, prof.Relationship
+	v.Unread, v.Counted = prof.Unread, true
+	v.Newer, v.Older = paging.Links(retwis.ProfilePath(prof.Profile.User.Username), prof.Profile.Page)
+	s.Render(w, r, http.StatusOK, "profile", v)
 }

@@ -2,17 +2,13 @@ package web
 
 import (
 	"context"
-	"html/template"
 	"net/http"
-	"strconv"
 	"time"
 
-	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
-	"github.com/retwis/retwis/internal/store/announcements"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/scheduled"
-	"github.com/retwis/retwis/internal/web/parts"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // schedulePost schedules d at the compose form's schedule_at (in the zone of
@@ -22,19 +18,19 @@ func (s *Server) schedulePost(r *http.Request, d posts.Draft) (bool, error) {
 	if err != nil || !at.After(time.Now()) {
 		return false, err
 	}
-	_, err = scheduled.New(s.store).Schedule(r.Context(), scheduled.Of(d, at))
+	_, err = scheduled.New(s.Store).Schedule(r.Context(), scheduled.Of(d, at))
 	return err == nil, err
 }
 
 // listScheduled serves GET /scheduled: the viewer's scheduled posts, each with Cancel.
 func (s *Server) listScheduled(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	list, err := scheduled.New(s.store).List(r.Context(), u.ID)
+	list, err := scheduled.New(s.Store).List(r.Context(), u.ID)
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "scheduled", view{Title: "Scheduled posts", Viewer: &u, Scheduled: list})
+	s.Render(w, r, http.StatusOK, "scheduled", page.View{Title: "Scheduled posts", Viewer: &u, Scheduled: list})
 }
 
 // onID serves a form that does act on the viewer and the path's id (a conversation
@@ -46,15 +42,9 @@ func (s *Server) onID(act func(ctx context.Context, uid, id int64) error, back s
 			err = act(r.Context(), middleware.ViewerID(r.Context()), id)
 		}
 		if err != nil {
-			s.mw.Fail(w, r, err)
+			s.MW.Fail(w, r, err)
 			return
 		}
 		http.Redirect(w, r, back, http.StatusSeeOther)
 	}
-}
-
-// announcementHTML is an announcement atop the home page, with its Dismiss button.
-func announcementHTML(a announcements.Announcement) template.HTML {
-	return `<div class="announcement">` + parts.BodyHTML(retwis.Post{Body: a.Text}) + `<form method="post" action="/announcements/` +
-		template.HTML(strconv.FormatInt(a.ID, 10)) + `/dismiss" class="inline"><button class="secondary">Dismiss</button></form></div>`
 }

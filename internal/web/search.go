@@ -6,6 +6,7 @@ import (
 
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/web/complete"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // Bounds of a search page.
@@ -23,10 +24,10 @@ const (
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 	q, err := complete.Query(r)
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
-	v := view{Title: "Search", Query: q}
+	v := page.View{Title: "Search", Query: q}
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
 	}
@@ -37,16 +38,16 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		v.Scope = "tags"
 	}
 	if q != "" && v.Scope != "tags" {
-		if v.People, err = s.store.SearchPeople(r.Context(), q, peopleResults); err != nil {
-			s.mw.Fail(w, r, err)
+		if v.People, err = s.Store.SearchPeople(r.Context(), q, peopleResults); err != nil {
+			s.MW.Fail(w, r, err)
 			return
 		}
 	}
 	if q != "" && v.Scope != "people" {
-		if v.Tags, err = s.store.CompleteTags(r.Context(), q, tagResults); err != nil {
-			s.mw.Fail(w, r, err)
+		if v.Tags, err = s.Store.CompleteTags(r.Context(), q, tagResults); err != nil {
+			s.MW.Fail(w, r, err)
 			return
 		}
 	}
-	s.render(w, r, http.StatusOK, "search", v)
+	s.Render(w, r, http.StatusOK, "search", v)
 }

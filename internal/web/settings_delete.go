@@ -6,6 +6,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // deleteAccount serves POST /settings/delete (password, confirm): with
@@ -17,11 +18,11 @@ import (
 // many attempts), the settings page shows why, and nothing is deleted.
 func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	status, err := parseForm(w, r)
+	status, err := page.ParseForm(w, r)
 	if err == nil && r.PostFormValue("confirm") == "" { // checked before the password, which costs a hash and an attempt
 		err = errDeleteUnconfirmed
 	}
-	d := s.knownDevice(r, u.Username)
+	d := s.KnownDevice(r, u.Username)
 	if err == nil { // each attempt hashes a password: limited as logins to the account are
 		err = s.limitAttempt(r, u.Username, d.Known)
 	}
@@ -29,7 +30,7 @@ func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request) {
 		err = s.deleter.DeleteAccount(accounts.WithDevice(r.Context(), d), u.ID, r.PostFormValue("password"))
 	}
 	if err == nil {
-		s.clearAuthCookie(w, r)
+		s.ClearAuthCookie(w, r)
 		http.Redirect(w, r, retwis.ProfilePath(u.Username), http.StatusSeeOther)
 		return
 	}
@@ -49,14 +50,14 @@ func (s *Server) showDeletion(w http.ResponseWriter, r *http.Request, username s
 	d, err := s.deleter.Deletion(r.Context(), username)
 	if err != nil {
 		if retwis.ErrorKind(err) != retwis.NotFound {
-			s.log.Warn("reading an account's deletion", "name", username, "err", err) // the page says not found
+			s.Log.Warn("reading an account's deletion", "name", username, "err", err) // the page says not found
 		}
 		return false
 	}
-	v := view{Title: username, Deletion: d}
+	v := page.View{Title: username, Deletion: d}
 	if viewer, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &viewer
 	}
-	s.render(w, r, http.StatusGone, "deleted", v)
+	s.Render(w, r, http.StatusGone, "deleted", v)
 	return true
 }

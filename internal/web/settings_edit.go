@@ -5,26 +5,27 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // editSettings serves GET /settings: the form for the viewer's display
 // name and bio.
 func (s *Server) editSettings(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	name, bio, err := s.store.About(r.Context(), u.ID)
+	name, bio, err := s.Store.About(r.Context(), u.ID)
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
-	v := view{Title: "Settings", Viewer: &u, About: aboutForm{Name: name, Bio: bio}}
-	if v.Moderator, err = s.store.IsModerator(r.Context(), u.ID); err != nil {
-		s.mw.Fail(w, r, err)
+	v := page.View{Title: "Settings", Viewer: &u, About: page.AboutForm{Name: name, Bio: bio}}
+	if v.Moderator, err = s.Store.IsModerator(r.Context(), u.ID); err != nil {
+		s.MW.Fail(w, r, err)
 		return
 	}
 	if r.URL.Query().Get("password") == "changed" {
 		v.Notice = "Your password is changed, and you are logged out everywhere else."
 	}
-	s.render(w, r, http.StatusOK, "settings", v)
+	s.Render(w, r, http.StatusOK, "settings", v)
 }
 
 // saveSettings serves POST /settings with name and bio: saved, it goes
@@ -32,42 +33,37 @@ func (s *Server) editSettings(w http.ResponseWriter, r *http.Request) {
 // and what was typed, and nothing is saved.
 func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	status, err := parseForm(w, r)
-	form := aboutForm{Name: r.PostFormValue("name"), Bio: r.PostFormValue("bio")}
+	status, err := page.ParseForm(w, r)
+	form := page.AboutForm{Name: r.PostFormValue("name"), Bio: r.PostFormValue("bio")}
 	if err == nil {
-		err = s.store.SetAbout(r.Context(), u.ID, form.Name, form.Bio)
+		err = s.Store.SetAbout(r.Context(), u.ID, form.Name, form.Bio)
 	}
 	if err == nil {
 		http.Redirect(w, r, retwis.ProfilePath(u.Username), http.StatusSeeOther)
 		return
 	}
-	status, ok := s.formRefused(w, r, status, err)
+	status, ok := s.FormRefused(w, r, status, err)
 	if !ok {
 		return
 	}
 	if len(form.Name) > 4*retwis.MaxDisplayNameLen || len(form.Bio) > 4*retwis.MaxBioLen {
-		form = aboutForm{} // not worth showing again
+		form = page.AboutForm{} // not worth showing again
 	}
-	s.render(w, r, status, "settings", view{Title: "Settings", Viewer: &u, Error: retwis.ErrorMessage(err), About: form})
+	s.Render(w, r, status, "settings", page.View{Title: "Settings", Viewer: &u, Error: retwis.ErrorMessage(err), About: form})
 }
 
 // refuseSettings shows the settings page again with why a form of it
 // was refused (err, answered with status, or err's own if 0), for the
 // forms that keep nothing of what was typed (passwords).
 func (s *Server) refuseSettings(w http.ResponseWriter, r *http.Request, u retwis.User, status int, err error) {
-	status, ok := s.formRefused(w, r, status, err)
+	status, ok := s.FormRefused(w, r, status, err)
 	if !ok {
 		return
 	}
-	name, bio, aerr := s.store.About(r.Context(), u.ID)
+	name, bio, aerr := s.Store.About(r.Context(), u.ID)
 	if aerr != nil {
-		s.mw.Fail(w, r, aerr)
+		s.MW.Fail(w, r, aerr)
 		return
 	}
-	s.render(w, r, status, "settings", view{Title: "Settings", Viewer: &u, Error: retwis.ErrorMessage(err), About: aboutForm{Name: name, Bio: bio}})
-}
-
-// aboutForm is what the settings form shows.
-type aboutForm struct {
-	Name, Bio string
+	s.Render(w, r, status, "settings", page.View{Title: "Settings", Viewer: &u, Error: retwis.ErrorMessage(err), About: page.AboutForm{Name: name, Bio: bio}})
 }

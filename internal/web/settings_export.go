@@ -14,15 +14,15 @@ import (
 // page; a failure once the document has begun leaves it unfinished.
 func (s *Server) exportData(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	if _, _, err := s.store.About(r.Context(), u.ID); err != nil {
-		s.mw.Fail(w, r, err)
+	if _, _, err := s.Store.About(r.Context(), u.ID); err != nil {
+		s.MW.Fail(w, r, err)
 		return
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Content-Disposition", "attachment; filename="+strconv.Quote(export.FileName(u)))
 	h.Set("Cache-Control", "private, no-store")
-	if err := export.Write(r.Context(), w, s.store, u); err != nil {
-		s.mw.LogFailure(r, http.StatusServiceUnavailable, err)
+	if err := export.Write(r.Context(), w, s.Store, u); err != nil {
+		s.MW.LogFailure(r, http.StatusServiceUnavailable, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/web/filterform"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // showFilters renders the filters page (GET /settings/filters: the
@@ -13,27 +14,27 @@ import (
 // status, and err's message.
 func (s *Server) showFilters(w http.ResponseWriter, r *http.Request, status int, err error) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	list, lerr := s.filters.List(r.Context(), u.ID)
+	list, lerr := s.Filters.List(r.Context(), u.ID)
 	if lerr != nil {
-		s.mw.Fail(w, r, lerr)
+		s.MW.Fail(w, r, lerr)
 		return
 	}
-	v := view{Title: "Filters", Viewer: &u, Filters: list}
+	v := page.View{Title: "Filters", Viewer: &u, Filters: list}
 	if err != nil {
 		v.Error = retwis.ErrorMessage(err)
 	}
-	s.render(w, r, status, "filters", v)
+	s.Render(w, r, status, "filters", v)
 }
 
 // editFilters serves POST /settings/filters: its op (filterform.Do).
 func (s *Server) editFilters(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	status, err := parseForm(w, r)
+	status, err := page.ParseForm(w, r)
 	if err == nil {
-		err = filterform.Do(r.Context(), s.filters, u.ID, r.PostForm)
+		err = filterform.Do(r.Context(), s.Filters, u.ID, r.PostForm)
 	}
 	if err != nil {
-		if status, ok := s.formRefused(w, r, status, err); ok {
+		if status, ok := s.FormRefused(w, r, status, err); ok {
 			s.showFilters(w, r, status, err)
 		}
 		return

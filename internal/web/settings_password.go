@@ -6,6 +6,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // changePassword serves POST /settings/password (current, password,
@@ -18,20 +19,20 @@ import (
 // changes.
 func (s *Server) changePassword(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	status, err := parseForm(w, r)
+	status, err := page.ParseForm(w, r)
 	if err == nil && r.PostFormValue("password") != r.PostFormValue("password2") {
 		err = retwis.Errorf(retwis.Invalid, "The two new passwords do not match.")
 	}
-	d := s.knownDevice(r, u.Username)
+	d := s.KnownDevice(r, u.Username)
 	if err == nil { // each attempt hashes a password: limited as logins to the account are
 		err = s.limitAttempt(r, u.Username, d.Known)
 	}
 	var token string
 	if err == nil {
-		token, err = s.store.ChangePassword(accounts.WithDevice(r.Context(), d), u.ID, r.PostFormValue("current"), r.PostFormValue("password"))
+		token, err = s.Store.ChangePassword(accounts.WithDevice(r.Context(), d), u.ID, r.PostFormValue("current"), r.PostFormValue("password"))
 	}
 	if err == nil {
-		s.setAuthCookie(w, r, token)
+		s.SetAuthCookie(w, r, token)
 		http.Redirect(w, r, "/settings?password=changed", http.StatusSeeOther)
 		return
 	}

@@ -7,14 +7,8 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/web/page"
 )
-
-// sessionsView is what the sessions page shows.
-type sessionsView struct {
-	Sessions []retwis.Session
-	Current  string // the ID of this browser's session
-	Tokens   tokensView
-}
 
 // listSessions serves GET /settings/sessions: the viewer's sessions,
 // this browser's marked, and their apps and API tokens, each with when
@@ -28,22 +22,22 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) {
 // reason a form was refused.
 func (s *Server) showSessions(w http.ResponseWriter, r *http.Request, status int, err error) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	sessions, lerr := s.store.Sessions(r.Context(), u.ID)
+	sessions, lerr := s.Store.Sessions(r.Context(), u.ID)
 	var tokens []retwis.Token
 	if lerr == nil {
-		tokens, lerr = s.store.Tokens(r.Context(), u.ID)
+		tokens, lerr = s.Store.Tokens(r.Context(), u.ID)
 	}
 	if lerr != nil {
-		s.mw.Fail(w, r, lerr)
+		s.MW.Fail(w, r, lerr)
 		return
 	}
-	page := view{Title: "Sessions", Viewer: &u, Sessions: sessionsView{Sessions: sessions,
-		Current: accounts.SessionID(SessionCredential(r)),
-		Tokens:  tokensView{Tokens: tokens, End: "/settings/sessions/end", Button: "End"}}}
+	pv := page.View{Title: "Sessions", Viewer: &u, Sessions: page.SessionsView{Sessions: sessions,
+		Current: accounts.SessionID(page.SessionCredential(r)),
+		Tokens:  page.TokensView{Tokens: tokens, End: "/settings/sessions/end", Button: "End"}}}
 	if err != nil {
-		page.Error = retwis.ErrorMessage(err)
+		pv.Error = retwis.ErrorMessage(err)
 	}
-	s.render(w, r, status, "sessions", page)
+	s.Render(w, r, status, "sessions", pv)
 }
 
 // endSession serves POST /settings/sessions/end: with all, every
@@ -54,21 +48,21 @@ func (s *Server) showSessions(w http.ResponseWriter, r *http.Request, status int
 // reason, and nothing ends.
 func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	status, err := parseForm(w, r)
+	status, err := page.ParseForm(w, r)
 	all, id := r.PostFormValue("all") != "", r.PostFormValue("id")
 	if err == nil && all {
-		err = s.store.EndSessions(r.Context(), u.ID, "")
+		err = s.Store.EndSessions(r.Context(), u.ID, "")
 	} else if err == nil {
 		err = s.endOne(r.Context(), u.ID, id)
 	}
 	if err != nil {
-		if status, ok := s.formRefused(w, r, status, err); ok {
+		if status, ok := s.FormRefused(w, r, status, err); ok {
 			s.showSessions(w, r, status, err)
 		}
 		return
 	}
-	if all || id == accounts.SessionID(SessionCredential(r)) {
-		s.clearAuthCookie(w, r)
+	if all || id == accounts.SessionID(page.SessionCredential(r)) {
+		s.ClearAuthCookie(w, r)
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return
 	}
@@ -77,9 +71,9 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 
 // endOne ends uid's session, or else API token, with the given ID.
 func (s *Server) endOne(ctx context.Context, uid int64, id string) error {
-	err := s.store.EndSession(ctx, uid, id)
+	err := s.Store.EndSession(ctx, uid, id)
 	if retwis.ErrorKind(err) == retwis.NotFound {
-		err = s.store.RevokeToken(ctx, uid, id)
+		err = s.Store.RevokeToken(ctx, uid, id)
 	}
 	switch retwis.ErrorKind(err) {
 	case retwis.Invalid, retwis.NotFound:

@@ -11,12 +11,12 @@ import (
 // client API's suggestions); back to the home page.
 func (s *Server) dismissSuggestion(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	target, err := s.store.UserByName(r.Context(), r.PathValue("username"))
+	target, err := s.Store.UserByName(r.Context(), r.PathValue("username"))
 	if err == nil {
-		err = s.store.DismissSuggestion(r.Context(), u.ID, target.ID)
+		err = s.Store.DismissSuggestion(r.Context(), u.ID, target.ID)
 	}
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)

@@ -11,22 +11,13 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/tagfollows"
+	"github.com/retwis/retwis/internal/web/page"
 	"github.com/retwis/retwis/internal/web/paging"
 	"github.com/retwis/retwis/internal/web/words"
 )
 
 // activityDays is how many days the activity chart of a tag page shows.
 const activityDays = 30
-
-// tagView is what a tag page shows besides its posts.
-type tagView struct {
-	Name  string        // as first written
-	Path  string        // of the page
-	Chart template.HTML // the tag's posts by day, as inline SVG
-	Day   time.Time     // the day shown (zero: all of them)
-	// Following is whether the viewer follows the tag.
-	Following bool
-}
 
 // tag serves GET /tag/{tag}: the posts with a tag (matched ignoring case
 // and accents), newest first, with the tag's activity of the last 30
@@ -38,36 +29,36 @@ func (s *Server) tag(w http.ResponseWriter, r *http.Request) {
 	if d := r.URL.Query().Get("day"); d != "" {
 		var err error
 		if day, err = time.Parse("20060102", d); err != nil {
-			s.mw.Fail(w, r, retwis.Errorf(retwis.Invalid, "?day must be a date written YYYYMMDD."))
+			s.MW.Fail(w, r, retwis.Errorf(retwis.Invalid, "?day must be a date written YYYYMMDD."))
 			return
 		}
 	}
 	read := func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
 		if !day.IsZero() {
-			return s.store.TagDayPosts(ctx, middleware.ViewerID(ctx), tag, day, c, n)
+			return s.Store.TagDayPosts(ctx, middleware.ViewerID(ctx), tag, day, c, n)
 		}
-		return s.store.TagPosts(ctx, middleware.ViewerID(ctx), tag, c, n)
+		return s.Store.TagPosts(ctx, middleware.ViewerID(ctx), tag, c, n)
 	}
-	c, ok := s.pageCursor(w, r, read)
+	c, ok := s.PageCursor(w, r, read)
 	if !ok {
 		return
 	}
-	name, activity, err := s.store.TagInfo(r.Context(), tag, activityDays, time.Now())
-	var page retwis.Page
+	name, activity, err := s.Store.TagInfo(r.Context(), tag, activityDays, time.Now())
+	var posts retwis.Page
 	if err == nil {
-		page, err = read(r.Context(), c, PageSize)
+		posts, err = read(r.Context(), c, PageSize)
 	}
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
-	v := view{Title: "#" + name, Page: page, Tag: tagView{Name: name, Path: retwis.TagPath(name), Day: day}}
+	v := page.View{Title: "#" + name, Page: posts, Tag: page.TagView{Name: name, Path: retwis.TagPath(name), Day: day}}
 	v.Tag.Chart = activityChart(activity, v.Tag.Path)
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
-		following, err := tagfollows.New(s.store).Following(r.Context(), u.ID, []string{name})
+		following, err := tagfollows.New(s.Store).Following(r.Context(), u.ID, []string{name})
 		if err != nil {
-			s.mw.Fail(w, r, err)
+			s.MW.Fail(w, r, err)
 			return
 		}
 		v.Tag.Following = following[0]
@@ -76,8 +67,8 @@ func (s *Server) tag(w http.ResponseWriter, r *http.Request) {
 	if !day.IsZero() {
 		base += "?day=" + day.Format("20060102")
 	}
-	v.Newer, v.Older = paging.Links(base, page)
-	s.render(w, r, http.StatusOK, "tag", v)
+	v.Newer, v.Older = paging.Links(base, posts)
+	s.Render(w, r, http.StatusOK, "tag", v)
 }
 
 // Size of the activity chart, in pixels.

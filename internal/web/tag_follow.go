@@ -6,6 +6,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/tagfollows"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // followedTagsPath is the settings page of the tags followed.
@@ -18,13 +19,13 @@ const followedTagsPath = "/settings/tags"
 func (s *Server) followTag(on bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		u, _ := middleware.ViewerFrom(r.Context())
-		act := tagfollows.New(s.store).Follow
+		act := tagfollows.New(s.Store).Follow
 		if !on {
-			act = tagfollows.New(s.store).Unfollow
+			act = tagfollows.New(s.Store).Unfollow
 		}
 		name, err := act(r.Context(), u.ID, r.PathValue("tag"))
 		if err != nil {
-			s.mw.Fail(w, r, err)
+			s.MW.Fail(w, r, err)
 			return
 		}
 		next := retwis.TagPath(name)
@@ -40,10 +41,10 @@ func (s *Server) followTag(on bool) http.HandlerFunc {
 // it.
 func (s *Server) listFollowedTags(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	tags, _, err := tagfollows.New(s.store).Followed(r.Context(), u.ID, retwis.Cursor{}, tagfollows.MaxFollowed)
+	tags, _, err := tagfollows.New(s.Store).Followed(r.Context(), u.ID, retwis.Cursor{}, tagfollows.MaxFollowed)
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "followed_tags", view{Title: "Followed tags", Viewer: &u, FollowedTags: tags})
+	s.Render(w, r, http.StatusOK, "followed_tags", page.View{Title: "Followed tags", Viewer: &u, FollowedTags: tags})
 }

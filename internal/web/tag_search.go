@@ -8,6 +8,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/web/complete"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // searchResults bounds the tags a search lists.
@@ -21,20 +22,20 @@ const searchResults = 20
 func (s *Server) searchTags(w http.ResponseWriter, r *http.Request) {
 	q, err := complete.Query(r)
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
-	v := view{Title: "Tags", Query: q}
+	v := page.View{Title: "Tags", Query: q}
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
 	}
 	if q == "" {
-		v.Trends, err = s.store.Trending(r.Context(), searchResults, time.Now())
+		v.Trends, err = s.Store.Trending(r.Context(), searchResults, time.Now())
 	} else {
-		v.Tags, err = s.store.CompleteTags(r.Context(), q, searchResults)
+		v.Tags, err = s.Store.CompleteTags(r.Context(), q, searchResults)
 	}
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
 	for _, tag := range v.Tags {
@@ -43,5 +44,5 @@ func (s *Server) searchTags(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.render(w, r, http.StatusOK, "tags", v)
+	s.Render(w, r, http.StatusOK, "tags", v)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 	"github.com/retwis/retwis/internal/web/paging"
 )
 
@@ -21,24 +22,24 @@ const (
 // and the tags trending in the last hours. It is one call of the store,
 // which reads everything the page shows.
 func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
-	c, ok := s.pageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
-		return s.store.GlobalTimeline(ctx, middleware.ViewerID(ctx), c, n)
+	c, ok := s.PageCursor(w, r, func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error) {
+		return s.Store.GlobalTimeline(ctx, middleware.ViewerID(ctx), c, n)
 	})
 	if !ok {
 		return
 	}
-	v := view{Title: "Timeline"}
+	v := page.View{Title: "Timeline"}
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
 	}
-	page, err := s.store.TimelinePage(r.Context(), middleware.ViewerID(r.Context()),
-		storeQuery(r, c, timelinePosts, http.StatusOK), timelineUsers, trendingTags)
+	tl, err := s.Store.TimelinePage(r.Context(), middleware.ViewerID(r.Context()),
+		page.StoreQuery(r, c, timelinePosts, http.StatusOK), timelineUsers, trendingTags)
 	if err != nil {
-		s.mw.Fail(w, r, err)
+		s.MW.Fail(w, r, err)
 		return
 	}
-	v.Page, v.Users, v.Trends = page.Page, page.Users, page.Trends
-	v.Unread, v.counted = page.Unread, true
+	v.Page, v.Users, v.Trends = tl.Page, tl.Users, tl.Trends
+	v.Unread, v.Counted = tl.Unread, true
 	v.Newer, v.Older = paging.Links("/timeline", v.Page)
-	s.render(w, r, http.StatusOK, "timeline", v)
+	s.Render(w, r, http.StatusOK, "timeline", v)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // welcomeError shows the welcome page with what was wrong with a login or
@@ -13,21 +14,21 @@ func (s *Server) welcomeError(w http.ResponseWriter, r *http.Request, status int
 	if status == 0 {
 		status = middleware.StatusOf(err)
 	}
-	s.mw.LogFailure(r, status, err)
+	s.MW.LogFailure(r, status, err)
 	middleware.SetRetryAfter(w, err)
 	if len(name) > 64 {
 		name = "" // don't echo back junk
 	}
-	s.renderWelcome(w, r, status, view{Title: "Welcome", Error: retwis.ErrorMessage(err), Username: name,
+	s.renderWelcome(w, r, status, page.View{Title: "Welcome", Error: retwis.ErrorMessage(err), Username: name,
 		Next: localPath(r.PostFormValue("next"))})
 }
 
 // renderWelcome renders the welcome page, with the instance's rules
 // above the sign-up form (without them if they cannot be read).
-func (s *Server) renderWelcome(w http.ResponseWriter, r *http.Request, status int, v view) {
+func (s *Server) renderWelcome(w http.ResponseWriter, r *http.Request, status int, v page.View) {
 	var err error
-	if v.Rules, err = s.store.Rules(r.Context()); err != nil {
-		s.log.Warn("rules", "err", err)
+	if v.Rules, err = s.Store.Rules(r.Context()); err != nil {
+		s.Log.Warn("rules", "err", err)
 	}
-	s.render(w, r, status, "welcome", v)
+	s.Render(w, r, status, "welcome", v)
 }

@@ -114,7 +114,7 @@ func BenchmarkPostHTML(b *testing.B) {
 	})
 }
 
-// partials returns the pages' partials (../templates/partials.html),
+// partials returns the pages' partials (../page/templates/partials.html),
 // with the functions they call, the posts' through fragments of them.
 func partials(t testing.TB) *template.Template {
 	var f *Fragments
@@ -125,7 +125,7 @@ func partials(t testing.TB) *template.Template {
 		"ago": func(t time.Time) string { return words.Since(time.Since(t)) }, "maxPostChars": func() int { return 500 }, "urlChars": func() int { return 23 },
 		"visibilities": retwis.Visibilities,
 	}
-	tmpl := must.Value(template.New("").Funcs(funcs).ParseFiles("../templates/partials.html"))(t)
+	tmpl := must.Value(template.New("").Funcs(funcs).ParseFiles("../page/templates/partials.html"))(t)
 	f = NewFragments(tmpl, 10)
 	return tmpl
 }

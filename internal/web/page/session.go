@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"net/http"
@@ -20,9 +20,9 @@ func SessionCredential(r *http.Request) string {
 	return c.Value
 }
 
-// requireLogin sends a logged-out visitor to the welcome page.
-func (s *Server) requireLogin(next http.HandlerFunc) http.HandlerFunc {
-	return s.mw.Viewer(func(w http.ResponseWriter, r *http.Request) {
+// RequireLogin sends a logged-out visitor to the welcome page.
+func (k *Kit) RequireLogin(next http.HandlerFunc) http.HandlerFunc {
+	return k.MW.Viewer(func(w http.ResponseWriter, r *http.Request) {
 		if _, ok := middleware.ViewerFrom(r.Context()); !ok {
 			http.Redirect(w, r, "/", http.StatusSeeOther)
 			return
@@ -31,19 +31,20 @@ func (s *Server) requireLogin(next http.HandlerFunc) http.HandlerFunc {
 	})
 }
 
-// setAuthCookie sends secret as the auth cookie; an empty secret clears it.
+// SetAuthCookie sends secret as the auth cookie; an empty secret clears it.
 // The cookie is Secure over HTTPS (middleware.Secure: TLS here, or a
-// trusted proxy that says so), and always with Options.SecureCookies.
-func (s *Server) setAuthCookie(w http.ResponseWriter, r *http.Request, secret string) {
+// trusted proxy that says so), and always if New was told so
+// (web.Options.SecureCookies).
+func (k *Kit) SetAuthCookie(w http.ResponseWriter, r *http.Request, secret string) {
 	maxAge := cookieMaxAge
 	if secret == "" {
 		maxAge = -1
 	}
 	http.SetCookie(w, &http.Cookie{
 		Name: retwis.SessionCookie, Value: secret, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure || middleware.Secure(r),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: k.secure || middleware.Secure(r),
 	})
 }
 
-// clearAuthCookie tells the browser to forget its auth cookie.
-func (s *Server) clearAuthCookie(w http.ResponseWriter, r *http.Request) { s.setAuthCookie(w, r, "") }
+// ClearAuthCookie tells the browser to forget its auth cookie.
+func (k *Kit) ClearAuthCookie(w http.ResponseWriter, r *http.Request) { k.SetAuthCookie(w, r, "") }

@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"strings"
@@ -25,7 +25,7 @@ func TestDeletedPage(t *testing.T) {
 		{retwis.Deletion{Done: true}, "This account has been deleted."},
 	} {
 		var b strings.Builder
-		if err := pages.templates["deleted"].ExecuteTemplate(&b, "layout", &view{Title: "ann", Deletion: tc.d}); err != nil {
+		if err := pages.templates["deleted"].ExecuteTemplate(&b, "layout", &View{Title: "ann", Deletion: tc.d}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), tc.want) {

@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"bytes"
@@ -62,7 +62,7 @@ func TestComposedPages(t *testing.T) {
 // its shapes (withShape): its view and its paging links' base.
 type hotCase struct {
 	page, name string
-	v          view
+	v          View
 	base       string
 	fallback   bool // it is in no shape: the template is executed
 	oddLinks   bool // its links are escaped: in no shape with a link
@@ -72,16 +72,16 @@ type hotCase struct {
 func hotCases() []hotCase {
 	plain := retwis.User{ID: 1, Username: "reader"}
 	odd := retwis.User{ID: 2, Username: hostile}
-	home := func(u retwis.User) view {
-		return view{Title: "Home", Viewer: &u, PostKey: "KEY" + hostile, Unread: 3, counted: true,
+	home := func(u retwis.User) View {
+		return View{Title: "Home", Viewer: &u, PostKey: "KEY" + hostile, Unread: 3, Counted: true,
 			Profile: retwis.Profile{User: u, Counts: retwis.Counts{Followers: 12, Following: 1}}}
 	}
 	draft, failures, missing := home(plain), home(odd), home(plain)
 	draft.Draft, draft.Error = "</textarea>"+hostile, "too long: "+hostile
-	failures.LoginFailures = loginFailures{N: 2, Last: time.Now().Add(-time.Hour)}
+	failures.LoginFailures = LoginFailures{N: 2, Last: time.Now().Add(-time.Hour)}
 	missing.Page.Missing = 2
-	profile := func(viewer *retwis.User, u retwis.User) view {
-		v := view{Title: u.Username, Viewer: viewer, Profile: retwis.Profile{User: u, DisplayName: "Ann " + hostile, Bio: hostile}}
+	profile := func(viewer *retwis.User, u retwis.User) View {
+		v := View{Title: u.Username, Viewer: viewer, Profile: retwis.Profile{User: u, DisplayName: "Ann " + hostile, Bio: hostile}}
 		if viewer != nil {
 			v.Relationship = retwis.Relationship{FollowsYou: true, FollowedBy: []retwis.User{odd}, FollowedByCount: 1}
 		}
@@ -89,8 +89,8 @@ func hotCases() []hotCase {
 	}
 	reported := profile(&plain, odd)
 	reported.Reported = true
-	timeline := func(viewer *retwis.User) view {
-		return view{Title: "Timeline", Viewer: viewer, Users: []string{"ann", hostile}, Trends: []retwis.Trend{{Tag: "go"}, {Tag: hostile}}}
+	timeline := func(viewer *retwis.User) View {
+		return View{Title: "Timeline", Viewer: viewer, Users: []string{"ann", hostile}, Trends: []retwis.Trend{{Tag: "go"}, {Tag: hostile}}}
 	}
 	return []hotCase{
 		{page: "home", name: "plain", v: home(plain), base: "/"},
@@ -110,7 +110,7 @@ func hotCases() []hotCase {
 // withShape gives v, whose posts are p, what the shape bits show: a
 // suggestion with a hostile name, posts (one with markup in its body),
 // and links to newer and older posts at base.
-func withShape(v *view, p *retwis.Page, base string, bits int) {
+func withShape(v *View, p *retwis.Page, base string, bits int) {
 	if bits&withSuggestions != 0 {
 		v.Suggestions = []retwis.Suggestion{{User: retwis.User{ID: 3, Username: "someone"}, FollowedBy: 2}, {User: retwis.User{ID: 4, Username: hostile}, FollowedBy: 1}}
 	}

@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"html/template"
@@ -18,7 +18,7 @@ type keptParts struct {
 
 // nav returns the navigation bar of v, kept by viewer and unread count;
 // a search's, whose box shows its query, is rendered each time.
-func (p *keptParts) nav(v *view) (template.HTML, error) {
+func (p *keptParts) nav(v *View) (template.HTML, error) {
 	key := ""
 	switch {
 	case v.Query != "":
@@ -34,7 +34,7 @@ func (p *keptParts) nav(v *view) (template.HTML, error) {
 // form's key put in fresh, kept by viewer, display name and counts; one that tells of
 // failed logins, of a form's error or shows a draft is rendered each
 // time.
-func (p *keptParts) homeCard(v *view) (template.HTML, error) {
+func (p *keptParts) homeCard(v *View) (template.HTML, error) {
 	key := ""
 	if v.LoginFailures.N == 0 && v.Error == "" && v.Draft == "" && v.DraftVisibility == retwis.Public {
 		c := v.Profile.Counts
@@ -74,7 +74,7 @@ type profileCard struct {
 }
 
 // profileCard returns the first card of the profile page of v.
-func (p *keptParts) profileCard(v *view) (template.HTML, error) {
+func (p *keptParts) profileCard(v *View) (template.HTML, error) {
 	c := profileCard{Profile: v.Profile, Relationship: v.Relationship, Reported: v.Reported}
 	c.Profile.Page = retwis.Page{}
 	if v.Viewer != nil {
@@ -92,7 +92,7 @@ type timelineCards struct {
 
 // timelineCards returns the cards of the global timeline page of v,
 // which every viewer sees alike.
-func (p *keptParts) timelineCards(v *view) (template.HTML, error) {
+func (p *keptParts) timelineCards(v *View) (template.HTML, error) {
 	c := timelineCards{Users: v.Users}
 	for _, t := range v.Trends {
 		c.Tags = append(c.Tags, t.Tag)

@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"html/template"
@@ -30,18 +30,18 @@ func TestParts(t *testing.T) {
 	plain := retwis.User{ID: 8, Username: "bob"}
 	views := []struct {
 		name string
-		v    view
+		v    View
 		kept bool
 	}{
-		{"logged out", view{}, true},
-		{"logged in", view{Viewer: &plain, Unread: 3}, true},
-		{"an odd name", view{Viewer: &odd}, true},
-		{"a search", view{Viewer: &plain, Query: `"><script>`}, false},
+		{"logged out", View{}, true},
+		{"logged in", View{Viewer: &plain, Unread: 3}, true},
+		{"an odd name", View{Viewer: &odd}, true},
+		{"a search", View{Viewer: &plain, Query: `"><script>`}, false},
 	}
 	// check renders v twice with render, edit changing it before each
 	// (round 0, then 1), against the template part executed directly,
 	// and checks whether the part was kept.
-	check := func(part, name string, v *view, kept bool, render func(*view) (template.HTML, error), edit func(round int, v *view)) {
+	check := func(part, name string, v *View, kept bool, render func(*View) (template.HTML, error), edit func(round int, v *View)) {
 		t.Helper()
 		before := p.Len()
 		for round := range 2 {
@@ -56,22 +56,22 @@ func TestParts(t *testing.T) {
 		}
 	}
 	for _, tc := range views {
-		check("nav", tc.name, &tc.v, tc.kept, p.nav, func(int, *view) {})
+		check("nav", tc.name, &tc.v, tc.kept, p.nav, func(int, *View) {})
 	}
 	cards := []struct {
 		name string
-		v    view
+		v    View
 		kept bool
 	}{
-		{"plain", view{Viewer: &plain, Profile: retwis.Profile{User: plain, Counts: retwis.Counts{Followers: 1, Following: 2}}}, true},
-		{"an odd name", view{Viewer: &odd, Profile: retwis.Profile{User: odd}}, true},
-		{"a draft", view{Viewer: &plain, Profile: retwis.Profile{User: plain}, Draft: "</textarea>", Error: "too long"}, false},
-		{"failed logins", view{Viewer: &plain, Profile: retwis.Profile{User: plain}, LoginFailures: loginFailures{N: 2, Last: time.Now()}}, false},
+		{"plain", View{Viewer: &plain, Profile: retwis.Profile{User: plain, Counts: retwis.Counts{Followers: 1, Following: 2}}}, true},
+		{"an odd name", View{Viewer: &odd, Profile: retwis.Profile{User: odd}}, true},
+		{"a draft", View{Viewer: &plain, Profile: retwis.Profile{User: plain}, Draft: "</textarea>", Error: "too long"}, false},
+		{"failed logins", View{Viewer: &plain, Profile: retwis.Profile{User: plain}, LoginFailures: LoginFailures{N: 2, Last: time.Now()}}, false},
 	}
 	for _, tc := range cards {
-		check("home-card", tc.name, &tc.v, tc.kept, p.homeCard, func(round int, v *view) { v.PostKey = []string{"KEY1", `a"&<`}[round] })
+		check("home-card", tc.name, &tc.v, tc.kept, p.homeCard, func(round int, v *View) { v.PostKey = []string{"KEY1", `a"&<`}[round] })
 	}
-	profiles := []view{
+	profiles := []View{
 		{Profile: retwis.Profile{User: odd, DisplayName: "Ann <b>", Bio: "a bio"}},
 		{Viewer: &plain, Profile: retwis.Profile{User: odd, Followed: true, Counts: retwis.Counts{Followers: 1}}},
 		{Viewer: &plain, Profile: retwis.Profile{User: odd, Blocked: true}, Reported: true},
@@ -97,7 +97,7 @@ func TestParts(t *testing.T) {
 			seen[string(got)] = true
 		}
 	}
-	for i, v := range []view{{}, {Trends: []retwis.Trend{{Tag: "go", Weight: 2}}, Users: []string{"ann", "bob"}}, {Users: []string{"ann bob"}}} {
+	for i, v := range []View{{}, {Trends: []retwis.Trend{{Tag: "go", Weight: 2}}, Users: []string{"ann", "bob"}}, {Users: []string{"ann bob"}}} {
 		before := p.Len()
 		for round := range 2 {
 			c := timelineCards{Users: v.Users}

@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"context"
@@ -10,21 +10,21 @@ import (
 	"github.com/retwis/retwis"
 )
 
-// pageReader reads the page of n posts at cursor c of one timeline.
-type pageReader func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error)
+// PageReader reads the page of n posts at cursor c of one timeline.
+type PageReader func(ctx context.Context, c retwis.Cursor, n int) (retwis.Page, error)
 
-// pageCursor returns the cursor of the page a request asks for with
+// PageCursor returns the cursor of the page a request asks for with
 // ?before=<post id> or ?after=<post id>. It answers the request itself,
 // and returns false, when the query is invalid or an old ?start=N link
 // of the original Retwis, which it redirects to the cursor page holding
 // the same posts; read reads that timeline.
-func (s *Server) pageCursor(w http.ResponseWriter, r *http.Request, read pageReader) (retwis.Cursor, bool) {
+func (k *Kit) PageCursor(w http.ResponseWriter, r *http.Request, read PageReader) (retwis.Cursor, bool) {
 	q, err := paging.ParseQuery(r.URL.Query())
 	switch {
 	case err != nil:
-		s.mw.Fail(w, r, err)
+		k.MW.Fail(w, r, err)
 	case q.Old:
-		s.redirectStart(w, r, q.Start, read)
+		k.redirectStart(w, r, q.Start, read)
 	default:
 		return q.Cursor, true
 	}
@@ -35,12 +35,12 @@ func (s *Server) pageCursor(w http.ResponseWriter, r *http.Request, read pageRea
 // the same path at ?before=<id of the n-th post>, whose page holds the
 // posts the link showed; the n posts are read through the cursor API.
 // With n = 0, or fewer than n posts, it redirects to the first page.
-func (s *Server) redirectStart(w http.ResponseWriter, r *http.Request, n int, read pageReader) {
+func (k *Kit) redirectStart(w http.ResponseWriter, r *http.Request, n int, read PageReader) {
 	target := r.URL.EscapedPath()
 	if n > 0 {
 		p, err := read(r.Context(), retwis.Cursor{}, n)
 		if err != nil {
-			s.mw.Fail(w, r, err)
+			k.MW.Fail(w, r, err)
 			return
 		}
 		if len(p.Posts) == n {

@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"bytes"
@@ -12,10 +12,6 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
-	"github.com/retwis/retwis/internal/store/announcements"
-	"github.com/retwis/retwis/internal/store/filters"
-	"github.com/retwis/retwis/internal/store/scheduled"
-	"github.com/retwis/retwis/internal/store/tagfollows"
 	"github.com/retwis/retwis/internal/web/filterform"
 	"github.com/retwis/retwis/internal/web/parts"
 	"github.com/retwis/retwis/internal/web/words"
@@ -113,101 +109,34 @@ var (
 	noStore        = []string{"no-store"}
 )
 
-// view is the data of every page: the common fields first, then those
-// of particular pages, left empty by the others.
-type view struct {
-	Title  string
-	Viewer *retwis.User // nil when logged out
-	Error  string       // what went wrong with the last form, if anything
-	Notice string       // what the last form did, if it says so
-
-	Username string // the name typed into a failed login or sign-up form
-	Draft    string // the text of a post that could not be published
-	// DraftWarning and DraftVisibility are that post's content warning and visibility.
-	DraftWarning    string
-	DraftVisibility retwis.Visibility
-	// PostKey is the idempotency key of the compose form: new for every
-	// form, so that only a resent form repeats it.
-	PostKey string
-	Page    retwis.Page
-	Profile retwis.Profile // the profile page; on the home page, the viewer's counts
-	Post    retwis.Post
-	Users   []string
-	Newer   string // link to newer posts, if any
-	Older   string // link to older posts, if any
-
-	Unread        int64                 // the viewer's unread notifications
-	counted       bool                  // Unread was read with the page (else render reads it)
-	Thread        retwis.Thread         // the permalink page
-	Tag           tagView               // the tag page
-	FollowedTags  []tagfollows.Followed // the settings page of the tags followed
-	Notifications []retwis.Notification // the notifications page
-	Trends        []retwis.Trend        // the trending tags (timeline, tag search)
-	ReplyDraft    string                // the text the reply form starts with
-	Query         string                // what the tag search was asked for
-	Tags          []string              // the tags it found
-	List          followListView        // a follower or following list
-	About         aboutForm             // the settings form
-	People        []retwis.Person       // the people a search found, or the welcome page suggests
-	Scope         string                // what a search looks for: "people", "tags" or both ("")
-	Relationship  retwis.Relationship   // the profile page, for a logged-in visitor
-	Suggestions   []retwis.Suggestion   // the home page's who to follow
-	Explore       exploreView           // the directory of accounts
-	Next          string                // where the login form goes back to (the authorization page)
-	Authorize     authorizeView         // the OAuth authorization page
-	Tokens        tokensView            // the settings page of apps and tokens
-	Sessions      sessionsView          // the settings page of sessions
-	LoginFailures loginFailures         // the home page: failed logins to the account since the last
-	Blocks        blocksView            // the settings page of blocks and mutes
-	Lists         listsView             // the Lists pages
-	Filters       []filters.Filter      // the settings page of filters
-	Admin         adminView             // the moderators' page
-	Moderator     bool                  // the viewer is a moderator (the settings page links to /admin)
-	Reported      bool                  // a post or profile page just reported by the viewer
-	Deletion      retwis.Deletion       // the page of a deleted account
-	Versions      []retwis.Version      // the versions of an edited post, newest first
-	Conversations []conversationView    // the Direct page
-	Rules         []store.Rule          // the instance's rules, above the sign-up form
-
-	Announcements []announcements.Announcement // the home page: the active ones not dismissed
-	Scheduled     []scheduled.Post             // the viewer's scheduled posts
-}
-
-// loginFailures are the failed logins to the viewer's account that the
-// home page tells them of, once.
-type loginFailures struct {
-	N    int
-	Last time.Time
-}
-
-// render executes a page into a buffer first, so a template error never
+// Render executes a page into a buffer first, so a template error never
 // leaves a half-written page behind a 200. For a logged-in viewer, the
 // navigation shows how many notifications are unread (from the
 // client-side cache: no round trip when warm), read here unless the page
-// read it with the rest (storeQuery). The posts show their authors'
+// read it with the rest (StoreQuery). The posts show their authors'
 // display names, read here for all of them at once (store.NameAuthors).
-func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
-	if v.Viewer != nil && status < 400 && !v.counted {
-		n, err := s.store.UnreadNotifications(r.Context(), v.Viewer.ID)
+func (k *Kit) Render(w http.ResponseWriter, r *http.Request, status int, name string, v View) {
+	if v.Viewer != nil && status < 400 && !v.Counted {
+		n, err := k.Store.UnreadNotifications(r.Context(), v.Viewer.ID)
 		if err != nil {
-			s.log.Warn("unread notifications", "user", v.Viewer.ID, "err", err) // the page goes on without the count
+			k.Log.Warn("unread notifications", "user", v.Viewer.ID, "err", err) // the page goes on without the count
 		}
 		v.Unread = n
 	}
-	s.applyFilters(r.Context(), name, &v)
+	k.applyFilters(r.Context(), name, &v)
 	one := []retwis.Post{v.Post} // the permalink page's post; elsewhere none, of no author
-	if err := s.store.NameAuthors(r.Context(), v.Page.Posts, v.Profile.Page.Posts, v.Thread.Ancestors, one, v.Thread.Replies.Posts); err != nil {
-		s.log.Warn("display names", "err", err) // the posts show their usernames alone
+	if err := k.Store.NameAuthors(r.Context(), v.Page.Posts, v.Profile.Page.Posts, v.Thread.Ancestors, one, v.Thread.Replies.Posts); err != nil {
+		k.Log.Warn("display names", "err", err) // the posts show their usernames alone
 	}
 	v.Post = one[0]
-	buf, _ := s.buffers.Get().(*bytes.Buffer)
+	buf, _ := k.buffers.Get().(*bytes.Buffer)
 	if buf == nil {
 		buf = new(bytes.Buffer)
 	}
 	buf.Reset()
-	defer s.buffers.Put(buf)
-	if err := s.pages.execute(buf, name, &v); err != nil {
-		s.log.Error("render", "template", name, "err", err)
+	defer k.buffers.Put(buf)
+	if err := k.pages.execute(buf, name, &v); err != nil {
+		k.Log.Error("render", "template", name, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
@@ -227,19 +156,19 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 	w.Write(buf.Bytes())
 }
 
-// storeQuery is the store's query of a hot page at cursor c of n posts,
-// answered with status: the unread count with it when render would show
+// StoreQuery is the store's query of a hot page at cursor c of n posts,
+// answered with status: the unread count with it when Render would show
 // it (a logged-in viewer, a page that is no error).
-func storeQuery(r *http.Request, c retwis.Cursor, n, status int) store.PageQuery {
+func StoreQuery(r *http.Request, c retwis.Cursor, n, status int) store.PageQuery {
 	_, viewer := middleware.ViewerFrom(r.Context())
 	return store.PageQuery{Cursor: c, N: n, Unread: viewer && status < 400}
 }
 
-// renderError shows the error page.
-func (s *Server) renderError(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	v := view{Title: http.StatusText(status), Error: msg}
+// RenderError shows the error page.
+func (k *Kit) RenderError(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	v := View{Title: http.StatusText(status), Error: msg}
 	if u, ok := middleware.ViewerFrom(r.Context()); ok {
 		v.Viewer = &u
 	}
-	s.render(w, r, status, "error", v)
+	k.Render(w, r, status, "error", v)
 }

@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // shows the compose form, five suggestions and ten posts; a profile and
 // the global timeline ten and fifty posts; each a link to older ones.
 //
-//	go test ./internal/web -run '^$' -bench Render -benchmem
+//	go test ./internal/web/page -run '^$' -bench Render -benchmem
 func BenchmarkRender(b *testing.B) {
 	ps, err := parseTemplates(retwis.DefaultMaxStatusLen)
 	if err != nil {
@@ -23,13 +23,13 @@ func BenchmarkRender(b *testing.B) {
 	}
 	for _, page := range []struct {
 		name string
-		v    view
+		v    View
 	}{{"home", homeBenchView()}, {"profile", profileBenchView()}, {"timeline", timelineBenchView()}} {
 		b.Run(page.name+"/composed", func(b *testing.B) {
-			benchRender(b, func(buf *bytes.Buffer, v *view) error { return ps.execute(buf, page.name, v) }, page.v)
+			benchRender(b, func(buf *bytes.Buffer, v *View) error { return ps.execute(buf, page.name, v) }, page.v)
 		})
 		b.Run(page.name+"/template", func(b *testing.B) {
-			benchRender(b, func(buf *bytes.Buffer, v *view) error {
+			benchRender(b, func(buf *bytes.Buffer, v *View) error {
 				return ps.templates[page.name].ExecuteTemplate(buf, "layout", v)
 			}, page.v)
 		})
@@ -38,7 +38,7 @@ func BenchmarkRender(b *testing.B) {
 
 // benchRender renders v with render, into a buffer reused as the
 // server's pool reuses it.
-func benchRender(b *testing.B, render func(*bytes.Buffer, *view) error, v view) {
+func benchRender(b *testing.B, render func(*bytes.Buffer, *View) error, v View) {
 	var buf bytes.Buffer
 	for b.Loop() {
 		buf.Reset()
@@ -61,9 +61,9 @@ func benchPosts(n int) []retwis.Post {
 // homeBenchView is a home page's view: a viewer with unread
 // notifications, five people to follow, ten posts and a link to older
 // ones.
-func homeBenchView() view {
+func homeBenchView() View {
 	u := retwis.User{ID: 1, Username: "reader"}
-	v := view{Title: "Home", Viewer: &u, PostKey: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", Unread: 3, counted: true}
+	v := View{Title: "Home", Viewer: &u, PostKey: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", Unread: 3, Counted: true}
 	v.Profile = retwis.Profile{User: u, Counts: retwis.Counts{Followers: 12, Following: 50}}
 	for i := range 5 {
 		v.Suggestions = append(v.Suggestions, retwis.Suggestion{User: retwis.User{ID: int64(100 + i), Username: fmt.Sprint("someone", i)}, FollowedBy: 3})
@@ -75,10 +75,10 @@ func homeBenchView() view {
 
 // profileBenchView is a profile page's view, seen by another user who
 // does not follow them: their counts, ten posts, a link to older ones.
-func profileBenchView() view {
+func profileBenchView() View {
 	u := retwis.User{ID: 1, Username: "reader"}
 	author := retwis.User{ID: 2, Username: "author"}
-	v := view{Title: author.Username, Viewer: &u, Unread: 3, counted: true}
+	v := View{Title: author.Username, Viewer: &u, Unread: 3, Counted: true}
 	v.Profile = retwis.Profile{User: author, Counts: retwis.Counts{Followers: 120, Following: 5}}
 	v.Profile.Page.Posts = benchPosts(10)
 	v.Older = retwis.ProfilePath(author.Username) + "?before=1000"
@@ -87,8 +87,8 @@ func profileBenchView() view {
 
 // timelineBenchView is the global timeline's view, logged out: ten
 // trending tags, ten new users, fifty posts, a link to older ones.
-func timelineBenchView() view {
-	v := view{Title: "Timeline"}
+func timelineBenchView() View {
+	v := View{Title: "Timeline"}
 	for i := range 10 {
 		v.Trends = append(v.Trends, retwis.Trend{Tag: fmt.Sprint("tag", i)})
 		v.Users = append(v.Users, fmt.Sprint("user", i))

@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"context"
@@ -18,14 +18,14 @@ var pageContexts = map[string]string{"home": filters.Home, "timeline": filters.P
 // posts, and their notifications, left out; warned ones veiled. Nothing
 // read for a reader who never made a filter (retwis.User.Filtered) or a
 // visitor; no round trip when warm.
-func (s *Server) applyFilters(ctx context.Context, name string, v *view) {
+func (k *Kit) applyFilters(ctx context.Context, name string, v *View) {
 	fc, ok := pageContexts[name]
 	if v.Viewer == nil || !v.Viewer.Filtered || !ok {
 		return
 	}
-	set, err := s.filters.Set(ctx, v.Viewer.ID)
+	set, err := k.Filters.Set(ctx, v.Viewer.ID)
 	if err != nil {
-		s.log.Warn("filters", "user", v.Viewer.ID, "err", err) // the page goes on unfiltered
+		k.Log.Warn("filters", "user", v.Viewer.ID, "err", err) // the page goes on unfiltered
 		return
 	}
 	uid, now := v.Viewer.ID, time.Now()

@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"errors"
@@ -9,9 +9,9 @@ import (
 	"github.com/retwis/retwis/internal/middleware"
 )
 
-// parseForm reads a POSTed form, refusing bodies over the size limit and
+// ParseForm reads a POSTed form, refusing bodies over the size limit and
 // fields that are not valid UTF-8, before anything else looks at them.
-func parseForm(w http.ResponseWriter, r *http.Request) (int, error) {
+func ParseForm(w http.ResponseWriter, r *http.Request) (int, error) {
 	if err := r.ParseForm(); err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return http.StatusRequestEntityTooLarge, retwis.Errorf(retwis.Invalid, "The form is too large.")
@@ -28,9 +28,9 @@ func parseForm(w http.ResponseWriter, r *http.Request) (int, error) {
 	return 0, nil
 }
 
-// postNumber reads the post id in value, a parameter called name of a
+// PostNumber reads the post id in value, a parameter called name of a
 // request, spelled as retwis.ParseID reads it: 0 when value is empty.
-func postNumber(value, name string) (int64, error) {
+func PostNumber(value, name string) (int64, error) {
 	if value == "" {
 		return 0, nil
 	}
@@ -41,17 +41,17 @@ func postNumber(value, name string) (int64, error) {
 	return n, nil
 }
 
-// formRefused settles the answer to a form that failed with err: status
-// is what parseForm said (0 if the form was read), else err's kind
+// FormRefused settles the answer to a form that failed with err: status
+// is what ParseForm said (0 if the form was read), else err's kind
 // decides. A failure of the server (5xx) is answered here, and ok is
 // false; otherwise the caller shows the form again with status, its
 // Retry-After set if a rate limit refused it.
-func (s *Server) formRefused(w http.ResponseWriter, r *http.Request, status int, err error) (int, bool) {
+func (k *Kit) FormRefused(w http.ResponseWriter, r *http.Request, status int, err error) (int, bool) {
 	if status == 0 {
 		status = middleware.StatusOf(err)
 	}
 	if status >= 500 {
-		s.mw.Fail(w, r, err)
+		k.MW.Fail(w, r, err)
 		return status, false
 	}
 	middleware.SetRetryAfter(w, err)

@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"github.com/retwis/retwis/internal/store/accounts"
 )
 
-// withDevice returns the request's context carrying its device, for the
+// WithDevice returns the request's context carrying its device, for the
 // session a login, a sign-up or a password change begins.
-func (s *Server) withDevice(r *http.Request) context.Context {
+func (k *Kit) WithDevice(r *http.Request) context.Context {
 	return accounts.WithDevice(r.Context(), device(r))
 }
 
@@ -21,11 +21,11 @@ func device(r *http.Request) accounts.Device {
 	return accounts.Device{Name: words.DeviceName(r.UserAgent()), Addr: middleware.ClientAddr(r)}
 }
 
-// knownDevice returns where r comes from, known for the account called
+// KnownDevice returns where r comes from, known for the account called
 // name if r's device cookie says it logged in to it before.
-func (s *Server) knownDevice(r *http.Request, name string) accounts.Device {
+func (k *Kit) KnownDevice(r *http.Request, name string) accounts.Device {
 	d := device(r)
-	d.Known, _ = s.store.RecognizeDevice(r.Context(), deviceCookie(r), name)
+	d.Known, _ = k.Store.RecognizeDevice(r.Context(), deviceCookie(r), name)
 	return d
 }
 
@@ -43,19 +43,19 @@ func deviceCookie(r *http.Request) string {
 	return c.Value
 }
 
-// rememberDevice sends the device cookie of a browser that has just
+// RememberDevice sends the device cookie of a browser that has just
 // logged in to uid's account, or signed up for it, for a year (HttpOnly,
 // SameSite=Lax, Secure as the auth cookie is). Failing that (Redis full,
 // say), the browser stays as it was, and the failure is logged: the
 // login went through.
-func (s *Server) rememberDevice(w http.ResponseWriter, r *http.Request, uid int64) {
-	value, err := s.store.RememberDevice(r.Context(), deviceCookie(r), uid)
+func (k *Kit) RememberDevice(w http.ResponseWriter, r *http.Request, uid int64) {
+	value, err := k.Store.RememberDevice(r.Context(), deviceCookie(r), uid)
 	if err != nil {
-		s.log.Warn("the device cookie was not sent", "user", uid, "err", err)
+		k.Log.Warn("the device cookie was not sent", "user", uid, "err", err)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{
 		Name: deviceCookieName, Value: value, Path: "/", MaxAge: cookieMaxAge,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure || middleware.Secure(r),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: k.secure || middleware.Secure(r),
 	})
 }

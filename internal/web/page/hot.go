@@ -1,4 +1,4 @@
-package web
+package page
 
 import (
 	"bytes"
@@ -43,15 +43,15 @@ const (
 // once each with markers in place of its values (parseShapes), are
 // filled in with kept parts (compose).
 type hotPage struct {
-	card func(*keptParts, *view) (template.HTML, error) // its first card(s)
-	page func(*view) *retwis.Page                       // its posts
+	card func(*keptParts, *View) (template.HTML, error) // its first card(s)
+	page func(*View) *retwis.Page                       // its posts
 }
 
 // hotPages are the pages composed from kept parts, by name.
 var hotPages = map[string]hotPage{
-	"home":     {card: (*keptParts).homeCard, page: func(v *view) *retwis.Page { return &v.Page }},
-	"profile":  {card: (*keptParts).profileCard, page: func(v *view) *retwis.Page { return &v.Profile.Page }},
-	"timeline": {card: (*keptParts).timelineCards, page: func(v *view) *retwis.Page { return &v.Page }},
+	"home":     {card: (*keptParts).homeCard, page: func(v *View) *retwis.Page { return &v.Page }},
+	"profile":  {card: (*keptParts).profileCard, page: func(v *View) *retwis.Page { return &v.Profile.Page }},
+	"timeline": {card: (*keptParts).timelineCards, page: func(v *View) *retwis.Page { return &v.Page }},
 }
 
 // parseShapes renders every shape of each hot page: its template, parsed
@@ -85,8 +85,8 @@ func parseShapes(funcs template.FuncMap) (map[string]*[shapeCount]parts.Shape, e
 
 // markerView returns the view of the shape bits of the page: markers in
 // place of its strings, one zero element in each list it shows.
-func (hp hotPage) markerView(bits int) view {
-	v := view{Title: parts.Marker(holeTitle)}
+func (hp hotPage) markerView(bits int) View {
+	v := View{Title: parts.Marker(holeTitle)}
 	if bits&withSuggestions != 0 {
 		v.Suggestions = make([]retwis.Suggestion, 1)
 	}
@@ -106,7 +106,7 @@ func (hp hotPage) markerView(bits int) view {
 // shape does: posts that could not be loaded (how many, in words), a
 // link that html/template would escape (see parts.PlainURL), pins,
 // announcements.
-func (hp hotPage) shape(v *view) (int, bool) {
+func (hp hotPage) shape(v *View) (int, bool) {
 	p := hp.page(v)
 	if p.Missing != 0 || !parts.PlainURL(v.Newer) || !parts.PlainURL(v.Older) || len(v.Profile.Pinned) > 0 || len(v.Announcements) > 0 {
 		return 0, false
@@ -129,7 +129,7 @@ func (hp hotPage) shape(v *view) (int, bool) {
 
 // execute writes page name of v to buf: a hot page composed (compose),
 // any other, or a hot page in no shape, by executing its template.
-func (ps *pageSet) execute(buf *bytes.Buffer, name string, v *view) error {
+func (ps *pageSet) execute(buf *bytes.Buffer, name string, v *View) error {
 	if ok, err := ps.compose(buf, name, v); ok || err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (ps *pageSet) execute(buf *bytes.Buffer, name string, v *view) error {
 // returns false, having written nothing, if the page is not hot or v is
 // in no shape, and its error, having written part of the page, if a
 // part fails to render.
-func (ps *pageSet) compose(buf *bytes.Buffer, name string, v *view) (bool, error) {
+func (ps *pageSet) compose(buf *bytes.Buffer, name string, v *View) (bool, error) {
 	hp, ok := hotPages[name]
 	if !ok {
 		return false, nil
@@ -155,7 +155,7 @@ func (ps *pageSet) compose(buf *bytes.Buffer, name string, v *view) (bool, error
 }
 
 // fill writes what fills hole of hot page hp of v to buf, as HTML.
-func (ps *pageSet) fill(buf *bytes.Buffer, hp hotPage, v *view, hole int) error {
+func (ps *pageSet) fill(buf *bytes.Buffer, hp hotPage, v *View, hole int) error {
 	var html template.HTML
 	var err error
 	switch hole {
