@@ -20,22 +20,18 @@ run:
 FAULTS := ^(TestFailoverLosesNothing|TestFaultsLeaveNoHalfWrites)$$
 
 # FIRST are the packages whose tests take longest, started first so
-# that the others run beside them rather than after; and four packages'
-# tests run at once (go test's default is one per core), as many of them
-# wait on Redis, on lock expiries and on failovers more than they compute.
+# that the others run beside them rather than after.
 FIRST := ./internal/web ./cmd/retwis ./internal/store ./redlock ./internal/api ./internal/store/bulk ./internal/redisserver
 
 ## test: vet and run every test against real redis-server processes (and
 ## headless Chromium for the browser tests, Node.js for the Mastodon
-## client libraries of npm), tests of a package side by side, while
-## every parser of untrusted input is fuzzed for a second each, on one
-## core (its report follows the tests'); then the load-and-fault tests.
-## RETWIS_NEED_NODE makes a missing Node.js a failure, not a skip.
+## client libraries of npm), tests of a package side by side; then fuzz
+## every parser of untrusted input for a second each; then the
+## load-and-fault tests. RETWIS_NEED_NODE makes a missing Node.js a
+## failure, not a skip.
 test: packages vet
-	@fuzzlog=$$(mktemp); FUZZ_WORKERS=1 sh scripts/fuzz.sh >"$$fuzzlog" 2>&1 & fuzz=$$!; \
-	RETWIS_NEED_NODE=1 $(GO) test $(RACE) -count=1 -p 4 -parallel 8 -skip '$(FAULTS)' $(FIRST) ./...; tested=$$?; \
-	wait $$fuzz; fuzzed=$$?; cat "$$fuzzlog"; rm -f "$$fuzzlog"; \
-	test $$tested -eq 0 -a $$fuzzed -eq 0
+	RETWIS_NEED_NODE=1 $(GO) test $(RACE) -count=1 -parallel 8 -skip '$(FAULTS)' $(FIRST) ./...
+	sh scripts/fuzz.sh
 	@$(MAKE) --no-print-directory test-faults
 
 ## test-faults: the load-and-fault tests alone
