@@ -144,7 +144,7 @@ func (b *bench) scenarios(ctx context.Context) error {
 	}
 	b.printf("\n%d connections, %s per scenario, against %s; ratios to the static file %s\n",
 		b.opts.Connections, b.opts.Duration, b.opts.URL, baselinePath)
-	b.printf("%-10s %10s %7s %9s %9s %9s %9s %7s\n", "scenario", "req/s", "ratio", "p50", "p90", "p99", "max", "errors")
+	b.printf("%-17s %10s %7s %9s %9s %9s %9s %7s\n", "scenario", "req/s", "ratio", "p50", "p90", "p99", "max", "errors")
 	b.row("static", baseline, baseline)
 	b.row("healthz", healthz, baseline)
 	for _, sc := range scenarioList {
@@ -178,7 +178,7 @@ func (b *bench) scenarios(ctx context.Context) error {
 
 func (b *bench) row(name string, r, baseline loadtest.Result) {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d.Microseconds())/1000) }
-	b.printf("%-10s %10.0f %7.2f %9s %9s %9s %9s %7d\n", name, r.RPS, r.RPS/baseline.RPS,
+	b.printf("%-17s %10.0f %7.2f %9s %9s %9s %9s %7d\n", name, r.RPS, r.RPS/baseline.RPS,
 		ms(r.P50), ms(r.P90), ms(r.P99), ms(r.Max), r.Errors)
 	for _, e := range r.ErrorSamples {
 		b.printf("           error: %s\n", e)
