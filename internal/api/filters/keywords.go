@@ -7,34 +7,6 @@ import (
 	"github.com/retwis/retwis/internal/api/entity"
 )
 
-// keywords answers GET /api/v2/filters/{filter_id}/keywords.
-func (s *Server) keywords(w http.ResponseWriter, r *http.Request, raw string) {
-	id, ok := pathID(w, r, raw)
-	if !ok {
-		return
-	}
-	f, err := s.Filters.Get(r.Context(), apiwire.Viewer(r).ID, id)
-	if err != nil {
-		s.Fail(w, r, err)
-		return
-	}
-	apiwire.WriteJSON(w, http.StatusOK, entity.FilterOf(f).Keywords)
-}
-
-// keyword answers GET /api/v2/filters/keywords/{id}.
-func (s *Server) keyword(w http.ResponseWriter, r *http.Request, raw string) {
-	id, ok := pathID(w, r, raw)
-	if !ok {
-		return
-	}
-	_, k, err := s.Filters.KeywordOf(r.Context(), apiwire.Viewer(r).ID, id)
-	if err != nil {
-		s.Fail(w, r, err)
-		return
-	}
-	apiwire.WriteJSON(w, http.StatusOK, entity.KeywordOf(k))
-}
-
 // addKeyword answers POST /api/v2/filters/{filter_id}/keywords: a new
 // keyword (keyword, whole_word: true if absent) of the filter.
 func (s *Server) addKeyword(w http.ResponseWriter, r *http.Request) {

@@ -8,10 +8,12 @@
 package filters
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/apiwire"
+	"github.com/retwis/retwis/internal/api/entity"
 )
 
 // Server serves the filters' routes of the client API, on the API's kit.
@@ -49,16 +51,43 @@ func (s *Server) read(w http.ResponseWriter, r *http.Request) {
 	first, second := r.PathValue("filter_id"), r.PathValue("what")
 	switch {
 	case second == "keywords":
-		s.keywords(w, r, first)
+		answer(s, w, r, first, func(ctx context.Context, uid, id int64) (any, error) {
+			f, err := s.Filters.Get(ctx, uid, id)
+			return entity.FilterOf(f).Keywords, err
+		})
 	case second == "statuses":
-		s.statuses(w, r, first)
+		answer(s, w, r, first, func(ctx context.Context, uid, id int64) (any, error) {
+			f, err := s.Filters.Get(ctx, uid, id)
+			return entity.FilterOf(f).Statuses, err
+		})
 	case first == "keywords":
-		s.keyword(w, r, second)
+		answer(s, w, r, second, func(ctx context.Context, uid, id int64) (any, error) {
+			_, k, err := s.Filters.KeywordOf(ctx, uid, id)
+			return entity.KeywordOf(k), err
+		})
 	case first == "statuses":
-		s.status(w, r, second)
+		answer(s, w, r, second, func(ctx context.Context, uid, id int64) (any, error) {
+			_, ref, err := s.Filters.StatusOf(ctx, uid, id)
+			return entity.StatusRefOf(ref), err
+		})
 	default:
 		apiwire.NotFound(w, r)
 	}
+}
+
+// answer answers with what read returns of the viewer's filter, keyword
+// or post of the id raw (404 for no id, or none of the viewer's).
+func answer(s *Server, w http.ResponseWriter, r *http.Request, raw string, read func(ctx context.Context, uid, id int64) (any, error)) {
+	id, ok := pathID(w, r, raw)
+	if !ok {
+		return
+	}
+	out, err := read(r.Context(), apiwire.Viewer(r).ID, id)
+	if err != nil {
+		s.Fail(w, r, err)
+		return
+	}
+	apiwire.WriteJSON(w, http.StatusOK, out)
 }
 
 // pathID reads the id of a filter, keyword or post in a path; a

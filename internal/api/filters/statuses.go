@@ -8,34 +8,6 @@ import (
 	"github.com/retwis/retwis/internal/api/entity"
 )
 
-// statuses answers GET /api/v2/filters/{filter_id}/statuses.
-func (s *Server) statuses(w http.ResponseWriter, r *http.Request, raw string) {
-	id, ok := pathID(w, r, raw)
-	if !ok {
-		return
-	}
-	f, err := s.Filters.Get(r.Context(), apiwire.Viewer(r).ID, id)
-	if err != nil {
-		s.Fail(w, r, err)
-		return
-	}
-	apiwire.WriteJSON(w, http.StatusOK, entity.FilterOf(f).Statuses)
-}
-
-// status answers GET /api/v2/filters/statuses/{id}.
-func (s *Server) status(w http.ResponseWriter, r *http.Request, raw string) {
-	id, ok := pathID(w, r, raw)
-	if !ok {
-		return
-	}
-	_, ref, err := s.Filters.StatusOf(r.Context(), apiwire.Viewer(r).ID, id)
-	if err != nil {
-		s.Fail(w, r, err)
-		return
-	}
-	apiwire.WriteJSON(w, http.StatusOK, entity.StatusRefOf(ref))
-}
-
 // addStatus answers POST /api/v2/filters/{filter_id}/statuses: the post
 // status_id added to the filter.
 func (s *Server) addStatus(w http.ResponseWriter, r *http.Request) {
