@@ -65,8 +65,3 @@ func ActivityWrite(uid int64, exists bool, newest int64) []string {
 func ActiveCmd(c rueidis.Client, p Post) rueidis.Completed {
 	return c.B().Zadd().Key(schema.UsersByActivity).Gt().ScoreMember().ScoreMember(float64(p.ID), kernel.ID(p.Author)).Build()
 }
-
-// EntryCmd returns the command of EntryWrite.
-func EntryCmd(c rueidis.Client, uid int64, exists bool, code uint64) rueidis.Completed {
-	return Commands(c, [][]string{EntryWrite(uid, exists, code)})[0]
-}

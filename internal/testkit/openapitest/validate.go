@@ -20,16 +20,6 @@ func Validate(root, schema, v any) []string {
 	return errs
 }
 
-// SchemaRef returns the schema named name in the document root's
-// components, as a reference, for Validate; "[]Name" is an array of
-// them.
-func SchemaRef(name string) any {
-	if item, ok := strings.CutPrefix(name, "[]"); ok {
-		return map[string]any{"type": "array", "items": SchemaRef(item)}
-	}
-	return map[string]any{"$ref": "#/components/schemas/" + name}
-}
-
 func validate(root, schema, v any, at string, errs *[]string) {
 	s, _ := schema.(map[string]any)
 	if ref, ok := s["$ref"].(string); ok {

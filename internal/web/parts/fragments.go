@@ -83,17 +83,6 @@ func (f *Fragments) HTML(posts []retwis.Post, now time.Time) (template.HTML, err
 	return template.HTML(b.String()), nil
 }
 
-// Write writes the HTML of posts to b, one after the other, as of now.
-func (f *Fragments) Write(b *bytes.Buffer, posts []retwis.Post, now time.Time) error {
-	frs, size, err := f.all(posts)
-	if err != nil {
-		return err
-	}
-	b.Grow(size)
-	write(b, frs, posts, now)
-	return nil
-}
-
 // PageHTML returns the HTML of page's posts as HTML does, those it
 // veils (retwis.Page.Veiled) each in a <details> that says "Filtered:"
 // and the filter's title, open without JavaScript.
