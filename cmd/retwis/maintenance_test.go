@@ -120,12 +120,22 @@ func TestMaintenanceLockBounded(t *testing.T) {
 		{locks.WithOptions(idLeaseLocks), schema.WorkerLock(0), nil},
 	} {
 		l := must.Value(tc.locks.Lock(t.Context(), tc.name, 10*time.Second))(t)
+		// An extension whose instance was slower than its timeout (a
+		// loaded machine) failed without counting: it is tried again.
+		extend := func() (err error) {
+			for range 5 {
+				if err = l.Extend(t.Context(), 10*time.Second); !errors.Is(err, redlock.ErrExtendFailed) {
+					return err
+				}
+			}
+			return err
+		}
 		for i := range maintenanceMaxExtensions {
-			if err := l.Extend(t.Context(), 10*time.Second); err != nil {
+			if err := extend(); err != nil {
 				t.Fatalf("%s: extension %d: %v", tc.name, i+1, err)
 			}
 		}
-		if err := l.Extend(t.Context(), 10*time.Second); !errors.Is(err, tc.want) {
+		if err := extend(); !errors.Is(err, tc.want) {
 			t.Fatalf("%s: extension %d: %v; want %v", tc.name, maintenanceMaxExtensions+1, err, tc.want)
 		}
 		must.OK(t, l.Unlock(t.Context()))
