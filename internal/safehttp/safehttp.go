@@ -68,7 +68,9 @@ func refuse(_, address string, _ syscall.RawConn) error {
 
 // Public reports whether a is an address of the public internet: not
 // unspecified, loopback, private (RFC 1918, RFC 4193), link-local,
-// multicast, shared (RFC 6598, carrier-grade NAT) or otherwise reserved.
+// multicast, shared (RFC 6598, carrier-grade NAT) or otherwise reserved,
+// nor an IPv6 address that a NAT64 or 6to4 gateway would take to such an
+// IPv4 address.
 func Public(a netip.Addr) bool {
 	a = a.Unmap()
 	if !a.IsValid() || a.IsUnspecified() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() ||
@@ -80,7 +82,31 @@ func Public(a netip.Addr) bool {
 			return false
 		}
 	}
+	if v4, ok := embedded(a); ok { // what a translator or relay would reach
+		return Public(v4)
+	}
 	return true
+}
+
+// The IPv6 prefixes that carry an IPv4 address a gateway forwards to:
+// NAT64's well-known prefix (RFC 6052), the address in the last 32 bits,
+// and 6to4 (RFC 3056), in the 32 bits after the prefix.
+var (
+	nat64  = netip.MustParsePrefix("64:ff9b::/96")
+	sixTo4 = netip.MustParsePrefix("2002::/16")
+)
+
+// embedded returns the IPv4 address that a, an IPv6 address of NAT64's
+// or 6to4's prefix, stands for.
+func embedded(a netip.Addr) (netip.Addr, bool) {
+	b := a.As16()
+	switch {
+	case nat64.Contains(a):
+		return netip.AddrFrom4([4]byte(b[12:16])), true
+	case sixTo4.Contains(a):
+		return netip.AddrFrom4([4]byte(b[2:6])), true
+	}
+	return netip.Addr{}, false
 }
 
 // reserved are the ranges that net/netip's predicates leave out.

@@ -42,6 +42,11 @@ func TestPublic(t *testing.T) {
 		{"::ffff:10.0.0.1", false},
 		{"::ffff:8.8.8.8", true},
 		{"2001:db8::1", false},
+		{"64:ff9b::7f00:1", false},    // NAT64 of 127.0.0.1
+		{"64:ff9b::a9fe:a9fe", false}, // NAT64 of 169.254.169.254
+		{"64:ff9b::808:808", true},    // NAT64 of 8.8.8.8
+		{"2002:c0a8:101::1", false},   // 6to4 of 192.168.1.1
+		{"2002:808:808::1", true},     // 6to4 of 8.8.8.8
 	} {
 		if got := safehttp.Public(netip.MustParseAddr(c.addr)); got != c.public {
 			t.Errorf("Public(%s) = %v, want %v", c.addr, got, c.public)
