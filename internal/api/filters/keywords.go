@@ -10,13 +10,8 @@ import (
 // addKeyword answers POST /api/v2/filters/{filter_id}/keywords: a new
 // keyword (keyword, whole_word: true if absent) of the filter.
 func (s *Server) addKeyword(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, r.PathValue("filter_id"))
+	id, v, ok := pathParams(w, r, "filter_id")
 	if !ok {
-		return
-	}
-	v, err := apiwire.Params(r)
-	if err != nil {
-		apiwire.BadRequest(w, r, err)
 		return
 	}
 	_, given := v["whole_word"]
@@ -32,13 +27,8 @@ func (s *Server) addKeyword(w http.ResponseWriter, r *http.Request) {
 // updateKeyword answers PUT /api/v2/filters/keywords/{id}: keyword and
 // whole_word, those given, changed.
 func (s *Server) updateKeyword(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, r.PathValue("id"))
+	id, v, ok := pathParams(w, r, "id")
 	if !ok {
-		return
-	}
-	v, err := apiwire.Params(r)
-	if err != nil {
-		apiwire.BadRequest(w, r, err)
 		return
 	}
 	fields := map[string]string{}

@@ -10,6 +10,7 @@ package filters
 import (
 	"context"
 	"net/http"
+	"net/url"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/apiwire"
@@ -88,6 +89,23 @@ func answer(s *Server, w http.ResponseWriter, r *http.Request, raw string, read 
 		return
 	}
 	apiwire.WriteJSON(w, http.StatusOK, out)
+}
+
+// pathParams reads the id of a filter, keyword or post that the path
+// names by name, then the request's parameters; ok is false once the
+// request has been answered (404 for a malformed id, 400 for parameters
+// that cannot be read).
+func pathParams(w http.ResponseWriter, r *http.Request, name string) (int64, url.Values, bool) {
+	id, ok := pathID(w, r, r.PathValue(name))
+	if !ok {
+		return 0, nil, false
+	}
+	v, err := apiwire.Params(r)
+	if err != nil {
+		apiwire.BadRequest(w, r, err)
+		return 0, nil, false
+	}
+	return id, v, true
 }
 
 // pathID reads the id of a filter, keyword or post in a path; a

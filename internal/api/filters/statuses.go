@@ -11,13 +11,8 @@ import (
 // addStatus answers POST /api/v2/filters/{filter_id}/statuses: the post
 // status_id added to the filter.
 func (s *Server) addStatus(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, r.PathValue("filter_id"))
+	id, v, ok := pathParams(w, r, "filter_id")
 	if !ok {
-		return
-	}
-	v, err := apiwire.Params(r)
-	if err != nil {
-		apiwire.BadRequest(w, r, err)
 		return
 	}
 	pid, ok := retwis.ParseID(v.Get("status_id"))

@@ -108,13 +108,8 @@ func (s *Server) v1Create(w http.ResponseWriter, r *http.Request) {
 // changed; its phrase only if that filter has no other keyword, as
 // Mastodon (422 otherwise). The v1 filter.
 func (s *Server) v1Update(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r, r.PathValue("id"))
+	id, v, ok := pathParams(w, r, "id")
 	if !ok {
-		return
-	}
-	v, err := apiwire.Params(r)
-	if err != nil {
-		apiwire.BadRequest(w, r, err)
 		return
 	}
 	uid := apiwire.Viewer(r).ID
