@@ -50,22 +50,15 @@ func (s *Store) Directory(ctx context.Context, newest bool, offset, n int) ([]in
 }
 
 // idsOf returns the ids of the users called names, in their order, but
-// for those gone or suspended: one cached read of the name index.
+// for those gone or suspended.
 func (s *Store) idsOf(ctx context.Context, names []string, suspended map[int64]bool) ([]int64, error) {
-	cmds := make([]rueidis.CacheableTTL, len(names))
-	for i, name := range names {
-		cmds[i] = rueidis.CT(s.C.B().Hget().Key(schema.Names(name)).Field(name).Cache(), s.Opts.CacheTTL)
+	uids, err := s.namedIDs(ctx, names)
+	if err != nil {
+		return nil, err
 	}
-	out := make([]int64, 0, len(names))
-	for _, r := range s.CachedMulti(ctx, cmds...) {
-		uid, err := r.AsInt64()
-		if rueidis.IsRedisNil(err) {
-			continue
-		}
-		if err != nil {
-			return nil, s.Wrap("directory: names", err)
-		}
-		if !suspended[uid] {
+	out := make([]int64, 0, len(uids))
+	for _, uid := range uids {
+		if uid != 0 && !suspended[uid] {
 			out = append(out, uid)
 		}
 	}

@@ -355,21 +355,36 @@ func (l Latest) Users(ctx context.Context) ([]string, error) {
 // listedNames returns, of names, those whose account is not among
 // suspended, in their order.
 func (s *Store) listedNames(ctx context.Context, names []string, suspended map[int64]bool) ([]string, error) {
-	cmds := make([]rueidis.CacheableTTL, len(names))
-	for i, name := range names {
-		cmds[i] = rueidis.CT(s.C.B().Hget().Key(schema.Names(name)).Field(name).Cache(), s.Opts.CacheTTL)
+	uids, err := s.namedIDs(ctx, names)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]string, 0, len(names))
-	for i, r := range s.CachedMulti(ctx, cmds...) {
-		uid, err := r.AsInt64()
-		if err != nil && !rueidis.IsRedisNil(err) {
-			return nil, s.Wrap("latest users", err)
-		}
+	for i, uid := range uids {
 		if !suspended[uid] {
 			out = append(out, names[i])
 		}
 	}
 	return out, nil
+}
+
+// namedIDs returns the ids of the users called names, as registered, in
+// their order (0 for a name nobody has): one cached read of the name
+// index.
+func (s *Store) namedIDs(ctx context.Context, names []string) ([]int64, error) {
+	cmds := make([]rueidis.CacheableTTL, len(names))
+	for i, name := range names {
+		cmds[i] = rueidis.CT(s.C.B().Hget().Key(schema.Names(name)).Field(name).Cache(), s.Opts.CacheTTL)
+	}
+	uids := make([]int64, len(names))
+	for i, r := range s.CachedMulti(ctx, cmds...) {
+		uid, err := r.AsInt64()
+		if err != nil && !rueidis.IsRedisNil(err) {
+			return nil, s.Wrap("user ids", err)
+		}
+		uids[i] = uid
+	}
+	return uids, nil
 }
 
 // Login checks a username and password and returns the user and the
