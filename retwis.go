@@ -58,6 +58,13 @@ type Post struct {
 	// body), is the post it boosts, as the reader sees it; nil for a
 	// post.
 	Reblog *Post
+	// Media are the pictures attached (at most MaxAttachments), shown
+	// behind the warning when Sensitive is set.
+	Media     []Attachment
+	Sensitive bool
+	// Card is the preview of the first link of the body, once made (nil:
+	// none, or not yet).
+	Card *Card
 }
 
 // Summary is a user as the API describes them: the profile and counts.
@@ -69,6 +76,9 @@ type Summary struct {
 	Counts      Counts
 	Posts       int64
 	LastPost    time.Time // zero: no posts
+	// Avatar and Header are the pictures the user uploaded (nil: none;
+	// see AvatarPath and HeaderPath).
+	Avatar, Header *Attachment
 }
 
 // Deletion is how far the deletion of an account has got, as those who
