@@ -157,8 +157,8 @@ func TestConversationsHidden(t *testing.T) {
 // as a job run twice does.
 func (f *fixture) replay(t *testing.T, p retwis.Post) {
 	t.Helper()
-	r := f.St.C.Do(f.Ctx, f.St.C.B().Hmget().Key(schema.Post(p.ID)).Field(posts.JobFields...).Build())
-	jp, _, ok, err := posts.ParseJobPost(p.ID, r)
+	r := f.St.C.Do(f.Ctx, f.St.C.B().Hmget().Key(schema.Post(p.ID)).Field(index.JobFields...).Build())
+	jp, _, ok, err := index.ParseJobPost(p.ID, r)
 	if err != nil || !ok {
 		t.Fatalf("read post %d: %v, %v", p.ID, ok, err)
 	}

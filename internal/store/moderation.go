@@ -99,12 +99,12 @@ func (s *Store) retrend(ctx context.Context, uid int64, sign int) {
 	}
 	reads := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		reads[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(posts.JobFields...).Build()
+		reads[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(index.JobFields...).Build()
 	}
 	since := time.Now().Add(-posts.TrendWindow).Unix()
 	var recent []index.Post
 	for i, r := range s.C.DoMulti(ctx, reads...) {
-		if p, _, ok, err := posts.ParseJobPost(pids[i], r); err == nil && ok && p.Time >= since {
+		if p, _, ok, err := index.ParseJobPost(pids[i], r); err == nil && ok && p.Time >= since {
 			recent = append(recent, p)
 		}
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
-	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -637,7 +636,7 @@ func (s checker) checkDirectory(ctx context.Context, keys []string, _ *checkRun)
 // mentions and reply, and that an edited one's indexes follow its text
 // (editFollowed).
 func (s checker) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]finding, error) {
-	fields := append(slices.Clone(posts.JobFields), schema.FieldBody, schema.FieldEdited, schema.FieldDelivered)
+	fields := append(slices.Clone(index.JobFields), schema.FieldBody, schema.FieldEdited, schema.FieldDelivered)
 	pids, res := s.ReadEach(ctx, keys, schema.PostOf, func(k string) rueidis.Completed {
 		return s.C.B().Hmget().Key(k).Field(fields...).Build()
 	})
@@ -645,7 +644,7 @@ func (s checker) checkPosts(ctx context.Context, keys []string, _ *checkRun) ([]
 	var found []finding
 	subjects := map[string]rueidis.Completed{}
 	for i, r := range res {
-		p, _, ok, err := posts.ParseJobPost(pids[i], r)
+		p, _, ok, err := index.ParseJobPost(pids[i], r)
 		if err != nil {
 			return nil, s.Wrap("check: read posts", err)
 		}

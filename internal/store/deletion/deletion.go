@@ -31,8 +31,8 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
-	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -192,7 +192,7 @@ func (s *Deleter) accountFacts(ctx context.Context, uid int64) (deletion, error)
 		return deletion{}, s.Wrap("delete account: read", err)
 	}
 	vals, _ := res[0].ToArray()
-	user := posts.AsStrings(vals)
+	user := index.AsStrings(vals)
 	if len(user) != 2 {
 		return deletion{}, s.Wrap("delete account: read", kernel.ErrShape)
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/lists"
-	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/store/tagfollows"
 )
@@ -61,7 +60,7 @@ func (s *Deleter) nextWork(ctx context.Context, uid int64) (work, error) {
 	var w work
 	vals, err := res[0].ToArray()
 	if err == nil && len(vals) == 2 {
-		state := posts.AsStrings(vals)
+		state := index.AsStrings(vals)
 		w.batch, w.counted = state[0], state[1] == "1"
 	}
 	var errs [8]error
@@ -330,7 +329,7 @@ func (s *Deleter) deleteGraph(ctx context.Context, uid int64, members []string) 
 }
 
 // stashedPost is a post of a batch being deleted, as the deletion's
-// state keeps it: its values of posts.JobFields, none for a post gone already.
+// state keeps it: its values of index.JobFields, none for a post gone already.
 type stashedPost struct {
 	ID     int64    `json:"id"`
 	Fields []string `json:"fields,omitempty"`
@@ -343,7 +342,7 @@ type stashedPost struct {
 func (s *Deleter) stashPosts(ctx context.Context, uid int64, pids []int64) (string, error) {
 	cmds := make(rueidis.Commands, len(pids))
 	for i, pid := range pids {
-		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(posts.JobFields...).Build()
+		cmds[i] = s.C.B().Hmget().Key(schema.Post(pid)).Field(index.JobFields...).Build()
 	}
 	batch := make([]stashedPost, len(pids))
 	for i, r := range s.C.DoMulti(ctx, cmds...) {
@@ -352,7 +351,7 @@ func (s *Deleter) stashPosts(ctx context.Context, uid int64, pids []int64) (stri
 			return "", s.Wrap("deletion: read posts", err)
 		}
 		batch[i].ID = pids[i]
-		if fields := posts.AsStrings(vals); len(fields) > 0 && fields[0] != "" {
+		if fields := index.AsStrings(vals); len(fields) > 0 && fields[0] != "" {
 			batch[i].Fields = fields
 		}
 	}
@@ -486,7 +485,7 @@ func (s *Deleter) dropHashes(ctx context.Context, stashed []stashedPost) ([]inde
 	var found []index.Post
 	dels := make(rueidis.Commands, len(stashed))
 	for i, sp := range stashed {
-		if p, _, ok := posts.ParseJobFields(sp.ID, sp.Fields); ok {
+		if p, _, ok := index.ParseJobFields(sp.ID, sp.Fields); ok {
 			found = append(found, p)
 		}
 		s.Written.Add(schema.Post(sp.ID))

@@ -9,7 +9,6 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
-	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -22,7 +21,7 @@ func (w *Worker) readBoost(ctx context.Context, j *job) (ok bool, err error) {
 	if err != nil {
 		return false, w.st.Wrap("delivery: read boost", err)
 	}
-	str := posts.AsStrings(vals)
+	str := index.AsStrings(vals)
 	users := index.SplitUsers(str[1])
 	if str[0] == "" || len(users) != 1 {
 		return false, nil // gone (or damaged: nothing to deliver)

@@ -433,7 +433,7 @@ func (w *Worker) begin(ctx context.Context, j *job) (post index.Post, fanout boo
 // its deletion may have swept the timeline first.
 func (w *Worker) publishGlobally(ctx context.Context, j job) (post index.Post, fanout bool, err error) {
 	b := w.st.C.B()
-	post, flag, ok, err := posts.ParseJobPost(j.post, w.st.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(posts.JobFields...).Build()))
+	post, flag, ok, err := index.ParseJobPost(j.post, w.st.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(index.JobFields...).Build()))
 	if err != nil {
 		return post, false, w.st.Wrap("delivery: read post", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/retwis/retwis/internal/store/index"
-	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/store/tagfollows"
 )
@@ -45,7 +44,7 @@ func (w *Worker) pushTagged(ctx context.Context, jobs []job, ps map[int64]index.
 // author with more followers than a batch, or one resumed), reading its
 // post.
 func (w *Worker) deliverTagged(ctx context.Context, j job, batch int) error {
-	post, _, ok, err := posts.ParseJobPost(j.post, w.st.C.Do(ctx, w.st.C.B().Hmget().Key(schema.Post(j.post)).Field(posts.JobFields...).Build()))
+	post, _, ok, err := index.ParseJobPost(j.post, w.st.C.Do(ctx, w.st.C.B().Hmget().Key(schema.Post(j.post)).Field(index.JobFields...).Build()))
 	if err != nil || !ok {
 		return w.st.Wrap("delivery: read post", err)
 	}

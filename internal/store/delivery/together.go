@@ -13,7 +13,6 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
-	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -169,7 +168,7 @@ func (w *Worker) readAudience(ctx context.Context, jobs []job, limit int) (audie
 	b := w.st.C.B()
 	cmds := make(rueidis.Commands, 0, 2*len(jobs))
 	for _, j := range jobs {
-		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(posts.JobFields...).Build())
+		cmds = append(cmds, b.Hmget().Key(schema.Post(j.post)).Field(index.JobFields...).Build())
 	}
 	var authors []int64
 	at := make(map[int64]int)
@@ -190,7 +189,7 @@ func (w *Worker) readAudience(ctx context.Context, jobs []job, limit int) (audie
 		a.followers[author] = f
 	}
 	for i, j := range jobs {
-		post, flag, ok, err := posts.ParseJobPost(j.post, res[i])
+		post, flag, ok, err := index.ParseJobPost(j.post, res[i])
 		if err != nil {
 			return a, w.st.Wrap("delivery: read post", err)
 		}

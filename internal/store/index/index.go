@@ -136,6 +136,9 @@ type Post struct {
 	// ReblogOf is, for a boost, the post it boosts (0: a post). A boost
 	// enters no index: its Conv is empty.
 	ReblogOf int64
+	// Media are the ids of its attachments, which its deletion hands to
+	// upkeep (MediaPending) to remove their files.
+	Media []int64
 }
 
 // Cmds return the commands that enter p in the secondary indexes
@@ -271,7 +274,9 @@ func countCmds(c rueidis.Client, p Post, sign int) rueidis.Commands {
 // conversations and home timelines of those it was between), and drop the index of its replies (which stay
 // standing, in reply to a deleted post) and its counts and who
 // favourited it (CountsDelCmds; the marks of those who did are skipped
-// when read, and removed then). Each is safe to repeat.
+// when read, and removed then); its media go to upkeep, due at once
+// (which keeps those of a post that still stands). Each is safe to
+// repeat.
 func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 	b := c.B()
 	pid := kernel.ID(p.ID)
@@ -301,6 +306,9 @@ func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 	}
 	cmds = append(cmds, ConversationUnlistCmds(c, p)...)
 	cmds = append(cmds, b.Del().Key(schema.Replies(p.ID)).Build())
+	for _, mid := range p.Media {
+		cmds = append(cmds, b.Zadd().Key(schema.MediaPending).ScoreMember().ScoreMember(0, schema.PendingMember(p.Author, mid)).Build())
+	}
 	return append(cmds, CountsDelCmds(c, p.ID)...)
 }
 

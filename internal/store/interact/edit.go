@@ -134,7 +134,7 @@ func (s *Store) parseEdited(e Edit, res []rueidis.RedisResult) (editedPost, erro
 	if err != nil {
 		return editedPost{}, s.Wrap("edit: read author", err)
 	}
-	f := posts.AsStrings(vals)
+	f := index.AsStrings(vals)
 	author, err := strconv.ParseInt(f[0], 10, 64)
 	switch {
 	case err != nil:
@@ -273,7 +273,7 @@ var errNotDelivered = errors.New("interact: an edited post not delivered yet")
 func (s *Store) ReconcileEdit(ctx context.Context, pid int64) (post index.Post, fanout bool, err error) {
 	more := []string{schema.FieldBody, schema.FieldEdited, schema.FieldDelivered}
 	b := s.C.B()
-	res := s.C.DoMulti(ctx, b.Hmget().Key(schema.Post(pid)).Field(append(slices.Clone(posts.JobFields), more...)...).Build(),
+	res := s.C.DoMulti(ctx, b.Hmget().Key(schema.Post(pid)).Field(append(slices.Clone(index.JobFields), more...)...).Build(),
 		b.Zrevrange().Key(schema.FavouritedBy(pid)).Start(0).Stop(maxUpdateNotes-1).Build(),
 		b.Zrevrange().Key(schema.RebloggedBy(pid)).Start(0).Stop(maxUpdateNotes-1).Build())
 	vals, err := res[0].ToArray()
@@ -288,9 +288,9 @@ func (s *Store) ReconcileEdit(ctx context.Context, pid int64) (post index.Post, 
 		}
 		interacted = append(interacted, uids...)
 	}
-	str := posts.AsStrings(vals)
-	n := len(posts.JobFields)
-	before, flag, ok := posts.ParseJobFields(pid, str[:n])
+	str := index.AsStrings(vals)
+	n := len(index.JobFields)
+	before, flag, ok := index.ParseJobFields(pid, str[:n])
 	if !ok {
 		return post, false, nil
 	}

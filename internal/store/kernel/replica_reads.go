@@ -57,4 +57,4 @@ func (db *DB) FromMaster(ctx context.Context, res []rueidis.RedisResult,
 // order parsePost expects.
 var PostFields = []string{schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldAuthor,
 	schema.FieldMentions, schema.FieldReplyTo, schema.FieldReplyUser, schema.FieldWarning, schema.FieldEdited, schema.FieldVisibility,
-	schema.FieldReblogOf, schema.FieldReblogUser}
+	schema.FieldReblogOf, schema.FieldReblogUser, schema.FieldMedia, schema.FieldSensitive, schema.FieldCard}

@@ -58,6 +58,12 @@ type Draft struct {
 	Key string
 	// Visibility is who sees it (the zero value: everyone).
 	Visibility retwis.Visibility
+	// Media are its pictures, ready, and Sensitive hides them behind the
+	// warning; Attach returns the writes that record them as attached to
+	// post pid, sent with the post's own (safe to repeat).
+	Media     []retwis.Attachment
+	Sensitive bool
+	Attach    func(pid int64) rueidis.Commands
 }
 
 // Published is a post as Publish stored it, with what an answer about it
@@ -135,6 +141,12 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 	if d.Visibility != retwis.Public {
 		fields = append(fields, schema.FieldVisibility, d.Visibility.String())
 	}
+	if len(d.Media) > 0 {
+		fields = append(fields, schema.FieldMedia, retwis.EncodeAttachments(d.Media))
+	}
+	if d.Sensitive {
+		fields = append(fields, schema.FieldSensitive, "1")
+	}
 	if celebrity && d.Visibility.ToFollowers() { // a direct post goes to the few it mentions
 		fields = append(fields, schema.FieldFanout, "0")
 	}
@@ -159,7 +171,7 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 		})
 	})
 	res := s.ReplicatedCounting(ctx, author, schema.FieldActivityStatuses,
-		func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity, key, d.Visibility.Listed()) },
+		func() rueidis.Commands { return s.publishCmds(pid, author, newCelebrity, key, d) },
 		schema.UserPosts(author), schema.Home(author))
 	wg.Wait()
 	if d.Visibility.Listed() {
@@ -171,7 +183,7 @@ func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
 	}
 	published = true
 	p := retwis.Post{ID: pid, AuthorID: author, Author: st.author.User.Username, Time: now.Truncate(time.Second), Body: body, Warning: warning,
-		Visibility: d.Visibility, InReplyTo: conv.ReplyTo, ReplyTo: conv.ReplyUser.Username, ReplyToID: conv.ReplyUser.ID}
+		Visibility: d.Visibility, InReplyTo: conv.ReplyTo, ReplyTo: conv.ReplyUser.Username, ReplyToID: conv.ReplyUser.ID, Media: d.Media, Sensitive: d.Sensitive}
 	for _, u := range conv.Mentions {
 		p.Mentions, p.MentionIDs = append(p.Mentions, u.Username), append(p.MentionIDs, u.ID)
 	}
@@ -272,9 +284,9 @@ const postsCounted = 1
 // them (at postsCounted); all are safe to repeat (pipeline may resend
 // them). The push on the global timeline, for a listed post, comes last:
 // it is the one whose failure the delivery job makes up for. An author
-// who has just become a celebrity is recorded as one, and an idempotency
-// key (not "") records the post.
-func (s *Store) publishCmds(pid, author int64, newCelebrity bool, key string, listed bool) rueidis.Commands {
+// who has just become a celebrity is recorded as one, an idempotency key
+// (not "") records the post, and d.Attach its media.
+func (s *Store) publishCmds(pid, author int64, newCelebrity bool, key string, d Draft) rueidis.Commands {
 	b := s.C.B()
 	p := kernel.ID(pid)
 	cmds := rueidis.Commands{
@@ -288,7 +300,10 @@ func (s *Store) publishCmds(pid, author int64, newCelebrity bool, key string, li
 	if key != "" {
 		cmds = append(cmds, b.Set().Key(key).Value(p).Ex(idempotencyTTL).Build())
 	}
-	if !listed {
+	if d.Attach != nil {
+		cmds = append(cmds, d.Attach(pid)...)
+	}
+	if !d.Visibility.Listed() {
 		return cmds
 	}
 	return append(cmds, s.globalPushCmd(pid))
@@ -419,7 +434,7 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 		return p, false, nil
 	}
 	p = retwis.Post{ID: pid, AuthorID: uid, Time: time.Unix(ts, 0), Body: f[2]}
-	var more [9]string
+	var more [12]string
 	for i := range more {
 		if 3+i < len(vals) {
 			more[i], _ = vals[3+i].ToString()
@@ -451,6 +466,7 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 			p.Reblog.AuthorID, p.Reblog.Author = u[0].ID, u[0].Username
 		}
 	}
+	p.Media, p.Sensitive, p.Card = retwis.DecodeAttachments(more[9]), more[10] == "1", retwis.DecodeCard(more[11])
 	return p, true, nil
 }
 
@@ -548,8 +564,8 @@ func (s *Store) DeletePost(ctx context.Context, uid, pid int64) error {
 	ctx, cancel := kernel.Detach(ctx)
 	defer cancel()
 	b := s.C.B()
-	res := s.C.DoMulti(ctx, b.Hmget().Key(schema.Post(pid)).Field(JobFields...).Build(), b.Exists().Key(schema.RebloggedBy(pid)).Build())
-	post, fanout, ok, err := ParseJobPost(pid, res[0])
+	res := s.C.DoMulti(ctx, b.Hmget().Key(schema.Post(pid)).Field(index.JobFields...).Build(), b.Exists().Key(schema.RebloggedBy(pid)).Build())
+	post, fanout, ok, err := index.ParseJobPost(pid, res[0])
 	if err != nil {
 		return s.Wrap("delete post", err)
 	}
