@@ -83,7 +83,7 @@ func (sc *Script) Cmd(c rueidis.Client, keys []string, args ...string) rueidis.C
 // them can be sent in a pipeline.
 var allScripts = []*Script{PushIDs, FixIDs, MergeIDs, PageIDs, DropIDs, TrendAdd, CompleteAdd, ClaimName, UnclaimName, UpgradeLegacy,
 	CreateIfAbsent, SetIfExists, BeginDeletion, EditPost, UpdateFields, MarkSync, NotifyOnce, MarkAdd, PushBoost, DropMark,
-	DropConversationPost}
+	DropConversationPost, MediaUpdate, MediaDrop}
 
 // LoadScripts loads every pipelined script on every node. Servers forget
 // scripts when they restart, so this runs again on NOSCRIPT.
@@ -283,6 +283,15 @@ var RankPage = newScript("rank_page")
 // UpdateFields sets or, for an empty value, removes the fields of the
 // hash KEYS[1] in ARGV, unless the hash does not exist (it returns 0).
 var UpdateFields = newScript("update_fields")
+
+// MediaUpdate merges fields into a user's media record (and its
+// attachment's), adding to the count of their bytes within a quota; it
+// never brings back a record that is gone.
+var MediaUpdate = newScript("media_update")
+
+// MediaDrop removes a user's media record and takes its bytes off their
+// count.
+var MediaDrop = newScript("media_drop")
 
 // EditPost writes the fields of an edit of the post hash KEYS[1], unless
 // it is gone (0) or was edited since it was read (-1): two edits at once

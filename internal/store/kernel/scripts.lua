@@ -712,3 +712,33 @@ local newest = redis.call('ZREVRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 if newest[2] and tonumber(newest[2]) >= at then at = tonumber(newest[2]) + 1 end
 redis.call('ZADD', KEYS[1], at, ARGV[1])
 return 1
+
+--- media_update
+-- KEYS[1]: a user's media hash. ARGV: the media id (its field), the
+-- field that counts bytes, a JSON object of the record's fields to set,
+-- one of its attachment's ("a") fields to set, the bytes to add to the
+-- count and the quota (0: none). A record that is gone is not brought
+-- back (0); bytes that would pass the quota write nothing (-1).
+local rec = redis.call('HGET', KEYS[1], ARGV[1])
+if not rec then return 0 end
+rec = cjson.decode(rec)
+local add, quota = tonumber(ARGV[5]), tonumber(ARGV[6])
+if add > 0 and quota > 0 and tonumber(redis.call('HGET', KEYS[1], ARGV[2]) or '0') + add > quota then
+  return -1
+end
+for k, v in pairs(cjson.decode(ARGV[3])) do rec[k] = v end
+for k, v in pairs(cjson.decode(ARGV[4])) do rec.a[k] = v end
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(rec))
+if add ~= 0 then redis.call('HINCRBY', KEYS[1], ARGV[2], add) end
+return 1
+
+--- media_drop
+-- KEYS[1]: a user's media hash. ARGV: the media id and the field that
+-- counts bytes. Removes the record and takes its bytes off the count;
+-- returns 1, or 0 if it was gone.
+local rec = redis.call('HGET', KEYS[1], ARGV[1])
+if not rec then return 0 end
+local b = cjson.decode(rec).a.b
+redis.call('HDEL', KEYS[1], ARGV[1])
+if type(b) == 'number' and b > 0 then redis.call('HINCRBY', KEYS[1], ARGV[2], -b) end
+return 1

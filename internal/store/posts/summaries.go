@@ -19,7 +19,7 @@ const summaryReads = 5
 
 // summaryFields are the fields of the user hash a summary shows, in the
 // order summaryOf expects.
-var summaryFields = []string{schema.FieldUsername, schema.FieldDisplayName, schema.FieldBio, schema.FieldJoined}
+var summaryFields = []string{schema.FieldUsername, schema.FieldDisplayName, schema.FieldBio, schema.FieldJoined, schema.FieldAvatar, schema.FieldHeader}
 
 // Summaries returns the profile and counts of each of uids that exists,
 // in their order (the others left out): five reads of each user's slot,
@@ -119,6 +119,7 @@ func summaryOf(uid int64, vals []rueidis.RedisMessage) (sum retwis.Summary, ok b
 	if joined, err := strconv.ParseInt(str(3), 10, 64); err == nil {
 		sum.Joined = time.Unix(joined, 0)
 	}
+	sum.Avatar, sum.Header = picture(str(4)), picture(str(5))
 	return sum, true
 }
 
@@ -172,4 +173,12 @@ func (s *Store) Posts(ctx context.Context, viewer int64, pids []int64) ([]retwis
 		return nil, err
 	}
 	return s.visible(ctx, rd, posts, hidden)
+}
+
+// picture decodes a user's avatar or header (nil: none).
+func picture(v string) *retwis.Attachment {
+	if as := retwis.DecodeAttachments(v); len(as) == 1 {
+		return &as[0]
+	}
+	return nil
 }

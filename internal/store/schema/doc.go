@@ -451,6 +451,20 @@
 //	                             last used, recorded at most once a minute
 //	                             apart from tokens:{<id>} so that it does
 //	                             not invalidate the cached records (retwis)
+//	media:{<id>}         hash    user <id>'s media: media id -> JSON
+//	                             record (the attachment: files' extensions,
+//	                             sizes, bytes, blurhash, alt text, focus;
+//	                             state, purpose, created, the post it is
+//	                             attached to), and "bytes" -> what their
+//	                             files weigh, counted against the quota
+//	                             (retwis)
+//	media_pending        zset    "<owner>:<media id>" of the media upkeep
+//	                             looks at, scored by when it is due: each
+//	                             upload (a day later), a deleted post's and
+//	                             a replaced avatar's (at once), a deleted
+//	                             account's ("<owner>:0") (retwis)
+//	next_media_id        string  the counter of media ids without an id
+//	                             generator (retwis)
 //	push:{<id>}          hash    user <id>'s Web Push subscriptions, one
 //	                             per API token: the token's hash (as in
 //	                             tokens:{<id>}) -> JSON (endpoint, keys,
