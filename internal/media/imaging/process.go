@@ -1,0 +1,172 @@
+package imaging
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"sync"
+
+	"github.com/buckket/go-blurhash"
+	"github.com/retwis/retwis"
+	"golang.org/x/image/draw"
+)
+
+// Result is a processed picture: its two files and what describes them.
+type Result struct {
+	Original, Small []byte // the encoded files
+	Ext, SmallExt   string // "jpg", "png" or "gif" (retwis.MediaType)
+
+	Width, Height, SmallWidth, SmallHeight int
+	Animated                               bool
+	Blurhash                               string
+}
+
+// JPEGQuality is the quality of the JPEGs Process writes.
+const JPEGQuality = 85
+
+// Process decodes data after Sniff's checks, made again, and re-encodes
+// it, which leaves behind every metadata block (EXIF, GPS, XMP,
+// comments, colour profiles): a JPEG as a JPEG turned upright from its
+// EXIF orientation, a PNG as a PNG (alpha kept), a WebP as a PNG if it
+// has transparency or else as a JPEG, a still GIF as a PNG, an animated
+// GIF as a GIF (its delays and loop count kept). The original is at
+// most retwis.MaxMediaSide on its long side, the small copy at most
+// retwis.SmallMediaSide (a PNG of the first frame of an animation),
+// neither made larger; the blurhash is the small copy's. Errors are of
+// kind retwis.Invalid.
+func Process(data []byte, lim Limits) (Result, error) {
+	info, err := Sniff(data, lim)
+	if err != nil {
+		return Result{}, err
+	}
+	if info.Frames > 1 {
+		return processAnimation(data)
+	}
+	m, err := decode(info.Format, data)
+	if err != nil {
+		return Result{}, damaged(info.Format, err)
+	}
+	orientation := 1
+	if info.Format == "jpeg" {
+		orientation = jpegOrientation(data)
+	}
+	ext := outputExt(info.Format, m)
+	orig := fit(m, retwis.MaxMediaSide, orientation)
+	r := Result{Ext: ext, SmallExt: ext}
+	if r.Original, err = encode(orig, ext); err != nil {
+		return Result{}, err
+	}
+	return r, r.finish(orig)
+}
+
+// finish makes r's small copy of orig and its blurhash, and sets the
+// sizes of both.
+func (r *Result) finish(orig image.Image) error {
+	small := fit(orig, retwis.SmallMediaSide, 1)
+	var err error
+	if r.Small, err = encode(small, r.SmallExt); err != nil {
+		return err
+	}
+	r.Width, r.Height = orig.Bounds().Dx(), orig.Bounds().Dy()
+	r.SmallWidth, r.SmallHeight = small.Bounds().Dx(), small.Bounds().Dy()
+	r.Blurhash, err = blurhashOf(small)
+	return err
+}
+
+// outputExt is the extension of the files made of m, decoded from the
+// given format: a JPEG stays one; a WebP becomes one unless it has
+// transparency; everything else becomes a PNG.
+func outputExt(format string, m image.Image) string {
+	opaque, ok := m.(interface{ Opaque() bool })
+	if format == "jpeg" || format == "webp" && (!ok || opaque.Opaque()) {
+		return "jpg"
+	}
+	return "png"
+}
+
+// fit returns m at most side pixels on its long side and turned upright
+// from orientation o: m itself when it needs neither, else a new RGBA
+// picture (scaled first, so that turning it moves fewer pixels).
+func fit(m image.Image, side, o int) image.Image {
+	b := m.Bounds()
+	w, h := fitted(b.Dx(), b.Dy(), side)
+	if w == b.Dx() && h == b.Dy() && o == 1 {
+		return m
+	}
+	return orient(scaled(m, w, h), o)
+}
+
+// scaled returns a new RGBA picture of m at w×h (a copy at its size).
+func scaled(m image.Image, w, h int) *image.RGBA {
+	b := m.Bounds()
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	if w == b.Dx() && h == b.Dy() {
+		draw.Draw(dst, dst.Rect, m, b.Min, draw.Src)
+	} else {
+		scaler.Scale(dst, dst.Rect, m, b, draw.Src, nil)
+	}
+	return dst
+}
+
+// scaler is the resampling of every scaled picture.
+var scaler = draw.CatmullRom
+
+// fitted is the size of a w×h picture brought to at most side pixels on
+// its long side, its proportions kept (never larger, never 0).
+func fitted(w, h, side int) (int, int) {
+	long := max(w, h)
+	if long <= side {
+		return w, h
+	}
+	return max(1, (w*side+long/2)/long), max(1, (h*side+long/2)/long)
+}
+
+// encode writes m in the format of extension ext ("jpg" or "png").
+func encode(m image.Image, ext string) ([]byte, error) {
+	var buf bytes.Buffer
+	var err error
+	if ext == "jpg" {
+		err = jpeg.Encode(&buf, m, &jpeg.Options{Quality: JPEGQuality})
+	} else {
+		err = pngEncoder.Encode(&buf, m)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("imaging: encoding %s: %w", ext, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// pngEncoder writes every PNG, reusing its buffers across calls.
+var pngEncoder = png.Encoder{BufferPool: &pngBuffers{}}
+
+// pngBuffers is a png.EncoderBufferPool safe for concurrent use.
+type pngBuffers struct{ pool sync.Pool }
+
+// Get returns a buffer of the pool, or nil for the encoder to make one.
+func (p *pngBuffers) Get() *png.EncoderBuffer {
+	b, _ := p.pool.Get().(*png.EncoderBuffer)
+	return b
+}
+
+// Put gives b back to the pool.
+func (p *pngBuffers) Put(b *png.EncoderBuffer) { p.pool.Put(b) }
+
+// blurhashSide is the long side of the copy a blurhash is computed
+// from: its 4×3 components are far coarser, and the small copy's
+// hundred thousand pixels would take milliseconds.
+const blurhashSide = 32
+
+// blurhashOf returns the blurhash of m, 4×3 components.
+func blurhashOf(m image.Image) (string, error) {
+	b := m.Bounds()
+	w, h := fitted(b.Dx(), b.Dy(), blurhashSide)
+	tiny := image.NewRGBA(image.Rect(0, 0, w, h))
+	scaler.Scale(tiny, tiny.Rect, m, b, draw.Src, nil)
+	hash, err := blurhash.Encode(4, 3, tiny)
+	if err != nil {
+		return "", fmt.Errorf("imaging: blurhash: %w", err)
+	}
+	return hash, nil
+}
