@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/retwis/retwis/internal/api"
+	"github.com/retwis/retwis/internal/media"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/probes"
 	"github.com/retwis/retwis/internal/store"
@@ -36,6 +37,10 @@ type Options struct {
 	// receives their request lines and failures (nil: slog.Default()).
 	Store *store.Store
 	Log   *slog.Logger
+	// Media takes and serves pictures, for the pages and the API, and
+	// its files and avatars are served here (nil: none, for a server
+	// that only delivers posts).
+	Media *media.Service
 	// Metrics, if not nil, receives the request metrics of every
 	// interface, by route.
 	Metrics prometheus.Registerer
@@ -81,6 +86,7 @@ func New(opts Options) (*Handler, error) {
 	}
 	pageOpts := opts.Pages
 	pageOpts.Store, pageOpts.Log, pageOpts.Metrics, pageOpts.Writes, pageOpts.Proxies = opts.Store, opts.Log, opts.Metrics, opts.Writes, opts.Proxies
+	pageOpts.Media = opts.Media
 	pageOpts.Deleter = deletion.New(opts.Store) // the pages' account deletion
 	pages, err := web.New(pageOpts)
 	if err != nil {
@@ -89,6 +95,10 @@ func New(opts Options) (*Handler, error) {
 	pages.Register(h.mux)
 	apiOpts := opts.API
 	apiOpts.Store, apiOpts.Log, apiOpts.Metrics, apiOpts.Writes, apiOpts.Proxies = opts.Store, opts.Log, opts.Metrics, opts.Writes, opts.Proxies
+	apiOpts.Media = opts.Media
+	if opts.Media != nil {
+		opts.Media.Routes(h.mux)
+	}
 	clientAPI := api.New(apiOpts)
 	clientAPI.Register(h.mux)
 	streamOpts := opts.Streaming

@@ -23,6 +23,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/media"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/announcements"
@@ -42,7 +43,9 @@ type Options struct {
 	// Deleter deletes accounts (POST /settings/delete) and tells how far
 	// the deletion of a deleted account has got (its old profile).
 	Deleter *deletion.Deleter
-	Log     *slog.Logger
+	// Media takes pictures (posts', avatars and headers) and serves them.
+	Media *media.Service
+	Log   *slog.Logger
 	// SecureCookies marks the auth cookie Secure on every request, for a
 	// server behind a proxy that terminates TLS (requests served over TLS
 	// by the server itself get it anyway).

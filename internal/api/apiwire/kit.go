@@ -20,6 +20,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/entity"
+	"github.com/retwis/retwis/internal/media"
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/filters"
@@ -32,6 +33,8 @@ const requestTimeout = 10 * time.Second
 // Options configure a Kit, and so the client API.
 type Options struct {
 	Store *store.Store
+	// Media takes pictures (uploads, avatars and headers).
+	Media *media.Service
 	Log   *slog.Logger
 	// Metrics, if not nil, receives the request metrics (shared with the
 	// HTML interface's, by route).

@@ -19,6 +19,8 @@ import (
 	"github.com/mattn/go-mastodon"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/media"
+	"github.com/retwis/retwis/internal/media/dirblobs"
 	"github.com/retwis/retwis/internal/mux"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
@@ -47,6 +49,7 @@ type Server struct {
 	Calls    *storetest.Counting // the store's round trips to Redis
 	Logs     *syncbuf.Buffer     // what the server logged
 	Handler  *mux.Handler        // its handler, to end its streams
+	Media    *media.Service      // its media, with files in a directory of the test's
 }
 
 // Start starts a server on the Redis (or cluster) at redisURL, migrated,
@@ -62,6 +65,9 @@ func Start(t testing.TB, redisURL string, opts Options) *Server {
 	}
 	storetest.StartWorker(t, redisURL, store.Options{})
 	opts.Mux.Store, opts.Mux.Log = st, log
+	if opts.Mux.Media == nil {
+		opts.Mux.Media = Media(t, st)
+	}
 	h, err := mux.New(opts.Mux)
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +79,7 @@ func Start(t testing.TB, redisURL string, opts Options) *Server {
 	srv := start(h)
 	t.Cleanup(srv.Close)
 	t.Cleanup(h.Close) // first: the HTTP server's Close waits for the streams
-	return &Server{T: t, URL: srv.URL, HTTP: srv, RedisURL: redisURL, Store: st, Calls: calls, Logs: logs, Handler: h}
+	return &Server{T: t, URL: srv.URL, HTTP: srv, RedisURL: redisURL, Store: st, Calls: calls, Logs: logs, Handler: h, Media: opts.Mux.Media}
 }
 
 // Drain waits until every delivery job is done.
@@ -254,4 +260,17 @@ func (s *Server) Mastodon(cfg *mastodon.Config) *mastodon.Client {
 	c := mastodon.NewClient(cfg)
 	c.Client = *s.HTTP.Client()
 	return c
+}
+
+// Media returns a media service on st with its files in a directory of
+// t's, closed when t ends.
+func Media(t testing.TB, st *store.Store) *media.Service {
+	t.Helper()
+	blobs, err := dirblobs.New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := media.New(st, blobs, media.Options{})
+	t.Cleanup(func() { m.Close() })
+	return m
 }
