@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"html"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/retwis/retwis"
@@ -68,8 +69,8 @@ func (f *Fetcher) Fetch(ctx context.Context, link string) (*retwis.Card, error) 
 	c := &retwis.Card{URL: link, Title: p.Title, Description: p.Description, ProviderName: p.SiteName, AuthorName: p.Author}
 	image := p.Image
 	if p.OEmbed != "" {
-		if o, err := f.oEmbed(ctx, p.OEmbed); err == nil {
-			image = cmp.Or(image, o.apply(c))
+		if o, at, err := f.oEmbed(ctx, p.OEmbed); err == nil {
+			image = cmp.Or(image, o.apply(c, at))
 		}
 	}
 	if c.Title == "" {
@@ -111,21 +112,23 @@ type oEmbedDoc struct {
 	ThumbnailURL string `json:"thumbnail_url"`
 }
 
-// oEmbed fetches the oEmbed document at link.
-func (f *Fetcher) oEmbed(ctx context.Context, link string) (oEmbedDoc, error) {
+// oEmbed fetches the oEmbed document at link, and returns it and
+// where it was found.
+func (f *Fetcher) oEmbed(ctx context.Context, link string) (oEmbedDoc, *url.URL, error) {
 	var o oEmbedDoc
-	_, body, err := f.get(ctx, link, maxPage, false, "application/json", "text/json", "text/javascript")
+	at, body, err := f.get(ctx, link, maxPage, false, "application/json", "text/json", "text/javascript")
 	if err != nil {
-		return o, err
+		return o, nil, err
 	}
-	return o, json.Unmarshal(body, &o)
+	return o, at, json.Unmarshal(body, &o)
 }
 
-// apply puts what o says into c, where the page said nothing, and
-// returns the absolute URL of o's thumbnail ("" if none).
-func (o oEmbedDoc) apply(c *retwis.Card) string {
+// apply puts what o, found at base, says into c: its author and
+// provider, its title where the page had none; and returns the
+// absolute URL of o's thumbnail ("" if none).
+func (o oEmbedDoc) apply(c *retwis.Card, base *url.URL) string {
 	text := func(s string, max int) string { return Clean(html.UnescapeString(s), max) }
-	link := func(s string) string { return Resolve(nil, s) }
+	link := func(s string) string { return Resolve(base, s) }
 	c.Title = cmp.Or(c.Title, text(o.Title, MaxTitle))
 	c.AuthorName = cmp.Or(text(o.AuthorName, maxField), c.AuthorName)
 	c.AuthorURL = cmp.Or(link(o.AuthorURL), c.AuthorURL)

@@ -27,6 +27,10 @@ const userAgent = "retwis (link preview; +https://github.com/retwis/retwis)"
 // are allowed) on a port other than 80 and 443.
 var ErrNotAllowed = errors.New("cards: URL not allowed")
 
+// ErrTooManyRedirects is the error of a page that redirects more than
+// three times.
+var ErrTooManyRedirects = errors.New("cards: too many redirects")
+
 // errTooLarge is the error of an answer longer than its limit.
 var errTooLarge = errors.New("cards: answer too large")
 
@@ -84,7 +88,7 @@ func (f *Fetcher) get(ctx context.Context, raw string, limit int64, cut bool, ty
 		}
 		return resp.Request.URL, body[:min(int64(len(body)), limit)], nil
 	}
-	return nil, nil, fmt.Errorf("cards: more than %d redirects", maxRedirects)
+	return nil, nil, fmt.Errorf("%w: more than %d", ErrTooManyRedirects, maxRedirects)
 }
 
 // do sends a GET of u through the client.
