@@ -86,7 +86,7 @@ func (f *Fetcher) get(ctx context.Context, raw string, limit int64, cut bool, ty
 		case int64(len(body)) > limit && !cut:
 			return nil, nil, fmt.Errorf("cards: %s: %w", u.Redacted(), errTooLarge)
 		}
-		return resp.Request.URL, body[:min(int64(len(body)), limit)], nil
+		return u, body[:min(int64(len(body)), limit)], nil
 	}
 	return nil, nil, fmt.Errorf("%w: more than %d", ErrTooManyRedirects, maxRedirects)
 }
