@@ -63,6 +63,7 @@ func site(t *testing.T) *httptest.Server {
 		fmt.Fprint(w, `{"type":"video","title":"A &amp; video","author_name":"Ann","author_url":"https://example.com/ann",
 			"provider_name":"Tube","provider_url":"javascript:alert(1)","thumbnail_url":"/thumb.png","html":"<iframe src=x></iframe>"}`)
 	})
+	mux.Handle("/oembed-only", page(`<link rel="alternate" type="application/json+oembed" href="oembed.json">`))
 	mux.Handle("/untitled", page(`<head><meta name="description" content="no title"></head>`))
 	pic := pngOf(t, 4, 2)
 	for _, p := range []string{"/pic.png", "/thumb.png"} {
@@ -108,6 +109,12 @@ func site(t *testing.T) *httptest.Server {
 	return srv
 }
 
+// TestFetch makes the cards of pages on a server the client may reach:
+// OpenGraph with a relative picture, the same after three redirects,
+// an oEmbed document's author, provider and thumbnail (its provider_url,
+// a javascript: URL, dropped; its html never kept), its title, entities
+// decoded, where the page has none; a 4 MiB page read in part, a
+// picture over 8 MiB left out, and no card for a page without a title.
 func TestFetch(t *testing.T) {
 	t.Parallel()
 	srv := site(t)
@@ -122,6 +129,8 @@ func TestFetch(t *testing.T) {
 		{"/r/3", &retwis.Card{Title: "An article", Description: "About things & stuff", ProviderName: "The Site",
 			Image: &retwis.Attachment{ID: 1, Ext: "png", Width: 4, Height: 2}}},
 		{"/video", &retwis.Card{Title: "Fallback", AuthorName: "Ann", AuthorURL: "https://example.com/ann",
+			ProviderName: "Tube", Image: &retwis.Attachment{ID: 1, Ext: "png", Width: 4, Height: 2}}},
+		{"/oembed-only", &retwis.Card{Title: "A & video", AuthorName: "Ann", AuthorURL: "https://example.com/ann",
 			ProviderName: "Tube", Image: &retwis.Attachment{ID: 1, Ext: "png", Width: 4, Height: 2}}},
 		{"/huge", &retwis.Card{Title: "Huge"}},
 		{"/huge-image-page", &retwis.Card{Title: "Big picture"}},
