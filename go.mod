@@ -14,6 +14,7 @@ require (
 	github.com/redis/rueidis v1.0.79
 	golang.org/x/crypto v0.58.0
 	golang.org/x/image v0.48.0
+	golang.org/x/net v0.61.0
 	golang.org/x/text v0.44.0
 )
 

@@ -480,6 +480,14 @@
 //	                             user: a job per notification of a user
 //	                             with a subscription (user, note, at);
 //	                             consumer group "pushers" (retwis)
+//	card:<hash>          string  the preview of the page at a URL, by
+//	                             the URL's SHA-256 (hex): JSON
+//	                             (retwis.Card) or "none"; a day, an hour
+//	                             after a failure (retwis)
+//	cards:jobs:{<n>}     stream  shard n (00-03) of the queue of link
+//	                             previews, by post: a job per delivered
+//	                             post with a link (post, author, url);
+//	                             consumer group "carders" (retwis)
 //	suspended            set     the ids of suspended accounts, whose posts
 //	                             nobody sees, read with every page's posts
 //	                             through the client-side cache (retwis)
