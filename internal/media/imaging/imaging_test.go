@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/gif"
 	"image/png"
 	"runtime"
@@ -298,6 +299,40 @@ func TestAvatar(t *testing.T) {
 		m, err := png.Decode(bytes.NewReader(Avatar(-7, tc.size)))
 		if err != nil || m.Bounds() != image.Rect(0, 0, tc.want, tc.want) {
 			t.Errorf("size %d: %v, %v; want %d a side", tc.size, m.Bounds(), err, tc.want)
+		}
+	}
+}
+
+// TestScaledAverages checks that scaling down a checkerboard of single
+// pixels to half its size or less gives its mean grey everywhere, not a
+// pattern of aliases (less than that, bilinear resampling is left to
+// blend neighbours), and that a single colour stays itself.
+func TestScaledAverages(t *testing.T) {
+	t.Parallel()
+	board := image.NewRGBA(image.Rect(0, 0, 1000, 600))
+	for y := range 600 {
+		for x := range 1000 {
+			if (x+y)%2 == 0 {
+				board.SetRGBA(x, y, color.RGBA{0xff, 0xff, 0xff, 0xff})
+			} else {
+				board.SetRGBA(x, y, color.RGBA{0, 0, 0, 0xff})
+			}
+		}
+	}
+	for _, w := range []int{500, 400, 123} {
+		out := scaled(board, w, w*3/5)
+		for i := 0; i < len(out.Pix); i += 4 {
+			if v := out.Pix[i]; v < 0x70 || v > 0x90 || out.Pix[i+3] != 0xff {
+				t.Fatalf("%d px wide: pixel %d is %v, not mid grey", w, i/4, out.Pix[i:i+4])
+			}
+		}
+	}
+	blue := color.RGBA{0x10, 0x20, 0xf0, 0xff}
+	plain := image.NewRGBA(image.Rect(0, 0, 90, 70))
+	draw.Draw(plain, plain.Rect, image.NewUniform(blue), image.Point{}, draw.Src)
+	for _, w := range []int{60, 30, 7} {
+		if got := scaled(plain, w, w*7/9).RGBAAt(w/2, w/3); got != blue {
+			t.Errorf("a blue picture scaled to %d px wide is %v", w, got)
 		}
 	}
 }

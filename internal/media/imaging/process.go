@@ -42,7 +42,7 @@ func Process(data []byte, lim Limits) (Result, error) {
 		return Result{}, err
 	}
 	if info.Frames > 1 {
-		return processAnimation(data)
+		return processAnimation(data, info.Frames)
 	}
 	m, err := decode(info.Format, data)
 	if err != nil {
@@ -98,20 +98,56 @@ func fit(m image.Image, side, o int) image.Image {
 	return orient(scaled(m, w, h), o)
 }
 
-// scaled returns a new RGBA picture of m at w×h (a copy at its size).
+// scaled returns a new RGBA picture of m at w×h (a copy at its size):
+// halved with a box filter while it is at least twice as large, as
+// mipmaps are, then resampled bilinearly, which is then free of
+// aliasing and several times faster than a kernel such as CatmullRom
+// (BenchmarkScale4MP).
 func scaled(m image.Image, w, h int) *image.RGBA {
+	if b := m.Bounds(); b.Dx() >= 2*w && b.Dy() >= 2*h {
+		half := halve(toRGBA(m))
+		for half.Rect.Dx() >= 2*w && half.Rect.Dy() >= 2*h {
+			half = halve(half)
+		}
+		m = half
+	}
 	b := m.Bounds()
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	if w == b.Dx() && h == b.Dy() {
 		draw.Draw(dst, dst.Rect, m, b.Min, draw.Src)
 	} else {
-		scaler.Scale(dst, dst.Rect, m, b, draw.Src, nil)
+		draw.ApproxBiLinear.Scale(dst, dst.Rect, m, b, draw.Src, nil)
 	}
 	return dst
 }
 
-// scaler is the resampling of every scaled picture.
-var scaler = draw.CatmullRom
+// toRGBA returns m as an RGBA picture: m itself if it is one.
+func toRGBA(m image.Image) *image.RGBA {
+	if rgba, ok := m.(*image.RGBA); ok {
+		return rgba
+	}
+	b := m.Bounds()
+	rgba := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(rgba, rgba.Rect, m, b.Min, draw.Src)
+	return rgba
+}
+
+// halve returns a new picture of half src's size (an odd last row or
+// column left out), each pixel the mean of a square of four.
+func halve(src *image.RGBA) *image.RGBA {
+	w, h := src.Rect.Dx()/2, src.Rect.Dy()/2
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		top := src.Pix[src.PixOffset(src.Rect.Min.X, src.Rect.Min.Y+2*y):]
+		bottom := top[src.Stride:]
+		out := dst.Pix[y*dst.Stride:]
+		for i := range 4 * w {
+			j := i/4*8 + i%4 // channel i%4 of the left pixel of the square
+			out[i] = uint8((uint(top[j]) + uint(top[j+4]) + uint(bottom[j]) + uint(bottom[j+4]) + 2) / 4)
+		}
+	}
+	return dst
+}
 
 // fitted is the size of a w×h picture brought to at most side pixels on
 // its long side, its proportions kept (never larger, never 0).
@@ -162,9 +198,7 @@ const blurhashSide = 32
 func blurhashOf(m image.Image) (string, error) {
 	b := m.Bounds()
 	w, h := fitted(b.Dx(), b.Dy(), blurhashSide)
-	tiny := image.NewRGBA(image.Rect(0, 0, w, h))
-	scaler.Scale(tiny, tiny.Rect, m, b, draw.Src, nil)
-	hash, err := blurhash.Encode(4, 3, tiny)
+	hash, err := blurhash.Encode(4, 3, scaled(m, w, h))
 	if err != nil {
 		return "", fmt.Errorf("imaging: blurhash: %w", err)
 	}
