@@ -31,6 +31,8 @@ func TestProcessFormats(t *testing.T) {
 	}{
 		{"large JPEG", encodeJPEG(t, photo(3000, 2000)), "jpeg", "jpg", "jpg", 1920, 1280, 400, 267, false},
 		{"small JPEG", encodeJPEG(t, photo(300, 200)), "jpeg", "jpg", "jpg", 300, 200, 300, 200, false},
+		{"grey JPEG", encodeJPEG(t, converted(photo(900, 900), image.NewGray)), "jpeg", "jpg", "jpg", 900, 900, 400, 400, false},
+		{"16-bit PNG", encodePNG(t, converted(photo(2000, 100), image.NewRGBA64)), "png", "png", "png", 1920, 96, 400, 20, false},
 		{"tall PNG", encodePNG(t, withAlpha(500, 2500)), "png", "png", "png", 384, 1920, 80, 400, false},
 		{"small PNG", encodePNG(t, withAlpha(120, 60)), "png", "png", "png", 120, 60, 120, 60, false},
 		{"still GIF", encodeGIF(t, 640, 480, 1, 0), "gif", "png", "png", 640, 480, 400, 300, false},
@@ -61,6 +63,13 @@ func TestProcessFormats(t *testing.T) {
 			}
 		})
 	}
+}
+
+// converted is m drawn onto a new picture of its size made by newImage.
+func converted[M draw.Image](m image.Image, newImage func(image.Rectangle) M) M {
+	out := newImage(m.Bounds())
+	draw.Draw(out, m.Bounds(), m, m.Bounds().Min, draw.Src)
+	return out
 }
 
 // checkFile checks that file decodes as the format of ext and has the
