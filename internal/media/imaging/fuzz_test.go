@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"image/gif"
+	"image/jpeg"
 	"testing"
 
 	"github.com/retwis/retwis"
@@ -93,12 +94,15 @@ func FuzzGIFFrames(f *testing.F) {
 	})
 }
 
-// FuzzJPEGOrientation checks that the EXIF orientation read from any
-// bytes is one of the eight.
-func FuzzJPEGOrientation(f *testing.F) {
+// FuzzJPEGSegments checks the walks of a JPEG's segments: the EXIF
+// orientation read from any bytes is one of the eight, and the count of
+// scans refuses nothing that image/jpeg decodes (of fewer scans than
+// the bound).
+func FuzzJPEGSegments(f *testing.F) {
 	for o := 1; o <= 8; o++ {
 		f.Add(withEXIF(encodeJPEG(f, photo(8, 8)), o))
 	}
+	f.Add(manyScans(encodeJPEG(f, photo(8, 8)), 3))
 	f.Add([]byte("\xff\xd8\xff\xe1\x00\x10Exif\x00\x00II*\x00\xff\xff\xff\xff"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if o := jpegOrientation(data); o < 1 || o > 8 {
@@ -106,6 +110,13 @@ func FuzzJPEGOrientation(f *testing.F) {
 		}
 		if o := exifOrientation(data); o < 1 || o > 8 {
 			t.Fatalf("orientation %d of the TIFF", o)
+		}
+		scans, err := jpegScans(data)
+		if cfg, cfgErr := jpeg.DecodeConfig(bytes.NewReader(data)); cfgErr != nil || cfg.Width*cfg.Height > 1<<16 {
+			return // not to be decoded in a cheap run
+		}
+		if _, decodeErr := jpeg.Decode(bytes.NewReader(data)); decodeErr == nil && err != nil && scans <= maxJPEGScans {
+			t.Fatalf("image/jpeg decodes it; the walk of its segments says %v", err)
 		}
 	})
 }

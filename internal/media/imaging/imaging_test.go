@@ -219,6 +219,7 @@ func TestSniffRefuses(t *testing.T) {
 		{"over the frames", gif3, Limits{MaxFrames: 2}, "more than 2 frames"},
 		{"over the pixels of the frames", gif3, Limits{MaxTotalPixels: 299}, "in all"},
 		{"an animated WebP", animatedWebP, Limits{}, "Animated WebP"},
+		{"a JPEG of many scans", manyScans(encodeJPEG(t, photo(16, 16)), maxJPEGScans+1), Limits{}, "scans"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -230,6 +231,30 @@ func TestSniffRefuses(t *testing.T) {
 				t.Errorf("Process: %v; want Invalid", err)
 			}
 		})
+	}
+}
+
+// manyScans is j, a JPEG of one scan, with its scan repeated to make n.
+func manyScans(j []byte, n int) []byte {
+	sos := bytes.Index(j, []byte{0xff, 0xda})
+	scan := j[sos : len(j)-2] // up to EOI
+	out := append([]byte{}, j[:sos]...)
+	for range n {
+		out = append(out, scan...)
+	}
+	return append(out, 0xff, 0xd9)
+}
+
+// TestSniffCountsScans checks that a JPEG of as many scans as allowed
+// passes (the scans of progressive JPEGs), and that one more does not.
+func TestSniffCountsScans(t *testing.T) {
+	t.Parallel()
+	j := encodeJPEG(t, photo(16, 16))
+	if _, err := Sniff(manyScans(j, maxJPEGScans), Limits{}); err != nil {
+		t.Errorf("%d scans: %v", maxJPEGScans, err)
+	}
+	if _, err := Sniff(manyScans(j, maxJPEGScans+1), Limits{}); retwis.ErrorKind(err) != retwis.Invalid {
+		t.Errorf("%d scans: %v; want Invalid", maxJPEGScans+1, err)
 	}
 }
 
@@ -268,7 +293,8 @@ func TestSniffAllocatesLittle(t *testing.T) {
 }
 
 // TestProcessRefusesDamaged checks that pictures whose headers are
-// sound but whose data is cut are refused as Invalid by Process.
+// sound but whose data is cut are refused as Invalid by Process (a PNG's
+// by the decoder, a JPEG's already by Sniff's walk of its segments).
 func TestProcessRefusesDamaged(t *testing.T) {
 	t.Parallel()
 	for name, data := range map[string][]byte{
@@ -276,9 +302,6 @@ func TestProcessRefusesDamaged(t *testing.T) {
 		"PNG":  encodePNG(t, photo(64, 64)),
 	} {
 		cut := data[:len(data)/2]
-		if _, err := Sniff(cut, Limits{}); err != nil {
-			t.Fatalf("%s: Sniff reads the header of a cut file: %v", name, err)
-		}
 		if _, err := Process(cut, Limits{}); retwis.ErrorKind(err) != retwis.Invalid {
 			t.Errorf("%s: Process of a cut file: %v; want Invalid", name, err)
 		}
