@@ -37,7 +37,10 @@ func processAnimation(data []byte, frames int) (Result, error) {
 	first := image.NewRGBA(canvas)
 	drawFrame(first, g.Image[0])
 	r := Result{Original: buf.Bytes(), Ext: "gif", SmallExt: "png", Animated: true}
-	return r, r.finish(fit(first, retwis.MaxMediaSide, 1))
+	if err := r.finish(fit(first, retwis.MaxMediaSide, 1)); err != nil {
+		return Result{}, err
+	}
+	return r, nil
 }
 
 // scaleAnimation returns g at w×h: each frame composed on the canvas as

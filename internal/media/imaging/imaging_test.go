@@ -368,3 +368,29 @@ func TestScaledAverages(t *testing.T) {
 		}
 	}
 }
+
+// TestProcessStillGIFOnItsScreen checks that a still GIF whose frame is
+// smaller than its screen comes out at the screen's size, the frame in
+// its place and the rest transparent.
+func TestProcessStillGIFOnItsScreen(t *testing.T) {
+	t.Parallel()
+	fr := image.NewPaletted(image.Rect(10, 10, 20, 20), color.Palette{color.RGBA{0xff, 0, 0, 0xff}})
+	var buf bytes.Buffer
+	g := &gif.GIF{Image: []*image.Paletted{fr}, Delay: []int{0}, Config: image.Config{Width: 50, Height: 40, ColorModel: fr.Palette}}
+	if err := gif.EncodeAll(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Process(buf.Bytes(), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := png.Decode(bytes.NewReader(r.Original))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, outside := m.At(2, 2).RGBA()
+	red, _, _, inside := m.At(15, 15).RGBA()
+	if m.Bounds() != image.Rect(0, 0, 50, 40) || outside != 0 || inside != 0xffff || red != 0xffff {
+		t.Errorf("%v, alpha outside the frame %d, inside %d (red %d)", m.Bounds(), outside, inside, red)
+	}
+}

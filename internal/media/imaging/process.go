@@ -34,8 +34,8 @@ const JPEGQuality = 85
 // GIF as a GIF (its delays and loop count kept). The original is at
 // most retwis.MaxMediaSide on its long side, the small copy at most
 // retwis.SmallMediaSide (a PNG of the first frame of an animation),
-// neither made larger; the blurhash is the small copy's. Errors are of
-// kind retwis.Invalid.
+// neither made larger; the blurhash is the small copy's. What is wrong
+// with data is an error of kind retwis.Invalid.
 func Process(data []byte, lim Limits) (Result, error) {
 	info, err := Sniff(data, lim)
 	if err != nil {
@@ -48,6 +48,11 @@ func Process(data []byte, lim Limits) (Result, error) {
 	if err != nil {
 		return Result{}, damaged(info.Format, err)
 	}
+	if p, ok := m.(*image.Paletted); ok && p.Rect != image.Rect(0, 0, info.Width, info.Height) {
+		canvas := image.NewRGBA(image.Rect(0, 0, info.Width, info.Height)) // a GIF's frame smaller than its screen
+		drawFrame(canvas, p)
+		m = canvas
+	}
 	orientation := 1
 	if info.Format == "jpeg" {
 		orientation = jpegOrientation(data)
@@ -58,7 +63,10 @@ func Process(data []byte, lim Limits) (Result, error) {
 	if r.Original, err = encode(orig, ext); err != nil {
 		return Result{}, err
 	}
-	return r, r.finish(orig)
+	if err := r.finish(orig); err != nil {
+		return Result{}, err
+	}
+	return r, nil
 }
 
 // finish makes r's small copy of orig and its blurhash, and sets the
