@@ -21,9 +21,12 @@ func options(b s3test.Bucket) s3blobs.Options {
 
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	blobstest.Run(t, func(t *testing.T) blobstest.Blobs {
-		return must.Value(s3blobs.New(t.Context(), options(s3test.Start(t))))(t)
-	})
+	blobstest.Run(t, open)
+}
+
+// open opens an empty store.
+func open(t testing.TB) blobstest.Blobs {
+	return must.Value(s3blobs.New(t.Context(), options(s3test.Start(t))))(t)
 }
 
 // TestPrefix: two stores in one bucket with different prefixes see only
@@ -90,3 +93,5 @@ func TestStoppedServerUnavailable(t *testing.T) {
 		})
 	}
 }
+
+func BenchmarkBlobs(b *testing.B) { blobstest.Bench(b, open) }

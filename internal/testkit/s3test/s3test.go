@@ -13,6 +13,7 @@ package s3test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"go/build"
 	"net"
@@ -142,13 +143,17 @@ func (s *Server) Stop() {
 // Binary is the path of the weed binary, or an error saying how to get
 // one.
 func Binary() (string, error) {
+	return binary(strings.Split(build.Default.GOPATH, string(os.PathListSeparator))[0])
+}
+
+// binary is Binary with the GOPATH whose bin folder it looks in last.
+func binary(gopath string) (string, error) {
 	if p := os.Getenv(EnvWeed); p != "" {
 		return p, nil
 	}
 	if p, err := exec.LookPath("weed"); err == nil {
 		return p, nil
 	}
-	gopath := strings.Split(build.Default.GOPATH, string(os.PathListSeparator))[0]
 	p := filepath.Join(gopath, "bin", "weed")
 	if _, err := os.Stat(p); err != nil {
 		return "", fmt.Errorf("s3test: no SeaweedFS weed binary (%s unset, none on the PATH, none at %s): "+
@@ -161,6 +166,10 @@ func Binary() (string, error) {
 const config = `{"identities":[{"name":"retwis","credentials":[{"accessKey":"` + AccessKey +
 	`","secretKey":"` + SecretKey + `"}],"actions":["Admin","Read","Write","List","Tagging"]}]}`
 
+// attempts is how many times start tries: a free port that the kernel
+// hands to another process before weed binds it makes weed exit.
+const attempts = 3
+
 // start starts a weed server in a directory of its own and waits until
 // its S3 gateway answers.
 func start() (*Server, error) {
@@ -168,6 +177,16 @@ func start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	for try := 1; ; try++ {
+		s, err := startIn(bin)
+		if !errors.Is(err, errExited) || try == attempts {
+			return s, err
+		}
+	}
+}
+
+// startIn starts the weed at bin in a new directory.
+func startIn(bin string) (*Server, error) {
 	dir, err := os.MkdirTemp("", "s3t")
 	if err != nil {
 		return nil, fmt.Errorf("s3test: %w", err)
@@ -250,6 +269,9 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
+// errExited is the error of a server that exited before it answered.
+var errExited = errors.New("s3test: weed exited before answering")
+
 // wait polls the S3 gateway until it answers an unsigned request (with
 // 403: the server checks signatures) or the server exits or the time is
 // up.
@@ -264,7 +286,7 @@ func (s *Server) wait() error {
 		}
 		select {
 		case <-s.exited:
-			return fmt.Errorf("s3test: weed exited before answering: %s", s.logTail())
+			return fmt.Errorf("%w: %s", errExited, s.logTail())
 		case <-ctx.Done():
 			return fmt.Errorf("s3test: weed did not answer within %v: %s", startTimeout, s.logTail())
 		case <-tick.C:
