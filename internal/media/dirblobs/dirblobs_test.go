@@ -2,6 +2,7 @@ package dirblobs_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,9 +16,12 @@ import (
 
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	blobstest.Run(t, func(t *testing.T) blobstest.Blobs {
-		return must.Value(dirblobs.New(filepath.Join(t.TempDir(), "media")))(t)
-	})
+	blobstest.Run(t, open)
+}
+
+// open opens an empty store.
+func open(t testing.TB) blobstest.Blobs {
+	return must.Value(dirblobs.New(filepath.Join(t.TempDir(), "media")))(t)
 }
 
 // TestNamesStayInside: a name that could reach outside the directory,
@@ -79,4 +83,29 @@ func TestFilesOnDisk(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.Dir(), "1", "2", ".put-123")); err != nil {
 		t.Fatalf("a directory that still held a file was removed: %v", err)
 	}
+}
+
+func BenchmarkBlobs(b *testing.B) { blobstest.Bench(b, open) }
+
+// TestPutBesideDelete: deletes that empty an owner's folder while the
+// owner uploads never make an upload fail (a folder removed between its
+// making and the write is made again).
+func TestPutBesideDelete(t *testing.T) {
+	t.Parallel()
+	s := must.Value(dirblobs.New(filepath.Join(t.TempDir(), "media")))(t)
+	const n = 100
+	done := make(chan error, 1)
+	go func() {
+		for i := range n {
+			if err := s.Delete(t.Context(), fmt.Sprintf("9/%d/", i)); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for i := range n {
+		must.OK(t, s.Put(t.Context(), fmt.Sprintf("9/%d/original.jpg", i), "image/jpeg", []byte("x")))
+	}
+	must.OK(t, <-done)
 }
