@@ -133,8 +133,10 @@ func TestTwoServersOnOneHost(t *testing.T) {
 // TestMetricsAddressInUse: a metrics address the operator chose that is
 // in use stops the server with an error that names the flag and its
 // variable (as does the address of the pages); the default in use gives
-// way to a free port.
+// way to a free port. In parallel: its addresses are its own (the
+// default is stood for by its listener's), unlike TestTwoServersOnOneHost.
 func TestMetricsAddressInUse(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
