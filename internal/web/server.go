@@ -84,6 +84,7 @@ type Limits struct {
 type Server struct {
 	*page.Kit
 	deleter *deletion.Deleter
+	media   *media.Service // nil: no pictures taken
 	limits  Limits
 	dynamic http.Handler // the pages, behind the middleware
 	static  http.Handler // the static files, behind theirs
@@ -97,7 +98,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Kit: kit, deleter: opts.Deleter, limits: opts.Limits}
+	s := &Server{Kit: kit, deleter: opts.Deleter, media: opts.Media, limits: opts.Limits}
 	s.routes()
 	return s, nil
 }
@@ -124,10 +125,20 @@ func (s *Server) routes() {
 	// header, such as curl, are not browsers and pass.
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(s.CrossOrigin))
-	s.dynamic = s.MW.Wrap(cop.Handler(mux))
+	s.dynamic = s.MW.Wrap(cop.Handler(s.LimitBodies(mux, s.uploadBytes(), "POST /post", "POST /settings")))
 	// The static files take a shorter stack: no deadline, body cap or
 	// cross-origin check, which a GET of bytes in memory has no use for.
 	s.static = s.MW.WrapStatic(staticRoute, assets.Handler())
+}
+
+// uploadBytes caps the body of a form with pictures: as many as a post
+// may have, each as large as the media service takes, and the rest of
+// the form (0: no pictures taken).
+func (s *Server) uploadBytes() int64 {
+	if s.media == nil {
+		return 0
+	}
+	return int64(retwis.MaxAttachments)*s.media.Limits().MaxBytes + 1<<20
 }
 
 // pageRoutes registers the pages and forms on mux.
