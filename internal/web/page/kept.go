@@ -78,7 +78,7 @@ type profileCard struct {
 // profileCard returns the first card of the profile page of v.
 func (p *keptParts) profileCard(v *View) (template.HTML, error) {
 	c := profileCard{Profile: v.Profile, Header: v.Header, Relationship: v.Relationship, Reported: v.Reported}
-	c.Profile.Page = retwis.Page{}
+	c.Profile.Page, c.Profile.Pinned = retwis.Page{}, nil // not shown: they would only keep copies apart
 	if v.Viewer != nil {
 		c.Viewer, c.LoggedIn = *v.Viewer, true
 	}
