@@ -2,11 +2,13 @@ package web_test
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/jpeg"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -236,4 +238,32 @@ func TestUploadsCapped(t *testing.T) {
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
 	expect(t, b.send(req), http.StatusForbidden, "another site")
+}
+
+// BenchmarkPicturePages measures the profile of an author whose ten
+// posts have two pictures each against one whose posts have none, and
+// the static route, in one run (compare the ratios): a picture is a few
+// hundred bytes of markup in its post's kept fragment, its files served
+// apart (the media route, and the small copy itself).
+//
+//	go test ./internal/web -run '^$' -bench PicturePages -benchtime 1s -count 7
+func BenchmarkPicturePages(b *testing.B) {
+	s := newSite(b)
+	reader, painter, writer := s.browser(), s.browser(), s.browser()
+	reader.signUp("reader")
+	painter.signUp("painter")
+	writer.signUp("writer")
+	jpg := photo(b, 800, 600, color.RGBA{0, 90, 160, 255})
+	for i := range 10 {
+		text := fmt.Sprintf("post %d, of a realistic length for a status update", i)
+		redirects(b, writer.post("/post", url.Values{"status": {text}}), "/")
+		redirects(b, painter.postParts("/post", value("status", text), file("media", "a.jpg", jpg), value("alt", "a blue square"),
+			file("media", "b.jpg", jpg), value("alt", "another blue square")), "/")
+	}
+	small := picturesOf(painter.get("/u/painter").body)[0][1]
+	cookie := authCookie(reader.cookie())
+	for _, path := range []string{"/static/style.css", "/u/writer", "/u/painter"} {
+		benchGet(b, s, cookie, path, path)
+	}
+	benchGet(b, s, cookie, "a small picture", small)
 }
