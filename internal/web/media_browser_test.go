@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -12,17 +13,26 @@ import (
 )
 
 // TestPictureInBrowser: in a real browser, a picture chosen in the
-// compose form with its alt text is posted, and the home page shows it,
-// loaded, with that alt text.
+// compose form with its alt text is posted (the form's script shows the
+// next row once a file is chosen), and the home page shows it, loaded,
+// with that alt text.
 func TestPictureInBrowser(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
 	path := filepath.Join(t.TempDir(), "green.jpg")
 	must.OK(t, os.WriteFile(path, photo(t, 640, 480, color.RGBA{0, 160, 0, 255}), 0o600))
 	ctx, errs := chrome(t)
-	err := chromedp.Do(ctx, chromedp.Navigate(s.srv.URL+"/"), signUpIn("photographer"),
-		chromedp.SendKeys(`form.compose textarea`, "a green field"),
+	hidden := `Array.from(document.querySelectorAll(".picture-row"), r => r.hidden)`
+	err := chromedp.Do(ctx, chromedp.Navigate(s.srv.URL+"/"), signUpIn("photographer"))
+	if err != nil {
+		t.Fatalf("sign up: %v (console: %s)", err, errs)
+	}
+	if rows := evaluate[[]bool](t, ctx, hidden); !slices.Equal(rows, []bool{false, true, true, true}) {
+		t.Errorf("the rows of pictures hidden before one is chosen: %v; want all but the first", rows)
+	}
+	err = chromedp.Do(ctx, chromedp.SendKeys(`form.compose textarea`, "a green field"),
 		chromedp.SetUploadFiles(`#media1`, []string{path}),
+		chromedp.WaitVisible(`#media2`),
 		chromedp.SendKeys(`#alt1`, "a green square"),
 		chromedp.Click(`form.compose button`),
 		chromedp.WaitVisible(`article.post img[alt="a green square"]`))

@@ -7,7 +7,8 @@
 // static/live.js tells the reader of a timeline that new posts have come
 // (through the streaming API's Server-Sent Events, which the session
 // cookie opens), and static/counter.js counts down what is left of a
-// post beside each compose box. The plumbing it shares with the other
+// post beside each compose box (and shows its rows of pictures one at a
+// time). The plumbing it shares with the other
 // interfaces (the viewer, error statuses, request logging and limits,
 // the client's address) is internal/middleware's; what is its own is the
 // cookie, the forms and how pages look. internal/mux mounts it at "/",
