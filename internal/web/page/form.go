@@ -3,10 +3,10 @@ package page
 import (
 	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/retwis/retwis"
@@ -58,10 +58,13 @@ func ParseFiles(r *http.Request, files ...string) (Files, int, error) {
 	return fs, 0, nil
 }
 
-// isMultipart reports whether r's body is a multipart form.
+// isMultipart reports whether r's body is a multipart form, as
+// r.MultipartReader reads its type, without parsing the type of the
+// others (every request is asked).
 func isMultipart(r *http.Request) bool {
-	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	return ct == "multipart/form-data"
+	const multipart = "multipart/form-data"
+	ct := r.Header.Get("Content-Type")
+	return len(ct) >= len(multipart) && strings.EqualFold(ct[:len(multipart)], multipart)
 }
 
 // readMultipart reads the multipart form of r in the order of its
