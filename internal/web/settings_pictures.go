@@ -13,8 +13,9 @@ import (
 )
 
 // profilePicture is a picture of the settings form: its field of the
-// user's record, the purpose of its upload, and its file input (whose
-// name, with "_remove", is its checkbox that takes it away).
+// user's record, the purpose of its upload, its file input (whose name,
+// with "_remove", is its checkbox that takes it away), and its name in
+// the form's errors.
 type profilePicture struct {
 	field, purpose, input, name string
 }
