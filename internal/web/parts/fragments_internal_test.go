@@ -123,7 +123,8 @@ func partials(t testing.TB) *template.Template {
 		"pageHTML":  func(page retwis.Page) (template.HTML, error) { return f.PageHTML(page, time.Now()) },
 		"profile":   retwis.ProfilePath, "postPath": retwis.PostPath, "tagPath": retwis.TagPath, "plural": words.Plural,
 		"ago": func(t time.Time) string { return words.Since(time.Since(t)) }, "maxPostChars": func() int { return 500 }, "urlChars": func() int { return 23 },
-		"visibilities": retwis.Visibilities,
+		"visibilities": retwis.Visibilities, "avatarPath": retwis.AvatarPath, "maxAttachments": func() []int { return []int{1, 2, 3, 4} },
+		"maxDescription": func() int { return retwis.MaxDescriptionChars },
 	}
 	tmpl := must.Value(template.New("").Funcs(funcs).ParseFiles("../page/templates/partials.html"))(t)
 	f = NewFragments(tmpl, 10)
