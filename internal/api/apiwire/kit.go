@@ -78,7 +78,9 @@ type Kit struct {
 	Site    Site
 	Signups retwis.Rate // see Options.Signups
 	Push    *pushstore.Store
-	rate    retwis.Rate
+	// Media takes pictures (Options.Media).
+	Media *media.Service
+	rate  retwis.Rate
 }
 
 // New returns a Kit.
@@ -92,6 +94,7 @@ func New(opts Options) *Kit {
 		Site:    opts.Site,
 		Signups: opts.Signups,
 		Push:    opts.Push,
+		Media:   opts.Media,
 		MW: middleware.New(middleware.Options{
 			Log: opts.Log, RenderError: RenderError, MaxBodyBytes: MaxBodyBytes, Timeout: requestTimeout,
 			Metrics: opts.Metrics, Writes: opts.Writes, Proxies: opts.Proxies,
