@@ -170,7 +170,7 @@ func TestMediaMastodon(t *testing.T) {
 
 // upload uploads data with fields through POST path and returns the
 // answer.
-func upload(t *testing.T, s *server, path, token string, data []byte, fields map[string]string) servertest.Reply {
+func upload(t testing.TB, s *server, path, token string, data []byte, fields map[string]string) servertest.Reply {
 	t.Helper()
 	return s.Call("POST", path, token, multipartBody(t, fields, map[string][]byte{"file": data}))
 }

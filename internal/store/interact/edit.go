@@ -119,10 +119,23 @@ func edited(e Edit, old editedPost, maxLen int) (text, error) {
 	if e.MediaIDs != nil && !slices.EqualFunc(as, e.MediaIDs, func(a retwis.Attachment, id int64) bool { return a.ID == id }) {
 		return text{}, retwis.Errorf(retwis.Invalid, "Changing the pictures of a post is not supported: change their alt text, or delete the post and post it again.")
 	}
-	for id, t := range e.Describe {
+	next := text{body: body, warning: warning, media: old.media}
+	if len(e.Describe) > 0 {
+		if err := describe(as, e.Describe); err != nil {
+			return text{}, err
+		}
+		next.media = retwis.EncodeAttachments(as)
+	}
+	return next, nil
+}
+
+// describe sets the alt text and focus of the pictures as that texts
+// gives, by id: each must be one of them.
+func describe(as []retwis.Attachment, texts map[int64]MediaText) error {
+	for id, t := range texts {
 		i := slices.IndexFunc(as, func(a retwis.Attachment) bool { return a.ID == id })
 		if i < 0 {
-			return text{}, retwis.Errorf(retwis.Invalid, "The picture %d is not one of this post's.", id)
+			return retwis.Errorf(retwis.Invalid, "The picture %d is not one of this post's.", id)
 		}
 		if t.Description != nil {
 			as[i].Description = *t.Description
@@ -131,7 +144,7 @@ func edited(e Edit, old editedPost, maxLen int) (text, error) {
 			as[i].FocusX, as[i].FocusY = t.Focus[0], t.Focus[1]
 		}
 	}
-	return text{body: body, warning: warning, media: retwis.EncodeAttachments(as)}, nil
+	return nil
 }
 
 // version is an earlier version of a post, as its history field keeps
