@@ -320,3 +320,34 @@ func TestProfilePictures(t *testing.T) {
 		t.Errorf("after the deletes: avatar %q, header %q; want %q and %q", me.Avatar, me.Header, generated, plain)
 	}
 }
+
+// TestOnlyMedia: only_media=true keeps the posts with pictures of an
+// account's statuses, the public timeline and a tag's; a page with none
+// still links to the next, so that apps page on.
+func TestOnlyMedia(t *testing.T) {
+	t.Parallel()
+	s := newServer(t)
+	u, token := s.User("alice")
+	s.Post(token, "first #tag")
+	var m mediaEntity
+	upload(t, s, "/api/v1/media", token, photo(t, 16, 16), nil).Decode(t, &m)
+	var pictured struct{ ID string }
+	r := s.Call("POST", "/api/v1/statuses", token, url.Values{"status": {"pictured #tag"}, "media_ids[]": {m.ID}})
+	if r.Decode(t, &pictured); r.Status != http.StatusOK {
+		t.Fatalf("a post with a picture: %d %s", r.Status, r.Body)
+	}
+	last := s.Post(token, "last #tag")
+	s.Drain()
+	for _, path := range []string{fmt.Sprint("/api/v1/accounts/", u.ID, "/statuses"), "/api/v1/timelines/public", "/api/v1/timelines/tag/tag"} {
+		var all, only []struct{ ID string }
+		s.Call("GET", path, token, nil).Decode(t, &all)
+		s.Call("GET", path+"?only_media=true", token, nil).Decode(t, &only)
+		if len(all) != 3 || len(only) != 1 || only[0].ID != pictured.ID {
+			t.Errorf("%s: %v, with only_media %v; want 3, and %s alone", path, all, only, pictured.ID)
+		}
+		first := s.Call("GET", path+"?only_media=true&limit=1", token, nil)
+		if string(first.Body) != "[]\n" || !strings.Contains(first.Header.Get("Link"), "max_id="+last) {
+			t.Errorf("%s: a first page of one post without pictures: %s, Link %q; want none and a link past %s", path, first.Body, first.Header.Get("Link"), last)
+		}
+	}
+}
