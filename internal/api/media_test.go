@@ -263,6 +263,10 @@ func checkMediaEdit(t *testing.T, s *server, token, pid, a, b string) {
 		second.Description == nil || *second.Description != "small" {
 		t.Errorf("the pictures edited: %s", r.Body)
 	}
+	var rec mediaEntity
+	if s.Call("GET", "/api/v1/media/"+a, token, nil).Decode(t, &rec); rec.Description == nil || *rec.Description != "first, described" {
+		t.Errorf("the record of the picture edited says %v", rec.Description)
+	}
 	for name, body := range map[string]url.Values{
 		"other pictures":  {"status": {"x"}, "media_ids[]": {b}},
 		"another's text":  {"status": {"x"}, "media_attributes[][id]": {"12345"}, "media_attributes[][description]": {"x"}},

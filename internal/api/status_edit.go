@@ -45,6 +45,9 @@ func (s *Server) editStatus(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		p, err = s.Store.EditPost(r.Context(), e)
 	}
+	if err == nil && len(e.Describe) > 0 && s.Media != nil {
+		s.describeRecords(r, p)
+	}
 	var out []entity.Status
 	if err == nil {
 		out, err = s.Statuses(r.Context(), entity.SiteOf(r), []retwis.Post{p})
@@ -91,6 +94,17 @@ func mediaAttributes(v url.Values) (map[int64]interact.MediaText, error) {
 		out[id] = t
 	}
 	return out, nil
+}
+
+// describeRecords brings the media records of post p's pictures to
+// their alt text and focus as an edit left them, the post being what
+// shows them: a failure is logged (the records' copy is then behind).
+func (s *Server) describeRecords(r *http.Request, p retwis.Post) {
+	for _, a := range p.Media {
+		if _, err := s.Media.Records().Describe(r.Context(), a.Owner, a.ID, a.Description, a.FocusX, a.FocusY); err != nil {
+			s.Store.Log.Warn("the record of an edited picture keeps its former alt text", "post", p.ID, "media", a.ID, "err", err)
+		}
+	}
 }
 
 // statusEdit is Mastodon's StatusEdit: one version of a post.
