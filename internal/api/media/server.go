@@ -23,13 +23,15 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("PUT /api/v1/media/{id}", s.Need(apiwire.WriteMedia, s.served(s.MW.Throttle(s.describe))))
 }
 
-// uploads wraps an upload route: a body of one picture, throttled as a
-// write (and served as served serves).
+// uploads wraps an upload route: a body of one picture (and served as
+// served serves). It is not throttled as the writes are: it waits for
+// the media service's pool, whose queue bounds the uploads (ErrBusy),
+// and would hold a write's slot for the whole processing.
 func (s *Server) uploads(next http.HandlerFunc) http.HandlerFunc {
 	if s.Media == nil {
 		return s.served(next)
 	}
-	return apiwire.Upload(s.Media.Limits().MaxBytes, 1, s.MW.Throttle(next))
+	return apiwire.Upload(s.Media.Limits().MaxBytes, 1, next)
 }
 
 // served wraps a route of media: without a media service (Kit.Media),
