@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
-	"image"
-	"image/color"
-	"image/jpeg"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -21,19 +18,8 @@ import (
 	"github.com/retwis/retwis/internal/testkit/servertest"
 )
 
-// photo returns a w x h JPEG of a gradient.
-func photo(t testing.TB, w, h int) []byte {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			img.Set(x, y, color.RGBA{uint8(x), uint8(y), uint8(x + y), 255})
-		}
-	}
-	var buf bytes.Buffer
-	must.OK(t, jpeg.Encode(&buf, img, nil))
-	return buf.Bytes()
-}
+// photo is servertest.Photo.
+var photo = servertest.Photo
 
 // multipartBody is a multipart/form-data body of fields and files, as
 // servertest.Server.Call sends it.

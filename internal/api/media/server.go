@@ -6,19 +6,24 @@
 package media
 
 import (
+	"cmp"
 	"net/http"
+	"time"
 
 	"github.com/retwis/retwis/internal/api/apiwire"
 )
 
 // Server serves the media routes of the client API, on the API's kit.
-type Server struct{ *apiwire.Kit }
+type Server struct {
+	*apiwire.Kit
+	wait time.Duration // how long POST /api/v2/media waits (0: readyWait)
+}
 
 // Routes registers the routes on mux, the client API's. Every route
 // takes write:media, as Mastodon's.
 func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/media", s.Need(apiwire.WriteMedia, s.uploads(s.upload(0))))
-	mux.HandleFunc("POST /api/v2/media", s.Need(apiwire.WriteMedia, s.uploads(s.upload(readyWait))))
+	mux.HandleFunc("POST /api/v2/media", s.Need(apiwire.WriteMedia, s.uploads(s.upload(cmp.Or(s.wait, readyWait)))))
 	mux.HandleFunc("GET /api/v1/media/{id}", s.Need(apiwire.WriteMedia, s.served(s.show)))
 	mux.HandleFunc("PUT /api/v1/media/{id}", s.Need(apiwire.WriteMedia, s.served(s.MW.Throttle(s.describe))))
 }
