@@ -126,6 +126,7 @@ func TestMediaMastodon(t *testing.T) {
 	}
 	checkServed(t, s, a.URL)
 	checkServed(t, s, a.PreviewURL)
+	s.Drain() // the delivery of a post without text
 	read := must.Value(alice.GetStatus(ctx, st.ID))(t)
 	if len(read.MediaAttachments) != 1 || read.MediaAttachments[0].URL != a.URL || !read.Sensitive {
 		t.Errorf("the post read back: %+v", read)
