@@ -52,6 +52,17 @@ func (b *Map[K, V]) Store(k K, v V) {
 	b.next = (b.next + 1) % b.capacity
 }
 
+// LoadOrMake returns the value kept under k, or makes it with mk and
+// keeps it.
+func (b *Map[K, V]) LoadOrMake(k K, mk func(K) V) V {
+	if v, ok := b.Load(k); ok {
+		return v
+	}
+	v := mk(k)
+	b.Store(k, v)
+	return v
+}
+
 // Len returns how many entries are kept.
 func (b *Map[K, V]) Len() int {
 	b.mu.RLock()

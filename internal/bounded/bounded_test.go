@@ -31,3 +31,19 @@ func TestMap(t *testing.T) {
 		t.Error("a Map of no capacity kept an entry")
 	}
 }
+
+// TestLoadOrMake: a value is made once, then kept.
+func TestLoadOrMake(t *testing.T) {
+	t.Parallel()
+	b := New[string, int](2)
+	made := 0
+	mk := func(k string) int { made++; return len(k) }
+	for range 3 {
+		if v := b.LoadOrMake("abc", mk); v != 3 {
+			t.Fatalf("got %d, want 3", v)
+		}
+	}
+	if made != 1 {
+		t.Errorf("made %d times, want once", made)
+	}
+}

@@ -360,7 +360,7 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 	}
 	res := read.Replies()
 	s.FromMaster(ctx, res, func(r rueidis.RedisResult) bool {
-		_, ok, err := parsePost(0, r)
+		_, ok, err := s.parsePost(0, r)
 		return err == nil && !ok
 	}, func(i int) rueidis.Completed {
 		return s.C.B().Hmget().Key(schema.Post(pids[i])).Field(append(kernel.PostFields, schema.FieldFanout)...).Build()
@@ -372,7 +372,7 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 			missing++
 			continue
 		}
-		p, ok, err := parsePost(pids[i], r)
+		p, ok, err := s.parsePost(pids[i], r)
 		if redisconn.IsDamage(err) { // not a hash: shown as missing
 			s.Log.Error("skipping a damaged post", "post", pids[i], "err", err)
 			continue
@@ -417,7 +417,7 @@ func (s *Store) posts(ctx context.Context, rd reader, pids []int64, known ...ret
 // further fields are ignored); the username may be missing (a post from
 // before posts kept it), and so may the mentions and the reply. ok is
 // false for a post that does not exist or is damaged.
-func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err error) {
+func (s *Store) parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err error) {
 	vals, err := r.ToArray()
 	if err != nil {
 		return p, false, err
@@ -466,7 +466,7 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 			p.Reblog.AuthorID, p.Reblog.Author = u[0].ID, u[0].Username
 		}
 	}
-	p.Media, p.Sensitive, p.Card = retwis.DecodeAttachments(more[9]), more[10] == "1", retwis.DecodeCard(more[11])
+	p.Media, p.Sensitive, p.Card = s.decodeMedia(more[9]), more[10] == "1", s.decodeCard(more[11])
 	return p, true, nil
 }
 
