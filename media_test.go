@@ -61,3 +61,30 @@ func TestAttachmentsRoundTrip(t *testing.T) {
 		t.Error("a card without a URL should decode to nil")
 	}
 }
+
+func FuzzParseFocus(f *testing.F) {
+	for _, s := range []string{"", "0,0", "-1,1", "0.5,-0.25", "1e0,0", "NaN,0", "inf,0", ","} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		x, y, err := ParseFocus(s)
+		if err != nil && ErrorKind(err) != Invalid {
+			t.Fatalf("%q: an error of kind %v", s, ErrorKind(err))
+		}
+		if x < -1 || x > 1 || y < -1 || y > 1 || x != x || y != y {
+			t.Fatalf("%q: focus %v, %v out of range", s, x, y)
+		}
+	})
+}
+
+func FuzzDecodeAttachments(f *testing.F) {
+	f.Add(EncodeAttachments([]Attachment{{ID: 1, Owner: 2, Ext: "jpg", SmallExt: "jpg", Width: 3, Height: 4, Description: "d"}}))
+	f.Add(`[{"id":"1"}]`)
+	f.Add(`[{"id":1}]`)
+	f.Fuzz(func(t *testing.T, s string) {
+		as := DecodeAttachments(s)
+		if again := DecodeAttachments(EncodeAttachments(as)); len(again) != len(as) {
+			t.Fatalf("%q: %d attachments, %d once encoded again", s, len(as), len(again))
+		}
+	})
+}
