@@ -3,8 +3,6 @@ package media_test
 import (
 	"bytes"
 	"image"
-	"image/color"
-	"image/jpeg"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,6 +19,7 @@ import (
 	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/s3test"
+	"github.com/retwis/retwis/internal/testkit/servertest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
@@ -34,18 +33,7 @@ func TestMain(m *testing.M) {
 }
 
 // photo returns a w x h JPEG of a gradient.
-func photo(t testing.TB, w, h int) []byte {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			img.Set(x, y, color.RGBA{uint8(x), uint8(y), uint8(x + y), 255})
-		}
-	}
-	var buf bytes.Buffer
-	must.OK(t, jpeg.Encode(&buf, img, nil))
-	return buf.Bytes()
-}
+var photo = servertest.Photo
 
 // service returns a media service on f's store with files in a fresh
 // directory.
