@@ -25,7 +25,8 @@ FIRST := ./internal/web ./cmd/retwis ./internal/store ./redlock ./internal/api .
 
 ## test: vet and run every test against real redis-server processes (and
 ## headless Chromium for the browser tests, Node.js for the Mastodon
-## client libraries of npm), tests of a package side by side; then fuzz
+## client libraries of npm, SeaweedFS's S3 server for the S3 blob store,
+## built once by scripts/s3-server.sh), tests of a package side by side; then fuzz
 ## every parser of untrusted input for a second each; then the
 ## load-and-fault tests. RETWIS_NEED_NODE makes a missing Node.js a
 ## failure, not a skip.
@@ -58,3 +59,4 @@ vet:
 
 packages:
 	@sh scripts/ensure-packages.sh redis-server=redis-server redis-cli=redis-server chromium=chromium node=nodejs npm=npm
+	@GO=$(GO) sh scripts/s3-server.sh

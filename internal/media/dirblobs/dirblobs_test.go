@@ -15,9 +15,12 @@ import (
 
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	blobstest.Run(t, func(t *testing.T) blobstest.Blobs {
-		return must.Value(dirblobs.New(filepath.Join(t.TempDir(), "media")))(t)
-	})
+	blobstest.Run(t, open)
+}
+
+// open opens an empty store.
+func open(t testing.TB) blobstest.Blobs {
+	return must.Value(dirblobs.New(filepath.Join(t.TempDir(), "media")))(t)
 }
 
 // TestNamesStayInside: a name that could reach outside the directory,
@@ -80,3 +83,5 @@ func TestFilesOnDisk(t *testing.T) {
 		t.Fatalf("a directory that still held a file was removed: %v", err)
 	}
 }
+
+func BenchmarkBlobs(b *testing.B) { blobstest.Bench(b, open) }

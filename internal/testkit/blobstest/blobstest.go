@@ -27,7 +27,7 @@ type Blobs interface {
 
 // Run runs the conformance tests as subtests of t, in parallel, each on
 // an empty storage that open returns.
-func Run(t *testing.T, open func(t *testing.T) Blobs) {
+func Run(t *testing.T, open func(testing.TB) Blobs) {
 	for _, c := range []struct {
 		name string
 		test func(*testing.T, Blobs)
@@ -201,4 +201,29 @@ func parallelPuts(t *testing.T, b Blobs) {
 	if got := Names(t, b, "4/"); len(got) != names {
 		t.Fatalf("walked %d blobs after parallel puts of %d names: %q", len(got), names, got)
 	}
+}
+
+// BlobSize is the size of the blobs Bench writes and reads: about a
+// photo's re-encoded original.
+const BlobSize = 400 << 10
+
+// Bench measures, as sub-benchmarks of b, the put of a blob of BlobSize
+// (each under a new name, as uploads are) and the read of one whole,
+// on a storage that open returns.
+func Bench(b *testing.B, open func(testing.TB) Blobs) {
+	s := open(b)
+	data := bytes.Repeat([]byte("0123456789abcdef"), BlobSize/16)
+	b.Run("Put", func(b *testing.B) {
+		b.SetBytes(BlobSize)
+		for i := 0; b.Loop(); i++ {
+			must.OK(b, s.Put(b.Context(), fmt.Sprintf("1/%d/original.jpg", i), "image/jpeg", data))
+		}
+	})
+	must.OK(b, s.Put(b.Context(), "2/1/original.jpg", "image/jpeg", data))
+	b.Run("Open", func(b *testing.B) {
+		b.SetBytes(BlobSize)
+		for b.Loop() {
+			Read(b, s, "2/1/original.jpg")
+		}
+	})
 }
