@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/retwis/retwis/internal/media/dirblobs"
+	"github.com/retwis/retwis/internal/media/s3blobs"
+	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/testkit/s3test"
+	"github.com/retwis/retwis/internal/testkit/syncbuf"
+)
+
+// TestByteSize reads sizes with and without units, and refuses the
+// malformed.
+func TestByteSize(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]int64{"0": 0, "1234": 1234, "1GB": 1 << 30, "500MB": 500 << 20, "1.5 gb": 3 << 29, "2KB": 2048, "7B": 7, "1TB": 1 << 40} {
+		var n byteSize
+		if err := n.Set(in); err != nil || int64(n) != want {
+			t.Errorf("%q: %d, %v; want %d", in, n, err, want)
+		}
+	}
+	for _, in := range []string{"", "MB", "1XB", "-1", "1 G B", "ten", "1e30GB"} {
+		var n byteSize
+		if err := n.Set(in); err == nil {
+			t.Errorf("%q was read as %d", in, n)
+		}
+	}
+	if s := defaultMediaQuota.String(); s != "1GB" {
+		t.Errorf("the default quota is written %q", s)
+	}
+}
+
+// TestThousands writes counts with their groups of digits apart.
+func TestThousands(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q; want %q", n, got, want)
+		}
+	}
+}
+
+// putFiles puts n media files (two per media) in a directory store at
+// dir.
+func putFiles(t *testing.T, dir string, n int) {
+	t.Helper()
+	src := must.Value(dirblobs.New(dir))(t)
+	for i := range n {
+		name := fmt.Sprintf("%d/%d/original.jpg", 1+i%3, 100+i)
+		must.OK(t, src.Put(t.Context(), name, "image/jpeg", []byte(strings.Repeat("x", 10+i))))
+	}
+}
+
+// migrateOut runs `retwis media` with args and returns its stderr,
+// failing t unless its exit status is want.
+func migrateOut(t *testing.T, want int, args ...string) string {
+	t.Helper()
+	var stderr syncbuf.Buffer
+	if code := run(t.Context(), append([]string{"media"}, args...), io.Discard, &stderr); code != want {
+		t.Fatalf("retwis media %s: status %d; want %d\n%s", strings.Join(args, " "), code, want, stderr.String())
+	}
+	return stderr.String()
+}
+
+// TestMediaMigrate copies a directory's files to another directory,
+// showing its progress; run again, it copies only what is missing (a
+// copy cut short resumes).
+func TestMediaMigrate(t *testing.T) {
+	t.Parallel()
+	from, to := t.TempDir(), t.TempDir()
+	putFiles(t, from, 12)
+	out := migrateOut(t, 0, "migrate", "--from-dir", from, "--media-dir", to)
+	for _, want := range []string{"copying 12 files from " + from + " to " + to, "copied 12 of 12 files"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the progress does not say %q:\n%s", want, out)
+		}
+	}
+	dst := must.Value(dirblobs.New(to))(t)
+	must.OK(t, dst.Delete(t.Context(), "2/"))
+	if out := migrateOut(t, 0, "--from-dir", from, "--media-dir", to, "migrate"); !strings.Contains(out, "copied 4 of 12 files") {
+		t.Errorf("a second run (the files of one owner removed) says:\n%s", out)
+	}
+	var progress strings.Builder
+	must.OK(t, migrate(t.Context(), must.Value(dirblobs.New(t.TempDir()))(t), must.Value(dirblobs.New(from))(t), from, "elsewhere", &progress, 5))
+	if want := "copied 10 of 12 (10 looked at)\n"; !strings.Contains(progress.String(), want) {
+		t.Errorf("the progress does not say %q:\n%s", want, progress.String())
+	}
+}
+
+// TestMediaMigrateToS3 copies a directory's files to a real
+// S3-compatible server, its secret key from the environment; run again,
+// it copies only a file changed meanwhile.
+func TestMediaMigrateToS3(t *testing.T) { // not in parallel: it sets the environment
+	from := t.TempDir()
+	putFiles(t, from, 12)
+	b := s3test.NewServer(t).Bucket(t)
+	t.Setenv("RETWIS_MEDIA_S3_SECRET_KEY", b.SecretKey)
+	args := []string{"migrate", "--from-dir", from, "--media-s3", "http://" + b.Endpoint, "--media-s3-bucket", b.Name,
+		"--media-s3-access-key", b.AccessKey, "--media-s3-region", b.Region, "--media-s3-prefix", "m"}
+	if out := migrateOut(t, 0, args...); !strings.Contains(out, "copied 12 of 12 files") {
+		t.Errorf("the copy to S3 says:\n%s", out)
+	}
+	changed := "longer than before"
+	must.OK(t, must.Value(dirblobs.New(from))(t).Put(t.Context(), "3/102/original.jpg", "image/jpeg", []byte(changed)))
+	if out := migrateOut(t, 0, args...); !strings.Contains(out, "copied 1 of 12 files") {
+		t.Errorf("the second copy to S3 says:\n%s", out)
+	}
+	s3 := must.Value(s3blobs.New(context.Background(), s3blobs.Options{Endpoint: b.Endpoint, Bucket: b.Name,
+		AccessKey: b.AccessKey, SecretKey: b.SecretKey, Region: b.Region, Prefix: "m"}))(t)
+	rc, size, err := s3.Open(t.Context(), "3/102/original.jpg")
+	must.OK(t, err)
+	rc.Close()
+	if size != int64(len(changed)) {
+		t.Fatalf("the changed file has %d bytes in S3; want %d", size, len(changed))
+	}
+}
+
+// TestMediaMigrateUsage refuses a migration without its source or
+// destination.
+func TestMediaMigrateUsage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for want, args := range map[string][]string{
+		"--from-dir is needed":        {"migrate", "--media-dir", dir},
+		"give where to copy to":       {"migrate", "--from-dir", dir},
+		"are the same directory":      {"migrate", "--from-dir", dir, "--media-dir", dir + "/"},
+		"the action must be migrate":  {"copy"},
+		"unexpected argument \"now\"": {"migrate", "--from-dir", dir, "--media-dir", t.TempDir(), "now"},
+	} {
+		if out := migrateOut(t, 2, args...); !strings.Contains(out, want) {
+			t.Errorf("retwis media %s says %q; want %q", strings.Join(args, " "), out, want)
+		}
+	}
+}
