@@ -2,14 +2,22 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retwis/retwis/internal/media/dirblobs"
 	"github.com/retwis/retwis/internal/media/s3blobs"
+	"github.com/retwis/retwis/internal/redisconn"
+	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/s3test"
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
@@ -135,5 +143,34 @@ func TestMediaMigrateUsage(t *testing.T) {
 		if out := migrateOut(t, 2, args...); !strings.Contains(out, want) {
 			t.Errorf("retwis media %s says %q; want %q", strings.Join(args, " "), out, want)
 		}
+	}
+}
+
+// TestMaintenanceSweepsMedia: a server's maintenance round removes the
+// files of media nothing uses any longer (here an account that is gone)
+// from its media directory.
+func TestMaintenanceSweepsMedia(t *testing.T) {
+	t.Parallel()
+	redis := redistest.Start(t)
+	c := must.Value(redisconn.Dial(redis.URL))(t)
+	defer c.Close()
+	dir := t.TempDir()
+	putFiles(t, dir, 3) // owners 1, 2 and 3
+	redistest.Do(t, c, "ZADD", schema.MediaPending, "0", schema.PendingMember(2, 0))
+	_, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, maintainEvery: 50 * time.Millisecond,
+		media: mediaConfig{dir: dir}})
+	defer stop()
+	deadline := time.Now().Add(30 * time.Second) // generous: a loaded machine's rounds are slow
+	for redistest.Do(t, c, "ZCARD", schema.MediaPending) != "0" {
+		if time.Now().After(deadline) {
+			t.Fatal("the maintenance did not sweep the media")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "2")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the files of the account gone are still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "1", "100", "original.jpg")); err != nil {
+		t.Errorf("another account's file: %v", err)
 	}
 }
