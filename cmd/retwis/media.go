@@ -17,6 +17,7 @@ import (
 	"github.com/retwis/retwis/internal/media/dirblobs"
 	"github.com/retwis/retwis/internal/media/s3blobs"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/check"
 )
 
 // mediaConfig is where the media's files are kept (a directory, or an
@@ -134,6 +135,35 @@ func sweepMedia(ctx context.Context, m *media.Service, log *slog.Logger) error {
 		return fmt.Errorf("media sweep: %w", err)
 	}
 	return nil
+}
+
+// mediaKind is the kind of `retwis check` that checks the media.
+const mediaKind = "media"
+
+// checkMedia compares the media's records with their files in the
+// storage of cfg (media.Service.Check), repairing what it finds with
+// repair, writes what it found as printCheck does, and returns the
+// problems.
+func checkMedia(ctx context.Context, st *store.Store, cfg mediaConfig, repair bool, w io.Writer) ([]check.Problem, error) {
+	blobs, where, err := cfg.blobs(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	m := media.New(st, blobs, media.Options{Workers: 1})
+	defer m.Close()
+	start := time.Now()
+	rep, err := m.Check(ctx, repair)
+	if err != nil {
+		return nil, err
+	}
+	problems := make([]check.Problem, len(rep.Problems))
+	for i, p := range rep.Problems {
+		problems[i] = check.Problem{Kind: mediaKind, What: p.What, Count: int64(p.Count), Repaired: int64(p.Repaired), Examples: p.Examples}
+	}
+	fmt.Fprintf(w, "checked %s media records and %s files of %s in %s\n", thousands(rep.Records), thousands(rep.Files), where,
+		time.Since(start).Round(time.Millisecond))
+	printProblems(w, problems, repair)
+	return problems, nil
 }
 
 // byteSize is a flag.Value of a number of bytes, written with a unit

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -172,5 +173,38 @@ func TestMaintenanceSweepsMedia(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "1", "100", "original.jpg")); err != nil {
 		t.Errorf("another account's file: %v", err)
+	}
+}
+
+// TestCheckMedia: retwis check, given the media's directory, reports the
+// files that no record names with the other kinds' problems, and
+// repairs them; --kinds media checks them alone, and needs the storage.
+func TestCheckMedia(t *testing.T) {
+	t.Parallel()
+	redis := redistest.Start(t)
+	dir := t.TempDir()
+	putFiles(t, dir, 1) // 1/100/original.jpg, of no record
+	status, out, errs := runCheckCmd(t, "--redis", redis.URL, "--media-dir", dir, "--sizes", "0")
+	for _, want := range []string{
+		`(?m)^checked \d+ keys in `,
+		`(?m)^checked 0 media records and 1 files of ` + regexp.QuoteMeta(dir) + ` in \S+$`,
+		`(?m)^media: files without a record: 1\n    1/100/$`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Fatalf("the check's report lacks %s:\n%s", want, out)
+		}
+	}
+	if status != 1 || !strings.Contains(errs, "problems found") {
+		t.Fatalf("a check that found media problems exited %d: %s", status, errs)
+	}
+	if status, out, errs := runCheckCmd(t, "--redis", redis.URL, "--media-dir", dir, "--kinds", "media", "--repair"); status != 0 ||
+		!strings.Contains(out, "media: files without a record: 1 (repaired 1)") || strings.Contains(out, "keys in") {
+		t.Fatalf("check --kinds media --repair: exit %d\n%s%s", status, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "1", "100", "original.jpg")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the file without a record is still there: %v", err)
+	}
+	if status, _, errs := runCheckCmd(t, "--redis", redis.URL, "--kinds", "media"); status != 2 || !strings.Contains(errs, "--media-dir or --media-s3") {
+		t.Fatalf("--kinds media without the storage: exit %d, %q", status, errs)
 	}
 }
