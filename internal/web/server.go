@@ -84,6 +84,7 @@ type Limits struct {
 type Server struct {
 	*page.Kit
 	deleter *deletion.Deleter
+	media   *media.Service // nil: no pictures taken
 	limits  Limits
 	dynamic http.Handler // the pages, behind the middleware
 	static  http.Handler // the static files, behind theirs
@@ -97,7 +98,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Kit: kit, deleter: opts.Deleter, limits: opts.Limits}
+	s := &Server{Kit: kit, deleter: opts.Deleter, media: opts.Media, limits: opts.Limits}
 	s.routes()
 	return s, nil
 }
