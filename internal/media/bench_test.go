@@ -16,6 +16,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/media"
 	"github.com/retwis/retwis/internal/media/dirblobs"
+	"github.com/retwis/retwis/internal/media/imaging"
 	"github.com/retwis/retwis/internal/store"
 	mediastore "github.com/retwis/retwis/internal/store/media"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -58,10 +59,22 @@ func benchService(b *testing.B, workers int) (*media.Service, *storetest.Fixture
 // 400 px, re-encoded, blurhashed, both files stored, the record
 // finished), one at a time (ms/upload: what a person waits) and as many
 // at once as the pool has workers and its queue takes (uploads/s: what
-// a server sustains). stored-B/upload is what the two files weigh.
+// a server sustains), against the baseline of the same run, the
+// processing alone (imaging.Process). stored-B/upload is what the two
+// files weigh.
 func BenchmarkUpload4MP(b *testing.B) {
 	data := camera(b)
 	b.Logf("the photo: %d bytes", len(data))
+	b.Run("process", func(b *testing.B) { // the baseline: the image processing alone, nothing stored
+		var stored int64
+		b.SetBytes(int64(len(data)))
+		cpu := cpuTime()
+		for b.Loop() {
+			res := must.Value(imaging.Process(data, imaging.DefaultLimits))(b)
+			stored += int64(len(res.Original) + len(res.Small))
+		}
+		report(b, cpu, stored)
+	})
 	b.Run("serial", func(b *testing.B) {
 		m, f := benchService(b, 0)
 		owner := f.Register(b, "bench").ID
