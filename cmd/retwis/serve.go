@@ -201,7 +201,9 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 	fs.Var(&c.contact, "contact-email", envHelp(
 		"the e-mail `address` at which users reach whoever runs the server, which the client API gives", "RETWIS_CONTACT_EMAIL"))
 	fs.BoolVar(&c.allowPrivate, "allow-private-addresses", false, envHelp(
-		"let the requests the server makes to addresses users give (Web Push endpoints) reach private, loopback and link-local addresses, and push endpoints be plain http: for tests, or a push service on your own network", "RETWIS_ALLOW_PRIVATE_ADDRESSES"))
+		"let the requests the server makes to addresses users give (Web Push endpoints, links previewed) reach private, loopback and link-local addresses, and push endpoints be plain http: for tests, or a push service on your own network", "RETWIS_ALLOW_PRIVATE_ADDRESSES"))
+	fs.BoolVar(&c.delivery.LinkPreviews, "link-previews", true, envHelp(
+		"make a preview card of the first link of each post, fetched in the background from the page (OpenGraph, oEmbed)", "RETWIS_LINK_PREVIEWS"))
 	fs.StringVar(&c.about, "about", "", envHelp(
 		"the server's extended description for the client API (plain `text`, paragraphs split by blank lines)", "RETWIS_ABOUT"))
 	fs.StringVar(&c.privacy, "privacy-policy", "", envHelp(
@@ -410,8 +412,8 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		}
 		work := st.Through(jobs)
 		defer work.Close()
-		stopWorkers := startWorkers(work, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, cfg.pushOptions(), med, log) // zero: the default
-		defer stopWorkers()                                                                                                            // after the HTTP server: it drains jobs in flight
+		stopWorkers := startWorkers(work, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, cfg.pushOptions(), cfg.cardOptions(), med, log) // zero: the default
+		defer stopWorkers()                                                                                                                               // after the HTTP server: it drains jobs in flight
 	}
 	writes := cmp.Or(cfg.writes, 8*runtime.GOMAXPROCS(0))
 	proxies, err := middleware.ParseProxies(cfg.proxies) // checked by check

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/retwis/retwis/internal/cards"
 	"github.com/retwis/retwis/internal/media"
 	"github.com/retwis/retwis/internal/push"
 	"github.com/retwis/retwis/internal/safehttp"
@@ -20,13 +21,14 @@ import (
 )
 
 // startWorkers runs the background work of a retwis server: delivering
-// posts to followers, and the periodic maintenance, which the servers
+// posts to followers, sending Web Push, previewing links (unless
+// --link-previews=false), and the periodic maintenance, which the servers
 // sharing a database take turns at under the lock of locks (with the
 // sweep of the media med no longer uses). It returns a
 // function that stops the workers and waits for them (delivery jobs in
 // flight are given time to finish), so the database outlives them.
 func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Duration, deliveryOpts delivery.Options,
-	pushOpts pushWork, med *media.Service, log *slog.Logger) (stop func()) {
+	pushOpts pushWork, cardOpts cards.Options, med *media.Service, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	host, _ := os.Hostname()
 	consumer := fmt.Sprintf("%s-%d", host, os.Getpid())
@@ -53,6 +55,14 @@ func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Dur
 			log.Error("push worker stopped", "err", err)
 		}
 	})
+	if deliveryOpts.LinkPreviews {
+		wg.Go(func() {
+			cardOpts.Consumer, cardOpts.Log = consumer, log
+			if err := cards.New(st.DB, cardOpts).Run(ctx); err != nil {
+				log.Error("card worker stopped", "err", err)
+			}
+		})
+	}
 	upkeep := deliveryOpts
 	upkeep.Consumer = consumer
 	wg.Go(func() {
@@ -79,4 +89,11 @@ func (c *serveConfig) pushOptions() pushWork {
 		Subject: cmp.Or(c.contact.String(), public.String()), Origin: public.String(),
 		Client: safehttp.Client(safehttp.Options{AllowPrivate: c.allowPrivate, Timeout: 10 * time.Second}),
 	}}
+}
+
+// cardOptions returns the card worker's options: pages at private
+// addresses, and on any port, only if --allow-private-addresses.
+func (c *serveConfig) cardOptions() cards.Options {
+	return cards.Options{FetchOptions: cards.FetchOptions{AllowPrivate: c.allowPrivate,
+		Client: safehttp.Client(safehttp.Options{AllowPrivate: c.allowPrivate, Timeout: 10 * time.Second})}}
 }

@@ -229,6 +229,7 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"Account", entity.Account{}, []string{"source"}}, // in CredentialAccount
 		{"Source", entity.Source{}, nil},
 		{"Status", entity.Status{}, nil},
+		{"PreviewCard", entity.PreviewCard{}, nil},
 		{"StatusEdit", statusEdit{}, nil},
 		{"Mention", entity.Mention{}, nil},
 		{"StatusTag", entity.TagRef{}, nil},

@@ -197,3 +197,24 @@ func TestCopy(t *testing.T) {
 		t.Errorf("copied %d again, want 0", n)
 	}
 }
+
+// TestCardImage: a link's picture is stored as the instance's, whatever
+// the quota, and upkeep keeps it.
+func TestCardImage(t *testing.T) {
+	storetest.OnRedisAndCluster(t, &cluster, func(t *testing.T, f *storetest.Fixture) {
+		m, _ := service(t, f, media.Options{Quota: 1, UploadRate: retwis.Rate{Count: 1, Per: time.Hour}})
+		var last *retwis.Attachment
+		for range 2 {
+			last = must.Value(m.CardImage(f.Ctx, photo(t, 640, 320)))(t)
+		}
+		if last.Owner != 0 || last.SmallWidth != retwis.SmallMediaSide {
+			t.Fatalf("card image %+v", last)
+		}
+		if n := must.Value(m.Sweep(f.Ctx, time.Now().Add(mediastore.UnattachedFor+time.Hour)))(t); n != 0 {
+			t.Errorf("swept %d card images, want none", n)
+		}
+		if w := get(m, last.SmallPath()); w.Code != http.StatusOK {
+			t.Errorf("card image served %d", w.Code)
+		}
+	})
+}

@@ -28,6 +28,26 @@ type Upload struct {
 // uploads (TooMany), or past the queue (ErrBusy). The picture is then
 // processed off the request path: Wait waits for it.
 func (m *Service) Upload(ctx context.Context, owner int64, purpose string, data []byte, desc string, fx, fy float64) (*Upload, error) {
+	return m.upload(ctx, owner, purpose, data, desc, fx, fy, m.opts.UploadRate, m.opts.Quota)
+}
+
+// CardImage stores the picture of a link's preview (cards.FetchOptions'
+// StoreImage), processed as an upload, owned by the instance (owner 0),
+// without rate or quota, and kept while posts may show it.
+func (m *Service) CardImage(ctx context.Context, data []byte) (*retwis.Attachment, error) {
+	u, err := m.upload(ctx, 0, mediastore.ForCard, data, "", 0, 0, retwis.Rate{}, 0)
+	if err != nil {
+		return nil, err
+	}
+	a, err := m.Ready(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// upload is Upload within rate and quota.
+func (m *Service) upload(ctx context.Context, owner int64, purpose string, data []byte, desc string, fx, fy float64, rate retwis.Rate, quota int64) (*Upload, error) {
 	desc, err := retwis.NormalizeDescription(desc)
 	if err != nil {
 		return nil, err
@@ -35,14 +55,14 @@ func (m *Service) Upload(ctx context.Context, owner int64, purpose string, data 
 	if _, err := imaging.Sniff(data, m.opts.Limits); err != nil {
 		return nil, err
 	}
-	rec, err := m.st.Begin(ctx, owner, purpose, retwis.Attachment{Description: desc, FocusX: fx, FocusY: fy}, m.opts.UploadRate, m.opts.Quota)
+	rec, err := m.st.Begin(ctx, owner, purpose, retwis.Attachment{Description: desc, FocusX: fx, FocusY: fy}, rate, quota)
 	if err != nil {
 		return nil, err
 	}
 	u := &Upload{Record: rec, done: make(chan struct{})}
 	job := func() {
 		defer close(u.done)
-		m.process(rec.Attachment, data)
+		m.process(rec.Attachment, data, quota)
 	}
 	select {
 	case m.jobs <- job:
@@ -82,7 +102,7 @@ func (m *Service) Ready(ctx context.Context, u *Upload) (retwis.Attachment, erro
 // process makes the files of upload a from data and records them: a
 // picture that cannot be made, or would pass the quota, is recorded as
 // failed with why; files whose record is gone meanwhile are removed.
-func (m *Service) process(a retwis.Attachment, data []byte) {
+func (m *Service) process(a retwis.Attachment, data []byte, quota int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), processTimeout)
 	defer cancel()
 	res, err := imaging.Process(data, m.opts.Limits)
@@ -101,7 +121,7 @@ func (m *Service) process(a retwis.Attachment, data []byte) {
 		m.fail(ctx, a, retwis.Errorf(retwis.Unavailable, "The picture could not be stored. Please try again in a moment."))
 		return
 	}
-	ok, err := m.st.Finish(ctx, a, m.opts.Quota)
+	ok, err := m.st.Finish(ctx, a, quota)
 	if err != nil || !ok {
 		m.deleteFiles(ctx, a)
 	}

@@ -62,7 +62,7 @@ func (w *Worker) message(ctx context.Context, uid int64, note string, at int64) 
 		return message{}, false, nil
 	}
 	m := message{user: uid, actor: n.Actor.ID, ID: posts.NoteID(at, note), Type: notificationType(n.Kind),
-		Icon: w.opts.Origin + "/static/avatar.png"}
+		Icon: w.opts.Origin + retwis.AvatarPath(n.Actor.ID)}
 	acct, err := w.st.Account(ctx, n.Actor.ID, true)
 	if err != nil || acct.Username == "" {
 		return m, false, err

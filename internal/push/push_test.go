@@ -23,6 +23,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/mattn/go-mastodon"
 
+	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/push"
 	"github.com/retwis/retwis/internal/safehttp"
 	pushstore "github.com/retwis/retwis/internal/store/push"
@@ -255,7 +256,7 @@ func TestPushDelivered(t *testing.T) {
 			t.Parallel()
 			e := start(t, db.URL(t))
 			alice, aliceTok := e.User("alice", "read", "write", "push")
-			_, bobTok := e.User("bob")
+			bob, bobTok := e.User("bob")
 			d := newDevice(t)
 			sub := e.subscribe(t, aliceTok, d, mastodon.PushAlerts{Follow: on(true), Mention: on(true), Favourite: on(false)})
 			var inst struct {
@@ -282,7 +283,7 @@ func TestPushDelivered(t *testing.T) {
 			var notes []struct{ ID string }
 			e.Call("GET", "/api/v1/notifications", aliceTok, nil).Decode(t, &notes)
 			want := payload{AccessToken: aliceTok, PreferredLocale: "en", NotificationID: notes[0].ID, NotificationType: "follow",
-				Title: "@bob is now following you", Body: "@bob", Icon: e.URL + "/static/avatar.png"}
+				Title: "@bob is now following you", Body: "@bob", Icon: e.URL + retwis.AvatarPath(bob.ID)}
 			if got != want {
 				t.Errorf("follow push %+v, want %+v", got, want)
 			}

@@ -69,7 +69,7 @@ type Status struct {
 	InReplyToAccountID *string        `json:"in_reply_to_account_id"`
 	Reblog             *Status        `json:"reblog"`
 	Poll               *struct{}      `json:"poll"`
-	Card               *struct{}      `json:"card"`
+	Card               *PreviewCard   `json:"card"`
 	Language           *string        `json:"language"`
 	EditedAt           *string        `json:"edited_at"`
 	Favourited         bool           `json:"favourited"`

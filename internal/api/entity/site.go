@@ -120,8 +120,8 @@ func (st Site) segment(b *strings.Builder, seg retwis.Segment) (tag string) {
 }
 
 // Status returns the entity of post p by the author summed up in author,
-// with its count of replies, its counts of favourites and boosts and
-// its reader's marks.
+// with its count of replies, its counts of favourites and boosts, its
+// reader's marks and the preview of its link.
 func (st Site) Status(p retwis.Post, author retwis.Summary, replies int64) Status {
 	content, tags := st.Content(p)
 	s := Status{
@@ -149,6 +149,7 @@ func (st Site) Status(p retwis.Post, author retwis.Summary, replies int64) Statu
 			s.InReplyToAccountID = &acct
 		}
 	}
+	s.Card = st.Card(p.Card)
 	return s
 }
 

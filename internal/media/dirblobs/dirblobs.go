@@ -97,13 +97,20 @@ func (s *Store) Put(ctx context.Context, name, contentType string, data []byte) 
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o750); err != nil {
-		return fmt.Errorf("dirblobs: put %s: %w", name, err)
+	// A Delete beside may remove a folder that has just been made, empty
+	// still: then it is made again.
+	for try := 1; ; try++ {
+		err = os.MkdirAll(filepath.Dir(file), 0o750)
+		if err == nil {
+			err = writeAtomic(file, data)
+		}
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) || try == 3 {
+			return fmt.Errorf("dirblobs: put %s: %w", name, err)
+		}
 	}
-	if err := writeAtomic(file, data); err != nil {
-		return fmt.Errorf("dirblobs: put %s: %w", name, err)
-	}
-	return nil
 }
 
 // writeAtomic writes data to a temporary file beside file, syncs it and

@@ -2,6 +2,7 @@ package dirblobs_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -85,3 +86,26 @@ func TestFilesOnDisk(t *testing.T) {
 }
 
 func BenchmarkBlobs(b *testing.B) { blobstest.Bench(b, open) }
+
+// TestPutBesideDelete: deletes that empty an owner's folder while the
+// owner uploads never make an upload fail (a folder removed between its
+// making and the write is made again).
+func TestPutBesideDelete(t *testing.T) {
+	t.Parallel()
+	s := must.Value(dirblobs.New(filepath.Join(t.TempDir(), "media")))(t)
+	const n = 100
+	done := make(chan error, 1)
+	go func() {
+		for i := range n {
+			if err := s.Delete(t.Context(), fmt.Sprintf("9/%d/", i)); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for i := range n {
+		must.OK(t, s.Put(t.Context(), fmt.Sprintf("9/%d/original.jpg", i), "image/jpeg", []byte("x")))
+	}
+	must.OK(t, <-done)
+}

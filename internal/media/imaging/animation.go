@@ -14,11 +14,14 @@ import (
 // through: decoded, re-encoded as a GIF with its delays and loop count
 // (nothing else of its extensions), its frames composed and scaled if
 // it is larger than retwis.MaxMediaSide; the small copy is a PNG of its
-// first frame.
-func processAnimation(data []byte) (Result, error) {
+// first frame. frames is the count of frames Sniff walked.
+func processAnimation(data []byte, frames int) (Result, error) {
 	g, err := gif.DecodeAll(bytes.NewReader(data))
 	if err != nil {
 		return Result{}, damaged("gif", err)
+	}
+	if len(g.Image) != frames { // the walker and the decoder disagree: a bug, which FuzzGIFFrames hunts
+		return Result{}, fmt.Errorf("imaging: %d frames counted, %d decoded", frames, len(g.Image))
 	}
 	canvas := image.Rect(0, 0, g.Config.Width, g.Config.Height)
 	w, h := fitted(canvas.Dx(), canvas.Dy(), retwis.MaxMediaSide)
@@ -34,7 +37,10 @@ func processAnimation(data []byte) (Result, error) {
 	first := image.NewRGBA(canvas)
 	drawFrame(first, g.Image[0])
 	r := Result{Original: buf.Bytes(), Ext: "gif", SmallExt: "png", Animated: true}
-	return r, r.finish(fit(first, retwis.MaxMediaSide, 1))
+	if err := r.finish(fit(first, retwis.MaxMediaSide, 1)); err != nil {
+		return Result{}, err
+	}
+	return r, nil
 }
 
 // scaleAnimation returns g at w×h: each frame composed on the canvas as

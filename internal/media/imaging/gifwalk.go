@@ -22,9 +22,8 @@ func gifFrames(data []byte, maxFrames int) (int, error) {
 	frames := 0
 	for w.err == nil {
 		switch w.byte() {
-		case 0x21: // an extension: its label, then sub-blocks
-			w.at++
-			w.skipSubBlocks()
+		case 0x21: // an extension
+			w.skipExtension()
 		case 0x2c: // an image descriptor
 			if frames++; frames > maxFrames {
 				return frames, invalid(nil, "This animation has more than %d frames, the most accepted.", maxFrames)
@@ -68,6 +67,21 @@ func (w *gifWalker) skip(n int) {
 	if w.at += n; w.at > len(w.data) && w.err == nil {
 		w.err = errGIFTruncated
 	}
+}
+
+// skipExtension moves past an extension: its label, then sub-blocks,
+// read as image/gif reads them (which matters for a GIF it decodes: the
+// frames counted must be those it decodes): the application extension's
+// first block is as long as its first byte says, even 0; the plain text
+// extension's is 13 bytes whatever its first byte says.
+func (w *gifWalker) skipExtension() {
+	switch w.byte() {
+	case 0x01: // plain text
+		w.skip(13)
+	case 0xff: // application
+		w.skip(int(w.byte()))
+	}
+	w.skipSubBlocks()
 }
 
 // skipColorTable moves past the colour table that a descriptor's

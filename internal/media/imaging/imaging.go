@@ -63,11 +63,12 @@ type Info struct {
 }
 
 // Sniff reads only the header of data (and, for a GIF, walks its blocks
-// to count the frames without decoding them): its format and size, or
-// an error of kind retwis.Invalid, with a message fit for the uploader,
-// for anything else (SVG, HTML, PDF, a polyglot whose first bytes are
-// not an image's, a truncated header, an animated WebP) or anything over
-// lim. It is cheap whatever the header claims: nothing of the size of
+// to count the frames, and for a JPEG its segments to count the scans,
+// without decoding them): its format and size, or an error of kind
+// retwis.Invalid, with a message fit for the uploader, for anything else
+// (SVG, HTML, PDF, a polyglot whose first bytes are not an image's, a
+// truncated header, an animated WebP, a JPEG of more scans than any
+// encoder makes) or anything over lim. It is cheap whatever the header claims: nothing of the size of
 // the picture is allocated.
 func Sniff(data []byte, lim Limits) (Info, error) {
 	lim = lim.orDefaults()
@@ -83,13 +84,18 @@ func Sniff(data []byte, lim Limits) (Info, error) {
 		return Info{}, damaged(format, err)
 	}
 	info := Info{Format: format, Width: cfg.Width, Height: cfg.Height, Frames: 1}
-	switch {
-	case format == "webp" && animatedWebP(data):
-		return Info{}, invalid(nil, "Animated WebP images are not accepted: upload a GIF, or a still image.")
-	case format == "gif":
-		if info.Frames, err = gifFrames(data, lim.MaxFrames); err != nil {
-			return Info{}, err
+	switch format {
+	case "webp":
+		if animatedWebP(data) {
+			return Info{}, invalid(nil, "Animated WebP images are not accepted: upload a GIF, or a still image.")
 		}
+	case "gif":
+		info.Frames, err = gifFrames(data, lim.MaxFrames)
+	case "jpeg":
+		_, err = jpegScans(data)
+	}
+	if err != nil {
+		return Info{}, err
 	}
 	return info, lim.check(info)
 }

@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"image"
 	"image/color"
+	"image/draw"
 	"image/gif"
 	"image/png"
 	"runtime"
@@ -28,9 +29,11 @@ func TestProcessFormats(t *testing.T) {
 		w, h, smallW, smallH int
 		animated             bool
 	}{
-		{"large JPEG", encodeJPEG(t, photo(3000, 2000)), "jpeg", "jpg", "jpg", 1920, 1280, 400, 267, false},
+		{"large JPEG", encodeJPEG(t, photo(2000, 1000)), "jpeg", "jpg", "jpg", 1920, 960, 400, 200, false},
 		{"small JPEG", encodeJPEG(t, photo(300, 200)), "jpeg", "jpg", "jpg", 300, 200, 300, 200, false},
-		{"tall PNG", encodePNG(t, withAlpha(500, 2500)), "png", "png", "png", 384, 1920, 80, 400, false},
+		{"grey JPEG", encodeJPEG(t, converted(photo(500, 500), image.NewGray)), "jpeg", "jpg", "jpg", 500, 500, 400, 400, false},
+		{"16-bit PNG", encodePNG(t, converted(photo(1950, 40), image.NewRGBA64)), "png", "png", "png", 1920, 39, 400, 8, false},
+		{"tall PNG", encodePNG(t, withAlpha(200, 2000)), "png", "png", "png", 192, 1920, 40, 400, false},
 		{"small PNG", encodePNG(t, withAlpha(120, 60)), "png", "png", "png", 120, 60, 120, 60, false},
 		{"still GIF", encodeGIF(t, 640, 480, 1, 0), "gif", "png", "png", 640, 480, 400, 300, false},
 		{"animated GIF", encodeGIF(t, 64, 48, 3, 0), "gif", "gif", "png", 64, 48, 64, 48, true},
@@ -60,6 +63,13 @@ func TestProcessFormats(t *testing.T) {
 			}
 		})
 	}
+}
+
+// converted is m drawn onto a new picture of its size made by newImage.
+func converted[M draw.Image](m image.Image, newImage func(image.Rectangle) M) M {
+	out := newImage(m.Bounds())
+	draw.Draw(out, m.Bounds(), m, m.Bounds().Min, draw.Src)
+	return out
 }
 
 // checkFile checks that file decodes as the format of ext and has the
@@ -209,6 +219,7 @@ func TestSniffRefuses(t *testing.T) {
 		{"over the frames", gif3, Limits{MaxFrames: 2}, "more than 2 frames"},
 		{"over the pixels of the frames", gif3, Limits{MaxTotalPixels: 299}, "in all"},
 		{"an animated WebP", animatedWebP, Limits{}, "Animated WebP"},
+		{"a JPEG of many scans", manyScans(encodeJPEG(t, photo(16, 16)), maxJPEGScans+1), Limits{}, "scans"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -220,6 +231,30 @@ func TestSniffRefuses(t *testing.T) {
 				t.Errorf("Process: %v; want Invalid", err)
 			}
 		})
+	}
+}
+
+// manyScans is j, a JPEG of one scan, with its scan repeated to make n.
+func manyScans(j []byte, n int) []byte {
+	sos := bytes.Index(j, []byte{0xff, 0xda})
+	scan := j[sos : len(j)-2] // up to EOI
+	out := append([]byte{}, j[:sos]...)
+	for range n {
+		out = append(out, scan...)
+	}
+	return append(out, 0xff, 0xd9)
+}
+
+// TestSniffCountsScans checks that a JPEG of as many scans as allowed
+// passes (the scans of progressive JPEGs), and that one more does not.
+func TestSniffCountsScans(t *testing.T) {
+	t.Parallel()
+	j := encodeJPEG(t, photo(16, 16))
+	if _, err := Sniff(manyScans(j, maxJPEGScans), Limits{}); err != nil {
+		t.Errorf("%d scans: %v", maxJPEGScans, err)
+	}
+	if _, err := Sniff(manyScans(j, maxJPEGScans+1), Limits{}); retwis.ErrorKind(err) != retwis.Invalid {
+		t.Errorf("%d scans: %v; want Invalid", maxJPEGScans+1, err)
 	}
 }
 
@@ -258,7 +293,8 @@ func TestSniffAllocatesLittle(t *testing.T) {
 }
 
 // TestProcessRefusesDamaged checks that pictures whose headers are
-// sound but whose data is cut are refused as Invalid by Process.
+// sound but whose data is cut are refused as Invalid by Process (a PNG's
+// by the decoder, a JPEG's already by Sniff's walk of its segments).
 func TestProcessRefusesDamaged(t *testing.T) {
 	t.Parallel()
 	for name, data := range map[string][]byte{
@@ -266,9 +302,6 @@ func TestProcessRefusesDamaged(t *testing.T) {
 		"PNG":  encodePNG(t, photo(64, 64)),
 	} {
 		cut := data[:len(data)/2]
-		if _, err := Sniff(cut, Limits{}); err != nil {
-			t.Fatalf("%s: Sniff reads the header of a cut file: %v", name, err)
-		}
 		if _, err := Process(cut, Limits{}); retwis.ErrorKind(err) != retwis.Invalid {
 			t.Errorf("%s: Process of a cut file: %v; want Invalid", name, err)
 		}
@@ -281,9 +314,9 @@ func TestProcessRefusesDamaged(t *testing.T) {
 func TestAvatar(t *testing.T) {
 	t.Parallel()
 	seen := map[string]int64{}
-	for seed := range int64(300) {
-		a := Avatar(seed, 120)
-		if !bytes.Equal(a, Avatar(seed, 120)) {
+	for seed := range int64(100) {
+		a := Avatar(seed, 48)
+		if !bytes.Equal(a, Avatar(seed, 48)) {
 			t.Fatalf("seed %d: two different avatars", seed)
 		}
 		if other, ok := seen[string(a)]; ok {
@@ -294,10 +327,70 @@ func TestAvatar(t *testing.T) {
 			t.Errorf("seed %d: %d bytes", seed, len(a))
 		}
 	}
-	for _, tc := range []struct{ size, want int }{{48, 48}, {400, 400}, {0, MinAvatarSide}, {1 << 20, MaxAvatarSide}} {
+	for _, tc := range []struct{ size, want int }{{48, 48}, {120, 120}, {0, MinAvatarSide}, {1 << 20, MaxAvatarSide}} {
 		m, err := png.Decode(bytes.NewReader(Avatar(-7, tc.size)))
 		if err != nil || m.Bounds() != image.Rect(0, 0, tc.want, tc.want) {
 			t.Errorf("size %d: %v, %v; want %d a side", tc.size, m.Bounds(), err, tc.want)
 		}
+	}
+}
+
+// TestScaledAverages checks that scaling down a checkerboard of single
+// pixels to half its size or less gives its mean grey everywhere, not a
+// pattern of aliases (less than that, bilinear resampling is left to
+// blend neighbours), and that a single colour stays itself.
+func TestScaledAverages(t *testing.T) {
+	t.Parallel()
+	board := image.NewRGBA(image.Rect(0, 0, 1000, 600))
+	for y := range 600 {
+		for x := range 1000 {
+			if (x+y)%2 == 0 {
+				board.SetRGBA(x, y, color.RGBA{0xff, 0xff, 0xff, 0xff})
+			} else {
+				board.SetRGBA(x, y, color.RGBA{0, 0, 0, 0xff})
+			}
+		}
+	}
+	for _, w := range []int{500, 400, 123} {
+		out := scaled(board, w, w*3/5)
+		for i := 0; i < len(out.Pix); i += 4 {
+			if v := out.Pix[i]; v < 0x70 || v > 0x90 || out.Pix[i+3] != 0xff {
+				t.Fatalf("%d px wide: pixel %d is %v, not mid grey", w, i/4, out.Pix[i:i+4])
+			}
+		}
+	}
+	blue := color.RGBA{0x10, 0x20, 0xf0, 0xff}
+	plain := image.NewRGBA(image.Rect(0, 0, 90, 70))
+	draw.Draw(plain, plain.Rect, image.NewUniform(blue), image.Point{}, draw.Src)
+	for _, w := range []int{60, 30, 7} {
+		if got := scaled(plain, w, w*7/9).RGBAAt(w/2, w/3); got != blue {
+			t.Errorf("a blue picture scaled to %d px wide is %v", w, got)
+		}
+	}
+}
+
+// TestProcessStillGIFOnItsScreen checks that a still GIF whose frame is
+// smaller than its screen comes out at the screen's size, the frame in
+// its place and the rest transparent.
+func TestProcessStillGIFOnItsScreen(t *testing.T) {
+	t.Parallel()
+	fr := image.NewPaletted(image.Rect(10, 10, 20, 20), color.Palette{color.RGBA{0xff, 0, 0, 0xff}})
+	var buf bytes.Buffer
+	g := &gif.GIF{Image: []*image.Paletted{fr}, Delay: []int{0}, Config: image.Config{Width: 50, Height: 40, ColorModel: fr.Palette}}
+	if err := gif.EncodeAll(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Process(buf.Bytes(), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := png.Decode(bytes.NewReader(r.Original))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, outside := m.At(2, 2).RGBA()
+	red, _, _, inside := m.At(15, 15).RGBA()
+	if m.Bounds() != image.Rect(0, 0, 50, 40) || outside != 0 || inside != 0xffff || red != 0xffff {
+		t.Errorf("%v, alpha outside the frame %d, inside %d (red %d)", m.Bounds(), outside, inside, red)
 	}
 }

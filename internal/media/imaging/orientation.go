@@ -7,32 +7,19 @@ import (
 
 // jpegOrientation returns the EXIF orientation of data, a JPEG: 1 to 8
 // as the TIFF tag 0x0112 has it (1: upright), 1 when there is none or it
-// does not parse. It walks the JPEG's segments up to the first scan and
-// reads only the first IFD of an APP1 "Exif" segment.
+// does not parse. It reads the segments before the first scan, and only
+// the first IFD of an APP1 "Exif" segment.
 func jpegOrientation(data []byte) int {
-	at := 2 // past SOI
-	for at+4 <= len(data) && data[at] == 0xff {
-		marker := data[at+1]
+	r := jpegReader{data: data, at: 2} // past SOI
+	for {
+		marker, seg, ok := r.next()
 		switch {
-		case marker == 0xff: // fill
-			at++
-			continue
-		case marker == 0x01 || marker >= 0xd0 && marker <= 0xd8: // no length
-			at += 2
-			continue
-		case marker == 0xda || marker == 0xd9: // a scan or the end: no EXIF before it
+		case !ok || marker == 0xda || marker == 0xd9: // no EXIF before a scan or the end
 			return 1
-		}
-		end := at + 2 + int(binary.BigEndian.Uint16(data[at+2:]))
-		if end > len(data) || end < at+4 {
-			return 1
-		}
-		if seg := data[at+4 : end]; marker == 0xe1 && len(seg) >= 6 && string(seg[:6]) == "Exif\x00\x00" {
+		case marker == 0xe1 && len(seg) >= 6 && string(seg[:6]) == "Exif\x00\x00":
 			return exifOrientation(seg[6:])
 		}
-		at = end
 	}
-	return 1
 }
 
 // exifOrientation reads the orientation tag of tiff, the TIFF structure

@@ -34,19 +34,24 @@ const JPEGQuality = 85
 // GIF as a GIF (its delays and loop count kept). The original is at
 // most retwis.MaxMediaSide on its long side, the small copy at most
 // retwis.SmallMediaSide (a PNG of the first frame of an animation),
-// neither made larger; the blurhash is the small copy's. Errors are of
-// kind retwis.Invalid.
+// neither made larger; the blurhash is the small copy's. What is wrong
+// with data is an error of kind retwis.Invalid.
 func Process(data []byte, lim Limits) (Result, error) {
 	info, err := Sniff(data, lim)
 	if err != nil {
 		return Result{}, err
 	}
 	if info.Frames > 1 {
-		return processAnimation(data)
+		return processAnimation(data, info.Frames)
 	}
 	m, err := decode(info.Format, data)
 	if err != nil {
 		return Result{}, damaged(info.Format, err)
+	}
+	if p, ok := m.(*image.Paletted); ok && p.Rect != image.Rect(0, 0, info.Width, info.Height) {
+		canvas := image.NewRGBA(image.Rect(0, 0, info.Width, info.Height)) // a GIF's frame smaller than its screen
+		drawFrame(canvas, p)
+		m = canvas
 	}
 	orientation := 1
 	if info.Format == "jpeg" {
@@ -58,7 +63,10 @@ func Process(data []byte, lim Limits) (Result, error) {
 	if r.Original, err = encode(orig, ext); err != nil {
 		return Result{}, err
 	}
-	return r, r.finish(orig)
+	if err := r.finish(orig); err != nil {
+		return Result{}, err
+	}
+	return r, nil
 }
 
 // finish makes r's small copy of orig and its blurhash, and sets the
@@ -98,20 +106,48 @@ func fit(m image.Image, side, o int) image.Image {
 	return orient(scaled(m, w, h), o)
 }
 
-// scaled returns a new RGBA picture of m at w×h (a copy at its size).
+// scaled returns a new RGBA picture of m at w×h (a copy at its size):
+// halved while it is at least twice as large, as mipmaps are, then
+// resampled bilinearly, which is then free of aliasing and several
+// times faster than a kernel such as CatmullRom (BenchmarkScale4MP).
+// The first halving is bilinear resampling to exactly half the size,
+// the mean of each square of four pixels, read from m as it is (a
+// JPEG's YCbCr), so that no copy of m's size is made.
 func scaled(m image.Image, w, h int) *image.RGBA {
+	if b := m.Bounds(); b.Dx() >= 2*w && b.Dy() >= 2*h {
+		half := image.NewRGBA(image.Rect(0, 0, b.Dx()/2, b.Dy()/2))
+		draw.ApproxBiLinear.Scale(half, half.Rect, m, b, draw.Src, nil)
+		for half.Rect.Dx() >= 2*w && half.Rect.Dy() >= 2*h {
+			half = halve(half)
+		}
+		m = half
+	}
 	b := m.Bounds()
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	if w == b.Dx() && h == b.Dy() {
 		draw.Draw(dst, dst.Rect, m, b.Min, draw.Src)
 	} else {
-		scaler.Scale(dst, dst.Rect, m, b, draw.Src, nil)
+		draw.ApproxBiLinear.Scale(dst, dst.Rect, m, b, draw.Src, nil)
 	}
 	return dst
 }
 
-// scaler is the resampling of every scaled picture.
-var scaler = draw.CatmullRom
+// halve returns a new picture of half src's size (an odd last row or
+// column left out), each pixel the mean of a square of four.
+func halve(src *image.RGBA) *image.RGBA {
+	w, h := src.Rect.Dx()/2, src.Rect.Dy()/2
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		top := src.Pix[src.PixOffset(src.Rect.Min.X, src.Rect.Min.Y+2*y):]
+		bottom := top[src.Stride:]
+		out := dst.Pix[y*dst.Stride:]
+		for i := range 4 * w {
+			j := i/4*8 + i%4 // channel i%4 of the left pixel of the square
+			out[i] = uint8((uint(top[j]) + uint(top[j+4]) + uint(bottom[j]) + uint(bottom[j+4]) + 2) / 4)
+		}
+	}
+	return dst
+}
 
 // fitted is the size of a w×h picture brought to at most side pixels on
 // its long side, its proportions kept (never larger, never 0).
@@ -162,9 +198,7 @@ const blurhashSide = 32
 func blurhashOf(m image.Image) (string, error) {
 	b := m.Bounds()
 	w, h := fitted(b.Dx(), b.Dy(), blurhashSide)
-	tiny := image.NewRGBA(image.Rect(0, 0, w, h))
-	scaler.Scale(tiny, tiny.Rect, m, b, draw.Src, nil)
-	hash, err := blurhash.Encode(4, 3, tiny)
+	hash, err := blurhash.Encode(4, 3, scaled(m, w, h))
 	if err != nil {
 		return "", fmt.Errorf("imaging: blurhash: %w", err)
 	}

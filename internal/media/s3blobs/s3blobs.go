@@ -29,7 +29,8 @@ import (
 // Options tell where the bucket is and how to sign requests to it.
 type Options struct {
 	// Endpoint is the object store's address: host:port, or a URL
-	// (http://host:port or https://host: https sets Secure).
+	// (http://host:port or https://host: its scheme, not Secure, says
+	// whether to use https).
 	Endpoint string
 	// Bucket is the bucket's name.
 	Bucket string

@@ -87,6 +87,9 @@ type Options struct {
 	// once, as if the worker died): a server stopped by SIGTERM hands
 	// over no half-done work unless a job is that long.
 	Drain time.Duration
+	// LinkPreviews queues the preview of the first link of each post it
+	// delivers (see cardJobs), for the card worker (package cards).
+	LinkPreviews bool
 	// GoneAfter is how long a worker with nothing pending may stay idle
 	// before maintenance removes it from the consumer group (RemoveGone;
 	// 1h when zero).

@@ -26,7 +26,7 @@ import (
 )
 
 // runWorker runs a delivery worker with opts until the test ends.
-func runWorker(t *testing.T, st *store.Store, opts delivery.Options) {
+func runWorker(t testing.TB, st *store.Store, opts delivery.Options) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { delivery.New(st, opts).Run(ctx) })

@@ -111,7 +111,8 @@ func (w *Worker) pushGlobal(ctx context.Context, pids ...int64) error {
 
 // index enters the posts of jobs in their secondary indexes (see
 // indexCmds) and on the timelines of the lists that hold their authors
-// (read first, lists.Store.DeliverCmds), in one pipeline, notifying
+// (read first, lists.Store.DeliverCmds), and queues the previews of
+// their links (cardJobs), in one pipeline, notifying
 // those they mention or answer now, moves their authors up among the
 // users by activity, and marks their authors' entries in the directory
 // for a refresh (their counts of posts this week changed).
@@ -125,9 +126,13 @@ func (w *Worker) index(ctx context.Context, jobs []job, posts map[int64]index.Po
 	if err != nil {
 		return err
 	}
+	toCards, err := w.cardJobs(ctx, jobs, posts)
+	if err != nil {
+		return err
+	}
 	var notes []kernel.Notified
 	err = redisconn.FirstErr(w.st.Pipeline(ctx, func() rueidis.Commands {
-		cmds := slices.Clone(toLists)
+		cmds := slices.Concat(toLists, toCards)
 		notes = notes[:0]
 		for _, j := range jobs {
 			p := posts[j.post]

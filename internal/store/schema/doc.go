@@ -66,7 +66,8 @@
 //	                             retwis), role ("moderator", or absent;
 //	                             retwis), filtered ("1" once the user made
 //	                             a filter: their lists read filters:{<id>};
-//	                             retwis)
+//	                             retwis), avatar and header (the picture
+//	                             uploaded, JSON: one attachment; retwis)
 //	users:{<shard>}      hash    username -> user id (exact case), for the
 //	                             names whose folded form falls in the shard
 //	                             (FNV-1a mod 256, two hex digits); the
@@ -132,7 +133,10 @@
 //	                             20: JSON [{"body", "warning", "time" (unix
 //	                             ms)}]; absent: never edited) (retwis);
 //	                             visibility ("unlisted", "private" or
-//	                             "direct"; absent: public; retwis); for a
+//	                             "direct"; absent: public; retwis); media
+//	                             (its pictures, JSON attachments),
+//	                             sensitive ("1": shown behind the warning)
+//	                             and card (its link's preview, JSON) (retwis); for a
 //	                             boost (a post of its own, of the
 //	                             booster's, with an empty body, on no index
 //	                             but its booster's posts and home
@@ -480,6 +484,14 @@
 //	                             user: a job per notification of a user
 //	                             with a subscription (user, note, at);
 //	                             consumer group "pushers" (retwis)
+//	card:<hash>          string  the preview of the page at a URL, by
+//	                             the URL's SHA-256 (hex): JSON
+//	                             (retwis.Card) or "none"; a day, an hour
+//	                             after a failure (retwis)
+//	cards:jobs:{<n>}     stream  shard n (00-03) of the queue of link
+//	                             previews, by post: a job per delivered
+//	                             post with a link (post, author, url);
+//	                             consumer group "carders" (retwis)
 //	suspended            set     the ids of suspended accounts, whose posts
 //	                             nobody sees, read with every page's posts
 //	                             through the client-side cache (retwis)

@@ -36,13 +36,15 @@ const actionsMarker = "\ue000actions\ue000"
 type fragment struct {
 	author, name    string // the author's username and display name it was rendered with
 	edited          int64  // the edit it was rendered as (unix ms; 0: none)
+	card            bool   // it was rendered with the preview of its link (which comes after the post)
 	head, mid, tail string
 	editMid         string // between the time of the edit and the action bar
 }
 
 // Fragments renders posts and keeps what it rendered: a post changes
-// only when edited, and is kept by its id and the time of its last edit
-// (a deleted one is no longer read), so a timeline page pieces its posts
+// only when edited or when the preview of its link comes, and is kept by
+// its id, the time of its last edit and whether it had its preview (a
+// deleted one is no longer read), so a timeline page pieces its posts
 // together from strings instead of executing their template again; a
 // post whose author took another name or display name is rendered anew;
 // what does change (the relative times, the action bar) is written
@@ -183,7 +185,8 @@ func editedMs(p retwis.Post) int64 {
 
 // get returns the fragment of p, rendering it if need be.
 func (f *Fragments) get(p retwis.Post) (fragment, error) {
-	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author && fr.name == p.AuthorDisplayName && fr.edited == editedMs(p) {
+	if fr, ok := f.cache.Load(p.ID); ok && fr.author == p.Author && fr.name == p.AuthorDisplayName && fr.edited == editedMs(p) &&
+		fr.card == (p.Card != nil) {
 		return fr, nil
 	}
 	v := PostView{Post: p, BodyHTML: BodyHTML(p), Ago: agoMarker, Actions: actionsMarker}
@@ -195,7 +198,7 @@ func (f *Fragments) get(p retwis.Post) (fragment, error) {
 		return fragment{}, fmt.Errorf("parts: render post %d: %w", p.ID, err)
 	}
 	html := buf.String()
-	fr := fragment{author: p.Author, name: p.AuthorDisplayName, edited: editedMs(p)}
+	fr := fragment{author: p.Author, name: p.AuthorDisplayName, edited: editedMs(p), card: p.Card != nil}
 	// Split at the last of each marker, from the end: the body, which
 	// comes first, may hold their characters too.
 	bar := strings.LastIndex(html, actionsMarker)

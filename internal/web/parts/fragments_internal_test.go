@@ -174,3 +174,36 @@ func TestFragmentsVeiled(t *testing.T) {
 		t.Error("a page with nothing veiled is not its posts' HTML")
 	}
 }
+
+// TestFragmentsCard: the preview of a post's link, which comes after the
+// post was first shown, is shown once it has come (the fragment kept
+// without it is not), as the template renders it: its title a link that
+// passes no authority, its small picture without alt text, its text
+// escaped; behind the content warning when there is one.
+func TestFragmentsCard(t *testing.T) {
+	t.Parallel()
+	tmpl := partials(t)
+	f := NewFragments(tmpl, 8)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	p := retwis.Post{ID: 1, AuthorID: 7, Author: "alice", Time: now, Body: "see https://example.com/x?a=1&b=2"}
+	if got := string(must.Value(f.HTML([]retwis.Post{p}, now))(t)); strings.Contains(got, "link-card") {
+		t.Fatalf("a card before it came: %s", got)
+	}
+	p.Card = &retwis.Card{URL: "https://example.com/x?a=1&b=2", Title: `<b>T</b> & co`, Description: "About <i>it</i>", ProviderName: "Ex",
+		Image: &retwis.Attachment{ID: 3, Owner: 9, Ext: "jpg", SmallExt: "jpg", Width: 800, Height: 400, SmallWidth: 400, SmallHeight: 200}}
+	got := string(must.Value(f.HTML([]retwis.Post{p}, now))(t))
+	for _, want := range []string{
+		`<aside class="link-card"><img src="/media/9/3/small.jpg" alt="" width="400" height="200" loading="lazy">`,
+		`<a href="https://example.com/x?a=1&amp;b=2" rel="nofollow noopener ugc" dir="auto">&lt;b&gt;T&lt;/b&gt; &amp; co</a>`,
+		`<span class="provider" dir="auto">Ex</span><p dir="auto">About &lt;i&gt;it&lt;/i&gt;</p></aside>`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the post with its card:\n%s\nlacks %s", got, want)
+		}
+	}
+	p.ID, p.Warning, p.Card.Image = 2, "spoilers", nil
+	got = string(must.Value(f.HTML([]retwis.Post{p}, now))(t))
+	if i, j := strings.Index(got, "link-card"), strings.Index(got, "</details>"); i < 0 || j < i || strings.Contains(got, "<img") {
+		t.Errorf("a warned post's card without a picture: %s", got)
+	}
+}
