@@ -55,22 +55,19 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	opts := check.Options{Repair: cfg.repair, Scope: "cli", Restart: cfg.restart, Settle: cfg.settle}
-	hasMedia := cfg.media.dir != "" || cfg.media.s3.Endpoint != ""
-	wantMedia := cfg.kinds == "" && hasMedia
 	for k := range strings.SplitSeq(cfg.kinds, ",") {
-		switch k = strings.TrimSpace(k); {
-		case k == "":
-		case k == mediaKind && !hasMedia:
-			return usageError(fs, "--kinds %s needs the media's storage: --media-dir or --media-s3", mediaKind)
-		case k == mediaKind:
-			wantMedia = true
-		case !slices.Contains(check.Kinds(), k):
-			return usageError(fs, "--kinds: no kind %q (there are %s, %s)", k, strings.Join(check.Kinds(), ", "), mediaKind)
-		default:
-			opts.Kinds = append(opts.Kinds, k)
+		if k = strings.TrimSpace(k); k == "" || k == mediaKind {
+			continue
 		}
+		if !slices.Contains(check.Kinds(), k) {
+			return usageError(fs, "--kinds: no kind %q (there are %s, %s)", k, strings.Join(check.Kinds(), ", "), mediaKind)
+		}
+		opts.Kinds = append(opts.Kinds, k)
 	}
+	hasMedia, askedMedia := cfg.media.dir != "" || cfg.media.s3.Endpoint != "", slices.Contains(strings.Split(cfg.kinds, ","), mediaKind)
 	switch {
+	case askedMedia && !hasMedia:
+		return usageError(fs, "--kinds %s needs the media's storage: --media-dir or --media-s3", mediaKind)
 	case cfg.redisURL == "":
 		return usageError(fs, "--redis is needed")
 	case cfg.settle < 0:
@@ -98,7 +95,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	case err != nil:
 		return err
 	}
-	if wantMedia {
+	if hasMedia && (cfg.kinds == "" || askedMedia) {
 		problems, err := checkMedia(ctx, st, cfg.media, cfg.repair, stdout)
 		if err != nil {
 			return err

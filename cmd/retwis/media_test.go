@@ -23,37 +23,6 @@ import (
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
-// TestByteSize reads sizes with and without units, and refuses the
-// malformed.
-func TestByteSize(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]int64{"0": 0, "1234": 1234, "1GB": 1 << 30, "500MB": 500 << 20, "1.5 gb": 3 << 29, "2KB": 2048, "7B": 7, "1TB": 1 << 40} {
-		var n byteSize
-		if err := n.Set(in); err != nil || int64(n) != want {
-			t.Errorf("%q: %d, %v; want %d", in, n, err, want)
-		}
-	}
-	for _, in := range []string{"", "MB", "1XB", "-1", "1 G B", "ten", "1e30GB"} {
-		var n byteSize
-		if err := n.Set(in); err == nil {
-			t.Errorf("%q was read as %d", in, n)
-		}
-	}
-	if s := defaultMediaQuota.String(); s != "1GB" {
-		t.Errorf("the default quota is written %q", s)
-	}
-}
-
-// TestThousands writes counts with their groups of digits apart.
-func TestThousands(t *testing.T) {
-	t.Parallel()
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1234: "-1,234"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q; want %q", n, got, want)
-		}
-	}
-}
-
 // putFiles puts n media files (two per media) in a directory store at
 // dir.
 func putFiles(t *testing.T, dir string, n int) {
@@ -91,13 +60,8 @@ func TestMediaMigrate(t *testing.T) {
 	}
 	dst := must.Value(dirblobs.New(to))(t)
 	must.OK(t, dst.Delete(t.Context(), "2/"))
-	if out := migrateOut(t, 0, "--from-dir", from, "--media-dir", to, "migrate"); !strings.Contains(out, "copied 4 of 12 files") {
+	if out := migrateOut(t, 0, "migrate", "--media-dir", to, "--from-dir", from); !strings.Contains(out, "copied 4 of 12 files") {
 		t.Errorf("a second run (the files of one owner removed) says:\n%s", out)
-	}
-	var progress strings.Builder
-	must.OK(t, migrate(t.Context(), must.Value(dirblobs.New(t.TempDir()))(t), must.Value(dirblobs.New(from))(t), from, "elsewhere", &progress, 5))
-	if want := "copied 10 of 12 (10 looked at)\n"; !strings.Contains(progress.String(), want) {
-		t.Errorf("the progress does not say %q:\n%s", want, progress.String())
 	}
 }
 
@@ -138,7 +102,7 @@ func TestMediaMigrateUsage(t *testing.T) {
 		"--from-dir is needed":        {"migrate", "--media-dir", dir},
 		"give where to copy to":       {"migrate", "--from-dir", dir},
 		"are the same directory":      {"migrate", "--from-dir", dir, "--media-dir", dir + "/"},
-		"the action must be migrate":  {"copy"},
+		"the action must be migrate":  {"copy", "--from-dir", dir},
 		"unexpected argument \"now\"": {"migrate", "--from-dir", dir, "--media-dir", t.TempDir(), "now"},
 	} {
 		if out := migrateOut(t, 2, args...); !strings.Contains(out, want) {
@@ -187,7 +151,7 @@ func TestCheckMedia(t *testing.T) {
 	status, out, errs := runCheckCmd(t, "--redis", redis.URL, "--media-dir", dir, "--sizes", "0")
 	for _, want := range []string{
 		`(?m)^checked \d+ keys in `,
-		`(?m)^checked 0 media records and 1 files of ` + regexp.QuoteMeta(dir) + ` in \S+$`,
+		`(?m)^checked 0 media records and 1 files of ` + regexp.QuoteMeta(dir) + `$`,
 		`(?m)^media: files without a record: 1\n    1/100/$`,
 	} {
 		if !regexp.MustCompile(want).MatchString(out) {

@@ -269,9 +269,6 @@ func (c *serveConfig) check() error {
 	if _, err := c.public(); err != nil {
 		return err
 	}
-	if err := c.media.check(); err != nil {
-		return err
-	}
 	switch {
 	case (c.tlsCert == "") != (c.tlsKey == ""):
 		return errors.New("--tls-cert and --tls-key go together")
