@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,17 +114,35 @@ func TestMediaMigrateUsage(t *testing.T) {
 
 // TestMaintenanceSweepsMedia: a server's maintenance round removes the
 // files of media nothing uses any longer (here an account that is gone)
-// from its media directory.
+// from its media storage, a directory or a real S3-compatible server.
 func TestMaintenanceSweepsMedia(t *testing.T) {
 	t.Parallel()
+	t.Run("dir", func(t *testing.T) {
+		t.Parallel()
+		sweepsMedia(t, mediaConfig{dir: t.TempDir()})
+	})
+	t.Run("s3", func(t *testing.T) {
+		t.Parallel()
+		b := s3test.NewServer(t).Bucket(t)
+		sweepsMedia(t, mediaConfig{s3: s3blobs.Options{Endpoint: b.Endpoint, Bucket: b.Name, AccessKey: b.AccessKey,
+			SecretKey: b.SecretKey, Region: b.Region}})
+	})
+}
+
+// sweepsMedia runs a server on the media storage of cfg and checks that
+// its maintenance sweeps the files of an account that is gone, and no
+// others.
+func sweepsMedia(t *testing.T, cfg mediaConfig) {
 	redis := redistest.Start(t)
 	c := must.Value(redisconn.Dial(redis.URL))(t)
 	defer c.Close()
-	dir := t.TempDir()
-	putFiles(t, dir, 3) // owners 1, 2 and 3
+	blobs, _, err := cfg.blobs(t.Context(), "")
+	must.OK(t, err)
+	for owner := 1; owner <= 3; owner++ {
+		must.OK(t, blobs.Put(t.Context(), fmt.Sprintf("%d/10/original.jpg", owner), "image/jpeg", []byte("x")))
+	}
 	redistest.Do(t, c, "ZADD", schema.MediaPending, "0", schema.PendingMember(2, 0))
-	_, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, maintainEvery: 50 * time.Millisecond,
-		media: mediaConfig{dir: dir}})
+	_, stop := startServe(t, serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, maintainEvery: 50 * time.Millisecond, media: cfg})
 	defer stop()
 	deadline := time.Now().Add(30 * time.Second) // generous: a loaded machine's rounds are slow
 	for redistest.Do(t, c, "ZCARD", schema.MediaPending) != "0" {
@@ -132,11 +151,10 @@ func TestMaintenanceSweepsMedia(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "2")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the files of the account gone are still there: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "1", "100", "original.jpg")); err != nil {
-		t.Errorf("another account's file: %v", err)
+	var left []string
+	must.OK(t, blobs.Walk(t.Context(), "", func(name string, _ int64) error { left = append(left, name); return nil }))
+	if want := []string{"1/10/original.jpg", "3/10/original.jpg"}; !slices.Equal(left, want) {
+		t.Errorf("the files left: %q; want %q (the account gone's swept)", left, want)
 	}
 }
 
