@@ -3,7 +3,7 @@ GO ?= go
 # The race detector needs cgo, hence a C compiler.
 RACE := $(shell command -v gcc >/dev/null 2>&1 && echo -race)
 
-.PHONY: run test test-faults screenshot build packages vet
+.PHONY: run test test-faults test-times screenshot build packages vet
 
 ## run: compile retwis and start it on http://127.0.0.1:8080 (RETWIS_ADDR for
 ## another address) with an embedded redis-server; Ctrl-C stops both
@@ -23,6 +23,9 @@ FAULTS := ^(TestFailoverLosesNothing|TestFaultsLeaveNoHalfWrites)$$
 # that the others run beside them rather than after.
 FIRST := ./internal/web ./cmd/retwis ./internal/store ./redlock ./internal/api ./internal/store/bulk ./internal/redisserver
 
+# TESTFLAGS are those of make test's run of the tests.
+TESTFLAGS = $(RACE) -count=1 -parallel 8 -skip '$(FAULTS)'
+
 ## test: vet and run every test against real redis-server processes (and
 ## headless Chromium for the browser tests, Node.js for the Mastodon
 ## client libraries of npm, SeaweedFS's S3 server for the S3 blob store,
@@ -31,9 +34,16 @@ FIRST := ./internal/web ./cmd/retwis ./internal/store ./redlock ./internal/api .
 ## load-and-fault tests. RETWIS_NEED_NODE makes a missing Node.js a
 ## failure, not a skip.
 test: packages vet
-	RETWIS_NEED_NODE=1 $(GO) test $(RACE) -count=1 -parallel 8 -skip '$(FAULTS)' $(FIRST) ./...
+	RETWIS_NEED_NODE=1 $(GO) test $(TESTFLAGS) $(FIRST) ./...
 	sh scripts/fuzz.sh
 	@$(MAKE) --no-print-directory test-faults
+
+## test-times: run the tests as make test does, their events kept in
+## test-times.json, and list the slowest packages and tests
+## (scripts/test-times.sh)
+test-times: packages
+	RETWIS_NEED_NODE=1 $(GO) test -json $(TESTFLAGS) $(FIRST) ./... >test-times.json || true
+	@sh scripts/test-times.sh test-times.json
 
 ## test-faults: the load-and-fault tests alone
 test-faults: packages

@@ -145,6 +145,17 @@ func NormalizePost(text, warning string, maxLen int) (body, cw string, err error
 	return body, cw, nil
 }
 
+// NormalizeCaption is NormalizePost of a post with media pictures: with
+// one or more, its text may be empty, the pictures saying it, as on
+// Mastodon (the text is then "").
+func NormalizeCaption(text, warning string, maxLen, media int) (body, cw string, err error) {
+	if media == 0 || strings.ContainsFunc(text, isVisible) {
+		return NormalizePost(text, warning, maxLen)
+	}
+	cw, err = NormalizeWarning(warning, maxLen)
+	return "", cw, err
+}
+
 // NormalizeWarning turns a post's content warning into the one line that
 // is stored: every run of spaces, tabs and line breaks becomes one space,
 // and the whole is trimmed. A warning that shows nothing is none (""). It

@@ -134,6 +134,28 @@ func TestNormalizePost(t *testing.T) {
 	}
 }
 
+// TestNormalizeCaption: a post with pictures may have no text, but its
+// warning is checked still; one without is NormalizePost's.
+func TestNormalizeCaption(t *testing.T) {
+	for _, tc := range []struct {
+		text, warning string
+		media         int
+		body, cw, err string
+	}{
+		{text: " \n ", warning: " a  b ", media: 1, cw: "a b"},
+		{text: "", media: 4},
+		{text: "", warning: "bell\a", media: 1, err: "Content warnings may not contain control characters."},
+		{text: " x ", warning: "w", media: 1, body: "x", cw: "w"},
+		{text: strings.Repeat("x", 11), media: 1, err: "Posts are at most 10 characters long, a link counting as 23 (this one has 11)."},
+		{text: "", err: "Please write something to post."},
+	} {
+		body, cw, err := retwis.NormalizeCaption(tc.text, tc.warning, 10, tc.media)
+		if body != tc.body || cw != tc.cw || fmt.Sprint(err) != cmp.Or(tc.err, "<nil>") {
+			t.Errorf("NormalizeCaption(%q, %q, %d) = %q, %q, %v; want %q, %q, %q", tc.text, tc.warning, tc.media, body, cw, err, tc.body, tc.cw, tc.err)
+		}
+	}
+}
+
 func TestNormalizeStatusLimit(t *testing.T) {
 	if _, err := retwis.NormalizeStatus(strings.Repeat("é", 10), 10); err != nil {
 		t.Errorf("10 characters of 10: %v", err)

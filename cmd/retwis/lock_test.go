@@ -328,13 +328,35 @@ func TestLockToken(t *testing.T) {
 	}
 }
 
-// buildRetwis builds the retwis command into a temporary directory, for
+// asRetwis is the name under which this test binary runs as the retwis
+// command (see TestMain).
+const asRetwis = "retwis"
+
+// TestMain runs the tests, or, when this binary is started under the
+// name retwis (retwisBinary's link), the retwis command itself: its main,
+// with the arguments given. The tests that need retwis as processes of
+// their own so run the same code as `go build` would make of it, without
+// a build of the command (and of its dependencies without -race) taking
+// most of their time.
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == asRetwis {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// retwisBinary returns the path of a symbolic link named retwis to this
+// test binary, which then runs as the retwis command (see TestMain), for
 // tests that need processes of their own.
-func buildRetwis(t *testing.T) string {
+func retwisBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "retwis")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), asRetwis)
+	if err := os.Symlink(self, bin); err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -342,7 +364,7 @@ func buildRetwis(t *testing.T) string {
 // TestLockProcesses runs retwis lock as processes of its own: several at
 // once must take turns, and the signals they get reach the command.
 func TestLockProcesses(t *testing.T) {
-	bin := buildRetwis(t)
+	bin := retwisBinary(t)
 	servers := startLockServers(t, 3)
 	t.Run("mutual exclusion", func(t *testing.T) {
 		ledger := filepath.Join(t.TempDir(), "ledger")

@@ -24,10 +24,6 @@ import (
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
-// TestMain shares one S3-compatible server among the package's tests
-// that need one (s3test.Start).
-func TestMain(m *testing.M) { os.Exit(s3test.Run(m)) }
-
 // putFiles puts n media files (two per media) in a directory store at
 // dir.
 func putFiles(t *testing.T, dir string, n int) {
@@ -76,7 +72,7 @@ func TestMediaMigrate(t *testing.T) {
 func TestMediaMigrateToS3(t *testing.T) { // not in parallel: it sets the environment
 	from := t.TempDir()
 	putFiles(t, from, 12)
-	b := s3test.Start(t)
+	b := s3test.NewServer(t).Bucket(t)
 	t.Setenv("RETWIS_MEDIA_S3_SECRET_KEY", b.SecretKey)
 	args := []string{"migrate", "--from-dir", from, "--media-s3", "http://" + b.Endpoint, "--media-s3-bucket", b.Name,
 		"--media-s3-access-key", b.AccessKey, "--media-s3-region", b.Region, "--media-s3-prefix", "m"}
@@ -127,7 +123,7 @@ func TestMaintenanceSweepsMedia(t *testing.T) {
 	})
 	t.Run("s3", func(t *testing.T) {
 		t.Parallel()
-		b := s3test.Start(t)
+		b := s3test.NewServer(t).Bucket(t)
 		sweepsMedia(t, mediaConfig{s3: s3blobs.Options{Endpoint: b.Endpoint, Bucket: b.Name, AccessKey: b.AccessKey,
 			SecretKey: b.SecretKey, Region: b.Region}})
 	})

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -101,6 +102,9 @@ func TestMetrics(t *testing.T) {
 func TestTwoServersOnOneHost(t *testing.T) {
 	redis := redistest.Start(t)
 	var urls []string
+	var stops sync.WaitGroup
+	// Both stop at once: each waits for its workers' blocking reads.
+	defer stops.Wait()
 	for range 2 {
 		cfg, err := parseServe([]string{"--addr", "127.0.0.1:0", "--redis", redis.URL}, io.Discard)
 		if err != nil {
@@ -108,7 +112,7 @@ func TestTwoServersOnOneHost(t *testing.T) {
 		}
 		var log syncbuf.Buffer
 		_, stop := startServeLogging(t, cfg, &log)
-		defer stop()
+		defer stops.Go(func() { stop() })
 		u, ok := metricsURL(log.String())
 		if !ok {
 			t.Fatalf("the log does not say where the metrics are:\n%s", log.String())
@@ -133,8 +137,10 @@ func TestTwoServersOnOneHost(t *testing.T) {
 // TestMetricsAddressInUse: a metrics address the operator chose that is
 // in use stops the server with an error that names the flag and its
 // variable (as does the address of the pages); the default in use gives
-// way to a free port.
+// way to a free port. In parallel: its addresses are its own (the
+// default is stood for by its listener's), unlike TestTwoServersOnOneHost.
 func TestMetricsAddressInUse(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -81,10 +81,6 @@ func (s *Server) accountStatuses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := r.URL.Query()
-	if apiwire.Flag(v, "only_media") { // no post has media
-		apiwire.WriteJSON(w, http.StatusOK, []entity.Status{})
-		return
-	}
 	if apiwire.Flag(v, "pinned") {
 		s.pinnedStatuses(w, r, sum.User.ID, p)
 		return
@@ -104,5 +100,5 @@ func (s *Server) accountStatuses(w http.ResponseWriter, r *http.Request) {
 		}
 		page.Posts = kept
 	}
-	s.WriteFiltered(w, r, filters.Account, page, p.Since)
+	s.WriteSome(w, r, filters.Account, page, p.Since, onlyMedia(v))
 }

@@ -135,9 +135,9 @@ func TestInstanceEntitiesComplete(t *testing.T) {
 		APIVersions   map[string]int `json:"api_versions"`
 	}
 	s.Call(http.MethodGet, "/api/v2/instance", "", nil).Decode(t, &v2)
-	if st := v2.Configuration.Statuses; st["max_characters"] != 500 || st["characters_reserved_per_url"] != 23 || st["max_media_attachments"] != 0 ||
+	if st := v2.Configuration.Statuses; st["max_characters"] != 500 || st["characters_reserved_per_url"] != 23 || st["max_media_attachments"] != 4 ||
 		v2.Configuration.Accounts["max_pinned_statuses"] != 5 || v2.Registrations.URL != s.URL+"/" {
-		t.Errorf("v2 = %+v; want 500 characters, 23 a link, no media, 5 pins, sign-up at /", v2)
+		t.Errorf("v2 = %+v; want 500 characters, 23 a link, 4 pictures, 5 pins, sign-up at /", v2)
 	}
 }
 

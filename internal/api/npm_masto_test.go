@@ -3,7 +3,10 @@ package api_test
 import (
 	"encoding/json"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mattn/go-mastodon"
@@ -289,4 +292,64 @@ func checkMastoAccounts(t *testing.T, got mastoReport) {
 	if p := got.Profile; p.DisplayName != "Alice A." || p.ReadDisplayName != p.DisplayName || p.Note != "Reads a lot" || p.Visibility != "public" {
 		t.Errorf("profile = %+v; want the name and bio set, public posts", p)
 	}
+}
+
+// mastoMedia is what masto_media.mjs reports of a MediaAttachment.
+type mastoMedia struct {
+	ID, Type, URL, PreviewURL, Description, Blurhash string
+	Meta                                             struct {
+		Original struct{ Width, Height int }
+		Focus    struct{ X, Y float64 }
+	}
+}
+
+// TestMastoJSMedia: masto.js, the library of Elk and Phanpy, uploads a
+// picture with its alt text and focus (v2, polled until processed, as
+// the library does), posts it with no text, sensitive, reads it back and
+// changes its alt text by an edit; a file that is no picture is refused
+// with 422 and the reason, which the library shows.
+func TestMastoJSMedia(t *testing.T) {
+	t.Parallel()
+	dir := npmPackages(t)
+	s := newServer(t)
+	_, token := s.User("alice")
+	file := filepath.Join(t.TempDir(), "photo.jpg")
+	must.OK(t, os.WriteFile(file, photo(t, 800, 600), 0o600))
+	var got struct {
+		Uploaded, Ready mastoMedia
+		Posted          struct {
+			ID, Content string
+			Sensitive   bool
+			Media       []mastoMedia
+		}
+		Read struct {
+			Sensitive bool
+			Media     []mastoMedia
+		}
+		Edited struct {
+			Content string
+			Media   []mastoMedia
+		}
+		Refused int
+		Message string
+	}
+	runClientScript(t, dir, "masto_media.mjs", syncs{}, &got, "RETWIS_URL="+s.URL, "RETWIS_TOKEN="+token, "RETWIS_PHOTO="+file)
+	r := got.Ready
+	if got.Uploaded.ID == "" || r.ID != got.Uploaded.ID || r.Type != "image" || !strings.HasPrefix(r.URL, s.URL+"/media/") ||
+		r.PreviewURL == "" || r.Description != "a gradient" || r.Blurhash == "" || r.Meta.Original.Width != 800 || r.Meta.Focus.X != 0.25 {
+		t.Errorf("uploaded %+v, then read %+v", got.Uploaded, r)
+	}
+	if p := got.Posted; p.Content != "" || !p.Sensitive || len(p.Media) != 1 || p.Media[0] != r {
+		t.Errorf("posted %+v; want no content, sensitive, the picture %+v", p, r)
+	}
+	if rd := got.Read; !rd.Sensitive || len(rd.Media) != 1 || rd.Media[0] != r {
+		t.Errorf("read back %+v", rd)
+	}
+	if e := got.Edited; e.Content != "<p>now with words</p>" || len(e.Media) != 1 || e.Media[0].Description != "a gradient, edited" || e.Media[0].URL != r.URL {
+		t.Errorf("edited %+v", e)
+	}
+	if got.Refused != 422 || !strings.Contains(got.Message, "SVG") && !strings.Contains(strings.ToLower(got.Message), "picture") {
+		t.Errorf("an SVG: %d %q; want 422 with the reason", got.Refused, got.Message)
+	}
+	checkServed(t, s, r.URL)
 }

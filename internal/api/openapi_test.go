@@ -181,7 +181,7 @@ func TestOpenAPIServed(t *testing.T) {
 
 // parts are the folders of the packages whose routes Server composes,
 // this one's and its feature packages'.
-var parts = []string{".", "oauth", "instance", "markers", "lists", "push", "hashtags", "suggestions", "filters", "scheduled", "announcements"}
+var parts = []string{".", "oauth", "instance", "markers", "lists", "push", "hashtags", "suggestions", "filters", "scheduled", "announcements", "media"}
 
 func TestOpenAPIRoutes(t *testing.T) {
 	t.Parallel()
@@ -252,6 +252,7 @@ func TestOpenAPIEntities(t *testing.T) {
 		{"ScheduledStatus", scheduled.Status{}, nil},
 		{"Announcement", announcements.Announcement{}, nil},
 		{"Reaction", announcements.Reaction{}, nil},
+		{"MediaAttachment", entity.MediaAttachment{}, nil},
 	} {
 		openapitest.CheckSchema(t, doc, c.schema, c.v, c.extra)
 	}

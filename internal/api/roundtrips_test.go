@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -9,7 +10,8 @@ import (
 
 // TestRoundTrips: a page of 20 posts by 20 authors costs a few round
 // trips to Redis, as a page by one would (no N+1), and none once the
-// client-side cache is warm, token included. The data is written
+// client-side cache is warm, token included; the posts' pictures and
+// the authors' avatars cost none of their own. The data is written
 // through another server, as it would be in production: a server reads
 // what it wrote itself from Redis for a few seconds (its read-your-writes
 // window).
@@ -24,14 +26,27 @@ func TestRoundTrips(t *testing.T) {
 		if err := writer.Store.Follow(t.Context(), reader.ID, author.ID); err != nil {
 			t.Fatal(err)
 		}
-		for range 2 { // more than a page: the last page asks whether older posts exist, uncached
-			r := writer.Call(http.MethodPost, "/api/v1/statuses", authorToken, url.Values{"status": {fmt.Sprint("post ", i, " #tag @reader")}})
+		if i%2 == 0 {
+			writer.Call(http.MethodPatch, "/api/v1/accounts/update_credentials", authorToken, multipartBody(t, nil, map[string][]byte{"avatar": photo(t, 16, 16)}))
+		}
+		for k := range 2 { // more than a page: the last page asks whether older posts exist, uncached
+			form := url.Values{"status": {fmt.Sprint("post ", i, " #tag @reader")}}
+			if k == 1 {
+				var m struct{ ID string }
+				upload(t, writer, "/api/v1/media", authorToken, photo(t, 16, 16), nil).Decode(t, &m)
+				form.Set("media_ids[]", m.ID)
+			}
+			r := writer.Call(http.MethodPost, "/api/v1/statuses", authorToken, form)
 			var st struct{ ID string }
 			r.Decode(t, &st)
 			post = st.ID
 		}
 	}
 	writer.Drain()
+	if home := s.Call(http.MethodGet, "/api/v1/timelines/home", token, nil); !bytes.Contains(home.Body, []byte(`"media_attachments":[{"id"`)) ||
+		!bytes.Contains(home.Body, []byte(`"avatar":"`+s.URL+"/media/")) {
+		t.Fatalf("the home timeline shows no pictures or avatars: %s", home.Body)
+	}
 	// The token's first use is recorded (a write, once a minute), and
 	// the home timeline marks its reader seen (once an hour).
 	for range 2 {

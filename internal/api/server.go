@@ -24,10 +24,12 @@ import (
 	"github.com/retwis/retwis/internal/api/instance"
 	"github.com/retwis/retwis/internal/api/lists"
 	"github.com/retwis/retwis/internal/api/markers"
+	"github.com/retwis/retwis/internal/api/media"
 	"github.com/retwis/retwis/internal/api/oauth"
 	"github.com/retwis/retwis/internal/api/push"
 	"github.com/retwis/retwis/internal/api/scheduled"
 	"github.com/retwis/retwis/internal/api/suggestions"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // Options configure a Server: those of the kit every part of the API
@@ -62,6 +64,7 @@ func New(opts Options) *Server {
 	(&filters.Server{Kit: s.Kit}).Routes(mux)
 	s.scheduled.Routes(mux)
 	(&announcements.Server{Kit: s.Kit}).Routes(mux)
+	(&media.Server{Kit: s.Kit}).Routes(mux)
 	s.handler = s.Handler(mux)
 	return s
 }
@@ -87,7 +90,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/openapi.json", serveOpenAPI)
 
 	mux.HandleFunc("GET /api/v1/accounts/verify_credentials", s.Need(apiwire.Profile, s.verifyCredentials))
-	mux.HandleFunc("PATCH /api/v1/accounts/update_credentials", s.Need(apiwire.WriteAccounts, s.MW.Throttle(s.updateCredentials)))
+	mux.HandleFunc("PATCH /api/v1/accounts/update_credentials", s.Need(apiwire.WriteAccounts, apiwire.Upload(s.pictureBytes(), 2, s.MW.Throttle(s.updateCredentials))))
+	mux.HandleFunc("DELETE /api/v1/profile/avatar", s.Need(apiwire.WriteAccounts, s.MW.Throttle(s.clearPicture(schema.FieldAvatar))))
+	mux.HandleFunc("DELETE /api/v1/profile/header", s.Need(apiwire.WriteAccounts, s.MW.Throttle(s.clearPicture(schema.FieldHeader))))
 	mux.HandleFunc("GET /api/v1/accounts/lookup", s.May(apiwire.ReadAccounts, s.lookupAccount))
 	mux.HandleFunc("GET /api/v1/accounts/relationships", s.Need(apiwire.ReadFollows, s.relationships))
 	mux.HandleFunc("GET /api/v1/accounts/familiar_followers", s.Need(apiwire.ReadFollows, s.familiarFollowers))
@@ -134,8 +139,6 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("PUT /api/v1/statuses/{id}", s.Need(apiwire.WriteStatuses, s.MW.Throttle(s.editStatus)))
 	mux.HandleFunc("GET /api/v1/statuses/{id}/history", s.May(apiwire.ReadStatuses, s.statusHistory))
 	mux.HandleFunc("GET /api/v1/statuses/{id}/source", s.Need(apiwire.ReadStatuses, s.statusSource))
-	mux.HandleFunc("POST /api/v1/media", s.Need(apiwire.WriteMedia, apiwire.Unsupported))
-	mux.HandleFunc("POST /api/v2/media", s.Need(apiwire.WriteMedia, apiwire.Unsupported))
 	mux.HandleFunc("POST /api/v1/polls/{id}/votes", s.Need(apiwire.WriteStatuses, apiwire.Unsupported))
 
 	mux.HandleFunc("GET /api/v1/timelines/home", s.Need(apiwire.ReadStatuses, s.homeTimeline))

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 
 	"github.com/retwis/retwis"
@@ -11,10 +12,12 @@ import (
 )
 
 // editStatus answers PUT /api/v1/statuses/{id} (status, spoiler_text;
-// sensitive follows the warning): the post edited, with its edited_at,
-// if it is the viewer's. With an Idempotency-Key header, a repeat of the
-// request edits nothing more and answers the post as it is. Media and
-// polls are refused with 422.
+// media_ids[], which must be the pictures the post has, and
+// media_attributes[][id,description,focus], which change their alt
+// text and focal point): the post edited, with its edited_at, if it is
+// the viewer's. With an Idempotency-Key header, a repeat of the request
+// edits nothing more and answers the post as it is. Other pictures than
+// the post's, and polls, are refused with 422.
 func (s *Server) editStatus(w http.ResponseWriter, r *http.Request) {
 	pid, ok := retwis.ParseID(r.PathValue("id"))
 	if !ok {
@@ -26,12 +29,25 @@ func (s *Server) editStatus(w http.ResponseWriter, r *http.Request) {
 		apiwire.BadRequest(w, r, err)
 		return
 	}
-	if len(apiwire.List(v, "media_ids")) > 0 || len(apiwire.List(v, "poll[options]")) > 0 {
+	if len(apiwire.List(v, "poll[options]")) > 0 {
 		apiwire.Unsupported(w, r)
 		return
 	}
-	p, err := s.Store.EditPost(r.Context(), interact.Edit{Author: apiwire.Viewer(r).ID, Post: pid, Text: v.Get("status"),
-		Warning: v.Get("spoiler_text"), Key: r.Header.Get("Idempotency-Key")})
+	e := interact.Edit{Author: apiwire.Viewer(r).ID, Post: pid, Text: v.Get("status"),
+		Warning: v.Get("spoiler_text"), Key: r.Header.Get("Idempotency-Key")}
+	if len(apiwire.List(v, "media_ids")) > 0 {
+		e.MediaIDs, err = apiwire.IDs(v, "media_ids")
+	}
+	if err == nil {
+		e.Describe, err = mediaAttributes(v)
+	}
+	var p retwis.Post
+	if err == nil {
+		p, err = s.Store.EditPost(r.Context(), e)
+	}
+	if err == nil && len(e.Describe) > 0 && s.Media != nil {
+		s.describeRecords(r, p)
+	}
 	var out []entity.Status
 	if err == nil {
 		out, err = s.Statuses(r.Context(), entity.SiteOf(r), []retwis.Post{p})
@@ -46,16 +62,61 @@ func (s *Server) editStatus(w http.ResponseWriter, r *http.Request) {
 	apiwire.WriteJSON(w, http.StatusOK, out[0])
 }
 
+// mediaAttributes reads media_attributes[][id,description,focus] (as
+// apiwire.Attributes): the alt text and focus an edit sets, by id, each
+// checked, those given.
+func mediaAttributes(v url.Values) (map[int64]interact.MediaText, error) {
+	objs := apiwire.Attributes(v, "media_attributes", "id", "description", "focus")
+	if len(objs) == 0 {
+		return nil, nil
+	}
+	out := make(map[int64]interact.MediaText, len(objs))
+	for _, o := range objs {
+		id, ok := retwis.ParseID(o["id"])
+		if !ok {
+			return nil, retwis.Errorf(retwis.Invalid, "media_attributes: %q is not the id of a picture.", o["id"])
+		}
+		var t interact.MediaText
+		if raw, given := o["description"]; given {
+			d, err := retwis.NormalizeDescription(raw)
+			if err != nil {
+				return nil, err
+			}
+			t.Description = &d
+		}
+		if raw, given := o["focus"]; given {
+			x, y, err := retwis.ParseFocus(raw)
+			if err != nil {
+				return nil, err
+			}
+			t.Focus = &[2]float64{x, y}
+		}
+		out[id] = t
+	}
+	return out, nil
+}
+
+// describeRecords brings the media records of post p's pictures to
+// their alt text and focus as an edit left them, the post being what
+// shows them: a failure is logged (the records' copy is then behind).
+func (s *Server) describeRecords(r *http.Request, p retwis.Post) {
+	for _, a := range p.Media {
+		if _, err := s.Media.Records().Describe(r.Context(), a.Owner, a.ID, a.Description, a.FocusX, a.FocusY); err != nil {
+			s.Store.Log.Warn("the record of an edited picture keeps its former alt text", "post", p.ID, "media", a.ID, "err", err)
+		}
+	}
+}
+
 // statusEdit is Mastodon's StatusEdit: one version of a post.
 type statusEdit struct {
-	Content          string         `json:"content"`
-	SpoilerText      string         `json:"spoiler_text"`
-	Sensitive        bool           `json:"sensitive"`
-	CreatedAt        string         `json:"created_at"`
-	Account          entity.Account `json:"account"`
-	Poll             *struct{}      `json:"poll"`
-	MediaAttachments []struct{}     `json:"media_attachments"`
-	Emojis           []struct{}     `json:"emojis"`
+	Content          string                   `json:"content"`
+	SpoilerText      string                   `json:"spoiler_text"`
+	Sensitive        bool                     `json:"sensitive"`
+	CreatedAt        string                   `json:"created_at"`
+	Account          entity.Account           `json:"account"`
+	Poll             *struct{}                `json:"poll"`
+	MediaAttachments []entity.MediaAttachment `json:"media_attachments"`
+	Emojis           []struct{}               `json:"emojis"`
 }
 
 // statusHistory answers GET /api/v1/statuses/{id}/history: the versions
@@ -76,8 +137,8 @@ func (s *Server) statusHistory(w http.ResponseWriter, r *http.Request) {
 		version := p
 		version.Body, version.Warning = v.Body, v.Warning
 		content, _ := st.Content(version)
-		out = append(out, statusEdit{Content: content, SpoilerText: v.Warning, Sensitive: v.Warning != "",
-			CreatedAt: entity.Stamp(v.Time), Account: cur.Account, MediaAttachments: []struct{}{}, Emojis: []struct{}{}})
+		out = append(out, statusEdit{Content: content, SpoilerText: v.Warning, Sensitive: p.Sensitive || v.Warning != "",
+			CreatedAt: entity.Stamp(v.Time), Account: cur.Account, MediaAttachments: cur.MediaAttachments, Emojis: []struct{}{}})
 	}
 	apiwire.WriteJSON(w, http.StatusOK, out)
 }

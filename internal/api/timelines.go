@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/apiwire"
@@ -32,7 +33,7 @@ func (s *Server) publicTimeline(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := r.URL.Query()
-	if apiwire.Flag(v, "remote") || apiwire.Flag(v, "only_media") { // nothing is remote, no post has media
+	if apiwire.Flag(v, "remote") { // nothing is remote
 		apiwire.WriteJSON(w, http.StatusOK, []entity.Status{})
 		return
 	}
@@ -41,17 +42,24 @@ func (s *Server) publicTimeline(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	s.WriteFiltered(w, r, filters.Public, page, p.Since)
+	s.WriteSome(w, r, filters.Public, page, p.Since, onlyMedia(v))
+}
+
+// onlyMedia is the keep of apiwire.Kit.WriteSome for a list read with
+// only_media=true: the posts with pictures alone (nil without it: all).
+// They are picked from the page read, which may then show fewer posts
+// than the limit, or none, with its Link header to the next.
+func onlyMedia(v url.Values) func(retwis.Post) bool {
+	if !apiwire.Flag(v, "only_media") {
+		return nil
+	}
+	return func(p retwis.Post) bool { return len(p.Media) > 0 }
 }
 
 // tagTimeline answers GET /api/v1/timelines/tag/{hashtag}.
 func (s *Server) tagTimeline(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.PageOf(w, r)
 	if !ok {
-		return
-	}
-	if apiwire.Flag(r.URL.Query(), "only_media") {
-		apiwire.WriteJSON(w, http.StatusOK, []entity.Status{})
 		return
 	}
 	page, err := s.Store.TagPosts(r.Context(), apiwire.Viewer(r).ID, r.PathValue("hashtag"), p.Cursor, p.Limit)
@@ -62,5 +70,5 @@ func (s *Server) tagTimeline(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	s.WriteFiltered(w, r, filters.Public, page, p.Since)
+	s.WriteSome(w, r, filters.Public, page, p.Since, onlyMedia(r.URL.Query()))
 }

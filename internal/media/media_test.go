@@ -14,18 +14,24 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/media"
 	"github.com/retwis/retwis/internal/media/dirblobs"
+	"github.com/retwis/retwis/internal/media/s3blobs"
 	mediastore "github.com/retwis/retwis/internal/store/media"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
+	"github.com/retwis/retwis/internal/testkit/s3test"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
 
 // cluster is the 3-master cluster that this package's tests take turns on.
 var cluster redistest.SharedCluster
 
-func TestMain(m *testing.M) { os.Exit(cluster.Run(m)) }
+func TestMain(m *testing.M) {
+	code := s3test.Run(m)
+	cluster.Stop()
+	os.Exit(code)
+}
 
 // photo returns a w x h JPEG of a gradient.
 func photo(t testing.TB, w, h int) []byte {
@@ -43,12 +49,31 @@ func photo(t testing.TB, w, h int) []byte {
 
 // service returns a media service on f's store with files in a fresh
 // directory.
-func service(t *testing.T, f *storetest.Fixture, opts media.Options) (*media.Service, *dirblobs.Store) {
+func service(t *testing.T, f *storetest.Fixture, opts media.Options) (*media.Service, media.Blobs) {
 	t.Helper()
-	blobs := must.Value(dirblobs.New(t.TempDir()))(t)
+	return serviceOn(t, f, opts, must.Value(dirblobs.New(t.TempDir()))(t))
+}
+
+// serviceOn returns a media service on f's store with files in blobs.
+func serviceOn(t *testing.T, f *storetest.Fixture, opts media.Options, blobs media.Blobs) (*media.Service, media.Blobs) {
+	t.Helper()
 	m := media.New(f.St, blobs, opts)
 	t.Cleanup(func() { m.Close() })
 	return m, blobs
+}
+
+// storages are the two blob storages, each made fresh for a test: a
+// directory, and a bucket of a real S3-compatible server (SeaweedFS).
+var storages = []struct {
+	name string
+	open func(t *testing.T) media.Blobs
+}{
+	{"dir", func(t *testing.T) media.Blobs { return must.Value(dirblobs.New(t.TempDir()))(t) }},
+	{"s3", func(t *testing.T) media.Blobs {
+		b := s3test.Start(t)
+		return must.Value(s3blobs.New(t.Context(), s3blobs.Options{Endpoint: b.Endpoint, Bucket: b.Name, AccessKey: b.AccessKey,
+			SecretKey: b.SecretKey, Region: b.Region}))(t)
+	}},
 }
 
 // get answers GET path from m's routes.
@@ -65,59 +90,69 @@ func get(m *media.Service, path string) *httptest.ResponseRecorder {
 // to a post it stays, and once the post is deleted upkeep removes its
 // files and record; an upload never attached goes after a day.
 func TestUploadAttachServeSweep(t *testing.T) {
-	storetest.OnRedisAndCluster(t, &cluster, func(t *testing.T, f *storetest.Fixture) {
-		m, _ := service(t, f, media.Options{})
-		alice := f.Register(t, "alice")
-		u := must.Value(m.Upload(f.Ctx, alice.ID, mediastore.ForPost, photo(t, 2400, 1200), " a gradient ", 0.25, 0))(t)
-		if u.Record.State != mediastore.Processing {
-			t.Fatalf("upload begun %+v", u.Record)
+	for _, storage := range storages {
+		t.Run(storage.name, func(t *testing.T) {
+			t.Parallel()
+			storetest.OnRedisAndCluster(t, &cluster, func(t *testing.T, f *storetest.Fixture) {
+				uploadAttachServeSweep(t, f, storage.open(t))
+			})
+		})
+	}
+}
+
+// uploadAttachServeSweep is TestUploadAttachServeSweep on blobs.
+func uploadAttachServeSweep(t *testing.T, f *storetest.Fixture, blobs media.Blobs) {
+	m, _ := serviceOn(t, f, media.Options{}, blobs)
+	alice := f.Register(t, "alice")
+	u := must.Value(m.Upload(f.Ctx, alice.ID, mediastore.ForPost, photo(t, 2400, 1200), " a gradient ", 0.25, 0))(t)
+	if u.Record.State != mediastore.Processing {
+		t.Fatalf("upload begun %+v", u.Record)
+	}
+	a := must.Value(m.Ready(f.Ctx, u))(t)
+	if a.Width != retwis.MaxMediaSide || a.Height != 960 || a.SmallWidth != retwis.SmallMediaSide || a.Ext != "jpg" ||
+		a.Description != "a gradient" || a.FocusX != 0.25 || a.Blurhash == "" || a.Bytes == 0 {
+		t.Fatalf("ready %+v", a)
+	}
+	w := get(m, a.Path())
+	if w.Code != http.StatusOK || w.Header().Get("Content-Type") != "image/jpeg" || w.Header().Get("X-Content-Type-Options") != "nosniff" ||
+		w.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" {
+		t.Fatalf("GET %s: %d %v", a.Path(), w.Code, w.Header())
+	}
+	if cfg, format, err := image.DecodeConfig(w.Body); err != nil || format != "jpeg" || cfg.Width != a.Width {
+		t.Fatalf("served %v %s %v", cfg, format, err)
+	}
+	for _, bad := range []string{"/media/1/2/original.svg", "/media/x/2/small.jpg", "/media/-1/2/small.jpg", "/media/1/2/small.jpg.html", "/media/1/2/thumb.png"} {
+		if w := get(m, bad); w.Code != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", bad, w.Code)
 		}
-		a := must.Value(m.Ready(f.Ctx, u))(t)
-		if a.Width != retwis.MaxMediaSide || a.Height != 960 || a.SmallWidth != retwis.SmallMediaSide || a.Ext != "jpg" ||
-			a.Description != "a gradient" || a.FocusX != 0.25 || a.Blurhash == "" || a.Bytes == 0 {
-			t.Fatalf("ready %+v", a)
-		}
-		w := get(m, a.Path())
-		if w.Code != http.StatusOK || w.Header().Get("Content-Type") != "image/jpeg" || w.Header().Get("X-Content-Type-Options") != "nosniff" ||
-			w.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" {
-			t.Fatalf("GET %s: %d %v", a.Path(), w.Code, w.Header())
-		}
-		if cfg, format, err := image.DecodeConfig(w.Body); err != nil || format != "jpeg" || cfg.Width != a.Width {
-			t.Fatalf("served %v %s %v", cfg, format, err)
-		}
-		for _, bad := range []string{"/media/1/2/original.svg", "/media/x/2/small.jpg", "/media/-1/2/small.jpg", "/media/1/2/small.jpg.html", "/media/1/2/thumb.png"} {
-			if w := get(m, bad); w.Code != http.StatusNotFound {
-				t.Errorf("GET %s: %d, want 404", bad, w.Code)
-			}
-		}
-		loose := must.Value(m.Ready(f.Ctx, must.Value(m.Upload(f.Ctx, alice.ID, mediastore.ForPost, photo(t, 64, 64), "", 0, 0))(t)))(t)
-		as, attach, err := m.ForPost(f.Ctx, alice.ID, []int64{a.ID}, false)
-		must.OK(t, err)
-		p := f.Post(t, posts.Draft{Author: alice.ID, Text: "look", Media: as, Attach: attach})
-		if _, _, err := m.ForPost(f.Ctx, alice.ID, []int64{a.ID}, false); retwis.ErrorKind(err) != retwis.Invalid {
-			t.Errorf("attaching it again: %v", err)
-		}
-		later := time.Now().Add(mediastore.UnattachedFor + time.Hour)
-		if n := must.Value(m.Sweep(f.Ctx, later))(t); n != 1 {
-			t.Errorf("swept %d, want the one never attached", n)
-		}
-		if w := get(m, loose.Path()); w.Code != http.StatusNotFound {
-			t.Errorf("the swept upload is still served: %d", w.Code)
-		}
-		if w := get(m, a.SmallPath()); w.Code != http.StatusOK {
-			t.Errorf("the attached picture is gone: %d", w.Code)
-		}
-		must.OK(t, f.St.DeletePost(f.Ctx, alice.ID, p.ID))
-		if n := must.Value(m.Sweep(f.Ctx, time.Now()))(t); n != 1 {
-			t.Errorf("swept %d, want the deleted post's picture", n)
-		}
-		if w := get(m, a.Path()); w.Code != http.StatusNotFound {
-			t.Errorf("the deleted post's picture is still served: %d", w.Code)
-		}
-		if used := must.Value(m.Records().Used(f.Ctx, alice.ID))(t); used != 0 {
-			t.Errorf("used %d, want 0", used)
-		}
-	})
+	}
+	loose := must.Value(m.Ready(f.Ctx, must.Value(m.Upload(f.Ctx, alice.ID, mediastore.ForPost, photo(t, 64, 64), "", 0, 0))(t)))(t)
+	as, attach, err := m.ForPost(f.Ctx, alice.ID, []int64{a.ID}, false)
+	must.OK(t, err)
+	p := f.Post(t, posts.Draft{Author: alice.ID, Text: "look", Media: as, Attach: attach})
+	if _, _, err := m.ForPost(f.Ctx, alice.ID, []int64{a.ID}, false); retwis.ErrorKind(err) != retwis.Invalid {
+		t.Errorf("attaching it again: %v", err)
+	}
+	later := time.Now().Add(mediastore.UnattachedFor + time.Hour)
+	if n := must.Value(m.Sweep(f.Ctx, later))(t); n != 1 {
+		t.Errorf("swept %d, want the one never attached", n)
+	}
+	if w := get(m, loose.Path()); w.Code != http.StatusNotFound {
+		t.Errorf("the swept upload is still served: %d", w.Code)
+	}
+	if w := get(m, a.SmallPath()); w.Code != http.StatusOK {
+		t.Errorf("the attached picture is gone: %d", w.Code)
+	}
+	must.OK(t, f.St.DeletePost(f.Ctx, alice.ID, p.ID))
+	if n := must.Value(m.Sweep(f.Ctx, time.Now()))(t); n != 1 {
+		t.Errorf("swept %d, want the deleted post's picture", n)
+	}
+	if w := get(m, a.Path()); w.Code != http.StatusNotFound {
+		t.Errorf("the deleted post's picture is still served: %d", w.Code)
+	}
+	if used := must.Value(m.Records().Used(f.Ctx, alice.ID))(t); used != 0 {
+		t.Errorf("used %d, want 0", used)
+	}
 }
 
 // TestUploadRefused: what is not a picture, too large, past the quota or

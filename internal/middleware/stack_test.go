@@ -219,19 +219,32 @@ func TestLimits(t *testing.T) {
 			if !ok || time.Until(deadline) > time.Minute {
 				t.Errorf("the request's deadline is %v (set %v); want within a minute", deadline, ok)
 			}
-			_, err := io.ReadAll(r.Body)
-			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-				w.WriteHeader(http.StatusRequestEntityTooLarge)
+			read := func(w http.ResponseWriter, r *http.Request) {
+				_, err := io.ReadAll(r.Body)
+				if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+					w.WriteHeader(http.StatusRequestEntityTooLarge)
+				}
 			}
+			if r.URL.Path == "/upload" {
+				middleware.LargeBody(20, read)(w, r)
+				return
+			}
+			read(w, r)
 		})
-	for body, want := range map[string]int{"0123456789": 200, "0123456789x": 413} {
-		res, err := s.do(t.Context(), "POST", "/", body, nil)
+	for _, c := range []struct {
+		path, body string
+		want       int
+	}{
+		{"/", "0123456789", 200}, {"/", "0123456789x", 413},
+		{"/upload", "0123456789x", 200}, {"/upload", "01234567890123456789", 200}, {"/upload", "01234567890123456789x", 413},
+	} {
+		res, err := s.do(t.Context(), "POST", c.path, c.body, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		res.Body.Close()
-		if res.StatusCode != want {
-			t.Errorf("a body of %d bytes: %d; want %d", len(body), res.StatusCode, want)
+		if res.StatusCode != c.want {
+			t.Errorf("a body of %d bytes to %s: %d; want %d", len(c.body), c.path, res.StatusCode, c.want)
 		}
 	}
 }

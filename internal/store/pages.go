@@ -4,9 +4,12 @@ import (
 	"context"
 	"time"
 
+	"github.com/redis/rueidis"
+
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/posts"
+	"github.com/retwis/retwis/internal/store/schema"
 )
 
 // The hot pages (home, profile, global timeline) are one call each,
@@ -102,14 +105,15 @@ type ProfileView struct {
 	Profile      retwis.Profile
 	Relationship retwis.Relationship // what links the viewer to the user
 	Unread       int64
+	Header       *retwis.Attachment // the user's header picture (nil: none)
 }
 
 // ProfilePage reads the profile page of the user called username (see
 // UserByName) as viewer (0: logged out) sees it, at q: a page of the
 // user's posts with their profile (Profile), what links viewer to them
-// (Relationship), the unread count if asked for and, on the first page,
-// the posts they pinned; a suspended user's is not found but by
-// moderators (Shown). Finding the user by name is one round trip more,
+// (Relationship), their header picture, the unread count if asked for
+// and, on the first page, the posts they pinned; a suspended user's is
+// not found but by moderators (Shown). Finding the user by name is one round trip more,
 // and so is reading the pinned posts, if there are any.
 func (s *Store) ProfilePage(ctx context.Context, viewer int64, username string, q PageQuery) (ProfileView, error) {
 	var v ProfileView
@@ -122,6 +126,7 @@ func (s *Store) ProfilePage(ctx context.Context, viewer int64, username string, 
 	rel := s.startRelationship(ctx, viewer, uid, &first)
 	unread := s.startUnread(viewer, q.Unread, &first)
 	pins := s.StartPins(uid, &first)
+	header := first.Add(rueidis.CT(s.C.B().Hget().Key(schema.User(uid)).Field(schema.FieldHeader).Cache(), s.Opts.CacheTTL))
 	v.Profile, err = s.ProfileAlong(ctx, viewer, retwis.User{ID: uid}, q.Cursor, q.N, posts.Along{First: &first,
 		Then: func(ctx context.Context, hidden retwis.Hidden) *kernel.Batch {
 			suspended = hidden.Suspended[uid]
@@ -145,6 +150,10 @@ func (s *Store) ProfilePage(ctx context.Context, viewer int64, username string, 
 		if v.Profile.Pinned, err = s.PinnedPosts(ctx, viewer, pins); err != nil {
 			s.Log.Warn("pinned posts", "viewer", viewer, "user", uid, "err", err)
 		}
+	}
+	h, _ := header.Replies()[0].ToString() // none, or unread: the page goes without
+	if as := retwis.DecodeAttachments(h); len(as) == 1 {
+		v.Header = &as[0]
 	}
 	v.Unread = unread.count(ctx)
 	return v, nil

@@ -198,8 +198,8 @@ func TestReadFromReplica(t *testing.T) {
 		cmd  []string
 		want bool
 	}{
-		{[]string{"HMGET", "post:7", "user_id", "time", "body", "username", "mentions", "reply_to", "reply_user", "warning", "edited", "visibility", "reblog_of", "reblog_user"}, true},
-		{[]string{"HMGET", "post:7", "user_id", "time", "body", "username", "mentions", "reply_to", "reply_user", "warning", "edited", "visibility", "reblog_of", "reblog_user", "fanout"}, false}, // the master re-read
+		{[]string{"HMGET", "post:7", "user_id", "time", "body", "username", "mentions", "reply_to", "reply_user", "warning", "edited", "visibility", "reblog_of", "reblog_user", "media", "sensitive", "card"}, true},
+		{[]string{"HMGET", "post:7", "user_id", "time", "body", "username", "mentions", "reply_to", "reply_user", "warning", "edited", "visibility", "reblog_of", "reblog_user", "media", "sensitive", "card", "fanout"}, false}, // the master re-read
 		{[]string{"HGET", "user:{7}", "username"}, true},
 		{[]string{"HMGET", "user:{7}", "username"}, false}, // the master re-read
 		{[]string{"HGET", "user:{7}", "auth"}, false},

@@ -37,24 +37,7 @@ func BenchmarkPages(b *testing.B) {
 	s.drain()
 	cookie := authCookie(reader.cookie())
 	third := linkOf(reader.get(linkOf(reader.get("/").body, "Older »")).body, "Older »")
-	run := func(name, path string) {
-		b.Run(name, func(b *testing.B) {
-			cpu := cpuTime(b)
-			defer func() { b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N)/1e3, "cpu-µs/op") }()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					req, _ := http.NewRequest("GET", s.srv.URL+path, nil)
-					req.AddCookie(cookie)
-					res, err := s.srv.Client().Do(req)
-					if err != nil || res.StatusCode != 200 {
-						b.Fatalf("%s: %v %v", path, res, err)
-					}
-					io.Copy(io.Discard, res.Body)
-					res.Body.Close()
-				}
-			})
-		})
-	}
+	run := func(name, path string) { benchGet(b, s, cookie, name, path) }
 	for _, path := range []string{"/healthz", "/static/style.css", "/", third, "/u/author1", "/timeline"} {
 		run(path, path)
 	}
@@ -62,6 +45,27 @@ func BenchmarkPages(b *testing.B) {
 	// composed by its template rather than from its hot shapes.
 	must.Value(announcements.New(s.st).Announce(b.Context(), "Maintenance tonight, see https://example.com/ops #ops", time.Time{}, time.Time{}))(b)
 	run("/ with an announcement", "/")
+}
+
+// benchGet runs sub-benchmark name of b: GET path of s with cookie, in
+// parallel, reporting the CPU time a request too (cpu-µs/op).
+func benchGet(b *testing.B, s *site, cookie *http.Cookie, name, path string) {
+	b.Run(name, func(b *testing.B) {
+		cpu := cpuTime(b)
+		defer func() { b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N)/1e3, "cpu-µs/op") }()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				req, _ := http.NewRequest("GET", s.srv.URL+path, nil)
+				req.AddCookie(cookie)
+				res, err := s.srv.Client().Do(req)
+				if err != nil || res.StatusCode != 200 {
+					b.Fatalf("%s: %v %v", path, res, err)
+				}
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+			}
+		})
+	})
 }
 
 // cpuTime returns the CPU time the process has used, in ns: a request's

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,30 +17,65 @@ import (
 	"github.com/retwis/retwis/internal/testkit/syncbuf"
 )
 
-// browsers is how many headless Chromiums the tests run at once: the
-// browser tests run beside the others, but on two cores more Chromiums
-// starting together only slow each other down.
+// browsers is how many tabs of the headless Chromium the tests use at
+// once: the browser tests run beside the others, but on two cores more
+// pages loading together only slow each other down.
 var browsers = make(chan struct{}, 2)
 
-// chrome returns the context of a tab of a headless Chromium (make test
-// installs it), closed with the test, and what the page's console
-// reported as errors (a script the CSP refused shows there). It waits
-// for its turn among the browsers running (see browsers).
+// shared is the one headless Chromium of the package's tests, started
+// by the first that needs it (see chrome) and closed by TestMain: each
+// test has a browser context of its own in it (its own cookies and
+// storage, as a browser of its own would), without the start of a
+// browser each.
+var shared struct {
+	once  sync.Once
+	ctx   context.Context // of the browser's first tab, which owns the browser
+	close func()
+	err   error
+}
+
+// TestMain runs the tests, then closes the shared Chromium.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.close != nil {
+		shared.close()
+	}
+	os.Exit(code)
+}
+
+// sharedChrome returns the context of the shared Chromium, starting it
+// the first time.
+func sharedChrome() (context.Context, error) {
+	shared.once.Do(func() {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.NoSandbox, // tests may run as root
+			chromedp.Flag("disable-dev-shm-usage", true))
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel := chromedp.NewContext(alloc)
+		shared.ctx, shared.close = ctx, func() { cancel(); cancelAlloc() }
+		shared.err = chromedp.Do(ctx) // starts it
+	})
+	return shared.ctx, shared.err
+}
+
+// chrome returns the context of a tab of the headless Chromium (make test
+// installs it) in a browser context of its own, closed with the test, and
+// what the page's console reported as errors (a script the CSP refused
+// shows there). It waits for its turn among the tabs open (see browsers).
 func chrome(t *testing.T) (context.Context, *syncbuf.Buffer) {
 	t.Helper()
 	browsers <- struct{}{}
 	t.Cleanup(func() { <-browsers })
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.NoSandbox, // tests may run as root
-		chromedp.Flag("disable-dev-shm-usage", true))
-	alloc, cancel := chromedp.NewExecAllocator(t.Context(), opts...)
-	t.Cleanup(cancel)
-	ctx, cancel := chromedp.NewContext(alloc)
+	browser, err := sharedChrome()
+	if err != nil {
+		t.Fatalf("start headless Chromium: %v", err)
+	}
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	ctx, cancel = context.WithTimeout(ctx, time.Minute)
 	t.Cleanup(cancel)
 	errs := &syncbuf.Buffer{}
-	err := chromedp.Listen(ctx, func(ev any) {
+	err = chromedp.Listen(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventExceptionThrown:
 			fmt.Fprintf(errs, "%s at %s:%d\n", ev.ExceptionDetails.Text, ev.ExceptionDetails.URL, ev.ExceptionDetails.LineNumber)
@@ -49,7 +86,7 @@ func chrome(t *testing.T) (context.Context, *syncbuf.Buffer) {
 		}
 	})
 	if err != nil {
-		t.Fatalf("start headless Chromium: %v", err)
+		t.Fatalf("open a tab of headless Chromium: %v", err)
 	}
 	return ctx, errs
 }

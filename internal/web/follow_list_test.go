@@ -65,7 +65,7 @@ func TestFollowLists(t *testing.T) {
 // listed returns the usernames a follow list page lists.
 func listed(page string) []string {
 	var names []string
-	for _, m := range regexp.MustCompile(`<li><a class="username" href="/u/[^"]+">([^<]+)</a>`).FindAllStringSubmatch(page, -1) {
+	for _, m := range regexp.MustCompile(`<li><img class="avatar" [^>]+><a class="username" href="/u/[^"]+">([^<]+)</a>`).FindAllStringSubmatch(page, -1) {
 		names = append(names, m[1])
 	}
 	return names

@@ -35,9 +35,11 @@ func (s *Server) draft(r *http.Request, name string) string {
 // form's idempotency key makes a resent form (a reload after a lost
 // answer) publish once. With schedule_at, a time ahead, the post is
 // scheduled instead (schedulePost), and the scheduled posts' page shown.
+// A multipart form may carry pictures (postMedia), shown behind the
+// warning if sensitive; a refused form cannot keep them, and says so.
 func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
-	status, err := page.ParseForm(w, r)
+	files, status, err := page.ParseFiles(r, "media")
 	var replyTo int64
 	vis, visErr := retwis.ParseVisibility(r.PostFormValue("visibility"))
 	if err == nil {
@@ -47,14 +49,20 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 		err = visErr
 	}
 	var p posts.Published
-	d := posts.Draft{Author: u.ID, Text: r.PostFormValue("status"),
-		Warning: r.PostFormValue("spoiler"), InReplyTo: replyTo, Key: r.PostFormValue("idempotency_key"), Visibility: vis}
+	d := posts.Draft{Author: u.ID, Text: r.PostFormValue("status"), Warning: r.PostFormValue("spoiler"), InReplyTo: replyTo,
+		Key: r.PostFormValue("idempotency_key"), Visibility: vis, Sensitive: r.PostFormValue("sensitive") != ""}
+	if err == nil && r.PostFormValue("schedule_at") != "" && pictures(files, "media") > 0 {
+		err = retwis.Errorf(retwis.Invalid, "A scheduled post cannot have pictures yet: post it now, or schedule it without them.")
+	}
 	if err == nil && r.PostFormValue("schedule_at") != "" {
 		var later bool
 		if later, err = s.schedulePost(r, d); later {
 			http.Redirect(w, r, "/scheduled", http.StatusSeeOther)
 			return
 		}
+	}
+	if err == nil {
+		d.Media, d.Attach, err = s.postMedia(r.Context(), u.ID, files, r.PostForm["alt"])
 	}
 	if err == nil {
 		p, err = s.Store.Publish(r.Context(), d)
@@ -65,6 +73,9 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v := page.View{Error: retwis.ErrorMessage(err), Draft: s.draft(r, "status"), DraftWarning: s.draft(r, "spoiler"), DraftVisibility: vis}
+		if pictures(files, "media") > 0 {
+			v.Error += " Please choose the pictures again."
+		}
 		if replyTo > 0 && !errors.Is(err, posts.ErrParentGone) && !errors.Is(err, posts.ErrParentHidden) { // back to the thread
 			r.SetPathValue("id", strconv.FormatInt(replyTo, 10))
 			s.renderThread(w, r, status, v)

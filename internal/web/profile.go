@@ -43,6 +43,9 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Title, v.Profile, v.Relationship = prof.Profile.User.Username, prof.Profile, prof.Relationship
+	if prof.Header != nil {
+		v.Header = prof.Header.Path()
+	}
 	v.Unread, v.Counted = prof.Unread, true
 	v.Newer, v.Older = paging.Links(retwis.ProfilePath(prof.Profile.User.Username), prof.Profile.Page)
 	s.Render(w, r, http.StatusOK, "profile", v)

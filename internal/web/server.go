@@ -7,7 +7,8 @@
 // static/live.js tells the reader of a timeline that new posts have come
 // (through the streaming API's Server-Sent Events, which the session
 // cookie opens), and static/counter.js counts down what is left of a
-// post beside each compose box. The plumbing it shares with the other
+// post beside each compose box (and shows its rows of pictures one at a
+// time). The plumbing it shares with the other
 // interfaces (the viewer, error statuses, request logging and limits,
 // the client's address) is internal/middleware's; what is its own is the
 // cookie, the forms and how pages look. internal/mux mounts it at "/",
@@ -125,10 +126,20 @@ func (s *Server) routes() {
 	// header, such as curl, are not browsers and pass.
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(s.CrossOrigin))
-	s.dynamic = s.MW.Wrap(cop.Handler(mux))
+	s.dynamic = s.MW.Wrap(cop.Handler(s.LimitBodies(mux, s.uploadBytes(), "POST /post", "POST /settings")))
 	// The static files take a shorter stack: no deadline, body cap or
 	// cross-origin check, which a GET of bytes in memory has no use for.
 	s.static = s.MW.WrapStatic(staticRoute, assets.Handler())
+}
+
+// uploadBytes caps the body of a form with pictures: as many as a post
+// may have, each as large as the media service takes, and the rest of
+// the form (0: no pictures taken).
+func (s *Server) uploadBytes() int64 {
+	if s.media == nil {
+		return 0
+	}
+	return int64(retwis.MaxAttachments)*s.media.Limits().MaxBytes + 1<<20
 }
 
 // pageRoutes registers the pages and forms on mux.

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"slices"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -78,7 +79,9 @@ type Kit struct {
 	Site    Site
 	Signups retwis.Rate // see Options.Signups
 	Push    *pushstore.Store
-	rate    retwis.Rate
+	// Media takes pictures (Options.Media).
+	Media *media.Service
+	rate  retwis.Rate
 }
 
 // New returns a Kit.
@@ -92,6 +95,7 @@ func New(opts Options) *Kit {
 		Site:    opts.Site,
 		Signups: opts.Signups,
 		Push:    opts.Push,
+		Media:   opts.Media,
 		MW: middleware.New(middleware.Options{
 			Log: opts.Log, RenderError: RenderError, MaxBodyBytes: MaxBodyBytes, Timeout: requestTimeout,
 			Metrics: opts.Metrics, Writes: opts.Writes, Proxies: opts.Proxies,
@@ -161,8 +165,20 @@ func (k *Kit) WriteStatuses(w http.ResponseWriter, r *http.Request, page retwis.
 // (entity.Builder.Filtered). The Link header pages by the posts read,
 // hidden or not, so that a page all hidden does not end the list.
 func (k *Kit) WriteFiltered(w http.ResponseWriter, r *http.Request, context string, page retwis.Page, since int64) {
+	k.WriteSome(w, r, context, page, since, nil)
+}
+
+// WriteSome is WriteFiltered of the posts that keep keeps (nil: all),
+// such as those with pictures (only_media=true): the Link header pages
+// by the posts read, kept or not, so that apps page on past a page with
+// none kept.
+func (k *Kit) WriteSome(w http.ResponseWriter, r *http.Request, context string, page retwis.Page, since int64, keep func(retwis.Post) bool) {
 	posts := NewerThan(page.Posts, since, func(p retwis.Post) int64 { return p.ID })
-	out, err := k.Filtered(r.Context(), entity.SiteOf(r), context, posts)
+	shown := posts
+	if keep != nil {
+		shown = slices.DeleteFunc(slices.Clone(posts), func(p retwis.Post) bool { return !keep(p) })
+	}
+	out, err := k.Filtered(r.Context(), entity.SiteOf(r), context, shown)
 	if err != nil {
 		k.Fail(w, r, err)
 		return

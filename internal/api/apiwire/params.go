@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,7 +101,7 @@ var scalarParams = []string{
 	"client_id", "client_secret", "token",
 	"max_id", "min_id", "since_id", "limit", "offset", "q", "type", "resolve", "following", "account_id",
 	"only_media", "pinned", "exclude_replies", "remote", "local", "category", "comment", "forward",
-	"reblogs", "notify",
+	"reblogs", "notify", "description", "focus",
 }
 
 // notOneValue is the error of a parameter of scalarParams not given as
@@ -260,4 +262,44 @@ func IDs(v url.Values, name string) ([]int64, error) {
 		ids = append(ids, id)
 	}
 	return ids, nil
+}
+
+// Attributes reads an array parameter of objects, name (as
+// keywords_attributes or media_attributes), with the keys fields: as
+// forms send it (name[][key]=…, the n-th value of each key the n-th
+// object's; or name[0][key]=…, by index) and as JSON bodies do (an
+// array of objects, which Params indexes). The objects come in order,
+// each with the keys given for it.
+func Attributes(v url.Values, name string, fields ...string) []map[string]string {
+	pattern := regexp.MustCompile(`^` + regexp.QuoteMeta(name) + `\[(\d*)\]\[(` + strings.Join(fields, "|") + `)\]$`)
+	byIndex := map[string]map[string]string{}
+	for param, vals := range v {
+		m := pattern.FindStringSubmatch(param)
+		if m == nil {
+			continue
+		}
+		for i, val := range vals {
+			key := m[1]
+			if key == "" {
+				key = "#" + strconv.Itoa(i)
+			}
+			if byIndex[key] == nil {
+				byIndex[key] = map[string]string{}
+			}
+			byIndex[key][m[2]] = val
+		}
+	}
+	keys := slices.Collect(maps.Keys(byIndex))
+	slices.SortFunc(keys, func(a, b string) int { return attributeOrder(a) - attributeOrder(b) })
+	out := make([]map[string]string, len(keys))
+	for i, k := range keys {
+		out[i] = byIndex[k]
+	}
+	return out
+}
+
+// attributeOrder is the place of an index of Attributes ("3" or "#3").
+func attributeOrder(key string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(key, "#"))
+	return n
 }

@@ -1,8 +1,10 @@
 package apiwire
 
 import (
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -110,6 +112,37 @@ func TestParamsRule(t *testing.T) {
 			t.Errorf("%s: %q, %v; want status=%s", tc.name, v, err, tc.want)
 		case tc.status != 0 && (pe == nil || pe.status != tc.status || !strings.Contains(pe.msg, tc.want)):
 			t.Errorf("%s: %q, %v; want %d naming %s", tc.name, v, err, tc.status, tc.want)
+		}
+	}
+}
+
+// TestAttributes: an array of objects as forms send it (name[][key],
+// the n-th value of each key the n-th object's, or name[i][key]) and as
+// JSON bodies do, in order, each with the keys given; other keys and
+// parameters are left out.
+func TestAttributes(t *testing.T) {
+	t.Parallel()
+	for name, v := range map[string]url.Values{
+		"form":    {"m[][id]": {"1", "2"}, "m[][description]": {"a", "b"}, "m[][other]": {"x"}, "n[][id]": {"3"}},
+		"indexed": {"m[1][id]": {"2"}, "m[0][id]": {"1"}, "m[0][description]": {"a"}, "m[1][description]": {"b"}},
+	} {
+		got := Attributes(v, "m", "id", "description")
+		want := []map[string]string{{"id": "1", "description": "a"}, {"id": "2", "description": "b"}}
+		if !slices.EqualFunc(got, want, maps.Equal) {
+			t.Errorf("%s: %v; want %v", name, got, want)
+		}
+	}
+}
+
+// TestDataURI: a base64 data URI gives its content; anything else none.
+func TestDataURI(t *testing.T) {
+	t.Parallel()
+	if got := DataURI("data:image/png;base64,aGVsbG8="); string(got) != "hello" {
+		t.Errorf("a data URI: %q", got)
+	}
+	for _, s := range []string{"", "hello", "data:image/png,hello", "data:image/png;base64,!!", "https://example.com/a.png"} {
+		if got := DataURI(s); got != nil {
+			t.Errorf("DataURI(%q) = %q; want nil", s, got)
 		}
 	}
 }

@@ -1,6 +1,6 @@
 // Package entity is the client API's entities, Mastodon's, as its
 // documentation shapes them (ids as strings, times in ISO 8601, and the
-// fields retwis has no concept of, such as media and polls, present with
+// fields retwis has no concept of, such as polls, present with
 // empty values, so that apps do not break on them), and their building
 // from retwis's types: for one origin, from what a caller read (Site),
 // or with the reads they need in a constant number of round trips
@@ -47,37 +47,37 @@ type Source struct {
 
 // Status is Mastodon's Status.
 type Status struct {
-	ID                 string         `json:"id"`
-	URI                string         `json:"uri"`
-	URL                string         `json:"url"`
-	CreatedAt          string         `json:"created_at"`
-	Account            Account        `json:"account"`
-	Content            string         `json:"content"`
-	Text               string         `json:"text,omitempty"`
-	Visibility         string         `json:"visibility"`
-	Sensitive          bool           `json:"sensitive"`
-	SpoilerText        string         `json:"spoiler_text"`
-	MediaAttachments   []struct{}     `json:"media_attachments"`
-	Application        *Application   `json:"application"`
-	Mentions           []Mention      `json:"mentions"`
-	Tags               []TagRef       `json:"tags"`
-	Emojis             []struct{}     `json:"emojis"`
-	ReblogsCount       int64          `json:"reblogs_count"`
-	FavouritesCount    int64          `json:"favourites_count"`
-	RepliesCount       int64          `json:"replies_count"`
-	InReplyToID        *string        `json:"in_reply_to_id"`
-	InReplyToAccountID *string        `json:"in_reply_to_account_id"`
-	Reblog             *Status        `json:"reblog"`
-	Poll               *struct{}      `json:"poll"`
-	Card               *PreviewCard   `json:"card"`
-	Language           *string        `json:"language"`
-	EditedAt           *string        `json:"edited_at"`
-	Favourited         bool           `json:"favourited"`
-	Reblogged          bool           `json:"reblogged"`
-	Muted              bool           `json:"muted"`
-	Bookmarked         bool           `json:"bookmarked"`
-	Pinned             bool           `json:"pinned"`
-	Filtered           []FilterResult `json:"filtered"`
+	ID                 string            `json:"id"`
+	URI                string            `json:"uri"`
+	URL                string            `json:"url"`
+	CreatedAt          string            `json:"created_at"`
+	Account            Account           `json:"account"`
+	Content            string            `json:"content"`
+	Text               string            `json:"text,omitempty"`
+	Visibility         string            `json:"visibility"`
+	Sensitive          bool              `json:"sensitive"`
+	SpoilerText        string            `json:"spoiler_text"`
+	MediaAttachments   []MediaAttachment `json:"media_attachments"`
+	Application        *Application      `json:"application"`
+	Mentions           []Mention         `json:"mentions"`
+	Tags               []TagRef          `json:"tags"`
+	Emojis             []struct{}        `json:"emojis"`
+	ReblogsCount       int64             `json:"reblogs_count"`
+	FavouritesCount    int64             `json:"favourites_count"`
+	RepliesCount       int64             `json:"replies_count"`
+	InReplyToID        *string           `json:"in_reply_to_id"`
+	InReplyToAccountID *string           `json:"in_reply_to_account_id"`
+	Reblog             *Status           `json:"reblog"`
+	Poll               *struct{}         `json:"poll"`
+	Card               *PreviewCard      `json:"card"`
+	Language           *string           `json:"language"`
+	EditedAt           *string           `json:"edited_at"`
+	Favourited         bool              `json:"favourited"`
+	Reblogged          bool              `json:"reblogged"`
+	Muted              bool              `json:"muted"`
+	Bookmarked         bool              `json:"bookmarked"`
+	Pinned             bool              `json:"pinned"`
+	Filtered           []FilterResult    `json:"filtered"`
 }
 
 // Mention is Mastodon's Status::Mention.

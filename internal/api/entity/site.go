@@ -49,8 +49,7 @@ func (st Site) Account(sum retwis.Summary) Account {
 		DisplayName: sum.DisplayName, Discoverable: true,
 		CreatedAt: Stamp(created.UTC().Truncate(24 * time.Hour)), Note: paragraph(template.HTMLEscapeString(sum.Bio)),
 		URL: st.ProfileURL(sum.User.Username), URI: st.ProfileURL(sum.User.Username),
-		Avatar: st.origin + "/static/avatar.png", AvatarStatic: st.origin + "/static/avatar.png",
-		Header: st.origin + "/static/header.png", HeaderStatic: st.origin + "/static/header.png",
+		Avatar: st.avatar(sum), AvatarStatic: st.avatar(sum), Header: st.header(sum), HeaderStatic: st.header(sum),
 		FollowersCount: sum.Counts.Followers, FollowingCount: sum.Counts.Following, StatusesCount: sum.Posts,
 		Emojis: []struct{}{}, Fields: []struct{}{},
 	}
@@ -81,10 +80,13 @@ func paragraph(html string) string {
 // escaped, each paragraph (retwis.Post.Paragraphs) in a <p> and each
 // line break within one as <br>, its mentions, tags and links marked up
 // as Mastodon marks them) and its tags, each once, in one pass over its
-// entities.
+// entities. A post of pictures without text has none ("").
 func (st Site) Content(p retwis.Post) (string, []TagRef) {
 	var b strings.Builder
 	tags := []TagRef{}
+	if p.Body == "" {
+		return "", tags
+	}
 	seen := map[string]bool{}
 	for _, para := range p.Paragraphs() {
 		b.WriteString("<p>")
@@ -127,8 +129,8 @@ func (st Site) Status(p retwis.Post, author retwis.Summary, replies int64) Statu
 	s := Status{
 		ID: ID(p.ID), URI: st.PostURL(p.ID), URL: st.PostURL(p.ID), CreatedAt: Stamp(p.Time),
 		Account: st.Account(author), Content: content, Visibility: p.Visibility.String(),
-		MediaAttachments: []struct{}{}, Mentions: []Mention{}, Tags: tags, Emojis: []struct{}{},
-		RepliesCount: replies, Filtered: []FilterResult{}, SpoilerText: p.Warning, Sensitive: p.Warning != "",
+		MediaAttachments: st.mediaList(p.Media), Mentions: []Mention{}, Tags: tags, Emojis: []struct{}{},
+		RepliesCount: replies, Filtered: []FilterResult{}, SpoilerText: p.Warning, Sensitive: p.Sensitive || p.Warning != "",
 		FavouritesCount: p.Favourites, Favourited: p.Favourited, Bookmarked: p.Bookmarked, Pinned: p.Pinned,
 		ReblogsCount: p.Reblogs, Reblogged: p.Reblogged,
 	}
@@ -157,7 +159,7 @@ func (st Site) Status(p retwis.Post, author retwis.Summary, replies int64) Statu
 // content of its own, as Mastodon's, and reblogged when the reader
 // boosted o.
 func (s *Status) boosts(o Status) {
-	s.Reblog, s.Content, s.Tags, s.Mentions = &o, "", []TagRef{}, []Mention{}
+	s.Reblog, s.Content, s.Tags, s.Mentions, s.MediaAttachments = &o, "", []TagRef{}, []Mention{}, []MediaAttachment{}
 	s.SpoilerText, s.Sensitive, s.Reblogged = "", false, o.Reblogged
 }
 

@@ -1,12 +1,8 @@
 package filters
 
 import (
-	"maps"
 	"net/url"
-	"regexp"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/retwis/retwis"
@@ -55,49 +51,18 @@ func expiresAt(raw string) (time.Time, error) {
 	return time.Now().Add(time.Duration(n) * time.Second), nil
 }
 
-// attribute is one parameter of keywords_attributes: its index ("" for
-// Rails' "[]") and its field.
-var attribute = regexp.MustCompile(`^keywords_attributes\[(\d*)\]\[(keyword|whole_word|id|_destroy)\]$`)
-
-// keywordEdits reads keywords_attributes, as forms send it
-// (keywords_attributes[][keyword]=…, the n-th value of each field the
-// n-th keyword's; or keywords_attributes[0][keyword]=…, by index) and as
-// JSON bodies do (an array of objects, which apiwire.Params indexes).
+// keywordEdits reads keywords_attributes (apiwire.Attributes).
 func keywordEdits(v url.Values) ([]filters.KeywordEdit, error) {
-	byIndex := map[string]map[string]string{}
-	for name, vals := range v {
-		m := attribute.FindStringSubmatch(name)
-		if m == nil {
-			continue
-		}
-		for i, val := range vals {
-			key := m[1]
-			if key == "" {
-				key = "#" + strconv.Itoa(i)
-			}
-			if byIndex[key] == nil {
-				byIndex[key] = map[string]string{}
-			}
-			byIndex[key][m[2]] = val
-		}
-	}
-	keys := slices.Collect(maps.Keys(byIndex))
-	slices.SortFunc(keys, func(a, b string) int { return order(a) - order(b) })
-	edits := make([]filters.KeywordEdit, 0, len(keys))
-	for _, k := range keys {
-		e, err := keywordEdit(byIndex[k])
+	objs := apiwire.Attributes(v, "keywords_attributes", "keyword", "whole_word", "id", "_destroy")
+	edits := make([]filters.KeywordEdit, 0, len(objs))
+	for _, fields := range objs {
+		e, err := keywordEdit(fields)
 		if err != nil {
 			return nil, err
 		}
 		edits = append(edits, e)
 	}
 	return edits, nil
-}
-
-// order is the place of an index of keywordEdits ("3" or "#3").
-func order(key string) int {
-	n, _ := strconv.Atoi(strings.TrimPrefix(key, "#"))
-	return n
 }
 
 // keywordEdit is the edit of one keyword's attributes.

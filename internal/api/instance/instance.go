@@ -27,20 +27,21 @@ const (
 var languages = []string{"en"}
 
 // statusLimits is configuration[statuses]: posts of at most
-// max_characters, a link counting as retwis.URLLength, no media (the
-// API refuses them: an app that read more would offer what fails).
+// max_characters, a link counting as retwis.URLLength, with up to
+// retwis.MaxAttachments pictures.
 type statusLimits struct {
 	MaxCharacters            int `json:"max_characters"`
 	MaxMediaAttachments      int `json:"max_media_attachments"`
 	CharactersReservedPerURL int `json:"characters_reserved_per_url"`
 }
 
-// mediaLimitsV1 is configuration[media_attachments] of v1: retwis takes
-// no media, so every limit is 0 and no type is supported.
+// mediaLimitsV1 is configuration[media_attachments] of v1: the pictures
+// retwis takes, each of at most image_size_limit bytes and
+// image_matrix_limit pixels; no video, so its limits are 0.
 type mediaLimitsV1 struct {
 	SupportedMimeTypes  []string `json:"supported_mime_types"`
-	ImageSizeLimit      int      `json:"image_size_limit"`
-	ImageMatrixLimit    int      `json:"image_matrix_limit"`
+	ImageSizeLimit      int64    `json:"image_size_limit"`
+	ImageMatrixLimit    int64    `json:"image_matrix_limit"`
 	VideoSizeLimit      int      `json:"video_size_limit"`
 	VideoFrameRateLimit int      `json:"video_frame_rate_limit"`
 	VideoMatrixLimit    int      `json:"video_matrix_limit"`
@@ -66,7 +67,18 @@ type configV1 struct {
 
 // statuses returns configuration[statuses] for posts of maxChars.
 func statuses(maxChars int) statusLimits {
-	return statusLimits{MaxCharacters: maxChars, CharactersReservedPerURL: retwis.URLLength}
+	return statusLimits{MaxCharacters: maxChars, MaxMediaAttachments: retwis.MaxAttachments, CharactersReservedPerURL: retwis.URLLength}
+}
+
+// mediaLimits returns configuration[media_attachments] of v1: the
+// limits of the media service's pictures (none without one).
+func (s *Server) mediaLimits() mediaLimitsV1 {
+	if s.Media == nil {
+		return mediaLimitsV1{SupportedMimeTypes: []string{}}
+	}
+	lim := s.Media.Limits()
+	return mediaLimitsV1{SupportedMimeTypes: []string{"image/jpeg", "image/png", "image/gif", "image/webp"},
+		ImageSizeLimit: lim.MaxBytes, ImageMatrixLimit: lim.MaxPixels}
 }
 
 // streamingURL is the base URL of the streaming API (Mastodon's apps
@@ -140,7 +152,7 @@ func (s *Server) v1(w http.ResponseWriter, r *http.Request) {
 		Thumbnail: &thumb, Languages: languages, Registrations: true, Rules: f.rules, MaxTootChars: s.Store.Opts.MaxPostChars}
 	e.Stats.UserCount, e.Stats.StatusCount, e.Stats.DomainCount = f.users, f.usage.Statuses, 1
 	e.Configuration.Statuses = statuses(s.Store.Opts.MaxPostChars)
-	e.Configuration.MediaAttachments.SupportedMimeTypes = []string{}
+	e.Configuration.MediaAttachments = s.mediaLimits()
 	apiwire.WriteJSON(w, http.StatusOK, e)
 }
 

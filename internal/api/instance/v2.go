@@ -131,7 +131,7 @@ func (s *Server) configV2(r *http.Request) configV2 {
 	c.Accounts.MaxDisplayNameLength, c.Accounts.MaxNoteLength = retwis.MaxDisplayNameLen, retwis.MaxBioLen
 	c.Accounts.MaxPinnedStatuses = schema.MaxPins
 	c.Statuses = statuses(s.Store.Opts.MaxPostChars)
-	c.MediaAttachments.SupportedMimeTypes = []string{}
+	c.MediaAttachments.mediaLimitsV1, c.MediaAttachments.DescriptionLimit = s.mediaLimits(), retwis.MaxDescriptionChars
 	public := feeds{Local: "public", Remote: "disabled"}
 	c.TimelinesAccess.LiveFeeds, c.TimelinesAccess.HashtagFeeds, c.TimelinesAccess.TrendingLinkFeeds = public, public, public
 	return c

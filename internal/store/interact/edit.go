@@ -20,13 +20,28 @@ import (
 )
 
 // Edit is an edit of a post by its author: its new text and content
-// warning.
+// warning, and the alt text of its pictures.
 type Edit struct {
 	Author, Post  int64
 	Text, Warning string
 	// Key is an idempotency key ("": none): an edit sent again with the
 	// same key within a day is applied once.
 	Key string
+	// MediaIDs, if not nil, are the ids of the post's pictures as asked:
+	// they must be those it has, in their order (its pictures cannot
+	// change, an error of kind Invalid).
+	MediaIDs []int64
+	// Describe sets the alt text and focus of the post's pictures, by
+	// id: each must be one of them.
+	Describe map[int64]MediaText
+}
+
+// MediaText is what an edit sets of one picture of the post: its alt
+// text (checked: retwis.NormalizeDescription) and its focal point, each
+// if not nil.
+type MediaText struct {
+	Description *string
+	Focus       *[2]float64
 }
 
 // editIdempotencyTTL is how long an edit's idempotency key is
@@ -35,7 +50,8 @@ const editIdempotencyTTL = 24 * time.Hour
 
 // EditPost changes the body and warning of e.Post, which must be
 // e.Author's, to e.Text and e.Warning (under the rules of a new post,
-// retwis.NormalizePost), keeping the earlier version in the post's
+// retwis.NormalizeCaption), and the alt text of its pictures
+// (e.Describe), keeping the earlier version in the post's
 // history, up to retwis.MaxEdits edits. The post hash changes at once,
 // in one atomic write that two edits at once cannot both make (the
 // later is refused), so every page shows the new text; the indexes the
@@ -45,8 +61,8 @@ const editIdempotencyTTL = 24 * time.Hour
 // post back (its mentions, as the indexes hold them, follow with the
 // job). An edit that changes nothing writes nothing.
 func (s *Store) EditPost(ctx context.Context, e Edit) (retwis.Post, error) {
-	body, warning, err := retwis.NormalizePost(e.Text, e.Warning, s.Opts.MaxPostChars)
-	if err != nil {
+	// The text may be empty if the post has pictures, which only its read tells.
+	if _, _, err := retwis.NormalizeCaption(e.Text, e.Warning, s.Opts.MaxPostChars, 1); err != nil {
 		return retwis.Post{}, err
 	}
 	key := ""
@@ -65,8 +81,9 @@ func (s *Store) EditPost(ctx context.Context, e Edit) (retwis.Post, error) {
 	if err != nil {
 		return retwis.Post{}, err
 	}
-	if claimed && (body != old.body || warning != old.warning) {
-		err = s.applyEdit(ctx, e, old, body, warning)
+	next, err := edited(e, old, s.Opts.MaxPostChars)
+	if err == nil && claimed && next != old.text {
+		err = s.applyEdit(ctx, e, old, next)
 	}
 	if err != nil {
 		if key != "" && claimed { // the retry may apply it
@@ -79,11 +96,55 @@ func (s *Store) EditPost(ctx context.Context, e Edit) (retwis.Post, error) {
 
 // editedPost is what an edit reads of the post it edits.
 type editedPost struct {
-	body, warning string
-	edited        string // the raw field: "" for never
-	history       string // likewise
-	versions      []version
-	at            int64 // when the current version was written, unix ms
+	text
+	edited   string // the raw field: "" for never
+	history  string // likewise
+	versions []version
+	at       int64 // when the current version was written, unix ms
+}
+
+// text is what an edit changes of a post: its body, its warning and
+// its pictures (the raw field, "" for none).
+type text struct{ body, warning, media string }
+
+// edited returns the text of post old as e edits it, within maxLen:
+// e.MediaIDs, if given, must be the ids of its pictures, and each of
+// e.Describe one of them.
+func edited(e Edit, old editedPost, maxLen int) (text, error) {
+	as := retwis.DecodeAttachments(old.media)
+	body, warning, err := retwis.NormalizeCaption(e.Text, e.Warning, maxLen, len(as))
+	if err != nil {
+		return text{}, err
+	}
+	if e.MediaIDs != nil && !slices.EqualFunc(as, e.MediaIDs, func(a retwis.Attachment, id int64) bool { return a.ID == id }) {
+		return text{}, retwis.Errorf(retwis.Invalid, "Changing the pictures of a post is not supported: change their alt text, or delete the post and post it again.")
+	}
+	next := text{body: body, warning: warning, media: old.media}
+	if len(e.Describe) > 0 {
+		if err := describe(as, e.Describe); err != nil {
+			return text{}, err
+		}
+		next.media = retwis.EncodeAttachments(as)
+	}
+	return next, nil
+}
+
+// describe sets the alt text and focus of the pictures as that texts
+// gives, by id: each must be one of them.
+func describe(as []retwis.Attachment, texts map[int64]MediaText) error {
+	for id, t := range texts {
+		i := slices.IndexFunc(as, func(a retwis.Attachment) bool { return a.ID == id })
+		if i < 0 {
+			return retwis.Errorf(retwis.Invalid, "The picture %d is not one of this post's.", id)
+		}
+		if t.Description != nil {
+			as[i].Description = *t.Description
+		}
+		if t.Focus != nil {
+			as[i].FocusX, as[i].FocusY = t.Focus[0], t.Focus[1]
+		}
+	}
+	return nil
 }
 
 // version is an earlier version of a post, as its history field keeps
@@ -103,7 +164,7 @@ func (s *Store) editState(ctx context.Context, e Edit, key string) (editedPost, 
 	b := s.C.B()
 	cmds := rueidis.Commands{
 		b.Hmget().Key(schema.Post(e.Post)).Field(schema.FieldUserID, schema.FieldTime, schema.FieldBody, schema.FieldWarning,
-			schema.FieldEdited, schema.FieldHistory).Build(),
+			schema.FieldEdited, schema.FieldHistory, schema.FieldMedia).Build(),
 		b.Hexists().Key(schema.User(e.Author)).Field(schema.FieldSuspended).Build(),
 	}
 	if key != "" {
@@ -144,7 +205,7 @@ func (s *Store) parseEdited(e Edit, res []rueidis.RedisResult) (editedPost, erro
 	case suspended:
 		return editedPost{}, accounts.ErrSuspended
 	}
-	old := editedPost{body: f[2], warning: f[3], edited: f[4], history: f[5]}
+	old := editedPost{text: text{body: f[2], warning: f[3], media: f[6]}, edited: f[4], history: f[5]}
 	if old.versions, err = parseHistory(old.history); err != nil {
 		return editedPost{}, s.Wrap("edit: read history", err)
 	}
@@ -172,23 +233,22 @@ func parseHistory(raw string) ([]version, error) {
 // changed since it was read.
 var ErrEditedMeanwhile = retwis.Errorf(retwis.Conflict, "This post was edited meanwhile; reload it and edit it again.")
 
-// applyEdit writes the edit of e.Post from old to body and warning, then
-// queues its job; if the job cannot be queued, the post is put back as
-// it was.
-func (s *Store) applyEdit(ctx context.Context, e Edit, old editedPost, body, warning string) error {
+// applyEdit writes the edit of e.Post from old to next, then queues its
+// job; if the job cannot be queued, the post is put back as it was.
+func (s *Store) applyEdit(ctx context.Context, e Edit, old editedPost, next text) error {
 	hist, err := json.Marshal(append(old.versions, version{Body: old.body, Warning: old.warning, Time: old.at}))
 	if err != nil {
 		return s.Wrap("edit: history", err)
 	}
 	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
-	if err := s.writeEdit(ctx, e.Post, old.edited, body, warning, now, string(hist)); err != nil {
+	if err := s.writeEdit(ctx, e.Post, old.edited, next, now, string(hist)); err != nil {
 		return err
 	}
 	err = s.Enqueue(ctx, e.Author, func(q schema.Queue) rueidis.Commands {
 		return rueidis.Commands{s.JobCmd(q, schema.JobEdit, e.Post, e.Author)}
 	})
 	if err != nil {
-		if undo := s.writeEdit(ctx, e.Post, now, old.body, old.warning, old.edited, old.history); undo != nil {
+		if undo := s.writeEdit(ctx, e.Post, now, old.text, old.edited, old.history); undo != nil {
 			s.Log.Error("an edit whose job was not queued stays (maintenance's check finds it)", "post", e.Post, "err", undo)
 		}
 		return err
@@ -196,15 +256,19 @@ func (s *Store) applyEdit(ctx context.Context, e Edit, old editedPost, body, war
 	return nil
 }
 
-// writeEdit sets the text of post pid to body and warning, and its edit
-// time and history, unless its edit time is no longer was: one atomic
-// write, waiting for the replicas.
-func (s *Store) writeEdit(ctx context.Context, pid int64, was, body, warning, edited, history string) error {
+// writeEdit sets the text of post pid to t, and its edit time and
+// history, unless its edit time is no longer was: one atomic write,
+// waiting for the replicas. The pictures are written if it has any
+// (their ids never change, only their alt text).
+func (s *Store) writeEdit(ctx context.Context, pid int64, was string, t text, edited, history string) error {
 	key := schema.Post(pid)
 	s.Written.Add(key)
+	args := []string{schema.FieldEdited, was, schema.FieldBody, t.body, schema.FieldWarning, t.warning, schema.FieldEdited, edited, schema.FieldHistory, history}
+	if t.media != "" {
+		args = append(args, schema.FieldMedia, t.media)
+	}
 	res := s.Replicated(ctx, func() rueidis.Commands {
-		return rueidis.Commands{kernel.EditPost.Cmd(s.C, []string{key}, schema.FieldEdited, was,
-			schema.FieldBody, body, schema.FieldWarning, warning, schema.FieldEdited, edited, schema.FieldHistory, history)}
+		return rueidis.Commands{kernel.EditPost.Cmd(s.C, []string{key}, args...)}
 	}, key)
 	n, err := res[0].AsInt64()
 	switch {

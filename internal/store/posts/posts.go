@@ -49,7 +49,7 @@ type Draft struct {
 	Author int64
 	Text   string
 	// Warning is its content warning ("": none), counted with the text
-	// against the length limit (retwis.NormalizePost).
+	// against the length limit (retwis.NormalizeCaption).
 	Warning string
 	// InReplyTo is the post it answers (0: none), which must exist: the
 	// reply records it, and begins with its author's @name.
@@ -91,7 +91,7 @@ type Published struct {
 // key is read back, with its author's summary and its replies, in one
 // call.
 func (s *Store) Publish(ctx context.Context, d Draft) (Published, error) {
-	body, warning, err := retwis.NormalizePost(d.Text, d.Warning, s.Opts.MaxPostChars)
+	body, warning, err := retwis.NormalizeCaption(d.Text, d.Warning, s.Opts.MaxPostChars, len(d.Media))
 	if err != nil {
 		return Published{}, err
 	}
@@ -424,8 +424,8 @@ func parsePost(pid int64, r rueidis.RedisResult) (p retwis.Post, ok bool, err er
 	}
 	var f [3]string
 	for i := range f {
-		if f[i], err = vals[i].ToString(); err != nil {
-			return p, false, nil // a missing field: no such post
+		if f[i], err = vals[i].ToString(); err != nil && i < 2 {
+			return p, false, nil // no author or time: no such post (one of pictures may have no body)
 		}
 	}
 	uid, err1 := strconv.ParseInt(f[0], 10, 64)

@@ -7,6 +7,9 @@ package servertest
 import (
 	"bytes"
 	"encoding/json"
+	"image"
+	"image/color"
+	"image/jpeg"
 	"io"
 	"log/slog"
 	"net/http"
@@ -273,4 +276,20 @@ func Media(t testing.TB, st *store.Store) *media.Service {
 	m := media.New(st, blobs, media.Options{})
 	t.Cleanup(func() { m.Close() })
 	return m
+}
+
+// Photo returns a w x h JPEG of a gradient: a picture to upload.
+func Photo(t testing.TB, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, color.RGBA{uint8(x), uint8(y), uint8(x + y), 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

@@ -2,30 +2,127 @@ package page
 
 import (
 	"errors"
+	"io"
 	"net/http"
+	"net/url"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/middleware"
 )
 
+// Files are the files of a multipart form, by field, in the order sent:
+// a file input left empty is a nil entry, so that the i-th file of a
+// field pairs with the i-th value of another (a post's media with its
+// alt).
+type Files map[string][][]byte
+
 // ParseForm reads a POSTed form, refusing bodies over the size limit and
 // fields that are not valid UTF-8, before anything else looks at them.
 func ParseForm(w http.ResponseWriter, r *http.Request) (int, error) {
-	if err := r.ParseForm(); err != nil {
+	_, status, err := ParseFiles(r)
+	return status, err
+}
+
+// maxParts bounds the fields of a multipart form.
+const maxParts = 64
+
+// ParseFiles reads a POSTed form as ParseForm does; a multipart one
+// (multipart/form-data) is read part by part, the parts named by files
+// kept as files, the others as the form's values (r.PostFormValue), all
+// within the body's cap (LimitBodies). It answers the status of a form
+// refused (0 if read), as FormRefused takes it.
+func ParseFiles(r *http.Request, files ...string) (Files, int, error) {
+	var fs Files
+	var err error
+	if isMultipart(r) {
+		fs, err = readMultipart(r, files)
+	} else {
+		err = r.ParseForm()
+	}
+	if err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			return http.StatusRequestEntityTooLarge, retwis.Errorf(retwis.Invalid, "The form is too large.")
+			return nil, http.StatusRequestEntityTooLarge, retwis.Errorf(retwis.Invalid, "The form is too large.")
 		}
-		return http.StatusBadRequest, retwis.Errorf(retwis.Invalid, "The form could not be read.")
+		return nil, http.StatusBadRequest, retwis.Errorf(retwis.Invalid, "The form could not be read.")
 	}
 	for _, vals := range r.PostForm {
 		for _, v := range vals {
 			if !utf8.ValidString(v) {
-				return http.StatusBadRequest, retwis.Errorf(retwis.Invalid, "The form holds text that is not valid UTF-8.")
+				return nil, http.StatusBadRequest, retwis.Errorf(retwis.Invalid, "The form holds text that is not valid UTF-8.")
 			}
 		}
 	}
-	return 0, nil
+	return fs, 0, nil
+}
+
+// isMultipart reports whether r's body is a multipart form, as
+// r.MultipartReader reads its type, without parsing the type of the
+// others (every request is asked).
+func isMultipart(r *http.Request) bool {
+	const multipart = "multipart/form-data"
+	ct := r.Header.Get("Content-Type")
+	return len(ct) >= len(multipart) && strings.EqualFold(ct[:len(multipart)], multipart)
+}
+
+// readMultipart reads the multipart form of r in the order of its
+// parts: those named by files into the Files, the others into
+// r.PostForm (and r.Form, after the query's values).
+func readMultipart(r *http.Request, files []string) (Files, error) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, err
+	}
+	fs, form := Files{}, url.Values{}
+	for n := 0; ; n++ {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == maxParts {
+			return nil, errors.New("page: too many parts")
+		}
+		data, err := io.ReadAll(p)
+		if err != nil {
+			return nil, err
+		}
+		name := p.FormName()
+		if !slices.Contains(files, name) {
+			form.Add(name, string(data))
+			continue
+		}
+		if len(data) == 0 {
+			data = nil
+		}
+		fs[name] = append(fs[name], data)
+	}
+	r.PostForm, r.Form = form, r.URL.Query()
+	for k, vs := range form {
+		r.Form[k] = append(r.Form[k], vs...)
+	}
+	return fs, nil
+}
+
+// LimitBodies caps the request bodies of mux: at the forms' cap, or at
+// uploadBytes (if larger) for a multipart form to one of the routes
+// uploads (mux's patterns: "POST /post"), whose files are read in
+// memory.
+func (k *Kit) LimitBodies(mux *http.ServeMux, uploadBytes int64, uploads ...string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := k.formBytes
+		if isMultipart(r) {
+			if _, pattern := mux.Handler(r); slices.Contains(uploads, pattern) {
+				n = max(n, uploadBytes)
+			}
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, n)
+		mux.ServeHTTP(w, r)
+	})
 }
 
 // PostNumber reads the post id in value, a parameter called name of a

@@ -35,3 +35,13 @@ func announcementHTML(a announcements.Announcement) template.HTML {
 	return `<div class="announcement">` + parts.BodyHTML(retwis.Post{Body: a.Text}) + `<form method="post" action="/announcements/` +
 		template.HTML(strconv.FormatInt(a.ID, 10)) + `/dismiss" class="inline"><button class="secondary">Dismiss</button></form></div>`
 }
+
+// attachmentRows are the rows of a compose form's pictures, one a
+// picture a post may have (a file and its alt text each).
+func attachmentRows() []int {
+	rows := make([]int, retwis.MaxAttachments)
+	for i := range rows {
+		rows[i] = i + 1
+	}
+	return rows
+}

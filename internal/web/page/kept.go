@@ -64,9 +64,11 @@ func (p *keptParts) suggestions(ss []retwis.Suggestion) (template.HTML, error) {
 
 // profileCard is what the first card of a profile page shows: the
 // profile without its posts, what links the viewer to the user, and
-// whether the viewer (logged in) just reported them.
+// whether the viewer (logged in) just reported them; the path of the
+// user's header picture ("": none).
 type profileCard struct {
 	Profile      retwis.Profile
+	Header       string
 	Relationship retwis.Relationship
 	Viewer       retwis.User
 	LoggedIn     bool
@@ -75,8 +77,8 @@ type profileCard struct {
 
 // profileCard returns the first card of the profile page of v.
 func (p *keptParts) profileCard(v *View) (template.HTML, error) {
-	c := profileCard{Profile: v.Profile, Relationship: v.Relationship, Reported: v.Reported}
-	c.Profile.Page = retwis.Page{}
+	c := profileCard{Profile: v.Profile, Header: v.Header, Relationship: v.Relationship, Reported: v.Reported}
+	c.Profile.Page, c.Profile.Pinned = retwis.Page{}, nil // not shown: they would only keep copies apart
 	if v.Viewer != nil {
 		c.Viewer, c.LoggedIn = *v.Viewer, true
 	}

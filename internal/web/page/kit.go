@@ -40,7 +40,9 @@ type Kit struct {
 	Log     *slog.Logger      // the log of what a request cannot show
 	MW      *middleware.Stack // the middleware every page runs behind
 	secure  bool              // the auth cookie is always Secure
-	pages   *pageSet
+	// formBytes caps a form's body (LimitBodies).
+	formBytes int64
+	pages     *pageSet
 	// buffers hold pages being rendered: a page is tens of kilobytes,
 	// which a fresh buffer would reach by growing (and copying) often.
 	buffers sync.Pool
@@ -61,8 +63,8 @@ func New(st *store.Store, log *slog.Logger, secure bool, mw middleware.Options) 
 	if log == nil {
 		log = slog.Default()
 	}
-	k := &Kit{Store: st, Filters: filters.New(st), Log: log, secure: secure, pages: pages}
-	mw.Log, mw.RenderError, mw.MaxBodyBytes, mw.Timeout = log, k.RenderError, formBytes(maxPostChars), requestTimeout
+	k := &Kit{Store: st, Filters: filters.New(st), Log: log, secure: secure, pages: pages, formBytes: formBytes(maxPostChars)}
+	mw.Log, mw.RenderError, mw.Timeout = log, k.RenderError, requestTimeout // the bodies capped by LimitBodies
 	mw.Auth, mw.Credential, mw.Refused = st, SessionCredential, k.ClearAuthCookie
 	k.MW = middleware.New(mw)
 	return k, nil

@@ -62,7 +62,8 @@ func parseTemplates(maxPostChars int) (*pageSet, error) {
 		"urlChars": func() int { return retwis.URLLength }, "visibilities": retwis.Visibilities,
 		"nav": ps.kept.nav, "homeCard": ps.kept.homeCard, "suggestionsHTML": ps.kept.suggestions,
 		"profileCard": ps.kept.profileCard, "timelineCards": ps.kept.timelineCards, "filterForm": filterform.NewFields,
-		"announcementHTML": announcementHTML,
+		"announcementHTML": announcementHTML, "avatarPath": retwis.AvatarPath, "maxAttachments": attachmentRows,
+		"maxDescription": func() int { return retwis.MaxDescriptionChars },
 	}
 	base, pages, err := parsePages(funcs, pageNames)
 	if err != nil {

@@ -32,6 +32,7 @@ type View struct {
 	PostKey string
 	Page    retwis.Page
 	Profile retwis.Profile // the profile page; on the home page, the viewer's counts
+	Header  string         // the profile page: the path of the user's header picture ("": none)
 	Post    retwis.Post
 	Users   []string
 	Newer   string // link to newer posts, if any
@@ -182,9 +183,13 @@ type MuffleList struct {
 	Action, Label string
 }
 
-// AboutForm is what the settings form shows.
+// AboutForm is what the settings form shows: the display name and bio,
+// the paths of the avatar and of the header picture ("": none uploaded),
+// and what the viewer's pictures weigh, in words ("": not told).
 type AboutForm struct {
-	Name, Bio string
+	Name, Bio      string
+	Avatar, Header string
+	Space          string
 }
 
 // SessionsView is what the sessions page shows.

@@ -8,8 +8,9 @@ import (
 
 // Key returns a key that tells apart every two different values of
 // data's type, and false if data holds what it cannot spell out: a
-// pointer (whose address would stand for what it points to), a map, an
-// interface, a function or a channel. Each string is spelled with its
+// pointer (whose address would stand for what it points to) or a map
+// but a nil one (spelled "n", none), an interface, a function or a
+// channel. Each string is spelled with its
 // length, each number ends with a comma, each list starts with its
 // length, so that no two values of a type have the same key (but for a
 // nil list and an empty one, which templates show alike). It reads
@@ -36,6 +37,8 @@ func appendKey(b []byte, v reflect.Value) ([]byte, bool) {
 		return append(strconv.AppendUint(b, v.Uint(), 10), ','), true
 	case reflect.Float32, reflect.Float64:
 		return append(strconv.AppendUint(b, math.Float64bits(v.Float()), 10), ','), true
+	case reflect.Pointer, reflect.Map:
+		return append(b, 'n'), v.IsNil() // a page's Veiled, nil where it is cleared
 	case reflect.Struct:
 		for i := range v.NumField() {
 			var ok bool

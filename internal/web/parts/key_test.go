@@ -86,7 +86,8 @@ func nilTags(k keyed) keyed {
 }
 
 // TestKeyRefuses checks that Key refuses what it cannot spell out:
-// a pointer (a time.Time holds one), a map, an interface.
+// a pointer (a time.Time holds one), a map, an interface; a nil map or
+// pointer it spells.
 func TestKeyRefuses(t *testing.T) {
 	t.Parallel()
 	s := "x"
@@ -97,5 +98,11 @@ func TestKeyRefuses(t *testing.T) {
 	}
 	if k, ok := parts.Key(struct{ T []time.Time }{}); !ok || k != "0[" {
 		t.Errorf("an empty list of times: %q, %v; want 0[, true", k, ok)
+	}
+	if k, ok := parts.Key(struct {
+		M map[int64]string
+		P *string
+	}{}); !ok || k != "nn" {
+		t.Errorf("a nil map and a nil pointer: %q, %v; want nn, true", k, ok)
 	}
 }

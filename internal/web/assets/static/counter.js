@@ -157,3 +157,20 @@ document.addEventListener('submit', function (e) {
     tz.value = String(new Date(at.value).getTimezoneOffset());
   }
 });
+
+// Shows a compose form's rows of pictures one at a time: a row after
+// the first shows once the row above it has a file (or it has one);
+// without this script, all four show.
+document.querySelectorAll('form.compose fieldset.pictures').forEach(function (set) {
+  var rows = Array.prototype.slice.call(set.querySelectorAll('.picture-row'));
+  function hasFile(row) {
+    return row.querySelector('input[type=file]').files.length > 0;
+  }
+  function reveal() {
+    rows.forEach(function (row, i) {
+      row.hidden = i > 0 && !hasFile(row) && !hasFile(rows[i - 1]);
+    });
+  }
+  set.addEventListener('change', reveal);
+  reveal();
+});
