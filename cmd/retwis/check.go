@@ -23,15 +23,18 @@ type checkConfig struct {
 	restart  bool
 	settle   time.Duration
 	sizes    int // users sampled for the memory report; 0: none
+	media    mediaConfig
 }
 
 func (c *checkConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.redisURL, "redis", "", envHelp("the database's Redis `URL`", "REDIS_URL"))
 	fs.BoolVar(&c.repair, "repair", false, "fix what is found")
-	fs.StringVar(&c.kinds, "kinds", "", "comma-separated `list` of the kinds of index to check (default all: "+strings.Join(check.Kinds(), ", ")+")")
+	fs.StringVar(&c.kinds, "kinds", "", "comma-separated `list` of the kinds of index to check (default all: "+strings.Join(check.Kinds(), ", ")+
+		", and "+mediaKind+" when the media's storage is given)")
 	fs.BoolVar(&c.restart, "restart", false, "start from the beginning rather than where an interrupted check stopped")
 	fs.DurationVar(&c.settle, "settle", time.Second, "how long a problem must last to count (writes under way are not damage)")
 	fs.IntVar(&c.sizes, "sizes", 1000, "report the memory of the timelines of this many `users`, sampled (0: none)")
+	c.media.registerStorage(fs, "the `directory` of the media's files (a server's --media-dir): check them against their records too")
 }
 
 // errProblems is the failure of a check that found problems it did not
@@ -39,8 +42,9 @@ func (c *checkConfig) register(fs *flag.FlagSet) {
 var errProblems = errors.New("problems found; run with --repair to fix them")
 
 // runCheck verifies every derived index of the database against its
-// source of truth, with SCAN on every master, and reports what is wrong
-// by kind, with counts and examples; with --repair it fixes it. Safe on
+// source of truth, with SCAN on every master, and the media's records
+// against their files when given their storage, and reports what is
+// wrong by kind, with counts and examples; with --repair it fixes it. Safe on
 // a live database. Interrupted, it resumes where it stopped when run
 // again. It fails if it found problems it did not fix.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -52,15 +56,18 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	opts := check.Options{Repair: cfg.repair, Scope: "cli", Restart: cfg.restart, Settle: cfg.settle}
 	for k := range strings.SplitSeq(cfg.kinds, ",") {
-		if k = strings.TrimSpace(k); k == "" {
+		if k = strings.TrimSpace(k); k == "" || k == mediaKind {
 			continue
 		}
 		if !slices.Contains(check.Kinds(), k) {
-			return usageError(fs, "--kinds: no kind %q (there are %s)", k, strings.Join(check.Kinds(), ", "))
+			return usageError(fs, "--kinds: no kind %q (there are %s, %s)", k, strings.Join(check.Kinds(), ", "), mediaKind)
 		}
 		opts.Kinds = append(opts.Kinds, k)
 	}
+	hasMedia, askedMedia := cfg.media.dir != "" || cfg.media.s3.Endpoint != "", slices.Contains(strings.Split(cfg.kinds, ","), mediaKind)
 	switch {
+	case askedMedia && !hasMedia:
+		return usageError(fs, "--kinds %s needs the media's storage: --media-dir or --media-s3", mediaKind)
 	case cfg.redisURL == "":
 		return usageError(fs, "--redis is needed")
 	case cfg.settle < 0:
@@ -74,16 +81,26 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer st.Close()
 	start := time.Now()
-	progress := newProgress(stderr, start)
-	opts.Progress = progress.show
-	rep, err := check.Run(ctx, st, opts)
-	progress.end()
-	printCheck(stdout, rep, cfg.repair, time.Since(start))
+	var rep check.Report
+	if cfg.kinds == "" || len(opts.Kinds) > 0 {
+		progress := newProgress(stderr, start)
+		opts.Progress = progress.show
+		rep, err = check.Run(ctx, st, opts)
+		progress.end()
+		printCheck(stdout, rep, cfg.repair, time.Since(start))
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return fmt.Errorf("interrupted; run it again to go on where it stopped")
 	case err != nil:
 		return err
+	}
+	if hasMedia && (cfg.kinds == "" || askedMedia) {
+		problems, err := checkMedia(ctx, st, cfg.media, cfg.repair, stdout)
+		if err != nil {
+			return err
+		}
+		rep.Problems = append(rep.Problems, problems...)
 	}
 	if cfg.sizes > 0 {
 		sizes, err := check.MeasureSizes(ctx, st, cfg.sizes)
@@ -103,10 +120,16 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // printCheck writes what a check found.
 func printCheck(w io.Writer, rep check.Report, repair bool, took time.Duration) {
 	fmt.Fprintf(w, "checked %d keys in %s (%.0f keys/s)\n", rep.Keys, took.Round(time.Millisecond), float64(rep.Keys)/took.Seconds())
-	if len(rep.Problems) == 0 {
+	printProblems(w, rep.Problems, repair)
+}
+
+// printProblems writes the problems a check found, by kind, with their
+// examples.
+func printProblems(w io.Writer, problems []check.Problem, repair bool) {
+	if len(problems) == 0 {
 		fmt.Fprintln(w, "no problems found")
 	}
-	for _, p := range rep.Problems {
+	for _, p := range problems {
 		fixed := ""
 		if repair {
 			fixed = fmt.Sprintf(" (repaired %d)", p.Repaired)

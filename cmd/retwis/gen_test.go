@@ -100,7 +100,7 @@ func checkPeople(t *testing.T, c *http.Client, base string) {
 	for path, want := range map[string]string{
 		"/search?q=USER17":          `<span class="username">@user17</span>`,
 		"/complete/people?q=user17": `"username":"user17"`,
-		"/u/user1/followers":        `<li><a class="username" href="/u/user`,
+		"/u/user1/followers":        `loading="lazy"><a class="username" href="/u/user`, // after the avatar
 		"/explore?followers=0-":     `<h2>200 accounts, the most followed first</h2>`,
 		"/explore?posts=1-":         `posts this week`,
 	} {
@@ -151,7 +151,7 @@ func checkConversations(t *testing.T, c *http.Client, base, user string) {
 			t.Fatalf("a post on %s's mentions does not mention them:\n%s", user, a)
 		}
 	}
-	m := regexp.MustCompile(`id="p(\d+)">\s*<a class="author"[^>]*>(<bdi class="name">[^<]*</bdi> )?<span class="username">@[^<]*</span></a> <span class="reply-to">in reply to <a href="/p/(\d+)"`).
+	m := regexp.MustCompile(`id="p(\d+)">\s*(?:<img class="avatar"[^>]*>)?<a class="author"[^>]*>(<bdi class="name">[^<]*</bdi> )?<span class="username">@[^<]*</span></a> <span class="reply-to">in reply to <a href="/p/(\d+)"`).
 		FindStringSubmatch(get("/timeline"))
 	if m == nil {
 		t.Fatal("no reply on the first page of the timeline")

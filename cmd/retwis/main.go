@@ -11,6 +11,7 @@
 //	retwis check [flags]          verify (and repair) every derived index
 //	retwis spam [flags]           list new accounts that post very much
 //	retwis admin ACTION           moderate: suspend, moderators, delete posts, audit, rules
+//	retwis media migrate [flags]  copy the media's files from a directory to S3
 //	retwis help [command]         show the commands, or the flags of one
 //
 // Every flag can also be set through the environment variable named in
@@ -45,6 +46,7 @@ var commands = []command{
 	{"lock", "run a command while holding a distributed lock (Redlock)", runLock},
 	{"check", "verify every derived index against its source of truth, and repair it", runCheck},
 	{"spam", "list new accounts that post very much (the operator's spam view)", runSpam},
+	{"media", "copy the media's files from a directory to another storage (migrate)", runMedia},
 	{"admin", "moderate: suspend accounts, grant the moderator role, delete posts, read the audit log, set the rules", runAdmin},
 }
 

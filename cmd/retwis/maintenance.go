@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/retwis/retwis/internal/media"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/deletion"
 	"github.com/retwis/retwis/internal/store/delivery"
@@ -30,10 +31,11 @@ const maintenanceMaxExtensions = 60
 
 // runMaintenance does the periodic upkeep of the database every interval
 // until ctx ends: an upkeep.Round, through the delivery worker d and the
-// deleter del. Every `retwis serve` runs it, and a distributed lock
+// deleter del, then the sweep of the files of media that nothing uses
+// any longer (med). Every `retwis serve` runs it, and a distributed lock
 // makes sure that only one of them works at a time.
 func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client, every time.Duration,
-	d *delivery.Worker, del *deletion.Deleter, log *slog.Logger) {
+	d *delivery.Worker, del *deletion.Deleter, med *media.Service, log *slog.Logger) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
@@ -45,13 +47,14 @@ func runMaintenance(ctx context.Context, st *store.Store, locks *redlock.Client,
 		// A held lock means another server is doing the upkeep.
 		err := locks.Do(ctx, schema.MaintenanceLock, maintenanceTTL, func(ctx context.Context) error {
 			rep, err := upkeep.Round(ctx, st, d, del)
-			if quiet := (upkeep.Report{Refreshed: rep.Refreshed, Checked: rep.Checked}); rep != quiet { // routine
+			swept, serr := med.Sweep(ctx, time.Now())
+			if quiet := (upkeep.Report{Refreshed: rep.Refreshed, Checked: rep.Checked}); rep != quiet || swept > 0 { // routine
 				log.Info("maintenance", "reclaimed_jobs", rep.Reclaimed, "orphans_removed", rep.Orphans,
 					"gone_workers_removed", rep.Consumers, "redelivered_posts", rep.Redelivered, "redelivered_boosts", rep.RedeliveredBoosts, "completed_follows", rep.Follows, "posts_taken_back", rep.TakenBack, "scheduled_published", rep.Scheduled, "reindexed_posts", rep.Reindexed,
 					"refreshed_entries", rep.Refreshed, "checked_keys", rep.Checked, "repaired", rep.Repaired,
-					"resumed_deletions", rep.Deletions, "trimmed_history", rep.Trimmed)
+					"resumed_deletions", rep.Deletions, "trimmed_history", rep.Trimmed, "media_removed", swept)
 			}
-			return err
+			return errors.Join(err, serr)
 		})
 		if err != nil && !errors.Is(err, redlock.ErrNotAcquired) && ctx.Err() == nil {
 			log.Warn("maintenance", "err", err)

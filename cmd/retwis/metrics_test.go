@@ -147,14 +147,14 @@ func TestMetricsAddressInUse(t *testing.T) {
 	}
 	defer l.Close()
 	redis := redistest.Start(t)
-	cfg := serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, metricsAddr: l.Addr().String()}
+	cfg := serveConfig{addr: "127.0.0.1:0", redisURL: redis.URL, metricsAddr: l.Addr().String(), dataDir: t.TempDir()}
 	err = serve(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if err == nil || !strings.Contains(err.Error(), "--metrics-addr") || !strings.Contains(err.Error(), "RETWIS_METRICS_ADDR") {
 		t.Fatalf("serve with its metrics address in use: %v; want an error naming --metrics-addr and RETWIS_METRICS_ADDR", err)
 	}
 
 	// Likewise the address of the pages.
-	err = serve(t.Context(), serveConfig{addr: l.Addr().String(), redisURL: redis.URL}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	err = serve(t.Context(), serveConfig{addr: l.Addr().String(), redisURL: redis.URL, dataDir: t.TempDir()}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if err == nil || !strings.Contains(err.Error(), "--addr") || !strings.Contains(err.Error(), "RETWIS_ADDR") {
 		t.Fatalf("serve with its address in use: %v; want an error naming --addr and RETWIS_ADDR", err)
 	}

@@ -65,6 +65,7 @@ type serveConfig struct {
 	allowPrivate  bool             // requests to addresses users give may reach private ones (safehttp)
 	about         string           // the instance's extended description
 	privacy       string           // the instance's privacy policy
+	media         mediaConfig      // the media's storage and bounds
 
 	// metricsFallback: metricsAddr is the default, which gives way to a
 	// free port when another server on the host has it (serveMetrics).
@@ -209,6 +210,7 @@ func (c *serveConfig) register(fs *flag.FlagSet) {
 		"the server's privacy policy for the client API (plain `text`, paragraphs split by blank lines; empty: a statement of what retwis keeps and shares)", "RETWIS_PRIVACY_POLICY"))
 	fs.DurationVar(&c.store.NameReserve, "name-reserve", kernel.DefaultNameReserve, envHelp(
 		"how `long` the username of a deleted account stays reserved, so that nobody can pose as its owner", "RETWIS_NAME_RESERVE"))
+	c.media.register(fs)
 }
 
 // publicURLValue is the flag.Value of --public-url, read when it is set,
@@ -392,6 +394,11 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	if err := st.Migrate(ctx, log); err != nil {
 		return err
 	}
+	med, err := cfg.media.service(ctx, st, cfg.dataDir, cfg.rateLimits, log)
+	if err != nil {
+		return err
+	}
+	defer med.Close() // after the HTTP server: the pictures queued are processed
 
 	if cfg.role != roleWeb {
 		// The workers get a client of their own, so that pages never queue
@@ -402,8 +409,8 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 		}
 		work := st.Through(jobs)
 		defer work.Close()
-		stopWorkers := startWorkers(work, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, cfg.pushOptions(), cfg.cardOptions(), log) // zero: the default
-		defer stopWorkers()                                                                                                                          // after the HTTP server: it drains jobs in flight
+		stopWorkers := startWorkers(work, locks, cmp.Or(cfg.maintainEvery, 10*time.Second), cfg.delivery, cfg.pushOptions(), cfg.cardOptions(), med, log) // zero: the default
+		defer stopWorkers()                                                                                                                               // after the HTTP server: it drains jobs in flight
 	}
 	writes := cmp.Or(cfg.writes, 8*runtime.GOMAXPROCS(0))
 	proxies, err := middleware.ParseProxies(cfg.proxies) // checked by check
@@ -414,7 +421,7 @@ func serve(ctx context.Context, cfg serveConfig, log *slog.Logger, ready func(ad
 	if err != nil {
 		return err
 	}
-	h, err := mux.New(mux.Options{Store: st, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
+	h, err := mux.New(mux.Options{Store: st, Media: med, Log: log, Metrics: reg, Writes: writes, Proxies: proxies,
 		ProbesOnly: cfg.role == roleWorker, PublicURL: public,
 		Pages: web.Options{SecureCookies: cfg.secureCookies, Limits: cfg.pageLimits, LogStatic: cfg.logStatic},
 		API: api.Options{Rate: cfg.apiRate, Signups: cfg.pageLimits.Signups, Site: api.Site{Contact: cfg.contact.String(), About: cfg.about, PrivacyPolicy: cfg.privacy},

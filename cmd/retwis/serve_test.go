@@ -38,6 +38,9 @@ func startServeLogging(t *testing.T, cfg serveConfig, w io.Writer) (string, func
 	addrc := make(chan string, 1)
 	errc := make(chan error, 1)
 	log := slog.New(slog.NewTextHandler(w, nil))
+	if cfg.media.dir == "" && cfg.media.s3.Endpoint == "" {
+		cfg.media.dir = t.TempDir() // not ./data/media in the package's directory
+	}
 	go func() { errc <- serve(ctx, cfg, log, func(a string) { addrc <- a }) }()
 	select {
 	case addr := <-addrc:
@@ -195,6 +198,9 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{[]string{"--max-post-chars", "5001"}, nil, "--max-post-chars must be 1 to 5000"},
 		{nil, map[string]string{"RETWIS_MAX_POST_CHARS": "500 chars"}, "RETWIS_MAX_POST_CHARS"},
 		{nil, map[string]string{"RETWIS_MAX_POST_CHARS": "-1"}, "--max-post-chars"},
+		{nil, map[string]string{"RETWIS_MEDIA_QUOTA": "1XB"}, "RETWIS_MEDIA_QUOTA"},
+		{[]string{"--media-quota", "-1MB"}, nil, "-media-quota"},
+		{nil, map[string]string{"RETWIS_RATE_UPLOADS": "often"}, "RETWIS_RATE_UPLOADS"},
 	} {
 		t.Run(strings.Join(tc.args, " ")+fmt.Sprint(tc.env), func(t *testing.T) {
 			for k, v := range tc.env {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis/internal/cards"
+	"github.com/retwis/retwis/internal/media"
 	"github.com/retwis/retwis/internal/push"
 	"github.com/retwis/retwis/internal/safehttp"
 	"github.com/retwis/retwis/internal/store"
@@ -22,11 +23,12 @@ import (
 // startWorkers runs the background work of a retwis server: delivering
 // posts to followers, sending Web Push, previewing links (unless
 // --link-previews=false), and the periodic maintenance, which the servers
-// sharing a database take turns at under the lock of locks. It returns a
+// sharing a database take turns at under the lock of locks (with the
+// sweep of the media med no longer uses). It returns a
 // function that stops the workers and waits for them (delivery jobs in
 // flight are given time to finish), so the database outlives them.
 func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Duration, deliveryOpts delivery.Options,
-	pushOpts pushWork, cardOpts cards.Options, log *slog.Logger) (stop func()) {
+	pushOpts pushWork, cardOpts cards.Options, med *media.Service, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	host, _ := os.Hostname()
 	consumer := fmt.Sprintf("%s-%d", host, os.Getpid())
@@ -63,7 +65,9 @@ func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Dur
 	}
 	upkeep := deliveryOpts
 	upkeep.Consumer = consumer
-	wg.Go(func() { runMaintenance(ctx, st, locks, maintainEvery, delivery.New(st, upkeep), deletion.New(st), log) })
+	wg.Go(func() {
+		runMaintenance(ctx, st, locks, maintainEvery, delivery.New(st, upkeep), deletion.New(st), med, log)
+	})
 	return func() {
 		cancel()
 		wg.Wait()

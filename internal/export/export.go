@@ -1,8 +1,9 @@
-// Package export writes the data of an account as one JSON document, the
-// download of the settings page: its profile, every post newest first,
-// whom it follows and who follows it. It is written as it is read, a
-// page at a time, so that an account of any size costs one page of
-// memory.
+// Package export writes the data of an account as one JSON document:
+// its profile, every post newest first, whom it follows and who follows
+// it; and the download of the settings page, a ZIP archive of that
+// document with the account's pictures and their records. It is written
+// as it is read, a page of posts or one picture at a time, so that an
+// account of any size costs little memory.
 package export
 
 import (
@@ -22,12 +23,13 @@ const page = 200
 
 // post is a post in the export.
 type post struct {
-	ID         string `json:"id"`
-	CreatedAt  string `json:"created_at"`
-	Text       string `json:"text"`
-	Warning    string `json:"spoiler_text,omitempty"` // its content warning, if any
-	Visibility string `json:"visibility"`             // who sees it: public, unlisted, private or direct
-	InReplyTo  string `json:"in_reply_to,omitempty"`
+	ID         string   `json:"id"`
+	CreatedAt  string   `json:"created_at"`
+	Text       string   `json:"text"`
+	Warning    string   `json:"spoiler_text,omitempty"` // its content warning, if any
+	Visibility string   `json:"visibility"`             // who sees it: public, unlisted, private or direct
+	InReplyTo  string   `json:"in_reply_to,omitempty"`
+	Media      []string `json:"media,omitempty"` // the ids of its pictures (the archive's media.json)
 }
 
 // follow is a follower or followed account in the export.
@@ -85,6 +87,9 @@ func posts(ctx context.Context, w io.Writer, st *store.Store, u retwis.User) err
 				Visibility: pp.Visibility.String()}
 			if pp.InReplyTo > 0 {
 				e.InReplyTo = strconv.FormatInt(pp.InReplyTo, 10)
+			}
+			for _, a := range pp.Media {
+				e.Media = append(e.Media, strconv.FormatInt(a.ID, 10))
 			}
 			if !first {
 				io.WriteString(w, ",")

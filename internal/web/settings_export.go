@@ -8,10 +8,11 @@ import (
 	"github.com/retwis/retwis/internal/middleware"
 )
 
-// exportData serves GET /settings/export: the viewer's data as one JSON
-// document to download (package export). The profile is read before the
-// answer begins, so that a database that cannot be read gets an error
-// page; a failure once the document has begun leaves it unfinished.
+// exportData serves GET /settings/export: the viewer's data to download,
+// a ZIP archive of one JSON document and their pictures (package
+// export). The profile is read before the answer begins, so that a
+// database that cannot be read gets an error page; a failure once the
+// archive has begun leaves it unfinished.
 func (s *Server) exportData(w http.ResponseWriter, r *http.Request) {
 	u, _ := middleware.ViewerFrom(r.Context())
 	if _, _, err := s.Store.About(r.Context(), u.ID); err != nil {
@@ -19,10 +20,10 @@ func (s *Server) exportData(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Disposition", "attachment; filename="+strconv.Quote(export.FileName(u)))
+	h.Set("Content-Type", "application/zip")
+	h.Set("Content-Disposition", "attachment; filename="+strconv.Quote(export.ArchiveName(u)))
 	h.Set("Cache-Control", "private, no-store")
-	if err := export.Write(r.Context(), w, s.Store, u); err != nil {
+	if err := export.WriteArchive(r.Context(), w, s.Store, s.media, u); err != nil {
 		s.MW.LogFailure(r, http.StatusServiceUnavailable, err)
 	}
 }

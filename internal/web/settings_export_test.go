@@ -1,9 +1,12 @@
 package web_test
 
 import (
+	"archive/zip"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,9 +15,11 @@ import (
 	"github.com/retwis/retwis/internal/store/posts"
 )
 
-// TestExport downloads a user's data: their profile, every post newest
-// first (more than a page of them) with its visibility, whom they follow and who follows
-// them, as valid JSON, and no secret; a visitor is sent home.
+// TestExport downloads a user's data: a ZIP archive of their profile,
+// every post newest first (more than a page of them) with its
+// visibility, whom they follow and who follows them, as valid JSON, and
+// no secret, beside the records of their pictures (none here: see
+// package export's tests); a visitor is sent home.
 func TestExport(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -52,8 +57,24 @@ func TestExport(t *testing.T) {
 		}
 	}
 	r := b.get("/settings/export")
-	if r.status != http.StatusOK || r.header.Get("Content-Disposition") != `attachment; filename="retwis-writer.json"` {
+	if r.status != http.StatusOK || r.header.Get("Content-Disposition") != `attachment; filename="retwis-writer.zip"` ||
+		r.header.Get("Content-Type") != "application/zip" {
 		t.Fatalf("export: %d %v", r.status, r.header)
+	}
+	archive, err := zip.NewReader(strings.NewReader(r.body), int64(len(r.body)))
+	if err != nil {
+		t.Fatalf("the export is not a ZIP archive: %v", err)
+	}
+	var names []string
+	for _, f := range archive.File {
+		names = append(names, f.Name)
+	}
+	if !slices.Equal(names, []string{"retwis-writer.json", "media.json"}) {
+		t.Fatalf("the archive holds %q; want the document and the pictures' records (none)", names)
+	}
+	doc, err := fs.ReadFile(archive, "retwis-writer.json")
+	if err != nil {
+		t.Fatal(err)
 	}
 	var got struct {
 		Username    string `json:"username"`
@@ -67,7 +88,7 @@ func TestExport(t *testing.T) {
 		Following []struct{ Username string }
 		Followers []struct{ Username string }
 	}
-	if err := json.Unmarshal([]byte(r.body), &got); err != nil {
+	if err := json.Unmarshal(doc, &got); err != nil {
 		t.Fatalf("the export is not JSON: %v", err)
 	}
 	if got.Username != "writer" || got.DisplayName != "Wri Ter" || got.Bio != `says "things"` || len(got.Posts) != n ||
@@ -79,7 +100,7 @@ func TestExport(t *testing.T) {
 	}
 	_, secret, _ := strings.Cut(b.cookie(), ":")
 	for _, secret := range []string{secret, accounts.SessionID(b.cookie()), "argon2id"} {
-		if strings.Contains(r.body, secret) {
+		if strings.Contains(string(doc), secret) {
 			t.Fatalf("the export holds a secret, or what it is stored as: %q", secret)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/lists"
+	mediastore "github.com/retwis/retwis/internal/store/media"
 	"github.com/retwis/retwis/internal/store/schema"
 	"github.com/retwis/retwis/internal/store/tagfollows"
 )
@@ -230,8 +231,11 @@ func (s *Deleter) ownKeys(ctx context.Context, uid int64) ([]string, error) {
 // it (lists.Store.DeleteAccount), then deletes the last of d's keys, its state and lease with
 // them (one command in the user's slot; the own keys again, for the
 // writes that were in flight when the deletion began, such as a delivery
-// to its home timeline), and takes the deletion off those maintenance
-// resumes: the account is gone.
+// to its home timeline), then drops its media records and hands all its
+// media's files to upkeep (mediastore.AccountGoneCmds: once the user
+// hash is gone, so that upkeep never finds the account still there),
+// and takes the deletion off those maintenance resumes: the account is
+// gone.
 func (s *Deleter) finishDeletion(ctx context.Context, d deletion) error {
 	if err := lists.New(s.Store).DeleteAccount(ctx, d.uid); err != nil {
 		return err
@@ -246,6 +250,9 @@ func (s *Deleter) finishDeletion(ctx context.Context, d deletion) error {
 	b := s.C.B()
 	if err := s.C.Do(ctx, b.Del().Key(keys...).Build()).Error(); err != nil {
 		return s.Wrap("deletion: finish", err)
+	}
+	if err := redisconn.FirstErr(s.C.DoMulti(ctx, mediastore.AccountGoneCmds(s.C, d.uid)...)); err != nil {
+		return s.Wrap("deletion: its media", err)
 	}
 	if err := s.C.Do(ctx, b.Zrem().Key(schema.Deletions).Member(kernel.ID(d.uid)).Build()).Error(); err != nil {
 		return s.Wrap("deletion: finish", err)

@@ -469,6 +469,10 @@
 //	                             account's ("<owner>:0") (retwis)
 //	next_media_id        string  the counter of media ids without an id
 //	                             generator (retwis)
+//	check:media          hash    master address -> SCAN cursor (or "done")
+//	                             of the media check's walk over the media
+//	                             hashes; deleted when a check begins and
+//	                             ends (retwis)
 //	push:{<id>}          hash    user <id>'s Web Push subscriptions, one
 //	                             per API token: the token's hash (as in
 //	                             tokens:{<id>}) -> JSON (endpoint, keys,
