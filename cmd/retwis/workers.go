@@ -57,7 +57,7 @@ func startWorkers(st *store.Store, locks *redlock.Client, maintainEvery time.Dur
 	})
 	if deliveryOpts.LinkPreviews {
 		wg.Go(func() {
-			cardOpts.Consumer, cardOpts.Log = consumer, log
+			cardOpts.Consumer, cardOpts.Log, cardOpts.StoreImage = consumer, log, med.CardImage
 			if err := cards.New(st.DB, cardOpts).Run(ctx); err != nil {
 				log.Error("card worker stopped", "err", err)
 			}
