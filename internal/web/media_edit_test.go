@@ -49,7 +49,7 @@ type mediaStatus struct {
 // media (the store's edit, which the API's uses too), and one changed by
 // the API shows on the edit page and the post's; an alt text too long
 // or a focus out of range is refused, naming the picture, what was
-// typed kept.
+// typed kept; the form sent as it came changes nothing.
 func TestEditPictures(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -96,4 +96,11 @@ func TestEditPictures(t *testing.T) {
 	edit["alt"], edit["focus"] = []string{"fine", "fine"}, []string{"0,0", "2,0"}
 	expect(t, b.post("/p/"+id+"/edit", edit), http.StatusBadRequest, "Picture 2: The focus must be", `value="2,0"`)
 	expect(t, b.get("/p/"+id), http.StatusOK, `alt="second, by the API"`, "two of a kind")
+	versions := strings.Count(b.get("/p/"+id+"/history").body, "An earlier version")
+	edit["alt"], edit["focus"] = []string{"first, described anew", "second, by the API"}, []string{"0.5,-0.25", "0,0"}
+	edit.Set("status", "two of a kind")
+	redirects(t, b.post("/p/"+id+"/edit", edit), "/p/"+id) // the form as it came: nothing changes
+	if n := strings.Count(b.get("/p/"+id+"/history").body, "An earlier version"); n != versions || versions != 2 {
+		t.Errorf("an edit that changes nothing: %d earlier versions, then %d; want 2 and 2", versions, n)
+	}
 }
