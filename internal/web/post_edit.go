@@ -86,9 +86,8 @@ func (s *Server) saveEdit(w http.ResponseWriter, r *http.Request, uid, pid int64
 // pictureFields returns the fields of the edit form of the pictures as:
 // their alt text and focal point, or as form (not nil) typed them.
 func pictureFields(as []retwis.Attachment, form url.Values) []page.PictureField {
-	out := make([]page.PictureField, len(as))
+	out, f := make([]page.PictureField, len(as)), strconv.FormatFloat // exact: the focus sent back unchanged is the same
 	for i, a := range as {
-		f := strconv.FormatFloat
 		out[i] = page.PictureField{Attachment: a, N: i + 1, Alt: a.Description, Focus: f(a.FocusX, 'g', -1, 64) + "," + f(a.FocusY, 'g', -1, 64)}
 		if alts := form["alt"]; i < len(alts) {
 			out[i].Alt = alts[i]
