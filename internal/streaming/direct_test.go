@@ -55,10 +55,10 @@ func TestStreamDirect(t *testing.T) {
 	expectConversation(t, m.Event, m.Payload, "secret")
 }
 
-// TestStreamQuiet: the streams of remote posts and of posts with media
-// are open and carry nothing (retwis federates with no server, and no
-// post has media), on both transports, while the public stream carries
-// the same post.
+// TestStreamQuiet: the streams of remote posts are open and carry
+// nothing (retwis federates with no server), nor do those of posts with
+// media of a post without pictures, on both transports, while the
+// public stream carries the same post.
 func TestStreamQuiet(t *testing.T) {
 	t.Parallel()
 	s := newServer(t)

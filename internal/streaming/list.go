@@ -46,23 +46,3 @@ func (s *Server) resolve(ctx context.Context, name, arg string, l listener) (liv
 	}
 	return ls, nil
 }
-
-// listShows reports whether ls, of l, sends ev: any event of a stream
-// other than a list's; of a list's, a deletion, or a post the list
-// shows (lists.Store.Shows).
-func (s *Server) listShows(ls liveStream, l listener, ev posts.Event) bool {
-	if ls.name != "list" || ev.Kind == "delete" {
-		return true
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
-	defer cancel()
-	p, err := s.store.Post(ctx, l.user.ID, ev.Post)
-	if err != nil {
-		return false // gone, or not seen: nothing to send
-	}
-	shows, err := lists.New(s.store).Shows(ctx, l.user.ID, ls.list, p)
-	if err != nil {
-		s.log.Warn("live event of a list", "list", ls.list, "err", err)
-	}
-	return shows
-}

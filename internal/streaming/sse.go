@@ -91,7 +91,7 @@ func (s *Server) sendEvents(w http.ResponseWriter, r *http.Request, c *livehub.C
 			if m == nil || l.revokedBy(m) {
 				return // ended (Done says so too), or its access taken away
 			}
-			if m.Stream != ls.source || !ls.sends(m.Event.Kind) || !s.listShows(ls, l, m.Event) {
+			if m.Stream != ls.source || !ls.sends(m.Event.Kind) || !s.shows(ls, l, m.Event) {
 				continue
 			}
 			event, data, err := s.payload(origin, l.user, ls, m.Event)

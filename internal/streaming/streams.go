@@ -12,6 +12,7 @@ import (
 	"github.com/retwis/retwis/internal/middleware"
 	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/filters"
+	"github.com/retwis/retwis/internal/store/lists"
 	"github.com/retwis/retwis/internal/store/posts"
 )
 
@@ -85,6 +86,7 @@ type liveStream struct {
 	posts  bool         // updates and deletions are sent
 	notes  bool         // notifications are sent
 	direct bool         // the direct posts that reach the user are sent, as their conversations
+	media  bool         // of the posts, those with pictures alone are sent (and every deletion)
 }
 
 // filterContext is the context of the viewer's filters that the stream
@@ -132,11 +134,10 @@ type streamError struct {
 // list) or read:notifications (user:notification); the user stream
 // carries notifications only if the token grants that too. A list
 // stream is the user stream's posts that the list shows
-// (Server.listShows), and only the list's owner has it (Server.resolve).
-// The others are public. retwis is one server, so the local streams are
-// the same as the others, and the remote ones carry nothing; no post has
-// media (attachments are yet to come), so neither do the streams of
-// posts with media.
+// (Server.shows), and only the list's owner has it (Server.resolve).
+// The others are public; those of media send the public stream's posts
+// that have pictures (Server.shows). retwis is one server, so the local
+// streams are the same as the others, and the remote ones carry nothing.
 func resolveStream(name, tag string, l listener) (liveStream, *streamError) {
 	switch name {
 	case "user", "user:notification", "direct", "list":
@@ -150,7 +151,9 @@ func resolveStream(name, tag string, l listener) (liveStream, *streamError) {
 			notes: name != "direct" && l.scopes.Allows(readNotifications), direct: name == "direct"}, nil
 	case "public", "public:local":
 		return liveStream{name: name, source: posts.PublicStream(), posts: true}, nil
-	case "public:media", "public:local:media", "public:remote", "public:remote:media":
+	case "public:media", "public:local:media":
+		return liveStream{name: name, source: posts.PublicStream(), posts: true, media: true}, nil
+	case "public:remote", "public:remote:media":
 		return liveStream{name: name, source: posts.PublicStream()}, nil
 	case "hashtag", "hashtag:local":
 		src := posts.TagStream(tag)
@@ -163,6 +166,31 @@ func resolveStream(name, tag string, l listener) (liveStream, *streamError) {
 		return liveStream{name: name, tag: tag, source: src, posts: true}, nil
 	}
 	return liveStream{}, &streamError{http.StatusBadRequest, "Unknown stream type"}
+}
+
+// shows reports whether ls, of l, sends ev: every deletion, and every
+// event of a stream other than a list's or one of media; of a list's,
+// a post the list shows (lists.Store.Shows); of one of media, a post
+// with pictures. The post is read through the client-side cache, which
+// rendering it fills anyway.
+func (s *Server) shows(ls liveStream, l listener, ev posts.Event) bool {
+	if ls.name != "list" && !ls.media || ev.Kind == "delete" {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
+	defer cancel()
+	p, err := s.store.Post(ctx, l.user.ID, ev.Post)
+	switch {
+	case err != nil:
+		return false // gone, or not seen: nothing to send
+	case ls.media:
+		return len(p.Media) > 0
+	}
+	shows, err := lists.New(s.store).Shows(ctx, l.user.ID, ls.list, p)
+	if err != nil {
+		s.log.Warn("live event of a list", "list", ls.list, "err", err)
+	}
+	return shows
 }
 
 // userOnly refuses stream name of a user's to l unless l is a user whose

@@ -180,7 +180,7 @@ func (ws *wsSession) deliver(m *livehub.Message) bool {
 		}
 	}
 	ws.mu.Unlock()
-	to = slices.DeleteFunc(to, func(ls liveStream) bool { return !ws.s.listShows(ls, ws.listener, m.Event) })
+	to = slices.DeleteFunc(to, func(ls liveStream) bool { return !ws.s.shows(ls, ws.listener, m.Event) })
 	if len(to) == 0 {
 		return true
 	}

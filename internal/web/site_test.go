@@ -34,6 +34,7 @@ type site struct {
 	logs  *syncbuf.Buffer     // what the server logged
 	st    *store.Store        // the server's store
 	calls *storetest.Counting // the store's round trips to Redis
+	api   *servertest.Server  // the same server, for calls of its client API
 }
 
 func newSite(t testing.TB) *site {
@@ -64,7 +65,7 @@ func newSiteStore(t testing.TB, redisURL string, start func(http.Handler) *httpt
 		t.Fatal(err)
 	}
 	t.Cleanup(raw.Close)
-	return &site{t: t, srv: ts.HTTP, raw: raw, logs: ts.Logs, st: ts.Store, calls: ts.Calls}
+	return &site{t: t, srv: ts.HTTP, raw: raw, logs: ts.Logs, st: ts.Store, calls: ts.Calls, api: ts}
 }
 
 // drain waits until the delivery worker has carried out every job.

@@ -68,6 +68,7 @@ type View struct {
 	Reported      bool                  // a post or profile page just reported by the viewer
 	Deletion      retwis.Deletion       // the page of a deleted account
 	Versions      []retwis.Version      // the versions of an edited post, newest first
+	Pictures      []PictureField        // the edit form of a post: its pictures' fields
 	Conversations []ConversationView    // the Direct page
 	Rules         []store.Rule          // the instance's rules, above the sign-up form
 
@@ -131,6 +132,15 @@ func (f ExploreForm) Directory() (retwis.Directory, error) {
 		return d, err
 	}
 	return d, d.Validate()
+}
+
+// PictureField is a picture of a post on its edit form: the picture,
+// its rank (from 1), and what its fields hold, its alt text and focal
+// point ("x,y", retwis.ParseFocus).
+type PictureField struct {
+	retwis.Attachment
+	N          int
+	Alt, Focus string
 }
 
 // FollowListView is what a follow list page shows.
