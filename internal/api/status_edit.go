@@ -46,7 +46,7 @@ func (s *Server) editStatus(w http.ResponseWriter, r *http.Request) {
 		p, err = s.Store.EditPost(r.Context(), e)
 	}
 	if err == nil && len(e.Describe) > 0 && s.Media != nil {
-		s.describeRecords(r, p)
+		s.Media.Redescribed(r.Context(), p)
 	}
 	var out []entity.Status
 	if err == nil {
@@ -94,17 +94,6 @@ func mediaAttributes(v url.Values) (map[int64]interact.MediaText, error) {
 		out[id] = t
 	}
 	return out, nil
-}
-
-// describeRecords brings the media records of post p's pictures to
-// their alt text and focus as an edit left them, the post being what
-// shows them: a failure is logged (the records' copy is then behind).
-func (s *Server) describeRecords(r *http.Request, p retwis.Post) {
-	for _, a := range p.Media {
-		if _, err := s.Media.Records().Describe(r.Context(), a.Owner, a.ID, a.Description, a.FocusX, a.FocusY); err != nil {
-			s.Store.Log.Warn("the record of an edited picture keeps its former alt text", "post", p.ID, "media", a.ID, "err", err)
-		}
-	}
 }
 
 // statusEdit is Mastodon's StatusEdit: one version of a post.

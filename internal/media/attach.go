@@ -70,3 +70,15 @@ func (m *Service) SetPicture(ctx context.Context, uid int64, field, purpose stri
 func (m *Service) ClearPicture(ctx context.Context, uid int64, field string) error {
 	return m.st.SetPicture(ctx, uid, field, retwis.Attachment{})
 }
+
+// Redescribed brings the records of post p's pictures to the alt text
+// and focus an edit left them with (both the pages' edit and the API's
+// call it), the post being what shows them: a failure is logged (the
+// records' copy is then behind).
+func (m *Service) Redescribed(ctx context.Context, p retwis.Post) {
+	for _, a := range p.Media {
+		if _, err := m.st.Describe(ctx, a.Owner, a.ID, a.Description, a.FocusX, a.FocusY); err != nil {
+			m.opts.Log.Warn("the record of an edited picture keeps its former alt text", "post", p.ID, "media", a.ID, "err", err)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"crypto/rand"
 	"fmt"
 	"net/http"
@@ -65,7 +64,9 @@ func (s *Server) saveEdit(w http.ResponseWriter, r *http.Request, uid, pid int64
 		p, err = s.Store.EditPost(r.Context(), e)
 	}
 	if err == nil {
-		s.describeRecords(r.Context(), e, p)
+		if len(e.Describe) > 0 && s.media != nil {
+			s.media.Redescribed(r.Context(), p)
+		}
 		http.Redirect(w, r, retwis.PostPath(pid), http.StatusSeeOther)
 		return status, true, nil
 	}
@@ -135,19 +136,4 @@ func pictureEdits(form url.Values) ([]int64, map[int64]interact.MediaText, error
 		texts[id] = t
 	}
 	return ids, texts, nil
-}
-
-// describeRecords brings the media records of post p's pictures to the
-// alt text and focus edit e left them with, as the client API's edit
-// does: a failure is logged (the records' copy is then behind; the post
-// is what shows them).
-func (s *Server) describeRecords(ctx context.Context, e interact.Edit, p retwis.Post) {
-	if len(e.Describe) == 0 || s.media == nil {
-		return
-	}
-	for _, a := range p.Media {
-		if _, err := s.media.Records().Describe(ctx, a.Owner, a.ID, a.Description, a.FocusX, a.FocusY); err != nil {
-			s.Store.Log.Warn("the record of an edited picture keeps its former alt text", "post", p.ID, "media", a.ID, "err", err)
-		}
-	}
 }
