@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/bounded"
 	"github.com/retwis/retwis/internal/media/imaging"
 	"github.com/retwis/retwis/internal/store"
 	mediastore "github.com/retwis/retwis/internal/store/media"
@@ -64,6 +65,8 @@ type Service struct {
 	jobs  chan func()
 	wg    sync.WaitGroup
 	once  sync.Once
+	// avatars keeps the avatars made from ids (each a few hundred bytes).
+	avatars *bounded.Map[int64, []byte]
 }
 
 // New returns a Service keeping records through st and files in blobs,
@@ -81,7 +84,8 @@ func New(st *store.Store, blobs Blobs, opts Options) *Service {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	m := &Service{st: mediastore.New(st), blobs: blobs, opts: opts, jobs: make(chan func(), opts.Queue)}
+	m := &Service{st: mediastore.New(st), blobs: blobs, opts: opts, jobs: make(chan func(), opts.Queue),
+		avatars: bounded.New[int64, []byte](avatarsKept)}
 	for range opts.Workers {
 		m.wg.Go(func() {
 			for job := range m.jobs {
@@ -107,6 +111,9 @@ func (m *Service) Quota() int64 { return m.opts.Quota }
 
 // Limits are the bounds of one picture.
 func (m *Service) Limits() imaging.Limits { return m.opts.Limits }
+
+// avatarsKept is how many avatars made from ids a Service keeps.
+const avatarsKept = 10_000
 
 // processTimeout bounds the writes that follow the processing of one
 // picture.

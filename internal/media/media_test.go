@@ -65,11 +65,19 @@ var storages = []struct {
 }
 
 // get answers GET path from m's routes.
-func get(m *media.Service, path string) *httptest.ResponseRecorder {
+func get(m *media.Service, path string) *httptest.ResponseRecorder { return getIf(m, path, "") }
+
+// getIf answers GET path from m's routes, with If-None-Match etag (""
+// none).
+func getIf(m *media.Service, path, etag string) *httptest.ResponseRecorder {
 	mux := http.NewServeMux()
 	m.Routes(mux)
 	w := httptest.NewRecorder()
-	mux.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+	r := httptest.NewRequest(http.MethodGet, path, nil)
+	if etag != "" {
+		r.Header.Set("If-None-Match", etag)
+	}
+	mux.ServeHTTP(w, r)
 	return w
 }
 
@@ -183,6 +191,9 @@ func TestAvatars(t *testing.T) {
 		wc, wd := get(m, retwis.AvatarPath(carol.ID)), get(m, retwis.AvatarPath(dan.ID))
 		if wc.Code != http.StatusOK || wc.Header().Get("Content-Type") != "image/png" || bytes.Equal(wc.Body.Bytes(), wd.Body.Bytes()) {
 			t.Fatalf("generated avatars: %d %v, distinct %v", wc.Code, wc.Header(), !bytes.Equal(wc.Body.Bytes(), wd.Body.Bytes()))
+		}
+		if w := getIf(m, retwis.AvatarPath(carol.ID), wc.Header().Get("ETag")); w.Code != http.StatusNotModified {
+			t.Errorf("a generated avatar asked again with its ETag: %d, want 304", w.Code)
 		}
 		first := must.Value(m.SetPicture(f.Ctx, carol.ID, schema.FieldAvatar, mediastore.ForAvatar, photo(t, 500, 500)))(t)
 		second := must.Value(m.SetPicture(f.Ctx, carol.ID, schema.FieldAvatar, mediastore.ForAvatar, photo(t, 300, 300)))(t)

@@ -90,9 +90,15 @@ func (m *Service) serveAvatar(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, a.SmallPath(), http.StatusFound)
 		return
 	}
+	etag := `"avatar-` + strconv.FormatInt(uid, 10) + `"`
+	h.Set("ETag", etag)
+	if r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
 	h.Set("Content-Type", "image/png")
 	h.Set("X-Content-Type-Options", "nosniff")
-	w.Write(imaging.Avatar(uid, avatarSide))
+	w.Write(m.avatars.LoadOrMake(uid, func(uid int64) []byte { return imaging.Avatar(uid, avatarSide) }))
 }
 
 // contentType is the content type of a media file by its name ("": not
