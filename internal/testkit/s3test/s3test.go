@@ -109,9 +109,6 @@ func NewServer(t testing.TB) *Server {
 	return s
 }
 
-// Endpoint is the server's S3 address, host:port.
-func (s *Server) Endpoint() string { return s.endpoint }
-
 // bucketSeq makes bucket names unique within a run.
 var bucketSeq atomic.Int64
 
