@@ -353,6 +353,14 @@ func TestVisibilityStreams(t *testing.T) {
 		}
 	}
 	s.srv.WaitSubscribed(subscribed + 3) // and the public and tag streams, and the revocations of access
+	// The clients connect on their own: zed's first post, which every
+	// stream carries, says each is listening.
+	s.srv.Post(zedToken, "live-start #topic")
+	s.srv.Drain()
+	for _, st := range streams {
+		for !strings.Contains(statusOf(servertest.NextEvent(t, st.events)), "live-start") {
+		}
+	}
 	alice := s.srv.Mastodon(&mastodon.Config{AccessToken: s.viewers[0].token})
 	for _, vis := range visibilities {
 		must.Value(alice.PostStatus(ctx, &mastodon.Toot{Status: "live-" + vis + " @mia #topic", Visibility: vis}))(t)
@@ -370,19 +378,13 @@ func TestVisibilityStreams(t *testing.T) {
 			}
 		}
 		for done := false; !done; {
-			var status *mastodon.Status
-			switch ev := servertest.NextEvent(t, st.events).(type) {
-			case *mastodon.UpdateEvent:
-				status = ev.Status
-			case *mastodon.NotificationEvent:
-				status = ev.Notification.Status
-			}
+			content := statusOf(servertest.NextEvent(t, st.events))
 			switch text := ""; {
-			case status == nil:
-			case strings.Contains(status.Content, "live-end"):
+			case content == "":
+			case strings.Contains(content, "live-end"):
 				done = true
 			default:
-				text = status.Content[strings.Index(status.Content, "live-")+5:]
+				text = content[strings.Index(content, "live-")+5:]
 				vis := text[:strings.IndexAny(text, " <")]
 				if !slices.Contains(got, vis) {
 					got = append(got, vis)
@@ -394,4 +396,18 @@ func TestVisibilityStreams(t *testing.T) {
 			t.Errorf("%q's %s stream carried alice's %v posts; want %v", st.who, st.what, got, want)
 		}
 	}
+}
+
+// statusOf returns the content of the status an event carries ("" for
+// none).
+func statusOf(ev mastodon.Event) string {
+	switch ev := ev.(type) {
+	case *mastodon.UpdateEvent:
+		return ev.Status.Content
+	case *mastodon.NotificationEvent:
+		if ev.Notification.Status != nil {
+			return ev.Notification.Status.Content
+		}
+	}
+	return ""
 }
