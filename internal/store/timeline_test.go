@@ -172,6 +172,7 @@ func TestFollowBackfillAndUnfollow(t *testing.T) {
 		p := must.Value(f.St.CreatePost(f.Ctx, u.ID, fmt.Sprint("post ", i)))(t)
 		ids = append(ids, p.ID)
 	}
+	f.Drain(t) // the posts' deliveries, which fan out to whoever follows by then, are done
 	slices.Reverse(ids)
 	must.OK(t, f.St.Follow(f.Ctx, b.ID, a.ID))
 	if got := f.Strs(t, "LRANGE", fmt.Sprint("posts:{", b.ID, "}"), "0", "-1"); fmt.Sprint(got) != fmt.Sprint(ids) {
