@@ -16,8 +16,10 @@ import (
 	"github.com/retwis/retwis/internal/safehttp"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/delivery"
+	"github.com/retwis/retwis/internal/store/interact"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
+	"github.com/retwis/retwis/internal/testkit/must"
 	"github.com/retwis/retwis/internal/testkit/redistest"
 	"github.com/retwis/retwis/internal/testkit/storetest"
 )
@@ -138,6 +140,21 @@ func testWorker(t *testing.T, f *storetest.Fixture) {
 	}
 	if v, ttl := f.Do(t, "GET", schema.Card(srv.URL+"/missing")), f.Do(t, "TTL", schema.Card(srv.URL+"/missing")); v != schema.CardNone || ttl > "3600" || len(ttl) != 4 {
 		t.Errorf("the failure is cached as %q for %ss", v, ttl)
+	}
+
+	// An edit that adds a link gets its card (from the cache); one that
+	// takes the link away takes the card off.
+	must.Value(f.St.EditPost(f.Ctx, interact.Edit{Author: ann.ID, Post: plain.ID, Text: "now with " + counted.URL + "/a"}))(t)
+	if c3 := cardOf(t, f, ann.ID, plain.ID); c3 == nil || c3.Title != "An article" {
+		t.Errorf("the edited post's card %+v", c3)
+	}
+	must.Value(f.St.EditPost(f.Ctx, interact.Edit{Author: ann.ID, Post: p1.ID, Text: "no link any more"}))(t)
+	f.Drain(t)
+	if got := f.Do(t, "HGET", schema.Post(p1.ID), schema.FieldCard); got != "" {
+		t.Errorf("a post edited without its link keeps card %s", got)
+	}
+	if n := hits.Load(); n != 1 {
+		t.Errorf("the link was fetched %d times, want 1", n)
 	}
 
 	// The card of a post deleted meanwhile does not bring it back.

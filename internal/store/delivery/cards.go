@@ -41,6 +41,30 @@ func (w *Worker) cardJobs(ctx context.Context, jobs []job, posts map[int64]index
 	return cmds, nil
 }
 
+// editCard makes the card of edited post j.post follow its new text, if
+// Options.LinkPreviews: a card job for a first link the card does not
+// preview yet (the card worker reads it from its cache when another post
+// previewed it), or the card taken off when the text has no link left.
+func (w *Worker) editCard(ctx context.Context, j job) error {
+	if !w.opts.LinkPreviews {
+		return nil
+	}
+	b := w.st.C.B()
+	vals, err := w.st.C.Do(ctx, b.Hmget().Key(schema.Post(j.post)).Field(schema.FieldBody, schema.FieldCard).Build()).ToArray()
+	if err != nil {
+		return w.st.Wrap("delivery: read an edited post", err)
+	}
+	body, _ := vals[0].ToString()
+	card := retwis.DecodeCard(index.AsStrings(vals[1:])[0])
+	switch link := firstLink(body); {
+	case link == "" && card != nil:
+		err = w.st.C.Do(ctx, b.Hdel().Key(schema.Post(j.post)).Field(schema.FieldCard).Build()).Error()
+	case link != "" && (card == nil || card.URL != link):
+		err = w.st.C.Do(ctx, cards.JobCmd(b, j.post, j.author, link)).Error()
+	}
+	return w.st.Wrap("delivery: an edited post's card", err)
+}
+
 // firstLink returns the first link of body ("" if none): what its card
 // previews.
 func firstLink(body string) string {

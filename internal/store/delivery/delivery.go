@@ -418,6 +418,9 @@ func (w *Worker) begin(ctx context.Context, j *job) (post index.Post, fanout boo
 	case schema.JobDeliver:
 		return w.publishGlobally(ctx, *j)
 	case schema.JobEdit:
+		if err := w.editCard(ctx, *j); err != nil {
+			return post, false, err
+		}
 		return w.st.ReconcileEdit(ctx, j.post)
 	case schema.JobBoost:
 		fanout, err = w.countBoost(ctx, j)
