@@ -213,15 +213,7 @@ func (s *Store) All(ctx context.Context, owner int64) (map[int64]Record, error) 
 	if err != nil {
 		return nil, s.st.Wrap("media: read all", err)
 	}
-	rs := make(map[int64]Record, len(m))
-	for k, v := range m {
-		mid, err := strconv.ParseInt(k, 10, 64)
-		var r Record
-		if err == nil && json.Unmarshal([]byte(v), &r) == nil {
-			rs[mid] = r
-		}
-	}
-	return rs, nil
+	return decodeRecords(m), nil
 }
 
 // Size writes n bytes for people: "512 KB", "1.5 MB"…
