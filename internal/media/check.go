@@ -33,6 +33,9 @@ const (
 	// ProblemNoRecord: files that no record names and that upkeep is not
 	// about to remove; a repair deletes them.
 	ProblemNoRecord = "files without a record"
+	// ProblemStranded: a record attached to a post that is gone, which
+	// upkeep does not know of; a repair hands it to upkeep.
+	ProblemStranded = "a picture of a deleted post left behind"
 )
 
 // checkBatch is how many media without a record Check asks Redis about
@@ -63,22 +66,26 @@ func (m *Service) Check(ctx context.Context, repair bool) (CheckReport, error) {
 		return rep, fmt.Errorf("media: check: list the files: %w", err)
 	}
 	rep.Files = len(files)
-	noFiles := &CheckProblem{What: ProblemNoFiles}
+	noFiles, stranded := &CheckProblem{What: ProblemNoFiles}, &CheckProblem{What: ProblemStranded}
 	err = m.st.WalkRecords(ctx, func(owner int64, recs map[int64]mediastore.Record) error {
+		var attached []mediastore.Record
 		for _, r := range recs {
 			rep.Records++
 			prefixes[r.Attachment.BlobPrefix()] = true
 			if err := m.checkRecord(ctx, r, files, noFiles, repair); err != nil {
 				return err
 			}
+			if r.Status != 0 {
+				attached = append(attached, r)
+			}
 		}
-		return nil
+		return m.checkStranded(ctx, attached, stranded, repair)
 	})
 	if err != nil {
 		return rep, err
 	}
 	noRecord, err := m.checkFiles(ctx, prefixes, repair)
-	for _, p := range []*CheckProblem{noFiles, noRecord} {
+	for _, p := range []*CheckProblem{noFiles, stranded, noRecord} {
 		if p.Count > 0 {
 			rep.Problems = append(rep.Problems, *p)
 		}
@@ -122,6 +129,29 @@ func (m *Service) checkRecord(ctx context.Context, r mediastore.Record, files ma
 			return err
 		}
 		p.Repaired++
+	}
+	return nil
+}
+
+// checkStranded counts in p those of attached (records attached to a
+// post) that a deleted post left behind, unknown to upkeep (handed to it,
+// with repair).
+func (m *Service) checkStranded(ctx context.Context, attached []mediastore.Record, p *CheckProblem, repair bool) error {
+	if len(attached) == 0 {
+		return nil
+	}
+	left, err := m.st.Stranded(ctx, attached)
+	if err != nil || len(left) == 0 {
+		return err
+	}
+	for _, r := range left {
+		p.add(fmt.Sprintf("media %d of user %d (post %d)", r.Attachment.ID, r.Attachment.Owner, r.Status))
+	}
+	if repair {
+		if err := m.st.HandToUpkeep(ctx, left); err != nil {
+			return err
+		}
+		p.Repaired += len(left)
 	}
 	return nil
 }

@@ -1,9 +1,12 @@
 package media_test
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/media"
@@ -87,6 +90,23 @@ func checkAndRepair(t *testing.T, f *storetest.Fixture, m *media.Service, blobs 
 	}
 	if _, err := m.Records().Get(f.Ctx, ann.ID, lost.ID); retwis.ErrorKind(err) != retwis.NotFound {
 		t.Errorf("the record of the lost picture: %v", err)
+	}
+
+	// A post gone while its picture could not be handed to upkeep: the
+	// repair hands it over, and the sweep removes its files.
+	third := ready(ann.ID)
+	as, attach, err = m.ForPost(f.Ctx, ann.ID, []int64{third.ID}, false)
+	must.OK(t, err)
+	q := f.Post(t, posts.Draft{Author: ann.ID, Text: "soon gone", Media: as, Attach: attach})
+	f.Drain(t) // its delivery done, as for a post deleted later on
+	f.Do(t, "DEL", schema.Post(q.ID))
+	f.Do(t, "ZREM", schema.MediaPending, schema.PendingMember(ann.ID, third.ID))
+	if got := summary(must.Value(m.Check(f.Ctx, true))(t)); !slices.Equal(got, []string{media.ProblemStranded + " 1/1"}) {
+		t.Fatalf("the check of a stranded picture: %q", got)
+	}
+	must.Value(m.Sweep(f.Ctx, time.Now()))(t)
+	if _, _, err := blobs.Open(f.Ctx, third.Blob()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the stranded picture's file after the sweep: %v", err)
 	}
 }
 

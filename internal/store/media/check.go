@@ -139,3 +139,38 @@ func (s *Store) detach(ctx context.Context, pid, mid int64) error {
 	err = kernel.UpdateFields.Exec(ctx, s.st.C, []string{key}, schema.FieldMedia, retwis.EncodeAttachments(as)).Error() // "": none left
 	return s.st.Wrap("media: detach", err)
 }
+
+// Stranded returns those of recs attached to a post that is gone (so
+// that nothing uses them) and that upkeep is not about to look at: a
+// post deleted while its pictures could not be handed to upkeep. One
+// round trip.
+func (s *Store) Stranded(ctx context.Context, recs []Record) ([]Record, error) {
+	b := s.st.C.B()
+	cmds := make(rueidis.Commands, 0, 2*len(recs))
+	for _, r := range recs {
+		cmds = append(cmds, b.Exists().Key(schema.Post(r.Status)).Build(),
+			b.Zscore().Key(schema.MediaPending).Member(schema.PendingMember(r.Attachment.Owner, r.Attachment.ID)).Build())
+	}
+	res := s.st.C.DoMulti(ctx, cmds...)
+	var out []Record
+	for i, r := range recs {
+		n, err := res[2*i].AsInt64()
+		if err != nil {
+			return nil, s.st.Wrap("media: stranded", err)
+		}
+		if _, err := res[2*i+1].AsFloat64(); n == 0 && rueidis.IsRedisNil(err) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// HandToUpkeep makes recs due to upkeep at once, which removes them if
+// nothing uses them.
+func (s *Store) HandToUpkeep(ctx context.Context, recs []Record) error {
+	cmds := make(rueidis.Commands, len(recs))
+	for i, r := range recs {
+		cmds[i] = s.st.C.B().Zadd().Key(schema.MediaPending).ScoreMember().ScoreMember(0, schema.PendingMember(r.Attachment.Owner, r.Attachment.ID)).Build()
+	}
+	return s.st.Wrap("media: hand to upkeep", firstErr(s.st.C.DoMulti(ctx, cmds...)))
+}
