@@ -23,7 +23,8 @@ func TestDirectConversations(t *testing.T) {
 	redirects(t, bob.post("/post", url.Values{"status": {"second-words"}, "in_reply_to": {"1"}, "visibility": {"direct"}}), "/p/2")
 	s.drain()
 	page := alice.get("/direct")
-	expect(t, page, 200, `<p>With <a href="/u/bob"><bdi class="name">Bob Builder</bdi> <span class="username">@bob</span></a> <span class="badge">unread</span></p>`,
+	expect(t, page, 200, `<p>With <img class="avatar" src="/avatars/`,
+		`loading="lazy"><a href="/u/bob"><bdi class="name">Bob Builder</bdi> <span class="username">@bob</span></a> <span class="badge">unread</span></p>`,
 		`<a class="author" href="/u/bob"><bdi class="name">Bob Builder</bdi>`, "second-words", `action="/direct/1/remove"`)
 	if strings.Contains(page.body, "first-words") || strings.Count(page.body, `class="note`) != 1 {
 		t.Errorf("alice's Direct page: want one conversation, its newest post alone:\n%s", page.body)
