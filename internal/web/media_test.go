@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -13,9 +14,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/testkit/must"
+	"github.com/retwis/retwis/internal/web/page"
 )
 
 // photo returns a w x h JPEG of one colour.
@@ -238,6 +241,49 @@ func TestUploadsCapped(t *testing.T) {
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Sec-Fetch-Site", "cross-site")
 	expect(t, b.send(req), http.StatusForbidden, "another site")
+}
+
+// TestUploadFormsBounded: while page.UploadForms forms with pictures are
+// being read, one more is refused at once with 503, to try again, and
+// the forms of text go on; once they are read, uploads are taken again.
+func TestUploadFormsBounded(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	b := s.browser()
+	b.signUp("flooder")
+	var writers []*io.PipeWriter
+	done := make(chan error, page.UploadForms)
+	for range page.UploadForms {
+		pr, pw := io.Pipe()
+		writers = append(writers, pw)
+		req := must.Value(http.NewRequest("POST", s.srv.URL+"/post", pr))(t)
+		req.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+		go func() {
+			res, err := b.c.Do(req)
+			if err == nil {
+				res.Body.Close()
+			}
+			done <- err
+		}()
+		must.Value(pw.Write([]byte("--b\r\nContent-Disposition: form-data; name=\"status\"\r\n\r\nslow")))(t)
+	}
+	refused := false
+	for deadline := time.Now().Add(10 * time.Second); !refused && time.Now().Before(deadline); {
+		r := b.postParts("/post", value("status", "one more"))
+		refused = r.status == http.StatusServiceUnavailable && strings.Contains(r.body, "busy with other pictures")
+	}
+	if !refused {
+		t.Fatal("a form with pictures beyond the bound was not refused")
+	}
+	redirects(t, b.post("/post", url.Values{"status": {"text goes on"}}), "/")
+	for _, pw := range writers {
+		must.Value(pw.Write([]byte("\r\n--b--\r\n")))(t)
+		pw.Close()
+	}
+	for range writers {
+		must.OK(t, <-done)
+	}
+	redirects(t, b.postParts("/post", value("status", "taken again")), "/")
 }
 
 // BenchmarkPicturePages measures the profile of an author whose ten

@@ -108,15 +108,30 @@ func readMultipart(r *http.Request, files []string) (Files, error) {
 	return fs, nil
 }
 
+// UploadForms bounds the multipart forms with files that a server reads
+// at once (LimitBodies): each is read in memory, up to the upload cap.
+const UploadForms = 8
+
 // LimitBodies caps the request bodies of mux: at the forms' cap, or at
 // uploadBytes (if larger) for a multipart form to one of the routes
 // uploads (mux's patterns: "POST /post"), whose files are read in
-// memory.
+// memory; at most UploadForms of those run at once, and one beyond is
+// refused at once (503, to try again in a moment), so that a flood of
+// uploads takes neither the memory nor the pages of others.
 func (k *Kit) LimitBodies(mux *http.ServeMux, uploadBytes int64, uploads ...string) http.Handler {
+	slots := make(chan struct{}, UploadForms)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := k.formBytes
 		if isMultipart(r) {
 			if _, pattern := mux.Handler(r); slices.Contains(uploads, pattern) {
+				select {
+				case slots <- struct{}{}:
+					defer func() { <-slots }()
+				default:
+					w.Header().Set("Retry-After", "5")
+					k.RenderError(w, r, http.StatusServiceUnavailable, "The server is busy with other pictures. Please try again in a moment.")
+					return
+				}
 				n = max(n, uploadBytes)
 			}
 		}
