@@ -233,7 +233,7 @@ func TestMediaUploads(t *testing.T) {
 }
 
 // checkMediaEdit: an edit of post pid, whose pictures are a and b, may
-// name them and change their alt text and focus, but not others.
+// name them and change their alt text and focus, but not another's.
 func checkMediaEdit(t *testing.T, s *server, token, pid, a, b string) {
 	t.Helper()
 	r := s.Call("PUT", "/api/v1/statuses/"+pid, token, fmt.Sprintf(`{"status": "", "media_ids": [%q, %q],
@@ -255,7 +255,7 @@ func checkMediaEdit(t *testing.T, s *server, token, pid, a, b string) {
 		t.Errorf("the record of the picture edited says %v", rec.Description)
 	}
 	for name, body := range map[string]url.Values{
-		"other pictures":  {"status": {"x"}, "media_ids[]": {b}},
+		"other pictures":  {"status": {"x"}, "media_ids[]": {b, "12345"}},
 		"another's text":  {"status": {"x"}, "media_attributes[][id]": {"12345"}, "media_attributes[][description]": {"x"}},
 		"a long alt text": {"status": {"x"}, "media_attributes[][id]": {a}, "media_attributes[][description]": {strings.Repeat("x", 1501)}},
 	} {

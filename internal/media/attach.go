@@ -50,6 +50,19 @@ func (m *Service) ForPost(ctx context.Context, owner int64, mids []int64, retrie
 	return as, m.st.AttachCmds(owner, mids), nil
 }
 
+// ForEdit returns what an edit of post p asking for the pictures mids
+// adds (interact.Edit.Added and Attach): those of mids p has not, under
+// ForPost's rules (the owner's uploads, ready, attached to nothing).
+func (m *Service) ForEdit(ctx context.Context, p retwis.Post, mids []int64) ([]retwis.Attachment, func(pid int64) rueidis.Commands, error) {
+	var added []int64
+	for _, mid := range mids {
+		if !slices.ContainsFunc(p.Media, func(a retwis.Attachment) bool { return a.ID == mid }) && !slices.Contains(added, mid) {
+			added = append(added, mid)
+		}
+	}
+	return m.ForPost(ctx, p.AuthorID, added, false)
+}
+
 // SetPicture makes picture data uid's avatar or header (field:
 // schema.FieldAvatar or FieldHeader), processed at once (waiting for the
 // pool): refused as Upload refuses, or with why it could not be made.
