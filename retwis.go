@@ -94,10 +94,11 @@ type Deletion struct {
 	Reserved time.Time
 }
 
-// Version is one version of an edited post: its text as it was, and
-// since when.
+// Version is one version of an edited post: its text and pictures as
+// they were, and since when.
 type Version struct {
 	Body, Warning string
+	Media         []Attachment
 	Time          time.Time
 }
 

@@ -196,18 +196,17 @@ func TestMediaUploads(t *testing.T) {
 		want  int
 		says  string
 	}{
-		"an SVG":          {"/api/v2/media", multipartBody(t, nil, map[string][]byte{"file": []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)}), alice, 422, ""},
-		"no file":         {"/api/v2/media", multipartBody(t, map[string]string{"description": "x"}, nil), alice, 422, "file"},
-		"a form":          {"/api/v1/media", url.Values{"description": {"x"}}, alice, 422, "file"},
-		"too large":       {"/api/v2/media", multipartBody(t, nil, map[string][]byte{"file": make([]byte, s.Media.Limits().MaxBytes+100<<10)}), alice, 422, "MB"},
-		"a bad focus":     {"/api/v2/media", multipartBody(t, map[string]string{"focus": "2,0"}, map[string][]byte{"file": photo(t, 8, 8)}), alice, 422, "focus"},
-		"bob's GET":       {"/api/v1/media/" + v2.ID, nil, bob, 404, ""},
-		"no token":        {"/api/v2/media", multipartBody(t, nil, map[string][]byte{"file": photo(t, 8, 8)}), "", 401, ""},
-		"five pictures":   {"/api/v1/statuses", url.Values{"status": {"x"}, "media_ids[]": {v1.ID, v2.ID, "1", "2", "3"}}, alice, 422, "at most 4"},
-		"an unknown one":  {"/api/v1/statuses", url.Values{"status": {"x"}, "media_ids[]": {"12345"}}, alice, 422, "12345"},
-		"bob's pictures":  {"/api/v1/statuses", url.Values{"status": {"x"}, "media_ids[]": {v1.ID}}, bob, 422, v1.ID},
-		"no text at all":  {"/api/v1/statuses", url.Values{"status": {" "}}, alice, 422, "write something"},
-		"scheduled media": {"/api/v1/statuses", url.Values{"status": {"x"}, "media_ids[]": {v1.ID}, "scheduled_at": {time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}}, alice, 422, "scheduled"},
+		"an SVG":         {"/api/v2/media", multipartBody(t, nil, map[string][]byte{"file": []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)}), alice, 422, ""},
+		"no file":        {"/api/v2/media", multipartBody(t, map[string]string{"description": "x"}, nil), alice, 422, "file"},
+		"a form":         {"/api/v1/media", url.Values{"description": {"x"}}, alice, 422, "file"},
+		"too large":      {"/api/v2/media", multipartBody(t, nil, map[string][]byte{"file": make([]byte, s.Media.Limits().MaxBytes+100<<10)}), alice, 422, "MB"},
+		"a bad focus":    {"/api/v2/media", multipartBody(t, map[string]string{"focus": "2,0"}, map[string][]byte{"file": photo(t, 8, 8)}), alice, 422, "focus"},
+		"bob's GET":      {"/api/v1/media/" + v2.ID, nil, bob, 404, ""},
+		"no token":       {"/api/v2/media", multipartBody(t, nil, map[string][]byte{"file": photo(t, 8, 8)}), "", 401, ""},
+		"five pictures":  {"/api/v1/statuses", url.Values{"status": {"x"}, "media_ids[]": {v1.ID, v2.ID, "1", "2", "3"}}, alice, 422, "at most 4"},
+		"an unknown one": {"/api/v1/statuses", url.Values{"status": {"x"}, "media_ids[]": {"12345"}}, alice, 422, "12345"},
+		"bob's pictures": {"/api/v1/statuses", url.Values{"status": {"x"}, "media_ids[]": {v1.ID}}, bob, 422, v1.ID},
+		"no text at all": {"/api/v1/statuses", url.Values{"status": {" "}}, alice, 422, "write something"},
 	} {
 		method := "POST"
 		if c.body == nil {
@@ -233,7 +232,7 @@ func TestMediaUploads(t *testing.T) {
 }
 
 // checkMediaEdit: an edit of post pid, whose pictures are a and b, may
-// name them and change their alt text and focus, but not others.
+// name them and change their alt text and focus, but not another's.
 func checkMediaEdit(t *testing.T, s *server, token, pid, a, b string) {
 	t.Helper()
 	r := s.Call("PUT", "/api/v1/statuses/"+pid, token, fmt.Sprintf(`{"status": "", "media_ids": [%q, %q],
@@ -255,7 +254,7 @@ func checkMediaEdit(t *testing.T, s *server, token, pid, a, b string) {
 		t.Errorf("the record of the picture edited says %v", rec.Description)
 	}
 	for name, body := range map[string]url.Values{
-		"other pictures":  {"status": {"x"}, "media_ids[]": {b}},
+		"other pictures":  {"status": {"x"}, "media_ids[]": {b, "12345"}},
 		"another's text":  {"status": {"x"}, "media_attributes[][id]": {"12345"}, "media_attributes[][description]": {"x"}},
 		"a long alt text": {"status": {"x"}, "media_attributes[][id]": {a}, "media_attributes[][description]": {strings.Repeat("x", 1501)}},
 	} {

@@ -19,7 +19,7 @@ import (
 // Mastodon's (public, unlisted, private, direct: retwis.ParseVisibility);
 // another is refused with 422, and so are polls. With scheduled_at, the
 // status is scheduled instead (scheduled.Server.Create), and the answer
-// is a ScheduledStatus; a scheduled one may not have pictures (422).
+// is a ScheduledStatus (its pictures held until it is published).
 func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 	v, err := apiwire.Params(r)
 	if err != nil {
@@ -52,14 +52,6 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	d := posts.Draft{Author: apiwire.Viewer(r).ID, Text: v.Get("status"),
 		Warning: v.Get("spoiler_text"), InReplyTo: reply, Key: key, Visibility: vis, Sensitive: apiwire.Flag(v, "sensitive")}
-	if at := v.Get("scheduled_at"); at != "" {
-		if len(mids) > 0 {
-			apiwire.RenderError(w, r, http.StatusUnprocessableEntity, "A scheduled post cannot have pictures: post it with them when it is due.")
-			return
-		}
-		s.scheduled.Create(w, r, d, at, func() { s.publish(w, r, d) })
-		return
-	}
 	if len(mids) > 0 {
 		if d.Media, d.Attach, err = s.Media.ForPost(r.Context(), d.Author, mids, key != ""); err != nil {
 			if retwis.ErrorKind(err) == retwis.NotFound { // not one of the viewer's uploads: 422, as Mastodon's
@@ -68,6 +60,10 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 			s.Fail(w, r, err)
 			return
 		}
+	}
+	if at := v.Get("scheduled_at"); at != "" {
+		s.scheduled.Create(w, r, d, at, func() { s.publish(w, r, d) })
+		return
 	}
 	s.publish(w, r, d)
 }

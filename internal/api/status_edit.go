@@ -12,12 +12,13 @@ import (
 )
 
 // editStatus answers PUT /api/v1/statuses/{id} (status, spoiler_text;
-// media_ids[], which must be the pictures the post has, and
+// media_ids[], the post's pictures as they will be: those it keeps, in
+// their order, and new uploads of the viewer (added); and
 // media_attributes[][id,description,focus], which change their alt
 // text and focal point): the post edited, with its edited_at, if it is
 // the viewer's. With an Idempotency-Key header, a repeat of the request
-// edits nothing more and answers the post as it is. Other pictures than
-// the post's, and polls, are refused with 422.
+// edits nothing more and answers the post as it is. Polls are refused
+// with 422.
 func (s *Server) editStatus(w http.ResponseWriter, r *http.Request) {
 	pid, ok := retwis.ParseID(r.PathValue("id"))
 	if !ok {
@@ -37,6 +38,9 @@ func (s *Server) editStatus(w http.ResponseWriter, r *http.Request) {
 		Warning: v.Get("spoiler_text"), Key: r.Header.Get("Idempotency-Key")}
 	if len(apiwire.List(v, "media_ids")) > 0 {
 		e.MediaIDs, err = apiwire.IDs(v, "media_ids")
+	}
+	if err == nil && e.MediaIDs != nil {
+		err = s.added(r, &e)
 	}
 	if err == nil {
 		e.Describe, err = mediaAttributes(v)
@@ -60,6 +64,24 @@ func (s *Server) editStatus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	apiwire.WriteJSON(w, http.StatusOK, out[0])
+}
+
+// added sets what edit e adds of the pictures it asks for (e.Added and
+// Attach: media.Service.ForEdit), from the post as it is now: the
+// viewer's. Another's upload is refused with 422, as Mastodon's.
+func (s *Server) added(r *http.Request, e *interact.Edit) error {
+	p, err := s.Store.OwnPost(r.Context(), e.Author, e.Post)
+	if err != nil {
+		return err
+	}
+	if s.Media == nil {
+		return nil // the pictures it has, or a refusal (interact.Edit)
+	}
+	e.Added, e.Attach, err = s.Media.ForEdit(r.Context(), p, e.MediaIDs)
+	if retwis.ErrorKind(err) == retwis.NotFound {
+		err = retwis.Errorf(retwis.Invalid, "%s", retwis.ErrorMessage(err))
+	}
+	return err
 }
 
 // mediaAttributes reads media_attributes[][id,description,focus] (as
@@ -127,7 +149,7 @@ func (s *Server) statusHistory(w http.ResponseWriter, r *http.Request) {
 		version.Body, version.Warning = v.Body, v.Warning
 		content, _ := st.Content(version)
 		out = append(out, statusEdit{Content: content, SpoilerText: v.Warning, Sensitive: p.Sensitive || v.Warning != "",
-			CreatedAt: entity.Stamp(v.Time), Account: cur.Account, MediaAttachments: cur.MediaAttachments, Emojis: []struct{}{}})
+			CreatedAt: entity.Stamp(v.Time), Account: cur.Account, MediaAttachments: st.MediaList(v.Media), Emojis: []struct{}{}})
 	}
 	apiwire.WriteJSON(w, http.StatusOK, out)
 }

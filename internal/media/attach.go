@@ -7,47 +7,26 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
-	mediastore "github.com/retwis/retwis/internal/store/media"
 )
 
 // ForPost returns owner's uploads mids, ready, to attach to a post
 // (posts.Draft.Media), with the writes that record them as attached
-// (posts.Draft.Attach), read in one round trip: at most
-// retwis.MaxAttachments, each once, each owner's, ready and not attached
-// to another post (errors of kind Invalid or NotFound otherwise) unless
-// the post has an idempotency key (retried: Publish answers the post the
-// key published, if it did).
+// (posts.Draft.Attach), under mediastore.Store.ForPost's rules.
 func (m *Service) ForPost(ctx context.Context, owner int64, mids []int64, retried bool) ([]retwis.Attachment, func(pid int64) rueidis.Commands, error) {
-	if len(mids) == 0 {
-		return nil, nil, nil
-	}
-	if len(mids) > retwis.MaxAttachments {
-		return nil, nil, retwis.Errorf(retwis.Invalid, "A post may have at most %d pictures.", retwis.MaxAttachments)
-	}
-	for i, mid := range mids {
-		if slices.Contains(mids[:i], mid) {
-			return nil, nil, retwis.Errorf(retwis.Invalid, "The picture %d is attached twice.", mid)
+	return m.st.ForPost(ctx, owner, mids, retried)
+}
+
+// ForEdit returns what an edit of post p asking for the pictures mids
+// adds (interact.Edit.Added and Attach): those of mids p has not, under
+// ForPost's rules (the owner's uploads, ready, attached to nothing).
+func (m *Service) ForEdit(ctx context.Context, p retwis.Post, mids []int64) ([]retwis.Attachment, func(pid int64) rueidis.Commands, error) {
+	var added []int64
+	for _, mid := range mids {
+		if !slices.ContainsFunc(p.Media, func(a retwis.Attachment) bool { return a.ID == mid }) && !slices.Contains(added, mid) {
+			added = append(added, mid)
 		}
 	}
-	rs, err := m.st.GetMany(ctx, owner, mids)
-	if err != nil {
-		return nil, nil, err
-	}
-	as := make([]retwis.Attachment, len(rs))
-	for i, r := range rs {
-		switch {
-		case r.Purpose != mediastore.ForPost:
-			return nil, nil, retwis.Errorf(retwis.Invalid, "The picture %d is not an upload for a post.", mids[i])
-		case r.State == mediastore.Failed:
-			return nil, nil, retwis.Errorf(retwis.Invalid, "The picture %d could not be processed: %s", mids[i], r.Error)
-		case r.State != mediastore.Ready:
-			return nil, nil, retwis.Errorf(retwis.Invalid, "The picture %d is still being processed. Please try again in a moment.", mids[i])
-		case r.Status != 0 && !retried:
-			return nil, nil, retwis.Errorf(retwis.Invalid, "The picture %d is attached to another post already.", mids[i])
-		}
-		as[i] = r.Attachment
-	}
-	return as, m.st.AttachCmds(owner, mids), nil
+	return m.ForPost(ctx, p.AuthorID, added, false)
 }
 
 // SetPicture makes picture data uid's avatar or header (field:

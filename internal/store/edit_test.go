@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -98,7 +99,7 @@ func TestEditPost(t *testing.T) {
 		}
 		hist := f.history(t, 0, p.ID)
 		want := []retwis.Version{{Body: e2.Body, Time: e2.Edited}, {Body: e.Body, Warning: "careful", Time: e.Edited}, {Body: p.Body, Time: p.Time}}
-		if !slices.Equal(hist, want) {
+		if !reflect.DeepEqual(hist, want) {
 			t.Errorf("history %+v; want %+v", hist, want)
 		}
 		if got := problems(f.check(t, false)); len(got) != 0 {

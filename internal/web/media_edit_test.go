@@ -49,7 +49,8 @@ type mediaStatus struct {
 // media (the store's edit, which the API's uses too), and one changed by
 // the API shows on the edit page and the post's; an alt text too long
 // or a focus out of range is refused, naming the picture, what was
-// typed kept; the form sent as it came changes nothing.
+// typed kept; the form sent as it came changes nothing; a picture
+// checked to remove goes.
 func TestEditPictures(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -102,5 +103,13 @@ func TestEditPictures(t *testing.T) {
 	redirects(t, b.post("/p/"+id+"/edit", edit), "/p/"+id) // the form as it came: nothing changes
 	if n := strings.Count(b.get("/p/"+id+"/history").body, "An earlier version"); n != versions || versions != 2 {
 		t.Errorf("an edit that changes nothing: %d earlier versions, then %d; want 2 and 2", versions, n)
+	}
+	edit["remove"] = []string{ids[0][1]}
+	redirects(t, b.post("/p/"+id+"/edit", edit), "/p/"+id)
+	if got := picturesOf(b.get("/p/" + id).body); len(got) != 1 || got[0][2] != "second, by the API" {
+		t.Errorf("the post after its first picture was removed shows %q", got)
+	}
+	if r := s.api.Call("GET", "/api/v1/media/"+ids[0][1], token, nil); r.Status != http.StatusOK {
+		t.Errorf("the removed picture's record before upkeep: %d; want 200 (upkeep removes it)", r.Status)
 	}
 }

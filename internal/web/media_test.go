@@ -126,7 +126,7 @@ func TestPostWithPictures(t *testing.T) {
 }
 
 // TestPostPicturesRefused: a post with five pictures, with a picture
-// that is no picture (an SVG), with an alt text too long, or scheduled, is refused
+// that is no picture (an SVG), or with an alt text too long, is refused
 // with 400 and why, the text kept and the pictures to choose again, and
 // nothing is posted.
 func TestPostPicturesRefused(t *testing.T) {
@@ -147,7 +147,6 @@ func TestPostPicturesRefused(t *testing.T) {
 		{five, "at most 4 pictures"},
 		{[]part{value("status", "a drawing"), file("media", "a.jpg", jpg), value("alt", "ok"), file("media", "x.svg", svg), value("alt", "svg")}, "Picture 2: "},
 		{[]part{value("status", "long words"), file("media", "a.jpg", jpg), value("alt", strings.Repeat("x", retwis.MaxDescriptionChars+1))}, "Picture 1: "},
-		{[]part{value("status", "later"), value("schedule_at", "2999-01-01T10:00"), file("media", "a.jpg", jpg)}, "scheduled post cannot have pictures"},
 	} {
 		r := b.postParts("/post", c.parts...)
 		expect(t, r, http.StatusBadRequest, c.why, "choose the pictures again", c.parts[0].value)

@@ -34,7 +34,8 @@ func (s *Server) draft(r *http.Request, name string) string {
 // the content warning, too). The
 // form's idempotency key makes a resent form (a reload after a lost
 // answer) publish once. With schedule_at, a time ahead, the post is
-// scheduled instead (schedulePost), and the scheduled posts' page shown.
+// scheduled instead (schedulePost) with its pictures, and the scheduled
+// posts' page shown.
 // A multipart form may carry pictures (postMedia), shown behind the
 // warning if sensitive; a refused form cannot keep them, and says so.
 func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
@@ -51,8 +52,8 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 	var p posts.Published
 	d := posts.Draft{Author: u.ID, Text: r.PostFormValue("status"), Warning: r.PostFormValue("spoiler"), InReplyTo: replyTo,
 		Key: r.PostFormValue("idempotency_key"), Visibility: vis, Sensitive: r.PostFormValue("sensitive") != ""}
-	if err == nil && r.PostFormValue("schedule_at") != "" && pictures(files, "media") > 0 {
-		err = retwis.Errorf(retwis.Invalid, "A scheduled post cannot have pictures yet: post it now, or schedule it without them.")
+	if err == nil {
+		d.Media, d.Attach, err = s.postMedia(r.Context(), u.ID, files, r.PostForm["alt"])
 	}
 	if err == nil && r.PostFormValue("schedule_at") != "" {
 		var later bool
@@ -60,9 +61,6 @@ func (s *Server) createPost(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/scheduled", http.StatusSeeOther)
 			return
 		}
-	}
-	if err == nil {
-		d.Media, d.Attach, err = s.postMedia(r.Context(), u.ID, files, r.PostForm["alt"])
 	}
 	if err == nil {
 		p, err = s.Store.Publish(r.Context(), d)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,22 +103,26 @@ func pictureFields(as []retwis.Attachment, form url.Values) []page.PictureField 
 
 // pictureEdits reads the pictures of an edit's form: media_id, the ids
 // of the post's pictures in order (interact.Edit.MediaIDs: nil if it
-// has none), each with the alt and focus of the same rank ("x,y", ""
-// the centre), checked as the client API checks them, which the edit
-// sets (Describe). A field refused is named by its picture's rank.
+// has none), those checked as remove left out, each with the alt and
+// focus of the same rank ("x,y", "" the centre), checked as the client
+// API checks them, which the edit sets (Describe). A field refused is
+// named by its picture's rank.
 func pictureEdits(form url.Values) ([]int64, map[int64]interact.MediaText, error) {
 	raw, alts, foci := form["media_id"], form["alt"], form["focus"]
 	if len(raw) == 0 {
 		return nil, nil, nil
 	}
-	ids, texts := make([]int64, len(raw)), make(map[int64]interact.MediaText, len(raw))
+	ids, texts := make([]int64, 0, len(raw)), make(map[int64]interact.MediaText, len(raw))
 	for i, r := range raw {
 		name := fmt.Sprintf("Picture %d", i+1)
 		id, ok := retwis.ParseID(r)
 		if !ok {
 			return nil, nil, retwis.Errorf(retwis.Invalid, "%s is not one of this post's.", name)
 		}
-		ids[i] = id
+		if slices.Contains(form["remove"], r) {
+			continue
+		}
+		ids = append(ids, id)
 		var t interact.MediaText
 		if i < len(alts) {
 			d, err := retwis.NormalizeDescription(alts[i])

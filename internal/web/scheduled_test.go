@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"image/color"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -49,6 +50,27 @@ func TestSchedulePost(t *testing.T) {
 	}
 	if page = b.get("/scheduled"); strings.Contains(page.body, list[0].Text) || !strings.Contains(page.body, list[1].Text) {
 		t.Errorf("after cancelling %q:\n%s", list[0].Text, page.body)
+	}
+}
+
+// TestSchedulePictures: the compose form schedules a post with a
+// picture, which /scheduled counts, and which the post has once
+// published.
+func TestSchedulePictures(t *testing.T) {
+	t.Parallel()
+	s := newSite(t)
+	b := s.browser()
+	b.signUp("painter")
+	at := time.Now().UTC().Add(time.Hour).Truncate(time.Minute)
+	jpg := photo(t, 40, 40, color.RGBA{0, 0, 200, 255})
+	redirects(t, b.postParts("/post", value("status", "a blue square, later"), value("schedule_at", at.Format("2006-01-02T15:04")),
+		file("media", "a.jpg", jpg), value("alt", "blue")), "/scheduled")
+	expect(t, b.get("/scheduled"), http.StatusOK, "a blue square, later", "pictures: 1")
+	if n := must.Value(scheduled.New(s.st).PublishDue(t.Context(), at.Add(time.Minute)))(t); n != 1 {
+		t.Fatalf("published %d, want 1", n)
+	}
+	if got := picturesOf(b.get("/u/painter").body); len(got) != 1 || got[0][2] != "blue" {
+		t.Errorf("the published post shows the pictures %q", got)
 	}
 }
 

@@ -72,8 +72,8 @@ func mediaSize(w, h int) *MediaSize {
 	return s
 }
 
-// mediaList returns the entities of as, [] for none.
-func (st Site) mediaList(as []retwis.Attachment) []MediaAttachment {
+// MediaList returns the entities of as, [] for none.
+func (st Site) MediaList(as []retwis.Attachment) []MediaAttachment {
 	out := make([]MediaAttachment, len(as))
 	for i, a := range as {
 		out[i] = st.Media(a)

@@ -129,7 +129,7 @@ func (st Site) Status(p retwis.Post, author retwis.Summary, replies int64) Statu
 	s := Status{
 		ID: ID(p.ID), URI: st.PostURL(p.ID), URL: st.PostURL(p.ID), CreatedAt: Stamp(p.Time),
 		Account: st.Account(author), Content: content, Visibility: p.Visibility.String(),
-		MediaAttachments: st.mediaList(p.Media), Mentions: []Mention{}, Tags: tags, Emojis: []struct{}{},
+		MediaAttachments: st.MediaList(p.Media), Mentions: []Mention{}, Tags: tags, Emojis: []struct{}{},
 		RepliesCount: replies, Filtered: []FilterResult{}, SpoilerText: p.Warning, Sensitive: p.Sensitive || p.Warning != "",
 		FavouritesCount: p.Favourites, Favourited: p.Favourited, Bookmarked: p.Bookmarked, Pinned: p.Pinned,
 		ReblogsCount: p.Reblogs, Reblogged: p.Reblogged,

@@ -7,20 +7,22 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/api/apiwire"
 	"github.com/retwis/retwis/internal/api/entity"
+	mediastore "github.com/retwis/retwis/internal/store/media"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/scheduled"
 )
 
 // Status is Mastodon's ScheduledStatus entity.
 type Status struct {
-	ID               string     `json:"id"`
-	ScheduledAt      string     `json:"scheduled_at"`
-	Params           Params     `json:"params"`
-	MediaAttachments []struct{} `json:"media_attachments"`
+	ID               string                   `json:"id"`
+	ScheduledAt      string                   `json:"scheduled_at"`
+	Params           Params                   `json:"params"`
+	MediaAttachments []entity.MediaAttachment `json:"media_attachments"`
 }
 
 // Params is a ScheduledStatus's params: what the status will be
-// published with (no media, polls or language exist here: null).
+// published with (no polls or language exist here: null; media_ids
+// null for none).
 type Params struct {
 	Text          string    `json:"text"`
 	Poll          *struct{} `json:"poll"`
@@ -35,17 +37,26 @@ type Params struct {
 	WithRateLimit bool      `json:"with_rate_limit"`
 }
 
-// entityOf returns the entity of p.
-func entityOf(p scheduled.Post) Status {
-	e := Status{ID: entity.ID(p.ID), ScheduledAt: entity.Stamp(p.At), MediaAttachments: []struct{}{},
+// entityOf returns the entity of p, its pictures those of pics (by id)
+// for st.
+func entityOf(st entity.Site, p scheduled.Post, pics map[int64]mediastore.Record) Status {
+	e := Status{ID: entity.ID(p.ID), ScheduledAt: entity.Stamp(p.At), MediaAttachments: []entity.MediaAttachment{},
 		Params: Params{Text: p.Text, Visibility: p.Visibility}}
+	for _, mid := range p.Media {
+		e.Params.MediaIDs = append(e.Params.MediaIDs, entity.ID(mid))
+		if r, ok := pics[mid]; ok {
+			e.MediaAttachments = append(e.MediaAttachments, st.Media(r.Attachment))
+		}
+	}
 	if e.Params.Visibility == "" {
 		e.Params.Visibility = retwis.Public.String()
 	}
-	if p.Warning != "" {
-		e.Params.SpoilerText = &p.Warning
+	if p.Warning != "" || p.Sensitive {
 		sensitive := true
 		e.Params.Sensitive = &sensitive
+	}
+	if p.Warning != "" {
+		e.Params.SpoilerText = &p.Warning
 	}
 	if p.InReplyTo != 0 {
 		id := entity.ID(p.InReplyTo)
@@ -77,7 +88,38 @@ func (s *Server) Create(w http.ResponseWriter, r *http.Request, d posts.Draft, a
 		s.Fail(w, r, err)
 		return
 	}
-	apiwire.WriteJSON(w, http.StatusOK, entityOf(p))
+	s.write(w, r, p)
+}
+
+// write answers the entity of p.
+func (s *Server) write(w http.ResponseWriter, r *http.Request, p scheduled.Post) {
+	out, err := s.entities(r, []scheduled.Post{p})
+	if err != nil {
+		s.Fail(w, r, err)
+		return
+	}
+	apiwire.WriteJSON(w, http.StatusOK, out[0])
+}
+
+// entities returns the entities of the viewer's ps, their pictures read
+// in one round trip.
+func (s *Server) entities(r *http.Request, ps []scheduled.Post) ([]Status, error) {
+	var mids []int64
+	for _, p := range ps {
+		mids = append(mids, p.Media...)
+	}
+	var pics map[int64]mediastore.Record
+	if s.Media != nil && len(mids) > 0 {
+		var err error
+		if pics, err = s.Media.Records().Found(r.Context(), apiwire.Viewer(r).ID, mids); err != nil {
+			return nil, err
+		}
+	}
+	st, out := entity.SiteOf(r), make([]Status, len(ps))
+	for i, p := range ps {
+		out[i] = entityOf(st, p, pics)
+	}
+	return out, nil
 }
 
 // list answers GET /api/v1/scheduled_statuses: the viewer's, newest id
@@ -94,9 +136,10 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, older := pageOf(all, pg)
-	out := make([]Status, len(page))
-	for i, p := range page {
-		out[i] = entityOf(p)
+	out, err := s.entities(r, page)
+	if err != nil {
+		s.Fail(w, r, err)
+		return
 	}
 	if len(page) > 0 {
 		apiwire.Link(w, r, page[0].ID, page[len(page)-1].ID, older)
@@ -134,7 +177,7 @@ func (s *Server) show(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	apiwire.WriteJSON(w, http.StatusOK, entityOf(p))
+	s.write(w, r, p)
 }
 
 // reschedule answers PUT /api/v1/scheduled_statuses/:id (scheduled_at):
@@ -160,7 +203,7 @@ func (s *Server) reschedule(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, r, err)
 		return
 	}
-	apiwire.WriteJSON(w, http.StatusOK, entityOf(p))
+	s.write(w, r, p)
 }
 
 // cancel answers DELETE /api/v1/scheduled_statuses/:id: an empty object.

@@ -27,10 +27,16 @@ type Edit struct {
 	// Key is an idempotency key ("": none): an edit sent again with the
 	// same key within a day is applied once.
 	Key string
-	// MediaIDs, if not nil, are the ids of the post's pictures as asked:
-	// they must be those it has, in their order (its pictures cannot
-	// change, an error of kind Invalid).
+	// MediaIDs, if not nil, are the ids of the post's pictures as asked,
+	// in their order, at most retwis.MaxAttachments: each one it has or
+	// one of Added (an error of kind Invalid otherwise). Those it leaves
+	// out go to upkeep, which removes them.
 	MediaIDs []int64
+	// Added are the pictures MediaIDs adds (media.Service.ForEdit: the
+	// author's, ready, attached to nothing), and Attach the writes that
+	// record them attached to the post, made after the edit.
+	Added  []retwis.Attachment
+	Attach func(pid int64) rueidis.Commands
 	// Describe sets the alt text and focus of the post's pictures, by
 	// id: each must be one of them.
 	Describe map[int64]MediaText
@@ -108,25 +114,67 @@ type editedPost struct {
 type text struct{ body, warning, media string }
 
 // edited returns the text of post old as e edits it, within maxLen:
-// e.MediaIDs, if given, must be the ids of its pictures, and each of
-// e.Describe one of them.
+// its pictures as e.MediaIDs asks (picked), and each of e.Describe one
+// of them.
 func edited(e Edit, old editedPost, maxLen int) (text, error) {
-	as := retwis.DecodeAttachments(old.media)
+	had := retwis.DecodeAttachments(old.media)
+	as, err := picked(had, e)
+	if err != nil {
+		return text{}, err
+	}
 	body, warning, err := retwis.NormalizeCaption(e.Text, e.Warning, maxLen, len(as))
 	if err != nil {
 		return text{}, err
 	}
-	if e.MediaIDs != nil && !slices.EqualFunc(as, e.MediaIDs, func(a retwis.Attachment, id int64) bool { return a.ID == id }) {
-		return text{}, retwis.Errorf(retwis.Invalid, "Changing the pictures of a post is not supported: change their alt text, or delete the post and post it again.")
-	}
 	next := text{body: body, warning: warning, media: old.media}
-	if len(e.Describe) > 0 {
+	same := slices.EqualFunc(had, as, func(a, b retwis.Attachment) bool { return a.ID == b.ID })
+	if len(e.Describe) > 0 || !same {
 		if err := describe(as, e.Describe); err != nil {
 			return text{}, err
 		}
 		next.media = retwis.EncodeAttachments(as)
 	}
 	return next, nil
+}
+
+// picked returns the pictures of a post that has as once e edits them:
+// as if e.MediaIDs is nil, else those, in their order, each one of as
+// or of e.Added, at most retwis.MaxAttachments.
+func picked(as []retwis.Attachment, e Edit) ([]retwis.Attachment, error) {
+	if e.MediaIDs == nil {
+		return as, nil
+	}
+	if len(e.MediaIDs) > retwis.MaxAttachments {
+		return nil, retwis.Errorf(retwis.Invalid, "A post may have at most %d pictures.", retwis.MaxAttachments)
+	}
+	out := make([]retwis.Attachment, len(e.MediaIDs))
+	for i, id := range e.MediaIDs {
+		is := func(a retwis.Attachment) bool { return a.ID == id }
+		if slices.ContainsFunc(e.MediaIDs[:i], func(o int64) bool { return o == id }) {
+			return nil, retwis.Errorf(retwis.Invalid, "The picture %d is attached twice.", id)
+		}
+		if k := slices.IndexFunc(as, is); k >= 0 {
+			out[i] = as[k]
+		} else if k := slices.IndexFunc(e.Added, is); k >= 0 {
+			out[i] = e.Added[k]
+		} else {
+			return nil, retwis.Errorf(retwis.Invalid, "The picture %d is not one of yours ready to attach.", id)
+		}
+	}
+	return out, nil
+}
+
+// removed returns the ids of the pictures of media (a post's field) that
+// next (the field as edited) no longer has.
+func removed(media, next string) []int64 {
+	var ids []int64
+	kept := retwis.DecodeAttachments(next)
+	for _, a := range retwis.DecodeAttachments(media) {
+		if !slices.ContainsFunc(kept, func(k retwis.Attachment) bool { return k.ID == a.ID }) {
+			ids = append(ids, a.ID)
+		}
+	}
+	return ids
 }
 
 // describe sets the alt text and focus of the pictures as that texts
@@ -148,11 +196,13 @@ func describe(as []retwis.Attachment, texts map[int64]MediaText) error {
 }
 
 // version is an earlier version of a post, as its history field keeps
-// it.
+// it. Media is its pictures' field if the next version changed them
+// (nil: the same as the next version's).
 type version struct {
-	Body    string `json:"body"`
-	Warning string `json:"warning,omitempty"`
-	Time    int64  `json:"time"` // unix ms
+	Body    string  `json:"body"`
+	Warning string  `json:"warning,omitempty"`
+	Media   *string `json:"media,omitempty"`
+	Time    int64   `json:"time"` // unix ms
 }
 
 // editState reads, in one round trip, the post e edits and whether its
@@ -234,11 +284,20 @@ func parseHistory(raw string) ([]version, error) {
 var ErrEditedMeanwhile = retwis.Errorf(retwis.Conflict, "This post was edited meanwhile; reload it and edit it again.")
 
 // applyEdit writes the edit of e.Post from old to next, then queues its
-// job; if the job cannot be queued, the post is put back as it was.
+// job; if the job cannot be queued, the post is put back as it was. The
+// pictures it removes go to upkeep first (handOver), those it adds are
+// recorded attached after (attach).
 func (s *Store) applyEdit(ctx context.Context, e Edit, old editedPost, next text) error {
-	hist, err := json.Marshal(append(old.versions, version{Body: old.body, Warning: old.warning, Time: old.at}))
+	v := version{Body: old.body, Warning: old.warning, Time: old.at}
+	if next.media != old.media {
+		v.Media = &old.media
+	}
+	hist, err := json.Marshal(append(old.versions, v))
 	if err != nil {
 		return s.Wrap("edit: history", err)
+	}
+	if err := s.handOver(ctx, e.Author, removed(old.media, next.media)); err != nil {
+		return err
 	}
 	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
 	if err := s.writeEdit(ctx, e.Post, old.edited, next, now, string(hist)); err != nil {
@@ -253,20 +312,49 @@ func (s *Store) applyEdit(ctx context.Context, e Edit, old editedPost, next text
 		}
 		return err
 	}
+	s.attach(ctx, e)
 	return nil
+}
+
+// handOverGrace is how long after an edit the pictures it removes are
+// due to upkeep: past its write, so that upkeep finds the post no longer
+// holds them (an edit refused leaves them held: upkeep lets them be).
+const handOverGrace = time.Minute
+
+// handOver hands author's pictures mids, which an edit removes from
+// their post, to upkeep (schema.MediaPending), in one round trip.
+func (s *Store) handOver(ctx context.Context, author int64, mids []int64) error {
+	if len(mids) == 0 {
+		return nil
+	}
+	due := float64(time.Now().Add(handOverGrace).Unix())
+	cmd := s.C.B().Zadd().Key(schema.MediaPending).ScoreMember()
+	for _, mid := range mids {
+		cmd = cmd.ScoreMember(due, schema.PendingMember(author, mid))
+	}
+	return s.Wrap("edit: hand pictures over", s.C.Do(ctx, cmd.Build()).Error())
+}
+
+// attach records the pictures e added as attached to its post: best
+// effort, a failure logged (the media check finds them).
+func (s *Store) attach(ctx context.Context, e Edit) {
+	if e.Attach == nil {
+		return
+	}
+	if err := redisconn.FirstErr(s.C.DoMulti(ctx, e.Attach(e.Post)...)); err != nil {
+		s.Log.Warn("pictures added by an edit are not recorded as attached", "post", e.Post, "err", err)
+	}
 }
 
 // writeEdit sets the text of post pid to t, and its edit time and
 // history, unless its edit time is no longer was: one atomic write,
-// waiting for the replicas. The pictures are written if it has any
-// (their ids never change, only their alt text).
+// waiting for the replicas. The pictures' field is written too ("":
+// none).
 func (s *Store) writeEdit(ctx context.Context, pid int64, was string, t text, edited, history string) error {
 	key := schema.Post(pid)
 	s.Written.Add(key)
-	args := []string{schema.FieldEdited, was, schema.FieldBody, t.body, schema.FieldWarning, t.warning, schema.FieldEdited, edited, schema.FieldHistory, history}
-	if t.media != "" {
-		args = append(args, schema.FieldMedia, t.media)
-	}
+	args := []string{schema.FieldEdited, was, schema.FieldBody, t.body, schema.FieldWarning, t.warning, schema.FieldEdited, edited,
+		schema.FieldHistory, history, schema.FieldMedia, t.media}
 	res := s.Replicated(ctx, func() rueidis.Commands {
 		return rueidis.Commands{kernel.EditPost.Cmd(s.C, []string{key}, args...)}
 	}, key)
@@ -308,13 +396,16 @@ func (s *Store) History(ctx context.Context, viewer, pid int64) (retwis.Post, []
 	if err != nil {
 		return p, nil, s.Wrap("history", err)
 	}
-	cur := retwis.Version{Body: p.Body, Warning: p.Warning, Time: p.Edited}
+	cur := retwis.Version{Body: p.Body, Warning: p.Warning, Media: p.Media, Time: p.Edited}
 	if p.Edited.IsZero() {
 		cur.Time = p.Time
 	}
-	out := []retwis.Version{cur}
+	out, media := []retwis.Version{cur}, p.Media
 	for _, v := range slices.Backward(vs) {
-		out = append(out, retwis.Version{Body: v.Body, Warning: v.Warning, Time: time.UnixMilli(v.Time)})
+		if v.Media != nil {
+			media = retwis.DecodeAttachments(*v.Media)
+		}
+		out = append(out, retwis.Version{Body: v.Body, Warning: v.Warning, Media: media, Time: time.UnixMilli(v.Time)})
 	}
 	return p, out, nil
 }

@@ -49,6 +49,7 @@ type Record struct {
 	Purpose    string            `json:"p"`
 	Created    int64             `json:"c"`                   // unix seconds
 	Status     int64             `json:"st,string,omitempty"` // the post it is attached to
+	Scheduled  int64             `json:"sc,string,omitempty"` // the scheduled post that holds it until published
 }
 
 // Store keeps media records through the online store.
@@ -134,11 +135,23 @@ func (s *Store) Describe(ctx context.Context, owner, mid int64, desc string, fx,
 // AttachCmds return the commands that record owner's media mids as
 // attached to post pid (for posts.Draft.Attach: safe to repeat).
 func (s *Store) AttachCmds(owner int64, mids []int64) func(pid int64) rueidis.Commands {
-	return func(pid int64) rueidis.Commands {
+	return s.markCmds(owner, mids, "st")
+}
+
+// HoldCmds return the commands that record owner's media mids as held
+// by their scheduled post sid until it is published (safe to repeat).
+func (s *Store) HoldCmds(owner int64, mids []int64) func(sid int64) rueidis.Commands {
+	return s.markCmds(owner, mids, "sc")
+}
+
+// markCmds return the commands that set field (of Record's JSON) of
+// owner's records mids to an id.
+func (s *Store) markCmds(owner int64, mids []int64, field string) func(id int64) rueidis.Commands {
+	return func(id int64) rueidis.Commands {
 		cmds := make(rueidis.Commands, len(mids))
 		for i, mid := range mids {
 			cmds[i] = kernel.MediaUpdate.Cmd(s.st.C, []string{schema.Media(owner)}, kernel.ID(mid), schema.MediaBytesField,
-				`{"st":"`+kernel.ID(pid)+`"}`, "{}", "0", "0")
+				`{"`+field+`":"`+kernel.ID(id)+`"}`, "{}", "0", "0")
 		}
 		return cmds
 	}
@@ -169,6 +182,28 @@ func (s *Store) GetMany(ctx context.Context, owner int64, mids []int64) ([]Recor
 	if len(mids) == 0 {
 		return nil, nil
 	}
+	found, err := s.Found(ctx, owner, mids)
+	if err != nil {
+		return nil, err
+	}
+	rs := make([]Record, len(mids))
+	for i, mid := range mids {
+		r, ok := found[mid]
+		if !ok {
+			return nil, noMedia(mid)
+		}
+		rs[i] = r
+	}
+	return rs, nil
+}
+
+// Found returns those of owner's media mids that are there, by id, in
+// one round trip.
+func (s *Store) Found(ctx context.Context, owner int64, mids []int64) (map[int64]Record, error) {
+	out := make(map[int64]Record, len(mids))
+	if len(mids) == 0 {
+		return out, nil
+	}
 	fields := make([]string, len(mids))
 	for i, mid := range mids {
 		fields[i] = kernel.ID(mid)
@@ -177,14 +212,13 @@ func (s *Store) GetMany(ctx context.Context, owner int64, mids []int64) ([]Recor
 	if err != nil {
 		return nil, s.st.Wrap("media: read", err)
 	}
-	rs := make([]Record, len(mids))
 	for i, v := range vals {
-		str, err := v.ToString()
-		if err != nil || json.Unmarshal([]byte(str), &rs[i]) != nil {
-			return nil, noMedia(mids[i])
+		var r Record
+		if str, err := v.ToString(); err == nil && json.Unmarshal([]byte(str), &r) == nil {
+			out[mids[i]] = r
 		}
 	}
-	return rs, nil
+	return out, nil
 }
 
 // noMedia is the error of media mid not found.

@@ -23,14 +23,19 @@ type Verdict struct {
 	// named with Prefix) go, then its record (Drop).
 	Remove bool
 	Prefix string
+	// Again, if not zero, is when upkeep looks at it again (an upload
+	// a scheduled post holds): it stays in schema.MediaPending.
+	Again time.Time
 }
 
 // Due returns what upkeep must do with up to n of the media due by now
 // (schema.MediaPending), in two round trips: their records, and what
 // would still use them (the post one is attached to, the account whose
-// avatar or header it is). An upload is removed unless a post that
-// stands holds it; a record that is gone has files to remove; a link's
-// picture is kept (the previews of many posts may show it).
+// avatar or header it is, the scheduled post that holds it). An upload
+// is removed unless a post that stands holds it; one that a scheduled
+// post still holds is looked at again a day later (Again); a record
+// that is gone has files to remove; a link's picture is kept (the
+// previews of many posts may show it).
 func (s *Store) Due(ctx context.Context, now time.Time, n int) ([]Verdict, error) {
 	b := s.st.C.B()
 	members, err := s.st.C.Do(ctx, b.Zrange().Key(schema.MediaPending).Min("-inf").Max(strconv.FormatInt(now.Unix(), 10)).
@@ -81,6 +86,9 @@ func (s *Store) Due(ctx context.Context, now time.Time, n int) ([]Verdict, error
 			return nil, s.st.Wrap("media: due", err)
 		}
 		vs[i].Remove = !used
+		if used && held(recs[i]) {
+			vs[i].Again = now.Add(UnattachedFor)
+		}
 	}
 	return vs, nil
 }
@@ -116,13 +124,22 @@ func (s *Store) parseRead(v Verdict, r rueidis.RedisResult) (*Record, error) {
 	return &rec, nil
 }
 
+// held says whether r is an upload not attached yet that a scheduled
+// post holds.
+func held(r *Record) bool {
+	return r != nil && r.Purpose == ForPost && r.Status == 0 && r.Scheduled != 0
+}
+
 // useRead reads what would use record r of v: the post it is attached
-// to, or the owner's avatar or header (a harmless read otherwise).
+// to, the scheduled post that holds it, or the owner's avatar or header
+// (a harmless read otherwise).
 func (s *Store) useRead(v Verdict, r *Record) rueidis.Completed {
 	b := s.st.C.B()
 	switch {
 	case r != nil && r.Purpose == ForPost && r.Status != 0:
 		return b.Hget().Key(schema.Post(r.Status)).Field(schema.FieldMedia).Build()
+	case held(r):
+		return b.Hget().Key(schema.Scheduled(v.Owner)).Field(kernel.ID(r.Scheduled)).Build()
 	case r != nil && r.Purpose == ForHeader:
 		return b.Hget().Key(schema.User(v.Owner)).Field(schema.FieldHeader).Build()
 	}
@@ -140,10 +157,12 @@ func inUse(v Verdict, r *Record, use rueidis.RedisResult, now time.Time) (bool, 
 		return false, err
 	}
 	holds := slices.ContainsFunc(retwis.DecodeAttachments(str), func(a retwis.Attachment) bool { return a.ID == v.ID })
-	switch r.Purpose {
-	case ForCard:
+	switch {
+	case held(r):
+		return err == nil, nil // the scheduled post stands
+	case r.Purpose == ForCard:
 		return true, nil
-	case ForAvatar, ForHeader:
+	case r.Purpose == ForAvatar || r.Purpose == ForHeader:
 		return holds, nil
 	}
 	return r.Status != 0 && holds, nil
@@ -151,21 +170,28 @@ func inUse(v Verdict, r *Record, use rueidis.RedisResult, now time.Time) (bool, 
 
 // Settle records what upkeep did with vs: the records of those removed
 // are dropped (their bytes off their owner's count), and every one
-// leaves schema.MediaPending.
+// leaves schema.MediaPending but those to look at again (Again).
 func (s *Store) Settle(ctx context.Context, vs []Verdict) error {
 	if len(vs) == 0 {
 		return nil
 	}
 	return s.st.Wrap("media: settle", firstErr(s.st.Pipeline(ctx, func() rueidis.Commands {
-		members := make([]string, len(vs))
+		var members []string
 		var cmds rueidis.Commands
-		for i, v := range vs {
-			members[i] = v.Member
+		for _, v := range vs {
+			if !v.Again.IsZero() {
+				cmds = append(cmds, s.st.C.B().Zadd().Key(schema.MediaPending).ScoreMember().ScoreMember(float64(v.Again.Unix()), v.Member).Build())
+				continue
+			}
+			members = append(members, v.Member)
 			if v.Remove && v.ID != 0 {
 				cmds = append(cmds, kernel.MediaDrop.Cmd(s.st.C, []string{schema.Media(v.Owner)}, kernel.ID(v.ID), schema.MediaBytesField))
 			}
 		}
-		return append(cmds, s.st.C.B().Zrem().Key(schema.MediaPending).Member(members...).Build())
+		if len(members) > 0 {
+			cmds = append(cmds, s.st.C.B().Zrem().Key(schema.MediaPending).Member(members...).Build())
+		}
+		return cmds
 	})))
 }
 

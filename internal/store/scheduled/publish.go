@@ -7,6 +7,7 @@ import (
 
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/store/kernel"
+	mediastore "github.com/retwis/retwis/internal/store/media"
 	"github.com/retwis/retwis/internal/store/schema"
 )
 
@@ -72,6 +73,9 @@ func (s *Store) publishOne(ctx context.Context, n int, m string) (bool, error) {
 		return false, err
 	}
 	d, err := p.Draft()
+	if err == nil {
+		d.Media, d.Attach, err = mediastore.New(s.st).ForPost(ctx, uid, p.Media, true)
+	}
 	if err == nil {
 		_, err = s.st.Publish(ctx, d)
 	}

@@ -17,8 +17,10 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/kernel"
+	mediastore "github.com/retwis/retwis/internal/store/media"
 	"github.com/retwis/retwis/internal/store/posts"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -46,13 +48,19 @@ type Post struct {
 	// Key is the idempotency key it was scheduled with ("": none): the
 	// same key again answers this post, and schedules nothing more.
 	Key string `json:"key,omitempty"`
+	// Media are the ids of the author's uploads it will have, which it
+	// holds until then (upkeep keeps them), and Sensitive hides them
+	// until opened.
+	Media     []int64 `json:"media,omitempty"`
+	Sensitive bool    `json:"sensitive,omitempty"`
 }
 
-// Draft is what Publish is given when p is due.
+// Draft is what Publish is given when p is due, but its pictures
+// (Media: attached by the publication).
 func (p Post) Draft() (posts.Draft, error) {
 	vis, err := retwis.ParseVisibility(p.Visibility)
 	return posts.Draft{Author: p.Author, Text: p.Text, Warning: p.Warning, InReplyTo: p.InReplyTo,
-		Visibility: vis, Key: "scheduled:" + kernel.ID(p.ID)}, err
+		Visibility: vis, Key: "scheduled:" + kernel.ID(p.ID), Sensitive: p.Sensitive}, err
 }
 
 // Store keeps the scheduled posts of the store st.
@@ -62,14 +70,20 @@ type Store struct{ st *store.Store }
 func New(st *store.Store) *Store { return &Store{st: st} }
 
 // Schedule schedules p (its Author, At, Text, Warning, Visibility,
-// InReplyTo and Key) and returns it with its id: refused with an error
-// of kind Invalid if it is due sooner than MinLead, if its text breaks
-// the rules of a post, or if the author would have more than MaxPending
-// scheduled or MaxPerDay due on its day. With a Key the author scheduled
-// a post with before, that post is returned and nothing written.
+// InReplyTo, Key, Media and Sensitive) and returns it with its id:
+// refused with an error of kind Invalid if it is due sooner than
+// MinLead, if its text breaks the rules of a post, if its pictures
+// could not be attached to one (mediastore.Store.ForPost), or if the
+// author would have more than MaxPending scheduled or MaxPerDay due on
+// its day. Its pictures are then held by it (hold). With a Key the
+// author scheduled a post with before, that post is returned and
+// nothing written.
 func (s *Store) Schedule(ctx context.Context, p Post) (Post, error) {
 	p.At = p.At.UTC().Truncate(time.Second)
 	if err := s.valid(p); err != nil {
+		return Post{}, err
+	}
+	if _, _, err := mediastore.New(s.st).ForPost(ctx, p.Author, p.Media, p.Key != ""); err != nil {
 		return Post{}, err
 	}
 	id, err := s.st.NewID(ctx, schema.NextScheduledID)
@@ -77,7 +91,25 @@ func (s *Store) Schedule(ctx context.Context, p Post) (Post, error) {
 		return Post{}, err
 	}
 	p.ID = id
-	return s.write(ctx, p, true)
+	q, err := s.write(ctx, p, true)
+	if err == nil && q.ID == id {
+		err = s.hold(ctx, q)
+	}
+	return q, err
+}
+
+// hold records p's pictures as held by it; if they cannot be, p is
+// cancelled.
+func (s *Store) hold(ctx context.Context, p Post) error {
+	if len(p.Media) == 0 {
+		return nil
+	}
+	cmds := mediastore.New(s.st).HoldCmds(p.Author, p.Media)(p.ID)
+	if err := redisconn.FirstErr(s.st.C.DoMulti(ctx, cmds...)); err != nil {
+		s.Cancel(ctx, p.Author, p.ID)
+		return s.st.Wrap("schedule: hold pictures", err)
+	}
+	return nil
 }
 
 // valid checks p's time and text.
@@ -217,12 +249,22 @@ func (s *Store) Reschedule(ctx context.Context, uid, id int64, at time.Time) (Po
 	return q, err
 }
 
-// Cancel deletes uid's scheduled post id: an error of kind NotFound if
-// there is none.
+// Cancel deletes uid's scheduled post id, and hands its pictures to
+// upkeep, which removes them: an error of kind NotFound if there is
+// none.
 func (s *Store) Cancel(ctx context.Context, uid, id int64) error {
-	b := s.st.C.B()
-	n, err := s.st.C.Do(ctx, b.Hdel().Key(schema.Scheduled(uid)).Field(kernel.ID(id)).Build()).AsInt64()
+	p, err := s.Get(ctx, uid, id)
 	if err != nil {
+		return err
+	}
+	b := s.st.C.B()
+	cmds := rueidis.Commands{b.Hdel().Key(schema.Scheduled(uid)).Field(kernel.ID(id)).Build()}
+	for _, mid := range p.Media {
+		cmds = append(cmds, b.Zadd().Key(schema.MediaPending).ScoreMember().ScoreMember(0, schema.PendingMember(uid, mid)).Build())
+	}
+	res := s.st.C.DoMulti(ctx, cmds...)
+	n, err := res[0].AsInt64()
+	if err = cmp.Or(err, redisconn.FirstErr(res)); err != nil {
 		return s.st.Wrap("cancel scheduled post", err)
 	}
 	if n == 0 {
@@ -253,10 +295,13 @@ func ParseAt(s string, loc *time.Location) (time.Time, error) {
 	return time.Time{}, retwis.Errorf(retwis.Invalid, "Validation failed: Scheduled at is not a date and time (ISO 8601)")
 }
 
-// Of returns d (its Key the idempotency key of its scheduling) as a post
-// scheduled for at.
+// Of returns d (its Key the idempotency key of its scheduling, its
+// Media the pictures it will have) as a post scheduled for at.
 func Of(d posts.Draft, at time.Time) Post {
-	p := Post{Author: d.Author, At: at, Text: d.Text, Warning: d.Warning, InReplyTo: d.InReplyTo, Key: d.Key}
+	p := Post{Author: d.Author, At: at, Text: d.Text, Warning: d.Warning, InReplyTo: d.InReplyTo, Key: d.Key, Sensitive: d.Sensitive}
+	for _, a := range d.Media {
+		p.Media = append(p.Media, a.ID)
+	}
 	if d.Visibility != retwis.Public {
 		p.Visibility = d.Visibility.String()
 	}
