@@ -53,7 +53,7 @@ func (s *Server) createStatus(w http.ResponseWriter, r *http.Request) {
 	d := posts.Draft{Author: apiwire.Viewer(r).ID, Text: v.Get("status"),
 		Warning: v.Get("spoiler_text"), InReplyTo: reply, Key: key, Visibility: vis, Sensitive: apiwire.Flag(v, "sensitive")}
 	if len(mids) > 0 {
-		if d.Media, d.Attach, err = s.Media.ForPost(r.Context(), d.Author, mids, key != ""); err != nil {
+		if d.Media, d.Attach, err = s.Media.ForPost(r.Context(), d.Author, mids, key); err != nil {
 			if retwis.ErrorKind(err) == retwis.NotFound { // not one of the viewer's uploads: 422, as Mastodon's
 				err = retwis.Errorf(retwis.Invalid, "%s", retwis.ErrorMessage(err))
 			}

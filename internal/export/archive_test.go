@@ -37,7 +37,7 @@ func TestArchiveHoldsMedia(t *testing.T) {
 	var pic bytes.Buffer
 	must.OK(t, jpeg.Encode(&pic, image.NewRGBA(image.Rect(0, 0, 80, 60)), nil))
 	a := must.Value(m.Ready(f.Ctx, must.Value(m.Upload(f.Ctx, ann.ID, mediastore.ForPost, pic.Bytes(), "a black square", 0.5, -0.5))(t)))(t)
-	as, attach, err := m.ForPost(f.Ctx, ann.ID, []int64{a.ID}, false)
+	as, attach, err := m.ForPost(f.Ctx, ann.ID, []int64{a.ID}, "")
 	must.OK(t, err)
 	p := f.Post(t, posts.Draft{Author: ann.ID, Text: "look", Media: as, Attach: attach})
 	avatar := must.Value(m.SetPicture(f.Ctx, ann.ID, schema.FieldAvatar, mediastore.ForAvatar, pic.Bytes()))(t)

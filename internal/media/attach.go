@@ -12,8 +12,8 @@ import (
 // ForPost returns owner's uploads mids, ready, to attach to a post
 // (posts.Draft.Media), with the writes that record them as attached
 // (posts.Draft.Attach), under mediastore.Store.ForPost's rules.
-func (m *Service) ForPost(ctx context.Context, owner int64, mids []int64, retried bool) ([]retwis.Attachment, func(pid int64) rueidis.Commands, error) {
-	return m.st.ForPost(ctx, owner, mids, retried)
+func (m *Service) ForPost(ctx context.Context, owner int64, mids []int64, key string) ([]retwis.Attachment, func(pid int64) rueidis.Commands, error) {
+	return m.st.ForPost(ctx, owner, mids, key)
 }
 
 // ForEdit returns what an edit of post p asking for the pictures mids
@@ -26,7 +26,7 @@ func (m *Service) ForEdit(ctx context.Context, p retwis.Post, mids []int64) ([]r
 			added = append(added, mid)
 		}
 	}
-	return m.ForPost(ctx, p.AuthorID, added, false)
+	return m.ForPost(ctx, p.AuthorID, added, "")
 }
 
 // SetPicture makes picture data uid's avatar or header (field:

@@ -49,7 +49,7 @@ func checkAndRepair(t *testing.T, f *storetest.Fixture, m *media.Service, blobs 
 		return must.Value(m.Ready(f.Ctx, must.Value(m.Upload(f.Ctx, owner, mediastore.ForPost, photo(t, 40, 30), "", 0, 0))(t)))(t)
 	}
 	lost, kept := ready(ann.ID), ready(ann.ID)
-	as, attach, err := m.ForPost(f.Ctx, ann.ID, []int64{lost.ID, kept.ID}, false)
+	as, attach, err := m.ForPost(f.Ctx, ann.ID, []int64{lost.ID, kept.ID}, "")
 	must.OK(t, err)
 	p := f.Post(t, posts.Draft{Author: ann.ID, Text: "two pictures", Media: as, Attach: attach})
 	ready(bob.ID) // fine, never attached
@@ -95,7 +95,7 @@ func checkAndRepair(t *testing.T, f *storetest.Fixture, m *media.Service, blobs 
 	// A post gone while its picture could not be handed to upkeep: the
 	// repair hands it over, and the sweep removes its files.
 	third := ready(ann.ID)
-	as, attach, err = m.ForPost(f.Ctx, ann.ID, []int64{third.ID}, false)
+	as, attach, err = m.ForPost(f.Ctx, ann.ID, []int64{third.ID}, "")
 	must.OK(t, err)
 	q := f.Post(t, posts.Draft{Author: ann.ID, Text: "soon gone", Media: as, Attach: attach})
 	f.Drain(t) // its delivery done, as for a post deleted later on

@@ -123,10 +123,10 @@ func uploadAttachServeSweep(t *testing.T, f *storetest.Fixture, blobs media.Blob
 		}
 	}
 	loose := must.Value(m.Ready(f.Ctx, must.Value(m.Upload(f.Ctx, alice.ID, mediastore.ForPost, photo(t, 64, 64), "", 0, 0))(t)))(t)
-	as, attach, err := m.ForPost(f.Ctx, alice.ID, []int64{a.ID}, false)
+	as, attach, err := m.ForPost(f.Ctx, alice.ID, []int64{a.ID}, "")
 	must.OK(t, err)
 	p := f.Post(t, posts.Draft{Author: alice.ID, Text: "look", Media: as, Attach: attach})
-	if _, _, err := m.ForPost(f.Ctx, alice.ID, []int64{a.ID}, false); retwis.ErrorKind(err) != retwis.Invalid {
+	if _, _, err := m.ForPost(f.Ctx, alice.ID, []int64{a.ID}, ""); retwis.ErrorKind(err) != retwis.Invalid {
 		t.Errorf("attaching it again: %v", err)
 	}
 	later := time.Now().Add(mediastore.UnattachedFor + time.Hour)

@@ -62,7 +62,7 @@ func (s *Server) postMedia(ctx context.Context, uid int64, fs page.Files, alts [
 		}
 		mids[i] = a.ID
 	}
-	return s.media.ForPost(ctx, uid, mids, false)
+	return s.media.ForPost(ctx, uid, mids, "")
 }
 
 // pictureErr names the picture err refused ("Picture 2", "Avatar") in

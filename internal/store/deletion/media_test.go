@@ -33,7 +33,7 @@ func TestDeleteAccountMedia(t *testing.T) {
 			return must.Value(m.Ready(f.Ctx, u))(t).ID
 		}
 		for _, owner := range []int64{w.ann.ID, w.bob.ID} {
-			as, attach, err := m.ForPost(f.Ctx, owner, []int64{upload(owner)}, false)
+			as, attach, err := m.ForPost(f.Ctx, owner, []int64{upload(owner)}, "")
 			must.OK(t, err)
 			f.Post(t, posts.Draft{Author: owner, Text: "look", Media: as, Attach: attach})
 		}

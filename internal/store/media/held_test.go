@@ -24,7 +24,7 @@ func TestHeldByScheduled(t *testing.T) {
 		at := time.Now().Add(time.Hour)
 		p := must.Value(sc.Schedule(f.Ctx, scheduled.Post{Author: alice.ID, At: at, Text: "later", Media: []int64{kept.ID}}))(t)
 		q := must.Value(sc.Schedule(f.Ctx, scheduled.Post{Author: alice.ID, At: at, Text: "never", Media: []int64{cancelled.ID}}))(t)
-		_, _, err := ms.ForPost(f.Ctx, alice.ID, []int64{kept.ID}, false)
+		_, _, err := ms.ForPost(f.Ctx, alice.ID, []int64{kept.ID}, "")
 		storetest.WantKind(t, err, retwis.Invalid)
 		must.OK(t, sc.Cancel(f.Ctx, alice.ID, q.ID))
 		now := time.Now().Add(media.UnattachedFor + time.Hour)

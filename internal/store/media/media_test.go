@@ -163,3 +163,33 @@ func TestPictures(t *testing.T) {
 		}
 	})
 }
+
+// TestAttachAgain: a picture attached to a post is refused to another,
+// even with a fresh idempotency key, but taken by the retry of its own
+// post's publication (the same key: Publish answers that post) and once
+// its post is gone (a publication that failed).
+func TestAttachAgain(t *testing.T) {
+	storetest.OnRedisAndCluster(t, &cluster, func(t *testing.T, f *storetest.Fixture) {
+		ms := media.New(f.St)
+		eve := f.Register(t, "eve")
+		a := upload(t, f, ms, eve.ID, media.ForPost, 100)
+		as, attach, err := ms.ForPost(f.Ctx, eve.ID, []int64{a.ID}, "first")
+		must.OK(t, err)
+		p := must.Value(f.St.Publish(f.Ctx, posts.Draft{Author: eve.ID, Text: "once", Key: "first", Media: as, Attach: attach}))(t)
+		for _, key := range []string{"", "second"} {
+			if _, _, err := ms.ForPost(f.Ctx, eve.ID, []int64{a.ID}, key); retwis.ErrorKind(err) != retwis.Invalid {
+				t.Errorf("attached again with key %q: %v, want Invalid", key, err)
+			}
+		}
+		as, attach, err = ms.ForPost(f.Ctx, eve.ID, []int64{a.ID}, "first")
+		must.OK(t, err)
+		again := must.Value(f.St.Publish(f.Ctx, posts.Draft{Author: eve.ID, Text: "once", Key: "first", Media: as, Attach: attach}))(t)
+		if again.Post.ID != p.Post.ID {
+			t.Errorf("the retry published %d, want %d again", again.Post.ID, p.Post.ID)
+		}
+		f.Do(t, "DEL", schema.Post(p.Post.ID))
+		if _, _, err := ms.ForPost(f.Ctx, eve.ID, []int64{a.ID}, ""); err != nil {
+			t.Errorf("a picture whose post is gone: %v", err)
+		}
+	})
+}

@@ -74,7 +74,7 @@ func (s *Store) publishOne(ctx context.Context, n int, m string) (bool, error) {
 	}
 	d, err := p.Draft()
 	if err == nil {
-		d.Media, d.Attach, err = mediastore.New(s.st).ForPost(ctx, uid, p.Media, true)
+		d.Media, d.Attach, err = mediastore.New(s.st).ForPost(ctx, uid, p.Media, d.Key)
 	}
 	if err == nil {
 		_, err = s.st.Publish(ctx, d)

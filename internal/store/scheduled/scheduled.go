@@ -83,7 +83,7 @@ func (s *Store) Schedule(ctx context.Context, p Post) (Post, error) {
 	if err := s.valid(p); err != nil {
 		return Post{}, err
 	}
-	if _, _, err := mediastore.New(s.st).ForPost(ctx, p.Author, p.Media, p.Key != ""); err != nil {
+	if _, _, err := mediastore.New(s.st).ForPost(ctx, p.Author, p.Media, p.Key); err != nil {
 		return Post{}, err
 	}
 	id, err := s.st.NewID(ctx, schema.NextScheduledID)
