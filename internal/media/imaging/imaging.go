@@ -13,6 +13,7 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"io"
 
 	"github.com/retwis/retwis"
 	"golang.org/x/image/webp"
@@ -140,32 +141,27 @@ func animatedWebP(data []byte) bool {
 	return len(data) > 20 && string(data[12:16]) == "VP8X" && data[20]&animationBit != 0
 }
 
+// codecs are the decoders of the formats retwis takes, by the name
+// Sniff gives them: each format is decoded by its own, never guessed
+// again from the bytes.
+var codecs = map[string]struct {
+	decode func(io.Reader) (image.Image, error) // a GIF's first frame
+	config func(io.Reader) (image.Config, error)
+}{
+	"jpeg": {jpeg.Decode, jpeg.DecodeConfig},
+	"png":  {png.Decode, png.DecodeConfig},
+	"gif":  {gif.Decode, gif.DecodeConfig},
+	"webp": {webp.Decode, webp.DecodeConfig},
+}
+
 // decodeConfig reads the header of data, of the given format.
 func decodeConfig(format string, data []byte) (image.Config, error) {
-	r := bytes.NewReader(data)
-	switch format {
-	case "jpeg":
-		return jpeg.DecodeConfig(r)
-	case "png":
-		return png.DecodeConfig(r)
-	case "gif":
-		return gif.DecodeConfig(r)
-	}
-	return webp.DecodeConfig(r)
+	return codecs[format].config(bytes.NewReader(data))
 }
 
 // decode decodes data, of the given format (a GIF's first frame).
 func decode(format string, data []byte) (image.Image, error) {
-	r := bytes.NewReader(data)
-	switch format {
-	case "jpeg":
-		return jpeg.Decode(r)
-	case "png":
-		return png.Decode(r)
-	case "gif":
-		return gif.Decode(r)
-	}
-	return webp.Decode(r)
+	return codecs[format].decode(bytes.NewReader(data))
 }
 
 // invalid returns an error of kind retwis.Invalid with the message
