@@ -306,10 +306,26 @@ func UnlistCmds(c rueidis.Client, p Post) rueidis.Commands {
 	}
 	cmds = append(cmds, ConversationUnlistCmds(c, p)...)
 	cmds = append(cmds, b.Del().Key(schema.Replies(p.ID)).Build())
-	for _, mid := range p.Media {
-		cmds = append(cmds, b.Zadd().Key(schema.MediaPending).ScoreMember().ScoreMember(0, schema.PendingMember(p.Author, mid)).Build())
+	if len(p.Media) > 0 {
+		cmds = append(cmds, MediaDueCmd(c, time.Time{}, p.Author, p.Media...))
 	}
 	return append(cmds, CountsDelCmds(c, p.ID)...)
+}
+
+// MediaDueCmd returns the command that makes owner's media mids (at
+// least one; 0: all of a deleted account's) due to upkeep at due (the
+// zero time: at once), which removes each that nothing uses by then
+// (schema.MediaPending).
+func MediaDueCmd(c rueidis.Client, due time.Time, owner int64, mids ...int64) rueidis.Completed {
+	score := 0.0
+	if !due.IsZero() {
+		score = float64(due.Unix())
+	}
+	cmd := c.B().Zadd().Key(schema.MediaPending).ScoreMember()
+	for _, mid := range mids {
+		cmd = cmd.ScoreMember(score, schema.PendingMember(owner, mid))
+	}
+	return cmd.Build()
 }
 
 // directTo returns whose Direct index p enters: for a direct post its

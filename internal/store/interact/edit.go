@@ -327,12 +327,8 @@ func (s *Store) handOver(ctx context.Context, author int64, mids []int64) error 
 	if len(mids) == 0 {
 		return nil
 	}
-	due := float64(time.Now().Add(handOverGrace).Unix())
-	cmd := s.C.B().Zadd().Key(schema.MediaPending).ScoreMember()
-	for _, mid := range mids {
-		cmd = cmd.ScoreMember(due, schema.PendingMember(author, mid))
-	}
-	return s.Wrap("edit: hand pictures over", s.C.Do(ctx, cmd.Build()).Error())
+	cmd := index.MediaDueCmd(s.C, time.Now().Add(handOverGrace), author, mids...)
+	return s.Wrap("edit: hand pictures over", s.C.Do(ctx, cmd).Error())
 }
 
 // attach records the pictures e added as attached to its post: best

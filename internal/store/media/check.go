@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -170,7 +172,7 @@ func (s *Store) Stranded(ctx context.Context, recs []Record) ([]Record, error) {
 func (s *Store) HandToUpkeep(ctx context.Context, recs []Record) error {
 	cmds := make(rueidis.Commands, len(recs))
 	for i, r := range recs {
-		cmds[i] = s.st.C.B().Zadd().Key(schema.MediaPending).ScoreMember().ScoreMember(0, schema.PendingMember(r.Attachment.Owner, r.Attachment.ID)).Build()
+		cmds[i] = index.MediaDueCmd(s.st.C, time.Time{}, r.Attachment.Owner, r.Attachment.ID)
 	}
 	return s.st.Wrap("media: hand to upkeep", firstErr(s.st.C.DoMulti(ctx, cmds...)))
 }

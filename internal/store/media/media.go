@@ -18,6 +18,7 @@ import (
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/accounts"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -77,7 +78,7 @@ func (s *Store) Begin(ctx context.Context, owner int64, purpose string, a retwis
 	due := time.Now().Add(UnattachedFor)
 	res := s.st.C.DoMulti(ctx,
 		b.Hget().Key(schema.Media(owner)).Field(schema.MediaBytesField).Build(),
-		b.Zadd().Key(schema.MediaPending).ScoreMember().ScoreMember(float64(due.Unix()), schema.PendingMember(owner, id)).Build())
+		index.MediaDueCmd(s.st.C, due, owner, id))
 	used, err := res[0].AsInt64()
 	if err != nil && !rueidis.IsRedisNil(err) {
 		return Record{}, s.st.Wrap("media: read quota", err)

@@ -10,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -180,7 +181,7 @@ func (s *Store) Settle(ctx context.Context, vs []Verdict) error {
 		var cmds rueidis.Commands
 		for _, v := range vs {
 			if !v.Again.IsZero() {
-				cmds = append(cmds, s.st.C.B().Zadd().Key(schema.MediaPending).ScoreMember().ScoreMember(float64(v.Again.Unix()), v.Member).Build())
+				cmds = append(cmds, index.MediaDueCmd(s.st.C, v.Again, v.Owner, v.ID))
 				continue
 			}
 			members = append(members, v.Member)
@@ -200,7 +201,7 @@ func (s *Store) Settle(ctx context.Context, vs []Verdict) error {
 func AccountGoneCmds(c rueidis.Client, uid int64) rueidis.Commands {
 	b := c.B()
 	return rueidis.Commands{
-		b.Zadd().Key(schema.MediaPending).ScoreMember().ScoreMember(0, schema.PendingMember(uid, 0)).Build(),
+		index.MediaDueCmd(c, time.Time{}, uid, 0),
 		b.Del().Key(schema.Media(uid)).Build(),
 	}
 }

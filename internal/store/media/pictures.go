@@ -2,10 +2,12 @@ package media
 
 import (
 	"context"
+	"time"
 
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
 )
@@ -30,7 +32,7 @@ func (s *Store) SetPicture(ctx context.Context, uid int64, field string, a retwi
 		}
 		for _, o := range retwis.DecodeAttachments(old) {
 			if o.ID != a.ID {
-				cmds = append(cmds, b.Zadd().Key(schema.MediaPending).ScoreMember().ScoreMember(0, schema.PendingMember(uid, o.ID)).Build())
+				cmds = append(cmds, index.MediaDueCmd(s.st.C, time.Time{}, uid, o.ID))
 			}
 		}
 		return cmds

@@ -19,6 +19,7 @@ import (
 	"github.com/retwis/retwis"
 	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
+	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	mediastore "github.com/retwis/retwis/internal/store/media"
 	"github.com/retwis/retwis/internal/store/posts"
@@ -259,8 +260,8 @@ func (s *Store) Cancel(ctx context.Context, uid, id int64) error {
 	}
 	b := s.st.C.B()
 	cmds := rueidis.Commands{b.Hdel().Key(schema.Scheduled(uid)).Field(kernel.ID(id)).Build()}
-	for _, mid := range p.Media {
-		cmds = append(cmds, b.Zadd().Key(schema.MediaPending).ScoreMember().ScoreMember(0, schema.PendingMember(uid, mid)).Build())
+	if len(p.Media) > 0 {
+		cmds = append(cmds, index.MediaDueCmd(s.st.C, time.Time{}, uid, p.Media...))
 	}
 	res := s.st.C.DoMulti(ctx, cmds...)
 	n, err := res[0].AsInt64()
