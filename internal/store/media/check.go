@@ -10,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -174,5 +175,5 @@ func (s *Store) HandToUpkeep(ctx context.Context, recs []Record) error {
 	for i, r := range recs {
 		cmds[i] = index.MediaDueCmd(s.st.C, time.Time{}, r.Attachment.Owner, r.Attachment.ID)
 	}
-	return s.st.Wrap("media: hand to upkeep", firstErr(s.st.C.DoMulti(ctx, cmds...)))
+	return s.st.Wrap("media: hand to upkeep", redisconn.FirstErr(s.st.C.DoMulti(ctx, cmds...)))
 }

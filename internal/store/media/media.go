@@ -15,7 +15,6 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
-	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store"
 	"github.com/retwis/retwis/internal/store/accounts"
 	"github.com/retwis/retwis/internal/store/index"
@@ -261,6 +260,3 @@ func Size(n int64) string {
 	}
 	return strconv.FormatInt((n+1023)/1024, 10) + " KB"
 }
-
-// firstErr is redisconn.FirstErr, for the pipelines here.
-var firstErr = redisconn.FirstErr

@@ -10,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -176,7 +177,7 @@ func (s *Store) Settle(ctx context.Context, vs []Verdict) error {
 	if len(vs) == 0 {
 		return nil
 	}
-	return s.st.Wrap("media: settle", firstErr(s.st.Pipeline(ctx, func() rueidis.Commands {
+	return s.st.Wrap("media: settle", redisconn.FirstErr(s.st.Pipeline(ctx, func() rueidis.Commands {
 		var members []string
 		var cmds rueidis.Commands
 		for _, v := range vs {

@@ -7,6 +7,7 @@ import (
 	"github.com/redis/rueidis"
 
 	"github.com/retwis/retwis"
+	"github.com/retwis/retwis/internal/redisconn"
 	"github.com/retwis/retwis/internal/store/index"
 	"github.com/retwis/retwis/internal/store/kernel"
 	"github.com/retwis/retwis/internal/store/schema"
@@ -23,7 +24,7 @@ func (s *Store) SetPicture(ctx context.Context, uid int64, field string, a retwi
 		return s.st.Wrap("media: read picture", err)
 	}
 	s.st.Written.Add(schema.User(uid))
-	return s.st.Wrap("media: set picture", firstErr(s.st.Pipeline(ctx, func() rueidis.Commands {
+	return s.st.Wrap("media: set picture", redisconn.FirstErr(s.st.Pipeline(ctx, func() rueidis.Commands {
 		var cmds rueidis.Commands
 		if a.ID != 0 {
 			cmds = append(cmds, kernel.SetIfExists.Cmd(s.st.C, []string{schema.User(uid)}, field, retwis.EncodeAttachments([]retwis.Attachment{a})))
