@@ -11,10 +11,14 @@ import (
 // Its files (blobs) are the re-encoded original, at most MaxMediaSide on
 // its long side, and a small copy, at most SmallMediaSide: both named by
 // owner and id (BlobPrefix), so that a retry writes them again rather
-// than twice, and served under MediaPrefix.
+// than twice, and by Secret, so that the files of a post only some may
+// read cannot be found by guessing ids; served under MediaPrefix.
 type Attachment struct {
 	ID    int64 `json:"id,string"`
 	Owner int64 `json:"o,string"`
+	// Secret is random, chosen when the upload begins (hex; "" in
+	// attachments of before it was).
+	Secret string `json:"k,omitempty"`
 	// Ext and SmallExt are the extensions of the files ("jpg", "png",
 	// "gif"), which tell their content types (MediaType).
 	Ext      string `json:"e"`
@@ -56,8 +60,16 @@ func (a Attachment) BlobPrefix() string {
 }
 
 // Blob is the name of a's original file; SmallBlob its small copy's.
-func (a Attachment) Blob() string      { return a.BlobPrefix() + "original." + a.Ext }
-func (a Attachment) SmallBlob() string { return a.BlobPrefix() + "small." + a.SmallExt }
+func (a Attachment) Blob() string      { return a.BlobPrefix() + a.secret() + "original." + a.Ext }
+func (a Attachment) SmallBlob() string { return a.BlobPrefix() + a.secret() + "small." + a.SmallExt }
+
+// secret is what begins a's files' own names.
+func (a Attachment) secret() string {
+	if a.Secret == "" {
+		return ""
+	}
+	return a.Secret + "-"
+}
 
 // Path and SmallPath are where a's files are served, from the site's
 // root.

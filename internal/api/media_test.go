@@ -121,7 +121,7 @@ func TestMediaMastodon(t *testing.T) {
 		m.Small.Width != retwis.SmallMediaSide || m.Small.Height != 200 || m.Focus.X != 0.5 || m.Focus.Y != -0.25 {
 		t.Errorf("the attachment = %+v", a)
 	}
-	if !strings.HasPrefix(a.URL, s.URL+"/media/") || !strings.HasSuffix(a.PreviewURL, "/small.jpg") {
+	if !strings.HasPrefix(a.URL, s.URL+"/media/") || !strings.HasSuffix(a.PreviewURL, "-small.jpg") {
 		t.Errorf("url %q, preview_url %q", a.URL, a.PreviewURL)
 	}
 	checkServed(t, s, a.URL)
@@ -292,7 +292,7 @@ func TestProfilePictures(t *testing.T) {
 	checkServed(t, s, acct.Avatar)
 	dataURI := "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(photo(t, 1500, 500))
 	me, err := alice.AccountUpdate(ctx, &mastodon.Profile{Header: dataURI})
-	if err != nil || me.Avatar != acct.Avatar || !strings.HasSuffix(me.Header, "/original.jpg") {
+	if err != nil || me.Avatar != acct.Avatar || !strings.HasSuffix(me.Header, "-original.jpg") {
 		t.Fatalf("a header as a data URI: %+v, %v", me, err)
 	}
 	checkServed(t, s, me.Header)

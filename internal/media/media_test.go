@@ -117,6 +117,10 @@ func uploadAttachServeSweep(t *testing.T, f *storetest.Fixture, blobs media.Blob
 	if cfg, format, err := image.DecodeConfig(w.Body); err != nil || format != "jpeg" || cfg.Width != a.Width {
 		t.Fatalf("served %v %s %v", cfg, format, err)
 	}
+	guessed := retwis.Attachment{ID: a.ID, Owner: a.Owner, Ext: a.Ext}
+	if len(a.Secret) != 16 || get(m, guessed.Path()).Code != http.StatusNotFound {
+		t.Errorf("a picture's files found by its ids alone (secret %q)", a.Secret)
+	}
 	for _, bad := range []string{"/media/1/2/original.svg", "/media/x/2/small.jpg", "/media/-1/2/small.jpg", "/media/1/2/small.jpg.html", "/media/1/2/thumb.png"} {
 		if w := get(m, bad); w.Code != http.StatusNotFound {
 			t.Errorf("GET %s: %d, want 404", bad, w.Code)

@@ -31,6 +31,9 @@ func (m *Service) serveFile(w http.ResponseWriter, r *http.Request) {
 	id, err2 := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	file := r.PathValue("file")
 	base, ext, _ := strings.Cut(file, ".")
+	if i := strings.LastIndexByte(base, '-'); i >= 0 && validSecret(base[:i]) {
+		base = base[i+1:]
+	}
 	ctype := retwis.MediaType(ext)
 	if err1 != nil || err2 != nil || owner < 0 || id <= 0 || (base != "original" && base != "small") || ctype == "" {
 		http.NotFound(w, r)
@@ -109,4 +112,18 @@ func contentType(name string) string {
 		return ""
 	}
 	return retwis.MediaType(name[dot+1:])
+}
+
+// validSecret reports whether s may be an attachment's Secret (what
+// Begin makes: base32 of crypto/rand, lower-cased).
+func validSecret(s string) bool {
+	if s == "" || len(s) > 32 {
+		return false
+	}
+	for _, c := range s {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -8,8 +8,10 @@ package media
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -88,7 +90,7 @@ func (s *Store) Begin(ctx context.Context, owner int64, purpose string, a retwis
 	if quota > 0 && used >= quota {
 		return Record{}, retwis.Errorf(retwis.Invalid, "Your pictures take up all the space your account has (%s): delete some posts with pictures first.", Size(quota))
 	}
-	a.ID, a.Owner = id, owner
+	a.ID, a.Owner, a.Secret = id, owner, strings.ToLower(rand.Text()[:16]) // 80 random bits
 	r := Record{Attachment: a, State: Processing, Purpose: purpose, Created: time.Now().Unix()}
 	v, _ := json.Marshal(r) // plain data: cannot fail
 	err = s.st.C.Do(ctx, b.Hset().Key(schema.Media(owner)).FieldValue().FieldValue(kernel.ID(id), string(v)).Build()).Error()
